@@ -1,0 +1,4 @@
+from vagent_tui.cli import main
+
+if __name__ == "__main__":
+    raise SystemExit(main())
