@@ -1,0 +1,121 @@
+"""Errors of the platform client, and redaction of the token.
+
+The token travels in the query string, so every URL is a secret carrier: httpx embeds
+the URL in its exception texts. Nothing here ever keeps the original httpx exception as
+``__cause__`` or ``__context__`` text: each error is built from redacted parts only.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+REDACTED = "***"
+_SECRET_PARAMS = frozenset({"token", "password", "apikey", "api_key", "access_token"})
+_TOKEN_IN_TEXT = re.compile(r"(?i)\b(token|password|api_?key|access_token)=([^&\s'\"#]+)")
+
+
+def redact_url(url: object) -> str:
+    """The URL with the value of every secret query parameter replaced by ``***``."""
+    text = str(url)
+    try:
+        parts = urlsplit(text)
+    except ValueError:
+        return redact_text(text)
+    if not parts.query:
+        return text
+    pairs = [
+        (key, REDACTED if key.lower() in _SECRET_PARAMS else value)
+        for key, value in parse_qsl(parts.query, keep_blank_values=True)
+    ]
+    query = urlencode(pairs, safe="*")
+    return urlunsplit((parts.scheme, parts.netloc, parts.path, query, parts.fragment))
+
+
+def redact_text(text: str, *secrets: str | None) -> str:
+    """Text with ``token=...`` pairs and any of the given secret values masked."""
+    out = _TOKEN_IN_TEXT.sub(lambda m: f"{m.group(1)}={REDACTED}", text)
+    for secret in secrets:
+        if secret and len(secret) >= 4:
+            out = out.replace(secret, REDACTED)
+    return out
+
+
+class PlatformError(Exception):
+    """Base of every error the client raises. Its text never holds the token."""
+
+    kind = "error"
+
+    def __init__(self, message: str, *, method: str = "", url: str = "") -> None:
+        self.message = message
+        self.method = method
+        self.url = redact_url(url) if url else ""
+        super().__init__(message)
+
+    @property
+    def retryable(self) -> bool:
+        return False
+
+    def describe(self) -> str:
+        """One line for a person: what failed and where."""
+        where = f" ({self.method} {urlsplit(self.url).path})" if self.url else ""
+        return f"{self.message}{where}"
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.message!r}, url={self.url!r})"
+
+
+class ApiError(PlatformError):
+    """The server answered with an error envelope or a non-2xx status."""
+
+    kind = "api"
+
+    def __init__(
+        self,
+        status: int,
+        message: str,
+        *,
+        method: str = "",
+        url: str = "",
+        body: object = None,
+    ) -> None:
+        self.status = status
+        self.body = body
+        super().__init__(message or f"HTTP {status}", method=method, url=url)
+
+    @property
+    def retryable(self) -> bool:
+        return self.status >= 500 or self.status == 429
+
+    def __repr__(self) -> str:
+        return f"ApiError(status={self.status}, message={self.message!r}, url={self.url!r})"
+
+
+class TransportError(PlatformError):
+    """The request did not get a reply: connection refused, reset, DNS failure..."""
+
+    kind = "network"
+
+    @property
+    def retryable(self) -> bool:
+        return True
+
+
+class RequestTimeout(TransportError):
+    """The server did not answer in time."""
+
+    kind = "timeout"
+
+
+class MalformedResponse(PlatformError):
+    """The server answered, but not with the JSON the API promises."""
+
+    kind = "malformed"
+
+    def __init__(self, message: str, *, status: int = 0, method: str = "", url: str = "") -> None:
+        self.status = status
+        super().__init__(message, method=method, url=url)
+
+    @property
+    def retryable(self) -> bool:
+        return True
