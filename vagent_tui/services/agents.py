@@ -1,0 +1,100 @@
+"""Reading an agent's configuration slots and checking its functions against the list."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from dataclasses import dataclass, field
+
+from vagent_tui.api.client import PlatformClient
+from vagent_tui.api.models import AgentConfig, FunctionDescriptor, SavedVersion, Voice
+
+
+@dataclass
+class AgentSlots:
+    """The staging and live configurations of the selected agent account."""
+
+    live: AgentConfig | None
+    staging: AgentConfig | None
+    versions: list[SavedVersion] = field(default_factory=list)
+
+    @property
+    def staging_is_empty(self) -> bool:
+        return self.staging is None
+
+    def slot(self, name: str) -> AgentConfig | None:
+        """``staging`` falls back to live when the staging slot is empty."""
+        if name == "staging":
+            return self.staging or self.live
+        return self.live
+
+
+async def load_agent(client: PlatformClient, target: int | None) -> AgentSlots:
+    """Live and staging in parallel, then the versions of the live configuration."""
+    live, staging = await asyncio.gather(
+        client.get_live(target=target), client.get_staging(target=target)
+    )
+    versions: list[SavedVersion] = []
+    if live is not None and live.id:
+        versions = await client.list_versions(live.id, target=target)
+    return AgentSlots(live=live, staging=staging, versions=versions)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A problem of a configured function against the functions list."""
+
+    name: str
+    kind: str  # "not-allowed" | "over-limit" | "unknown"
+    text: str
+
+
+def cross_check(functions: list[FunctionDescriptor], actions: list) -> list[Finding]:
+    """Configured ``actions`` that are no longer allowed, or exceed their ``limit``."""
+    by_name = {f.name: f for f in functions}
+    counts = Counter(action.name for action in actions)
+    findings: list[Finding] = []
+    for name, count in counts.items():
+        descriptor = by_name.get(name)
+        if descriptor is None:
+            findings.append(Finding(name, "unknown", "configured but not in the functions list"))
+            continue
+        if descriptor.allowed is False:
+            why = descriptor.reason or "not allowed for this account"
+            findings.append(Finding(name, "not-allowed", f"configured but not allowed: {why}"))
+        if descriptor.limit is not None and count > descriptor.limit:
+            findings.append(
+                Finding(name, "over-limit", f"configured {count} times, limit {descriptor.limit}")
+            )
+    return findings
+
+
+@dataclass(frozen=True)
+class VoiceFilter:
+    language: str | None = None
+    engine: str | None = None
+    standard_tts: bool | None = None
+    available: bool | None = None
+    text: str = ""
+
+    def matches(self, voice: Voice) -> bool:
+        if self.language and self.language not in voice.languages:
+            return False
+        if self.engine and self.engine not in voice.compatible_s2_s_engines:
+            return False
+        if self.standard_tts is not None and bool(voice.supports_standard_tts) != self.standard_tts:
+            return False
+        if self.available is not None and voice.available != self.available:
+            return False
+        if self.text:
+            needle = self.text.lower()
+            hay = " ".join(
+                str(x) for x in (voice.id, voice.name, voice.description, voice.provider) if x
+            ).lower()
+            if needle not in hay:
+                return False
+        return True
+
+
+def filter_voices(voices: list[Voice], voice_filter: VoiceFilter) -> list[Voice]:
+    return [v for v in voices if voice_filter.matches(v)]

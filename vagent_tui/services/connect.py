@@ -1,0 +1,33 @@
+"""Building a `PlatformClient`: on a real platform, or on the embedded simulator."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from vagent_tui.api.client import PlatformClient
+
+DEMO_BASE_URL = "http://demo.sim"
+DEMO_TOKEN = "demo-partner"
+
+
+def real_client(base_url: str, token: str, **options: Any) -> PlatformClient:
+    """A client of the platform at ``base_url`` (the standalone simulator included)."""
+    return PlatformClient(base_url, token, **options)
+
+
+def demo_client(
+    token: str = DEMO_TOKEN, *, sim_app: Any = None, **sim_options: Any
+) -> PlatformClient:
+    """A client of an in-process simulator: no socket, no account needed.
+
+    The simulator app is reachable afterwards as ``client.sim_app`` so that tests can
+    inspect its state; ``sim_options`` go to `vagent_tui.sim.create_app`.
+    """
+    import httpx
+
+    from vagent_tui.sim import create_app
+
+    app = sim_app if sim_app is not None else create_app(**sim_options)
+    client = PlatformClient(DEMO_BASE_URL, token, transport=httpx.ASGITransport(app=app))
+    client.sim_app = app  # type: ignore[attr-defined]
+    return client
