@@ -1,0 +1,119 @@
+"""Command line: ``vagent-tui [--demo | --base-url URL --token TOKEN] [--screen NAME]``.
+
+Subcommands: ``vagent-tui sim`` serves the platform simulator on loopback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+SCREEN_NAMES = ("scope", "agent", "voices", "functions", "inbox", "migrations")
+
+
+def _positive_int(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError("must be 0 or more")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="vagent-tui",
+        description="A keyboard-driven console for the voice-agent platform API.",
+    )
+    parser.add_argument(
+        "--demo", action="store_true", help="run against the embedded simulator (no account needed)"
+    )
+    parser.add_argument(
+        "--demo-token",
+        default="demo-partner",
+        metavar="TOKEN",
+        help="which demo key to use with --demo (default demo-partner)",
+    )
+    parser.add_argument("--base-url", metavar="URL", help="platform base URL (or VAGENT_BASE_URL)")
+    parser.add_argument(
+        "--token", metavar="TOKEN", help="API token (prefer the VAGENT_TOKEN environment variable)"
+    )
+    parser.add_argument(
+        "--screen", choices=SCREEN_NAMES, default="scope", help="screen to open first"
+    )
+    parser.add_argument(
+        "--account", type=int, metavar="ID", help="start with this target account selected"
+    )
+    parser.add_argument(
+        "--rooms",
+        type=_positive_int,
+        default=240,
+        help="with --demo: junk inbox rooms per agent account",
+    )
+    parser.add_argument(
+        "--task-seconds",
+        type=float,
+        default=10.0,
+        help="with --demo: how long a migration task runs",
+    )
+    sub = parser.add_subparsers(dest="command")
+    sim = sub.add_parser("sim", help="serve the platform simulator over loopback HTTP")
+    sim.add_argument("--host", default="127.0.0.1")
+    sim.add_argument("--port", type=int, default=8765)
+    sim.add_argument(
+        "--rooms",
+        type=_positive_int,
+        default=240,
+        help="junk inbox rooms per agent account (up to 1,000,000)",
+    )
+    sim.add_argument(
+        "--latency-ms", type=_positive_int, default=0, help="added latency of every reply"
+    )
+    sim.add_argument(
+        "--task-seconds", type=float, default=10.0, help="how long a migration task takes"
+    )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.command == "sim":
+        from vagent_tui.sim.serve import run
+
+        run(
+            host=args.host,
+            port=args.port,
+            rooms=args.rooms,
+            latency_ms=args.latency_ms,
+            task_seconds=args.task_seconds,
+        )
+        return 0
+    return run_console(args)
+
+
+def run_console(args: argparse.Namespace) -> int:
+    from vagent_tui.services.connect import demo_client, real_client
+
+    if args.demo:
+        client = demo_client(args.demo_token, rooms=args.rooms, task_seconds=args.task_seconds)
+        label = f"demo · {args.demo_token}"
+    else:
+        base_url = args.base_url or os.environ.get("VAGENT_BASE_URL")
+        token = args.token or os.environ.get("VAGENT_TOKEN")
+        if not base_url or not token:
+            print(
+                "vagent-tui: give --demo, or a platform with --base-url URL and a token "
+                "(--token or the VAGENT_TOKEN environment variable).",
+                file=sys.stderr,
+            )
+            return 2
+        client = real_client(base_url, token)
+        label = client.host
+
+    from vagent_tui.ui.app import VagentApp
+
+    app = VagentApp(
+        client, profile_label=label, initial_screen=args.screen, initial_account=args.account
+    )
+    app.run()
+    return 0

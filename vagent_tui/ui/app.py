@@ -1,0 +1,211 @@
+"""`VagentApp`: screens as modes, the session, target switching, migration watching."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import partial
+from typing import ClassVar
+
+from textual import work
+from textual.app import App, SystemCommand
+from textual.binding import Binding, BindingType
+from textual.reactive import reactive
+from textual.screen import Screen
+from textual.worker import Worker, WorkerState
+
+from vagent_tui.api.client import PlatformClient
+from vagent_tui.api.errors import PlatformError
+from vagent_tui.api.models import MigrationTask
+from vagent_tui.services.migrations import MigrationWatcher, WatchedTask
+from vagent_tui.services.session import Session
+from vagent_tui.ui.registry import BY_NAME, SCREENS
+from vagent_tui.ui.widgets.status import describe_error
+
+
+def _screen_bindings() -> list[BindingType]:
+    return [
+        Binding(
+            info.key,
+            f"app.show('{info.name}')",
+            info.title,
+            show=False,
+            id=f"goto.{info.name}",
+            tooltip=info.help,
+        )
+        for info in SCREENS
+    ]
+
+
+class VagentApp(App[None]):
+    """The console. Give it a client; it connects and opens ``initial_screen``."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "vagent-tui"
+    MODES: ClassVar = {info.name: partial(info.load) for info in SCREENS}
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *_screen_bindings(),
+        Binding(
+            "question_mark", "toggle_keys", "Keys", id="app.keys", tooltip="Show this screen's keys"
+        ),
+        Binding("ctrl+q", "quit", "Quit", id="app.quit", tooltip="Quit vagent-tui"),
+    ]
+
+    context_version: reactive[int] = reactive(0)
+    """Bumped when the session connects or the target changes: screens follow it."""
+
+    def __init__(
+        self,
+        client: PlatformClient,
+        *,
+        profile_label: str = "",
+        initial_screen: str = "scope",
+        initial_account: int | None = None,
+    ) -> None:
+        super().__init__()
+        self.client = client
+        self.profile_label = profile_label or client.host
+        self.initial_screen = initial_screen if initial_screen in BY_NAME else "scope"
+        self.initial_account = initial_account
+        self.session: Session | None = Session(client, profile=self.profile_label)
+        self.connected = False
+        self.connect_error: BaseException | None = None
+        self.watcher = MigrationWatcher(client)
+        self.watcher.listeners.append(self._task_changed)
+
+    # ------------------------------------------------------------------ start-up
+
+    def on_mount(self) -> None:
+        self.switch_mode(self.initial_screen)
+        self.connect()
+
+    @work(exclusive=True, group="connect", exit_on_error=False)
+    async def connect(self) -> None:
+        """Read the key owner, classify its scope, select ``--account`` if given."""
+        assert self.session is not None
+        self.connect_error = None
+        try:
+            await self.session.connect()
+            if self.initial_account is not None:
+                account = await self.session.resolve(self.initial_account)
+                self.session.set_target(account)
+        except PlatformError as exc:
+            self.connect_error = exc
+            self.connected = self.session.scope is not None
+            self.notify(f"Could not connect: {describe_error(exc)}", severity="error", markup=False)
+        else:
+            self.connected = True
+        self.context_version += 1
+
+    # ------------------------------------------------------------------ navigation
+
+    def action_show(self, name: str) -> None:
+        if name in BY_NAME and self.current_mode != name:
+            self.switch_mode(name)
+
+    def action_toggle_keys(self) -> None:
+        from textual.widgets import HelpPanel
+
+        if self.screen.query(HelpPanel):
+            self.action_hide_help_panel()
+        else:
+            self.action_show_help_panel()
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        for info in SCREENS:
+            yield SystemCommand(
+                f"screen: {info.title}",
+                f"{info.help} (key {info.key})",
+                partial(self.action_show, info.name),
+            )
+        title = getattr(screen, "TITLE", "") or "screen"
+        for binding in screen._bindings.key_to_bindings.values():
+            for b in binding:
+                if b.show and b.description and not b.action.startswith("app."):
+                    yield SystemCommand(
+                        f"{title.lower()}: {b.description}",
+                        b.tooltip or b.description,
+                        partial(self.run_action, b.action, screen),
+                    )
+
+    # ------------------------------------------------------------------ target account
+
+    @work(exclusive=True, group="target", exit_on_error=False)
+    async def select_target(self, account_id: int | None) -> None:
+        """Switch the target; a failure keeps the old one. Cancel with `cancel_switch`."""
+        assert self.session is not None
+        if account_id is None:
+            self.session.set_target(None)
+            self.context_version += 1
+            return
+        try:
+            account = await self.session.resolve(account_id)
+        except PlatformError as exc:
+            self.notify(
+                f"Could not switch to account {account_id}: {describe_error(exc)}. "
+                "The target is unchanged.",
+                severity="error",
+                markup=False,
+            )
+            return
+        self.session.set_target(account)
+        self.context_version += 1
+        self.notify(f"Now {self.session.context_line()}", markup=False)
+
+    def cancel_switch(self) -> bool:
+        """Cancel a target switch under way; True if there was one."""
+        running = [w for w in self.workers if w.group == "target" and w.is_running]
+        for worker in running:
+            worker.cancel()
+        if running:
+            self.notify("Switch cancelled; the target is unchanged.")
+        return bool(running)
+
+    # ------------------------------------------------------------------ migrations
+
+    def watch_task(self, reply: MigrationTask, template_name: str) -> WatchedTask:
+        """Keep watching a queued task, whatever screen is showing."""
+        assert self.session is not None
+        task = self.watcher.add(reply, template_name=template_name, target=self.session.target_id)
+        self.run_worker(
+            self.watcher.watch(task), group=f"watch-{task.task_id}", exit_on_error=False
+        )
+        return task
+
+    def _task_changed(self, task: WatchedTask) -> None:
+        if task.final and task.history and task.history[-1][0] == task.status:
+            if getattr(task, "_announced", False):
+                return
+            task._announced = True  # type: ignore[attr-defined]
+            kind = "Dry run" if task.dry_run else "Migration"
+            severity = "error" if task.status.lower() in ("failed", "error") else "information"
+            self.notify(
+                f"{kind} of {task.template_name} {task.status}", severity=severity, markup=False
+            )
+        screen = self.get_screen_if_exists("migrations")
+        if screen is not None and hasattr(screen, "task_changed"):
+            screen.task_changed(task)
+
+    def get_screen_if_exists(self, mode: str) -> Screen | None:
+        stack = self._screen_stacks.get(mode)
+        return stack[-1] if stack else None
+
+    # ------------------------------------------------------------------ helpers
+
+    def copy_text(self, text: str, what: str) -> None:
+        """Copy through OSC 52; the text is not echoed back in the notification."""
+        self.copy_to_clipboard(text)
+        self.notify(f"Copied {what} to the clipboard", markup=False)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """The one place unexpected worker failures land: shown, never fatal."""
+        if event.state is WorkerState.ERROR and event.worker.error is not None:
+            self.notify(
+                f"Unexpected error: {describe_error(event.worker.error)}",
+                severity="error",
+                markup=False,
+                timeout=10,
+            )
+
+    async def on_unmount(self) -> None:
+        await self.client.aclose()

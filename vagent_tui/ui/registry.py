@@ -1,0 +1,68 @@
+"""Every screen of the console: its name (for ``--screen``), key, title and class.
+
+Screen modules are imported only when a screen is first shown, to keep start-up fast.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+
+from textual.screen import Screen
+
+
+@dataclass(frozen=True)
+class ScreenInfo:
+    name: str
+    key: str
+    title: str
+    target: str  # "module:Class"
+    help: str
+
+    def load(self) -> Screen:
+        module, _, cls = self.target.partition(":")
+        return getattr(importlib.import_module(module), cls)()
+
+
+_P = "vagent_tui.ui.screens."
+
+SCREENS: tuple[ScreenInfo, ...] = (
+    ScreenInfo(
+        "scope",
+        "1",
+        "Scope",
+        _P + "scope:ScopeScreen",
+        "Who the key belongs to; pick the target account",
+    ),
+    ScreenInfo(
+        "agent",
+        "2",
+        "Agent",
+        _P + "agent:AgentScreen",
+        "Staging and live configuration, saved versions",
+    ),
+    ScreenInfo("voices", "3", "Voices", _P + "voices:VoicesScreen", "Browse and filter the voices"),
+    ScreenInfo(
+        "functions",
+        "4",
+        "Functions",
+        _P + "functions:FunctionsScreen",
+        "Function availability checked against the agent",
+    ),
+    ScreenInfo(
+        "inbox",
+        "5",
+        "Junk inbox",
+        _P + "inbox:InboxScreen",
+        "Junk inbox rooms, paged by the server",
+    ),
+    ScreenInfo(
+        "migrations",
+        "6",
+        "Migrations",
+        _P + "migrations:MigrationsScreen",
+        "Template migrations: start, dry run, watch",
+    ),
+)
+
+BY_NAME = {info.name: info for info in SCREENS}

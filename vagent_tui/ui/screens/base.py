@@ -1,0 +1,105 @@
+"""The base of every screen: header, status line, footer, following the target account.
+
+A screen loads in `reload` (which starts an exclusive worker), and is told when the
+target account changes. If it is showing it reloads at once, otherwise it reloads when
+it is shown next, so hidden screens never fetch for nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Footer
+
+from vagent_tui.ui.widgets.context_bar import ContextBar
+from vagent_tui.ui.widgets.status import StatusLine
+
+if TYPE_CHECKING:
+    from vagent_tui.services.session import Session
+    from vagent_tui.ui.app import VagentApp
+
+
+class BaseScreen(Screen[None]):
+    """Header + body + status line + footer; reloads when the target changes."""
+
+    TITLE: ClassVar[str] = ""
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("r", "reload", "Refresh", id="screen.reload", tooltip="Load this screen again"),
+        Binding("j", "cursor_down", "Down", show=False, id="screen.down", tooltip="Move down"),
+        Binding("k", "cursor_up", "Up", show=False, id="screen.up", tooltip="Move up"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._seen_version = -1
+
+    @property
+    def vapp(self) -> VagentApp:
+        return self.app  # type: ignore[return-value]
+
+    @property
+    def session(self) -> Session:
+        session = self.vapp.session
+        assert session is not None
+        return session
+
+    def compose(self) -> ComposeResult:
+        yield ContextBar(self.TITLE)
+        yield from self.compose_body()
+        yield StatusLine(id="status")
+        yield Footer()
+
+    def compose_body(self) -> Iterable[Widget]:
+        return ()
+
+    @property
+    def status(self) -> StatusLine:
+        return self.query_one("#status", StatusLine)
+
+    # ------------------------------------------------------------------ following the target
+
+    def on_mount(self) -> None:
+        self.watch(self.vapp, "context_version", self._context_changed, init=False)
+        self.call_after_refresh(self._maybe_reload)
+
+    def on_screen_resume(self) -> None:
+        self._maybe_reload()
+
+    def _context_changed(self, _version: int) -> None:
+        if self.is_current:
+            self._maybe_reload()
+
+    def _maybe_reload(self) -> None:
+        version = self.vapp.context_version
+        if not self.vapp.connected or version == self._seen_version:
+            return
+        self._seen_version = version
+        self.reload()
+
+    def reload(self) -> None:
+        """Start loading this screen's data (override; run the network in a worker)."""
+
+    def action_reload(self) -> None:
+        if self.vapp.connected:
+            self._seen_version = self.vapp.context_version
+            self.reload()
+        else:
+            self.vapp.connect()
+
+    # ------------------------------------------------------------------ j / k
+
+    def action_cursor_down(self) -> None:
+        self._cursor("action_cursor_down")
+
+    def action_cursor_up(self) -> None:
+        self._cursor("action_cursor_up")
+
+    def _cursor(self, name: str) -> None:
+        focused = self.focused
+        if focused is not None and hasattr(focused, name):
+            getattr(focused, name)()

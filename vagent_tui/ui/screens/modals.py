@@ -1,0 +1,202 @@
+"""Modal dialogs: confirm (default cancel), type-to-confirm, and a one-field prompt.
+
+ESC only ever cancels: every modal binds escape to dismiss with the cancel value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, Static
+
+MODAL_CSS = """
+.modal {
+    align: center middle;
+    background: $background 60%;
+}
+.modal > Vertical {
+    width: 70;
+    max-width: 95%;
+    height: auto;
+    border: thick $accent;
+    background: $surface;
+    padding: 1 2;
+}
+.modal .modal-title {
+    text-style: bold;
+    margin-bottom: 1;
+}
+.modal .modal-buttons {
+    height: auto;
+    margin-top: 1;
+    align-horizontal: right;
+}
+.modal .modal-buttons Button {
+    margin-left: 2;
+}
+.modal .field-error {
+    color: $error;
+    height: auto;
+}
+"""
+
+
+class ConfirmModal(ModalScreen[bool]):
+    """Yes / no; the cancel button has the focus, ESC and ``n`` cancel."""
+
+    DEFAULT_CSS = MODAL_CSS
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel", id="modal.cancel", tooltip="Cancel"),
+        Binding("n", "cancel", "No", show=False, id="modal.no", tooltip="Cancel"),
+    ]
+
+    def __init__(self, title: str, body: str, *, confirm_label: str = "Confirm") -> None:
+        super().__init__(classes="modal")
+        self.title_text = title
+        self.body_text = body
+        self.confirm_label = confirm_label
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(Text(self.title_text), classes="modal-title")
+            yield Static(Text(self.body_text), id="confirm-body")
+            with Horizontal(classes="modal-buttons"):
+                yield Button("Cancel", id="cancel", variant="primary")
+                yield Button(self.confirm_label, id="confirm", variant="error")
+
+    def on_mount(self) -> None:
+        self.query_one("#cancel", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(event.button.id == "confirm")
+
+    def action_cancel(self) -> None:
+        self.dismiss(False)
+
+
+class PromptModal(ModalScreen[str | None]):
+    """One text field; a validator returning an error message keeps the dialog open.
+
+    With ``expected`` set, the confirm button stays refused until the text equals it
+    (type-to-confirm for dangerous operations).
+    """
+
+    DEFAULT_CSS = MODAL_CSS
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel", id="modal.cancel", tooltip="Cancel"),
+    ]
+
+    def __init__(
+        self,
+        title: str,
+        body: str = "",
+        *,
+        value: str = "",
+        placeholder: str = "",
+        confirm_label: str = "OK",
+        validate: Callable[[str], str | None] | None = None,
+        expected: str | None = None,
+        password: bool = False,
+    ) -> None:
+        super().__init__(classes="modal")
+        self.title_text = title
+        self.body_text = body
+        self.initial = value
+        self.placeholder = placeholder
+        self.confirm_label = confirm_label
+        self.validator = validate
+        self.expected = expected
+        self.password = password
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(Text(self.title_text), classes="modal-title")
+            if self.body_text:
+                yield Static(Text(self.body_text))
+            yield Input(
+                value=self.initial,
+                placeholder=self.placeholder,
+                password=self.password,
+                id="prompt-input",
+            )
+            yield Label("", id="prompt-error", classes="field-error", markup=False)
+            with Horizontal(classes="modal-buttons"):
+                yield Button("Cancel", id="cancel")
+                yield Button(self.confirm_label, id="confirm", variant="primary")
+
+    def on_mount(self) -> None:
+        self.query_one("#prompt-input", Input).focus()
+
+    def _error_for(self, text: str) -> str | None:
+        if self.expected is not None and text.strip() != self.expected:
+            return f"Type {self.expected} exactly to confirm"
+        if self.validator is not None:
+            return self.validator(text)
+        return None
+
+    def _submit(self) -> None:
+        text = self.query_one("#prompt-input", Input).value
+        problem = self._error_for(text)
+        if problem:
+            self.query_one("#prompt-error", Label).update(problem)
+            return
+        self.dismiss(text)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self._submit()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "confirm":
+            self._submit()
+        else:
+            self.dismiss(None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class TextModal(ModalScreen[None]):
+    """Selectable text (the fallback of copy, and long values)."""
+
+    DEFAULT_CSS = (
+        MODAL_CSS
+        + """
+    TextModal TextArea { height: auto; max-height: 20; }
+    """
+    )
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", "Close", id="modal.close", tooltip="Close"),
+    ]
+
+    def __init__(self, title: str, text: str, *, note: str = "") -> None:
+        super().__init__(classes="modal")
+        self.title_text = title
+        self.text = text
+        self.note = note
+
+    def compose(self) -> ComposeResult:
+        from textual.widgets import TextArea
+
+        with Vertical():
+            yield Static(Text(self.title_text), classes="modal-title")
+            if self.note:
+                yield Static(Text(self.note))
+            yield TextArea(self.text, read_only=True, id="text-modal-area")
+            with Horizontal(classes="modal-buttons"):
+                yield Button("Close", id="close", variant="primary")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(None)
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,49 @@
+"""The header line every screen shows: where we are, which key, acting as whom."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual.widgets import Static
+
+if TYPE_CHECKING:
+    from vagent_tui.ui.app import VagentApp
+
+
+class ContextBar(Static):
+    """``vagent-tui · Scope · host · Partner Admin · acting as X via key of Y``."""
+
+    DEFAULT_CSS = """
+    ContextBar {
+        dock: top;
+        height: 1;
+        width: 100%;
+        background: $primary-background;
+        color: $text;
+        padding: 0 1;
+    }
+    """
+
+    def __init__(self, title: str) -> None:
+        super().__init__(id="context-bar", markup=False)
+        self.screen_title = title
+
+    def on_mount(self) -> None:
+        self.watch(self.app, "context_version", self._refresh_text, init=True)
+
+    def _refresh_text(self, _version: int = 0) -> None:
+        app: VagentApp = self.app  # type: ignore[assignment]
+        session = app.session
+        text = Text(no_wrap=True, overflow="ellipsis")
+        text.append("vagent-tui", style="bold")
+        text.append(f" · {self.screen_title}", style="bold")
+        text.append(f" · {app.profile_label}")
+        if session is None or session.scope is None:
+            text.append(" · connecting…", style="italic")
+        else:
+            text.append(f" · {session.scope.label}")
+            if session.scope.restricted:
+                text.append(" (restricted)")
+            text.append(f" · {session.context_line()}")
+        self.update(text)

@@ -1,0 +1,67 @@
+"""An inline status line for a screen: loading, an error with its retry key, or info."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import Static
+
+from vagent_tui.api.errors import PlatformError, redact_text
+
+
+class StatusLine(Static):
+    """Shows what a screen is doing. Server text is never read as markup."""
+
+    DEFAULT_CSS = """
+    StatusLine {
+        height: auto;
+        max-height: 3;
+        padding: 0 1;
+        color: $text-muted;
+    }
+    StatusLine.-error {
+        background: $error 20%;
+        color: $text;
+    }
+    StatusLine.-ok {
+        color: $success;
+    }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__("", id=id, markup=False)
+
+    def info(self, message: str) -> None:
+        self.remove_class("-error", "-ok")
+        self.update(Text(message))
+
+    def ok(self, message: str) -> None:
+        self.remove_class("-error")
+        self.add_class("-ok")
+        self.update(Text("✓ " + message))
+
+    def loading(self, what: str = "Loading") -> None:
+        self.info(f"⟳ {what}…")
+
+    def error(self, error: BaseException | str, *, retry_key: str | None = "r") -> None:
+        """Show an error where it happened, with the server's message and the retry key."""
+        self.remove_class("-ok")
+        self.add_class("-error")
+        message = describe_error(error)
+        if retry_key:
+            message += f"  — press {retry_key} to retry"
+        self.update(Text("✗ " + message))
+
+    def clear(self) -> None:
+        self.remove_class("-error", "-ok")
+        self.update("")
+
+
+def describe_error(error: BaseException | str) -> str:
+    """One readable line for a failure; the server's message for an API error."""
+    if isinstance(error, str):
+        return error
+    if isinstance(error, PlatformError):
+        status = getattr(error, "status", None)
+        prefix = f"HTTP {status}: " if status else ""
+        return prefix + error.message
+    return redact_text(f"{type(error).__name__}: {error}")
