@@ -1,0 +1,45 @@
+"""Fixtures shared by the whole suite.
+
+`make_app` builds the console on a fresh in-process simulator; snapshot and pilot tests
+use it. ``VAGENT_NOW`` pins the clock of every relative time shown on screen.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+FIXED_NOW = "2026-11-20T12:00:00+00:00"
+os.environ.setdefault("VAGENT_NOW", FIXED_NOW)
+
+
+@pytest.fixture
+def make_app() -> Callable[..., Any]:
+    """``make_app(screen="scope", token="demo-partner", account=None, **sim_options)``.
+
+    Returns a `VagentApp` on its own simulator; ``app.client.sim_app.state.sim`` is the
+    simulator's state (request log included).
+    """
+
+    def build(
+        screen: str = "scope",
+        *,
+        token: str = "demo-partner",
+        account: int | None = None,
+        **sim_options: Any,
+    ) -> Any:
+        from vagent_tui.services.connect import demo_client
+        from vagent_tui.ui.app import VagentApp
+
+        client = demo_client(token, **sim_options)
+        return VagentApp(
+            client,
+            profile_label=f"demo · {token}",
+            initial_screen=screen,
+            initial_account=account,
+        )
+
+    return build
