@@ -1,0 +1,29 @@
+"""``python -m vagent_tui.sim [--host H] [--port P] [--rooms N] [--latency-ms M] [--task-seconds S]``."""
+
+from __future__ import annotations
+
+import argparse
+
+from vagent_tui.sim.serve import run
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m vagent_tui.sim",
+                                     description="Serve the platform simulator.")  # fmt: skip
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--rooms", type=int, default=240, help="junk rooms per agent (<= 1e6)")
+    parser.add_argument("--latency-ms", type=int, default=0)
+    parser.add_argument("--task-seconds", type=float, default=10.0)
+    args = parser.parse_args(argv)
+    if not 0 <= args.rooms <= 1_000_000:
+        parser.error("--rooms must be between 0 and 1000000")
+    try:
+        run(args.host, args.port, args.rooms, args.latency_ms, args.task_seconds)
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,120 @@
+"""The endpoint wrapper every route goes through.
+
+For each request, in this order: the artificial latency, settling of finished migration
+tasks, authentication (401 ``Unauthorized Request`` for a missing or unknown ``token``),
+the handler, then the request log entry. A :class:`SimError` becomes the error
+envelope; any other exception becomes 500 ``Internal error`` (never a traceback).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from starlette.datastructures import FormData, QueryParams
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from vagent_tui.sim import migrations
+from vagent_tui.sim.common import NEED_AGENT, SimError, bad, decode_json_object, redact
+from vagent_tui.sim.state import Account, LoggedRequest, SimState
+
+log = logging.getLogger("vagent_tui.sim")
+
+Reply = dict[str, Any] | tuple[int, dict[str, Any]]
+Handler = Callable[["Ctx"], Awaitable[Reply]]
+
+
+class Ctx:
+    """What a handler sees: the request, the state, the authenticated caller."""
+
+    def __init__(self, request: Request, state: SimState) -> None:
+        self.request = request
+        self.state = state
+        self.query: QueryParams = request.query_params
+        self.caller: Account | None = None
+        self.body_log: Any = None
+        self._target: Account | None = None
+
+    @property
+    def me(self) -> Account:
+        assert self.caller is not None
+        return self.caller
+
+    @property
+    def target(self) -> Account:
+        """The selected account: ``targetAccountId`` if sent (checked), else the caller."""
+        if self._target is None:
+            self._target = self.state.select(self.me, self.query.get("targetAccountId"))
+        return self._target
+
+    def agent_target(self) -> Account:
+        """The selected account, which must be a voice agent account."""
+        acc = self.target
+        if not acc.is_agent:
+            raise bad(NEED_AGENT)
+        return acc
+
+    def path(self, name: str) -> str:
+        return str(self.request.path_params.get(name, ""))
+
+    async def json(self, *, required: bool = True) -> dict[str, Any]:
+        """The body as a JSON object (strictly)."""
+        body = decode_json_object(await self.request.body(), required=required)
+        self.body_log = redact(body)
+        return body
+
+    async def form(self) -> FormData:
+        """The body as multipart/urlencoded form; malformed bodies are 400."""
+        ctype = self.request.headers.get("content-type", "")
+        if not ctype.startswith(("multipart/form-data", "application/x-www-form-urlencoded")):
+            raise bad("Request body must be multipart/form-data")
+        try:
+            form = await self.request.form()
+        except Exception:
+            raise bad("Malformed multipart body") from None
+        self.body_log = sorted(set(form.keys()))
+        return form
+
+
+def _query_log(query: QueryParams) -> dict[str, str]:
+    return {k: ("***" if k == "token" else v) for k, v in query.items()}
+
+
+def record(state: SimState, request: Request, body: Any, status: int) -> None:
+    state.requests.append(
+        LoggedRequest(
+            request.method, request.url.path, _query_log(request.query_params), body, status
+        )  # fmt: skip
+    )
+
+
+def wrap(handler: Handler) -> Callable[[Request], Awaitable[JSONResponse]]:
+    async def run(request: Request) -> JSONResponse:
+        state: SimState = request.app.state.sim
+        if state.latency_ms > 0:
+            await asyncio.sleep(state.latency_ms / 1000)
+        ctx = Ctx(request, state)
+        try:
+            migrations.settle(state)
+            ctx.caller = state.authenticate(request.query_params.get("token"))
+            result = await handler(ctx)
+            status, body = result if isinstance(result, tuple) else (200, result)
+        except SimError as exc:
+            status, body = exc.status, {"success": False, "message": exc.message}
+        except Exception:
+            log.exception("simulator fault on %s %s", request.method, request.url.path)
+            status, body = 500, {"success": False, "message": "Internal error"}
+        record(state, request, ctx.body_log, status)
+        return JSONResponse(body, status_code=status)
+
+    run.__name__ = handler.__name__
+    return run
+
+
+def route(path: str, handler: Handler, *methods: str) -> Route:
+    """A Starlette route under ``/api/v2`` through :func:`wrap`."""
+    return Route("/api/v2" + path, wrap(handler), methods=list(methods) or ["GET"])

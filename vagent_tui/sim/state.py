@@ -1,0 +1,228 @@
+"""The simulator's state: accounts, the hierarchy, tokens, delegation and the request log.
+
+One :class:`SimState` belongs to one simulator instance; every mutation shows in later
+reads of the same instance and in no other.
+
+Hierarchy: partner -> reseller -> organization -> agent account (``accountType``
+``account``; Computer Agents are agent accounts with ``computerAgent`` true). Organization
+members are ``user`` accounts whose parent is their organization.
+
+Delegation rules (``targetAccountId`` and the ``target*Id`` list parameters):
+
+* a key may select its own account or any descendant of it;
+* a key whose account carries a nonempty ``permittedAccountIds`` (an organization member)
+  may select only itself, those ids and its own organization; it never reaches other
+  descendants through the organization;
+* anything else, including unknown ids, is 403 ``Target account is outside your
+  hierarchy`` (unknown ids are not told apart, so ids of other trees do not leak).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from vagent_tui.sim.common import OUTSIDE, UNAUTHORIZED, SimError, parse_int
+
+
+@dataclass
+class Account:
+    """One account of the hierarchy."""
+
+    id: int
+    username: str
+    name: str
+    account_type: str
+    parent_id: int | None
+    partner_id: int | None = None
+    reseller_id: int | None = None
+    organization_id: int | None = None
+    permitted_ids: list[int] | None = None
+    active: bool = True
+    vida_premium: bool = False
+    super_admin: bool = False
+    plan: str = "pro"
+    computer_agent: bool = False
+    computer_delegate: int | None = None
+    integrations: tuple[str, ...] = ()
+    slots: int = 0
+    created_at: str = "2024-01-01T00:00:00.000Z"
+
+    @property
+    def email(self) -> str:
+        return f"{self.username}@example.com"
+
+    @property
+    def paid(self) -> bool:
+        return self.plan != "starter"
+
+    @property
+    def is_agent(self) -> bool:
+        """A voice agent account (not a Computer Agent)."""
+        return self.account_type == "account" and not self.computer_agent
+
+    def scope_fields(self) -> dict[str, Any]:
+        return {
+            "accountType": self.account_type,
+            "organizationId": self.organization_id,
+            "partnerId": self.partner_id,
+            "resellerId": self.reseller_id,
+            "permittedAccountIds": list(self.permitted_ids or []),
+            "superAdmin": self.super_admin,
+            "active": self.active,
+            "vidaPremium": self.vida_premium,
+        }
+
+    def read(self) -> dict[str, Any]:
+        """The account read reply (scope fields at the top level and in ``details``)."""
+        scope = self.scope_fields()
+        details = {
+            **scope,
+            "name": self.name,
+            "email": self.email,
+            "createdAt": self.created_at,
+            "plan": self.plan,
+        }
+        return {"success": True, "id": self.id, "username": self.username, **scope,
+                "details": details}  # fmt: skip
+
+    def summary(self) -> dict[str, Any]:
+        """The account object of list replies."""
+        return {
+            "id": self.id,
+            "username": self.username,
+            "name": self.name,
+            "accountType": self.account_type,
+            "organizationId": self.organization_id,
+            "partnerId": self.partner_id,
+            "resellerId": self.reseller_id,
+            "parentId": self.parent_id,
+            "active": self.active,
+            "vidaPremium": self.vida_premium,
+            "computerAgent": self.computer_agent,
+        }
+
+
+@dataclass
+class LoggedRequest:
+    """One handled request. The ``token`` query value is stored as ``***``."""
+
+    method: str
+    path: str
+    query: dict[str, str]
+    body: Any
+    status: int
+
+
+@dataclass
+class SimState:
+    """All mutable data of one simulator instance.
+
+    Args:
+        rooms: junk-inbox rooms per agent account (0..1,000,000).
+        task_seconds: duration of a migration task and of a recording's finalization.
+        clock: returns epoch seconds; injected by tests to move time by hand.
+        latency_ms: artificial delay added to every request.
+    """
+
+    rooms: int = 240
+    task_seconds: float = 10.0
+    clock: Callable[[], float] = time.time
+    latency_ms: int = 0
+    accounts: dict[int, Account] = field(default_factory=dict)
+    tokens: dict[str, dict[str, Any]] = field(default_factory=dict)
+    live: dict[int, dict[str, Any]] = field(default_factory=dict)
+    staging: dict[int, dict[str, Any] | None] = field(default_factory=dict)
+    versions: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    sip: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    webhooks: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    relays: dict[int, dict[str, dict[str, Any]]] = field(default_factory=dict)
+    adr: dict[int, dict[str, Any]] = field(default_factory=dict)
+    templates: dict[str, dict[str, Any]] = field(default_factory=dict)
+    tasks: dict[str, dict[str, Any]] = field(default_factory=dict)
+    recordings: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    sessions: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    files: dict[int, dict[str, dict[str, Any]]] = field(default_factory=dict)
+    requests: list[LoggedRequest] = field(default_factory=list)
+    counter: int = 0
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.rooms <= 1_000_000:
+            raise ValueError("rooms must be between 0 and 1,000,000")
+        if self.task_seconds <= 0:
+            raise ValueError("task_seconds must be positive")
+        if not self.accounts:
+            from vagent_tui.sim.seed import seed
+
+            seed(self)
+
+    # -- time and ids -------------------------------------------------------------
+    def now(self) -> float:
+        return float(self.clock())
+
+    def next_id(self) -> int:
+        self.counter += 1
+        return self.counter
+
+    # -- request log ----------------------------------------------------------------
+    def clear_log(self) -> None:
+        """Forget every logged request."""
+        self.requests.clear()
+
+    def count(self, method: str | None = None, path: str | None = None) -> int:
+        """How many logged requests match ``method`` and/or ``path`` (exact)."""
+        return sum(
+            1
+            for r in self.requests
+            if (method is None or r.method == method) and (path is None or r.path == path)
+        )
+
+    # -- hierarchy --------------------------------------------------------------------
+    def account(self, account_id: int) -> Account:
+        return self.accounts[account_id]
+
+    def children(self, account_id: int) -> list[Account]:
+        return [a for a in self.accounts.values() if a.parent_id == account_id]
+
+    def ancestors(self, account: Account) -> Iterator[Account]:
+        parent = account.parent_id
+        while parent is not None and parent in self.accounts:
+            acc = self.accounts[parent]
+            yield acc
+            parent = acc.parent_id
+
+    def is_within(self, root: Account, account: Account) -> bool:
+        """True when ``account`` is ``root`` or a descendant of it."""
+        return account.id == root.id or any(a.id == root.id for a in self.ancestors(account))
+
+    def can_target(self, caller: Account, target: Account) -> bool:
+        """The delegation rule (see module docstring)."""
+        if target.id == caller.id:
+            return True
+        if caller.permitted_ids:
+            return target.id in caller.permitted_ids or target.id == caller.organization_id
+        return self.is_within(caller, target)
+
+    def reachable(self, caller: Account) -> list[Account]:
+        """Every account ``caller`` may select, in id order."""
+        return [a for a in sorted(self.accounts.values(), key=lambda a: a.id)
+                if self.can_target(caller, a)]  # fmt: skip
+
+    # -- auth ---------------------------------------------------------------------------
+    def authenticate(self, token: str | None) -> Account:
+        record = self.tokens.get(token or "")
+        if not token or record is None or record["userId"] not in self.accounts:
+            raise SimError(401, UNAUTHORIZED)
+        return self.accounts[record["userId"]]
+
+    def select(self, caller: Account, raw: str | None, name: str = "targetAccountId") -> Account:
+        """Resolve an optional target id query value against ``caller``'s reach."""
+        target_id = parse_int(name, raw)
+        if target_id is None:
+            return caller
+        target = self.accounts.get(target_id)
+        if target is None or not self.can_target(caller, target):
+            raise SimError(403, OUTSIDE)
+        return target
