@@ -1,8 +1,10 @@
-"""``python -m vagent_tui.sim [--host H] [--port P] [--rooms N] [--latency-ms M] [--task-seconds S]``."""
+"""Run the simulator: ``python -m vagent_tui.sim [--host H] [--port P] [--rooms N]
+[--latency-ms M] [--task-seconds S]``."""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 
 from vagent_tui.sim.serve import run
 
@@ -18,10 +20,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not 0 <= args.rooms <= 1_000_000:
         parser.error("--rooms must be between 0 and 1000000")
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         run(args.host, args.port, args.rooms, args.latency_ms, args.task_seconds)
-    except KeyboardInterrupt:
-        pass
     return 0
 
 

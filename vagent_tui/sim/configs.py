@@ -106,7 +106,7 @@ def build_config(account: Account, profile: Profile, rnd: random.Random) -> dict
                 "instructions": "Log every call as an engagement.",
                 "enabled": "crm" in account.integrations,
             },
-        ],  # fmt: skip
+        ],
         "skills": [
             {"slug": "spell-names", "instructions": "Spell back names letter by letter."},
             {"slug": "confirm-numbers", "instructions": "Repeat phone numbers in groups."},

@@ -85,11 +85,8 @@ def _query_log(query: QueryParams) -> dict[str, str]:
 
 
 def record(state: SimState, request: Request, body: Any, status: int) -> None:
-    state.requests.append(
-        LoggedRequest(
-            request.method, request.url.path, _query_log(request.query_params), body, status
-        )  # fmt: skip
-    )
+    query = _query_log(request.query_params)
+    state.requests.append(LoggedRequest(request.method, request.url.path, query, body, status))
 
 
 def wrap(handler: Handler) -> Callable[[Request], Awaitable[JSONResponse]]:
