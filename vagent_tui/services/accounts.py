@@ -59,13 +59,16 @@ class AccountDirectory:
         if account.id is None:
             return []
         kind = kind or account_kind(account)
+        list_id = account.id
         if account.id == self.owner.id and self.root_kind():
             kind = self.root_kind()
+            # A member (a user account) lists the children of its organization, not its own.
+            list_id = self.scope.root_id or account.id
         lock = self._locks.setdefault(account.id, asyncio.Lock())
         async with lock:
             if account.id in self._children:
                 return self._children[account.id]
-            items = await self._fetch_all(kind, account.id)
+            items = await self._fetch_all(kind, list_id)
             if self.scope.restricted:
                 allowed = set(self.scope.permitted_account_ids)
                 items = [a for a in items if a.id in allowed or has_children(a)]
