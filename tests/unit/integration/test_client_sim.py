@@ -1,0 +1,340 @@
+"""Every client method against the simulator: success and each documented error."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from vagent_tui.api import models as m
+from vagent_tui.api.client import PlatformClient
+from vagent_tui.api.errors import ApiError, PlatformError
+from vagent_tui.api.scope import ScopeLevel, classify
+from vagent_tui.services.connect import demo_client
+
+PARTNER, RESELLER, ORG, AGENT, MEMBER, OTHER = 1000, 1100, 1110, 1111, 1119, 9000
+COMPUTER = 1118
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_763_600_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+async def client(clock: Clock) -> AsyncIterator[PlatformClient]:
+    c = demo_client("demo-partner", clock=clock, task_seconds=10)
+    yield c
+    await c.aclose()
+
+
+def sim_of(client: PlatformClient) -> Any:
+    return client.sim_app.state.sim  # type: ignore[attr-defined]
+
+
+def other(client: PlatformClient, token: str) -> PlatformClient:
+    return demo_client(token, sim_app=client.sim_app)  # type: ignore[attr-defined]
+
+
+# ----------------------------------------------------------------------------- accounts
+
+
+async def test_account_read_and_scope_of_every_demo_key(client: PlatformClient) -> None:
+    expected = {
+        "demo-partner": (ScopeLevel.PARTNER, False),
+        "demo-reseller": (ScopeLevel.RESELLER, False),
+        "demo-org": (ScopeLevel.ORGANIZATION, False),
+        "demo-agent": (ScopeLevel.AGENT, False),
+        "demo-member": (ScopeLevel.ORGANIZATION, True),
+        "demo-other": (ScopeLevel.PARTNER, False),
+    }
+    for token, (level, restricted) in expected.items():
+        scope = classify(await other(client, token).get_account())
+        assert (scope.level, scope.restricted) == (level, restricted), token
+    member = await other(client, "demo-member").get_account()
+    assert len(member.scope_field("permittedAccountIds")) == 2
+
+
+async def test_targeted_read_describes_the_target(client: PlatformClient) -> None:
+    target = await client.get_account(target=AGENT)
+    assert target.id == AGENT and target.account_type == "account"
+    owner = await client.get_account()
+    assert owner.id == PARTNER  # the key owner is unchanged
+
+
+async def test_target_outside_hierarchy_is_rejected(client: PlatformClient) -> None:
+    with pytest.raises(ApiError) as info:
+        await client.get_account(target=OTHER)
+    assert info.value.status == 403 and info.value.message
+    with pytest.raises(ApiError):
+        await other(client, "demo-other").get_account(target=AGENT)
+
+
+async def test_member_restricted_to_permitted_accounts(client: PlatformClient) -> None:
+    member = other(client, "demo-member")
+    permitted = (await member.get_account()).scope_field("permittedAccountIds")
+    for account_id in permitted:
+        assert (await member.get_account(target=account_id)).id == account_id
+    forbidden = next(i for i in (1111, 1112, 1113) if i not in permitted)
+    with pytest.raises(ApiError) as info:
+        await member.get_account(target=forbidden)
+    assert info.value.status == 403
+
+
+async def test_unknown_token_is_unauthorized(client: PlatformClient) -> None:
+    with pytest.raises(ApiError) as info:
+        await other(client, "not-a-token").get_account()
+    assert (info.value.status, info.value.message) == (401, "Unauthorized Request")
+
+
+async def test_child_lists_and_search(client: PlatformClient) -> None:
+    resellers = await client.list_resellers(PARTNER)
+    assert resellers.total == len(resellers.items) >= 3
+    orgs = await client.list_organizations(RESELLER, page=0, page_size=1)
+    assert len(orgs.items) == 1 and orgs.total >= 2 and orgs.page_number == 0
+    accounts = await client.list_accounts(ORG)
+    assert AGENT in {a.id for a in accounts.items}
+    found = await client.search_accounts("Acme", account_type="account")
+    assert found.items and all("Acme" in (a.display_name or "") for a in found.items)
+    with pytest.raises(ApiError):
+        await client.list_resellers(OTHER)
+
+
+# ----------------------------------------------------------------------------- agents
+
+
+async def test_agent_reads(client: PlatformClient) -> None:
+    live = await client.get_live(target=AGENT)
+    assert live is not None and live.id and live.agent_voice and live.heartbeat_config
+    assert live.effective_reporting_fields and live.effective_reporting_fields[0].source
+    by_id = await client.get_agent(live.id, target=AGENT)
+    assert by_id is not None and by_id.id == live.id
+    staging = [await client.get_staging(target=a) for a in (1111, 1112, 1113, 1121, 1122)]
+    assert any(s is None for s in staging) and any(s is not None for s in staging)
+    with pytest.raises(ApiError) as info:
+        await client.get_live()  # a partner is not an agent account
+    assert info.value.status == 400
+
+
+async def test_functions_and_voices(client: PlatformClient) -> None:
+    functions = await client.list_functions(AGENT)
+    assert len(functions) >= 20
+    assert any(f.allowed is False and f.reason for f in functions)
+    assert any(f.limit is not None for f in functions)
+    voices = await client.list_voices(target=AGENT)
+    assert len(voices) >= 30
+    assert {v.available for v in await client.list_voices(target=1113)} == {
+        True,
+        False,
+    }  # starter plan
+
+
+async def test_versions_list_and_rename(client: PlatformClient) -> None:
+    live = await client.get_live(target=AGENT)
+    assert live is not None and live.id
+    versions = await client.list_versions(live.id, target=AGENT)
+    assert versions and all(v.version_id > 1_600_000_000_000 for v in versions)
+    change = await client.rename_version(live.id, versions[0].version_id, "Renamed", target=AGENT)
+    assert change.new_title == "Renamed" and change.version_id == versions[0].version_id
+    again = await client.list_versions(live.id, target=AGENT)
+    assert again[0].title == "Renamed"
+    with pytest.raises(ApiError) as info:
+        await client.rename_version(live.id, 123, "x", target=AGENT)
+    assert info.value.status == 404
+    with pytest.raises(ValueError):
+        await client.rename_version(live.id, versions[0].version_id, "   ", target=AGENT)
+
+
+# ----------------------------------------------------------------------------- tokens
+
+
+async def test_tokens_create_authenticates_then_delete(client: PlatformClient) -> None:
+    before = await client.list_tokens()
+    record = await client.create_token("CI pipeline")
+    assert record.token and record.type == "admin" and record.description == "CI pipeline"
+    assert record.token not in repr(record)
+    fresh = other(client, record.token)
+    assert (await fresh.get_account()).id == PARTNER
+    assert len(await client.list_tokens()) == len(before) + 1
+    assert (await client.delete_token(record.token)).message == "Token deleted successfully"
+    with pytest.raises(ApiError) as info:
+        await fresh.get_account()
+    assert info.value.status == 401
+
+
+# ----------------------------------------------------------------------------- billing, sip, hooks
+
+
+async def test_adr_export_config(client: PlatformClient) -> None:
+    config = m.AdrExportConfig(
+        delivery_protocol="SFTP",
+        host="files.example.com",
+        port=2202,
+        username="adr",
+        password="s3cret",
+        rotation_minutes="60",
+    )
+    reply = await client.set_adr_export(config, target=RESELLER)
+    assert reply.success and reply.message
+    assert sim_of(client).adr[RESELLER]["deliveryProtocol"] == "sftp"
+    with pytest.raises(ApiError) as info:
+        await client.set_adr_export(config, target=AGENT)
+    assert info.value.status == 403
+
+
+async def test_sip_whitelist_add_list_delete(client: PlatformClient) -> None:
+    assert (await client.add_sip_entry("203.0.113.77", "Office")).message == (
+        "IP entry created successfully"
+    )
+    assert "203.0.113.77" in {e.ip for e in await client.list_sip_whitelist()}
+    with pytest.raises(ApiError) as dup:
+        await client.add_sip_entry("203.0.113.77", "Again")
+    assert dup.value.status == 409
+    assert (await client.delete_sip_entry("203.0.113.77")).message == (
+        "IP entry deleted successfully"
+    )
+    assert "203.0.113.77" not in {e.ip for e in await client.list_sip_whitelist()}
+    with pytest.raises(ApiError) as gone:
+        await client.delete_sip_entry("203.0.113.77")
+    assert gone.value.status == 404
+
+
+async def test_webhooks_add_list_delete(client: PlatformClient) -> None:
+    url = "https://hooks.example.com/vida"
+    assert (await client.add_webhook(url, "conversation", "CRM")).message == (
+        "Webhook created successfully"
+    )
+    hooks = await client.list_webhooks()
+    assert any(h.url == url and h.type == "conversation" for h in hooks)
+    assert (await client.delete_webhook(url)).message == "Webhook deleted successfully"
+    with pytest.raises(ApiError) as gone:
+        await client.delete_webhook(url)
+    assert gone.value.status == 404
+
+
+async def test_relay_delete_reaches_every_documented_outcome(client: PlatformClient) -> None:
+    premium = PARTNER  # vidaPremium in the seed
+    types = await client.list_relay_types()
+    assert {"twilioSMS", "chargebee"} <= {t.name for t in types}
+    assert any(c.type == "twilioSMS" for c in await client.list_relays(target=premium))
+    assert (await client.get_relay("twilioSMS", target=premium)).url
+    ok = await client.delete_relay("twilioSMS", target=premium)
+    assert ok.message == "Webhook Relay type 'twilioSMS' removed successfully."
+    outcomes: dict[int, str] = {}
+    for call in (
+        lambda: client.delete_relay("twilioSMS", target=premium),
+        lambda: client.delete_relay("legacyCrm", target=premium),
+        lambda: client.delete_relay(" ", target=premium),
+        lambda: client.delete_relay("chargebee", target=1200),  # not premium
+        lambda: other(client, "nope").delete_relay("chargebee"),
+    ):
+        with pytest.raises(ApiError) as info:
+            await call()
+        outcomes[info.value.status] = info.value.message
+    assert outcomes == {
+        404: "Webhook Relay type 'twilioSMS' was not configured.",
+        500: "Internal error",
+        400: "type path parameter is required and must be a string",
+        403: "Webhook Relay is a premium feature. Please upgrade your account to use it.",
+        401: "Unauthorized Request",
+    }
+
+
+# ----------------------------------------------------------------------------- computer agents
+
+
+async def test_computer_agent_recording_and_upload(client: PlatformClient) -> None:
+    accounts = await client.list_computer_accounts()
+    assert COMPUTER in {a.id for a in accounts}
+    session = await client.create_automation_session(COMPUTER, 300)
+    assert session.slot is not None and session.cdp_url
+    recording = await client.start_recording(COMPUTER, session.slot)
+    assert recording.recording_id and recording.slot_id == session.slot
+    assert recording.finalized is False
+    with pytest.raises(ApiError) as busy:
+        await client.start_recording(COMPUTER, session.slot)
+    assert busy.value.status == 409
+    status = await client.recording_status(COMPUTER)
+    assert status is not None and status.recording_id == recording.recording_id
+    stopped = await client.stop_recording(COMPUTER)
+    assert stopped.recording_id == recording.recording_id
+    log = sim_of(client).requests
+    assert all("targetAccountId" not in r.query for r in log if "/computer/" in r.path)
+
+
+async def test_workspace_upload_rules(client: PlatformClient) -> None:
+    result = await client.upload_file(COMPUTER, "docs/faq.md", b"# FAQ\n", mode="0644")
+    assert result.success is not False and result.path == "docs/faq.md"
+    assert "docs/faq.md" in {f.path for f in await client.list_workspace_files(COMPUTER)}
+    with pytest.raises(ApiError) as exists:
+        await client.upload_file(COMPUTER, "docs/faq.md", b"again")
+    assert exists.value.status == 409
+    replaced = await client.upload_file(COMPUTER, "docs/faq.md", b"again", overwrite=True)
+    assert replaced.overwritten is True
+    for refused in ("public/index.html", "AGENTS.md", ".system/x"):
+        with pytest.raises(ApiError) as info:
+            await client.upload_file(COMPUTER, refused, b"x")
+        assert info.value.status in (400, 403) and info.value.message
+    with pytest.raises(ValueError):
+        await client.upload_file(COMPUTER, "../escape.txt", b"x")
+    with pytest.raises(ValueError):
+        await client.upload_file(COMPUTER, "ok.txt", b"x", mode="999")
+
+
+# ----------------------------------------------------------------------------- templates
+
+
+async def test_templates_and_migration_lifecycle(client: PlatformClient, clock: Clock) -> None:
+    with pytest.raises(ApiError) as info:
+        await client.list_templates()  # a partner itself is not a reseller
+    assert info.value.status == 403
+    templates = await client.list_templates(target=RESELLER)
+    assert {"tpl-dental-reception", "tpl-realty-inbound"} <= {t.id for t in templates}
+    nothing = await client.migrate("tpl-realty-inbound", target=RESELLER)
+    assert nothing.success and not nothing.is_task
+    task = await client.migrate("tpl-dental-reception", target=RESELLER)
+    assert task.is_task and task.status == "queued" and task.status_endpoint
+    request_log = sim_of(client).requests
+    assert request_log[-1].body == {"dryRun": True, "forceMigrateOverriddenFields": False}
+    clock.now += 5
+    running = await client.migration_status(task.status_endpoint, target=RESELLER)
+    assert running.status == "running"
+    clock.now += 10
+    done = await client.migration_status(task.status_endpoint, target=RESELLER)
+    assert done.status == "completed" and done.counts and done.counts.processed == 2
+    assert [h.status for h in done.history] == ["queued", "running", "completed"]
+    with pytest.raises(ApiError) as bad:
+        await client.migrate(
+            "tpl-dental-reception",
+            m.MigrationRequest(sections_to_migrate=["nope"]),
+            target=RESELLER,
+        )
+    assert bad.value.status == 400
+    with pytest.raises(PlatformError):
+        await client.migration_status("https://elsewhere.example/api/v2/x")
+
+
+# ----------------------------------------------------------------------------- messaging
+
+
+async def test_junk_inbox_paging(client: PlatformClient) -> None:
+    first = await client.list_junk_rooms(page=0, page_size=20, target=AGENT)
+    assert first.total_rooms == 240 and len(first.rooms) == 20 and first.page_number == 0
+    last = await client.list_junk_rooms(page=11, page_size=20, target=AGENT)
+    assert len(last.rooms) == 20
+    past = await client.list_junk_rooms(page=12, page_size=20, target=AGENT)
+    assert past.rooms == [] and past.total_rooms == 240
+    unread = await client.list_junk_rooms(unread=True, target=AGENT)
+    assert 0 < unread.total_rooms < 240
+    with pytest.raises(ApiError) as info:
+        await client.list_junk_rooms(page=-1, target=AGENT)
+    assert info.value.status == 400
