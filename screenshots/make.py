@@ -1,0 +1,88 @@
+"""Make the SVG screenshots of README from the running app, on the embedded simulator.
+
+    python screenshots/make.py            # every screen, 120x40
+    python screenshots/make.py voices     # one screen
+
+Relative times are pinned with ``VAGENT_NOW`` so the pictures are the same on every run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("VAGENT_NOW", "2026-11-20T12:00:00+00:00")
+
+HERE = Path(__file__).resolve().parent
+SIZE = (120, 40)
+
+Steps = Callable[[Any], Awaitable[None]]
+
+
+async def _idle(pilot: Any) -> None:
+    for _ in range(60):
+        await pilot.pause(0.05)
+        if not any(w.is_running and not w.group.startswith("watch-") for w in pilot.app.workers):
+            break
+    await pilot.pause(0.2)
+
+
+async def _keys(pilot: Any, *keys: str) -> None:
+    for key in keys:
+        await pilot.press(key)
+        await _idle(pilot)
+
+
+async def _scope(pilot: Any) -> None:
+    await _keys(pilot, "down", "right", "down", "right")
+
+
+async def _migrations(pilot: Any) -> None:
+    await _idle(pilot)
+
+
+# name -> (screen, demo key, account, extra steps)
+SHOTS: dict[str, tuple[str, str, int | None, Steps | None]] = {
+    "scope": ("scope", "demo-partner", None, _scope),
+    "agent": ("agent", "demo-partner", 1111, None),
+    "voices": ("voices", "demo-partner", 1113, None),
+    "functions": ("functions", "demo-partner", 1113, None),
+    "inbox": ("inbox", "demo-partner", 1111, None),
+    "migrations": ("migrations", "demo-partner", 1100, _migrations),
+}
+
+
+async def shoot(name: str) -> Path:
+    from vagent_tui.services.connect import demo_client
+    from vagent_tui.ui.app import VagentApp
+
+    screen, token, account, steps = SHOTS[name]
+    app = VagentApp(
+        demo_client(token, task_seconds=3),
+        profile_label=f"demo · {token}",
+        initial_screen=screen,
+        initial_account=account,
+    )
+    async with app.run_test(size=SIZE) as pilot:
+        await _idle(pilot)
+        if steps is not None:
+            await steps(pilot)
+        svg = app.export_screenshot(title=f"vagent-tui — {name}")
+    path = HERE / f"{name}.svg"
+    path.write_text(svg, encoding="utf-8")
+    return path
+
+
+def main(argv: list[str]) -> int:
+    names = argv or list(SHOTS)
+    for name in names:
+        print(asyncio.run(shoot(name)))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
