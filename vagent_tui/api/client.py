@@ -292,11 +292,13 @@ class PlatformClient:
             fields = ", ".join(
                 ".".join(str(p) for p in e["loc"]) or "reply" for e in exc.errors()[:3]
             )
-            raise MalformedResponse(
-                f"The platform's reply has fields of an unexpected type: {fields}",
-                method=method,
-                url=url,
-            ) from None
+        # Raised outside the except block: the ValidationError quotes the reply's values
+        # (which may echo a secret) and must not ride along even as suppressed __context__.
+        raise MalformedResponse(
+            f"The platform's reply has fields of an unexpected type: {fields}",
+            method=method,
+            url=url,
+        )
 
     def _parse_list(self, model: type[ModelT], payload: Json, key: str, url: str) -> list[ModelT]:
         items = payload.get(key)

@@ -501,7 +501,9 @@ def is_hostname_or_ip(value: str) -> bool:
     if not value or len(value) > 253:
         return False
     try:
-        ipaddress.ip_address(value.strip("[]"))
+        # A bare address only: "[::1]" is URL syntax, and strip("[]") would also
+        # have let "[1.2.3.4]" or "]::1[" through, to be sent to the server as is.
+        ipaddress.ip_address(value)
         return True
     except ValueError:
         pass

@@ -1,0 +1,554 @@
+"""Request shape of every PlatformClient method: method, path, query, body, credential."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from vagent_tui.api import models as m
+from vagent_tui.api.client import PlatformClient
+from vagent_tui.api.errors import PlatformError
+
+from .helpers import TOKEN, Recorder, json_body, multipart_fields, query
+
+TARGET = 4242
+NO_BODY = object()
+
+Call = Callable[[PlatformClient, int | None], Awaitable[Any]]
+
+
+@dataclass
+class Case:
+    id: str
+    call: Call
+    method: str
+    path: str
+    body: Any = NO_BODY
+    params: dict[str, str] = field(default_factory=dict)
+    takes_target: bool = True
+    target_required: bool = False
+
+
+def adr() -> m.AdrExportConfig:
+    return m.AdrExportConfig(
+        delivery_protocol="SFTP",
+        rotation_minutes=30,
+        host="ftp.example.com",
+        port=2202,
+        username="exporter",
+        password="s3cret-pw",
+    )
+
+
+CASES = [
+    Case("get_account", lambda c, t: c.get_account(target=t), "GET", "/api/v2/account"),
+    Case(
+        "list_functions",
+        lambda c, t: c.list_functions(t),
+        "GET",
+        "/api/v2/agent/functions",
+        target_required=True,
+    ),
+    Case("list_voices", lambda c, t: c.list_voices(target=t), "GET", "/api/v2/agent/voices"),
+    Case(
+        "get_agent",
+        lambda c, t: c.get_agent("cfg-12", target=t),
+        "GET",
+        "/api/v2/agent/cfg-12",
+    ),
+    Case(
+        "get_staging",
+        lambda c, t: c.get_staging(target=t),
+        "GET",
+        "/api/v2/agentEventRules/staging",
+    ),
+    Case("get_live", lambda c, t: c.get_live(target=t), "GET", "/api/v2/agentEventRules/default"),
+    Case(
+        "list_versions",
+        lambda c, t: c.list_versions("cfg-12", target=t),
+        "GET",
+        "/api/v2/agent/cfg-12/versions",
+        params={"includeData": "false"},
+    ),
+    Case(
+        "list_versions_with_data",
+        lambda c, t: c.list_versions("cfg-12", include_data=True, target=t),
+        "GET",
+        "/api/v2/agent/cfg-12/versions",
+        params={"includeData": "true"},
+    ),
+    Case(
+        "rename_version",
+        lambda c, t: c.rename_version("cfg-12", 1750194180352, "  Before launch ", target=t),
+        "PUT",
+        "/api/v2/agent/cfg-12/versions/1750194180352/title",
+        body={"title": "Before launch"},
+    ),
+    Case("list_tokens", lambda c, t: c.list_tokens(target=t), "GET", "/api/v2/tokens"),
+    Case(
+        "create_token",
+        lambda c, t: c.create_token("ci key", target=t),
+        "POST",
+        "/api/v2/tokens",
+        body={"type": "admin", "description": "ci key"},
+    ),
+    Case(
+        "delete_token",
+        lambda c, t: c.delete_token("old-token-value-1234", target=t),
+        "DELETE",
+        "/api/v2/tokens",
+        body={"token": "old-token-value-1234"},
+    ),
+    Case(
+        "set_adr_export",
+        lambda c, t: c.set_adr_export(adr(), target=t),
+        "POST",
+        "/api/v2/billing/adrExportConfig",
+        body={
+            "deliveryProtocol": "sftp",
+            "rotationMinutes": "30",
+            "host": "ftp.example.com",
+            "port": 2202,
+            "username": "exporter",
+            "password": "s3cret-pw",
+        },
+    ),
+    Case(
+        "set_adr_export_with_path",
+        lambda c, t: c.set_adr_export(adr().model_copy(update={"path": "/in/adr"}), target=t),
+        "POST",
+        "/api/v2/billing/adrExportConfig",
+        body={
+            "deliveryProtocol": "sftp",
+            "rotationMinutes": "30",
+            "host": "ftp.example.com",
+            "port": 2202,
+            "username": "exporter",
+            "password": "s3cret-pw",
+            "path": "/in/adr",
+        },
+    ),
+    Case(
+        "list_sip_whitelist",
+        lambda c, t: c.list_sip_whitelist(target=t),
+        "GET",
+        "/api/v2/sip/ipWhitelist",
+    ),
+    Case(
+        "add_sip_entry",
+        lambda c, t: c.add_sip_entry("2001:db8::1", "office", target=t),
+        "POST",
+        "/api/v2/sip/ipWhitelist",
+        body={"ip": "2001:db8::1", "label": "office"},
+    ),
+    Case(
+        "delete_sip_entry",
+        lambda c, t: c.delete_sip_entry("192.0.2.10", target=t),
+        "DELETE",
+        "/api/v2/sip/ipWhitelist",
+        body={"ip": "192.0.2.10"},
+    ),
+    Case("list_webhooks", lambda c, t: c.list_webhooks(target=t), "GET", "/api/v2/webhooks"),
+    Case(
+        "add_webhook",
+        lambda c, t: c.add_webhook("https://hooks.example.com/in", "conversation", "crm", target=t),
+        "POST",
+        "/api/v2/webhooks",
+        body={"url": "https://hooks.example.com/in", "label": "crm", "type": "conversation"},
+    ),
+    Case(
+        "delete_webhook",
+        lambda c, t: c.delete_webhook("https://hooks.example.com/in", target=t),
+        "DELETE",
+        "/api/v2/webhooks",
+        body={"url": "https://hooks.example.com/in"},
+    ),
+    Case(
+        "list_relay_types",
+        lambda c, t: c.list_relay_types(target=t),
+        "GET",
+        "/api/v2/webhookRelay/types",
+    ),
+    Case("list_relays", lambda c, t: c.list_relays(target=t), "GET", "/api/v2/webhookRelay"),
+    Case(
+        "get_relay",
+        lambda c, t: c.get_relay("twilioSMS", target=t),
+        "GET",
+        "/api/v2/webhookRelay/twilioSMS",
+    ),
+    Case(
+        "delete_relay",
+        lambda c, t: c.delete_relay("chargebee", target=t),
+        "DELETE",
+        "/api/v2/webhookRelay/chargebee",
+    ),
+    Case(
+        "list_computer_accounts",
+        lambda c, t: c.list_computer_accounts(target=t),
+        "GET",
+        "/api/v2/computer/accounts",
+    ),
+    Case("list_templates", lambda c, t: c.list_templates(target=t), "GET", "/api/v2/templates"),
+    Case(
+        "migrate_default",
+        lambda c, t: c.migrate("tpl-1", target=t),
+        "POST",
+        "/api/v2/templates/tpl-1/migrate",
+        body={"dryRun": True, "forceMigrateOverriddenFields": False},
+    ),
+    Case(
+        "migrate_for_real",
+        lambda c, t: c.migrate(
+            "tpl-1",
+            m.MigrationRequest(
+                dry_run=False,
+                sections_to_migrate=["instructions", "voice"],
+                force_migrate_overridden_fields=True,
+            ),
+            target=t,
+        ),
+        "POST",
+        "/api/v2/templates/tpl-1/migrate",
+        body={
+            "dryRun": False,
+            "sectionsToMigrate": ["instructions", "voice"],
+            "forceMigrateOverriddenFields": True,
+        },
+    ),
+    Case(
+        "migration_status",
+        lambda c, t: c.migration_status("/api/v2/templates/migrations/task-9", target=t),
+        "GET",
+        "/api/v2/templates/migrations/task-9",
+    ),
+    Case(
+        "list_junk_rooms_defaults",
+        lambda c, t: c.list_junk_rooms(target=t),
+        "GET",
+        "/api/v2/junkConversations",
+        params={"pagination": "true", "page": "0", "pageSize": "20", "unread": "false"},
+    ),
+    Case(
+        "list_junk_rooms",
+        lambda c, t: c.list_junk_rooms(page=3, page_size=50, unread=True, target=t),
+        "GET",
+        "/api/v2/junkConversations",
+        params={"pagination": "true", "page": "3", "pageSize": "50", "unread": "true"},
+    ),
+    # Child lists: scoped by their own target*Id, not by targetAccountId.
+    Case(
+        "list_resellers",
+        lambda c, t: c.list_resellers(11),
+        "GET",
+        "/api/v2/listResellers",
+        params={"targetPartnerId": "11"},
+        takes_target=False,
+    ),
+    Case(
+        "list_resellers_paged",
+        lambda c, t: c.list_resellers(11, page=2, page_size=25),
+        "GET",
+        "/api/v2/listResellers",
+        params={"targetPartnerId": "11", "pagination": "true", "page": "2", "pageSize": "25"},
+        takes_target=False,
+    ),
+    Case(
+        "list_organizations",
+        lambda c, t: c.list_organizations(22),
+        "GET",
+        "/api/v2/listOrganizations",
+        params={"targetResellerId": "22"},
+        takes_target=False,
+    ),
+    Case(
+        "list_organizations_paged",
+        lambda c, t: c.list_organizations(22, page=0, page_size=10),
+        "GET",
+        "/api/v2/listOrganizations",
+        params={"targetResellerId": "22", "pagination": "true", "page": "0", "pageSize": "10"},
+        takes_target=False,
+    ),
+    Case(
+        "list_accounts",
+        lambda c, t: c.list_accounts(33),
+        "GET",
+        "/api/v2/listAccounts",
+        params={"targetOrganizationId": "33"},
+        takes_target=False,
+    ),
+    Case(
+        "list_accounts_paged",
+        lambda c, t: c.list_accounts(33, page=1, page_size=5),
+        "GET",
+        "/api/v2/listAccounts",
+        params={"targetOrganizationId": "33", "pagination": "true", "page": "1", "pageSize": "5"},
+        takes_target=False,
+    ),
+    Case(
+        "search_accounts",
+        lambda c, t: c.search_accounts("acme", account_type="reseller"),
+        "GET",
+        "/api/v2/searchAccounts",
+        params={"queryText": "acme", "accountType": "reseller"},
+        takes_target=False,
+    ),
+    Case(
+        "search_accounts_paged",
+        lambda c, t: c.search_accounts(page=4, page_size=100),
+        "GET",
+        "/api/v2/searchAccounts",
+        params={"pagination": "true", "page": "4", "pageSize": "100"},
+        takes_target=False,
+    ),
+    # Computer Agent routes: the account id is in the path, never anywhere else.
+    Case(
+        "recording_status",
+        lambda c, t: c.recording_status(TARGET),
+        "GET",
+        f"/api/v2/computer/accounts/{TARGET}/workflow-recordings/status",
+        takes_target=False,
+    ),
+    Case(
+        "start_recording",
+        lambda c, t: c.start_recording(TARGET, 3),
+        "POST",
+        f"/api/v2/computer/accounts/{TARGET}/workflow-recordings/start",
+        body={"slotId": 3},
+        takes_target=False,
+    ),
+    Case(
+        "stop_recording",
+        lambda c, t: c.stop_recording(TARGET),
+        "POST",
+        f"/api/v2/computer/accounts/{TARGET}/workflow-recordings/stop",
+        body={},
+        takes_target=False,
+    ),
+    Case(
+        "create_automation_session",
+        lambda c, t: c.create_automation_session(TARGET, 900),
+        "POST",
+        f"/api/v2/computer/accounts/{TARGET}/browser/automation-sessions",
+        body={"ttlSeconds": 900},
+        takes_target=False,
+    ),
+    Case(
+        "list_workspace_files",
+        lambda c, t: c.list_workspace_files(TARGET),
+        "GET",
+        f"/api/v2/computer/accounts/{TARGET}/workspace/files",
+        takes_target=False,
+    ),
+]
+
+COMPUTER_CASES = {
+    "recording_status",
+    "start_recording",
+    "stop_recording",
+    "create_automation_session",
+    "list_workspace_files",
+}
+
+
+def _variants() -> list[Any]:
+    out = []
+    for case in CASES:
+        targets: list[int | None] = [None] if not case.takes_target else [TARGET]
+        if case.takes_target and not case.target_required:
+            targets.append(None)
+        for target in targets:
+            label = f"{case.id}-{'target' if target else 'no-target'}"
+            out.append(pytest.param(case, target, id=label))
+    return out
+
+
+def assert_credential(request: Any) -> None:
+    """The token rides once in the query, never in a header."""
+    assert query(request)["token"] == [TOKEN]
+    assert "authorization" not in request.headers
+    for name, value in request.headers.items():
+        assert TOKEN not in value, name
+
+
+def test_every_public_method_has_a_case() -> None:
+    public = {
+        name
+        for name in dir(PlatformClient)
+        if not name.startswith("_") and callable(getattr(PlatformClient, name))
+    }
+    plumbing = {"request", "aclose"}
+    covered = {case.id.removesuffix("_paged") for case in CASES} | {"upload_file"}
+    covered |= {"list_junk_rooms", "list_versions", "migrate", "set_adr_export"}
+    missing = public - plumbing - covered
+    assert not missing, f"methods without a request-shape case: {sorted(missing)}"
+
+
+@pytest.mark.parametrize(("case", "target"), _variants())
+async def test_request_shape(make_client, case: Case, target: int | None) -> None:
+    recorder = Recorder()
+    client = make_client(recorder)
+
+    await case.call(client, target)
+
+    assert recorder.calls == 1
+    request = recorder.last
+    assert request.method == case.method
+    assert request.url.path == case.path
+    assert request.url.host == "platform.test"
+    assert_credential(request)
+
+    params = query(request)
+    params.pop("token")
+    if target is not None:
+        assert params.pop("targetAccountId") == [str(TARGET)]
+    else:
+        assert "targetAccountId" not in params
+    assert params == {key: [value] for key, value in case.params.items()}
+
+    if case.body is NO_BODY:
+        assert request.content == b""
+    else:
+        assert request.headers["content-type"] == "application/json"
+        assert json_body(request) == case.body
+    if case.id in COMPUTER_CASES:
+        assert "targetAccountId" not in request.url.query.decode()
+        assert b"targetAccountId" not in request.content
+        assert str(TARGET) not in request.url.query.decode()
+
+
+async def test_upload_is_multipart_with_account_in_path_only(make_client) -> None:
+    recorder = Recorder()
+    client = make_client(recorder)
+
+    await client.upload_file(TARGET, "docs/notes.txt", b"hello\x00world", mode="0644")
+
+    request = recorder.last
+    assert request.method == "POST"
+    assert request.url.path == f"/api/v2/computer/accounts/{TARGET}/workspace/upload"
+    assert_credential(request)
+    assert query(request) == {"token": [TOKEN]}
+    fields = multipart_fields(request)
+    assert set(fields) == {"path", "file", "overwrite", "mode"}
+    assert fields["path"] == (None, b"docs/notes.txt")
+    assert fields["overwrite"] == (None, b"false")
+    assert fields["mode"] == (None, b"0644")
+    assert fields["file"] == ("notes.txt", b"hello\x00world")
+    assert b"targetAccountId" not in request.content
+
+
+async def test_upload_overwrite_true_and_explicit_filename(make_client) -> None:
+    recorder = Recorder()
+    client = make_client(recorder)
+
+    await client.upload_file(TARGET, "a/b.csv", b"x,y", overwrite=True, filename="local.csv")
+
+    fields = multipart_fields(recorder.last)
+    assert fields["overwrite"] == (None, b"true")
+    assert fields["file"] == ("local.csv", b"x,y")
+    assert "mode" not in fields
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"path": "../escape.txt"},
+        {"path": "/etc/passwd"},
+        {"path": "docs/notes.txt", "mode": "999"},
+    ],
+)
+async def test_upload_refuses_bad_form_without_sending(make_client, bad: dict[str, str]) -> None:
+    recorder = Recorder()
+    client = make_client(recorder)
+
+    with pytest.raises(ValueError):
+        await client.upload_file(TARGET, bad["path"], b"x", mode=bad.get("mode"))
+    assert recorder.calls == 0
+
+
+@pytest.mark.parametrize("ttl", [59, 1801])
+async def test_automation_session_ttl_bounds_checked_before_sending(make_client, ttl: int) -> None:
+    recorder = Recorder()
+    client = make_client(recorder)
+
+    with pytest.raises(ValueError):
+        await client.create_automation_session(TARGET, ttl)
+    assert recorder.calls == 0
+
+
+async def test_start_recording_refuses_negative_slot_without_sending(make_client) -> None:
+    recorder = Recorder()
+    client = make_client(recorder)
+
+    with pytest.raises(ValueError):
+        await client.start_recording(TARGET, -1)
+    assert recorder.calls == 0
+
+
+@pytest.mark.parametrize(
+    "endpoint",
+    [
+        "templates/migrations/task-9",
+        "/templates/migrations/task-9",
+        "/api/v2/templates/migrations/task-9",
+        "http://platform.test/api/v2/templates/migrations/task-9",
+    ],
+)
+async def test_migration_status_accepts_relative_and_same_origin(make_client, endpoint) -> None:
+    recorder = Recorder(
+        lambda request: __import__("httpx").Response(
+            200, json={"success": True, "taskId": "task-9", "status": "running"}
+        )
+    )
+    client = make_client(recorder)
+
+    task = await client.migration_status(endpoint)
+
+    assert recorder.last.url.path == "/api/v2/templates/migrations/task-9"
+    assert recorder.last.url.host == "platform.test"
+    assert_credential(recorder.last)
+    assert task.task_id == "task-9"
+    assert task.status == "running"
+
+
+@pytest.mark.parametrize(
+    "endpoint",
+    [
+        "https://evil.test/api/v2/templates/migrations/task-9",
+        "http://evil.test/api/v2/templates/migrations/task-9",
+        "//evil.test/api/v2/templates/migrations/task-9",
+        "https://platform.test/api/v2/templates/migrations/task-9",  # another scheme
+        "http://platform.test:8080/api/v2/templates/migrations/task-9",  # another port
+    ],
+)
+async def test_migration_status_refuses_other_origin_without_sending(make_client, endpoint) -> None:
+    recorder = Recorder()
+    client = make_client(recorder)
+
+    with pytest.raises(PlatformError) as info:
+        await client.migration_status(endpoint)
+
+    assert recorder.calls == 0
+    assert TOKEN not in str(info.value)
+
+
+async def test_request_accepts_prefixed_and_unprefixed_paths(make_client) -> None:
+    recorder = Recorder()
+    client = make_client(recorder)
+
+    await client.request("GET", "/account")
+    await client.request("GET", "/api/v2/account")
+
+    assert [r.url.path for r in recorder.requests] == ["/api/v2/account"] * 2
+
+
+async def test_agent_config_id_is_escaped_in_path(make_client) -> None:
+    recorder = Recorder()
+    client = make_client(recorder)
+
+    await client.get_agent("a/b?c")
+
+    assert recorder.last.url.raw_path.startswith(b"/api/v2/agent/a%2Fb%3Fc?")
+    assert query(recorder.last) == {"token": [TOKEN]}
