@@ -1,0 +1,246 @@
+"""Voices browser: the voices of the target account, filtered, with a detail pane."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.binding import Binding, BindingType
+from textual.containers import Container, Horizontal, Vertical
+from textual.widget import Widget
+from textual.widgets import DataTable, Input, Select, Static
+
+from vagent_tui.api.errors import PlatformError
+from vagent_tui.api.models import Voice
+from vagent_tui.services.agents import VoiceFilter, filter_voices
+from vagent_tui.ui.format import NO, YES, plain
+from vagent_tui.ui.screens.base import BaseScreen
+from vagent_tui.ui.widgets.details import voice_detail
+
+_TRI = [("TTS: yes", True), ("TTS: no", False)]
+_AVAIL = [("available", True), ("unavailable", False)]
+
+
+class VoicesScreen(BaseScreen):
+    """A table of voices with language, engine, TTS, availability and text filters."""
+
+    TITLE: ClassVar[str] = "Voices"
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (110, "-wide")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("slash", "focus_text", "Filter", id="voices.filter", tooltip="Type to filter"),
+        Binding("c", "copy_id", "Copy id", id="voices.copy", tooltip="Copy the voice id"),
+        Binding("d", "toggle_detail", "Detail", id="voices.detail", tooltip="Show/hide detail"),
+        Binding("x", "clear_filters", "Clear", id="voices.clear", tooltip="Clear all filters"),
+        Binding("escape", "focus_table", "Table", show=False, id="voices.table", tooltip="Table"),
+    ]
+    DEFAULT_CSS = """
+    VoicesScreen #voices-filters { height: auto; padding: 0 1; }
+    VoicesScreen #voices-filters Horizontal { height: 1; }
+    VoicesScreen #voices-filters Select { width: 1fr; margin-right: 1; }
+    VoicesScreen #voices-text { width: 1fr; margin-right: 1; }
+    VoicesScreen #voices-count { width: auto; color: $text-muted; }
+    VoicesScreen #voices-body { layout: horizontal; height: 1fr; }
+    VoicesScreen #voices-table { height: 1fr; width: 1fr; }
+    VoicesScreen #voices-detail {
+        width: 40; height: 1fr; padding: 0 1;
+        border-left: solid $primary; overflow-y: auto;
+    }
+    VoicesScreen.-narrow #voices-body { layout: vertical; }
+    VoicesScreen.-narrow #voices-detail {
+        width: 1fr; height: auto; max-height: 9;
+        border-left: none; border-top: solid $primary;
+    }
+    VoicesScreen #voices-detail.-hidden { display: none; }
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.voices: list[Voice] = []
+        self.shown: list[Voice] = []
+
+    # ------------------------------------------------------------------ layout
+
+    def compose_body(self) -> Iterable[Widget]:
+        with Vertical(id="voices-filters"):
+            with Horizontal():
+                yield Select([], prompt="Lang: any", id="voices-language", compact=True)
+                yield Select([], prompt="S2S: any", id="voices-engine", compact=True)
+                yield Select(_TRI, prompt="TTS: any", id="voices-tts", compact=True)
+                yield Select(_AVAIL, prompt="Avail: any", id="voices-avail", compact=True)
+            with Horizontal():
+                text = Input(
+                    placeholder="/ filter by name, id, provider…", id="voices-text", compact=True
+                )
+                text.cursor_blink = False
+                yield text
+                yield Static("", id="voices-count", markup=False)
+        with Container(id="voices-body"):
+            table: DataTable[Any] = DataTable(
+                id="voices-table", cursor_type="row", zebra_stripes=True
+            )
+            table.add_column("Name", key="name")
+            table.add_column("Provider", key="provider")
+            table.add_column("Languages", key="languages")
+            table.add_column("S2S", key="s2s")
+            table.add_column("TTS", key="tts")
+            table.add_column("Avail", key="avail")
+            yield table
+            yield Static("", id="voices-detail")
+
+    @property
+    def table(self) -> DataTable[Any]:
+        return self.query_one("#voices-table", DataTable)
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.table.focus()
+
+    # ------------------------------------------------------------------ loading
+
+    def reload(self) -> None:
+        self.load_voices()
+
+    @work(exclusive=True, group="voices-load", exit_on_error=False)
+    async def load_voices(self) -> None:
+        target = self.session.target_id
+        self.status.loading("Loading voices")
+        self.table.loading = True
+        try:
+            voices = await self.session.client.list_voices(target=target)
+        except PlatformError as exc:
+            if target == self.session.target_id:
+                self.table.loading = False
+                self.status.error(exc)
+            return
+        if target != self.session.target_id:
+            return  # the target changed meanwhile; its own load is under way
+        self.table.loading = False
+        self.voices = voices
+        self._set_options(voices)
+        self.apply_filters()
+        unavailable = sum(1 for v in voices if not v.available)
+        who = self.session.acting_as.display_name if self.session.acting_as else "the key owner"
+        note = f", {unavailable} unavailable" if unavailable else ", all available"
+        self.status.ok(f"{len(voices)} voices for {who}{note}")
+
+    def _set_options(self, voices: list[Voice]) -> None:
+        languages = sorted({lang for v in voices for lang in v.languages})
+        engines = sorted({e for v in voices for e in v.compatible_s2_s_engines})
+        for select_id, values, label in (
+            ("#voices-language", languages, ""),
+            ("#voices-engine", engines, "S2S: "),
+        ):
+            select: Select[str] = self.query_one(select_id, Select)
+            current = select.value
+            with select.prevent(Select.Changed):
+                select.set_options([(f"{label}{v}", v) for v in values])
+                if current in values:
+                    select.value = current
+
+    # ------------------------------------------------------------------ filtering
+
+    def current_filter(self) -> VoiceFilter:
+        def value(select_id: str) -> Any:
+            v = self.query_one(select_id, Select).value
+            return None if v is Select.NULL else v
+
+        return VoiceFilter(
+            language=value("#voices-language"),
+            engine=value("#voices-engine"),
+            standard_tts=value("#voices-tts"),
+            available=value("#voices-avail"),
+            text=self.query_one("#voices-text", Input).value.strip(),
+        )
+
+    @on(Select.Changed)
+    @on(Input.Changed, "#voices-text")
+    def _filters_changed(self, event: Select.Changed | Input.Changed) -> None:
+        event.stop()
+        self.apply_filters()
+
+    def apply_filters(self) -> None:
+        """Rebuild the rows from the filter; the cursor stays on the same voice."""
+        table = self.table
+        keep = self.highlighted.id if self.highlighted else None
+        self.shown = filter_voices(self.voices, self.current_filter())
+        with self.app.batch_update():
+            table.clear()
+            for voice in self.shown:
+                table.add_row(*self._cells(voice), key=voice.id)
+            ids = [v.id for v in self.shown]
+            if keep in ids:
+                table.move_cursor(row=ids.index(keep), animate=False)
+        count = f"{len(self.shown)} of {len(self.voices)} voices"
+        self.query_one("#voices-count", Static).update(count)
+        self._show_detail()
+
+    @staticmethod
+    def _cells(voice: Voice) -> list[Text]:
+        style = "" if voice.available else "red"
+        mark = Text(f"{YES} yes", style="green") if voice.available else Text(f"{NO} no", "red")
+        tts = Text(YES, "green") if voice.supports_standard_tts else Text(NO, "red")
+        return [
+            Text(voice.name, style=style),
+            Text(plain(voice.provider), style=style),
+            Text(plain(voice.languages)),
+            Text(plain(voice.compatible_s2_s_engines)),
+            tts,
+            mark,
+        ]
+
+    # ------------------------------------------------------------------ detail
+
+    @property
+    def highlighted(self) -> Voice | None:
+        table = self.table
+        if not self.shown or table.row_count == 0:
+            return None
+        row = table.cursor_row
+        return self.shown[row] if 0 <= row < len(self.shown) else None
+
+    @on(DataTable.RowHighlighted, "#voices-table")
+    def _row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        event.stop()
+        self._show_detail()
+
+    def _show_detail(self) -> None:
+        compact = self.has_class("-narrow")
+        self.query_one("#voices-detail", Static).update(
+            voice_detail(self.highlighted, compact=compact)
+        )
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._show_detail)
+
+    # ------------------------------------------------------------------ actions
+
+    def action_focus_text(self) -> None:
+        self.query_one("#voices-text", Input).focus()
+
+    def action_focus_table(self) -> None:
+        self.table.focus()
+
+    @on(Input.Submitted, "#voices-text")
+    def _text_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.table.focus()
+
+    def action_copy_id(self) -> None:
+        voice = self.highlighted
+        if voice is None:
+            self.notify("No voice highlighted", severity="warning")
+            return
+        self.vapp.copy_text(voice.id, "voice id")
+
+    def action_toggle_detail(self) -> None:
+        self.query_one("#voices-detail").toggle_class("-hidden")
+
+    def action_clear_filters(self) -> None:
+        for select in self.query("#voices-filters Select").results(Select):
+            with select.prevent(Select.Changed):
+                select.clear()
+        with self.prevent(Input.Changed):
+            self.query_one("#voices-text", Input).value = ""
+        self.apply_filters()
