@@ -10,8 +10,6 @@ import os
 import sys
 from collections.abc import Sequence
 
-SCREEN_NAMES = ("scope", "agent", "voices", "functions", "inbox", "migrations")
-
 
 def _positive_int(text: str) -> int:
     value = int(text)
@@ -38,8 +36,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--token", metavar="TOKEN", help="API token (prefer the VAGENT_TOKEN environment variable)"
     )
+    from vagent_tui.ui.registry import BY_NAME
+
     parser.add_argument(
-        "--screen", choices=SCREEN_NAMES, default="scope", help="screen to open first"
+        "--screen", choices=list(BY_NAME), default="scope", help="screen to open first"
     )
     parser.add_argument(
         "--account", type=int, metavar="ID", help="start with this target account selected"

@@ -33,6 +33,7 @@ def _screen_bindings() -> list[BindingType]:
             tooltip=info.help,
         )
         for info in SCREENS
+        if info.key
     ]
 
 
@@ -46,6 +47,14 @@ class VagentApp(App[None]):
         *_screen_bindings(),
         Binding(
             "question_mark", "toggle_keys", "Keys", id="app.keys", tooltip="Show this screen's keys"
+        ),
+        Binding(
+            "colon",
+            "command_palette",
+            "Go to",
+            show=False,
+            id="app.goto",
+            tooltip="Jump to any screen or action (like ctrl+p)",
         ),
         Binding("ctrl+q", "quit", "Quit", id="app.quit", tooltip="Quit vagent-tui"),
     ]

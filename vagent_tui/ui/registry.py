@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from textual.screen import Screen
+if TYPE_CHECKING:
+    from textual.screen import Screen
 
 
 @dataclass(frozen=True)
@@ -20,6 +22,7 @@ class ScreenInfo:
     help: str
 
     def load(self) -> Screen:
+        """Import the screen's module (first use only) and make the screen."""
         module, _, cls = self.target.partition(":")
         return getattr(importlib.import_module(module), cls)()
 
@@ -62,6 +65,37 @@ SCREENS: tuple[ScreenInfo, ...] = (
         "Migrations",
         _P + "migrations:MigrationsScreen",
         "Template migrations: start, dry run, watch",
+    ),
+    ScreenInfo(
+        "tokens", "7", "Tokens", _P + "tokens:TokensScreen", "API tokens: list (masked) and create"
+    ),
+    ScreenInfo(
+        "sip",
+        "8",
+        "SIP whitelist",
+        _P + "sip:SipScreen",
+        "SIP IP whitelist: add and remove addresses",
+    ),
+    ScreenInfo(
+        "webhooks",
+        "9",
+        "Webhooks",
+        _P + "webhooks:WebhooksScreen",
+        "Webhook destinations and relay configurations",
+    ),
+    ScreenInfo(
+        "computer",
+        "0",
+        "Computer Agents",
+        _P + "computer:ComputerScreen",
+        "Workflow recordings and workspace uploads",
+    ),
+    ScreenInfo(
+        "billing",
+        "",
+        "ADR export",
+        _P + "billing:BillingScreen",
+        "Call-detail record export to your file server",
     ),
 )
 
