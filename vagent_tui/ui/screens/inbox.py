@@ -1,0 +1,288 @@
+"""Junk inbox: the acting agent account's rooms, paged by the server.
+
+Only the visible page is ever fetched: one request per page change, and "last page"
+is one request too, computed from the ``totalRooms`` of the previous reply. Two pagers
+are kept: ``pager`` is what is shown, ``wanted`` what was asked for last; a reply that
+is no longer wanted (paged again meanwhile, or the target changed) is dropped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+from typing import ClassVar
+
+from rich.text import Text
+from textual import events, work
+from textual.binding import Binding, BindingType
+from textual.containers import Container, VerticalScroll
+from textual.widget import Widget
+from textual.widgets import DataTable, Static
+
+from vagent_tui.api.errors import PlatformError
+from vagent_tui.api.models import JunkRoom
+from vagent_tui.services.inbox import PAGE_SIZES, InboxPager
+from vagent_tui.ui.screens.base import BaseScreen
+from vagent_tui.ui.widgets.inbox_rows import room_cells, room_detail
+
+HINT = "Select an agent account on the Scope screen (1) to see its junk inbox."
+WIDE = 140
+"""From this width the detail pane sits beside the table, below it otherwise."""
+
+
+def _nav(keys: str, action: str, label: str, tip: str, *, show: bool = True) -> Binding:
+    # priority: the table would otherwise take left/right/home/end/page keys for itself
+    return Binding(keys, action, label, show=show, priority=True, id=f"inbox.{action}", tooltip=tip)
+
+
+class InboxScreen(BaseScreen):
+    """Junk inbox rooms of the acting account, paged by the server."""
+
+    TITLE = "Junk inbox"
+    DEFAULT_CSS = """
+    InboxScreen #inbox-header { height: 1; padding: 0 1; }
+    InboxScreen #inbox-body { height: 1fr; layout: vertical; }
+    InboxScreen #inbox-table { height: 3fr; }
+    InboxScreen #inbox-detail {
+        height: 2fr;
+        border-top: solid $primary;
+        padding: 0 1;
+    }
+    InboxScreen.-wide #inbox-body { layout: horizontal; }
+    InboxScreen.-wide #inbox-table { width: 1fr; height: 1fr; }
+    InboxScreen.-wide #inbox-detail {
+        width: 56;
+        height: 1fr;
+        border-top: none;
+        border-left: solid $primary;
+    }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        _nav("n,right,pagedown", "next_page", "Next", "Next page"),
+        _nav("p,left,pageup", "prev_page", "Prev", "Previous page"),
+        _nav("g,home", "first_page", "First", "First page"),
+        _nav("G,end", "last_page", "Last", "Last page (one request)"),
+        Binding(
+            "z", "page_size", "Size", id="inbox.page_size", tooltip="Cycle 20/50/100/200 per page"
+        ),
+        Binding("u", "unread", "Unread", id="inbox.unread", tooltip="Show only unread rooms"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.pager = InboxPager()
+        """The page on screen."""
+        self.wanted = InboxPager()
+        """The page asked for last (equal to ``pager`` once it arrived)."""
+        self.loaded_target: object = _UNSET
+        self._seq = 0
+        self._rooms: dict[str, JunkRoom] = {}
+
+    def compose_body(self) -> Iterable[Widget]:
+        yield Static("", id="inbox-header", markup=False)
+        with Container(id="inbox-body"):
+            table: DataTable[Text] = DataTable(
+                id="inbox-table", cursor_type="row", zebra_stripes=True
+            )
+            yield table
+            with VerticalScroll(id="inbox-detail"):
+                yield Static(Text("No room highlighted.", style="dim"), id="inbox-detail-text")
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        table = self.query_one("#inbox-table", DataTable)
+        table.add_column(" ", key="unread")
+        table.add_column("Name", key="name")
+        table.add_column("Phone", key="phone")
+        table.add_column("Last message", key="message")
+        table.add_column("When", key="when")
+        table.focus()
+        self._layout(self.size.width)
+        self._header()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._layout(event.size.width)
+
+    def _layout(self, width: int) -> None:
+        wide = width >= WIDE
+        if wide != self.has_class("-wide"):
+            self.set_class(wide, "-wide")
+            self._show_detail()
+
+    # ------------------------------------------------------------------ loading
+
+    def reload(self) -> None:
+        if not self.session.is_agent_selected:
+            self._seq += 1  # drop any reply still on its way
+            self.loaded_target = _UNSET
+            self.pager = InboxPager(page_size=self.wanted.page_size, unread=self.wanted.unread)
+            self.wanted = replace(self.pager)
+            self._fill(self.pager, keep=None)
+            self.query_one("#inbox-header", Static).update(Text(HINT, style="bold"))
+            self.status.info(HINT)
+            return
+        target = self.session.target_id
+        if target != self.loaded_target:
+            # another account: its inbox starts at the first page
+            self.loaded_target = target
+            self.pager = InboxPager(page_size=self.wanted.page_size, unread=self.wanted.unread)
+            self.wanted = replace(self.pager)
+            self._fill(self.pager, keep=None)
+            self._request(self.wanted, keep_cursor=False)
+        else:
+            self._request(self.wanted, keep_cursor=True)
+
+    def _request(self, want: InboxPager, *, keep_cursor: bool) -> None:
+        self._seq += 1
+        self.wanted = want
+        self._header()
+        self.status.loading(f"Loading page {want.page + 1:,}")
+        self._fetch(want, self.session.target_id, self._seq, keep_cursor)
+
+    @work(exclusive=True, group="inbox-page", exit_on_error=False)
+    async def _fetch(
+        self, want: InboxPager, target: int | None, seq: int, keep_cursor: bool
+    ) -> None:
+        try:
+            result = await want.fetch(self.session.client, target)
+        except PlatformError as exc:
+            if seq == self._seq:
+                self.status.error(exc)
+                self._header()
+            return
+        if seq != self._seq or target != self.session.target_id:
+            return  # paged again meanwhile, or another account: not wanted any more
+        want.apply(result)
+        if not want.rooms and want.total and want.page > want.last_page:
+            # the inbox shrank under us: show its last page instead
+            self._request(replace(want, page=want.last_page, rooms=[]), keep_cursor=False)
+            return
+        self.pager = want
+        self._fill(want, keep=self._cursor_key() if keep_cursor else None)
+        self.status.clear()
+        self._header()
+
+    # ------------------------------------------------------------------ showing
+
+    def _header(self) -> None:
+        shown, want = self.pager, self.wanted
+        text = Text(no_wrap=True, overflow="ellipsis")
+        waiting = shown is not want and not shown.total
+        text.append("…" if waiting else shown.label, style="bold")
+        if shown.total:
+            text.append(f" · page {shown.page + 1:,} of {shown.last_page + 1:,}")
+        text.append(f" · {want.page_size} per page")
+        text.append(" · unread only" if want.unread else " · all rooms")
+        if shown is not want and (want.page != shown.page or want.unread != shown.unread):
+            text.append(f" · → page {want.page + 1:,}", style="italic")
+        self.query_one("#inbox-header", Static).update(text)
+
+    def _cursor_key(self) -> tuple[str | None, int]:
+        table = self.query_one("#inbox-table", DataTable)
+        row = table.cursor_row
+        if not table.row_count:
+            return None, 0
+        key = table.coordinate_to_cell_key((row, 0)).row_key.value
+        return key, row
+
+    def _fill(self, pager: InboxPager, *, keep: tuple[str | None, int] | None) -> None:
+        table = self.query_one("#inbox-table", DataTable)
+        with self.app.batch_update():
+            table.clear()
+            self._rooms = {}
+            for index, room in enumerate(pager.rooms):
+                key = room.room_id or f"#{index}"
+                while key in self._rooms:
+                    key += "'"
+                self._rooms[key] = room
+                table.add_row(*room_cells(room, unread_filter=pager.unread), key=key)
+            if table.row_count:
+                row = 0
+                if keep is not None:
+                    key, old_row = keep
+                    keys = list(self._rooms)
+                    row = keys.index(key) if key in keys else min(old_row, len(keys) - 1)
+                table.move_cursor(row=row, column=0, animate=False, scroll=True)
+        self._show_detail()
+
+    def _current_room(self) -> JunkRoom | None:
+        table = self.query_one("#inbox-table", DataTable)
+        if not table.row_count:
+            return None
+        key = table.coordinate_to_cell_key((table.cursor_row, 0)).row_key.value
+        return self._rooms.get(key or "")
+
+    def _show_detail(self) -> None:
+        detail = room_detail(
+            self._current_room(),
+            unread_filter=self.pager.unread,
+            compact=not self.has_class("-wide"),
+        )
+        self.query_one("#inbox-detail-text", Static).update(detail)
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        event.stop()
+        self._show_detail()
+
+    # ------------------------------------------------------------------ keys
+
+    def _ready(self) -> bool:
+        if not self.session.is_agent_selected:
+            self.status.info(HINT)
+            return False
+        return self.loaded_target is not _UNSET
+
+    def _known_total(self, want: InboxPager) -> int:
+        """The total for ``want``'s filter, when a reply has told it (0 otherwise)."""
+        return self.pager.total if self.pager.unread == want.unread else 0
+
+    def _go(self, page: int) -> None:
+        if not self._ready():
+            return
+        want = replace(self.wanted, rooms=[])
+        want.total = self._known_total(want)
+        page = want.goto(page) if want.total else max(0, page)
+        if page == self.wanted.page and self.wanted is self.pager:
+            edge = "first" if page == 0 else "last"
+            self.status.info(f"Already on the {edge} page")
+            return
+        self._request(want, keep_cursor=False)
+
+    def action_next_page(self) -> None:
+        self._go(self.wanted.page + 1)
+
+    def action_prev_page(self) -> None:
+        self._go(self.wanted.page - 1)
+
+    def action_first_page(self) -> None:
+        self._go(0)
+
+    def action_last_page(self) -> None:
+        if self._ready() and not self._known_total(self.wanted):
+            self.status.info("The number of rooms is not known yet; wait for the page")
+            return
+        self._go(2**62)  # clamped to the last page of the known total
+
+    def action_page_size(self) -> None:
+        if not self._ready():
+            return
+        sizes = list(PAGE_SIZES)
+        current = self.wanted.page_size
+        size = sizes[(sizes.index(current) + 1) % len(sizes)] if current in sizes else sizes[0]
+        want = replace(self.wanted, rooms=[])
+        want.set_page_size(size)
+        self._request(want, keep_cursor=False)
+
+    def action_unread(self) -> None:
+        if not self._ready():
+            return
+        want = replace(self.wanted, rooms=[], page=0, total=0, unread=not self.wanted.unread)
+        self._request(want, keep_cursor=False)
+
+
+class _Unset:
+    def __repr__(self) -> str:
+        return "<unset>"
+
+
+_UNSET = _Unset()

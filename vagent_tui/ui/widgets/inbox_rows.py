@@ -1,0 +1,104 @@
+"""Rendering junk inbox rooms: the table row and the detail pane (every field, literally).
+
+Server text always goes in as `rich.text.Text`, never as markup.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from vagent_tui.api.models import JunkRoom
+from vagent_tui.ui.format import fmt_datetime, humanize_age
+
+UNREAD = "●"
+MESSAGE_WIDTH = 34
+
+
+def room_unread(room: JunkRoom, *, unread_filter: bool) -> bool | None:
+    """True / False when known; a page fetched with ``unread=true`` holds only unread rooms."""
+    extra = room.model_extra or {}
+    value = extra.get("unread")
+    if isinstance(value, bool):
+        return value
+    return True if unread_filter else None
+
+
+def room_name(room: JunkRoom) -> Text:
+    if room.unregistered and room.unregistered_display_name:
+        return Text(room.unregistered_display_name, style="italic")
+    return Text(room.name or room.unregistered_display_name or "—")
+
+
+def truncate(text: str | None, width: int = MESSAGE_WIDTH) -> str:
+    text = " ".join((text or "").split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def room_cells(room: JunkRoom, *, unread_filter: bool) -> tuple[Text, ...]:
+    """Unread marker, name, phone, last message (truncated), humanized time."""
+    unread = room_unread(room, unread_filter=unread_filter)
+    marker = Text(UNREAD, style="bold cyan") if unread else Text(" ")
+    return (
+        marker,
+        room_name(room),
+        Text(room.vida_phone_number or "—"),
+        Text(truncate(room.last_message)),
+        Text(humanize_age(room.last_message_at)),
+    )
+
+
+def literal(value: Any) -> str:
+    """A JSON value as the server sent it: strings bare, everything else as JSON."""
+    if isinstance(value, str):
+        return value
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+def room_detail(
+    room: JunkRoom | None, *, unread_filter: bool = False, compact: bool = False
+) -> RenderableType:
+    """Every field of the room (unknown extras included), keys as the server spelt them.
+
+    ``compact`` puts two short fields on a line (a pane under the table at 80 columns).
+    """
+    if room is None:
+        return Text("No room highlighted.", style="dim")
+    unread = room_unread(room, unread_filter=unread_filter)
+    state = "unread" if unread else ("read" if unread is False else "unknown")
+    fields: list[tuple[str, Text]] = [("status", Text(f"{UNREAD if unread else '○'} {state}"))]
+    for key, value in room.wire().items():
+        text = Text(literal(value))
+        if key == "lastMessageTimestamp" and room.last_message_at is not None:
+            moment = room.last_message_at
+            text.append(f" ({fmt_datetime(moment)}, {humanize_age(moment)})", style="dim")
+        fields.append((key, text))
+    grid = Table.grid(padding=(0, 1), expand=True)
+    if not compact:
+        grid.add_column(style="bold", no_wrap=True)
+        grid.add_column(ratio=1, overflow="fold")
+        for key, text in fields:
+            grid.add_row(Text(key), text)
+        return grid
+    for _ in range(2):
+        grid.add_column(style="bold", no_wrap=True)
+        grid.add_column(ratio=1, overflow="fold")
+    short = [f for f in fields if len(f[1]) <= 28]
+    long = [f for f in fields if len(f[1]) > 28]
+    for k in range(0, len(short), 2):
+        left = short[k]
+        right = short[k + 1] if k + 1 < len(short) else ("", Text(""))
+        grid.add_row(Text(left[0]), left[1], Text(right[0]), right[1])
+    rest = Table.grid(padding=(0, 1), expand=True)
+    rest.add_column(style="bold", no_wrap=True)
+    rest.add_column(ratio=1, overflow="fold")
+    for key, text in long:
+        rest.add_row(Text(key), text)
+    return Group(grid, rest)
