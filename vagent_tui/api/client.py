@@ -57,7 +57,16 @@ class _RedactingFilter(logging.Filter):
         return True
 
 
-for _name in ("httpx", "httpcore"):
+# Filters do not apply to records propagated from child loggers: name every logger
+# of httpx and httpcore that may write a URL.
+for _name in (
+    "httpx",
+    "httpcore",
+    "httpcore.connection",
+    "httpcore.http11",
+    "httpcore.http2",
+    "httpcore.proxy",
+):
     logging.getLogger(_name).addFilter(_RedactingFilter())
 
 
