@@ -44,7 +44,10 @@ def _config_owner(ctx: Ctx) -> Account:
     owner = ctx.state.accounts.get(int(num)) if num.isdigit() and num.isascii() else None
     if owner is None or owner.id not in ctx.state.live:
         raise SimError(404, "Agent configuration not found")
-    if not ctx.state.can_target(ctx.me, owner) or not ctx.state.is_within(ctx.target, owner):
+    scoped = ctx.query.get("targetAccountId") is not None
+    if not ctx.state.can_target(ctx.me, owner) or (
+        scoped and not ctx.state.is_within(ctx.target, owner)
+    ):
         raise SimError(403, OUTSIDE)
     return owner
 
