@@ -32,14 +32,15 @@ WIDE = 140
 
 def _nav(keys: str, action: str, label: str, tip: str, *, show: bool = True) -> Binding:
     # priority: the table would otherwise take left/right/home/end/page keys for itself
-    return Binding(keys, action, label, show=show, priority=True, id=f"inbox.{action}", tooltip=tip)
+    ident = f"inbox.{action}" if show else f"inbox.{action}-alt"
+    return Binding(keys, action, label, show=show, priority=True, id=ident, tooltip=tip)
 
 
 class InboxScreen(BaseScreen):
     """Junk inbox rooms of the acting account, paged by the server."""
 
     TITLE = "Junk inbox"
-    DEFAULT_CSS = """
+    CSS = """
     InboxScreen #inbox-header { height: 1; padding: 0 1; }
     InboxScreen #inbox-body { height: 1fr; layout: vertical; }
     InboxScreen #inbox-table { height: 3fr; }
@@ -48,6 +49,9 @@ class InboxScreen(BaseScreen):
         border-top: solid $primary;
         padding: 0 1;
     }
+    InboxScreen #inbox-hint { display: none; padding: 1 2; text-style: bold; }
+    InboxScreen.-no-agent #inbox-hint { display: block; }
+    InboxScreen.-no-agent #inbox-body { display: none; }
     InboxScreen.-wide #inbox-body { layout: horizontal; }
     InboxScreen.-wide #inbox-table { width: 1fr; height: 1fr; }
     InboxScreen.-wide #inbox-detail {
@@ -58,10 +62,14 @@ class InboxScreen(BaseScreen):
     }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        _nav("n,right,pagedown", "next_page", "Next", "Next page"),
-        _nav("p,left,pageup", "prev_page", "Prev", "Previous page"),
-        _nav("g,home", "first_page", "First", "First page"),
-        _nav("G,end", "last_page", "Last", "Last page (one request)"),
+        _nav("n", "next_page", "Next", "Next page"),
+        _nav("p", "prev_page", "Prev", "Previous page"),
+        _nav("g", "first_page", "First", "First page"),
+        _nav("G", "last_page", "Last", "Last page (one request)"),
+        _nav("right,pagedown", "next_page", "Next", "Next page", show=False),
+        _nav("left,pageup", "prev_page", "Prev", "Previous page", show=False),
+        _nav("home", "first_page", "First", "First page", show=False),
+        _nav("end", "last_page", "Last", "Last page", show=False),
         Binding(
             "z", "page_size", "Size", id="inbox.page_size", tooltip="Cycle 20/50/100/200 per page"
         ),
@@ -80,6 +88,7 @@ class InboxScreen(BaseScreen):
 
     def compose_body(self) -> Iterable[Widget]:
         yield Static("", id="inbox-header", markup=False)
+        yield Static(HINT, id="inbox-hint", markup=False)
         with Container(id="inbox-body"):
             table: DataTable[Text] = DataTable(
                 id="inbox-table", cursor_type="row", zebra_stripes=True
@@ -112,14 +121,15 @@ class InboxScreen(BaseScreen):
     # ------------------------------------------------------------------ loading
 
     def reload(self) -> None:
+        self.set_class(not self.session.is_agent_selected, "-no-agent")
         if not self.session.is_agent_selected:
             self._seq += 1  # drop any reply still on its way
             self.loaded_target = _UNSET
             self.pager = InboxPager(page_size=self.wanted.page_size, unread=self.wanted.unread)
             self.wanted = replace(self.pager)
             self._fill(self.pager, keep=None)
-            self.query_one("#inbox-header", Static).update(Text(HINT, style="bold"))
-            self.status.info(HINT)
+            self.query_one("#inbox-header", Static).update(Text("No agent account selected"))
+            self.status.clear()
             return
         target = self.session.target_id
         if target != self.loaded_target:
@@ -187,6 +197,8 @@ class InboxScreen(BaseScreen):
 
     def _fill(self, pager: InboxPager, *, keep: tuple[str | None, int] | None) -> None:
         table = self.query_one("#inbox-table", DataTable)
+        # the message column takes what the other columns leave
+        width = max(16, (table.size.width or self.size.width) - 54)
         with self.app.batch_update():
             table.clear()
             self._rooms = {}
@@ -195,7 +207,8 @@ class InboxScreen(BaseScreen):
                 while key in self._rooms:
                     key += "'"
                 self._rooms[key] = room
-                table.add_row(*room_cells(room, unread_filter=pager.unread), key=key)
+                cells = room_cells(room, unread_filter=pager.unread, width=width)
+                table.add_row(*cells, key=key)
             if table.row_count:
                 row = 0
                 if keep is not None:

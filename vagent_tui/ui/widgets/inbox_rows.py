@@ -39,7 +39,9 @@ def truncate(text: str | None, width: int = MESSAGE_WIDTH) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def room_cells(room: JunkRoom, *, unread_filter: bool) -> tuple[Text, ...]:
+def room_cells(
+    room: JunkRoom, *, unread_filter: bool, width: int = MESSAGE_WIDTH
+) -> tuple[Text, ...]:
     """Unread marker, name, phone, last message (truncated), humanized time."""
     unread = room_unread(room, unread_filter=unread_filter)
     marker = Text(UNREAD, style="bold cyan") if unread else Text(" ")
@@ -47,7 +49,7 @@ def room_cells(room: JunkRoom, *, unread_filter: bool) -> tuple[Text, ...]:
         marker,
         room_name(room),
         Text(room.vida_phone_number or "—"),
-        Text(truncate(room.last_message)),
+        Text(truncate(room.last_message, width)),
         Text(humanize_age(room.last_message_at)),
     )
 
