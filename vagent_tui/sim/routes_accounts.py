@@ -78,7 +78,7 @@ async def list_accounts(ctx: Ctx) -> dict[str, Any]:
 
 
 async def search_accounts(ctx: Ctx) -> dict[str, Any]:
-    kind = ctx.query.get("accountType")
+    kind = ctx.query.get("accountType") or None
     if kind is not None and kind not in ACCOUNT_TYPES:
         raise bad(f"accountType must be one of: {', '.join(ACCOUNT_TYPES)}")
     text = (ctx.query.get("queryText") or "").strip().lower()
