@@ -1,0 +1,249 @@
+"""Pilot flows of the Scope screen: lazy tree, filter, picking, cancelling, restricted keys."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from rich.console import Console
+from textual.widgets import Input, OptionList, Static
+
+from tests.helpers import settle
+from vagent_tui.api.errors import ApiError
+
+LISTS = ("/api/v2/listResellers", "/api/v2/listOrganizations", "/api/v2/listAccounts")
+
+
+def list_requests(app: Any) -> list[str]:
+    sim = app.client.sim_app.state.sim
+    keys = ("targetPartnerId", "targetResellerId", "targetOrganizationId")
+    return [next(r.query[k] for k in keys if k in r.query) for r in sim.requests if r.path in LISTS]
+
+
+def node_of(screen: Any, account_id: int) -> Any:
+    def walk(node: Any) -> Any:
+        if node.data is not None and node.data.id == account_id:
+            return node
+        for child in node.children:
+            found = walk(child)
+            if found is not None:
+                return found
+        return None
+
+    return walk(screen.tree.root)
+
+
+async def expand(pilot: Any, screen: Any, account_id: int) -> None:
+    node = node_of(screen, account_id)
+    assert node is not None, f"node {account_id} is not in the tree"
+    screen.tree.move_cursor(node)
+    await pilot.press("space")
+    await settle(pilot)
+
+
+def text_of(screen: Any, selector: str) -> str:
+    """The plain text a Static shows (a Text or a rich table), on one wide console."""
+    console = Console(width=300, file=io.StringIO(), record=True)
+    console.print(screen.query_one(selector, Static).content)
+    return console.export_text()
+
+
+async def test_owner_scope_and_lazy_tree(make_app: Any) -> None:
+    app = make_app("scope")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        info = text_of(screen, "#scope-info")
+        assert "Northwind Voice Partners" in info
+        assert "Partner Admin" in info and "rule 1 of 4: accountType is partner" in info
+        # Only the root's children are listed at first: one request.
+        assert list_requests(app) == ["1000"]
+        await expand(pilot, screen, 1100)
+        await expand(pilot, screen, 1110)
+        assert list_requests(app) == ["1000", "1100", "1110"]
+        agent = node_of(screen, 1111)
+        assert agent is not None and not agent.allow_expand
+        # Collapsing and expanding again asks nothing more.
+        await expand(pilot, screen, 1110)
+        await expand(pilot, screen, 1110)
+        assert list_requests(app) == ["1000", "1100", "1110"]
+        # The detail pane follows the highlighted node.
+        screen.tree.move_cursor(node_of(screen, 1111))
+        await pilot.pause()
+        detail = text_of(screen, "#scope-detail")
+        assert "Acme Dental Front Desk" in detail and "1111" in detail and "agent" in detail
+        assert "Premium" in detail and "✓ yes" in detail
+
+
+async def test_pick_target_updates_header_and_agent_screen(make_app: Any) -> None:
+    app = make_app("scope")
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        await expand(pilot, screen, 1100)
+        await expand(pilot, screen, 1110)
+        screen.tree.move_cursor(node_of(screen, 1111))
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.session.target_id == 1111
+        header = text_of(screen, "#context-bar")
+        assert "acting as Acme Dental Front Desk (#1111) via key of Northwind" in header
+        assert "● " in str(node_of(screen, 1111).label)
+        assert "✓ Now acting as Acme Dental Front Desk" in text_of(screen, "#status")
+        # The agent screen follows the target.
+        await pilot.press("2")
+        await settle(pilot)
+        assert app.screen.TITLE == "Agent"
+        assert "cfg-1111" in text_of(app.screen, "#agent-slot")
+        # Back on scope: o acts as the key owner again.
+        await pilot.press("1")
+        await settle(pilot)
+        await pilot.press("o")
+        await settle(pilot)
+        assert app.session.target is None
+        assert "acting as key owner" in text_of(app.screen, "#context-bar")
+
+
+async def test_filter_walks_tree_once_and_picks(make_app: Any) -> None:
+    app = make_app("scope")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        await pilot.press("slash")
+        assert isinstance(app.focused, Input)
+        await pilot.press(*"lakeside bil")
+        await settle(pilot)
+        matches = screen.query_one("#scope-matches", OptionList)
+        assert screen.has_class("-filtering") and matches.display
+        first = matches.get_option_at_index(0)
+        assert first.id == "1212"  # Lakeside Billing
+        walked = len(list_requests(app))
+        assert walked == 1 + 3 + 6  # root, the 3 resellers, the 6 organizations
+        # Typing more filters in memory: no new request.
+        await pilot.press("l")
+        await settle(pilot)
+        assert len(list_requests(app)) == walked
+        await pilot.press("enter")  # from the field to the matches
+        assert app.focused is matches
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.session.target_id == 1212
+        # Escape leaves the filter and shows the tree again.
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not screen.has_class("-filtering")
+        assert screen.query_one("#scope-filter", Input).value == ""
+
+
+async def test_failed_switch_keeps_old_target(make_app: Any, monkeypatch: Any) -> None:
+    app = make_app("scope", account=1111)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert app.session.target_id == 1111
+
+        async def refuse(*, target: int | None = None) -> Any:
+            raise ApiError(500, "boom")
+
+        monkeypatch.setattr(app.client, "get_account", refuse)
+        screen.tree.move_cursor(node_of(screen, 1100))
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.session.target_id == 1111
+        status = text_of(screen, "#status")
+        assert "Could not switch to Bluebird Telecom; the target is unchanged" in status
+        assert any("boom" in n.message for n in app._notifications)
+
+
+async def test_escape_cancels_a_slow_switch(make_app: Any) -> None:
+    app = make_app("scope")
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        app.client.sim_app.state.sim.latency_ms = 3000
+        screen.tree.move_cursor(node_of(screen, 1200))
+        await pilot.press("enter")
+        await pilot.pause(0.1)
+        assert "Switching to Cascade Cloud Voice" in text_of(screen, "#status")
+        await pilot.press("escape")
+        await pilot.pause(0.1)
+        assert app.session.target is None
+        assert "Switch to Cascade Cloud Voice cancelled" in text_of(screen, "#status")
+        assert not [w for w in app.workers if w.group == "target" and w.is_running]
+
+
+async def test_restricted_member(make_app: Any) -> None:
+    app = make_app("scope", token="demo-member")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        info = text_of(screen, "#scope-info")
+        assert "Organization Admin" in info and "rule 4" in info
+        assert "restricted by permittedAccountIds to 1112, 1113" in info
+        # The member lists its organization's accounts: only the permitted ones come back.
+        assert list_requests(app) == ["1110"]
+        ids = [child.data.id for child in screen.tree.root.children]
+        assert ids == [1112, 1113]
+        screen.tree.move_cursor(node_of(screen, 1113))
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.session.target_id == 1113
+        # A non-permitted account is refused before anything is sent.
+        from vagent_tui.api.models import Account
+
+        screen._pick(Account(id=1111, name="Acme Dental Front Desk", account_type="account"))
+        await settle(pilot)
+        assert app.session.target_id == 1113
+        assert "may act only on 1112, 1113" in text_of(screen, "#status")
+
+
+async def test_agent_level_key(make_app: Any) -> None:
+    app = make_app("scope", token="demo-agent")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        info = text_of(screen, "#scope-info")
+        assert "Agent account" in info and "rule 3 of 4: accountType is account" in info
+        assert "its own agent account only" in info
+        assert list_requests(app) == []
+        assert not screen.tree.root.allow_expand
+        assert "own account only" in text_of(screen, "#status")
+
+
+async def test_connect_error_and_retry(make_app: Any) -> None:
+    app = make_app("scope", token="not-a-key")
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert "Could not connect: HTTP 401: Unauthorized Request" in text_of(screen, "#scope-info")
+        assert "press r to retry" in text_of(screen, "#status")
+        app.client._token = "demo-org"
+        await pilot.press("r")
+        await settle(pilot)
+        info = text_of(screen, "#scope-info")
+        assert "Acme Dental Group" in info and "Organization Admin" in info
+        assert [c.data.id for c in screen.tree.root.children] == [1111, 1112, 1113, 1118]
+
+
+async def test_tree_load_error_and_retry(make_app: Any, monkeypatch: Any) -> None:
+    app = make_app("scope")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        original = app.client.list_organizations
+        calls = {"n": 0}
+
+        async def flaky(*args: Any, **kwargs: Any) -> Any:
+            calls["n"] += 1
+            if calls["n"] == 1:
+                raise ApiError(500, "Internal error")
+            return await original(*args, **kwargs)
+
+        monkeypatch.setattr(app.client, "list_organizations", flaky)
+        await expand(pilot, screen, 1100)
+        assert "HTTP 500: Internal error" in text_of(screen, "#status")
+        assert "failed" in str(node_of(screen, 1100).label)
+        await pilot.press("r")
+        await settle(pilot)
+        await expand(pilot, screen, 1100)
+        assert [c.data.id for c in node_of(screen, 1100).children] == [1110, 1120]

@@ -1,0 +1,350 @@
+"""Scope: who the key belongs to, which scope rule matched, and the target account picker.
+
+The child accounts load lazily: expanding a node of the tree lists its children once
+(one list request per node, cached by the `AccountDirectory`). The fuzzy filter walks
+the whole tree once (``load_all``) the first time it is used, then filters in memory.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import ClassVar
+
+from rich.text import Text
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.widget import Widget
+from textual.widgets import Input, OptionList, Static, Tree
+from textual.widgets.option_list import Option
+from textual.widgets.tree import TreeNode
+from textual.worker import Worker, WorkerCancelled, WorkerFailed
+
+from vagent_tui.api.errors import PlatformError
+from vagent_tui.api.models import Account
+from vagent_tui.services.accounts import AccountDirectory, filter_accounts, has_children
+from vagent_tui.ui.screens.base import BaseScreen
+from vagent_tui.ui.widgets.account_info import (
+    AccountTree,
+    account_detail,
+    account_line,
+    scope_info,
+)
+
+
+class ScopeScreen(BaseScreen):
+    """Key owner, scope verdict, the tree of child accounts and the target picker."""
+
+    TITLE = "Scope"
+    DEFAULT_CSS = """
+    ScopeScreen #scope-info { height: auto; padding: 0 1; }
+    ScopeScreen #scope-info.-error { background: $error 20%; }
+    ScopeScreen #scope-main { height: 1fr; }
+    ScopeScreen #scope-left { width: 1fr; }
+    ScopeScreen #scope-filter { height: 1; border: none; padding: 0 1; margin: 0 0 0 0; }
+    ScopeScreen #scope-filter:focus { background: $boost; }
+    ScopeScreen #scope-tree, ScopeScreen #scope-matches { height: 1fr; border: none; }
+    ScopeScreen #scope-matches { display: none; }
+    ScopeScreen.-filtering #scope-matches { display: block; }
+    ScopeScreen.-filtering #scope-tree { display: none; }
+    ScopeScreen #scope-detail {
+        width: 40%; max-width: 40; height: 1fr; padding: 0 1; border-left: vkey $primary-background;
+    }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "pick", "Pick", show=False, id="scope.pick-any", tooltip="Act as it"),
+        Binding("slash", "focus_filter", "Filter", id="scope.filter", tooltip="Fuzzy filter"),
+        Binding("o", "act_as_owner", "Key owner", id="scope.owner", tooltip="Act as the key owner"),
+        Binding(
+            "escape",
+            "escape",
+            "Cancel",
+            show=False,
+            id="scope.cancel",
+            tooltip="Cancel a switch under way, or leave the filter",
+        ),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.directory: AccountDirectory | None = None
+        self._loaded: set[int] = set()
+        self._all_loaded = False
+
+    def compose_body(self) -> Iterable[Widget]:
+        yield Static(Text("Connecting…", style="italic"), id="scope-info")
+        with Horizontal(id="scope-main"):
+            with Vertical(id="scope-left"):
+                yield Input(placeholder="/ filter accounts (fuzzy)", id="scope-filter")
+                tree = AccountTree("…", id="scope-tree")
+                tree.auto_expand = False
+                yield tree
+                yield OptionList(id="scope-matches")
+            yield Static("", id="scope-detail")
+
+    def on_mount(self) -> None:
+        self.query_one("#scope-filter", Input).cursor_blink = False
+        self.query_one("#scope-tree", Tree).focus()
+        self.watch(self.vapp, "context_version", self._show_info, init=True)
+
+    @property
+    def tree(self) -> Tree[Account]:
+        return self.query_one("#scope-tree", Tree)
+
+    # ------------------------------------------------------------------ header part
+
+    def _show_info(self, _version: int = 0) -> None:
+        info = self.query_one("#scope-info", Static)
+        error = self.vapp.connect_error
+        info.set_class(error is not None, "-error")
+        info.update(scope_info(self.session, error))
+        if error is not None and not self.vapp.connected:
+            self.status.error(error)
+
+    # ------------------------------------------------------------------ loading
+
+    def reload(self) -> None:
+        self._show_info()
+        if self.directory is None and self.session.scope and self.session.owner:
+            self._build_tree()
+        else:
+            self._refresh_labels()
+            self.status.info(self.session.context_line())
+
+    def action_reload(self) -> None:
+        self.directory = None  # an explicit refresh lists everything again
+        super().action_reload()
+
+    def _build_tree(self) -> None:
+        session = self.session
+        assert session.scope is not None and session.owner is not None
+        self.directory = AccountDirectory(session.client, session.scope, session.owner)
+        self._loaded.clear()
+        self._all_loaded = False
+        tree = self.tree
+        tree.clear()
+        owner = self.directory.root()
+        tree.root.data = owner
+        tree.root.allow_expand = has_children(owner) or bool(self.directory.root_kind())
+        self._refresh_labels()
+        self._show_detail(owner)
+        tree.cursor_line = 0
+        if tree.root.allow_expand:
+            tree.root.expand()
+        else:
+            self.status.info("This key acts on its own account only: there is nothing below it.")
+        self._apply_filter()
+
+    def on_tree_node_expanded(self, event: Tree.NodeExpanded[Account]) -> None:
+        event.stop()
+        account = event.node.data
+        if account is None or account.id is None or account.id in self._loaded:
+            return
+        self.run_worker(
+            self._load_children(event.node, account),
+            group=f"scope-children-{account.id}",
+            exclusive=True,
+            exit_on_error=False,
+        )
+
+    async def _load_children(self, node: TreeNode[Account], account: Account) -> None:
+        directory = self.directory
+        assert directory is not None
+        node.set_label(self._label(account, suffix=" ⟳ loading…"))
+        self.status.loading(f"Loading the accounts under {account.display_name}")
+        try:
+            children = await directory.children(account)
+        except PlatformError as exc:
+            if directory is self.directory:
+                node.set_label(self._label(account, suffix=" ✗ failed"))
+                self.status.error(exc)
+            return
+        if directory is not self.directory or account.id in self._loaded:
+            return  # the tree was rebuilt meanwhile
+        assert account.id is not None
+        self._loaded.add(account.id)
+        node.set_label(self._label(account))
+        for child in children:
+            node.add(self._label(child), data=child, allow_expand=has_children(child))
+        noun = "account" if len(children) == 1 else "accounts"
+        self.status.info(f"{len(children)} {noun} under {account.display_name}")
+
+    # ------------------------------------------------------------------ labels, detail
+
+    def _selectable(self, account: Account) -> bool:
+        session = self.session
+        if session.owner is not None and account.id == session.owner.id:
+            return True
+        return account.id is not None and (
+            session.scope is None or session.scope.permits(account.id)
+        )
+
+    def _label(self, account: Account, *, suffix: str = "") -> Text:
+        current = self.session.acting_id == account.id
+        return account_line(
+            account, current=current, selectable=self._selectable(account), suffix=suffix
+        )
+
+    def _refresh_labels(self) -> None:
+        def walk(node: TreeNode[Account]) -> None:
+            if node.data is not None:
+                node.set_label(self._label(node.data))
+            for child in node.children:
+                walk(child)
+
+        walk(self.tree.root)
+        if self.has_class("-filtering"):
+            self._apply_filter()
+
+    def _show_detail(self, account: Account | None) -> None:
+        path = (
+            self.directory.path_of(account.id) if self.directory and account and account.id else []
+        )
+        permits = account is not None and self._selectable(account)
+        self.query_one("#scope-detail", Static).update(account_detail(account, path, permits))
+
+    def on_tree_node_highlighted(self, event: Tree.NodeHighlighted[Account]) -> None:
+        self._show_detail(event.node.data)
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        self._show_detail(self._account_of(event.option))
+
+    # ------------------------------------------------------------------ filter
+
+    def action_focus_filter(self) -> None:
+        self.query_one("#scope-filter", Input).focus()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        if event.value.strip() and not self._all_loaded and self.directory is not None:
+            self.run_worker(
+                self._load_all(self.directory), group="scope-load-all", exclusive=True,
+                exit_on_error=False,
+            )  # fmt: skip
+        self._apply_filter()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        target = self.query_one("#scope-matches" if self.has_class("-filtering") else "#scope-tree")
+        target.focus()
+
+    async def _load_all(self, directory: AccountDirectory) -> None:
+        self.status.loading("Listing every account for the filter")
+        try:
+            accounts = await directory.load_all()
+        except PlatformError as exc:
+            self.status.error(exc)
+            return
+        if directory is self.directory:
+            self._all_loaded = True
+            self.status.info(f"{len(accounts)} accounts known")
+            self._apply_filter()
+
+    def _apply_filter(self) -> None:
+        query = self.query_one("#scope-filter", Input).value.strip()
+        self.set_class(bool(query), "-filtering")
+        matches = self.query_one("#scope-matches", OptionList)
+        if not query or self.directory is None:
+            matches.clear_options()
+            return
+        found = filter_accounts(list(self.directory.known.values()), query)
+        highlighted = matches.highlighted_option
+        keep = highlighted.id if highlighted is not None else None
+        matches.clear_options()
+        options = [Option(self._match_text(a), id=str(a.id)) for a in found]
+        matches.add_options(
+            options or [Option(Text("No account matches", style="dim"), disabled=True)]
+        )
+        ids = [o.id for o in options]
+        matches.highlighted = ids.index(keep) if keep in ids else (0 if options else None)
+
+    def _match_text(self, account: Account) -> Text:
+        text = self._label(account)
+        assert self.directory is not None and account.id is not None
+        parents = self.directory.path_of(account.id)[:-1]
+        if parents:
+            text.append("  in " + " › ".join(p.display_name for p in parents), style="dim")
+        return text
+
+    def _account_of(self, option: Option | None) -> Account | None:
+        if option is None or option.id is None or self.directory is None:
+            return None
+        return self.directory.known.get(int(option.id))
+
+    # ------------------------------------------------------------------ picking
+
+    def on_tree_node_selected(self, event: Tree.NodeSelected[Account]) -> None:
+        event.stop()
+        self._pick(event.node.data)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self._pick(self._account_of(event.option))
+
+    def action_pick(self) -> None:
+        if self.has_class("-filtering"):
+            self._pick(self._account_of(self.query_one(OptionList).highlighted_option))
+        else:
+            node = self.tree.cursor_node
+            self._pick(node.data if node is not None else None)
+
+    def _pick(self, account: Account | None) -> None:
+        if account is None or account.id is None:
+            return
+        session = self.session
+        if not self._selectable(account):
+            ids = (
+                ", ".join(str(i) for i in session.scope.permitted_account_ids)
+                if session.scope
+                else ""
+            )
+            self.status.error(
+                f"{account.display_name} is not selectable: this key may act only on {ids}",
+                retry_key=None,
+            )
+            return
+        if session.acting_id == account.id:
+            self.status.info(f"Already acting as {account.display_name}")
+            return
+        self._switch(account.id, account.display_name)
+
+    def action_act_as_owner(self) -> None:
+        if self.session.target is None:
+            self.status.info("Already acting as the key owner")
+            return
+        self._switch(None, "the key owner")
+
+    def _switch(self, account_id: int | None, name: str) -> None:
+        self.status.loading(f"Switching to {name} (esc cancels)")
+        worker = self.vapp.select_target(account_id)
+        self.run_worker(
+            self._follow_switch(worker, account_id, name), group="scope-switch", exclusive=True,
+            exit_on_error=False,
+        )  # fmt: skip
+
+    async def _follow_switch(self, worker: Worker[None], account_id: int | None, name: str) -> None:
+        try:
+            await worker.wait()
+        except WorkerCancelled:
+            self.status.info(f"Switch to {name} cancelled; {self.session.context_line()}")
+            return
+        except WorkerFailed as exc:
+            self.status.error(exc.error, retry_key=None)
+            return
+        owner = self.session.owner
+        expected = account_id if account_id is not None else (owner.id if owner else None)
+        if self.session.acting_id == expected:
+            self.status.ok(f"Now {self.session.context_line()}")
+        else:
+            self.status.error(
+                f"Could not switch to {name}; the target is unchanged "
+                f"({self.session.context_line()})",
+                retry_key=None,
+            )
+
+    def action_escape(self) -> None:
+        if self.vapp.cancel_switch():
+            return
+        field = self.query_one("#scope-filter", Input)
+        if field.value:
+            field.value = ""
+        self.tree.focus()

@@ -1,0 +1,144 @@
+"""Renderables of the Scope screen: the key/scope summary, account lines and details.
+
+Server text (names, usernames) goes in as `rich.text.Text`, never as markup.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.console import RenderableType
+from rich.table import Table
+from rich.text import Text
+from textual.binding import Binding, BindingType
+from textual.widgets import Tree
+
+from vagent_tui.api.models import Account
+from vagent_tui.api.scope import ScopeLevel
+from vagent_tui.services.accounts import account_kind
+from vagent_tui.services.session import Session
+from vagent_tui.ui.format import flag, plain
+from vagent_tui.ui.widgets.details import Field
+from vagent_tui.ui.widgets.status import describe_error
+
+CURRENT = "●"
+
+_KIND_NAMES = {"account": "agent", "user": "member"}
+
+
+def kind_name(account: Account) -> str:
+    """The account type in words: ``agent``, ``computer agent``, ``member``, ``reseller``..."""
+    kind = account_kind(account)
+    if kind == "account" and account.scope_field("computerAgent"):
+        return "computer agent"
+    return _KIND_NAMES.get(kind, kind or "?")
+
+
+def scope_info(session: Session, error: BaseException | None) -> RenderableType:
+    """Four short lines: owner, scope and its rule, access, and whom we act as."""
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(style="bold", no_wrap=True)
+    grid.add_column(ratio=1, overflow="fold")
+    owner, scope = session.owner, session.scope
+    if error is not None:
+        grid.add_row(
+            Text("Error", style="bold red"),
+            Text(f"✗ Could not connect: {describe_error(error)} — press r to retry", style="red"),
+        )
+    if owner is None or scope is None:
+        if error is None:
+            grid.add_row("Key owner", Text("connecting…", style="italic"))
+        return grid
+    who = Text(owner.display_name, style="bold")
+    who.append(f"  #{owner.id} · {kind_name(owner)}", style="dim")
+    grid.add_row("Key owner", who)
+    verdict = Text(scope.label, style="bold")
+    if scope.rule:
+        verdict.append(f" — rule {scope.rule} of 4: ")
+    else:
+        verdict.append(" — ")
+    verdict.append(scope.reason)
+    grid.add_row("Scope", verdict)
+    grid.add_row("Access", _access(session))
+    acting = Text()
+    if session.target is None:
+        acting.append("the key owner (no targetAccountId sent)")
+    else:
+        acting.append(session.target.display_name, style="bold")
+        acting.append(f"  #{session.target.id} · {kind_name(session.target)}", style="dim")
+        acting.append("  (o: key owner)", style="dim")
+    grid.add_row(Text(f"{CURRENT} Acting as", style="bold"), acting)
+    return grid
+
+
+def _access(session: Session) -> Text:
+    scope = session.scope
+    assert scope is not None
+    if scope.restricted:
+        ids = ", ".join(str(i) for i in scope.permitted_account_ids)
+        text = Text(f"restricted by permittedAccountIds to {ids}", style="yellow")
+        text.append("; other accounts are hidden, or dimmed and not selectable", style="dim")
+        return text
+    if scope.level is ScopeLevel.AGENT:
+        return Text("its own agent account only")
+    if scope.level is ScopeLevel.UNKNOWN:
+        return Text("no scope rule matched: only the key owner itself", style="yellow")
+    below = {
+        ScopeLevel.PARTNER: "resellers › organizations › agents",
+        ScopeLevel.RESELLER: "organizations › agents",
+        ScopeLevel.ORGANIZATION: "agent accounts",
+    }[scope.level]
+    return Text(f"every child account ({below})")
+
+
+def account_line(account: Account, *, current: bool, selectable: bool, suffix: str = "") -> Text:
+    """A tree or list line: marker, name, id and type; dimmed when not selectable."""
+    text = Text()
+    text.append(f"{CURRENT} " if current else "  ", style="bold green")
+    text.append(account.display_name, style="bold" if current else "")
+    text.append(f" #{account.id} {kind_name(account)}", style="dim")
+    if account.scope_field("active") is False:
+        text.append(" ✗ inactive", style="red")
+    if not selectable:
+        text.append(" (not permitted)", style="dim italic")
+        text.stylize("dim")
+    if suffix:
+        text.append(suffix, style="italic")
+    return text
+
+
+def account_detail(account: Account | None, path: list[Account], permits: bool) -> RenderableType:
+    """Every field of the highlighted account that matters for picking it."""
+    if account is None:
+        return Text("No account highlighted.", style="dim")
+    fields: list[Field] = [
+        ("Name", Text(account.display_name, style="bold")),
+        ("Id", plain(account.id)),
+        ("Type", kind_name(account)),
+        ("Username", plain(account.username)),
+        ("Premium", flag(account.scope_field("vidaPremium"))),
+        ("Active", flag(account.scope_field("active"))),
+        ("Pickable", flag(permits, yes="yes", no="not permitted")),
+    ]
+    if account.scope_field("computerAgent"):
+        fields.append(("Computer", flag(True, yes="Computer Agent")))
+    parents = [p.display_name for p in path[:-1]]
+    if parents:
+        fields.append(("Path", " › ".join(parents)))
+    grid = Table.grid(padding=(0, 1), expand=True)
+    grid.add_column(style="bold", no_wrap=True, width=9)
+    grid.add_column(ratio=1, overflow="fold")
+    for label, value in fields:
+        grid.add_row(label, value if isinstance(value, Text) else Text(value))
+    return grid
+
+
+class AccountTree(Tree[Account]):
+    """The account tree: enter picks the account (shown in the footer), space expands."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(
+            "enter", "select_cursor", "Pick target", id="scope.pick", tooltip="Act as this account"
+        ),
+        Binding("space", "toggle_node", "Expand", id="scope.expand", tooltip="Expand or collapse"),
+    ]
