@@ -6,7 +6,6 @@ Subcommands: ``vagent-tui sim`` serves the platform simulator on loopback.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import Sequence
 
@@ -72,6 +71,9 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--task-seconds", type=float, default=10.0, help="how long a migration task takes"
     )
+    from vagent_tui.cli_profiles import add_subcommands
+
+    add_subcommands(sub)
     return parser
 
 
@@ -88,27 +90,50 @@ def main(argv: Sequence[str] | None = None) -> int:
             task_seconds=args.task_seconds,
         )
         return 0
+    if args.command in ("profile", "info"):
+        from vagent_tui import cli_profiles
+
+        return (
+            cli_profiles.run_profile(args) if args.command == "profile" else cli_profiles.run_info()
+        )
     return run_console(args)
 
 
 def run_console(args: argparse.Namespace) -> int:
+    from vagent_tui import config as cfg
     from vagent_tui.services.connect import demo_client, real_client
 
+    try:
+        config = cfg.load()
+    except cfg.ConfigError as exc:
+        # The app still starts; the file is left exactly as it is.
+        print(f"vagent-tui: {exc}", file=sys.stderr)
+        config = None
+    connection = None
+    if not args.demo:
+        try:
+            connection = cfg.resolve_connection(
+                config or cfg.Config(),
+                profile_name=args.profile,
+                base_url=args.base_url,
+                token=args.token,
+            )
+        except cfg.ConfigError as exc:
+            print(f"vagent-tui: {exc}", file=sys.stderr)
+            return 2
     if args.demo:
         client = demo_client(args.demo_token, rooms=args.rooms, task_seconds=args.task_seconds)
         label = f"demo · {args.demo_token}"
+    elif connection is not None:
+        client = real_client(connection.base_url, connection.token)
+        label = connection.label if connection.profile else client.host
     else:
-        base_url = args.base_url or os.environ.get("VAGENT_BASE_URL")
-        token = args.token or os.environ.get("VAGENT_TOKEN")
-        if not base_url or not token:
-            print(
-                "vagent-tui: give --demo, or a platform with --base-url URL and a token "
-                "(--token or the VAGENT_TOKEN environment variable).",
-                file=sys.stderr,
-            )
-            return 2
-        client = real_client(base_url, token)
-        label = client.host
+        print(
+            "vagent-tui: give --demo, a profile (vagent-tui profile add NAME ...), or a "
+            "platform with --base-url URL and the VAGENT_TOKEN environment variable.",
+            file=sys.stderr,
+        )
+        return 2
 
     from vagent_tui.ui.app import VagentApp
 

@@ -1,0 +1,134 @@
+"""``vagent-tui profile add|list|remove|use`` and ``vagent-tui info``."""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import sys
+
+from vagent_tui import config as cfg
+
+
+def add_subcommands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    profile = sub.add_parser("profile", help="manage connection profiles")
+    psub = profile.add_subparsers(dest="profile_command", required=True)
+
+    add = psub.add_parser("add", help="add or replace a profile")
+    add.add_argument("name")
+    add.add_argument("--base-url", required=True, metavar="URL")
+    add.add_argument("--tier", choices=cfg.TIERS, default="dev")
+    add.add_argument("--account", type=int, metavar="ID", help="default target account")
+    add.add_argument("--theme")
+    ro = add.add_mutually_exclusive_group()
+    ro.add_argument("--read-only", dest="read_only", action="store_const", const=True)
+    ro.add_argument(
+        "--read-write",
+        dest="read_only",
+        action="store_const",
+        const=False,
+        help="allow changes even on a prod profile",
+    )
+    src = add.add_mutually_exclusive_group(required=True)
+    src.add_argument("--token-env", metavar="VAR", help="read the token from this variable")
+    src.add_argument(
+        "--token-command",
+        metavar="CMD",
+        help="run this command; its output is the token (e.g. a password manager)",
+    )
+    src.add_argument(
+        "--token-stdin",
+        action="store_true",
+        help="read the token from standard input into the 0600 credentials file",
+    )
+    add.add_argument("--default", action="store_true", help="make it the default profile")
+
+    psub.add_parser("list", help="list profiles")
+    remove = psub.add_parser("remove", help="remove a profile (and its stored token)")
+    remove.add_argument("name")
+    use = psub.add_parser("use", help="make a profile the default")
+    use.add_argument("name")
+
+    sub.add_parser("info", help="print every path the app uses")
+
+
+def _load() -> cfg.Config:
+    try:
+        return cfg.load()
+    except cfg.ConfigError as exc:
+        print(f"vagent-tui: {exc}", file=sys.stderr)
+        print("vagent-tui: fix the file by hand; it was not changed.", file=sys.stderr)
+        raise SystemExit(1) from None
+
+
+def run_profile(args: argparse.Namespace) -> int:
+    config = _load()
+    command = args.profile_command
+    if command == "list":
+        if not config.profiles:
+            print(f"No profiles in {config.path}. Add one with: vagent-tui profile add NAME ...")
+        for name, profile in config.profiles.items():
+            mark = "*" if name == config.default_profile else " "
+            ro = "read-only" if profile.is_read_only else "read-write"
+            print(
+                f"{mark} {name:<16} {profile.tier:<8} {ro:<10} {profile.base_url}  "
+                f"token from {profile.token_source()}"
+            )
+        return 0
+    if command == "add":
+        return _add(config, args)
+    if args.name not in config.profiles:
+        print(f"vagent-tui: no profile named {args.name!r}", file=sys.stderr)
+        return 1
+    if command == "remove":
+        del config.profiles[args.name]
+        if config.default_profile == args.name:
+            config.default_profile = None
+        cfg.save(config)
+        cfg.forget_token(args.name)
+        print(f"Removed profile {args.name}")
+        return 0
+    config.default_profile = args.name
+    cfg.save(config)
+    print(f"Default profile is now {args.name}")
+    return 0
+
+
+def _add(config: cfg.Config, args: argparse.Namespace) -> int:
+    profile = cfg.Profile(
+        name=args.name,
+        base_url=args.base_url.rstrip("/"),
+        target_account=args.account,
+        theme=args.theme,
+        tier=args.tier,
+        read_only=args.read_only,
+        token_env=args.token_env,
+        token_command=args.token_command,
+        token_file=True if args.token_stdin else None,
+    )
+    if not profile.base_url.startswith(("http://", "https://")):
+        print("vagent-tui: --base-url must start with http:// or https://", file=sys.stderr)
+        return 2
+    if args.token_stdin:
+        token = (getpass.getpass("Token: ") if sys.stdin.isatty() else sys.stdin.readline()).strip()
+        if not token:
+            print("vagent-tui: no token given", file=sys.stderr)
+            return 2
+        try:
+            where = cfg.store_token(args.name, token)
+        except cfg.ConfigError as exc:
+            print(f"vagent-tui: {exc}", file=sys.stderr)
+            return 1
+        print(f"Token stored in {where} (mode 0600)")
+    config.profiles[args.name] = profile
+    if args.default or config.default_profile is None:
+        config.default_profile = args.name
+    cfg.save(config)
+    print(f"Saved profile {args.name} to {config.path}")
+    return 0
+
+
+def run_info() -> int:
+    for label, path in cfg.paths().items():
+        state = "exists" if path.exists() else "absent"
+        print(f"{label:<18} {path}  ({state})")
+    return 0
