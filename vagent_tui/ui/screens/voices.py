@@ -35,7 +35,7 @@ class VoicesScreen(BaseScreen):
         Binding("x", "clear_filters", "Clear", id="voices.clear", tooltip="Clear all filters"),
         Binding("escape", "focus_table", "Table", show=False, id="voices.table", tooltip="Table"),
     ]
-    DEFAULT_CSS = """
+    CSS = """
     VoicesScreen #voices-filters { height: auto; padding: 0 1; }
     VoicesScreen #voices-filters Horizontal { height: 1; }
     VoicesScreen #voices-filters Select { width: 1fr; margin-right: 1; }

@@ -7,6 +7,8 @@ pane under the table on 80-column terminals).
 
 from __future__ import annotations
 
+from collections import Counter
+
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -41,6 +43,11 @@ def field_grid(fields: list[Field], *, pairs: list[Field] | None = None) -> Rend
         right = pairs[k + 1] if k + 1 < len(pairs) else ("", "")
         top.add_row(left[0], _value(left[1]), right[0], _value(right[1]))
     return Group(top, grid)
+
+
+def need(value: bool | None) -> Text:
+    """A requirement: ``required`` stands out, ``not required`` does not."""
+    return Text("required", style="yellow") if value else Text("not required", style="dim")
 
 
 def availability(available: bool) -> Text:
@@ -90,8 +97,8 @@ def function_detail(
         ("Allowed", flag(descriptor.allowed)),
         ("Label", descriptor.label or "—"),
         ("Limit", plain(descriptor.limit) if descriptor.limit is not None else "no limit"),
-        ("Paid", flag(descriptor.require_paid, yes="required", no="not required")),
-        ("Computer", flag(descriptor.require_computer, yes="required", no="not required")),
+        ("Paid plan", need(descriptor.require_paid)),
+        ("Computer", need(descriptor.require_computer)),
         ("Settings", flag(descriptor.has_settings)),
         ("Configured", "—" if configured is None else str(configured)),
     ]
@@ -106,3 +113,36 @@ def function_detail(
     if compact:
         return field_grid(long, pairs=short)
     return field_grid(short + long)
+
+
+def finding_line(finding: Finding, descriptor: FunctionDescriptor | None) -> Text:
+    """``webSearch not allowed (reason)`` / ``endCall configured 2 times, limit 1``."""
+    if finding.kind == "not-allowed":
+        why = (descriptor.reason if descriptor else None) or "not allowed for this account"
+        return Text(f"✗ {finding.name} not allowed ({why})", style="red")
+    return Text(f"⚠ {finding.name} {finding.text}", style="yellow")
+
+
+def findings_text(
+    findings: list[Finding],
+    functions: list[FunctionDescriptor],
+    configured: Counter[str],
+    *,
+    room: int,
+) -> Text:
+    """The cross-check in a few lines: a headline, then one line per problem."""
+    total = sum(configured.values())
+    if not findings:
+        return Text(f"✓ {total} configured functions: all allowed and within their limits", "green")
+    by_name = {f.name: f for f in functions}
+    n = len(findings)
+    plural = "s" if n != 1 else ""
+    text = Text(f"{n} problem{plural} with the {total} configured functions:", style="bold")
+    text.no_wrap, text.overflow = True, "ellipsis"
+    lines = findings if n <= room else findings[: room - 1]
+    for finding in lines:
+        text.append("\n")
+        text.append_text(finding_line(finding, by_name.get(finding.name)))
+    if len(lines) < n:
+        text.append(f"\n… and {n - len(lines)} more (press v for the problem rows)", "dim")
+    return text

@@ -1,0 +1,323 @@
+"""Functions checklist: every function descriptor of the acting account, checked
+against the functions the agent has configured (``actions`` of the live slot)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from collections.abc import Iterable
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.binding import Binding, BindingType
+from textual.containers import Container, Horizontal
+from textual.widget import Widget
+from textual.widgets import DataTable, Static
+
+from vagent_tui.api.errors import PlatformError
+from vagent_tui.api.models import AgentConfig, FunctionDescriptor
+from vagent_tui.services.agents import Finding, cross_check
+from vagent_tui.ui.format import flag
+from vagent_tui.ui.screens.base import BaseScreen
+from vagent_tui.ui.widgets.details import findings_text, function_detail
+from vagent_tui.ui.widgets.status import describe_error
+
+VIEWS = ("all", "unavailable", "configured", "problems")
+_VIEW_TIP = "Show all, unavailable, configured or problem functions"
+_DETAIL_TIP = "Detail pane: normal, large (80 columns), hidden"
+_COPY_TIP = "Copy the docs page URL (the name when there is none)"
+
+
+class FunctionsScreen(BaseScreen):
+    """A checklist of functions; with an agent account, a cross-check of its actions."""
+
+    TITLE: ClassVar[str] = "Functions"
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (110, "-wide")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("v", "cycle_view", "View", id="functions.view", tooltip=_VIEW_TIP),
+        Binding("c", "copy_docs", "Copy docs", id="functions.copy", tooltip=_COPY_TIP),
+        Binding("n", "copy_name", "Copy name", id="functions.copy-name", tooltip="Copy the name"),
+        Binding("d", "cycle_detail", "Detail", id="functions.detail", tooltip=_DETAIL_TIP),
+    ]
+    CSS = """
+    FunctionsScreen #functions-bar { height: 1; padding: 0 1; }
+    FunctionsScreen #functions-summary { width: 1fr; }
+    FunctionsScreen #functions-view { width: auto; color: $text-muted; }
+    FunctionsScreen #functions-findings {
+        height: auto; max-height: 8; padding: 0 1; border-left: thick $success;
+    }
+    FunctionsScreen #functions-findings.-problems { border-left: thick $error; }
+    FunctionsScreen #functions-findings.-none { border-left: thick $secondary; }
+    FunctionsScreen.-narrow #functions-findings { max-height: 4; }
+    FunctionsScreen #functions-body { layout: horizontal; height: 1fr; }
+    FunctionsScreen #functions-table { height: 1fr; width: 1fr; }
+    FunctionsScreen #functions-detail {
+        width: 44; height: 1fr; padding: 0 1;
+        border-left: solid $primary; overflow-y: auto;
+    }
+    FunctionsScreen.-narrow #functions-body { layout: vertical; }
+    FunctionsScreen.-narrow #functions-detail {
+        width: 1fr; height: auto; max-height: 8;
+        border-left: none; border-top: solid $primary;
+    }
+    FunctionsScreen #functions-detail.-hidden { display: none; }
+    FunctionsScreen.-narrow.-big-detail #functions-findings { display: none; }
+    FunctionsScreen.-narrow.-big-detail #functions-table { height: 5; }
+    FunctionsScreen.-narrow.-big-detail #functions-detail { height: 1fr; max-height: 100%; }
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.functions: list[FunctionDescriptor] = []
+        self.shown: list[FunctionDescriptor] = []
+        self.configured: Counter[str] | None = None  # None: no cross-check possible
+        self.findings: list[Finding] = []
+        self.view = "all"
+
+    # ------------------------------------------------------------------ layout
+
+    def compose_body(self) -> Iterable[Widget]:
+        with Horizontal(id="functions-bar"):
+            yield Static("", id="functions-summary", markup=False)
+            yield Static("", id="functions-view", markup=False)
+        yield Static("", id="functions-findings", markup=False)
+        with Container(id="functions-body"):
+            table: DataTable[Any] = DataTable(
+                id="functions-table", cursor_type="row", zebra_stripes=True
+            )
+            for label, key in (
+                ("Allowed", "allowed"),
+                ("Function", "label"),
+                ("Limit", "limit"),
+                ("Paid", "paid"),
+                ("Computer", "computer"),
+                ("Configured", "configured"),
+            ):
+                table.add_column(label, key=key)
+            yield table
+            yield Static("", id="functions-detail")
+
+    @property
+    def table(self) -> DataTable[Any]:
+        return self.query_one("#functions-table", DataTable)
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.table.focus()
+        self._show_view()
+
+    # ------------------------------------------------------------------ loading
+
+    def reload(self) -> None:
+        self.load_functions()
+
+    @work(exclusive=True, group="functions-load", exit_on_error=False)
+    async def load_functions(self) -> None:
+        session = self.session
+        target, acting, is_agent = session.target_id, session.acting_id, session.is_agent_selected
+        client = session.client
+        self.status.loading("Loading functions")
+        self.table.loading = True
+        live_call = client.get_live(target=target) if is_agent else asyncio.sleep(0)
+        functions, live = await asyncio.gather(
+            client.list_functions(target=acting),  # type: ignore[arg-type]
+            live_call,
+            return_exceptions=True,
+        )
+        if session.target_id != target:
+            return  # the target changed meanwhile; its own load is under way
+        self.table.loading = False
+        if isinstance(functions, BaseException):
+            if not isinstance(functions, PlatformError):
+                raise functions
+            self._failed(functions, is_agent)
+            return
+        self.functions = functions
+        self._cross_check(is_agent, live)
+        self.refresh_rows()
+        allowed = sum(1 for f in functions if f.allowed is not False)
+        who = session.acting_as.display_name if session.acting_as else "the key owner"
+        if isinstance(live, PlatformError):
+            self.status.error(f"Agent configuration: {describe_error(live)}")
+        else:
+            self.status.ok(f"{len(functions)} functions for {who}, {allowed} allowed")
+
+    def _failed(self, error: PlatformError, is_agent: bool) -> None:
+        """Keep no stale rows; say why, and what to do when an agent account is needed."""
+        self.functions, self.configured, self.findings = [], None, []
+        self.refresh_rows()
+        self.status.error(error)
+        panel = self.query_one("#functions-findings", Static)
+        panel.remove_class("-problems", "-none")
+        panel.add_class("-none" if not is_agent else "-problems")
+        if is_agent:
+            panel.update(Text("The functions list could not be read (see below)."))
+        else:
+            kind = self.session.acting_type or "this"
+            panel.update(
+                Text(
+                    f"The functions list is evaluated for an account; the server refused "
+                    f"this {kind} account. Select an agent account on the Scope screen (1)."
+                )
+            )
+
+    def _cross_check(self, is_agent: bool, live: AgentConfig | BaseException | None) -> None:
+        findings = self.query_one("#functions-findings", Static)
+        findings.remove_class("-problems", "-none")
+        self.findings = []
+        self.configured = None
+        if not is_agent:
+            findings.add_class("-none")
+            kind = self.session.acting_type or "this"
+            findings.update(
+                Text(
+                    f"The cross-check with configured functions needs an agent account "
+                    f"({kind} account selected): select one on the Scope screen (1)."
+                )
+            )
+            return
+        if isinstance(live, BaseException):
+            findings.add_class("-problems")
+            findings.update(Text(f"Could not read the agent's configured functions: "
+                                 f"{describe_error(live)}"))  # fmt: skip
+            return
+        if not isinstance(live, AgentConfig):
+            findings.add_class("-none")
+            findings.update(Text("This agent has no live configuration to check."))
+            return
+        self.configured = Counter(a.name for a in live.actions)
+        self.findings = cross_check(self.functions, live.actions)
+        findings.update(self._findings_text())
+        if self.findings:
+            findings.add_class("-problems")
+
+    def _findings_text(self) -> Text:
+        assert self.configured is not None
+        room = 3 if self.has_class("-narrow") else 7
+        return findings_text(self.findings, self.functions, self.configured, room=room)
+
+    # ------------------------------------------------------------------ rows
+
+    def _visible(self, fn: FunctionDescriptor) -> bool:
+        count = self.configured.get(fn.name, 0) if self.configured is not None else 0
+        if self.view == "unavailable":
+            return fn.allowed is False
+        if self.view == "configured":
+            return count > 0
+        if self.view == "problems":
+            return any(f.name == fn.name for f in self.findings)
+        return True
+
+    def refresh_rows(self) -> None:
+        """Rebuild the rows for the current view; the cursor stays on the same function."""
+        table = self.table
+        keep = self.highlighted.name if self.highlighted else None
+        self.shown = [fn for fn in self.functions if self._visible(fn)]
+        with self.app.batch_update():
+            table.clear()
+            for fn in self.shown:
+                table.add_row(*self._cells(fn), key=fn.name)
+            names = [fn.name for fn in self.shown]
+            if keep in names:
+                table.move_cursor(row=names.index(keep), animate=False)
+        self._show_view()
+        self._show_detail()
+
+    def _cells(self, fn: FunctionDescriptor) -> list[Text]:
+        def need(value: bool | None) -> Text:
+            return Text("yes", style="yellow") if value else Text("—", style="dim")
+
+        if self.configured is None:
+            configured = Text("—", style="dim")
+        else:
+            count = self.configured.get(fn.name, 0)
+            problem = any(f.name == fn.name for f in self.findings)
+            configured = Text(f"{count} ⚠" if problem else (str(count) if count else ""),
+                              style="bold red" if problem else "")  # fmt: skip
+        return [
+            flag(fn.allowed),
+            Text(fn.label or fn.name, style="" if fn.allowed is not False else "red"),
+            Text(
+                "—" if fn.limit is None else str(fn.limit), style="dim" if fn.limit is None else ""
+            ),
+            need(fn.require_paid),
+            need(fn.require_computer),
+            configured,
+        ]
+
+    def _show_view(self) -> None:
+        shown, total = len(self.shown), len(self.functions)
+        allowed = sum(1 for f in self.functions if f.allowed is not False)
+        summary = f"{shown} of {total} functions · {allowed} allowed"
+        if self.configured is not None:
+            summary += f" · {sum(self.configured.values())} configured"
+        self.query_one("#functions-summary", Static).update(summary)
+        self.query_one("#functions-view", Static).update(f"view: {self.view} (v)")
+
+    # ------------------------------------------------------------------ detail
+
+    @property
+    def highlighted(self) -> FunctionDescriptor | None:
+        row = self.table.cursor_row
+        if not self.shown or self.table.row_count == 0:
+            return None
+        return self.shown[row] if 0 <= row < len(self.shown) else None
+
+    @on(DataTable.RowHighlighted, "#functions-table")
+    def _row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        event.stop()
+        self._show_detail()
+
+    def _show_detail(self) -> None:
+        fn = self.highlighted
+        configured = None
+        if fn is not None and self.configured is not None:
+            configured = self.configured.get(fn.name, 0)
+        findings = [f for f in self.findings if fn is not None and f.name == fn.name]
+        self.query_one("#functions-detail", Static).update(
+            function_detail(
+                fn, configured=configured, findings=findings, compact=self.has_class("-narrow")
+            )
+        )
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._relayout)
+
+    def _relayout(self) -> None:
+        self._show_detail()
+        if self.configured is not None:
+            self.query_one("#functions-findings", Static).update(self._findings_text())
+
+    # ------------------------------------------------------------------ actions
+
+    def action_cycle_view(self) -> None:
+        self.view = VIEWS[(VIEWS.index(self.view) + 1) % len(VIEWS)]
+        self.refresh_rows()
+
+    def action_copy_docs(self) -> None:
+        fn = self.highlighted
+        if fn is None:
+            self.notify("No function highlighted", severity="warning")
+        elif fn.docs_page:
+            self.vapp.copy_text(fn.docs_page, "docs page URL")
+        else:
+            self.vapp.copy_text(fn.name, "function name (it has no docs page)")
+
+    def action_copy_name(self) -> None:
+        fn = self.highlighted
+        if fn is None:
+            self.notify("No function highlighted", severity="warning")
+        else:
+            self.vapp.copy_text(fn.name, "function name")
+
+    def action_cycle_detail(self) -> None:
+        """Normal -> large (narrow terminals: findings hidden, table 4 rows) -> hidden."""
+        detail = self.query_one("#functions-detail")
+        if detail.has_class("-hidden"):
+            detail.remove_class("-hidden")
+        elif self.has_class("-big-detail") or not self.has_class("-narrow"):
+            self.remove_class("-big-detail")
+            detail.add_class("-hidden")
+        else:
+            self.add_class("-big-detail")
