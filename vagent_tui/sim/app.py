@@ -21,6 +21,7 @@ from vagent_tui.sim import (
     routes_admin,
     routes_agents,
     routes_computer,
+    routes_staging,
     routes_templates,
 )
 from vagent_tui.sim.endpoint import record
@@ -57,6 +58,7 @@ def create_app(
     routes = [
         *routes_accounts.ROUTES,
         *routes_agents.ROUTES,
+        *routes_staging.ROUTES,
         *routes_admin.ROUTES,
         *routes_computer.ROUTES,
         *routes_templates.ROUTES,

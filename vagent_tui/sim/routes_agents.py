@@ -38,7 +38,7 @@ async def voices(ctx: Ctx) -> dict[str, Any]:
     return {"success": True, "voices": voices_for(ctx.target)}
 
 
-def _config_owner(ctx: Ctx) -> Account:
+def config_owner(ctx: Ctx) -> Account:
     raw = ctx.path("agentConfigId")
     num = raw[4:] if raw.startswith("cfg-") else ""
     owner = ctx.state.accounts.get(int(num)) if num.isdigit() and num.isascii() else None
@@ -53,7 +53,7 @@ def _config_owner(ctx: Ctx) -> Account:
 
 
 async def agent_read(ctx: Ctx) -> dict[str, Any]:
-    owner = _config_owner(ctx)
+    owner = config_owner(ctx)
     return {"success": True, "message": "Agent configuration retrieved successfully",
             "campaign": copy.deepcopy(ctx.state.live[owner.id])}  # fmt: skip
 
@@ -75,7 +75,7 @@ async def live_read(ctx: Ctx) -> dict[str, Any]:
 
 
 async def versions_list(ctx: Ctx) -> dict[str, Any]:
-    owner = _config_owner(ctx)
+    owner = config_owner(ctx)
     include = parse_bool("includeData", ctx.query.get("includeData"), False)
     out = []
     for v in ctx.state.versions[owner.id]:
@@ -87,7 +87,7 @@ async def versions_list(ctx: Ctx) -> dict[str, Any]:
 
 
 async def version_title(ctx: Ctx) -> dict[str, Any]:
-    owner = _config_owner(ctx)
+    owner = config_owner(ctx)
     version_id = parse_int("versionId", ctx.path("versionId"))
     body = await ctx.json()
     title = req_str(body, "title")
