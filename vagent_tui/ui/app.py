@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import partial
+from pathlib import Path
 from typing import ClassVar
 
 from textual import work
@@ -19,6 +20,13 @@ from vagent_tui.api.models import MigrationTask
 from vagent_tui.services.migrations import MigrationWatcher, WatchedTask
 from vagent_tui.services.session import Session
 from vagent_tui.ui.registry import BY_NAME, SCREENS
+from vagent_tui.ui.themes import (
+    DEFAULT_DARK,
+    SEMANTIC_DEFAULTS,
+    load_themes,
+    packaged_theme_dir,
+    terminal_default,
+)
 from vagent_tui.ui.widgets.status import describe_error
 
 
@@ -69,8 +77,15 @@ class VagentApp(App[None]):
         profile_label: str = "",
         initial_screen: str = "scope",
         initial_account: int | None = None,
+        theme: str | None = None,
+        tier: str = "",
+        extra_theme_dirs: tuple[Path, ...] = (),
     ) -> None:
         super().__init__()
+        self.tier = tier
+        self.theme_errors = self._register_themes(extra_theme_dirs)
+        wanted = theme or terminal_default()
+        self.theme = wanted if wanted in self.available_themes else DEFAULT_DARK
         self.client = client
         self.profile_label = profile_label or client.host
         self.initial_screen = initial_screen if initial_screen in BY_NAME else "scope"
@@ -81,9 +96,23 @@ class VagentApp(App[None]):
         self.watcher = MigrationWatcher(client)
         self.watcher.listeners.append(self._task_changed)
 
+    # ------------------------------------------------------------------ themes
+
+    def _register_themes(self, extra_dirs: tuple[Path, ...]) -> list[str]:
+        themes, errors = load_themes((packaged_theme_dir(), *extra_dirs))
+        for theme in themes:
+            self.register_theme(theme)
+        return errors
+
+    def get_theme_variable_defaults(self) -> dict[str, str]:
+        # Built-in themes chosen from the palette lack our semantic variables.
+        return dict(SEMANTIC_DEFAULTS)
+
     # ------------------------------------------------------------------ start-up
 
     def on_mount(self) -> None:
+        for error in self.theme_errors:
+            self.notify(error, title="Theme file skipped", severity="warning", markup=False)
         self.switch_mode(self.initial_screen)
         self.connect()
 
