@@ -50,6 +50,9 @@ MODAL_CSS = """
 class ConfirmModal(ModalScreen[bool]):
     """Yes / no; the cancel button has the focus, ESC and ``n`` cancel."""
 
+    # MODAL_CSS styles the dialog screen itself (``.modal``): scoped, it would only
+    # match ``.modal`` nodes *inside* the dialog and the frame would never show.
+    SCOPED_CSS: ClassVar[bool] = False
     DEFAULT_CSS = MODAL_CSS
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel", id="modal.cancel", tooltip="Cancel"),
@@ -88,6 +91,9 @@ class PromptModal(ModalScreen[str | None]):
     (type-to-confirm for dangerous operations).
     """
 
+    # MODAL_CSS styles the dialog screen itself (``.modal``): scoped, it would only
+    # match ``.modal`` nodes *inside* the dialog and the frame would never show.
+    SCOPED_CSS: ClassVar[bool] = False
     DEFAULT_CSS = MODAL_CSS
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel", id="modal.cancel", tooltip="Cancel"),
@@ -167,6 +173,9 @@ class PromptModal(ModalScreen[str | None]):
 class TextModal(ModalScreen[None]):
     """Selectable text (the fallback of copy, and long values)."""
 
+    # MODAL_CSS styles the dialog screen itself (``.modal``): scoped, it would only
+    # match ``.modal`` nodes *inside* the dialog and the frame would never show.
+    SCOPED_CSS: ClassVar[bool] = False
     DEFAULT_CSS = (
         MODAL_CSS
         + """
