@@ -127,7 +127,7 @@ def decode_json_object(raw: bytes, *, required: bool = True) -> dict[str, Any]:
         return {}
     try:
         value = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, RecursionError):
         raise bad("Malformed JSON body") from None
     if not isinstance(value, dict):
         raise bad("Request body must be a JSON object")

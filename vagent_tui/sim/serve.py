@@ -4,13 +4,17 @@ from __future__ import annotations
 
 from vagent_tui.sim.app import create_app
 from vagent_tui.sim.seed import DEMO_TOKENS
+from vagent_tui.sim.state import SimState
 
 
-def banner(host: str, port: int) -> str:
-    """The text printed at start: base URL and demo tokens."""
+def banner(host: str, port: int, state: SimState | None = None) -> str:
+    """The text printed at start: base URL and demo tokens (with account names if known)."""
     shown = f"[{host}]" if ":" in host else host
     lines = [f"vagent-tui simulator at http://{shown}:{port}", "Demo tokens:"]
-    lines += [f"  {token:<14} account {aid}" for token, aid in DEMO_TOKENS.items()]
+    for token, aid in DEMO_TOKENS.items():
+        acc = state.accounts.get(aid) if state is not None else None
+        about = f"{acc.name} ({acc.account_type} {aid})" if acc else f"account {aid}"
+        lines.append(f"  {token:<14} {about}")
     return "\n".join(lines)
 
 
@@ -25,5 +29,5 @@ def run(
     import uvicorn
 
     app = create_app(rooms=rooms, latency_ms=latency_ms, task_seconds=task_seconds)
-    print(banner(host, port), flush=True)
+    print(banner(host, port, app.state.sim), flush=True)
     uvicorn.run(app, host=host, port=port, log_level="warning")

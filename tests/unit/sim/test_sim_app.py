@@ -116,6 +116,8 @@ def test_banner_lists_url_and_tokens():
     text = banner("127.0.0.1", 8765)
     assert "http://127.0.0.1:8765" in text
     assert all(token in text for token in DEMO_TOKENS)
+    named = banner("::1", 8765, SimState())
+    assert "http://[::1]:8765" in named and "Acme Dental Front Desk (account 1111)" in named
 
 
 def test_module_cli_help():
@@ -124,3 +126,36 @@ def test_module_cli_help():
     assert result.returncode == 0
     for flag in ("--host", "--port", "--rooms", "--latency-ms", "--task-seconds"):
         assert flag in result.stdout
+
+
+def _concrete(path: str) -> str:
+    return (path.removeprefix(API).replace("{targetAccountId}", "1118")
+            .replace("{agentConfigId}", "cfg-1111").replace("{versionId}", "1")
+            .replace("{type}", "stripe").replace("{templateId}", "tpl-dental-reception")
+            .replace("{taskId}", "mig-0001"))  # fmt: skip
+
+
+GARBAGE = [
+    {"content": b"[" * 5000},
+    {"json": {"slotId": 10**30, "ttlSeconds": -1, "title": "\x00", "ip": "1.1.1.1/33"}},
+    {"content": b"a=1&b=2", "headers": {"content-type": "application/x-www-form-urlencoded"}},
+    {"content": b"--b\r\n", "headers": {"content-type": "multipart/form-data"}},
+]
+ODD_QUERIES = [{"targetAccountId": "9" * 30}, {"page": "99999999999", "pageSize": "500",
+               "pagination": "true"}, {"unread": "", "includeData": "tru"}]  # fmt: skip
+
+
+@pytest.mark.parametrize("token", ["demo-partner", "demo-reseller", "demo-org", "demo-agent"])
+async def test_no_route_answers_500_to_odd_input(sim: Sim, token: str):
+    from starlette.routing import Route
+
+    app = sim.client._transport.app  # type: ignore[attr-defined]
+    paths = {r.path for r in app.routes if isinstance(r, Route)}
+    for path in sorted(paths):
+        for method in ("GET", "POST", "PUT", "DELETE"):
+            for extra in GARBAGE:
+                for query in ODD_QUERIES:
+                    r = await sim.call(method, _concrete(path), token, params=query,
+                                       **extra)  # fmt: skip
+                    assert r.status_code != 500, (method, path, query, r.text)
+                    assert r.json()["success"] in (True, False)
