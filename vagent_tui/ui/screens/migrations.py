@@ -1,0 +1,359 @@
+"""Migration monitor: start a template migration and watch every task of the session.
+
+The app keeps the watching (`VagentApp.watch_task`): polling goes on while other screens
+show, and the app calls `MigrationsScreen.task_changed` on every update. This screen
+only starts tasks and shows them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import ClassVar
+
+from rich.text import Text
+from textual import events, work
+from textual.binding import Binding, BindingType
+from textual.containers import Container, Horizontal, Vertical, VerticalScroll
+from textual.timer import Timer
+from textual.widget import Widget
+from textual.widgets import Button, Checkbox, DataTable, OptionList, SelectionList, Static
+from textual.widgets.option_list import Option
+
+from vagent_tui.api.errors import PlatformError
+from vagent_tui.api.models import MigrationRequest, Template
+from vagent_tui.services.migrations import WatchedTask
+from vagent_tui.ui.screens.base import BaseScreen
+from vagent_tui.ui.screens.modals import ConfirmModal, PromptModal
+from vagent_tui.ui.widgets.migration_rows import COLUMNS, task_cells, task_detail, template_label
+
+WIDE = 140
+
+
+class MigrationsScreen(BaseScreen):
+    """Template migrations: start (dry run by default), watch, review."""
+
+    TITLE = "Migrations"
+    CSS = """
+    MigrationsScreen #mig-form { height: 8; }
+    MigrationsScreen #mig-templates-pane { width: 1fr; }
+    MigrationsScreen #mig-sections-pane { width: 22; }
+    MigrationsScreen #mig-options { width: 23; padding: 0 0 0 1; }
+    MigrationsScreen #mig-templates, MigrationsScreen #mig-sections { height: 1fr; }
+    MigrationsScreen #mig-options Checkbox { width: 100%; }
+    MigrationsScreen #mig-start { margin-top: 1; width: 100%; }
+    MigrationsScreen #mig-plan { color: $text-muted; height: auto; }
+    MigrationsScreen #mig-tasks-body { height: 1fr; layout: vertical; border-top: solid $primary; }
+    MigrationsScreen #mig-tasks { height: 1fr; }
+    MigrationsScreen #mig-task-detail { height: 1fr; border-top: solid $primary; padding: 0 1; }
+    MigrationsScreen.-wide #mig-tasks-body { layout: horizontal; }
+    MigrationsScreen.-wide #mig-tasks { width: 1fr; }
+    MigrationsScreen.-wide #mig-task-detail {
+        width: 56; border-top: none; border-left: solid $primary;
+    }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("s", "start", "Start", id="migrations.start", tooltip="Start the migration"),
+        Binding(
+            "d", "toggle_dry_run", "Dry run", id="migrations.dry-run", tooltip="Dry run on/off"
+        ),
+        Binding(
+            "f",
+            "toggle_force",
+            "Force",
+            id="migrations.force",
+            tooltip="Replace customer overrides on/off",
+        ),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.templates: list[Template] = []
+        self.templates_error: str | None = None
+        self.starting = False
+        self._cells: dict[str, dict[str, tuple[str, str]]] = {}
+        self._ticker: Timer | None = None
+
+    def compose_body(self) -> Iterable[Widget]:
+        with Horizontal(id="mig-form"):
+            with Vertical(id="mig-templates-pane"):
+                yield Static("Template", classes="pane-title")
+                yield OptionList(id="mig-templates", compact=True, markup=False)
+            with Vertical(id="mig-sections-pane"):
+                yield Static("Sections (none=all)", classes="pane-title")
+                yield SelectionList[str](id="mig-sections", compact=True)
+            with Vertical(id="mig-options"):
+                yield Checkbox("Dry run", True, id="mig-dry-run", compact=True)
+                yield Checkbox("Force overrides", False, id="mig-force", compact=True)
+                yield Static("", id="mig-plan", markup=False)
+                yield Button("Start (s)", id="mig-start", variant="primary", compact=True)
+        with Container(id="mig-tasks-body"):
+            yield DataTable(id="mig-tasks", cursor_type="row", zebra_stripes=True)
+            with VerticalScroll(id="mig-task-detail"):
+                yield Static(task_detail(None, 0.0), id="mig-task-detail-text")
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        table = self.query_one("#mig-tasks", DataTable)
+        for key, label in COLUMNS:
+            table.add_column(label, key=key)
+        for task in self.vapp.watcher.tasks.values():
+            self.task_changed(task)
+        self._layout(self.size.width)
+        self._plan()
+        self._ticker = self.set_interval(1.0, self._tick)
+        self.query_one("#mig-templates", OptionList).focus()
+
+    def on_screen_resume(self) -> None:
+        super().on_screen_resume()
+        if self._ticker is not None:
+            self._ticker.resume()
+            self._tick()
+
+    def on_screen_suspend(self) -> None:
+        if self._ticker is not None:
+            self._ticker.pause()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._layout(event.size.width)
+
+    def _layout(self, width: int) -> None:
+        self.set_class(width >= WIDE, "-wide")
+
+    # ------------------------------------------------------------------ templates
+
+    def reload(self) -> None:
+        self.status.loading("Loading templates")
+        self._load_templates(self.session.target_id)
+
+    @work(exclusive=True, group="migrations-templates", exit_on_error=False)
+    async def _load_templates(self, target: int | None) -> None:
+        options = self.query_one("#mig-templates", OptionList)
+        options.loading = True
+        try:
+            templates = await self.session.client.list_templates(target=target)
+        except PlatformError as exc:
+            if target == self.session.target_id:
+                self.templates, self.templates_error = [], exc.message
+                options.clear_options()
+                options.add_option(Option(Text(exc.message, style="red"), disabled=True))
+                self._show_sections(None)
+                self.status.error(exc)
+            return
+        finally:
+            options.loading = False
+        if target != self.session.target_id:
+            return  # another account was selected meanwhile
+        keep = self.selected_template
+        self.templates, self.templates_error = templates, None
+        options.clear_options()
+        options.add_options(Option(template_label(t), id=t.id) for t in templates)
+        if not templates:
+            options.add_option(Option(Text("No templates for this account", "dim"), disabled=True))
+            self._show_sections(None)
+        else:
+            ids = [t.id for t in templates]
+            options.highlighted = ids.index(keep.id) if keep and keep.id in ids else 0
+        self.status.info(f"{len(templates)} template(s). Pick one, set the options, press s.")
+
+    @property
+    def selected_template(self) -> Template | None:
+        options = self.query_one("#mig-templates", OptionList)
+        index = options.highlighted
+        if index is None or self.templates_error or not 0 <= index < len(self.templates):
+            return None
+        return self.templates[index]
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        event.stop()
+        self._show_sections(self.selected_template)
+
+    def _show_sections(self, template: Template | None) -> None:
+        sections = self.query_one("#mig-sections", SelectionList)
+        if getattr(sections, "_for_template", None) == (template.id if template else None):
+            return
+        sections._for_template = template.id if template else None  # type: ignore[attr-defined]
+        sections.clear_options()
+        for name in template.sections if template else []:
+            sections.add_option((Text(name), name))
+        self._plan()
+
+    # ------------------------------------------------------------------ options
+
+    def _plan(self) -> None:
+        dry = self.query_one("#mig-dry-run", Checkbox).value
+        force = self.query_one("#mig-force", Checkbox).value
+        picked = self.query_one("#mig-sections", SelectionList).selected
+        text = Text("dry run" if dry else "REAL RUN", style="" if dry else "bold yellow")
+        text.append(f" · {len(picked)} section(s)" if picked else " · all sections")
+        if force:
+            text.append(" · replaces overrides", style="bold red")
+        self.query_one("#mig-plan", Static).update(text)
+
+    def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
+        event.stop()
+        self._plan()
+
+    def on_selection_list_selected_changed(self, event: SelectionList.SelectedChanged) -> None:
+        event.stop()
+        self._plan()
+
+    def action_toggle_dry_run(self) -> None:
+        self.query_one("#mig-dry-run", Checkbox).toggle()
+
+    def action_toggle_force(self) -> None:
+        self.query_one("#mig-force", Checkbox).toggle()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "mig-start":
+            event.stop()
+            self.action_start()
+
+    # ------------------------------------------------------------------ starting
+
+    def action_start(self) -> None:
+        template = self.selected_template
+        if template is None:
+            self.status.error(self.templates_error or "Pick a template first", retry_key=None)
+            return
+        if self.starting:
+            self.status.info("A start is already under way")
+            return
+        self.starting = True
+        self._start(
+            template,
+            list(self.query_one("#mig-sections", SelectionList).selected),
+            self.query_one("#mig-dry-run", Checkbox).value,
+            self.query_one("#mig-force", Checkbox).value,
+            self.session.target_id,
+        )
+
+    @work(exclusive=True, group="migrations-start", exit_on_error=False)
+    async def _start(
+        self,
+        template: Template,
+        sections: list[str],
+        dry_run: bool,
+        force: bool,
+        target: int | None,
+    ) -> None:
+        try:
+            await self._confirm_and_send(template, sections, dry_run, force, target)
+        finally:
+            self.starting = False
+
+    async def _confirm_and_send(
+        self,
+        template: Template,
+        sections: list[str],
+        dry_run: bool,
+        force: bool,
+        target: int | None,
+    ) -> None:
+        name = template.name or template.id
+        scope = ", ".join(sections) if sections else "every section"
+        if not dry_run:
+            tried = any(t.template_id == template.id and t.dry_run for t in self._tasks())
+            note = "" if tried else "\nNo dry run of this template was run in this session."
+            body = (
+                f"Migrate the agents of template {name} ({template.id}) to revision "
+                f"{template.revision} for real: {scope}. This changes live agent "
+                f"configurations.{note}"
+            )
+            ok = await self.app.push_screen_wait(
+                ConfirmModal(f"Run the migration of {name}?", body, confirm_label="Migrate")
+            )
+            if not ok:
+                self.status.info("Migration cancelled; nothing was sent.")
+                return
+            if force:
+                typed = await self.app.push_screen_wait(
+                    PromptModal(
+                        "Replace customer overrides?",
+                        f"Fields customers changed on their agents will be overwritten by "
+                        f"{name}. Type the template id {template.id} to confirm.",
+                        placeholder=template.id,
+                        confirm_label="Replace overrides",
+                        expected=template.id,
+                    )
+                )
+                if typed is None:
+                    self.status.info("Migration cancelled; nothing was sent.")
+                    return
+        if target != self.session.target_id:
+            self.status.info("The target account changed meanwhile; nothing was sent.")
+            return
+        request = MigrationRequest(
+            dry_run=dry_run, sections_to_migrate=sections, force_migrate_overridden_fields=force
+        )
+        kind = "Dry run" if dry_run else "Migration"
+        self.status.loading(f"Starting the {kind.lower()} of {name}")
+        try:
+            reply = await self.session.client.migrate(template.id, request, target=target)
+        except PlatformError as exc:
+            self.status.error(exc, retry_key="s")
+            return
+        if not reply.is_task:
+            message = f"Nothing to migrate: every agent of {name} is up to date."
+            self.status.ok(message)
+            self.notify(message, markup=False)
+            return
+        if reply.dry_run is None:
+            reply.dry_run = dry_run
+        task = self.vapp.watch_task(reply, name)
+        self.status.ok(reply.message or f"{kind} of {name} queued ({task.task_id})")
+        table = self.query_one("#mig-tasks", DataTable)
+        table.move_cursor(row=table.get_row_index(task.task_id))
+
+    # ------------------------------------------------------------------ tasks
+
+    def _tasks(self) -> list[WatchedTask]:
+        return list(self.vapp.watcher.tasks.values())
+
+    def task_changed(self, task: WatchedTask) -> None:
+        """Called by the app on every update of a watched task: changed cells only."""
+        if not self.is_mounted:
+            return
+        table = self.query_one("#mig-tasks", DataTable)
+        cells = task_cells(task, self.vapp.watcher.clock())
+        seen = self._cells.get(task.task_id)
+        with self.app.batch_update():
+            if seen is None:
+                table.add_row(*(cells[key] for key, _ in COLUMNS), key=task.task_id)
+            else:
+                for key, value in cells.items():
+                    if seen.get(key) != (value.plain, str(value.style)):
+                        table.update_cell(task.task_id, key, value, update_width=True)
+            self._cells[task.task_id] = {k: (v.plain, str(v.style)) for k, v in cells.items()}
+        if self._highlighted_id() == task.task_id or seen is None:
+            self._show_detail()
+
+    def _tick(self) -> None:
+        """Once a second, while showing: the elapsed time of running tasks."""
+        if not self.is_current:
+            return
+        now = self.vapp.watcher.clock()
+        table = self.query_one("#mig-tasks", DataTable)
+        for task in self._tasks():
+            if task.final or task.task_id not in self._cells:
+                continue
+            value = task_cells(task, now)["elapsed"]
+            if self._cells[task.task_id]["elapsed"][0] != value.plain:
+                table.update_cell(task.task_id, "elapsed", value)
+                self._cells[task.task_id]["elapsed"] = (value.plain, str(value.style))
+        if any(not t.final for t in self._tasks()):
+            self._show_detail()
+
+    def _highlighted_id(self) -> str | None:
+        table = self.query_one("#mig-tasks", DataTable)
+        if not table.row_count:
+            return None
+        return table.coordinate_to_cell_key((table.cursor_row, 0)).row_key.value
+
+    def _show_detail(self) -> None:
+        task = self.vapp.watcher.tasks.get(self._highlighted_id() or "")
+        detail = task_detail(task, self.vapp.watcher.clock())
+        self.query_one("#mig-task-detail-text", Static).update(detail)
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        event.stop()
+        self._show_detail()

@@ -1,0 +1,116 @@
+"""Rendering watched migration tasks: table cells (glyph + colour) and the detail pane."""
+
+from __future__ import annotations
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from vagent_tui.api.models import Template
+from vagent_tui.services.migrations import WatchedTask
+from vagent_tui.ui.format import fmt_duration
+
+COLUMNS: tuple[tuple[str, str], ...] = (
+    ("template", "Template"),
+    ("run", "Run"),
+    ("status", "Status"),
+    ("elapsed", "Elapsed"),
+    ("done", "Done"),
+    ("changed", "Chg"),
+    ("skipped", "Skip"),
+    ("kept", "Kept"),
+    ("replaced", "Repl"),
+    ("error", "Last error"),
+)
+
+_STATUS = {
+    "queued": ("◷", "yellow"),
+    "running": ("⟳", "cyan"),
+    "completed": ("✓", "green"),
+    "succeeded": ("✓", "green"),
+    "success": ("✓", "green"),
+    "done": ("✓", "green"),
+    "failed": ("✗", "red"),
+    "error": ("✗", "red"),
+    "cancelled": ("⊘", "red"),
+    "canceled": ("⊘", "red"),
+}
+
+
+def status_text(status: str) -> Text:
+    """Glyph + word + colour; an unknown status reads ``? <status>`` in magenta."""
+    glyph, colour = _STATUS.get(status.lower(), ("?", "magenta"))
+    return Text(f"{glyph} {status}", style=colour)
+
+
+def run_text(dry_run: bool) -> Text:
+    return Text("dry run", style="dim") if dry_run else Text("REAL", style="bold yellow")
+
+
+def template_label(template: Template) -> Text:
+    """``Dental reception · rev 4 · 2 agents``: the name as the server sent it."""
+    text = Text(template.name or template.id)
+    if template.revision is not None:
+        text.append(f" · rev {template.revision}", style="dim")
+    if template.agent_count is not None:
+        noun = "agent" if template.agent_count == 1 else "agents"
+        text.append(f" · {template.agent_count} {noun}", style="dim")
+    return text
+
+
+def _count(value: int | None) -> str:
+    return "—" if value is None else str(value)
+
+
+def task_cells(task: WatchedTask, now: float) -> dict[str, Text]:
+    counts = task.counts
+    done = "—"
+    if counts is not None and counts.processed is not None:
+        done = f"{counts.processed}/{_count(counts.total)}"
+    error = Text(f"⚠ {task.error}", style="red") if task.error else Text("")
+    return {
+        "template": Text(task.template_name or task.template_id),
+        "run": run_text(task.dry_run),
+        "status": status_text(task.status),
+        "elapsed": Text(fmt_duration(task.elapsed(now))),
+        "done": Text(done),
+        "changed": Text(_count(counts.changed if counts else None)),
+        "skipped": Text(_count(counts.skipped if counts else None)),
+        "kept": Text(_count(counts.overrides_kept if counts else None)),
+        "replaced": Text(_count(counts.overrides_replaced if counts else None)),
+        "error": error,
+    }
+
+
+def task_detail(task: WatchedTask | None, now: float) -> RenderableType:
+    """Everything seen of a task: status, message, counts, the history of status changes."""
+    if task is None:
+        return Text("No migration started in this session. Pick a template and press s.", "dim")
+    grid = Table.grid(padding=(0, 1), expand=True)
+    grid.add_column(style="bold", no_wrap=True)
+    grid.add_column(ratio=1, overflow="fold")
+    grid.add_row("Task", Text(task.task_id))
+    grid.add_row("Template", Text(f"{task.template_name} ({task.template_id})"))
+    grid.add_row("Run", run_text(task.dry_run))
+    grid.add_row("Status", status_text(task.status))
+    grid.add_row("Message", Text(task.message or "—"))
+    grid.add_row("Elapsed", Text(f"{fmt_duration(task.elapsed(now))} · {task.polls} poll(s)"))
+    c = task.counts
+    if c is not None:
+        grid.add_row(
+            "Counts",
+            Text(
+                f"processed {_count(c.processed)}/{_count(c.total)} · changed {_count(c.changed)}"
+                f" · skipped {_count(c.skipped)} · overrides kept {_count(c.overrides_kept)}"
+                f" · replaced {_count(c.overrides_replaced)}"
+            ),
+        )
+    if task.error:
+        grid.add_row("Last error", Text(f"⚠ {task.error} (still polling)", style="red"))
+    grid.add_row("Endpoint", Text(task.endpoint))
+    history = Table.grid(padding=(0, 1))
+    history.add_column(justify="right", style="dim")
+    history.add_column()
+    for status, moment in task.history:
+        history.add_row(f"+{moment - task.started:.1f}s", status_text(status))
+    return Group(grid, Text("History", style="bold"), history)
