@@ -1,0 +1,300 @@
+"""API tokens of the acting account: the list (masked), create (value shown once), delete.
+
+A token's full value is held only inside the list's records (needed to delete it) and,
+for a new token, by the one-time modal; it is never rendered, notified or logged.
+Rows are keyed by a digest of the value so that not even the table's keys hold it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+from functools import partial
+from typing import Any, ClassVar
+
+from pydantic import ValidationError
+from rich.text import Text
+from textual import on, work
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.widget import Widget
+from textual.widgets import Button, DataTable, Input, Label, Select, Static
+
+from vagent_tui.api.errors import PlatformError
+from vagent_tui.api.models import TokenRecord, TokenRequest
+from vagent_tui.ui.format import fmt_datetime, plain
+from vagent_tui.ui.screens.base import BaseScreen
+from vagent_tui.ui.screens.modals import ConfirmModal
+from vagent_tui.ui.widgets.form import FormField, errors_by_field, first_invalid, show_errors
+from vagent_tui.ui.widgets.new_token import NewTokenModal
+
+TOKEN_TYPES = [("admin", "admin")]  # the only type the API documents
+
+
+def row_key(record: TokenRecord) -> str:
+    return "t-" + hashlib.sha256(record.token.encode()).hexdigest()[:16]
+
+
+class TokensScreen(BaseScreen):
+    """The acting account's tokens in a table; a create form below it (``n``)."""
+
+    TITLE: ClassVar[str] = "Tokens"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("n", "new_token", "New token", id="tokens.new", tooltip="Create a token"),
+        Binding(
+            "d",
+            "delete_token",
+            "Delete",
+            id="tokens.delete",
+            tooltip="Delete the highlighted token (asks first)",
+        ),
+        Binding(
+            "escape",
+            "close_form",
+            "Close form",
+            show=False,
+            id="tokens.close-form",
+            tooltip="Close the create form (what you typed is kept)",
+        ),
+    ]
+    DEFAULT_CSS = """
+    TokensScreen #tokens-note { padding: 0 1; color: $text-muted; height: 1; }
+    TokensScreen #tokens-table { height: 1fr; }
+    TokensScreen #tokens-form {
+        height: auto; padding: 0 1; border-top: solid $primary;
+    }
+    TokensScreen #tokens-form.-hidden { display: none; }
+    TokensScreen #tokens-form-row { height: auto; }
+    TokensScreen #field-type { width: 18; margin-right: 1; }
+    TokensScreen #field-description { width: 1fr; margin-right: 1; }
+    TokensScreen #tokens-form-buttons { width: auto; height: auto; margin-top: 1; }
+    TokensScreen #tokens-form-buttons Button { min-width: 10; margin-left: 1; }
+    TokensScreen #tokens-form-hint { color: $text-muted; }
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._records: dict[str, TokenRecord] = {}
+        self._order: list[str] = []
+
+    # ------------------------------------------------------------------ layout
+
+    def compose_body(self) -> Iterable[Widget]:
+        yield Static("", id="tokens-note", markup=False)
+        table: DataTable[Any] = DataTable(id="tokens-table", cursor_type="row", zebra_stripes=True)
+        table.add_column("Token", key="token")
+        table.add_column("Description", key="description")
+        table.add_column("Type", key="type")
+        table.add_column("Created", key="created")
+        table.add_column("User", key="user")
+        yield table
+        with Vertical(id="tokens-form", classes="-hidden"):
+            yield Label("New token", classes="pane-title")
+            with Horizontal(id="tokens-form-row"):
+                yield FormField(
+                    "Type",
+                    Select(TOKEN_TYPES, value="admin", allow_blank=False, id="tokens-type"),
+                    name="type",
+                )
+                description = Input(placeholder="what is it for?", id="tokens-description")
+                description.cursor_blink = False
+                yield FormField("Description", description, name="description")
+                with Horizontal(id="tokens-form-buttons"):
+                    yield Button("Create", id="tokens-create", variant="primary")
+                    yield Button("Cancel", id="tokens-cancel")
+            yield Label(
+                "admin is the only documented type · Enter creates · Esc closes the form",
+                id="tokens-form-hint",
+            )
+
+    @property
+    def table(self) -> DataTable[Any]:
+        return self.query_one("#tokens-table", DataTable)
+
+    @property
+    def fields(self) -> list[FormField]:
+        return list(self.query("#tokens-form FormField").results(FormField))
+
+    @property
+    def description_input(self) -> Input:
+        return self.query_one("#tokens-description", Input)
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.table.focus()
+
+    # ------------------------------------------------------------------ loading
+
+    def _who(self) -> str:
+        account = self.session.acting_as
+        return f"{account.display_name} (#{account.id})" if account else "the key owner"
+
+    def reload(self) -> None:
+        self.load_tokens()
+
+    @work(exclusive=True, group="tokens-load", exit_on_error=False)
+    async def load_tokens(self, done: str = "") -> None:
+        """Read the list; ``done`` is a message to show with the count (after a change)."""
+        target = self.session.target_id
+        self.status.loading("Loading tokens")
+        self.table.loading = True
+        try:
+            records = await self.session.client.list_tokens(target=target)
+        except PlatformError as exc:
+            if target == self.session.target_id:
+                self.table.loading = False
+                self.status.error(exc)
+            return
+        if target != self.session.target_id:
+            return  # the target changed meanwhile; its own load is under way
+        self.table.loading = False
+        self._fill(records)
+        self.query_one("#tokens-note", Static).update(
+            Text(f"Tokens of {self._who()} · masked; a new value is shown once")
+        )
+        count = f"{len(records)} token{'s' if len(records) != 1 else ''}"
+        self.status.ok(f"{done} · {count}" if done else count)
+
+    def _fill(self, records: list[TokenRecord]) -> None:
+        table = self.table
+        keep = self.highlighted_key
+        self._records = {row_key(r): r for r in records}
+        self._order = list(self._records)
+        with self.app.batch_update():
+            table.clear()
+            for key, record in self._records.items():
+                table.add_row(*self._cells(record), key=key)
+            if keep in self._order:
+                table.move_cursor(row=self._order.index(keep), animate=False)
+
+    @staticmethod
+    def _cells(record: TokenRecord) -> list[Text]:
+        return [
+            Text(record.masked),
+            Text(plain(record.description)),
+            Text(plain(record.type)),
+            Text(fmt_datetime(record.created_at)),
+            Text(plain(record.user_id)),
+        ]
+
+    @property
+    def highlighted_key(self) -> str | None:
+        row = self.table.cursor_row
+        if not self._order or not 0 <= row < len(self._order):
+            return None
+        return self._order[row]
+
+    # ------------------------------------------------------------------ create
+
+    def action_new_token(self) -> None:
+        self.query_one("#tokens-form").remove_class("-hidden")
+        self.description_input.focus()
+
+    def action_close_form(self) -> None:
+        form = self.query_one("#tokens-form")
+        if not form.has_class("-hidden"):
+            form.add_class("-hidden")
+            self.table.focus()
+
+    @on(Button.Pressed, "#tokens-cancel")
+    def _cancel_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.action_close_form()
+
+    @on(Button.Pressed, "#tokens-create")
+    @on(Input.Submitted, "#tokens-description")
+    def _create_requested(self, event: Button.Pressed | Input.Submitted) -> None:
+        event.stop()
+        self.submit()
+
+    def submit(self) -> None:
+        """Validate the form with `TokenRequest`; send only if it is valid."""
+        kind = self.query_one("#tokens-type", Select).value
+        try:
+            request = TokenRequest(
+                type=kind if isinstance(kind, str) else "",
+                description=self.description_input.value,
+            )
+        except ValidationError as exc:
+            errors = errors_by_field(exc)
+            if "String should have at least 1" in errors.get("description", ""):
+                errors["description"] = "required: say what the token is for"
+            rest = show_errors(self.fields, errors)
+            self.status.error("; ".join(rest) or "Check the form", retry_key=None)
+            invalid = first_invalid(self.fields)
+            if invalid is not None:
+                invalid.widget.focus()
+            return
+        show_errors(self.fields, {})
+        self.create_token(request)
+
+    @work(exclusive=True, group="tokens-create", exit_on_error=False)
+    async def create_token(self, request: TokenRequest) -> None:
+        target, who = self.session.target_id, self._who()
+        button = self.query_one("#tokens-create", Button)
+        button.disabled = True
+        self.status.loading("Creating a token")
+        try:
+            record = await self.session.client.create_token(
+                request.description, type=request.type, target=target
+            )
+        except PlatformError as exc:
+            self.status.error(exc, retry_key="Enter")  # the form keeps what was typed
+            return
+        finally:
+            button.disabled = False
+        # Shown once whatever happened to the target meanwhile: the token exists now.
+        self.app.push_screen(
+            NewTokenModal(record.token, description=request.description, account=who)
+        )
+        done = f"Token {record.masked} created for {who}"
+        del record
+        self.description_input.value = ""
+        self.action_close_form()
+        self.load_tokens(done)
+
+    # ------------------------------------------------------------------ delete
+
+    def action_delete_token(self) -> None:
+        key = self.highlighted_key
+        record = self._records.get(key or "")
+        if key is None or record is None:
+            self.notify("No token highlighted", severity="warning")
+            return
+        body = (
+            f"Delete token {record.masked} "
+            f"({record.description or 'no description'}) of {self._who()}?\n"
+            "Anything using it will get Unauthorized from then on."
+        )
+        if record.token == getattr(self.session.client, "_token", None):
+            body += (
+                "\n\n⚠ This is the key this console is using: after deleting it every "
+                "request of this session will fail."
+            )
+        self.app.push_screen(
+            ConfirmModal("Delete token?", body, confirm_label="Delete"),
+            partial(self._delete_answer, key, self.session.target_id),
+        )
+
+    def _delete_answer(self, key: str, target: int | None, confirmed: bool | None) -> None:
+        if not confirmed:
+            self.status.info("Delete cancelled: nothing was sent")
+            return
+        if target != self.session.target_id or key not in self._records:
+            self.status.info("The list changed meanwhile: nothing was sent")
+            return
+        self.delete_token(key)
+
+    @work(exclusive=True, group="tokens-delete", exit_on_error=False)
+    async def delete_token(self, key: str) -> None:
+        record = self._records[key]
+        target = self.session.target_id
+        masked = record.masked
+        self.status.loading(f"Deleting token {masked}")
+        try:
+            reply = await self.session.client.delete_token(record.token, target=target)
+        except PlatformError as exc:
+            self.status.error(exc)
+            return
+        del record
+        self.load_tokens(f"{reply.message or 'Token deleted'}: {masked}")
