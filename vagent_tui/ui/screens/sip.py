@@ -1,0 +1,203 @@
+"""SIP whitelist: the addresses allowed to send SIP traffic for the target account.
+
+``a`` opens the add form (IPv4/IPv6 checked before sending); ``d`` removes the
+highlighted address after a confirmation whose default is cancel. The list is keyed by
+IP, so after an add or a removal the cursor lands on the row that matters.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import work
+from textual.binding import Binding, BindingType
+from textual.widget import Widget
+from textual.widgets import DataTable, Static
+
+from vagent_tui.api.errors import ApiError, PlatformError
+from vagent_tui.api.models import SipEntry, SipEntryRequest
+from vagent_tui.ui.format import fmt_datetime, plain
+from vagent_tui.ui.screens.base import BaseScreen
+from vagent_tui.ui.screens.modals import ConfirmModal
+from vagent_tui.ui.widgets.entry_forms import SipEntryForm
+from vagent_tui.ui.widgets.status import describe_error
+
+
+class SipScreen(BaseScreen):
+    """The SIP IP whitelist of the acting account: list, add, remove."""
+
+    TITLE: ClassVar[str] = "SIP whitelist"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("a", "add", "Add", id="sip.add", tooltip="Add an IP address to the whitelist"),
+        Binding("d", "remove", "Remove", id="sip.remove", tooltip="Remove the highlighted address"),
+    ]
+    DEFAULT_CSS = """
+    SipScreen #sip-header { height: 1; padding: 0 1; color: $text-muted; }
+    SipScreen #sip-table { height: 1fr; }
+    SipScreen #sip-empty { display: none; padding: 1 2; color: $text-muted; }
+    SipScreen.-empty #sip-empty { display: block; }
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.entries: list[SipEntry] = []
+
+    # ------------------------------------------------------------------ layout
+
+    def compose_body(self) -> Iterable[Widget]:
+        yield Static("", id="sip-header", markup=False)
+        table: DataTable[Any] = DataTable(id="sip-table", cursor_type="row", zebra_stripes=True)
+        table.add_column("IP address", key="ip")
+        table.add_column("Label", key="label")
+        table.add_column("Added", key="added")
+        yield table
+        yield Static(
+            "No address is whitelisted: SIP traffic from anywhere is refused. Press a to add one.",
+            id="sip-empty",
+            markup=False,
+        )
+
+    @property
+    def table(self) -> DataTable[Any]:
+        return self.query_one("#sip-table", DataTable)
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.table.focus()
+
+    @property
+    def who(self) -> str:
+        acting = self.session.acting_as
+        return f"{acting.display_name} (#{acting.id})" if acting else "the key owner"
+
+    # ------------------------------------------------------------------ loading
+
+    def reload(self) -> None:
+        self.load_entries()
+
+    @work(exclusive=True, group="sip-load", exit_on_error=False)
+    async def load_entries(self, highlight: str | None = None, *, quiet: bool = False) -> None:
+        """Fetch the list; ``quiet`` leaves the status line to the action that asked."""
+        target = self.session.target_id
+        if not quiet:
+            self.status.loading("Loading the SIP whitelist")
+        self.table.loading = True
+        try:
+            entries = await self.session.client.list_sip_whitelist(target=target)
+        except PlatformError as exc:
+            if target == self.session.target_id:
+                self.table.loading = False
+                self.status.error(exc)
+            return
+        if target != self.session.target_id:
+            return  # the target changed meanwhile; its own load is under way
+        self.table.loading = False
+        self.show_entries(entries, highlight)
+        if not quiet:
+            self.status.ok(f"{len(entries)} whitelisted addresses for {self.who}")
+
+    def show_entries(self, entries: list[SipEntry], highlight: str | None = None) -> None:
+        table = self.table
+        keep = highlight or (self.highlighted.ip if self.highlighted else None)
+        row = table.cursor_row
+        self.entries = entries
+        with self.app.batch_update():
+            table.clear()
+            for entry in entries:
+                table.add_row(
+                    Text(entry.ip, style="bold"),
+                    Text(plain(entry.label)),
+                    Text(fmt_datetime(entry.added_at)),
+                    key=entry.ip,
+                )
+            ips = [e.ip for e in entries]
+            if keep in ips:
+                table.move_cursor(row=ips.index(keep), animate=False)
+            elif entries:
+                table.move_cursor(row=min(row, len(entries) - 1), animate=False)
+        self.set_class(not entries, "-empty")
+        plural = "" if len(entries) == 1 else "es"
+        self.query_one("#sip-header", Static).update(
+            f"{len(entries)} address{plural} allowed to send SIP traffic for {self.who}"
+        )
+
+    @property
+    def highlighted(self) -> SipEntry | None:
+        row = self.table.cursor_row
+        if not self.entries or not 0 <= row < len(self.entries):
+            return None
+        return self.entries[row]
+
+    # ------------------------------------------------------------------ add
+
+    def action_add(self) -> None:
+        target = self.session.target_id
+
+        async def send(request: SipEntryRequest) -> str:
+            reply = await self.session.client.add_sip_entry(
+                request.ip, request.label, target=target
+            )
+            return reply.message or "IP entry created"
+
+        def done(result: tuple[SipEntryRequest, str] | None) -> None:
+            if result is None or target != self.session.target_id:
+                return
+            request, message = result
+            self.status.ok(f"{message}: {request.ip}")
+            self.load_entries(request.ip, quiet=True)
+
+        self.app.push_screen(SipEntryForm(send, subtitle=f"For {self.who}"), done)
+
+    # ------------------------------------------------------------------ remove
+
+    def action_remove(self) -> None:
+        entry = self.highlighted
+        if entry is None:
+            self.status.info("No address highlighted: nothing to remove")
+            return
+        label = f" ({entry.label})" if entry.label else " (no label)"
+        body = (
+            f"Remove {entry.ip}{label} from the SIP whitelist of {self.who}?\n"
+            "SIP traffic from this address will be refused."
+        )
+
+        def confirmed(yes: bool | None) -> None:
+            if yes:
+                self.remove_entry(entry)
+
+        self.app.push_screen(
+            ConfirmModal("Remove a whitelisted address", body, confirm_label="Remove"), confirmed
+        )
+
+    @work(exclusive=True, group="sip-remove", exit_on_error=False)
+    async def remove_entry(self, entry: SipEntry) -> None:
+        target = self.session.target_id
+        self.status.loading(f"Removing {entry.ip}")
+        try:
+            reply = await self.session.client.delete_sip_entry(entry.ip, target=target)
+        except ApiError as exc:
+            if target != self.session.target_id:
+                return
+            if exc.status == 404:
+                self.status.error(
+                    f"{describe_error(exc)} — {entry.ip} was already gone; the list is refreshed",
+                    retry_key=None,
+                )
+                self.load_entries(quiet=True)
+            else:
+                self.status.error(
+                    f"Could not remove {entry.ip}: {describe_error(exc)}", retry_key="d"
+                )
+            return
+        except PlatformError as exc:
+            if target == self.session.target_id:
+                self.status.error(
+                    f"Could not remove {entry.ip}: {describe_error(exc)}", retry_key="d"
+                )
+            return
+        if target != self.session.target_id:
+            return
+        self.status.ok(f"{reply.message or 'IP entry deleted'}: {entry.ip}")
+        self.load_entries(quiet=True)

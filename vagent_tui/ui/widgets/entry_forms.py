@@ -1,0 +1,224 @@
+"""Add forms of the SIP whitelist and webhooks screens, as dialogs.
+
+A `FormModal` validates with the request model before anything is sent (errors under
+their fields, focus on the first invalid one), then sends through the ``send`` coroutine
+the screen gives it. A failed request keeps the dialog open with every field as typed
+and the server's message; only a success closes it. ESC only cancels.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Iterable
+from typing import Any, ClassVar
+
+from pydantic import ValidationError
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, Select, Static
+
+from vagent_tui.api.errors import PlatformError
+from vagent_tui.api.models import WEBHOOK_TYPES, Request, SipEntryRequest, WebhookRequest
+from vagent_tui.ui.screens.modals import MODAL_CSS
+from vagent_tui.ui.widgets.form import FormField, errors_by_field, first_invalid, show_errors
+from vagent_tui.ui.widgets.status import describe_error
+
+Send = Callable[[Any], Awaitable[str]]
+"""Sends a validated request; returns the server's message or raises PlatformError."""
+
+
+def _input(name: str, placeholder: str, value: str = "") -> Input:
+    field = Input(
+        value=value, placeholder=placeholder, id=f"form-{name.replace('_', '-')}", compact=True
+    )
+    field.cursor_blink = False
+    return field
+
+
+class FormModal(ModalScreen[tuple[Any, str] | None]):
+    """A dialog form; dismisses with ``(request, server message)`` after a success."""
+
+    SCOPED_CSS: ClassVar[bool] = False  # MODAL_CSS styles the screen itself (.modal)
+    DEFAULT_CSS = (
+        MODAL_CSS
+        + """
+    FormModal #form-error { color: $error; height: auto; }
+    FormModal #form-error.-hidden { display: none; }
+    FormModal Input, FormModal Select { width: 100%; }
+    FormModal FormField { margin-bottom: 1; }
+    FormModal FormField.-invalid Input, FormModal FormField.-invalid Select { border: none; }
+    FormModal FormField.-invalid Input { background: $error 15%; }
+    """
+    )
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel", id="form.cancel", tooltip="Close without sending"),
+    ]
+    TITLE_TEXT = ""
+    CONFIRM = "Add"
+
+    def __init__(self, send: Send, *, subtitle: str = "") -> None:
+        super().__init__(classes="modal")
+        self.send = send
+        self.subtitle = subtitle
+        self.sending = False
+
+    # ------------------------------------------------------------------ subclass hooks
+
+    def make_fields(self) -> Iterable[FormField]:
+        return ()
+
+    def build_request(self) -> Request:
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ layout
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(Text(self.TITLE_TEXT), classes="modal-title")
+            if self.subtitle:
+                yield Static(Text(self.subtitle, style="dim"))
+            yield from self.make_fields()
+            yield Label("", id="form-error", classes="-hidden", markup=False)
+            with Horizontal(classes="modal-buttons"):
+                yield Button("Cancel", id="form-cancel")
+                yield Button(self.CONFIRM, id="form-submit", variant="primary")
+
+    def on_mount(self) -> None:
+        self.fields[0].widget.focus()
+
+    @property
+    def fields(self) -> list[FormField]:
+        return list(self.query(FormField).results(FormField))
+
+    def value(self, name: str) -> str:
+        widget = self.query_one(f"#field-{name.replace('_', '-')}", FormField).widget
+        if isinstance(widget, Select):
+            return "" if widget.value is Select.NULL else str(widget.value)
+        assert isinstance(widget, Input)
+        return widget.value
+
+    def set_form_error(self, message: str) -> None:
+        label = self.query_one("#form-error", Label)
+        label.update(message)
+        label.set_class(not message, "-hidden")
+
+    # ------------------------------------------------------------------ submitting
+
+    def submit(self) -> None:
+        """Validate; on success send, else show each error at its field."""
+        if self.sending:
+            return
+        try:
+            request = self.build_request()
+        except FormErrors as exc:
+            rest = show_errors(self.fields, exc.errors)
+            self.set_form_error("\n".join(rest))
+            invalid = first_invalid(self.fields)
+            if invalid is not None:
+                invalid.widget.focus()
+            return
+        show_errors(self.fields, {})
+        self.set_form_error("")
+        self.send_request(request)
+
+    @work(exclusive=True, group="form-send", exit_on_error=False)
+    async def send_request(self, request: Request) -> None:
+        button = self.query_one("#form-submit", Button)
+        self.sending = True
+        button.disabled = True
+        button.label = "Sending…"
+        try:
+            message = await self.send(request)
+        except PlatformError as exc:
+            self.set_form_error(f"✗ {describe_error(exc)}")
+            return
+        finally:
+            self.sending = False
+            button.disabled = False
+            button.label = self.CONFIRM
+        self.dismiss((request, message))
+
+    @on(Input.Submitted)
+    def _input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.submit()
+
+    @on(Button.Pressed)
+    def _button(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "form-submit":
+            self.submit()
+        else:
+            self.action_cancel()
+
+    def action_cancel(self) -> None:
+        self.workers.cancel_group(self, "form-send")
+        self.dismiss(None)
+
+
+class FormErrors(Exception):
+    """Validation failed: ``{field name: message}``."""
+
+    def __init__(self, errors: dict[str, str]) -> None:
+        super().__init__("invalid form")
+        self.errors = errors
+
+
+def build(model: type[Request], values: dict[str, str], *required: str) -> Any:
+    """The request model built from the fields, or `FormErrors`.
+
+    A blank required field reads ``required`` rather than the model's parse error.
+    """
+    try:
+        return model(**values)
+    except ValidationError as exc:
+        errors = errors_by_field(exc)
+    for name in required:
+        if not values.get(name, "").strip():
+            errors[name] = "required"
+    raise FormErrors(errors)
+
+
+class SipEntryForm(FormModal):
+    """IP (IPv4 or IPv6) and a label."""
+
+    TITLE_TEXT = "Add an address to the SIP whitelist"
+
+    def make_fields(self) -> Iterable[FormField]:
+        yield FormField(
+            "IP address", _input("ip", "203.0.113.10 or 2001:db8::1"), name="ip", hint="IPv4/IPv6"
+        )
+        yield FormField("Label", _input("label", "Office PBX"), name="label", hint="optional")
+
+    def build_request(self) -> SipEntryRequest:
+        values = {"ip": self.value("ip"), "label": self.value("label")}
+        return build(SipEntryRequest, values, "ip")
+
+
+class WebhookForm(FormModal):
+    """URL (http or https), one of the five documented types, and a label."""
+
+    TITLE_TEXT = "Add a webhook destination"
+
+    def make_fields(self) -> Iterable[FormField]:
+        yield FormField(
+            "URL", _input("url", "https://hooks.example.com/vida"), name="url", hint="http(s)"
+        )
+        types: Select[str] = Select(
+            [(t, t) for t in WEBHOOK_TYPES], prompt="Choose a type", id="form-type", compact=True
+        )
+        yield FormField("Type", types, name="type", hint="which events are sent")
+        yield FormField(
+            "Label", _input("label", "CRM conversations"), name="label", hint="optional"
+        )
+
+    def build_request(self) -> WebhookRequest:
+        values = {
+            "url": self.value("url"),
+            "type": self.value("type"),
+            "label": self.value("label"),
+        }
+        return build(WebhookRequest, values, "url", "type")
