@@ -1,0 +1,219 @@
+"""Pilot flows of the Functions checklist: rows, cross-check findings, views, copy, errors.
+
+Seed facts used (vagent_tui/sim/seed.py, catalog.py): agent 1113 is on the starter plan
+with only the sms integration and no Computer Agent; it configures ``endCall`` twice
+(limit 1), ``scheduleCallback`` and ``webSearch`` (paid plan needed) and
+``runComputerTask`` (Computer Agent needed). Agent 1311 configures ``transferCall`` 12
+times (limit 10) and nothing else is wrong.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from rich.console import Console
+from textual.widgets import DataTable, Static
+
+from tests.helpers import settle
+from vagent_tui.api.errors import ApiError
+
+FUNCTIONS = "/api/v2/agent/functions"
+LIVE = "/api/v2/agentEventRules/default"
+
+
+def text_of(screen: Any, selector: str) -> str:
+    console = Console(width=300, file=io.StringIO(), record=True)
+    console.print(screen.query_one(selector, Static).content)
+    return console.export_text()
+
+
+def row_names(screen: Any) -> list[str]:
+    table = screen.query_one("#functions-table", DataTable)
+    return [str(key.value) for key in table.rows]
+
+
+def move_to(screen: Any, name: str) -> None:
+    table = screen.query_one("#functions-table", DataTable)
+    table.move_cursor(row=row_names(screen).index(name), animate=False)
+
+
+def requests(app: Any, path: str) -> list[Any]:
+    return [r for r in app.client.sim_app.state.sim.requests if r.path == path]
+
+
+async def test_checklist_and_findings_of_an_agent(make_app: Any) -> None:
+    app = make_app("functions", account=1113)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert type(screen).__name__ == "FunctionsScreen"
+        names = row_names(screen)
+        assert len(names) == 24 and names[0] == "transferCall"
+        assert requests(app, FUNCTIONS)[-1].query["targetAccountId"] == "1113"
+        table = screen.query_one("#functions-table", DataTable)
+        allowed = table.get_cell("transferCall", "allowed")
+        refused = table.get_cell("webSearch", "allowed")
+        assert allowed.plain == "✓ yes" and "green" in str(allowed.style)
+        assert refused.plain == "✗ no" and "red" in str(refused.style)
+        assert table.get_cell("endCall", "configured").plain == "2 ⚠"
+        assert table.get_cell("transferCall", "configured").plain == "1"
+        assert table.get_cell("sendSms", "configured").plain == ""
+        assert table.get_cell("webSearch", "paid").plain == "yes"
+        assert table.get_cell("runComputerTask", "computer").plain == "yes"
+
+        findings = text_of(screen, "#functions-findings")
+        assert "4 problems with the 9 configured functions" in findings
+        assert "endCall configured 2 times, limit 1" in findings
+        assert "webSearch not allowed (This function requires a paid account)" in findings
+        assert "scheduleCallback not allowed (This function requires a paid account)" in findings
+        assert (
+            "runComputerTask not allowed (No Computer Agent is configured for this agent)"
+            in findings
+        )
+        assert screen.query_one("#functions-findings").has_class("-problems")
+
+        move_to(screen, "webSearch")
+        await pilot.pause()
+        detail = text_of(screen, "#functions-detail")
+        for expected in (
+            "webSearch",
+            "Web search",
+            "Search the web for up-to-date answers.",
+            "This function requires a paid account",
+            "Upgrade to a paid plan",
+            "https://vida.io/docs/functions/webSearch",
+            "Describe when the agent should use web search",
+            "configured but not allowed",
+        ):
+            assert expected in detail, expected
+
+
+async def test_over_limit_on_another_agent_and_target_change(make_app: Any) -> None:
+    app = make_app("functions", account=1113)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        app.select_target(1311)
+        await settle(pilot)
+        assert requests(app, FUNCTIONS)[-1].query["targetAccountId"] == "1311"
+        assert requests(app, LIVE)[-1].query["targetAccountId"] == "1311"
+        findings = text_of(screen, "#functions-findings")
+        assert "1 problem with the 15 configured functions" in findings
+        assert "transferCall configured 12 times, limit 10" in findings
+        assert "endCall" not in findings
+        table = screen.query_one("#functions-table", DataTable)
+        assert table.get_cell("transferCall", "configured").plain == "12 ⚠"
+        assert table.get_cell("endCall", "configured").plain == "1"
+
+
+async def test_views_cycle(make_app: Any) -> None:
+    app = make_app("functions", account=1113)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        by_name = {f.name: f for f in screen.functions}
+        await pilot.press("v")
+        names = row_names(screen)
+        assert names and all(by_name[n].allowed is False for n in names)
+        assert len(names) == 13
+        assert "view: unavailable" in text_of(screen, "#functions-view")
+        await pilot.press("v")
+        assert set(row_names(screen)) == {
+            "transferCall",
+            "endCall",
+            "lookupContact",
+            "addNote",
+            "transferToVoicemail",
+            "scheduleCallback",
+            "webSearch",
+            "runComputerTask",
+        }
+        await pilot.press("v")
+        assert row_names(screen) == ["endCall", "scheduleCallback", "webSearch", "runComputerTask"]
+        assert text_of(screen, "#functions-summary").startswith("4 of 24 functions")
+        await pilot.press("v")
+        assert len(row_names(screen)) == 24
+
+
+async def test_copy_docs_url_or_name(make_app: Any) -> None:
+    app = make_app("functions", account=1113)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        await pilot.press("c")
+        assert app.clipboard == "https://vida.io/docs/functions/transferCall"
+        await pilot.press("n")
+        assert app.clipboard == "transferCall"
+        move_to(screen, "endCall")  # no docs page: the name is copied
+        await pilot.pause()
+        await pilot.press("c")
+        assert app.clipboard == "endCall"
+
+
+async def test_non_agent_account_gets_a_hint(make_app: Any) -> None:
+    app = make_app("functions")  # the partner key acting as itself
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        # The list is asked for with the acting account's id; the cross-check is not.
+        assert requests(app, FUNCTIONS)[-1].query["targetAccountId"] == "1000"
+        assert requests(app, LIVE) == []
+        status = text_of(screen, "#status")
+        assert "targetAccountId must select an agent account" in status
+        findings = text_of(screen, "#functions-findings")
+        assert "Select an agent account on the Scope screen (1)" in findings
+        assert row_names(screen) == []
+        # Choosing an agent account fills the checklist.
+        app.select_target(1112)
+        await settle(pilot)
+        assert len(row_names(screen)) == 24
+        findings = text_of(screen, "#functions-findings")
+        assert "pauseRecording not allowed (This function has been retired)" in findings
+
+
+async def test_cross_check_needs_an_agent_when_the_list_works(
+    make_app: Any, monkeypatch: Any
+) -> None:
+    """A platform that lists functions for any account: rows, and the cross-check hint."""
+    app = make_app("functions", account=1110)  # an organization
+    real = app.client.list_functions
+
+    async def any_account(target: int) -> Any:
+        return await real(target=1111)
+
+    monkeypatch.setattr(app.client, "list_functions", any_account)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert len(row_names(screen)) == 24
+        findings = text_of(screen, "#functions-findings")
+        assert "needs an agent account (organization account selected)" in findings
+        table = screen.query_one("#functions-table", DataTable)
+        assert table.get_cell("transferCall", "configured").plain == "—"
+        assert requests(app, LIVE) == []
+
+
+async def test_api_error_shown_and_retry(make_app: Any, monkeypatch: Any) -> None:
+    app = make_app("functions", account=1113)
+    real = app.client.list_functions
+    calls = {"n": 0}
+
+    async def flaky(target: int) -> Any:
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise ApiError(500, "boom")
+        return await real(target=target)
+
+    monkeypatch.setattr(app.client, "list_functions", flaky)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        status = text_of(screen, "#status")
+        assert "HTTP 500: boom" in status and "press r to retry" in status
+        assert row_names(screen) == []
+        await pilot.press("r")
+        await settle(pilot)
+        assert len(row_names(screen)) == 24
+        assert "4 problems" in text_of(screen, "#functions-findings")
+        assert "boom" not in text_of(screen, "#status")
