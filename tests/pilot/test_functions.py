@@ -217,3 +217,20 @@ async def test_api_error_shown_and_retry(make_app: Any, monkeypatch: Any) -> Non
         assert len(row_names(screen)) == 24
         assert "4 problems" in text_of(screen, "#functions-findings")
         assert "boom" not in text_of(screen, "#status")
+
+
+async def test_live_read_failure_keeps_the_list(make_app: Any, monkeypatch: Any) -> None:
+    app = make_app("functions", account=1113)
+
+    async def broken(**kwargs: Any) -> Any:
+        raise ApiError(500, "config store down")
+
+    monkeypatch.setattr(app.client, "get_live", broken)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert len(row_names(screen)) == 24
+        assert "config store down" in text_of(screen, "#functions-findings")
+        status = text_of(screen, "#status")
+        assert "Agent configuration: HTTP 500: config store down" in status
+        assert "press r to retry" in status

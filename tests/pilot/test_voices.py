@@ -191,3 +191,23 @@ async def test_api_error_shown_and_retry(make_app: Any, monkeypatch: Any) -> Non
         await settle(pilot)
         assert len(row_ids(screen)) == 34
         assert "boom" not in text_of(screen, "#status")
+
+
+async def test_failed_load_after_a_switch_shows_no_stale_rows(
+    make_app: Any, monkeypatch: Any
+) -> None:
+    app = make_app("voices")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert len(row_ids(screen)) == 34
+
+        async def refused(**kwargs: Any) -> Any:
+            raise ApiError(403, "Target account is outside your hierarchy")
+
+        monkeypatch.setattr(app.client, "list_voices", refused)
+        app.select_target(1113)
+        await settle(pilot)
+        assert row_ids(screen) == []
+        assert "HTTP 403: Target account is outside your hierarchy" in text_of(screen, "#status")
+        assert text_of(screen, "#voices-count").strip() == "0 of 0 voices"

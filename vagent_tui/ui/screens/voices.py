@@ -112,6 +112,8 @@ class VoicesScreen(BaseScreen):
         except PlatformError as exc:
             if target == self.session.target_id:
                 self.table.loading = False
+                self.voices = []  # never leave another account's voices on show
+                self.apply_filters()
                 self.status.error(exc)
             return
         if target != self.session.target_id:
