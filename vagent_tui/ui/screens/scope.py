@@ -35,6 +35,7 @@ class ScopeScreen(BaseScreen):
     """Key owner, scope verdict, the tree of child accounts and the target picker."""
 
     TITLE = "Scope"
+    AUTO_FOCUS = "#scope-tree"
     DEFAULT_CSS = """
     ScopeScreen #scope-info { height: auto; padding: 0 1; }
     ScopeScreen #scope-info.-error { background: $error 20%; }

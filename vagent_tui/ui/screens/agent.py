@@ -1,0 +1,267 @@
+"""Agent detail: the staging and live configuration, its raw JSON, and saved versions.
+
+Staging falls back to live when the staging slot is empty (and says so). Renaming a
+saved version changes only its title; the title shown afterwards is the server's
+``newTitle``. An error keeps what was typed: the prompt opens again with it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from functools import partial
+from typing import ClassVar
+
+from pydantic import ValidationError
+from rich.syntax import Syntax
+from rich.text import Text
+from textual import work
+from textual.binding import Binding, BindingType
+from textual.widget import Widget
+from textual.widgets import DataTable, Static, TabbedContent, TabPane
+
+from vagent_tui.api.errors import PlatformError
+from vagent_tui.api.models import AgentConfig, SavedVersion
+from vagent_tui.services.agents import AgentSlots, load_agent
+from vagent_tui.ui.format import fmt_datetime
+from vagent_tui.ui.screens.base import BaseScreen
+from vagent_tui.ui.screens.modals import PromptModal
+from vagent_tui.ui.widgets.account_info import kind_name
+from vagent_tui.ui.widgets.agent_view import AgentView, ScrollPane
+from vagent_tui.ui.widgets.status import describe_error
+
+
+def title_problem(text: str) -> str | None:
+    """The prompt's own check: a title must have something in it."""
+    return "A title cannot be empty" if not text.strip() else None
+
+
+def differing_fields(live: AgentConfig, staging: AgentConfig) -> list[str]:
+    a, b = live.wire(), staging.wire()
+    return sorted(k for k in a.keys() | b.keys() if a.get(k) != b.get(k))
+
+
+class AgentScreen(BaseScreen):
+    """The selected agent account's configuration slots and saved versions."""
+
+    TITLE = "Agent"
+    AUTO_FOCUS = "#agent-view"
+    DEFAULT_CSS = """
+    AgentScreen #agent-slot { height: auto; padding: 0 1; }
+    AgentScreen #agent-hint { height: auto; padding: 1 2; display: none; }
+    AgentScreen.-no-agent #agent-hint { display: block; }
+    AgentScreen.-no-agent #agent-tabs, AgentScreen.-no-agent #agent-slot { display: none; }
+    AgentScreen #agent-tabs { height: 1fr; }
+    AgentScreen TabPane { padding: 0; }
+    AgentScreen #agent-view, AgentScreen #agent-json-pane { height: 1fr; padding: 0 1; }
+    AgentScreen #agent-versions { height: 1fr; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("s", "toggle_slot", "Staging/Live", id="agent.slot",
+                tooltip="Show the staging or the live configuration"),
+        Binding("J", "toggle_json", "JSON", id="agent.json",
+                tooltip="The raw JSON of the whole configuration"),
+        Binding("c", "tab('tab-config')", "Config", show=False, id="agent.config",
+                tooltip="The configuration, grouped"),
+        Binding("v", "tab('tab-versions')", "Versions", id="agent.versions",
+                tooltip="Saved versions of the live configuration"),
+        Binding("e", "rename", "Rename", id="agent.rename",
+                tooltip="Rename the highlighted saved version"),
+    ]  # fmt: skip
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.slot = "live"
+        self.slots: AgentSlots | None = None
+        self._loaded_for: int | None = None
+
+    def compose_body(self) -> Iterable[Widget]:
+        yield Static("", id="agent-slot")
+        yield Static("", id="agent-hint")
+        with TabbedContent(id="agent-tabs"):
+            with TabPane("Config", id="tab-config"):
+                yield AgentView(id="agent-view")
+            with TabPane("JSON", id="tab-json"), ScrollPane(id="agent-json-pane"):
+                yield Static("", id="agent-json")
+            with TabPane("Versions", id="tab-versions"):
+                yield DataTable(id="agent-versions", cursor_type="row", zebra_stripes=True)
+
+    def on_mount(self) -> None:
+        table = self.query_one("#agent-versions", DataTable)
+        table.add_column("Title", key="title")
+        table.add_column("Saved", key="saved")
+        table.add_column("versionId", key="id")
+        self.query_one("#agent-view").focus()
+
+    @property
+    def tabs(self) -> TabbedContent:
+        return self.query_one("#agent-tabs", TabbedContent)
+
+    # ------------------------------------------------------------------ loading
+
+    def reload(self) -> None:
+        session = self.session
+        if not session.is_agent_selected:
+            self.slots = None
+            self.add_class("-no-agent")
+            acting = session.acting_as
+            who = Text("Select an agent account on the Scope screen (1).\n\n", style="bold")
+            if acting is not None:
+                who.append(f"Acting as {acting.display_name} (#{acting.id}, {kind_name(acting)}),")
+                who.append(" which is not an agent account: it has no agent configuration.")
+            self.query_one("#agent-hint", Static).update(who)
+            self.status.info("No agent account selected")
+            return
+        self.remove_class("-no-agent")
+        self.load(session.target_id)
+
+    @work(exclusive=True, group="agent-load", exit_on_error=False)
+    async def load(self, target: int | None) -> None:
+        self.status.loading("Loading the staging and live configuration")
+        if self._loaded_for != target or self.slots is None:  # don't show another agent's
+            self.slots = None
+            self.query_one("#agent-slot", Static).update(Text("⟳ Loading…", style="italic"))
+            self.query_one(AgentView).show(None)
+            self.query_one("#agent-json", Static).update("")
+            self.query_one("#agent-versions", DataTable).clear()
+        try:
+            slots = await load_agent(self.session.client, target)
+        except PlatformError as exc:
+            if self.session.target_id == target:
+                self.status.error(exc)
+            return
+        if self.session.target_id != target:
+            return  # the target changed meanwhile: a newer load is under way
+        self.slots = slots
+        self._loaded_for = target
+        self._show_slot()
+        self._show_versions()
+        count = len(slots.versions)
+        self.status.info(f"Loaded; {count} saved version{'s' if count != 1 else ''}")
+
+    # ------------------------------------------------------------------ showing
+
+    def _show_slot(self) -> None:
+        slots = self.slots
+        if slots is None:
+            return
+        config = slots.slot(self.slot)
+        line = Text()
+        if self.slot == "staging":
+            line.append(" STAGING ", style="bold black on yellow")
+        else:
+            line.append(" LIVE ", style="bold black on green")
+        if config is not None:
+            line.append(f" {config.id or '—'} · ")
+            line.append(config.title or "untitled", style="bold")
+        if self.slot == "staging" and slots.staging_is_empty:
+            line.append("  staging is empty: showing the live configuration", style="yellow")
+        elif self.slot == "staging" and slots.live is not None and slots.staging is not None:
+            diff = differing_fields(slots.live, slots.staging)
+            line.append(f"  {len(diff)} field(s) differ from live", style="dim")
+            if diff:
+                line.append(": " + ", ".join(diff), style="dim")
+        line.append("  (s: staging/live)", style="dim")
+        self.query_one("#agent-slot", Static).update(line)
+        self.query_one(AgentView).show(config)
+        raw = json.dumps(config.wire(), indent=2, ensure_ascii=False) if config else "null"
+        syntax = Syntax(raw, "json", theme="ansi_dark", word_wrap=True, background_color="default")
+        self.query_one("#agent-json", Static).update(syntax)
+
+    def _show_versions(self) -> None:
+        table = self.query_one("#agent-versions", DataTable)
+        table.clear()
+        for version in self.slots.versions if self.slots else []:
+            table.add_row(
+                Text(version.title),
+                fmt_datetime(version.saved_at),
+                str(version.version_id),
+                key=str(version.version_id),
+            )
+
+    def action_toggle_slot(self) -> None:
+        self.slot = "staging" if self.slot == "live" else "live"
+        if self.slots is None:
+            self.status.info(f"Will show {self.slot} once loaded")
+            return
+        self._show_slot()
+        if self.slot == "staging" and self.slots.staging_is_empty:
+            self.status.info("Staging is empty: showing the live configuration")
+        else:
+            self.status.info(f"Showing the {self.slot} configuration")
+
+    def action_tab(self, tab: str) -> None:
+        self.tabs.active = tab
+
+    def action_toggle_json(self) -> None:
+        self.tabs.active = "tab-config" if self.tabs.active == "tab-json" else "tab-json"
+
+    def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        self._focus_pane(event.pane.id or "")
+
+    def _focus_pane(self, pane: str) -> None:
+        panes = {"tab-config": "#agent-view", "tab-json": "#agent-json-pane"}
+        self.query_one(panes.get(pane, "#agent-versions")).focus()
+
+    # ------------------------------------------------------------------ renaming
+
+    def _highlighted_version(self) -> SavedVersion | None:
+        table = self.query_one("#agent-versions", DataTable)
+        if self.slots is None or not self.slots.versions or table.row_count == 0:
+            return None
+        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        return next((v for v in self.slots.versions if str(v.version_id) == key), None)
+
+    def action_rename(self) -> None:
+        self.tabs.active = "tab-versions"
+        version = self._highlighted_version()
+        live = self.slots.live if self.slots else None
+        if version is None or live is None or not live.id:
+            self.status.error("No saved version to rename", retry_key=None)
+            return
+        self._prompt(version, live.id, version.title)
+
+    def _prompt(self, version: SavedVersion, live_id: str, value: str, error: str = "") -> None:
+        body = f"Saved {fmt_datetime(version.saved_at)} · versionId {version.version_id}\n"
+        body += "Only the display title changes."
+        if error:
+            body += f"\n\n✗ Not renamed: {error}"
+        modal = PromptModal(
+            "Rename saved version", body, value=value, placeholder="New title",
+            confirm_label="Rename", validate=title_problem,
+        )  # fmt: skip
+        target = self.session.target_id
+        self.app.push_screen(modal, partial(self._rename_chosen, version, live_id, target))
+
+    def _rename_chosen(
+        self, version: SavedVersion, live_id: str, target: int | None, title: str | None
+    ) -> None:
+        if title is None:
+            self.status.info("Rename cancelled; nothing was sent")
+            return
+        self.rename(version, live_id, target, title)
+
+    @work(exclusive=True, group="agent-rename", exit_on_error=False)
+    async def rename(
+        self, version: SavedVersion, live_id: str, target: int | None, title: str
+    ) -> None:
+        self.status.loading(f"Renaming version {version.version_id}")
+        try:
+            change = await self.session.client.rename_version(
+                live_id, version.version_id, title, target=target
+            )
+        except (PlatformError, ValidationError) as exc:
+            problem = describe_error(exc)
+            if isinstance(exc, ValidationError):
+                problem = "; ".join(e["msg"] for e in exc.errors())
+            self.status.error(problem, retry_key=None)
+            self._prompt(version, live_id, title, error=problem)
+            return
+        new_title = change.new_title if change.new_title is not None else title
+        version.title = new_title
+        if self.session.target_id == target:
+            table = self.query_one("#agent-versions", DataTable)
+            key = str(version.version_id)
+            if key in table.rows:
+                table.update_cell(key, "title", Text(new_title))
+        self.status.ok(f"Version {version.version_id} is now titled “{new_title}”")

@@ -1,0 +1,206 @@
+"""Every field of an agent configuration, grouped so that a person can read it.
+
+Groups follow the spec's table: identity and instructions; model and thinking; voice
+and speech engines; call handling and timing; transfers; CNAM rules; functions;
+reporting fields; effective reporting fields; apps; skills; heartbeat; event rules.
+Any field not named in a group (a new field of the API, or a simulator extra such as
+``templateId``) lands in "Other fields", so nothing the server sends is hidden. Server
+text is always a `rich.text.Text`, never markup.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from vagent_tui.api.models import AgentConfig, Resource
+from vagent_tui.ui.format import flag, plain
+
+GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("Identity and instructions", ("id", "title", "description", "brandName",
+     "agentInstructions", "welcomeMessage", "links", "keywords", "timezone")),
+    ("Model and thinking", ("agentModel", "agentThinking", "agentThinkingModel",
+     "postConvoForceThinking")),
+    ("Voice and speech engines", ("agentVoice", "agentTtsEngine", "agentLang", "agentS2SEngine",
+     "agentSttEngine", "agentSttSmartFormatting", "backgroundAudio")),
+    ("Call handling and timing", ("waitOnAnswer", "waitToGreet", "postAnswerDtmf",
+     "preAnswerRingTime", "preAnswerSkipProcessingResults", "enableRingback",
+     "interruptionWordCount", "interruptionMinimumSpeakingTime", "speakingTimeout",
+     "speechProcessingDelay", "speechProcessingDelayInterruptionStep",
+     "speechProcessingDelayMaxMultiplier", "callerResponseTimeout",
+     "callerResponseTimeoutHangupCounter", "ignoreSpeech", "noContactInjection",
+     "noConvoHistory", "autoRecordingNotification", "recordingNotificationPhrase")),
+    ("Transfers", ("useAgentNumberForTransfers", "confirmTransfers", "monitorTransfers",
+     "attendedTransfers", "attendedTransferBridgeTrigger", "attendedTransferCheckInTimeout",
+     "transferConfirmTimeout", "announceTransferConnecting", "announceTransferConnected",
+     "preTransferNotificationStart", "preTransferNotificationEnd", "enableTransferRingback")),
+    ("CNAM rules", ("cnamAutoRejectRegex", "cnamAutoRejectCode", "cnamAutoTransferRegex",
+     "cnamAutoTransferDestination")),
+)  # fmt: skip
+
+LISTED = frozenset(
+    {"actions", "computerDelegateAccountId", "reportingFields", "effectiveReportingFields",
+     "apps", "skills", "heartbeatInstructions", "heartbeatEvery", "heartbeatConfig",
+     "activeEventRules"}
+)  # fmt: skip
+"""Fields shown by the dedicated sections below the plain groups."""
+
+
+def value_text(value: Any) -> Text:
+    """One field value: booleans as glyph + word + colour, text literally."""
+    if isinstance(value, bool) or value is None:
+        return flag(value)
+    if isinstance(value, Resource):
+        value = value.wire()
+    if isinstance(value, dict):
+        return Text(", ".join(f"{k}={plain(v)}" for k, v in value.items()) or "—")
+    if isinstance(value, str) and value == "":
+        return Text('"" (empty)', style="dim")
+    return Text(plain(value))
+
+
+def _grid() -> Table:
+    grid = Table.grid(padding=(0, 2), expand=True)
+    grid.add_column(style="bold", no_wrap=True, max_width=38)
+    grid.add_column(ratio=1, overflow="fold")
+    return grid
+
+
+def _title(text: str, count: int | None = None) -> Text:
+    title = Text(f"\n▌ {text}", style="bold cyan")
+    if count is not None:
+        title.append(f"  ({count})", style="dim")
+    return title
+
+
+def _extras(item: Resource) -> str:
+    extra = item.model_extra or {}
+    return "; ".join(f"{k}={plain(v)}" for k, v in extra.items())
+
+
+def _table(*headers: str) -> Table:
+    table = Table(box=None, expand=True, padding=(0, 1), show_edge=False, header_style="bold")
+    for header in headers:
+        table.add_column(header, overflow="fold")
+    return table
+
+
+def _functions(config: AgentConfig) -> RenderableType:
+    table = _table("Function", "Allowed", "Reason · missing requirement", "Instructions")
+    for action in config.actions:
+        why = " · ".join(x for x in (action.reason, action.missing_requirement) if x)
+        extra = _extras(action)
+        instructions = action.instructions + (f" [{extra}]" if extra else "")
+        reason = Text(why or "—", style="red" if why else "dim")
+        table.add_row(Text(action.name, style="bold"), flag(action.allowed), reason,
+                      Text(instructions))  # fmt: skip
+    return table
+
+
+def _reporting(fields: list[Any], *, source: bool) -> RenderableType:
+    headers = ["Key", "Label", "Kind", "Choices", "Instructions"]
+    table = _table(*headers, *(["Source"] if source else []))
+    for item in fields:
+        kind, choices = (item.values.kind, item.values.choices) if item.values else (None, None)
+        row = [Text(item.key, style="bold"), Text(item.label), Text(plain(kind)),
+               Text(plain(choices)), Text(item.instructions)]  # fmt: skip
+        if source:
+            row.append(Text(plain(getattr(item, "source", None)), style="cyan"))
+        table.add_row(*row)
+    return table
+
+
+def _apps(config: AgentConfig) -> RenderableType:
+    table = _table("App", "Version", "Enabled", "Instructions")
+    for app in config.apps:
+        table.add_row(Text(app.app_id, style="bold"), Text(plain(app.version)),
+                      flag(app.enabled), Text(app.instructions))  # fmt: skip
+    return table
+
+
+def _skills(config: AgentConfig) -> RenderableType:
+    table = _table("Skill", "Instructions")
+    for skill in config.skills:
+        table.add_row(Text(skill.slug, style="bold"), Text(skill.instructions))
+    return table
+
+
+def _heartbeat(config: AgentConfig) -> RenderableType:
+    grid = _grid()
+    grid.add_row("heartbeatInstructions", value_text(config.heartbeat_instructions))
+    grid.add_row("heartbeatEvery", value_text(config.heartbeat_every))
+    hb = config.heartbeat_config
+    if hb is None:
+        grid.add_row("heartbeatConfig", value_text(None))
+        return grid
+    grid.add_row("heartbeatConfig", Text(""))
+    for key, value in hb.wire().items():
+        if key == "activeHours" and isinstance(value, dict):
+            hours = Text(f"{value.get('start') or '?'}–{value.get('end') or '?'}")
+            if value.get("timezone"):
+                hours.append(f" {value['timezone']}")
+            rest = {k: v for k, v in value.items() if k not in ("start", "end", "timezone")}
+            if rest:
+                hours.append(" " + value_text(rest).plain)
+            grid.add_row("  activeHours", hours)
+        else:
+            grid.add_row(f"  {key}", value_text(value))
+    return grid
+
+
+def config_renderable(config: AgentConfig) -> RenderableType:
+    """The whole configuration as titled groups of fields and tables."""
+    wire = config.wire()
+    parts: list[RenderableType] = []
+    shown: set[str] = set(LISTED)
+    for title, keys in GROUPS:
+        grid = _grid()
+        for key in keys:
+            shown.add(key)
+            grid.add_row(key, value_text(wire.get(key)))
+        parts += [_title(title), grid]
+    delegate = Text(f"computerDelegateAccountId: {plain(config.computer_delegate_account_id)}")
+    parts += [_title("Functions (actions)", len(config.actions)), delegate, _functions(config)]
+    parts += [_title("Reporting fields", len(config.reporting_fields)),
+              _reporting(config.reporting_fields, source=False)]  # fmt: skip
+    parts += [_title("Effective reporting fields", len(config.effective_reporting_fields)),
+              _reporting(config.effective_reporting_fields, source=True)]  # fmt: skip
+    parts += [_title("Apps", len(config.apps)), _apps(config)]
+    parts += [_title("Skills", len(config.skills)), _skills(config)]
+    parts += [_title("Heartbeat"), _heartbeat(config)]
+    rules = config.active_event_rules
+    parts += [_title("Event rules", len(rules)), Text(plain(rules))]
+    other = {k: v for k, v in wire.items() if k not in shown}
+    if other:
+        grid = _grid()
+        for key, value in other.items():
+            grid.add_row(key, value_text(value))
+        parts += [_title("Other fields (not in the spec)", len(other)), grid]
+    return Group(*parts)
+
+
+class ScrollPane(VerticalScroll):
+    """A focusable scroll pane where j/k (and the arrows) scroll."""
+
+    def action_cursor_down(self) -> None:
+        self.scroll_down(animate=False)
+
+    def action_cursor_up(self) -> None:
+        self.scroll_up(animate=False)
+
+
+class AgentView(ScrollPane):
+    """A scrollable view of one configuration, every field grouped."""
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="agent-fields")
+
+    def show(self, config: AgentConfig | None) -> None:
+        body = self.query_one("#agent-fields", Static)
+        body.update(config_renderable(config) if config else Text("No configuration.", style="dim"))
