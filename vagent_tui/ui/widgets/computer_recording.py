@@ -1,0 +1,203 @@
+"""The workflow-recording pane of the Computer Agents screen.
+
+The slot of a recording comes from a browser automation session (``b`` fills it in).
+While a recording is not final its status is read again every `POLL_SECONDS`, one
+request at a time (the next poll is armed after each answer), and only while the
+screen is showing.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from pydantic import ValidationError
+from textual import work
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.timer import Timer
+from textual.widgets import Button, Input, Label, Static
+
+from vagent_tui.api.errors import PlatformError
+from vagent_tui.api.models import AutomationSession, RecordingStartRequest, WorkflowRecording
+from vagent_tui.ui.widgets.computer_render import is_final, recording_detail, session_text
+from vagent_tui.ui.widgets.form import FormField, errors_by_field, show_errors
+
+if TYPE_CHECKING:
+    from vagent_tui.ui.screens.computer import ComputerScreen
+
+TTL_DEFAULT = 600
+TTL_MIN, TTL_MAX = 60, 1800
+
+
+class RecordingPane(Vertical):
+    """Slot and TTL fields, the action buttons, the browser session and the recording."""
+
+    POLL_SECONDS: ClassVar[float] = 3.0
+
+    def __init__(self) -> None:
+        super().__init__(id="computer-recording-pane")
+        self.recording: WorkflowRecording | None = None
+        self.browser: AutomationSession | None = None
+        self._poll: Timer | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Label("Workflow recording", classes="pane-title")
+        with Horizontal(classes="computer-row"):
+            slot = Input(placeholder="e.g. 0", id="computer-slot", compact=True)
+            slot.cursor_blink = False
+            yield FormField("Slot id", slot, name="slot_id", hint="≥ 0")
+            ttl = Input(str(TTL_DEFAULT), id="computer-ttl", compact=True)
+            ttl.cursor_blink = False
+            yield FormField("Session TTL", ttl, name="ttl_seconds", hint=f"{TTL_MIN}..{TTL_MAX} s")
+        with Horizontal(classes="computer-buttons"):
+            yield Button("Start s", id="computer-start", compact=True, variant="primary")
+            yield Button("Stop x", id="computer-stop", compact=True)
+            yield Button("Browser session b", id="computer-open-session", compact=True)
+            yield Button("Status t", id="computer-refresh-status", compact=True)
+        yield Static(session_text(None), id="computer-session")
+        yield Static(recording_detail(None, compact=True), id="computer-recording")
+
+    @property
+    def host(self) -> ComputerScreen:
+        return self.screen  # type: ignore[return-value]
+
+    def field(self, name: str) -> FormField:
+        return self.query_one(f"#field-{name.replace('_', '-')}", FormField)
+
+    # ------------------------------------------------------------------ showing
+
+    def account_changed(self, account: int | None) -> None:
+        """Forget what belonged to the previous account; read the new one's status."""
+        self.browser = None
+        self.query_one("#computer-session", Static).update(session_text(None))
+        self.set_recording(None)
+        if account is not None:
+            self.load_status(quiet=True)
+
+    def set_recording(self, recording: WorkflowRecording | None) -> None:
+        self.recording = recording
+        self.show_recording()
+        self.schedule_poll()
+
+    def show_recording(self) -> None:
+        compact = not self.host.has_class("-wide")
+        widget = self.query_one("#computer-recording", Static)
+        widget.update(recording_detail(self.recording, compact=compact))
+
+    # ------------------------------------------------------------------ polling
+
+    def schedule_poll(self) -> None:
+        self.stop_polling()
+        if not is_final(self.recording) and self.host.is_current:
+            self._poll = self.set_timer(self.POLL_SECONDS, self._poll_now)
+
+    def stop_polling(self) -> None:
+        if self._poll is not None:
+            self._poll.stop()
+            self._poll = None
+
+    @property
+    def polling(self) -> bool:
+        return self._poll is not None
+
+    def resume_polling(self) -> None:
+        if not is_final(self.recording):
+            self.load_status(quiet=True)
+
+    def _poll_now(self) -> None:
+        self._poll = None
+        if self.host.is_current and not is_final(self.recording):
+            self.load_status(quiet=True)
+
+    # ------------------------------------------------------------------ requests
+
+    @work(exclusive=True, group="computer-status", exit_on_error=False)
+    async def load_status(self, *, quiet: bool = False) -> None:
+        host = self.host
+        account = host.account_id
+        if account is None:
+            return
+        if not quiet:
+            host.status.loading("Reading the recording status")
+        try:
+            recording = await host.session.client.recording_status(account)
+        except PlatformError as exc:
+            if account == host.account_id:
+                host.status.error(exc, retry_key="t")
+            return
+        if account != host.account_id:
+            return
+        self.set_recording(recording)
+        if not quiet:
+            host.status.ok("Recording status refreshed" if recording else "No recording yet")
+
+    def start(self, account: int) -> None:
+        """Validate the slot at its field; nothing is sent when it is invalid."""
+        raw = self.query_one("#computer-slot", Input).value.strip()
+        try:
+            request = RecordingStartRequest(slot_id=raw or None)  # type: ignore[arg-type]
+        except ValidationError as exc:
+            show_errors([self.field("slot_id")], errors_by_field(exc))
+            self.query_one("#computer-slot", Input).focus()
+            return
+        self.field("slot_id").set_error(None)
+        self.start_recording(account, request.slot_id)
+
+    @work(exclusive=True, group="computer-start", exit_on_error=False)
+    async def start_recording(self, account: int, slot: int) -> None:
+        host = self.host
+        host.status.loading(f"Starting a recording on slot {slot}")
+        try:
+            recording = await host.session.client.start_recording(account, slot)
+        except PlatformError as exc:
+            host.status.error(exc, retry_key="s")
+            return
+        self.query_one("#computer-slot", Input).value = ""
+        if account == host.account_id:
+            self.set_recording(recording)
+        host.status.ok(f"Recording {recording.recording_id or ''} started on slot {slot}")
+
+    @work(exclusive=True, group="computer-stop", exit_on_error=False)
+    async def stop_recording(self, account: int) -> None:
+        host = self.host
+        host.status.loading("Stopping the recording")
+        try:
+            recording = await host.session.client.stop_recording(account)
+        except PlatformError as exc:
+            host.status.error(exc, retry_key="x")
+            return
+        if account == host.account_id:
+            self.set_recording(recording)
+        host.status.ok(f"Recording {recording.recording_id or ''} {recording.state or 'stopped'}")
+
+    def open_session(self, account: int) -> None:
+        """Validate the TTL at its field, then ask for a browser automation session."""
+        raw = self.query_one("#computer-ttl", Input).value.strip()
+        try:
+            ttl = int(raw)
+        except ValueError:
+            ttl = -1
+        if not TTL_MIN <= ttl <= TTL_MAX:
+            self.field("ttl_seconds").set_error(f"whole seconds from {TTL_MIN} to {TTL_MAX}")
+            self.query_one("#computer-ttl", Input).focus()
+            return
+        self.field("ttl_seconds").set_error(None)
+        self.create_session(account, ttl)
+
+    @work(exclusive=True, group="computer-browser", exit_on_error=False)
+    async def create_session(self, account: int, ttl: int) -> None:
+        host = self.host
+        host.status.loading(f"Opening a browser automation session ({ttl} s)")
+        try:
+            browser = await host.session.client.create_automation_session(account, ttl)
+        except PlatformError as exc:
+            host.status.error(exc, retry_key="b")
+            return
+        if account != host.account_id:
+            return
+        self.browser = browser
+        self.query_one("#computer-session", Static).update(session_text(browser))
+        if browser.slot is not None:
+            self.query_one("#computer-slot", Input).value = str(browser.slot)
+            self.field("slot_id").set_error(None)
+        host.status.ok(f"Browser session on slot {browser.slot}: press s to start recording")

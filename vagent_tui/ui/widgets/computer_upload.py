@@ -1,0 +1,247 @@
+"""The workspace-upload pane of the Computer Agents screen, and local file reading.
+
+Local files are only touched through `probe_file` and `read_file`, run in a thread so
+that a slow disk never blocks the interface. The form validates with `UploadRequest`
+before anything is sent; a failed upload keeps every field as typed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pydantic import ValidationError
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Button, DataTable, Input, Label, Static, Switch
+
+from vagent_tui.api.errors import PlatformError
+from vagent_tui.api.models import UploadRequest
+from vagent_tui.ui.format import flag
+from vagent_tui.ui.screens.modals import ConfirmModal
+from vagent_tui.ui.widgets.computer_render import file_cells, fmt_size
+from vagent_tui.ui.widgets.form import FormField, errors_by_field, first_invalid, show_errors
+
+if TYPE_CHECKING:
+    from vagent_tui.ui.screens.computer import ComputerScreen
+
+_NONE = Text("none picked: f opens the file tree", style="dim")
+
+
+def overwrite_text(on: bool) -> Text:
+    return flag(on, yes="replace", no="keep")
+
+
+class LocalFileError(Exception):
+    """A local file that cannot be uploaded (a directory, missing, unreadable)."""
+
+
+def _check(path: Path) -> None:
+    if path.is_dir():
+        raise LocalFileError(f"{path.name or path} is a directory: pick a file")
+    if not path.exists():
+        raise LocalFileError(f"{path.name} does not exist")
+
+
+def probe_file(path: Path) -> int:
+    """The size of a readable file, else `LocalFileError` (blocking: use a thread)."""
+    _check(path)
+    try:
+        with path.open("rb") as handle:
+            handle.read(1)
+        return path.stat().st_size
+    except OSError as exc:
+        raise LocalFileError(f"cannot read {path.name}: {exc.strerror or exc}") from exc
+
+
+def read_file(path: Path) -> bytes:
+    """The whole file (blocking: use a thread)."""
+    _check(path)
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise LocalFileError(f"cannot read {path.name}: {exc.strerror or exc}") from exc
+
+
+class UploadPane(Vertical):
+    """Local file, remote path, mode, overwrite, the upload button and the file list."""
+
+    def __init__(self) -> None:
+        super().__init__(id="computer-upload-pane")
+        self.local_file: Path | None = None
+        self.local_error: str | None = None
+        self._prefilled = ""
+
+    def compose(self) -> ComposeResult:
+        yield Label("Workspace upload", classes="pane-title")
+        with Horizontal(classes="computer-row"):
+            yield FormField("Local file", Static(_NONE, id="computer-local"), name="file")
+            yield Button("Pick file f", id="computer-pick", compact=True)
+        path = Input(placeholder="e.g. notes/todo.txt", id="computer-path", compact=True)
+        path.cursor_blink = False
+        yield FormField("Remote path", path, name="path", hint="relative, no ..")
+        with Horizontal(classes="computer-row"):
+            mode = Input(placeholder="0644", id="computer-mode", compact=True)
+            mode.cursor_blink = False
+            yield FormField("Mode", mode, name="mode", hint="octal, optional")
+            switch = Horizontal(
+                Switch(id="computer-overwrite"),
+                Static(overwrite_text(False), id="computer-overwrite-state"),
+                classes="computer-switch",
+            )
+            yield FormField("Overwrite", switch, name="overwrite")
+            yield Button("Upload u", id="computer-upload", compact=True, variant="primary")
+        yield Label("Workspace files", classes="computer-subtitle")
+        table: DataTable[Any] = DataTable(
+            id="computer-files", cursor_type="row", zebra_stripes=True
+        )
+        for label in ("Path", "Size", "Mode", "Updated"):
+            table.add_column(label, key=label.lower())
+        yield table
+
+    @on(Switch.Changed, "#computer-overwrite")
+    def _overwrite_changed(self, event: Switch.Changed) -> None:
+        event.stop()
+        self.query_one("#computer-overwrite-state", Static).update(overwrite_text(event.value))
+
+    @property
+    def host(self) -> ComputerScreen:
+        return self.screen  # type: ignore[return-value]
+
+    def field(self, name: str) -> FormField:
+        return self.query_one(f"#field-{name}", FormField)
+
+    @property
+    def fields(self) -> list[FormField]:
+        return [self.field(n) for n in ("file", "path", "mode", "overwrite")]
+
+    # ------------------------------------------------------------------ local file
+
+    @work(exclusive=True, group="computer-probe", exit_on_error=False)
+    async def pick_file(self, path: Path) -> None:
+        """Check the file in a thread; show its size, or refuse it at the field."""
+        local = self.query_one("#computer-local", Static)
+        try:
+            size = await asyncio.to_thread(probe_file, path)
+        except LocalFileError as exc:
+            self.local_file, self.local_error = None, str(exc)
+            local.update(Text(str(path)))
+            self.field("file").set_error(str(exc))
+            return
+        self.local_file, self.local_error = path, None
+        local.update(Text(f"{path}  ({fmt_size(size)})"))
+        self.field("file").set_error(None)
+        remote = self.query_one("#computer-path", Input)
+        if not remote.value or remote.value == self._prefilled:
+            remote.value = self._prefilled = path.name
+        self.host.close_tree()
+        remote.focus()
+
+    # ------------------------------------------------------------------ upload
+
+    def submit(self, account: int) -> None:
+        """Validate at the fields; upload (after confirming a replacement) if all is well."""
+        errors: dict[str, str] = {}
+        request: UploadRequest | None = None
+        try:
+            request = UploadRequest(
+                path=self.query_one("#computer-path", Input).value,
+                overwrite=self.query_one("#computer-overwrite", Switch).value,
+                mode=self.query_one("#computer-mode", Input).value.strip() or None,
+            )
+        except ValidationError as exc:
+            errors = errors_by_field(exc)
+        if self.local_file is None:
+            errors["file"] = self.local_error or "pick a local file first (f)"
+        show_errors(self.fields, errors)
+        if errors or request is None or self.local_file is None:
+            invalid = first_invalid(self.fields)
+            if invalid is not None:
+                pick = invalid.name == "file"
+                (self.query_one("#computer-pick") if pick else invalid.widget).focus()
+            return
+        self.upload(account, request, self.local_file)
+
+    @work(exclusive=True, group="computer-upload", exit_on_error=False)
+    async def upload(self, account: int, request: UploadRequest, local: Path) -> None:
+        host = self.host
+        if request.overwrite:
+            replace = await self.app.push_screen_wait(
+                ConfirmModal(
+                    "Replace a workspace file?",
+                    f"If {request.path} already exists in the workspace of account "
+                    f"{account}, it will be replaced by {local.name}.",
+                    confirm_label="Replace",
+                )
+            )
+            if not replace:
+                host.status.info("Upload cancelled: nothing was sent")
+                return
+        host.status.loading(f"Reading {local.name}")
+        try:
+            content = await asyncio.to_thread(read_file, local)
+        except LocalFileError as exc:
+            self.field("file").set_error(str(exc))
+            host.status.error(str(exc), retry_key=None)
+            return
+        host.status.loading(f"Uploading {local.name} ({fmt_size(len(content))}) to {request.path}")
+        try:
+            result = await host.session.client.upload_file(
+                account,
+                request.path,
+                content,
+                filename=local.name,
+                overwrite=request.overwrite,
+                mode=request.mode,
+            )
+        except PlatformError as exc:
+            host.status.error(exc, retry_key="u")
+            return
+        size = result.size if result.size is not None else len(content)
+        replaced = " (replaced the existing file)" if result.overwritten else ""
+        host.status.ok(
+            f"{result.message or 'Uploaded'}: {result.path or request.path}, {fmt_size(size)}, "
+            f"mode {result.mode or request.mode or 'default'}{replaced}"
+        )
+        self.reset()
+        if account == host.account_id:
+            self.load_files()
+
+    def reset(self) -> None:
+        self.local_file, self.local_error, self._prefilled = None, None, ""
+        self.query_one("#computer-local", Static).update(_NONE)
+        self.query_one("#computer-path", Input).value = ""
+        self.query_one("#computer-mode", Input).value = ""
+        self.query_one("#computer-overwrite", Switch).value = False
+        show_errors(self.fields, {})
+
+    # ------------------------------------------------------------------ file list
+
+    def clear_files(self) -> None:
+        self.query_one("#computer-files", DataTable).clear()
+
+    @work(exclusive=True, group="computer-files", exit_on_error=False)
+    async def load_files(self) -> None:
+        host = self.host
+        account = host.account_id
+        if account is None:
+            return
+        table: DataTable[Any] = self.query_one("#computer-files", DataTable)
+        table.loading = True
+        try:
+            files = await host.session.client.list_workspace_files(account)
+        except PlatformError as exc:
+            if account == host.account_id:
+                table.loading = False
+                host.status.error(exc)
+            return
+        if account != host.account_id:
+            return
+        table.loading = False
+        with self.app.batch_update():
+            table.clear()
+            for item in files:
+                table.add_row(*file_cells(item), key=item.path)
