@@ -1,0 +1,309 @@
+"""ADR export: where the platform delivers the call-detail records of the acting account.
+
+The API can only write this configuration (no read, no delete), so the form starts
+from defaults, says so, and remembers (for this session only, password excluded) what
+was last saved for each account. Validation is `AdrExportConfig`'s, before sending.
+
+Keys: ``ctrl+s`` saves from anywhere on the screen, even while typing in a field (Textual
+turns off XON/XOFF flow control, so the terminal does not swallow it; checked in tmux);
+``ctrl+o`` does the same for terminals that keep ``ctrl+s`` for themselves (an editor's
+integrated terminal); Enter moves to the next field and submits on the last one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import ClassVar
+
+from pydantic import ValidationError
+from rich.text import Text
+from textual import on, work
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widget import Widget
+from textual.widgets import Button, Input, Select, Static
+
+from vagent_tui.api.errors import PlatformError
+from vagent_tui.api.models import AdrExportConfig
+from vagent_tui.ui.screens.base import BaseScreen
+from vagent_tui.ui.widgets.form import FormField, errors_by_field, first_invalid, show_errors
+
+PROTOCOLS = [("SFTP", "sftp"), ("FTPS", "ftps"), ("FTP", "ftp")]
+DEFAULT_PORTS = {"sftp": 22, "ftps": 990, "ftp": 21}
+LEVELS = ("partner", "reseller", "organization")
+
+WRITE_ONLY = (
+    "Write-only: the platform does not return the current settings, so this form starts "
+    "from defaults and saving replaces whatever is configured."
+)
+DELIVERY = (
+    "Delivery: one file a day at 02:00 UTC, named ADR_<accountId>_YYYY_MM_DD_HHmmss.csv.gz, "
+    "uploaded to the folder path (the user's home folder when empty). The export is "
+    "configured at partner, reseller or organization level."
+)
+
+# pydantic's wording -> what a person filling the form needs to read
+_FRIENDLY = {
+    "host": "a host name or an IP address, e.g. files.example.com",
+    "port": "a port number between 1 and 65535",
+    "username": "required",
+    "password": "required",
+    "rotation_minutes": "a whole number of minutes, at least 1 (e.g. 60)",
+    "delivery_protocol": "pick SFTP, FTPS or FTP",
+}
+
+
+def _field_input(name: str, placeholder: str = "", **kwargs: object) -> Input:
+    widget = Input(placeholder=placeholder, id=f"billing-{name}", compact=True, **kwargs)  # type: ignore[arg-type]
+    widget.cursor_blink = False
+    return widget
+
+
+class BillingScreen(BaseScreen):
+    """The ADR export form; nothing is read from the platform, only written."""
+
+    TITLE: ClassVar[str] = "ADR export"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(
+            "ctrl+s",
+            "save",
+            "Save",
+            id="billing.save",
+            tooltip="Validate and send the ADR export settings",
+        ),
+        Binding(
+            "ctrl+o",
+            "save",
+            "Save",
+            show=False,
+            id="billing.save-alt",
+            tooltip="Save (for terminals that keep ctrl+s)",
+        ),
+    ]
+    DEFAULT_CSS = """
+    BillingScreen #billing-body { height: 1fr; padding: 0 1; }
+    BillingScreen #billing-intro { color: $text-muted; height: auto; }
+    BillingScreen #billing-level.-hidden { display: none; }
+    BillingScreen #billing-level { color: $warning; height: auto; }
+    BillingScreen #billing-form { height: auto; margin-top: 1; }
+    BillingScreen .billing-row { height: auto; }
+    BillingScreen .billing-row FormField { width: 1fr; }
+    BillingScreen .billing-row FormField:first-child { margin-right: 2; }
+    BillingScreen FormField { height: auto; margin-bottom: 1; }
+    BillingScreen FormField Input, BillingScreen FormField Select { width: 100%; }
+    BillingScreen FormField.-invalid Input, BillingScreen FormField.-invalid Select {
+        border: none;
+    }
+    BillingScreen FormField.-invalid Input { background: $error 15%; }
+    BillingScreen #billing-actions { height: auto; }
+    BillingScreen #billing-save { margin-right: 2; }
+    BillingScreen #billing-keys { color: $text-muted; height: 3; content-align: left middle; }
+    BillingScreen #billing-saved { height: auto; color: $success; margin-top: 1; }
+    BillingScreen #billing-saved.-hidden { display: none; }
+    BillingScreen #billing-delivery { height: auto; color: $text-muted; margin-top: 1; }
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.port_touched = False
+        """True once the user typed a port: it then stops following the protocol."""
+        self._saved: dict[int | None, str] = {}  # per target, this session, no password
+
+    # ------------------------------------------------------------------ layout
+
+    def compose_body(self) -> Iterable[Widget]:
+        with VerticalScroll(id="billing-body"):
+            yield Static(WRITE_ONLY, id="billing-intro", markup=False)
+            yield Static("", id="billing-level", classes="-hidden", markup=False)
+            with Vertical(id="billing-form"):
+                with Horizontal(classes="billing-row"):
+                    yield FormField(
+                        "Protocol",
+                        Select(
+                            PROTOCOLS,
+                            value="sftp",
+                            allow_blank=False,
+                            id="billing-protocol",
+                            compact=True,
+                        ),
+                        name="delivery_protocol",
+                    )
+                    yield FormField(
+                        "Port",
+                        _field_input("port", "22", type="integer"),
+                        name="port",
+                        hint="follows protocol until typed",
+                    )
+                yield FormField("Host", _field_input("host", "files.example.com"), name="host")
+                with Horizontal(classes="billing-row"):
+                    yield FormField("Username", _field_input("username"), name="username")
+                    yield FormField(
+                        "Password",
+                        _field_input("password", password=True),
+                        name="password",
+                        hint="masked",
+                    )
+                with Horizontal(classes="billing-row"):
+                    yield FormField(
+                        "Folder path",
+                        _field_input("path", "home folder"),
+                        name="path",
+                        hint="optional",
+                    )
+                    yield FormField(
+                        "Rotation minutes",
+                        _field_input("rotation", "60", value="60", type="integer"),
+                        name="rotation_minutes",
+                        hint="sent as text",
+                    )
+            with Horizontal(id="billing-actions"):
+                yield Button("Save", id="billing-save", variant="primary")
+                yield Static(
+                    "ctrl+s or ctrl+o saves · Enter: next field, last one saves",
+                    id="billing-keys",
+                    markup=False,
+                )
+            yield Static("", id="billing-saved", classes="-hidden", markup=False)
+            yield Static(DELIVERY, id="billing-delivery", markup=False)
+
+    @property
+    def fields(self) -> list[FormField]:
+        return list(self.query("#billing-form FormField").results(FormField))
+
+    def _input(self, name: str) -> Input:
+        return self.query_one(f"#billing-{name}", Input)
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        # Filled here, silently: a value given to the constructor would arrive as a
+        # Changed message, indistinguishable from the user typing it.
+        with self.prevent(Input.Changed):
+            self._input("port").value = str(DEFAULT_PORTS["sftp"])
+        self.query_one("#billing-protocol", Select).focus()
+
+    # ------------------------------------------------------------------ the target
+
+    def _who(self) -> str:
+        account = self.session.acting_as
+        return f"{account.display_name} (#{account.id})" if account else "the key owner"
+
+    def reload(self) -> None:
+        """Nothing to read (write-only): show whom it applies to and what was saved."""
+        level = self.query_one("#billing-level", Static)
+        kind = self.session.acting_type
+        if kind and kind not in LEVELS:
+            shown = "an agent" if kind == "account" else f"a {kind}"
+            level.update(
+                Text(
+                    f"⚠ {self._who()} is {shown} account: the platform accepts this "
+                    "only for partner, reseller or organization accounts."
+                )
+            )
+        level.set_class(not kind or kind in LEVELS, "-hidden")
+        self._show_saved()
+        self.status.info(f"ADR export of {self._who()} · fill in and save (ctrl+s)")
+
+    def _show_saved(self) -> None:
+        saved = self._saved.get(self.session.target_id, "")
+        widget = self.query_one("#billing-saved", Static)
+        widget.update(Text(saved))
+        widget.set_class(not saved, "-hidden")
+
+    # ------------------------------------------------------------------ the port follows
+
+    @on(Select.Changed, "#billing-protocol")
+    def _protocol_changed(self, event: Select.Changed) -> None:
+        event.stop()
+        if self.port_touched or not isinstance(event.value, str):
+            return
+        port = self._input("port")
+        default = str(DEFAULT_PORTS[event.value])
+        port.placeholder = default
+        if port.value:
+            with self.prevent(Input.Changed):
+                port.value = default
+
+    @on(Input.Changed, "#billing-port")
+    def _port_typed(self, event: Input.Changed) -> None:
+        # Programmatic changes are made under prevent(): this is the user typing.
+        # Emptying the field hands the port back to the protocol (empty = its default).
+        self.port_touched = bool(event.value.strip())
+
+    # ------------------------------------------------------------------ submit
+
+    @on(Input.Submitted)
+    def _enter(self, event: Input.Submitted) -> None:
+        event.stop()
+        inputs = list(self.query("#billing-form Input").results(Input))
+        if event.input is inputs[-1]:
+            self.action_save()
+        else:
+            self.focus_next()
+
+    @on(Button.Pressed, "#billing-save")
+    def _save_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.action_save()
+
+    def build_config(self) -> AdrExportConfig:
+        """The request from the form, or ValidationError (nothing is sent then)."""
+        protocol = self.query_one("#billing-protocol", Select).value
+        protocol = protocol if isinstance(protocol, str) else ""
+        # An empty port is the protocol's default (its placeholder shows which).
+        port = self._input("port").value.strip() or DEFAULT_PORTS.get(protocol, "")
+        return AdrExportConfig(
+            delivery_protocol=protocol,
+            host=self._input("host").value,
+            port=port,  # type: ignore[arg-type]
+            username=self._input("username").value,
+            password=self._input("password").value,
+            path=self._input("path").value,
+            rotation_minutes=self._input("rotation").value,
+        )
+
+    def action_save(self) -> None:
+        if any(w.group == "billing-save" and w.is_running for w in self.workers):
+            return
+        try:
+            config = self.build_config()
+        except ValidationError as exc:
+            errors = {name: _FRIENDLY.get(name, msg) for name, msg in errors_by_field(exc).items()}
+            rest = show_errors(self.fields, errors)
+            count = len(errors)
+            self.status.error(
+                "; ".join(rest)
+                or f"{count} field{'s' if count != 1 else ''} to fix: nothing was sent",
+                retry_key=None,
+            )
+            invalid = first_invalid(self.fields)
+            if invalid is not None:
+                invalid.widget.focus()
+            return
+        show_errors(self.fields, {})
+        self.save(config)
+
+    @work(exclusive=True, group="billing-save", exit_on_error=False)
+    async def save(self, config: AdrExportConfig) -> None:
+        target, who = self.session.target_id, self._who()
+        button = self.query_one("#billing-save", Button)
+        button.disabled = True
+        self.status.loading(f"Saving the ADR export of {who}")
+        try:
+            reply = await self.session.client.set_adr_export(config, target=target)
+        except PlatformError as exc:
+            self.status.error(exc, retry_key="ctrl+s")  # every field stays as typed
+            return
+        finally:
+            button.disabled = False
+        where = f"{config.delivery_protocol}://{config.username}@{config.host}:{config.port}"
+        folder = config.path or "(home folder)"
+        self._saved[target] = (
+            f"Saved in this session: {where} {folder}, rotation "
+            f"{config.rotation_minutes} min (password sent, not kept)"
+        )
+        del config
+        with self.prevent(Input.Changed):
+            self._input("password").value = ""
+        if target == self.session.target_id:
+            self._show_saved()
+        self.status.ok(f"{reply.message or 'Saved'} · {who}")
