@@ -1,0 +1,226 @@
+"""SIP whitelist screen: list, add (validated), remove (confirmed), server errors."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.widgets import Button, Input, Label
+
+from tests.helpers import settle
+from vagent_tui.api.errors import ApiError
+from vagent_tui.ui.screens.modals import ConfirmModal
+from vagent_tui.ui.widgets.entry_forms import SipEntryForm
+
+PATH = "/api/v2/sip/ipWhitelist"
+OWNER = 1000  # demo-partner's own account
+
+
+def _sim(app: Any) -> Any:
+    return app.client.sim_app.state.sim
+
+
+def _ips(app: Any, account: int = OWNER) -> list[str]:
+    return [e["ip"] for e in _sim(app).sip[account]]
+
+
+def _status(app: Any) -> str:
+    return str(app.screen.status.content)
+
+
+async def _open_form(pilot: Any) -> SipEntryForm:
+    await pilot.press("a")
+    await settle(pilot)
+    form = pilot.app.screen
+    assert isinstance(form, SipEntryForm)
+    return form
+
+
+async def _fill(pilot: Any, form: SipEntryForm, ip: str, label: str = "") -> None:
+    form.query_one("#form-ip", Input).value = ip
+    form.query_one("#form-label", Input).value = label
+    await pilot.pause()
+
+
+def _path_count(app: Any, method: str) -> int:
+    return sum(1 for r in _sim(app).requests if r.method == method and r.path.endswith(PATH))
+
+
+async def test_lists_entries_of_the_acting_account(make_app: Any) -> None:
+    app = make_app("sip")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert [e.ip for e in screen.entries] == _ips(app)
+        assert screen.table.row_count == len(_ips(app))
+        assert "whitelisted addresses" in _status(app)
+
+
+async def test_add_valid_entry_refreshes_and_highlights(make_app: Any) -> None:
+    app = make_app("sip")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        form = await _open_form(pilot)
+        await _fill(pilot, form, "2001:DB8::42", "Lab trunk")
+        await pilot.press("enter")
+        await settle(pilot)
+        screen = app.screen
+        assert screen.__class__.__name__ == "SipScreen"
+        assert "2001:db8::42" in _ips(app)  # normalised before sending
+        entry = next(e for e in _sim(app).sip[OWNER] if e["ip"] == "2001:db8::42")
+        assert entry["label"] == "Lab trunk"
+        assert screen.highlighted is not None and screen.highlighted.ip == "2001:db8::42"
+        assert "created" in _status(app)
+
+
+async def test_invalid_input_is_shown_at_the_field_and_nothing_sent(make_app: Any) -> None:
+    app = make_app("sip")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        before = _path_count(app, "POST")
+        form = await _open_form(pilot)
+        for bad, expected in (
+            ("", "required"),
+            ("10.0.0.300", "not an IPv4 or IPv6 address"),
+            ("not-an-ip", "not an IPv4 or IPv6 address"),
+            ("2001:db8:::1", "not an IPv4 or IPv6 address"),
+        ):
+            await _fill(pilot, form, bad, "x")
+            await pilot.click("#form-submit")
+            await settle(pilot)
+            field = form.query_one("#field-ip")
+            assert expected in field.error, (bad, field.error)
+            assert app.focused is form.query_one("#form-ip", Input)
+            assert app.screen is form
+        assert _path_count(app, "POST") == before
+
+
+async def test_duplicate_shows_server_message_and_keeps_input(make_app: Any) -> None:
+    app = make_app("sip")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        existing = _ips(app)[0]
+        form = await _open_form(pilot)
+        await _fill(pilot, form, existing, "again")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.screen is form  # still open
+        error = str(form.query_one("#form-error", Label).content)
+        assert "409" in error and "IP entry already exists" in error
+        assert form.query_one("#form-ip", Input).value == existing
+        assert form.query_one("#form-label", Input).value == "again"
+        assert not form.query_one("#form-submit", Button).disabled
+        assert _ips(app).count(existing) == 1
+
+
+async def test_server_error_keeps_input_then_retry_succeeds(make_app: Any) -> None:
+    app = make_app("sip")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        original = app.client.add_sip_entry
+        calls = {"n": 0}
+
+        async def flaky(*args: Any, **kwargs: Any) -> Any:
+            calls["n"] += 1
+            if calls["n"] == 1:
+                raise ApiError(500, "boom")
+            return await original(*args, **kwargs)
+
+        app.client.add_sip_entry = flaky
+        form = await _open_form(pilot)
+        await _fill(pilot, form, "192.0.2.77", "Retry me")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert "HTTP 500: boom" in str(form.query_one("#form-error", Label).content)
+        assert form.query_one("#form-ip", Input).value == "192.0.2.77"
+        assert "192.0.2.77" not in _ips(app)
+        await pilot.click("#form-submit")
+        await settle(pilot)
+        assert app.screen is not form
+        assert "192.0.2.77" in _ips(app)
+
+
+async def test_escape_cancels_the_form(make_app: Any) -> None:
+    app = make_app("sip")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        before = len(_sim(app).requests)
+        form = await _open_form(pilot)
+        await _fill(pilot, form, "192.0.2.5")
+        await pilot.press("escape")
+        await settle(pilot)
+        assert not isinstance(app.screen, SipEntryForm)
+        assert len(_sim(app).requests) == before
+
+
+async def test_remove_after_confirmation(make_app: Any) -> None:
+    app = make_app("sip")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        first = _ips(app)[0]
+        await pilot.press("d")
+        await settle(pilot)
+        modal = app.screen
+        assert isinstance(modal, ConfirmModal)
+        assert first in modal.body_text and "Office PBX" in modal.body_text
+        assert app.focused is modal.query_one("#cancel", Button)  # default is cancel
+        await pilot.click("#confirm")
+        await settle(pilot)
+        assert first not in _ips(app)
+        assert first not in [e.ip for e in app.screen.entries]
+        assert "deleted" in _status(app)
+
+
+async def test_cancelled_confirmation_sends_nothing(make_app: Any) -> None:
+    app = make_app("sip")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        ips = _ips(app)
+        for keys in (["escape"], ["enter"], ["n"]):  # ESC, the default button, "n"
+            await pilot.press("d")
+            await settle(pilot)
+            assert isinstance(app.screen, ConfirmModal)
+            await pilot.press(*keys)
+            await settle(pilot)
+            assert not isinstance(app.screen, ConfirmModal)
+        assert _path_count(app, "DELETE") == 0
+        assert _ips(app) == ips
+
+
+async def test_remove_already_gone_shows_404(make_app: Any) -> None:
+    app = make_app("sip")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        first = _ips(app)[0]
+        _sim(app).sip[OWNER] = [e for e in _sim(app).sip[OWNER] if e["ip"] != first]
+        await pilot.press("d")
+        await settle(pilot)
+        await pilot.click("#confirm")
+        await settle(pilot)
+        status = _status(app)
+        assert "HTTP 404: IP entry not found" in status and "already gone" in status
+        assert first not in [e.ip for e in app.screen.entries]  # list refreshed
+
+
+async def test_follows_target_change_and_shows_list_errors(make_app: Any) -> None:
+    app = make_app("sip")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        app.select_target(1111)
+        await settle(pilot)
+        assert [e.ip for e in app.screen.entries] == _ips(app, 1111)
+        original = app.client.list_sip_whitelist
+        calls = {"n": 0}
+
+        async def flaky(*args: Any, **kwargs: Any) -> Any:
+            calls["n"] += 1
+            if calls["n"] == 1:
+                raise ApiError(500, "boom")
+            return await original(*args, **kwargs)
+
+        app.client.list_sip_whitelist = flaky
+        await pilot.press("r")
+        await settle(pilot)
+        assert "HTTP 500: boom" in _status(app) and "press r to retry" in _status(app)
+        await pilot.press("r")
+        await settle(pilot)
+        assert "whitelisted addresses" in _status(app)
