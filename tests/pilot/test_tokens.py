@@ -1,0 +1,304 @@
+"""Pilot flows of the Tokens screen: masked list, create (value shown once), delete."""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+from textual.widgets import DataTable, Input, TextArea
+
+from tests.helpers import settle
+from vagent_tui.api.errors import ApiError
+from vagent_tui.api.models import mask_secret
+from vagent_tui.ui.screens.modals import ConfirmModal
+from vagent_tui.ui.widgets.form import FormField
+from vagent_tui.ui.widgets.new_token import NewTokenModal
+
+PATH = "/api/v2/tokens"
+
+
+def sim_of(app: Any) -> Any:
+    return app.client.sim_app.state.sim
+
+
+def tokens_of(app: Any, account_id: int) -> dict[str, dict[str, Any]]:
+    return {k: v for k, v in sim_of(app).tokens.items() if v["userId"] == account_id}
+
+
+def cells(screen: Any) -> list[list[str]]:
+    table = screen.query_one("#tokens-table", DataTable)
+    return [[str(c) for c in table.get_row_at(i)] for i in range(table.row_count)]
+
+
+def status_text(screen: Any) -> str:
+    return str(screen.status.content)
+
+
+def notes(app: Any) -> list[str]:
+    return [n.message for n in app._notifications]
+
+
+def screen_text(app: Any) -> str:
+    """What the terminal shows (the SVG export, with its entities decoded)."""
+    return html.unescape(app.export_screenshot()).replace("\xa0", " ")
+
+
+def field(screen: Any, name: str) -> FormField:
+    return screen.query_one(f"#field-{name}", FormField)
+
+
+async def test_list_is_masked_and_complete(make_app: Any) -> None:
+    app = make_app("tokens")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert type(screen).__name__ == "TokensScreen"
+        mine = tokens_of(app, 1000)
+        rows = cells(screen)
+        assert len(rows) == len(mine) == 2
+        shown = {row[0] for row in rows}
+        assert shown == {mask_secret(t) for t in mine}
+        for row in rows:
+            assert row[2] == "admin" and row[4] == "1000"
+            assert row[3].endswith("UTC")
+        assert {row[1] for row in rows} == {"Demo token", "CRM sync"}
+        rendered = screen_text(app)
+        for token in mine:  # (the header names the demo profile, "demo · demo-partner")
+            assert token not in rendered.replace("demo · demo-partner", "")
+        [request] = [r for r in sim_of(app).requests if r.path == PATH]
+        assert request.method == "GET" and "targetAccountId" not in request.query
+        assert "2 tokens" in status_text(screen)
+
+
+async def test_create_shows_the_value_once_then_forgets_it(make_app: Any) -> None:
+    app = make_app("tokens")
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        before = set(tokens_of(app, 1000))
+        await pilot.press("n")
+        assert screen.focused is screen.query_one("#tokens-description", Input)
+        await pilot.press(*"Nightly export", "enter")
+        await settle(pilot)
+        [value] = set(tokens_of(app, 1000)) - before
+        assert sim_of(app).tokens[value]["description"] == "Nightly export"
+        assert sim_of(app).tokens[value]["type"] == "admin"
+        [post] = [r for r in sim_of(app).requests if r.method == "POST" and r.path == PATH]
+        assert post.body == {"type": "admin", "description": "Nightly export"}
+
+        modal = app.screen
+        assert isinstance(modal, NewTokenModal)
+        assert modal.query_one("#new-token-value", TextArea).text == value
+        shown = screen_text(app)
+        assert "will not be shown again" in shown
+        assert value in shown  # so the sentinel below can see a value when one is shown
+        await pilot.press("c")
+        await pilot.pause()
+        assert app.clipboard == value
+        assert "Copied new token to the clipboard" in notes(app)
+        await pilot.press("escape")
+        await settle(pilot)
+
+        assert app.screen is screen
+        # The list refreshed: the new token is there, masked.
+        rows = cells(screen)
+        assert len(rows) == 3
+        assert [mask_secret(value), "Nightly export"] in [row[:2] for row in rows]
+        assert sim_of(app).count("GET", PATH) == 2
+        # Sentinel: the full value is nowhere any more but in the list's records.
+        for text in [screen_text(app), status_text(screen), *notes(app)]:
+            assert value not in text
+            assert value[:12] not in text
+        assert app.clipboard != value
+        assert modal._value == ""
+        held = [k for k, v in vars(screen).items() if isinstance(v, str) and value in v]
+        assert held == []
+        assert screen.query_one("#tokens-description", Input).value == ""
+        assert screen.query_one("#tokens-form").has_class("-hidden")
+
+
+async def test_create_refuses_an_empty_or_too_long_description(make_app: Any) -> None:
+    app = make_app("tokens")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        sim = sim_of(app)
+        await pilot.press("n", "enter")  # empty
+        await settle(pilot)
+        assert "required" in field(screen, "description").error
+        assert screen.focused is screen.query_one("#tokens-description", Input)
+        await pilot.press(*"   ", "enter")  # blank is stripped: still empty
+        await settle(pilot)
+        assert "required" in field(screen, "description").error
+        screen.query_one("#tokens-description", Input).value = "x" * 201
+        await pilot.press("enter")
+        await settle(pilot)
+        assert "at most 200" in field(screen, "description").error
+        assert sim.count("POST", PATH) == 0
+        assert not isinstance(app.screen, NewTokenModal)
+        # A valid description clears the error and sends.
+        screen.query_one("#tokens-description", Input).value = "ok"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert sim.count("POST", PATH) == 1
+        assert field(screen, "description").error == ""
+
+
+async def test_create_server_error_keeps_the_input(make_app: Any, monkeypatch: Any) -> None:
+    app = make_app("tokens")
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await settle(pilot)
+        screen = app.screen
+
+        async def boom(*_args: Any, **_kwargs: Any) -> Any:
+            raise ApiError(500, "boom")
+
+        monkeypatch.setattr(app.client, "create_token", boom)
+        count = len(sim_of(app).tokens)
+        await pilot.press("n", *"Nightly export", "enter")
+        await settle(pilot)
+        assert "HTTP 500: boom" in status_text(screen)
+        assert screen.query_one("#tokens-description", Input).value == "Nightly export"
+        assert not screen.query_one("#tokens-form").has_class("-hidden")
+        assert not isinstance(app.screen, NewTokenModal)
+        assert len(sim_of(app).tokens) == count
+        # Enter again retries with what was typed.
+        monkeypatch.undo()
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, NewTokenModal)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert len(sim_of(app).tokens) == count + 1
+
+
+async def test_escape_closes_the_form_and_keeps_the_text(make_app: Any) -> None:
+    app = make_app("tokens")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        await pilot.press("n", *"draft", "escape")
+        assert screen.query_one("#tokens-form").has_class("-hidden")
+        assert screen.focused is screen.query_one("#tokens-table")
+        await pilot.press("n")
+        assert screen.query_one("#tokens-description", Input).value == "draft"
+        assert sim_of(app).count("POST", PATH) == 0
+
+
+async def test_delete_after_confirmation(make_app: Any) -> None:
+    app = make_app("tokens")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        [crm] = [t for t, v in tokens_of(app, 1000).items() if v["description"] == "CRM sync"]
+        row = [r[0] for r in cells(screen)].index(mask_secret(crm))
+        screen.query_one("#tokens-table", DataTable).move_cursor(row=row)
+        await pilot.press("d")
+        await pilot.pause()
+        modal = app.screen
+        assert isinstance(modal, ConfirmModal)
+        assert mask_secret(crm) in modal.body_text and "CRM sync" in modal.body_text
+        assert crm not in modal.body_text
+        assert "console is using" not in modal.body_text
+        await pilot.click("#confirm")
+        await settle(pilot)
+        assert crm not in sim_of(app).tokens
+        [delete] = [r for r in sim_of(app).requests if r.method == "DELETE"]
+        assert delete.path == PATH
+        assert len(cells(screen)) == 1
+        assert "Token deleted successfully" in status_text(screen)
+        assert "1 token" in status_text(screen)
+
+
+async def test_cancelled_delete_sends_nothing(make_app: Any) -> None:
+    app = make_app("tokens")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        for cancel in ("escape", "enter", "n"):  # Cancel has the focus: Enter cancels
+            await pilot.press("d")
+            await pilot.pause()
+            assert isinstance(app.screen, ConfirmModal)
+            await pilot.press(cancel)
+            await settle(pilot)
+            assert app.screen is screen
+            assert "nothing was sent" in status_text(screen)
+        assert sim_of(app).count("DELETE", PATH) == 0
+        assert len(tokens_of(app, 1000)) == 2
+
+
+async def test_deleting_the_key_in_use_warns(make_app: Any) -> None:
+    app = make_app("tokens")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        row = [r[0] for r in cells(screen)].index(mask_secret("demo-partner"))
+        screen.query_one("#tokens-table", DataTable).move_cursor(row=row)
+        await pilot.press("d")
+        await pilot.pause()
+        assert "This is the key this console is using" in app.screen.body_text
+        await pilot.press("escape")
+
+
+async def test_delete_server_error_is_shown(make_app: Any) -> None:
+    app = make_app("tokens")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        [crm] = [t for t, v in tokens_of(app, 1000).items() if v["description"] == "CRM sync"]
+        row = [r[0] for r in cells(screen)].index(mask_secret(crm))
+        screen.query_one("#tokens-table", DataTable).move_cursor(row=row)
+        del sim_of(app).tokens[crm]  # deleted elsewhere meanwhile
+        await pilot.press("d")
+        await pilot.pause()
+        await pilot.click("#confirm")
+        await settle(pilot)
+        assert "HTTP 404: Token not found" in status_text(screen)
+        await pilot.press("r")
+        await settle(pilot)
+        assert len(cells(screen)) == 1
+
+
+async def test_follows_the_target_account(make_app: Any) -> None:
+    app = make_app("tokens")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        app.select_target(1111)
+        await settle(pilot)
+        theirs = tokens_of(app, 1111)
+        assert {r[0] for r in cells(screen)} == {mask_secret(t) for t in theirs}
+        assert {r[4] for r in cells(screen)} == {"1111"}
+        last = [r for r in sim_of(app).requests if r.path == PATH][-1]
+        assert last.query.get("targetAccountId") == "1111"
+        # Create goes to the target too.
+        await pilot.press("n", *"agent key", "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, NewTokenModal)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert len(tokens_of(app, 1111)) == len(theirs) + 1
+        assert len(cells(screen)) == len(theirs) + 1
+
+
+async def test_list_error_then_retry(make_app: Any, monkeypatch: Any) -> None:
+    app = make_app("tokens")
+    calls = {"n": 0}
+    original = app.client.list_tokens
+
+    async def flaky(*args: Any, **kwargs: Any) -> Any:
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise ApiError(500, "boom")
+        return await original(*args, **kwargs)
+
+    monkeypatch.setattr(app.client, "list_tokens", flaky)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert "HTTP 500: boom" in status_text(screen)
+        assert "press r to retry" in status_text(screen)
+        await pilot.press("r")
+        await settle(pilot)
+        assert len(cells(screen)) == 2
+        assert "2 tokens" in status_text(screen)
