@@ -1,0 +1,367 @@
+"""Webhooks screen: destinations (add, remove) and relay configurations (delete outcomes)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from textual.widgets import Button, Input, Label, Select, Static
+
+from tests.helpers import settle
+from vagent_tui.api.errors import ApiError
+from vagent_tui.ui.screens.modals import ConfirmModal
+from vagent_tui.ui.widgets.entry_forms import WebhookForm
+from vagent_tui.ui.widgets.relays import EXPLAIN
+
+OWNER = 1000  # demo-partner: premium
+NON_PREMIUM = 1200
+
+
+def _sim(app: Any) -> Any:
+    return app.client.sim_app.state.sim
+
+
+def _urls(app: Any, account: int = OWNER) -> list[str]:
+    return [h["url"] for h in _sim(app).webhooks[account]]
+
+
+def _status(app: Any) -> str:
+    return str(app.screen.status.content)
+
+
+def _count(app: Any, method: str, path_end: str) -> int:
+    return sum(1 for r in _sim(app).requests if r.method == method and r.path.endswith(path_end))
+
+
+async def _open_form(pilot: Any) -> WebhookForm:
+    await pilot.press("a")
+    await settle(pilot)
+    form = pilot.app.screen
+    assert isinstance(form, WebhookForm)
+    return form
+
+
+async def _fill(pilot: Any, form: WebhookForm, url: str, kind: str | None, label: str = "") -> None:
+    form.query_one("#form-url", Input).value = url
+    select = form.query_one("#form-type", Select)
+    if kind is None:
+        select.clear()
+    else:
+        select.value = kind
+    form.query_one("#form-label", Input).value = label
+    await pilot.pause()
+
+
+async def _relays_tab(pilot: Any) -> Any:
+    await pilot.press("t")
+    await settle(pilot)
+    screen = pilot.app.screen
+    assert screen.tabs.active == "tab-relays"
+    assert pilot.app.focused is screen.relay_table
+    return screen
+
+
+async def _highlight_relay(pilot: Any, name: str) -> None:
+    screen = pilot.app.screen
+    screen.relay_table.move_cursor(row=[r.name for r in screen.relays].index(name))
+    await pilot.pause()
+    assert screen.highlighted_relay.name == name
+
+
+async def _delete_relay(pilot: Any, name: str) -> None:
+    await _highlight_relay(pilot, name)
+    await pilot.press("d")
+    await settle(pilot)
+    modal = pilot.app.screen
+    assert isinstance(modal, ConfirmModal) and name in modal.body_text
+    await pilot.click("#confirm")
+    await settle(pilot)
+
+
+# ---------------------------------------------------------------------- destinations
+
+
+async def test_lists_destinations_and_relays(make_app: Any) -> None:
+    app = make_app("webhooks")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert [h.url for h in screen.hooks] == _urls(app)
+        configured = {r.name for r in screen.relays if r.configured}
+        assert configured == set(_sim(app).relays[OWNER])
+        assert {"stripe", "hubspot"} <= {r.name for r in screen.relays if not r.configured}
+        assert "2 destinations" in _status(app) and "3 of 6 relay types" in _status(app)
+
+
+async def test_add_destination_refreshes_and_highlights(make_app: Any) -> None:
+    app = make_app("webhooks")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        form = await _open_form(pilot)
+        await _fill(pilot, form, "https://hooks.example.com/agent", "agent", "Agent events")
+        await pilot.click("#form-submit")
+        await settle(pilot)
+        assert "https://hooks.example.com/agent" in _urls(app)
+        stored = _sim(app).webhooks[OWNER][-1]
+        assert (stored["type"], stored["label"]) == ("agent", "Agent events")
+        screen = app.screen
+        assert screen.highlighted_hook.url == "https://hooks.example.com/agent"
+        assert "created" in _status(app)
+
+
+@pytest.mark.parametrize(
+    ("url", "kind", "field", "message"),
+    [
+        ("", "agent", "url", "required"),
+        ("ftp://files.example.com", "agent", "url", "http:// or https://"),
+        ("https://", "agent", "url", "valid host"),
+        ("https://hooks.example.com/x y", "agent", "url", "spaces"),
+        ("https://hooks.example.com/ok", None, "type", "required"),
+    ],
+)
+async def test_invalid_destination_nothing_sent(
+    make_app: Any, url: str, kind: str | None, field: str, message: str
+) -> None:
+    app = make_app("webhooks")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        form = await _open_form(pilot)
+        await _fill(pilot, form, url, kind)
+        await pilot.click("#form-submit")
+        await settle(pilot)
+        assert app.screen is form
+        assert message in form.query_one(f"#field-{field}").error
+        focus_id = "#form-url" if field == "url" else "#form-type"
+        assert app.focused is form.query_one(focus_id)
+        assert _count(app, "POST", "/webhooks") == 0
+
+
+async def test_duplicate_destination_shows_409_and_keeps_input(make_app: Any) -> None:
+    app = make_app("webhooks")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        existing = _urls(app)[0]
+        form = await _open_form(pilot)
+        await _fill(pilot, form, existing, "incoming", "dup")
+        await pilot.press("enter")  # focus is on the URL input
+        await settle(pilot)
+        assert app.screen is form
+        assert "HTTP 409: Webhook already exists" in str(
+            form.query_one("#form-error", Label).content
+        )
+        assert form.query_one("#form-url", Input).value == existing
+        assert form.query_one("#form-type", Select).value == "incoming"
+        assert form.query_one("#form-label", Input).value == "dup"
+        await pilot.press("escape")
+        await settle(pilot)
+        assert not isinstance(app.screen, WebhookForm)
+        assert _urls(app).count(existing) == 1
+
+
+async def test_remove_destination_confirmed_and_cancelled(make_app: Any) -> None:
+    app = make_app("webhooks")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        first = _urls(app)[0]
+        await pilot.press("d")
+        await settle(pilot)
+        modal = app.screen
+        assert isinstance(modal, ConfirmModal) and first in modal.body_text
+        assert app.focused is modal.query_one("#cancel", Button)
+        await pilot.press("escape")
+        await settle(pilot)
+        await pilot.press("d")
+        await settle(pilot)
+        await pilot.press("enter")  # the default button: cancel
+        await settle(pilot)
+        assert _count(app, "DELETE", "/webhooks") == 0 and first in _urls(app)
+        await pilot.press("d")
+        await settle(pilot)
+        await pilot.click("#confirm")
+        await settle(pilot)
+        assert first not in _urls(app)
+        assert first not in [h.url for h in app.screen.hooks]
+        assert "deleted" in _status(app)
+
+
+async def test_remove_destination_already_gone(make_app: Any) -> None:
+    app = make_app("webhooks")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        first = _urls(app)[0]
+        _sim(app).webhooks[OWNER].pop(0)
+        await pilot.press("d")
+        await settle(pilot)
+        await pilot.click("#confirm")
+        await settle(pilot)
+        assert "HTTP 404: Webhook not found" in _status(app)
+        assert first not in [h.url for h in app.screen.hooks]
+
+
+# ---------------------------------------------------------------------- relays
+
+
+async def test_relay_detail_follows_highlight(make_app: Any) -> None:
+    app = make_app("webhooks")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = await _relays_tab(pilot)
+        await _highlight_relay(pilot, "chargebee")
+        detail = str(screen.query_one("#relay-detail-text", Static).render())
+        config = _sim(app).relays[OWNER]["chargebee"]
+        assert screen.highlighted_relay.config.url == config["url"]
+        assert screen.highlighted_relay.config.timeout == config["timeout"]
+        assert detail  # rendered
+        await _highlight_relay(pilot, "stripe")
+        assert screen.highlighted_relay.config is None
+
+
+async def test_relay_delete_200(make_app: Any) -> None:
+    app = make_app("webhooks")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = await _relays_tab(pilot)
+        await _delete_relay(pilot, "twilioSMS")
+        assert "twilioSMS" not in _sim(app).relays[OWNER]
+        assert screen.last_outcome == (200, "Webhook Relay type 'twilioSMS' removed successfully.")
+        assert "removed successfully" in _status(app) and EXPLAIN[200] in _status(app)
+        row = next(r for r in screen.relays if r.name == "twilioSMS")
+        assert not row.configured  # the list refreshed
+
+
+async def test_relay_delete_cancelled_sends_nothing(make_app: Any) -> None:
+    app = make_app("webhooks")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await _relays_tab(pilot)
+        await _highlight_relay(pilot, "chargebee")
+        await pilot.press("d")
+        await settle(pilot)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert _count(app, "DELETE", "/webhookRelay/chargebee") == 0
+        assert "chargebee" in _sim(app).relays[OWNER]
+
+
+async def test_relay_delete_unconfigured_is_not_offered(make_app: Any) -> None:
+    app = make_app("webhooks")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await _relays_tab(pilot)
+        await _highlight_relay(pilot, "stripe")
+        await pilot.press("d")
+        await settle(pilot)
+        assert not isinstance(app.screen, ConfirmModal)
+        assert "not configured" in _status(app)
+        assert _count(app, "DELETE", "/webhookRelay/stripe") == 0
+
+
+async def test_relay_delete_404_after_removal_behind_the_back(make_app: Any) -> None:
+    app = make_app("webhooks")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = await _relays_tab(pilot)
+        del _sim(app).relays[OWNER]["chargebee"]
+        await _delete_relay(pilot, "chargebee")
+        assert screen.last_outcome[0] == 404
+        assert "HTTP 404: Webhook Relay type 'chargebee' was not configured." in _status(app)
+        assert EXPLAIN[404] in _status(app)
+        assert not next(r for r in screen.relays if r.name == "chargebee").configured
+
+
+async def test_relay_delete_500_legacy_crm(make_app: Any) -> None:
+    app = make_app("webhooks")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = await _relays_tab(pilot)
+        await _delete_relay(pilot, "legacyCrm")
+        assert screen.last_outcome == (500, "Internal error")
+        assert "HTTP 500: Internal error" in _status(app) and EXPLAIN[500] in _status(app)
+        assert "press d to retry" in _status(app)
+        assert "legacyCrm" in _sim(app).relays[OWNER]
+
+
+async def test_relay_delete_403_when_premium_lost(make_app: Any) -> None:
+    app = make_app("webhooks")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = await _relays_tab(pilot)
+        _sim(app).accounts[OWNER].vida_premium = False
+        await _delete_relay(pilot, "chargebee")
+        assert screen.last_outcome[0] == 403
+        status = _status(app)
+        assert "Webhook Relay is a premium feature" in status and "no premium" in status
+        assert screen.premium is False  # the relay part was refreshed: notice shown
+        notice = str(screen.query_one("#relay-notice", Static).render())
+        assert "This account has no premium" in notice
+
+
+@pytest.mark.parametrize(
+    ("status", "message"),
+    [(400, "type path parameter is required and must be a string"), (401, "Unauthorized Request")],
+)
+async def test_relay_delete_other_outcomes(make_app: Any, status: int, message: str) -> None:
+    app = make_app("webhooks")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = await _relays_tab(pilot)
+
+        async def refuse(*args: Any, **kwargs: Any) -> Any:
+            raise ApiError(status, message)
+
+        app.client.delete_relay = refuse
+        await _delete_relay(pilot, "chargebee")
+        assert screen.last_outcome == (status, message)
+        assert f"HTTP {status}: {message}" in _status(app) and EXPLAIN[status] in _status(app)
+
+
+async def test_non_premium_target_relays_403_destinations_work(make_app: Any) -> None:
+    app = make_app("webhooks", account=NON_PREMIUM)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert [h.url for h in screen.hooks] == _urls(app, NON_PREMIUM)
+        assert screen.premium is False
+        assert "premium required" in _status(app)
+        notice = str(screen.query_one("#relay-notice", Static).render())
+        assert "Webhook Relay is a premium feature" in notice
+        assert len(screen.relays) == 6  # the types list is open to all
+        await _relays_tab(pilot)
+        await pilot.press("d")
+        await settle(pilot)
+        assert not isinstance(app.screen, ConfirmModal)
+        assert sum(1 for r in _sim(app).requests if r.method == "DELETE") == 0
+        await pilot.press("t")
+        await settle(pilot)
+        form = await _open_form(pilot)
+        await _fill(pilot, form, "https://hooks.example.com/np", "contact")
+        await pilot.click("#form-submit")
+        await settle(pilot)
+        assert "https://hooks.example.com/np" in _urls(app, NON_PREMIUM)
+
+
+async def test_follows_target_and_list_error_retry(make_app: Any) -> None:
+    app = make_app("webhooks")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        app.select_target(1111)
+        await settle(pilot)
+        screen = app.screen
+        assert [h.url for h in screen.hooks] == _urls(app, 1111)
+        original = app.client.list_webhooks
+        calls = {"n": 0}
+
+        async def flaky(*args: Any, **kwargs: Any) -> Any:
+            calls["n"] += 1
+            if calls["n"] == 1:
+                raise ApiError(500, "boom")
+            return await original(*args, **kwargs)
+
+        app.client.list_webhooks = flaky
+        await pilot.press("r")
+        await settle(pilot)
+        assert "Destinations: HTTP 500: boom" in _status(app)
+        assert screen.relays  # the relay part still loaded
+        await pilot.press("r")
+        await settle(pilot)
+        assert "destinations" in _status(app) and "boom" not in _status(app)
