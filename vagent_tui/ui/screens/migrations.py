@@ -175,6 +175,8 @@ class MigrationsScreen(BaseScreen):
         sections.clear_options()
         for name in template.sections if template else []:
             sections.add_option((Text(name), name))
+        if sections.option_count:
+            sections.highlighted = 0
         self._plan()
 
     # ------------------------------------------------------------------ options
