@@ -1,0 +1,272 @@
+"""Pilot flows of the ADR export form: save, validation, port defaults, server errors."""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+from textual.widgets import Input, Select
+
+from tests.helpers import settle
+from vagent_tui.api.errors import ApiError
+from vagent_tui.ui.widgets.form import FormField
+
+PATH = "/api/v2/billing/adrExportConfig"
+SECRET = "s3cret-Pa55"
+
+
+def sim_of(app: Any) -> Any:
+    return app.client.sim_app.state.sim
+
+
+def posts(app: Any) -> int:
+    return sim_of(app).count("POST", PATH)
+
+
+def value(screen: Any, name: str) -> str:
+    return screen.query_one(f"#billing-{name}", Input).value
+
+
+def error(screen: Any, field_id: str) -> str:
+    return screen.query_one(f"#field-{field_id}", FormField).error
+
+
+def status_text(screen: Any) -> str:
+    return str(screen.status.content)
+
+
+def screen_text(app: Any) -> str:
+    return html.unescape(app.export_screenshot()).replace("\xa0", " ")
+
+
+def fill(screen: Any, **values: str) -> None:
+    for name, text in values.items():
+        screen.query_one(f"#billing-{name}", Input).value = text
+
+
+async def set_protocol(pilot: Any, screen: Any, protocol: str) -> None:
+    screen.query_one("#billing-protocol", Select).value = protocol
+    await pilot.pause()
+
+
+async def test_valid_submission_is_saved(make_app: Any) -> None:
+    app = make_app("billing")
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert type(screen).__name__ == "BillingScreen"
+        text = screen_text(app)
+        assert "the platform does not return the current settings" in text
+        assert "02:00 UTC" in text and "ADR_<accountId>_YYYY_MM_DD_HHmmss.csv.gz" in text
+        assert "partner, reseller or organization level" in text
+        assert posts(app) == 0  # nothing to read: the screen sends nothing on its own
+        fill(screen, host="files.example.com", username="adr", password=SECRET, path="/exp")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert sim_of(app).adr[1000] == {
+            "deliveryProtocol": "sftp",
+            "rotationMinutes": "60",
+            "host": "files.example.com",
+            "port": 22,
+            "username": "adr",
+            "password": SECRET,
+            "path": "/exp",
+        }
+        [request] = [r for r in sim_of(app).requests if r.path == PATH]
+        assert request.body["rotationMinutes"] == "60"  # text, not a number
+        assert "targetAccountId" not in request.query
+        assert "ADR export configuration saved successfully" in status_text(screen)
+        assert "sftp://adr@files.example.com:22 /exp" in screen_text(app)
+        # The password is dropped after a success and shown nowhere.
+        assert value(screen, "password") == ""
+        assert value(screen, "host") == "files.example.com"
+        for shown in [
+            screen_text(app),
+            status_text(screen),
+            *(n.message for n in app._notifications),
+        ]:
+            assert SECRET not in shown
+
+
+async def test_protocols_are_sent_lower_case_and_path_is_optional(make_app: Any) -> None:
+    app = make_app("billing")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        await set_protocol(pilot, screen, "ftp")
+        fill(screen, host="10.0.0.5", username="u", password=SECRET)
+        await pilot.press("ctrl+o")  # the second save key
+        await settle(pilot)
+        saved = sim_of(app).adr[1000]
+        assert saved["deliveryProtocol"] == "ftp" and saved["port"] == 21
+        [request] = [r for r in sim_of(app).requests if r.path == PATH]
+        assert "path" not in request.body  # empty: the server uses the home folder
+        assert "(home folder)" in screen_text(app)
+
+
+async def test_port_follows_the_protocol_until_typed(make_app: Any) -> None:
+    app = make_app("billing")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert value(screen, "port") == "22" and not screen.port_touched
+        await set_protocol(pilot, screen, "ftps")
+        assert value(screen, "port") == "990"
+        await set_protocol(pilot, screen, "ftp")
+        assert value(screen, "port") == "21"
+        await set_protocol(pilot, screen, "sftp")
+        assert value(screen, "port") == "22"
+        # The user types a port: it no longer follows.
+        screen.query_one("#billing-port", Input).focus()
+        await pilot.press("ctrl+u", *"2202")
+        assert screen.port_touched
+        await set_protocol(pilot, screen, "ftps")
+        assert value(screen, "port") == "2202"
+        # Emptying the field hands it back: empty means the protocol's default.
+        await pilot.press("ctrl+u")
+        assert not screen.port_touched
+        await set_protocol(pilot, screen, "ftp")
+        assert value(screen, "port") == ""
+        assert screen.query_one("#billing-port", Input).placeholder == "21"
+        fill(screen, host="h.example", username="u", password=SECRET)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert sim_of(app).adr[1000]["port"] == 21
+
+
+async def test_each_invalid_field_is_refused_and_nothing_sent(make_app: Any) -> None:
+    app = make_app("billing")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        # Everything empty but the defaults: host, username, password are required.
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert "host name or an IP address" in error(screen, "host")
+        assert error(screen, "username") == "required"
+        assert error(screen, "password") == "required"
+        assert error(screen, "port") == "" and error(screen, "rotation-minutes") == ""
+        assert screen.focused is screen.query_one("#billing-host", Input)
+        assert "3 fields to fix: nothing was sent" in status_text(screen)
+        cases = [
+            ({"host": "bad host!"}, "host", "host name"),
+            ({"host": "300.1.1.1"}, "host", "host name"),
+            ({"port": "0"}, "port", "between 1 and 65535"),
+            ({"port": "70000"}, "port", "between 1 and 65535"),
+            ({"rotation": "0"}, "rotation-minutes", "whole number of minutes"),
+            ({"rotation": ""}, "rotation-minutes", "whole number of minutes"),
+            ({"username": "   "}, "username", "required"),
+        ]
+        good = {"host": "files.example.com", "port": "22", "username": "adr", "rotation": "60"}
+        for change, field_id, expected in cases:
+            fill(screen, **{**good, "password": SECRET, **change})
+            await pilot.press("ctrl+s")
+            await settle(pilot)
+            assert expected in error(screen, field_id), (change, error(screen, field_id))
+            assert posts(app) == 0, change
+            # What was typed is kept.
+            name, text = next(iter(change.items()))
+            assert value(screen, name) == text
+        # Fixed: the errors go away and the request is sent.
+        fill(screen, **good, password=SECRET)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert posts(app) == 1
+        assert all(not f.error for f in screen.query(FormField).results(FormField))
+
+
+async def test_enter_moves_on_and_submits_on_the_last_field(make_app: Any) -> None:
+    app = make_app("billing")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        screen.query_one("#billing-host", Input).focus()
+        await pilot.press(*"files.example.com", "enter")
+        assert screen.focused is screen.query_one("#billing-username", Input)
+        await pilot.press(*"adr", "enter", *SECRET, "enter", *"/adr", "enter")
+        assert screen.focused is screen.query_one("#billing-rotation", Input)
+        assert posts(app) == 0
+        await pilot.press("enter")
+        await settle(pilot)
+        assert posts(app) == 1
+        assert sim_of(app).adr[1000]["path"] == "/adr"
+
+
+async def test_server_error_keeps_every_field(make_app: Any) -> None:
+    app = make_app("billing")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        typed = {
+            "host": "files.example.com",
+            "username": "adr",
+            "password": SECRET,
+            "path": "/x",
+            "rotation": "2000",  # the simulator allows 1..1440
+        }
+        fill(screen, **typed)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert "HTTP 400: rotationMinutes must be a number of minutes between 1 and 1440" in (
+            status_text(screen)
+        )
+        assert "press ctrl+s to retry" in status_text(screen)
+        for name, text in typed.items():
+            assert value(screen, name) == text
+        assert 1000 not in sim_of(app).adr
+        fill(screen, rotation="1440")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert sim_of(app).adr[1000]["rotationMinutes"] == "1440"
+
+
+async def test_agent_account_gets_the_servers_403(make_app: Any) -> None:
+    app = make_app("billing", token="demo-agent")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert "is an agent account" in screen_text(app)
+        fill(screen, host="files.example.com", username="adr", password=SECRET)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert posts(app) == 1
+        assert (
+            "HTTP 403: ADR export is configured at partner, reseller or organization level"
+            in status_text(screen)
+        )
+        assert value(screen, "password") == SECRET
+        assert sim_of(app).adr == {}
+
+
+async def test_500_is_shown_and_follows_the_target(make_app: Any, monkeypatch: Any) -> None:
+    app = make_app("billing")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        original = app.client.set_adr_export
+
+        async def boom(*_args: Any, **_kwargs: Any) -> Any:
+            raise ApiError(500, "boom")
+
+        monkeypatch.setattr(app.client, "set_adr_export", boom)
+        fill(screen, host="files.example.com", username="adr", password=SECRET)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert "HTTP 500: boom" in status_text(screen)
+        assert value(screen, "password") == SECRET
+        monkeypatch.setattr(app.client, "set_adr_export", original)
+        # Another organization: the request carries its id; the warning stays hidden.
+        app.select_target(1110)
+        await settle(pilot)
+        assert "Acme Dental Group" in status_text(screen)
+        assert screen.query_one("#billing-level").has_class("-hidden")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        [request] = [r for r in sim_of(app).requests if r.path == PATH]
+        assert request.query.get("targetAccountId") == "1110"
+        assert sim_of(app).adr[1110]["host"] == "files.example.com"
+        # An agent target shows the level warning.
+        app.select_target(1111)
+        await settle(pilot)
+        assert not screen.query_one("#billing-level").has_class("-hidden")
+        assert "Saved in this session" not in screen_text(app)  # that was for 1110
