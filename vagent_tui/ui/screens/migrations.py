@@ -39,6 +39,7 @@ class MigrationsScreen(BaseScreen):
     MigrationsScreen #mig-sections-pane { width: 22; }
     MigrationsScreen #mig-options { width: 23; padding: 0 0 0 1; }
     MigrationsScreen #mig-templates, MigrationsScreen #mig-sections { height: 1fr; }
+    MigrationsScreen #mig-templates { padding: 0 1; }
     MigrationsScreen #mig-options Checkbox { width: 100%; }
     MigrationsScreen #mig-start { margin-top: 1; width: 100%; }
     MigrationsScreen #mig-plan { color: $text-muted; height: auto; }

@@ -94,7 +94,7 @@ def task_detail(task: WatchedTask | None, now: float) -> RenderableType:
     grid.add_row("Run", run_text(task.dry_run))
     grid.add_row("Status", status_text(task.status))
     grid.add_row("Message", Text(task.message or "—"))
-    grid.add_row("Elapsed", Text(f"{fmt_duration(task.elapsed(now))} · {task.polls} poll(s)"))
+    grid.add_row("Elapsed", Text(fmt_duration(task.elapsed(now))))
     c = task.counts
     if c is not None:
         grid.add_row(

@@ -1,0 +1,46 @@
+"""Snapshots of the junk inbox at 80x24 and 120x40.
+
+The simulator's rooms have fixed timestamps (the newest at 2025-11-20T00:00:00Z), so the
+clock is pinned a few hours after it: the humanized times read "3 h ago", "1 d ago".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.helpers import settle
+
+INBOX_NOW = "2025-11-20T03:00:00+00:00"
+
+
+@pytest.fixture(autouse=True)
+def _inbox_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("VAGENT_NOW", INBOX_NOW)
+
+
+async def run_before(pilot: Any) -> None:
+    await settle(pilot)
+
+
+async def run_before_paged(pilot: Any) -> None:
+    await settle(pilot)
+    await pilot.press("n", "n")  # 41-60 of 1,234
+    await settle(pilot)
+    await pilot.press("down", "down")
+    await settle(pilot)
+
+
+def test_inbox_80x24(snap_compare: Any, make_app: Any) -> None:
+    app = make_app("inbox", account=1111, rooms=1234)
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before_paged)
+
+
+def test_inbox_120x40(snap_compare: Any, make_app: Any) -> None:
+    app = make_app("inbox", account=1111, rooms=1234)
+    assert snap_compare(app, terminal_size=(120, 40), run_before=run_before_paged)
+
+
+def test_inbox_no_agent_80x24(snap_compare: Any, make_app: Any) -> None:
+    assert snap_compare(make_app("inbox"), terminal_size=(80, 24), run_before=run_before)
