@@ -61,6 +61,7 @@ class ComputerScreen(BaseScreen):
     ComputerScreen .computer-row Button { margin-top: 1; width: auto; min-width: 0; }
     ComputerScreen .computer-buttons { height: 1; margin-bottom: 1; }
     ComputerScreen .computer-buttons Button { margin-right: 1; width: auto; min-width: 0; }
+    ComputerScreen .field-error { width: 100%; }
     ComputerScreen #field-overwrite { width: 15; }
     ComputerScreen .computer-switch { height: 1; }
     ComputerScreen #computer-overwrite-state { width: auto; margin-left: 1; }

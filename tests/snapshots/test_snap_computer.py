@@ -1,0 +1,91 @@
+"""Snapshots of the Computer Agents screen at 80x24 and 120x40.
+
+The simulator's clock is pinned (recordings and browser sessions carry times) and the
+file tree is rooted at a fixed folder, so nothing depends on the real cwd or clock.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import FIXED_NOW
+from tests.helpers import settle
+from vagent_tui.ui.screens import computer
+
+SIM_NOW = datetime.fromisoformat(FIXED_NOW).timestamp() - 120  # two minutes before "now"
+
+
+def app_for(make_app: Any) -> Any:
+    return make_app("computer", account=1118, clock=lambda: SIM_NOW)
+
+
+async def run_before(pilot: Any) -> None:
+    await settle(pilot)
+
+
+async def run_before_recording(pilot: Any) -> None:
+    await settle(pilot)
+    await pilot.press("b")  # a browser session fills the slot
+    await settle(pilot)
+    await pilot.press("s")
+    await settle(pilot)
+
+
+async def run_before_errors(pilot: Any) -> None:
+    await settle(pilot)
+    screen = pilot.app.screen
+    screen.query_one("#computer-slot").value = "-1"
+    screen.query_one("#computer-path").value = "../outside.txt"
+    screen.query_one("#computer-mode").value = "999"
+    await pilot.pause()
+    await pilot.press("s")
+    await pilot.press("escape", "u")
+    await settle(pilot)
+
+
+async def run_before_picker(pilot: Any) -> None:
+    await settle(pilot)
+    await pilot.press("f")
+    await settle(pilot)
+
+
+@pytest.fixture
+def tree_root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    root = tmp_path / "upload-me"
+    (root / "reports").mkdir(parents=True)
+    (root / "notes.txt").write_text("notes\n")
+    (root / "script.sh").write_text("#!/bin/sh\n")
+    monkeypatch.setattr(computer, "TREE_ROOT", root)
+    return root
+
+
+def test_computer_80x24(snap_compare: Any, make_app: Any) -> None:
+    assert snap_compare(app_for(make_app), terminal_size=(80, 24), run_before=run_before)
+
+
+def test_computer_120x40(snap_compare: Any, make_app: Any) -> None:
+    assert snap_compare(app_for(make_app), terminal_size=(120, 40), run_before=run_before)
+
+
+def test_computer_recording_80x24(snap_compare: Any, make_app: Any) -> None:
+    app = app_for(make_app)
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before_recording)
+
+
+def test_computer_recording_120x40(snap_compare: Any, make_app: Any) -> None:
+    app = app_for(make_app)
+    assert snap_compare(app, terminal_size=(120, 40), run_before=run_before_recording)
+
+
+def test_computer_errors_120x40(snap_compare: Any, make_app: Any) -> None:
+    app = app_for(make_app)
+    assert snap_compare(app, terminal_size=(120, 40), run_before=run_before_errors)
+
+
+def test_computer_picker_80x24(snap_compare: Any, make_app: Any, tree_root: Path) -> None:
+    app = app_for(make_app)
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before_picker)
