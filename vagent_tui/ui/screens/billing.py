@@ -44,7 +44,7 @@ DELIVERY = (
 
 # pydantic's wording -> what a person filling the form needs to read
 _FRIENDLY = {
-    "host": "a host name or an IP address, e.g. files.example.com",
+    "host": "a host name or an IP address",
     "port": "a port number between 1 and 65535",
     "username": "required",
     "password": "required",
@@ -134,7 +134,7 @@ class BillingScreen(BaseScreen):
                         name="port",
                         hint="follows protocol until typed",
                     )
-                yield FormField("Host", _field_input("host", "files.example.com"), name="host")
+                yield FormField("Host", _field_input("host", "e.g. files.example.com"), name="host")
                 with Horizontal(classes="billing-row"):
                     yield FormField("Username", _field_input("username"), name="username")
                     yield FormField(
@@ -146,7 +146,7 @@ class BillingScreen(BaseScreen):
                 with Horizontal(classes="billing-row"):
                     yield FormField(
                         "Folder path",
-                        _field_input("path", "home folder"),
+                        _field_input("path", "empty: home folder"),
                         name="path",
                         hint="optional",
                     )

@@ -220,7 +220,7 @@ class TokensScreen(BaseScreen):
             if "String should have at least 1" in errors.get("description", ""):
                 errors["description"] = "required: say what the token is for"
             rest = show_errors(self.fields, errors)
-            self.status.error("; ".join(rest) or "Check the form", retry_key=None)
+            self.status.error("; ".join(rest) or "Fix the form: nothing was sent", retry_key=None)
             invalid = first_invalid(self.fields)
             if invalid is not None:
                 invalid.widget.focus()

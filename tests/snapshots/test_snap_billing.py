@@ -1,0 +1,30 @@
+"""Snapshots of the ADR export form at 80x24 and 120x40: defaults, and field errors."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.helpers import settle
+
+
+async def run_before(pilot: Any) -> None:
+    await settle(pilot)
+
+
+async def run_before_errors(pilot: Any) -> None:
+    await settle(pilot)
+    await pilot.press("ctrl+s")  # host, username and password are required
+    await settle(pilot)
+
+
+def test_billing_80x24(snap_compare: Any, make_app: Any) -> None:
+    assert snap_compare(make_app("billing"), terminal_size=(80, 24), run_before=run_before)
+
+
+def test_billing_120x40(snap_compare: Any, make_app: Any) -> None:
+    assert snap_compare(make_app("billing"), terminal_size=(120, 40), run_before=run_before)
+
+
+def test_billing_errors_120x40(snap_compare: Any, make_app: Any) -> None:
+    app = make_app("billing")
+    assert snap_compare(app, terminal_size=(120, 40), run_before=run_before_errors)

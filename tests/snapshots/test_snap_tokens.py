@@ -1,0 +1,29 @@
+"""Snapshots of the Tokens screen at 80x24 and 120x40 (values masked; seeded data)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.helpers import settle
+
+
+async def run_before(pilot: Any) -> None:
+    await settle(pilot)
+
+
+async def run_before_form(pilot: Any) -> None:
+    await settle(pilot)
+    await pilot.press("n", "enter")  # empty description: refused at the field
+    await settle(pilot)
+
+
+def test_tokens_80x24(snap_compare: Any, make_app: Any) -> None:
+    assert snap_compare(make_app("tokens"), terminal_size=(80, 24), run_before=run_before)
+
+
+def test_tokens_120x40(snap_compare: Any, make_app: Any) -> None:
+    assert snap_compare(make_app("tokens"), terminal_size=(120, 40), run_before=run_before)
+
+
+def test_tokens_form_error_80x24(snap_compare: Any, make_app: Any) -> None:
+    assert snap_compare(make_app("tokens"), terminal_size=(80, 24), run_before=run_before_form)
