@@ -93,6 +93,12 @@ class AgentScreen(BaseScreen):
         table.add_column("versionId", key="id")
         self.query_one("#agent-view").focus()
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Without an agent account, the agent keys are hidden from the footer."""
+        if action in ("toggle_slot", "toggle_json", "tab", "rename"):
+            return not self.has_class("-no-agent")
+        return True
+
     @property
     def tabs(self) -> TabbedContent:
         return self.query_one("#agent-tabs", TabbedContent)
@@ -104,6 +110,7 @@ class AgentScreen(BaseScreen):
         if not session.is_agent_selected:
             self.slots = None
             self.add_class("-no-agent")
+            self.refresh_bindings()
             acting = session.acting_as
             who = Text("Select an agent account on the Scope screen (1).\n\n", style="bold")
             if acting is not None:
@@ -113,6 +120,7 @@ class AgentScreen(BaseScreen):
             self.status.info("No agent account selected")
             return
         self.remove_class("-no-agent")
+        self.refresh_bindings()
         self.load(session.target_id)
 
     @work(exclusive=True, group="agent-load", exit_on_error=False)

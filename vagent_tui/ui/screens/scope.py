@@ -8,6 +8,7 @@ the whole tree once (``load_all``) the first time it is used, then filters in me
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import partial
 from typing import ClassVar
 
 from rich.text import Text
@@ -23,12 +24,8 @@ from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import Account
 from vagent_tui.services.accounts import AccountDirectory, filter_accounts, has_children
 from vagent_tui.ui.screens.base import BaseScreen
-from vagent_tui.ui.widgets.account_info import (
-    AccountTree,
-    account_detail,
-    account_line,
-    scope_info,
-)
+from vagent_tui.ui.widgets.account_info import account_detail, label_for, scope_info, selectable
+from vagent_tui.ui.widgets.account_tree import AccountMatches, AccountTree
 
 
 class ScopeScreen(BaseScreen):
@@ -44,7 +41,7 @@ class ScopeScreen(BaseScreen):
     ScopeScreen #scope-filter { height: 1; border: none; padding: 0 1; margin: 0 0 0 0; }
     ScopeScreen #scope-filter:focus { background: $boost; }
     ScopeScreen #scope-tree, ScopeScreen #scope-matches { height: 1fr; border: none; }
-    ScopeScreen #scope-matches { display: none; }
+    ScopeScreen #scope-matches { display: none; text-wrap: nowrap; text-overflow: ellipsis; }
     ScopeScreen.-filtering #scope-matches { display: block; }
     ScopeScreen.-filtering #scope-tree { display: none; }
     ScopeScreen #scope-detail {
@@ -55,15 +52,9 @@ class ScopeScreen(BaseScreen):
         Binding("enter", "pick", "Pick", show=False, id="scope.pick-any", tooltip="Act as it"),
         Binding("slash", "focus_filter", "Filter", id="scope.filter", tooltip="Fuzzy filter"),
         Binding("o", "act_as_owner", "Key owner", id="scope.owner", tooltip="Act as the key owner"),
-        Binding(
-            "escape",
-            "escape",
-            "Cancel",
-            show=False,
-            id="scope.cancel",
-            tooltip="Cancel a switch under way, or leave the filter",
-        ),
-    ]
+        Binding("escape", "escape", "Cancel", show=False, id="scope.cancel",
+                tooltip="Cancel a switch under way, or leave the filter"),
+    ]  # fmt: skip
 
     def __init__(self) -> None:
         super().__init__()
@@ -76,20 +67,17 @@ class ScopeScreen(BaseScreen):
         with Horizontal(id="scope-main"):
             with Vertical(id="scope-left"):
                 yield Input(placeholder="/ filter accounts (fuzzy)", id="scope-filter")
-                tree = AccountTree("…", id="scope-tree")
-                tree.auto_expand = False
-                yield tree
-                yield OptionList(id="scope-matches")
+                yield AccountTree(partial(label_for, self.session), id="scope-tree")
+                yield AccountMatches(id="scope-matches")
             yield Static("", id="scope-detail")
 
     def on_mount(self) -> None:
         self.query_one("#scope-filter", Input).cursor_blink = False
-        self.query_one("#scope-tree", Tree).focus()
         self.watch(self.vapp, "context_version", self._show_info, init=True)
 
     @property
-    def tree(self) -> Tree[Account]:
-        return self.query_one("#scope-tree", Tree)
+    def tree(self) -> AccountTree:
+        return self.query_one("#scope-tree", AccountTree)
 
     # ------------------------------------------------------------------ header part
 
@@ -121,14 +109,10 @@ class ScopeScreen(BaseScreen):
         self.directory = AccountDirectory(session.client, session.scope, session.owner)
         self._loaded.clear()
         self._all_loaded = False
-        tree = self.tree
-        tree.clear()
         owner = self.directory.root()
-        tree.root.data = owner
-        tree.root.allow_expand = has_children(owner) or bool(self.directory.root_kind())
-        self._refresh_labels()
+        tree = self.tree
+        tree.reset(owner, expandable=has_children(owner) or bool(self.directory.root_kind()))
         self._show_detail(owner)
-        tree.cursor_line = 0
         if tree.root.allow_expand:
             tree.root.expand()
         else:
@@ -150,49 +134,27 @@ class ScopeScreen(BaseScreen):
     async def _load_children(self, node: TreeNode[Account], account: Account) -> None:
         directory = self.directory
         assert directory is not None
-        node.set_label(self._label(account, suffix=" ⟳ loading…"))
+        self.tree.mark(node, " ⟳ loading…")
         self.status.loading(f"Loading the accounts under {account.display_name}")
         try:
             children = await directory.children(account)
         except PlatformError as exc:
             if directory is self.directory:
-                node.set_label(self._label(account, suffix=" ✗ failed"))
+                self.tree.mark(node, " ✗ failed")
                 self.status.error(exc)
             return
         if directory is not self.directory or account.id in self._loaded:
             return  # the tree was rebuilt meanwhile
         assert account.id is not None
         self._loaded.add(account.id)
-        node.set_label(self._label(account))
-        for child in children:
-            node.add(self._label(child), data=child, allow_expand=has_children(child))
+        self.tree.populate(node, children)
         noun = "account" if len(children) == 1 else "accounts"
         self.status.info(f"{len(children)} {noun} under {account.display_name}")
 
     # ------------------------------------------------------------------ labels, detail
 
-    def _selectable(self, account: Account) -> bool:
-        session = self.session
-        if session.owner is not None and account.id == session.owner.id:
-            return True
-        return account.id is not None and (
-            session.scope is None or session.scope.permits(account.id)
-        )
-
-    def _label(self, account: Account, *, suffix: str = "") -> Text:
-        current = self.session.acting_id == account.id
-        return account_line(
-            account, current=current, selectable=self._selectable(account), suffix=suffix
-        )
-
     def _refresh_labels(self) -> None:
-        def walk(node: TreeNode[Account]) -> None:
-            if node.data is not None:
-                node.set_label(self._label(node.data))
-            for child in node.children:
-                walk(child)
-
-        walk(self.tree.root)
+        self.tree.relabel()
         if self.has_class("-filtering"):
             self._apply_filter()
 
@@ -200,11 +162,12 @@ class ScopeScreen(BaseScreen):
         path = (
             self.directory.path_of(account.id) if self.directory and account and account.id else []
         )
-        permits = account is not None and self._selectable(account)
+        permits = account is not None and selectable(self.session, account)
         self.query_one("#scope-detail", Static).update(account_detail(account, path, permits))
 
     def on_tree_node_highlighted(self, event: Tree.NodeHighlighted[Account]) -> None:
-        self._show_detail(event.node.data)
+        if event.node.data is not None:  # (a cleared tree highlights a bare root)
+            self._show_detail(event.node.data)
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         self._show_detail(self._account_of(event.option))
@@ -243,27 +206,19 @@ class ScopeScreen(BaseScreen):
     def _apply_filter(self) -> None:
         query = self.query_one("#scope-filter", Input).value.strip()
         self.set_class(bool(query), "-filtering")
-        matches = self.query_one("#scope-matches", OptionList)
+        matches = self.query_one("#scope-matches", AccountMatches)
         if not query or self.directory is None:
             matches.clear_options()
             return
         found = filter_accounts(list(self.directory.known.values()), query)
-        highlighted = matches.highlighted_option
-        keep = highlighted.id if highlighted is not None else None
-        matches.clear_options()
-        options = [Option(self._match_text(a), id=str(a.id)) for a in found]
-        matches.add_options(
-            options or [Option(Text("No account matches", style="dim"), disabled=True)]
-        )
-        ids = [o.id for o in options]
-        matches.highlighted = ids.index(keep) if keep in ids else (0 if options else None)
+        matches.show(found, self._match_text)
 
     def _match_text(self, account: Account) -> Text:
-        text = self._label(account)
+        text = label_for(self.session, account)
         assert self.directory is not None and account.id is not None
         parents = self.directory.path_of(account.id)[:-1]
         if parents:
-            text.append("  in " + " › ".join(p.display_name for p in parents), style="dim")
+            text.append(f"  in {parents[-1].display_name}", style="dim")
         return text
 
     def _account_of(self, option: Option | None) -> Account | None:
@@ -292,12 +247,8 @@ class ScopeScreen(BaseScreen):
         if account is None or account.id is None:
             return
         session = self.session
-        if not self._selectable(account):
-            ids = (
-                ", ".join(str(i) for i in session.scope.permitted_account_ids)
-                if session.scope
-                else ""
-            )
+        if not selectable(self.session, account):
+            ids = ", ".join(map(str, session.scope.permitted_account_ids if session.scope else ()))
             self.status.error(
                 f"{account.display_name} is not selectable: this key may act only on {ids}",
                 retry_key=None,

@@ -5,13 +5,9 @@ Server text (names, usernames) goes in as `rich.text.Text`, never as markup.
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
-from textual.binding import Binding, BindingType
-from textual.widgets import Tree
 
 from vagent_tui.api.models import Account
 from vagent_tui.api.scope import ScopeLevel
@@ -133,12 +129,16 @@ def account_detail(account: Account | None, path: list[Account], permits: bool) 
     return grid
 
 
-class AccountTree(Tree[Account]):
-    """The account tree: enter picks the account (shown in the footer), space expands."""
+def selectable(session: Session, account: Account) -> bool:
+    """Whether the key may act as ``account``: its owner, or a permitted account."""
+    if session.owner is not None and account.id == session.owner.id:
+        return True
+    return account.id is not None and (session.scope is None or session.scope.permits(account.id))
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding(
-            "enter", "select_cursor", "Pick target", id="scope.pick", tooltip="Act as this account"
-        ),
-        Binding("space", "toggle_node", "Expand", id="scope.expand", tooltip="Expand or collapse"),
-    ]
+
+def label_for(session: Session, account: Account, suffix: str = "") -> Text:
+    """The tree / list line of ``account`` for this session (current target marked)."""
+    current = session.acting_id == account.id
+    return account_line(
+        account, current=current, selectable=selectable(session, account), suffix=suffix
+    )
