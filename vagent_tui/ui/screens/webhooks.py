@@ -13,20 +13,19 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
-from rich.text import Text
 from textual import events, on, work
 from textual.binding import Binding, BindingType
-from textual.containers import Container, VerticalScroll
 from textual.widget import Widget
-from textual.widgets import DataTable, Static, TabbedContent, TabPane
+from textual.widgets import DataTable, TabbedContent, TabPane
 
 from vagent_tui.api.errors import ApiError, PlatformError
 from vagent_tui.api.models import RelayConfig, Webhook, WebhookRequest
-from vagent_tui.ui.format import fmt_datetime, plain
+from vagent_tui.ui.format import plain
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.screens.modals import ConfirmModal
 from vagent_tui.ui.widgets.entry_forms import WebhookForm
-from vagent_tui.ui.widgets.relays import RelayRow, explain, relay_cells, relay_detail, relay_rows
+from vagent_tui.ui.widgets.hooks import HookPane
+from vagent_tui.ui.widgets.relays import RelayPane, RelayRow, explain, relay_rows
 from vagent_tui.ui.widgets.status import describe_error
 
 WIDE = 120
@@ -52,30 +51,10 @@ class WebhooksScreen(BaseScreen):
     DEFAULT_CSS = """
     WebhooksScreen #webhooks-tabs { height: 1fr; }
     WebhooksScreen TabPane { padding: 0; height: 1fr; }
-    WebhooksScreen #hooks-table { height: 1fr; }
-    WebhooksScreen #hook-detail {
-        height: auto; max-height: 3; padding: 0 1; border-top: solid $primary;
-    }
-    WebhooksScreen.-wide #hook-detail { display: none; }
-    WebhooksScreen #relay-notice { height: auto; padding: 0 1; display: none; }
-    WebhooksScreen #relay-notice.-shown { display: block; }
-    WebhooksScreen #relay-notice.-premium { color: $warning; text-style: bold; }
-    WebhooksScreen #relay-notice.-error { background: $error 20%; }
-    WebhooksScreen #relay-body { height: 1fr; layout: vertical; }
-    WebhooksScreen #relay-table { height: 1fr; }
-    WebhooksScreen #relay-detail { height: 8; border-top: solid $primary; padding: 0 1; }
-    WebhooksScreen.-wide #relay-body { layout: horizontal; }
-    WebhooksScreen.-wide #relay-table { width: 1fr; }
-    WebhooksScreen.-wide #relay-detail {
-        width: 38; height: 1fr; border-top: none; border-left: solid $primary;
-    }
     """
 
     def __init__(self) -> None:
         super().__init__()
-        self.hooks: list[Webhook] = []
-        self.relays: list[RelayRow] = []
-        self.premium: bool | None = None
         self.last_outcome: tuple[int, str] | None = None
         """The status and server message of the last relay delete."""
         self._summary: dict[str, str] = {}
@@ -86,34 +65,45 @@ class WebhooksScreen(BaseScreen):
     def compose_body(self) -> Iterable[Widget]:
         with TabbedContent(id="webhooks-tabs", initial=HOOKS):
             with TabPane("Destinations", id=HOOKS):
-                hooks: DataTable[Any] = DataTable(
-                    id="hooks-table", cursor_type="row", zebra_stripes=True
-                )
-                for label, key in (("URL", "url"), ("Label", "label"), ("Type", "type")):
-                    hooks.add_column(label, key=key)
-                hooks.add_column("Added", key="added")
-                yield hooks
-                yield Static("", id="hook-detail", markup=False)
+                yield HookPane(id="hook-pane")
             with TabPane("Relays", id=RELAYS):
-                yield Static("", id="relay-notice", markup=False)
-                with Container(id="relay-body"):
-                    relays: DataTable[Any] = DataTable(
-                        id="relay-table", cursor_type="row", zebra_stripes=True
-                    )
-                    relays.add_column("Relay type", key="type")
-                    relays.add_column("Configured", key="configured")
-                    relays.add_column("Description", key="description")
-                    yield relays
-                    with VerticalScroll(id="relay-detail"):
-                        yield Static(relay_detail(None, premium=True), id="relay-detail-text")
+                yield RelayPane(id="relay-pane")
+
+    @property
+    def hook_pane(self) -> HookPane:
+        return self.query_one("#hook-pane", HookPane)
 
     @property
     def hooks_table(self) -> DataTable[Any]:
-        return self.query_one("#hooks-table", DataTable)
+        return self.hook_pane.table
+
+    @property
+    def hooks(self) -> list[Webhook]:
+        return self.hook_pane.hooks
+
+    @property
+    def highlighted_hook(self) -> Webhook | None:
+        return self.hook_pane.highlighted
+
+    @property
+    def relay_pane(self) -> RelayPane:
+        return self.query_one("#relay-pane", RelayPane)
 
     @property
     def relay_table(self) -> DataTable[Any]:
-        return self.query_one("#relay-table", DataTable)
+        return self.relay_pane.table
+
+    @property
+    def relays(self) -> list[RelayRow]:
+        return self.relay_pane.rows
+
+    @property
+    def premium(self) -> bool | None:
+        return self.relay_pane.premium
+
+    @property
+    def highlighted_relay(self) -> RelayRow | None:
+        return self.relay_pane.highlighted
 
     @property
     def tabs(self) -> TabbedContent:
@@ -121,14 +111,21 @@ class WebhooksScreen(BaseScreen):
 
     def on_mount(self) -> None:
         super().on_mount()
-        self.set_class(self.size.width >= WIDE, "-wide")
+        self._layout(self.size.width)
         self.hooks_table.focus()
 
     def on_resize(self, event: events.Resize) -> None:
-        wide = event.size.width >= WIDE
-        if wide != self.has_class("-wide"):
-            self.set_class(wide, "-wide")
-            self.show_hooks(self.hooks)
+        if self._layout(event.size.width):
+            self.hook_pane.show(self.hooks)
+
+    def _layout(self, width: int) -> bool:
+        """Wide or narrow layout; True if it changed."""
+        wide = width >= WIDE
+        changed = wide != self.has_class("-wide")
+        self.set_class(wide, "-wide")
+        self.relay_pane.set_class(wide, "-wide")
+        self.hook_pane.set_class(wide, "-wide")
+        return changed
 
     @property
     def who(self) -> str:
@@ -181,37 +178,8 @@ class WebhooksScreen(BaseScreen):
         if target != self.session.target_id:
             return
         self.hooks_table.loading = False
-        self.show_hooks(hooks, highlight)
+        self.hook_pane.show(hooks, highlight)
         self._part_done("hooks", f"{len(hooks)} destinations", quiet=quiet)
-
-    def show_hooks(self, hooks: list[Webhook], highlight: str | None = None) -> None:
-        table = self.hooks_table
-        current = self.highlighted_hook
-        keep = highlight or (current.url if current else None)
-        row = table.cursor_row
-        self.hooks = hooks
-        # narrow: the URL is shortened in its cell and shown whole under the table
-        room = None if self.has_class("-wide") else max(20, self.size.width - 52)
-        with self.app.batch_update():
-            table.clear()
-            for hook in hooks:
-                cells = (_shorten(hook.url, room), plain(hook.label), plain(hook.type))
-                added = Text(fmt_datetime(hook.added_at))
-                if room is not None and hook.added_at is not None:
-                    added = Text(hook.added_at.strftime("%Y-%m-%d"))
-                table.add_row(*(Text(c) for c in cells), added, key=hook.url)
-            _place_cursor(table, [h.url for h in hooks], keep, row)
-        self._show_hook_detail()
-
-    @on(DataTable.RowHighlighted, "#hooks-table")
-    def _hook_highlighted(self, event: DataTable.RowHighlighted) -> None:
-        event.stop()
-        self._show_hook_detail()
-
-    def _show_hook_detail(self) -> None:
-        hook = self.highlighted_hook
-        text = Text(hook.url, style="bold") if hook else Text("No destination.", style="dim")
-        self.query_one("#hook-detail", Static).update(text)
 
     @work(exclusive=True, group="webhooks-relays", exit_on_error=False)
     async def load_relays(self, *, quiet: bool = False) -> None:
@@ -231,58 +199,19 @@ class WebhooksScreen(BaseScreen):
         except PlatformError as exc:
             if target == self.session.target_id:
                 self.relay_table.loading = False
-                self._set_notice(f"✗ {describe_error(exc)}  — press r to retry", "-error")
+                self.relay_pane.set_notice(f"✗ {describe_error(exc)}  — press r to retry", "-error")
                 self._part_failed("relays", exc)
             return
         if target != self.session.target_id:
             return
         self.relay_table.loading = False
-        self.premium = configs is not None
-        self._set_notice(*(notice or ("", "")))
-        self.show_relays(relay_rows(types, configs))
+        self.relay_pane.set_notice(*(notice or ("", "")))
+        self.relay_pane.show(relay_rows(types, configs), premium=configs is not None)
         if configs is None:
             summary = "relays: premium required"
         else:
             summary = f"{len(configs)} of {len(self.relays)} relay types configured"
         self._part_done("relays", summary, quiet=quiet)
-
-    def _set_notice(self, text: str, kind: str) -> None:
-        notice = self.query_one("#relay-notice", Static)
-        notice.update(Text(text))
-        notice.set_classes(f"-shown {kind}" if text else "")
-
-    def show_relays(self, rows: list[RelayRow]) -> None:
-        table = self.relay_table
-        current = self.highlighted_relay
-        row = table.cursor_row
-        self.relays = rows
-        with self.app.batch_update():
-            table.clear()
-            for relay in rows:
-                table.add_row(*relay_cells(relay, premium=bool(self.premium)), key=relay.name)
-            _place_cursor(table, [r.name for r in rows], current.name if current else None, row)
-        self._show_relay_detail()
-
-    # ------------------------------------------------------------------ highlighted rows
-
-    @property
-    def highlighted_hook(self) -> Webhook | None:
-        row = self.hooks_table.cursor_row
-        return self.hooks[row] if self.hooks and 0 <= row < len(self.hooks) else None
-
-    @property
-    def highlighted_relay(self) -> RelayRow | None:
-        row = self.relay_table.cursor_row
-        return self.relays[row] if self.relays and 0 <= row < len(self.relays) else None
-
-    @on(DataTable.RowHighlighted, "#relay-table")
-    def _relay_highlighted(self, event: DataTable.RowHighlighted) -> None:
-        event.stop()
-        self._show_relay_detail()
-
-    def _show_relay_detail(self) -> None:
-        detail = relay_detail(self.highlighted_relay, premium=self.premium is not False)
-        self.query_one("#relay-detail-text", Static).update(detail)
 
     # ------------------------------------------------------------------ add a destination
 
@@ -390,19 +319,3 @@ class WebhooksScreen(BaseScreen):
         self.last_outcome = (200, message)
         self.status.ok(f"HTTP 200: {message} — {explain(200)}")
         self.load_relays(quiet=True)
-
-
-def _shorten(text: str, room: int | None) -> str:
-    """``text`` cut in the middle to ``room`` characters (None: as is)."""
-    if room is None or len(text) <= room:
-        return text
-    head = (room - 1) // 2
-    return text[:head] + "…" + text[len(text) - (room - 1 - head) :]
-
-
-def _place_cursor(table: DataTable[Any], keys: list[str], keep: str | None, row: int) -> None:
-    """On the row keyed ``keep`` if it is there, else as near the old row as possible."""
-    if keep in keys:
-        table.move_cursor(row=keys.index(keep), animate=False)
-    elif keys:
-        table.move_cursor(row=min(row, len(keys) - 1), animate=False)

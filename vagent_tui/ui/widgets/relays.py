@@ -9,15 +9,18 @@ explanation next to the server's message.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from rich.console import RenderableType
 from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Container, Vertical, VerticalScroll
+from textual.widgets import DataTable, Static
 
 from vagent_tui.api.models import RelayConfig, RelayType
 from vagent_tui.ui.format import flag, plain
 from vagent_tui.ui.widgets.details import Field, field_grid
-
-PREMIUM_NOTE = "This account has no premium: relay configurations cannot be listed or changed."
 
 EXPLAIN: dict[int, str] = {
     200: "removed: events of this type are no longer relayed",
@@ -90,3 +93,92 @@ def relay_detail(row: RelayRow | None, *, premium: bool) -> RenderableType:
         fields.append(("Headers", "none"))
     fields.append(("Success codes", plain(config.success_status_codes)))
     return field_grid(fields)
+
+
+def place_cursor(table: DataTable[Any], keys: list[str], keep: str | None, row: int) -> None:
+    """On the row keyed ``keep`` if it is there, else as near the old row as possible."""
+    if keep in keys:
+        table.move_cursor(row=keys.index(keep), animate=False)
+    elif keys:
+        table.move_cursor(row=min(row, len(keys) - 1), animate=False)
+
+
+class RelayPane(Vertical):
+    """A notice line (premium / error), the relay types table and the detail pane.
+
+    The screen loads; this shows. ``premium`` is None until known, False when the
+    relay list answered 403.
+    """
+
+    DEFAULT_CSS = """
+    RelayPane { height: 1fr; }
+    RelayPane #relay-notice { height: auto; padding: 0 1; display: none; }
+    RelayPane #relay-notice.-shown { display: block; }
+    RelayPane #relay-notice.-premium { color: $warning; text-style: bold; }
+    RelayPane #relay-notice.-error { background: $error 20%; }
+    RelayPane #relay-body { height: 1fr; layout: vertical; }
+    RelayPane #relay-table { height: 1fr; }
+    RelayPane #relay-detail { height: 8; border-top: solid $primary; padding: 0 1; }
+    RelayPane.-wide #relay-body { layout: horizontal; }
+    RelayPane.-wide #relay-table { width: 1fr; }
+    RelayPane.-wide #relay-detail {
+        width: 38; height: 1fr; border-top: none; border-left: solid $primary;
+    }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.rows: list[RelayRow] = []
+        self.premium: bool | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="relay-notice", markup=False)
+        with Container(id="relay-body"):
+            table: DataTable[Any] = DataTable(
+                id="relay-table", cursor_type="row", zebra_stripes=True
+            )
+            table.add_column("Relay type", key="type")
+            table.add_column("Configured", key="configured")
+            table.add_column("Description", key="description")
+            yield table
+            with VerticalScroll(id="relay-detail"):
+                yield Static(relay_detail(None, premium=True), id="relay-detail-text")
+
+    @property
+    def table(self) -> DataTable[Any]:
+        return self.query_one("#relay-table", DataTable)
+
+    def set_notice(self, text: str, kind: str = "") -> None:
+        """A line above the table: ``-premium`` or ``-error``; empty text hides it."""
+        notice = self.query_one("#relay-notice", Static)
+        notice.update(Text(text))
+        notice.set_classes(f"-shown {kind}" if text else "")
+
+    def show(self, rows: list[RelayRow], *, premium: bool) -> None:
+        """Replace the rows; the cursor stays on the same type."""
+        table = self.table
+        current = self.highlighted
+        row = table.cursor_row
+        self.rows = rows
+        self.premium = premium
+        with self.app.batch_update():
+            table.clear()
+            for relay in rows:
+                table.add_row(*relay_cells(relay, premium=premium), key=relay.name)
+            keep = current.name if current else None
+            place_cursor(table, [r.name for r in rows], keep, row)
+        self.show_detail()
+
+    @property
+    def highlighted(self) -> RelayRow | None:
+        row = self.table.cursor_row
+        return self.rows[row] if self.rows and 0 <= row < len(self.rows) else None
+
+    @on(DataTable.RowHighlighted, "#relay-table")
+    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        event.stop()
+        self.show_detail()
+
+    def show_detail(self) -> None:
+        detail = relay_detail(self.highlighted, premium=self.premium is not False)
+        self.query_one("#relay-detail-text", Static).update(detail)
