@@ -124,7 +124,7 @@ async def test_page_size_cycles_and_keeps_the_first_room_in_view(make_app: Any) 
             await press(pilot, "z")
             sizes.append(inbox_requests(app)[-1].query["pageSize"])
         assert sizes == ["100", "200", "20"]
-        assert "50 per page" not in text_of(screen, "#inbox-header")
+        assert "· 20/page ·" in text_of(screen, "#inbox-header")
 
 
 async def test_unread_only_toggle(make_app: Any) -> None:

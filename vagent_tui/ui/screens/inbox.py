@@ -181,7 +181,7 @@ class InboxScreen(BaseScreen):
         text.append("…" if waiting else shown.label, style="bold")
         if shown.total:
             text.append(f" · page {shown.page + 1:,} of {shown.last_page + 1:,}")
-        text.append(f" · {want.page_size} per page")
+        text.append(f" · {want.page_size}/page")
         text.append(" · unread only" if want.unread else " · all rooms")
         if shown is not want and (want.page != shown.page or want.unread != shown.unread):
             text.append(f" · → page {want.page + 1:,}", style="italic")
