@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import html
 from typing import Any
 
@@ -302,3 +303,26 @@ async def test_list_error_then_retry(make_app: Any, monkeypatch: Any) -> None:
         await settle(pilot)
         assert len(cells(screen)) == 2
         assert "2 tokens" in status_text(screen)
+
+
+async def test_a_second_enter_while_creating_does_not_lose_the_value(
+    make_app: Any, monkeypatch: Any
+) -> None:
+    app = make_app("tokens")
+    original = app.client.create_token
+
+    async def slow(*args: Any, **kwargs: Any) -> Any:
+        record = await original(*args, **kwargs)
+        await asyncio.sleep(0.3)  # created on the server, reply not yet shown
+        return record
+
+    monkeypatch.setattr(app.client, "create_token", slow)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("n", *"twice", "enter")
+        await pilot.pause(0.1)
+        await pilot.press("enter")  # must not cancel the first request
+        await pilot.pause(0.5)
+        await settle(pilot)
+        assert sim_of(app).count("POST", PATH) == 1
+        assert isinstance(app.screen, NewTokenModal)

@@ -209,6 +209,10 @@ class TokensScreen(BaseScreen):
 
     def submit(self) -> None:
         """Validate the form with `TokenRequest`; send only if it is valid."""
+        if any(w.group == "tokens-create" and w.is_running for w in self.workers):
+            # A second Enter must not cancel the first request: its token would be
+            # created with a value nobody ever sees.
+            return
         kind = self.query_one("#tokens-type", Select).value
         try:
             request = TokenRequest(
