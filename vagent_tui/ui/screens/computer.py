@@ -94,7 +94,7 @@ class ComputerScreen(BaseScreen):
         with Horizontal(id="computer-top"):
             yield Label("Computer Agent")
             yield Select[int]([], prompt="none loaded", id="computer-account", compact=True)
-        with VerticalScroll(id="computer-body"):
+        with VerticalScroll(id="computer-body", can_focus=False):
             yield RecordingPane()
             yield UploadPane()
         with Vertical(id="computer-picker"):

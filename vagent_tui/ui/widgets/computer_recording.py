@@ -137,7 +137,10 @@ class RecordingPane(Vertical):
         try:
             request = RecordingStartRequest(slot_id=raw or None)  # type: ignore[arg-type]
         except ValidationError as exc:
-            show_errors([self.field("slot_id")], errors_by_field(exc))
+            errors = errors_by_field(exc)
+            if not raw:
+                errors["slot_id"] = "required: type a slot or open a browser session (b)"
+            show_errors([self.field("slot_id")], errors)
             self.query_one("#computer-slot", Input).focus()
             return
         self.field("slot_id").set_error(None)
