@@ -255,3 +255,13 @@ async def test_server_error_message_for_a_bad_target(make_app: Any) -> None:
         await press(pilot, "n")
         assert "press r to retry" in str(screen.status.content)
         assert "HTTP 403" in str(screen.status.content)
+
+
+async def test_agent_key_reads_its_own_inbox_without_a_target(make_app: Any) -> None:
+    app = make_app("inbox", token="demo-agent")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert not screen.has_class("-no-agent")
+        assert row_keys(screen)[0] == "1111:240"
+        assert "targetAccountId" not in inbox_requests(app)[0].query

@@ -23,8 +23,13 @@ from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import MigrationRequest, Template
 from vagent_tui.services.migrations import WatchedTask
 from vagent_tui.ui.screens.base import BaseScreen
-from vagent_tui.ui.screens.modals import ConfirmModal, PromptModal
-from vagent_tui.ui.widgets.migration_rows import COLUMNS, task_cells, task_detail, template_label
+from vagent_tui.ui.widgets.migration_rows import (
+    TasksTable,
+    force_modal,
+    real_run_modal,
+    task_detail,
+    template_label,
+)
 
 WIDE = 140
 
@@ -71,7 +76,6 @@ class MigrationsScreen(BaseScreen):
         self.templates: list[Template] = []
         self.templates_error: str | None = None
         self.starting = False
-        self._cells: dict[str, dict[str, tuple[str, str]]] = {}
         self._ticker: Timer | None = None
 
     def compose_body(self) -> Iterable[Widget]:
@@ -88,15 +92,12 @@ class MigrationsScreen(BaseScreen):
                 yield Static("", id="mig-plan", markup=False)
                 yield Button("Start (s)", id="mig-start", variant="primary", compact=True)
         with Container(id="mig-tasks-body"):
-            yield DataTable(id="mig-tasks", cursor_type="row", zebra_stripes=True)
+            yield TasksTable(id="mig-tasks", cursor_type="row", zebra_stripes=True)
             with VerticalScroll(id="mig-task-detail"):
                 yield Static(task_detail(None, 0.0), id="mig-task-detail-text")
 
     def on_mount(self) -> None:
         super().on_mount()
-        table = self.query_one("#mig-tasks", DataTable)
-        for key, label in COLUMNS:
-            table.add_column(label, key=key)
         for task in self.vapp.watcher.tasks.values():
             self.task_changed(task)
         self._layout(self.size.width)
@@ -253,35 +254,14 @@ class MigrationsScreen(BaseScreen):
         target: int | None,
     ) -> None:
         name = template.name or template.id
-        scope = ", ".join(sections) if sections else "every section"
         if not dry_run:
             tried = any(t.template_id == template.id and t.dry_run for t in self._tasks())
-            note = "" if tried else "\nNo dry run of this template was run in this session."
-            body = (
-                f"Migrate the agents of template {name} ({template.id}) to revision "
-                f"{template.revision} for real: {scope}. This changes live agent "
-                f"configurations.{note}"
-            )
-            ok = await self.app.push_screen_wait(
-                ConfirmModal(f"Run the migration of {name}?", body, confirm_label="Migrate")
-            )
-            if not ok:
+            if not await self.app.push_screen_wait(real_run_modal(template, sections, tried)):
                 self.status.info("Migration cancelled; nothing was sent.")
                 return
-            if force:
-                typed = await self.app.push_screen_wait(
-                    PromptModal(
-                        "Replace customer overrides?",
-                        f"Fields customers changed on their agents will be overwritten by "
-                        f"{name}. Type the template id {template.id} to confirm.",
-                        placeholder=template.id,
-                        confirm_label="Replace overrides",
-                        expected=template.id,
-                    )
-                )
-                if typed is None:
-                    self.status.info("Migration cancelled; nothing was sent.")
-                    return
+            if force and await self.app.push_screen_wait(force_modal(template)) is None:
+                self.status.info("Migration cancelled; nothing was sent.")
+                return
         if target != self.session.target_id:
             self.status.info("The target account changed meanwhile; nothing was sent.")
             return
@@ -316,44 +296,23 @@ class MigrationsScreen(BaseScreen):
         """Called by the app on every update of a watched task: changed cells only."""
         if not self.is_mounted:
             return
-        table = self.query_one("#mig-tasks", DataTable)
-        cells = task_cells(task, self.vapp.watcher.clock())
-        seen = self._cells.get(task.task_id)
+        table = self.query_one("#mig-tasks", TasksTable)
         with self.app.batch_update():
-            if seen is None:
-                table.add_row(*(cells[key] for key, _ in COLUMNS), key=task.task_id)
-            else:
-                for key, value in cells.items():
-                    if seen.get(key) != (value.plain, str(value.style)):
-                        table.update_cell(task.task_id, key, value, update_width=True)
-            self._cells[task.task_id] = {k: (v.plain, str(v.style)) for k, v in cells.items()}
-        if self._highlighted_id() == task.task_id or seen is None:
+            added = table.upsert(task, self.vapp.watcher.clock())
+        if added or table.highlighted_id == task.task_id:
             self._show_detail()
 
     def _tick(self) -> None:
         """Once a second, while showing: the elapsed time of running tasks."""
-        if not self.is_current:
+        running = [t for t in self._tasks() if not t.final]
+        if not self.is_current or not running:
             return
-        now = self.vapp.watcher.clock()
-        table = self.query_one("#mig-tasks", DataTable)
-        for task in self._tasks():
-            if task.final or task.task_id not in self._cells:
-                continue
-            value = task_cells(task, now)["elapsed"]
-            if self._cells[task.task_id]["elapsed"][0] != value.plain:
-                table.update_cell(task.task_id, "elapsed", value)
-                self._cells[task.task_id]["elapsed"] = (value.plain, str(value.style))
-        if any(not t.final for t in self._tasks()):
-            self._show_detail()
-
-    def _highlighted_id(self) -> str | None:
-        table = self.query_one("#mig-tasks", DataTable)
-        if not table.row_count:
-            return None
-        return table.coordinate_to_cell_key((table.cursor_row, 0)).row_key.value
+        self.query_one("#mig-tasks", TasksTable).tick(running, self.vapp.watcher.clock())
+        self._show_detail()
 
     def _show_detail(self) -> None:
-        task = self.vapp.watcher.tasks.get(self._highlighted_id() or "")
+        task_id = self.query_one("#mig-tasks", TasksTable).highlighted_id
+        task = self.vapp.watcher.tasks.get(task_id or "")
         detail = task_detail(task, self.vapp.watcher.clock())
         self.query_one("#mig-task-detail-text", Static).update(detail)
 

@@ -1,14 +1,17 @@
-"""Rendering watched migration tasks: table cells (glyph + colour) and the detail pane."""
+"""Rendering watched migration tasks (table cells with glyph + colour, the detail pane)
+and the dialogs that guard a real run."""
 
 from __future__ import annotations
 
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
+from textual.widgets import DataTable
 
 from vagent_tui.api.models import Template
 from vagent_tui.services.migrations import WatchedTask
 from vagent_tui.ui.format import fmt_duration
+from vagent_tui.ui.screens.modals import ConfirmModal, PromptModal
 
 COLUMNS: tuple[tuple[str, str], ...] = (
     ("template", "Template"),
@@ -114,3 +117,68 @@ def task_detail(task: WatchedTask | None, now: float) -> RenderableType:
     for status, moment in task.history:
         history.add_row(f"+{moment - task.started:.1f}s", status_text(status))
     return Group(grid, Text("History", style="bold"), history)
+
+
+def real_run_modal(template: Template, sections: list[str], dry_run_seen: bool) -> ConfirmModal:
+    """Confirmation of a real run, naming the template; the cancel button has the focus."""
+    name = template.name or template.id
+    scope = ", ".join(sections) if sections else "every section"
+    note = "" if dry_run_seen else "\nNo dry run of this template was run in this session."
+    body = (
+        f"Migrate the agents of template {name} ({template.id}) to revision "
+        f"{template.revision} for real: {scope}. This changes live agent configurations.{note}"
+    )
+    return ConfirmModal(f"Run the migration of {name}?", body, confirm_label="Migrate")
+
+
+def force_modal(template: Template) -> PromptModal:
+    """Type-to-confirm before customer overrides are replaced."""
+    name = template.name or template.id
+    return PromptModal(
+        "Replace customer overrides?",
+        f"Fields customers changed on their agents will be overwritten by {name}. "
+        f"Type the template id {template.id} to confirm.",
+        placeholder=template.id,
+        confirm_label="Replace overrides",
+        expected=template.id,
+    )
+
+
+class TasksTable(DataTable[Text]):
+    """One keyed row per watched task; an update touches only the cells that changed."""
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self._seen: dict[str, dict[str, tuple[str, str]]] = {}
+        for key, label in COLUMNS:
+            self.add_column(label, key=key)
+
+    @property
+    def highlighted_id(self) -> str | None:
+        if not self.row_count:
+            return None
+        return self.coordinate_to_cell_key((self.cursor_row, 0)).row_key.value
+
+    def upsert(self, task: WatchedTask, now: float) -> bool:
+        """Add the task's row, or update its changed cells; True when the row is new."""
+        cells = task_cells(task, now)
+        seen = self._seen.get(task.task_id)
+        if seen is None:
+            self.add_row(*(cells[key] for key, _ in COLUMNS), key=task.task_id)
+        else:
+            for key, value in cells.items():
+                if seen.get(key) != (value.plain, str(value.style)):
+                    self.update_cell(task.task_id, key, value, update_width=True)
+        self._seen[task.task_id] = {k: (v.plain, str(v.style)) for k, v in cells.items()}
+        return seen is None
+
+    def tick(self, tasks: list[WatchedTask], now: float) -> None:
+        """Only the elapsed cells of ``tasks``."""
+        for task in tasks:
+            seen = self._seen.get(task.task_id)
+            if seen is None:
+                continue
+            value = task_cells(task, now)["elapsed"]
+            if seen["elapsed"][0] != value.plain:
+                self.update_cell(task.task_id, "elapsed", value)
+                seen["elapsed"] = (value.plain, str(value.style))
