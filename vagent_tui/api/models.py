@@ -449,7 +449,13 @@ class JunkRoomPage(Resource):
 
 
 class AdrExportConfig(Request):
-    """The call-detail record export settings (request: strict)."""
+    """The call-detail record export settings (request: strict).
+
+    Surrounding spaces are trimmed from every field but the password, which is sent
+    exactly as typed.
+    """
+
+    model_config = ConfigDict(str_strip_whitespace=False)
 
     delivery_protocol: Literal["sftp", "ftps", "ftp"]
     rotation_minutes: str = "60"
@@ -458,6 +464,11 @@ class AdrExportConfig(Request):
     username: str = Field(min_length=1)
     password: str = Field(min_length=1, repr=False)
     path: str | None = None
+
+    @field_validator("host", "username", "path", mode="before")
+    @classmethod
+    def _trim(cls, value: Any) -> Any:
+        return value.strip() if isinstance(value, str) else value
 
     @field_validator("delivery_protocol", mode="before")
     @classmethod

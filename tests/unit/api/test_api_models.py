@@ -554,3 +554,20 @@ def test_migration_request_defaults_are_safe() -> None:
         "sectionsToMigrate": ["voice"],
         "forceMigrateOverriddenFields": False,
     }
+
+
+def test_adr_password_is_sent_exactly_as_typed() -> None:
+    config = m.AdrExportConfig(
+        delivery_protocol=" SFTP ",
+        host=" files.example.com ",
+        port=22,
+        username=" adr ",
+        password=" pass word ",
+    )
+    body = config.wire()
+    assert body["password"] == " pass word "
+    assert (body["host"], body["username"], body["deliveryProtocol"]) == (
+        "files.example.com",
+        "adr",
+        "sftp",
+    )
