@@ -31,6 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="TOKEN",
         help="which demo key to use with --demo (default demo-partner)",
     )
+    parser.add_argument("--profile", metavar="NAME", help="connection profile to use")
     parser.add_argument("--base-url", metavar="URL", help="platform base URL (or VAGENT_BASE_URL)")
     parser.add_argument(
         "--token", metavar="TOKEN", help="API token (prefer the VAGENT_TOKEN environment variable)"
@@ -137,8 +138,19 @@ def run_console(args: argparse.Namespace) -> int:
 
     from vagent_tui.ui.app import VagentApp
 
+    profile = connection.profile if connection is not None else None
+    account = args.account
+    if account is None and profile is not None:
+        account = profile.target_account
+    theme = (profile.theme if profile else None) or (config.theme if config else None)
     app = VagentApp(
-        client, profile_label=label, initial_screen=args.screen, initial_account=args.account
+        client,
+        profile_label=label,
+        initial_screen=args.screen,
+        initial_account=account,
+        theme=theme,
+        tier=profile.tier if profile else "",
+        extra_theme_dirs=(cfg.user_themes_dir(),),
     )
     app.run()
     return 0

@@ -51,17 +51,19 @@ def add_subcommands(sub: argparse._SubParsersAction) -> None:  # type: ignore[ty
     sub.add_parser("info", help="print every path the app uses")
 
 
-def _load() -> cfg.Config:
+def _load() -> cfg.Config | None:
     try:
         return cfg.load()
     except cfg.ConfigError as exc:
         print(f"vagent-tui: {exc}", file=sys.stderr)
         print("vagent-tui: fix the file by hand; it was not changed.", file=sys.stderr)
-        raise SystemExit(1) from None
+        return None
 
 
 def run_profile(args: argparse.Namespace) -> int:
     config = _load()
+    if config is None:
+        return 1
     command = args.profile_command
     if command == "list":
         if not config.profiles:
