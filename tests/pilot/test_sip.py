@@ -35,6 +35,13 @@ async def _open_form(pilot: Any) -> SipEntryForm:
     return form
 
 
+async def _submit(pilot: Any, form: Any, via: str = "#form-ip") -> None:
+    """Enter on a form widget (no mouse: a click could land before a re-layout)."""
+    form.query_one(via).focus()
+    await pilot.pause()
+    await pilot.press("enter")
+
+
 async def _fill(pilot: Any, form: SipEntryForm, ip: str, label: str = "") -> None:
     form.query_one("#form-ip", Input).value = ip
     form.query_one("#form-label", Input).value = label
@@ -85,7 +92,7 @@ async def test_invalid_input_is_shown_at_the_field_and_nothing_sent(make_app: An
             ("2001:db8:::1", "not an IPv4 or IPv6 address"),
         ):
             await _fill(pilot, form, bad, "x")
-            await pilot.click("#form-submit")
+            await _submit(pilot, form)
             await settle(pilot)
             field = form.query_one("#field-ip")
             assert expected in field.error, (bad, field.error)
@@ -133,7 +140,7 @@ async def test_server_error_keeps_input_then_retry_succeeds(make_app: Any) -> No
         assert "HTTP 500: boom" in str(form.query_one("#form-error", Label).content)
         assert form.query_one("#form-ip", Input).value == "192.0.2.77"
         assert "192.0.2.77" not in _ips(app)
-        await pilot.click("#form-submit")
+        await _submit(pilot, form, "#form-submit")
         await settle(pilot)
         assert app.screen is not form
         assert "192.0.2.77" in _ips(app)

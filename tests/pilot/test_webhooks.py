@@ -41,6 +41,13 @@ async def _open_form(pilot: Any) -> WebhookForm:
     return form
 
 
+async def _submit(pilot: Any, form: Any, via: str = "#form-url") -> None:
+    """Enter on a form widget (no mouse: a click could land before a re-layout)."""
+    form.query_one(via).focus()
+    await pilot.pause()
+    await pilot.press("enter")
+
+
 async def _fill(pilot: Any, form: WebhookForm, url: str, kind: str | None, label: str = "") -> None:
     form.query_one("#form-url", Input).value = url
     select = form.query_one("#form-type", Select)
@@ -99,7 +106,7 @@ async def test_add_destination_refreshes_and_highlights(make_app: Any) -> None:
         await settle(pilot)
         form = await _open_form(pilot)
         await _fill(pilot, form, "https://hooks.example.com/agent", "agent", "Agent events")
-        await pilot.click("#form-submit")
+        await _submit(pilot, form)
         await settle(pilot)
         assert "https://hooks.example.com/agent" in _urls(app)
         stored = _sim(app).webhooks[OWNER][-1]
@@ -127,7 +134,7 @@ async def test_invalid_destination_nothing_sent(
         await settle(pilot)
         form = await _open_form(pilot)
         await _fill(pilot, form, url, kind)
-        await pilot.click("#form-submit")
+        await _submit(pilot, form)
         await settle(pilot)
         assert app.screen is form
         assert message in form.query_one(f"#field-{field}").error
@@ -335,7 +342,7 @@ async def test_non_premium_target_relays_403_destinations_work(make_app: Any) ->
         await settle(pilot)
         form = await _open_form(pilot)
         await _fill(pilot, form, "https://hooks.example.com/np", "contact")
-        await pilot.click("#form-submit")
+        await _submit(pilot, form)
         await settle(pilot)
         assert "https://hooks.example.com/np" in _urls(app, NON_PREMIUM)
 
