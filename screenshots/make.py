@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-os.environ.setdefault("VAGENT_NOW", "2026-11-20T12:00:00+00:00")
+os.environ.setdefault("VAGENT_NOW", "2025-11-20T12:00:00+00:00")
 
 HERE = Path(__file__).resolve().parent
 SIZE = (120, 40)

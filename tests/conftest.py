@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-FIXED_NOW = "2026-11-20T12:00:00+00:00"
+FIXED_NOW = "2025-11-20T12:00:00+00:00"
 os.environ.setdefault("VAGENT_NOW", FIXED_NOW)
 
 

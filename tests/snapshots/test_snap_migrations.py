@@ -8,11 +8,32 @@ from typing import Any
 from tests.helpers import settle
 
 
+class SimClock:
+    """The simulator's clock, moved by hand so the task's history is always the same."""
+
+    def __init__(self) -> None:
+        self.now = 1_763_600_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
 def reseller_app(make_app: Any) -> Any:
-    app = make_app("migrations", token="demo-reseller", task_seconds=0.3)
+    clock = SimClock()
+    app = make_app("migrations", token="demo-reseller", task_seconds=10, clock=clock)
+    app.sim_clock = clock
     app.watcher.min_interval = 0.05
+    app.watcher.max_interval = 0.1
     app.watcher.clock = lambda: 1000.0
     return app
+
+
+async def _until(pilot: Any, status: str) -> None:
+    for _ in range(200):
+        await pilot.pause(0.05)
+        tasks = list(pilot.app.watcher.tasks.values())
+        if tasks and tasks[0].status == status:
+            return
 
 
 async def run_before(pilot: Any) -> None:
@@ -23,10 +44,11 @@ async def run_before_dry_run(pilot: Any) -> None:
     await settle(pilot)
     await pilot.press("s")
     app = pilot.app
-    for _ in range(200):
-        await pilot.pause(0.05)
-        if app.watcher.tasks and not app.watcher.active:
-            break
+    await _until(pilot, "queued")
+    app.sim_clock.now += 5  # running, half of the agents processed
+    await _until(pilot, "running")
+    app.sim_clock.now += 10  # past the end: completed
+    await _until(pilot, "completed")
     app.clear_notifications()
     await settle(pilot)
 

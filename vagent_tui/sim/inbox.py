@@ -50,6 +50,12 @@ def _mix(x: int) -> int:
     return x ^ (x >> 31)
 
 
+def _spacing(total: int) -> int:
+    """Seconds between rooms: half an hour, tighter for big inboxes so that even a
+    million rooms span about two years rather than reaching back before 1970."""
+    return max(30, min(1800, (2 * 365 * 86400) // max(1, total)))
+
+
 def room(account_id: int, i: int, total: int, *, salt: int = 0) -> dict[str, Any]:
     """Room ``i`` (0 = newest) of an inbox of ``total`` rooms."""
     h = _mix((account_id << 24) ^ (i * 0x100000001B3) ^ salt)
@@ -68,7 +74,7 @@ def room(account_id: int, i: int, total: int, *, salt: int = 0) -> dict[str, Any
         "unregisteredDisplayName": f"Unknown caller {phone[-4:]}" if unregistered else "",
         "destinationInboxType": "priority" if salt else "junk",
         "lastMessage": _JUNK[(h >> 40) % len(_JUNK)],
-        "lastMessageTimestamp": NEWEST - i * 1800 - (h >> 48) % 900,
+        "lastMessageTimestamp": NEWEST - i * _spacing(total) - (h >> 48) % 30,
         "chatAgentCampaignId": f"cfg-{account_id}",
         "unread": i % 3 == 0,
     }

@@ -12,7 +12,7 @@ if TYPE_CHECKING:
 
 
 class ContextBar(Static):
-    """``vagent-tui · Scope · host · Partner Admin · acting as X via key of Y``."""
+    """``Scope · acting as X (#id) via key of Y · Partner Admin · profile``."""
 
     DEFAULT_CSS = """
     ContextBar {
@@ -33,17 +33,22 @@ class ContextBar(Static):
         self.watch(self.app, "context_version", self._refresh_text, init=True)
 
     def _refresh_text(self, _version: int = 0) -> None:
+        """Most important first, so a narrow terminal cuts the least useful part."""
         app: VagentApp = self.app  # type: ignore[assignment]
         session = app.session
         text = Text(no_wrap=True, overflow="ellipsis")
-        text.append("vagent-tui", style="bold")
-        text.append(f" · {self.screen_title}", style="bold")
-        text.append(f" · {app.profile_label}")
+        tier = getattr(app, "tier", "")
+        if tier == "prod":
+            text.append(" PROD ", style="bold reverse")
+            text.append(" ")
+        text.append(self.screen_title, style="bold")
         if session is None or session.scope is None:
             text.append(" · connecting…", style="italic")
         else:
+            text.append(" · ")
+            text.append(session.context_line())
             text.append(f" · {session.scope.label}")
             if session.scope.restricted:
                 text.append(" (restricted)")
-            text.append(f" · {session.context_line()}")
+        text.append(f" · {app.profile_label}", style="dim")
         self.update(text)
