@@ -153,7 +153,9 @@ class VagentApp(App[None]):
         for info in SCREENS:
             yield SystemCommand(
                 f"screen: {info.title}",
-                f"{info.help} (key {info.key})",
+                f"{info.help} (key {info.key})"
+                if info.key
+                else f"{info.help} (or --screen {info.name})",
                 partial(self.action_show, info.name),
             )
         title = getattr(screen, "TITLE", "") or "screen"
