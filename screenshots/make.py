@@ -38,11 +38,23 @@ async def _keys(pilot: Any, *keys: str) -> None:
 
 
 async def _scope(pilot: Any) -> None:
-    await _keys(pilot, "down", "right", "down", "right")
+    await _keys(pilot, "down", "space", "down", "space", "down", "down")
 
 
 async def _migrations(pilot: Any) -> None:
+    app = pilot.app
+    app.watcher.min_interval = 0.2
+    await _keys(pilot, "s")
+    for _ in range(100):
+        await pilot.pause(0.1)
+        if app.watcher.tasks and not app.watcher.active:
+            break
+    app.clear_notifications()
     await _idle(pilot)
+
+
+async def _webhooks_relays(pilot: Any) -> None:
+    await _keys(pilot, "t")
 
 
 # name -> (screen, demo key, account, extra steps)
@@ -53,6 +65,11 @@ SHOTS: dict[str, tuple[str, str, int | None, Steps | None]] = {
     "functions": ("functions", "demo-partner", 1113, None),
     "inbox": ("inbox", "demo-partner", 1111, None),
     "migrations": ("migrations", "demo-partner", 1100, _migrations),
+    "tokens": ("tokens", "demo-partner", None, None),
+    "billing": ("billing", "demo-partner", 1100, None),
+    "sip": ("sip", "demo-partner", None, None),
+    "webhooks": ("webhooks", "demo-partner", None, _webhooks_relays),
+    "computer": ("computer", "demo-partner", 1118, None),
 }
 
 
