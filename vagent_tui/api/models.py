@@ -2,205 +2,55 @@
 
 Response models (`Resource` subclasses) are lenient: the spec marks no response field
 as required, so every field has a default, and unknown fields are kept (``extra="allow"``)
-so nothing the server sends is lost. Request models (`Request` subclasses) are strict:
-they refuse what the platform would refuse before anything is sent, with a message a
-form can show at the field it concerns.
+so nothing the server sends is lost. Request models (`Request` subclasses, in
+`vagent_tui.api.requests`, re-exported here) are strict.
 
 Python names are snake_case; the wire names are the camelCase aliases.
 """
 
 from __future__ import annotations
 
-import ipaddress
-import re
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import (
     AliasChoices,
-    BaseModel,
-    ConfigDict,
     Field,
-    field_validator,
 )
-from pydantic.alias_generators import to_camel
 
+from vagent_tui.api.agent_config import (  # noqa: F401
+    ActiveHours,
+    AgentConfig,
+    AppEntry,
+    EffectiveReportingField,
+    FunctionEntry,
+    HeartbeatConfig,
+    ReportingField,
+    ReportingFieldValues,
+    SkillEntry,
+)
+from vagent_tui.api.base import Resource
 
-class Resource(BaseModel):
-    """Base of response models: every field optional, unknown fields kept."""
-
-    model_config = ConfigDict(
-        alias_generator=to_camel,
-        populate_by_name=True,
-        extra="allow",
-    )
-
-    def wire(self) -> dict[str, Any]:
-        """The model as the server spelt it (aliases, extras kept, unset left out)."""
-        return self.model_dump(by_alias=True, exclude_unset=True)
-
-
-class Request(BaseModel):
-    """Base of request models: strict, no unknown fields."""
-
-    model_config = ConfigDict(
-        alias_generator=to_camel,
-        populate_by_name=True,
-        extra="forbid",
-        str_strip_whitespace=True,
-    )
-
-    def wire(self) -> dict[str, Any]:
-        """The JSON body to send."""
-        return self.model_dump(by_alias=True, mode="json")
-
+# Request models live in requests.py; they are re-exported so that `models` names every
+# resource of the API.
+from vagent_tui.api.requests import (  # noqa: F401
+    WEBHOOK_TYPES,
+    AdrExportConfig,
+    MigrationRequest,
+    RecordingStartRequest,
+    Request,
+    SipEntryRequest,
+    TitleRequest,
+    TokenRequest,
+    UploadRequest,
+    WebhookRequest,
+    check_http_url,
+    check_ip,
+    check_octal_mode,
+    is_hostname_or_ip,
+)
 
 # --------------------------------------------------------------------------- agents
-
-
-class FunctionEntry(Resource):
-    """One entry of an agent configuration's ``actions``."""
-
-    name: str = ""
-    instructions: str = ""
-    placeholder: str | None = None
-    allowed: bool | None = None
-    reason: str | None = None
-    missing_requirement: str | None = None
-
-
-class ReportingFieldValues(Resource):
-    kind: str | None = None
-    choices: list[str] = Field(default_factory=list)
-
-
-class ReportingField(Resource):
-    key: str = ""
-    label: str = ""
-    instructions: str = ""
-    values: ReportingFieldValues | None = None
-
-
-class EffectiveReportingField(ReportingField):
-    """A reporting field in force for the agent, with the level it comes from."""
-
-    source: str | None = None
-
-
-class AppEntry(Resource):
-    app_id: str = ""
-    version: str | None = None
-    instructions: str = ""
-    enabled: bool | None = None
-
-
-class SkillEntry(Resource):
-    slug: str = ""
-    instructions: str = ""
-
-
-class ActiveHours(Resource):
-    start: str | None = None
-    end: str | None = None
-    timezone: str | None = None
-
-
-class HeartbeatConfig(Resource):
-    active_hours: ActiveHours | None = None
-    model: str | None = None
-    session: str | None = None
-    target: str | None = None
-    to: str | None = None
-    account_id: str | None = None
-    direct_policy: str | None = None
-    include_reasoning: bool | None = None
-    include_system_prompt_section: bool | None = None
-    suppress_tool_error_warnings: bool | None = None
-    light_context: bool | None = None
-    isolated_session: bool | None = None
-    skip_when_busy: bool | None = None
-    ack_max_chars: int | None = None
-    timeout_seconds: int | None = None
-
-
-class AgentConfig(Resource):
-    """An agent configuration (the API returns it as ``campaign``)."""
-
-    id: str | None = None
-    title: str | None = None
-    description: str | None = None
-    brand_name: str | None = None
-    agent_instructions: str | None = None
-    welcome_message: str | None = None
-    links: list[str] = Field(default_factory=list)
-    keywords: list[str] = Field(default_factory=list)
-    agent_model: str | None = None
-    agent_thinking: str | None = None
-    agent_thinking_model: str | None = None
-    post_convo_force_thinking: bool | None = None
-    timezone: str | None = None
-    agent_voice: str | None = None
-    agent_tts_engine: str | None = None
-    agent_lang: str | None = None
-    agent_s2_s_engine: str | None = Field(
-        default=None, validation_alias=AliasChoices("agentS2SEngine", "agent_s2s_engine")
-    )
-    agent_stt_engine: str | None = None
-    agent_stt_smart_formatting: bool | None = None
-    actions: list[FunctionEntry] = Field(default_factory=list)
-    reporting_fields: list[ReportingField] = Field(default_factory=list)
-    apps: list[AppEntry] = Field(default_factory=list)
-    skills: list[SkillEntry] = Field(default_factory=list)
-    computer_delegate_account_id: int | None = None
-    heartbeat_instructions: str | None = None
-    heartbeat_every: str | None = None
-    heartbeat_config: HeartbeatConfig | None = None
-    background_audio: str | None = None
-    wait_on_answer: int | None = None
-    wait_to_greet: bool | None = None
-    post_answer_dtmf: str | None = None
-    interruption_word_count: int | None = None
-    interruption_minimum_speaking_time: int | None = None
-    speaking_timeout: int | None = None
-    speech_processing_delay: int | None = None
-    speech_processing_delay_interruption_step: int | None = None
-    speech_processing_delay_max_multiplier: int | None = None
-    caller_response_timeout: int | None = None
-    caller_response_timeout_hangup_counter: int | None = None
-    ignore_speech: list[str] = Field(default_factory=list)
-    no_contact_injection: bool | None = None
-    no_convo_history: bool | None = None
-    auto_recording_notification: str | None = None
-    recording_notification_phrase: str | None = None
-    pre_answer_ring_time: int | None = None
-    pre_answer_skip_processing_results: bool | None = None
-    use_agent_number_for_transfers: bool | None = None
-    confirm_transfers: bool | None = None
-    monitor_transfers: bool | None = None
-    attended_transfers: bool | None = None
-    attended_transfer_bridge_trigger: str | None = None
-    attended_transfer_check_in_timeout: int | None = None
-    transfer_confirm_timeout: int | None = None
-    announce_transfer_connecting: bool | None = None
-    announce_transfer_connected: bool | None = None
-    pre_transfer_notification_start: str | None = None
-    pre_transfer_notification_end: str | None = None
-    enable_ringback: bool | None = None
-    enable_transfer_ringback: bool | None = None
-    cnam_auto_reject_regex: str | None = None
-    cnam_auto_reject_code: int | None = None
-    cnam_auto_transfer_regex: str | None = None
-    cnam_auto_transfer_destination: str | None = None
-    active_event_rules: list[str] = Field(default_factory=list)
-    effective_reporting_fields: list[EffectiveReportingField] = Field(default_factory=list)
-
-    @property
-    def agent_s2s_engine(self) -> str | None:
-        return self.agent_s2_s_engine
-
-
-# The alias generator would spell agent_s2_s_engine "agentS2SEngine": check it once.
-assert AgentConfig.model_fields["agent_s2_s_engine"].alias == "agentS2SEngine"
 
 
 class FunctionDescriptor(Resource):
@@ -448,110 +298,6 @@ class JunkRoomPage(Resource):
 # --------------------------------------------------------------------------- billing / sip / hooks
 
 
-class AdrExportConfig(Request):
-    """The call-detail record export settings (request: strict).
-
-    Surrounding spaces are trimmed from every field but the password, which is sent
-    exactly as typed.
-    """
-
-    model_config = ConfigDict(str_strip_whitespace=False)
-
-    delivery_protocol: Literal["sftp", "ftps", "ftp"]
-    rotation_minutes: str = "60"
-    host: str
-    port: int = Field(ge=1, le=65535)
-    username: str = Field(min_length=1)
-    password: str = Field(min_length=1, repr=False)
-    path: str | None = None
-
-    @field_validator("host", "username", "path", mode="before")
-    @classmethod
-    def _trim(cls, value: Any) -> Any:
-        return value.strip() if isinstance(value, str) else value
-
-    @field_validator("delivery_protocol", mode="before")
-    @classmethod
-    def _lower_protocol(cls, value: Any) -> Any:
-        return value.strip().lower() if isinstance(value, str) else value
-
-    @field_validator("rotation_minutes", mode="before")
-    @classmethod
-    def _rotation(cls, value: Any) -> str:
-        if isinstance(value, bool):
-            raise ValueError("rotation minutes must be a whole number of minutes")
-        text = str(value).strip()
-        if not text.isdigit() or int(text) < 1:
-            raise ValueError("rotation minutes must be a whole number of minutes, at least 1")
-        return str(int(text))
-
-    @field_validator("host")
-    @classmethod
-    def _host(cls, value: str) -> str:
-        if not is_hostname_or_ip(value):
-            raise ValueError("host must be a host name or an IP address")
-        return value
-
-    @field_validator("path")
-    @classmethod
-    def _path(cls, value: str | None) -> str | None:
-        return value or None
-
-    def wire(self) -> dict[str, Any]:
-        body = super().wire()
-        if body.get("path") is None:
-            body.pop("path", None)  # the server then uses the user's home folder
-        return body
-
-
-_HOST_LABEL = re.compile(r"^(?!-)[A-Za-z0-9-]{1,63}(?<!-)$")
-
-
-def is_hostname_or_ip(value: str) -> bool:
-    """True for an IPv4/IPv6 address or a syntactically valid DNS host name."""
-    if not value or len(value) > 253:
-        return False
-    try:
-        # A bare address only: "[::1]" is URL syntax, and strip("[]") would also
-        # have let "[1.2.3.4]" or "]::1[" through, to be sent to the server as is.
-        ipaddress.ip_address(value)
-        return True
-    except ValueError:
-        pass
-    labels = value.rstrip(".").split(".")
-    if labels[-1].isdigit():  # 300.1.1.1 is not a name either
-        return False
-    return all(_HOST_LABEL.match(label) for label in labels)
-
-
-def check_ip(value: str) -> str:
-    """Normalise an IPv4 or IPv6 address, or raise ValueError with a readable message."""
-    try:
-        return str(ipaddress.ip_address(value.strip()))
-    except ValueError:
-        raise ValueError(f"{value!r} is not an IPv4 or IPv6 address") from None
-
-
-def check_http_url(value: str) -> str:
-    """Accept an absolute http(s) URL with a host, or raise ValueError."""
-    from urllib.parse import urlsplit
-
-    text = value.strip()
-    parts = urlsplit(text)
-    if parts.scheme not in ("http", "https"):
-        raise ValueError("URL must start with http:// or https://")
-    host = parts.hostname or ""
-    if not host or not is_hostname_or_ip(host):
-        raise ValueError("URL must name a valid host")
-    if any(ch.isspace() for ch in text):
-        raise ValueError("URL must not contain spaces")
-    try:
-        parts.port  # noqa: B018 - raises on a bad port
-    except ValueError:
-        raise ValueError("URL has an invalid port") from None
-    return text
-
-
 class SipEntry(Resource):
     ip: str = ""
     label: str | None = None
@@ -561,19 +307,6 @@ class SipEntry(Resource):
     @property
     def added_at(self) -> datetime | None:
         return _epoch_text(self.timestamp)
-
-
-class SipEntryRequest(Request):
-    ip: str
-    label: str = ""
-
-    @field_validator("ip")
-    @classmethod
-    def _ip(cls, value: str) -> str:
-        return check_ip(value)
-
-
-WEBHOOK_TYPES = ("conversation", "incoming", "contact", "agent", "onboarding")
 
 
 class Webhook(Resource):
@@ -586,17 +319,6 @@ class Webhook(Resource):
     @property
     def added_at(self) -> datetime | None:
         return _epoch_text(self.timestamp)
-
-
-class WebhookRequest(Request):
-    url: str
-    label: str = ""
-    type: Literal["conversation", "incoming", "contact", "agent", "onboarding"]
-
-    @field_validator("url")
-    @classmethod
-    def _url(cls, value: str) -> str:
-        return check_http_url(value)
 
 
 class RelayType(Resource):
@@ -612,57 +334,6 @@ class RelayConfig(Resource):
     success_status_codes: list[int] | None = None
 
 
-class TokenRequest(Request):
-    type: str = Field(default="admin", min_length=1)
-    description: str = Field(min_length=1, max_length=200)
-
-
-class TitleRequest(Request):
-    title: str = Field(min_length=1, max_length=200)
-
-
-class RecordingStartRequest(Request):
-    slot_id: int = Field(ge=0)
-
-    @field_validator("slot_id", mode="before")
-    @classmethod
-    def _no_bool(cls, value: Any) -> Any:
-        if isinstance(value, bool):
-            raise ValueError("slot id must be a whole number")
-        return value
-
-
-_OCTAL_MODE = re.compile(r"^0?[0-7]{3,4}$")
-
-
-def check_octal_mode(value: str) -> str:
-    """File mode as octal text (``644``, ``0644``, ``0755``), else ValueError."""
-    text = value.strip()
-    if not _OCTAL_MODE.match(text):
-        raise ValueError("mode must be octal text such as 0644 or 755")
-    return text
-
-
-class UploadRequest(Request):
-    """The form fields of a workspace upload (the file travels beside them)."""
-
-    path: str = Field(min_length=1)
-    overwrite: bool = False
-    mode: str | None = None
-
-    @field_validator("path")
-    @classmethod
-    def _path(cls, value: str) -> str:
-        if value.startswith("/") or ".." in value.split("/"):
-            raise ValueError("path must stay inside the workspace (relative, no '..')")
-        return value
-
-    @field_validator("mode")
-    @classmethod
-    def _mode(cls, value: str | None) -> str | None:
-        return check_octal_mode(value) if value else None
-
-
 # --------------------------------------------------------------------------- templates
 
 
@@ -673,18 +344,6 @@ class Template(Resource):
     agent_count: int | None = None
     sections: list[str] = Field(default_factory=list)
     updated_at: str | None = None
-
-
-class MigrationRequest(Request):
-    dry_run: bool = True
-    sections_to_migrate: list[str] = Field(default_factory=list)
-    force_migrate_overridden_fields: bool = False
-
-    def wire(self) -> dict[str, Any]:
-        body = super().wire()
-        if not body["sectionsToMigrate"]:
-            body.pop("sectionsToMigrate")  # no limit: every section
-        return body
 
 
 class MigrationCounts(Resource):

@@ -8,7 +8,7 @@ import types
 import httpx
 import pytest
 
-from vagent_tui.api import client as client_module
+from vagent_tui.api import transport as client_module
 from vagent_tui.api.errors import (
     ApiError,
     MalformedResponse,

@@ -1,0 +1,219 @@
+"""Request models: strict validation of what is sent, before anything is sent.
+
+Each refuses what the platform would refuse, with a message a form can show at the
+field it concerns. Python names are snake_case; the wire names are camelCase aliases.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from typing import Any, Literal
+from urllib.parse import urlsplit
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic.alias_generators import to_camel
+
+
+class Request(BaseModel):
+    """Base of request models: strict, no unknown fields."""
+
+    model_config = ConfigDict(
+        alias_generator=to_camel,
+        populate_by_name=True,
+        extra="forbid",
+        str_strip_whitespace=True,
+    )
+
+    def wire(self) -> dict[str, Any]:
+        """The JSON body to send."""
+        return self.model_dump(by_alias=True, mode="json")
+
+
+class AdrExportConfig(Request):
+    """The call-detail record export settings (request: strict).
+
+    Surrounding spaces are trimmed from every field but the password, which is sent
+    exactly as typed.
+    """
+
+    model_config = ConfigDict(str_strip_whitespace=False)
+
+    delivery_protocol: Literal["sftp", "ftps", "ftp"]
+    rotation_minutes: str = "60"
+    host: str
+    port: int = Field(ge=1, le=65535)
+    username: str = Field(min_length=1)
+    password: str = Field(min_length=1, repr=False)
+    path: str | None = None
+
+    @field_validator("host", "username", "path", mode="before")
+    @classmethod
+    def _trim(cls, value: Any) -> Any:
+        return value.strip() if isinstance(value, str) else value
+
+    @field_validator("delivery_protocol", mode="before")
+    @classmethod
+    def _lower_protocol(cls, value: Any) -> Any:
+        return value.strip().lower() if isinstance(value, str) else value
+
+    @field_validator("rotation_minutes", mode="before")
+    @classmethod
+    def _rotation(cls, value: Any) -> str:
+        if isinstance(value, bool):
+            raise ValueError("rotation minutes must be a whole number of minutes")
+        text = str(value).strip()
+        if not text.isdigit() or int(text) < 1:
+            raise ValueError("rotation minutes must be a whole number of minutes, at least 1")
+        return str(int(text))
+
+    @field_validator("host")
+    @classmethod
+    def _host(cls, value: str) -> str:
+        if not is_hostname_or_ip(value):
+            raise ValueError("host must be a host name or an IP address")
+        return value
+
+    @field_validator("path")
+    @classmethod
+    def _path(cls, value: str | None) -> str | None:
+        return value or None
+
+    def wire(self) -> dict[str, Any]:
+        body = super().wire()
+        if body.get("path") is None:
+            body.pop("path", None)  # the server then uses the user's home folder
+        return body
+
+
+_HOST_LABEL = re.compile(r"^(?!-)[A-Za-z0-9-]{1,63}(?<!-)$")
+
+
+def is_hostname_or_ip(value: str) -> bool:
+    """True for an IPv4/IPv6 address or a syntactically valid DNS host name."""
+    if not value or len(value) > 253:
+        return False
+    try:
+        # A bare address only: "[::1]" is URL syntax, and strip("[]") would also
+        # have let "[1.2.3.4]" or "]::1[" through, to be sent to the server as is.
+        ipaddress.ip_address(value)
+        return True
+    except ValueError:
+        pass
+    labels = value.rstrip(".").split(".")
+    if labels[-1].isdigit():  # 300.1.1.1 is not a name either
+        return False
+    return all(_HOST_LABEL.match(label) for label in labels)
+
+
+def check_ip(value: str) -> str:
+    """Normalise an IPv4 or IPv6 address, or raise ValueError with a readable message."""
+    try:
+        return str(ipaddress.ip_address(value.strip()))
+    except ValueError:
+        raise ValueError(f"{value!r} is not an IPv4 or IPv6 address") from None
+
+
+def check_http_url(value: str) -> str:
+    """Accept an absolute http(s) URL with a host, or raise ValueError."""
+    text = value.strip()
+    parts = urlsplit(text)
+    if parts.scheme not in ("http", "https"):
+        raise ValueError("URL must start with http:// or https://")
+    host = parts.hostname or ""
+    if not host or not is_hostname_or_ip(host):
+        raise ValueError("URL must name a valid host")
+    if any(ch.isspace() for ch in text):
+        raise ValueError("URL must not contain spaces")
+    try:
+        parts.port  # noqa: B018 - raises on a bad port
+    except ValueError:
+        raise ValueError("URL has an invalid port") from None
+    return text
+
+
+class SipEntryRequest(Request):
+    ip: str
+    label: str = ""
+
+    @field_validator("ip")
+    @classmethod
+    def _ip(cls, value: str) -> str:
+        return check_ip(value)
+
+
+WEBHOOK_TYPES = ("conversation", "incoming", "contact", "agent", "onboarding")
+
+
+class WebhookRequest(Request):
+    url: str
+    label: str = ""
+    type: Literal["conversation", "incoming", "contact", "agent", "onboarding"]
+
+    @field_validator("url")
+    @classmethod
+    def _url(cls, value: str) -> str:
+        return check_http_url(value)
+
+
+class TokenRequest(Request):
+    type: str = Field(default="admin", min_length=1)
+    description: str = Field(min_length=1, max_length=200)
+
+
+class TitleRequest(Request):
+    title: str = Field(min_length=1, max_length=200)
+
+
+class RecordingStartRequest(Request):
+    slot_id: int = Field(ge=0)
+
+    @field_validator("slot_id", mode="before")
+    @classmethod
+    def _no_bool(cls, value: Any) -> Any:
+        if isinstance(value, bool):
+            raise ValueError("slot id must be a whole number")
+        return value
+
+
+_OCTAL_MODE = re.compile(r"^0?[0-7]{3,4}$")
+
+
+def check_octal_mode(value: str) -> str:
+    """File mode as octal text (``644``, ``0644``, ``0755``), else ValueError."""
+    text = value.strip()
+    if not _OCTAL_MODE.match(text):
+        raise ValueError("mode must be octal text such as 0644 or 755")
+    return text
+
+
+class UploadRequest(Request):
+    """The form fields of a workspace upload (the file travels beside them)."""
+
+    path: str = Field(min_length=1)
+    overwrite: bool = False
+    mode: str | None = None
+
+    @field_validator("path")
+    @classmethod
+    def _path(cls, value: str) -> str:
+        if value.startswith("/") or ".." in value.split("/"):
+            raise ValueError("path must stay inside the workspace (relative, no '..')")
+        return value
+
+    @field_validator("mode")
+    @classmethod
+    def _mode(cls, value: str | None) -> str | None:
+        return check_octal_mode(value) if value else None
+
+
+class MigrationRequest(Request):
+    dry_run: bool = True
+    sections_to_migrate: list[str] = Field(default_factory=list)
+    force_migrate_overridden_fields: bool = False
+
+    def wire(self) -> dict[str, Any]:
+        body = super().wire()
+        if not body["sectionsToMigrate"]:
+            body.pop("sectionsToMigrate")  # no limit: every section
+        return body

@@ -1,0 +1,334 @@
+"""The HTTP machinery under `PlatformClient`: token placement, errors, retries, redaction.
+
+The credential travels in the ``token`` query parameter of every request (never a
+header, per the spec). A target account becomes ``targetAccountId`` in the query,
+except on the Computer Agent routes whose path already holds the account id.
+
+Every failure surfaces as a `PlatformError` subclass whose text and repr never hold the
+token: `ApiError` (an error envelope or a non-2xx status, with the server's
+``message``), `TransportError` / `RequestTimeout` (no reply), `MalformedResponse`
+(a reply that is not the JSON the API promises).
+
+GET requests are retried a bounded number of times with exponential backoff and jitter
+on transport faults, 5xx and 429 (honouring ``Retry-After``); POST, PUT and DELETE are
+never retried automatically: a token, a migration or a deletion must not happen twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, TypeVar
+from urllib.parse import urlsplit
+
+import httpx
+from pydantic import BaseModel, ValidationError
+
+from vagent_tui.api import models as m
+from vagent_tui.api.errors import (
+    ApiError,
+    MalformedResponse,
+    PlatformError,
+    RequestTimeout,
+    TransportError,
+    redact_text,
+)
+
+API_PREFIX = "/api/v2"
+DEFAULT_TIMEOUT = 15.0
+ModelT = TypeVar("ModelT", bound=BaseModel)
+Json = dict[str, Any]
+
+
+class _RedactingFilter(logging.Filter):
+    """httpx logs every request URL at INFO level: the token must not reach a log."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        try:
+            message = record.getMessage()
+        except Exception:  # a broken log call is not ours to fix; drop its args
+            message = str(record.msg)
+        record.msg = redact_text(message)
+        record.args = ()
+        return True
+
+
+# Filters do not apply to records propagated from child loggers: name every logger
+# of httpx and httpcore that may write a URL.
+for _name in (
+    "httpx",
+    "httpcore",
+    "httpcore.connection",
+    "httpcore.http11",
+    "httpcore.http2",
+    "httpcore.proxy",
+):
+    logging.getLogger(_name).addFilter(_RedactingFilter())
+
+
+@dataclass(frozen=True, slots=True)
+class Exchange:
+    """What an observer hears of one request: no token, ever."""
+
+    method: str
+    path: str
+    target: int | None
+    body: Any
+    status: int | None
+    message: str | None
+    elapsed: float
+
+
+Observer = Callable[[Exchange], None]
+
+
+def _as_bool(value: bool) -> str:
+    return "true" if value else "false"
+
+
+class ApiTransport:
+    """One `httpx.AsyncClient` to the platform's ``/api/v2``; endpoints live in subclasses."""
+
+    def __init__(
+        self,
+        base_url: str,
+        token: str,
+        *,
+        transport: httpx.AsyncBaseTransport | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+        get_retries: int = 2,
+        backoff: float = 0.25,
+        max_retry_after: float = 10.0,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self._token = token
+        self.get_retries = get_retries
+        self.backoff = backoff
+        self.max_retry_after = max_retry_after
+        self.observers: list[Observer] = []
+        self._http = httpx.AsyncClient(
+            base_url=self.base_url,
+            transport=transport,
+            timeout=httpx.Timeout(timeout, connect=min(timeout, 5.0)),
+            follow_redirects=False,
+        )
+
+    # ------------------------------------------------------------------ lifecycle
+
+    def __repr__(self) -> str:
+        masked = m.mask_secret(self._token)
+        return f"{type(self).__name__}(base_url={self.base_url!r}, token={masked!r})"
+
+    @property
+    def host(self) -> str:
+        return urlsplit(self.base_url).netloc or self.base_url
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
+
+    async def __aenter__(self) -> ApiTransport:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    # ------------------------------------------------------------------ transport
+
+    async def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        target: int | None = None,
+        params: Mapping[str, Any] | None = None,
+        json: Any = None,
+        data: Mapping[str, str] | None = None,
+        files: Mapping[str, Any] | None = None,
+        journal_body: Any = None,
+    ) -> Json:
+        """Send one request and return the reply's JSON object, or raise.
+
+        ``path`` is relative to the API prefix unless it already starts with it.
+        """
+        url = path if path.startswith(API_PREFIX) else API_PREFIX + path
+        query: dict[str, Any] = {"token": self._token}
+        if target is not None:
+            query["targetAccountId"] = int(target)
+        for key, value in (params or {}).items():
+            if value is None:
+                continue
+            query[key] = _as_bool(value) if isinstance(value, bool) else value
+        attempts = 1 + (self.get_retries if method == "GET" else 0)
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        for attempt in range(attempts):
+            failure, response = await self._send(method, url, query, json, data, files)
+            delay = self._retry_delay(attempt, attempts, failure, response)
+            if delay is None:
+                break
+            await asyncio.sleep(delay)
+        body = journal_body if journal_body is not None else json
+        if failure is not None:
+            self._notify(method, url, target, body, None, failure.message, loop.time() - started)
+            raise failure
+        assert response is not None
+        result = self._decode(method, url, response)
+        if isinstance(result, PlatformError):
+            status = getattr(result, "status", response.status_code)
+            self._notify(method, url, target, body, status, result.message, loop.time() - started)
+            raise result
+        message = result.get("message")
+        self._notify(
+            method,
+            url,
+            target,
+            body,
+            response.status_code,
+            message if isinstance(message, str) else None,
+            loop.time() - started,
+        )
+        return result
+
+    async def _send(
+        self,
+        method: str,
+        url: str,
+        query: Mapping[str, Any],
+        json: Any,
+        data: Mapping[str, str] | None,
+        files: Mapping[str, Any] | None,
+    ) -> tuple[PlatformError | None, httpx.Response | None]:
+        # Errors are built outside the except blocks so that no httpx exception (whose
+        # text embeds the URL, token included) rides along as __context__.
+        failure: PlatformError | None = None
+        try:
+            response = await self._http.request(
+                method, url, params=query, json=json, data=data, files=files
+            )
+        except httpx.TimeoutException:
+            failure = RequestTimeout(
+                f"The platform did not answer in time ({self.host})", method=method, url=url
+            )
+        except httpx.TransportError as exc:
+            reason = redact_text(str(exc) or type(exc).__name__, self._token)
+            failure = TransportError(
+                f"Could not reach the platform at {self.host}: {reason}", method=method, url=url
+            )
+        if failure is not None:
+            return failure, None
+        return None, response
+
+    def _retry_delay(
+        self,
+        attempt: int,
+        attempts: int,
+        failure: PlatformError | None,
+        response: httpx.Response | None,
+    ) -> float | None:
+        """Seconds to wait before the next attempt, or None to stop here."""
+        if attempt + 1 >= attempts:
+            return None
+        if failure is not None:
+            if not isinstance(failure, TransportError):
+                return None
+        elif response is None or not (response.status_code >= 500 or response.status_code == 429):
+            return None
+        delay = self.backoff * (2**attempt) * (1 + random.random())
+        if response is not None:
+            retry_after = response.headers.get("Retry-After", "")
+            if retry_after.strip().isdigit():
+                delay = max(delay, float(retry_after))
+        return min(delay, self.max_retry_after)
+
+    def _decode(self, method: str, url: str, response: httpx.Response) -> Json | PlatformError:
+        status = response.status_code
+        try:
+            payload = response.json()
+        except ValueError:
+            payload = None
+            if status < 400 or response.content.strip():
+                kind = (
+                    "an empty reply" if not response.content.strip() else "a reply that is not JSON"
+                )
+                if status >= 400:
+                    return ApiError(status, f"HTTP {status}: {kind}", method=method, url=url)
+                return MalformedResponse(
+                    f"The platform sent {kind} (HTTP {status})",
+                    status=status,
+                    method=method,
+                    url=url,
+                )
+        if status >= 400 or (isinstance(payload, dict) and payload.get("success") is False):
+            message = payload.get("message") if isinstance(payload, dict) else None
+            if not isinstance(message, str) or not message.strip():
+                message = f"HTTP {status} {response.reason_phrase}".strip()
+            return ApiError(
+                status, redact_text(message, self._token), method=method, url=url, body=payload
+            )
+        if not isinstance(payload, dict):
+            return MalformedResponse(
+                f"The platform sent JSON that is not an object (HTTP {status})",
+                status=status,
+                method=method,
+                url=url,
+            )
+        return payload
+
+    def _notify(
+        self,
+        method: str,
+        url: str,
+        target: int | None,
+        body: Any,
+        status: int | None,
+        message: str | None,
+        elapsed: float,
+    ) -> None:
+        if not self.observers:
+            return
+        exchange = Exchange(method, url, target, body, status, message, elapsed)
+        for observer in list(self.observers):
+            observer(exchange)
+
+    @staticmethod
+    def _parse(model: type[ModelT], value: Any, *, method: str = "", url: str = "") -> ModelT:
+        try:
+            return model.model_validate(value if value is not None else {})
+        except ValidationError as exc:
+            fields = ", ".join(
+                ".".join(str(p) for p in e["loc"]) or "reply" for e in exc.errors()[:3]
+            )
+        # Raised outside the except block: the ValidationError quotes the reply's values
+        # (which may echo a secret) and must not ride along even as suppressed __context__.
+        raise MalformedResponse(
+            f"The platform's reply has fields of an unexpected type: {fields}",
+            method=method,
+            url=url,
+        )
+
+    def _parse_list(self, model: type[ModelT], payload: Json, key: str, url: str) -> list[ModelT]:
+        items = payload.get(key)
+        if items is None:
+            return []
+        if not isinstance(items, list):
+            raise MalformedResponse(f"The platform's reply has {key!r} that is not a list", url=url)
+        return [self._parse(model, item, url=url) for item in items]
+
+    async def _get_list(
+        self,
+        model: type[ModelT],
+        path: str,
+        key: str,
+        *,
+        target: int | None = None,
+        params: Mapping[str, Any] | None = None,
+    ) -> list[ModelT]:
+        payload = await self.request("GET", path, target=target, params=params)
+        return self._parse_list(model, payload, key, path)
+
+    async def _envelope(self, method: str, path: str, **kwargs: Any) -> m.Envelope:
+        payload = await self.request(method, path, **kwargs)
+        return self._parse(m.Envelope, payload, method=method, url=path)
