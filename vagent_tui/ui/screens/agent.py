@@ -249,7 +249,7 @@ class AgentScreen(BaseScreen):
             return
         self.rename(version, live_id, target, title)
 
-    @work(exclusive=True, group="agent-rename", exit_on_error=False)
+    @work(exclusive=True, group="write-agent-rename", exit_on_error=False)
     async def rename(
         self, version: SavedVersion, live_id: str, target: int | None, title: str
     ) -> None:

@@ -24,6 +24,11 @@ if TYPE_CHECKING:
     from vagent_tui.ui.app import VagentApp
 
 
+WRITE_GROUP_PREFIX = "write-"
+"""Workers that change the platform use groups named ``write-...``: never cancelled by
+leaving a screen, since the request may already have reached the server."""
+
+
 class BaseScreen(Screen[None]):
     """Header + body + status line + footer; reloads when the target changes."""
 
@@ -69,6 +74,22 @@ class BaseScreen(Screen[None]):
 
     def on_screen_resume(self) -> None:
         self._maybe_reload()
+
+    def on_screen_suspend(self) -> None:
+        """Leaving the screen cancels its reads; writes (``write-*`` groups) run on.
+
+        A cancelled read leaves the screen stale, so it loads again when shown.
+        """
+        cancelled = False
+        for worker in list(self.app.workers):
+            if worker.is_finished or worker.group.startswith(WRITE_GROUP_PREFIX):
+                continue
+            node = worker.node
+            if node is self or (isinstance(node, Widget) and self in node.ancestors):
+                worker.cancel()
+                cancelled = True
+        if cancelled:
+            self._seen_version = -1
 
     def _context_changed(self, _version: int) -> None:
         if self.is_current:

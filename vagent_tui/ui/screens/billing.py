@@ -262,7 +262,7 @@ class BillingScreen(BaseScreen):
         )
 
     def action_save(self) -> None:
-        if any(w.group == "billing-save" and w.is_running for w in self.workers):
+        if any(w.group == "write-billing-save" and w.is_running for w in self.workers):
             return
         try:
             config = self.build_config()
@@ -282,7 +282,7 @@ class BillingScreen(BaseScreen):
         show_errors(self.fields, {})
         self.save(config)
 
-    @work(exclusive=True, group="billing-save", exit_on_error=False)
+    @work(exclusive=True, group="write-billing-save", exit_on_error=False)
     async def save(self, config: AdrExportConfig) -> None:
         target, who = self.session.target_id, self._who()
         button = self.query_one("#billing-save", Button)

@@ -231,7 +231,7 @@ class MigrationsScreen(BaseScreen):
             self.session.target_id,
         )
 
-    @work(exclusive=True, group="migrations-start", exit_on_error=False)
+    @work(exclusive=True, group="write-migrations-start", exit_on_error=False)
     async def _start(
         self,
         template: Template,

@@ -171,7 +171,7 @@ class SipScreen(BaseScreen):
             ConfirmModal("Remove a whitelisted address", body, confirm_label="Remove"), confirmed
         )
 
-    @work(exclusive=True, group="sip-remove", exit_on_error=False)
+    @work(exclusive=True, group="write-sip-remove", exit_on_error=False)
     async def remove_entry(self, entry: SipEntry) -> None:
         target = self.session.target_id
         self.status.loading(f"Removing {entry.ip}")

@@ -209,7 +209,7 @@ class TokensScreen(BaseScreen):
 
     def submit(self) -> None:
         """Validate the form with `TokenRequest`; send only if it is valid."""
-        if any(w.group == "tokens-create" and w.is_running for w in self.workers):
+        if any(w.group == "write-tokens-create" and w.is_running for w in self.workers):
             # A second Enter must not cancel the first request: its token would be
             # created with a value nobody ever sees.
             return
@@ -232,7 +232,7 @@ class TokensScreen(BaseScreen):
         show_errors(self.fields, {})
         self.create_token(request)
 
-    @work(exclusive=True, group="tokens-create", exit_on_error=False)
+    @work(exclusive=True, group="write-tokens-create", exit_on_error=False)
     async def create_token(self, request: TokenRequest) -> None:
         target, who = self.session.target_id, self._who()
         button = self.query_one("#tokens-create", Button)
@@ -289,7 +289,7 @@ class TokensScreen(BaseScreen):
             return
         self.delete_token(key)
 
-    @work(exclusive=True, group="tokens-delete", exit_on_error=False)
+    @work(exclusive=True, group="write-tokens-delete", exit_on_error=False)
     async def delete_token(self, key: str) -> None:
         record = self._records[key]
         target = self.session.target_id

@@ -255,7 +255,7 @@ class WebhooksScreen(BaseScreen):
         modal = ConfirmModal("Remove a webhook destination", body, confirm_label="Remove")
         self.app.push_screen(modal, lambda yes: self.remove_hook(hook) if yes else None)
 
-    @work(exclusive=True, group="webhooks-delete", exit_on_error=False)
+    @work(exclusive=True, group="write-webhooks-delete", exit_on_error=False)
     async def remove_hook(self, hook: Webhook) -> None:
         target = self.session.target_id
         self.status.loading(f"Removing {hook.url}")
@@ -293,7 +293,7 @@ class WebhooksScreen(BaseScreen):
         modal = ConfirmModal("Delete a relay configuration", body, confirm_label="Delete")
         self.app.push_screen(modal, lambda yes: self.remove_relay(relay.name) if yes else None)
 
-    @work(exclusive=True, group="webhooks-relay-delete", exit_on_error=False)
+    @work(exclusive=True, group="write-webhooks-relay-delete", exit_on_error=False)
     async def remove_relay(self, name: str) -> None:
         """Delete one relay configuration; every outcome gets its own explanation."""
         target = self.session.target_id

@@ -146,7 +146,7 @@ class RecordingPane(Vertical):
         self.field("slot_id").set_error(None)
         self.start_recording(account, request.slot_id)
 
-    @work(exclusive=True, group="computer-start", exit_on_error=False)
+    @work(exclusive=True, group="write-computer-start", exit_on_error=False)
     async def start_recording(self, account: int, slot: int) -> None:
         host = self.host
         host.status.loading(f"Starting a recording on slot {slot}")
@@ -160,7 +160,7 @@ class RecordingPane(Vertical):
             self.set_recording(recording)
         host.status.ok(f"Recording {recording.recording_id or ''} started on slot {slot}")
 
-    @work(exclusive=True, group="computer-stop", exit_on_error=False)
+    @work(exclusive=True, group="write-computer-stop", exit_on_error=False)
     async def stop_recording(self, account: int) -> None:
         host = self.host
         host.status.loading("Stopping the recording")
@@ -187,7 +187,7 @@ class RecordingPane(Vertical):
         self.field("ttl_seconds").set_error(None)
         self.create_session(account, ttl)
 
-    @work(exclusive=True, group="computer-browser", exit_on_error=False)
+    @work(exclusive=True, group="write-computer-browser", exit_on_error=False)
     async def create_session(self, account: int, ttl: int) -> None:
         host = self.host
         host.status.loading(f"Opening a browser automation session ({ttl} s)")

@@ -165,7 +165,7 @@ class UploadPane(Vertical):
             return
         self.upload(account, request, self.local_file)
 
-    @work(exclusive=True, group="computer-upload", exit_on_error=False)
+    @work(exclusive=True, group="write-computer-upload", exit_on_error=False)
     async def upload(self, account: int, request: UploadRequest, local: Path) -> None:
         host = self.host
         if request.overwrite:
