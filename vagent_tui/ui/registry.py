@@ -97,6 +97,20 @@ SCREENS: tuple[ScreenInfo, ...] = (
         _P + "billing:BillingScreen",
         "Call-detail record export to your file server",
     ),
+    ScreenInfo(
+        "journal",
+        "",
+        "Journal",
+        _P + "journal:JournalScreen",
+        "Every change made from this console, with copy as curl",
+    ),
+    ScreenInfo(
+        "fleet",
+        "",
+        "Fleet",
+        _P + "fleet:FleetScreen",
+        "Ask one question of every account below the key",
+    ),
 )
 
 BY_NAME = {info.name: info for info in SCREENS}
