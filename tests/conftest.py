@@ -16,6 +16,16 @@ FIXED_NOW = "2025-11-20T12:00:00+00:00"
 os.environ.setdefault("VAGENT_NOW", FIXED_NOW)
 
 
+@pytest.fixture(autouse=True)
+def _private_home(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No test writes the real home: state (journal) and config go to temporary folders."""
+    root = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("XDG_STATE_HOME", str(root / "state"))
+    monkeypatch.setenv("VAGENT_CONFIG", str(root / "config" / "config.toml"))
+
+
 @pytest.fixture
 def make_app() -> Callable[..., Any]:
     """``make_app(screen="scope", token="demo-partner", account=None, **sim_options)``.
