@@ -17,6 +17,7 @@ from textual.worker import Worker, WorkerState
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import MigrationTask
+from vagent_tui.services.journal import Journal
 from vagent_tui.services.migrations import MigrationWatcher, WatchedTask
 from vagent_tui.services.session import Session
 from vagent_tui.ui.registry import BY_NAME, SCREENS
@@ -95,6 +96,8 @@ class VagentApp(App[None]):
         self.connect_error: BaseException | None = None
         self.watcher = MigrationWatcher(client)
         self.watcher.listeners.append(self._task_changed)
+        self.journal = Journal()
+        client.observers.append(self.journal.observer(lambda: self.profile_label))
 
     # ------------------------------------------------------------------ themes
 
