@@ -72,6 +72,13 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--task-seconds", type=float, default=10.0, help="how long a migration task takes"
     )
+    sim.add_argument(
+        "--accounts",
+        type=_positive_int,
+        default=0,
+        metavar="N",
+        help="grow the demo partner's tree to N agent accounts (up to 100,000)",
+    )
     from vagent_tui.cli_profiles import add_subcommands
 
     add_subcommands(sub)
@@ -89,6 +96,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             rooms=args.rooms,
             latency_ms=args.latency_ms,
             task_seconds=args.task_seconds,
+            accounts=args.accounts,
         )
         return 0
     if args.command in ("profile", "info"):

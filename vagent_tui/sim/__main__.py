@@ -1,5 +1,5 @@
 """Run the simulator: ``python -m vagent_tui.sim [--host H] [--port P] [--rooms N]
-[--latency-ms M] [--task-seconds S]``."""
+[--latency-ms M] [--task-seconds S] [--accounts N]``."""
 
 from __future__ import annotations
 
@@ -17,11 +17,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rooms", type=int, default=240, help="junk rooms per agent (<= 1e6)")
     parser.add_argument("--latency-ms", type=int, default=0)
     parser.add_argument("--task-seconds", type=float, default=10.0)
+    parser.add_argument("--accounts", type=int, default=0,
+                        help="grow the demo partner to N agent accounts (<= 100000)")  # fmt: skip
     args = parser.parse_args(argv)
     if not 0 <= args.rooms <= 1_000_000:
         parser.error("--rooms must be between 0 and 1000000")
+    if not 0 <= args.accounts <= 100_000:
+        parser.error("--accounts must be between 0 and 100000")
     with contextlib.suppress(KeyboardInterrupt):
-        run(args.host, args.port, args.rooms, args.latency_ms, args.task_seconds)
+        run(args.host, args.port, args.rooms, args.latency_ms, args.task_seconds, args.accounts)
     return 0
 
 

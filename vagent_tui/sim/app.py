@@ -25,6 +25,7 @@ from vagent_tui.sim import (
     routes_templates,
 )
 from vagent_tui.sim.endpoint import record
+from vagent_tui.sim.faults import Faults
 from vagent_tui.sim.state import SimState
 
 
@@ -42,6 +43,8 @@ def create_app(
     latency_ms: int = 0,
     task_seconds: float = 10.0,
     clock: Callable[[], float] | None = None,
+    accounts: int = 0,
+    faults: Faults | None = None,
 ) -> Starlette:
     """Build the simulator app.
 
@@ -51,10 +54,16 @@ def create_app(
         latency_ms: artificial delay added to every request.
         task_seconds: duration of a migration task (and of a recording's finalization).
         clock: epoch-seconds clock; defaults to ``time.time``.
+        accounts: grow the demo partner's tree to this many voice agent accounts
+            (0: the seed as it is; see ``fleet.py``).
+        faults: fault injection (`vagent_tui.sim.faults`), kept as ``state.faults``
+            (also when ``state`` is given); tests may change it at run time.
     """
     if state is None:
         state = SimState(rooms=rooms, task_seconds=task_seconds, clock=clock or time.time,
-                         latency_ms=latency_ms)  # fmt: skip
+                         latency_ms=latency_ms, agent_accounts=accounts)  # fmt: skip
+    if faults is not None:
+        state.faults = faults
     routes = [
         *routes_accounts.ROUTES,
         *routes_agents.ROUTES,

@@ -24,10 +24,13 @@ def run(
     rooms: int = 240,
     latency_ms: int = 0,
     task_seconds: float = 10.0,
+    accounts: int = 0,
 ) -> None:
     """Print the base URL and the demo tokens, then serve until interrupted."""
     import uvicorn
 
-    app = create_app(rooms=rooms, latency_ms=latency_ms, task_seconds=task_seconds)
+    app = create_app(
+        rooms=rooms, latency_ms=latency_ms, task_seconds=task_seconds, accounts=accounts
+    )
     print(banner(host, port, app.state.sim), flush=True)
     uvicorn.run(app, host=host, port=port, log_level="warning")

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from vagent_tui.sim.common import OUTSIDE, UNAUTHORIZED, SimError, parse_int
+from vagent_tui.sim.faults import Faults
 
 
 @dataclass
@@ -125,6 +126,8 @@ class SimState:
         task_seconds: duration of a migration task and of a recording's finalization.
         clock: returns epoch seconds; injected by tests to move time by hand.
         latency_ms: artificial delay added to every request.
+        agent_accounts: grow the demo partner's tree to this many voice agent accounts
+            (``sim/fleet.py``); 0 keeps the seed as it is.
     """
 
     rooms: int = 240
@@ -147,6 +150,8 @@ class SimState:
     files: dict[int, dict[str, dict[str, Any]]] = field(default_factory=dict)
     requests: list[LoggedRequest] = field(default_factory=list)
     counter: int = 0
+    faults: Faults = field(default_factory=Faults)
+    agent_accounts: int = 0
 
     def __post_init__(self) -> None:
         if not 0 <= self.rooms <= 1_000_000:
@@ -157,6 +162,10 @@ class SimState:
             from vagent_tui.sim.seed import seed
 
             seed(self)
+            if self.agent_accounts:
+                from vagent_tui.sim.fleet import grow
+
+                grow(self, self.agent_accounts)
 
     # -- time and ids -------------------------------------------------------------
     def now(self) -> float:
