@@ -1,9 +1,12 @@
 """The endpoint wrapper every route goes through.
 
-For each request, in this order: the artificial latency, settling of finished migration
+For each request, in this order: the artificial latency (``state.latency_ms`` plus the
+latency and jitter of ``state.faults``), a fault that replaces the reply if one is drawn
+(see `vagent_tui.sim.faults`), settling of finished migration
 tasks, authentication (401 ``Unauthorized Request`` for a missing or unknown ``token``),
 the handler, then the request log entry. A :class:`SimError` becomes the error
-envelope; any other exception becomes 500 ``Internal error`` (never a traceback).
+envelope; any other exception becomes 500 ``Internal error`` (never a traceback). A
+drawn fault that alters replies is applied last, to success replies only.
 """
 
 from __future__ import annotations
@@ -15,9 +18,10 @@ from typing import Any
 
 from starlette.datastructures import FormData, QueryParams
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from vagent_tui.sim import faults as sim_faults
 from vagent_tui.sim import migrations
 from vagent_tui.sim.common import NEED_AGENT, SimError, bad, decode_json_object, redact
 from vagent_tui.sim.state import Account, LoggedRequest, SimState
@@ -89,11 +93,19 @@ def record(state: SimState, request: Request, body: Any, status: int) -> None:
     state.requests.append(LoggedRequest(request.method, request.url.path, query, body, status))
 
 
-def wrap(handler: Handler) -> Callable[[Request], Awaitable[JSONResponse]]:
-    async def run(request: Request) -> JSONResponse:
+def wrap(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
+    async def run(request: Request) -> Response:
         state: SimState = request.app.state.sim
-        if state.latency_ms > 0:
-            await asyncio.sleep(state.latency_ms / 1000)
+        faults = state.faults
+        delay = state.latency_ms / 1000 + faults.delay()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        fault = faults.pick(request.method, request.url.path)
+        if fault is not None:
+            replaced = await sim_faults.before(fault, faults)
+            if replaced is not None:
+                record(state, request, None, replaced.status_code)
+                return replaced
         ctx = Ctx(request, state)
         try:
             migrations.settle(state)
@@ -106,6 +118,8 @@ def wrap(handler: Handler) -> Callable[[Request], Awaitable[JSONResponse]]:
             log.exception("simulator fault on %s %s", request.method, request.url.path)
             status, body = 500, {"success": False, "message": "Internal error"}
         record(state, request, ctx.body_log, status)
+        if fault is not None and status < 400:
+            return sim_faults.after(fault, status, body)
         return JSONResponse(body, status_code=status)
 
     run.__name__ = handler.__name__
