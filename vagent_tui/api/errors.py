@@ -58,7 +58,8 @@ class PlatformError(Exception):
 
     def describe(self) -> str:
         """One line for a person: what failed and where."""
-        where = f" ({self.method} {urlsplit(self.url).path})" if self.url else ""
+        call = " ".join(p for p in (self.method, urlsplit(self.url).path) if p)
+        where = f" ({call})" if self.url else ""
         return f"{self.message}{where}"
 
     def __repr__(self) -> str:

@@ -102,8 +102,11 @@ class ApiTransport:
         get_retries: int = 2,
         backoff: float = 0.25,
         max_retry_after: float = 10.0,
+        total_timeout: float | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
+        self.timeout = timeout
+        self.total_timeout = total_timeout if total_timeout is not None else 2 * timeout
         self._token = token
         self.get_retries = get_retries
         self.backoff = backoff
@@ -204,16 +207,27 @@ class ApiTransport:
         # Errors are built outside the except blocks so that no httpx exception (whose
         # text embeds the URL, token included) rides along as __context__.
         failure: PlatformError | None = None
+        # httpx times out each phase (connect, write, read); the overall deadline also
+        # covers transports without timeouts (the in-process simulator). Uploads are
+        # left to the per-phase timeouts: a big file may take long and still progress.
+        deadline = None if files else self.total_timeout
         try:
-            response = await self._http.request(
-                method, url, params=query, json=json, data=data, files=files
-            )
-        except httpx.TimeoutException:
+            async with asyncio.timeout(deadline):
+                response = await self._http.request(
+                    method, url, params=query, json=json, data=data, files=files
+                )
+        except (httpx.TimeoutException, TimeoutError):
             failure = RequestTimeout(
                 f"The platform did not answer in time ({self.host})", method=method, url=url
             )
         except httpx.TransportError as exc:
             reason = redact_text(str(exc) or type(exc).__name__, self._token)
+            failure = TransportError(
+                f"Could not reach the platform at {self.host}: {reason}", method=method, url=url
+            )
+        except Exception as exc:  # noqa: BLE001 - a transport raising its own errors
+            # (the in-process ASGI transport re-raises what the app raised): no reply.
+            reason = redact_text(f"{type(exc).__name__}: {exc}".rstrip(": "), self._token)
             failure = TransportError(
                 f"Could not reach the platform at {self.host}: {reason}", method=method, url=url
             )
