@@ -79,6 +79,23 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="grow the demo partner's tree to N agent accounts (up to 100,000)",
     )
+    # Fault injection (vagent_tui/sim/faults.py; not imported here: start-up stays fast).
+    sim.add_argument(
+        "--jitter-ms", type=_positive_int, default=0, metavar="J",
+        help="random extra latency of each reply, 0..J ms",
+    )  # fmt: skip
+    sim.add_argument(
+        "--fail-rate", type=float, default=None, metavar="F",
+        help="fraction 0..1 of requests that fail (with the --fault kinds, or a mix of all)",
+    )  # fmt: skip
+    sim.add_argument(
+        "--fault", action="append", default=[], metavar="KIND",
+        help="fault kind, repeatable or comma-separated: timeout, 500, 503, 429, refused, "
+        "malformed, truncated, wrong-types, extra-fields, unknown-status, all",
+    )  # fmt: skip
+    sim.add_argument(
+        "--fault-seed", type=int, default=None, metavar="N", help="seed of the fault draws"
+    )
     from vagent_tui.cli_profiles import add_subcommands
 
     add_subcommands(sub)
@@ -86,8 +103,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
     if args.command == "sim":
+        from vagent_tui.sim.faults import from_args as faults_from_args
         from vagent_tui.sim.serve import run
 
         run(
@@ -97,6 +116,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             latency_ms=args.latency_ms,
             task_seconds=args.task_seconds,
             accounts=args.accounts,
+            faults=faults_from_args(args, parser),
         )
         return 0
     if args.command in ("profile", "info"):

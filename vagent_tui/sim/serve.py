@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import logging
+
 from vagent_tui.sim.app import create_app
+from vagent_tui.sim.faults import Faults, SimulatedDrop
+from vagent_tui.sim.faults import describe as describe_faults
 from vagent_tui.sim.seed import DEMO_TOKENS
 from vagent_tui.sim.state import SimState
 
@@ -25,12 +29,28 @@ def run(
     latency_ms: int = 0,
     task_seconds: float = 10.0,
     accounts: int = 0,
+    faults: Faults | None = None,
 ) -> None:
-    """Print the base URL and the demo tokens, then serve until interrupted."""
+    """Print the base URL and the demo tokens, then serve until interrupted.
+
+    ``faults`` (`vagent_tui.sim.faults`) makes replies slow or failing on purpose.
+    """
     import uvicorn
 
     app = create_app(
-        rooms=rooms, latency_ms=latency_ms, task_seconds=task_seconds, accounts=accounts
+        rooms=rooms,
+        latency_ms=latency_ms,
+        task_seconds=task_seconds,
+        accounts=accounts,
+        faults=faults,
     )
     print(banner(host, port, app.state.sim), flush=True)
+    print(describe_faults(app.state.sim.faults, latency_ms), flush=True)
+    logging.getLogger("uvicorn.error").addFilter(_quiet_drops)
     uvicorn.run(app, host=host, port=port, log_level="warning")
+
+
+def _quiet_drops(record: logging.LogRecord) -> bool:
+    """A connection dropped on purpose (the ``refused`` fault) is not worth a traceback."""
+    exc = record.exc_info[1] if record.exc_info else None
+    return not isinstance(exc, SimulatedDrop)
