@@ -1,0 +1,180 @@
+"""The fleet service: bounded concurrency, answers as they arrive, errors per account, cancel."""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import io
+import random
+
+import pytest
+
+from vagent_tui.api.errors import ApiError
+from vagent_tui.api.models import Account, FunctionDescriptor, JunkRoomPage
+from vagent_tui.services.accounts import AccountDirectory
+from vagent_tui.services.fleet import (
+    QUESTIONS,
+    FleetAnswer,
+    ask_fleet,
+    fleet_accounts,
+    iter_fleet,
+    to_csv,
+)
+from vagent_tui.services.session import Session
+
+
+class FakeClient:
+    """Answers after a random short delay; tracks the requests in flight."""
+
+    def __init__(self, *, fail: set[int] = frozenset(), seed: int = 1) -> None:
+        self.fail = set(fail)
+        self.rnd = random.Random(seed)
+        self.in_flight = 0
+        self.max_in_flight = 0
+        self.asked: list[int] = []
+        self.finished: list[int] = []
+
+    async def _call(self, account_id: int) -> None:
+        self.asked.append(account_id)
+        self.in_flight += 1
+        self.max_in_flight = max(self.max_in_flight, self.in_flight)
+        try:
+            await asyncio.sleep(self.rnd.random() * 0.004)
+            if account_id in self.fail:
+                raise ApiError(403, "Target account is outside your hierarchy")
+        finally:
+            self.in_flight -= 1
+        self.finished.append(account_id)
+
+    async def list_functions(self, target: int) -> list[FunctionDescriptor]:
+        await self._call(target)
+        return [
+            FunctionDescriptor(name="transferCall", allowed=True),
+            FunctionDescriptor(name="sendSms", allowed=target % 2 == 0),
+            FunctionDescriptor(name="legacy", allowed=False),
+        ]
+
+    async def list_junk_rooms(self, *, unread: bool, page_size: int, target: int) -> JunkRoomPage:
+        assert unread and page_size == 1
+        await self._call(target)
+        return JunkRoomPage(total_rooms=target * 2)
+
+    async def get_live(self, *, target: int) -> None:
+        await self._call(target)
+        return None
+
+
+IDS = list(range(1, 101))
+
+
+async def test_every_account_answered_once_with_bounded_concurrency() -> None:
+    client = FakeClient()
+    seen: list[FleetAnswer] = []
+    answers = await ask_fleet(client, IDS, "functions", concurrency=5, on_answer=seen.append)  # type: ignore[arg-type]
+    assert client.max_in_flight == 5
+    assert sorted(a.account_id for a in answers) == IDS
+    assert seen == answers
+    # replies arrive out of order (random delays) and are handed over as they come
+    assert [a.account_id for a in answers] != IDS
+    by_id = {a.account_id: a for a in answers}
+    assert by_id[4].values == {"allowed": 2, "total": 3, "unavailable": ("legacy",)}
+    assert by_id[3].values["unavailable"] == ("sendSms", "legacy")
+
+
+async def test_order_does_not_change_the_answers() -> None:
+    a = await ask_fleet(FakeClient(seed=1), IDS, "junk", concurrency=8)  # type: ignore[arg-type]
+    b = await ask_fleet(FakeClient(seed=2), IDS[::-1], "junk", concurrency=3)  # type: ignore[arg-type]
+    assert {x.account_id: x.values for x in a} == {x.account_id: x.values for x in b}
+    assert {x.account_id: x.values["unread"] for x in a}[7] == 14
+
+
+async def test_concurrency_one_and_more_workers_than_accounts() -> None:
+    client = FakeClient()
+    await ask_fleet(client, IDS[:10], "junk", concurrency=1)  # type: ignore[arg-type]
+    assert client.max_in_flight == 1 and client.asked == IDS[:10]
+    client = FakeClient()
+    assert len(await ask_fleet(client, IDS[:3], "junk", concurrency=50)) == 3  # type: ignore[arg-type]
+    assert await ask_fleet(client, [], "junk") == []  # type: ignore[arg-type]
+
+
+async def test_errors_are_answers_and_do_not_stop_the_rest() -> None:
+    client = FakeClient(fail={3, 50})
+    answers = await ask_fleet(client, IDS, "functions", concurrency=4)  # type: ignore[arg-type]
+    assert len(answers) == 100
+    bad = {a.account_id: a.error for a in answers if not a.ok}
+    assert bad == {
+        3: "HTTP 403: Target account is outside your hierarchy",
+        50: "HTTP 403: Target account is outside your hierarchy",
+    }
+    assert all(a.values for a in answers if a.ok)
+
+
+async def test_voice_question_with_empty_live_slot() -> None:
+    answers = await ask_fleet(FakeClient(), [1], "voice")  # type: ignore[arg-type]
+    assert answers[0].values == dict.fromkeys(("voice", "tts", "s2s", "stt", "lang"))
+
+
+async def test_cancel_stops_further_requests() -> None:
+    client = FakeClient()
+    seen: list[FleetAnswer] = []
+    task = asyncio.ensure_future(
+        ask_fleet(client, IDS, "junk", concurrency=4, on_answer=seen.append)  # type: ignore[arg-type]
+    )
+    while len(seen) < 10:
+        await asyncio.sleep(0.001)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    asked = len(client.asked)
+    assert client.in_flight == 0
+    await asyncio.sleep(0.02)
+    assert len(client.asked) == asked < 20
+
+
+async def test_iter_fleet_yields_as_they_arrive_and_break_cancels() -> None:
+    client = FakeClient()
+    got = [a.account_id async for a in iter_fleet(client, IDS[:30], "junk", concurrency=6)]  # type: ignore[arg-type]
+    assert sorted(got) == IDS[:30] and client.max_in_flight == 6
+    client = FakeClient()
+    stream = iter_fleet(client, IDS, "junk", concurrency=4)  # type: ignore[arg-type]
+    async for answer in stream:
+        if answer.account_id:
+            break
+    await stream.aclose()
+    asked = len(client.asked)
+    await asyncio.sleep(0.02)
+    assert len(client.asked) == asked < 10 and client.in_flight == 0
+
+
+async def test_fleet_accounts_on_the_simulator() -> None:
+    from vagent_tui.services.connect import demo_client
+
+    for token, expected in (("demo-partner", 13), ("demo-member", 2), ("demo-org", 3)):
+        client = demo_client(token)
+        session = Session(client)
+        await session.connect()
+        assert session.scope is not None and session.owner is not None
+        directory = AccountDirectory(client, session.scope, session.owner)
+        accounts = await fleet_accounts(directory)
+        ids = [a.id for a in accounts]
+        assert len(ids) == expected and ids == sorted(ids), token
+        if token == "demo-member":
+            assert ids == [1112, 1113]
+        assert 1118 not in ids and 1119 not in ids  # no Computer Agent, no member
+        await client.aclose()
+
+
+def test_csv_has_header_and_one_row_per_account() -> None:
+    accounts = [Account(id=1, name="One, Inc"), Account(id=2, name="Two"), Account(id=3, name="3")]
+    answers = {
+        1: FleetAnswer(1, {"allowed": 2, "total": 3, "unavailable": ("a", "b")}),
+        2: FleetAnswer(2, error="HTTP 500: boom"),
+    }
+    text = to_csv("functions", accounts, answers)
+    rows = list(csv.reader(io.StringIO(text)))
+    assert rows[0] == ["account_id", "account_name", "allowed", "total", "unavailable", "status",
+                       "error"]  # fmt: skip
+    assert rows[1] == ["1", "One, Inc", "2", "3", "a, b", "ok", ""]
+    assert rows[2] == ["2", "Two", "", "", "", "error", "HTTP 500: boom"]
+    assert rows[3] == ["3", "3", "", "", "", "not asked", ""]
+    assert set(QUESTIONS) == {"functions", "voice", "junk"}
