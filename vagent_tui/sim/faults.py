@@ -129,9 +129,13 @@ class Faults:
     # ------------------------------------------------------------------ changing at run time
 
     def set(self, *kinds: str, rate: float = 1.0, **options: Any) -> Faults:
-        """Fail from now on with ``kinds`` (at ``rate``); other fields by keyword."""
+        """Fail from now on with ``kinds`` (at ``rate``); other fields by keyword.
+
+        The filters (``methods``, ``path_contains``, ``remaining``) start afresh.
+        """
         self.kinds = parse_kinds(kinds)
         self.rate = rate
+        self.methods = self.path_contains = self.remaining = None
         for name, value in options.items():
             if not hasattr(self, name):
                 raise AttributeError(name)
