@@ -2,8 +2,8 @@
 
 The platform publishes no status values, so any string is accepted; the known final
 ones (`vagent_tui.api.models.FINAL_STATUSES`) stop the watch. A poll failure does not
-end the watch: the interval grows, the error is kept for display, and watching resumes
-at the normal pace when the platform answers again.
+end the watch: the interval doubles (up to ``max_interval``), the error is kept for
+display, and the first answer after a failure brings the normal pace back.
 """
 
 from __future__ import annotations
@@ -110,14 +110,16 @@ class MigrationWatcher:
             task.interval = min(self.max_interval, max(task.interval, self.min_interval) * 2)
             self._tell(task)
             return task
+        recovered = task.error is not None
         task.error = None
         now = self.clock()
         status = reply.status or task.status
         if reply.dry_run is not None:
             task.dry_run = reply.dry_run
-        if status != task.status:
-            task.status = status
-            task.history.append((status, now))
+        if status != task.status or recovered:
+            if status != task.status:
+                task.status = status
+                task.history.append((status, now))
             task.interval = self.min_interval
         else:
             task.interval = min(self.max_interval, task.interval * self.growth)

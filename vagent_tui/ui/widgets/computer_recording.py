@@ -3,7 +3,9 @@
 The slot of a recording comes from a browser automation session (``b`` fills it in).
 While a recording is not final its status is read again every `POLL_SECONDS`, one
 request at a time (the next poll is armed after each answer), and only while the
-screen is showing.
+screen is showing. A failed poll keeps the recording shown and the watch going, at an
+interval that doubles per failure in a row (up to `MAX_POLL_SECONDS`); the first answer
+brings the normal pace back.
 """
 
 from __future__ import annotations
@@ -33,12 +35,15 @@ class RecordingPane(Vertical):
     """Slot and TTL fields, the action buttons, the browser session and the recording."""
 
     POLL_SECONDS: ClassVar[float] = 3.0
+    MAX_POLL_SECONDS: ClassVar[float] = 30.0
+    """While the platform fails, the interval doubles up to this, then holds."""
 
     def __init__(self) -> None:
         super().__init__(id="computer-recording-pane")
         self.recording: WorkflowRecording | None = None
         self.browser: AutomationSession | None = None
         self._poll: Timer | None = None
+        self.poll_failures = 0
 
     def compose(self) -> ComposeResult:
         yield Label("Workflow recording", classes="pane-title")
@@ -69,6 +74,7 @@ class RecordingPane(Vertical):
     def account_changed(self, account: int | None) -> None:
         """Forget what belonged to the previous account; read the new one's status."""
         self.browser = None
+        self.poll_failures = 0
         self.query_one("#computer-session", Static).update(session_text(None))
         self.set_recording(None)
         if account is not None:
@@ -89,7 +95,12 @@ class RecordingPane(Vertical):
     def schedule_poll(self) -> None:
         self.stop_polling()
         if not is_final(self.recording) and self.host.is_current:
-            self._poll = self.set_timer(self.POLL_SECONDS, self._poll_now)
+            self._poll = self.set_timer(self.poll_interval, self._poll_now)
+
+    @property
+    def poll_interval(self) -> float:
+        """`POLL_SECONDS`, doubled for each poll that failed in a row (bounded)."""
+        return min(self.MAX_POLL_SECONDS, self.POLL_SECONDS * 2 ** min(self.poll_failures, 8))
 
     def stop_polling(self) -> None:
         if self._poll is not None:
@@ -124,9 +135,13 @@ class RecordingPane(Vertical):
         except PlatformError as exc:
             if account == host.account_id:
                 host.status.error(exc, retry_key="t")
+                # Keep watching a recording in progress, backing off while it fails.
+                self.poll_failures += 1
+                self.schedule_poll()
             return
         if account != host.account_id:
             return
+        self.poll_failures = 0
         self.set_recording(recording)
         if not quiet:
             host.status.ok("Recording status refreshed" if recording else "No recording yet")
