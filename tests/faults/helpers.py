@@ -30,9 +30,16 @@ def faulty_client(
     return client
 
 
-def faulty_app(screen: str, token: str = "demo-partner", **options: Any) -> Any:
+def faulty_app(
+    screen: str, token: str = "demo-partner", *, account: int | None = None, **options: Any
+) -> Any:
     """The console on a faulty simulator (``app.client.sim_app.state.faults``)."""
     from vagent_tui.ui.app import VagentApp
 
     client = faulty_client(token, **options)
-    return VagentApp(client, profile_label=f"demo · {token}", initial_screen=screen)
+    return VagentApp(
+        client,
+        profile_label=f"demo · {token}",
+        initial_screen=screen,
+        initial_account=account,
+    )

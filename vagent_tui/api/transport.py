@@ -227,7 +227,7 @@ class ApiTransport:
             )
         except Exception as exc:  # noqa: BLE001 - a transport raising its own errors
             # (the in-process ASGI transport re-raises what the app raised): no reply.
-            reason = redact_text(f"{type(exc).__name__}: {exc}".rstrip(": "), self._token)
+            reason = redact_text(str(exc) or type(exc).__name__, self._token)
             failure = TransportError(
                 f"Could not reach the platform at {self.host}: {reason}", method=method, url=url
             )

@@ -62,6 +62,6 @@ def describe_error(error: BaseException | str) -> str:
         return error
     if isinstance(error, PlatformError):
         status = getattr(error, "status", None)
-        prefix = f"HTTP {status}: " if status else ""
+        prefix = f"HTTP {status}: " if status and f"HTTP {status}" not in error.message else ""
         return prefix + error.message
     return redact_text(f"{type(error).__name__}: {error}")

@@ -1,0 +1,163 @@
+"""The fault matrix: every screen under every fault kind of the simulator.
+
+For each (screen, fault): the screen loads cleanly, the fault is switched on
+(``state.faults.set(kind)``, every request), ``r`` reloads; then
+
+* the app is alive and no worker failed unexpectedly;
+* a failure is shown where it happened (the screen's status line) with the server's
+  message (5xx/429 envelopes) or a plain description (timeout, dropped connection,
+  malformed/truncated reply, fields of the wrong type); replies that are odd but usable
+  (unknown extra fields, unknown status values) show no error at all;
+* the fault is lifted, ``r`` again, and the screen shows what it showed before.
+
+Screens that read nothing from the platform on their own (the journal, the ADR
+export form) must simply stay clean. Forms are covered by ``test_fault_forms.py``.
+The client is fast here: 0.15 s timeout (0.3 s per attempt overall), no GET retries.
+A screen module that does not exist (yet) is skipped.
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from textual.widgets import Input, TextArea
+
+from tests.faults.helpers import faulty_app
+from vagent_tui.sim.faults import ALL_KINDS, ERROR_MESSAGES
+from vagent_tui.ui.registry import SCREENS
+
+
+@dataclass(frozen=True)
+class Setup:
+    token: str = "demo-partner"
+    account: int | None = None
+    options: tuple[tuple[str, Any], ...] = ()
+
+
+SETUPS: dict[str, Setup] = {
+    "agent": Setup(account=1111),
+    "functions": Setup(account=1113),
+    "inbox": Setup(account=1111, options=(("rooms", 30),)),
+    "migrations": Setup(token="demo-reseller"),
+    "computer": Setup(account=1118),
+    "fleet": Setup(options=(("accounts", 6),)),
+}
+
+PLAIN: dict[str, tuple[str, ...]] = {
+    "timeout": ("did not answer in time",),
+    "refused": ("Could not reach the platform",),
+    "malformed": ("not JSON",),
+    "truncated": ("not JSON",),
+    "wrong-types": ("unexpected type", "not a list", "not an object", "not JSON"),
+    **{kind: (ERROR_MESSAGES[int(kind)],) for kind in ("500", "503", "429")},
+}
+TOLERATED = ("extra-fields", "unknown-status")
+
+
+def _available(name: str, target: str) -> bool:
+    module = target.partition(":")[0]
+    try:
+        importlib.import_module(module)
+    except ModuleNotFoundError:
+        return False
+    return True
+
+
+CASES = [
+    pytest.param(
+        info.name,
+        id=info.name,
+        marks=()
+        if _available(info.name, info.target)
+        else pytest.mark.skip(reason=f"no module for {info.name} yet"),
+    )
+    for info in SCREENS
+]
+
+
+async def idle(pilot: Any, limit: float = 6.0) -> None:
+    """Until no worker of the app runs (migration watchers aside), bounded in time."""
+    app = pilot.app
+    end = time.monotonic() + limit
+    await pilot.pause()
+    while time.monotonic() < end:
+        busy = [w for w in app.workers if w.is_running and not w.group.startswith("watch-")]
+        if not busy:
+            await pilot.pause()
+            await pilot.pause()
+            return
+        await pilot.pause(0.02)
+    raise AssertionError(f"still busy after {limit} s: {[w.group for w in busy]}")
+
+
+def status_of(app: Any) -> tuple[str, bool]:
+    status = app.screen.status
+    return str(status.content), status.has_class("-error")
+
+
+async def press_reload(pilot: Any) -> None:
+    """``r`` with the focus off text fields (there ``r`` is a letter)."""
+    screen = pilot.app.screen
+    if isinstance(screen.focused, Input | TextArea):
+        screen.set_focus(None)
+        await pilot.pause()
+    await pilot.press("r")
+    await idle(pilot)
+
+
+def unexpected_errors(app: Any) -> list[str]:
+    return [n.message for n in app._notifications if "Unexpected error" in n.message]
+
+
+async def one_fault(pilot: Any, kind: str, before: str) -> list[str]:
+    """Switch ``kind`` on, reload, check; lift it, reload, check. Returns the problems."""
+    app = pilot.app
+    faults = app.client.sim_app.state.sim.faults
+    shown = type(app.screen).__name__
+    problems: list[str] = []
+    injected = faults.count()
+
+    faults.set(kind)
+    await press_reload(pilot)
+    text, failed = status_of(app)
+    if type(app.screen).__name__ != shown:
+        problems.append(f"left the screen for {type(app.screen).__name__}")
+    requests = faults.count() - injected
+    if kind in TOLERATED or requests == 0:
+        if failed:
+            problems.append(f"error shown for a usable reply: {text!r}")
+    elif failed:
+        if not any(p in text for p in PLAIN[kind]):
+            problems.append(f"no server message or plain description: {text!r}")
+        if "press r to retry" not in text:
+            problems.append(f"no retry key shown: {text!r}")
+    elif kind != "wrong-types":  # tolerating fields of the wrong type is fine
+        problems.append(f"fault not shown: {text!r}")
+
+    faults.lift()
+    await press_reload(pilot)
+    after, failed = status_of(app)
+    if failed or after != before:
+        problems.append(f"after the fault was lifted and r: {after!r} (before: {before!r})")
+    problems.extend(f"notified: {message}" for message in unexpected_errors(app))
+    return [f"{kind}: {p}" for p in problems]
+
+
+@pytest.mark.parametrize("screen", CASES)
+async def test_screen_under_every_fault(screen: str) -> None:
+    setup = SETUPS.get(screen, Setup())
+    app = faulty_app(screen, setup.token, account=setup.account, **dict(setup.options))
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await idle(pilot)
+        assert app.connected, status_of(app)
+        before, failed = status_of(app)
+        assert not failed, before
+        problems: list[str] = []
+        for kind in ALL_KINDS:
+            problems += await one_fault(pilot, kind, before)
+        assert app.is_running
+    assert not problems, "\n".join(problems)
