@@ -1,0 +1,174 @@
+"""Forms under faults: nothing typed is lost, a write is sent once, retried by hand.
+
+For every form screen and each fault that stops a write (5xx, 429, timeout, dropped
+connection) and one that mangles its reply (malformed): fill the form, submit under the
+fault, check the error is shown where the form is, every field keeps what was typed and
+the request went out exactly once (POST is never retried automatically); then lift the
+fault and submit again by hand: the change is made (for faults that stopped it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+from textual.widgets import Input, Label, Select
+
+from tests.faults.helpers import faulty_app
+from tests.faults.test_fault_matrix import PLAIN, idle
+
+KINDS = ("500", "503", "429", "timeout", "refused", "malformed")
+STOPPED = {"500", "503", "429", "timeout", "refused"}
+"""Faults answered before the handler ran: the platform did not change."""
+
+
+def sim_of(app: Any) -> Any:
+    return app.client.sim_app.state.sim
+
+
+async def submit(pilot: Any, widget_id: str, key: str = "enter") -> None:
+    pilot.app.screen.query_one(widget_id).focus()
+    await pilot.pause()
+    await pilot.press(key)
+    await idle(pilot)
+
+
+def values(screen: Any, ids: tuple[str, ...]) -> dict[str, Any]:
+    out = {}
+    for wid in ids:
+        widget = screen.query_one(wid)
+        out[wid] = widget.value if isinstance(widget, Input | Select) else None
+    return out
+
+
+def assert_error(text: str, kind: str) -> None:
+    assert any(p in text for p in PLAIN[kind]), f"{kind}: {text!r}"
+
+
+# ---------------------------------------------------------------------- per form
+
+
+async def tokens_case(pilot: Any, kind: str, n: int) -> None:
+    app = pilot.app
+    screen = app.screen
+    faults = sim_of(app).faults
+    await pilot.press("n")
+    await pilot.pause()
+    description = screen.query_one("#tokens-description", Input)
+    description.value = f"fault {kind} {n}"
+    posts = sim_of(app).count("POST", "/api/v2/tokens")
+    faults.set(kind)
+    await submit(pilot, "#tokens-description")
+    assert_error(str(screen.status.content), kind)
+    assert description.value == f"fault {kind} {n}"
+    sent = sim_of(app).count("POST", "/api/v2/tokens") - posts
+    assert sent == (0 if kind == "timeout" else 1)  # a timed-out request is never logged
+    faults.lift()
+    before = len(sim_of(app).tokens)
+    await submit(pilot, "#tokens-description")  # the retry: Enter again
+    assert not screen.status.has_class("-error"), screen.status.content
+    assert len(sim_of(app).tokens) == before + 1
+    assert type(app.screen).__name__ == "NewTokenModal"  # shown once
+    await pilot.press("escape")
+    await idle(pilot)
+
+
+async def sip_case(pilot: Any, kind: str, n: int) -> None:
+    app = pilot.app
+    faults = sim_of(app).faults
+    await pilot.press("a")
+    await idle(pilot)
+    form = app.screen
+    ip = f"198.51.100.{n + 10}"
+    form.query_one("#form-ip", Input).value = ip
+    form.query_one("#form-label", Input).value = f"fault {kind}"
+    await pilot.pause()
+    typed = values(form, ("#form-ip", "#form-label"))
+    faults.set(kind)
+    await submit(pilot, "#form-ip")
+    assert app.screen is form
+    assert_error(str(form.query_one("#form-error", Label).content), kind)
+    assert values(form, ("#form-ip", "#form-label")) == typed
+    faults.lift()
+    if kind not in STOPPED:  # the entry was made; its reply was lost on the way
+        await pilot.press("escape")
+        await idle(pilot)
+        return
+    await submit(pilot, "#form-submit")
+    assert app.screen is not form, str(form.query_one("#form-error", Label).content)
+    assert ip in [e["ip"] for e in sim_of(app).sip[1000]]
+
+
+async def webhooks_case(pilot: Any, kind: str, n: int) -> None:
+    app = pilot.app
+    faults = sim_of(app).faults
+    await pilot.press("a")
+    await idle(pilot)
+    form = app.screen
+    url = f"https://hooks.example.com/fault-{n}"
+    form.query_one("#form-url", Input).value = url
+    form.query_one("#form-type", Select).value = "agent"
+    form.query_one("#form-label", Input).value = f"fault {kind}"
+    await pilot.pause()
+    ids = ("#form-url", "#form-type", "#form-label")
+    typed = values(form, ids)
+    faults.set(kind)
+    await submit(pilot, "#form-url")
+    assert app.screen is form
+    assert_error(str(form.query_one("#form-error", Label).content), kind)
+    assert values(form, ids) == typed
+    faults.lift()
+    if kind not in STOPPED:
+        await pilot.press("escape")
+        await idle(pilot)
+        return
+    await submit(pilot, "#form-submit")
+    assert app.screen is not form, str(form.query_one("#form-error", Label).content)
+    assert url in [h["url"] for h in sim_of(app).webhooks[1000]]
+
+
+async def billing_case(pilot: Any, kind: str, n: int) -> None:
+    app = pilot.app
+    screen = app.screen
+    faults = sim_of(app).faults
+    typed = {"host": f"files{n}.example.com", "username": "adr", "password": "p@ss word",
+             "path": "/exports"}  # fmt: skip
+    for name, text in typed.items():
+        screen.query_one(f"#billing-{name}", Input).value = text
+    await pilot.pause()
+    faults.set(kind)
+    screen.set_focus(None)
+    await pilot.press("ctrl+s")
+    await idle(pilot)
+    assert_error(str(screen.status.content), kind)
+    for name, text in typed.items():
+        assert screen.query_one(f"#billing-{name}", Input).value == text, name
+    faults.lift()
+    await pilot.press("ctrl+s")  # the retry: save again
+    await idle(pilot)
+    assert not screen.status.has_class("-error"), screen.status.content
+    assert sim_of(app).adr[1000]["host"] == typed["host"]
+
+
+Case = Callable[[Any, str, int], Awaitable[None]]
+FORMS: dict[str, Case] = {
+    "tokens": tokens_case,
+    "sip": sip_case,
+    "webhooks": webhooks_case,
+    "billing": billing_case,
+}
+
+
+@pytest.mark.parametrize("screen", list(FORMS))
+async def test_form_keeps_input_under_faults(screen: str) -> None:
+    app = faulty_app(screen)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await idle(pilot)
+        for n, kind in enumerate(KINDS):
+            injected = sim_of(app).faults.count()
+            await FORMS[screen](pilot, kind, n)
+            # One attempt for the faulty submission: a write is never retried.
+            assert sim_of(app).faults.count() - injected == 1, kind
+        assert app.is_running
+        assert not [m for m in app._notifications if "Unexpected error" in m.message]
