@@ -1,0 +1,276 @@
+"""Pilot flows of the Fleet screen: questions fill the matrix, errors per account, cancel,
+CSV export, a restricted member, the concurrency limit, a grown simulator.
+
+Seed facts (vagent_tui/sim/seed.py): the demo partner has 13 voice agent accounts
+(1111 ... 1322); the member 1119 may act on 1112 and 1113 only; every agent's junk inbox
+has 240 rooms, 80 of them unread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import io
+from pathlib import Path
+from typing import Any
+
+from textual.widgets import DataTable
+
+from tests.helpers import settle
+from vagent_tui.api.errors import ApiError
+from vagent_tui.sim.catalog import functions_for
+
+AGENTS = [1111, 1112, 1113, 1121, 1122, 1211, 1212, 1221, 1222, 1311, 1312, 1321, 1322]
+FUNCTIONS = "/api/v2/agent/functions"
+LIVE = "/api/v2/agentEventRules/default"
+JUNK = "/api/v2/junkConversations"
+
+
+def table(app: Any) -> DataTable[Any]:
+    return app.screen.query_one("#fleet-table", DataTable)
+
+
+def row_ids(app: Any) -> list[int]:
+    return [int(str(key.value)) for key in table(app).rows]
+
+
+def cell(app: Any, account_id: int, column: str) -> str:
+    return table(app).get_cell(str(account_id), column).plain
+
+
+def sim_of(app: Any) -> Any:
+    return app.client.sim_app.state.sim
+
+
+async def run_question(pilot: Any, app: Any) -> None:
+    await pilot.press("s")
+    await settle(pilot, rounds=200)
+
+
+async def test_each_question_fills_the_matrix(make_app: Any) -> None:
+    app = make_app("fleet")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert type(screen).__name__ == "FleetScreen" and screen.TITLE == "Fleet"
+        assert row_ids(app) == AGENTS
+        assert {cell(app, a, "result") for a in AGENTS} == {""}
+        sim = sim_of(app)
+
+        await run_question(pilot, app)
+        assert sim.count("GET", FUNCTIONS) == 13
+        assert {cell(app, a, "result") for a in AGENTS} == {"✓"}
+        fns = functions_for(sim.accounts[1113])
+        refused = [f["name"] for f in fns if not f["allowed"]]
+        assert cell(app, 1113, "allowed") == str(len(fns) - len(refused))
+        assert cell(app, 1113, "total") == str(len(fns))
+        assert cell(app, 1113, "unavailable").startswith(refused[0])
+        assert "13/13 answered · 0 errors" in str(screen.query_one("#fleet-summary").render())
+
+        await pilot.press("q")  # live voice and engines
+        await settle(pilot)
+        assert screen.question.name == "voice"
+        assert {cell(app, a, "result") for a in AGENTS} == {""}
+        await run_question(pilot, app)
+        assert sim.count("GET", LIVE) == 13
+        live = sim.live[1112]
+        assert cell(app, 1112, "voice") == live["agentVoice"] == "azure-dalia"
+        assert cell(app, 1112, "tts") == live["agentTtsEngine"]
+        assert cell(app, 1112, "stt") == live["agentSttEngine"]
+        assert cell(app, 1112, "lang") == "es-MX"
+        assert cell(app, 1112, "s2s") == "—" and cell(app, 1113, "s2s") == "openai"
+
+        await pilot.press("q")  # junk inbox unread
+        await settle(pilot)
+        await run_question(pilot, app)
+        junk = [r for r in sim.requests if r.path == JUNK]
+        assert len(junk) == 13
+        assert all(r.query["unread"] == "true" and r.query["pageSize"] == "1" for r in junk)
+        assert {cell(app, a, "unread") for a in AGENTS} == {"80"}
+        assert len(table(app).rows) == 13
+
+
+async def test_a_failing_account_shows_its_error_and_the_rest_fill(
+    make_app: Any, monkeypatch: Any
+) -> None:
+    app = make_app("fleet")
+    real = app.client.list_functions
+
+    async def failing(target: int) -> Any:
+        if target == 1212:
+            raise ApiError(500, "boom")
+        return await real(target)
+
+    monkeypatch.setattr(app.client, "list_functions", failing)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await run_question(pilot, app)
+        assert cell(app, 1212, "result") == "✗ HTTP 500: boom"
+        assert "red" in str(table(app).get_cell("1212", "result").style)
+        assert cell(app, 1212, "allowed") == ""
+        assert [a for a in AGENTS if cell(app, a, "result") == "✓"] == [
+            a for a in AGENTS if a != 1212
+        ]
+        assert sim_of(app).count("GET", FUNCTIONS) == 12
+        assert "1 with an error" in str(app.screen.status.render())
+        assert "12" not in str(app.screen.status.render()).split("answered")[0].replace("13", "")
+
+
+async def test_cancel_stops_further_requests(make_app: Any) -> None:
+    # 400 accounts, 100 ms each, 8 at a time: a whole run would take five seconds
+    app = make_app("fleet", accounts=400, latency_ms=100)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, rounds=200)
+        assert len(table(app).rows) == 400
+        sim = sim_of(app)
+        screen = app.screen
+        screen.action_start()  # (a key press would wait for an idle app)
+        while sim.count("GET", FUNCTIONS) < 16:
+            await pilot.pause(0.02)
+        await pilot.press("x")
+        await settle(pilot)
+        asked = sim.count("GET", FUNCTIONS)
+        assert 16 <= asked < 200
+        await asyncio.sleep(0.3)
+        await pilot.pause()
+        assert sim.count("GET", FUNCTIONS) == asked
+        assert not screen.running
+        results = [cell(app, a, "result") for a in row_ids(app)]
+        assert results.count("✓") == len(screen.answers) == asked
+        assert results.count("–") == 400 - asked
+        assert "Cancelled" in str(screen.status.render())
+        # escape cancels too, and a new run starts afresh
+        screen.action_start()
+        while sim.count("GET", FUNCTIONS) < asked + 8:
+            await pilot.pause(0.02)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert not screen.running and sim.count("GET", FUNCTIONS) < asked + 200
+        assert len(screen.answers) < 400
+
+
+async def test_csv_export(make_app: Any, monkeypatch: Any, tmp_path: Path) -> None:
+    monkeypatch.chdir(tmp_path)
+    app = make_app("fleet")
+    real = app.client.list_functions
+
+    async def failing(target: int) -> Any:
+        if target == 1321:
+            raise ApiError(403, "Target account is outside your hierarchy")
+        return await real(target)
+
+    monkeypatch.setattr(app.client, "list_functions", failing)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await run_question(pilot, app)
+        await pilot.press("e")
+        await settle(pilot)
+        modal = app.screen
+        assert modal.query_one("#prompt-input").value == "fleet-functions-2025-11-20.csv"
+        await pilot.press("enter")
+        await settle(pilot)
+        path = tmp_path / "fleet-functions-2025-11-20.csv"
+        text = path.read_text(encoding="utf-8")
+        assert "demo-partner" not in text and "token" not in text
+        rows = list(csv.reader(io.StringIO(text)))
+        assert rows[0] == [
+            "account_id",
+            "account_name",
+            "allowed",
+            "total",
+            "unavailable",
+            "status",
+            "error",
+        ]
+        assert [int(r[0]) for r in rows[1:]] == AGENTS
+        by_id = {int(r[0]): r for r in rows[1:]}
+        assert by_id[1111][1] == "Acme Dental Front Desk" and by_id[1111][5] == "ok"
+        assert by_id[1321][5:] == ["error", "HTTP 403: Target account is outside your hierarchy"]
+        assert str(path) in str(app.screen.status.render())
+
+        # exporting again over the same file asks first; cancelling keeps the file
+        path.write_text("old", encoding="utf-8")
+        await pilot.press("e")
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert type(app.screen).__name__ == "ConfirmModal"
+        await pilot.press("escape")
+        await settle(pilot)
+        assert path.read_text(encoding="utf-8") == "old"
+
+
+async def test_restricted_member_sees_only_permitted_accounts(make_app: Any) -> None:
+    app = make_app("fleet", token="demo-member")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert row_ids(app) == [1112, 1113]
+        await run_question(pilot, app)
+        assert {cell(app, a, "result") for a in (1112, 1113)} == {"✓"}
+        targets = {r.query.get("targetAccountId") for r in sim_of(app).requests
+                   if r.path == FUNCTIONS}  # fmt: skip
+        assert targets == {"1112", "1113"}
+
+
+async def test_concurrency_setting_bounds_requests_in_flight(
+    make_app: Any, monkeypatch: Any
+) -> None:
+    app = make_app("fleet", accounts=60)
+    real = app.client.list_functions
+    flight = {"now": 0, "max": 0}
+
+    async def tracked(target: int) -> Any:
+        flight["now"] += 1
+        flight["max"] = max(flight["max"], flight["now"])
+        try:
+            await asyncio.sleep(0.005)
+            return await real(target)
+        finally:
+            flight["now"] -= 1
+
+    monkeypatch.setattr(app.client, "list_functions", tracked)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, rounds=100)
+        assert app.screen.concurrency == 8
+        await run_question(pilot, app)
+        assert flight["max"] == 8 and len(app.screen.answers) == 60
+        await pilot.press("c")
+        await settle(pilot)
+        inp = app.screen.query_one("#prompt-input")
+        inp.value = "3"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.screen.concurrency == 3
+        flight["max"] = 0
+        await run_question(pilot, app)
+        assert flight["max"] == 3 and len(app.screen.answers) == 60
+
+
+async def test_two_hundred_accounts_complete(make_app: Any) -> None:
+    app = make_app("fleet", accounts=200)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, rounds=200)
+        ids = row_ids(app)
+        assert len(ids) == 200 and ids == sorted(ids)
+        await run_question(pilot, app)
+        screen = app.screen
+        assert len(screen.answers) == 200 and screen.errors == 0
+        assert len(table(app).rows) == 200
+        assert sim_of(app).count("GET", FUNCTIONS) == 200
+        assert "200 answered" in str(screen.status.render())
+
+
+async def test_target_change_keeps_the_fleet(make_app: Any) -> None:
+    app = make_app("fleet")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await run_question(pilot, app)
+        listed = sim_of(app).count("GET", "/api/v2/listResellers")
+        app.select_target(1111)
+        await settle(pilot)
+        assert len(app.screen.answers) == 13
+        assert sim_of(app).count("GET", "/api/v2/listResellers") == listed
+        await pilot.press("r")
+        await settle(pilot)
+        assert sim_of(app).count("GET", "/api/v2/listResellers") == listed + 1
+        assert app.screen.answers == {} and row_ids(app) == AGENTS

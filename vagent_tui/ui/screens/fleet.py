@@ -1,0 +1,361 @@
+"""Fleet: ask one question of every agent account below the key, and see the matrix fill.
+
+The accounts come from the account directory (the whole tree, walked once; a restricted
+member gets only its permitted accounts). ``s`` asks the chosen question of all of them
+through `vagent_tui.services.fleet` with at most ``concurrency`` requests at a time
+(``VAGENT_FLEET_CONCURRENCY``, default 8; ``c`` changes it for the session). Answers are
+buffered and written to the table ten times a second inside ``app.batch_update()``.
+``x`` (or escape) cancels: nothing more is asked, and the rows not asked show ``–``.
+``e`` writes the matrix as CSV. The fleet belongs to the key, not to the target account:
+changing the target does not reload it (``r`` does).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from collections.abc import Iterable
+from pathlib import Path
+from typing import ClassVar
+
+from textual import work
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.widget import Widget
+from textual.widgets import ProgressBar, Select, Static
+
+from vagent_tui.api.errors import PlatformError
+from vagent_tui.api.models import Account
+from vagent_tui.services.accounts import AccountDirectory
+from vagent_tui.services.fleet import (
+    DEFAULT_CONCURRENCY,
+    QUESTIONS,
+    FleetAnswer,
+    ask_fleet,
+    fleet_accounts,
+    to_csv,
+)
+from vagent_tui.ui import format as fmt
+from vagent_tui.ui.screens.base import BaseScreen
+from vagent_tui.ui.screens.modals import ConfirmModal, PromptModal
+from vagent_tui.ui.widgets.fleet_matrix import FleetMatrix
+
+MAX_CONCURRENCY = 64
+FLUSH_SECONDS = 0.1
+DEFERRED_EVERY = 10
+"""Answers of rows out of view are written every this many flushes (once a second)."""
+_clock = time.monotonic
+"""Measures a run (tests pin it for stable snapshots)."""
+
+
+def default_concurrency() -> int:
+    """``VAGENT_FLEET_CONCURRENCY`` (1..64), else 8."""
+    raw = os.environ.get("VAGENT_FLEET_CONCURRENCY", "")
+    return int(raw) if raw.isdigit() and 1 <= int(raw) <= MAX_CONCURRENCY else DEFAULT_CONCURRENCY
+
+
+def _check_concurrency(text: str) -> str | None:
+    text = text.strip()
+    if not text.isdigit() or not 1 <= int(text) <= MAX_CONCURRENCY:
+        return f"A whole number from 1 to {MAX_CONCURRENCY}"
+    return None
+
+
+class FleetScreen(BaseScreen):
+    """One question asked of every agent account below the key."""
+
+    TITLE = "Fleet"
+    CSS = """
+    FleetScreen #fleet-controls { height: 3; }
+    FleetScreen #fleet-question { width: 34; }
+    FleetScreen #fleet-summary { width: 1fr; height: 3; padding: 1 1 0 1; }
+    FleetScreen #fleet-progress { height: 1; padding: 0 1; }
+    FleetScreen #fleet-progress Bar { width: 1fr; }
+    FleetScreen #fleet-table { height: 1fr; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("s", "start", "Start", id="fleet.start", tooltip="Ask every agent account"),
+        Binding("x", "cancel", "Cancel", id="fleet.cancel", tooltip="Stop asking"),
+        Binding(
+            "escape", "cancel", "Cancel", show=False, id="fleet.cancel-esc", tooltip="Stop asking"
+        ),
+        Binding("q", "next_question", "Question", id="fleet.question", tooltip="Next question"),
+        Binding("e", "export", "Export CSV", id="fleet.export", tooltip="Write the matrix as CSV"),
+        Binding("c", "concurrency", "Limit", id="fleet.concurrency", tooltip="Requests at a time"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.question = QUESTIONS["functions"]
+        self.concurrency = default_concurrency()
+        self.accounts: list[Account] | None = None
+        self.answers: dict[int, FleetAnswer] = {}
+        self.running = False
+        self.errors = 0
+        self._buffer: list[FleetAnswer] = []
+        self._deferred: list[FleetAnswer] = []
+        self._ticks = 0
+        self._run_id = 0
+        self._started = 0.0
+
+    def compose_body(self) -> Iterable[Widget]:
+        with Horizontal(id="fleet-controls"):
+            yield Select(
+                [(q.label, q.name) for q in QUESTIONS.values()],
+                value=self.question.name,
+                allow_blank=False,
+                id="fleet-question",
+            )
+            yield Static("", id="fleet-summary", markup=False)
+        yield ProgressBar(total=None, show_eta=False, id="fleet-progress")
+        yield FleetMatrix(id="fleet-table")
+
+    @property
+    def matrix(self) -> FleetMatrix:
+        return self.query_one("#fleet-table", FleetMatrix)
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self._flusher = self.set_interval(FLUSH_SECONDS, self._flush, pause=True)
+        self.matrix.focus()
+        self._summary()
+
+    # ------------------------------------------------------------------ the accounts
+
+    def reload(self) -> None:
+        if self.running:
+            self.status.info("A run is in progress: x cancels it")
+        elif self.accounts is None:
+            self._load_accounts()
+
+    def action_reload(self) -> None:
+        if self.running:
+            self.status.info("A run is in progress: x cancels it")
+            return
+        self.accounts = None
+        super().action_reload()
+
+    @work(exclusive=True, group="fleet-accounts", exit_on_error=False)
+    async def _load_accounts(self) -> None:
+        session = self.session
+        if session.scope is None or session.owner is None:
+            return
+        self.status.loading("Listing the agent accounts")
+        self.matrix.loading = True
+        try:
+            directory = AccountDirectory(session.client, session.scope, session.owner)
+            accounts = await fleet_accounts(directory)
+        except PlatformError as exc:
+            self.status.error(exc)
+            return
+        finally:
+            self.matrix.loading = False
+        self.accounts = accounts
+        self.answers = {}
+        self.errors = 0
+        self.matrix.setup(self.question, accounts)
+        self.query_one(ProgressBar).update(total=len(accounts) or None, progress=0)
+        self._summary()
+        if accounts:
+            self.status.info(f"{len(accounts):,} agent accounts · s asks: {self.question.label}")
+        else:
+            self.status.info("No agent account below this key")
+
+    # ------------------------------------------------------------------ the question
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        event.stop()
+        if isinstance(event.value, str) and event.value != self.question.name:
+            self._set_question(event.value)
+
+    def action_next_question(self) -> None:
+        if self.running:
+            return
+        names = list(QUESTIONS)
+        name = names[(names.index(self.question.name) + 1) % len(names)]
+        self.query_one("#fleet-question", Select).value = name
+        self._set_question(name)
+
+    def _set_question(self, name: str) -> None:
+        self.question = QUESTIONS[name]
+        self.answers = {}
+        self.errors = 0
+        self.matrix.setup(self.question, self.accounts or [])
+        self.query_one(ProgressBar).update(progress=0)
+        self._summary()
+        if self.accounts:
+            self.status.info(f"s asks {len(self.accounts):,} accounts: {self.question.label}")
+
+    # ------------------------------------------------------------------ running
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "cancel":
+            return True if self.running else None
+        if action in ("start", "next_question", "concurrency", "reload"):
+            return None if self.running else True
+        return True
+
+    def action_start(self) -> None:
+        if self.running or not self.accounts:
+            if self.accounts is not None and not self.accounts:
+                self.status.info("No agent account below this key")
+            return
+        ids = [a.id for a in self.accounts if a.id is not None]
+        self._run_id += 1
+        self.answers = {}
+        self.errors = 0
+        self._buffer = []
+        self._deferred = []
+        self.running = True
+        self._started = _clock()
+        self.query_one("#fleet-question", Select).disabled = True
+        with self.app.batch_update():
+            self.matrix.show_waiting(ids)
+            self.query_one(ProgressBar).update(total=len(ids), progress=0)
+            self._summary()
+        self.status.loading(f"Asking {len(ids):,} accounts, {self.concurrency} at a time")
+        self.refresh_bindings()
+        self._flusher.resume()
+        self._run(self._run_id, ids)
+
+    @work(exclusive=True, group="fleet-run", exit_on_error=False)
+    async def _run(self, run_id: int, ids: list[int]) -> None:
+        def take(answer: FleetAnswer) -> None:
+            if run_id == self._run_id:
+                self._buffer.append(answer)
+
+        try:
+            await ask_fleet(
+                self.session.client,
+                ids,
+                self.question,
+                concurrency=self.concurrency,
+                on_answer=take,
+            )
+        except asyncio.CancelledError:
+            if run_id == self._run_id:
+                self._finish(ids, cancelled=True)
+            raise
+        except Exception as exc:  # a failure outside any one account
+            if run_id == self._run_id:
+                self._finish(ids, cancelled=True)
+                self.status.error(exc, retry_key="s")
+            return
+        if run_id == self._run_id:
+            self._finish(ids, cancelled=False)
+
+    def _flush(self, *, final: bool = False) -> None:
+        """Write buffered answers: rows in view now, the others once a second or at the end."""
+        self._ticks += 1
+        due = final or self._ticks % DEFERRED_EVERY == 0
+        if not self._buffer and not (due and self._deferred):
+            return
+        batch, self._buffer = self._buffer, []
+        matrix = self.matrix
+        show: list[FleetAnswer] = []
+        for answer in batch:
+            self.answers[answer.account_id] = answer
+            if not answer.ok:
+                self.errors += 1
+            (show if matrix.is_visible(answer.account_id) else self._deferred).append(answer)
+        if due:
+            show.extend(self._deferred)
+            self._deferred = []
+        with self.app.batch_update():
+            for answer in show:
+                matrix.show_answer(answer)
+            self.query_one(ProgressBar).update(progress=len(self.answers))
+            self._summary()
+
+    def _finish(self, ids: list[int], *, cancelled: bool) -> None:
+        self._flush(final=True)
+        self._flusher.pause()
+        self.running = False
+        self.query_one("#fleet-question", Select).disabled = False
+        elapsed = fmt.fmt_duration(_clock() - self._started)
+        done = len(self.answers)
+        if cancelled:
+            with self.app.batch_update():
+                self.matrix.show_not_asked(i for i in ids if i not in self.answers)
+            self.status.info(f"Cancelled: {done:,} of {len(ids):,} answered in {elapsed}")
+        elif self.errors:
+            self.status.info(f"{done:,} answered in {elapsed}, {self.errors:,} with an error (✗)")
+        else:
+            self.status.ok(f"{done:,} answered in {elapsed}")
+        self._summary()
+        self.refresh_bindings()
+
+    def action_cancel(self) -> None:
+        if self.running:
+            self.workers.cancel_group(self, "fleet-run")
+
+    def _summary(self) -> None:
+        total = len(self.accounts) if self.accounts is not None else 0
+        text = f"{len(self.answers):,}/{total:,} answered · {self.errors:,} errors"
+        summary = self.query_one("#fleet-summary", Static)
+        summary.update(f"{text} · {self.concurrency} at a time", layout=False)
+
+    # ------------------------------------------------------------------ settings, export
+
+    def action_concurrency(self) -> None:
+        def chosen(value: str | None) -> None:
+            if value and not _check_concurrency(value):
+                self.concurrency = int(value.strip())
+                self._summary()
+
+        self.app.push_screen(
+            PromptModal(
+                "Requests at a time",
+                f"How many accounts are asked at once (1 to {MAX_CONCURRENCY}).",
+                value=str(self.concurrency),
+                validate=_check_concurrency,
+            ),
+            chosen,
+        )
+
+    def action_export(self) -> None:
+        if not self.accounts:
+            self.status.info("Nothing to export yet")
+            return
+        default = f"fleet-{self.question.name}-{fmt.now():%Y-%m-%d}.csv"
+        self.app.push_screen(
+            PromptModal(
+                "Export the matrix as CSV",
+                "File to write (relative paths are in the current directory).",
+                value=default,
+                confirm_label="Export",
+                validate=lambda text: None if text.strip() else "Give a file name",
+            ),
+            self._export_to,
+        )
+
+    def _export_to(self, value: str | None) -> None:
+        if not value or not value.strip():
+            return
+        path = Path(value.strip()).expanduser()
+        if not path.is_absolute():
+            path = Path.cwd() / path
+        if path.exists():
+
+            def confirmed(yes: bool | None) -> None:
+                if yes:
+                    self._write(path)
+
+            self.app.push_screen(
+                ConfirmModal("Replace the file?", f"{path} exists.", confirm_label="Replace"),
+                confirmed,
+            )
+        else:
+            self._write(path)
+
+    def _write(self, path: Path) -> None:
+        text = to_csv(self.question, self.accounts or [], self.answers)
+        try:
+            path.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            self.status.error(f"Could not write {path}: {exc.strerror or exc}", retry_key="e")
+            return
+        rows = len(self.accounts or [])
+        self.status.ok(f"Wrote {rows:,} rows to {path}")
+        self.notify(f"Wrote {path}", title="CSV export", markup=False)
