@@ -67,6 +67,13 @@ class AdrExportConfig(Request):
             raise ValueError("rotation minutes must be a whole number of minutes, at least 1")
         return str(int(text))
 
+    @field_validator("password")
+    @classmethod
+    def _password(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("password must not be blank")
+        return value
+
     @field_validator("host")
     @classmethod
     def _host(cls, value: str) -> str:
@@ -176,7 +183,8 @@ class RecordingStartRequest(Request):
         return value
 
 
-_OCTAL_MODE = re.compile(r"^0?[0-7]{3,4}$")
+_OCTAL_MODE = re.compile(r"^[0-7]{3,4}$")
+_DRIVE = re.compile(r"^[A-Za-z]:")
 
 
 def check_octal_mode(value: str) -> str:
@@ -197,8 +205,12 @@ class UploadRequest(Request):
     @field_validator("path")
     @classmethod
     def _path(cls, value: str) -> str:
-        if value.startswith("/") or ".." in value.split("/"):
+        if "\\" in value or any(ord(ch) < 32 or ord(ch) == 127 for ch in value):
+            raise ValueError("path must use '/' separators and no control characters")
+        if value.startswith(("/", "~")) or _DRIVE.match(value) or ".." in value.split("/"):
             raise ValueError("path must stay inside the workspace (relative, no '..')")
+        if value.endswith("/") or not any(p not in ("", ".") for p in value.split("/")):
+            raise ValueError("path must name a file, not a folder")
         return value
 
     @field_validator("mode")
