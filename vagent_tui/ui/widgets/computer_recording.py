@@ -141,8 +141,10 @@ class RecordingPane(Vertical):
             return
         if account != host.account_id:
             return
-        self.poll_failures = 0
+        recovered, self.poll_failures = self.poll_failures > 0, 0
         self.set_recording(recording)
+        if recovered and quiet:
+            host.status.ok("The platform answers again: recording status refreshed")
         if not quiet:
             host.status.ok("Recording status refreshed" if recording else "No recording yet")
 
