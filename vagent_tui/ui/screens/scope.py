@@ -7,6 +7,7 @@ the whole tree once (``load_all``) the first time it is used, then filters in me
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from functools import partial
 from typing import ClassVar
@@ -150,6 +151,9 @@ class ScopeScreen(BaseScreen):
         self.tree.populate(node, children)
         noun = "account" if len(children) == 1 else "accounts"
         self.status.info(f"{len(children)} {noun} under {account.display_name}")
+        if node.is_root and os.environ.get("VAGENT_BENCH_EXIT_ON_READY") == "1":
+            # bench/startup.py: quit once the first frame with data has been drawn.
+            self.call_after_refresh(self.app.exit)
 
     # ------------------------------------------------------------------ labels, detail
 
