@@ -65,11 +65,13 @@ bad_urls = st.one_of(
     ),
     st.text(max_size=30).filter(lambda u: not u.strip().startswith(("http://", "https://"))),
 )
-descriptions = st.text(min_size=1, max_size=200).filter(lambda s: 1 <= len(s.strip()) <= 200)
+typed = st.characters(codec="utf-8", exclude_categories=("Cc", "Cs"))
+"""What a person can type in a field: no control characters."""
+descriptions = st.text(typed, min_size=1, max_size=200).filter(lambda s: 1 <= len(s.strip()) <= 200)
 bad_descriptions = st.one_of(
     spaces, st.text(min_size=201, max_size=260).filter(lambda s: len(s.strip()) > 200)
 )
-titles = st.text(min_size=1, max_size=120).filter(lambda s: 1 <= len(s.strip()) <= 120)
+titles = st.text(typed, min_size=1, max_size=120).filter(lambda s: 1 <= len(s.strip()) <= 120)
 bad_titles = bad_descriptions
 upload_paths = st.lists(
     st.from_regex(r"\A[A-Za-z0-9_][A-Za-z0-9_.-]{0,10}\Z").filter(lambda s: s != ".."),

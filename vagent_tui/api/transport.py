@@ -10,7 +10,9 @@ token: `ApiError` (an error envelope or a non-2xx status, with the server's
 (a reply that is not the JSON the API promises).
 
 GET requests are retried a bounded number of times with exponential backoff and jitter
-on transport faults, 5xx and 429 (honouring ``Retry-After``); POST, PUT and DELETE are
+on transport faults, 5xx, 429 (honouring ``Retry-After``) and success replies that are
+not JSON (truncated or garbled); each attempt has an overall deadline besides httpx's
+per-phase timeouts. POST, PUT and DELETE are
 never retried automatically: a token, a migration or a deletion must not happen twice.
 """
 
@@ -87,6 +89,18 @@ Observer = Callable[[Exchange], None]
 
 def _as_bool(value: bool) -> str:
     return "true" if value else "false"
+
+
+def _unreadable(response: httpx.Response) -> bool:
+    """A success reply whose body is not JSON (cut short or garbled on the way): worth
+    another GET, like a 5xx."""
+    if response.status_code >= 400:
+        return False
+    try:
+        response.json()
+    except ValueError:
+        return True
+    return False
 
 
 class ApiTransport:
@@ -225,8 +239,9 @@ class ApiTransport:
             failure = TransportError(
                 f"Could not reach the platform at {self.host}: {reason}", method=method, url=url
             )
-        except Exception as exc:  # noqa: BLE001 - a transport raising its own errors
-            # (the in-process ASGI transport re-raises what the app raised): no reply.
+        except Exception as exc:
+            # A transport raising its own errors (the in-process ASGI transport re-raises
+            # what the app raised): no reply.
             reason = redact_text(str(exc) or type(exc).__name__, self._token)
             failure = TransportError(
                 f"Could not reach the platform at {self.host}: {reason}", method=method, url=url
@@ -248,7 +263,9 @@ class ApiTransport:
         if failure is not None:
             if not isinstance(failure, TransportError):
                 return None
-        elif response is None or not (response.status_code >= 500 or response.status_code == 429):
+        elif response is None or not (
+            response.status_code >= 500 or response.status_code == 429 or _unreadable(response)
+        ):
             return None
         delay = self.backoff * (2**attempt) * (1 + random.random())
         if response is not None:
