@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from asyncio import timeout as _deadline
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -226,7 +227,7 @@ class ApiTransport:
         # left to the per-phase timeouts: a big file may take long and still progress.
         deadline = None if files else self.total_timeout
         try:
-            async with asyncio.timeout(deadline):
+            async with _deadline(deadline):
                 response = await self._http.request(
                     method, url, params=query, json=json, data=data, files=files
                 )

@@ -166,8 +166,11 @@ class FleetScreen(BaseScreen):
 
     def on_select_changed(self, event: Select.Changed) -> None:
         event.stop()
-        if isinstance(event.value, str) and event.value != self.question.name:
-            self._set_question(event.value)
+        # the select's value now, not the event's: ``q`` may have moved on since
+        value = self.query_one("#fleet-question", Select).value
+        if self.running or not isinstance(value, str) or value == self.question.name:
+            return
+        self._set_question(value)
 
     def action_next_question(self) -> None:
         if self.running:
@@ -292,7 +295,8 @@ class FleetScreen(BaseScreen):
 
     def _summary(self) -> None:
         total = len(self.accounts) if self.accounts is not None else 0
-        text = f"{len(self.answers):,}/{total:,} answered · {self.errors:,} errors"
+        errors = f"{self.errors:,} error" + ("" if self.errors == 1 else "s")
+        text = f"{len(self.answers):,}/{total:,} answered · {errors}"
         summary = self.query_one("#fleet-summary", Static)
         summary.update(f"{text} · {self.concurrency} at a time", layout=False)
 

@@ -1,0 +1,51 @@
+"""Snapshots of the Fleet screen after a completed run, at 80x24 and 120x40.
+
+Rows are sorted by account id; the run's elapsed time is pinned (``fleet._clock``).
+At 120x40 the live-voice question runs with one account failing, to show its error cell.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.helpers import settle
+from vagent_tui.api.errors import ApiError
+
+
+@pytest.fixture(autouse=True)
+def _pinned_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("vagent_tui.ui.screens.fleet._clock", lambda: 0.0)
+
+
+async def run_functions(pilot: Any) -> None:
+    await settle(pilot)
+    await pilot.press("s")
+    await settle(pilot, rounds=200)
+
+
+async def run_voice(pilot: Any) -> None:
+    await settle(pilot)
+    await pilot.press("q")
+    await settle(pilot)
+    await pilot.press("s")
+    await settle(pilot, rounds=200)
+
+
+def test_fleet_80x24(snap_compare: Any, make_app: Any) -> None:
+    app = make_app("fleet")
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run_functions)
+
+
+def test_fleet_120x40(snap_compare: Any, make_app: Any) -> None:
+    app = make_app("fleet")
+    real = app.client.get_live
+
+    async def failing(*, target: int | None = None) -> Any:
+        if target == 1221:
+            raise ApiError(500, "Internal error")
+        return await real(target=target)
+
+    app.client.get_live = failing
+    assert snap_compare(app, terminal_size=(120, 40), run_before=run_voice)
