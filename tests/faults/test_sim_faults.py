@@ -243,3 +243,12 @@ async def test_faults_over_loopback() -> None:
     finally:
         server.should_exit = True
         thread.join(timeout=10)
+
+
+async def test_a_garbled_reply_is_not_retried() -> None:
+    client = faulty_client(client_options={"get_retries": 2, "backoff": 0.0})
+    sim(client).faults.set("truncated", remaining=1)
+    with pytest.raises(MalformedResponse):
+        await client.list_tokens()
+    assert sim(client).count("GET", "/api/v2/tokens") == 1
+    await client.aclose()

@@ -10,9 +10,9 @@ token: `ApiError` (an error envelope or a non-2xx status, with the server's
 (a reply that is not the JSON the API promises).
 
 GET requests are retried a bounded number of times with exponential backoff and jitter
-on transport faults, 5xx, 429 (honouring ``Retry-After``) and success replies that are
-not JSON (truncated or garbled); each attempt has an overall deadline besides httpx's
-per-phase timeouts. POST, PUT and DELETE are
+on transport faults (timeouts included), 5xx and 429 (honouring ``Retry-After``), not on
+replies that are not the JSON promised; each attempt has an overall deadline besides
+httpx's per-phase timeouts. POST, PUT and DELETE are
 never retried automatically: a token, a migration or a deletion must not happen twice.
 """
 
@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from asyncio import timeout as _deadline
 import random
+from asyncio import timeout as _deadline
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -90,18 +90,6 @@ Observer = Callable[[Exchange], None]
 
 def _as_bool(value: bool) -> str:
     return "true" if value else "false"
-
-
-def _unreadable(response: httpx.Response) -> bool:
-    """A success reply whose body is not JSON (cut short or garbled on the way): worth
-    another GET, like a 5xx."""
-    if response.status_code >= 400:
-        return False
-    try:
-        response.json()
-    except ValueError:
-        return True
-    return False
 
 
 class ApiTransport:
@@ -264,9 +252,7 @@ class ApiTransport:
         if failure is not None:
             if not isinstance(failure, TransportError):
                 return None
-        elif response is None or not (
-            response.status_code >= 500 or response.status_code == 429 or _unreadable(response)
-        ):
+        elif response is None or not (response.status_code >= 500 or response.status_code == 429):
             return None
         delay = self.backoff * (2**attempt) * (1 + random.random())
         if response is not None:
