@@ -13,10 +13,8 @@ changing the target does not reload it (``r`` does).
 from __future__ import annotations
 
 import asyncio
-import os
 import time
 from collections.abc import Iterable
-from pathlib import Path
 from typing import ClassVar
 
 from textual import work
@@ -29,7 +27,6 @@ from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import Account
 from vagent_tui.services.accounts import AccountDirectory
 from vagent_tui.services.fleet import (
-    DEFAULT_CONCURRENCY,
     QUESTIONS,
     FleetAnswer,
     ask_fleet,
@@ -38,28 +35,14 @@ from vagent_tui.services.fleet import (
 )
 from vagent_tui.ui import format as fmt
 from vagent_tui.ui.screens.base import BaseScreen
-from vagent_tui.ui.screens.modals import ConfirmModal, PromptModal
+from vagent_tui.ui.widgets.fleet_export import ask_concurrency, default_concurrency, export_csv
 from vagent_tui.ui.widgets.fleet_matrix import FleetMatrix
 
-MAX_CONCURRENCY = 64
 FLUSH_SECONDS = 0.1
 DEFERRED_EVERY = 10
 """Answers of rows out of view are written every this many flushes (once a second)."""
 _clock = time.monotonic
 """Measures a run (tests pin it for stable snapshots)."""
-
-
-def default_concurrency() -> int:
-    """``VAGENT_FLEET_CONCURRENCY`` (1..64), else 8."""
-    raw = os.environ.get("VAGENT_FLEET_CONCURRENCY", "")
-    return int(raw) if raw.isdigit() and 1 <= int(raw) <= MAX_CONCURRENCY else DEFAULT_CONCURRENCY
-
-
-def _check_concurrency(text: str) -> str | None:
-    text = text.strip()
-    if not text.isdigit() or not 1 <= int(text) <= MAX_CONCURRENCY:
-        return f"A whole number from 1 to {MAX_CONCURRENCY}"
-    return None
 
 
 class FleetScreen(BaseScreen):
@@ -303,63 +286,16 @@ class FleetScreen(BaseScreen):
     # ------------------------------------------------------------------ settings, export
 
     def action_concurrency(self) -> None:
-        def chosen(value: str | None) -> None:
-            if value and not _check_concurrency(value):
-                self.concurrency = int(value.strip())
-                self._summary()
+        def chosen(value: int) -> None:
+            self.concurrency = value
+            self._summary()
 
-        self.app.push_screen(
-            PromptModal(
-                "Requests at a time",
-                f"How many accounts are asked at once (1 to {MAX_CONCURRENCY}).",
-                value=str(self.concurrency),
-                validate=_check_concurrency,
-            ),
-            chosen,
-        )
+        ask_concurrency(self.app, self.concurrency, chosen)
 
     def action_export(self) -> None:
         if not self.accounts:
             self.status.info("Nothing to export yet")
             return
+        text = to_csv(self.question, self.accounts, self.answers)
         default = f"fleet-{self.question.name}-{fmt.now():%Y-%m-%d}.csv"
-        self.app.push_screen(
-            PromptModal(
-                "Export the matrix as CSV",
-                "File to write (relative paths are in the current directory).",
-                value=default,
-                confirm_label="Export",
-                validate=lambda text: None if text.strip() else "Give a file name",
-            ),
-            self._export_to,
-        )
-
-    def _export_to(self, value: str | None) -> None:
-        if not value or not value.strip():
-            return
-        path = Path(value.strip()).expanduser()
-        if not path.is_absolute():
-            path = Path.cwd() / path
-        if path.exists():
-
-            def confirmed(yes: bool | None) -> None:
-                if yes:
-                    self._write(path)
-
-            self.app.push_screen(
-                ConfirmModal("Replace the file?", f"{path} exists.", confirm_label="Replace"),
-                confirmed,
-            )
-        else:
-            self._write(path)
-
-    def _write(self, path: Path) -> None:
-        text = to_csv(self.question, self.accounts or [], self.answers)
-        try:
-            path.write_text(text, encoding="utf-8")
-        except OSError as exc:
-            self.status.error(f"Could not write {path}: {exc.strerror or exc}", retry_key="e")
-            return
-        rows = len(self.accounts or [])
-        self.status.ok(f"Wrote {rows:,} rows to {path}")
-        self.notify(f"Wrote {path}", title="CSV export", markup=False)
+        export_csv(self, text, default, rows=len(self.accounts))

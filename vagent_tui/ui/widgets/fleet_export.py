@@ -1,0 +1,90 @@
+"""The Fleet screen's dialogs: the concurrency setting and the CSV export.
+
+The export asks for a path (default ``fleet-<question>-<date>.csv``; relative paths are
+in the current directory), asks before replacing an existing file, writes the CSV the
+fleet service made (it never holds the token) and reports the path on the status line.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from vagent_tui.services.fleet import DEFAULT_CONCURRENCY
+from vagent_tui.ui.screens.modals import ConfirmModal, PromptModal
+
+if TYPE_CHECKING:
+    from vagent_tui.ui.screens.base import BaseScreen
+
+MAX_CONCURRENCY = 64
+
+
+def default_concurrency() -> int:
+    """``VAGENT_FLEET_CONCURRENCY`` (1..64), else 8."""
+    raw = os.environ.get("VAGENT_FLEET_CONCURRENCY", "")
+    return int(raw) if raw.isdigit() and 1 <= int(raw) <= MAX_CONCURRENCY else DEFAULT_CONCURRENCY
+
+
+def check_concurrency(text: str) -> str | None:
+    text = text.strip()
+    if not text.isdigit() or not 1 <= int(text) <= MAX_CONCURRENCY:
+        return f"A whole number from 1 to {MAX_CONCURRENCY}"
+    return None
+
+
+def ask_concurrency(app: Any, current: int, chosen: Callable[[int], None]) -> None:
+    """Prompt for the number of requests at a time; ``chosen`` hears a valid answer."""
+
+    def done(value: str | None) -> None:
+        if value and not check_concurrency(value):
+            chosen(int(value.strip()))
+
+    app.push_screen(
+        PromptModal(
+            "Requests at a time",
+            f"How many accounts are asked at once (1 to {MAX_CONCURRENCY}).",
+            value=str(current),
+            validate=check_concurrency,
+        ),
+        done,
+    )
+
+
+def export_csv(screen: BaseScreen, text: str, default: str, *, rows: int) -> None:
+    """Ask where to write ``text`` (CSV), confirm a replacement, write, report."""
+
+    def write(path: Path) -> None:
+        try:
+            path.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            screen.status.error(f"Could not write {path}: {exc.strerror or exc}", retry_key="e")
+            return
+        screen.status.ok(f"Wrote {rows:,} rows to {path}")
+        screen.notify(f"Wrote {path}", title="CSV export", markup=False)
+
+    def chosen(value: str | None) -> None:
+        if not value or not value.strip():
+            return
+        path = Path(value.strip()).expanduser()
+        if not path.is_absolute():
+            path = Path.cwd() / path
+        if not path.exists():
+            write(path)
+            return
+        screen.app.push_screen(
+            ConfirmModal("Replace the file?", f"{path} exists.", confirm_label="Replace"),
+            lambda yes: write(path) if yes else None,
+        )
+
+    screen.app.push_screen(
+        PromptModal(
+            "Export the matrix as CSV",
+            "File to write (relative paths are in the current directory).",
+            value=default,
+            confirm_label="Export",
+            validate=lambda text: None if text.strip() else "Give a file name",
+        ),
+        chosen,
+    )
