@@ -28,7 +28,8 @@ from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 import httpx
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic_core import from_json
 
 from vagent_tui.api import models as m
 from vagent_tui.api.errors import (
@@ -70,6 +71,17 @@ for _name in (
     "httpcore.proxy",
 ):
     logging.getLogger(_name).addFilter(_RedactingFilter())
+
+
+_LIST_ADAPTERS: dict[type[BaseModel], TypeAdapter[Any]] = {}
+
+
+def _list_adapter(model: type[ModelT]) -> TypeAdapter[list[ModelT]]:
+    """One validator per list type, built once: a list validates in one call."""
+    adapter = _LIST_ADAPTERS.get(model)
+    if adapter is None:
+        adapter = _LIST_ADAPTERS[model] = TypeAdapter(list[model])  # type: ignore[valid-type]
+    return adapter
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,7 +276,8 @@ class ApiTransport:
     def _decode(self, method: str, url: str, response: httpx.Response) -> Json | PlatformError:
         status = response.status_code
         try:
-            payload = response.json()
+            # pydantic-core's parser: about twice as fast as json.loads (bench/client.py).
+            payload = from_json(response.content)
         except ValueError:
             payload = None
             if status < 400 or response.content.strip():
@@ -333,7 +346,16 @@ class ApiTransport:
             return []
         if not isinstance(items, list):
             raise MalformedResponse(f"The platform's reply has {key!r} that is not a list", url=url)
-        return [self._parse(model, item, url=url) for item in items]
+        try:
+            return _list_adapter(model).validate_python(items)
+        except ValidationError as exc:
+            fields = ", ".join(
+                ".".join(str(p) for p in e["loc"][1:]) or "reply" for e in exc.errors()[:3]
+            )
+        # Raised outside the except block, as in `_parse`.
+        raise MalformedResponse(
+            f"The platform's reply has fields of an unexpected type: {fields}", url=url
+        )
 
     async def _get_list(
         self,
