@@ -29,9 +29,9 @@ from pathlib import Path
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import loopback_sim  # noqa: E402
+from _common import loopback_sim
 
-from vagent_tui.api.client import PlatformClient  # noqa: E402
+from vagent_tui.api.client import PlatformClient
 
 TARGET = 1.10
 TOKEN = "demo-partner"
