@@ -16,6 +16,10 @@ from vagent_tui.api.errors import PlatformError, redact_url
 from vagent_tui.api.transport import ApiTransport, Exchange, Observer, _as_bool
 
 
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 class PlatformClient(ApiTransport):
     """An async client of the platform's ``/api/v2``."""
 
@@ -40,12 +44,12 @@ class PlatformClient(ApiTransport):
             params.update(pagination=True, page=page, pageSize=page_size or 50)
         payload = await self.request("GET", path, params=params)
         items = self._parse_list(m.Account, payload, key, path)
-        total = payload.get(total_key)
+        total, size, number = (payload.get(k) for k in (total_key, "pageSize", "pageNumber"))
         return m.AccountPage(
             items=items,
-            total=total if isinstance(total, int) else len(items),
-            page_size=payload.get("pageSize"),
-            page_number=payload.get("pageNumber"),
+            total=total if _is_int(total) else len(items),
+            page_size=size if _is_int(size) else None,
+            page_number=number if _is_int(number) else None,
         )
 
     async def list_resellers(
