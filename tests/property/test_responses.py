@@ -85,7 +85,8 @@ def touch(value: Any) -> None:
                 if isinstance(attr, property):
                     getattr(item, name)
         for name in ("items", "rooms"):
-            for sub in getattr(item, name, None) or []:
+            subs = getattr(item, name, None)
+            for sub in subs if isinstance(subs, list) else []:
                 repr(sub)
 
 
