@@ -1,0 +1,55 @@
+"""Server text with markup characters is shown literally on every screen that shows it."""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+import pytest
+
+from tests.helpers import settle
+from vagent_tui.sim import catalog
+
+MARK = "[bold red]X[/]"
+MARKS = {
+    "scope": "[bold red]X[/] reseller",
+    "voices": "[link=x]voice[/link]",
+    "sip": "[red]sip[/]",
+    "webhooks": "[b]hook[/b]",
+    "tokens": "[i]token[/i]",
+}
+
+
+def seed(app: Any) -> None:
+    sim = app.client.sim_app.state.sim
+    sim.accounts[1000].name = MARK
+    sim.accounts[1100].name = MARK + " reseller"
+    sim.sip.setdefault(1000, []).append(
+        {"userId": 1000, "label": MARKS["sip"], "timestamp": "1750194180352", "ip": "192.0.2.77"}
+    )
+    sim.webhooks.setdefault(1000, []).insert(
+        0, {"userId": 1000, "label": MARKS["webhooks"], "timestamp": "1750194180352",
+            "url": "https://x.example/[b]", "type": "incoming"}
+    )  # fmt: skip
+    for record in sim.tokens.values():
+        if record["userId"] == 1000:
+            record["description"] = MARKS["tokens"]
+
+
+def screen_text(app: Any) -> str:
+    svg = app.export_screenshot()
+    return html.unescape(svg).replace("\xa0", " ")
+
+
+@pytest.mark.parametrize("screen", ["scope", "voices", "sip", "webhooks", "tokens"])
+async def test_server_text_with_markup_is_literal(
+    make_app: Any, monkeypatch: pytest.MonkeyPatch, screen: str
+) -> None:
+    monkeypatch.setitem(catalog.VOICES[0], "name", MARKS["voices"])
+    app = make_app(screen)
+    seed(app)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await settle(pilot)
+        text = screen_text(app)
+        assert MARK in text, "the account name in the header is not literal"
+        assert MARKS[screen] in text, f"{screen}: {MARKS[screen]} not shown literally"
