@@ -5,7 +5,10 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
-from vagent_tui.api.errors import PlatformError, redact_text
+from vagent_tui.api.errors import MalformedResponse, PlatformError, TransportError, redact_text
+
+UNSURE = " (the change may have been made: check before retrying)"
+"""After a write got no reply or an unreadable one, the platform may have carried it out."""
 
 
 class StatusLine(Static):
@@ -63,5 +66,7 @@ def describe_error(error: BaseException | str) -> str:
     if isinstance(error, PlatformError):
         status = getattr(error, "status", None)
         prefix = f"HTTP {status}: " if status and f"HTTP {status}" not in error.message else ""
-        return prefix + error.message
+        write = error.method not in ("", "GET")
+        unsure = write and isinstance(error, TransportError | MalformedResponse)
+        return prefix + error.message + (UNSURE if unsure else "")
     return redact_text(f"{type(error).__name__}: {error}")
