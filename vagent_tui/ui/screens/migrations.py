@@ -308,13 +308,14 @@ class MigrationsScreen(BaseScreen):
         if not self.is_current or not running:
             return
         self.query_one("#mig-tasks", TasksTable).tick(running, self.vapp.watcher.clock())
-        self._show_detail()
+        # Only the elapsed time (one short line) changed: no layout of the screen needed.
+        self._show_detail(layout=False)
 
-    def _show_detail(self) -> None:
+    def _show_detail(self, *, layout: bool = True) -> None:
         task_id = self.query_one("#mig-tasks", TasksTable).highlighted_id
         task = self.vapp.watcher.tasks.get(task_id or "")
         detail = task_detail(task, self.vapp.watcher.clock())
-        self.query_one("#mig-task-detail-text", Static).update(detail)
+        self.query_one("#mig-task-detail-text", Static).update(detail, layout=layout)
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         event.stop()

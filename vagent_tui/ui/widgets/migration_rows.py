@@ -7,6 +7,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 from textual.widgets import DataTable
+from textual.widgets.data_table import ColumnKey
 
 from vagent_tui.api.models import Template
 from vagent_tui.services.migrations import WatchedTask
@@ -168,7 +169,9 @@ class TasksTable(DataTable[Text]):
         else:
             for key, value in cells.items():
                 if seen.get(key) != (value.plain, str(value.style)):
-                    self.update_cell(task.task_id, key, value, update_width=True)
+                    # A wider column costs a layout of the whole screen: only when needed.
+                    wider = value.cell_len > self.columns[ColumnKey(key)].content_width
+                    self.update_cell(task.task_id, key, value, update_width=wider)
         self._seen[task.task_id] = {k: (v.plain, str(v.style)) for k, v in cells.items()}
         return seen is None
 
