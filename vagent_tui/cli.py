@@ -8,6 +8,10 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from vagent_tui.api.client import PlatformClient
 
 
 def _positive_int(text: str) -> int:
@@ -32,6 +36,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="which demo key to use with --demo (default demo-partner)",
     )
     parser.add_argument("--profile", metavar="NAME", help="connection profile to use")
+    parser.add_argument(
+        "--read-only",
+        action="store_true",
+        help="hide and refuse every action that changes the platform (prod profiles: default)",
+    )
     parser.add_argument("--base-url", metavar="URL", help="platform base URL (or VAGENT_BASE_URL)")
     parser.add_argument(
         "--token", metavar="TOKEN", help="API token (prefer the VAGENT_TOKEN environment variable)"
@@ -96,6 +105,14 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--fault-seed", type=int, default=None, metavar="N", help="seed of the fault draws"
     )
+    serve = sub.add_parser(
+        "serve",
+        help="serve the console in a browser on 127.0.0.1 (needs the 'serve' extra)",
+        description="Serve the console in a web browser, on the loopback interface only. "
+        "Arguments after -- go to the console, e.g. vagent-tui serve --port 8000 -- --demo",
+    )
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("app_args", nargs=argparse.REMAINDER, help="arguments of the console")
     from vagent_tui.cli_profiles import add_subcommands
 
     add_subcommands(sub)
@@ -119,6 +136,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             faults=faults_from_args(args, parser),
         )
         return 0
+    if args.command == "serve":
+        return run_serve(args.port, args.app_args)
     if args.command in ("profile", "info"):
         from vagent_tui import cli_profiles
 
@@ -132,11 +151,13 @@ def run_console(args: argparse.Namespace) -> int:
     from vagent_tui import config as cfg
     from vagent_tui.services.connect import demo_client, real_client
 
+    config_error = None
     try:
         config = cfg.load()
     except cfg.ConfigError as exc:
-        # The app still starts; the file is left exactly as it is.
-        print(f"vagent-tui: {exc}", file=sys.stderr)
+        # The app still starts (demo, flags, or the setup screen, which shows the
+        # problem); the file is left exactly as it is.
+        config_error = str(exc)
         config = None
     connection = None
     if not args.demo:
@@ -148,21 +169,26 @@ def run_console(args: argparse.Namespace) -> int:
                 token=args.token,
             )
         except cfg.ConfigError as exc:
+            if config_error:
+                print(f"vagent-tui: {config_error}", file=sys.stderr)
             print(f"vagent-tui: {exc}", file=sys.stderr)
             return 2
+        if connection is None and config is not None and config.profiles:
+            print(
+                "vagent-tui: several profiles and no default: pick one with --profile NAME "
+                f"or `vagent-tui profile use NAME` ({', '.join(config.profiles)})",
+                file=sys.stderr,
+            )
+            return 2
+    client: PlatformClient | None = None
+    label = ""
     if args.demo:
         client = demo_client(args.demo_token, rooms=args.rooms, task_seconds=args.task_seconds)
         label = f"demo · {args.demo_token}"
     elif connection is not None:
         client = real_client(connection.base_url, connection.token)
         label = connection.label if connection.profile else client.host
-    else:
-        print(
-            "vagent-tui: give --demo, a profile (vagent-tui profile add NAME ...), or a "
-            "platform with --base-url URL and the VAGENT_TOKEN environment variable.",
-            file=sys.stderr,
-        )
-        return 2
+    # Otherwise (first run: no profile, no flags) the app opens the setup screen.
 
     from vagent_tui.ui.app import VagentApp
 
@@ -179,6 +205,33 @@ def run_console(args: argparse.Namespace) -> int:
         theme=theme,
         tier=profile.tier if profile else "",
         extra_theme_dirs=(cfg.user_themes_dir(),),
+        config=config,
+        config_error=config_error,
+        profile=profile,
+        read_only=args.read_only,
     )
     app.run()
+    return 0
+
+
+def run_serve(port: int, app_args: Sequence[str]) -> int:
+    """Serve the console in a browser with textual-serve, bound to 127.0.0.1 only."""
+    import shlex
+
+    try:
+        from textual_serve.server import Server
+    except ImportError:
+        print(
+            "vagent-tui serve needs the optional 'serve' extra: "
+            'pip install "vagent-tui[serve]" (from a checkout: pip install ".[serve]")',
+            file=sys.stderr,
+        )
+        return 2
+    forwarded = [a for a in app_args if a != "--"]
+    if any(a in ("serve", "sim") for a in forwarded[:1]):
+        print("vagent-tui serve: give console options after --, not a command", file=sys.stderr)
+        return 2
+    command = shlex.join([sys.executable, "-m", "vagent_tui", *forwarded])
+    print(f"Serving vagent-tui on http://127.0.0.1:{port} (loopback only; ctrl+c stops)")
+    Server(command, host="127.0.0.1", port=port, title="vagent-tui").serve()
     return 0

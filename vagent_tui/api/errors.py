@@ -66,6 +66,12 @@ class PlatformError(Exception):
         return f"{type(self).__name__}({self.message!r}, url={self.url!r})"
 
 
+class ReadOnlyRefused(PlatformError):
+    """A change refused before sending: the client is read-only (a prod profile)."""
+
+    kind = "read-only"
+
+
 class ApiError(PlatformError):
     """The server answered with an error envelope or a non-2xx status."""
 

@@ -36,6 +36,7 @@ from vagent_tui.api.errors import (
     ApiError,
     MalformedResponse,
     PlatformError,
+    ReadOnlyRefused,
     RequestTimeout,
     TransportError,
     redact_text,
@@ -127,6 +128,8 @@ class ApiTransport:
         self.backoff = backoff
         self.max_retry_after = max_retry_after
         self.observers: list[Observer] = []
+        self.read_only = False
+        """Set by a read-only profile: every request but GET is refused before sending."""
         self._http = httpx.AsyncClient(
             base_url=self.base_url,
             transport=transport,
@@ -172,6 +175,12 @@ class ApiTransport:
         ``path`` is relative to the API prefix unless it already starts with it.
         """
         url = path if path.startswith(API_PREFIX) else API_PREFIX + path
+        if self.read_only and method != "GET":
+            raise ReadOnlyRefused(
+                "Read-only profile: changes are disabled (nothing was sent)",
+                method=method,
+                url=url,
+            )
         query: dict[str, Any] = {"token": self._token}
         if target is not None:
             query["targetAccountId"] = int(target)

@@ -2,24 +2,29 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import os
+from collections.abc import Iterable, Mapping
 from functools import partial
 from pathlib import Path
 from typing import ClassVar
 
 from textual import work
+from textual.actions import ActionParseResult
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.dom import DOMNode
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
+from vagent_tui import config as cfg
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import MigrationTask
 from vagent_tui.services.journal import Journal
 from vagent_tui.services.migrations import MigrationWatcher, WatchedTask
 from vagent_tui.services.session import Session
+from vagent_tui.ui.profiles import ProfileSupport
 from vagent_tui.ui.registry import BY_NAME, SCREENS
 from vagent_tui.ui.themes import (
     DEFAULT_DARK,
@@ -29,6 +34,11 @@ from vagent_tui.ui.themes import (
     terminal_default,
 )
 from vagent_tui.ui.widgets.status import describe_error
+
+_SELECT_NOTE = (
+    "Select the text with the mouse (shift+drag in most terminals) and copy it with your "
+    "terminal's copy key. Set VAGENT_COPY=osc52 if your terminal does accept OSC 52."
+)
 
 
 def _screen_bindings() -> list[BindingType]:
@@ -46,8 +56,11 @@ def _screen_bindings() -> list[BindingType]:
     ]
 
 
-class VagentApp(App[None]):
-    """The console. Give it a client; it connects and opens ``initial_screen``."""
+class VagentApp(ProfileSupport, App[None]):
+    """The console. Give it a client; it connects and opens ``initial_screen``.
+
+    Without a client (first run: no profile) it opens the setup screen, which makes one.
+    """
 
     CSS_PATH = "app.tcss"
     TITLE = "vagent-tui"
@@ -66,6 +79,14 @@ class VagentApp(App[None]):
             tooltip="Jump to any screen or action (like ctrl+p)",
         ),
         Binding("ctrl+q", "quit", "Quit", id="app.quit", tooltip="Quit vagent-tui"),
+        Binding(
+            "ctrl+y",
+            "show_copied",
+            "Show copied",
+            show=False,
+            id="app.show-copied",
+            tooltip="Show the last copied text, to select it by hand",
+        ),
     ]
 
     context_version: reactive[int] = reactive(0)
@@ -73,7 +94,7 @@ class VagentApp(App[None]):
 
     def __init__(
         self,
-        client: PlatformClient,
+        client: PlatformClient | None,
         *,
         profile_label: str = "",
         initial_screen: str = "scope",
@@ -81,23 +102,38 @@ class VagentApp(App[None]):
         theme: str | None = None,
         tier: str = "",
         extra_theme_dirs: tuple[Path, ...] = (),
+        config: cfg.Config | None = None,
+        config_error: str | None = None,
+        profile: cfg.Profile | None = None,
+        read_only: bool = False,
     ) -> None:
         super().__init__()
-        self.tier = tier
+        self._init_profiles(
+            config=config,
+            config_error=config_error,
+            profile=profile,
+            read_only=read_only,
+            tier=tier,
+        )
+        self.last_copied: tuple[str, str] | None = None
         self.theme_errors = self._register_themes(extra_theme_dirs)
         wanted = theme or terminal_default()
         self.theme = wanted if wanted in self.available_themes else DEFAULT_DARK
-        self.client = client
-        self.profile_label = profile_label or client.host
+        self.client = client  # None until the setup screen connects
+        self.profile_label = profile_label or (client.host if client else "setup")
         self.initial_screen = initial_screen if initial_screen in BY_NAME else "scope"
         self.initial_account = initial_account
-        self.session: Session | None = Session(client, profile=self.profile_label)
+        self.session: Session | None = (
+            Session(client, profile=self.profile_label) if client else None
+        )
         self.connected = False
         self.connect_error: BaseException | None = None
-        self.watcher = MigrationWatcher(client)
+        self.watcher = MigrationWatcher(client)  # type: ignore[arg-type]  # None: nothing watched
         self.watcher.listeners.append(self._task_changed)
         self.journal = Journal()
-        client.observers.append(self.journal.observer(lambda: self.profile_label))
+        if client is not None:
+            client.observers.append(self.journal.observer(lambda: self.profile_label))
+            client.read_only = self.read_only
 
     # ------------------------------------------------------------------ themes
 
@@ -116,6 +152,20 @@ class VagentApp(App[None]):
     def on_mount(self) -> None:
         for error in self.theme_errors:
             self.notify(error, title="Theme file skipped", severity="warning", markup=False)
+        self._watch_theme_choice()
+        if self.client is None:
+            from vagent_tui.ui.screens.setup import SetupScreen
+
+            self.push_screen(SetupScreen(first_run=True))
+            return
+        if self.config_error:
+            self.notify(
+                f"{self.config_error}\nThe file was left unchanged; fix it by hand.",
+                title="Config file not loaded",
+                severity="error",
+                markup=False,
+                timeout=15,
+            )
         self.switch_mode(self.initial_screen)
         self.connect()
 
@@ -154,22 +204,40 @@ class VagentApp(App[None]):
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         for info in SCREENS:
+            key = self._keymap.get(f"goto.{info.name}", info.key)
             yield SystemCommand(
                 f"screen: {info.title}",
-                f"{info.help} (key {info.key})"
-                if info.key
-                else f"{info.help} (or --screen {info.name})",
+                f"{info.help} (key {key})" if key else f"{info.help} (or --screen {info.name})",
                 partial(self.action_show, info.name),
             )
+        yield from self.profile_commands()
         title = getattr(screen, "TITLE", "") or "screen"
-        for binding in screen._bindings.key_to_bindings.values():
-            for b in binding:
-                if b.show and b.description and not b.action.startswith("app."):
-                    yield SystemCommand(
-                        f"{title.lower()}: {b.description}",
-                        b.tooltip or b.description,
-                        partial(self.run_action, b.action, screen),
-                    )
+        # Active bindings: keymap overrides applied, hidden (read-only) ones left out.
+        for active in screen.active_bindings.values():
+            b = active.binding
+            if active.node is not screen or not active.enabled:
+                continue
+            if b.show and b.description and not b.action.startswith("app."):
+                yield SystemCommand(
+                    f"{title.lower()}: {b.description}",
+                    f"{b.tooltip or b.description} (key {self.get_key_display(b)})",
+                    partial(self.run_action, b.action, screen),
+                )
+
+    async def run_action(
+        self,
+        action: str | ActionParseResult,
+        default_namespace: DOMNode | None = None,
+        namespaces: Mapping[str, DOMNode] | None = None,
+    ) -> bool:
+        """Refuse (with the reason) a mutating action on a read-only profile."""
+        if self.read_only and isinstance(action, str):
+            node, name, _ = self._parse_action(
+                action, self if default_namespace is None else default_namespace, namespaces
+            )
+            if self.refuse_if_read_only(node, name):
+                return True
+        return await super().run_action(action, default_namespace, namespaces)
 
     # ------------------------------------------------------------------ target account
 
@@ -235,10 +303,41 @@ class VagentApp(App[None]):
 
     # ------------------------------------------------------------------ helpers
 
-    def copy_text(self, text: str, what: str) -> None:
-        """Copy through OSC 52; the text is not echoed back in the notification."""
+    def copy_text(self, text: str, what: str, *, secret: bool = False) -> None:
+        """Copy through OSC 52, or show a modal to select from (`vagent_tui.ui.clipboard`).
+
+        The text is never echoed in a notification; a ``secret`` (a new token) is not
+        kept for ctrl+y either: the dialog that copies it shows it already.
+        """
+        from vagent_tui.ui.clipboard import MODAL, copy_method
+
+        forced = os.environ.get("VAGENT_COPY")
+        method = copy_method() if forced or not self.is_headless else "osc52"
+        if method == MODAL:
+            if secret:
+                self.notify(
+                    f"This terminal may not accept clipboard writes: select the {what} "
+                    "shown in the dialog with the mouse (shift+drag).",
+                    markup=False,
+                )
+                return
+            from vagent_tui.ui.screens.modals import TextModal
+
+            self.push_screen(TextModal(f"Copy {what}", text, note=_SELECT_NOTE))
+            return
         self.copy_to_clipboard(text)
-        self.notify(f"Copied {what} to the clipboard", markup=False)
+        self.last_copied = None if secret else (what, text)
+        hint = "" if secret else " (ctrl+y shows it if your terminal did not take it)"
+        self.notify(f"Copied {what} to the clipboard{hint}", markup=False)
+
+    def action_show_copied(self) -> None:
+        from vagent_tui.ui.screens.modals import TextModal
+
+        if self.last_copied is None:
+            self.notify("Nothing copied yet", markup=False)
+            return
+        what, text = self.last_copied
+        self.push_screen(TextModal(f"Copied {what}", text, note=_SELECT_NOTE))
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """The one place unexpected worker failures land: shown, never fatal."""
@@ -251,4 +350,5 @@ class VagentApp(App[None]):
             )
 
     async def on_unmount(self) -> None:
-        await self.client.aclose()
+        if self.client is not None:
+            await self.client.aclose()

@@ -30,9 +30,88 @@ def test_parser_knows_every_screen_and_option() -> None:
         cli.build_parser().parse_args(["--screen", "nowhere"])
 
 
-def test_no_platform_is_a_clear_refusal(capsys: pytest.CaptureFixture[str]) -> None:
-    assert cli.main([]) == 2
-    assert "--demo" in capsys.readouterr().err
+@pytest.fixture
+def started(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """Apps that `main` would run (not run: the test looks at how they were built)."""
+    apps: list[object] = []
+    monkeypatch.setattr("vagent_tui.ui.app.VagentApp.run", lambda self: apps.append(self))
+    return apps
+
+
+def test_first_run_opens_the_setup_screen(started: list[object]) -> None:
+    assert cli.main([]) == 0
+    (app,) = started
+    assert app.client is None and app.config is not None  # type: ignore[attr-defined]
+
+
+def test_malformed_config_still_starts_with_the_problem(
+    isolated: Path, started: list[object]
+) -> None:
+    path = isolated / "config.toml"
+    path.write_text("[profiles\n")
+    assert cli.main(["--demo"]) == 0
+    (app,) = started
+    assert app.config is None  # type: ignore[attr-defined]
+    assert str(path) in app.config_error and "line 1" in app.config_error  # type: ignore[attr-defined]
+    assert path.read_text() == "[profiles\n"
+
+
+def test_prod_profile_is_read_only_and_flag_forces_it(
+    isolated: Path, started: list[object], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("P_TOKEN", "tok-p")
+    config = cfg.Config(path=isolated / "config.toml")
+    config.profiles["p"] = cfg.Profile("p", "https://api.example", tier="prod", token_env="P_TOKEN")
+    config.profiles["d"] = cfg.Profile("d", "https://api.example", tier="dev", token_env="P_TOKEN")
+    config.default_profile = "p"
+    cfg.save(config)
+    assert cli.main([]) == 0
+    assert cli.main(["--profile", "d"]) == 0
+    assert cli.main(["--profile", "d", "--read-only"]) == 0
+    assert cli.main(["--demo"]) == 0
+    flags = [(a.tier, a.read_only, a.client.read_only) for a in started]  # type: ignore[attr-defined]
+    assert flags == [
+        ("prod", True, True),
+        ("dev", False, False),
+        ("dev", True, True),
+        ("", False, False),
+    ]
+
+
+def test_serve_without_the_extra_says_how_to_install(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_serve(name: str, *args: object, **kwargs: object) -> object:
+        if name.startswith("textual_serve"):
+            raise ImportError(name)
+        return real_import(name, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(builtins, "__import__", no_serve)
+    assert cli.main(["serve", "--port", "8999"]) == 2
+    assert 'pip install "vagent-tui[serve]"' in capsys.readouterr().err
+
+
+def test_serve_binds_loopback_and_forwards_console_options(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    pytest.importorskip("textual_serve")
+    seen: dict[str, object] = {}
+
+    class FakeServer:
+        def __init__(self, command: str, host: str, port: int, title: str) -> None:
+            seen.update(command=command, host=host, port=port)
+
+        def serve(self) -> None:
+            seen["served"] = True
+
+    monkeypatch.setattr("textual_serve.server.Server", FakeServer)
+    assert cli.main(["serve", "--port", "8999", "--", "--demo", "--screen", "voices"]) == 0
+    assert seen["host"] == "127.0.0.1" and seen["port"] == 8999 and seen["served"]
+    assert str(seen["command"]).endswith("-m vagent_tui --demo --screen voices")
 
 
 def test_profile_add_list_use_remove(

@@ -95,6 +95,8 @@ class AgentScreen(BaseScreen):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Without an agent account, the agent keys are hidden from the footer."""
+        if super().check_action(action, parameters) is False:
+            return False  # read-only
         if action in ("toggle_slot", "toggle_json", "tab", "rename"):
             return not self.has_class("-no-agent")
         return True

@@ -16,6 +16,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer
 
+from vagent_tui.ui.safety import mutating_actions
 from vagent_tui.ui.widgets.context_bar import ContextBar
 from vagent_tui.ui.widgets.status import StatusLine
 
@@ -111,6 +112,20 @@ class BaseScreen(Screen[None]):
             self.reload()
         else:
             self.vapp.connect()
+
+    # ------------------------------------------------------------------ read-only
+
+    @classmethod
+    def mutating(cls) -> dict[str, str]:
+        """This screen's actions that change the platform (see `vagent_tui.ui.safety`)."""
+        found: dict[str, str] = {}
+        for klass in reversed(cls.__mro__):
+            found.update(mutating_actions(getattr(klass, "BINDINGS", ())))
+        return found
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # Hidden from footer and palette; `VagentApp.run_action` refuses it if invoked.
+        return not (getattr(self.app, "read_only", False) and action in self.mutating())
 
     # ------------------------------------------------------------------ j / k
 

@@ -23,6 +23,14 @@ class ContextBar(Static):
         color: $text;
         padding: 0 1;
     }
+    ContextBar.-tier-prod {
+        background: $tier-prod;
+        color: auto;
+    }
+    ContextBar.-tier-staging {
+        background: $tier-staging;
+        color: auto;
+    }
     """
 
     def __init__(self, title: str) -> None:
@@ -38,9 +46,14 @@ class ContextBar(Static):
         session = app.session
         text = Text(no_wrap=True, overflow="ellipsis")
         tier = getattr(app, "tier", "")
-        if tier == "prod":
-            text.append(" PROD ", style="bold reverse")
+        self.set_class(tier == "prod", "-tier-prod")
+        self.set_class(tier == "staging", "-tier-staging")
+        if tier in ("prod", "staging"):
+            text.append(f" {tier.upper()} ", style="bold reverse")
             text.append(" ")
+        if getattr(app, "read_only", False):
+            text.append("read-only", style="bold")
+            text.append(" · ")
         text.append(self.screen_title, style="bold")
         if session is None or session.scope is None:
             text.append(" · connecting…", style="italic")
