@@ -70,7 +70,27 @@ SHOTS: dict[str, tuple[str, str, int | None, Steps | None]] = {
     "sip": ("sip", "demo-partner", None, None),
     "webhooks": ("webhooks", "demo-partner", None, _webhooks_relays),
     "computer": ("computer", "demo-partner", 1118, None),
+    "theme-dark": ("voices", "demo-partner", 1113, None),
+    "theme-light": ("voices", "demo-partner", 1113, None),
+    "theme-high-contrast": ("voices", "demo-partner", 1113, None),
+    "theme-ansi": ("voices", "demo-partner", 1113, None),
+    "prod-read-only": ("sip", "demo-partner", None, None),
+    "setup": ("scope", "", None, None),
 }
+
+
+def _options(name: str) -> dict[str, Any]:
+    """Extra `VagentApp` options of the theme, tier and setup shots."""
+    from vagent_tui import config as cfg
+
+    if name.startswith("theme-"):
+        return {"theme": "vagent-" + name.removeprefix("theme-")}
+    if name == "prod-read-only":
+        profile = cfg.Profile("prod", "https://api.example.com", tier="prod", token_env="X")
+        return {"profile": profile, "profile_label": "prod"}
+    if name == "setup":
+        return {"config": cfg.Config(path=Path("/nonexistent/config.toml"))}
+    return {}
 
 
 async def shoot(name: str) -> Path:
@@ -78,12 +98,14 @@ async def shoot(name: str) -> Path:
     from vagent_tui.ui.app import VagentApp
 
     screen, token, account, steps = SHOTS[name]
-    app = VagentApp(
-        demo_client(token, task_seconds=3),
-        profile_label=f"demo · {token}",
-        initial_screen=screen,
-        initial_account=account,
-    )
+    options: dict[str, Any] = {
+        "profile_label": f"demo · {token}",
+        "initial_screen": screen,
+        "initial_account": account,
+        **_options(name),
+    }
+    client = demo_client(token, task_seconds=3) if token else None
+    app = VagentApp(client, **options)
     async with app.run_test(size=SIZE) as pilot:
         await _idle(pilot)
         if steps is not None:
