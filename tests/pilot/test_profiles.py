@@ -389,3 +389,14 @@ def test_copy_method_detection() -> None:
     assert copy_method(tmux, tmux_option="off") == "modal"
     assert copy_method(tmux, tmux_option="external") == "osc52"
     assert copy_method({"TERM": "linux", "VAGENT_COPY": "osc52"}) == "osc52"
+
+
+async def test_agent_json_copies(make_app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("VAGENT_COPY", "osc52")
+    app = make_app("agent", account=1111)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await settle(pilot)
+        await pilot.press("y")
+        await pilot.pause()
+        assert app.clipboard.startswith("{") and '"' in app.clipboard
+        assert any(n.startswith("Copied live configuration JSON") for n in _notes(app))

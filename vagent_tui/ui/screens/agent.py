@@ -60,13 +60,15 @@ class AgentScreen(BaseScreen):
         Binding("s", "toggle_slot", "Staging/Live", id="agent.slot",
                 tooltip="Show the staging or the live configuration"),
         Binding("J", "toggle_json", "JSON", id="agent.json",
-                tooltip="The raw JSON of the whole configuration"),
+                tooltip="The raw JSON of the whole configuration (y copies it)"),
         Binding("c", "tab('tab-config')", "Config", show=False, id="agent.config",
                 tooltip="The configuration, grouped"),
         Binding("v", "tab('tab-versions')", "Versions", id="agent.versions",
                 tooltip="Saved versions of the live configuration"),
         Binding("e", "rename", "Rename", id="agent.rename",
                 tooltip="Rename the highlighted saved version"),
+        Binding("y", "copy_json", "Copy JSON", show=False, id="agent.copy-json",
+                tooltip="Copy the raw JSON of the configuration shown"),
     ]  # fmt: skip
 
     def __init__(self) -> None:
@@ -97,7 +99,7 @@ class AgentScreen(BaseScreen):
         """Without an agent account, the agent keys are hidden from the footer."""
         if super().check_action(action, parameters) is False:
             return False  # read-only
-        if action in ("toggle_slot", "toggle_json", "tab", "rename"):
+        if action in ("toggle_slot", "toggle_json", "tab", "rename", "copy_json"):
             return not self.has_class("-no-agent")
         return True
 
@@ -175,6 +177,7 @@ class AgentScreen(BaseScreen):
         self.query_one("#agent-slot", Static).update(line)
         self.query_one(AgentView).show(config)
         raw = json.dumps(config.wire(), indent=2, ensure_ascii=False) if config else "null"
+        self.raw_json = raw
         syntax = Syntax(raw, "json", theme="ansi_dark", word_wrap=True, background_color="default")
         self.query_one("#agent-json", Static).update(syntax)
 
@@ -202,6 +205,13 @@ class AgentScreen(BaseScreen):
 
     def action_tab(self, tab: str) -> None:
         self.tabs.active = tab
+
+    def action_copy_json(self) -> None:
+        raw = getattr(self, "raw_json", "")
+        if not raw or raw == "null":
+            self.status.error("No configuration loaded to copy", retry_key=None)
+            return
+        self.vapp.copy_text(raw, f"{self.slot} configuration JSON")
 
     def action_toggle_json(self) -> None:
         self.tabs.active = "tab-config" if self.tabs.active == "tab-json" else "tab-json"
