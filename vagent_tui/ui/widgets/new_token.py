@@ -84,7 +84,7 @@ class NewTokenModal(ModalScreen[None]):
 
     def action_copy(self) -> None:
         if self._value:
-            self.app.copy_text(self._value, "new token")  # type: ignore[attr-defined]
+            self.app.copy_text(self._value, "new token", secret=True)  # type: ignore[attr-defined]
             self._copied = True
 
     def action_close(self) -> None:
