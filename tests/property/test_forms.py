@@ -26,7 +26,7 @@ from vagent_tui.api.requests import (
 from vagent_tui.ui.widgets.form import FormField
 
 PILOT = settings(
-    max_examples=15,
+    max_examples=12,
     deadline=None,
     suppress_health_check=list(HealthCheck),
     derandomize=True,

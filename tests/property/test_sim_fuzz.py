@@ -168,7 +168,7 @@ def check(request: dict[str, Any], response: httpx.Response) -> None:
 def test_every_route_answers_malformed_requests_with_an_envelope(
     method: str, template: str
 ) -> None:
-    @settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
+    @settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck))
     @given(request=requests(method, template))
     def run(request: dict[str, Any]) -> None:
         check(request, send(request))
