@@ -1,0 +1,1 @@
+"""Theme files shipped with vagent-tui (installed as the vagent_tui.themes package)."""
