@@ -9,13 +9,19 @@ Relative times are pinned with ``VAGENT_NOW`` so the pictures are the same on ev
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import sys
+import tempfile
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 os.environ.setdefault("VAGENT_NOW", "2025-11-20T12:00:00+00:00")
+# The pictures never read or write the user's own configuration or journal.
+_SCRATCH = tempfile.mkdtemp(prefix="vagent-shots-")
+os.environ["XDG_STATE_HOME"] = os.path.join(_SCRATCH, "state")
+os.environ["VAGENT_CONFIG"] = os.path.join(_SCRATCH, "config", "config.toml")
 
 HERE = Path(__file__).resolve().parent
 SIZE = (120, 40)
@@ -58,6 +64,31 @@ async def _webhooks_relays(pilot: Any) -> None:
 
 
 # name -> (screen, demo key, account, extra steps)
+async def _fleet(pilot: Any) -> None:
+    app = pilot.app
+    await _keys(pilot, "s")
+    for _ in range(200):
+        await pilot.pause(0.1)
+        if not any(w.is_running for w in app.workers if w.node is app.screen):
+            break
+    app.clear_notifications()
+    await _idle(pilot)
+
+
+async def _journal(pilot: Any) -> None:
+    """A few changes first, so the journal has something to show."""
+    from vagent_tui.api.errors import PlatformError
+
+    client = pilot.app.client
+    await client.add_sip_entry("203.0.113.50", "Branch office", target=1111)
+    await client.add_webhook("https://hooks.example.com/leads", "contact", "Leads", target=1111)
+    await client.delete_sip_entry("203.0.113.50", target=1111)
+    # The simulator's documented 500: it shows as a failed entry.
+    with contextlib.suppress(PlatformError):
+        await client.delete_relay("legacyCrm")
+    await _keys(pilot, "r")
+
+
 SHOTS: dict[str, tuple[str, str, int | None, Steps | None]] = {
     "scope": ("scope", "demo-partner", None, _scope),
     "agent": ("agent", "demo-partner", 1111, None),
@@ -70,6 +101,8 @@ SHOTS: dict[str, tuple[str, str, int | None, Steps | None]] = {
     "sip": ("sip", "demo-partner", None, None),
     "webhooks": ("webhooks", "demo-partner", None, _webhooks_relays),
     "computer": ("computer", "demo-partner", 1118, None),
+    "fleet": ("fleet", "demo-partner", None, _fleet),
+    "journal": ("journal", "demo-partner", None, _journal),
     "theme-dark": ("voices", "demo-partner", 1113, None),
     "theme-light": ("voices", "demo-partner", 1113, None),
     "theme-high-contrast": ("voices", "demo-partner", 1113, None),
