@@ -12,6 +12,7 @@ from textual.widgets import Checkbox, DataTable, Input, OptionList, SelectionLis
 
 from tests.helpers import settle
 from vagent_tui.api.errors import ApiError
+from vagent_tui.ui.widgets.migration_rows import TasksTable
 
 DENTAL = "tpl-dental-reception"
 
@@ -281,20 +282,24 @@ async def test_only_changed_cells_are_updated(make_app: Any) -> None:
         (task,) = app.watcher.tasks.values()
         await until(pilot, lambda: task.final)
         await pilot.pause()
-        table = screen.query_one("#mig-tasks", DataTable)
+        table = screen.query_one("#mig-tasks", TasksTable)
         updated: list[Any] = []
-        original = table.update_cell
+        original = table.set_cell  # every cell change goes through it
 
         def spy(*args: Any, **kwargs: Any) -> None:
             updated.append(args[:2])
             original(*args, **kwargs)
 
-        table.update_cell = spy  # type: ignore[method-assign]
+        table.set_cell = spy  # type: ignore[method-assign]
         screen.task_changed(task)
         assert updated == []
         task.error = "late"
         screen.task_changed(task)
         assert updated == [(task.task_id, "error")]
+        await pilot.pause()
+        assert table.get_cell(task.task_id, "error").plain == "⚠ late"
+        # Only that cell's cached renders were dropped: the row shows the new value.
+        assert "⚠ late" in table.render_line(1).text
 
 
 async def test_partner_key_shows_the_server_message_then_follows_the_target(

@@ -77,6 +77,7 @@ class MigrationsScreen(BaseScreen):
         self.templates_error: str | None = None
         self.starting = False
         self._ticker: Timer | None = None
+        self._detail_shape: tuple[object, ...] | None = None
 
     def compose_body(self) -> Iterable[Widget]:
         with Horizontal(id="mig-form"):
@@ -300,7 +301,7 @@ class MigrationsScreen(BaseScreen):
         with self.app.batch_update():
             added = table.upsert(task, self.vapp.watcher.clock())
         if added or table.highlighted_id == task.task_id:
-            self._show_detail()
+            self._show_detail(layout=added or None)
 
     def _tick(self) -> None:
         """Once a second, while showing: the elapsed time of running tasks."""
@@ -311,9 +312,20 @@ class MigrationsScreen(BaseScreen):
         # Only the elapsed time (one short line) changed: no layout of the screen needed.
         self._show_detail(layout=False)
 
-    def _show_detail(self, *, layout: bool = True) -> None:
+    def _show_detail(self, *, layout: bool | None = True) -> None:
+        """Show the highlighted task; ``layout=None``: only if its lines may have changed."""
         task_id = self.query_one("#mig-tasks", TasksTable).highlighted_id
         task = self.vapp.watcher.tasks.get(task_id or "")
+        # What decides the pane's height: a poll that changed only the counts or the
+        # message of the same task needs no layout of the screen.
+        shape = (
+            None
+            if task is None
+            else (task.task_id, len(task.history), task.error, task.counts is None, task.message)
+        )
+        if layout is None:
+            layout = shape != self._detail_shape
+        self._detail_shape = shape
         detail = task_detail(task, self.vapp.watcher.clock())
         self.query_one("#mig-task-detail-text", Static).update(detail, layout=layout)
 

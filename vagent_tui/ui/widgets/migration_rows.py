@@ -3,11 +3,15 @@ and the dialogs that guard a real run."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
+from textual.cache import LRUCache
 from textual.widgets import DataTable
-from textual.widgets.data_table import ColumnKey
+from textual.widgets.data_table import ColumnKey, RowKey
 
 from vagent_tui.api.models import Template
 from vagent_tui.services.migrations import WatchedTask
@@ -171,7 +175,7 @@ class TasksTable(DataTable[Text]):
                 if seen.get(key) != (value.plain, str(value.style)):
                     # A wider column costs a layout of the whole screen: only when needed.
                     wider = value.cell_len > self.columns[ColumnKey(key)].content_width
-                    self.update_cell(task.task_id, key, value, update_width=wider)
+                    self.set_cell(task.task_id, key, value, update_width=wider)
         self._seen[task.task_id] = {k: (v.plain, str(v.style)) for k, v in cells.items()}
         return seen is None
 
@@ -183,5 +187,44 @@ class TasksTable(DataTable[Text]):
                 continue
             value = task_cells(task, now)["elapsed"]
             if seen["elapsed"][0] != value.plain:
-                self.update_cell(task.task_id, "elapsed", value)
+                wider = value.cell_len > self.columns[ColumnKey("elapsed")].content_width
+                self.set_cell(task.task_id, "elapsed", value, update_width=wider)
                 seen["elapsed"] = (value.plain, str(value.style))
+
+    def set_cell(self, row: str, column: str, value: Text, *, update_width: bool = False) -> None:
+        """Replace one cell and render that cell again, not the whole table.
+
+        `DataTable.update_cell` bumps the counter every render cache of the table is keyed
+        by and refreshes the whole widget: each elapsed tick or poll would render every
+        cell of every row again (most of the monitor's idle CPU, bench/idle.py). Here
+        only the cached renders of this cell and of its row's lines are dropped, and only
+        the row's region is refreshed. A wider value still takes `update_cell` (the
+        column widths, hence every row, change).
+        """
+        row_key, column_key = RowKey(row), ColumnKey(column)
+        try:
+            index = self.get_row_index(row_key)
+            caches = (self._cell_render_cache, self._row_render_cache, self._line_cache)
+            renderables = self._row_renderable_cache
+        except (AttributeError, KeyError):  # a Textual without these caches: the slow way
+            self.update_cell(row_key, column_key, value, update_width=update_width)
+            return
+        if update_width:
+            self.update_cell(row_key, column_key, value, update_width=True)
+            return
+        self._data[row_key][column_key] = value
+        cells, rows, lines = caches
+        region = self._get_row_region(index)
+        ys = range(region.y, region.bottom)
+        _drop(cells, lambda k: k[0] == row_key and k[1] == column_key)
+        _drop(rows, lambda k: k[0] == row_key)
+        _drop(lines, lambda k: k[0] in ys)
+        renderables.discard((self._update_count, index))
+        self._refresh_region(region)
+
+
+def _drop(cache: LRUCache[Any, Any], stale: Callable[[Any], bool]) -> None:
+    """Discard the entries of a Textual LRU cache whose key is ``stale``."""
+    keys = cache.keys()  # an LRUCache is not iterable
+    for key in [k for k in keys if stale(k)]:
+        cache.discard(key)
