@@ -7,8 +7,8 @@ it is shown next, so hidden screens never fetch for nothing.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, ClassVar
+from collections.abc import Awaitable, Callable, Iterable
+from typing import TYPE_CHECKING, ClassVar, TypeVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -16,6 +16,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer
 
+from vagent_tui.api.errors import PlatformError
 from vagent_tui.ui.safety import mutating_actions
 from vagent_tui.ui.widgets.context_bar import ContextBar
 from vagent_tui.ui.widgets.status import StatusLine
@@ -24,6 +25,8 @@ if TYPE_CHECKING:
     from vagent_tui.services.session import Session
     from vagent_tui.ui.app import VagentApp
 
+
+T = TypeVar("T")
 
 WRITE_GROUP_PREFIX = "write-"
 """Workers that change the platform use groups named ``write-...``: never cancelled by
@@ -105,6 +108,36 @@ class BaseScreen(Screen[None]):
 
     def reload(self) -> None:
         """Start loading this screen's data (override; run the network in a worker)."""
+
+    async def fetch_for_target(
+        self,
+        call: Callable[[int | None], Awaitable[T]],
+        *,
+        busy: Widget | None = None,
+        on_error: Callable[[PlatformError], None] | None = None,
+    ) -> tuple[bool, T | None]:
+        """Run ``call(target)`` for the current target; ``(True, result)`` if still wanted.
+
+        ``busy`` shows the loading indicator meanwhile. A failure is shown by
+        ``on_error`` (the status line by default) unless the target changed meanwhile;
+        a reply for a target that is no longer current is dropped: ``(False, None)``.
+        """
+        target = self.session.target_id
+        if busy is not None:
+            busy.loading = True
+        try:
+            result = await call(target)
+        except PlatformError as exc:
+            if target == self.session.target_id:
+                if busy is not None:
+                    busy.loading = False
+                (on_error or self.status.error)(exc)
+            return False, None
+        if target != self.session.target_id:
+            return False, None  # the target changed meanwhile; its own load is under way
+        if busy is not None:
+            busy.loading = False
+        return True, result
 
     def action_reload(self) -> None:
         if self.vapp.connected:

@@ -19,7 +19,6 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Button, DataTable, DirectoryTree, Input, Label, Select
 
-from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import ComputerAccount
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.widgets.computer_recording import RecordingPane
@@ -132,15 +131,12 @@ class ComputerScreen(BaseScreen):
 
     @work(exclusive=True, group="computer-accounts", exit_on_error=False)
     async def load_accounts(self) -> None:
-        target = self.session.target_id
         self.status.loading("Loading Computer Agent accounts")
-        try:
-            accounts = await self.session.client.list_computer_accounts(target=target)
-        except PlatformError as exc:
-            if target == self.session.target_id:
-                self.status.error(exc)
-            return
-        if target != self.session.target_id:
+        client = self.session.client
+        ok, accounts = await self.fetch_for_target(
+            lambda target: client.list_computer_accounts(target=target)
+        )
+        if not ok or accounts is None:
             return
         self.accounts = [a for a in accounts if a.id is not None]
         ids = [a.id for a in self.accounts]

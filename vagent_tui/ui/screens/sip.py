@@ -80,20 +80,14 @@ class SipScreen(BaseScreen):
     @work(exclusive=True, group="sip-load", exit_on_error=False)
     async def load_entries(self, highlight: str | None = None, *, quiet: bool = False) -> None:
         """Fetch the list; ``quiet`` leaves the status line to the action that asked."""
-        target = self.session.target_id
         if not quiet:
             self.status.loading("Loading the SIP whitelist")
-        self.table.loading = True
-        try:
-            entries = await self.session.client.list_sip_whitelist(target=target)
-        except PlatformError as exc:
-            if target == self.session.target_id:
-                self.table.loading = False
-                self.status.error(exc)
+        client = self.session.client
+        ok, entries = await self.fetch_for_target(
+            lambda target: client.list_sip_whitelist(target=target), busy=self.table
+        )
+        if not ok or entries is None:
             return
-        if target != self.session.target_id:
-            return  # the target changed meanwhile; its own load is under way
-        self.table.loading = False
         self.show_entries(entries, highlight)
         if not quiet:
             self.status.ok(f"{len(entries)} whitelisted addresses for {self.who}")

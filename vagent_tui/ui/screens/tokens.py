@@ -135,19 +135,13 @@ class TokensScreen(BaseScreen):
     @work(exclusive=True, group="tokens-load", exit_on_error=False)
     async def load_tokens(self, done: str = "") -> None:
         """Read the list; ``done`` is a message to show with the count (after a change)."""
-        target = self.session.target_id
         self.status.loading("Loading tokens")
-        self.table.loading = True
-        try:
-            records = await self.session.client.list_tokens(target=target)
-        except PlatformError as exc:
-            if target == self.session.target_id:
-                self.table.loading = False
-                self.status.error(exc)
+        client = self.session.client
+        ok, records = await self.fetch_for_target(
+            lambda target: client.list_tokens(target=target), busy=self.table
+        )
+        if not ok or records is None:
             return
-        if target != self.session.target_id:
-            return  # the target changed meanwhile; its own load is under way
-        self.table.loading = False
         self._fill(records)
         self.query_one("#tokens-note", Static).update(
             Text(f"Tokens of {self._who()} · masked; a new value is shown once")

@@ -166,18 +166,14 @@ class WebhooksScreen(BaseScreen):
 
     @work(exclusive=True, group="webhooks-hooks", exit_on_error=False)
     async def load_hooks(self, highlight: str | None = None, *, quiet: bool = False) -> None:
-        target = self.session.target_id
-        self.hooks_table.loading = True
-        try:
-            hooks = await self.session.client.list_webhooks(target=target)
-        except PlatformError as exc:
-            if target == self.session.target_id:
-                self.hooks_table.loading = False
-                self._part_failed("hooks", exc)
+        client = self.session.client
+        ok, hooks = await self.fetch_for_target(
+            lambda target: client.list_webhooks(target=target),
+            busy=self.hooks_table,
+            on_error=lambda exc: self._part_failed("hooks", exc),
+        )
+        if not ok or hooks is None:
             return
-        if target != self.session.target_id:
-            return
-        self.hooks_table.loading = False
         self.hook_pane.show(hooks, highlight)
         self._part_done("hooks", f"{len(hooks)} destinations", quiet=quiet)
 
