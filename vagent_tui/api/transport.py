@@ -25,10 +25,10 @@ from asyncio import timeout as _deadline
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 import httpx
-from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, create_model
 from pydantic_core import from_json
 
 from vagent_tui.api import models as m
@@ -82,6 +82,31 @@ def _list_adapter(model: type[ModelT]) -> TypeAdapter[list[ModelT]]:
     adapter = _LIST_ADAPTERS.get(model)
     if adapter is None:
         adapter = _LIST_ADAPTERS[model] = TypeAdapter(list[model])  # type: ignore[valid-type]
+    return adapter
+
+
+class _ListEnvelope(BaseModel):
+    """A list reply: ``success``, ``message`` and the list under its key (``items``)."""
+
+    model_config = ConfigDict(extra="ignore")
+    success: Any = None
+    message: Any = None
+    items: list[Any] | None = None
+
+
+_LIST_ENVELOPES: dict[tuple[type[BaseModel], str], TypeAdapter[Any]] = {}
+
+
+def _list_envelope(model: type[BaseModel], key: str) -> TypeAdapter[Any]:
+    """The validator of a whole list reply (``key`` holding ``model`` items), built once."""
+    adapter = _LIST_ENVELOPES.get((model, key))
+    if adapter is None:
+        envelope = create_model(
+            f"{model.__name__}ListReply",
+            __base__=_ListEnvelope,
+            items=(list[model] | None, Field(default=None, alias=key)),  # type: ignore[valid-type]
+        )
+        adapter = _LIST_ENVELOPES[(model, key)] = TypeAdapter(envelope)
     return adapter
 
 
@@ -181,6 +206,23 @@ class ApiTransport:
                 method=method,
                 url=url,
             )
+        response, started = await self._exchange(
+            method, url, target, params, json, data, files, journal_body
+        )
+        return self._finish(method, url, target, journal_body, json, response, started)
+
+    async def _exchange(
+        self,
+        method: str,
+        url: str,
+        target: int | None,
+        params: Mapping[str, Any] | None,
+        json: Any,
+        data: Mapping[str, str] | None,
+        files: Mapping[str, Any] | None,
+        journal_body: Any,
+    ) -> tuple[httpx.Response, float]:
+        """Send with the retry policy; the reply (any status) and when it started, or raise."""
         query: dict[str, Any] = {"token": self._token}
         if target is not None:
             query["targetAccountId"] = int(target)
@@ -197,15 +239,30 @@ class ApiTransport:
             if delay is None:
                 break
             await asyncio.sleep(delay)
-        body = journal_body if journal_body is not None else json
         if failure is not None:
+            body = journal_body if journal_body is not None else json
             self._notify(method, url, target, body, None, failure.message, loop.time() - started)
             raise failure
         assert response is not None
+        return response, started
+
+    def _finish(
+        self,
+        method: str,
+        url: str,
+        target: int | None,
+        journal_body: Any,
+        json: Any,
+        response: httpx.Response,
+        started: float,
+    ) -> Json:
+        """Decode a reply into its JSON object (or raise), and tell the observers."""
+        body = journal_body if journal_body is not None else json
+        elapsed = asyncio.get_running_loop().time() - started
         result = self._decode(method, url, response)
         if isinstance(result, PlatformError):
             status = getattr(result, "status", response.status_code)
-            self._notify(method, url, target, body, status, result.message, loop.time() - started)
+            self._notify(method, url, target, body, status, result.message, elapsed)
             raise result
         message = result.get("message")
         self._notify(
@@ -215,7 +272,7 @@ class ApiTransport:
             body,
             response.status_code,
             message if isinstance(message, str) else None,
-            loop.time() - started,
+            elapsed,
         )
         return result
 
@@ -236,10 +293,16 @@ class ApiTransport:
         # left to the per-phase timeouts: a big file may take long and still progress.
         deadline = None if files else self.total_timeout
         try:
+            full = self._full_url(url, query)
             async with _deadline(deadline):
-                response = await self._http.request(
-                    method, url, params=query, json=json, data=data, files=files
-                )
+                if full is not None:
+                    response = await self._http.request(
+                        method, full, json=json, data=data, files=files
+                    )
+                else:
+                    response = await self._http.request(
+                        method, url, params=query, json=json, data=data, files=files
+                    )
         except (httpx.TimeoutException, TimeoutError):
             failure = RequestTimeout(
                 f"The platform did not answer in time ({self.host})", method=method, url=url
@@ -259,6 +322,20 @@ class ApiTransport:
         if failure is not None:
             return failure, None
         return None, response
+
+    def _full_url(self, url: str, query: Mapping[str, Any]) -> httpx.URL | None:
+        """The request's URL with its query, built in one go; None: let httpx merge them.
+
+        The same URL httpx builds from ``base_url``, ``url`` and ``params=`` (the same
+        ``urlencode``), at about a third of the cost (bench/client.py). Only for the plain
+        case: a path without a query of its own, values that are ``str`` or ``int``.
+        """
+        if "?" in url or "#" in url:
+            return None
+        for value in query.values():
+            if type(value) is not str and type(value) is not int:
+                return None
+        return httpx.URL(f"{self.base_url}{url}?{urlencode(query)}")
 
     def _retry_delay(
         self,
@@ -375,7 +452,23 @@ class ApiTransport:
         target: int | None = None,
         params: Mapping[str, Any] | None = None,
     ) -> list[ModelT]:
-        payload = await self.request("GET", path, target=target, params=params)
+        url = path if path.startswith(API_PREFIX) else API_PREFIX + path
+        response, started = await self._exchange("GET", url, target, params, None, None, None, None)
+        if response.status_code < 400:
+            # The usual reply, validated from its bytes in one pass (no dicts built
+            # first): about a third of the cost of from_json + validate_python. Anything
+            # else (an error envelope, a reply that does not fit) takes the general path
+            # below, which raises exactly what it always did.
+            try:
+                reply = _list_envelope(model, key).validate_json(response.content)
+            except ValidationError:
+                reply = None
+            if reply is not None and reply.success is not False:
+                message = reply.message if isinstance(reply.message, str) else None
+                elapsed = asyncio.get_running_loop().time() - started
+                self._notify("GET", url, target, None, response.status_code, message, elapsed)
+                return reply.items or []
+        payload = self._finish("GET", url, target, None, None, response, started)
         return self._parse_list(model, payload, key, path)
 
     async def _envelope(self, method: str, path: str, **kwargs: Any) -> m.Envelope:
