@@ -18,12 +18,30 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+# ``vagent-tui sim`` with uvicorn's keep-alive timeout (5 s by default) set to argv[1].
+_SIM_WITH_KEEP_ALIVE = """
+import functools, sys, uvicorn
+uvicorn.run = functools.partial(uvicorn.run, timeout_keep_alive=float(sys.argv[1]))
+from vagent_tui.sim.__main__ import main
+raise SystemExit(main(sys.argv[2:]))
+"""
+
+
 @contextlib.contextmanager
-def loopback_sim(*args: str) -> Iterator[str]:
-    """Run ``vagent-tui sim`` (uvicorn) on a free loopback port; yield its base URL."""
+def loopback_sim(*args: str, keep_alive: float | None = None) -> Iterator[str]:
+    """Run ``vagent-tui sim`` (uvicorn) on a free loopback port; yield its base URL.
+
+    ``keep_alive``: seconds uvicorn keeps an idle connection open (default 5). A bench
+    whose two sides take turns for longer than that needs more, or the server closes
+    the idle side's pooled connections, racing its next requests.
+    """
     port = free_port()
+    if keep_alive is None:
+        command = [sys.executable, "-m", "vagent_tui", "sim"]
+    else:
+        command = [sys.executable, "-c", _SIM_WITH_KEEP_ALIVE, str(keep_alive)]
     proc = subprocess.Popen(
-        [sys.executable, "-m", "vagent_tui", "sim", "--port", str(port), *args],
+        [*command, "--port", str(port), *args],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
