@@ -316,13 +316,17 @@ class MigrationsScreen(BaseScreen):
         """Show the highlighted task; ``layout=None``: only if its lines may have changed."""
         task_id = self.query_one("#mig-tasks", TasksTable).highlighted_id
         task = self.vapp.watcher.tasks.get(task_id or "")
-        # What decides the pane's height: a poll that changed only the counts or the
-        # message of the same task needs no layout of the screen.
-        shape = (
-            None
-            if task is None
-            else (task.task_id, len(task.history), task.error, task.counts is None, task.message)
-        )
+        # What decides the pane's lines: a poll that changed only the values of the
+        # counts (not how many digits they have) needs no layout of the screen.
+        shape = None
+        if task is not None:
+            c = task.counts
+            digits = None
+            if c is not None:
+                values = (c.total, c.processed, c.changed, c.skipped)
+                values += (c.overrides_kept, c.overrides_replaced)
+                digits = tuple(len(str(v)) for v in values)
+            shape = (task.task_id, len(task.history), task.error, task.message, digits)
         if layout is None:
             layout = shape != self._detail_shape
         self._detail_shape = shape
