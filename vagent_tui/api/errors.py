@@ -7,6 +7,7 @@ the URL in its exception texts. Nothing here ever keeps the original httpx excep
 
 from __future__ import annotations
 
+import logging
 import re
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
@@ -126,3 +127,29 @@ class MalformedResponse(PlatformError):
     @property
     def retryable(self) -> bool:
         return True
+
+
+class _RedactingFilter(logging.Filter):
+    """httpx logs every request URL at INFO level: the token must not reach a log."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        try:
+            message = record.getMessage()
+        except Exception:  # a broken log call is not ours to fix; drop its args
+            message = str(record.msg)
+        record.msg = redact_text(message)
+        record.args = ()
+        return True
+
+
+# Filters do not apply to records propagated from child loggers: name every logger
+# of httpx and httpcore that may write a URL.
+for _name in (
+    "httpx",
+    "httpcore",
+    "httpcore.connection",
+    "httpcore.http11",
+    "httpcore.http2",
+    "httpcore.proxy",
+):
+    logging.getLogger(_name).addFilter(_RedactingFilter())

@@ -19,95 +19,35 @@ never retried automatically: a token, a migration or a deletion must not happen 
 from __future__ import annotations
 
 import asyncio
-import logging
 import random
 from asyncio import timeout as _deadline
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 from urllib.parse import urlencode, urlsplit
 
 import httpx
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, create_model
-from pydantic_core import from_json
+from pydantic import ValidationError
 
 from vagent_tui.api import models as m
 from vagent_tui.api.errors import (
-    ApiError,
-    MalformedResponse,
     PlatformError,
     ReadOnlyRefused,
     RequestTimeout,
     TransportError,
     redact_text,
 )
+from vagent_tui.api.replies import (
+    Json,
+    ModelT,
+    decode_reply,
+    list_envelope,
+    parse_list,
+    parse_model,
+)
 
 API_PREFIX = "/api/v2"
 DEFAULT_TIMEOUT = 15.0
-ModelT = TypeVar("ModelT", bound=BaseModel)
-Json = dict[str, Any]
-
-
-class _RedactingFilter(logging.Filter):
-    """httpx logs every request URL at INFO level: the token must not reach a log."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        try:
-            message = record.getMessage()
-        except Exception:  # a broken log call is not ours to fix; drop its args
-            message = str(record.msg)
-        record.msg = redact_text(message)
-        record.args = ()
-        return True
-
-
-# Filters do not apply to records propagated from child loggers: name every logger
-# of httpx and httpcore that may write a URL.
-for _name in (
-    "httpx",
-    "httpcore",
-    "httpcore.connection",
-    "httpcore.http11",
-    "httpcore.http2",
-    "httpcore.proxy",
-):
-    logging.getLogger(_name).addFilter(_RedactingFilter())
-
-
-_LIST_ADAPTERS: dict[type[BaseModel], TypeAdapter[Any]] = {}
-
-
-def _list_adapter(model: type[ModelT]) -> TypeAdapter[list[ModelT]]:
-    """One validator per list type, built once: a list validates in one call."""
-    adapter = _LIST_ADAPTERS.get(model)
-    if adapter is None:
-        adapter = _LIST_ADAPTERS[model] = TypeAdapter(list[model])  # type: ignore[valid-type]
-    return adapter
-
-
-class _ListEnvelope(BaseModel):
-    """A list reply: ``success``, ``message`` and the list under its key (``items``)."""
-
-    model_config = ConfigDict(extra="ignore")
-    success: Any = None
-    message: Any = None
-    items: list[Any] | None = None
-
-
-_LIST_ENVELOPES: dict[tuple[type[BaseModel], str], TypeAdapter[Any]] = {}
-
-
-def _list_envelope(model: type[BaseModel], key: str) -> TypeAdapter[Any]:
-    """The validator of a whole list reply (``key`` holding ``model`` items), built once."""
-    adapter = _LIST_ENVELOPES.get((model, key))
-    if adapter is None:
-        envelope = create_model(
-            f"{model.__name__}ListReply",
-            __base__=_ListEnvelope,
-            items=(list[model] | None, Field(default=None, alias=key)),  # type: ignore[valid-type]
-        )
-        adapter = _LIST_ENVELOPES[(model, key)] = TypeAdapter(envelope)
-    return adapter
 
 
 @dataclass(frozen=True, slots=True)
@@ -360,39 +300,7 @@ class ApiTransport:
         return min(delay, self.max_retry_after)
 
     def _decode(self, method: str, url: str, response: httpx.Response) -> Json | PlatformError:
-        status = response.status_code
-        try:
-            # pydantic-core's parser: about twice as fast as json.loads (bench/client.py).
-            payload = from_json(response.content)
-        except ValueError:
-            payload = None
-            if status < 400 or response.content.strip():
-                kind = (
-                    "an empty reply" if not response.content.strip() else "a reply that is not JSON"
-                )
-                if status >= 400:
-                    return ApiError(status, f"HTTP {status}: {kind}", method=method, url=url)
-                return MalformedResponse(
-                    f"The platform sent {kind} (HTTP {status})",
-                    status=status,
-                    method=method,
-                    url=url,
-                )
-        if status >= 400 or (isinstance(payload, dict) and payload.get("success") is False):
-            message = payload.get("message") if isinstance(payload, dict) else None
-            if not isinstance(message, str) or not message.strip():
-                message = f"HTTP {status} {response.reason_phrase}".strip()
-            return ApiError(
-                status, redact_text(message, self._token), method=method, url=url, body=payload
-            )
-        if not isinstance(payload, dict):
-            return MalformedResponse(
-                f"The platform sent JSON that is not an object (HTTP {status})",
-                status=status,
-                method=method,
-                url=url,
-            )
-        return payload
+        return decode_reply(method, url, response, self._token)
 
     def _notify(
         self,
@@ -410,38 +318,8 @@ class ApiTransport:
         for observer in list(self.observers):
             observer(exchange)
 
-    @staticmethod
-    def _parse(model: type[ModelT], value: Any, *, method: str = "", url: str = "") -> ModelT:
-        try:
-            return model.model_validate(value if value is not None else {})
-        except ValidationError as exc:
-            fields = ", ".join(
-                ".".join(str(p) for p in e["loc"]) or "reply" for e in exc.errors()[:3]
-            )
-        # Raised outside the except block: the ValidationError quotes the reply's values
-        # (which may echo a secret) and must not ride along even as suppressed __context__.
-        raise MalformedResponse(
-            f"The platform's reply has fields of an unexpected type: {fields}",
-            method=method,
-            url=url,
-        )
-
-    def _parse_list(self, model: type[ModelT], payload: Json, key: str, url: str) -> list[ModelT]:
-        items = payload.get(key)
-        if items is None:
-            return []
-        if not isinstance(items, list):
-            raise MalformedResponse(f"The platform's reply has {key!r} that is not a list", url=url)
-        try:
-            return _list_adapter(model).validate_python(items)
-        except ValidationError as exc:
-            fields = ", ".join(
-                ".".join(str(p) for p in e["loc"][1:]) or "reply" for e in exc.errors()[:3]
-            )
-        # Raised outside the except block, as in `_parse`.
-        raise MalformedResponse(
-            f"The platform's reply has fields of an unexpected type: {fields}", url=url
-        )
+    _parse = staticmethod(parse_model)
+    _parse_list = staticmethod(parse_list)
 
     async def _get_list(
         self,
@@ -460,7 +338,7 @@ class ApiTransport:
             # else (an error envelope, a reply that does not fit) takes the general path
             # below, which raises exactly what it always did.
             try:
-                reply = _list_envelope(model, key).validate_json(response.content)
+                reply = list_envelope(model, key).validate_json(response.content)
             except ValidationError:
                 reply = None
             if reply is not None and reply.success is not False:
