@@ -279,20 +279,22 @@ class VagentApp(ProfileSupport, App[None]):
         assert self.session is not None
         task = self.watcher.add(reply, template_name=template_name, target=self.session.target_id)
         self.run_worker(
-            self.watcher.watch(task), group=f"watch-{task.task_id}", exit_on_error=False
+            self._watch_and_announce(self.watcher, task),
+            group=f"watch-{task.task_id}",
+            exit_on_error=False,
         )
         return task
 
+    async def _watch_and_announce(self, watcher: MigrationWatcher, task: WatchedTask) -> None:
+        """Poll until the task is final, then say so once (a cancelled watch says nothing)."""
+        await watcher.watch(task)
+        kind = "Dry run" if task.dry_run else "Migration"
+        severity = "error" if task.status.lower() in ("failed", "error") else "information"
+        self.notify(
+            f"{kind} of {task.template_name} {task.status}", severity=severity, markup=False
+        )
+
     def _task_changed(self, task: WatchedTask) -> None:
-        if task.final and task.history and task.history[-1][0] == task.status:
-            if getattr(task, "_announced", False):
-                return
-            task._announced = True  # type: ignore[attr-defined]
-            kind = "Dry run" if task.dry_run else "Migration"
-            severity = "error" if task.status.lower() in ("failed", "error") else "information"
-            self.notify(
-                f"{kind} of {task.template_name} {task.status}", severity=severity, markup=False
-            )
         screen = self.get_screen_if_exists("migrations")
         if screen is not None and hasattr(screen, "task_changed"):
             screen.task_changed(task)
