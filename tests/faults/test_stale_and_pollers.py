@@ -15,6 +15,8 @@ from vagent_tui.sim.faults import Faults
 from vagent_tui.ui.widgets.computer_recording import RecordingPane
 
 JITTER = {"latency_ms": 5, "jitter_ms": 60}
+PATIENT = {"timeout": 5.0}
+"""Timeouts are not the subject of the jitter tests: a loaded machine must not make one."""
 
 
 def sim_of(app: Any) -> Any:
@@ -22,7 +24,9 @@ def sim_of(app: Any) -> Any:
 
 
 async def test_fast_paging_under_jitter_shows_the_last_wanted_page() -> None:
-    app = faulty_app("inbox", account=1111, rooms=500, faults=Faults(seed=5, **JITTER))
+    app = faulty_app(
+        "inbox", account=1111, rooms=500, faults=Faults(seed=5, **JITTER), client_options=PATIENT
+    )
     async with app.run_test(size=(120, 40)) as pilot:
         await idle(pilot)
         screen = app.screen
@@ -35,9 +39,10 @@ async def test_fast_paging_under_jitter_shows_the_last_wanted_page() -> None:
 
 
 async def test_fast_target_switches_under_jitter_show_the_last_target() -> None:
-    app = faulty_app("voices", faults=Faults(seed=9, **JITTER))
+    app = faulty_app("voices", faults=Faults(seed=9, **JITTER), client_options=PATIENT)
     async with app.run_test(size=(120, 40)) as pilot:
         await idle(pilot)
+        assert app.connected, app.connect_error
         for account in (1111, 1113, 1112, 1111, 1113):
             app.select_target(account)  # a switch, then the screen's reload
             await pilot.pause(0.04)

@@ -211,3 +211,20 @@ async def test_failed_load_after_a_switch_shows_no_stale_rows(
         assert row_ids(screen) == []
         assert "HTTP 403: Target account is outside your hierarchy" in text_of(screen, "#status")
         assert text_of(screen, "#voices-count").strip() == "0 of 0 voices"
+
+
+async def test_connect_failure_is_explained_on_the_screen_and_r_reconnects(make_app: Any) -> None:
+    app = make_app("voices", token="not-a-key")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        status = text_of(screen, "#status")
+        assert "Not connected: HTTP 401: Unauthorized Request" in status
+        assert "press r to retry" in status
+        assert voices_requests(app) == []
+        app.client._token = "demo-partner"
+        await pilot.press("r")
+        await settle(pilot)
+        assert app.connected
+        assert len(row_ids(screen)) == 34
+        assert "34 voices" in text_of(screen, "#status")

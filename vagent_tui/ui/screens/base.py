@@ -19,7 +19,7 @@ from textual.widgets import Footer
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.ui.safety import mutating_actions
 from vagent_tui.ui.widgets.context_bar import ContextBar
-from vagent_tui.ui.widgets.status import StatusLine
+from vagent_tui.ui.widgets.status import StatusLine, describe_error
 
 if TYPE_CHECKING:
     from vagent_tui.services.session import Session
@@ -101,7 +101,12 @@ class BaseScreen(Screen[None]):
 
     def _maybe_reload(self) -> None:
         version = self.vapp.context_version
-        if not self.vapp.connected or version == self._seen_version:
+        if not self.vapp.connected:
+            error = self.vapp.connect_error
+            if error is not None:  # say why the screen is empty, and how to try again
+                self.status.error(f"Not connected: {describe_error(error)}")
+            return
+        if version == self._seen_version:
             return
         self._seen_version = version
         self.reload()

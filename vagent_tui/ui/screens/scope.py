@@ -87,8 +87,6 @@ class ScopeScreen(BaseScreen):
         error = self.vapp.connect_error
         info.set_class(error is not None, "-error")
         info.update(scope_info(self.session, error))
-        if error is not None and not self.vapp.connected:
-            self.status.error(error)
 
     # ------------------------------------------------------------------ loading
 
