@@ -151,13 +151,22 @@ async def test_copy_docs_url_or_name(make_app: Any) -> None:
         assert app.clipboard == "endCall"
 
 
-async def test_non_agent_account_gets_a_hint(make_app: Any) -> None:
+async def test_a_platform_refusing_a_non_agent_account_gets_a_hint(
+    make_app: Any, monkeypatch: Any
+) -> None:
+    """The spec evaluates any account; a platform that refuses one gets a way out."""
     app = make_app("functions")  # the partner key acting as itself
+    real = app.client.list_functions
+
+    async def agents_only(target: int) -> Any:
+        if target < 1111:
+            raise ApiError(400, "targetAccountId must select an agent account")
+        return await real(target=target)
+
+    monkeypatch.setattr(app.client, "list_functions", agents_only)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         screen = app.screen
-        # The list is asked for with the acting account's id; the cross-check is not.
-        assert requests(app, FUNCTIONS)[-1].query["targetAccountId"] == "1000"
         assert requests(app, LIVE) == []
         status = text_of(screen, "#status")
         assert "targetAccountId must select an agent account" in status
@@ -172,26 +181,20 @@ async def test_non_agent_account_gets_a_hint(make_app: Any) -> None:
         assert "pauseRecording not allowed (This function has been retired)" in findings
 
 
-async def test_cross_check_needs_an_agent_when_the_list_works(
-    make_app: Any, monkeypatch: Any
-) -> None:
-    """A platform that lists functions for any account: rows, and the cross-check hint."""
+async def test_a_non_agent_account_gets_its_list_and_a_cross_check_hint(make_app: Any) -> None:
     app = make_app("functions", account=1110)  # an organization
-    real = app.client.list_functions
-
-    async def any_account(target: int) -> Any:
-        return await real(target=1111)
-
-    monkeypatch.setattr(app.client, "list_functions", any_account)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         screen = app.screen
+        # The list is asked for with the acting account's id; the cross-check is not.
+        assert requests(app, FUNCTIONS)[-1].query["targetAccountId"] == "1110"
+        assert requests(app, LIVE) == []
         assert len(row_names(screen)) == 24
+        assert "24 functions for Acme Dental Group" in text_of(screen, "#status")
         findings = text_of(screen, "#functions-findings")
         assert "needs an agent account (organization account selected)" in findings
         table = screen.query_one("#functions-table", DataTable)
         assert table.get_cell("transferCall", "configured").plain == "—"
-        assert requests(app, LIVE) == []
 
 
 async def test_api_error_shown_and_retry(make_app: Any, monkeypatch: Any) -> None:

@@ -1,7 +1,8 @@
 """Agent endpoints: functions, voices, configuration reads and saved versions.
 
 * ``GET /agent/functions`` requires ``targetAccountId`` (400 ``targetAccountId is
-  required``) naming a voice agent account; descriptors are evaluated for it.
+  required``) naming any account the key may select; descriptors are evaluated for it
+  (an account above the agents has no Computer Agent of its own).
 * ``GET /agent/voices`` computes ``accountAvailability`` for the selected account.
 * ``GET /agent/{agentConfigId}``: ids are ``cfg-<accountId>``; an unknown id is 404
   ``Agent configuration not found``; a configuration of an account the key may not select
@@ -29,7 +30,7 @@ MAX_TITLE = 120
 async def functions(ctx: Ctx) -> dict[str, Any]:
     if ctx.query.get("targetAccountId") is None:
         raise bad("targetAccountId is required")
-    acc = ctx.agent_target()
+    acc = ctx.target
     return {"success": True, "message": "Functions retrieved successfully",
             "functions": functions_for(acc)}  # fmt: skip
 

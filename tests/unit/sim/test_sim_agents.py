@@ -60,10 +60,14 @@ async def test_functions_mix(sim: Sim):
     assert not paid["pauseRecording"]["allowed"]
 
 
-async def test_functions_need_an_agent_target(sim: Sim):
+async def test_functions_need_a_target_the_key_may_select(sim: Sim):
     envelope(await sim.get("/agent/functions", "demo-agent"), 400, "targetAccountId is required")
-    envelope(await sim.get("/agent/functions", targetAccountId=1110), 400)
     envelope(await sim.get("/agent/functions", "demo-other", targetAccountId=1111), 403)
+    # Any account is evaluated, an organization too: paid plan, no Computer Agent of its own.
+    org = await sim.get("/agent/functions", targetAccountId=1110)
+    fns = {f["name"]: f for f in org.json()["functions"]}
+    assert org.status_code == 200 and fns["transferCall"]["allowed"]
+    assert not fns["runComputerTask"]["allowed"] and fns["runComputerTask"]["missingRequirement"]
 
 
 async def test_voices(sim: Sim):
