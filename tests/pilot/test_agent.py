@@ -136,6 +136,12 @@ async def test_rename_empty_is_refused_and_sends_nothing(make_app: Any) -> None:
         await pilot.pause()
         assert app.screen is modal
         assert "A title cannot be empty" in str(modal.query_one("#prompt-error").render())
+        modal.query_one(Input).value = "x" * 121
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is modal
+        error = str(modal.query_one("#prompt-error").render())
+        assert "at most 120 characters (this one has 121)" in error
         await pilot.press("escape")
         await settle(pilot)
         assert len(sim.requests) == before
@@ -149,23 +155,23 @@ async def test_rename_server_error_keeps_the_text(make_app: Any) -> None:
         screen = app.screen
         sim = sim_of(app)
         first = sim.versions[1111][0]
-        too_long = "x" * 130  # the simulator allows 120 characters
+        wanted = "Before the spring campaign"
+        sim.faults.set("500", methods=frozenset({"PUT"}), path_contains="/title", remaining=1)
         await pilot.press("e")
         await pilot.pause()
-        app.screen.query_one(Input).value = too_long
+        app.screen.query_one(Input).value = wanted
         await pilot.press("enter")
         await settle(pilot)
         assert sim.count("PUT", TITLE_PATH.format(first["versionId"])) == 1
-        assert first["title"] != too_long
+        assert first["title"] != wanted
         modal = app.screen
         assert isinstance(modal, PromptModal)  # opened again with what was typed
-        assert modal.query_one(Input).value == too_long
-        assert "title must be at most 120 characters" in modal.body_text
-        assert "HTTP 400: title must be at most 120 characters" in text_of(screen, "#status")
-        modal.query_one(Input).value = "Short again"
-        await pilot.press("enter")
+        assert modal.query_one(Input).value == wanted
+        assert "Simulated internal server error" in modal.body_text
+        assert "HTTP 500: Simulated internal server error" in text_of(screen, "#status")
+        await pilot.press("enter")  # the fault was for one request only
         await settle(pilot)
-        assert first["title"] == "Short again"
+        assert first["title"] == wanted
 
 
 async def test_non_agent_target_shows_a_hint(make_app: Any) -> None:

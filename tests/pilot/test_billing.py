@@ -154,6 +154,7 @@ async def test_each_invalid_field_is_refused_and_nothing_sent(make_app: Any) -> 
             ({"port": "0"}, "port", "between 1 and 65535"),
             ({"port": "70000"}, "port", "between 1 and 65535"),
             ({"rotation": "0"}, "rotation-minutes", "whole number of minutes"),
+            ({"rotation": "1441"}, "rotation-minutes", "from 1 to 1440"),
             ({"rotation": ""}, "rotation-minutes", "whole number of minutes"),
             ({"username": "   "}, "username", "required"),
         ]
@@ -202,20 +203,19 @@ async def test_server_error_keeps_every_field(make_app: Any) -> None:
             "username": "adr",
             "password": SECRET,
             "path": "/x",
-            "rotation": "2000",  # the simulator allows 1..1440
+            "rotation": "1440",
         }
         fill(screen, **typed)
+        faults = sim_of(app).faults
+        faults.set("503", methods=frozenset({"POST"}), path_contains="adrExportConfig", remaining=1)
         await pilot.press("ctrl+s")
         await settle(pilot)
-        assert "HTTP 400: rotationMinutes must be a number of minutes between 1 and 1440" in (
-            status_text(screen)
-        )
+        assert "HTTP 503: Service temporarily unavailable (simulated)" in status_text(screen)
         assert "press ctrl+s to retry" in status_text(screen)
         for name, text in typed.items():
             assert value(screen, name) == text
         assert 1000 not in sim_of(app).adr
-        fill(screen, rotation="1440")
-        await pilot.press("ctrl+s")
+        await pilot.press("ctrl+s")  # the fault was for one request only
         await settle(pilot)
         assert sim_of(app).adr[1000]["rotationMinutes"] == "1440"
 

@@ -72,7 +72,9 @@ bad_descriptions = st.one_of(
     spaces, st.text(min_size=201, max_size=260).filter(lambda s: len(s.strip()) > 200)
 )
 titles = st.text(typed, min_size=1, max_size=120).filter(lambda s: 1 <= len(s.strip()) <= 120)
-bad_titles = bad_descriptions
+bad_titles = st.one_of(
+    spaces, st.text(typed, min_size=121, max_size=160).filter(lambda s: len(s.strip()) > 120)
+)
 upload_paths = st.lists(
     st.from_regex(r"\A[A-Za-z0-9_][A-Za-z0-9_.-]{0,10}\Z").filter(lambda s: s != ".."),
     min_size=1,
@@ -99,3 +101,34 @@ bad_modes = st.one_of(
         )
     ),
 )
+
+
+# ---------------------------------------------------------------- tests/property/test_forms_more.py
+
+
+def padded(values: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+    """``values`` with spaces or a tab around them (what a paste brings)."""
+    return st.builds(lambda before, value, after: before + value + after, spaces, values, spaces)
+
+
+long_titles = st.text(typed, min_size=121, max_size=200).filter(
+    lambda s: 121 <= len(s.strip()) <= 200
+)
+"""Titles the request model takes (at most 200) but the simulator refuses (over 120)."""
+too_long_titles = st.text(typed, min_size=201, max_size=240).filter(lambda s: len(s.strip()) > 200)
+"""Typed titles over the request model's 200 characters."""
+protected_upload_paths = st.sampled_from(
+    [".system/x.txt", "public/index.html", "AGENTS.md", "settings.json", "Heartbeat.MD"]
+)
+"""Paths the request model takes but the platform refuses (403): still one request."""
+optional_modes = st.one_of(st.just(""), spaces, modes, padded(modes))
+"""A mode field as typed: empty (the server's default) or octal text, maybe padded."""
+
+
+def confirm_texts(expected: str) -> st.SearchStrategy[str]:
+    """What is typed in a type-to-confirm field: ``expected`` (maybe padded) or not."""
+    wrong = st.one_of(
+        st.sampled_from(["", " ", expected[:-1], expected.upper(), expected + "x", "yes"]),
+        words,
+    ).filter(lambda text: text.strip() != expected)
+    return st.one_of(st.just(expected), padded(st.just(expected)), wrong)

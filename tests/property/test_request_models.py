@@ -99,7 +99,7 @@ def test_adr_valid_is_wired_as_the_spec_shapes_it(values: dict[str, Any]) -> Non
     assert "password" not in repr(config) or values["password"] not in repr(config)
 
 
-BAD_ROTATIONS = ["0", "-5", "", "abc", "1.5", True, None]
+BAD_ROTATIONS = ["0", "-5", "", "abc", "1.5", "1441", "99999", True, None]
 BAD_HOSTS = ["", "bad host", "-a.com", "300.1.1.1", "a" * 254, "[::1]", "a..b"]
 adr_breakers = st.one_of(
     st.tuples(st.just("delivery_protocol"), st.text(max_size=6).filter(

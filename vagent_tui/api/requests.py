@@ -14,6 +14,12 @@ from urllib.parse import urlsplit
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic.alias_generators import to_camel
 
+# Where the spec is silent, the limits the simulator enforces too.
+MAX_ROTATION = 1440
+"""ADR rotation minutes: at most a day, since files are delivered daily."""
+MAX_TITLE = 120
+"""A saved version's display title."""
+
 
 class Request(BaseModel):
     """Base of request models: strict, no unknown fields."""
@@ -63,8 +69,10 @@ class AdrExportConfig(Request):
         if isinstance(value, bool):
             raise ValueError("rotation minutes must be a whole number of minutes")
         text = str(value).strip()
-        if not text.isdigit() or int(text) < 1:
-            raise ValueError("rotation minutes must be a whole number of minutes, at least 1")
+        if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= MAX_ROTATION:
+            raise ValueError(
+                f"rotation minutes must be a whole number of minutes from 1 to {MAX_ROTATION}"
+            )
         return str(int(text))
 
     @field_validator("password")
@@ -169,7 +177,7 @@ class TokenRequest(Request):
 
 
 class TitleRequest(Request):
-    title: str = Field(min_length=1, max_length=200)
+    title: str = Field(min_length=1, max_length=MAX_TITLE)
 
 
 class RecordingStartRequest(Request):

@@ -22,6 +22,7 @@ from textual.widgets import DataTable, Static, TabbedContent, TabPane
 
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import AgentConfig, SavedVersion
+from vagent_tui.api.requests import MAX_TITLE
 from vagent_tui.services.agents import AgentSlots, load_agent
 from vagent_tui.ui.format import fmt_datetime
 from vagent_tui.ui.screens.base import BaseScreen
@@ -32,8 +33,13 @@ from vagent_tui.ui.widgets.status import describe_error
 
 
 def title_problem(text: str) -> str | None:
-    """The prompt's own check: a title must have something in it."""
-    return "A title cannot be empty" if not text.strip() else None
+    """The prompt's own check, before anything is sent: not empty, not too long."""
+    length = len(text.strip())
+    if not length:
+        return "A title cannot be empty"
+    if length > MAX_TITLE:
+        return f"A title has at most {MAX_TITLE} characters (this one has {length})"
+    return None
 
 
 def differing_fields(live: AgentConfig, staging: AgentConfig) -> list[str]:

@@ -25,6 +25,7 @@ from textual.widgets import Button, Input, Select, Static
 
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import AdrExportConfig
+from vagent_tui.api.requests import MAX_ROTATION
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.widgets.form import FormField, errors_by_field, first_invalid, show_errors
 
@@ -48,7 +49,7 @@ _FRIENDLY = {
     "port": "a port number between 1 and 65535",
     "username": "required",
     "password": "required",
-    "rotation_minutes": "a whole number of minutes, at least 1 (e.g. 60)",
+    "rotation_minutes": f"a whole number of minutes from 1 to {MAX_ROTATION} (e.g. 60)",
     "delivery_protocol": "pick SFTP, FTPS or FTP",
 }
 
