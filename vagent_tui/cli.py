@@ -138,12 +138,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if args.command == "serve":
         return run_serve(args.port, args.app_args)
-    if args.command in ("profile", "info"):
+    if args.command in ("profile", "info", "keys"):
         from vagent_tui import cli_profiles
 
-        return (
-            cli_profiles.run_profile(args) if args.command == "profile" else cli_profiles.run_info()
+        run = {"profile": cli_profiles.run_profile, "info": cli_profiles.run_info}.get(
+            args.command, cli_profiles.run_keys
         )
+        return run(args)
     return run_console(args)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import getpass
+import os
 import sys
 
 from vagent_tui import config as cfg
@@ -49,6 +50,7 @@ def add_subcommands(sub: argparse._SubParsersAction) -> None:  # type: ignore[ty
     use.add_argument("name")
 
     sub.add_parser("info", help="print every path the app uses")
+    sub.add_parser("keys", help="list the binding ids a profile's keymap can override")
 
 
 def _load() -> cfg.Config | None:
@@ -129,7 +131,19 @@ def _add(config: cfg.Config, args: argparse.Namespace) -> int:
     return 0
 
 
-def run_info() -> int:
+def run_keys(_args: argparse.Namespace) -> int:
+    from vagent_tui.ui.keys import catalog
+
+    lines = ['Binding ids for a profile\'s [profiles.NAME.keymap] table, e.g. "voices.copy" = "y"']
+    lines += [f"{i.id:<26} {i.key:<16} {i.description:<20} {i.owner}" for i in catalog()]
+    try:
+        print("\n".join(lines), flush=True)
+    except BrokenPipeError:  # `vagent-tui keys | head`
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 0
+
+
+def run_info(_args: argparse.Namespace | None = None) -> int:
     for label, path in cfg.paths().items():
         state = "exists" if path.exists() else "absent"
         print(f"{label:<18} {path}  ({state})")

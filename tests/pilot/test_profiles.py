@@ -344,6 +344,30 @@ async def test_keymap_override_from_the_profile() -> None:
         assert app.current_mode == "scope"
 
 
+async def test_unknown_keymap_ids_are_named_in_a_warning() -> None:
+    keymap = {"goto.voices": "f3", "voices.cpy": "y", "nonsense": "z"}
+    config = _config(a=cfg.Profile("a", URL, token_env="X", keymap=keymap))
+    app = _app(config, "a")
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await settle(pilot)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        warnings = [n for n in _notes(app) if "unknown binding ids" in n]
+        assert len(warnings) == 1, _notes(app)
+        assert "'nonsense', 'voices.cpy'" in warnings[0] and "goto.voices" not in warnings[0]
+        assert "vagent-tui keys" in warnings[0]
+
+
+async def test_a_keymap_of_known_ids_gets_no_warning() -> None:
+    config = _config(a=cfg.Profile("a", URL, token_env="X", keymap={"voices.copy": "y"}))
+    app = _app(config, "a")
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await settle(pilot)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert not [n for n in _notes(app) if "keymap" in n]
+
+
 # ---------------------------------------------------------------------- copy
 
 

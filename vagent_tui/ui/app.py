@@ -153,6 +153,7 @@ class VagentApp(ProfileSupport, App[None]):
         for error in self.theme_errors:
             self.notify(error, title="Theme file skipped", severity="warning", markup=False)
         self._watch_theme_choice()
+        self.check_keymap()
         if self.client is None:
             from vagent_tui.ui.screens.setup import SetupScreen
 

@@ -74,6 +74,22 @@ class ProfileSupport:
         if profile is not None and profile.keymap:
             self.set_keymap(profile.keymap)
 
+    def check_keymap(self: VagentApp) -> None:
+        """Warn about keymap ids that name no binding (checked off the main thread)."""
+        profile = self.profile
+        if profile is None or not profile.keymap:
+            return
+
+        def check() -> None:
+            from vagent_tui.ui.keys import keymap_warning, unknown_ids
+
+            unknown = unknown_ids(profile.keymap)
+            if unknown:
+                message = keymap_warning(profile.name, unknown)
+                self.call_from_thread(self.notify, message, severity="warning", markup=False)
+
+        self.run_worker(check, thread=True, group="keymap-check", exit_on_error=False)
+
     # ------------------------------------------------------------------ read-only
 
     def refuse_if_read_only(self: VagentApp, node: Any, action: str) -> bool:
@@ -273,6 +289,7 @@ class ProfileSupport:
         self.read_only = self.force_read_only or (profile is not None and profile.is_read_only)
         client.read_only = self.read_only
         self.set_keymap(profile.keymap if profile else {})
+        self.check_keymap()
         if profile is not None:
             self.set_theme_quietly(profile.theme)
         self.connected = True

@@ -177,3 +177,14 @@ def test_info_prints_every_path(capsys: pytest.CaptureFixture[str], isolated: Pa
     assert cli.main(["info"]) == 0
     out = capsys.readouterr().out
     assert str(isolated / "config.toml") in out and "journal" in out
+
+
+def test_keys_lists_every_binding_id(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["keys"]) == 0
+    out = capsys.readouterr().out
+    rows = {line.split()[0]: line.split()[1] for line in out.splitlines()[1:]}
+    # The app's, every screen's (imported on demand), and widgets' bindings.
+    assert rows["goto.voices"] == "3" and rows["app.quit"] == "ctrl+q"
+    assert rows["sip.add"] == "a" and rows["inbox.last_page"] == "G"
+    assert rows["scope.expand"] == "space" and rows["new-token.copy"] == "c"
+    assert len(rows) > 60

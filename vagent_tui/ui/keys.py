@@ -1,0 +1,71 @@
+"""Every binding id of the console: what a profile's ``keymap`` may override.
+
+Finding them imports every screen module, so this runs only on demand: the
+``vagent-tui keys`` command, and a check of a profile's keymap in a thread once the
+console is up (an unknown id would otherwise be ignored without a word).
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import sys
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from textual.binding import Binding
+
+from vagent_tui.ui.registry import SCREENS
+
+_EXTRA_MODULES = (
+    "vagent_tui.ui.app",
+    "vagent_tui.ui.screens.setup",
+    "vagent_tui.ui.screens.modals",
+)
+
+
+@dataclass(frozen=True)
+class KeyInfo:
+    id: str
+    key: str
+    description: str
+    owner: str  # the class that declares the binding
+
+
+def catalog() -> list[KeyInfo]:
+    """Every binding with an id, from the app, its screens and widgets (sorted by id)."""
+    for module in (*_EXTRA_MODULES, *(info.target.partition(":")[0] for info in SCREENS)):
+        importlib.import_module(module)
+    found: dict[str, KeyInfo] = {}
+    for name, module in list(sys.modules.items()):
+        if not name.startswith(("vagent_tui.", "textual.")) or module is None:
+            continue
+        for owner in _classes_with_bindings(vars(module).values(), name):
+            for binding in owner.BINDINGS:
+                if isinstance(binding, Binding) and binding.id and binding.id not in found:
+                    description = binding.description or binding.tooltip or binding.action
+                    found[binding.id] = KeyInfo(
+                        binding.id, binding.key, description, owner.__name__
+                    )
+    return sorted(found.values(), key=lambda info: info.id)
+
+
+def _classes_with_bindings(values: Iterable[object], module: str) -> Iterable[type]:
+    for value in values:
+        if inspect.isclass(value) and value.__module__ == module and "BINDINGS" in vars(value):
+            yield value
+
+
+def unknown_ids(keymap: Mapping[str, str], known: Iterable[KeyInfo] | None = None) -> list[str]:
+    """The ids of ``keymap`` that name no binding of the console."""
+    ids = {info.id for info in (catalog() if known is None else known)}
+    return sorted(set(keymap) - ids)
+
+
+def keymap_warning(profile: str, unknown: list[str]) -> str:
+    names = ", ".join(repr(i) for i in unknown)
+    plural = "s" if len(unknown) > 1 else ""
+    return (
+        f"Profile {profile!r}: keymap has unknown binding id{plural} {names}, ignored. "
+        "`vagent-tui keys` lists the ids."
+    )
