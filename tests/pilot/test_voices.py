@@ -221,6 +221,7 @@ async def test_connect_failure_is_explained_on_the_screen_and_r_reconnects(make_
         status = text_of(screen, "#status")
         assert "Not connected: HTTP 401: Unauthorized Request" in status
         assert "press r to retry" in status
+        assert "Voices · not connected" in str(screen.query_one("#context-bar", Static).content)
         assert voices_requests(app) == []
         app.client._token = "demo-partner"
         await pilot.press("r")

@@ -56,7 +56,8 @@ class ContextBar(Static):
             text.append(" · ")
         text.append(self.screen_title, style="bold")
         if session is None or session.scope is None:
-            text.append(" · connecting…", style="italic")
+            failed = getattr(app, "connect_error", None) is not None
+            text.append(" · not connected" if failed else " · connecting…", style="italic")
         else:
             text.append(" · ")
             text.append(session.context_line())
