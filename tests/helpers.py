@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from typing import Any
+
+PERPETUAL = frozenset({"_loader"})
+"""Worker groups that never finish while their widget lives (DirectoryTree's loader)."""
 
 
 async def settle(pilot: Any, *, rounds: int = 40) -> None:
@@ -10,7 +15,15 @@ async def settle(pilot: Any, *, rounds: int = 40) -> None:
     app = pilot.app
     for _ in range(rounds):
         await pilot.pause()
-        if not any(w.is_running for w in app.workers):
+        if not any(w.is_running and w.group not in PERPETUAL for w in app.workers):
             await pilot.pause()
             return
+        await pilot.pause(0.02)
+
+
+async def wait_for(pilot: Any, check: Callable[[], object], seconds: float = 10.0) -> None:
+    """Pause until ``check()`` is true; fail with a clear message after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline, f"still not true after {seconds} s"
         await pilot.pause(0.02)

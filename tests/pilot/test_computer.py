@@ -14,7 +14,7 @@ import pytest
 from rich.console import Console
 from textual.widgets import DataTable, Input, Static, Switch
 
-from tests.helpers import settle
+from tests.helpers import settle, wait_for
 from vagent_tui.api.errors import ApiError
 from vagent_tui.ui.screens import computer
 from vagent_tui.ui.screens.modals import ConfirmModal
@@ -170,16 +170,10 @@ async def test_status_is_polled_until_final_and_not_while_hidden(
         # Shown again: polled until finalized and analysed, then it stops.
         clock[0] += 6
         app.switch_mode("computer")
-        await settle(pilot)
-        await pilot.pause(0.2)
-        assert "✓ yes" in text_of(screen, "#computer-recording")  # finalized
+        await wait_for(pilot, lambda: "✓ yes" in text_of(screen, "#computer-recording"))
         clock[0] += 10
-        for _ in range(20):
-            await pilot.pause(0.05)
-            if "completed" in text_of(screen, "#computer-recording"):
-                break
+        await wait_for(pilot, lambda: "completed" in text_of(screen, "#computer-recording"))
         await settle(pilot)
-        assert "completed" in text_of(screen, "#computer-recording")
         assert not screen.recording_pane.polling
         polls = sim.count("GET", STATUS)
         await pilot.pause(0.3)

@@ -8,9 +8,10 @@ import stat
 from typing import Any
 
 import pytest
+from textual.command import CommandList
 from textual.widgets import Button, Input, Static
 
-from tests.helpers import settle
+from tests.helpers import settle, wait_for
 from vagent_tui import config as cfg
 from vagent_tui.services.connect import demo_client
 from vagent_tui.sim import create_app
@@ -68,12 +69,25 @@ def _bar(app: Any) -> ContextBar:
     return app.screen.query_one(ContextBar)
 
 
+async def _until_listed(pilot: Any, palette: Any, text: str) -> None:
+    """Until the palette's search has put a match for ``text`` first in its list."""
+    results = palette.query_one(CommandList)
+
+    def first_matches() -> bool:
+        if not results.option_count:
+            return False
+        first = str(results.get_option_at_index(0).prompt).lower()
+        return all(word in first for word in text.lower().split())
+
+    await wait_for(pilot, first_matches)
+
+
 async def _palette(pilot: Any, text: str) -> None:
     pilot.app.action_command_palette()
     await pilot.pause()
     palette = pilot.app.screen
     palette.query_one(Input).value = text
-    await pilot.pause(0.3)
+    await _until_listed(pilot, palette, text)
     await pilot.press("enter")
     await settle(pilot)
 
@@ -321,7 +335,7 @@ async def test_theme_choice_without_profile_goes_to_the_top_level() -> None:
         app.action_change_theme()
         await pilot.pause()
         app.screen.query_one(Input).value = "vagent-ansi"
-        await pilot.pause(0.3)
+        await _until_listed(pilot, app.screen, "vagent-ansi")
         await pilot.press("enter")
         await settle(pilot)
         assert app.theme == "vagent-ansi"

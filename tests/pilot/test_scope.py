@@ -8,7 +8,7 @@ from typing import Any
 from rich.console import Console
 from textual.widgets import Input, OptionList, Static
 
-from tests.helpers import settle
+from tests.helpers import settle, wait_for
 from vagent_tui.api.errors import ApiError
 
 LISTS = ("/api/v2/listResellers", "/api/v2/listOrganizations", "/api/v2/listAccounts")
@@ -163,10 +163,9 @@ async def test_escape_cancels_a_slow_switch(make_app: Any) -> None:
         app.client.sim_app.state.sim.latency_ms = 3000
         screen.tree.move_cursor(node_of(screen, 1200))
         await pilot.press("enter")
-        await pilot.pause(0.1)
-        assert "Switching to Cascade Cloud Voice" in text_of(screen, "#status")
+        await wait_for(pilot, lambda: "Switching to Cascade" in text_of(screen, "#status"))
         await pilot.press("escape")
-        await pilot.pause(0.1)
+        await wait_for(pilot, lambda: "cancelled" in text_of(screen, "#status"))
         assert app.session.target is None
         assert "Switch to Cascade Cloud Voice cancelled" in text_of(screen, "#status")
         assert not [w for w in app.workers if w.group == "target" and w.is_running]
