@@ -111,12 +111,6 @@ def padded(values: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
     return st.builds(lambda before, value, after: before + value + after, spaces, values, spaces)
 
 
-long_titles = st.text(typed, min_size=121, max_size=200).filter(
-    lambda s: 121 <= len(s.strip()) <= 200
-)
-"""Titles the request model takes (at most 200) but the simulator refuses (over 120)."""
-too_long_titles = st.text(typed, min_size=201, max_size=240).filter(lambda s: len(s.strip()) > 200)
-"""Typed titles over the request model's 200 characters."""
 protected_upload_paths = st.sampled_from(
     [".system/x.txt", "public/index.html", "AGENTS.md", "settings.json", "Heartbeat.MD"]
 )
