@@ -151,7 +151,7 @@ class ScopeScreen(BaseScreen):
         self.status.info(f"{len(children)} {noun} under {account.display_name}")
         if node.is_root and os.environ.get("VAGENT_BENCH_EXIT_ON_READY") == "1":
             # bench/startup.py: quit once the first frame with data has been drawn.
-            self.call_after_refresh(self.app.exit)
+            self.tree.quit_app_when_drawn()
 
     # ------------------------------------------------------------------ labels, detail
 
