@@ -9,12 +9,17 @@ from pydantic.alias_generators import to_camel
 
 
 class Resource(BaseModel):
-    """Base of response models: every field optional, unknown fields kept."""
+    """Base of response models: every field optional, unknown fields kept.
+
+    A model builds its validator when first used (``defer_build``), not at import: the
+    start-up only pays for the models its first screen reads (`Account`, `AccountPage`).
+    """
 
     model_config = ConfigDict(
         alias_generator=to_camel,
         populate_by_name=True,
         extra="allow",
+        defer_build=True,
     )
 
     def wire(self) -> dict[str, Any]:

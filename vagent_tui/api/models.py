@@ -10,45 +10,74 @@ Python names are snake_case; the wire names are the camelCase aliases.
 
 from __future__ import annotations
 
+import importlib
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import (
     AliasChoices,
+    ConfigDict,
     Field,
 )
 
-from vagent_tui.api.agent_config import (  # noqa: F401
-    ActiveHours,
-    AgentConfig,
-    AppEntry,
-    EffectiveReportingField,
-    FunctionEntry,
-    HeartbeatConfig,
-    ReportingField,
-    ReportingFieldValues,
-    SkillEntry,
-)
 from vagent_tui.api.base import Resource
 
-# Request models live in requests.py; they are re-exported so that `models` names every
-# resource of the API.
-from vagent_tui.api.requests import (  # noqa: F401
-    WEBHOOK_TYPES,
-    AdrExportConfig,
-    MigrationRequest,
-    RecordingStartRequest,
-    Request,
-    SipEntryRequest,
-    TitleRequest,
-    TokenRequest,
-    UploadRequest,
-    WebhookRequest,
-    check_http_url,
-    check_ip,
-    check_octal_mode,
-    is_hostname_or_ip,
-)
+if TYPE_CHECKING:
+    from vagent_tui.api.agent_config import (  # noqa: F401
+        ActiveHours,
+        AgentConfig,
+        AppEntry,
+        EffectiveReportingField,
+        FunctionEntry,
+        HeartbeatConfig,
+        ReportingField,
+        ReportingFieldValues,
+        SkillEntry,
+    )
+    from vagent_tui.api.requests import (  # noqa: F401
+        WEBHOOK_TYPES,
+        AdrExportConfig,
+        MigrationRequest,
+        RecordingStartRequest,
+        Request,
+        SipEntryRequest,
+        TitleRequest,
+        TokenRequest,
+        UploadRequest,
+        WebhookRequest,
+        check_http_url,
+        check_ip,
+        check_octal_mode,
+        is_hostname_or_ip,
+    )
+
+# The agent configuration models (agent_config.py) and the request models (requests.py)
+# are re-exported so that `models` names every resource of the API. They are imported on
+# first use (PEP 562), not at start-up: the first screen needs neither.
+_REEXPORTED = dict.fromkeys(
+    ("ActiveHours", "AgentConfig", "AppEntry", "EffectiveReportingField", "FunctionEntry",
+     "HeartbeatConfig", "ReportingField", "ReportingFieldValues", "SkillEntry"),
+    "vagent_tui.api.agent_config",
+) | dict.fromkeys(
+    ("WEBHOOK_TYPES", "AdrExportConfig", "MigrationRequest", "RecordingStartRequest",
+     "Request", "SipEntryRequest", "TitleRequest", "TokenRequest", "UploadRequest",
+     "WebhookRequest", "check_http_url", "check_ip", "check_octal_mode", "is_hostname_or_ip"),
+    "vagent_tui.api.requests",
+)  # fmt: skip
+
+
+def __getattr__(name: str) -> Any:
+    module = _REEXPORTED.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_REEXPORTED})
+
 
 # --------------------------------------------------------------------------- agents
 
@@ -127,6 +156,8 @@ class Account(Resource):
     `scope_field` reads both.
     """
 
+    model_config = ConfigDict(defer_build=False)  # the first screen reads accounts
+
     id: int | None = None
     username: str | None = None
     name: str | None = None
@@ -163,6 +194,8 @@ _ACCOUNT_WIRE_TO_FIELD = {info.alias or name: name for name, info in Account.mod
 
 class AccountPage(Resource):
     """A page of a child-account list (resellers, organizations or accounts)."""
+
+    model_config = ConfigDict(defer_build=False)
 
     items: list[Account] = Field(default_factory=list)
     total: int = 0

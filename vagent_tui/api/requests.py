@@ -22,13 +22,14 @@ MAX_TITLE = 120
 
 
 class Request(BaseModel):
-    """Base of request models: strict, no unknown fields."""
+    """Base of request models: strict, no unknown fields (validator built on first use)."""
 
     model_config = ConfigDict(
         alias_generator=to_camel,
         populate_by_name=True,
         extra="forbid",
         str_strip_whitespace=True,
+        defer_build=True,
     )
 
     def wire(self) -> dict[str, Any]:

@@ -5,6 +5,8 @@ Server text (names, usernames) goes in as `rich.text.Text`, never as markup.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -14,8 +16,12 @@ from vagent_tui.api.scope import ScopeLevel
 from vagent_tui.services.accounts import account_kind
 from vagent_tui.services.session import Session
 from vagent_tui.ui.format import flag, plain
-from vagent_tui.ui.widgets.details import Field
 from vagent_tui.ui.widgets.status import describe_error
+
+if TYPE_CHECKING:
+    # Only a type: the details widgets (and the agent services they need) are not
+    # imported by the first screen.
+    from vagent_tui.ui.widgets.details import Field
 
 CURRENT = "●"
 
