@@ -14,11 +14,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer
 
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.ui.safety import mutating_actions
 from vagent_tui.ui.widgets.context_bar import ContextBar
+from vagent_tui.ui.widgets.footer import KeysFooter
 from vagent_tui.ui.widgets.status import StatusLine, describe_error
 
 if TYPE_CHECKING:
@@ -61,7 +61,7 @@ class BaseScreen(Screen[None]):
         yield ContextBar(self.TITLE)
         yield from self.compose_body()
         yield StatusLine(id="status")
-        yield Footer()
+        yield KeysFooter()
 
     def compose_body(self) -> Iterable[Widget]:
         return ()
