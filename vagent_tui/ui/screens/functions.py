@@ -22,6 +22,7 @@ from vagent_tui.ui.format import flag
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.widgets.details import findings_text, function_detail
 from vagent_tui.ui.widgets.status import describe_error
+from vagent_tui.ui.widgets.tables import row_table
 
 VIEWS = ("all", "unavailable", "configured", "problems")
 _VIEW_TIP = "Show all, unavailable, configured or problem functions"
@@ -83,19 +84,17 @@ class FunctionsScreen(BaseScreen):
             yield Static("", id="functions-view", markup=False)
         yield Static("", id="functions-findings", markup=False)
         with Container(id="functions-body"):
-            table: DataTable[Any] = DataTable(
-                id="functions-table", cursor_type="row", zebra_stripes=True
+            yield row_table(
+                "functions-table",
+                (
+                    ("Allowed", "allowed"),
+                    ("Function", "label"),
+                    ("Limit", "limit"),
+                    ("Paid", "paid"),
+                    ("Computer", "computer"),
+                    ("Configured", "configured"),
+                ),
             )
-            for label, key in (
-                ("Allowed", "allowed"),
-                ("Function", "label"),
-                ("Limit", "limit"),
-                ("Paid", "paid"),
-                ("Computer", "computer"),
-                ("Configured", "configured"),
-            ):
-                table.add_column(label, key=key)
-            yield table
             yield Static("", id="functions-detail")
 
     @property

@@ -22,6 +22,7 @@ from textual.widgets import DataTable, Input, Select, Static
 from vagent_tui.services.journal import Journal, JournalEntry, JournalFilter, to_curl
 from vagent_tui.ui.format import NO, YES
 from vagent_tui.ui.screens.base import BaseScreen
+from vagent_tui.ui.widgets.tables import row_table
 
 _METHODS = [(m, m) for m in ("POST", "PUT", "PATCH", "DELETE")]
 _STATUS = [(f"{YES} ok", "ok"), (f"{NO} failed", "failed")]
@@ -84,17 +85,18 @@ class JournalScreen(BaseScreen):
             yield Select([], prompt="Profile: any", id="journal-profile", compact=True)
             yield Static("", id="journal-count", markup=False)
         with Container(id="journal-body"):
-            table: DataTable[Any] = DataTable(
-                id="journal-table", cursor_type="row", zebra_stripes=True
+            yield row_table(
+                "journal-table",
+                (
+                    ("Time (UTC)", "time"),
+                    ("Method", "method"),
+                    ("Path", "path"),
+                    ("Target", "target"),
+                    ("Status", "status"),
+                    ("Message", "message"),
+                    ("Profile", "profile"),
+                ),
             )
-            table.add_column("Time (UTC)", key="time")
-            table.add_column("Method", key="method")
-            table.add_column("Path", key="path")
-            table.add_column("Target", key="target")
-            table.add_column("Status", key="status")
-            table.add_column("Message", key="message")
-            table.add_column("Profile", key="profile")
-            yield table
             yield Static("", id="journal-detail")
         yield Static("", id="journal-empty", markup=False)
 

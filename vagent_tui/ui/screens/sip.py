@@ -23,6 +23,7 @@ from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.screens.modals import ConfirmModal
 from vagent_tui.ui.widgets.entry_forms import SipEntryForm
 from vagent_tui.ui.widgets.status import describe_error
+from vagent_tui.ui.widgets.tables import row_table
 
 
 class SipScreen(BaseScreen):
@@ -48,11 +49,7 @@ class SipScreen(BaseScreen):
 
     def compose_body(self) -> Iterable[Widget]:
         yield Static("", id="sip-header", markup=False)
-        table: DataTable[Any] = DataTable(id="sip-table", cursor_type="row", zebra_stripes=True)
-        table.add_column("IP address", key="ip")
-        table.add_column("Label", key="label")
-        table.add_column("Added", key="added")
-        yield table
+        yield row_table("sip-table", (("IP address", "ip"), ("Label", "label"), ("Added", "added")))
         yield Static(
             "No address is whitelisted: SIP traffic from anywhere is refused. Press a to add one.",
             id="sip-empty",

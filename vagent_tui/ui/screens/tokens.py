@@ -27,6 +27,7 @@ from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.screens.modals import ConfirmModal
 from vagent_tui.ui.widgets.form import FormField, errors_by_field, first_invalid, show_errors
 from vagent_tui.ui.widgets.new_token import NewTokenModal
+from vagent_tui.ui.widgets.tables import row_table
 
 TOKEN_TYPES = [("admin", "admin")]  # the only type the API documents
 
@@ -81,13 +82,16 @@ class TokensScreen(BaseScreen):
 
     def compose_body(self) -> Iterable[Widget]:
         yield Static("", id="tokens-note", markup=False)
-        table: DataTable[Any] = DataTable(id="tokens-table", cursor_type="row", zebra_stripes=True)
-        table.add_column("Token", key="token")
-        table.add_column("Description", key="description")
-        table.add_column("Type", key="type")
-        table.add_column("Created", key="created")
-        table.add_column("User", key="user")
-        yield table
+        yield row_table(
+            "tokens-table",
+            (
+                ("Token", "token"),
+                ("Description", "description"),
+                ("Type", "type"),
+                ("Created", "created"),
+                ("User", "user"),
+            ),
+        )
         with Vertical(id="tokens-form", classes="-hidden"):
             yield Label("New token", classes="pane-title")
             with Horizontal(id="tokens-form-row"):

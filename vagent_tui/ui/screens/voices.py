@@ -18,6 +18,7 @@ from vagent_tui.services.agents import VoiceFilter, filter_voices
 from vagent_tui.ui.format import NO, YES, plain
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.widgets.details import voice_detail
+from vagent_tui.ui.widgets.tables import row_table
 
 _TRI = [("TTS: yes", True), ("TTS: no", False)]
 _AVAIL = [("available", True), ("unavailable", False)]
@@ -77,16 +78,17 @@ class VoicesScreen(BaseScreen):
                 yield text
                 yield Static("", id="voices-count", markup=False)
         with Container(id="voices-body"):
-            table: DataTable[Any] = DataTable(
-                id="voices-table", cursor_type="row", zebra_stripes=True
+            yield row_table(
+                "voices-table",
+                (
+                    ("Name", "name"),
+                    ("Provider", "provider"),
+                    ("Languages", "languages"),
+                    ("S2S", "s2s"),
+                    ("TTS", "tts"),
+                    ("Avail", "avail"),
+                ),
             )
-            table.add_column("Name", key="name")
-            table.add_column("Provider", key="provider")
-            table.add_column("Languages", key="languages")
-            table.add_column("S2S", key="s2s")
-            table.add_column("TTS", key="tts")
-            table.add_column("Avail", key="avail")
-            yield table
             yield Static("", id="voices-detail")
 
     @property

@@ -24,6 +24,7 @@ from vagent_tui.ui.format import flag
 from vagent_tui.ui.screens.modals import ConfirmModal
 from vagent_tui.ui.widgets.computer_render import file_cells, fmt_size
 from vagent_tui.ui.widgets.form import FormField, errors_by_field, first_invalid, show_errors
+from vagent_tui.ui.widgets.tables import row_table
 
 if TYPE_CHECKING:
     from vagent_tui.ui.screens.computer import ComputerScreen
@@ -95,12 +96,8 @@ class UploadPane(Vertical):
             yield FormField("Overwrite", switch, name="overwrite")
             yield Button("Upload u", id="computer-upload", compact=True, variant="primary")
         yield Label("Workspace files", classes="computer-subtitle")
-        table: DataTable[Any] = DataTable(
-            id="computer-files", cursor_type="row", zebra_stripes=True
-        )
-        for label in ("Path", "Size", "Mode", "Updated"):
-            table.add_column(label, key=label.lower())
-        yield table
+        labels = ("Path", "Size", "Mode", "Updated")
+        yield row_table("computer-files", ((label, label.lower()) for label in labels))
 
     @on(Switch.Changed, "#computer-overwrite")
     def _overwrite_changed(self, event: Switch.Changed) -> None:

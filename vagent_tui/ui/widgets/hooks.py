@@ -16,7 +16,7 @@ from textual.widgets import DataTable, Static
 
 from vagent_tui.api.models import Webhook
 from vagent_tui.ui.format import fmt_datetime, plain
-from vagent_tui.ui.widgets.relays import place_cursor
+from vagent_tui.ui.widgets.tables import place_cursor, row_table
 
 
 def shorten(text: str, room: int | None) -> str:
@@ -44,11 +44,8 @@ class HookPane(Vertical):
         self.hooks: list[Webhook] = []
 
     def compose(self) -> ComposeResult:
-        table: DataTable[Any] = DataTable(id="hooks-table", cursor_type="row", zebra_stripes=True)
-        for label, key in (("URL", "url"), ("Label", "label"), ("Type", "type")):
-            table.add_column(label, key=key)
-        table.add_column("Added", key="added")
-        yield table
+        columns = (("URL", "url"), ("Label", "label"), ("Type", "type"), ("Added", "added"))
+        yield row_table("hooks-table", columns)
         yield Static("", id="hook-detail", markup=False)
 
     @property

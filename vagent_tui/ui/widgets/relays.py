@@ -21,6 +21,7 @@ from textual.widgets import DataTable, Static
 from vagent_tui.api.models import RelayConfig, RelayType
 from vagent_tui.ui.format import flag, plain
 from vagent_tui.ui.widgets.details import Field, field_grid
+from vagent_tui.ui.widgets.tables import place_cursor, row_table
 
 EXPLAIN: dict[int, str] = {
     200: "removed: events of this type are no longer relayed",
@@ -95,14 +96,6 @@ def relay_detail(row: RelayRow | None, *, premium: bool) -> RenderableType:
     return field_grid(fields)
 
 
-def place_cursor(table: DataTable[Any], keys: list[str], keep: str | None, row: int) -> None:
-    """On the row keyed ``keep`` if it is there, else as near the old row as possible."""
-    if keep in keys:
-        table.move_cursor(row=keys.index(keep), animate=False)
-    elif keys:
-        table.move_cursor(row=min(row, len(keys) - 1), animate=False)
-
-
 class RelayPane(Vertical):
     """A notice line (premium / error), the relay types table and the detail pane.
 
@@ -134,13 +127,14 @@ class RelayPane(Vertical):
     def compose(self) -> ComposeResult:
         yield Static("", id="relay-notice", markup=False)
         with Container(id="relay-body"):
-            table: DataTable[Any] = DataTable(
-                id="relay-table", cursor_type="row", zebra_stripes=True
+            yield row_table(
+                "relay-table",
+                (
+                    ("Relay type", "type"),
+                    ("Configured", "configured"),
+                    ("Description", "description"),
+                ),
             )
-            table.add_column("Relay type", key="type")
-            table.add_column("Configured", key="configured")
-            table.add_column("Description", key="description")
-            yield table
             with VerticalScroll(id="relay-detail"):
                 yield Static(relay_detail(None, premium=True), id="relay-detail-text")
 
