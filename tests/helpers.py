@@ -27,3 +27,18 @@ async def wait_for(pilot: Any, check: Callable[[], object], seconds: float = 10.
     while not check():
         assert time.monotonic() < deadline, f"still not true after {seconds} s"
         await pilot.pause(0.02)
+
+
+def fail_once(monkeypatch: Any, owner: Any, name: str, error: BaseException) -> dict[str, int]:
+    """Make ``owner.name`` raise ``error`` on its first call, then behave; counts calls."""
+    real = getattr(owner, name)
+    calls = {"n": 0}
+
+    async def flaky(*args: Any, **kwargs: Any) -> Any:
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise error
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, flaky)
+    return calls

@@ -9,7 +9,7 @@ from typing import Any
 from rich.console import Console
 from textual.widgets import DataTable, Input, Static
 
-from tests.helpers import settle
+from tests.helpers import fail_once, settle
 from vagent_tui.api.errors import ApiError
 from vagent_tui.api.models import AgentConfig
 from vagent_tui.ui.screens.modals import PromptModal
@@ -210,16 +210,7 @@ async def test_load_error_and_retry(make_app: Any, monkeypatch: Any) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         screen = app.screen
-        original = app.client.get_live
-        calls = {"n": 0}
-
-        async def flaky(**kwargs: Any) -> Any:
-            calls["n"] += 1
-            if calls["n"] == 1:
-                raise ApiError(500, "boom")
-            return await original(**kwargs)
-
-        monkeypatch.setattr(app.client, "get_live", flaky)
+        calls = fail_once(monkeypatch, app.client, "get_live", ApiError(500, "boom"))
         await pilot.press("r")
         await settle(pilot)
         assert "HTTP 500: boom" in text_of(screen, "#status")

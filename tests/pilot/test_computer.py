@@ -14,7 +14,7 @@ import pytest
 from rich.console import Console
 from textual.widgets import DataTable, Input, Static, Switch
 
-from tests.helpers import settle, wait_for
+from tests.helpers import fail_once, settle, wait_for
 from vagent_tui.api.errors import ApiError
 from vagent_tui.ui.screens import computer
 from vagent_tui.ui.screens.modals import ConfirmModal
@@ -381,16 +381,7 @@ async def test_server_error_shown_input_kept_and_retry_works(
     make_app: Any, folder: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     app = make_app("computer", account=ACCOUNT)
-    real = app.client.upload_file
-    calls = {"n": 0}
-
-    async def flaky(*args: Any, **kwargs: Any) -> Any:
-        calls["n"] += 1
-        if calls["n"] == 1:
-            raise ApiError(500, "boom")
-        return await real(*args, **kwargs)
-
-    monkeypatch.setattr(app.client, "upload_file", flaky)
+    fail_once(monkeypatch, app.client, "upload_file", ApiError(500, "boom"))
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         screen = app.screen
@@ -441,16 +432,7 @@ async def test_account_follows_the_target_and_paths_hold_the_id(make_app: Any) -
 
 async def test_accounts_error_then_retry(make_app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     app = make_app("computer", account=ACCOUNT)
-    real = app.client.list_computer_accounts
-    calls = {"n": 0}
-
-    async def flaky(*args: Any, **kwargs: Any) -> Any:
-        calls["n"] += 1
-        if calls["n"] == 1:
-            raise ApiError(500, "boom")
-        return await real(*args, **kwargs)
-
-    monkeypatch.setattr(app.client, "list_computer_accounts", flaky)
+    fail_once(monkeypatch, app.client, "list_computer_accounts", ApiError(500, "boom"))
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         screen = app.screen

@@ -15,7 +15,7 @@ from typing import Any
 from rich.console import Console
 from textual.widgets import DataTable, Static
 
-from tests.helpers import settle
+from tests.helpers import fail_once, settle
 from vagent_tui.api.errors import ApiError
 
 FUNCTIONS = "/api/v2/agent/functions"
@@ -199,16 +199,7 @@ async def test_a_non_agent_account_gets_its_list_and_a_cross_check_hint(make_app
 
 async def test_api_error_shown_and_retry(make_app: Any, monkeypatch: Any) -> None:
     app = make_app("functions", account=1113)
-    real = app.client.list_functions
-    calls = {"n": 0}
-
-    async def flaky(target: int) -> Any:
-        calls["n"] += 1
-        if calls["n"] == 1:
-            raise ApiError(500, "boom")
-        return await real(target=target)
-
-    monkeypatch.setattr(app.client, "list_functions", flaky)
+    fail_once(monkeypatch, app.client, "list_functions", ApiError(500, "boom"))
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         screen = app.screen

@@ -9,7 +9,7 @@ from typing import Any
 from rich.console import Console
 from textual.widgets import DataTable, Static
 
-from tests.helpers import settle
+from tests.helpers import fail_once, settle
 from vagent_tui.api.errors import ApiError
 
 AGENT = 1111
@@ -224,16 +224,7 @@ async def test_api_error_is_shown_and_retry_works(make_app: Any, monkeypatch: An
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         screen = app.screen
-        original = app.client.list_junk_rooms
-        calls = {"n": 0}
-
-        async def flaky(**kwargs: Any) -> Any:
-            calls["n"] += 1
-            if calls["n"] == 1:
-                raise ApiError(500, "boom")
-            return await original(**kwargs)
-
-        monkeypatch.setattr(app.client, "list_junk_rooms", flaky)
+        fail_once(monkeypatch, app.client, "list_junk_rooms", ApiError(500, "boom"))
         await press(pilot, "n")
         status = str(screen.status.content)
         assert "boom" in status and "press r to retry" in status

@@ -8,7 +8,7 @@ from typing import Any
 from rich.console import Console
 from textual.widgets import Input, OptionList, Static
 
-from tests.helpers import settle, wait_for
+from tests.helpers import fail_once, settle, wait_for
 from vagent_tui.api.errors import ApiError
 
 LISTS = ("/api/v2/listResellers", "/api/v2/listOrganizations", "/api/v2/listAccounts")
@@ -229,16 +229,7 @@ async def test_tree_load_error_and_retry(make_app: Any, monkeypatch: Any) -> Non
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         screen = app.screen
-        original = app.client.list_organizations
-        calls = {"n": 0}
-
-        async def flaky(*args: Any, **kwargs: Any) -> Any:
-            calls["n"] += 1
-            if calls["n"] == 1:
-                raise ApiError(500, "Internal error")
-            return await original(*args, **kwargs)
-
-        monkeypatch.setattr(app.client, "list_organizations", flaky)
+        fail_once(monkeypatch, app.client, "list_organizations", ApiError(500, "Internal error"))
         await expand(pilot, screen, 1100)
         assert "HTTP 500: Internal error" in text_of(screen, "#status")
         assert "failed" in str(node_of(screen, 1100).label)

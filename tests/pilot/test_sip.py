@@ -6,7 +6,7 @@ from typing import Any
 
 from textual.widgets import Button, Input, Label
 
-from tests.helpers import settle
+from tests.helpers import fail_once, settle
 from vagent_tui.api.errors import ApiError
 from vagent_tui.ui.screens.modals import ConfirmModal
 from vagent_tui.ui.widgets.entry_forms import SipEntryForm
@@ -119,20 +119,13 @@ async def test_duplicate_shows_server_message_and_keeps_input(make_app: Any) -> 
         assert _ips(app).count(existing) == 1
 
 
-async def test_server_error_keeps_input_then_retry_succeeds(make_app: Any) -> None:
+async def test_server_error_keeps_input_then_retry_succeeds(
+    make_app: Any, monkeypatch: Any
+) -> None:
     app = make_app("sip")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        original = app.client.add_sip_entry
-        calls = {"n": 0}
-
-        async def flaky(*args: Any, **kwargs: Any) -> Any:
-            calls["n"] += 1
-            if calls["n"] == 1:
-                raise ApiError(500, "boom")
-            return await original(*args, **kwargs)
-
-        app.client.add_sip_entry = flaky
+        fail_once(monkeypatch, app.client, "add_sip_entry", ApiError(500, "boom"))
         form = await _open_form(pilot)
         await _fill(pilot, form, "192.0.2.77", "Retry me")
         await pilot.press("enter")
@@ -208,23 +201,14 @@ async def test_remove_already_gone_shows_404(make_app: Any) -> None:
         assert first not in [e.ip for e in app.screen.entries]  # list refreshed
 
 
-async def test_follows_target_change_and_shows_list_errors(make_app: Any) -> None:
+async def test_follows_target_change_and_shows_list_errors(make_app: Any, monkeypatch: Any) -> None:
     app = make_app("sip")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         app.select_target(1111)
         await settle(pilot)
         assert [e.ip for e in app.screen.entries] == _ips(app, 1111)
-        original = app.client.list_sip_whitelist
-        calls = {"n": 0}
-
-        async def flaky(*args: Any, **kwargs: Any) -> Any:
-            calls["n"] += 1
-            if calls["n"] == 1:
-                raise ApiError(500, "boom")
-            return await original(*args, **kwargs)
-
-        app.client.list_sip_whitelist = flaky
+        fail_once(monkeypatch, app.client, "list_sip_whitelist", ApiError(500, "boom"))
         await pilot.press("r")
         await settle(pilot)
         assert "HTTP 500: boom" in _status(app) and "press r to retry" in _status(app)

@@ -8,7 +8,7 @@ from typing import Any
 
 from textual.widgets import DataTable, Input, TextArea
 
-from tests.helpers import settle
+from tests.helpers import fail_once, settle
 from vagent_tui.api.errors import ApiError
 from vagent_tui.api.models import mask_secret
 from vagent_tui.ui.screens.modals import ConfirmModal
@@ -284,16 +284,7 @@ async def test_follows_the_target_account(make_app: Any) -> None:
 
 async def test_list_error_then_retry(make_app: Any, monkeypatch: Any) -> None:
     app = make_app("tokens")
-    calls = {"n": 0}
-    original = app.client.list_tokens
-
-    async def flaky(*args: Any, **kwargs: Any) -> Any:
-        calls["n"] += 1
-        if calls["n"] == 1:
-            raise ApiError(500, "boom")
-        return await original(*args, **kwargs)
-
-    monkeypatch.setattr(app.client, "list_tokens", flaky)
+    fail_once(monkeypatch, app.client, "list_tokens", ApiError(500, "boom"))
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         screen = app.screen

@@ -8,7 +8,7 @@ from typing import Any
 from rich.console import Console
 from textual.widgets import DataTable, Input, Select, Static
 
-from tests.helpers import settle
+from tests.helpers import fail_once, settle
 from vagent_tui.api.errors import ApiError
 
 ADVANCED = {"elevenlabs", "cartesia"}  # need a pro or enterprise plan in the simulator
@@ -171,16 +171,7 @@ async def test_follows_the_target_account(make_app: Any) -> None:
 
 async def test_api_error_shown_and_retry(make_app: Any, monkeypatch: Any) -> None:
     app = make_app("voices")
-    real = app.client.list_voices
-    calls = {"n": 0}
-
-    async def flaky(**kwargs: Any) -> Any:
-        calls["n"] += 1
-        if calls["n"] == 1:
-            raise ApiError(500, "boom")
-        return await real(**kwargs)
-
-    monkeypatch.setattr(app.client, "list_voices", flaky)
+    fail_once(monkeypatch, app.client, "list_voices", ApiError(500, "boom"))
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         screen = app.screen

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from textual.widgets import Button, Input, Label, Select, Static
 
-from tests.helpers import settle
+from tests.helpers import fail_once, settle
 from vagent_tui.api.errors import ApiError
 from vagent_tui.ui.screens.modals import ConfirmModal
 from vagent_tui.ui.widgets.entry_forms import WebhookForm
@@ -347,7 +347,7 @@ async def test_non_premium_target_relays_403_destinations_work(make_app: Any) ->
         assert "https://hooks.example.com/np" in _urls(app, NON_PREMIUM)
 
 
-async def test_follows_target_and_list_error_retry(make_app: Any) -> None:
+async def test_follows_target_and_list_error_retry(make_app: Any, monkeypatch: Any) -> None:
     app = make_app("webhooks")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -355,16 +355,7 @@ async def test_follows_target_and_list_error_retry(make_app: Any) -> None:
         await settle(pilot)
         screen = app.screen
         assert [h.url for h in screen.hooks] == _urls(app, 1111)
-        original = app.client.list_webhooks
-        calls = {"n": 0}
-
-        async def flaky(*args: Any, **kwargs: Any) -> Any:
-            calls["n"] += 1
-            if calls["n"] == 1:
-                raise ApiError(500, "boom")
-            return await original(*args, **kwargs)
-
-        app.client.list_webhooks = flaky
+        fail_once(monkeypatch, app.client, "list_webhooks", ApiError(500, "boom"))
         await pilot.press("r")
         await settle(pilot)
         assert "Destinations: HTTP 500: boom" in _status(app)
