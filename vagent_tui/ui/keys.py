@@ -56,10 +56,9 @@ def _classes_with_bindings(values: Iterable[object], module: str) -> Iterable[ty
             yield value
 
 
-def unknown_ids(keymap: Mapping[str, str], known: Iterable[KeyInfo] | None = None) -> list[str]:
+def unknown_ids(keymap: Mapping[str, str]) -> list[str]:
     """The ids of ``keymap`` that name no binding of the console."""
-    ids = {info.id for info in (catalog() if known is None else known)}
-    return sorted(set(keymap) - ids)
+    return sorted(set(keymap) - {info.id for info in catalog()})
 
 
 def keymap_warning(profile: str, unknown: list[str]) -> str:
