@@ -418,8 +418,13 @@ async def test_account_follows_the_target_and_paths_hold_the_id(make_app: Any) -
             r for r in sim.requests if r.path.startswith("/api/v2/computer/accounts/")
         ]
         assert all("targetAccountId" not in r.query for r in computer_calls)
-        # A voice agent account reaches no Computer Agent: a hint, not a failure.
+        # A voice agent account: the Computer Agent its live configuration delegates to.
         app.select_target(1111)
+        await settle(pilot)
+        assert [a.id for a in screen.accounts] == [1118] and screen.account_id == 1118
+        assert "agent #1111 delegates to" in str(screen.status.content)
+        # One without a delegate reaches none: a hint, not a failure.
+        app.select_target(1113)
         await settle(pilot)
         assert screen.account_id is None
         assert "Scope screen (1)" in str(screen.status.content)

@@ -1,4 +1,5 @@
-"""Reading an agent's configuration slots and checking its functions against the list."""
+"""Reading an agent's configuration slots, checking its functions against the list, and
+finding its Computer Agent."""
 
 from __future__ import annotations
 
@@ -7,7 +8,14 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from vagent_tui.api.client import PlatformClient
-from vagent_tui.api.models import AgentConfig, FunctionDescriptor, SavedVersion, Voice
+from vagent_tui.api.errors import PlatformError
+from vagent_tui.api.models import (
+    AgentConfig,
+    ComputerAccount,
+    FunctionDescriptor,
+    SavedVersion,
+    Voice,
+)
 
 
 @dataclass
@@ -98,3 +106,34 @@ class VoiceFilter:
 
 def filter_voices(voices: list[Voice], voice_filter: VoiceFilter) -> list[Voice]:
     return [v for v in voices if voice_filter.matches(v)]
+
+
+@dataclass
+class ComputerChoice:
+    """The Computer Agent accounts to offer, and the agent they are the delegate of."""
+
+    accounts: list[ComputerAccount]
+    delegate_of: int | None = None
+
+
+async def computer_accounts_for(
+    client: PlatformClient, target: int | None, *, agent_selected: bool
+) -> ComputerChoice:
+    """The Computer Agents within reach of ``target``.
+
+    A voice agent account has none below it: its Computer Agent is the one its live
+    configuration delegates to (``computerDelegateAccountId``), found in the key's list.
+    A failed look-up of that delegate leaves the plain (empty) answer.
+    """
+    accounts = await client.list_computer_accounts(target=target)
+    if accounts or not agent_selected:
+        return ComputerChoice(accounts)
+    try:
+        live = await client.get_live(target=target)
+        delegate = live.computer_delegate_account_id if live is not None else None
+        if delegate is None:
+            return ComputerChoice(accounts)
+        found = [a for a in await client.list_computer_accounts() if a.id == delegate]
+    except PlatformError:
+        return ComputerChoice(accounts)
+    return ComputerChoice(found, delegate_of=target if found else None)

@@ -20,6 +20,7 @@ from textual.widget import Widget
 from textual.widgets import Button, DataTable, DirectoryTree, Input, Label, Select
 
 from vagent_tui.api.models import ComputerAccount
+from vagent_tui.services.agents import computer_accounts_for
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.widgets.computer_recording import RecordingPane
 from vagent_tui.ui.widgets.computer_upload import UploadPane
@@ -132,13 +133,15 @@ class ComputerScreen(BaseScreen):
     @work(exclusive=True, group="computer-accounts", exit_on_error=False)
     async def load_accounts(self) -> None:
         self.status.loading("Loading Computer Agent accounts")
-        client = self.session.client
-        ok, accounts = await self.fetch_for_target(
-            lambda target: client.list_computer_accounts(target=target)
+        session = self.session
+        ok, choice = await self.fetch_for_target(
+            lambda target: computer_accounts_for(
+                session.client, target, agent_selected=session.is_agent_selected
+            )
         )
-        if not ok or accounts is None:
+        if not ok or choice is None:
             return
-        self.accounts = [a for a in accounts if a.id is not None]
+        self.accounts = [a for a in choice.accounts if a.id is not None]
         ids = [a.id for a in self.accounts]
         current, acting = self.account_id, self.session.acting_id
         choose = acting if acting in ids else current if current in ids else None
@@ -154,6 +157,8 @@ class ComputerScreen(BaseScreen):
                 "No Computer Agent account within reach of the acting account: select an "
                 "organization or a Computer Agent on the Scope screen (1)."
             )
+        elif choice.delegate_of is not None:
+            self.status.ok(f"The Computer Agent that agent #{choice.delegate_of} delegates to")
         else:
             n = len(ids)
             self.status.ok(f"{n} Computer Agent account{'s' if n != 1 else ''} within reach")
