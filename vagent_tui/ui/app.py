@@ -13,6 +13,7 @@ from textual.actions import ActionParseResult
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.dom import DOMNode
+from textual.notifications import SeverityLevel
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.worker import Worker, WorkerState
@@ -21,6 +22,7 @@ from vagent_tui import config as cfg
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import MigrationTask
+from vagent_tui.inert import inert
 from vagent_tui.services.journal import Journal
 from vagent_tui.services.migrations import MigrationWatcher, WatchedTask
 from vagent_tui.services.session import Session
@@ -305,6 +307,30 @@ class VagentApp(ProfileSupport, App[None]):
         return stack[-1] if stack else None
 
     # ------------------------------------------------------------------ helpers
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        """Every toast of the console: inert text, never markup (`vagent_tui.inert`).
+
+        Toasts often carry a server's message or a name from the platform, so this is
+        the one way to show one; ``markup`` is accepted for Textual's own callers and
+        ignored.
+        """
+        del markup
+        super().notify(
+            inert(message, multiline=True),
+            title=inert(title),
+            severity=severity,
+            timeout=timeout,
+            markup=False,
+        )
 
     def copy_text(self, text: str, what: str, *, secret: bool = False) -> None:
         """Copy through OSC 52, or show a modal to select from (`vagent_tui.ui.clipboard`).

@@ -14,8 +14,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widget import Widget
+from textual.worker import Worker
 
 from vagent_tui.api.errors import PlatformError
+from vagent_tui.ui.failures import WorkerFailed, failure_of
 from vagent_tui.ui.safety import mutating_actions
 from vagent_tui.ui.widgets.context_bar import ContextBar
 from vagent_tui.ui.widgets.footer import KeysFooter
@@ -138,11 +140,49 @@ class BaseScreen(Screen[None]):
                     busy.loading = False
                 (on_error or self.status.error)(exc)
             return False, None
+        except Exception:
+            if busy is not None:
+                busy.loading = False
+            raise  # shown by `load_failed`, like any other failure of a worker
         if target != self.session.target_id:
             return False, None  # the target changed meanwhile; its own load is under way
         if busy is not None:
             busy.loading = False
         return True, result
+
+    # ------------------------------------------------------------------ failures
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        error = failure_of(event)
+        if error is not None:
+            self.load_failed(error, event.worker.group)
+
+    def on_worker_failed(self, message: WorkerFailed) -> None:
+        message.stop()
+        self.load_failed(message.error, message.worker.group)
+
+    def load_failed(self, error: BaseException, group: str = "") -> None:
+        """The one way a screen shows a failure nothing else caught: where, and how to retry.
+
+        Loading indicators stop, the status line names the error (inert), and the
+        screen loads again on ``r``. A write (``write-*`` group) is not offered again
+        blindly: its outcome is unknown, so the screen reloads to show what the
+        platform holds now.
+        """
+        for widget in self.query("*"):
+            if widget.loading:
+                widget.loading = False
+        self._seen_version = -1  # stale: the next ``r`` or visit loads again
+        if group.startswith(WRITE_GROUP_PREFIX):
+            self.app.notify(
+                f"Unexpected error: {describe_error(error)}. The change may or may not have "
+                "been made: the screen reloads to show what the platform holds now.",
+                severity="error",
+                timeout=15,
+            )
+            self.call_after_refresh(self._maybe_reload)
+        else:
+            self.status.error(f"Unexpected error: {describe_error(error)}")
 
     def action_reload(self) -> None:
         if self.vapp.connected:

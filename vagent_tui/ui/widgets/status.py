@@ -6,13 +6,14 @@ from rich.text import Text
 from textual.widgets import Static
 
 from vagent_tui.api.errors import MalformedResponse, PlatformError, TransportError, redact_text
+from vagent_tui.inert import inert
 
 UNSURE = " (the change may have been made: check before retrying)"
 """After a write got no reply or an unreadable one, the platform may have carried it out."""
 
 
 class StatusLine(Static):
-    """Shows what a screen is doing. Server text is never read as markup."""
+    """Shows what a screen is doing. Every message is shown inert, never as markup."""
 
     DEFAULT_CSS = """
     StatusLine {
@@ -35,12 +36,12 @@ class StatusLine(Static):
 
     def info(self, message: str) -> None:
         self.remove_class("-error", "-ok")
-        self.update(Text(message))
+        self.update(Text(inert(message, multiline=True)))
 
     def ok(self, message: str) -> None:
         self.remove_class("-error")
         self.add_class("-ok")
-        self.update(Text("✓ " + message))
+        self.update(Text("✓ " + inert(message, multiline=True)))
 
     def loading(self, what: str = "Loading") -> None:
         self.info(f"⟳ {what}…")
@@ -52,7 +53,7 @@ class StatusLine(Static):
         message = describe_error(error)
         if retry_key:
             message += f"  — press {retry_key} to retry"
-        self.update(Text("✗ " + message))
+        self.update(Text("✗ " + inert(message, multiline=True)))
 
     def clear(self) -> None:
         self.remove_class("-error", "-ok")

@@ -1,16 +1,77 @@
-"""The row tables of the screens: one way to make them."""
+"""The row tables of the screens: one way to make them, safe with whatever they hold.
+
+`SafeTable` is the only table the screens use. Every cell it is given is shown inert
+(`vagent_tui.ui.text`): a ``str`` is never read as markup, and control characters in a
+``str`` or a `Text` show instead of reaching the terminal. A row key that is already
+in the table (two SIP entries of one IP, two files of one path) gets a suffix instead of
+stopping the table: every row the platform sent is shown.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from typing import Any
 
+from rich.text import Text
 from textual.widgets import DataTable
+from textual.widgets.data_table import ColumnKey, RowKey
+
+from vagent_tui.ui.text import safe, safe_rich
+
+DUPLICATE_MARK = "\x00dup"
+"""Joins a repeated row key and its count: no key from outside holds a NUL."""
 
 
-def row_table(id: str, columns: Iterable[tuple[str, str]]) -> DataTable[Any]:
+def safe_cell(value: object) -> object:
+    """A cell as it may be shown: text made inert, other renderables as they are."""
+    if isinstance(value, str):
+        return safe(value)
+    if isinstance(value, Text):
+        return safe_rich(value, multiline=False)
+    return value
+
+
+class SafeTable(DataTable[Any]):
+    """A `DataTable` whose cells are always inert and whose rows never clash."""
+
+    def add_row(
+        self,
+        *cells: Any,
+        height: int | None = 1,
+        key: str | None = None,
+        label: Any = None,
+    ) -> RowKey:
+        if key is not None and key in self.rows:
+            count = 2
+            while f"{key}{DUPLICATE_MARK}{count}" in self.rows:
+                count += 1
+            key = f"{key}{DUPLICATE_MARK}{count}"
+        return super().add_row(
+            *(safe_cell(c) for c in cells),
+            height=height,
+            key=key,
+            label=safe_cell(label) if label is not None else None,
+        )
+
+    def update_cell(
+        self,
+        row_key: RowKey | str,
+        column_key: ColumnKey | str,
+        value: Any,
+        *,
+        update_width: bool = False,
+    ) -> None:
+        super().update_cell(row_key, column_key, safe_cell(value), update_width=update_width)
+
+
+def original_key(key: str | None) -> str | None:
+    """The key a row was added with, without the suffix of a repeated key."""
+    return key.partition(DUPLICATE_MARK)[0] if key is not None else None
+
+
+def row_table(id: str, columns: Iterable[tuple[str, str]]) -> SafeTable:
     """A row-cursor, zebra-striped table with keyed ``(label, key)`` columns."""
-    table: DataTable[Any] = DataTable(id=id, cursor_type="row", zebra_stripes=True)
+    table = SafeTable(id=id, cursor_type="row", zebra_stripes=True)
     for label, key in columns:
         table.add_column(label, key=key)
     return table

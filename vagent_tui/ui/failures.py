@@ -1,0 +1,39 @@
+"""Worker failures reach the screen that shows them.
+
+Textual tells only a worker's own node when it fails (``Worker.StateChanged`` does not
+bubble), so a failure inside a pane would be seen by nobody. A widget that runs
+workers mixes in `ReportsWorkerFailures`: an unexpected failure becomes a
+`WorkerFailed` message that bubbles to its screen, where `BaseScreen` shows it with a
+way to retry, the same way as a failure of the screen's own workers.
+"""
+
+from __future__ import annotations
+
+from textual.message import Message
+from textual.worker import Worker, WorkerState
+
+
+class WorkerFailed(Message):
+    """A worker of a widget ended with an unexpected error."""
+
+    def __init__(self, worker: Worker[object], error: BaseException) -> None:
+        super().__init__()
+        self.worker = worker
+        self.error = error
+
+
+def failure_of(event: Worker.StateChanged) -> BaseException | None:
+    """The error a worker ended with, or None if it did not fail."""
+    if event.state is WorkerState.ERROR:
+        return event.worker.error
+    return None
+
+
+class ReportsWorkerFailures:
+    """Mixin for a widget with workers: their failures bubble to the screen."""
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        error = failure_of(event)
+        if error is not None:
+            event.stop()
+            self.post_message(WorkerFailed(event.worker, error))  # type: ignore[attr-defined]

@@ -1,0 +1,42 @@
+"""Outside text for widgets: inert (`vagent_tui.inert`), and never markup.
+
+Widgets receive outside text only through these: `safe` gives a `rich.text.Text`,
+which no widget parses as markup; `safe_markup` is for the few Textual places that
+only take markup (a command palette's help line), where the inert text is escaped.
+A `Text` built elsewhere from outside text goes through `safe_rich` before it is shown.
+"""
+
+from __future__ import annotations
+
+from rich.style import StyleType
+from rich.text import Text
+from textual.markup import escape
+
+from vagent_tui.inert import inert
+
+__all__ = ["inert", "safe", "safe_markup", "safe_rich"]
+
+
+def safe(
+    value: object, style: StyleType = "", *, multiline: bool = False, limit: int | None = None
+) -> Text:
+    """Outside text as an inert `Text` (see `vagent_tui.inert.inert` for the arguments)."""
+    return Text(inert(value, multiline=multiline, limit=limit), style=style)
+
+
+def safe_markup(value: object, *, multiline: bool = False) -> str:
+    """Outside text for an API that parses markup: inert, then markup-escaped."""
+    return escape(inert(value, multiline=multiline))
+
+
+def safe_rich(text: Text, *, multiline: bool = True) -> Text:
+    """A `Text` whose characters came from outside, made inert (its spans kept if it was).
+
+    Most text is printable and returned as it is; otherwise the plain text is made
+    inert and keeps the text's base style (spans are dropped: the offsets changed).
+    """
+    plain = text.plain
+    if plain.isprintable() or (multiline and plain.replace("\n", "").isprintable()):
+        if len(plain) <= (200_000 if multiline else 2_000):
+            return text
+    return Text(inert(plain, multiline=multiline), style=text.style, end=text.end)
