@@ -46,11 +46,9 @@ def _visible(char: str, multiline: bool) -> str:
         return _C0_PICTURES[code]
     if char in _cache:
         return _cache[char]
-    category = unicodedata.category(char)
-    if category in ("Cc", "Cf", "Cs", "Zl", "Zp"):
-        shown = f"⟨U+{code:04X}⟩"
-    else:
-        shown = char  # a space of another width, unassigned, private use: obeys nothing
+    # Other spaces, unassigned and private-use characters obey nothing: shown as they are.
+    invisible = unicodedata.category(char) in ("Cc", "Cf", "Cs", "Zl", "Zp")
+    shown = f"⟨U+{code:04X}⟩" if invisible else char
     _cache[char] = shown
     return shown
 

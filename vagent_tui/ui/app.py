@@ -28,6 +28,7 @@ from vagent_tui.services.migrations import MigrationWatcher, WatchedTask
 from vagent_tui.services.session import Session
 from vagent_tui.ui.profiles import ProfileSupport
 from vagent_tui.ui.registry import BY_NAME, SCREENS
+from vagent_tui.ui.text import safe_markup
 from vagent_tui.ui.themes import (
     DEFAULT_DARK,
     SEMANTIC_DEFAULTS,
@@ -205,6 +206,20 @@ class VagentApp(ProfileSupport, App[None]):
             self.action_show_help_panel()
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        """The palette's commands; Textual reads their titles and help as markup.
+
+        Profile names, base URLs and token commands come from the config file, so
+        every title and help line is made inert and markup-escaped here, in one place.
+        """
+        for command in self._palette_commands(screen):
+            yield SystemCommand(
+                safe_markup(command.title),
+                safe_markup(command.help),
+                command.callback,
+                command.discover,
+            )
+
+    def _palette_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         for info in SCREENS:
             key = self._keymap.get(f"goto.{info.name}", info.key)

@@ -12,7 +12,7 @@ from rich.style import StyleType
 from rich.text import Text
 from textual.markup import escape
 
-from vagent_tui.inert import inert
+from vagent_tui.inert import DISPLAY_LIMIT, MULTILINE_LIMIT, inert
 
 __all__ = ["inert", "safe", "safe_markup", "safe_rich"]
 
@@ -36,7 +36,7 @@ def safe_rich(text: Text, *, multiline: bool = True) -> Text:
     inert and keeps the text's base style (spans are dropped: the offsets changed).
     """
     plain = text.plain
-    if plain.isprintable() or (multiline and plain.replace("\n", "").isprintable()):
-        if len(plain) <= (200_000 if multiline else 2_000):
-            return text
+    printable = plain.isprintable() or (multiline and plain.replace("\n", "").isprintable())
+    if printable and len(plain) <= (MULTILINE_LIMIT if multiline else DISPLAY_LIMIT):
+        return text
     return Text(inert(plain, multiline=multiline), style=text.style, end=text.end)

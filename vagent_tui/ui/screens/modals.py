@@ -1,6 +1,8 @@
 """Modal dialogs: confirm (default cancel), type-to-confirm, and a one-field prompt.
 
 ESC only ever cancels: every modal binds escape to dismiss with the cancel value.
+Titles and bodies often quote the platform (a label, a URL, a server's message): they
+are always shown inert (`vagent_tui.ui.text.safe`), never as markup.
 """
 
 from __future__ import annotations
@@ -8,12 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import ClassVar
 
-from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
+
+from vagent_tui.inert import inert
+from vagent_tui.ui.text import safe
 
 MODAL_CSS = """
 .modal {
@@ -67,8 +71,8 @@ class ConfirmModal(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(Text(self.title_text), classes="modal-title")
-            yield Static(Text(self.body_text), id="confirm-body")
+            yield Static(safe(self.title_text), classes="modal-title")
+            yield Static(safe(self.body_text, multiline=True), id="confirm-body")
             with Horizontal(classes="modal-buttons"):
                 yield Button("Cancel", id="cancel", variant="primary")
                 yield Button(self.confirm_label, id="confirm", variant="error")
@@ -123,9 +127,9 @@ class PromptModal(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(Text(self.title_text), classes="modal-title")
+            yield Static(safe(self.title_text), classes="modal-title")
             if self.body_text:
-                yield Static(Text(self.body_text))
+                yield Static(safe(self.body_text, multiline=True))
             yield Input(
                 value=self.initial,
                 placeholder=self.placeholder,
@@ -142,7 +146,7 @@ class PromptModal(ModalScreen[str | None]):
 
     def _error_for(self, text: str) -> str | None:
         if self.expected is not None and text.strip() != self.expected:
-            return f"Type {self.expected} exactly to confirm"
+            return f"Type {inert(self.expected)} exactly to confirm"
         if self.validator is not None:
             return self.validator(text)
         return None
@@ -151,7 +155,7 @@ class PromptModal(ModalScreen[str | None]):
         text = self.query_one("#prompt-input", Input).value
         problem = self._error_for(text)
         if problem:
-            self.query_one("#prompt-error", Label).update(problem)
+            self.query_one("#prompt-error", Label).update(safe(problem, multiline=True))
             return
         self.dismiss(text)
 
@@ -196,10 +200,12 @@ class TextModal(ModalScreen[None]):
         from textual.widgets import TextArea
 
         with Vertical():
-            yield Static(Text(self.title_text), classes="modal-title")
+            yield Static(safe(self.title_text), classes="modal-title")
             if self.note:
-                yield Static(Text(self.note))
-            yield TextArea(self.text, read_only=True, id="text-modal-area")
+                yield Static(safe(self.note, multiline=True))
+            # Control characters would reach the terminal from a TextArea too: the text
+            # to select is shown inert (a value that holds them is not one to paste).
+            yield TextArea(inert(self.text, multiline=True), read_only=True, id="text-modal-area")
             with Horizontal(classes="modal-buttons"):
                 yield Button("Close", id="close", variant="primary")
 

@@ -14,7 +14,6 @@ import os
 import re
 from typing import TYPE_CHECKING, ClassVar
 
-from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -25,6 +24,7 @@ from textual.widgets import Button, Footer, Input, Label, Select, Static
 from vagent_tui import config as cfg
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.scope import classify
+from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.status import describe_error
 
 if TYPE_CHECKING:
@@ -139,9 +139,12 @@ class SetupScreen(Screen[None]):
         if self.problem:
             problem = self.query_one("#setup-problem", Static)
             problem.update(
-                f"⚠ The config file could not be read: {self.problem}\n"
-                "It is left exactly as it is and nothing will be saved until it is fixed "
-                "by hand. You can still test a connection (or try the demo)."
+                safe(
+                    f"⚠ The config file could not be read: {self.problem}\n"
+                    "It is left exactly as it is and nothing will be saved until it is fixed "
+                    "by hand. You can still test a connection (or try the demo).",
+                    multiline=True,
+                )
             )
             problem.remove_class("-hidden")
             self.query_one("#setup-save-button", Button).disabled = True
@@ -166,7 +169,7 @@ class SetupScreen(Screen[None]):
 
     def _say(self, text: str, kind: str = "") -> None:
         result = self.query_one("#setup-result", Static)
-        result.update(Text(text))
+        result.update(safe(text, multiline=True))
         result.set_class(kind == "ok", "-ok")
         result.set_class(kind == "error", "-error")
 

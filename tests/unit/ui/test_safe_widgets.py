@@ -1,0 +1,57 @@
+"""The widget side of outside text: `safe`, `safe_markup`, `SafeTable`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.content import Content
+
+from vagent_tui.ui.text import safe, safe_markup, safe_rich
+from vagent_tui.ui.widgets.tables import SafeTable, original_key, row_table
+
+HOSTILE = "[@click=app.screenshot()]x[/] \x1b]52;c;SGFja2Vk\x07 \u202e"
+
+
+def test_safe_is_text_never_markup() -> None:
+    shown = safe(HOSTILE)
+    assert isinstance(shown, Text)
+    assert shown.plain == "[@click=app.screenshot()]x[/] ␛]52;c;SGFja2Vk␇ ⟨U+202E⟩"
+
+
+def test_safe_markup_parses_back_to_the_literal_text() -> None:
+    # What a markup-only API (the palette) shows is the inert text, brackets and all.
+    assert Content.from_markup(safe_markup(HOSTILE)).plain == safe(HOSTILE).plain
+
+
+def test_safe_rich_keeps_clean_text_and_its_spans() -> None:
+    clean = Text("ok")
+    clean.stylize("bold", 0, 1)
+    assert safe_rich(clean) is clean
+    dirty = Text("a\x1bb", style="red")
+    assert safe_rich(dirty).plain == "a␛b"
+    assert safe_rich(dirty).style == "red"
+
+
+class TableApp(App[None]):
+    def compose(self) -> ComposeResult:
+        yield row_table("t", (("IP", "ip"), ("Label", "label")))
+
+
+async def test_table_cells_are_inert_and_repeated_keys_kept() -> None:
+    app = TableApp()
+    async with app.run_test() as pilot:
+        table = app.query_one(SafeTable)
+        table.add_row("192.0.2.1", "[/]", key="192.0.2.1")
+        table.add_row("192.0.2.1", Text("\x1b[2J"), key="192.0.2.1")
+        table.add_row("192.0.2.1", "third", key="192.0.2.1")
+        await pilot.pause()
+        assert table.row_count == 3
+        cells: list[Any] = [table.get_row_at(i)[1] for i in range(3)]
+        assert [c.plain for c in cells] == ["[/]", "␛[2J", "third"]
+        keys = [table.coordinate_to_cell_key((i, 0)).row_key.value for i in range(3)]
+        assert len(set(keys)) == 3
+        assert {original_key(k) for k in keys} == {"192.0.2.1"}
+        table.update_cell(keys[1], "label", "\x1b]0;pwned\x07")
+        assert table.get_row_at(1)[1].plain == "␛]0;pwned␇"
