@@ -16,20 +16,16 @@ from rich.text import Text
 from textual.widgets import DataTable
 from textual.widgets.data_table import ColumnKey, RowKey
 
+from vagent_tui.ui.caps import ROW_CAP, left_out
 from vagent_tui.ui.text import safe, safe_rich
+
+__all__ = [
+    "DUPLICATE_MARK", "ROW_CAP", "SafeTable", "left_out", "original_key", "place_cursor",
+    "row_table", "safe_cell",
+]  # fmt: skip
 
 DUPLICATE_MARK = "\x00dup"
 """Joins a repeated row key and its count: no key from outside holds a NUL."""
-
-ROW_CAP = 5_000
-"""Rows of one list shown at most; a screen says how many more there were."""
-
-
-def left_out(total: int, noun: str = "rows") -> str:
-    """`` · first 5,000 shown, 12,345 more not shown`` past `ROW_CAP`, else nothing."""
-    if total <= ROW_CAP:
-        return ""
-    return f" · first {ROW_CAP:,} shown, {total - ROW_CAP:,} more {noun} not shown"
 
 
 def safe_cell(value: object) -> object:
