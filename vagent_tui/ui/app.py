@@ -11,7 +11,9 @@ from typing import ClassVar
 from textual import work
 from textual.actions import ActionParseResult
 from textual.app import App, SystemCommand
+from textual.await_complete import AwaitComplete
 from textual.binding import Binding, BindingType
+from textual.command import CommandPalette
 from textual.dom import DOMNode
 from textual.notifications import SeverityLevel
 from textual.reactive import reactive
@@ -42,6 +44,10 @@ _SELECT_NOTE = (
     "Select the text with the mouse (shift+drag in most terminals) and copy it with your "
     "terminal's copy key. Set VAGENT_COPY=osc52 if your terminal does accept OSC 52."
 )
+
+
+async def _nothing() -> None:
+    """An await that completes at once."""
 
 
 def _screen_bindings() -> list[BindingType]:
@@ -194,8 +200,24 @@ class VagentApp(ProfileSupport, App[None]):
     # ------------------------------------------------------------------ navigation
 
     def action_show(self, name: str) -> None:
-        if name in BY_NAME and self.current_mode != name:
-            self.switch_mode(name)
+        if name not in BY_NAME or self.current_mode == name:
+            return
+        # Keys typed faster than a frame can open a second palette before the first
+        # palette's choice runs: close it, or it would be left on the old mode's stack.
+        if isinstance(self.screen, CommandPalette):
+            self.screen.dismiss()
+        self.switch_mode(name)
+
+    def pop_screen(self) -> AwaitComplete:
+        """Pop the current screen; a second pop of the last screen is ignored, not fatal.
+
+        A dialog dismissed twice by keys faster than a frame (Enter pressed while its
+        first dismissal is under way) would otherwise end the app.
+        """
+        if len(self.screen_stack) <= 1:
+            self.log.warning("pop_screen ignored: only one screen on the stack")
+            return AwaitComplete(_nothing())
+        return super().pop_screen()
 
     def action_toggle_keys(self) -> None:
         from textual.widgets import HelpPanel
