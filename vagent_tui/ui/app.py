@@ -189,7 +189,7 @@ class VagentApp(ProfileSupport, App[None]):
             if self.initial_account is not None:
                 account = await self.session.resolve(self.initial_account)
                 self.session.set_target(account)
-        except PlatformError as exc:
+        except Exception as exc:  # an API error, or a reply nothing expected: never fatal
             self.connect_error = exc
             self.connected = self.session.scope is not None
             self.notify(f"Could not connect: {describe_error(exc)}", severity="error", markup=False)
