@@ -126,7 +126,9 @@ class SetupScreen(Screen[None]):
     @staticmethod
     def _row(label: str, widget: Input | Select[str], *, hidden: bool = False) -> Horizontal:
         row = Horizontal(
-            Label(label, markup=False), widget, classes="setup-row -hidden" if hidden else "setup-row"
+            Label(label, markup=False),
+            widget,
+            classes="setup-row -hidden" if hidden else "setup-row",
         )
         row.id = f"row-{widget.id}"
         return row
