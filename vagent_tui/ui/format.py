@@ -1,4 +1,4 @@
-"""Formatting shared by the screens: times, booleans with glyphs, counts.
+"""Formatting shared by the screens: times, booleans with glyphs, counts, field values.
 
 `now()` reads ``VAGENT_NOW`` (ISO 8601) when set, so snapshots and screenshots show
 the same relative times on every run.
@@ -7,9 +7,12 @@ the same relative times on every run.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from rich.text import Text
+
+from vagent_tui.inert import DISPLAY_LIMIT, inert
 
 YES = "✓"
 NO = "✗"
@@ -67,11 +70,31 @@ def flag(value: bool | None, *, yes: str = "yes", no: str = "no") -> Text:
 
 
 def plain(value: object) -> str:
-    """A field value as text: lists joined, None as an em dash."""
+    """A field value as inert display text: lists joined, None as an em dash.
+
+    Whatever the value holds, the result only shows (`vagent_tui.inert`): callers may
+    put it in any `Text`. A long list is joined only as far as one value is shown.
+    """
     if value is None or value == "":
         return "—"
     if isinstance(value, list | tuple):
-        return ", ".join(str(v) for v in value) if value else "—"
+        return joined(value) if value else "—"
     if isinstance(value, bool):
         return "yes" if value else "no"
-    return str(value)
+    return inert(value)
+
+
+def joined(values: Sequence[object], sep: str = ", ") -> str:
+    """Items made inert one by one, then joined; cut once the text is longer than one value."""
+    parts: list[str] = []
+    length = 0
+    for item in values:
+        if length > DISPLAY_LIMIT:
+            break
+        part = inert(item)
+        parts.append(part)
+        length += len(part) + len(sep)
+    text = inert(sep.join(parts))
+    if len(parts) < len(values):
+        text += f" …(+{len(values) - len(parts):,} more)"
+    return text
