@@ -24,7 +24,9 @@ from textual.worker import Worker, WorkerCancelled, WorkerFailed
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import Account
 from vagent_tui.services.accounts import AccountDirectory, filter_accounts, has_children
+from vagent_tui.ui.caps import left_out
 from vagent_tui.ui.screens.base import BaseScreen
+from vagent_tui.ui.text import inert
 from vagent_tui.ui.widgets.account_info import account_detail, label_for, scope_info, selectable
 from vagent_tui.ui.widgets.account_tree import AccountMatches, AccountTree
 
@@ -137,10 +139,13 @@ class ScopeScreen(BaseScreen):
         self.status.loading(f"Loading the accounts under {account.display_name}")
         try:
             children = await directory.children(account)
-        except PlatformError as exc:
-            if directory is self.directory:
-                self.tree.mark(node, " ✗ failed")
-                self.status.error(exc)
+        except Exception as exc:
+            if directory is not self.directory:
+                return
+            self.tree.mark(node, " ✗ failed")  # never "loading…" after a failure
+            if not isinstance(exc, PlatformError):
+                raise  # shown by `load_failed`, like any failure of a worker
+            self.status.error(exc)
             return
         if directory is not self.directory or account.id in self._loaded:
             return  # the tree was rebuilt meanwhile
@@ -148,7 +153,8 @@ class ScopeScreen(BaseScreen):
         self._loaded.add(account.id)
         self.tree.populate(node, children)
         noun = "account" if len(children) == 1 else "accounts"
-        self.status.info(f"{len(children)} {noun} under {account.display_name}")
+        shown = left_out(len(children), "accounts")
+        self.status.info(f"{len(children):,} {noun} under {account.display_name}{shown}")
         if node.is_root and os.environ.get("VAGENT_BENCH_EXIT_ON_READY") == "1":
             # bench/startup.py: quit once the first frame with data has been drawn.
             self.tree.quit_app_when_drawn()
@@ -220,7 +226,7 @@ class ScopeScreen(BaseScreen):
         assert self.directory is not None and account.id is not None
         parents = self.directory.path_of(account.id)[:-1]
         if parents:
-            text.append(f"  in {parents[-1].display_name}", style="dim")
+            text.append(f"  in {inert(parents[-1].display_name)}", style="dim")
         return text
 
     def _account_of(self, option: Option | None) -> Account | None:

@@ -1,6 +1,6 @@
 """Renderables of the Scope screen: the key/scope summary, account lines and details.
 
-Server text (names, usernames) goes in as `rich.text.Text`, never as markup.
+Server text (names, usernames) goes in inert (`vagent_tui.ui.text`), never as markup.
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ from vagent_tui.api.models import Account
 from vagent_tui.api.scope import ScopeLevel
 from vagent_tui.services.accounts import account_kind
 from vagent_tui.services.session import Session
-from vagent_tui.ui.format import flag, plain
+from vagent_tui.ui.format import flag, joined, plain
+from vagent_tui.ui.text import inert, safe
 from vagent_tui.ui.widgets.status import describe_error
 
 if TYPE_CHECKING:
@@ -33,7 +34,7 @@ def kind_name(account: Account) -> str:
     kind = account_kind(account)
     if kind == "account" and account.scope_field("computerAgent"):
         return "computer agent"
-    return _KIND_NAMES.get(kind, kind or "?")
+    return inert(_KIND_NAMES.get(kind, kind or "?"))
 
 
 def scope_info(session: Session, error: BaseException | None) -> RenderableType:
@@ -45,28 +46,28 @@ def scope_info(session: Session, error: BaseException | None) -> RenderableType:
     if error is not None:
         grid.add_row(
             Text("Error", style="bold red"),
-            Text(f"✗ Could not connect: {describe_error(error)} — press r to retry", style="red"),
+            safe(f"✗ Could not connect: {describe_error(error)} — press r to retry", "red"),
         )
     if owner is None or scope is None:
         if error is None:
             grid.add_row("Key owner", Text("connecting…", style="italic"))
         return grid
-    who = Text(owner.display_name, style="bold")
+    who = safe(owner.display_name, "bold")
     who.append(f"  #{owner.id} · {kind_name(owner)}", style="dim")
     grid.add_row("Key owner", who)
-    verdict = Text(scope.label, style="bold")
+    verdict = safe(scope.label, "bold")
     if scope.rule:
-        verdict.append(f" — rule {scope.rule} of 4: ")
+        verdict.append(f" — rule {inert(scope.rule)} of 4: ")
     else:
         verdict.append(" — ")
-    verdict.append(scope.reason)
+    verdict.append(inert(scope.reason))
     grid.add_row("Scope", verdict)
     grid.add_row("Access", _access(session))
     acting = Text()
     if session.target is None:
         acting.append("the key owner (no targetAccountId sent)")
     else:
-        acting.append(session.target.display_name, style="bold")
+        acting.append(inert(session.target.display_name), style="bold")
         acting.append(f"  #{session.target.id} · {kind_name(session.target)}", style="dim")
         acting.append("  (o: key owner)", style="dim")
     grid.add_row(Text(f"{CURRENT} Acting as", style="bold"), acting)
@@ -97,7 +98,7 @@ def account_line(account: Account, *, current: bool, selectable: bool, suffix: s
     """A tree or list line: marker, name, id and type; dimmed when not selectable."""
     text = Text()
     text.append(f"{CURRENT} " if current else "  ", style="bold green")
-    text.append(account.display_name, style="bold" if current else "")
+    text.append(inert(account.display_name), style="bold" if current else "")
     text.append(f" #{account.id} {kind_name(account)}", style="dim")
     if account.scope_field("active") is False:
         text.append(" ✗ inactive", style="red")
@@ -114,7 +115,7 @@ def account_detail(account: Account | None, path: list[Account], permits: bool) 
     if account is None:
         return Text("No account highlighted.", style="dim")
     fields: list[Field] = [
-        ("Name", Text(account.display_name, style="bold")),
+        ("Name", safe(account.display_name, "bold")),
         ("Id", plain(account.id)),
         ("Type", kind_name(account)),
         ("Username", plain(account.username)),
@@ -126,12 +127,12 @@ def account_detail(account: Account | None, path: list[Account], permits: bool) 
         fields.append(("Computer", flag(True, yes="Computer Agent")))
     parents = [p.display_name for p in path[:-1]]
     if parents:
-        fields.append(("Path", " › ".join(parents)))
+        fields.append(("Path", joined(parents, " › ")))
     grid = Table.grid(padding=(0, 1), expand=True)
     grid.add_column(style="bold", no_wrap=True, width=9)
     grid.add_column(ratio=1, overflow="fold")
     for label, value in fields:
-        grid.add_row(label, value if isinstance(value, Text) else Text(value))
+        grid.add_row(Text(label), value if isinstance(value, Text) else safe(value))
     return grid
 
 

@@ -1,11 +1,15 @@
-"""The account tree (lazily filled by its screen) and the flat list of filter matches."""
+"""The account tree (lazily filled by its screen) and the flat list of filter matches.
+
+Labels are inert whatever they are given (`AccountTree.process_label`), and a level or
+a list of matches shows at most `ROW_CAP` accounts, then says how many more there are.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import ClassVar
 
-from rich.text import Text
+from rich.text import Text, TextType
 from textual.binding import Binding, BindingType
 from textual.geometry import Region
 from textual.strip import Strip
@@ -15,6 +19,8 @@ from textual.widgets.tree import TreeNode
 
 from vagent_tui.api.models import Account
 from vagent_tui.services.accounts import has_children
+from vagent_tui.ui.caps import ROW_CAP
+from vagent_tui.ui.text import safe, safe_rich
 
 Labeler = Callable[[Account, str], Text]
 
@@ -44,6 +50,15 @@ class AccountTree(Tree[Account]):
         """
         self._quit_when_drawn = True
         self.refresh()
+
+    def process_label(self, label: TextType) -> Text:
+        """A label as it is shown: a ``str`` is inert text (never markup), a `Text` made inert.
+
+        The extension point Textual documents for labels; every label of the tree comes
+        through here, so no account name reaches the terminal as it was sent.
+        """
+        text = safe(label) if isinstance(label, str) else safe_rich(label, multiline=False)
+        return super().process_label(text)
 
     def render_lines(self, crop: Region) -> list[Strip]:
         lines = super().render_lines(crop)
@@ -76,9 +91,13 @@ class AccountTree(Tree[Account]):
         walk(self.root)
 
     def populate(self, node: TreeNode[Account], children: list[Account]) -> None:
+        """The children of ``node``: the first `ROW_CAP`, then a line saying how many more."""
         self.mark(node)
-        for child in children:
+        for child in children[:ROW_CAP]:
             node.add(self.labeler(child, ""), data=child, allow_expand=has_children(child))
+        if len(children) > ROW_CAP:
+            more = f"… {len(children) - ROW_CAP:,} more accounts not shown: / filters them all"
+            node.add_leaf(Text(more, style="dim italic"))
 
     def node_for(self, account_id: int) -> TreeNode[Account] | None:
         def walk(node: TreeNode[Account]) -> TreeNode[Account] | None:
@@ -102,9 +121,12 @@ class AccountMatches(OptionList):
     def show(self, accounts: list[Account], text_of: Callable[[Account], Text]) -> None:
         keep = self.highlighted_option.id if self.highlighted_option is not None else None
         self.clear_options()
-        options = [Option(text_of(a), id=str(a.id)) for a in accounts]
+        options = [Option(text_of(a), id=str(a.id)) for a in accounts[:ROW_CAP]]
         self.add_options(
             options or [Option(Text("No account matches", style="dim"), disabled=True)]
         )
+        if len(accounts) > ROW_CAP:
+            more = f"… {len(accounts) - ROW_CAP:,} more matches not shown: type more to narrow"
+            self.add_option(Option(Text(more, style="dim italic"), disabled=True))
         ids = [o.id for o in options]
         self.highlighted = ids.index(keep) if keep in ids else (0 if options else None)

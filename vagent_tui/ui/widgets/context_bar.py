@@ -7,12 +7,17 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual.widgets import Static
 
+from vagent_tui.ui.text import inert
+
 if TYPE_CHECKING:
     from vagent_tui.ui.app import VagentApp
 
 
 class ContextBar(Static):
-    """``Scope · acting as X (#id) via key of Y · Partner Admin · profile``."""
+    """``Scope · acting as X (#id) via key of Y · Partner Admin · profile``.
+
+    Account names, the scope's label and the profile come from outside: shown inert.
+    """
 
     DEFAULT_CSS = """
     ContextBar {
@@ -60,9 +65,9 @@ class ContextBar(Static):
             text.append(" · not connected" if failed else " · connecting…", style="italic")
         else:
             text.append(" · ")
-            text.append(session.context_line())
-            text.append(f" · {session.scope.label}")
+            text.append(inert(session.context_line()))
+            text.append(f" · {inert(session.scope.label)}")
             if session.scope.restricted:
                 text.append(" (restricted)")
-        text.append(f" · {app.profile_label}", style="dim")
+        text.append(f" · {inert(app.profile_label)}", style="dim")
         self.update(text)
