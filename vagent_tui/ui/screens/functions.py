@@ -1,5 +1,10 @@
 """Functions checklist: every function descriptor of the acting account, checked
-against the functions the agent has configured (``actions`` of the live slot)."""
+against the functions the agent has configured (``actions`` of the live slot).
+
+Every text of a descriptor is shown inert; two functions of one name are two rows (the
+row of the table is the index in `FunctionsScreen.shown`). More than `ROW_CAP` functions
+in a view show the first ones, and the summary says how many more there are.
+"""
 
 from __future__ import annotations
 
@@ -20,9 +25,10 @@ from vagent_tui.api.models import AgentConfig, FunctionDescriptor
 from vagent_tui.services.agents import Finding, cross_check
 from vagent_tui.ui.format import flag
 from vagent_tui.ui.screens.base import BaseScreen
+from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.details import findings_text, function_detail
 from vagent_tui.ui.widgets.status import describe_error
-from vagent_tui.ui.widgets.tables import row_table
+from vagent_tui.ui.widgets.tables import ROW_CAP, row_table
 
 VIEWS = ("all", "unavailable", "configured", "problems")
 _VIEW_TIP = "Show all, unavailable, configured or problem functions"
@@ -71,7 +77,10 @@ class FunctionsScreen(BaseScreen):
     def __init__(self) -> None:
         super().__init__()
         self.functions: list[FunctionDescriptor] = []
+        self.matching: list[FunctionDescriptor] = []
+        """The functions of the current view."""
         self.shown: list[FunctionDescriptor] = []
+        """Those in the table (at most `ROW_CAP`): row ``i`` is ``shown[i]``."""
         self.configured: Counter[str] | None = None  # None: no cross-check possible
         self.findings: list[Finding] = []
         self.view = "all"
@@ -155,7 +164,7 @@ class FunctionsScreen(BaseScreen):
         else:
             kind = self.session.acting_type or "this"
             panel.update(
-                Text(
+                safe(
                     f"The functions list is evaluated for an account; the server refused "
                     f"this {kind} account. Select an agent account on the Scope screen (1)."
                 )
@@ -170,7 +179,7 @@ class FunctionsScreen(BaseScreen):
             findings.add_class("-none")
             kind = self.session.acting_type or "this"
             findings.update(
-                Text(
+                safe(
                     f"The cross-check with configured functions needs an agent account "
                     f"({kind} account selected): select one on the Scope screen (1)."
                 )
@@ -178,7 +187,7 @@ class FunctionsScreen(BaseScreen):
             return
         if isinstance(live, BaseException):
             findings.add_class("-problems")
-            findings.update(Text(f"Could not read the agent's configured functions: "
+            findings.update(safe(f"Could not read the agent's configured functions: "
                                  f"{describe_error(live)}"))  # fmt: skip
             return
         if not isinstance(live, AgentConfig):
@@ -212,7 +221,8 @@ class FunctionsScreen(BaseScreen):
         """Rebuild the rows for the current view; the cursor stays on the same function."""
         table = self.table
         keep = self.highlighted.name if self.highlighted else None
-        self.shown = [fn for fn in self.functions if self._visible(fn)]
+        self.matching = [fn for fn in self.functions if self._visible(fn)]
+        self.shown = self.matching[:ROW_CAP]
         with self.app.batch_update():
             table.clear()
             for fn in self.shown:
@@ -236,7 +246,7 @@ class FunctionsScreen(BaseScreen):
                               style="bold red" if problem else "")  # fmt: skip
         return [
             flag(fn.allowed),
-            Text(fn.label or fn.name, style="" if fn.allowed is not False else "red"),
+            safe(fn.label or fn.name, "" if fn.allowed is not False else "red"),
             Text(
                 "—" if fn.limit is None else str(fn.limit), style="dim" if fn.limit is None else ""
             ),
@@ -246,9 +256,11 @@ class FunctionsScreen(BaseScreen):
         ]
 
     def _show_view(self) -> None:
-        shown, total = len(self.shown), len(self.functions)
+        shown, total = len(self.matching), len(self.functions)
         allowed = sum(1 for f in self.functions if f.allowed is not False)
-        summary = f"{shown} of {total} functions · {allowed} allowed"
+        summary = f"{shown:,} of {total:,} functions · {allowed:,} allowed"
+        if len(self.shown) < shown:
+            summary += f" · first {len(self.shown):,} shown, {shown - len(self.shown):,} more"
         if self.configured is not None:
             summary += f" · {sum(self.configured.values())} configured"
         self.query_one("#functions-summary", Static).update(summary)

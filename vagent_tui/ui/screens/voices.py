@@ -1,4 +1,9 @@
-"""Voices browser: the voices of the target account, filtered, with a detail pane."""
+"""Voices browser: the voices of the target account, filtered, with a detail pane.
+
+Every text of a voice is shown inert, the filter options too (a `Select` reads a ``str``
+option as markup: they are given as `Text`). A filter matching more than `ROW_CAP`
+voices shows the first ones and says how many more there are.
+"""
 
 from __future__ import annotations
 
@@ -17,8 +22,9 @@ from vagent_tui.api.models import Voice
 from vagent_tui.services.agents import VoiceFilter, filter_voices
 from vagent_tui.ui.format import NO, YES, plain
 from vagent_tui.ui.screens.base import BaseScreen
+from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.details import voice_detail
-from vagent_tui.ui.widgets.tables import row_table
+from vagent_tui.ui.widgets.tables import ROW_CAP, left_out, row_table
 
 _TRI = [("TTS: yes", True), ("TTS: no", False)]
 _AVAIL = [("available", True), ("unavailable", False)]
@@ -127,7 +133,7 @@ class VoicesScreen(BaseScreen):
         unavailable = sum(1 for v in voices if not v.available)
         who = self.session.acting_as.display_name if self.session.acting_as else "the key owner"
         note = f", {unavailable} unavailable" if unavailable else ", all available"
-        self.status.ok(f"{len(voices)} voices for {who}{note}")
+        self.status.ok(f"{len(voices):,} voices for {who}{note}{left_out(len(voices), 'voices')}")
 
     def _set_options(self, voices: list[Voice]) -> None:
         languages = sorted({lang for v in voices for lang in v.languages})
@@ -138,9 +144,12 @@ class VoicesScreen(BaseScreen):
         ):
             select: Select[str] = self.query_one(select_id, Select)
             current = select.value
+            # Text, never str: a Select reads a str option as markup (`[/]` would end
+            # the app, `[@click=...]` run an action).
+            options = [(safe(f"{label}{v}"), v) for v in values[:ROW_CAP]]
             with select.prevent(Select.Changed):
-                select.set_options([(f"{label}{v}", v) for v in values])
-                if current in values:
+                select.set_options(options)
+                if current in values[:ROW_CAP]:
                     select.value = current
 
     # ------------------------------------------------------------------ filtering
@@ -168,7 +177,8 @@ class VoicesScreen(BaseScreen):
         """Rebuild the rows from the filter; the cursor stays on the same voice."""
         table = self.table
         keep = self.highlighted.id if self.highlighted else None
-        self.shown = filter_voices(self.voices, self.current_filter())
+        matching = filter_voices(self.voices, self.current_filter())
+        self.shown = matching[:ROW_CAP]  # row i of the table is shown[i]
         with self.app.batch_update():
             table.clear()
             for voice in self.shown:
@@ -176,7 +186,9 @@ class VoicesScreen(BaseScreen):
             ids = [v.id for v in self.shown]
             if keep in ids:
                 table.move_cursor(row=ids.index(keep), animate=False)
-        count = f"{len(self.shown)} of {len(self.voices)} voices"
+        count = f"{len(matching):,} of {len(self.voices):,} voices"
+        if len(matching) > len(self.shown):
+            count += f" (first {len(self.shown):,} shown: filter to see the others)"
         self.query_one("#voices-count", Static).update(count)
         self._show_detail()
 
@@ -186,7 +198,7 @@ class VoicesScreen(BaseScreen):
         mark = Text(f"{YES} yes", style="green") if voice.available else Text(f"{NO} no", "red")
         tts = Text(YES, "green") if voice.supports_standard_tts else Text(NO, "red")
         return [
-            Text(voice.name, style=style),
+            safe(voice.name, style),
             Text(plain(voice.provider), style=style),
             Text(plain(voice.languages)),
             Text(plain(voice.compatible_s2_s_engines)),

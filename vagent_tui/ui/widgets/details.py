@@ -1,8 +1,9 @@
 """Detail panes of the voices and functions screens: one highlighted item, every field.
 
-Server text goes in as `rich.text.Text`, never as markup. Two layouts: one field per
-line (a side pane on wide terminals) or two fields per line where they are short (a
-pane under the table on 80-column terminals).
+Server text goes in inert (`vagent_tui.ui.text`), never as markup: every value, ``str``
+or `Text`, is made inert here. Two layouts: one field per line (a side pane on wide
+terminals) or two fields per line where they are short (a pane under the table on
+80-column terminals).
 """
 
 from __future__ import annotations
@@ -16,12 +17,13 @@ from rich.text import Text
 from vagent_tui.api.models import FunctionDescriptor, Voice
 from vagent_tui.services.agents import Finding
 from vagent_tui.ui.format import flag, plain
+from vagent_tui.ui.text import safe, safe_rich
 
 Field = tuple[str, Text | str]
 
 
 def _value(value: Text | str) -> Text:
-    return value if isinstance(value, Text) else Text(value)
+    return safe_rich(value, multiline=False) if isinstance(value, Text) else safe(value)
 
 
 def field_grid(fields: list[Field], *, pairs: list[Field] | None = None) -> RenderableType:
@@ -30,7 +32,7 @@ def field_grid(fields: list[Field], *, pairs: list[Field] | None = None) -> Rend
     grid.add_column(style="bold", no_wrap=True, min_width=12)
     grid.add_column(ratio=1, overflow="fold")
     for label, value in fields:
-        grid.add_row(label, _value(value))
+        grid.add_row(Text(label), _value(value))
     if not pairs:
         return grid
     top = Table.grid(padding=(0, 1), expand=True)
@@ -41,7 +43,7 @@ def field_grid(fields: list[Field], *, pairs: list[Field] | None = None) -> Rend
     for k in range(0, len(pairs), 2):
         left = pairs[k]
         right = pairs[k + 1] if k + 1 < len(pairs) else ("", "")
-        top.add_row(left[0], _value(left[1]), right[0], _value(right[1]))
+        top.add_row(Text(left[0]), _value(left[1]), Text(right[0]), _value(right[1]))
     return Group(top, grid)
 
 
@@ -104,12 +106,12 @@ def function_detail(
     ]
     long: list[Field] = [("Details", plain(descriptor.details))]
     if descriptor.allowed is False or descriptor.reason or descriptor.missing_requirement:
-        long.append(("Reason", Text(plain(descriptor.reason), style="red")))
+        long.append(("Reason", safe(plain(descriptor.reason), "red")))
         long.append(("Missing", plain(descriptor.missing_requirement)))
     long.append(("Placeholder", plain(descriptor.placeholder)))
     long.append(("Docs", plain(descriptor.docs_page)))
     for finding in findings:
-        long.append(("Problem", Text(f"⚠ {finding.text}", style="bold red")))
+        long.append(("Problem", safe(f"⚠ {finding.text}", "bold red")))
     if compact:
         return field_grid(long, pairs=short)
     return field_grid(short + long)
@@ -119,8 +121,8 @@ def finding_line(finding: Finding, descriptor: FunctionDescriptor | None) -> Tex
     """``webSearch not allowed (reason)`` / ``endCall configured 2 times, limit 1``."""
     if finding.kind == "not-allowed":
         why = (descriptor.reason if descriptor else None) or "not allowed for this account"
-        return Text(f"✗ {finding.name} not allowed ({why})", style="red")
-    return Text(f"⚠ {finding.name} {finding.text}", style="yellow")
+        return safe(f"✗ {finding.name} not allowed ({why})", "red")
+    return safe(f"⚠ {finding.name} {finding.text}", "yellow")
 
 
 def findings_text(
