@@ -107,7 +107,7 @@ async def test_versions_and_rename(make_app: Any) -> None:
         assert table.row_count == len(versions)
         second = versions[1]
         assert str(table.get_cell_at((1, 0))) == second["title"]
-        assert table.get_cell_at((1, 2)) == str(second["versionId"])
+        assert str(table.get_cell_at((1, 2))) == str(second["versionId"])
         await pilot.press("down", "e")
         await pilot.pause()
         assert isinstance(app.screen, PromptModal)

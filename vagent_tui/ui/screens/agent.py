@@ -3,6 +3,10 @@
 Staging falls back to live when the staging slot is empty (and says so). Renaming a
 saved version changes only its title; the title shown afterwards is the server's
 ``newTitle``. An error keeps what was typed: the prompt opens again with it.
+
+Everything the platform sent is shown inert, the raw JSON too. More than `ROW_CAP`
+saved versions show the first ones; the status line says how many more there are.
+A load that fails says so where the configuration would be, not only in the status line.
 """
 
 from __future__ import annotations
@@ -17,19 +21,22 @@ from rich.syntax import Syntax
 from rich.text import Text
 from textual import work
 from textual.binding import Binding, BindingType
+from textual.coordinate import Coordinate
 from textual.widget import Widget
-from textual.widgets import DataTable, Static, TabbedContent, TabPane
+from textual.widgets import Static, TabbedContent, TabPane
 
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import AgentConfig, SavedVersion
 from vagent_tui.api.requests import MAX_TITLE
 from vagent_tui.services.agents import AgentSlots, load_agent
-from vagent_tui.ui.format import fmt_datetime
+from vagent_tui.ui.format import fmt_datetime, joined
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.screens.modals import PromptModal
+from vagent_tui.ui.text import inert, safe
 from vagent_tui.ui.widgets.account_info import kind_name
 from vagent_tui.ui.widgets.agent_view import AgentView, ScrollPane
 from vagent_tui.ui.widgets.status import describe_error
+from vagent_tui.ui.widgets.tables import ROW_CAP, SafeTable, left_out, row_table
 
 
 def title_problem(text: str) -> str | None:
@@ -82,6 +89,8 @@ class AgentScreen(BaseScreen):
         self.slot = "live"
         self.slots: AgentSlots | None = None
         self._loaded_for: int | None = None
+        self.versions: list[SavedVersion] = []
+        """The saved versions in the table: row ``i`` is ``versions[i]``."""
 
     def compose_body(self) -> Iterable[Widget]:
         yield Static("", id="agent-slot")
@@ -92,14 +101,16 @@ class AgentScreen(BaseScreen):
             with TabPane("JSON", id="tab-json"), ScrollPane(id="agent-json-pane"):
                 yield Static("", id="agent-json")
             with TabPane("Versions", id="tab-versions"):
-                yield DataTable(id="agent-versions", cursor_type="row", zebra_stripes=True)
+                yield row_table(
+                    "agent-versions", (("Title", "title"), ("Saved", "saved"), ("versionId", "id"))
+                )
 
     def on_mount(self) -> None:
-        table = self.query_one("#agent-versions", DataTable)
-        table.add_column("Title", key="title")
-        table.add_column("Saved", key="saved")
-        table.add_column("versionId", key="id")
         self.query_one("#agent-view").focus()
+
+    @property
+    def versions_table(self) -> SafeTable:
+        return self.query_one("#agent-versions", SafeTable)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Without an agent account, the agent keys are hidden from the footer."""
@@ -124,7 +135,8 @@ class AgentScreen(BaseScreen):
             acting = session.acting_as
             who = Text("Select an agent account on the Scope screen (1).\n\n", style="bold")
             if acting is not None:
-                who.append(f"Acting as {acting.display_name} (#{acting.id}, {kind_name(acting)}),")
+                name = inert(acting.display_name)
+                who.append(f"Acting as {name} (#{acting.id}, {kind_name(acting)}),")
                 who.append(" which is not an agent account: it has no agent configuration.")
             self.query_one("#agent-hint", Static).update(who)
             self.status.info("No agent account selected")
@@ -141,12 +153,14 @@ class AgentScreen(BaseScreen):
             self.query_one("#agent-slot", Static).update(Text("⟳ Loading…", style="italic"))
             self.query_one(AgentView).show(None)
             self.query_one("#agent-json", Static).update("")
-            self.query_one("#agent-versions", DataTable).clear()
+            self.versions = []
+            self.versions_table.clear()
         try:
             slots = await load_agent(self.session.client, target)
         except PlatformError as exc:
             if self.session.target_id == target:
                 self.status.error(exc)
+                self._show_failed(exc)
             return
         if self.session.target_id != target:
             return  # the target changed meanwhile: a newer load is under way
@@ -155,7 +169,20 @@ class AgentScreen(BaseScreen):
         self._show_slot()
         self._show_versions()
         count = len(slots.versions)
-        self.status.info(f"Loaded; {count} saved version{'s' if count != 1 else ''}")
+        more = left_out(count, "versions")
+        self.status.info(f"Loaded; {count:,} saved version{'s' if count != 1 else ''}{more}")
+
+    def load_failed(self, error: BaseException, group: str = "") -> None:
+        super().load_failed(error, group)
+        if group == "agent-load":
+            self._show_failed(error)
+
+    def _show_failed(self, error: BaseException) -> None:
+        """Where the configuration would be: what failed (never "Loading…" after it)."""
+        if self.slots is None:
+            line = safe(f"✗ Could not load the configuration: {describe_error(error)}", "red")
+            line.append(" (r: retry)", style="dim")
+            self.query_one("#agent-slot", Static).update(line)
 
     # ------------------------------------------------------------------ showing
 
@@ -170,29 +197,32 @@ class AgentScreen(BaseScreen):
         else:
             line.append(" LIVE ", style="bold black on green")
         if config is not None:
-            line.append(f" {config.id or '—'} · ")
-            line.append(config.title or "untitled", style="bold")
+            line.append(f" {inert(config.id) or '—'} · ")
+            line.append(inert(config.title) or "untitled", style="bold")
         if self.slot == "staging" and slots.staging_is_empty:
             line.append("  staging is empty: showing the live configuration", style="yellow")
         elif self.slot == "staging" and slots.live is not None and slots.staging is not None:
             diff = differing_fields(slots.live, slots.staging)
             line.append(f"  {len(diff)} field(s) differ from live", style="dim")
             if diff:
-                line.append(": " + ", ".join(diff), style="dim")
+                line.append(": " + joined(diff), style="dim")
         line.append("  (s: staging/live)", style="dim")
         self.query_one("#agent-slot", Static).update(line)
         self.query_one(AgentView).show(config)
         raw = json.dumps(config.wire(), indent=2, ensure_ascii=False) if config else "null"
         self.raw_json = raw
-        syntax = Syntax(raw, "json", theme="ansi_dark", word_wrap=True, background_color="default")
+        # json.dumps escapes C0 controls, but not C1, bidi or zero-width characters.
+        syntax = Syntax(inert(raw, multiline=True), "json", theme="ansi_dark", word_wrap=True,
+                        background_color="default")  # fmt: skip
         self.query_one("#agent-json", Static).update(syntax)
 
     def _show_versions(self) -> None:
-        table = self.query_one("#agent-versions", DataTable)
+        table = self.versions_table
         table.clear()
-        for version in self.slots.versions if self.slots else []:
+        self.versions = (self.slots.versions if self.slots else [])[:ROW_CAP]
+        for version in self.versions:
             table.add_row(
-                Text(version.title),
+                safe(version.title),
                 fmt_datetime(version.saved_at),
                 str(version.version_id),
                 key=str(version.version_id),
@@ -232,11 +262,8 @@ class AgentScreen(BaseScreen):
     # ------------------------------------------------------------------ renaming
 
     def _highlighted_version(self) -> SavedVersion | None:
-        table = self.query_one("#agent-versions", DataTable)
-        if self.slots is None or not self.slots.versions or table.row_count == 0:
-            return None
-        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
-        return next((v for v in self.slots.versions if str(v.version_id) == key), None)
+        row = self.versions_table.cursor_row  # row i is versions[i], repeated ids too
+        return self.versions[row] if 0 <= row < len(self.versions) else None
 
     def action_rename(self) -> None:
         self.tabs.active = "tab-versions"
@@ -285,9 +312,7 @@ class AgentScreen(BaseScreen):
             return
         new_title = change.new_title if change.new_title is not None else title
         version.title = new_title
-        if self.session.target_id == target:
-            table = self.query_one("#agent-versions", DataTable)
-            key = str(version.version_id)
-            if key in table.rows:
-                table.update_cell(key, "title", Text(new_title))
+        rows = [i for i, v in enumerate(self.versions) if v is version]
+        if self.session.target_id == target and rows:
+            self.versions_table.update_cell_at(Coordinate(rows[0], 0), safe(new_title))
         self.status.ok(f"Version {version.version_id} is now titled “{new_title}”")

@@ -5,12 +5,14 @@ and speech engines; call handling and timing; transfers; CNAM rules; functions;
 reporting fields; effective reporting fields; apps; skills; heartbeat; event rules.
 Any field not named in a group (a new field of the API, or a simulator extra such as
 ``templateId``) lands in "Other fields", so nothing the server sends is hidden. Server
-text is always a `rich.text.Text`, never markup.
+text, field names included, is always inert `rich.text.Text` (`vagent_tui.ui.text`),
+never markup: a ``str`` cell of a Rich table would be read as Rich markup. Texts of
+several lines (instructions, the welcome message) keep their lines.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -20,7 +22,11 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from vagent_tui.api.models import AgentConfig, Resource
+from vagent_tui.ui.caps import ROW_CAP
 from vagent_tui.ui.format import flag, plain
+from vagent_tui.ui.text import inert, safe
+
+T = TypeVar("T")
 
 GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Identity and instructions", ("id", "title", "description", "brandName",
@@ -51,18 +57,36 @@ LISTED = frozenset(
 )  # fmt: skip
 """Fields shown by the dedicated sections below the plain groups."""
 
+MULTILINE = frozenset(
+    {"agentInstructions", "welcomeMessage", "description", "heartbeatInstructions",
+     "recordingNotificationPhrase"}
+)  # fmt: skip
+"""Fields whose text keeps its lines; other fields show a newline as ``⏎``."""
 
-def value_text(value: Any) -> Text:
-    """One field value: booleans as glyph + word + colour, text literally."""
+
+def value_text(value: Any, *, multiline: bool = False) -> Text:
+    """One field value: booleans as glyph + word + colour, text inert."""
     if isinstance(value, bool) or value is None:
         return flag(value)
     if isinstance(value, Resource):
         value = value.wire()
     if isinstance(value, dict):
-        return Text(", ".join(f"{k}={plain(v)}" for k, v in value.items()) or "—")
+        return Text(_pairs(value) or "—")
     if isinstance(value, str) and value == "":
         return Text('"" (empty)', style="dim")
+    if isinstance(value, str) and multiline:
+        return safe(value, multiline=True)
     return Text(plain(value))
+
+
+def _pairs(values: dict[Any, Any], sep: str = ", ") -> str:
+    """``k=v, k=v`` of a mapping from outside, inert."""
+    return inert(sep.join(f"{inert(k)}={plain(v)}" for k, v in values.items()))
+
+
+def _key(key: str) -> Text:
+    """A field name as a table cell: Rich reads a ``str`` cell as markup."""
+    return safe(key)
 
 
 def _grid() -> Table:
@@ -80,8 +104,7 @@ def _title(text: str, count: int | None = None) -> Text:
 
 
 def _extras(item: Resource) -> str:
-    extra = item.model_extra or {}
-    return "; ".join(f"{k}={plain(v)}" for k, v in extra.items())
+    return _pairs(item.model_extra or {}, "; ")
 
 
 def _table(*headers: str) -> Table:
@@ -91,49 +114,64 @@ def _table(*headers: str) -> Table:
     return table
 
 
+def _capped(items: list[T]) -> list[T]:
+    """The first `ROW_CAP` items of a list: a table shows no more."""
+    return items[:ROW_CAP]
+
+
+def _more(table: Table, total: int) -> Table:
+    """A last row saying how many rows `_capped` left out, if any."""
+    if total > ROW_CAP:
+        more = Text(f"… {total - ROW_CAP:,} more not shown (J: the raw JSON)", style="dim")
+        table.add_row(more, *([""] * (len(table.columns) - 1)))
+    return table
+
+
 def _functions(config: AgentConfig) -> RenderableType:
     table = _table("Function", "Allowed", "Reason · missing requirement", "Instructions")
-    for action in config.actions:
-        why = " · ".join(x for x in (action.reason, action.missing_requirement) if x)
+    for action in _capped(config.actions):
+        why = " · ".join(inert(x) for x in (action.reason, action.missing_requirement) if x)
         extra = _extras(action)
-        instructions = action.instructions + (f" [{extra}]" if extra else "")
+        instructions = safe(action.instructions, multiline=True)
+        if extra:
+            instructions.append(f" [{extra}]")
         reason = Text(why or "—", style="red" if why else "dim")
-        table.add_row(Text(action.name, style="bold"), flag(action.allowed), reason,
-                      Text(instructions))  # fmt: skip
-    return table
+        table.add_row(safe(action.name, "bold"), flag(action.allowed), reason,
+                      instructions)  # fmt: skip
+    return _more(table, len(config.actions))
 
 
 def _reporting(fields: list[Any], *, source: bool) -> RenderableType:
     headers = ["Key", "Label", "Kind", "Choices", "Instructions"]
     table = _table(*headers, *(["Source"] if source else []))
-    for item in fields:
+    for item in _capped(fields):
         kind, choices = (item.values.kind, item.values.choices) if item.values else (None, None)
-        row = [Text(item.key, style="bold"), Text(item.label), Text(plain(kind)),
-               Text(plain(choices)), Text(item.instructions)]  # fmt: skip
+        row = [safe(item.key, "bold"), safe(item.label), Text(plain(kind)),
+               Text(plain(choices)), safe(item.instructions, multiline=True)]  # fmt: skip
         if source:
             row.append(Text(plain(getattr(item, "source", None)), style="cyan"))
         table.add_row(*row)
-    return table
+    return _more(table, len(fields))
 
 
 def _apps(config: AgentConfig) -> RenderableType:
     table = _table("App", "Version", "Enabled", "Instructions")
-    for app in config.apps:
-        table.add_row(Text(app.app_id, style="bold"), Text(plain(app.version)),
-                      flag(app.enabled), Text(app.instructions))  # fmt: skip
-    return table
+    for app in _capped(config.apps):
+        table.add_row(safe(app.app_id, "bold"), Text(plain(app.version)),
+                      flag(app.enabled), safe(app.instructions, multiline=True))  # fmt: skip
+    return _more(table, len(config.apps))
 
 
 def _skills(config: AgentConfig) -> RenderableType:
     table = _table("Skill", "Instructions")
-    for skill in config.skills:
-        table.add_row(Text(skill.slug, style="bold"), Text(skill.instructions))
-    return table
+    for skill in _capped(config.skills):
+        table.add_row(safe(skill.slug, "bold"), safe(skill.instructions, multiline=True))
+    return _more(table, len(config.skills))
 
 
 def _heartbeat(config: AgentConfig) -> RenderableType:
     grid = _grid()
-    grid.add_row("heartbeatInstructions", value_text(config.heartbeat_instructions))
+    grid.add_row("heartbeatInstructions", value_text(config.heartbeat_instructions, multiline=True))
     grid.add_row("heartbeatEvery", value_text(config.heartbeat_every))
     hb = config.heartbeat_config
     if hb is None:
@@ -142,15 +180,16 @@ def _heartbeat(config: AgentConfig) -> RenderableType:
     grid.add_row("heartbeatConfig", Text(""))
     for key, value in hb.wire().items():
         if key == "activeHours" and isinstance(value, dict):
-            hours = Text(f"{value.get('start') or '?'}–{value.get('end') or '?'}")
+            start, end = inert(value.get("start")) or "?", inert(value.get("end")) or "?"
+            hours = Text(f"{start}–{end}")
             if value.get("timezone"):
-                hours.append(f" {value['timezone']}")
+                hours.append(f" {inert(value['timezone'])}")
             rest = {k: v for k, v in value.items() if k not in ("start", "end", "timezone")}
             if rest:
                 hours.append(" " + value_text(rest).plain)
             grid.add_row("  activeHours", hours)
         else:
-            grid.add_row(f"  {key}", value_text(value))
+            grid.add_row(_key(f"  {key}"), value_text(value))
     return grid
 
 
@@ -163,7 +202,7 @@ def config_renderable(config: AgentConfig) -> RenderableType:
         grid = _grid()
         for key in keys:
             shown.add(key)
-            grid.add_row(key, value_text(wire.get(key)))
+            grid.add_row(key, value_text(wire.get(key), multiline=key in MULTILINE))
         parts += [_title(title), grid]
     delegate = Text(f"computerDelegateAccountId: {plain(config.computer_delegate_account_id)}")
     parts += [_title("Functions (actions)", len(config.actions)), delegate, _functions(config)]
@@ -179,8 +218,9 @@ def config_renderable(config: AgentConfig) -> RenderableType:
     other = {k: v for k, v in wire.items() if k not in shown}
     if other:
         grid = _grid()
-        for key, value in other.items():
-            grid.add_row(key, value_text(value))
+        for key, value in _capped(list(other.items())):
+            grid.add_row(_key(key), value_text(value))
+        _more(grid, len(other))
         parts += [_title("Other fields (not in the spec)", len(other)), grid]
     return Group(*parts)
 
