@@ -4,6 +4,9 @@ Only the visible page is ever fetched: one request per page change, and "last pa
 is one request too, computed from the ``totalRooms`` of the previous reply. Two pagers
 are kept: ``pager`` is what is shown, ``wanted`` what was asked for last; a reply that
 is no longer wanted (paged again meanwhile, or the target changed) is dropped.
+
+Rooms are shown inert; two rooms of one ``roomId`` are two rows (row ``i`` of the table
+is ``rooms[i]``, whatever the keys).
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from vagent_tui.api.models import JunkRoom
 from vagent_tui.services.inbox import PAGE_SIZES, InboxPager
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.widgets.inbox_rows import room_cells, room_detail
+from vagent_tui.ui.widgets.tables import ROW_CAP, SafeTable, left_out, row_table
 
 HINT = "Select an agent account on the Scope screen (1) to see its junk inbox."
 WIDE = 140
@@ -84,28 +88,31 @@ class InboxScreen(BaseScreen):
         """The page asked for last (equal to ``pager`` once it arrived)."""
         self.loaded_target: object = _UNSET
         self._seq = 0
-        self._rooms: dict[str, JunkRoom] = {}
+        self._failed = False
+        """The last page asked for did not come: the header says so instead of waiting."""
+        self._rooms: list[JunkRoom] = []
+        """The rooms in the table: row ``i`` is ``_rooms[i]``."""
 
     def compose_body(self) -> Iterable[Widget]:
         yield Static("", id="inbox-header", markup=False)
         yield Static(HINT, id="inbox-hint", markup=False)
         with Container(id="inbox-body"):
-            table: DataTable[Text] = DataTable(
-                id="inbox-table", cursor_type="row", zebra_stripes=True
+            yield row_table(
+                "inbox-table",
+                (
+                    (" ", "unread"),
+                    ("Name", "name"),
+                    ("Phone", "phone"),
+                    ("Last message", "message"),
+                    ("When", "when"),
+                ),
             )
-            yield table
             with VerticalScroll(id="inbox-detail"):
                 yield Static(Text("No room highlighted.", style="dim"), id="inbox-detail-text")
 
     def on_mount(self) -> None:
         super().on_mount()
-        table = self.query_one("#inbox-table", DataTable)
-        table.add_column(" ", key="unread")
-        table.add_column("Name", key="name")
-        table.add_column("Phone", key="phone")
-        table.add_column("Last message", key="message")
-        table.add_column("When", key="when")
-        table.focus()
+        self.table.focus()
         self._layout(self.size.width)
         self._header()
 
@@ -144,6 +151,7 @@ class InboxScreen(BaseScreen):
 
     def _request(self, want: InboxPager, *, keep_cursor: bool) -> None:
         self._seq += 1
+        self._failed = False
         self.wanted = want
         self._header()
         self.status.loading(f"Loading page {want.page + 1:,}")
@@ -157,6 +165,7 @@ class InboxScreen(BaseScreen):
             result = await want.fetch(self.session.client, target)
         except PlatformError as exc:
             if seq == self._seq:
+                self._failed = True
                 self.status.error(exc)
                 self._header()
             return
@@ -178,52 +187,57 @@ class InboxScreen(BaseScreen):
         shown, want = self.pager, self.wanted
         text = Text(no_wrap=True, overflow="ellipsis")
         waiting = shown is not want and not shown.total
-        text.append("…" if waiting else shown.label, style="bold")
+        if waiting and self._failed:
+            text.append("✗ not loaded (r: retry)", style="bold red")
+        else:
+            text.append("…" if waiting else shown.label, style="bold")
         if shown.total:
             text.append(f" · page {shown.page + 1:,} of {shown.last_page + 1:,}")
         text.append(f" · {want.page_size}/page")
         text.append(" · unread only" if want.unread else " · all rooms")
+        text.append(left_out(len(shown.rooms), "rooms on this page"), style="yellow")
         if shown is not want and (want.page != shown.page or want.unread != shown.unread):
             text.append(f" · → page {want.page + 1:,}", style="italic")
         self.query_one("#inbox-header", Static).update(text)
 
+    @property
+    def table(self) -> SafeTable:
+        return self.query_one("#inbox-table", SafeTable)
+
+    def load_failed(self, error: BaseException, group: str = "") -> None:
+        super().load_failed(error, group)
+        if group == "inbox-page":
+            self._failed = True
+            self._header()
+
     def _cursor_key(self) -> tuple[str | None, int]:
-        table = self.query_one("#inbox-table", DataTable)
-        row = table.cursor_row
-        if not table.row_count:
-            return None, 0
-        key = table.coordinate_to_cell_key((row, 0)).row_key.value
-        return key, row
+        """The highlighted room's id and row, to keep the cursor on it across a reload."""
+        room = self._current_room()
+        return (room.room_id if room else None), self.table.cursor_row
 
     def _fill(self, pager: InboxPager, *, keep: tuple[str | None, int] | None) -> None:
-        table = self.query_one("#inbox-table", DataTable)
+        table = self.table
         # the message column takes what the other columns leave
         width = max(16, (table.size.width or self.size.width) - 54)
         with self.app.batch_update():
             table.clear()
-            self._rooms = {}
-            for index, room in enumerate(pager.rooms):
-                key = room.room_id or f"#{index}"
-                while key in self._rooms:
-                    key += "'"
-                self._rooms[key] = room
+            self._rooms = pager.rooms[:ROW_CAP]  # a page longer than asked for is cut too
+            for index, room in enumerate(self._rooms):
                 cells = room_cells(room, unread_filter=pager.unread, width=width)
-                table.add_row(*cells, key=key)
+                table.add_row(*cells, key=room.room_id or f"#{index}")
             if table.row_count:
                 row = 0
                 if keep is not None:
                     key, old_row = keep
-                    keys = list(self._rooms)
-                    row = keys.index(key) if key in keys else min(old_row, len(keys) - 1)
+                    ids = [r.room_id for r in self._rooms]
+                    found = key is not None and key in ids
+                    row = ids.index(key) if found else min(old_row, len(ids) - 1)
                 table.move_cursor(row=row, column=0, animate=False, scroll=True)
         self._show_detail()
 
     def _current_room(self) -> JunkRoom | None:
-        table = self.query_one("#inbox-table", DataTable)
-        if not table.row_count:
-            return None
-        key = table.coordinate_to_cell_key((table.cursor_row, 0)).row_key.value
-        return self._rooms.get(key or "")
+        row = self.table.cursor_row
+        return self._rooms[row] if self.table.row_count and 0 <= row < len(self._rooms) else None
 
     def _show_detail(self) -> None:
         detail = room_detail(

@@ -1,11 +1,13 @@
 """Rendering junk inbox rooms: the table row and the detail pane (every field, literally).
 
-Server text always goes in as `rich.text.Text`, never as markup.
+Server text, field names included, always goes in inert (`vagent_tui.ui.text`), never
+as markup.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -13,8 +15,11 @@ from rich.table import Table
 from rich.text import Text
 
 from vagent_tui.api.models import JunkRoom
+from vagent_tui.inert import DISPLAY_LIMIT
 from vagent_tui.ui.format import fmt_datetime, humanize_age
+from vagent_tui.ui.text import inert, safe
 
+_SPACES = re.compile(r"[ \t\r\n\f\v]+")
 UNREAD = "●"
 MESSAGE_WIDTH = 34
 
@@ -30,13 +35,19 @@ def room_unread(room: JunkRoom, *, unread_filter: bool) -> bool | None:
 
 def room_name(room: JunkRoom) -> Text:
     if room.unregistered and room.unregistered_display_name:
-        return Text(room.unregistered_display_name, style="italic")
-    return Text(room.name or room.unregistered_display_name or "—")
+        return safe(room.unregistered_display_name, "italic")
+    return safe(room.name or room.unregistered_display_name or "—")
 
 
 def truncate(text: str | None, width: int = MESSAGE_WIDTH) -> str:
-    text = " ".join((text or "").split())
-    return text if len(text) <= width else text[: width - 1] + "…"
+    """One line of at most ``width`` characters, inert; whitespace runs become one space.
+
+    Only the start of the text is read: a huge message costs no more than a short one.
+    """
+    head = (text or "")[: max(width, 0) * 4 + DISPLAY_LIMIT]
+    # Only plain whitespace collapses: other separators and controls show (inert).
+    line = inert(_SPACES.sub(" ", head).strip(" "), limit=0)
+    return line if len(line) <= width else line[: width - 1] + "…"
 
 
 def room_cells(
@@ -48,20 +59,20 @@ def room_cells(
     return (
         marker,
         room_name(room),
-        Text(room.vida_phone_number or "—"),
+        safe(room.vida_phone_number or "—"),
         Text(truncate(room.last_message, width)),
         Text(humanize_age(room.last_message_at)),
     )
 
 
 def literal(value: Any) -> str:
-    """A JSON value as the server sent it: strings bare, everything else as JSON."""
+    """A JSON value as the server sent it, inert: strings bare, everything else as JSON."""
     if isinstance(value, str):
-        return value
+        return inert(value)
     try:
-        return json.dumps(value, ensure_ascii=False)
+        return inert(json.dumps(value, ensure_ascii=False))
     except (TypeError, ValueError):
-        return repr(value)
+        return inert(repr(value))
 
 
 def room_detail(
@@ -87,7 +98,7 @@ def room_detail(
         grid.add_column(style="bold", no_wrap=True)
         grid.add_column(ratio=1, overflow="fold")
         for key, text in fields:
-            grid.add_row(Text(key), text)
+            grid.add_row(safe(key), text)
         return grid
     for _ in range(2):
         grid.add_column(style="bold", no_wrap=True)
@@ -97,10 +108,10 @@ def room_detail(
     for k in range(0, len(short), 2):
         left = short[k]
         right = short[k + 1] if k + 1 < len(short) else ("", Text(""))
-        grid.add_row(Text(left[0]), left[1], Text(right[0]), right[1])
+        grid.add_row(safe(left[0]), left[1], safe(right[0]), right[1])
     rest = Table.grid(padding=(0, 1), expand=True)
     rest.add_column(style="bold", no_wrap=True)
     rest.add_column(ratio=1, overflow="fold")
     for key, text in long:
-        rest.add_row(Text(key), text)
+        rest.add_row(safe(key), text)
     return Group(grid, rest)
