@@ -7,7 +7,9 @@ through `vagent_tui.services.fleet` with at most ``concurrency`` requests at a t
 buffered and written to the table ten times a second inside ``app.batch_update()``.
 ``x`` (or escape) cancels: nothing more is asked, and the rows not asked show ``–``.
 ``e`` writes the matrix as CSV. The fleet belongs to the key, not to the target account:
-changing the target does not reload it (``r`` does).
+changing the target does not reload it (``r`` does). Above `ROW_CAP` accounts the
+matrix shows the first ones (the summary says how many are left out); every account is
+still asked, and the CSV holds them all.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from vagent_tui.ui import format as fmt
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.widgets.fleet_export import ask_concurrency, default_concurrency, export_csv
 from vagent_tui.ui.widgets.fleet_matrix import FleetMatrix
+from vagent_tui.ui.widgets.tables import left_out
 
 FLUSH_SECONDS = 0.1
 DEFERRED_EVERY = 10
@@ -141,7 +144,10 @@ class FleetScreen(BaseScreen):
         self.query_one(ProgressBar).update(total=len(accounts) or None, progress=0)
         self._summary()
         if accounts:
-            self.status.info(f"{len(accounts):,} agent accounts · s asks: {self.question.label}")
+            more = left_out(len(accounts), "accounts")
+            self.status.info(
+                f"{len(accounts):,} agent accounts · s asks: {self.question.label}{more}"
+            )
         else:
             self.status.info("No agent account below this key")
 
@@ -280,8 +286,9 @@ class FleetScreen(BaseScreen):
         total = len(self.accounts) if self.accounts is not None else 0
         errors = f"{self.errors:,} error" + ("" if self.errors == 1 else "s")
         text = f"{len(self.answers):,}/{total:,} answered · {errors}"
+        text += f" · {self.concurrency} at a time{left_out(total, 'accounts')}"
         summary = self.query_one("#fleet-summary", Static)
-        summary.update(f"{text} · {self.concurrency} at a time", layout=False)
+        summary.update(text, layout=False)
 
     # ------------------------------------------------------------------ settings, export
 

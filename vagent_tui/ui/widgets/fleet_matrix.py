@@ -6,6 +6,9 @@ cell write per value (and `FleetScreen` writes rows out of view only once a seco
 every write makes DataTable render all the rows in view again). The ``Result`` column
 holds ``…`` (waiting), ``✓``, ``–`` (not asked: the run was cancelled) or
 ``✗ <message>`` for an account whose request failed.
+
+A `SafeTable`: every cell is inert. It shows at most `ROW_CAP` accounts (`setup` says
+how many it took); answers of accounts without a row are not drawn (the CSV has them).
 """
 
 from __future__ import annotations
@@ -15,12 +18,13 @@ from typing import Any
 
 from rich.cells import cell_len
 from rich.text import Text
-from textual.widgets import DataTable
 from textual.widgets.data_table import RowDoesNotExist
 
 from vagent_tui.api.models import Account
 from vagent_tui.services.fleet import FleetAnswer, Question, cell_text
 from vagent_tui.ui.format import NO, YES
+from vagent_tui.ui.text import inert, safe
+from vagent_tui.ui.widgets.tables import ROW_CAP, SafeTable
 
 MAX_TEXT = 48
 """Longer texts (unavailable names, error messages) are cut in the table, not the CSV."""
@@ -32,6 +36,8 @@ OK = Text(YES, style="green")
 
 
 def _cut(text: str) -> str:
+    """Inert and at most `MAX_TEXT` characters (only the start of a huge text is read)."""
+    text = inert(text, limit=MAX_TEXT)
     return text if len(text) <= MAX_TEXT else text[: MAX_TEXT - 1] + "…"
 
 
@@ -46,7 +52,7 @@ def value_text(key: str, value: Any, values: dict[str, Any]) -> Text:
     return Text(_cut(cell_text(value)))
 
 
-class FleetMatrix(DataTable[Text]):
+class FleetMatrix(SafeTable):
     """Accounts × answers of one question."""
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -55,8 +61,12 @@ class FleetMatrix(DataTable[Text]):
         self._shown: dict[tuple[str, str], tuple[str, str]] = {}
         self._widths: dict[str, int] = {}
 
-    def setup(self, question: Question, accounts: Sequence[Account]) -> None:
-        """Columns of ``question`` and one waiting row per account (in the given order)."""
+    def setup(self, question: Question, accounts: Sequence[Account]) -> int:
+        """Columns of ``question`` and one waiting row per account (in the given order).
+
+        Returns:
+            How many accounts got a row: at most `ROW_CAP`.
+        """
         self.question = question
         self._shown.clear()
         self._widths.clear()
@@ -67,12 +77,15 @@ class FleetMatrix(DataTable[Text]):
         for key, header in question.columns:
             self.add_column(header, key=key)
         blanks = [BLANK] * len(question.columns)
-        for account in accounts:
+        for account in accounts[:ROW_CAP]:
             row = str(account.id)
-            self.add_row(Text(row), Text(account.display_name), BLANK, *blanks, key=row)
+            if row in self.rows:
+                continue  # one row per account: answers are keyed by account id
+            self.add_row(Text(row), safe(account.display_name), BLANK, *blanks, key=row)
             self._remember(row, "result", BLANK)
             for key in question.keys:
                 self._remember(row, key, BLANK)
+        return self.row_count
 
     def _remember(self, row: str, column: str, text: Text) -> None:
         self._shown[(row, column)] = (text.plain, str(text.style))
@@ -85,6 +98,8 @@ class FleetMatrix(DataTable[Text]):
         """
         if self._shown.get((row, column)) == (text.plain, str(text.style)):
             return
+        if row not in self.rows:
+            return  # an account past the display cap: no row
         self._remember(row, column, text)
         width = cell_len(text.plain)
         grow = width > self._widths.get(column, 0)
