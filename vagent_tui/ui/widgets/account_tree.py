@@ -18,9 +18,13 @@ from textual.widgets.option_list import Option
 from textual.widgets.tree import TreeNode
 
 from vagent_tui.api.models import Account
+from vagent_tui.inert import DISPLAY_LIMIT
 from vagent_tui.services.accounts import has_children
 from vagent_tui.ui.caps import ROW_CAP
-from vagent_tui.ui.text import safe, safe_rich
+from vagent_tui.ui.text import inert, safe
+
+LABEL_LIMIT = 2 * DISPLAY_LIMIT
+"""Characters of a label: one value (already cut at `DISPLAY_LIMIT`) and a few words."""
 
 Labeler = Callable[[Account, str], Text]
 
@@ -57,8 +61,13 @@ class AccountTree(Tree[Account]):
         The extension point Textual documents for labels; every label of the tree comes
         through here, so no account name reaches the terminal as it was sent.
         """
-        text = safe(label) if isinstance(label, str) else safe_rich(label, multiline=False)
-        return super().process_label(text)
+        if isinstance(label, str):
+            return super().process_label(safe(label))
+        plain = label.plain
+        if not plain.isprintable() or len(plain) > LABEL_LIMIT:
+            # A label made of inert pieces is printable: this is a Text built carelessly.
+            label = Text(inert(plain, limit=LABEL_LIMIT), style=label.style)
+        return super().process_label(label)
 
     def render_lines(self, crop: Region) -> list[Strip]:
         lines = super().render_lines(crop)
