@@ -377,3 +377,36 @@ async def test_a_huge_account_name_is_cut(make_app: Any) -> None:
         assert any(f"…(+{cut:,} characters)" in label for label in labels)
         assert max(len(label) for label in labels) < inert_module.DISPLAY_LIMIT + 100
         assert app.is_running
+
+
+FIRST_CALL = {
+    "scope": "list_resellers",
+    "agent": "get_live",
+    "voices": "list_voices",
+    "functions": "list_functions",
+    "inbox": "list_junk_rooms",
+    "fleet": "list_resellers",
+}
+"""The client call each screen's first load makes."""
+
+
+@pytest.mark.parametrize("screen", list(SCREENS))
+async def test_any_failure_of_a_load_is_shown_and_r_retries(
+    make_app: Any, monkeypatch: pytest.MonkeyPatch, screen: str
+) -> None:
+    """Not a platform error: the status line says it, nothing says loading, ``r`` loads."""
+    app = make_app(screen, account=SCREENS[screen])
+    calls = fail_once(monkeypatch, app.client, FIRST_CALL[screen], RuntimeError("planted bug"))
+    async with app.run_test(size=(160, 40)) as pilot:
+        await settle(pilot)
+        assert calls["n"] == 1
+        text = screen_text(app)
+        assert "planted bug" in text and "press r to retry" in text
+        assert "loading" not in text.lower()
+        await pilot.press("r")
+        await settle(pilot)
+        text = screen_text(app)
+        assert calls["n"] >= 2
+        assert "planted bug" not in text and "loading" not in text.lower()
+        assert "Unexpected error" not in text, "the retry failed"
+        assert app.is_running
