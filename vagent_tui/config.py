@@ -22,15 +22,40 @@ import shlex
 import stat
 import subprocess
 import tempfile
+import threading
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
+from urllib.parse import urlsplit
 
 import tomli_w
 
 TIERS = ("prod", "staging", "dev")
 APP_DIR = "vagent-tui"
+
+FILE_SIZE_LIMIT = 1024 * 1024
+"""Bytes of a configuration or credentials file read at most (``VAGENT_CONFIG=/dev/zero``)."""
+TOKEN_COMMAND_TIMEOUT = 30.0
+"""Seconds a token command may take: a password manager may ask for a passphrase."""
+TOKEN_OUTPUT_LIMIT = 64 * 1024
+"""Bytes of a token command's output read at most: a token is one short line."""
+
+_TOP_KEYS = frozenset({"default_profile", "theme", "profiles"})
+_PROFILE_KEYS = frozenset(
+    {
+        "base_url",
+        "target_account",
+        "theme",
+        "tier",
+        "read_only",
+        "token_env",
+        "token_file",
+        "token_command",
+        "keymap",
+    }
+)
 
 
 class ConfigError(Exception):
@@ -77,6 +102,27 @@ def paths() -> dict[str, Path]:
         "state folder": state_dir(),
         "journal": state_dir() / "journal.jsonl",
     }
+
+
+def base_url_problem(url: str) -> str | None:
+    """What makes ``url`` unusable as a platform base URL; None when it is usable.
+
+    The answer never repeats the URL: it may carry a password (``https://user:pw@host``).
+    """
+    if not url:
+        return "is empty"
+    if any(c.isspace() or not c.isprintable() for c in url):
+        return "holds spaces or control characters"
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018  (parsing the port is what raises on a bad one)
+    except ValueError as exc:
+        return f"cannot be parsed ({exc})"
+    if parts.scheme not in ("http", "https"):
+        return "must start with https:// (or http://)"
+    if not parts.hostname:
+        return "names no host"
+    return None
 
 
 # --------------------------------------------------------------------------- model
@@ -135,12 +181,26 @@ class Profile:
         return out
 
     @classmethod
-    def from_toml(cls, name: str, data: Any, where: str) -> Profile:
+    def from_toml(
+        cls, name: str, data: Any, where: str, warnings: list[str] | None = None
+    ) -> Profile:
+        """The profile ``name`` of a file; raises `ConfigError` on a value it cannot use.
+
+        What can be ignored safely (an unknown key, a keymap entry that is not a key) is
+        dropped and said in ``warnings``, naming the file, the profile and the key.
+        """
+        warnings = [] if warnings is None else warnings
         if not isinstance(data, dict):
             raise ConfigError(f"{where}: profile {name!r} must be a table")
         base_url = data.get("base_url")
-        if not isinstance(base_url, str) or not base_url.startswith(("http://", "https://")):
+        if not isinstance(base_url, str):
             raise ConfigError(f'{where}: profile {name!r} needs base_url = "https://..."')
+        problem = base_url_problem(base_url)
+        if problem:
+            raise ConfigError(f"{where}: profile {name!r}: base_url {problem}")
+        for key in data:
+            if key not in _PROFILE_KEYS:
+                warnings.append(f"{where}: profile {name!r}: unknown key {key!r}, ignored")
         tier = data.get("tier", "dev")
         if tier not in TIERS:
             raise ConfigError(
@@ -150,8 +210,14 @@ class Profile:
         if target is not None and (not isinstance(target, int) or isinstance(target, bool)):
             raise ConfigError(f"{where}: profile {name!r}: target_account must be an integer")
         keymap = data.get("keymap", {})
-        if not isinstance(keymap, dict) or not all(isinstance(v, str) for v in keymap.values()):
+        if not isinstance(keymap, dict):
             raise ConfigError(f"{where}: profile {name!r}: keymap must map binding ids to keys")
+        keymap = _usable_keymap(keymap, f"{where}: profile {name!r}: keymap", warnings)
+        token_file = data.get("token_file")
+        if token_file is not None and not isinstance(token_file, bool | str):
+            raise ConfigError(
+                f"{where}: profile {name!r}: token_file must be true or the path of a file"
+            )
         read_only = data.get("read_only")
         if read_only is not None and not isinstance(read_only, bool):
             raise ConfigError(f"{where}: profile {name!r}: read_only must be true or false")
@@ -163,10 +229,28 @@ class Profile:
             tier=tier,
             read_only=read_only,
             token_env=_opt_str(data, "token_env", name, where),
-            token_file=data.get("token_file"),
+            token_file=token_file,
             token_command=_opt_str(data, "token_command", name, where),
             keymap=dict(keymap),
         )
+
+
+def _usable_keymap(keymap: dict[str, Any], where: str, warnings: list[str]) -> dict[str, str]:
+    """The entries of ``keymap`` whose value is a key string; the others said and dropped.
+
+    Textual would crash on a value that is not a string and ignores an empty one (the
+    binding keeps its key without a word). Whether a string names a key Textual knows is
+    checked by `vagent_tui.ui.keyspec` (it needs Textual).
+    """
+    usable: dict[str, str] = {}
+    for binding_id, keys in keymap.items():
+        if not isinstance(keys, str):
+            warnings.append(f'{where}: {binding_id!r} must be a key like "f2", ignored')
+        elif not keys.strip():
+            warnings.append(f"{where}: {binding_id!r} is empty, ignored")
+        else:
+            usable[binding_id] = keys
+    return usable
 
 
 def _opt_str(data: dict[str, Any], key: str, name: str, where: str) -> str | None:
@@ -185,6 +269,8 @@ class Config:
     theme: str | None = None
     """Theme used when a profile names none (set from the palette)."""
     path: Path = field(default_factory=config_path)
+    warnings: list[str] = field(default_factory=list, compare=False)
+    """What `load` ignored (unknown keys, keymap values that are not keys), one line each."""
 
     def profile(self, name: str | None = None) -> Profile | None:
         name = name or self.default_profile
@@ -211,33 +297,59 @@ def load(path: Path | None = None) -> Config:
     Raises `ConfigError` naming the file, the line and the problem.
     """
     path = path or config_path()
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
+    data = _read_toml(path)
+    if data is None:
         return Config(path=path)
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot be read: {exc.strerror}") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: {exc}") from None
     profiles_data = data.get("profiles", {})
     if not isinstance(profiles_data, dict):
         raise ConfigError(f"{path}: [profiles] must be a table of profiles")
     where = str(path)
+    warnings = [f"{where}: unknown key {key!r}, ignored" for key in data if key not in _TOP_KEYS]
     profiles = {
-        name: Profile.from_toml(name, value, where) for name, value in profiles_data.items()
+        name: Profile.from_toml(name, value, where, warnings)
+        for name, value in profiles_data.items()
     }
     default = data.get("default_profile")
-    if default is not None and default not in profiles:
+    if default is not None and (not isinstance(default, str) or default not in profiles):
         raise ConfigError(f"{path}: default_profile {default!r} is not a profile")
     theme = data.get("theme")
+    if theme is not None and not isinstance(theme, str):
+        warnings.append(f"{where}: theme must be the name of a theme, ignored")
     return Config(
         profiles=profiles,
         default_profile=default,
         theme=theme if isinstance(theme, str) else None,
         path=path,
+        warnings=warnings,
     )
+
+
+def _read_toml(path: Path) -> dict[str, Any] | None:
+    """The TOML table of ``path``; None when there is no such file.
+
+    Every way a file can be unreadable (not UTF-8, too large, nested too deeply for
+    tomllib, not TOML at all) is a `ConfigError` naming the file, never a traceback.
+    """
+    try:
+        with path.open("rb") as handle:
+            raw = handle.read(FILE_SIZE_LIMIT + 1)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot be read: {exc.strerror or type(exc).__name__}") from None
+    if len(raw) > FILE_SIZE_LIMIT:
+        raise ConfigError(f"{path}: larger than {FILE_SIZE_LIMIT // 1024} KiB, not read")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise ConfigError(f"{path}: not UTF-8 text (line {line}); save it as UTF-8") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: {exc}") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: nested too deeply to be read") from None
 
 
 def atomic_write(path: Path, text: str, *, mode: int = 0o644) -> None:
@@ -277,10 +389,7 @@ def read_credentials(path: Path | None = None) -> dict[str, str]:
     if not path.exists():
         return {}
     _check_private(path)
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: {exc}") from None
+    data = _read_toml(path) or {}
     tokens = data.get("tokens", {})
     if not isinstance(tokens, dict):
         raise ConfigError(f"{path}: [tokens] must map profile names to tokens")
@@ -332,27 +441,91 @@ def resolve_token(profile: Profile, *, env: dict[str, str] | None = None) -> str
     raise ConfigError(f"profile {profile.name!r} names no token source")
 
 
+class _CappedReader:
+    """Reads a pipe in a thread and keeps at most ``limit`` bytes of it.
+
+    Past the limit it calls ``on_overflow`` and stops reading (the command is killed),
+    or without one, goes on draining the pipe so that the command never blocks on it.
+    """
+
+    def __init__(
+        self, stream: IO[bytes], limit: int, on_overflow: Callable[[], None] | None = None
+    ) -> None:
+        self.data = bytearray()
+        self.seen = 0
+        self.overflow = False
+        self._limit = limit
+        self._on_overflow = on_overflow
+        self._thread = threading.Thread(target=self._read, args=(stream,), daemon=True)
+        self._thread.start()
+
+    def _read(self, stream: IO[bytes]) -> None:
+        with stream:
+            while chunk := os.read(stream.fileno(), 8192):
+                self.seen += len(chunk)
+                room = self._limit - len(self.data)
+                self.data += chunk[: max(room, 0)]
+                if len(chunk) > room and not self.overflow:
+                    self.overflow = True
+                    if self._on_overflow is not None:
+                        self._on_overflow()
+                        return
+
+    def join(self, timeout: float) -> bytes:
+        # A child the command left running may hold the pipe open: do not wait for it.
+        self._thread.join(timeout)
+        return bytes(self.data)
+
+
 def _token_from_command(profile: Profile) -> str:
+    """Run a profile's token command; its first line of output is the token.
+
+    Bounded in time (`TOKEN_COMMAND_TIMEOUT`) and in output (`TOKEN_OUTPUT_LIMIT`, read
+    in pieces, never whole). Errors name the profile, never the output (it may be the
+    token) nor the command's stderr (it may echo the token too).
+    """
     assert profile.token_command
+    who = f"profile {profile.name!r}: token command"
     try:
-        done = subprocess.run(
-            shlex.split(profile.token_command),
-            capture_output=True,
-            text=True,
-            timeout=30,
-            check=False,
-        )
-    except (OSError, subprocess.TimeoutExpired) as exc:
+        argv = shlex.split(profile.token_command)
+    except ValueError as exc:
+        raise ConfigError(f"{who} cannot be split into words ({exc}); check its quotes") from None
+    if not argv:
+        raise ConfigError(f"{who} is empty")
+    try:
+        # stdin stays the terminal's: a password manager may ask for a passphrase.
+        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        raise ConfigError(f"{who} {argv[0]!r} could not start: {reason}") from None
+    assert proc.stdout is not None and proc.stderr is not None
+    out = _CappedReader(proc.stdout, TOKEN_OUTPUT_LIMIT, on_overflow=proc.kill)
+    err = _CappedReader(proc.stderr, 0)  # only counted: it may echo the secret
+    try:
+        status = proc.wait(timeout=TOKEN_COMMAND_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
         raise ConfigError(
-            f"profile {profile.name!r}: token command failed: {type(exc).__name__}"
+            f"{who} did not finish within {TOKEN_COMMAND_TIMEOUT:g} seconds; stopped"
         ) from None
-    token = done.stdout.strip().splitlines()[0] if done.stdout.strip() else ""
-    if done.returncode != 0 or not token:
-        # stderr may echo the secret: never repeat it, only the exit status.
+    stdout = out.join(timeout=2.0)
+    err.join(timeout=0.5)
+    if out.overflow:
         raise ConfigError(
-            f"profile {profile.name!r}: token command exited with status {done.returncode} "
-            "and no token"
+            f"{who} printed more than {TOKEN_OUTPUT_LIMIT // 1024} KiB; "
+            "it should print the token alone"
         )
+    text = stdout.decode("utf-8", errors="replace").strip()
+    token = text.splitlines()[0].strip() if text else ""
+    if status != 0 or not token:
+        ended = f"status {status}" if status >= 0 else f"signal {-status}"
+        said = (
+            f"; it wrote {err.seen:,} bytes on stderr, not shown here (run it yourself to see)"
+            if err.seen
+            else ""
+        )
+        raise ConfigError(f"{who} ended with {ended} and no token{said}")
     return token
 
 
@@ -385,6 +558,13 @@ def resolve_connection(
     url = base_url or env.get("VAGENT_BASE_URL") or (profile.base_url if profile else None)
     if not url:
         return None
+    problem = base_url_problem(url)
+    if problem:
+        # A profile's URL was checked when the file was read: a flag or the variable.
+        source = "--base-url" if base_url else "VAGENT_BASE_URL"
+        if not base_url and not env.get("VAGENT_BASE_URL") and profile is not None:
+            source = f"profile {profile.name!r}"
+        raise ConfigError(f"the base URL ({source}) {problem}")
     secret = token or env.get("VAGENT_TOKEN")
     if not secret and profile is not None:
         secret = resolve_token(profile, env=env)
