@@ -6,6 +6,7 @@ Subcommands: ``vagent-tui sim`` serves the platform simulator on loopback.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -148,11 +149,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     return run_console(args)
 
 
+def _say(message: object) -> None:
+    """One line on stderr; config text and error texts are outside text: made inert."""
+    from vagent_tui.inert import inert
+
+    print(f"vagent-tui: {inert(message)}", file=sys.stderr)
+
+
 def run_console(args: argparse.Namespace) -> int:
     from vagent_tui import config as cfg
     from vagent_tui.services.connect import demo_client, real_client
+    from vagent_tui.ui.keyspec import config_warnings
 
     config_error = None
+    warnings: list[str] = []
     try:
         config = cfg.load()
     except cfg.ConfigError as exc:
@@ -160,6 +170,10 @@ def run_console(args: argparse.Namespace) -> int:
         # problem); the file is left exactly as it is.
         config_error = str(exc)
         config = None
+    if config is not None:
+        warnings = config_warnings(config)
+    for warning in warnings:  # also shown in the app; these stay once it has quit
+        _say(f"warning: {warning}")
     connection = None
     if not args.demo:
         try:
@@ -171,14 +185,16 @@ def run_console(args: argparse.Namespace) -> int:
             )
         except cfg.ConfigError as exc:
             if config_error:
-                print(f"vagent-tui: {config_error}", file=sys.stderr)
-            print(f"vagent-tui: {exc}", file=sys.stderr)
+                _say(config_error)
+            _say(exc)
             return 2
+        except KeyboardInterrupt:  # while a token command waited for a passphrase
+            _say("interrupted")
+            return 130
         if connection is None and config is not None and config.profiles:
-            print(
-                "vagent-tui: several profiles and no default: pick one with --profile NAME "
-                f"or `vagent-tui profile use NAME` ({', '.join(config.profiles)})",
-                file=sys.stderr,
+            _say(
+                "several profiles and no default: pick one with --profile NAME "
+                f"or `vagent-tui profile use NAME` ({', '.join(config.profiles)})"
             )
             return 2
     client: PlatformClient | None = None
@@ -187,7 +203,11 @@ def run_console(args: argparse.Namespace) -> int:
         client = demo_client(args.demo_token, rooms=args.rooms, task_seconds=args.task_seconds)
         label = f"demo · {args.demo_token}"
     elif connection is not None:
-        client = real_client(connection.base_url, connection.token)
+        try:
+            client = real_client(connection.base_url, connection.token)
+        except cfg.ConfigError as exc:
+            _say(exc)
+            return 2
         label = connection.label if connection.profile else client.host
     # Otherwise (first run: no profile, no flags) the app opens the setup screen.
 
@@ -208,11 +228,22 @@ def run_console(args: argparse.Namespace) -> int:
         extra_theme_dirs=(cfg.user_themes_dir(),),
         config=config,
         config_error=config_error,
+        config_warnings=warnings,
         profile=profile,
         read_only=args.read_only,
     )
-    app.run()
-    return 0
+    try:
+        app.run()
+    except Exception as exc:  # escaped Textual's own handler (e.g. the terminal driver)
+        app.crash_error = app.crash_error or exc
+    if app.crash_error is None and not app.return_code:
+        return 0
+    from vagent_tui.crash import report
+
+    # Every client's token is remembered by real_client; these may be unused (--demo).
+    secrets = (args.token, os.environ.get("VAGENT_TOKEN"))
+    print(report(app.crash_error, secrets=secrets), file=sys.stderr)
+    return app.return_code or 1
 
 
 def run_serve(port: int, app_args: Sequence[str]) -> int:

@@ -8,6 +8,7 @@ import os
 import sys
 
 from vagent_tui import config as cfg
+from vagent_tui.inert import inert
 
 
 def add_subcommands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -53,35 +54,63 @@ def add_subcommands(sub: argparse._SubParsersAction) -> None:  # type: ignore[ty
     sub.add_parser("keys", help="list the binding ids a profile's keymap can override")
 
 
+def _say(message: object) -> None:
+    """One line on stderr. A config file is outside text too: made inert."""
+    print(f"vagent-tui: {inert(message)}", file=sys.stderr)
+
+
 def _load() -> cfg.Config | None:
     try:
         return cfg.load()
     except cfg.ConfigError as exc:
-        print(f"vagent-tui: {exc}", file=sys.stderr)
-        print("vagent-tui: fix the file by hand; it was not changed.", file=sys.stderr)
+        _say(f"{exc} (the file was not changed: fix it by hand)")
         return None
+
+
+def _warn(config: cfg.Config, *, binding_ids: bool = False) -> None:
+    """Say on stderr what the file holds that is ignored; ``binding_ids``: check those too.
+
+    Binding ids need every screen imported (half a second): only `profile list` does.
+    """
+    from vagent_tui.ui.keyspec import config_warnings
+
+    warnings = config_warnings(config)
+    if binding_ids:
+        from vagent_tui.ui.keys import keymap_warning, unknown_ids
+
+        for profile in config.profiles.values():
+            unknown = unknown_ids(profile.keymap) if profile.keymap else []
+            if unknown:
+                warnings.append(f"{config.path}: {keymap_warning(profile.name, unknown)}")
+    for warning in warnings:
+        _say(f"warning: {warning}")
 
 
 def run_profile(args: argparse.Namespace) -> int:
     config = _load()
     if config is None:
-        return 1
+        return 2
     command = args.profile_command
     if command == "list":
+        _warn(config, binding_ids=True)
         if not config.profiles:
-            print(f"No profiles in {config.path}. Add one with: vagent-tui profile add NAME ...")
+            print(
+                f"No profiles in {inert(config.path)}. "
+                "Add one with: vagent-tui profile add NAME ..."
+            )
         for name, profile in config.profiles.items():
             mark = "*" if name == config.default_profile else " "
             ro = "read-only" if profile.is_read_only else "read-write"
             print(
-                f"{mark} {name:<16} {profile.tier:<8} {ro:<10} {profile.base_url}  "
-                f"token from {profile.token_source()}"
+                f"{mark} {inert(name, limit=60):<16} {profile.tier:<8} {ro:<10} "
+                f"{inert(profile.base_url, limit=200)}  "
+                f"token from {inert(profile.token_source(), limit=200)}"
             )
         return 0
     if command == "add":
         return _add(config, args)
     if args.name not in config.profiles:
-        print(f"vagent-tui: no profile named {args.name!r}", file=sys.stderr)
+        _say(f"no profile named {args.name!r}")
         return 1
     if command == "remove":
         del config.profiles[args.name]
@@ -109,8 +138,9 @@ def _add(config: cfg.Config, args: argparse.Namespace) -> int:
         token_command=args.token_command,
         token_file=True if args.token_stdin else None,
     )
-    if not profile.base_url.startswith(("http://", "https://")):
-        print("vagent-tui: --base-url must start with http:// or https://", file=sys.stderr)
+    problem = cfg.base_url_problem(profile.base_url)
+    if problem:
+        _say(f"--base-url {problem}")
         return 2
     if args.token_stdin:
         token = (getpass.getpass("Token: ") if sys.stdin.isatty() else sys.stdin.readline()).strip()
@@ -146,5 +176,9 @@ def run_keys(_args: argparse.Namespace) -> int:
 def run_info(_args: argparse.Namespace | None = None) -> int:
     for label, path in cfg.paths().items():
         state = "exists" if path.exists() else "absent"
-        print(f"{label:<18} {path}  ({state})")
+        print(f"{label:<18} {inert(path)}  ({state})")
+    config = _load()  # and whether the config file can be used
+    if config is None:
+        return 2
+    _warn(config)
     return 0

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import httpx
+
+from vagent_tui import config as cfg
+from vagent_tui import crash
 from vagent_tui.api.client import PlatformClient
 
 DEMO_BASE_URL = "http://demo.sim"
@@ -11,8 +15,22 @@ DEMO_TOKEN = "demo-partner"
 
 
 def real_client(base_url: str, token: str, **options: Any) -> PlatformClient:
-    """A client of the platform at ``base_url`` (the standalone simulator included)."""
-    return PlatformClient(base_url, token, **options)
+    """A client of the platform at ``base_url`` (the standalone simulator included).
+
+    Raises:
+        ConfigError: ``base_url`` is not a usable URL (said without repeating it: it
+            may hold a password).
+    """
+    problem = cfg.base_url_problem(base_url)
+    if problem:
+        raise cfg.ConfigError(f"the base URL {problem}")
+    # A crash report masks them, wherever they turn up in its traceback.
+    crash.remember_secret(token)
+    crash.remember_url(base_url)
+    try:
+        return PlatformClient(base_url, token, **options)
+    except httpx.InvalidURL as exc:
+        raise cfg.ConfigError(f"the base URL is not valid ({crash.redact(str(exc))})") from None
 
 
 def demo_client(
@@ -23,8 +41,6 @@ def demo_client(
     The simulator app is reachable afterwards as ``client.sim_app`` so that tests can
     inspect its state; ``sim_options`` go to `vagent_tui.sim.create_app`.
     """
-    import httpx
-
     from vagent_tui.sim import create_app
 
     app = sim_app if sim_app is not None else create_app(**sim_options)

@@ -10,7 +10,7 @@ from typing import ClassVar
 
 from textual import work
 from textual.actions import ActionParseResult
-from textual.app import App, SystemCommand
+from textual.app import SystemCommand
 from textual.await_complete import AwaitComplete
 from textual.binding import Binding, BindingType
 from textual.command import CommandPalette
@@ -31,6 +31,7 @@ from vagent_tui.services.session import Session
 from vagent_tui.ui.profiles import ProfileSupport
 from vagent_tui.ui.registry import BY_NAME, SCREENS
 from vagent_tui.ui.text import safe_markup
+from vagent_tui.ui.textual_compat import CrashReportingApp
 from vagent_tui.ui.themes import (
     DEFAULT_DARK,
     SEMANTIC_DEFAULTS,
@@ -65,7 +66,7 @@ def _screen_bindings() -> list[BindingType]:
     ]
 
 
-class VagentApp(ProfileSupport, App[None]):
+class VagentApp(ProfileSupport, CrashReportingApp[None]):
     """The console. Give it a client; it connects and opens ``initial_screen``.
 
     Without a client (first run: no profile) it opens the setup screen, which makes one.
@@ -113,10 +114,13 @@ class VagentApp(ProfileSupport, App[None]):
         extra_theme_dirs: tuple[Path, ...] = (),
         config: cfg.Config | None = None,
         config_error: str | None = None,
+        config_warnings: Iterable[str] = (),
         profile: cfg.Profile | None = None,
         read_only: bool = False,
     ) -> None:
         super().__init__()
+        self.config_warnings = list(config_warnings)
+        """What the config file holds that was ignored (vagent_tui.ui.keyspec), shown once."""
         self._init_profiles(
             config=config,
             config_error=config_error,
@@ -161,6 +165,8 @@ class VagentApp(ProfileSupport, App[None]):
     def on_mount(self) -> None:
         for error in self.theme_errors:
             self.notify(error, title="Theme file skipped", severity="warning", markup=False)
+        for warning in self.config_warnings:
+            self.notify(warning, title="Config file", severity="warning", markup=False, timeout=15)
         self._watch_theme_choice()
         self.check_keymap()
         if self.client is None:
