@@ -178,8 +178,9 @@ class SetupScreen(Screen[None]):
     def _profile(self) -> cfg.Profile:
         """The profile the form describes; raises `ConfigError` with what to fix."""
         url = self._value("setup-url").rstrip("/")
-        if not url.startswith(("http://", "https://")):
-            raise cfg.ConfigError("Base URL must start with https:// (or http://)")
+        problem = cfg.base_url_problem(url)
+        if problem:
+            raise cfg.ConfigError(f"Base URL {problem}")
         name = self._value("setup-name")
         if not _NAME.match(name):
             raise cfg.ConfigError("Profile name: letters, digits, - _ . (up to 40)")
