@@ -16,6 +16,9 @@ from vagent_tui.inert import DISPLAY_LIMIT, MULTILINE_LIMIT, inert
 
 __all__ = ["inert", "safe", "safe_markup", "safe_rich"]
 
+_MARGIN = 40
+"""Room for inert's cut mark: a value cut already is not cut again."""
+
 
 def safe(
     value: object, style: StyleType = "", *, multiline: bool = False, limit: int | None = None
@@ -37,6 +40,7 @@ def safe_rich(text: Text, *, multiline: bool = True) -> Text:
     """
     plain = text.plain
     printable = plain.isprintable() or (multiline and plain.replace("\n", "").isprintable())
-    if printable and len(plain) <= (MULTILINE_LIMIT if multiline else DISPLAY_LIMIT):
+    # The margin leaves a value that was already cut, with its mark, as it is.
+    if printable and len(plain) <= (MULTILINE_LIMIT if multiline else DISPLAY_LIMIT) + _MARGIN:
         return text
     return Text(inert(plain, multiline=multiline), style=text.style, end=text.end)

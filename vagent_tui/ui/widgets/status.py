@@ -36,12 +36,12 @@ class StatusLine(Static):
 
     def info(self, message: str) -> None:
         self.remove_class("-error", "-ok")
-        self.update(Text(inert(message, multiline=True)))
+        self.update(Text(inert(message)))
 
     def ok(self, message: str) -> None:
         self.remove_class("-error")
         self.add_class("-ok")
-        self.update(Text("✓ " + inert(message, multiline=True)))
+        self.update(Text("✓ " + inert(message)))
 
     def loading(self, what: str = "Loading") -> None:
         self.info(f"⟳ {what}…")
@@ -53,7 +53,7 @@ class StatusLine(Static):
         message = describe_error(error)
         if retry_key:
             message += f"  — press {retry_key} to retry"
-        self.update(Text("✗ " + inert(message, multiline=True)))
+        self.update(Text("✗ " + inert(message)))
 
     def clear(self) -> None:
         self.remove_class("-error", "-ok")
