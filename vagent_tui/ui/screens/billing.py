@@ -16,7 +16,6 @@ from collections.abc import Iterable
 from typing import ClassVar
 
 from pydantic import ValidationError
-from rich.text import Text
 from textual import on, work
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -27,6 +26,7 @@ from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import AdrExportConfig
 from vagent_tui.api.requests import MAX_ROTATION
 from vagent_tui.ui.screens.base import BaseScreen
+from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.form import FormField, errors_by_field, first_invalid, show_errors
 
 PROTOCOLS = [("SFTP", "sftp"), ("FTPS", "ftps"), ("FTP", "ftp")]
@@ -195,7 +195,7 @@ class BillingScreen(BaseScreen):
         if kind and kind not in LEVELS:
             shown = "an agent" if kind == "account" else f"a {kind}"
             level.update(
-                Text(
+                safe(
                     f"⚠ {self._who()} is {shown} account: the platform accepts this "
                     "only for partner, reseller or organization accounts."
                 )
@@ -207,7 +207,7 @@ class BillingScreen(BaseScreen):
     def _show_saved(self) -> None:
         saved = self._saved.get(self.session.target_id, "")
         widget = self.query_one("#billing-saved", Static)
-        widget.update(Text(saved))
+        widget.update(safe(saved))
         widget.set_class(not saved, "-hidden")
 
     # ------------------------------------------------------------------ the port follows

@@ -21,7 +21,9 @@ from textual.widgets import Button, DataTable, DirectoryTree, Input, Label, Sele
 
 from vagent_tui.api.models import ComputerAccount
 from vagent_tui.services.agents import computer_accounts_for
+from vagent_tui.ui.caps import ROW_CAP
 from vagent_tui.ui.screens.base import BaseScreen
+from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.computer_recording import RecordingPane
 from vagent_tui.ui.widgets.computer_upload import UploadPane
 
@@ -141,7 +143,13 @@ class ComputerScreen(BaseScreen):
         )
         if not ok or choice is None:
             return
-        self.accounts = [a for a in choice.accounts if a.id is not None]
+        # One entry per id: a list that names an account twice must not count it twice.
+        by_id: dict[int, ComputerAccount] = {}
+        for account in choice.accounts:
+            if account.id is not None:
+                by_id.setdefault(account.id, account)
+        self.accounts = list(by_id.values())[:ROW_CAP]
+        by_id = {a.id: a for a in self.accounts if a.id is not None}
         ids = [a.id for a in self.accounts]
         current, acting = self.account_id, self.session.acting_id
         choose = acting if acting in ids else current if current in ids else None
@@ -149,7 +157,9 @@ class ComputerScreen(BaseScreen):
             choose = ids[0]
         select: Select[int] = self.query_one("#computer-account", Select)
         with select.prevent(Select.Changed):
-            select.set_options([(f"{a.name or a.username} (#{a.id})", a.id) for a in self.accounts])  # type: ignore[misc]
+            select.set_options(
+                (safe(f"{a.name or a.username} (#{i})"), i) for i, a in by_id.items()
+            )
             if choose is not None:
                 select.value = choose
         if not ids:

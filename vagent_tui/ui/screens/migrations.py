@@ -23,6 +23,7 @@ from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import MigrationRequest, Template
 from vagent_tui.services.migrations import WatchedTask
 from vagent_tui.ui.screens.base import BaseScreen
+from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.migration_rows import (
     TasksTable,
     force_modal,
@@ -95,7 +96,7 @@ class MigrationsScreen(BaseScreen):
         with Container(id="mig-tasks-body"):
             yield TasksTable(id="mig-tasks", cursor_type="row", zebra_stripes=True)
             with VerticalScroll(id="mig-task-detail"):
-                yield Static(task_detail(None, 0.0), id="mig-task-detail-text")
+                yield Static(task_detail(None, 0.0), id="mig-task-detail-text", markup=False)
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -138,7 +139,7 @@ class MigrationsScreen(BaseScreen):
             if target == self.session.target_id:
                 self.templates, self.templates_error = [], exc.message
                 options.clear_options()
-                options.add_option(Option(Text(exc.message, style="red"), disabled=True))
+                options.add_option(Option(safe(exc.message, style="red"), disabled=True))
                 self._show_sections(None)
                 self.status.error(exc)
             return
@@ -177,7 +178,7 @@ class MigrationsScreen(BaseScreen):
         sections._for_template = template.id if template else None  # type: ignore[attr-defined]
         sections.clear_options()
         for name in template.sections if template else []:
-            sections.add_option((Text(name), name))
+            sections.add_option((safe(name), name))
         if sections.option_count:
             sections.highlighted = 0
         self._plan()

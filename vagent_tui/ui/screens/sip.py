@@ -21,6 +21,7 @@ from vagent_tui.api.models import SipEntry, SipEntryRequest
 from vagent_tui.ui.format import fmt_datetime, plain
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.screens.modals import ConfirmModal
+from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.entry_forms import SipEntryForm
 from vagent_tui.ui.widgets.status import describe_error
 from vagent_tui.ui.widgets.tables import row_table
@@ -111,7 +112,7 @@ class SipScreen(BaseScreen):
         self.set_class(not entries, "-empty")
         plural = "" if len(entries) == 1 else "es"
         self.query_one("#sip-header", Static).update(
-            f"{len(entries)} address{plural} allowed to send SIP traffic for {self.who}"
+            safe(f"{len(entries)} address{plural} allowed to send SIP traffic for {self.who}")
         )
 
     @property

@@ -25,6 +25,7 @@ from vagent_tui.api.models import TokenRecord, TokenRequest
 from vagent_tui.ui.format import fmt_datetime, plain
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.screens.modals import ConfirmModal
+from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.form import FormField, errors_by_field, first_invalid, show_errors
 from vagent_tui.ui.widgets.new_token import NewTokenModal
 from vagent_tui.ui.widgets.tables import row_table
@@ -148,7 +149,7 @@ class TokensScreen(BaseScreen):
             return
         self._fill(records)
         self.query_one("#tokens-note", Static).update(
-            Text(f"Tokens of {self._who()} · masked; a new value is shown once")
+            safe(f"Tokens of {self._who()} · masked; a new value is shown once")
         )
         count = f"{len(records)} token{'s' if len(records) != 1 else ''}"
         self.status.ok(f"{done} · {count}" if done else count)

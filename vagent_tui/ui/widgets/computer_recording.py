@@ -59,8 +59,8 @@ class RecordingPane(Vertical):
             yield Button("Stop x", id="computer-stop", compact=True)
             yield Button("Browser session b", id="computer-open-session", compact=True)
             yield Button("Status t", id="computer-refresh-status", compact=True)
-        yield Static(session_text(None), id="computer-session")
-        yield Static(recording_detail(None, compact=True), id="computer-recording")
+        yield Static(session_text(None), id="computer-session", markup=False)
+        yield Static(recording_detail(None, compact=True), id="computer-recording", markup=False)
 
     @property
     def host(self) -> ComputerScreen:

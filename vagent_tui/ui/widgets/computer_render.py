@@ -12,7 +12,9 @@ from rich.console import RenderableType
 from rich.text import Text
 
 from vagent_tui.api.models import AutomationSession, WorkflowRecording, WorkspaceFile
+from vagent_tui.inert import inert
 from vagent_tui.ui.format import flag, fmt_datetime, fmt_duration, humanize_age, now, plain
+from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.details import Field, field_grid
 
 _DONE = {"completed", "failed", "error", "cancelled", "canceled"}
@@ -71,10 +73,10 @@ def recording_detail(recording: WorkflowRecording | None, *, compact: bool) -> R
     analysis = recording.analysis_status or "—"
     analysis_style = "green" if analysis == "completed" else "red" if analysis == "failed" else ""
     short: list[Field] = [
-        ("State", Text(state, style=_STATE_STYLE.get(state, ""))),
+        ("State", safe(state, style=_STATE_STYLE.get(state, ""))),
         ("Slot", plain(recording.slot_id)),
         ("Finalized", flag(recording.finalized)),
-        ("Analysis", Text(analysis, style=analysis_style)),
+        ("Analysis", safe(analysis, style=analysis_style)),
     ]
     long: list[Field] = [
         ("Recording id", plain(recording.recording_id)),
@@ -99,14 +101,14 @@ def session_text(session: AutomationSession | None) -> Text:
     text.append(plain(session.cdp_url))
     names = sorted((session.headers or {}).keys())
     text.append("\nHeaders  ", style="bold")
-    text.append(", ".join(names) + " (values hidden)" if names else "none")
+    text.append(", ".join(inert(n) for n in names) + " (values hidden)" if names else "none")
     return text
 
 
 def file_cells(item: WorkspaceFile) -> list[Text]:
     moment = parse_time(item.updated_at)
     return [
-        Text(item.path),
+        safe(item.path),
         Text(fmt_size(item.size), justify="right"),
         Text(plain(item.mode)),
         Text(humanize_age(moment) if moment else plain(item.updated_at)),

@@ -22,6 +22,7 @@ from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import UploadRequest
 from vagent_tui.ui.format import flag
 from vagent_tui.ui.screens.modals import ConfirmModal
+from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.computer_render import file_cells, fmt_size
 from vagent_tui.ui.widgets.form import FormField, errors_by_field, first_invalid, show_errors
 from vagent_tui.ui.widgets.tables import row_table
@@ -79,7 +80,9 @@ class UploadPane(Vertical):
     def compose(self) -> ComposeResult:
         yield Label("Workspace upload", classes="pane-title")
         with Horizontal(classes="computer-row"):
-            yield FormField("Local file", Static(_NONE, id="computer-local"), name="file")
+            yield FormField(
+                "Local file", Static(_NONE, id="computer-local", markup=False), name="file"
+            )
             yield Button("Pick file f", id="computer-pick", compact=True)
         path = Input(placeholder="e.g. notes/todo.txt", id="computer-path", compact=True)
         path.cursor_blink = False
@@ -90,7 +93,7 @@ class UploadPane(Vertical):
             yield FormField("Mode", mode, name="mode", hint="octal, optional")
             switch = Horizontal(
                 Switch(id="computer-overwrite"),
-                Static(overwrite_text(False), id="computer-overwrite-state"),
+                Static(overwrite_text(False), id="computer-overwrite-state", markup=False),
                 classes="computer-switch",
             )
             yield FormField("Overwrite", switch, name="overwrite")
@@ -125,11 +128,11 @@ class UploadPane(Vertical):
             size = await asyncio.to_thread(probe_file, path)
         except LocalFileError as exc:
             self.local_file, self.local_error = None, str(exc)
-            local.update(Text(str(path)))
+            local.update(safe(str(path)))
             self.field("file").set_error(str(exc))
             return
         self.local_file, self.local_error = path, None
-        local.update(Text(f"{path}  ({fmt_size(size)})"))
+        local.update(safe(f"{path}  ({fmt_size(size)})"))
         self.field("file").set_error(None)
         remote = self.query_one("#computer-path", Input)
         if not remote.value or remote.value == self._prefilled:

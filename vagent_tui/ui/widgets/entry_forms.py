@@ -23,6 +23,7 @@ from textual.widgets import Button, Input, Label, Select, Static
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import WEBHOOK_TYPES, Request, SipEntryRequest, WebhookRequest
 from vagent_tui.ui.screens.modals import MODAL_CSS
+from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.form import FormField, errors_by_field, first_invalid, show_errors
 from vagent_tui.ui.widgets.status import describe_error
 
@@ -79,7 +80,7 @@ class FormModal(ModalScreen[tuple[Any, str] | None]):
         with Vertical():
             yield Static(Text(self.TITLE_TEXT), classes="modal-title")
             if self.subtitle:
-                yield Static(Text(self.subtitle, style="dim"))
+                yield Static(safe(self.subtitle, style="dim"))
             yield from self.make_fields()
             yield Label("", id="form-error", classes="-hidden", markup=False)
             with Horizontal(classes="modal-buttons"):
@@ -102,7 +103,7 @@ class FormModal(ModalScreen[tuple[Any, str] | None]):
 
     def set_form_error(self, message: str) -> None:
         label = self.query_one("#form-error", Label)
-        label.update(message)
+        label.update(safe(message))
         label.set_class(not message, "-hidden")
 
     # ------------------------------------------------------------------ submitting

@@ -15,6 +15,8 @@ from textual.containers import Vertical
 from textual.widget import Widget
 from textual.widgets import Label
 
+from vagent_tui.ui.text import safe
+
 FORM_CSS = """
 FormField {
     height: auto;
@@ -59,7 +61,7 @@ class FormField(Vertical):
 
     def set_error(self, message: str | None) -> None:
         self.set_class(bool(message), "-invalid")
-        self.query_one(".field-error", Label).update(message or "")
+        self.query_one(".field-error", Label).update(safe(message or ""))
 
     @property
     def error(self) -> str:

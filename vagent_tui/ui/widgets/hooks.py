@@ -16,6 +16,7 @@ from textual.widgets import DataTable, Static
 
 from vagent_tui.api.models import Webhook
 from vagent_tui.ui.format import fmt_datetime, plain
+from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.tables import place_cursor, row_table
 
 
@@ -83,5 +84,5 @@ class HookPane(Vertical):
 
     def show_detail(self) -> None:
         hook = self.highlighted
-        text = Text(hook.url, style="bold") if hook else Text("No destination.", style="dim")
+        text = safe(hook.url, style="bold") if hook else Text("No destination.", style="dim")
         self.query_one("#hook-detail", Static).update(text)

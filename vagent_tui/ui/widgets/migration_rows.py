@@ -17,6 +17,7 @@ from vagent_tui.api.models import Template
 from vagent_tui.services.migrations import WatchedTask
 from vagent_tui.ui.format import fmt_duration
 from vagent_tui.ui.screens.modals import ConfirmModal, PromptModal
+from vagent_tui.ui.text import safe
 
 COLUMNS: tuple[tuple[str, str], ...] = (
     ("template", "Template"),
@@ -48,7 +49,7 @@ _STATUS = {
 def status_text(status: str) -> Text:
     """Glyph + word + colour; an unknown status reads ``? <status>`` in magenta."""
     glyph, colour = _STATUS.get(status.lower(), ("?", "magenta"))
-    return Text(f"{glyph} {status}", style=colour)
+    return safe(f"{glyph} {status}", style=colour)
 
 
 def run_text(dry_run: bool) -> Text:
@@ -57,7 +58,7 @@ def run_text(dry_run: bool) -> Text:
 
 def template_label(template: Template) -> Text:
     """``Dental reception · rev 4 · 2 agents``: the name as the server sent it."""
-    text = Text(template.name or template.id)
+    text = safe(template.name or template.id)
     if template.revision is not None:
         text.append(f" · rev {template.revision}", style="dim")
     if template.agent_count is not None:
@@ -75,9 +76,9 @@ def task_cells(task: WatchedTask, now: float) -> dict[str, Text]:
     done = "—"
     if counts is not None and counts.processed is not None:
         done = f"{counts.processed}/{_count(counts.total)}"
-    error = Text(f"⚠ {task.error}", style="red") if task.error else Text("")
+    error = safe(f"⚠ {task.error}", style="red") if task.error else Text("")
     return {
-        "template": Text(task.template_name or task.template_id),
+        "template": safe(task.template_name or task.template_id),
         "run": run_text(task.dry_run),
         "status": status_text(task.status),
         "elapsed": Text(fmt_duration(task.elapsed(now))),
@@ -97,11 +98,11 @@ def task_detail(task: WatchedTask | None, now: float) -> RenderableType:
     grid = Table.grid(padding=(0, 1), expand=True)
     grid.add_column(style="bold", no_wrap=True)
     grid.add_column(ratio=1, overflow="fold")
-    grid.add_row("Task", Text(task.task_id))
-    grid.add_row("Template", Text(f"{task.template_name} ({task.template_id})"))
+    grid.add_row("Task", safe(task.task_id))
+    grid.add_row("Template", safe(f"{task.template_name} ({task.template_id})"))
     grid.add_row("Run", run_text(task.dry_run))
     grid.add_row("Status", status_text(task.status))
-    grid.add_row("Message", Text(task.message or "—"))
+    grid.add_row("Message", safe(task.message or "—"))
     grid.add_row("Elapsed", Text(fmt_duration(task.elapsed(now))))
     c = task.counts
     if c is not None:
@@ -114,8 +115,8 @@ def task_detail(task: WatchedTask | None, now: float) -> RenderableType:
             ),
         )
     if task.error:
-        grid.add_row("Last error", Text(f"⚠ {task.error} (still polling)", style="red"))
-    grid.add_row("Endpoint", Text(task.endpoint))
+        grid.add_row("Last error", safe(f"⚠ {task.error} (still polling)", style="red"))
+    grid.add_row("Endpoint", safe(task.endpoint))
     history = Table.grid(padding=(0, 1))
     history.add_column(justify="right", style="dim")
     history.add_column()

@@ -18,6 +18,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static, TextArea
 
 from vagent_tui.ui.screens.modals import MODAL_CSS
+from vagent_tui.ui.text import safe
 
 WARNING = (
     "Store this value somewhere safe now (a password manager or secret store). "
@@ -61,7 +62,7 @@ class NewTokenModal(ModalScreen[None]):
         with Vertical():
             yield Static(Text("New token created"), classes="modal-title")
             yield Static(
-                Text(f"{self._description} · {self._account}"),
+                safe(f"{self._description} · {self._account}"),
                 id="new-token-for",
             )
             yield Static(Text("⚠ " + WARNING), id="new-token-warning")

@@ -20,6 +20,7 @@ from textual.widgets import DataTable, Static
 
 from vagent_tui.api.models import RelayConfig, RelayType
 from vagent_tui.ui.format import flag, plain
+from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.details import Field, field_grid
 from vagent_tui.ui.widgets.tables import place_cursor, row_table
 
@@ -65,14 +66,14 @@ def relay_cells(row: RelayRow, *, premium: bool) -> list[Text]:
     if not premium:
         configured = Text("— premium", style="dim")
     style = "bold" if row.configured else ""
-    return [Text(row.name, style=style), configured, Text(plain(row.description), style="dim")]
+    return [safe(row.name, style=style), configured, safe(plain(row.description), style="dim")]
 
 
 def relay_detail(row: RelayRow | None, *, premium: bool) -> RenderableType:
     """The highlighted relay's configuration: url, timeout, headers, success codes."""
     if row is None:
         return Text("No relay type highlighted.", style="dim")
-    fields: list[Field] = [("Type", Text(row.name, style="bold"))]
+    fields: list[Field] = [("Type", safe(row.name, style="bold"))]
     if row.description:
         fields.append(("Description", row.description))
     if not premium:
@@ -136,7 +137,7 @@ class RelayPane(Vertical):
                 ),
             )
             with VerticalScroll(id="relay-detail"):
-                yield Static(relay_detail(None, premium=True), id="relay-detail-text")
+                yield Static(relay_detail(None, premium=True), id="relay-detail-text", markup=False)
 
     @property
     def table(self) -> DataTable[Any]:
@@ -145,7 +146,7 @@ class RelayPane(Vertical):
     def set_notice(self, text: str, kind: str = "") -> None:
         """A line above the table: ``-premium`` or ``-error``; empty text hides it."""
         notice = self.query_one("#relay-notice", Static)
-        notice.update(Text(text))
+        notice.update(safe(text))
         notice.set_classes(f"-shown {kind}" if text else "")
 
     def show(self, rows: list[RelayRow], *, premium: bool) -> None:
