@@ -8,6 +8,7 @@ import os
 import sys
 
 from vagent_tui import config as cfg
+from vagent_tui.api.errors import redact_url
 from vagent_tui.inert import inert
 
 
@@ -103,7 +104,7 @@ def run_profile(args: argparse.Namespace) -> int:
             ro = "read-only" if profile.is_read_only else "read-write"
             print(
                 f"{mark} {inert(name, limit=60):<16} {profile.tier:<8} {ro:<10} "
-                f"{inert(profile.base_url, limit=200)}  "
+                f"{inert(redact_url(profile.base_url), limit=200)}  "
                 f"token from {inert(profile.token_source(), limit=200)}"
             )
         return 0

@@ -7,38 +7,76 @@ the URL in its exception texts. Nothing here ever keeps the original httpx excep
 
 from __future__ import annotations
 
+import base64
+import json
 import logging
 import re
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from functools import lru_cache
+from urllib.parse import parse_qsl, quote, quote_plus, urlencode, urlsplit, urlunsplit
 
 REDACTED = "***"
 _SECRET_PARAMS = frozenset({"token", "password", "apikey", "api_key", "access_token"})
 _TOKEN_IN_TEXT = re.compile(r"(?i)\b(token|password|api_?key|access_token)=([^&\s'\"#]+)")
 
 
+_USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^/@\s:'\"]*:[^/@\s'\"]*@")
+"""``scheme://user:password@`` in free text: the password (and the user) are masked."""
+
+
+def strip_userinfo(netloc: str) -> str:
+    """``user:pass@host:port`` -> ``host:port``: what may be shown of a URL's authority."""
+    return netloc.rpartition("@")[2]
+
+
 def redact_url(url: object) -> str:
-    """The URL with the value of every secret query parameter replaced by ``***``."""
+    """The URL with its userinfo and the value of every secret query parameter masked."""
     text = str(url)
     try:
         parts = urlsplit(text)
     except ValueError:
         return redact_text(text)
-    if not parts.query:
+    netloc = parts.netloc
+    if "@" in netloc:
+        netloc = f"{REDACTED}@{strip_userinfo(netloc)}"
+    if not parts.query and netloc == parts.netloc:
         return text
     pairs = [
         (key, REDACTED if key.lower() in _SECRET_PARAMS else value)
         for key, value in parse_qsl(parts.query, keep_blank_values=True)
     ]
-    query = urlencode(pairs, safe="*")
-    return urlunsplit((parts.scheme, parts.netloc, parts.path, query, parts.fragment))
+    query = urlencode(pairs, safe="*") if parts.query else ""
+    return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
+
+
+_PERCENT = re.compile("%[0-9A-F]{2}")
+
+
+@lru_cache(maxsize=32)
+def encodings(secret: str) -> frozenset[str]:
+    """The ways a server may echo ``secret`` back: as is, URL-encoded, JSON-escaped, base64."""
+    forms = {secret, quote(secret, safe=""), quote_plus(secret), quote(secret)}
+    forms |= {_PERCENT.sub(lambda m: m.group(0).lower(), f) for f in forms}
+    forms.add(json.dumps(secret)[1:-1])
+    forms.add(json.dumps(secret, ensure_ascii=False)[1:-1].replace("/", "\\/"))
+    raw = secret.encode("utf-8")
+    for encoded in (base64.b64encode(raw), base64.urlsafe_b64encode(raw)):
+        text = encoded.decode("ascii")
+        forms |= {text, text.rstrip("=")}
+    return frozenset(f for f in forms if len(f) >= 4)
 
 
 def redact_text(text: str, *secrets: str | None) -> str:
-    """Text with ``token=...`` pairs and any of the given secret values masked."""
+    """Text with ``token=...`` pairs, URL passwords and the given secrets masked.
+
+    Each secret is masked in every form of `encodings`, longest first, so an echo of the
+    token URL-encoded or JSON-escaped by a server does not slip through.
+    """
     out = _TOKEN_IN_TEXT.sub(lambda m: f"{m.group(1)}={REDACTED}", text)
+    out = _USERINFO.sub(lambda m: f"{m.group(1)}{REDACTED}@", out)
     for secret in secrets:
         if secret and len(secret) >= 4:
-            out = out.replace(secret, REDACTED)
+            for form in sorted(encodings(secret), key=len, reverse=True):
+                out = out.replace(form, REDACTED)
     return out
 
 

@@ -36,6 +36,8 @@ from vagent_tui.api.errors import (
     RequestTimeout,
     TransportError,
     redact_text,
+    redact_url,
+    strip_userinfo,
 )
 from vagent_tui.api.replies import (
     Json,
@@ -106,11 +108,13 @@ class ApiTransport:
 
     def __repr__(self) -> str:
         masked = m.mask_secret(self._token)
-        return f"{type(self).__name__}(base_url={self.base_url!r}, token={masked!r})"
+        base_url = redact_url(self.base_url)
+        return f"{type(self).__name__}(base_url={base_url!r}, token={masked!r})"
 
     @property
     def host(self) -> str:
-        return urlsplit(self.base_url).netloc or self.base_url
+        """Host and port of the platform, never a ``user:password@`` it may carry."""
+        return strip_userinfo(urlsplit(self.base_url).netloc) or redact_url(self.base_url)
 
     async def aclose(self) -> None:
         await self._http.aclose()

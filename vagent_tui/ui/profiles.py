@@ -19,7 +19,7 @@ from textual.theme import Theme
 
 from vagent_tui import config as cfg
 from vagent_tui.api.client import PlatformClient
-from vagent_tui.api.errors import PlatformError
+from vagent_tui.api.errors import PlatformError, redact_url
 from vagent_tui.services.migrations import MigrationWatcher
 from vagent_tui.services.session import Session
 from vagent_tui.ui.safety import refusal
@@ -176,7 +176,7 @@ class ProfileSupport:
             ro = " · read-only" if profile.is_read_only else ""
             yield SystemCommand(
                 f"profile: use {name}",
-                f"Reconnect to {profile.base_url} ({profile.tier}{ro}); "
+                f"Reconnect to {redact_url(profile.base_url)} ({profile.tier}{ro}); "
                 f"token from {profile.token_source()}",
                 partial(self.switch_profile, name),
             )

@@ -234,3 +234,41 @@ def test_redact_text_masks_pairs_and_given_secrets() -> None:
     assert TOKEN not in redacted
     assert "k123" not in redacted
     assert "x=1" in redacted
+
+
+# ---------------------------------------------------------------- echoes and URL passwords
+
+
+def test_a_token_echoed_in_any_encoding_is_masked() -> None:
+    import base64
+    import json
+    from urllib.parse import quote, quote_plus
+
+    from vagent_tui.api.errors import redact_text
+
+    token = 'tok/en+v=al ue"1'
+    echoes = [
+        token,
+        quote(token, safe=""),
+        quote(token, safe="").lower(),
+        quote_plus(token),
+        json.dumps(token)[1:-1],
+        json.dumps(token)[1:-1].replace("/", "\\/"),
+        base64.b64encode(token.encode()).decode(),
+        base64.urlsafe_b64encode(token.encode()).decode().rstrip("="),
+    ]
+    for echo in echoes:
+        assert redact_text(f"bad key {echo}!", token) == "bad key ***!", echo
+
+
+def test_a_password_in_a_url_never_shows() -> None:
+    from vagent_tui.api.client import PlatformClient
+    from vagent_tui.api.errors import redact_text, redact_url
+
+    url = "https://admin:s3cret-pw@api.example.com:8443/api/v2/account?token=t0k3n"
+    assert "s3cret-pw" not in redact_url(url) and "t0k3n" not in redact_url(url)
+    assert redact_url(url).startswith("https://***@api.example.com:8443/")
+    assert "s3cret-pw" not in redact_text(f"could not reach {url}: refused")
+    client = PlatformClient("https://admin:s3cret-pw@api.example.com", "t0k3n-value")
+    assert client.host == "api.example.com"
+    assert "s3cret-pw" not in repr(client) and "t0k3n-value" not in repr(client)
