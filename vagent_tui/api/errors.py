@@ -167,6 +167,15 @@ class MalformedResponse(PlatformError):
         return True
 
 
+class ReplyTooLarge(MalformedResponse):
+    """The reply's body passed the size limit: refused before it was read whole.
+
+    A subclass of `MalformedResponse`: after a write, the change may have been made.
+    """
+
+    kind = "too-large"
+
+
 class _RedactingFilter(logging.Filter):
     """httpx logs every request URL at INFO level: the token must not reach a log."""
 

@@ -19,6 +19,7 @@ never retried automatically: a token, a migration or a deletion must not happen 
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 from asyncio import timeout as _deadline
 from collections.abc import Callable, Mapping
@@ -33,6 +34,7 @@ from vagent_tui.api import models as m
 from vagent_tui.api.errors import (
     PlatformError,
     ReadOnlyRefused,
+    ReplyTooLarge,
     RequestTimeout,
     TransportError,
     redact_text,
@@ -50,6 +52,18 @@ from vagent_tui.api.replies import (
 
 API_PREFIX = "/api/v2"
 DEFAULT_TIMEOUT = 15.0
+MIB = 1024 * 1024
+DEFAULT_MAX_REPLY_MB = 16
+
+
+def default_max_reply_bytes() -> int:
+    """16 MiB, or ``VAGENT_MAX_REPLY_MB`` (a positive number) when it is set."""
+    raw = os.environ.get("VAGENT_MAX_REPLY_MB", "")
+    try:
+        megabytes = float(raw) if raw else DEFAULT_MAX_REPLY_MB
+    except ValueError:
+        megabytes = DEFAULT_MAX_REPLY_MB
+    return int((megabytes if megabytes > 0 else DEFAULT_MAX_REPLY_MB) * MIB)
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,8 +100,11 @@ class ApiTransport:
         backoff: float = 0.25,
         max_retry_after: float = 10.0,
         total_timeout: float | None = None,
+        max_reply_bytes: int | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
+        self.max_reply_bytes = max_reply_bytes or default_max_reply_bytes()
+        """A reply body past this is refused before it is read whole (`ReplyTooLarge`)."""
         self.timeout = timeout
         self.total_timeout = total_timeout if total_timeout is not None else 2 * timeout
         self._token = token
@@ -240,13 +257,21 @@ class ApiTransport:
             full = self._full_url(url, query)
             async with _deadline(deadline):
                 if full is not None:
-                    response = await self._http.request(
+                    request = self._http.build_request(
                         method, full, json=json, data=data, files=files
                     )
                 else:
-                    response = await self._http.request(
+                    request = self._http.build_request(
                         method, url, params=query, json=json, data=data, files=files
                     )
+                streamed = await self._http.send(request, stream=True)
+                try:
+                    read = await self._read_capped(method, url, streamed)
+                finally:
+                    await streamed.aclose()
+            if isinstance(read, PlatformError):
+                return read, None
+            response = read
         except (httpx.TimeoutException, TimeoutError):
             failure = RequestTimeout(
                 f"The platform did not answer in time ({self.host})", method=method, url=url
@@ -266,6 +291,46 @@ class ApiTransport:
         if failure is not None:
             return failure, None
         return None, response
+
+    async def _read_capped(
+        self, method: str, url: str, response: httpx.Response
+    ) -> httpx.Response | PlatformError:
+        """The reply with its body read, or `ReplyTooLarge` once it passes the limit.
+
+        The body is counted as it arrives (after any decompression), so a huge or
+        endless reply costs at most the limit in memory, whatever its headers say.
+        """
+        limit = self.max_reply_bytes
+        declared = response.headers.get("content-length", "")
+        too_large = ReplyTooLarge(
+            f"The platform sent a reply of more than {limit / MIB:g} MiB ({method} "
+            f"{url}): refused, nothing of it was read",
+            status=response.status_code,
+            method=method,
+            url=url,
+        )
+        if declared.isdigit() and int(declared) > limit:
+            return too_large
+        chunks: list[bytes] = []
+        size = 0
+        async for chunk in response.aiter_bytes():
+            size += len(chunk)
+            if size > limit:
+                return too_large
+            chunks.append(chunk)
+        # The body as read: decoded already, so the new reply carries no encoding.
+        headers = [
+            (key, value)
+            for key, value in response.headers.multi_items()
+            if key.lower() not in ("content-encoding", "content-length", "transfer-encoding")
+        ]
+        return httpx.Response(
+            response.status_code,
+            headers=headers,
+            content=b"".join(chunks),
+            request=response.request,
+            extensions=response.extensions,
+        )
 
     def _full_url(self, url: str, query: Mapping[str, Any]) -> httpx.URL | None:
         """The request's URL with its query, built in one go; None: let httpx merge them.

@@ -1,0 +1,100 @@
+"""Replies have a size cap: a body past it is refused before it is read whole."""
+
+from __future__ import annotations
+
+import gzip
+from collections.abc import AsyncIterator
+
+import httpx
+import pytest
+
+from tests.unit.api.helpers import BASE, TOKEN
+from vagent_tui.api.client import PlatformClient
+from vagent_tui.api.errors import MalformedResponse, ReplyTooLarge
+from vagent_tui.api.transport import MIB, default_max_reply_bytes
+
+
+class Endless(httpx.AsyncByteStream):
+    """A chunked body with no length that goes on for ``total`` bytes; counts what was read."""
+
+    def __init__(self, total: int, chunk: int = 64 * 1024) -> None:
+        self.total, self.chunk, self.sent = total, chunk, 0
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        yield b'{"success": true, "name": "'
+        while self.sent < self.total:
+            self.sent += self.chunk
+            yield b"x" * self.chunk
+        yield b'"}'
+
+
+def client_with(handler: httpx.MockTransport, **kwargs: object) -> PlatformClient:
+    return PlatformClient(BASE, TOKEN, transport=handler, **kwargs)  # type: ignore[arg-type]
+
+
+async def test_a_reply_without_a_length_is_cut_at_the_limit() -> None:
+    stream = Endless(total=50 * MIB)
+    calls = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        calls.append(request)
+        return httpx.Response(200, stream=stream)
+
+    client = client_with(httpx.MockTransport(handler), max_reply_bytes=MIB)
+    with pytest.raises(ReplyTooLarge) as caught:
+        await client.get_account()
+    assert "more than 1 MiB" in caught.value.message
+    assert TOKEN not in str(caught.value)
+    assert stream.sent <= 2 * MIB, "the body was read past the limit"
+    assert len(calls) == 1, "a reply that is too large is not asked for again"
+
+
+async def test_a_declared_length_past_the_limit_is_refused_unread() -> None:
+    stream = Endless(total=4 * MIB)
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, headers={"content-length": str(5 * MIB)}, stream=stream)
+
+    client = client_with(httpx.MockTransport(handler), max_reply_bytes=MIB)
+    with pytest.raises(ReplyTooLarge):
+        await client.get_account()
+    assert stream.sent == 0
+
+
+async def test_a_compressed_bomb_is_counted_as_it_unpacks() -> None:
+    body = gzip.compress(b'{"success": true, "name": "' + b"x" * (20 * MIB) + b'"}')
+    assert len(body) < MIB
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, headers={"content-encoding": "gzip"}, content=body)
+
+    client = client_with(httpx.MockTransport(handler), max_reply_bytes=2 * MIB)
+    with pytest.raises(ReplyTooLarge):
+        await client.get_account()
+
+
+async def test_replies_under_the_limit_read_as_before() -> None:
+    body = gzip.compress(b'{"success": true, "id": 7, "accountType": "partner"}')
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, headers={"content-encoding": "gzip"}, content=body)
+
+    account = await client_with(httpx.MockTransport(handler)).get_account()
+    assert account.id == 7
+
+
+def test_a_too_large_reply_to_a_write_may_have_been_applied() -> None:
+    assert issubclass(ReplyTooLarge, MalformedResponse)
+
+
+def test_the_limit_is_16_mib_or_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("VAGENT_MAX_REPLY_MB", raising=False)
+    assert default_max_reply_bytes() == 16 * MIB
+    monkeypatch.setenv("VAGENT_MAX_REPLY_MB", "64")
+    assert default_max_reply_bytes() == 64 * MIB
+    assert (
+        client_with(httpx.MockTransport(lambda r: httpx.Response(200))).max_reply_bytes == 64 * MIB
+    )
+    for bad in ("-1", "lots", "0"):
+        monkeypatch.setenv("VAGENT_MAX_REPLY_MB", bad)
+        assert default_max_reply_bytes() == 16 * MIB
