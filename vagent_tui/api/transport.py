@@ -309,8 +309,13 @@ class ApiTransport:
             method=method,
             url=url,
         )
-        if declared.isdigit() and int(declared) > limit:
-            return too_large
+        if declared.isdigit():
+            if int(declared) > limit:
+                return too_large
+            if "content-encoding" not in response.headers:
+                # The usual reply: its length is known and bounds what is read.
+                await response.aread()
+                return response
         chunks: list[bytes] = []
         size = 0
         async for chunk in response.aiter_bytes():
