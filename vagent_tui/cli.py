@@ -66,6 +66,11 @@ def build_parser() -> argparse.ArgumentParser:
         default=10.0,
         help="with --demo: how long a migration task runs",
     )
+    parser.add_argument(
+        "--hostile",
+        action="store_true",
+        help="with --demo: the simulator plants terminal-hostile text in every reply",
+    )
     sub = parser.add_subparsers(dest="command")
     sim = sub.add_parser("sim", help="serve the platform simulator over loopback HTTP")
     sim.add_argument("--host", default="127.0.0.1")
@@ -81,6 +86,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sim.add_argument(
         "--task-seconds", type=float, default=10.0, help="how long a migration task takes"
+    )
+    sim.add_argument(
+        "--hostile",
+        action="store_true",
+        help="plant terminal-hostile text (escape sequences, markup) in every reply",
     )
     sim.add_argument(
         "--accounts",
@@ -135,6 +145,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             task_seconds=args.task_seconds,
             accounts=args.accounts,
             faults=faults_from_args(args, parser),
+            hostile=args.hostile,
         )
         return 0
     if args.command == "serve":
@@ -200,7 +211,12 @@ def run_console(args: argparse.Namespace) -> int:
     client: PlatformClient | None = None
     label = ""
     if args.demo:
-        client = demo_client(args.demo_token, rooms=args.rooms, task_seconds=args.task_seconds)
+        client = demo_client(
+            args.demo_token,
+            rooms=args.rooms,
+            task_seconds=args.task_seconds,
+            hostile=args.hostile,
+        )
         label = f"demo · {args.demo_token}"
     elif connection is not None:
         try:

@@ -45,6 +45,7 @@ def create_app(
     clock: Callable[[], float] | None = None,
     accounts: int = 0,
     faults: Faults | None = None,
+    hostile: bool = False,
 ) -> Starlette:
     """Build the simulator app.
 
@@ -58,6 +59,7 @@ def create_app(
             (0: the seed as it is; see ``fleet.py``).
         faults: fault injection (`vagent_tui.sim.faults`), kept as ``state.faults``
             (also when ``state`` is given); tests may change it at run time.
+        hostile: plant hostile text in every reply (`vagent_tui.sim.hostile`).
     """
     if state is None:
         state = SimState(rooms=rooms, task_seconds=task_seconds, clock=clock or time.time,
@@ -75,4 +77,8 @@ def create_app(
     app = Starlette(routes=routes, exception_handlers={404: _http_error, 405: _http_error})
     app.router.redirect_slashes = False
     app.state.sim = state
+    if hostile:
+        from vagent_tui.sim.hostile import HostileReplies
+
+        app.add_middleware(HostileReplies)
     return app

@@ -30,6 +30,7 @@ def run(
     task_seconds: float = 10.0,
     accounts: int = 0,
     faults: Faults | None = None,
+    hostile: bool = False,
 ) -> None:
     """Print the base URL and the demo tokens, then serve until interrupted.
 
@@ -43,6 +44,7 @@ def run(
         task_seconds=task_seconds,
         accounts=accounts,
         faults=faults,
+        hostile=hostile,
     )
     print(banner(host, port, app.state.sim), flush=True)
     print(describe_faults(app.state.sim.faults, latency_ms), flush=True)
