@@ -13,11 +13,12 @@ do on the UI thread, and lines of concurrent writers never interleave.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import shlex
 import stat
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -169,11 +170,86 @@ class JournalFilter:
         return True
 
 
+MAX_LINE_BYTES = 1024 * 1024
+"""A journal line longer than this is not one of ours: skipped, never read whole."""
+_BLOCK = 64 * 1024
+
+
+def default_max_bytes() -> int:
+    """5 MiB, or ``VAGENT_JOURNAL_MAX_MB`` (a positive number) when it is set."""
+    raw = os.environ.get("VAGENT_JOURNAL_MAX_MB", "")
+    try:
+        megabytes = float(raw) if raw else 5.0
+    except ValueError:
+        megabytes = 5.0
+    return int((megabytes if megabytes > 0 else 5.0) * 1024 * 1024)
+
+
+def _parse(line: bytes | None) -> JournalEntry | None:
+    if line is None:
+        return None
+    try:
+        return JournalEntry.from_json(json.loads(line.decode("utf-8", errors="replace")))
+    except ValueError:
+        return None
+
+
+def _lines_backwards(path: Path) -> Iterator[bytes | None]:
+    """The non-blank lines of ``path``, last first; None for a line that is too long."""
+    with path.open("rb") as handle:
+        position = handle.seek(0, os.SEEK_END)
+        head = b""  # the start of the line being read, not yet complete
+        skipping = False  # inside a line past MAX_LINE_BYTES: drop until its start
+        while position > 0:
+            step = min(_BLOCK, position)
+            position -= step
+            handle.seek(position)
+            chunk = handle.read(step)
+            if skipping:
+                newline = chunk.rfind(b"\n")
+                if newline < 0:
+                    continue
+                yield None
+                skipping = False
+                chunk, head = chunk[: newline + 1], b""
+            parts = (chunk + head).split(b"\n")
+            head = parts[0]
+            for line in reversed(parts[1:]):
+                if len(line) > MAX_LINE_BYTES:
+                    yield None
+                elif line.strip():
+                    yield line
+            if len(head) > MAX_LINE_BYTES:
+                head, skipping = b"", True
+        if skipping or len(head) > MAX_LINE_BYTES:
+            yield None
+        elif head.strip():
+            yield head
+
+
+@dataclass(frozen=True)
+class JournalPage:
+    """One page of the journal, newest entry first."""
+
+    page: int
+    entries: list[JournalEntry]
+    has_older: bool
+    unreadable: int = 0
+    """Lines seen while reading that are not entries (edited, cut, too long)."""
+
+
 @dataclass
 class Journal:
-    """Appends mutating exchanges to the journal file and reads them back."""
+    """Appends mutating exchanges to the journal file and reads them back.
+
+    The file rotates past ``max_bytes`` (``journal.jsonl`` -> ``.1`` -> ... ``.keep``,
+    the oldest dropped), so it never grows without bound; reading goes on into the
+    rotated files.
+    """
 
     path: Path = field(default_factory=journal_path)
+    max_bytes: int = field(default_factory=default_max_bytes)
+    keep: int = 3
     clock: Callable[[], datetime] = field(default=lambda: datetime.now(UTC))
     listeners: list[Callable[[JournalEntry], None]] = field(default_factory=list)
     error: str | None = None
@@ -214,6 +290,9 @@ class Journal:
             self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
             fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
             try:
+                if self._rotate_if_full(fd, len(data)):
+                    os.close(fd)
+                    fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
                 if stat.S_IMODE(os.fstat(fd).st_mode) != 0o600:
                     os.fchmod(fd, 0o600)
                 os.write(fd, data)
@@ -225,23 +304,85 @@ class Journal:
         for listener in list(self.listeners):
             listener(entry)
 
-    def read(self, filters: JournalFilter | None = None) -> list[JournalEntry]:
-        """Entries matching ``filters``, oldest first; unreadable lines are skipped."""
+    def rotated(self, index: int) -> Path:
+        """The ``index``-th older file (``journal.jsonl.1`` is the newest of them)."""
+        return self.path.with_name(f"{self.path.name}.{index}")
+
+    def files(self) -> list[Path]:
+        """The journal's files, newest first: the current one, then the rotated ones."""
+        return [self.path, *(self.rotated(i) for i in range(1, self.keep + 1))]
+
+    def _rotate_if_full(self, fd: int, size: int) -> bool:
+        """Rotate when this write would pass the cap; True when ``fd`` is stale now.
+
+        Under an exclusive lock, and only if the file at the path is still the full
+        one: two consoles appending at once rotate once, and neither loses a line.
+        """
+        if os.fstat(fd).st_size + size <= self.max_bytes:
+            return False
+        lock_path = self.path.with_name(self.path.name + ".lock")
+        lock = os.open(lock_path, os.O_WRONLY | os.O_CREAT, 0o600)
         try:
-            text = self.path.read_text(encoding="utf-8", errors="replace")
-        except FileNotFoundError:
-            return []
-        out = []
-        for line in text.splitlines():
-            if not line.strip():
-                continue
+            fcntl.flock(lock, fcntl.LOCK_EX)
             try:
-                entry = JournalEntry.from_json(json.loads(line))
-            except ValueError:
+                current = os.stat(self.path)
+            except FileNotFoundError:
+                return True
+            mine = os.fstat(fd)
+            if (current.st_ino, current.st_dev) != (mine.st_ino, mine.st_dev):
+                return True  # another console rotated it meanwhile
+            if current.st_size + size <= self.max_bytes:
+                return False
+            for index in range(self.keep, 1, -1):
+                older = self.rotated(index - 1)
+                if older.exists():
+                    os.replace(older, self.rotated(index))
+            os.replace(self.path, self.rotated(1))
+            return True
+        finally:
+            os.close(lock)  # closing releases the lock
+
+    def read(
+        self, filters: JournalFilter | None = None, *, limit: int | None = None
+    ) -> list[JournalEntry]:
+        """The newest ``limit`` entries matching ``filters`` (all by default), oldest first."""
+        page = self.read_page(0, limit, filters)
+        return page.entries[::-1]
+
+    def read_page(
+        self, page: int, size: int | None, filters: JournalFilter | None = None
+    ) -> JournalPage:
+        """Page ``page`` (0 = newest) of ``size`` entries, newest first.
+
+        The files are read from their ends backwards in blocks, so a page near the top
+        costs the same whatever the journal's length; a line longer than
+        `MAX_LINE_BYTES` (someone's edit) is skipped without being read whole, and
+        counted as unreadable like any line that is not an entry.
+        """
+        skip = page * size if size else 0
+        entries: list[JournalEntry] = []
+        unreadable = 0
+        for line in self._lines_newest_first():
+            entry = _parse(line)
+            if entry is None:
+                unreadable += 1
                 continue
-            if entry is not None and (filters is None or filters.matches(entry)):
-                out.append(entry)
-        return out
+            if filters is not None and not filters.matches(entry):
+                continue
+            if skip:
+                skip -= 1
+                continue
+            if size is not None and len(entries) == size:
+                return JournalPage(page, entries, has_older=True, unreadable=unreadable)
+            entries.append(entry)
+        return JournalPage(page, entries, has_older=False, unreadable=unreadable)
+
+    def _lines_newest_first(self) -> Iterator[bytes | None]:
+        for path in self.files():
+            try:
+                yield from _lines_backwards(path)
+            except FileNotFoundError:
+                continue
 
     def profiles(self, entries: Iterable[JournalEntry] | None = None) -> list[str]:
         return sorted({e.profile for e in (self.read() if entries is None else entries)})

@@ -1,8 +1,12 @@
 """Journal: every request that changed the platform, newest first, with filters.
 
 The journal is a local file (`vagent_tui.services.journal`), so this screen works
-without a connection. ``c`` copies the highlighted request as a curl command whose
-token is ``$VAGENT_TOKEN``; masked secrets stay masked (the status line says so).
+without a connection. It shows one page of `PAGE_SIZE` entries at a time, read from the
+end of the file (``n`` older, ``p`` newer, ``g`` newest), so it opens at once however
+long the journal is; the filters apply to the page shown. Everything shown is inert:
+the file is outside text (anyone may edit it). ``c`` copies the highlighted request as
+a curl command whose token is ``$VAGENT_TOKEN``; masked secrets stay masked (the status
+line says so).
 """
 
 from __future__ import annotations
@@ -19,11 +23,14 @@ from textual.containers import Container, Horizontal
 from textual.widget import Widget
 from textual.widgets import DataTable, Input, Select, Static
 
+from vagent_tui.inert import inert
 from vagent_tui.services.journal import Journal, JournalEntry, JournalFilter, to_curl
 from vagent_tui.ui.format import NO, YES
 from vagent_tui.ui.screens.base import BaseScreen
+from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.tables import row_table
 
+PAGE_SIZE = 500
 _METHODS = [(m, m) for m in ("POST", "PUT", "PATCH", "DELETE")]
 _STATUS = [(f"{YES} ok", "ok"), (f"{NO} failed", "failed")]
 
@@ -39,6 +46,9 @@ class JournalScreen(BaseScreen):
             "c", "copy_curl", "Copy curl", id="journal.curl", tooltip="Copy the request as curl"
         ),
         Binding("x", "clear_filters", "Clear", id="journal.clear", tooltip="Clear all filters"),
+        Binding("n", "page(1)", "Older", id="journal.older", tooltip="The next page: older"),
+        Binding("p", "page(-1)", "Newer", id="journal.newer", tooltip="The page before: newer"),
+        Binding("g", "first_page", "Newest", id="journal.newest", tooltip="The newest page"),
         Binding("escape", "focus_table", "Table", show=False, id="journal.table", tooltip="Table"),
     ]
     CSS = """
@@ -66,6 +76,8 @@ class JournalScreen(BaseScreen):
         super().__init__()
         self.entries: list[JournalEntry] = []
         self.shown: list[JournalEntry] = []
+        self.page = 0
+        self.has_older = False
 
     @property
     def journal(self) -> Journal:
@@ -97,7 +109,7 @@ class JournalScreen(BaseScreen):
                     ("Profile", "profile"),
                 ),
             )
-            yield Static("", id="journal-detail")
+            yield Static("", id="journal-detail", markup=False)
         yield Static("", id="journal-empty", markup=False)
 
     @property
@@ -136,26 +148,44 @@ class JournalScreen(BaseScreen):
     async def load_entries(self) -> None:
         self.status.loading("Reading the journal")
         try:
-            entries = await asyncio.to_thread(self.journal.read)
+            page = await asyncio.to_thread(self.journal.read_page, self.page, PAGE_SIZE)
         except OSError as exc:
             self.status.error(f"The journal could not be read ({self.journal.path}): {exc}")
             return
-        entries.reverse()  # newest first
-        self.entries = entries
-        self._set_profiles(entries)
+        if not page.entries and self.page > 0:
+            self.page = 0  # the journal rotated under this page: back to the newest
+            self.reload()
+            return
+        self.entries = page.entries  # newest first
+        self.has_older = page.has_older
+        self._set_profiles(self.entries)
         self.apply_filters()
         if self.journal.error:
             self.status.error(self.journal.error, retry_key=None)
-        else:
-            plural = "" if len(entries) == 1 else "s"
-            self.status.ok(f"{len(entries)} change{plural} journaled (vagent-tui info: where)")
+            return
+        plural = "" if len(self.entries) == 1 else "s"
+        where = f"page {self.page + 1}" + (" · n: older" if self.has_older else "")
+        where += " · p: newer" if self.page else ""
+        skipped = f" · {page.unreadable} unreadable lines skipped" if page.unreadable else ""
+        self.status.ok(f"{len(self.entries)} change{plural} on {where}{skipped}")
+
+    def action_page(self, step: int) -> None:
+        if (step > 0 and not self.has_older) or (step < 0 and self.page == 0):
+            self.status.info("No older page" if step > 0 else "This is the newest page")
+            return
+        self.page += step
+        self.reload()
+
+    def action_first_page(self) -> None:
+        self.page = 0
+        self.reload()
 
     def _set_profiles(self, entries: list[JournalEntry]) -> None:
         select: Select[str] = self.query_one("#journal-profile", Select)
         current = select.value
         profiles = sorted({e.profile for e in entries})
         with select.prevent(Select.Changed):
-            select.set_options([(p, p) for p in profiles])
+            select.set_options([(safe(p), p) for p in profiles])
             if current in profiles:
                 select.value = current
 
@@ -196,7 +226,9 @@ class JournalScreen(BaseScreen):
             "(create, delete, save…) is written to journal.jsonl in the state folder "
             "(vagent-tui info shows where)."
         )
-        self.query_one("#journal-count", Static).update(f"{len(shown)}/{len(self.entries)}")
+        self.query_one("#journal-count", Static).update(
+            f"{len(shown)}/{len(self.entries)} on page {self.page + 1}"
+        )
         self.show_detail()
 
     @property
@@ -255,38 +287,39 @@ def _row(entry: JournalEntry) -> list[Text]:
         status = Text(f"{NO} {entry.status}", style="red")
     path = entry.path.removeprefix("/api/v2")
     return [
-        Text(when),
-        Text(entry.method, style="bold"),
-        Text(path),
+        safe(when),
+        safe(entry.method, style="bold"),
+        safe(path),
         Text(str(entry.target) if entry.target is not None else "—"),
         status,
-        Text(entry.message or "—"),
-        Text(entry.profile),
+        safe(entry.message or "—"),
+        safe(entry.profile),
     ]
 
 
 def entry_detail(entry: JournalEntry) -> Text:
     """The detail pane: everything journaled, the body pretty-printed (masked)."""
     out = Text()
-    out.append(f"{entry.method} ", style="bold")
-    out.append(entry.path + "\n")
+    out.append(f"{inert(entry.method)} ", style="bold")
+    out.append(inert(entry.path) + "\n")
     if entry.status is None:
         out.append(f"{NO} no reply", style="red")
     elif entry.ok:
         out.append(f"{YES} {entry.status}", style="green")
     else:
         out.append(f"{NO} {entry.status}", style="red")
-    out.append(f"  {entry.message or '—'}\n")
+    out.append(f"  {inert(entry.message or '—')}\n")
     target = str(entry.target) if entry.target is not None else "— (key owner or in the path)"
     moment = entry.moment
     when = moment.strftime("%Y-%m-%d %H:%M:%S UTC") if moment else entry.time
-    out.append(f"target {target} · profile {entry.profile}\n", style="dim")
-    out.append(f"{when} · {entry.elapsed_ms} ms\n", style="dim")
+    out.append(f"target {target} · profile {inert(entry.profile)}\n", style="dim")
+    out.append(f"{inert(when)} · {entry.elapsed_ms} ms\n", style="dim")
     out.append("Body", style="bold")
     if entry.body is None:
         out.append(": none\n")
     else:
         out.append(" (secrets masked):\n" if entry.has_masked else ":\n")
-        out.append(json.dumps(entry.body, indent=2, ensure_ascii=False) + "\n")
+        body = json.dumps(entry.body, indent=2, ensure_ascii=False)
+        out.append(inert(body, multiline=True) + "\n")
     out.append("c copies it as curl", style="dim")
     return out
