@@ -3,7 +3,10 @@
 The platform publishes no status values, so any string is accepted; the known final
 ones (`vagent_tui.api.models.FINAL_STATUSES`) stop the watch. A poll failure does not
 end the watch: the interval doubles (up to ``max_interval``), the error is kept for
-display, and the first answer after a failure brings the normal pace back.
+display, and the first answer after a failure brings the normal pace back. A task the
+platform answers 404 for `GONE_AFTER` times in a row is marked `GONE` and no longer
+polled: the platform does not know it (any more), and asking forever would not change
+that.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from vagent_tui.api.client import PlatformClient
-from vagent_tui.api.errors import PlatformError
+from vagent_tui.api.errors import ApiError, PlatformError
 from vagent_tui.api.models import FINAL_STATUSES, MigrationCounts, MigrationTask
 
 
@@ -37,14 +40,21 @@ class WatchedTask:
     polls: int = 0
     finished: float | None = None
     interval: float = 0.0
+    missing: int = 0
+    """Consecutive polls answered 404."""
 
     @property
     def final(self) -> bool:
-        return self.status.lower() in FINAL_STATUSES
+        return self.status.lower() in FINAL_STATUSES or self.status == GONE
 
     def elapsed(self, now: float) -> float:
         return (self.finished or now) - self.started
 
+
+GONE = "gone"
+"""The status of a task the platform no longer knows (final: it is not polled again)."""
+GONE_AFTER = 3
+"""Consecutive 404 answers after which a task is taken as gone."""
 
 Sleep = Callable[[float], Awaitable[None]]
 
@@ -107,9 +117,17 @@ class MigrationWatcher:
             reply = await self.client.migration_status(task.endpoint, target=task.target)
         except PlatformError as exc:
             task.error = exc.message
+            task.missing = (
+                task.missing + 1 if isinstance(exc, ApiError) and exc.status == 404 else 0
+            )
+            if task.missing >= GONE_AFTER:
+                task.status, task.finished = GONE, self.clock()
+                task.message = "The platform no longer knows this task: it is not polled any more"
+                task.history.append((GONE, task.finished))
             task.interval = min(self.max_interval, max(task.interval, self.min_interval) * 2)
             self._tell(task)
             return task
+        task.missing = 0
         recovered = task.error is not None
         task.error = None
         now = self.clock()

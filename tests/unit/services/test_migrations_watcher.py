@@ -104,3 +104,17 @@ async def test_poll_error_is_recorded_then_cleared() -> None:
     assert task.error == "Internal error" and task.status == "queued"
     await watcher.poll_once(task)
     assert task.error is None and task.status == "running"
+
+
+async def test_a_task_the_platform_no_longer_knows_is_marked_gone_and_left() -> None:
+    from vagent_tui.services.migrations import GONE, GONE_AFTER
+
+    missing = [ApiError(404, "Task not found") for _ in range(GONE_AFTER)]
+    client = FakeClient([ApiError(404, "Task not found"), ApiError(503, "busy"), *missing])
+    clock = Clock()
+    watcher = MigrationWatcher(client, clock=clock, sleep=clock.sleep)  # type: ignore[arg-type]
+    task = watcher.add(_queued())
+    await watcher.watch(task)  # returns: it does not poll forever
+    assert task.status == GONE and task.final and task.finished is not None
+    assert len(client.calls) == 2 + GONE_AFTER, "a 503 between 404s starts the count again"
+    assert "no longer knows" in task.message

@@ -31,6 +31,7 @@ from vagent_tui.ui.widgets.migration_rows import (
     task_detail,
     template_label,
 )
+from vagent_tui.ui.widgets.status import describe_error, outcome_unknown
 
 WIDE = 140
 
@@ -275,7 +276,15 @@ class MigrationsScreen(BaseScreen):
         try:
             reply = await self.session.client.migrate(template.id, request, target=target)
         except PlatformError as exc:
-            self.status.error(exc, retry_key="s")
+            if outcome_unknown(exc) and not dry_run:
+                # A real run may be queued now; the platform lists no tasks to check.
+                self.status.error(
+                    f"{describe_error(exc)} — a migration of {name} may be running: check its "
+                    "agents (or ask the platform) before starting it again",
+                    retry_key=None,
+                )
+                return
+            self.status.error(exc, retry_key="s")  # a dry run changes nothing: safe again
             return
         if not reply.is_task:
             message = f"Nothing to migrate: every agent of {name} is up to date."

@@ -23,7 +23,7 @@ from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.screens.modals import ConfirmModal
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.entry_forms import SipEntryForm
-from vagent_tui.ui.widgets.status import describe_error
+from vagent_tui.ui.widgets.status import describe_error, outcome_unknown
 from vagent_tui.ui.widgets.tables import row_table
 
 
@@ -140,7 +140,10 @@ class SipScreen(BaseScreen):
             self.status.ok(f"{message}: {request.ip}")
             self.load_entries(request.ip, quiet=True)
 
-        self.app.push_screen(SipEntryForm(send, subtitle=f"For {self.who}"), done)
+        form = SipEntryForm(
+            send, subtitle=f"For {self.who}", after_unknown=lambda: self.load_entries(quiet=True)
+        )
+        self.app.push_screen(form, done)
 
     # ------------------------------------------------------------------ remove
 
@@ -185,9 +188,13 @@ class SipScreen(BaseScreen):
             return
         except PlatformError as exc:
             if target == self.session.target_id:
+                unsure = outcome_unknown(exc)
                 self.status.error(
-                    f"Could not remove {entry.ip}: {describe_error(exc)}", retry_key="d"
+                    f"Could not remove {entry.ip}: {describe_error(exc)}",
+                    retry_key=None if unsure else "d",
                 )
+                if unsure:
+                    self.load_entries(quiet=True)  # show whether it is gone
             return
         if target != self.session.target_id:
             return

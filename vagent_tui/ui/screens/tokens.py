@@ -28,6 +28,7 @@ from vagent_tui.ui.screens.modals import ConfirmModal
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.form import FormField, errors_by_field, first_invalid, show_errors
 from vagent_tui.ui.widgets.new_token import NewTokenModal
+from vagent_tui.ui.widgets.status import describe_error, outcome_unknown
 from vagent_tui.ui.widgets.tables import row_table
 
 TOKEN_TYPES = [("admin", "admin")]  # the only type the API documents
@@ -242,6 +243,16 @@ class TokensScreen(BaseScreen):
                 request.description, type=request.type, target=target
             )
         except PlatformError as exc:
+            button.disabled = False
+            if outcome_unknown(exc):
+                # The token may exist now: show what the platform holds, offer no retry.
+                await self.load_tokens().wait()
+                self.status.error(
+                    f"{describe_error(exc)} — the list is reloaded: look for the token "
+                    "there before creating another",
+                    retry_key=None,
+                )
+                return
             self.status.error(exc, retry_key="Enter")  # the form keeps what was typed
             return
         finally:

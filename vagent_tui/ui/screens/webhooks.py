@@ -26,7 +26,7 @@ from vagent_tui.ui.screens.modals import ConfirmModal
 from vagent_tui.ui.widgets.entry_forms import WebhookForm
 from vagent_tui.ui.widgets.hooks import HookPane
 from vagent_tui.ui.widgets.relays import RelayPane, RelayRow, explain, relay_rows
-from vagent_tui.ui.widgets.status import describe_error
+from vagent_tui.ui.widgets.status import describe_error, outcome_unknown
 
 WIDE = 120
 """From this width the relay detail sits beside the relay table, below it otherwise."""
@@ -228,7 +228,10 @@ class WebhooksScreen(BaseScreen):
             self.status.ok(f"{message}: {request.url}")
             self.load_hooks(request.url, quiet=True)
 
-        self.app.push_screen(WebhookForm(send, subtitle=f"For {self.who}"), done)
+        form = WebhookForm(
+            send, subtitle=f"For {self.who}", after_unknown=lambda: self.load_hooks(quiet=True)
+        )
+        self.app.push_screen(form, done)
 
     # ------------------------------------------------------------------ delete
 
@@ -263,6 +266,10 @@ class WebhooksScreen(BaseScreen):
             if isinstance(exc, ApiError) and exc.status == 404:
                 gone = f"{describe_error(exc)} — it was already gone; the list is refreshed"
                 self.status.error(gone, retry_key=None)
+                self.load_hooks(quiet=True)
+            elif outcome_unknown(exc):
+                unsure = f"Could not remove: {describe_error(exc)} — the list is refreshed"
+                self.status.error(unsure, retry_key=None)
                 self.load_hooks(quiet=True)
             else:
                 self.status.error(f"Could not remove: {describe_error(exc)}", retry_key="d")
@@ -307,7 +314,12 @@ class WebhooksScreen(BaseScreen):
             return
         except PlatformError as exc:
             if target == self.session.target_id:
-                self.status.error(f"{name}: {describe_error(exc)}", retry_key="d")
+                unsure = outcome_unknown(exc)
+                self.status.error(
+                    f"{name}: {describe_error(exc)}", retry_key=None if unsure else "d"
+                )
+                if unsure:
+                    self.load_relays(quiet=True)  # show whether it is still configured
             return
         if target != self.session.target_id:
             return

@@ -25,7 +25,7 @@ from vagent_tui.api.models import WEBHOOK_TYPES, Request, SipEntryRequest, Webho
 from vagent_tui.ui.screens.modals import MODAL_CSS
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.form import FormField, errors_by_field, first_invalid, show_errors
-from vagent_tui.ui.widgets.status import describe_error
+from vagent_tui.ui.widgets.status import describe_error, outcome_unknown
 
 Send = Callable[[Any], Awaitable[str]]
 """Sends a validated request; returns the server's message or raises PlatformError."""
@@ -60,10 +60,14 @@ class FormModal(ModalScreen[tuple[Any, str] | None]):
     TITLE_TEXT = ""
     CONFIRM = "Add"
 
-    def __init__(self, send: Send, *, subtitle: str = "") -> None:
+    def __init__(
+        self, send: Send, *, subtitle: str = "", after_unknown: Callable[[], object] | None = None
+    ) -> None:
         super().__init__(classes="modal")
         self.send = send
         self.subtitle = subtitle
+        self.after_unknown = after_unknown
+        """Called when a send's outcome is unknown: the screen reloads what it shows."""
         self.sending = False
 
     # ------------------------------------------------------------------ subclass hooks
@@ -134,6 +138,14 @@ class FormModal(ModalScreen[tuple[Any, str] | None]):
         try:
             message = await self.send(request)
         except PlatformError as exc:
+            if outcome_unknown(exc):
+                self.set_form_error(
+                    f"✗ {describe_error(exc)}. The list behind this form is reloaded: "
+                    "Esc closes the form to check it before sending again."
+                )
+                if self.after_unknown is not None:
+                    self.after_unknown()
+                return
             self.set_form_error(f"✗ {describe_error(exc)}")
             return
         finally:

@@ -43,6 +43,7 @@ _STATUS = {
     "error": ("✗", "red"),
     "cancelled": ("⊘", "red"),
     "canceled": ("⊘", "red"),
+    "gone": ("⊘", "yellow"),  # the platform no longer knows the task: not polled any more
 }
 
 

@@ -50,6 +50,8 @@ class StatusLine(Static):
         """Show an error where it happened, with the server's message and the retry key."""
         self.remove_class("-ok")
         self.add_class("-error")
+        if outcome_unknown(error):
+            retry_key = None  # never a blind retry of a change that may have been made
         message = describe_error(error)
         if retry_key:
             message += f"  — press {retry_key} to retry"
@@ -60,6 +62,11 @@ class StatusLine(Static):
         self.update("")
 
 
+def outcome_unknown(error: BaseException | str) -> bool:
+    """A change that got no reply, or one that could not be read: it may have been made."""
+    return isinstance(error, TransportError | MalformedResponse) and error.method not in ("", "GET")
+
+
 def describe_error(error: BaseException | str) -> str:
     """One readable line for a failure; the server's message for an API error."""
     if isinstance(error, str):
@@ -67,7 +74,5 @@ def describe_error(error: BaseException | str) -> str:
     if isinstance(error, PlatformError):
         status = getattr(error, "status", None)
         prefix = f"HTTP {status}: " if status and f"HTTP {status}" not in error.message else ""
-        write = error.method not in ("", "GET")
-        unsure = write and isinstance(error, TransportError | MalformedResponse)
-        return prefix + error.message + (UNSURE if unsure else "")
+        return prefix + error.message + (UNSURE if outcome_unknown(error) else "")
     return redact_text(f"{type(error).__name__}: {error}")
