@@ -18,6 +18,7 @@ from textual.widgets import DataTable, Static
 
 from vagent_tui.api.errors import ApiError, PlatformError
 from vagent_tui.api.models import SipEntry, SipEntryRequest
+from vagent_tui.ui.caps import ROW_CAP, left_out
 from vagent_tui.ui.format import fmt_datetime, plain
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.screens.modals import ConfirmModal
@@ -88,13 +89,14 @@ class SipScreen(BaseScreen):
             return
         self.show_entries(entries, highlight)
         if not quiet:
-            self.status.ok(f"{len(entries)} whitelisted addresses for {self.who}")
+            more = left_out(len(entries), "addresses")
+            self.status.ok(f"{len(entries)} whitelisted addresses for {self.who}{more}")
 
     def show_entries(self, entries: list[SipEntry], highlight: str | None = None) -> None:
         table = self.table
         keep = highlight or (self.highlighted.ip if self.highlighted else None)
         row = table.cursor_row
-        self.entries = entries
+        self.entries = entries = entries[:ROW_CAP]  # the status line says how many more
         with self.app.batch_update():
             table.clear()
             for entry in entries:

@@ -22,6 +22,7 @@ from textual.widgets import Button, DataTable, Input, Label, Select, Static
 
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import TokenRecord, TokenRequest
+from vagent_tui.ui.caps import ROW_CAP, left_out
 from vagent_tui.ui.format import fmt_datetime, plain
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.screens.modals import ConfirmModal
@@ -153,12 +154,13 @@ class TokensScreen(BaseScreen):
             safe(f"Tokens of {self._who()} · masked; a new value is shown once")
         )
         count = f"{len(records)} token{'s' if len(records) != 1 else ''}"
+        count += left_out(len(records), "tokens")
         self.status.ok(f"{done} · {count}" if done else count)
 
     def _fill(self, records: list[TokenRecord]) -> None:
         table = self.table
         keep = self.highlighted_key
-        self._records = {row_key(r): r for r in records}
+        self._records = {row_key(r): r for r in records[:ROW_CAP]}
         self._order = list(self._records)
         with self.app.batch_update():
             table.clear()

@@ -20,6 +20,7 @@ from textual.widgets import DataTable, TabbedContent, TabPane
 
 from vagent_tui.api.errors import ApiError, PlatformError
 from vagent_tui.api.models import RelayConfig, Webhook, WebhookRequest
+from vagent_tui.ui.caps import left_out
 from vagent_tui.ui.format import plain
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.screens.modals import ConfirmModal
@@ -175,7 +176,8 @@ class WebhooksScreen(BaseScreen):
         if not ok or hooks is None:
             return
         self.hook_pane.show(hooks, highlight)
-        self._part_done("hooks", f"{len(hooks)} destinations", quiet=quiet)
+        count = f"{len(hooks)} destinations{left_out(len(hooks), 'destinations')}"
+        self._part_done("hooks", count, quiet=quiet)
 
     @work(exclusive=True, group="webhooks-relays", exit_on_error=False)
     async def load_relays(self, *, quiet: bool = False) -> None:

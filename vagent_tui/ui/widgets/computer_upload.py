@@ -20,6 +20,7 @@ from textual.widgets import Button, DataTable, Input, Label, Static, Switch
 
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import UploadRequest
+from vagent_tui.ui.caps import ROW_CAP, left_out
 from vagent_tui.ui.format import flag
 from vagent_tui.ui.screens.modals import ConfirmModal
 from vagent_tui.ui.text import safe
@@ -243,5 +244,7 @@ class UploadPane(Vertical):
         table.loading = False
         with self.app.batch_update():
             table.clear()
-            for item in files:
+            for item in files[:ROW_CAP]:
                 table.add_row(*file_cells(item), key=item.path)
+        if len(files) > ROW_CAP:
+            host.status.info(f"{len(files):,} workspace files{left_out(len(files), 'files')}")

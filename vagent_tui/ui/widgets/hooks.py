@@ -15,6 +15,7 @@ from textual.containers import Vertical
 from textual.widgets import DataTable, Static
 
 from vagent_tui.api.models import Webhook
+from vagent_tui.ui.caps import ROW_CAP
 from vagent_tui.ui.format import fmt_datetime, plain
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.tables import place_cursor, row_table
@@ -59,7 +60,8 @@ class HookPane(Vertical):
         current = self.highlighted
         keep = highlight or (current.url if current else None)
         row = table.cursor_row
-        self.hooks = hooks
+        self.hooks = hooks[:ROW_CAP]  # the screen's count says how many more
+        hooks = self.hooks
         room = None if self.has_class("-wide") else max(20, self.size.width - 52)
         with self.app.batch_update():
             table.clear()
