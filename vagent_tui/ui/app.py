@@ -24,7 +24,7 @@ from vagent_tui import config as cfg
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import MigrationTask
-from vagent_tui.inert import inert
+from vagent_tui.inert import DISPLAY_LIMIT, inert
 from vagent_tui.services.journal import Journal
 from vagent_tui.services.migrations import MigrationWatcher, WatchedTask
 from vagent_tui.services.session import Session
@@ -368,7 +368,7 @@ class VagentApp(ProfileSupport, CrashReportingApp[None]):
         """
         del markup
         super().notify(
-            inert(message, multiline=True),
+            inert(message, multiline=True, limit=DISPLAY_LIMIT),  # a toast, not a document
             title=inert(title),
             severity=severity,
             timeout=timeout,
