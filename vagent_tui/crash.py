@@ -18,7 +18,7 @@ import time
 import traceback
 from collections.abc import Iterable
 from pathlib import Path
-from urllib.parse import quote, urlsplit
+from urllib.parse import urlsplit
 
 from vagent_tui import __version__
 from vagent_tui.api.errors import REDACTED, redact_text
@@ -47,13 +47,13 @@ def remember_url(url: str) -> None:
 def redact(text: str, secrets: Iterable[str | None] = ()) -> str:
     """``text`` with URL userinfo, ``token=`` pairs and every known secret masked.
 
-    A secret is masked as it is and URL-encoded (as it travels in a query string).
+    A secret is masked in every form `redact_text` knows (as it is, URL-encoded,
+    JSON-escaped, base64).
     """
     text = _USERINFO.sub(lambda m: f"{m.group(1)}{REDACTED}@", text)
     values = {s for s in (*_secrets, *secrets) if s}
     # Longest first: a secret that contains another is masked whole.
-    ordered = sorted(values | {quote(s, safe="") for s in values}, key=len, reverse=True)
-    return redact_text(text, *ordered)
+    return redact_text(text, *sorted(values, key=len, reverse=True))
 
 
 def save_report(
