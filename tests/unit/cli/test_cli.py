@@ -12,15 +12,6 @@ from vagent_tui import cli
 from vagent_tui import config as cfg
 
 
-@pytest.fixture(autouse=True)
-def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("VAGENT_CONFIG", str(tmp_path / "config.toml"))
-    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
-    monkeypatch.delenv("VAGENT_TOKEN", raising=False)
-    monkeypatch.delenv("VAGENT_BASE_URL", raising=False)
-    return tmp_path
-
-
 def test_parser_knows_every_screen_and_option() -> None:
     args = cli.build_parser().parse_args(
         ["--profile", "lab", "--screen", "inbox", "--account", "1111"]

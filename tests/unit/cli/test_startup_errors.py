@@ -14,15 +14,6 @@ import pytest
 from vagent_tui import cli
 
 
-@pytest.fixture(autouse=True)
-def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("VAGENT_CONFIG", str(tmp_path / "config.toml"))
-    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
-    monkeypatch.delenv("VAGENT_TOKEN", raising=False)
-    monkeypatch.delenv("VAGENT_BASE_URL", raising=False)
-    return tmp_path
-
-
 @pytest.fixture
 def started(monkeypatch: pytest.MonkeyPatch) -> list[object]:
     """Apps that `main` would run (not run: the test looks at how they were built)."""
