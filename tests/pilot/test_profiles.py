@@ -3,6 +3,7 @@ keymap overrides and copy. Every test has its own config file (``VAGENT_CONFIG``
 
 from __future__ import annotations
 
+import html
 import os
 import stat
 from typing import Any
@@ -438,3 +439,25 @@ async def test_agent_json_copies(make_app: Any, monkeypatch: pytest.MonkeyPatch)
         await pilot.pause()
         assert app.clipboard.startswith("{") and '"' in app.clipboard
         assert any(n.startswith("Copied live configuration JSON") for n in _notes(app))
+
+
+async def test_config_text_in_the_palette_is_literal_and_inert() -> None:
+    # Textual reads palette titles and help as markup: a token command with a lone
+    # [/] ended the app, and an escape sequence in it reached the terminal.
+    config = _config(
+        a=cfg.Profile("a", URL, token_env="A_TOKEN"),
+        b=cfg.Profile("b", URL, token_command="pass show [/] \x1b]0;pwned\x07 [b]x"),
+    )
+    app = _app(config, "a")
+    async with app.run_test(size=(160, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("colon")
+        await pilot.pause()
+        await pilot.press(*"profile")
+
+        def text() -> str:
+            return html.unescape(app.export_screenshot()).replace("\xa0", " ")
+
+        await wait_for(pilot, lambda: "pass show" in text())
+        assert "'pass show [/] \\x1b]0;pwned\\x07 [b]x'" in text()  # literal, never markup
+        assert "\x1b" not in text() and app.is_running
