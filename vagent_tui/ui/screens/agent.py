@@ -147,7 +147,7 @@ class AgentScreen(BaseScreen):
 
     @work(exclusive=True, group="agent-load", exit_on_error=False)
     async def load(self, target: int | None) -> None:
-        self.status.loading("Loading the staging and live configuration")
+        self.status.busy("Loading the staging and live configuration")
         if self._loaded_for != target or self.slots is None:  # don't show another agent's
             self.slots = None
             self.query_one("#agent-slot", Static).update(Text("⟳ Loading…", style="italic"))
@@ -298,7 +298,7 @@ class AgentScreen(BaseScreen):
     async def rename(
         self, version: SavedVersion, live_id: str, target: int | None, title: str
     ) -> None:
-        self.status.loading(f"Renaming version {version.version_id}")
+        self.status.busy(f"Renaming version {version.version_id}")
         try:
             change = await self.session.client.rename_version(
                 live_id, version.version_id, title, target=target

@@ -170,8 +170,7 @@ class BaseScreen(Screen[None]):
         platform holds now.
         """
         for widget in self.query("*"):
-            # ``is True``: StatusLine.loading is a method; setting it would shadow it.
-            if widget.loading is True:
+            if widget.loading:
                 widget.loading = False
         self._seen_version = -1  # stale: the next ``r`` or visit loads again
         if group.startswith(WRITE_GROUP_PREFIX):

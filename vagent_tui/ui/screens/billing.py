@@ -288,7 +288,7 @@ class BillingScreen(BaseScreen):
         target, who = self.session.target_id, self._who()
         button = self.query_one("#billing-save", Button)
         button.disabled = True
-        self.status.loading(f"Saving the ADR export of {who}")
+        self.status.busy(f"Saving the ADR export of {who}")
         try:
             reply = await self.session.client.set_adr_export(config, target=target)
         except PlatformError as exc:

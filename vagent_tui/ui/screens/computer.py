@@ -134,7 +134,7 @@ class ComputerScreen(BaseScreen):
 
     @work(exclusive=True, group="computer-accounts", exit_on_error=False)
     async def load_accounts(self) -> None:
-        self.status.loading("Loading Computer Agent accounts")
+        self.status.busy("Loading Computer Agent accounts")
         session = self.session
         ok, choice = await self.fetch_for_target(
             lambda target: computer_accounts_for(

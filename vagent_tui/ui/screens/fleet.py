@@ -127,7 +127,7 @@ class FleetScreen(BaseScreen):
         session = self.session
         if session.scope is None or session.owner is None:
             return
-        self.status.loading("Listing the agent accounts")
+        self.status.busy("Listing the agent accounts")
         self.matrix.loading = True
         try:
             directory = AccountDirectory(session.client, session.scope, session.owner)
@@ -206,7 +206,7 @@ class FleetScreen(BaseScreen):
             self.matrix.show_waiting(ids)
             self.query_one(ProgressBar).update(total=len(ids), progress=0)
             self._summary()
-        self.status.loading(f"Asking {len(ids):,} accounts, {self.concurrency} at a time")
+        self.status.busy(f"Asking {len(ids):,} accounts, {self.concurrency} at a time")
         self.refresh_bindings()
         self._flusher.resume()
         self._run(self._run_id, ids)

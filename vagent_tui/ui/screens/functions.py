@@ -125,7 +125,7 @@ class FunctionsScreen(BaseScreen):
         session = self.session
         target, acting, is_agent = session.target_id, session.acting_id, session.is_agent_selected
         client = session.client
-        self.status.loading("Loading functions")
+        self.status.busy("Loading functions")
         self.table.loading = True
         live_call = client.get_live(target=target) if is_agent else asyncio.sleep(0)
         functions, live = await asyncio.gather(

@@ -154,7 +154,7 @@ class InboxScreen(BaseScreen):
         self._failed = False
         self.wanted = want
         self._header()
-        self.status.loading(f"Loading page {want.page + 1:,}")
+        self.status.busy(f"Loading page {want.page + 1:,}")
         self._fetch(want, self.session.target_id, self._seq, keep_cursor)
 
     @work(exclusive=True, group="inbox-page", exit_on_error=False)

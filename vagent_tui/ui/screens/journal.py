@@ -146,7 +146,7 @@ class JournalScreen(BaseScreen):
 
     @work(exclusive=True, group="journal-load", exit_on_error=False)
     async def load_entries(self) -> None:
-        self.status.loading("Reading the journal")
+        self.status.busy("Reading the journal")
         try:
             page = await asyncio.to_thread(self.journal.read_page, self.page, PAGE_SIZE)
         except OSError as exc:

@@ -127,7 +127,7 @@ class MigrationsScreen(BaseScreen):
     # ------------------------------------------------------------------ templates
 
     def reload(self) -> None:
-        self.status.loading("Loading templates")
+        self.status.busy("Loading templates")
         self._load_templates(self.session.target_id)
 
     @work(exclusive=True, group="migrations-templates", exit_on_error=False)
@@ -272,7 +272,7 @@ class MigrationsScreen(BaseScreen):
             dry_run=dry_run, sections_to_migrate=sections, force_migrate_overridden_fields=force
         )
         kind = "Dry run" if dry_run else "Migration"
-        self.status.loading(f"Starting the {kind.lower()} of {name}")
+        self.status.busy(f"Starting the {kind.lower()} of {name}")
         try:
             reply = await self.session.client.migrate(template.id, request, target=target)
         except PlatformError as exc:

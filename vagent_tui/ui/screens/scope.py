@@ -136,7 +136,7 @@ class ScopeScreen(BaseScreen):
         directory = self.directory
         assert directory is not None
         self.tree.mark(node, " ⟳ loading…")
-        self.status.loading(f"Loading the accounts under {account.display_name}")
+        self.status.busy(f"Loading the accounts under {account.display_name}")
         try:
             children = await directory.children(account)
         except Exception as exc:
@@ -200,7 +200,7 @@ class ScopeScreen(BaseScreen):
         target.focus()
 
     async def _load_all(self, directory: AccountDirectory) -> None:
-        self.status.loading("Listing every account for the filter")
+        self.status.busy("Listing every account for the filter")
         try:
             accounts = await directory.load_all()
         except PlatformError as exc:
@@ -274,7 +274,7 @@ class ScopeScreen(BaseScreen):
         self._switch(None, "the key owner")
 
     def _switch(self, account_id: int | None, name: str) -> None:
-        self.status.loading(f"Switching to {name} (esc cancels)")
+        self.status.busy(f"Switching to {name} (esc cancels)")
         worker = self.vapp.select_target(account_id)
         self.run_worker(
             self._follow_switch(worker, account_id, name), group="scope-switch", exclusive=True,

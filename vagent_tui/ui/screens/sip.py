@@ -80,7 +80,7 @@ class SipScreen(BaseScreen):
     async def load_entries(self, highlight: str | None = None, *, quiet: bool = False) -> None:
         """Fetch the list; ``quiet`` leaves the status line to the action that asked."""
         if not quiet:
-            self.status.loading("Loading the SIP whitelist")
+            self.status.busy("Loading the SIP whitelist")
         client = self.session.client
         ok, entries = await self.fetch_for_target(
             lambda target: client.list_sip_whitelist(target=target), busy=self.table
@@ -171,7 +171,7 @@ class SipScreen(BaseScreen):
     @work(exclusive=True, group="write-sip-remove", exit_on_error=False)
     async def remove_entry(self, entry: SipEntry) -> None:
         target = self.session.target_id
-        self.status.loading(f"Removing {entry.ip}")
+        self.status.busy(f"Removing {entry.ip}")
         try:
             reply = await self.session.client.delete_sip_entry(entry.ip, target=target)
         except ApiError as exc:

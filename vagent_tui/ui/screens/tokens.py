@@ -142,7 +142,7 @@ class TokensScreen(BaseScreen):
     @work(exclusive=True, group="tokens-load", exit_on_error=False)
     async def load_tokens(self, done: str = "") -> None:
         """Read the list; ``done`` is a message to show with the count (after a change)."""
-        self.status.loading("Loading tokens")
+        self.status.busy("Loading tokens")
         client = self.session.client
         ok, records = await self.fetch_for_target(
             lambda target: client.list_tokens(target=target), busy=self.table
@@ -239,7 +239,7 @@ class TokensScreen(BaseScreen):
         target, who = self.session.target_id, self._who()
         button = self.query_one("#tokens-create", Button)
         button.disabled = True
-        self.status.loading("Creating a token")
+        self.status.busy("Creating a token")
         try:
             record = await self.session.client.create_token(
                 request.description, type=request.type, target=target
@@ -306,7 +306,7 @@ class TokensScreen(BaseScreen):
         record = self._records[key]
         target = self.session.target_id
         masked = record.masked
-        self.status.loading(f"Deleting token {masked}")
+        self.status.busy(f"Deleting token {masked}")
         try:
             reply = await self.session.client.delete_token(record.token, target=target)
         except PlatformError as exc:

@@ -113,7 +113,7 @@ class VoicesScreen(BaseScreen):
     @work(exclusive=True, group="voices-load", exit_on_error=False)
     async def load_voices(self) -> None:
         target = self.session.target_id
-        self.status.loading("Loading voices")
+        self.status.busy("Loading voices")
         self.table.loading = True
         try:
             voices = await self.session.client.list_voices(target=target)

@@ -149,7 +149,7 @@ class WebhooksScreen(BaseScreen):
     def reload(self) -> None:
         self._summary.clear()
         self._failed.clear()
-        self.status.loading("Loading webhooks and relays")
+        self.status.busy("Loading webhooks and relays")
         self.load_hooks()
         self.load_relays()
 
@@ -259,7 +259,7 @@ class WebhooksScreen(BaseScreen):
     @work(exclusive=True, group="write-webhooks-delete", exit_on_error=False)
     async def remove_hook(self, hook: Webhook) -> None:
         target = self.session.target_id
-        self.status.loading(f"Removing {hook.url}")
+        self.status.busy(f"Removing {hook.url}")
         try:
             reply = await self.session.client.delete_webhook(hook.url, target=target)
         except PlatformError as exc:
@@ -302,7 +302,7 @@ class WebhooksScreen(BaseScreen):
     async def remove_relay(self, name: str) -> None:
         """Delete one relay configuration; every outcome gets its own explanation."""
         target = self.session.target_id
-        self.status.loading(f"Deleting the {name} relay configuration")
+        self.status.busy(f"Deleting the {name} relay configuration")
         try:
             reply = await self.session.client.delete_relay(name, target=target)
         except ApiError as exc:

@@ -129,7 +129,7 @@ class RecordingPane(Vertical):
         if account is None:
             return
         if not quiet:
-            host.status.loading("Reading the recording status")
+            host.status.busy("Reading the recording status")
         try:
             recording = await host.session.client.recording_status(account)
         except PlatformError as exc:
@@ -166,7 +166,7 @@ class RecordingPane(Vertical):
     @work(exclusive=True, group="write-computer-start", exit_on_error=False)
     async def start_recording(self, account: int, slot: int) -> None:
         host = self.host
-        host.status.loading(f"Starting a recording on slot {slot}")
+        host.status.busy(f"Starting a recording on slot {slot}")
         try:
             recording = await host.session.client.start_recording(account, slot)
         except PlatformError as exc:
@@ -180,7 +180,7 @@ class RecordingPane(Vertical):
     @work(exclusive=True, group="write-computer-stop", exit_on_error=False)
     async def stop_recording(self, account: int) -> None:
         host = self.host
-        host.status.loading("Stopping the recording")
+        host.status.busy("Stopping the recording")
         try:
             recording = await host.session.client.stop_recording(account)
         except PlatformError as exc:
@@ -207,7 +207,7 @@ class RecordingPane(Vertical):
     @work(exclusive=True, group="write-computer-browser", exit_on_error=False)
     async def create_session(self, account: int, ttl: int) -> None:
         host = self.host
-        host.status.loading(f"Opening a browser automation session ({ttl} s)")
+        host.status.busy(f"Opening a browser automation session ({ttl} s)")
         try:
             browser = await host.session.client.create_automation_session(account, ttl)
         except PlatformError as exc:

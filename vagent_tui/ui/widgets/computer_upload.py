@@ -181,14 +181,14 @@ class UploadPane(Vertical):
             if not replace:
                 host.status.info("Upload cancelled: nothing was sent")
                 return
-        host.status.loading(f"Reading {local.name}")
+        host.status.busy(f"Reading {local.name}")
         try:
             content = await asyncio.to_thread(read_file, local)
         except LocalFileError as exc:
             self.field("file").set_error(str(exc))
             host.status.error(str(exc), retry_key=None)
             return
-        host.status.loading(f"Uploading {local.name} ({fmt_size(len(content))}) to {request.path}")
+        host.status.busy(f"Uploading {local.name} ({fmt_size(len(content))}) to {request.path}")
         try:
             result = await host.session.client.upload_file(
                 account,

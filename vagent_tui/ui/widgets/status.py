@@ -43,7 +43,7 @@ class StatusLine(Static):
         self.add_class("-ok")
         self.update(Text("✓ " + inert(message)))
 
-    def loading(self, what: str = "Loading") -> None:
+    def busy(self, what: str = "Loading") -> None:
         self.info(f"⟳ {what}…")
 
     def error(self, error: BaseException | str, *, retry_key: str | None = "r") -> None:
