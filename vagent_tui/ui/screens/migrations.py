@@ -22,6 +22,7 @@ from textual.widgets.option_list import Option
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import MigrationRequest, Template
 from vagent_tui.services.migrations import WatchedTask
+from vagent_tui.ui.caps import ROW_CAP
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.migration_rows import (
@@ -149,6 +150,11 @@ class MigrationsScreen(BaseScreen):
         if target != self.session.target_id:
             return  # another account was selected meanwhile
         keep = self.selected_template
+        # One option per template id (an option list refuses a repeated id), capped.
+        by_id: dict[str, Template] = {}
+        for template in templates:
+            by_id.setdefault(template.id, template)
+        templates = list(by_id.values())[:ROW_CAP]
         self.templates, self.templates_error = templates, None
         options.clear_options()
         options.add_options(Option(template_label(t), id=t.id) for t in templates)
