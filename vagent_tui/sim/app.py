@@ -78,7 +78,8 @@ def create_app(
     app.router.redirect_slashes = False
     app.state.sim = state
     if hostile:
-        from vagent_tui.sim.hostile import HostileReplies
+        from vagent_tui.sim.hostile import HostileReplies, plant_keys
 
+        plant_keys(state)
         app.add_middleware(HostileReplies)
     return app

@@ -8,20 +8,28 @@ zero-width characters, newlines, a NUL, a 10,000-character value, and Textual/Ri
 markup (``[@click=...]`` would run an action, a lone ``[/]`` ended the app). Every list
 of records also repeats its first record, so keys (an IP, a URL, an id) come twice.
 
-It works on the replies, not on the state: the state (and every rule of the simulator)
-stays as it is, and keys the console sends back (ids, IPs, URLs, types, paths) are
-left alone so that every screen still works. Values with a type of their own (times,
-statuses, enumerations) are left alone too: their parsing is tested elsewhere. Error
-replies get a hostile ``message``. The choice of string is deterministic.
+It works mostly on the replies, not on the state: the rules of the simulator stay as
+they are, and keys the console sends back (ids, IPs, URLs, types, paths) are left alone
+in the replies so that every screen still works. Keys that may hold any text get hostile
+records of their own in the state instead (`plant_keys`: a webhook URL, a relay type, a
+workspace path carrying escape sequences), so they stay consistent when sent back.
+Values with a type of their own (times, statuses that drive polling, enumerations) are
+left alone: a status no client knows is the ``unknown-status`` fault's job; a recording's
+``state`` and a migration's ``history`` statuses are only shown, so they are planted.
+Error replies get a hostile ``message``. The choice of string is deterministic.
 """
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 from collections.abc import Awaitable, Callable, MutableMapping
 from itertools import count
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from vagent_tui.sim.state import SimState
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -53,7 +61,7 @@ KEPT_KEYS = frozenset(
         "id", "ip", "url", "token", "type", "path", "slug", "appId", "key", "uuid",
         "agentVoice", "statusEndpoint", "cdpUrl", "sampleUrl", "imageUrl", "docsPage",
         # Values with a type of their own (times, enumerations, flags as text).
-        "accountType", "status", "state", "analysisStatus", "finalized", "mode",
+        "accountType", "status", "analysisStatus", "finalized", "mode",
         "timestamp", "date", "updatedAt", "expiresAt", "createdAt", "startedAt",
         "deliveryProtocol", "rotationMinutes", "autoRecordingNotification", "source",
         "activeHours", "start", "end", "timezone", "vidaPhoneNumber", "kind", "version",
@@ -62,6 +70,13 @@ KEPT_KEYS = frozenset(
 """Keys whose string values are served as they are."""
 
 _ID_KEY = re.compile(r"(Id|Ids|At|Timestamp)$")
+
+LOGS = frozenset({"history"})
+"""Lists whose records are only shown (a migration's statuses so far): every text planted."""
+
+KEY_PAYLOAD = "\x1b]52;c;SGFja2Vk\x07\x1b]0;pwned\x07\x9b2J\u202e[bold]"
+"""Hostile text that stays a usable key: no whitespace (the simulator's URL rule), no
+``/`` (a relay type travels as one path segment)."""
 
 
 class Planter:
@@ -73,16 +88,21 @@ class Planter:
     def next(self) -> str:
         return PAYLOADS[next(self._turn) % len(PAYLOADS)]
 
-    def reply(self, value: Any, key: str = "") -> Any:
-        """A copy of a decoded JSON reply with display texts planted and lists doubled."""
+    def reply(self, value: Any, key: str = "", *, log: bool = False) -> Any:
+        """A copy of a decoded JSON reply with display texts planted and lists doubled.
+
+        The first record of a list comes twice, identical: every key a console may use
+        for a row (an id, an IP, a URL, a function's or a template's name) repeats.
+        """
         if isinstance(value, dict):
-            return {k: self.reply(v, k) for k, v in value.items()}
+            return {k: self.reply(v, k, log=log) for k, v in value.items()}
         if isinstance(value, list):
-            items = [self.reply(item, key) for item in value]
+            in_log = log or key in LOGS
+            items = [self.reply(item, key, log=in_log) for item in value]
             if items and isinstance(value[0], dict):
-                items.insert(1, self.reply(value[0], key))  # the first record, twice
+                items.insert(1, copy.deepcopy(items[0]))  # the first record, twice
             return items
-        if isinstance(value, str) and value and not _kept(key):
+        if isinstance(value, str) and value and not (_time(key) if log else _kept(key)):
             return self.next()
         return value
 
@@ -94,6 +114,43 @@ class Planter:
 
 def _kept(key: str) -> bool:
     return key in KEPT_KEYS or bool(_ID_KEY.search(key))
+
+
+def _time(key: str) -> bool:
+    return key in ("at", "timestamp") or key.endswith("At")
+
+
+def plant_keys(state: SimState) -> None:
+    """Give the state records whose keys are hostile text that stays a usable key.
+
+    Every account with webhooks gets a webhook whose URL carries escape sequences and
+    markup (still an http(s) URL with a host: it can be deleted); every relay owner a
+    relay whose type, URL and header name do; every Computer Agent a workspace file
+    whose path does. The webhook and the relay go first, so that the list's repeated
+    first record is theirs.
+    """
+    for account_id, hooks in state.webhooks.items():
+        hooks.insert(0, {
+            "userId": account_id, "label": "hostile key", "timestamp": "1700000000000",
+            "url": f"https://hooks.hostile.example.com/{KEY_PAYLOAD}", "type": "conversation",
+        })  # fmt: skip
+    for relays in state.relays.values():
+        if relays:
+            rtype = f"{KEY_PAYLOAD}relay"
+            relay = {
+                "type": rtype,
+                "url": f"https://relay.hostile.example.com/{KEY_PAYLOAD}",
+                "timeout": 5000,
+                "headers": {f"X-{KEY_PAYLOAD}": "vida"},
+                "successStatusCodes": [200],
+            }
+            relays_first = {rtype: relay, **relays}
+            relays.clear()
+            relays.update(relays_first)
+    for files in state.files.values():
+        path = f"notes/{KEY_PAYLOAD}.txt"
+        files[path] = {"path": path, "size": 10, "mode": "0644",
+                       "updatedAt": "2024-01-01T00:00:00.000Z"}  # fmt: skip
 
 
 class HostileReplies:
