@@ -3,10 +3,20 @@
 `vagent-tui --demo --hostile` plants escape sequences, bidi and zero-width characters,
 newlines, a NUL, a 10,000-character value and markup in every display text the
 simulator serves, and repeats the first record of every list (`vagent_tui.sim.hostile`).
+The journal screen gets entries from real writes against the hostile simulator (their
+bodies and the server's messages are hostile); the fleet screen asks its question.
+
+For each screen: no control character on screen (its rows, its Select options open, the
+details of the rows below the repeated first one); planted text shown (inert), which is
+how "it shows its rows" is checked, since a screen may clear its status line once
+loaded; the status line neither loading nor an error (the hostile simulator answers
+every load, so an error is the console's own); no action run by markup; another screen
+still opens. A second test reads the bytes a real pseudo-terminal receives.
 """
 
 from __future__ import annotations
 
+import contextlib
 import html
 import os
 import pty
@@ -19,8 +29,13 @@ import time
 from typing import Any
 
 import pytest
+from textual.widgets import DataTable, Select
 
-from tests.helpers import settle
+from tests.helpers import settle, wait_for
+from vagent_tui.api.errors import PlatformError
+from vagent_tui.services.connect import demo_client
+from vagent_tui.services.journal import Journal
+from vagent_tui.sim.hostile import KEY_PAYLOAD, PAYLOADS
 from vagent_tui.ui.registry import SCREENS
 
 AGENT, RESELLER, COMPUTER_AGENT = 1111, 1100, 1118
@@ -35,33 +50,94 @@ ACCOUNT_FOR = {
 NAMES = [info.name for info in SCREENS]
 CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u200b-\u200f]")
 """Characters that must never reach the screen from data (newline and tab are layout)."""
+SHOWN = ("␛", "⟨U+")
+"""How planted text looks once inert: at least one must be on every screen."""
 
 
 def screen_text(app: Any) -> str:
     return html.unescape(app.export_screenshot()).replace("\xa0", " ")
 
 
+def assert_inert(app: Any, where: str) -> str:
+    """The screen as drawn, checked for control characters; returns its text."""
+    text = screen_text(app)
+    found = CONTROL.findall(text)
+    assert not found, f"{where}: raw control characters on screen: {found[:5]!r}"
+    return text
+
+
+async def write_hostile_journal() -> None:
+    """Changes made against the hostile simulator, recorded like the console records them."""
+    client = demo_client(hostile=True)
+    client.observers.append(Journal().observer("demo · " + PAYLOADS[1]))
+    hostile_hook = next(h for h in await client.list_webhooks() if KEY_PAYLOAD in h.url)
+    version = (await client.list_versions(f"cfg-{AGENT}", target=AGENT))[0]
+    writes = [
+        client.add_sip_entry("192.0.2.77", label=PAYLOADS[0] + PAYLOADS[8]),
+        client.delete_webhook(hostile_hook.url),
+        client.delete_relay(f"{KEY_PAYLOAD}relay"),
+        client.rename_version(f"cfg-{AGENT}", version.version_id, PAYLOADS[9], target=AGENT),
+        client.delete_sip_entry("192.0.2.99"),  # 404: a hostile error message
+    ]
+    for write in writes:
+        with contextlib.suppress(PlatformError):  # the 404 is meant
+            await write
+    await client.aclose()
+
+
 @pytest.mark.parametrize("name", NAMES)
 async def test_each_screen_shows_hostile_text_inert(make_app: Any, name: str) -> None:
+    if name == "journal":
+        await write_hostile_journal()
     app = make_app(name, account=ACCOUNT_FOR.get(name), hostile=True)
     calls: list[str] = []
     app.action_screenshot = lambda *a, **k: calls.append("screenshot")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        text = screen_text(app)
-        found = CONTROL.findall(text)
-        assert not found, f"{name}: raw control characters on screen: {found[:5]!r}"
-        status = str(app.screen.query_one("#status").content)
+        if name == "fleet":
+            await pilot.press("s")
+            await wait_for(
+                pilot, lambda: "answered" in str(app.screen.query_one("#status").content)
+            )
+        text = assert_inert(app, name)
+        assert any(mark in text for mark in SHOWN), f"{name}: no planted text shown at all"
+        status_line = app.screen.query_one("#status")
+        status = str(status_line.content)
         assert "Loading" not in status and "⟳" not in status, f"{name}: still {status!r}"
+        # The hostile simulator answers every load: an error here is the console's own.
+        assert not status_line.has_class("-error"), f"{name}: {status!r}"
         assert app.connected, f"{name}: not connected ({app.connect_error!r})"
+        # Options from the data (languages, S2S engines...) drawn, then the next rows.
+        for box in app.screen.query(Select):
+            box.expanded = True
+            await settle(pilot)
+            assert_inert(app, f"{name}, {box.id or 'a select'} open")
+            box.expanded = False
+        tables = app.screen.query(DataTable)
+        if tables:  # the rows below the first (the repeated record), and their details
+            tables.first().focus()
+            await pilot.press("down", "down")
+            await settle(pilot)
+            assert_inert(app, f"{name}, two rows down")
         assert calls == [], "markup from the data ran an action"
         # Still alive and usable: another screen opens.
-        await pilot.press("1")
+        other = "2" if name == "scope" else "1"
+        app.set_focus(None)  # a form's input would take the digit as text
+        await pilot.press(other)
         await settle(pilot)
-        assert app.is_running and app.current_mode == "scope"
+        assert app.is_running and app.current_mode == ("agent" if other == "2" else "scope")
 
 
-PAYLOAD_SEQUENCES = (b"\x1b]52;c;SGFja2Vk", b"\x1b]0;pwned", b"\x9b2J")
+PAYLOAD_SEQUENCES = (
+    b"\x1b]52;c;SGFja2Vk",  # OSC 52: writes the clipboard
+    b"\x1b]0;pwned",  # OSC 0: retitles the window
+    b"\x1b[2J\x1b[H screen",  # clears the screen (Textual's own ESC[2J has no such tail)
+    b"\xc2\x9b2J",  # a C1 CSI, as a UTF-8 terminal reads it
+    b"\x9b2J csi",  # ... and as a raw byte
+    b"\xe2\x80\xae",  # a bidi override
+)
+OSC_FROM_DATA = re.compile(rb"\x1b\][^\x07\x1b]*(?:pwned|SGFja2Vk)")
+"""Any operating-system command carrying a planted text, whatever its number."""
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="drives a real pseudo-terminal")
@@ -95,9 +171,10 @@ def test_a_real_terminal_receives_no_planted_sequence() -> None:
 
         fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
         read_for(4.0)
-        for key in b"2345678901":
+        for key in b"1234567890":
             os.write(fd, bytes([key]))
             read_for(1.5)
+        before_quit = len(written)
         os.write(fd, b"\x11")  # ctrl+q
         done, status = 0, 0
         deadline = time.monotonic() + 60  # a hang, not a speed check: a loaded CI is slow
@@ -116,7 +193,8 @@ def test_a_real_terminal_receives_no_planted_sequence() -> None:
     assert len(written) > 10_000, "the console drew almost nothing"
     for sequence in PAYLOAD_SEQUENCES:
         assert sequence not in written, f"{sequence!r} from the data reached the terminal"
-    assert b"\x1b[2J\x1b[H screen" not in written
+    assert not OSC_FROM_DATA.search(written), "an OSC carrying planted text was written"
+    assert b"\x1b[?1049l" not in written[:before_quit], "left the alternate screen early"
     assert "␛]52;c;SGFja2Vk".encode() in written, "the planted text was not shown at all"
 
 
