@@ -20,17 +20,16 @@ from __future__ import annotations
 import os
 import shlex
 import stat
-import subprocess
 import tempfile
-import threading
 import tomllib
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 from urllib.parse import urlsplit
 
 import tomli_w
+
+from vagent_tui import token_command
 
 TIERS = ("prod", "staging", "dev")
 APP_DIR = "vagent-tui"
@@ -441,92 +440,18 @@ def resolve_token(profile: Profile, *, env: dict[str, str] | None = None) -> str
     raise ConfigError(f"profile {profile.name!r} names no token source")
 
 
-class _CappedReader:
-    """Reads a pipe in a thread and keeps at most ``limit`` bytes of it.
-
-    Past the limit it calls ``on_overflow`` and stops reading (the command is killed),
-    or without one, goes on draining the pipe so that the command never blocks on it.
-    """
-
-    def __init__(
-        self, stream: IO[bytes], limit: int, on_overflow: Callable[[], None] | None = None
-    ) -> None:
-        self.data = bytearray()
-        self.seen = 0
-        self.overflow = False
-        self._limit = limit
-        self._on_overflow = on_overflow
-        self._thread = threading.Thread(target=self._read, args=(stream,), daemon=True)
-        self._thread.start()
-
-    def _read(self, stream: IO[bytes]) -> None:
-        with stream:
-            while chunk := os.read(stream.fileno(), 8192):
-                self.seen += len(chunk)
-                room = self._limit - len(self.data)
-                self.data += chunk[: max(room, 0)]
-                if len(chunk) > room and not self.overflow:
-                    self.overflow = True
-                    if self._on_overflow is not None:
-                        self._on_overflow()
-                        return
-
-    def join(self, timeout: float) -> bytes:
-        # A child the command left running may hold the pipe open: do not wait for it.
-        self._thread.join(timeout)
-        return bytes(self.data)
-
-
 def _token_from_command(profile: Profile) -> str:
-    """Run a profile's token command; its first line of output is the token.
-
-    Bounded in time (`TOKEN_COMMAND_TIMEOUT`) and in output (`TOKEN_OUTPUT_LIMIT`, read
-    in pieces, never whole). Errors name the profile, never the output (it may be the
-    token) nor the command's stderr (it may echo the token too).
-    """
+    """The profile's token command's token (`vagent_tui.token_command`), or ConfigError."""
     assert profile.token_command
-    who = f"profile {profile.name!r}: token command"
     try:
-        argv = shlex.split(profile.token_command)
-    except ValueError as exc:
-        raise ConfigError(f"{who} cannot be split into words ({exc}); check its quotes") from None
-    if not argv:
-        raise ConfigError(f"{who} is empty")
-    try:
-        # stdin stays the terminal's: a password manager may ask for a passphrase.
-        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    except OSError as exc:
-        reason = exc.strerror or type(exc).__name__
-        raise ConfigError(f"{who} {argv[0]!r} could not start: {reason}") from None
-    assert proc.stdout is not None and proc.stderr is not None
-    out = _CappedReader(proc.stdout, TOKEN_OUTPUT_LIMIT, on_overflow=proc.kill)
-    err = _CappedReader(proc.stderr, 0)  # only counted: it may echo the secret
-    try:
-        status = proc.wait(timeout=TOKEN_COMMAND_TIMEOUT)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
-        raise ConfigError(
-            f"{who} did not finish within {TOKEN_COMMAND_TIMEOUT:g} seconds; stopped"
-        ) from None
-    stdout = out.join(timeout=2.0)
-    err.join(timeout=0.5)
-    if out.overflow:
-        raise ConfigError(
-            f"{who} printed more than {TOKEN_OUTPUT_LIMIT // 1024} KiB; "
-            "it should print the token alone"
+        return token_command.run(
+            profile.token_command,
+            f"profile {profile.name!r}: token command",
+            timeout=TOKEN_COMMAND_TIMEOUT,
+            output_limit=TOKEN_OUTPUT_LIMIT,
         )
-    text = stdout.decode("utf-8", errors="replace").strip()
-    token = text.splitlines()[0].strip() if text else ""
-    if status != 0 or not token:
-        ended = f"status {status}" if status >= 0 else f"signal {-status}"
-        said = (
-            f"; it wrote {err.seen:,} bytes on stderr, not shown here (run it yourself to see)"
-            if err.seen
-            else ""
-        )
-        raise ConfigError(f"{who} ended with {ended} and no token{said}")
-    return token
+    except token_command.TokenCommandError as exc:
+        raise ConfigError(str(exc)) from None
 
 
 # --------------------------------------------------------------------------- precedence
