@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import os
 import platform
-import re
 import sys
 import time
 import traceback
@@ -21,14 +20,13 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from vagent_tui import __version__
-from vagent_tui.api.errors import REDACTED, redact_text
+from vagent_tui.api.errors import redact_text
 from vagent_tui.config import state_dir
 from vagent_tui.inert import inert
 
 REPORT_LIMIT = 1_000_000
 """Characters of a saved report (an exception message may carry a whole reply)."""
 
-_USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^/?#\s@]+@")
 _secrets: set[str] = set()
 
 
@@ -45,12 +43,12 @@ def remember_url(url: str) -> None:
 
 
 def redact(text: str, secrets: Iterable[str | None] = ()) -> str:
-    """``text`` with URL userinfo, ``token=`` pairs and every known secret masked.
+    """``text`` with URL userinfo, ``token=`` pairs and every known secret masked (all by
+    `redact_text`).
 
     A secret is masked in every form `redact_text` knows (as it is, URL-encoded,
     JSON-escaped, base64).
     """
-    text = _USERINFO.sub(lambda m: f"{m.group(1)}{REDACTED}@", text)
     values = {s for s in (*_secrets, *secrets) if s}
     # Longest first: a secret that contains another is masked whole.
     return redact_text(text, *sorted(values, key=len, reverse=True))

@@ -19,8 +19,8 @@ _SECRET_PARAMS = frozenset({"token", "password", "apikey", "api_key", "access_to
 _TOKEN_IN_TEXT = re.compile(r"(?i)\b(token|password|api_?key|access_token)=([^&\s'\"#]+)")
 
 
-_USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^/@\s:'\"]*:[^/@\s'\"]*@")
-"""``scheme://user:password@`` in free text: the password (and the user) are masked."""
+_USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^/?#\s@'\"]+@")
+"""``scheme://user:password@`` (or ``user@``) in free text: the whole userinfo is masked."""
 
 
 def strip_userinfo(netloc: str) -> str:

@@ -56,14 +56,20 @@ MIB = 1024 * 1024
 DEFAULT_MAX_REPLY_MB = 16
 
 
+def env_megabytes(name: str, default: float) -> int:
+    """Bytes from the environment variable ``name`` in MiB; ``default`` MiB when it is
+    unset or not a positive number."""
+    raw = os.environ.get(name, "")
+    try:
+        megabytes = float(raw) if raw else default
+    except ValueError:
+        megabytes = default
+    return int((megabytes if megabytes > 0 else default) * MIB)
+
+
 def default_max_reply_bytes() -> int:
     """16 MiB, or ``VAGENT_MAX_REPLY_MB`` (a positive number) when it is set."""
-    raw = os.environ.get("VAGENT_MAX_REPLY_MB", "")
-    try:
-        megabytes = float(raw) if raw else DEFAULT_MAX_REPLY_MB
-    except ValueError:
-        megabytes = DEFAULT_MAX_REPLY_MB
-    return int((megabytes if megabytes > 0 else DEFAULT_MAX_REPLY_MB) * MIB)
+    return env_megabytes("VAGENT_MAX_REPLY_MB", DEFAULT_MAX_REPLY_MB)
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from vagent_tui.api.errors import REDACTED, redact_text
-from vagent_tui.api.transport import API_PREFIX, Exchange
+from vagent_tui.api.transport import API_PREFIX, Exchange, env_megabytes
 from vagent_tui.config import state_dir
 
 JOURNAL_NAME = "journal.jsonl"
@@ -177,12 +177,7 @@ _BLOCK = 64 * 1024
 
 def default_max_bytes() -> int:
     """5 MiB, or ``VAGENT_JOURNAL_MAX_MB`` (a positive number) when it is set."""
-    raw = os.environ.get("VAGENT_JOURNAL_MAX_MB", "")
-    try:
-        megabytes = float(raw) if raw else 5.0
-    except ValueError:
-        megabytes = 5.0
-    return int((megabytes if megabytes > 0 else 5.0) * 1024 * 1024)
+    return env_megabytes("VAGENT_JOURNAL_MAX_MB", 5)
 
 
 def _parse(line: bytes | None) -> JournalEntry | None:

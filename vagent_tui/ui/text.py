@@ -8,13 +8,15 @@ A `Text` built elsewhere from outside text goes through `safe_rich` before it is
 
 from __future__ import annotations
 
+from typing import overload
+
 from rich.style import StyleType
 from rich.text import Text
 from textual.markup import escape
 
 from vagent_tui.inert import DISPLAY_LIMIT, MULTILINE_LIMIT, inert
 
-__all__ = ["inert", "safe", "safe_markup", "safe_rich"]
+__all__ = ["inert", "safe", "safe_markup", "safe_rich", "safe_value"]
 
 _MARGIN = 40
 """Room for inert's cut mark: a value cut already is not cut again."""
@@ -44,3 +46,16 @@ def safe_rich(text: Text, *, multiline: bool = True) -> Text:
     if printable and len(plain) <= (MULTILINE_LIMIT if multiline else DISPLAY_LIMIT) + _MARGIN:
         return text
     return Text(inert(plain, multiline=multiline), style=text.style, end=text.end)
+
+
+@overload
+def safe_value(value: str | Text) -> Text: ...
+@overload
+def safe_value(value: object) -> object: ...
+def safe_value(value: object) -> object:
+    """A value for a table cell or a grid: text made inert, other renderables as they are."""
+    if isinstance(value, str):
+        return safe(value)
+    if isinstance(value, Text):
+        return safe_rich(value, multiline=False)
+    return value

@@ -126,7 +126,8 @@ class BaseScreen(Screen[None]):
         """Run ``call(target)`` for the current target; ``(True, result)`` if still wanted.
 
         ``busy`` shows the loading indicator meanwhile. A failure is shown by
-        ``on_error`` (the status line by default) unless the target changed meanwhile;
+        ``on_error`` (the status line by default) unless the target changed meanwhile
+        (any other exception ends the worker: `load_failed` shows it);
         a reply for a target that is no longer current is dropped: ``(False, None)``.
         """
         target = self.session.target_id
@@ -140,10 +141,6 @@ class BaseScreen(Screen[None]):
                     busy.loading = False
                 (on_error or self.status.error)(exc)
             return False, None
-        except Exception:
-            if busy is not None:
-                busy.loading = False
-            raise  # shown by `load_failed`, like any other failure of a worker
         if target != self.session.target_id:
             return False, None  # the target changed meanwhile; its own load is under way
         if busy is not None:

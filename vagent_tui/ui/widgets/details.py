@@ -17,13 +17,9 @@ from rich.text import Text
 from vagent_tui.api.models import FunctionDescriptor, Voice
 from vagent_tui.services.agents import Finding
 from vagent_tui.ui.format import flag, plain
-from vagent_tui.ui.text import safe, safe_rich
+from vagent_tui.ui.text import safe, safe_value
 
 Field = tuple[str, Text | str]
-
-
-def _value(value: Text | str) -> Text:
-    return safe_rich(value, multiline=False) if isinstance(value, Text) else safe(value)
 
 
 def field_grid(fields: list[Field], *, pairs: list[Field] | None = None) -> RenderableType:
@@ -32,7 +28,7 @@ def field_grid(fields: list[Field], *, pairs: list[Field] | None = None) -> Rend
     grid.add_column(style="bold", no_wrap=True, min_width=12)
     grid.add_column(ratio=1, overflow="fold")
     for label, value in fields:
-        grid.add_row(Text(label), _value(value))
+        grid.add_row(Text(label), safe_value(value))
     if not pairs:
         return grid
     top = Table.grid(padding=(0, 1), expand=True)
@@ -43,7 +39,7 @@ def field_grid(fields: list[Field], *, pairs: list[Field] | None = None) -> Rend
     for k in range(0, len(pairs), 2):
         left = pairs[k]
         right = pairs[k + 1] if k + 1 < len(pairs) else ("", "")
-        top.add_row(Text(left[0]), _value(left[1]), Text(right[0]), _value(right[1]))
+        top.add_row(Text(left[0]), safe_value(left[1]), Text(right[0]), safe_value(right[1]))
     return Group(top, grid)
 
 

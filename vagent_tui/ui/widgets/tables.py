@@ -12,12 +12,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from rich.text import Text
 from textual.widgets import DataTable
 from textual.widgets.data_table import ColumnKey, RowKey
 
 from vagent_tui.ui.caps import ROW_CAP, left_out
-from vagent_tui.ui.text import safe, safe_rich
+from vagent_tui.ui.text import safe_value
 
 __all__ = [
     "DUPLICATE_MARK", "ROW_CAP", "SafeTable", "left_out", "original_key", "place_cursor",
@@ -28,13 +27,8 @@ DUPLICATE_MARK = "\x00dup"
 """Joins a repeated row key and its count: no key from outside holds a NUL."""
 
 
-def safe_cell(value: object) -> object:
-    """A cell as it may be shown: text made inert, other renderables as they are."""
-    if isinstance(value, str):
-        return safe(value)
-    if isinstance(value, Text):
-        return safe_rich(value, multiline=False)
-    return value
+safe_cell = safe_value
+"""A cell as it may be shown: text made inert, other renderables as they are."""
 
 
 class SafeTable(DataTable[Any]):
