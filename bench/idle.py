@@ -40,7 +40,7 @@ async def measure(base: str, window: float, settle: float) -> tuple[float, int]:
     client.observers.append(lambda ex: polls.append(time.monotonic()))
     app = VagentApp(client, initial_screen="migrations")
     async with app.run_test(size=(120, 40)) as pilot:
-        while not app.connected:
+        while not app.connection.connected:
             await pilot.pause(0.1)
         templates = await client.list_templates()
         started = 0

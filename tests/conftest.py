@@ -30,7 +30,7 @@ def _private_home(
 def make_app() -> Callable[..., Any]:
     """``make_app(screen="scope", token="demo-partner", account=None, **sim_options)``.
 
-    Returns a `VagentApp` on its own simulator; ``app.client.sim_app.state.sim`` is the
+    Returns a `VagentApp` on its own simulator; ``app.connection.api.sim_app.state.sim`` is the
     simulator's state (request log included).
     """
 

@@ -42,3 +42,13 @@ def fail_once(monkeypatch: Any, owner: Any, name: str, error: BaseException) -> 
 
     monkeypatch.setattr(owner, name, flaky)
     return calls
+
+
+def client_of(app: Any) -> Any:
+    """The client of the app's connection in force."""
+    return app.connection.api
+
+
+def sim_of(app: Any) -> Any:
+    """The embedded simulator's state behind a demo app (``Sim``)."""
+    return app.connection.api.sim_app.state.sim

@@ -33,7 +33,7 @@ def faulty_client(
 def faulty_app(
     screen: str, token: str = "demo-partner", *, account: int | None = None, **options: Any
 ) -> Any:
-    """The console on a faulty simulator (``app.client.sim_app.state.faults``)."""
+    """The console on a faulty simulator (``app.connection.api.sim_app.state.faults``)."""
     from vagent_tui.ui.app import VagentApp
 
     client = faulty_client(token, **options)

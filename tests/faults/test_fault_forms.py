@@ -17,16 +17,13 @@ from textual.widgets import Input, Label, Select
 
 from tests.faults.helpers import faulty_app
 from tests.faults.test_fault_matrix import PLAIN, idle
+from tests.helpers import sim_of
 
 KINDS = ("500", "503", "429", "timeout", "refused", "malformed")
 STOPPED = {"500", "503", "429", "timeout", "refused"}
 UNKNOWN_OUTCOME = {"timeout", "refused", "malformed"}
 """No reply, or one that could not be read: the write may have been carried out."""
 """Faults answered before the handler ran: the platform did not change."""
-
-
-def sim_of(app: Any) -> Any:
-    return app.client.sim_app.state.sim
 
 
 async def submit(pilot: Any, widget_id: str, key: str = "enter") -> None:

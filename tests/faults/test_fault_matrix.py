@@ -116,7 +116,7 @@ def unexpected_errors(app: Any) -> list[str]:
 async def one_fault(pilot: Any, kind: str, before: str) -> list[str]:
     """Switch ``kind`` on, reload, check; lift it, reload, check. Returns the problems."""
     app = pilot.app
-    faults = app.client.sim_app.state.sim.faults
+    faults = app.connection.api.sim_app.state.sim.faults
     shown = type(app.screen).__name__
     problems: list[str] = []
     injected = faults.count()
@@ -153,7 +153,7 @@ async def test_screen_under_every_fault(screen: str) -> None:
     app = faulty_app(screen, setup.token, account=setup.account, **dict(setup.options))
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await idle(pilot)
-        assert app.connected, status_of(app)
+        assert app.connection.connected, status_of(app)
         before, failed = status_of(app)
         assert not failed, before
         problems: list[str] = []

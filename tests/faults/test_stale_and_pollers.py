@@ -4,12 +4,12 @@ and resume at the normal pace after. Driven by the simulator's fault injection."
 from __future__ import annotations
 
 import time
-from typing import Any
 
 import pytest
 
 from tests.faults.helpers import faulty_app, faulty_client
 from tests.faults.test_fault_matrix import idle
+from tests.helpers import sim_of
 from vagent_tui.services.migrations import MigrationWatcher
 from vagent_tui.sim.faults import Faults
 from vagent_tui.ui.widgets.computer_recording import RecordingPane
@@ -17,10 +17,6 @@ from vagent_tui.ui.widgets.computer_recording import RecordingPane
 JITTER = {"latency_ms": 5, "jitter_ms": 60}
 PATIENT = {"timeout": 5.0}
 """Timeouts are not the subject of the jitter tests: a loaded machine must not make one."""
-
-
-def sim_of(app: Any) -> Any:
-    return app.client.sim_app.state.sim
 
 
 async def test_fast_paging_under_jitter_shows_the_last_wanted_page() -> None:
@@ -42,7 +38,7 @@ async def test_fast_target_switches_under_jitter_show_the_last_target() -> None:
     app = faulty_app("voices", faults=Faults(seed=9, **JITTER), client_options=PATIENT)
     async with app.run_test(size=(120, 40)) as pilot:
         await idle(pilot)
-        assert app.connected, app.connect_error
+        assert app.connection.connected, app.connection.error
         for account in (1111, 1113, 1112, 1111, 1113):
             app.select_target(account)  # a switch, then the screen's reload
             await pilot.pause(0.04)

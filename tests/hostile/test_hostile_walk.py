@@ -106,7 +106,7 @@ async def test_each_screen_shows_hostile_text_inert(make_app: Any, name: str) ->
         assert "Loading" not in status and "⟳" not in status, f"{name}: still {status!r}"
         # The hostile simulator answers every load: an error here is the console's own.
         assert not status_line.has_class("-error"), f"{name}: {status!r}"
-        assert app.connected, f"{name}: not connected ({app.connect_error!r})"
+        assert app.connection.connected, f"{name}: not connected ({app.connection.error!r})"
         # Options from the data (languages, S2S engines...) drawn, then the next rows.
         for box in app.screen.query(Select):
             box.expanded = True

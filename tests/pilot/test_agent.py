@@ -9,7 +9,7 @@ from typing import Any
 from rich.console import Console
 from textual.widgets import DataTable, Input, Static
 
-from tests.helpers import fail_once, settle
+from tests.helpers import fail_once, settle, sim_of
 from vagent_tui.api.errors import ApiError
 from vagent_tui.api.models import AgentConfig
 from vagent_tui.ui.screens.modals import PromptModal
@@ -23,10 +23,6 @@ def text_of(screen: Any, selector: str) -> str:
     console = Console(width=300, file=io.StringIO(), record=True)
     console.print(screen.query_one(selector, Static).content)
     return console.export_text()
-
-
-def sim_of(app: Any) -> Any:
-    return app.client.sim_app.state.sim
 
 
 def test_every_spec_field_has_a_group() -> None:
@@ -199,7 +195,7 @@ async def test_agent_level_key(make_app: Any) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         screen = app.screen
-        assert app.session.target is None
+        assert app.connection.target is None
         assert "cfg-1111" in text_of(screen, "#agent-slot")
         staging = [r for r in sim_of(app).requests if r.path.endswith("/staging")]
         assert staging and "targetAccountId" not in staging[0].query
@@ -210,7 +206,7 @@ async def test_load_error_and_retry(make_app: Any, monkeypatch: Any) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         screen = app.screen
-        calls = fail_once(monkeypatch, app.client, "get_live", ApiError(500, "boom"))
+        calls = fail_once(monkeypatch, app.connection.api, "get_live", ApiError(500, "boom"))
         await pilot.press("r")
         await settle(pilot)
         assert "HTTP 500: boom" in text_of(screen, "#status")

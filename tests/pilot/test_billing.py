@@ -7,16 +7,12 @@ from typing import Any
 
 from textual.widgets import Input, Select
 
-from tests.helpers import settle
+from tests.helpers import settle, sim_of
 from vagent_tui.api.errors import ApiError
 from vagent_tui.ui.widgets.form import FormField
 
 PATH = "/api/v2/billing/adrExportConfig"
 SECRET = "s3cret-Pa55"
-
-
-def sim_of(app: Any) -> Any:
-    return app.client.sim_app.state.sim
 
 
 def posts(app: Any) -> int:
@@ -243,18 +239,18 @@ async def test_500_is_shown_and_follows_the_target(make_app: Any, monkeypatch: A
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         screen = app.screen
-        original = app.client.set_adr_export
+        original = app.connection.api.set_adr_export
 
         async def boom(*_args: Any, **_kwargs: Any) -> Any:
             raise ApiError(500, "boom")
 
-        monkeypatch.setattr(app.client, "set_adr_export", boom)
+        monkeypatch.setattr(app.connection.api, "set_adr_export", boom)
         fill(screen, host="files.example.com", username="adr", password=SECRET)
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert "HTTP 500: boom" in status_text(screen)
         assert value(screen, "password") == SECRET
-        monkeypatch.setattr(app.client, "set_adr_export", original)
+        monkeypatch.setattr(app.connection.api, "set_adr_export", original)
         # Another organization: the request carries its id; the warning stays hidden.
         app.select_target(1110)
         await settle(pilot)

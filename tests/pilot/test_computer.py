@@ -14,7 +14,7 @@ import pytest
 from rich.console import Console
 from textual.widgets import DataTable, Input, Static, Switch
 
-from tests.helpers import fail_once, settle, wait_for
+from tests.helpers import fail_once, settle, sim_of, wait_for
 from vagent_tui.api.errors import ApiError
 from vagent_tui.ui.screens import computer
 from vagent_tui.ui.screens.modals import ConfirmModal
@@ -42,10 +42,6 @@ def text_of(screen: Any, selector: str) -> str:
     console = Console(width=300, file=io.StringIO(), record=True)
     console.print(screen.query_one(selector, Static).content)
     return console.export_text()
-
-
-def sim_of(app: Any) -> Any:
-    return app.client.sim_app.state.sim
 
 
 def file_rows(screen: Any) -> list[str]:
@@ -381,7 +377,7 @@ async def test_server_error_shown_input_kept_and_retry_works(
     make_app: Any, folder: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     app = make_app("computer", account=ACCOUNT)
-    fail_once(monkeypatch, app.client, "upload_file", ApiError(500, "boom"))
+    fail_once(monkeypatch, app.connection.api, "upload_file", ApiError(500, "boom"))
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         screen = app.screen
@@ -437,7 +433,7 @@ async def test_account_follows_the_target_and_paths_hold_the_id(make_app: Any) -
 
 async def test_accounts_error_then_retry(make_app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     app = make_app("computer", account=ACCOUNT)
-    fail_once(monkeypatch, app.client, "list_computer_accounts", ApiError(500, "boom"))
+    fail_once(monkeypatch, app.connection.api, "list_computer_accounts", ApiError(500, "boom"))
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         screen = app.screen

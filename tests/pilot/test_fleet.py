@@ -16,7 +16,7 @@ from typing import Any
 
 from textual.widgets import DataTable
 
-from tests.helpers import settle
+from tests.helpers import settle, sim_of
 from vagent_tui.api.errors import ApiError
 from vagent_tui.sim.catalog import functions_for
 
@@ -36,10 +36,6 @@ def row_ids(app: Any) -> list[int]:
 
 def cell(app: Any, account_id: int, column: str) -> str:
     return table(app).get_cell(str(account_id), column).plain
-
-
-def sim_of(app: Any) -> Any:
-    return app.client.sim_app.state.sim
 
 
 async def run_question(pilot: Any, app: Any) -> None:
@@ -94,14 +90,14 @@ async def test_a_failing_account_shows_its_error_and_the_rest_fill(
     make_app: Any, monkeypatch: Any
 ) -> None:
     app = make_app("fleet")
-    real = app.client.list_functions
+    real = app.connection.api.list_functions
 
     async def failing(target: int) -> Any:
         if target == 1212:
             raise ApiError(500, "boom")
         return await real(target)
 
-    monkeypatch.setattr(app.client, "list_functions", failing)
+    monkeypatch.setattr(app.connection.api, "list_functions", failing)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         await run_question(pilot, app)
@@ -152,14 +148,14 @@ async def test_cancel_stops_further_requests(make_app: Any) -> None:
 async def test_csv_export(make_app: Any, monkeypatch: Any, tmp_path: Path) -> None:
     monkeypatch.chdir(tmp_path)
     app = make_app("fleet")
-    real = app.client.list_functions
+    real = app.connection.api.list_functions
 
     async def failing(target: int) -> Any:
         if target == 1321:
             raise ApiError(403, "Target account is outside your hierarchy")
         return await real(target)
 
-    monkeypatch.setattr(app.client, "list_functions", failing)
+    monkeypatch.setattr(app.connection.api, "list_functions", failing)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         await run_question(pilot, app)
@@ -216,7 +212,7 @@ async def test_concurrency_setting_bounds_requests_in_flight(
     make_app: Any, monkeypatch: Any
 ) -> None:
     app = make_app("fleet", accounts=60)
-    real = app.client.list_functions
+    real = app.connection.api.list_functions
     flight = {"now": 0, "max": 0}
 
     async def tracked(target: int) -> Any:
@@ -228,7 +224,7 @@ async def test_concurrency_setting_bounds_requests_in_flight(
         finally:
             flight["now"] -= 1
 
-    monkeypatch.setattr(app.client, "list_functions", tracked)
+    monkeypatch.setattr(app.connection.api, "list_functions", tracked)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot, rounds=100)
         assert app.screen.concurrency == 8

@@ -42,5 +42,5 @@ async def test_the_keys_follow_the_focus(make_app: Any) -> None:
         await wait_for(pilot, lambda: {"Expand", "Filter"} <= set(descriptions()))
         app.screen.query_one("#scope-filter", Input).focus()
         await wait_for(pilot, lambda: "Filter" in descriptions() and "Expand" not in descriptions())
-        app.screen.tree.focus()
+        app.screen.account_tree.focus()
         await wait_for(pilot, lambda: "Expand" in descriptions())

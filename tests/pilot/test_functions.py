@@ -39,7 +39,7 @@ def move_to(screen: Any, name: str) -> None:
 
 
 def requests(app: Any, path: str) -> list[Any]:
-    return [r for r in app.client.sim_app.state.sim.requests if r.path == path]
+    return [r for r in app.connection.api.sim_app.state.sim.requests if r.path == path]
 
 
 async def test_checklist_and_findings_of_an_agent(make_app: Any) -> None:
@@ -156,14 +156,14 @@ async def test_a_platform_refusing_a_non_agent_account_gets_a_hint(
 ) -> None:
     """The spec evaluates any account; a platform that refuses one gets a way out."""
     app = make_app("functions")  # the partner key acting as itself
-    real = app.client.list_functions
+    real = app.connection.api.list_functions
 
     async def agents_only(target: int) -> Any:
         if target < 1111:
             raise ApiError(400, "targetAccountId must select an agent account")
         return await real(target=target)
 
-    monkeypatch.setattr(app.client, "list_functions", agents_only)
+    monkeypatch.setattr(app.connection.api, "list_functions", agents_only)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         screen = app.screen
@@ -199,7 +199,7 @@ async def test_a_non_agent_account_gets_its_list_and_a_cross_check_hint(make_app
 
 async def test_api_error_shown_and_retry(make_app: Any, monkeypatch: Any) -> None:
     app = make_app("functions", account=1113)
-    fail_once(monkeypatch, app.client, "list_functions", ApiError(500, "boom"))
+    fail_once(monkeypatch, app.connection.api, "list_functions", ApiError(500, "boom"))
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         screen = app.screen
@@ -219,7 +219,7 @@ async def test_live_read_failure_keeps_the_list(make_app: Any, monkeypatch: Any)
     async def broken(**kwargs: Any) -> Any:
         raise ApiError(500, "config store down")
 
-    monkeypatch.setattr(app.client, "get_live", broken)
+    monkeypatch.setattr(app.connection.api, "get_live", broken)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         screen = app.screen

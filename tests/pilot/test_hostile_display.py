@@ -19,7 +19,7 @@ import pytest
 from rich.console import Console
 from textual.widgets import DataTable, Select, Static
 
-from tests.helpers import fail_once, settle, wait_for
+from tests.helpers import fail_once, settle, sim_of, wait_for
 from vagent_tui import inert as inert_module
 from vagent_tui.sim import catalog, routes_agents
 from vagent_tui.sim import inbox as sim_inbox
@@ -31,10 +31,6 @@ HOSTILE = "\x1b]52;c;SGFja2Vk\x07\x1b[2J[@click=app.screenshot()]x[/]\u202e[/]\n
 SHOWN = "␛]52;c;SGFja2Vk␇␛[2J[@click=app.screenshot()]x[/]⟨U+202E⟩[/]⏎Z"
 """`HOSTILE` as one line of inert text."""
 AGENT = 1111
-
-
-def sim_of(app: Any) -> Any:
-    return app.client.sim_app.state.sim
 
 
 def screen_text(app: Any) -> str:
@@ -396,7 +392,9 @@ async def test_any_failure_of_a_load_is_shown_and_r_retries(
 ) -> None:
     """Not a platform error: the status line says it, nothing says loading, ``r`` loads."""
     app = make_app(screen, account=SCREENS[screen])
-    calls = fail_once(monkeypatch, app.client, FIRST_CALL[screen], RuntimeError("planted bug"))
+    calls = fail_once(
+        monkeypatch, app.connection.api, FIRST_CALL[screen], RuntimeError("planted bug")
+    )
     async with app.run_test(size=(160, 40)) as pilot:
         await settle(pilot)
         assert calls["n"] == 1

@@ -22,7 +22,7 @@ def text_of(screen: Any, selector: str) -> str:
 
 
 def inbox_requests(app: Any) -> list[Any]:
-    sim = app.client.sim_app.state.sim
+    sim = app.connection.api.sim_app.state.sim
     return [r for r in sim.requests if r.path == "/api/v2/junkConversations"]
 
 
@@ -224,7 +224,7 @@ async def test_api_error_is_shown_and_retry_works(make_app: Any, monkeypatch: An
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         screen = app.screen
-        fail_once(monkeypatch, app.client, "list_junk_rooms", ApiError(500, "boom"))
+        fail_once(monkeypatch, app.connection.api, "list_junk_rooms", ApiError(500, "boom"))
         await press(pilot, "n")
         status = str(screen.status.content)
         assert "boom" in status and "press r to retry" in status
@@ -241,7 +241,7 @@ async def test_server_error_message_for_a_bad_target(make_app: Any) -> None:
         await settle(pilot)
         screen = app.screen
         assert row_keys(screen)[0] == "9111:240"
-        sim = app.client.sim_app.state.sim
+        sim = app.connection.api.sim_app.state.sim
         sim.accounts.pop(9111)  # the account vanishes: the server refuses the target
         await press(pilot, "n")
         assert "press r to retry" in str(screen.status.content)

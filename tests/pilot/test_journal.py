@@ -31,7 +31,7 @@ def _lines() -> list[dict[str, Any]]:
 
 async def _changes(app: Any) -> None:
     """Three changes through the client, as a screen would make them."""
-    client = app.client
+    client = app.connection.client
     await client.add_sip_entry("203.0.113.9", "office", target=1111)
     await client.add_webhook("https://hooks.example.com/x", "incoming", target=1111)
     with contextlib.suppress(ApiError):
@@ -147,7 +147,7 @@ async def test_copy_as_curl(make_app: Any) -> None:
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await settle(pilot)
         with contextlib.suppress(ApiError):
-            await app.client.delete_sip_entry("203.0.113.9", target=1111)
+            await app.connection.api.delete_sip_entry("203.0.113.9", target=1111)
         await settle(pilot)
         await pilot.press("c")
         await pilot.pause()
@@ -164,15 +164,15 @@ async def test_secrets_stay_masked_in_table_detail_and_curl(make_app: Any) -> No
     app = make_app("journal")
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await settle(pilot)
-        record = await app.client.create_token("journal test")
-        await app.client.delete_token(record.token)
+        record = await app.connection.api.create_token("journal test")
+        await app.connection.api.delete_token(record.token)
         from vagent_tui.api.models import AdrExportConfig
 
         adr = AdrExportConfig(
             delivery_protocol="sftp", host="sftp.example.com", port=22,
             username="u", password="pa55-SECRET-word",
         )  # fmt: skip
-        await app.client.set_adr_export(adr, target=1110)
+        await app.connection.api.set_adr_export(adr, target=1110)
         await settle(pilot)
         screen = app.screen
         text = json.dumps([e.body for e in screen.entries])

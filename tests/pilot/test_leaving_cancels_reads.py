@@ -19,7 +19,7 @@ async def test_leaving_a_loading_screen_cancels_its_read_then_reloads(make_app: 
     app = make_app("scope", account=1111)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot, rounds=80)
-        sim = app.client.sim_app.state.sim
+        sim = app.connection.api.sim_app.state.sim
         sim.latency_ms = 2000  # every read from now on stays in flight for 2 s
         await pilot.press("3")  # voices: a slow read starts
         voices = app.screen

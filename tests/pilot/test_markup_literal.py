@@ -21,7 +21,7 @@ MARKS = {
 
 
 def seed(app: Any) -> None:
-    sim = app.client.sim_app.state.sim
+    sim = app.connection.api.sim_app.state.sim
     sim.accounts[1000].name = MARK
     sim.accounts[1100].name = MARK + " reseller"
     sim.sip.setdefault(1000, []).append(

@@ -24,7 +24,7 @@ def text_of(screen: Any, selector: str) -> str:
 
 
 def posts(app: Any) -> list[Any]:
-    sim = app.client.sim_app.state.sim
+    sim = app.connection.api.sim_app.state.sim
     return [r for r in sim.requests if r.method == "POST"]
 
 
@@ -78,7 +78,7 @@ async def test_dry_run_then_confirmed_real_run_watched_to_completion(make_app: A
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await settle(pilot)
         screen = app.screen
-        sim = app.client.sim_app.state.sim
+        sim = app.connection.api.sim_app.state.sim
         await start(pilot)
         await settle(pilot)
         assert len(posts(app)) == 1
@@ -249,7 +249,7 @@ async def test_poll_error_shown_and_watching_goes_on(make_app: Any, monkeypatch:
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         screen = app.screen
-        original = app.client.migration_status
+        original = app.connection.api.migration_status
         failing = {"on": True, "calls": 0}
 
         async def flaky(endpoint: str, **kwargs: Any) -> Any:
@@ -258,7 +258,7 @@ async def test_poll_error_shown_and_watching_goes_on(make_app: Any, monkeypatch:
                 raise ApiError(500, "boom")
             return await original(endpoint, **kwargs)
 
-        monkeypatch.setattr(app.client, "migration_status", flaky)
+        monkeypatch.setattr(app.connection.api, "migration_status", flaky)
         await start(pilot)
         (task,) = app.watcher.tasks.values()
         await until(pilot, lambda: failing["calls"] >= 2)
@@ -327,17 +327,17 @@ async def test_template_list_error_and_retry(make_app: Any, monkeypatch: Any) ->
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         screen = app.screen
-        original = app.client.list_templates
+        original = app.connection.api.list_templates
 
         async def broken(**kwargs: Any) -> Any:
             raise ApiError(500, "boom")
 
-        monkeypatch.setattr(app.client, "list_templates", broken)
+        monkeypatch.setattr(app.connection.api, "list_templates", broken)
         await pilot.press("r")
         await settle(pilot)
         assert "boom" in str(screen.status.content)
         assert "press r to retry" in str(screen.status.content)
-        monkeypatch.setattr(app.client, "list_templates", original)
+        monkeypatch.setattr(app.connection.api, "list_templates", original)
         await pilot.press("r")
         await settle(pilot)
         assert screen.query_one("#mig-templates", OptionList).option_count == 3

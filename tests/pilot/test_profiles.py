@@ -127,14 +127,14 @@ async def test_first_run_setup_tests_saves_0600_and_connects() -> None:
         await settle(pilot)
         assert _result(screen).startswith("✓ Key of")
         assert "Partner Admin" in _result(screen)
-        assert app.client is None  # a test does not connect
+        assert app.connection.client is None  # a test does not connect
         await pilot.press("ctrl+s")
         await settle(pilot)
         await settle(pilot)
-        assert app.client is not None and app.session is not None
-        assert app.session.scope is not None and app.current_mode == "scope"
+        assert app.connection.connected
+        assert app.connection.scope is not None and app.current_mode == "scope"
         assert type(app.screen).__name__ == "ScopeScreen"
-        assert app.profile is not None and app.profile.name == "lab"
+        assert app.connection.profile is not None and app.connection.profile.name == "lab"
     creds = cfg.credentials_path()
     assert stat.S_IMODE(os.stat(creds).st_mode) == 0o600
     assert cfg.read_credentials() == {"lab": "demo-partner"}
@@ -159,8 +159,8 @@ async def test_setup_with_env_source_saves_no_token(monkeypatch: pytest.MonkeyPa
         await pilot.press("ctrl+s")
         await settle(pilot)
         await settle(pilot)
-        assert app.session is not None and app.session.owner is not None
-        assert app.session.owner.id == 1111
+        assert app.connection.connected and app.connection.owner is not None
+        assert app.connection.owner.id == 1111
     assert not cfg.credentials_path().exists()
     assert cfg.load().profiles["lab"].token_env == "LAB_TOKEN"
 
@@ -213,15 +213,16 @@ async def test_palette_switches_profile_without_restart(monkeypatch: pytest.Monk
     app = _app(config, "a")
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await settle(pilot)
-        old = app.client
-        version = app.context_version
-        assert app.session is not None and app.session.owner is not None
-        assert app.session.owner.id == 1000
+        old = app.connection.client
+        before = app.connection
+        assert app.connection.connected and app.connection.owner is not None
+        assert app.connection.owner.id == 1000
         await _palette(pilot, "profile: use b")
         await settle(pilot)
-        assert app.client is not old and app.profile is not None and app.profile.name == "b"
-        assert app.session.owner is not None and app.session.owner.id == 9000
-        assert app.context_version > version and app.tier == "staging"
+        profile = app.connection.profile
+        assert app.connection.client is not old and profile is not None and profile.name == "b"
+        assert app.connection.owner is not None and app.connection.owner.id == 9000
+        assert app.connection is not before and app.connection.tier == "staging"
         assert app.theme == "vagent-light"
         assert _bar(app).has_class("-tier-staging")
         assert "b" in str(_bar(app).content)
@@ -243,12 +244,13 @@ async def test_failed_switch_keeps_the_connection(monkeypatch: pytest.MonkeyPatc
     app = _app(config, "a")
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await settle(pilot)
-        client = app.client
+        client = app.connection.client
         app.switch_profile("c")
         await settle(pilot)
         app.switch_profile("d")
         await settle(pilot)
-        assert app.client is client and app.profile is not None and app.profile.name == "a"
+        profile = app.connection.profile
+        assert app.connection.client is client and profile is not None and profile.name == "a"
         notes = _notes(app)
         assert any("profile c" in n and "C_TOKEN" in n and "still on a" in n for n in notes)
         assert any("profile d" in n and "still on a" in n for n in notes)
@@ -263,11 +265,11 @@ async def test_prod_profile_banner_and_read_only_refusals() -> None:
     app = _app(config, "p", screen="sip")
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await settle(pilot)
-        sim = app.client.sim_app.state.sim  # type: ignore[union-attr]
+        sim = app.connection.api.sim_app.state.sim  # type: ignore[union-attr]
         bar = _bar(app)
         assert bar.has_class("-tier-prod") and " PROD " in str(bar.content)
         assert "read-only" in str(bar.content)
-        assert app.read_only and app.client.read_only  # type: ignore[union-attr]
+        assert app.read_only and app.connection.api.read_only  # type: ignore[union-attr]
         footer = {b.binding.action for b in app.screen.active_bindings.values() if b.enabled}
         assert "add" not in footer and "remove" not in footer and "reload" in footer
         before = len(sim.requests)
@@ -294,10 +296,10 @@ async def test_transport_refuses_writes_even_from_a_form_button() -> None:
     app = _app(None, None, read_only=True, screen="sip")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        sim = app.client.sim_app.state.sim  # type: ignore[union-attr]
+        sim = app.connection.api.sim_app.state.sim  # type: ignore[union-attr]
         before = sim.count("POST")
         with pytest.raises(ReadOnlyRefused):
-            await app.client.add_sip_entry("10.0.0.1")  # type: ignore[union-attr]
+            await app.connection.api.add_sip_entry("10.0.0.1")  # type: ignore[union-attr]
         assert sim.count("POST") == before
 
 

@@ -15,7 +15,7 @@ LISTS = ("/api/v2/listResellers", "/api/v2/listOrganizations", "/api/v2/listAcco
 
 
 def list_requests(app: Any) -> list[str]:
-    sim = app.client.sim_app.state.sim
+    sim = app.connection.api.sim_app.state.sim
     keys = ("targetPartnerId", "targetResellerId", "targetOrganizationId")
     return [next(r.query[k] for k in keys if k in r.query) for r in sim.requests if r.path in LISTS]
 
@@ -30,13 +30,13 @@ def node_of(screen: Any, account_id: int) -> Any:
                 return found
         return None
 
-    return walk(screen.tree.root)
+    return walk(screen.account_tree.root)
 
 
 async def expand(pilot: Any, screen: Any, account_id: int) -> None:
     node = node_of(screen, account_id)
     assert node is not None, f"node {account_id} is not in the tree"
-    screen.tree.move_cursor(node)
+    screen.account_tree.move_cursor(node)
     await pilot.press("space")
     await settle(pilot)
 
@@ -68,7 +68,7 @@ async def test_owner_scope_and_lazy_tree(make_app: Any) -> None:
         await expand(pilot, screen, 1110)
         assert list_requests(app) == ["1000", "1100", "1110"]
         # The detail pane follows the highlighted node.
-        screen.tree.move_cursor(node_of(screen, 1111))
+        screen.account_tree.move_cursor(node_of(screen, 1111))
         await pilot.pause()
         detail = text_of(screen, "#scope-detail")
         assert "Acme Dental Front Desk" in detail and "1111" in detail and "agent" in detail
@@ -82,10 +82,10 @@ async def test_pick_target_updates_header_and_agent_screen(make_app: Any) -> Non
         screen = app.screen
         await expand(pilot, screen, 1100)
         await expand(pilot, screen, 1110)
-        screen.tree.move_cursor(node_of(screen, 1111))
+        screen.account_tree.move_cursor(node_of(screen, 1111))
         await pilot.press("enter")
         await settle(pilot)
-        assert app.session.target_id == 1111
+        assert app.connection.target_id == 1111
         header = text_of(screen, "#context-bar")
         assert "acting as Acme Dental Front Desk (#1111) via key of Northwind" in header
         assert "● " in str(node_of(screen, 1111).label)
@@ -100,7 +100,7 @@ async def test_pick_target_updates_header_and_agent_screen(make_app: Any) -> Non
         await settle(pilot)
         await pilot.press("o")
         await settle(pilot)
-        assert app.session.target is None
+        assert app.connection.target is None
         assert "acting as key owner" in text_of(app.screen, "#context-bar")
 
 
@@ -127,7 +127,7 @@ async def test_filter_walks_tree_once_and_picks(make_app: Any) -> None:
         assert app.focused is matches
         await pilot.press("enter")
         await settle(pilot)
-        assert app.session.target_id == 1212
+        assert app.connection.target_id == 1212
         # Escape leaves the filter and shows the tree again.
         await pilot.press("escape")
         await pilot.pause()
@@ -140,16 +140,16 @@ async def test_failed_switch_keeps_old_target(make_app: Any, monkeypatch: Any) -
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await settle(pilot)
         screen = app.screen
-        assert app.session.target_id == 1111
+        assert app.connection.target_id == 1111
 
         async def refuse(*, target: int | None = None) -> Any:
             raise ApiError(500, "boom")
 
-        monkeypatch.setattr(app.client, "get_account", refuse)
-        screen.tree.move_cursor(node_of(screen, 1100))
+        monkeypatch.setattr(app.connection.api, "get_account", refuse)
+        screen.account_tree.move_cursor(node_of(screen, 1100))
         await pilot.press("enter")
         await settle(pilot)
-        assert app.session.target_id == 1111
+        assert app.connection.target_id == 1111
         status = text_of(screen, "#status")
         assert "Could not switch to Bluebird Telecom; the target is unchanged" in status
         assert any("boom" in n.message for n in app._notifications)
@@ -160,13 +160,13 @@ async def test_escape_cancels_a_slow_switch(make_app: Any) -> None:
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await settle(pilot)
         screen = app.screen
-        app.client.sim_app.state.sim.latency_ms = 3000
-        screen.tree.move_cursor(node_of(screen, 1200))
+        app.connection.api.sim_app.state.sim.latency_ms = 3000
+        screen.account_tree.move_cursor(node_of(screen, 1200))
         await pilot.press("enter")
         await wait_for(pilot, lambda: "Switching to Cascade" in text_of(screen, "#status"))
         await pilot.press("escape")
         await wait_for(pilot, lambda: "cancelled" in text_of(screen, "#status"))
-        assert app.session.target is None
+        assert app.connection.target is None
         assert "Switch to Cascade Cloud Voice cancelled" in text_of(screen, "#status")
         assert not [w for w in app.workers if w.group == "target" and w.is_running]
 
@@ -181,18 +181,18 @@ async def test_restricted_member(make_app: Any) -> None:
         assert "restricted by permittedAccountIds to 1112, 1113" in info
         # The member lists its organization's accounts: only the permitted ones come back.
         assert list_requests(app) == ["1110"]
-        ids = [child.data.id for child in screen.tree.root.children]
+        ids = [child.data.id for child in screen.account_tree.root.children]
         assert ids == [1112, 1113]
-        screen.tree.move_cursor(node_of(screen, 1113))
+        screen.account_tree.move_cursor(node_of(screen, 1113))
         await pilot.press("enter")
         await settle(pilot)
-        assert app.session.target_id == 1113
+        assert app.connection.target_id == 1113
         # A non-permitted account is refused before anything is sent.
         from vagent_tui.api.models import Account
 
         screen._pick(Account(id=1111, name="Acme Dental Front Desk", account_type="account"))
         await settle(pilot)
-        assert app.session.target_id == 1113
+        assert app.connection.target_id == 1113
         assert "may act only on 1112, 1113" in text_of(screen, "#status")
 
 
@@ -205,7 +205,7 @@ async def test_agent_level_key(make_app: Any) -> None:
         assert "Agent account" in info and "rule 3 of 4: accountType is account" in info
         assert "its own agent account only" in info
         assert list_requests(app) == []
-        assert not screen.tree.root.allow_expand
+        assert not screen.account_tree.root.allow_expand
         assert "own account only" in text_of(screen, "#status")
 
 
@@ -216,12 +216,12 @@ async def test_connect_error_and_retry(make_app: Any) -> None:
         screen = app.screen
         assert "Could not connect: HTTP 401: Unauthorized Request" in text_of(screen, "#scope-info")
         assert "press r to retry" in text_of(screen, "#status")
-        app.client._token = "demo-org"
+        app.connection.api._token = "demo-org"
         await pilot.press("r")
         await settle(pilot)
         info = text_of(screen, "#scope-info")
         assert "Acme Dental Group" in info and "Organization Admin" in info
-        assert [c.data.id for c in screen.tree.root.children] == [1111, 1112, 1113, 1118]
+        assert [c.data.id for c in screen.account_tree.root.children] == [1111, 1112, 1113, 1118]
 
 
 async def test_tree_load_error_and_retry(make_app: Any, monkeypatch: Any) -> None:
@@ -229,7 +229,9 @@ async def test_tree_load_error_and_retry(make_app: Any, monkeypatch: Any) -> Non
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         screen = app.screen
-        fail_once(monkeypatch, app.client, "list_organizations", ApiError(500, "Internal error"))
+        fail_once(
+            monkeypatch, app.connection.api, "list_organizations", ApiError(500, "Internal error")
+        )
         await expand(pilot, screen, 1100)
         assert "HTTP 500: Internal error" in text_of(screen, "#status")
         assert "failed" in str(node_of(screen, 1100).label)

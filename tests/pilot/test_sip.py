@@ -6,7 +6,7 @@ from typing import Any
 
 from textual.widgets import Button, Input, Label
 
-from tests.helpers import fail_once, settle
+from tests.helpers import fail_once, settle, sim_of
 from vagent_tui.api.errors import ApiError
 from vagent_tui.ui.screens.modals import ConfirmModal
 from vagent_tui.ui.widgets.entry_forms import SipEntryForm
@@ -15,12 +15,8 @@ PATH = "/api/v2/sip/ipWhitelist"
 OWNER = 1000  # demo-partner's own account
 
 
-def _sim(app: Any) -> Any:
-    return app.client.sim_app.state.sim
-
-
 def _ips(app: Any, account: int = OWNER) -> list[str]:
-    return [e["ip"] for e in _sim(app).sip[account]]
+    return [e["ip"] for e in sim_of(app).sip[account]]
 
 
 def _status(app: Any) -> str:
@@ -49,7 +45,7 @@ async def _fill(pilot: Any, form: SipEntryForm, ip: str, label: str = "") -> Non
 
 
 def _path_count(app: Any, method: str) -> int:
-    return sum(1 for r in _sim(app).requests if r.method == method and r.path.endswith(PATH))
+    return sum(1 for r in sim_of(app).requests if r.method == method and r.path.endswith(PATH))
 
 
 async def test_lists_entries_of_the_acting_account(make_app: Any) -> None:
@@ -73,7 +69,7 @@ async def test_add_valid_entry_refreshes_and_highlights(make_app: Any) -> None:
         screen = app.screen
         assert screen.__class__.__name__ == "SipScreen"
         assert "2001:db8::42" in _ips(app)  # normalised before sending
-        entry = next(e for e in _sim(app).sip[OWNER] if e["ip"] == "2001:db8::42")
+        entry = next(e for e in sim_of(app).sip[OWNER] if e["ip"] == "2001:db8::42")
         assert entry["label"] == "Lab trunk"
         assert screen.highlighted is not None and screen.highlighted.ip == "2001:db8::42"
         assert "created" in _status(app)
@@ -125,7 +121,7 @@ async def test_server_error_keeps_input_then_retry_succeeds(
     app = make_app("sip")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        fail_once(monkeypatch, app.client, "add_sip_entry", ApiError(500, "boom"))
+        fail_once(monkeypatch, app.connection.api, "add_sip_entry", ApiError(500, "boom"))
         form = await _open_form(pilot)
         await _fill(pilot, form, "192.0.2.77", "Retry me")
         await pilot.press("enter")
@@ -143,13 +139,13 @@ async def test_escape_cancels_the_form(make_app: Any) -> None:
     app = make_app("sip")
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        before = len(_sim(app).requests)
+        before = len(sim_of(app).requests)
         form = await _open_form(pilot)
         await _fill(pilot, form, "192.0.2.5")
         await pilot.press("escape")
         await settle(pilot)
         assert not isinstance(app.screen, SipEntryForm)
-        assert len(_sim(app).requests) == before
+        assert len(sim_of(app).requests) == before
 
 
 async def test_remove_after_confirmation(make_app: Any) -> None:
@@ -191,7 +187,7 @@ async def test_remove_already_gone_shows_404(make_app: Any) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         first = _ips(app)[0]
-        _sim(app).sip[OWNER] = [e for e in _sim(app).sip[OWNER] if e["ip"] != first]
+        sim_of(app).sip[OWNER] = [e for e in sim_of(app).sip[OWNER] if e["ip"] != first]
         await pilot.press("d")
         await settle(pilot)
         await pilot.click("#confirm")
@@ -208,7 +204,7 @@ async def test_follows_target_change_and_shows_list_errors(make_app: Any, monkey
         app.select_target(1111)
         await settle(pilot)
         assert [e.ip for e in app.screen.entries] == _ips(app, 1111)
-        fail_once(monkeypatch, app.client, "list_sip_whitelist", ApiError(500, "boom"))
+        fail_once(monkeypatch, app.connection.api, "list_sip_whitelist", ApiError(500, "boom"))
         await pilot.press("r")
         await settle(pilot)
         assert "HTTP 500: boom" in _status(app) and "press r to retry" in _status(app)

@@ -8,7 +8,7 @@ from typing import Any
 
 from textual.widgets import DataTable, Input, TextArea
 
-from tests.helpers import fail_once, settle
+from tests.helpers import fail_once, settle, sim_of
 from vagent_tui.api.errors import ApiError
 from vagent_tui.api.models import mask_secret
 from vagent_tui.ui.screens.modals import ConfirmModal
@@ -16,10 +16,6 @@ from vagent_tui.ui.widgets.form import FormField
 from vagent_tui.ui.widgets.new_token import NewTokenModal
 
 PATH = "/api/v2/tokens"
-
-
-def sim_of(app: Any) -> Any:
-    return app.client.sim_app.state.sim
 
 
 def tokens_of(app: Any, account_id: int) -> dict[str, dict[str, Any]]:
@@ -154,7 +150,7 @@ async def test_create_server_error_keeps_the_input(make_app: Any, monkeypatch: A
         async def boom(*_args: Any, **_kwargs: Any) -> Any:
             raise ApiError(500, "boom")
 
-        monkeypatch.setattr(app.client, "create_token", boom)
+        monkeypatch.setattr(app.connection.api, "create_token", boom)
         count = len(sim_of(app).tokens)
         await pilot.press("n", *"Nightly export", "enter")
         await settle(pilot)
@@ -284,7 +280,7 @@ async def test_follows_the_target_account(make_app: Any) -> None:
 
 async def test_list_error_then_retry(make_app: Any, monkeypatch: Any) -> None:
     app = make_app("tokens")
-    fail_once(monkeypatch, app.client, "list_tokens", ApiError(500, "boom"))
+    fail_once(monkeypatch, app.connection.api, "list_tokens", ApiError(500, "boom"))
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         screen = app.screen
@@ -300,14 +296,14 @@ async def test_a_second_enter_while_creating_does_not_lose_the_value(
     make_app: Any, monkeypatch: Any
 ) -> None:
     app = make_app("tokens")
-    original = app.client.create_token
+    original = app.connection.api.create_token
 
     async def slow(*args: Any, **kwargs: Any) -> Any:
         record = await original(*args, **kwargs)
         await asyncio.sleep(0.3)  # created on the server, reply not yet shown
         return record
 
-    monkeypatch.setattr(app.client, "create_token", slow)
+    monkeypatch.setattr(app.connection.api, "create_token", slow)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         await pilot.press("n", *"twice", "enter")

@@ -26,7 +26,7 @@ def row_ids(screen: Any) -> list[str]:
 
 
 def voices_requests(app: Any) -> list[Any]:
-    sim = app.client.sim_app.state.sim
+    sim = app.connection.api.sim_app.state.sim
     return [r for r in sim.requests if r.path == "/api/v2/agent/voices"]
 
 
@@ -171,7 +171,7 @@ async def test_follows_the_target_account(make_app: Any) -> None:
 
 async def test_api_error_shown_and_retry(make_app: Any, monkeypatch: Any) -> None:
     app = make_app("voices")
-    fail_once(monkeypatch, app.client, "list_voices", ApiError(500, "boom"))
+    fail_once(monkeypatch, app.connection.api, "list_voices", ApiError(500, "boom"))
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         screen = app.screen
@@ -196,7 +196,7 @@ async def test_failed_load_after_a_switch_shows_no_stale_rows(
         async def refused(**kwargs: Any) -> Any:
             raise ApiError(403, "Target account is outside your hierarchy")
 
-        monkeypatch.setattr(app.client, "list_voices", refused)
+        monkeypatch.setattr(app.connection.api, "list_voices", refused)
         app.select_target(1113)
         await settle(pilot)
         assert row_ids(screen) == []
@@ -214,9 +214,9 @@ async def test_connect_failure_is_explained_on_the_screen_and_r_reconnects(make_
         assert "press r to retry" in status
         assert "Voices · not connected" in str(screen.query_one("#context-bar", Static).content)
         assert voices_requests(app) == []
-        app.client._token = "demo-partner"
+        app.connection.api._token = "demo-partner"
         await pilot.press("r")
         await settle(pilot)
-        assert app.connected
+        assert app.connection.connected
         assert len(row_ids(screen)) == 34
         assert "34 voices" in text_of(screen, "#status")

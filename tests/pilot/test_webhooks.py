@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from textual.widgets import Button, Input, Label, Select, Static
 
-from tests.helpers import fail_once, settle
+from tests.helpers import fail_once, settle, sim_of
 from vagent_tui.api.errors import ApiError
 from vagent_tui.ui.screens.modals import ConfirmModal
 from vagent_tui.ui.widgets.entry_forms import WebhookForm
@@ -17,12 +17,8 @@ OWNER = 1000  # demo-partner: premium
 NON_PREMIUM = 1200
 
 
-def _sim(app: Any) -> Any:
-    return app.client.sim_app.state.sim
-
-
 def _urls(app: Any, account: int = OWNER) -> list[str]:
-    return [h["url"] for h in _sim(app).webhooks[account]]
+    return [h["url"] for h in sim_of(app).webhooks[account]]
 
 
 def _status(app: Any) -> str:
@@ -30,7 +26,7 @@ def _status(app: Any) -> str:
 
 
 def _count(app: Any, method: str, path_end: str) -> int:
-    return sum(1 for r in _sim(app).requests if r.method == method and r.path.endswith(path_end))
+    return sum(1 for r in sim_of(app).requests if r.method == method and r.path.endswith(path_end))
 
 
 async def _open_form(pilot: Any) -> WebhookForm:
@@ -95,7 +91,7 @@ async def test_lists_destinations_and_relays(make_app: Any) -> None:
         screen = app.screen
         assert [h.url for h in screen.hooks] == _urls(app)
         configured = {r.name for r in screen.relays if r.configured}
-        assert configured == set(_sim(app).relays[OWNER])
+        assert configured == set(sim_of(app).relays[OWNER])
         assert {"stripe", "hubspot"} <= {r.name for r in screen.relays if not r.configured}
         assert "2 destinations" in _status(app) and "3 of 6 relay types" in _status(app)
 
@@ -109,7 +105,7 @@ async def test_add_destination_refreshes_and_highlights(make_app: Any) -> None:
         await _submit(pilot, form)
         await settle(pilot)
         assert "https://hooks.example.com/agent" in _urls(app)
-        stored = _sim(app).webhooks[OWNER][-1]
+        stored = sim_of(app).webhooks[OWNER][-1]
         assert (stored["type"], stored["label"]) == ("agent", "Agent events")
         screen = app.screen
         assert screen.highlighted_hook.url == "https://hooks.example.com/agent"
@@ -196,7 +192,7 @@ async def test_remove_destination_already_gone(make_app: Any) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         first = _urls(app)[0]
-        _sim(app).webhooks[OWNER].pop(0)
+        sim_of(app).webhooks[OWNER].pop(0)
         await pilot.press("d")
         await settle(pilot)
         await pilot.click("#confirm")
@@ -215,7 +211,7 @@ async def test_relay_detail_follows_highlight(make_app: Any) -> None:
         screen = await _relays_tab(pilot)
         await _highlight_relay(pilot, "chargebee")
         detail = str(screen.query_one("#relay-detail-text", Static).render())
-        config = _sim(app).relays[OWNER]["chargebee"]
+        config = sim_of(app).relays[OWNER]["chargebee"]
         assert screen.highlighted_relay.config.url == config["url"]
         assert screen.highlighted_relay.config.timeout == config["timeout"]
         assert detail  # rendered
@@ -229,7 +225,7 @@ async def test_relay_delete_200(make_app: Any) -> None:
         await settle(pilot)
         screen = await _relays_tab(pilot)
         await _delete_relay(pilot, "twilioSMS")
-        assert "twilioSMS" not in _sim(app).relays[OWNER]
+        assert "twilioSMS" not in sim_of(app).relays[OWNER]
         assert screen.last_outcome == (200, "Webhook Relay type 'twilioSMS' removed successfully.")
         assert "removed successfully" in _status(app) and EXPLAIN[200] in _status(app)
         row = next(r for r in screen.relays if r.name == "twilioSMS")
@@ -247,7 +243,7 @@ async def test_relay_delete_cancelled_sends_nothing(make_app: Any) -> None:
         await pilot.press("escape")
         await settle(pilot)
         assert _count(app, "DELETE", "/webhookRelay/chargebee") == 0
-        assert "chargebee" in _sim(app).relays[OWNER]
+        assert "chargebee" in sim_of(app).relays[OWNER]
 
 
 async def test_relay_delete_unconfigured_is_not_offered(make_app: Any) -> None:
@@ -268,7 +264,7 @@ async def test_relay_delete_404_after_removal_behind_the_back(make_app: Any) -> 
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         screen = await _relays_tab(pilot)
-        del _sim(app).relays[OWNER]["chargebee"]
+        del sim_of(app).relays[OWNER]["chargebee"]
         await _delete_relay(pilot, "chargebee")
         assert screen.last_outcome[0] == 404
         assert "HTTP 404: Webhook Relay type 'chargebee' was not configured." in _status(app)
@@ -285,7 +281,7 @@ async def test_relay_delete_500_legacy_crm(make_app: Any) -> None:
         assert screen.last_outcome == (500, "Internal error")
         assert "HTTP 500: Internal error" in _status(app) and EXPLAIN[500] in _status(app)
         assert "press d to retry" in _status(app)
-        assert "legacyCrm" in _sim(app).relays[OWNER]
+        assert "legacyCrm" in sim_of(app).relays[OWNER]
 
 
 async def test_relay_delete_403_when_premium_lost(make_app: Any) -> None:
@@ -293,7 +289,7 @@ async def test_relay_delete_403_when_premium_lost(make_app: Any) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         screen = await _relays_tab(pilot)
-        _sim(app).accounts[OWNER].vida_premium = False
+        sim_of(app).accounts[OWNER].vida_premium = False
         await _delete_relay(pilot, "chargebee")
         assert screen.last_outcome[0] == 403
         status = _status(app)
@@ -316,7 +312,7 @@ async def test_relay_delete_other_outcomes(make_app: Any, status: int, message: 
         async def refuse(*args: Any, **kwargs: Any) -> Any:
             raise ApiError(status, message)
 
-        app.client.delete_relay = refuse
+        app.connection.api.delete_relay = refuse
         await _delete_relay(pilot, "chargebee")
         assert screen.last_outcome == (status, message)
         assert f"HTTP {status}: {message}" in _status(app) and EXPLAIN[status] in _status(app)
@@ -337,7 +333,7 @@ async def test_non_premium_target_relays_403_destinations_work(make_app: Any) ->
         await pilot.press("d")
         await settle(pilot)
         assert not isinstance(app.screen, ConfirmModal)
-        assert sum(1 for r in _sim(app).requests if r.method == "DELETE") == 0
+        assert sum(1 for r in sim_of(app).requests if r.method == "DELETE") == 0
         await pilot.press("t")
         await settle(pilot)
         form = await _open_form(pilot)
@@ -355,7 +351,7 @@ async def test_follows_target_and_list_error_retry(make_app: Any, monkeypatch: A
         await settle(pilot)
         screen = app.screen
         assert [h.url for h in screen.hooks] == _urls(app, 1111)
-        fail_once(monkeypatch, app.client, "list_webhooks", ApiError(500, "boom"))
+        fail_once(monkeypatch, app.connection.api, "list_webhooks", ApiError(500, "boom"))
         await pilot.press("r")
         await settle(pilot)
         assert "Destinations: HTTP 500: boom" in _status(app)

@@ -30,7 +30,7 @@ class Driver:
 
     @property
     def sim(self) -> Any:
-        return self.app.client.sim_app.state.sim
+        return self.app.connection.api.sim_app.state.sim
 
     def run(self, awaitable: Coroutine[Any, Any, T]) -> T:
         return self.loop.run_until_complete(self.loop.create_task(awaitable, context=self.ctx))

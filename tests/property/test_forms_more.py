@@ -161,7 +161,7 @@ def test_computer_upload_form(drive: Any, tmp_path: Path) -> None:
     screen = d.app.screen
     pane = screen.upload_pane
     exchanges: list[Any] = []  # what the client sent, as the journal hears it
-    d.app.client.observers.append(exchanges.append)
+    d.app.connection.api.observers.append(exchanges.append)
 
     @FORMS
     @given(

@@ -40,12 +40,12 @@ def test_fleet_80x24(snap_compare: Any, make_app: Any) -> None:
 
 def test_fleet_120x40(snap_compare: Any, make_app: Any) -> None:
     app = make_app("fleet")
-    real = app.client.get_live
+    real = app.connection.api.get_live
 
     async def failing(*, target: int | None = None) -> Any:
         if target == 1221:
             raise ApiError(500, "Internal error")
         return await real(target=target)
 
-    app.client.get_live = failing
+    app.connection.api.get_live = failing
     assert snap_compare(app, terminal_size=(120, 40), run_before=run_voice)

@@ -37,7 +37,6 @@ class WatchedTask:
     counts: MigrationCounts | None = None
     history: list[tuple[str, float]] = field(default_factory=list)
     error: str | None = None
-    polls: int = 0
     finished: float | None = None
     interval: float = 0.0
     missing: int = 0
@@ -64,7 +63,7 @@ class MigrationWatcher:
 
     def __init__(
         self,
-        client: PlatformClient,
+        client: PlatformClient | None,
         *,
         clock: Callable[[], float] = time.monotonic,
         sleep: Sleep = asyncio.sleep,
@@ -112,7 +111,8 @@ class MigrationWatcher:
 
     async def poll_once(self, task: WatchedTask) -> WatchedTask:
         """Read the task's status endpoint once and fold the reply in."""
-        task.polls += 1
+        if self.client is None:
+            raise RuntimeError("no connection: nothing to poll")
         try:
             reply = await self.client.migration_status(task.endpoint, target=task.target)
         except PlatformError as exc:

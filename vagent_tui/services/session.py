@@ -1,56 +1,95 @@
-"""The session: who the key belongs to, its scope, and the target account in force."""
+"""The connection: one immutable value for whom the app talks to, and as which account.
+
+`Connection` is the app's one piece of shared state (``VagentApp.connection``, a
+reactive). Nothing changes it in place: connecting, switching the target or the
+profile makes a new value, and everything that follows the connection (screens, the
+context bar) reacts to the new value. A worker compares the value it started with to
+the current one (`Connection.same_context`) and drops a result that is no longer wanted.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from dataclasses import dataclass, replace
 
+from vagent_tui import config as cfg
 from vagent_tui.api.client import PlatformClient
+from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import Account
 from vagent_tui.api.scope import Scope, ScopeLevel, classify
 
 
-class Session:
-    """One connection to the platform with a key, and the account it acts as.
+@dataclass(frozen=True)
+class Connection:
+    """A client, its profile, the key owner's scope and the target account in force.
 
     ``target`` is None while the key acts as its owner; every request of the screens
-    then goes without ``targetAccountId``. Listeners hear every change of target.
+    then goes without ``targetAccountId``. ``client`` is None only before the first
+    profile exists (the setup screen makes one).
     """
 
-    def __init__(self, client: PlatformClient, *, profile: str = "default") -> None:
-        self.client = client
-        self.profile = profile
-        self.owner: Account | None = None
-        self.scope: Scope | None = None
-        self.target: Account | None = None
-        self.listeners: list[Callable[[Session], None]] = []
+    client: PlatformClient | None = None
+    label: str = "setup"
+    """What the header and the journal call this connection (profile name or host)."""
+    profile: cfg.Profile | None = None
+    tier: str = ""
+    read_only: bool = False
+    owner: Account | None = None
+    scope: Scope | None = None
+    target: Account | None = None
+    error: BaseException | None = None
+    """Why the last attempt to connect failed; None after a success."""
 
-    async def connect(self) -> Scope:
-        """Read the key owner (no target) and classify its scope."""
-        owner = await self.client.get_account()
-        self.owner = owner
-        self.scope = classify(owner)
-        return self.scope
+    # ------------------------------------------------------------------ state
+
+    @property
+    def connected(self) -> bool:
+        """The key owner has been read: screens may load."""
+        return self.client is not None and self.scope is not None
+
+    @property
+    def api(self) -> PlatformClient:
+        """The client, for code that only runs while connected."""
+        if self.client is None:
+            raise RuntimeError("no connection yet")
+        return self.client
+
+    def same_context(self, other: Connection) -> bool:
+        """Same client and same target: a reply for one is still good for the other."""
+        return self.client is other.client and self.target_id == other.target_id
+
+    # ------------------------------------------------------------------ new values
+
+    async def connect(self) -> Connection:
+        """Read the key owner (no target) and classify its scope: the connected value."""
+        owner = await self.api.get_account()
+        return replace(self, owner=owner, scope=classify(owner), error=None)
+
+    def failed(self, error: BaseException) -> Connection:
+        """This value, with the reason the last attempt to connect failed."""
+        return replace(self, error=error)
+
+    def retrying(self) -> Connection:
+        """This value, its last failure forgotten (a new attempt is under way)."""
+        return replace(self, error=None)
+
+    def with_target(self, account: Account | None) -> Connection:
+        """Act as ``account`` (None or the owner: act as the key owner)."""
+        if account is not None and self.owner is not None and account.id == self.owner.id:
+            account = None
+        return replace(self, target=account)
 
     async def resolve(self, account_id: int) -> Account:
         """Read an account as a target; raises if the key may not act on it."""
         if self.owner is not None and account_id == self.owner.id:
             return self.owner
         if self.scope is not None and self.scope.restricted and not self.scope.permits(account_id):
-            from vagent_tui.api.errors import PlatformError
-
             raise PlatformError(
                 f"This key is restricted to accounts "
                 f"{', '.join(map(str, self.scope.permitted_account_ids))}"
             )
-        return await self.client.get_account(target=account_id)
+        return await self.api.get_account(target=account_id)
 
-    def set_target(self, account: Account | None) -> None:
-        """Act as ``account`` (None or the owner: act as the key owner)."""
-        if account is not None and self.owner is not None and account.id == self.owner.id:
-            account = None
-        self.target = account
-        for listener in list(self.listeners):
-            listener(self)
+    # ------------------------------------------------------------------ reading
 
     @property
     def target_id(self) -> int | None:
@@ -84,3 +123,20 @@ class Session:
         if self.target is None:
             return f"acting as key owner {owner}"
         return f"acting as {self.target.display_name} (#{self.target.id}) via key of {owner}"
+
+
+async def open_connection(
+    client: PlatformClient,
+    *,
+    label: str,
+    profile: cfg.Profile | None = None,
+    tier: str = "",
+    read_only: bool = False,
+    target_account: int | None = None,
+) -> Connection:
+    """Connect with ``client`` and act as ``target_account`` if given; raises on failure."""
+    connection = Connection(client, label=label, profile=profile, tier=tier, read_only=read_only)
+    connection = await connection.connect()
+    if target_account is not None:
+        connection = connection.with_target(await connection.resolve(target_account))
+    return connection

@@ -32,7 +32,7 @@ def started(monkeypatch: pytest.MonkeyPatch) -> list[object]:
 def test_first_run_opens_the_setup_screen(started: list[object]) -> None:
     assert cli.main([]) == 0
     (app,) = started
-    assert app.client is None and app.config is not None  # type: ignore[attr-defined]
+    assert app.connection.client is None and app.config is not None  # type: ignore[attr-defined]
 
 
 def test_malformed_config_still_starts_with_the_problem(
@@ -60,7 +60,7 @@ def test_prod_profile_is_read_only_and_flag_forces_it(
     assert cli.main(["--profile", "d"]) == 0
     assert cli.main(["--profile", "d", "--read-only"]) == 0
     assert cli.main(["--demo"]) == 0
-    flags = [(a.tier, a.read_only, a.client.read_only) for a in started]  # type: ignore[attr-defined]
+    flags = [(a.connection.tier, a.read_only, a.connection.client.read_only) for a in started]  # type: ignore[attr-defined]
     assert flags == [
         ("prod", True, True),
         ("dev", False, False),

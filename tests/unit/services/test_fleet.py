@@ -20,7 +20,7 @@ from vagent_tui.services.fleet import (
     iter_fleet,
     to_csv,
 )
-from vagent_tui.services.session import Session
+from vagent_tui.services.session import open_connection
 
 
 class FakeClient:
@@ -151,10 +151,9 @@ async def test_fleet_accounts_on_the_simulator() -> None:
 
     for token, expected in (("demo-partner", 13), ("demo-member", 2), ("demo-org", 3)):
         client = demo_client(token)
-        session = Session(client)
-        await session.connect()
-        assert session.scope is not None and session.owner is not None
-        directory = AccountDirectory(client, session.scope, session.owner)
+        connection = await open_connection(client, label=token)
+        assert connection.scope is not None and connection.owner is not None
+        directory = AccountDirectory(client, connection.scope, connection.owner)
         accounts = await fleet_accounts(directory)
         ids = [a.id for a in accounts]
         assert len(ids) == expected and ids == sorted(ids), token

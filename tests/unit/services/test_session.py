@@ -1,4 +1,4 @@
-"""Session: connect classifies the key, targets resolve or are refused, listeners hear."""
+"""Connection: connect classifies the key, targets resolve or are refused, values are new."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pytest
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import Account
 from vagent_tui.api.scope import ScopeLevel
-from vagent_tui.services.session import Session
+from vagent_tui.services.session import Connection, open_connection
 
 
 class FakeClient:
@@ -28,19 +28,19 @@ async def test_connect_and_switch_target() -> None:
         {"id": 1, "accountType": "partner", "name": "Partner"},
         {5: {"id": 5, "accountType": "account", "name": "Acme"}},
     )
-    session = Session(client)  # type: ignore[arg-type]
-    heard: list[int | None] = []
-    session.listeners.append(lambda s: heard.append(s.target_id))
-    scope = await session.connect()
-    assert scope.level is ScopeLevel.PARTNER and scope.rule == 1
-    assert session.target_id is None and not session.is_agent_selected
-    assert session.context_line() == "acting as key owner Partner"
-    session.set_target(await session.resolve(5))
-    assert session.target_id == 5 and session.is_agent_selected
-    assert session.context_line() == "acting as Acme (#5) via key of Partner"
-    session.set_target(session.owner)  # the owner means "no target"
-    assert session.target_id is None
-    assert heard == [5, None]
+    start = Connection(client)  # type: ignore[arg-type]
+    connection = await start.connect()
+    assert start.scope is None and not start.connected  # a value: never changed in place
+    scope = connection.scope
+    assert scope is not None and scope.level is ScopeLevel.PARTNER and scope.rule == 1
+    assert connection.target_id is None and not connection.is_agent_selected
+    assert connection.context_line() == "acting as key owner Partner"
+    acme = connection.with_target(await connection.resolve(5))
+    assert acme.target_id == 5 and acme.is_agent_selected
+    assert acme.context_line() == "acting as Acme (#5) via key of Partner"
+    assert not acme.same_context(connection) and acme.same_context(acme.with_target(acme.target))
+    back = acme.with_target(acme.owner)  # the owner means "no target"
+    assert back.target_id is None and back.same_context(connection)
     assert client.targets == [None, 5]
 
 
@@ -49,10 +49,10 @@ async def test_restricted_member_cannot_resolve_other_accounts() -> None:
         {"id": 9, "accountType": "user", "organizationId": 3, "permittedAccountIds": [5]},
         {5: {"id": 5, "accountType": "account"}, 6: {"id": 6, "accountType": "account"}},
     )
-    session = Session(client)  # type: ignore[arg-type]
-    scope = await session.connect()
-    assert scope.level is ScopeLevel.ORGANIZATION and scope.restricted
-    assert (await session.resolve(5)).id == 5
+    connection = await open_connection(client, label="t")  # type: ignore[arg-type]
+    scope = connection.scope
+    assert scope is not None and scope.level is ScopeLevel.ORGANIZATION and scope.restricted
+    assert (await connection.resolve(5)).id == 5
     with pytest.raises(PlatformError, match="restricted"):
-        await session.resolve(6)
+        await connection.resolve(6)
     assert client.targets == [None, 5]  # the refused one was never asked for

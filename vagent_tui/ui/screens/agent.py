@@ -127,12 +127,12 @@ class AgentScreen(BaseScreen):
     # ------------------------------------------------------------------ loading
 
     def reload(self) -> None:
-        session = self.session
-        if not session.is_agent_selected:
+        conn = self.connection
+        if not conn.is_agent_selected:
             self.slots = None
             self.add_class("-no-agent")
             self.refresh_bindings()
-            acting = session.acting_as
+            acting = conn.acting_as
             who = Text("Select an agent account on the Scope screen (1).\n\n", style="bold")
             if acting is not None:
                 name = inert(acting.display_name)
@@ -143,7 +143,7 @@ class AgentScreen(BaseScreen):
             return
         self.remove_class("-no-agent")
         self.refresh_bindings()
-        self.load(session.target_id)
+        self.load(conn.target_id)
 
     @work(exclusive=True, group="agent-load", exit_on_error=False)
     async def load(self, target: int | None) -> None:
@@ -156,13 +156,13 @@ class AgentScreen(BaseScreen):
             self.versions = []
             self.versions_table.clear()
         try:
-            slots = await load_agent(self.session.client, target)
+            slots = await load_agent(self.connection.api, target)
         except PlatformError as exc:
-            if self.session.target_id == target:
+            if self.connection.target_id == target:
                 self.status.error(exc)
                 self._show_failed(exc)
             return
-        if self.session.target_id != target:
+        if self.connection.target_id != target:
             return  # the target changed meanwhile: a newer load is under way
         self.slots = slots
         self._loaded_for = target
@@ -283,7 +283,7 @@ class AgentScreen(BaseScreen):
             "Rename saved version", body, value=value, placeholder="New title",
             confirm_label="Rename", validate=title_problem,
         )  # fmt: skip
-        target = self.session.target_id
+        target = self.connection.target_id
         self.app.push_screen(modal, partial(self._rename_chosen, version, live_id, target))
 
     def _rename_chosen(
@@ -300,7 +300,7 @@ class AgentScreen(BaseScreen):
     ) -> None:
         self.status.busy(f"Renaming version {version.version_id}")
         try:
-            change = await self.session.client.rename_version(
+            change = await self.connection.api.rename_version(
                 live_id, version.version_id, title, target=target
             )
         except (PlatformError, ValidationError) as exc:
@@ -313,6 +313,6 @@ class AgentScreen(BaseScreen):
         new_title = change.new_title if change.new_title is not None else title
         version.title = new_title
         rows = [i for i, v in enumerate(self.versions) if v is version]
-        if self.session.target_id == target and rows:
+        if self.connection.target_id == target and rows:
             self.versions_table.update_cell_at(Coordinate(rows[0], 0), safe(new_title))
         self.status.ok(f"Version {version.version_id} is now titled “{new_title}”")

@@ -1,14 +1,18 @@
 """The base of every screen: header, status line, footer, following the target account.
 
-A screen loads in `reload` (which starts an exclusive worker), and is told when the
-target account changes. If it is showing it reloads at once, otherwise it reloads when
-it is shown next, so hidden screens never fetch for nothing.
+A screen loads in `reload` (which starts an exclusive worker), and follows the app's
+`connection`: when a new value comes (connected, another target, another profile) a
+showing screen reloads at once, a hidden one when it is shown next, so hidden screens
+never fetch for nothing.
+
+Textual calls the handler of every class in the MRO (``on_mount``,
+``on_screen_resume``, ...), so a subclass defines its own and never calls ``super()``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable
-from typing import TYPE_CHECKING, ClassVar, TypeVar
+from typing import TYPE_CHECKING, ClassVar, TypeVar, cast
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -21,11 +25,11 @@ from vagent_tui.ui.failures import WorkerFailed, failure_of
 from vagent_tui.ui.safety import mutating_actions
 from vagent_tui.ui.widgets.context_bar import ContextBar
 from vagent_tui.ui.widgets.footer import KeysFooter
-from vagent_tui.ui.widgets.status import StatusLine, describe_error
+from vagent_tui.ui.widgets.status import StatusLine, StatusReport, describe_error
 
 if TYPE_CHECKING:
-    from vagent_tui.services.session import Session
-    from vagent_tui.ui.app import VagentApp
+    from vagent_tui.services.session import Connection
+    from vagent_tui.ui.host import Console
 
 
 T = TypeVar("T")
@@ -47,17 +51,17 @@ class BaseScreen(Screen[None]):
 
     def __init__(self) -> None:
         super().__init__()
-        self._seen_version = -1
+        self._loaded_with: Connection | None = None
+        """The connection value this screen last loaded for (None: load when shown)."""
 
     @property
-    def vapp(self) -> VagentApp:
-        return self.app  # type: ignore[return-value]
+    def vapp(self) -> Console:
+        return cast("Console", self.app)
 
     @property
-    def session(self) -> Session:
-        session = self.vapp.session
-        assert session is not None
-        return session
+    def connection(self) -> Connection:
+        """The app's connection in force."""
+        return self.vapp.connection
 
     def compose(self) -> ComposeResult:
         yield ContextBar(self.TITLE)
@@ -75,7 +79,7 @@ class BaseScreen(Screen[None]):
     # ------------------------------------------------------------------ following the target
 
     def on_mount(self) -> None:
-        self.watch(self.vapp, "context_version", self._context_changed, init=False)
+        self.watch(self.app, "connection", self._connection_changed, init=False)
         self.call_after_refresh(self._maybe_reload)
 
     def on_screen_resume(self) -> None:
@@ -95,22 +99,21 @@ class BaseScreen(Screen[None]):
                 worker.cancel()
                 cancelled = True
         if cancelled:
-            self._seen_version = -1
+            self._loaded_with = None
 
-    def _context_changed(self, _version: int) -> None:
+    def _connection_changed(self, _connection: Connection) -> None:
         if self.is_current:
             self._maybe_reload()
 
     def _maybe_reload(self) -> None:
-        version = self.vapp.context_version
-        if not self.vapp.connected:
-            error = self.vapp.connect_error
-            if error is not None:  # say why the screen is empty, and how to try again
-                self.status.error(f"Not connected: {describe_error(error)}")
+        connection = self.connection
+        if not connection.connected:
+            if connection.error is not None:  # say why the screen is empty, and how to retry
+                self.status.error(f"Not connected: {describe_error(connection.error)}")
             return
-        if version == self._seen_version:
+        if connection is self._loaded_with:
             return
-        self._seen_version = version
+        self._loaded_with = connection
         self.reload()
 
     def reload(self) -> None:
@@ -130,18 +133,18 @@ class BaseScreen(Screen[None]):
         (any other exception ends the worker: `load_failed` shows it);
         a reply for a target that is no longer current is dropped: ``(False, None)``.
         """
-        target = self.session.target_id
+        start = self.connection
         if busy is not None:
             busy.loading = True
         try:
-            result = await call(target)
+            result = await call(start.target_id)
         except PlatformError as exc:
-            if target == self.session.target_id:
+            if start.same_context(self.connection):
                 if busy is not None:
                     busy.loading = False
                 (on_error or self.status.error)(exc)
             return False, None
-        if target != self.session.target_id:
+        if not start.same_context(self.connection):
             return False, None  # the target changed meanwhile; its own load is under way
         if busy is not None:
             busy.loading = False
@@ -153,6 +156,11 @@ class BaseScreen(Screen[None]):
         error = failure_of(event)
         if error is not None:
             self.load_failed(error, event.worker.group)
+
+    def on_status_report(self, report: StatusReport) -> None:
+        """A pane's status: shown on this screen's line."""
+        report.stop()
+        report.show_on(self.status)
 
     def on_worker_failed(self, message: WorkerFailed) -> None:
         message.stop()
@@ -169,7 +177,7 @@ class BaseScreen(Screen[None]):
         for widget in self.query("*"):
             if widget.loading:
                 widget.loading = False
-        self._seen_version = -1  # stale: the next ``r`` or visit loads again
+        self._loaded_with = None  # stale: the next ``r`` or visit loads again
         if group.startswith(WRITE_GROUP_PREFIX):
             self.app.notify(
                 f"Unexpected error: {describe_error(error)}. The change may or may not have "
@@ -182,8 +190,8 @@ class BaseScreen(Screen[None]):
             self.status.error(f"Unexpected error: {describe_error(error)}")
 
     def action_reload(self) -> None:
-        if self.vapp.connected:
-            self._seen_version = self.vapp.context_version
+        if self.connection.connected:
+            self._loaded_with = self.connection
             self.reload()
         else:
             self.vapp.connect()
@@ -200,17 +208,17 @@ class BaseScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Hidden from footer and palette; `VagentApp.run_action` refuses it if invoked.
-        return not (getattr(self.app, "read_only", False) and action in self.mutating())
+        return not (self.connection.read_only and action in self.mutating())
 
     # ------------------------------------------------------------------ j / k
 
-    def action_cursor_down(self) -> None:
-        self._cursor("action_cursor_down")
+    async def action_cursor_down(self) -> None:
+        await self._cursor("cursor_down")
 
-    def action_cursor_up(self) -> None:
-        self._cursor("action_cursor_up")
+    async def action_cursor_up(self) -> None:
+        await self._cursor("cursor_up")
 
-    def _cursor(self, name: str) -> None:
-        focused = self.focused
-        if focused is not None and hasattr(focused, name):
-            getattr(focused, name)()
+    async def _cursor(self, action: str) -> None:
+        """Run ``action`` on the focused widget; a widget without it ignores the key."""
+        if self.focused is not None:
+            await self.focused.run_action(action)

@@ -175,7 +175,6 @@ class BillingScreen(BaseScreen):
         return self.query_one(f"#billing-{name}", Input)
 
     def on_mount(self) -> None:
-        super().on_mount()
         # Filled here, silently: a value given to the constructor would arrive as a
         # Changed message, indistinguishable from the user typing it.
         with self.prevent(Input.Changed):
@@ -185,13 +184,13 @@ class BillingScreen(BaseScreen):
     # ------------------------------------------------------------------ the target
 
     def _who(self) -> str:
-        account = self.session.acting_as
+        account = self.connection.acting_as
         return f"{account.display_name} (#{account.id})" if account else "the key owner"
 
     def reload(self) -> None:
         """Nothing to read (write-only): show whom it applies to and what was saved."""
         level = self.query_one("#billing-level", Static)
-        kind = self.session.acting_type
+        kind = self.connection.acting_type
         if kind and kind not in LEVELS:
             shown = "an agent" if kind == "account" else f"a {kind}"
             level.update(
@@ -205,7 +204,7 @@ class BillingScreen(BaseScreen):
         self.status.info(f"ADR export of {self._who()} · fill in and save (ctrl+s)")
 
     def _show_saved(self) -> None:
-        saved = self._saved.get(self.session.target_id, "")
+        saved = self._saved.get(self.connection.target_id, "")
         widget = self.query_one("#billing-saved", Static)
         widget.update(safe(saved))
         widget.set_class(not saved, "-hidden")
@@ -285,12 +284,12 @@ class BillingScreen(BaseScreen):
 
     @work(exclusive=True, group="write-billing-save", exit_on_error=False)
     async def save(self, config: AdrExportConfig) -> None:
-        target, who = self.session.target_id, self._who()
+        target, who = self.connection.target_id, self._who()
         button = self.query_one("#billing-save", Button)
         button.disabled = True
         self.status.busy(f"Saving the ADR export of {who}")
         try:
-            reply = await self.session.client.set_adr_export(config, target=target)
+            reply = await self.connection.api.set_adr_export(config, target=target)
         except PlatformError as exc:
             self.status.error(exc, retry_key="ctrl+s")  # every field stays as typed
             return
@@ -305,6 +304,6 @@ class BillingScreen(BaseScreen):
         del config
         with self.prevent(Input.Changed):
             self._input("password").value = ""
-        if target == self.session.target_id:
+        if target == self.connection.target_id:
             self._show_saved()
         self.status.ok(f"{reply.message or 'Saved'} · {who}")

@@ -110,7 +110,7 @@ class ComputerScreen(BaseScreen):
     def upload_pane(self) -> UploadPane:
         return self.query_one(UploadPane)
 
-    def on_mount(self) -> None:  # BaseScreen.on_mount runs as well (Textual walks the MRO)
+    def on_mount(self) -> None:
         self.query_one("#computer-account", Select).focus()
 
     def on_resize(self) -> None:
@@ -119,7 +119,7 @@ class ComputerScreen(BaseScreen):
     def on_screen_suspend(self) -> None:
         self.recording_pane.stop_polling()
 
-    def on_screen_resume(self) -> None:  # BaseScreen's handler runs as well
+    def on_screen_resume(self) -> None:
         self.recording_pane.resume_polling()
 
     # ------------------------------------------------------------------ accounts
@@ -135,10 +135,10 @@ class ComputerScreen(BaseScreen):
     @work(exclusive=True, group="computer-accounts", exit_on_error=False)
     async def load_accounts(self) -> None:
         self.status.busy("Loading Computer Agent accounts")
-        session = self.session
+        conn = self.connection
         ok, choice = await self.fetch_for_target(
             lambda target: computer_accounts_for(
-                session.client, target, agent_selected=session.is_agent_selected
+                conn.api, target, agent_selected=conn.is_agent_selected
             )
         )
         if not ok or choice is None:
@@ -151,7 +151,7 @@ class ComputerScreen(BaseScreen):
         self.accounts = list(by_id.values())[:ROW_CAP]
         by_id = {a.id: a for a in self.accounts if a.id is not None}
         ids = [a.id for a in self.accounts]
-        current, acting = self.account_id, self.session.acting_id
+        current, acting = self.account_id, self.connection.acting_id
         choose = acting if acting in ids else current if current in ids else None
         if choose is None and ids:
             choose = ids[0]
@@ -185,10 +185,7 @@ class ComputerScreen(BaseScreen):
             return
         self._loaded_account = account
         self.recording_pane.account_changed(account)
-        if account is None:
-            self.upload_pane.clear_files()
-        else:
-            self.upload_pane.load_files()
+        self.upload_pane.account_changed(account)
 
     def _need_account(self) -> int | None:
         account = self.account_id
@@ -249,10 +246,15 @@ class ComputerScreen(BaseScreen):
         self.query_one("#computer-picker", Vertical).mount(tree)
         tree.focus()
 
-    def close_tree(self) -> None:
+    def close_tree(self, *, refocus: bool = True) -> None:
         if self.has_class("-picking"):
             self.remove_class("-picking")
-            self.query_one("#computer-pick", Button).focus()
+            if refocus:
+                self.query_one("#computer-pick", Button).focus()
+
+    def on_upload_pane_file_chosen(self, event: UploadPane.FileChosen) -> None:
+        event.stop()
+        self.close_tree(refocus=False)  # the pane has put the focus on the remote path
 
     @on(DirectoryTree.FileSelected, "#computer-tree")
     def _file_selected(self, event: DirectoryTree.FileSelected) -> None:

@@ -102,7 +102,6 @@ class FleetScreen(BaseScreen):
         return self.query_one("#fleet-table", FleetMatrix)
 
     def on_mount(self) -> None:
-        super().on_mount()
         self._flusher = self.set_interval(FLUSH_SECONDS, self._flush, pause=True)
         self.matrix.focus()
         self._summary()
@@ -124,13 +123,13 @@ class FleetScreen(BaseScreen):
 
     @work(exclusive=True, group="fleet-accounts", exit_on_error=False)
     async def _load_accounts(self) -> None:
-        session = self.session
-        if session.scope is None or session.owner is None:
+        conn = self.connection
+        if conn.scope is None or conn.owner is None:
             return
         self.status.busy("Listing the agent accounts")
         self.matrix.loading = True
         try:
-            directory = AccountDirectory(session.client, session.scope, session.owner)
+            directory = AccountDirectory(conn.api, conn.scope, conn.owner)
             accounts = await fleet_accounts(directory)
         except PlatformError as exc:
             self.status.error(exc)
@@ -219,7 +218,7 @@ class FleetScreen(BaseScreen):
 
         try:
             await ask_fleet(
-                self.session.client,
+                self.connection.api,
                 ids,
                 self.question,
                 concurrency=self.concurrency,

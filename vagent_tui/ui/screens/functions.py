@@ -111,7 +111,6 @@ class FunctionsScreen(BaseScreen):
         return self.query_one("#functions-table", DataTable)
 
     def on_mount(self) -> None:
-        super().on_mount()
         self.table.focus()
         self._show_view()
 
@@ -122,9 +121,9 @@ class FunctionsScreen(BaseScreen):
 
     @work(exclusive=True, group="functions-load", exit_on_error=False)
     async def load_functions(self) -> None:
-        session = self.session
-        target, acting, is_agent = session.target_id, session.acting_id, session.is_agent_selected
-        client = session.client
+        conn = self.connection
+        target, acting, is_agent = conn.target_id, conn.acting_id, conn.is_agent_selected
+        client = conn.api
         self.status.busy("Loading functions")
         self.table.loading = True
         live_call = client.get_live(target=target) if is_agent else asyncio.sleep(0)
@@ -133,7 +132,7 @@ class FunctionsScreen(BaseScreen):
             live_call,
             return_exceptions=True,
         )
-        if session.target_id != target:
+        if conn.target_id != target:
             return  # the target changed meanwhile; its own load is under way
         self.table.loading = False
         if isinstance(functions, BaseException):
@@ -145,7 +144,7 @@ class FunctionsScreen(BaseScreen):
         self._cross_check(is_agent, live)
         self.refresh_rows()
         allowed = sum(1 for f in functions if f.allowed is not False)
-        who = session.acting_as.display_name if session.acting_as else "the key owner"
+        who = conn.acting_as.display_name if conn.acting_as else "the key owner"
         if isinstance(live, PlatformError):
             self.status.error(f"Agent configuration: {describe_error(live)}")
         else:
@@ -162,7 +161,7 @@ class FunctionsScreen(BaseScreen):
         if is_agent:
             panel.update(Text("The functions list could not be read (see below)."))
         else:
-            kind = self.session.acting_type or "this"
+            kind = self.connection.acting_type or "this"
             panel.update(
                 safe(
                     f"The functions list is evaluated for an account; the server refused "
@@ -177,7 +176,7 @@ class FunctionsScreen(BaseScreen):
         self.configured = None
         if not is_agent:
             findings.add_class("-none")
-            kind = self.session.acting_type or "this"
+            kind = self.connection.acting_type or "this"
             findings.update(
                 safe(
                     f"The cross-check with configured functions needs an agent account "

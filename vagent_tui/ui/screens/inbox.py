@@ -111,7 +111,6 @@ class InboxScreen(BaseScreen):
                 yield Static(Text("No room highlighted.", style="dim"), id="inbox-detail-text")
 
     def on_mount(self) -> None:
-        super().on_mount()
         self.table.focus()
         self._layout(self.size.width)
         self._header()
@@ -128,8 +127,8 @@ class InboxScreen(BaseScreen):
     # ------------------------------------------------------------------ loading
 
     def reload(self) -> None:
-        self.set_class(not self.session.is_agent_selected, "-no-agent")
-        if not self.session.is_agent_selected:
+        self.set_class(not self.connection.is_agent_selected, "-no-agent")
+        if not self.connection.is_agent_selected:
             self._seq += 1  # drop any reply still on its way
             self.loaded_target = _UNSET
             self.pager = InboxPager(page_size=self.wanted.page_size, unread=self.wanted.unread)
@@ -138,7 +137,7 @@ class InboxScreen(BaseScreen):
             self.query_one("#inbox-header", Static).update(Text("No agent account selected"))
             self.status.clear()
             return
-        target = self.session.target_id
+        target = self.connection.target_id
         if target != self.loaded_target:
             # another account: its inbox starts at the first page
             self.loaded_target = target
@@ -155,21 +154,21 @@ class InboxScreen(BaseScreen):
         self.wanted = want
         self._header()
         self.status.busy(f"Loading page {want.page + 1:,}")
-        self._fetch(want, self.session.target_id, self._seq, keep_cursor)
+        self._fetch(want, self.connection.target_id, self._seq, keep_cursor)
 
     @work(exclusive=True, group="inbox-page", exit_on_error=False)
     async def _fetch(
         self, want: InboxPager, target: int | None, seq: int, keep_cursor: bool
     ) -> None:
         try:
-            result = await want.fetch(self.session.client, target)
+            result = await want.fetch(self.connection.api, target)
         except PlatformError as exc:
             if seq == self._seq:
                 self._failed = True
                 self.status.error(exc)
                 self._header()
             return
-        if seq != self._seq or target != self.session.target_id:
+        if seq != self._seq or target != self.connection.target_id:
             return  # paged again meanwhile, or another account: not wanted any more
         want.apply(result)
         if not want.rooms and want.total and want.page > want.last_page:
@@ -254,7 +253,7 @@ class InboxScreen(BaseScreen):
     # ------------------------------------------------------------------ keys
 
     def _ready(self) -> bool:
-        if not self.session.is_agent_selected:
+        if not self.connection.is_agent_selected:
             self.status.info(HINT)
             return False
         return self.loaded_target is not _UNSET

@@ -117,7 +117,6 @@ class JournalScreen(BaseScreen):
         return self.query_one("#journal-table", DataTable)
 
     def on_mount(self) -> None:
-        super().on_mount()
         self.journal.listeners.append(self._recorded)
         self.table.focus()
         self.reload()

@@ -101,7 +101,9 @@ class MigrationsScreen(BaseScreen):
                 yield Static(task_detail(None, 0.0), id="mig-task-detail-text", markup=False)
 
     def on_mount(self) -> None:
-        super().on_mount()
+        # Immediate: the row of a task the screen has just started exists before it
+        # moves its cursor there (the default posts the callback for later).
+        self.vapp.task_changed_signal.subscribe(self, self.task_changed, immediate=True)
         for task in self.vapp.watcher.tasks.values():
             self.task_changed(task)
         self._layout(self.size.width)
@@ -110,7 +112,6 @@ class MigrationsScreen(BaseScreen):
         self.query_one("#mig-templates", OptionList).focus()
 
     def on_screen_resume(self) -> None:
-        super().on_screen_resume()
         if self._ticker is not None:
             self._ticker.resume()
             self._tick()
@@ -129,16 +130,16 @@ class MigrationsScreen(BaseScreen):
 
     def reload(self) -> None:
         self.status.busy("Loading templates")
-        self._load_templates(self.session.target_id)
+        self._load_templates(self.connection.target_id)
 
     @work(exclusive=True, group="migrations-templates", exit_on_error=False)
     async def _load_templates(self, target: int | None) -> None:
         options = self.query_one("#mig-templates", OptionList)
         options.loading = True
         try:
-            templates = await self.session.client.list_templates(target=target)
+            templates = await self.connection.api.list_templates(target=target)
         except PlatformError as exc:
-            if target == self.session.target_id:
+            if target == self.connection.target_id:
                 self.templates, self.templates_error = [], exc.message
                 options.clear_options()
                 options.add_option(Option(safe(exc.message, style="red"), disabled=True))
@@ -147,7 +148,7 @@ class MigrationsScreen(BaseScreen):
             return
         finally:
             options.loading = False
-        if target != self.session.target_id:
+        if target != self.connection.target_id:
             return  # another account was selected meanwhile
         keep = self.selected_template
         # One option per template id (an option list refuses a repeated id), capped.
@@ -237,7 +238,7 @@ class MigrationsScreen(BaseScreen):
             list(self.query_one("#mig-sections", SelectionList).selected),
             self.query_one("#mig-dry-run", Checkbox).value,
             self.query_one("#mig-force", Checkbox).value,
-            self.session.target_id,
+            self.connection.target_id,
         )
 
     @work(exclusive=True, group="write-migrations-start", exit_on_error=False)
@@ -271,7 +272,7 @@ class MigrationsScreen(BaseScreen):
             if force and await self.app.push_screen_wait(force_modal(template)) is None:
                 self.status.info("Migration cancelled; nothing was sent.")
                 return
-        if target != self.session.target_id:
+        if target != self.connection.target_id:
             self.status.info("The target account changed meanwhile; nothing was sent.")
             return
         request = MigrationRequest(
@@ -280,7 +281,7 @@ class MigrationsScreen(BaseScreen):
         kind = "Dry run" if dry_run else "Migration"
         self.status.busy(f"Starting the {kind.lower()} of {name}")
         try:
-            reply = await self.session.client.migrate(template.id, request, target=target)
+            reply = await self.connection.api.migrate(template.id, request, target=target)
         except PlatformError as exc:
             if outcome_unknown(exc) and not dry_run:
                 # A real run may be queued now; the platform lists no tasks to check.

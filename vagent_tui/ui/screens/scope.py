@@ -7,9 +7,7 @@ the whole tree once (``load_all``) the first time it is used, then filters in me
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable
-from functools import partial
 from typing import ClassVar
 
 from rich.text import Text
@@ -24,6 +22,7 @@ from textual.worker import Worker, WorkerCancelled, WorkerFailed
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import Account
 from vagent_tui.services.accounts import AccountDirectory, filter_accounts, has_children
+from vagent_tui.services.session import Connection
 from vagent_tui.ui.caps import left_out
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.text import inert
@@ -70,49 +69,53 @@ class ScopeScreen(BaseScreen):
         with Horizontal(id="scope-main"):
             with Vertical(id="scope-left"):
                 yield Input(placeholder="/ filter accounts (fuzzy)", id="scope-filter")
-                yield AccountTree(partial(label_for, self.session), id="scope-tree")
+                yield AccountTree(self.label, id="scope-tree")
                 yield AccountMatches(id="scope-matches")
             yield Static("", id="scope-detail")
 
     def on_mount(self) -> None:
         self.query_one("#scope-filter", Input).cursor_blink = False
-        self.watch(self.vapp, "context_version", self._show_info, init=True)
+        self.watch(self.app, "connection", self._show_info, init=True)
 
     @property
-    def tree(self) -> AccountTree:
+    def account_tree(self) -> AccountTree:
         return self.query_one("#scope-tree", AccountTree)
 
     # ------------------------------------------------------------------ header part
 
-    def _show_info(self, _version: int = 0) -> None:
+    def label(self, account: Account, suffix: str = "") -> Text:
+        """The tree line of ``account`` for the connection in force."""
+        return label_for(self.connection, account, suffix)
+
+    def _show_info(self, connection: Connection | None = None) -> None:
+        connection = connection or self.connection
         info = self.query_one("#scope-info", Static)
-        error = self.vapp.connect_error
-        info.set_class(error is not None, "-error")
-        info.update(scope_info(self.session, error))
+        info.set_class(connection.error is not None, "-error")
+        info.update(scope_info(connection, connection.error))
 
     # ------------------------------------------------------------------ loading
 
     def reload(self) -> None:
         self._show_info()
-        if self.directory is None and self.session.scope and self.session.owner:
+        if self.directory is None and self.connection.scope and self.connection.owner:
             self._build_tree()
         else:
             self._refresh_labels()
-            self.status.info(self.session.context_line())
+            self.status.info(self.connection.context_line())
 
     def action_reload(self) -> None:
         self.directory = None  # an explicit refresh lists everything again
         super().action_reload()
 
     def _build_tree(self) -> None:
-        session = self.session
-        assert session.scope is not None and session.owner is not None
-        self.directory = AccountDirectory(session.client, session.scope, session.owner)
+        conn = self.connection
+        assert conn.scope is not None and conn.owner is not None
+        self.directory = AccountDirectory(conn.api, conn.scope, conn.owner)
         self._loaded.clear()
         self._all_loaded = False
         owner = self.directory.root()
-        tree = self.tree
-        tree.reset(owner, expandable=has_children(owner) or bool(self.directory.root_kind()))
+        tree = self.account_tree
+        tree.show_root(owner, expandable=has_children(owner) or bool(self.directory.root_kind()))
         self._show_detail(owner)
         if tree.root.allow_expand:
             tree.root.expand()
@@ -135,14 +138,14 @@ class ScopeScreen(BaseScreen):
     async def _load_children(self, node: TreeNode[Account], account: Account) -> None:
         directory = self.directory
         assert directory is not None
-        self.tree.mark(node, " ⟳ loading…")
+        self.account_tree.mark(node, " ⟳ loading…")
         self.status.busy(f"Loading the accounts under {account.display_name}")
         try:
             children = await directory.children(account)
         except Exception as exc:
             if directory is not self.directory:
                 return
-            self.tree.mark(node, " ✗ failed")  # never "loading…" after a failure
+            self.account_tree.mark(node, " ✗ failed")  # never "loading…" after a failure
             if not isinstance(exc, PlatformError):
                 raise  # shown by `load_failed`, like any failure of a worker
             self.status.error(exc)
@@ -151,18 +154,15 @@ class ScopeScreen(BaseScreen):
             return  # the tree was rebuilt meanwhile
         assert account.id is not None
         self._loaded.add(account.id)
-        self.tree.populate(node, children)
+        self.account_tree.populate(node, children)
         noun = "account" if len(children) == 1 else "accounts"
         shown = left_out(len(children), "accounts")
         self.status.info(f"{len(children):,} {noun} under {account.display_name}{shown}")
-        if node.is_root and os.environ.get("VAGENT_BENCH_EXIT_ON_READY") == "1":
-            # bench/startup.py: quit once the first frame with data has been drawn.
-            self.tree.quit_app_when_drawn()
 
     # ------------------------------------------------------------------ labels, detail
 
     def _refresh_labels(self) -> None:
-        self.tree.relabel()
+        self.account_tree.relabel()
         if self.has_class("-filtering"):
             self._apply_filter()
 
@@ -170,7 +170,7 @@ class ScopeScreen(BaseScreen):
         path = (
             self.directory.path_of(account.id) if self.directory and account and account.id else []
         )
-        permits = account is not None and selectable(self.session, account)
+        permits = account is not None and selectable(self.connection, account)
         self.query_one("#scope-detail", Static).update(account_detail(account, path, permits))
 
     def on_tree_node_highlighted(self, event: Tree.NodeHighlighted[Account]) -> None:
@@ -222,7 +222,7 @@ class ScopeScreen(BaseScreen):
         matches.show(found, self._match_text)
 
     def _match_text(self, account: Account) -> Text:
-        text = label_for(self.session, account)
+        text = label_for(self.connection, account)
         assert self.directory is not None and account.id is not None
         parents = self.directory.path_of(account.id)[:-1]
         if parents:
@@ -248,27 +248,27 @@ class ScopeScreen(BaseScreen):
         if self.has_class("-filtering"):
             self._pick(self._account_of(self.query_one(OptionList).highlighted_option))
         else:
-            node = self.tree.cursor_node
+            node = self.account_tree.cursor_node
             self._pick(node.data if node is not None else None)
 
     def _pick(self, account: Account | None) -> None:
         if account is None or account.id is None:
             return
-        session = self.session
-        if not selectable(self.session, account):
-            ids = ", ".join(map(str, session.scope.permitted_account_ids if session.scope else ()))
+        conn = self.connection
+        if not selectable(self.connection, account):
+            ids = ", ".join(map(str, conn.scope.permitted_account_ids if conn.scope else ()))
             self.status.error(
                 f"{account.display_name} is not selectable: this key may act only on {ids}",
                 retry_key=None,
             )
             return
-        if session.acting_id == account.id:
+        if conn.acting_id == account.id:
             self.status.info(f"Already acting as {account.display_name}")
             return
         self._switch(account.id, account.display_name)
 
     def action_act_as_owner(self) -> None:
-        if self.session.target is None:
+        if self.connection.target is None:
             self.status.info("Already acting as the key owner")
             return
         self._switch(None, "the key owner")
@@ -285,19 +285,19 @@ class ScopeScreen(BaseScreen):
         try:
             await worker.wait()
         except WorkerCancelled:
-            self.status.info(f"Switch to {name} cancelled; {self.session.context_line()}")
+            self.status.info(f"Switch to {name} cancelled; {self.connection.context_line()}")
             return
         except WorkerFailed as exc:
             self.status.error(exc.error, retry_key=None)
             return
-        owner = self.session.owner
+        owner = self.connection.owner
         expected = account_id if account_id is not None else (owner.id if owner else None)
-        if self.session.acting_id == expected:
-            self.status.ok(f"Now {self.session.context_line()}")
+        if self.connection.acting_id == expected:
+            self.status.ok(f"Now {self.connection.context_line()}")
         else:
             self.status.error(
                 f"Could not switch to {name}; the target is unchanged "
-                f"({self.session.context_line()})",
+                f"({self.connection.context_line()})",
                 retry_key=None,
             )
 
@@ -307,4 +307,4 @@ class ScopeScreen(BaseScreen):
         field = self.query_one("#scope-filter", Input)
         if field.value:
             field.value = ""
-        self.tree.focus()
+        self.account_tree.focus()

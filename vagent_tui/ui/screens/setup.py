@@ -309,7 +309,7 @@ class SetupScreen(Screen[None]):
             app.switch_mode(app.initial_screen)
 
     def action_cancel(self) -> None:
-        if self.first_run and self.vapp.session is None:
+        if self.first_run and not self.vapp.connection.connected:
             self._say("Save a profile, try the demo, or quit with ctrl+q.")
             return
         self.app.pop_screen()

@@ -63,12 +63,11 @@ class SipScreen(BaseScreen):
         return self.query_one("#sip-table", DataTable)
 
     def on_mount(self) -> None:
-        super().on_mount()
         self.table.focus()
 
     @property
     def who(self) -> str:
-        acting = self.session.acting_as
+        acting = self.connection.acting_as
         return f"{acting.display_name} (#{acting.id})" if acting else "the key owner"
 
     # ------------------------------------------------------------------ loading
@@ -81,7 +80,7 @@ class SipScreen(BaseScreen):
         """Fetch the list; ``quiet`` leaves the status line to the action that asked."""
         if not quiet:
             self.status.busy("Loading the SIP whitelist")
-        client = self.session.client
+        client = self.connection.api
         ok, entries = await self.fetch_for_target(
             lambda target: client.list_sip_whitelist(target=target), busy=self.table
         )
@@ -127,16 +126,16 @@ class SipScreen(BaseScreen):
     # ------------------------------------------------------------------ add
 
     def action_add(self) -> None:
-        target = self.session.target_id
+        target = self.connection.target_id
 
         async def send(request: SipEntryRequest) -> str:
-            reply = await self.session.client.add_sip_entry(
+            reply = await self.connection.api.add_sip_entry(
                 request.ip, request.label, target=target
             )
             return reply.message or "IP entry created"
 
         def done(result: tuple[SipEntryRequest, str] | None) -> None:
-            if result is None or target != self.session.target_id:
+            if result is None or target != self.connection.target_id:
                 return
             request, message = result
             self.status.ok(f"{message}: {request.ip}")
@@ -170,12 +169,12 @@ class SipScreen(BaseScreen):
 
     @work(exclusive=True, group="write-sip-remove", exit_on_error=False)
     async def remove_entry(self, entry: SipEntry) -> None:
-        target = self.session.target_id
+        target = self.connection.target_id
         self.status.busy(f"Removing {entry.ip}")
         try:
-            reply = await self.session.client.delete_sip_entry(entry.ip, target=target)
+            reply = await self.connection.api.delete_sip_entry(entry.ip, target=target)
         except ApiError as exc:
-            if target != self.session.target_id:
+            if target != self.connection.target_id:
                 return
             if exc.status == 404:
                 self.status.error(
@@ -189,7 +188,7 @@ class SipScreen(BaseScreen):
                 )
             return
         except PlatformError as exc:
-            if target == self.session.target_id:
+            if target == self.connection.target_id:
                 unsure = outcome_unknown(exc)
                 self.status.error(
                     f"Could not remove {entry.ip}: {describe_error(exc)}",
@@ -198,7 +197,7 @@ class SipScreen(BaseScreen):
                 if unsure:
                     self.load_entries(quiet=True)  # show whether it is gone
             return
-        if target != self.session.target_id:
+        if target != self.connection.target_id:
             return
         self.status.ok(f"{reply.message or 'IP entry deleted'}: {entry.ip}")
         self.load_entries(quiet=True)

@@ -127,13 +127,12 @@ class TokensScreen(BaseScreen):
         return self.query_one("#tokens-description", Input)
 
     def on_mount(self) -> None:
-        super().on_mount()
         self.table.focus()
 
     # ------------------------------------------------------------------ loading
 
     def _who(self) -> str:
-        account = self.session.acting_as
+        account = self.connection.acting_as
         return f"{account.display_name} (#{account.id})" if account else "the key owner"
 
     def reload(self) -> None:
@@ -143,7 +142,7 @@ class TokensScreen(BaseScreen):
     async def load_tokens(self, done: str = "") -> None:
         """Read the list; ``done`` is a message to show with the count (after a change)."""
         self.status.busy("Loading tokens")
-        client = self.session.client
+        client = self.connection.api
         ok, records = await self.fetch_for_target(
             lambda target: client.list_tokens(target=target), busy=self.table
         )
@@ -236,12 +235,12 @@ class TokensScreen(BaseScreen):
 
     @work(exclusive=True, group="write-tokens-create", exit_on_error=False)
     async def create_token(self, request: TokenRequest) -> None:
-        target, who = self.session.target_id, self._who()
+        target, who = self.connection.target_id, self._who()
         button = self.query_one("#tokens-create", Button)
         button.disabled = True
         self.status.busy("Creating a token")
         try:
-            record = await self.session.client.create_token(
+            record = await self.connection.api.create_token(
                 request.description, type=request.type, target=target
             )
         except PlatformError as exc:
@@ -282,21 +281,21 @@ class TokensScreen(BaseScreen):
             f"({record.description or 'no description'}) of {self._who()}?\n"
             "Anything using it will get Unauthorized from then on."
         )
-        if record.token == getattr(self.session.client, "_token", None):
+        if record.token == getattr(self.connection.api, "_token", None):
             body += (
                 "\n\n⚠ This is the key this console is using: after deleting it every "
                 "request of this session will fail."
             )
         self.app.push_screen(
             ConfirmModal("Delete token?", body, confirm_label="Delete"),
-            partial(self._delete_answer, key, self.session.target_id),
+            partial(self._delete_answer, key, self.connection.target_id),
         )
 
     def _delete_answer(self, key: str, target: int | None, confirmed: bool | None) -> None:
         if not confirmed:
             self.status.info("Delete cancelled: nothing was sent")
             return
-        if target != self.session.target_id or key not in self._records:
+        if target != self.connection.target_id or key not in self._records:
             self.status.info("The list changed meanwhile: nothing was sent")
             return
         self.delete_token(key)
@@ -304,11 +303,11 @@ class TokensScreen(BaseScreen):
     @work(exclusive=True, group="write-tokens-delete", exit_on_error=False)
     async def delete_token(self, key: str) -> None:
         record = self._records[key]
-        target = self.session.target_id
+        target = self.connection.target_id
         masked = record.masked
         self.status.busy(f"Deleting token {masked}")
         try:
-            reply = await self.session.client.delete_token(record.token, target=target)
+            reply = await self.connection.api.delete_token(record.token, target=target)
         except PlatformError as exc:
             self.status.error(exc)
             return

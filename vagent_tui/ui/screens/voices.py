@@ -102,7 +102,6 @@ class VoicesScreen(BaseScreen):
         return self.query_one("#voices-table", DataTable)
 
     def on_mount(self) -> None:
-        super().on_mount()
         self.table.focus()
 
     # ------------------------------------------------------------------ loading
@@ -112,26 +111,28 @@ class VoicesScreen(BaseScreen):
 
     @work(exclusive=True, group="voices-load", exit_on_error=False)
     async def load_voices(self) -> None:
-        target = self.session.target_id
+        target = self.connection.target_id
         self.status.busy("Loading voices")
         self.table.loading = True
         try:
-            voices = await self.session.client.list_voices(target=target)
+            voices = await self.connection.api.list_voices(target=target)
         except PlatformError as exc:
-            if target == self.session.target_id:
+            if target == self.connection.target_id:
                 self.table.loading = False
                 self.voices = []  # never leave another account's voices on show
                 self.apply_filters()
                 self.status.error(exc)
             return
-        if target != self.session.target_id:
+        if target != self.connection.target_id:
             return  # the target changed meanwhile; its own load is under way
         self.table.loading = False
         self.voices = voices
         self._set_options(voices)
         self.apply_filters()
         unavailable = sum(1 for v in voices if not v.available)
-        who = self.session.acting_as.display_name if self.session.acting_as else "the key owner"
+        who = (
+            self.connection.acting_as.display_name if self.connection.acting_as else "the key owner"
+        )
         note = f", {unavailable} unavailable" if unavailable else ", all available"
         self.status.ok(f"{len(voices):,} voices for {who}{note}{left_out(len(voices), 'voices')}")
 

@@ -111,7 +111,6 @@ class WebhooksScreen(BaseScreen):
         return self.query_one("#webhooks-tabs", TabbedContent)
 
     def on_mount(self) -> None:
-        super().on_mount()
         self._layout(self.size.width)
         self.hooks_table.focus()
 
@@ -130,7 +129,7 @@ class WebhooksScreen(BaseScreen):
 
     @property
     def who(self) -> str:
-        acting = self.session.acting_as
+        acting = self.connection.acting_as
         return f"{acting.display_name} (#{acting.id})" if acting else "the key owner"
 
     # ------------------------------------------------------------------ tabs
@@ -167,7 +166,7 @@ class WebhooksScreen(BaseScreen):
 
     @work(exclusive=True, group="webhooks-hooks", exit_on_error=False)
     async def load_hooks(self, highlight: str | None = None, *, quiet: bool = False) -> None:
-        client = self.session.client
+        client = self.connection.api
         ok, hooks = await self.fetch_for_target(
             lambda target: client.list_webhooks(target=target),
             busy=self.hooks_table,
@@ -181,8 +180,8 @@ class WebhooksScreen(BaseScreen):
 
     @work(exclusive=True, group="webhooks-relays", exit_on_error=False)
     async def load_relays(self, *, quiet: bool = False) -> None:
-        target = self.session.target_id
-        client = self.session.client
+        target = self.connection.target_id
+        client = self.connection.api
         self.relay_table.loading = True
         notice: tuple[str, str] | None = None
         configs: list[RelayConfig] | None = None
@@ -195,12 +194,12 @@ class WebhooksScreen(BaseScreen):
                     raise
                 notice = (f"This account has no premium: {exc.message}", "-premium")
         except PlatformError as exc:
-            if target == self.session.target_id:
+            if target == self.connection.target_id:
                 self.relay_table.loading = False
                 self.relay_pane.set_notice(f"✗ {describe_error(exc)}  — press r to retry", "-error")
                 self._part_failed("relays", exc)
             return
-        if target != self.session.target_id:
+        if target != self.connection.target_id:
             return
         self.relay_table.loading = False
         self.relay_pane.set_notice(*(notice or ("", "")))
@@ -214,16 +213,16 @@ class WebhooksScreen(BaseScreen):
     # ------------------------------------------------------------------ add a destination
 
     def action_add(self) -> None:
-        target = self.session.target_id
+        target = self.connection.target_id
 
         async def send(request: WebhookRequest) -> str:
-            reply = await self.session.client.add_webhook(
+            reply = await self.connection.api.add_webhook(
                 request.url, request.type, request.label, target=target
             )
             return reply.message or "Webhook created"
 
         def done(result: tuple[WebhookRequest, str] | None) -> None:
-            if result is None or target != self.session.target_id:
+            if result is None or target != self.connection.target_id:
                 return
             request, message = result
             self.tabs.active = HOOKS
@@ -258,12 +257,12 @@ class WebhooksScreen(BaseScreen):
 
     @work(exclusive=True, group="write-webhooks-delete", exit_on_error=False)
     async def remove_hook(self, hook: Webhook) -> None:
-        target = self.session.target_id
+        target = self.connection.target_id
         self.status.busy(f"Removing {hook.url}")
         try:
-            reply = await self.session.client.delete_webhook(hook.url, target=target)
+            reply = await self.connection.api.delete_webhook(hook.url, target=target)
         except PlatformError as exc:
-            if target != self.session.target_id:
+            if target != self.connection.target_id:
                 return
             if isinstance(exc, ApiError) and exc.status == 404:
                 gone = f"{describe_error(exc)} — it was already gone; the list is refreshed"
@@ -276,7 +275,7 @@ class WebhooksScreen(BaseScreen):
             else:
                 self.status.error(f"Could not remove: {describe_error(exc)}", retry_key="d")
             return
-        if target == self.session.target_id:
+        if target == self.connection.target_id:
             self.status.ok(f"{reply.message or 'Webhook deleted'}: {hook.url}")
             self.load_hooks(quiet=True)
 
@@ -301,12 +300,12 @@ class WebhooksScreen(BaseScreen):
     @work(exclusive=True, group="write-webhooks-relay-delete", exit_on_error=False)
     async def remove_relay(self, name: str) -> None:
         """Delete one relay configuration; every outcome gets its own explanation."""
-        target = self.session.target_id
+        target = self.connection.target_id
         self.status.busy(f"Deleting the {name} relay configuration")
         try:
-            reply = await self.session.client.delete_relay(name, target=target)
+            reply = await self.connection.api.delete_relay(name, target=target)
         except ApiError as exc:
-            if target != self.session.target_id:
+            if target != self.connection.target_id:
                 return
             self.last_outcome = (exc.status, exc.message)
             line = f"{name}: HTTP {exc.status}: {exc.message} — {explain(exc.status)}"
@@ -315,7 +314,7 @@ class WebhooksScreen(BaseScreen):
                 self.load_relays(quiet=True)
             return
         except PlatformError as exc:
-            if target == self.session.target_id:
+            if target == self.connection.target_id:
                 unsure = outcome_unknown(exc)
                 self.status.error(
                     f"{name}: {describe_error(exc)}", retry_key=None if unsure else "d"
@@ -323,7 +322,7 @@ class WebhooksScreen(BaseScreen):
                 if unsure:
                     self.load_relays(quiet=True)  # show whether it is still configured
             return
-        if target != self.session.target_id:
+        if target != self.connection.target_id:
             return
         message = reply.message or f"Webhook Relay type '{name}' removed."
         self.last_outcome = (200, message)

@@ -14,7 +14,7 @@ from rich.text import Text
 from vagent_tui.api.models import Account
 from vagent_tui.api.scope import ScopeLevel
 from vagent_tui.services.accounts import account_kind
-from vagent_tui.services.session import Session
+from vagent_tui.services.session import Connection
 from vagent_tui.ui.format import flag, joined, plain
 from vagent_tui.ui.text import inert, safe
 from vagent_tui.ui.widgets.status import describe_error
@@ -37,12 +37,12 @@ def kind_name(account: Account) -> str:
     return inert(_KIND_NAMES.get(kind, kind or "?"))
 
 
-def scope_info(session: Session, error: BaseException | None) -> RenderableType:
+def scope_info(connection: Connection, error: BaseException | None) -> RenderableType:
     """Four short lines: owner, scope and its rule, access, and whom we act as."""
     grid = Table.grid(padding=(0, 1))
     grid.add_column(style="bold", no_wrap=True)
     grid.add_column(ratio=1, overflow="fold")
-    owner, scope = session.owner, session.scope
+    owner, scope = connection.owner, connection.scope
     if error is not None:
         grid.add_row(
             Text("Error", style="bold red"),
@@ -62,20 +62,20 @@ def scope_info(session: Session, error: BaseException | None) -> RenderableType:
         verdict.append(" — ")
     verdict.append(inert(scope.reason))
     grid.add_row("Scope", verdict)
-    grid.add_row("Access", _access(session))
+    grid.add_row("Access", _access(connection))
     acting = Text()
-    if session.target is None:
+    if connection.target is None:
         acting.append("the key owner (no targetAccountId sent)")
     else:
-        acting.append(inert(session.target.display_name), style="bold")
-        acting.append(f"  #{session.target.id} · {kind_name(session.target)}", style="dim")
+        acting.append(inert(connection.target.display_name), style="bold")
+        acting.append(f"  #{connection.target.id} · {kind_name(connection.target)}", style="dim")
         acting.append("  (o: key owner)", style="dim")
     grid.add_row(Text(f"{CURRENT} Acting as", style="bold"), acting)
     return grid
 
 
-def _access(session: Session) -> Text:
-    scope = session.scope
+def _access(connection: Connection) -> Text:
+    scope = connection.scope
     assert scope is not None
     if scope.restricted:
         ids = ", ".join(str(i) for i in scope.permitted_account_ids)
@@ -136,16 +136,18 @@ def account_detail(account: Account | None, path: list[Account], permits: bool) 
     return grid
 
 
-def selectable(session: Session, account: Account) -> bool:
+def selectable(connection: Connection, account: Account) -> bool:
     """Whether the key may act as ``account``: its owner, or a permitted account."""
-    if session.owner is not None and account.id == session.owner.id:
+    if connection.owner is not None and account.id == connection.owner.id:
         return True
-    return account.id is not None and (session.scope is None or session.scope.permits(account.id))
+    return account.id is not None and (
+        connection.scope is None or connection.scope.permits(account.id)
+    )
 
 
-def label_for(session: Session, account: Account, suffix: str = "") -> Text:
-    """The tree / list line of ``account`` for this session (current target marked)."""
-    current = session.acting_id == account.id
+def label_for(connection: Connection, account: Account, suffix: str = "") -> Text:
+    """The tree / list line of ``account`` for this connection (current target marked)."""
+    current = connection.acting_id == account.id
     return account_line(
-        account, current=current, selectable=selectable(session, account), suffix=suffix
+        account, current=current, selectable=selectable(connection, account), suffix=suffix
     )

@@ -11,8 +11,6 @@ from typing import ClassVar
 
 from rich.text import Text, TextType
 from textual.binding import Binding, BindingType
-from textual.geometry import Region
-from textual.strip import Strip
 from textual.widgets import OptionList, Tree
 from textual.widgets.option_list import Option
 from textual.widgets.tree import TreeNode
@@ -43,17 +41,6 @@ class AccountTree(Tree[Account]):
         super().__init__("…", id=id)
         self.auto_expand = False
         self.labeler = labeler
-        self._quit_when_drawn = False
-
-    def quit_app_when_drawn(self) -> None:
-        """bench/startup.py: quit the app right after a frame showing the tree is written.
-
-        ``call_after_refresh`` does not wait for that at start-up: while the app holds
-        its updates back (its start-up batch, ``switch_mode``'s short delay) callbacks run
-        at once, and the frames rendered meanwhile are not written to the terminal.
-        """
-        self._quit_when_drawn = True
-        self.refresh()
 
     def process_label(self, label: TextType) -> Text:
         """A label as it is shown: a ``str`` is inert text (never markup), a `Text` made inert.
@@ -69,15 +56,7 @@ class AccountTree(Tree[Account]):
             label = Text(inert(plain, limit=LABEL_LIMIT), style=label.style)
         return super().process_label(label)
 
-    def render_lines(self, crop: Region) -> list[Strip]:
-        lines = super().render_lines(crop)
-        if self._quit_when_drawn and not self.app._batch_count:
-            # Not batching: the frame being rendered is written right after; so is the exit.
-            self._quit_when_drawn = False
-            self.app.call_later(self.app.exit)
-        return lines
-
-    def reset(self, root: Account, *, expandable: bool) -> None:
+    def show_root(self, root: Account, *, expandable: bool) -> None:
         """Start again with only ``root``."""
         self.clear()
         self.root.data = root

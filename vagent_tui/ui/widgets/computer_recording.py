@@ -10,7 +10,7 @@ brings the normal pace back.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, cast
 
 from pydantic import ValidationError
 from textual import work
@@ -23,9 +23,11 @@ from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import AutomationSession, RecordingStartRequest, WorkflowRecording
 from vagent_tui.ui.widgets.computer_render import is_final, recording_detail, session_text
 from vagent_tui.ui.widgets.form import FormField, errors_by_field, show_errors
+from vagent_tui.ui.widgets.status import StatusReport
 
 if TYPE_CHECKING:
-    from vagent_tui.ui.screens.computer import ComputerScreen
+    from vagent_tui.api.client import PlatformClient
+    from vagent_tui.ui.host import Console
 
 TTL_DEFAULT = 600
 TTL_MIN, TTL_MAX = 60, 1800
@@ -43,6 +45,8 @@ class RecordingPane(Vertical):
         self.recording: WorkflowRecording | None = None
         self.browser: AutomationSession | None = None
         self._poll: Timer | None = None
+        self.account: int | None = None
+        """The account the pane shows (the screen tells it: `account_changed`)."""
         self.poll_failures = 0
 
     def compose(self) -> ComposeResult:
@@ -63,8 +67,8 @@ class RecordingPane(Vertical):
         yield Static(recording_detail(None, compact=True), id="computer-recording", markup=False)
 
     @property
-    def host(self) -> ComputerScreen:
-        return self.screen  # type: ignore[return-value]
+    def client(self) -> PlatformClient:
+        return cast("Console", self.app).connection.api
 
     def field(self, name: str) -> FormField:
         return self.query_one(f"#field-{name.replace('_', '-')}", FormField)
@@ -73,6 +77,7 @@ class RecordingPane(Vertical):
 
     def account_changed(self, account: int | None) -> None:
         """Forget what belonged to the previous account; read the new one's status."""
+        self.account = account
         self.browser = None
         self.poll_failures = 0
         self.query_one("#computer-session", Static).update(session_text(None))
@@ -86,7 +91,7 @@ class RecordingPane(Vertical):
         self.schedule_poll()
 
     def show_recording(self) -> None:
-        compact = not self.host.has_class("-wide")
+        compact = not self.screen.has_class("-wide")
         widget = self.query_one("#computer-recording", Static)
         widget.update(recording_detail(self.recording, compact=compact))
 
@@ -94,7 +99,7 @@ class RecordingPane(Vertical):
 
     def schedule_poll(self) -> None:
         self.stop_polling()
-        if not is_final(self.recording) and self.host.is_current:
+        if not is_final(self.recording) and self.screen.is_current:
             self._poll = self.set_timer(self.poll_interval, self._poll_now)
 
     @property
@@ -117,36 +122,39 @@ class RecordingPane(Vertical):
 
     def _poll_now(self) -> None:
         self._poll = None
-        if self.host.is_current and not is_final(self.recording):
+        if self.screen.is_current and not is_final(self.recording):
             self.load_status(quiet=True)
 
     # ------------------------------------------------------------------ requests
 
     @work(exclusive=True, group="computer-status", exit_on_error=False)
     async def load_status(self, *, quiet: bool = False) -> None:
-        host = self.host
-        account = host.account_id
+        account = self.account
         if account is None:
             return
         if not quiet:
-            host.status.busy("Reading the recording status")
+            self.post_message(StatusReport.busy("Reading the recording status"))
         try:
-            recording = await host.session.client.recording_status(account)
+            recording = await self.client.recording_status(account)
         except PlatformError as exc:
-            if account == host.account_id:
-                host.status.error(exc, retry_key="t")
+            if account == self.account:
+                self.post_message(StatusReport.error(exc, retry_key="t"))
                 # Keep watching a recording in progress, backing off while it fails.
                 self.poll_failures += 1
                 self.schedule_poll()
             return
-        if account != host.account_id:
+        if account != self.account:
             return
         recovered, self.poll_failures = self.poll_failures > 0, 0
         self.set_recording(recording)
         if recovered and quiet:
-            host.status.ok("The platform answers again: recording status refreshed")
+            self.post_message(
+                StatusReport.ok("The platform answers again: recording status refreshed")
+            )
         if not quiet:
-            host.status.ok("Recording status refreshed" if recording else "No recording yet")
+            self.post_message(
+                StatusReport.ok("Recording status refreshed" if recording else "No recording yet")
+            )
 
     def start(self, account: int) -> None:
         """Validate the slot at its field; nothing is sent when it is invalid."""
@@ -165,30 +173,34 @@ class RecordingPane(Vertical):
 
     @work(exclusive=True, group="write-computer-start", exit_on_error=False)
     async def start_recording(self, account: int, slot: int) -> None:
-        host = self.host
-        host.status.busy(f"Starting a recording on slot {slot}")
+        self.post_message(StatusReport.busy(f"Starting a recording on slot {slot}"))
         try:
-            recording = await host.session.client.start_recording(account, slot)
+            recording = await self.client.start_recording(account, slot)
         except PlatformError as exc:
-            host.status.error(exc, retry_key="s")
+            self.post_message(StatusReport.error(exc, retry_key="s"))
             return
         self.query_one("#computer-slot", Input).value = ""
-        if account == host.account_id:
+        if account == self.account:
             self.set_recording(recording)
-        host.status.ok(f"Recording {recording.recording_id or ''} started on slot {slot}")
+        self.post_message(
+            StatusReport.ok(f"Recording {recording.recording_id or ''} started on slot {slot}")
+        )
 
     @work(exclusive=True, group="write-computer-stop", exit_on_error=False)
     async def stop_recording(self, account: int) -> None:
-        host = self.host
-        host.status.busy("Stopping the recording")
+        self.post_message(StatusReport.busy("Stopping the recording"))
         try:
-            recording = await host.session.client.stop_recording(account)
+            recording = await self.client.stop_recording(account)
         except PlatformError as exc:
-            host.status.error(exc, retry_key="x")
+            self.post_message(StatusReport.error(exc, retry_key="x"))
             return
-        if account == host.account_id:
+        if account == self.account:
             self.set_recording(recording)
-        host.status.ok(f"Recording {recording.recording_id or ''} {recording.state or 'stopped'}")
+        self.post_message(
+            StatusReport.ok(
+                f"Recording {recording.recording_id or ''} {recording.state or 'stopped'}"
+            )
+        )
 
     def open_session(self, account: int) -> None:
         """Validate the TTL at its field, then ask for a browser automation session."""
@@ -206,18 +218,19 @@ class RecordingPane(Vertical):
 
     @work(exclusive=True, group="write-computer-browser", exit_on_error=False)
     async def create_session(self, account: int, ttl: int) -> None:
-        host = self.host
-        host.status.busy(f"Opening a browser automation session ({ttl} s)")
+        self.post_message(StatusReport.busy(f"Opening a browser automation session ({ttl} s)"))
         try:
-            browser = await host.session.client.create_automation_session(account, ttl)
+            browser = await self.client.create_automation_session(account, ttl)
         except PlatformError as exc:
-            host.status.error(exc, retry_key="b")
+            self.post_message(StatusReport.error(exc, retry_key="b"))
             return
-        if account != host.account_id:
+        if account != self.account:
             return
         self.browser = browser
         self.query_one("#computer-session", Static).update(session_text(browser))
         if browser.slot is not None:
             self.query_one("#computer-slot", Input).value = str(browser.slot)
             self.field("slot_id").set_error(None)
-        host.status.ok(f"Browser session on slot {browser.slot}: press s to start recording")
+        self.post_message(
+            StatusReport.ok(f"Browser session on slot {browser.slot}: press s to start recording")
+        )

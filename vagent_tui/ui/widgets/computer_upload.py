@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from pydantic import ValidationError
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
 from textual.widgets import Button, DataTable, Input, Label, Static, Switch
 
 from vagent_tui.api.errors import PlatformError
@@ -26,10 +27,12 @@ from vagent_tui.ui.screens.modals import ConfirmModal
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.computer_render import file_cells, fmt_size
 from vagent_tui.ui.widgets.form import FormField, errors_by_field, first_invalid, show_errors
+from vagent_tui.ui.widgets.status import StatusReport
 from vagent_tui.ui.widgets.tables import row_table
 
 if TYPE_CHECKING:
-    from vagent_tui.ui.screens.computer import ComputerScreen
+    from vagent_tui.api.client import PlatformClient
+    from vagent_tui.ui.host import Console
 
 _NONE = Text("none picked: f opens the file tree", style="dim")
 
@@ -72,11 +75,20 @@ def read_file(path: Path) -> bytes:
 class UploadPane(Vertical):
     """Local file, remote path, mode, overwrite, the upload button and the file list."""
 
+    class FileChosen(Message):
+        """A local file was picked and checked: the screen may close its file tree."""
+
+        def __init__(self, path: Path) -> None:
+            super().__init__()
+            self.path = path
+
     def __init__(self) -> None:
         super().__init__(id="computer-upload-pane")
         self.local_file: Path | None = None
         self.local_error: str | None = None
         self._prefilled = ""
+        self.account: int | None = None
+        """The account whose workspace the pane shows (`account_changed`)."""
 
     def compose(self) -> ComposeResult:
         yield Label("Workspace upload", classes="pane-title")
@@ -109,8 +121,8 @@ class UploadPane(Vertical):
         self.query_one("#computer-overwrite-state", Static).update(overwrite_text(event.value))
 
     @property
-    def host(self) -> ComputerScreen:
-        return self.screen  # type: ignore[return-value]
+    def client(self) -> PlatformClient:
+        return cast("Console", self.app).connection.api
 
     def field(self, name: str) -> FormField:
         return self.query_one(f"#field-{name}", FormField)
@@ -138,8 +150,8 @@ class UploadPane(Vertical):
         remote = self.query_one("#computer-path", Input)
         if not remote.value or remote.value == self._prefilled:
             remote.value = self._prefilled = path.name
-        self.host.close_tree()
         remote.focus()
+        self.post_message(self.FileChosen(path))
 
     # ------------------------------------------------------------------ upload
 
@@ -168,7 +180,6 @@ class UploadPane(Vertical):
 
     @work(exclusive=True, group="write-computer-upload", exit_on_error=False)
     async def upload(self, account: int, request: UploadRequest, local: Path) -> None:
-        host = self.host
         if request.overwrite:
             replace = await self.app.push_screen_wait(
                 ConfirmModal(
@@ -179,18 +190,22 @@ class UploadPane(Vertical):
                 )
             )
             if not replace:
-                host.status.info("Upload cancelled: nothing was sent")
+                self.post_message(StatusReport.info("Upload cancelled: nothing was sent"))
                 return
-        host.status.busy(f"Reading {local.name}")
+        self.post_message(StatusReport.busy(f"Reading {local.name}"))
         try:
             content = await asyncio.to_thread(read_file, local)
         except LocalFileError as exc:
             self.field("file").set_error(str(exc))
-            host.status.error(str(exc), retry_key=None)
+            self.post_message(StatusReport.error(str(exc), retry_key=None))
             return
-        host.status.busy(f"Uploading {local.name} ({fmt_size(len(content))}) to {request.path}")
+        self.post_message(
+            StatusReport.busy(
+                f"Uploading {local.name} ({fmt_size(len(content))}) to {request.path}"
+            )
+        )
         try:
-            result = await host.session.client.upload_file(
+            result = await self.client.upload_file(
                 account,
                 request.path,
                 content,
@@ -199,16 +214,18 @@ class UploadPane(Vertical):
                 mode=request.mode,
             )
         except PlatformError as exc:
-            host.status.error(exc, retry_key="u")
+            self.post_message(StatusReport.error(exc, retry_key="u"))
             return
         size = result.size if result.size is not None else len(content)
         replaced = " (replaced the existing file)" if result.overwritten else ""
-        host.status.ok(
-            f"{result.message or 'Uploaded'}: {result.path or request.path}, {fmt_size(size)}, "
-            f"mode {result.mode or request.mode or 'default'}{replaced}"
+        self.post_message(
+            StatusReport.ok(
+                f"{result.message or 'Uploaded'}: {result.path or request.path}, {fmt_size(size)}, "
+                f"mode {result.mode or request.mode or 'default'}{replaced}"
+            )
         )
         self.reset()
-        if account == host.account_id:
+        if account == self.account:
             self.load_files()
 
     def reset(self) -> None:
@@ -221,25 +238,29 @@ class UploadPane(Vertical):
 
     # ------------------------------------------------------------------ file list
 
-    def clear_files(self) -> None:
-        self.query_one("#computer-files", DataTable).clear()
+    def account_changed(self, account: int | None) -> None:
+        """List the new account's workspace files (none without an account)."""
+        self.account = account
+        if account is None:
+            self.query_one("#computer-files", DataTable).clear()
+        else:
+            self.load_files()
 
     @work(exclusive=True, group="computer-files", exit_on_error=False)
     async def load_files(self) -> None:
-        host = self.host
-        account = host.account_id
+        account = self.account
         if account is None:
             return
         table: DataTable[Any] = self.query_one("#computer-files", DataTable)
         table.loading = True
         try:
-            files = await host.session.client.list_workspace_files(account)
+            files = await self.client.list_workspace_files(account)
         except PlatformError as exc:
-            if account == host.account_id:
+            if account == self.account:
                 table.loading = False
-                host.status.error(exc)
+                self.post_message(StatusReport.error(exc))
             return
-        if account != host.account_id:
+        if account != self.account:
             return
         table.loading = False
         with self.app.batch_update():
@@ -247,4 +268,6 @@ class UploadPane(Vertical):
             for item in files[:ROW_CAP]:
                 table.add_row(*file_cells(item), key=item.path)
         if len(files) > ROW_CAP:
-            host.status.info(f"{len(files):,} workspace files{left_out(len(files), 'files')}")
+            self.post_message(
+                StatusReport.info(f"{len(files):,} workspace files{left_out(len(files), 'files')}")
+            )

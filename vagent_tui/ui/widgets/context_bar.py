@@ -10,7 +10,7 @@ from textual.widgets import Static
 from vagent_tui.ui.text import inert
 
 if TYPE_CHECKING:
-    from vagent_tui.ui.app import VagentApp
+    from vagent_tui.services.session import Connection
 
 
 class ContextBar(Static):
@@ -43,31 +43,30 @@ class ContextBar(Static):
         self.screen_title = title
 
     def on_mount(self) -> None:
-        self.watch(self.app, "context_version", self._refresh_text, init=True)
+        self.watch(self.app, "connection", self.show_connection, init=True)
 
-    def _refresh_text(self, _version: int = 0) -> None:
+    def show_connection(self, connection: Connection) -> None:
         """Most important first, so a narrow terminal cuts the least useful part."""
-        app: VagentApp = self.app  # type: ignore[assignment]
-        session = app.session
         text = Text(no_wrap=True, overflow="ellipsis")
-        tier = getattr(app, "tier", "")
+        tier = connection.tier
         self.set_class(tier == "prod", "-tier-prod")
         self.set_class(tier == "staging", "-tier-staging")
         if tier in ("prod", "staging"):
             text.append(f" {tier.upper()} ", style="bold reverse")
             text.append(" ")
-        if getattr(app, "read_only", False):
+        if connection.read_only:
             text.append("read-only", style="bold")
             text.append(" · ")
         text.append(self.screen_title, style="bold")
-        if session is None or session.scope is None:
-            failed = getattr(app, "connect_error", None) is not None
+        scope = connection.scope
+        if scope is None:
+            failed = connection.error is not None
             text.append(" · not connected" if failed else " · connecting…", style="italic")
         else:
             text.append(" · ")
-            text.append(inert(session.context_line()))
-            text.append(f" · {inert(session.scope.label)}")
-            if session.scope.restricted:
+            text.append(inert(connection.context_line()))
+            text.append(f" · {inert(scope.label)}")
+            if scope.restricted:
                 text.append(" (restricted)")
-        text.append(f" · {inert(app.profile_label)}", style="dim")
+        text.append(f" · {inert(connection.label)}", style="dim")
         self.update(text)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from rich.text import Text
+from textual.message import Message
 from textual.widgets import Static
 
 from vagent_tui.api.errors import MalformedResponse, PlatformError, TransportError, redact_text
@@ -60,6 +63,51 @@ class StatusLine(Static):
     def clear(self) -> None:
         self.remove_class("-error", "-ok")
         self.update("")
+
+
+class StatusReport(Message):
+    """A widget's word for its screen's status line (the screen owns the line).
+
+    A pane inside a screen posts one (``StatusReport.error(exc, retry_key="t")``);
+    `BaseScreen` shows it on its `StatusLine`.
+    """
+
+    def __init__(
+        self,
+        kind: Literal["info", "ok", "busy", "error"],
+        what: BaseException | str,
+        retry_key: str | None = "r",
+    ) -> None:
+        super().__init__()
+        self.kind = kind
+        self.what = what
+        self.retry_key = retry_key
+
+    @classmethod
+    def info(cls, message: str) -> StatusReport:
+        return cls("info", message)
+
+    @classmethod
+    def ok(cls, message: str) -> StatusReport:
+        return cls("ok", message)
+
+    @classmethod
+    def busy(cls, what: str = "Loading") -> StatusReport:
+        return cls("busy", what)
+
+    @classmethod
+    def error(cls, error: BaseException | str, *, retry_key: str | None = "r") -> StatusReport:
+        return cls("error", error, retry_key)
+
+    def show_on(self, line: StatusLine) -> None:
+        if self.kind == "error":
+            line.error(self.what, retry_key=self.retry_key)
+        elif self.kind == "ok":
+            line.ok(describe_error(self.what))
+        elif self.kind == "busy":
+            line.busy(describe_error(self.what))
+        else:
+            line.info(describe_error(self.what))
 
 
 def outcome_unknown(error: BaseException | str) -> bool:

@@ -1,0 +1,477 @@
+"""The app's connection: connecting, the target account, profiles, read-only, keymap.
+
+`ConnectionApp` owns the app's one reactive, `connection` (an immutable
+`vagent_tui.services.session.Connection`). Every change here makes a new value:
+connecting, switching the target, switching the profile. Screens never change it;
+they ask through `select_target`, `connect` and `connect_profile` and follow the
+new value through their watcher.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+from collections.abc import Callable, Iterable, Mapping
+from functools import partial
+
+from textual import work
+from textual.actions import ActionParseResult, parse
+from textual.app import SystemCommand
+from textual.dom import DOMNode
+from textual.notifications import SeverityLevel
+from textual.reactive import reactive
+from textual.signal import Signal
+from textual.theme import Theme
+
+from vagent_tui import config as cfg
+from vagent_tui.api.client import PlatformClient
+from vagent_tui.api.errors import PlatformError, redact_url
+from vagent_tui.api.models import MigrationTask
+from vagent_tui.inert import DISPLAY_LIMIT, inert
+from vagent_tui.services.journal import Journal
+from vagent_tui.services.migrations import MigrationWatcher, WatchedTask
+from vagent_tui.services.session import Connection, open_connection
+from vagent_tui.ui.safety import refusal
+from vagent_tui.ui.screens.base import BaseScreen
+from vagent_tui.ui.screens.setup import SetupScreen
+from vagent_tui.ui.textual_compat import CrashReportingApp
+from vagent_tui.ui.widgets.status import describe_error
+
+ClientFactory = Callable[[cfg.Connection], PlatformClient]
+
+
+def default_client_factory(connection: cfg.Connection) -> PlatformClient:
+    from vagent_tui.services.connect import real_client
+
+    return real_client(connection.base_url, connection.token)
+
+
+def profile_env() -> dict[str, str]:
+    """The environment for an in-app switch: the one-run overrides do not follow it.
+
+    ``VAGENT_TOKEN``/``VAGENT_BASE_URL`` were meant for the profile the app started
+    with; a profile picked in the app uses its own token source.
+    """
+    env = dict(os.environ)
+    env.pop("VAGENT_TOKEN", None)
+    env.pop("VAGENT_BASE_URL", None)
+    return env
+
+
+class ConnectionApp(CrashReportingApp[None]):
+    """The part of the app that owns the connection; `VagentApp` adds screens and looks."""
+
+    connection: reactive[Connection] = reactive(Connection, always_update=True)
+    """The one shared state: replaced, never changed. Screens and the context bar
+    watch it; a worker whose connection or target changed while it ran drops its
+    result (`Connection.same_context`)."""
+
+    def __init__(
+        self,
+        client: PlatformClient | None,
+        *,
+        label: str = "",
+        config: cfg.Config | None = None,
+        config_error: str | None = None,
+        profile: cfg.Profile | None = None,
+        read_only: bool = False,
+        tier: str = "",
+        initial_account: int | None = None,
+    ) -> None:
+        super().__init__()
+        self.config = config
+        """The configuration as read at start; None when the file is malformed."""
+        self.config_error = config_error
+        self.force_read_only = read_only
+        """``--read-only``: stays on across profile switches."""
+        self.initial_account = initial_account
+        self.client_factory: ClientFactory = default_client_factory
+        self.key_overrides: dict[str, str] = {}
+        """The keymap in force (binding id -> keys), as given to `set_keymap`."""
+        self.journal = Journal()
+        self.task_changed_signal: Signal[WatchedTask] = Signal(self, "task-changed")
+        """Every change of a watched migration task (the migrations screen listens)."""
+        self.watcher = self._new_watcher(client)
+        self._applying_theme = False
+        start = Connection(
+            client,
+            label=label or (client.host if client else "setup"),
+            profile=profile,
+            tier=profile.tier if profile is not None else tier,
+            read_only=read_only or (profile is not None and profile.is_read_only),
+        )
+        if client is not None:
+            client.observers.append(self.journal.observer(lambda: self.connection.label))
+            client.read_only = start.read_only
+        self.set_reactive(ConnectionApp.connection, start)
+        self.apply_keymap(profile.keymap if profile is not None else {})
+
+    def _new_watcher(self, client: PlatformClient | None) -> MigrationWatcher:
+        watcher = MigrationWatcher(client)
+        watcher.listeners.append(self.task_changed_signal.publish)
+        return watcher
+
+    @property
+    def read_only(self) -> bool:
+        return self.connection.read_only
+
+    # ------------------------------------------------------------------ toasts
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        """Every toast of the console: inert text, never markup (`vagent_tui.inert`).
+
+        Toasts often carry a server's message or a name from the platform, so this is
+        the one way to show one; ``markup`` is accepted for Textual's own callers and
+        ignored.
+        """
+        del markup
+        super().notify(
+            inert(message, multiline=True, limit=DISPLAY_LIMIT),  # a toast, not a document
+            title=inert(title),
+            severity=severity,
+            timeout=timeout,
+            markup=False,
+        )
+
+    # ------------------------------------------------------------------ connecting
+
+    @work(exclusive=True, group="connect", exit_on_error=False)
+    async def connect(self) -> None:
+        """Read the key owner, classify its scope, select ``--account`` if given."""
+        start = self.connection
+        if start.client is None:
+            return
+        self.connection = start.retrying()
+        try:
+            connection = await start.connect()
+        except Exception as exc:  # an API error, or a reply nothing expected: never fatal
+            self.connection = start.failed(exc)
+            self.notify(f"Could not connect: {describe_error(exc)}", severity="error")
+            return
+        if self.initial_account is not None:
+            try:
+                connection = connection.with_target(await connection.resolve(self.initial_account))
+            except Exception as exc:  # connected, but not as the account asked for
+                connection = connection.failed(exc)
+                self.notify(f"Could not connect: {describe_error(exc)}", severity="error")
+        self.connection = connection
+
+    # ------------------------------------------------------------------ target account
+
+    @work(exclusive=True, group="target", exit_on_error=False)
+    async def select_target(self, account_id: int | None) -> None:
+        """Switch the target; a failure keeps the old one. Cancel with `cancel_switch`."""
+        start = self.connection
+        if account_id is None:
+            self.connection = start.with_target(None)
+            return
+        try:
+            account = await start.resolve(account_id)
+        except PlatformError as exc:
+            self.notify(
+                f"Could not switch to account {account_id}: {describe_error(exc)}. "
+                "The target is unchanged.",
+                severity="error",
+            )
+            return
+        if self.connection.client is not start.client:
+            return  # the profile changed meanwhile: the account belongs to the old one
+        self.connection = self.connection.with_target(account)
+        self.notify(f"Now {self.connection.context_line()}")
+
+    def cancel_switch(self) -> bool:
+        """Cancel a target switch under way; True if there was one."""
+        running = [w for w in self.workers if w.group == "target" and w.is_running]
+        for worker in running:
+            worker.cancel()
+        if running:
+            self.notify("Switch cancelled; the target is unchanged.")
+        return bool(running)
+
+    # ------------------------------------------------------------------ migrations
+
+    def watch_task(self, reply: MigrationTask, template_name: str) -> WatchedTask:
+        """Keep watching a queued task, whatever screen is showing."""
+        task = self.watcher.add(
+            reply, template_name=template_name, target=self.connection.target_id
+        )
+        self.run_worker(
+            self._watch_and_announce(self.watcher, task),
+            group=f"watch-{task.task_id}",
+            exit_on_error=False,
+        )
+        return task
+
+    async def _watch_and_announce(self, watcher: MigrationWatcher, task: WatchedTask) -> None:
+        """Poll until the task is final, then say so once (a cancelled watch says nothing)."""
+        await watcher.watch(task)
+        kind = "Dry run" if task.dry_run else "Migration"
+        severity = "error" if task.status.lower() in ("failed", "error") else "information"
+        self.notify(f"{kind} of {task.template_name} {task.status}", severity=severity)
+
+    # ------------------------------------------------------------------ keymap
+
+    def apply_keymap(self, keymap: Mapping[str, str]) -> None:
+        """Use ``keymap`` (binding id -> keys) and remember it for the palette's key hints."""
+        self.key_overrides = dict(keymap)
+        self.set_keymap(self.key_overrides)
+
+    def check_keymap(self) -> None:
+        """Warn about keymap ids that name no binding (checked off the main thread)."""
+        profile = self.connection.profile
+        if profile is None or not profile.keymap:
+            return
+        keymap = dict(profile.keymap)
+        name = profile.name
+
+        def check() -> None:
+            from vagent_tui.ui.keys import keymap_warning, unknown_ids
+
+            unknown = unknown_ids(keymap)
+            if unknown:
+                message = keymap_warning(name, unknown)
+                self.call_from_thread(self.notify, message, severity="warning")
+
+        self.run_worker(check, thread=True, group="keymap-check", exit_on_error=False)
+
+    # ------------------------------------------------------------------ read-only
+
+    async def run_action(
+        self,
+        action: str | ActionParseResult,
+        default_namespace: DOMNode | None = None,
+        namespaces: Mapping[str, DOMNode] | None = None,
+    ) -> bool:
+        """Refuse (with the reason) a mutating action on a read-only profile."""
+        if self.read_only and isinstance(action, str):
+            destination, name, _ = parse(action)
+            node = self._action_node(destination, default_namespace, namespaces)
+            if self.refuse_if_read_only(node, name):
+                return True
+        return await super().run_action(action, default_namespace, namespaces)
+
+    def _action_node(
+        self,
+        destination: str,
+        default: DOMNode | None,
+        namespaces: Mapping[str, DOMNode] | None,
+    ) -> DOMNode | None:
+        """The node an action runs on (the namespaces Textual documents for actions)."""
+        if not destination:
+            return self if default is None else default
+        if namespaces and destination in namespaces:
+            return namespaces[destination]
+        return {"app": self, "screen": self.screen, "focused": self.focused}.get(destination)
+
+    def refuse_if_read_only(self, node: DOMNode | None, action: str) -> bool:
+        """True (and a notification saying why) when ``action`` may not run now."""
+        if not self.read_only or not isinstance(node, BaseScreen):
+            return False
+        what = node.mutating().get(action)
+        if what is None:
+            return False
+        self.notify(refusal(what), severity="warning")
+        return True
+
+    # ------------------------------------------------------------------ config on disk
+
+    def fresh_config(self) -> cfg.Config | None:
+        """The file as it is now (another terminal may have changed it); None if broken."""
+        if self.config is None:
+            return None
+        try:
+            self.config = cfg.load(self.config.path)
+        except cfg.ConfigError as exc:
+            self.config_error = str(exc)
+            return None
+        return self.config
+
+    # ------------------------------------------------------------------ theme memory
+
+    def watch_theme_choice(self) -> None:
+        self.theme_changed_signal.subscribe(self, self._theme_chosen)
+
+    def set_theme_quietly(self, name: str | None) -> None:
+        """Apply a profile's theme without remembering it again."""
+        if not name or name not in self.available_themes or name == self.theme:
+            return
+        self._applying_theme = True
+        try:
+            self.theme = name
+        finally:
+            self.call_after_refresh(self._theme_applied)
+
+    def _theme_applied(self) -> None:
+        self._applying_theme = False
+
+    def _theme_chosen(self, theme: Theme) -> None:
+        if self._applying_theme:
+            return
+        if self.config is None:
+            self.notify(
+                f"Theme {theme.name} is used for now but not remembered: the config file "
+                "has a problem and is left as it is.",
+                severity="warning",
+            )
+            return
+        config = self.fresh_config()
+        if config is None:
+            self.notify(f"Theme not remembered: {self.config_error}", severity="warning")
+            return
+        current = self.connection.profile
+        profile = config.profiles.get(current.name) if current else None
+        if profile is not None:
+            profile.theme = theme.name
+            where = f"profile {profile.name}"
+        else:
+            config.theme = theme.name
+            where = "the config file"
+        try:
+            cfg.save(config)
+        except OSError as exc:
+            self.notify(f"Theme not remembered: {exc}", severity="warning")
+            return
+        self.notify(f"Theme {theme.name} remembered in {where}")
+
+    # ------------------------------------------------------------------ palette
+
+    def profile_commands(self) -> Iterable[SystemCommand]:
+        config = self.fresh_config() if self.config is not None else None
+        current = self.connection.profile
+        for name, profile in (config.profiles if config else {}).items():
+            if current is not None and name == current.name:
+                continue
+            ro = " · read-only" if profile.is_read_only else ""
+            yield SystemCommand(
+                f"profile: use {name}",
+                f"Reconnect to {redact_url(profile.base_url)} ({profile.tier}{ro}); "
+                f"token from {profile.token_source()}",
+                partial(self.switch_profile, name),
+            )
+        if self.config is not None:
+            yield SystemCommand(
+                "profile: new…",
+                "Add a connection profile (base URL, token source, tier) and use it",
+                self.open_setup,
+            )
+
+    def open_setup(self) -> None:
+        self.push_screen(SetupScreen())
+
+    # ------------------------------------------------------------------ switching
+
+    def switch_profile(self, name: str) -> None:
+        self.run_worker(
+            self._switch_profile(name), group="profile", exclusive=True, exit_on_error=False
+        )
+
+    async def _switch_profile(self, name: str) -> None:
+        config = self.fresh_config()
+        if config is None:
+            self.notify(
+                f"Cannot switch profile: {self.config_error or 'no config file'}",
+                severity="error",
+            )
+            return
+        self.notify(f"Connecting to profile {name}…", timeout=3)
+        try:
+            # A token command may take a while (a password manager): off the loop.
+            resolved = await asyncio.to_thread(
+                cfg.resolve_connection, config, profile_name=name, env=profile_env()
+            )
+            assert resolved is not None and resolved.profile is not None
+            client = self.client_factory(resolved)
+        except cfg.ConfigError as exc:
+            self._switch_failed(name, str(exc))
+            return
+        await self.connect_profile(client, resolved.profile)
+
+    async def connect_profile(
+        self,
+        client: PlatformClient,
+        profile: cfg.Profile | None,
+        *,
+        label: str = "",
+    ) -> bool:
+        """Read the key owner with ``client``; on success make it the app's connection.
+
+        A failure closes ``client`` and keeps the current connection (with a message).
+        """
+        label = label or (profile.name if profile else client.host)
+        try:
+            connection = await open_connection(
+                client,
+                label=label,
+                profile=profile,
+                tier=profile.tier if profile else "",
+                read_only=self.force_read_only or (profile is not None and profile.is_read_only),
+                target_account=profile.target_account if profile else None,
+            )
+        except PlatformError as exc:
+            await client.aclose()
+            self._switch_failed(label, describe_error(exc))
+            return False
+        self.install_connection(connection)
+        return True
+
+    def _switch_failed(self, name: str, reason: str) -> None:
+        current = self.connection
+        still = f"still on {current.label}" if current.connected else "not connected"
+        self.notify(
+            f"Could not switch to profile {name}: {reason} ({still})",
+            severity="error",
+            timeout=10,
+        )
+
+    def install_connection(self, connection: Connection) -> None:
+        """Make ``connection`` (connected) the app's; every screen reloads for it."""
+        client = connection.api
+        old_client = self.connection.client
+        if old_client is not None and old_client is not client:
+            # The journal (and any other observer) follows the connection.
+            client.observers.extend(o for o in old_client.observers if o not in client.observers)
+        elif old_client is None:
+            client.observers.append(self.journal.observer(lambda: self.connection.label))
+        dropped = [w for w in self.workers if w.group.startswith("watch-") and w.is_running]
+        for worker in dropped:
+            worker.cancel()
+        if dropped:
+            self.notify(
+                f"Stopped watching {len(dropped)} migration task(s) of the previous profile; "
+                "they go on on the platform.",
+                severity="warning",
+            )
+        self.watcher = self._new_watcher(client)
+        client.read_only = connection.read_only
+        profile = connection.profile
+        self.apply_keymap(profile.keymap if profile else {})
+        self.connection = connection
+        self.check_keymap()
+        if profile is not None:
+            self.set_theme_quietly(profile.theme)
+        self.refresh_bindings()
+        if old_client is not None and old_client is not client:
+            self.run_worker(self._close_later(old_client), group="close-old", exit_on_error=False)
+        ro = " (read-only)" if connection.read_only else ""
+        self.notify(f"Connected to {connection.label}{ro}: {connection.context_line()}")
+
+    async def _close_later(self, client: PlatformClient) -> None:
+        """Close the old client once the writes sent with it have their answer."""
+        for worker in [w for w in self.workers if w.group.startswith("write-")]:
+            with contextlib.suppress(Exception):
+                await worker.wait()
+        await client.aclose()
+
+    async def on_unmount(self) -> None:
+        client = self.connection.client
+        if client is not None:
+            await client.aclose()
