@@ -7,6 +7,8 @@ from typing import Any
 from textual.app import ComposeResult
 from textual.widgets import Footer
 
+from vagent_tui.ui.textual_compat import footer_bindings_ready
+
 
 class KeysFooter(Footer):
     """`Footer`, recomposed only when what it shows has changed.
@@ -22,7 +24,7 @@ class KeysFooter(Footer):
     _composed_from: Any = None
 
     def _compose_inputs(self) -> Any:
-        if not self._bindings_ready:
+        if not footer_bindings_ready(self):
             return None
         key_display = self.app.get_key_display
         return (

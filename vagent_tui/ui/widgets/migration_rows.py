@@ -3,13 +3,9 @@ and the dialogs that guard a real run."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
-from textual.cache import LRUCache
 from textual.widgets import DataTable
 from textual.widgets.data_table import ColumnKey, RowKey
 
@@ -18,6 +14,7 @@ from vagent_tui.services.migrations import WatchedTask
 from vagent_tui.ui.format import fmt_duration
 from vagent_tui.ui.screens.modals import ConfirmModal, PromptModal
 from vagent_tui.ui.text import safe
+from vagent_tui.ui.textual_compat import refresh_cell
 
 COLUMNS: tuple[tuple[str, str], ...] = (
     ("template", "Template"),
@@ -194,39 +191,12 @@ class TasksTable(DataTable[Text]):
                 seen["elapsed"] = (value.plain, str(value.style))
 
     def set_cell(self, row: str, column: str, value: Text, *, update_width: bool = False) -> None:
-        """Replace one cell and render that cell again, not the whole table.
+        """Replace one cell; a wider value lays the columns out again (every row moves).
 
-        `DataTable.update_cell` bumps the counter every render cache of the table is keyed
-        by and refreshes the whole widget: each elapsed tick or poll would render every
-        cell of every row again (most of the monitor's idle CPU, bench/idle.py). Here
-        only the cached renders of this cell and of its row's lines are dropped, and only
-        the row's region is refreshed. A wider value still takes `update_cell` (the
-        column widths, hence every row, change).
+        The monitor changes a cell or two per tick or poll: `refresh_cell` renders only
+        that cell again (most of the monitor's idle CPU otherwise, bench/idle.py).
         """
-        row_key, column_key = RowKey(row), ColumnKey(column)
-        try:
-            index = self.get_row_index(row_key)
-            caches = (self._cell_render_cache, self._row_render_cache, self._line_cache)
-            renderables = self._row_renderable_cache
-        except (AttributeError, KeyError):  # a Textual without these caches: the slow way
-            self.update_cell(row_key, column_key, value, update_width=update_width)
-            return
         if update_width:
-            self.update_cell(row_key, column_key, value, update_width=True)
-            return
-        self._data[row_key][column_key] = value
-        cells, rows, lines = caches
-        region = self._get_row_region(index)
-        ys = range(region.y, region.bottom)
-        _drop(cells, lambda k: k[0] == row_key and k[1] == column_key)
-        _drop(rows, lambda k: k[0] == row_key)
-        _drop(lines, lambda k: k[0] in ys)
-        renderables.discard((self._update_count, index))
-        self._refresh_region(region)
-
-
-def _drop(cache: LRUCache[Any, Any], stale: Callable[[Any], bool]) -> None:
-    """Discard the entries of a Textual LRU cache whose key is ``stale``."""
-    keys = cache.keys()  # an LRUCache is not iterable
-    for key in [k for k in keys if stale(k)]:
-        cache.discard(key)
+            self.update_cell(row, column, value, update_width=True)
+        else:
+            refresh_cell(self, RowKey(row), ColumnKey(column), value)

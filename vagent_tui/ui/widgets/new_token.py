@@ -19,6 +19,7 @@ from textual.widgets import Button, Static, TextArea
 
 from vagent_tui.ui.screens.modals import MODAL_CSS
 from vagent_tui.ui.text import safe
+from vagent_tui.ui.textual_compat import forget_copied
 
 WARNING = (
     "Store this value somewhere safe now (a password manager or secret store). "
@@ -94,9 +95,9 @@ class NewTokenModal(ModalScreen[None]):
 
     def _forget(self) -> None:
         """Drop every reference this modal holds to the value."""
-        if self._copied and getattr(self.app, "_clipboard", None) == self._value:
+        if self._copied:
             # Textual keeps a copy for in-app paste; the terminal's clipboard has it.
-            self.app._clipboard = ""
+            forget_copied(self.app, self._value)
         self._value = ""
         area = self.query_one("#new-token-value", TextArea)
         area.load_text("")
