@@ -12,7 +12,7 @@ from textual.widgets import DataTable, Input, Static
 from tests.helpers import fail_once, settle, sim_of
 from vagent_tui.api.errors import ApiError
 from vagent_tui.api.models import AgentConfig
-from vagent_tui.ui.screens.modals import PromptModal
+from vagent_tui.ui.dialogs import PromptModal
 from vagent_tui.ui.widgets.agent_view import GROUPS, LISTED
 
 TITLE_PATH = "/api/v2/agent/cfg-1111/versions/{}/title"

@@ -16,8 +16,8 @@ from textual.widgets import DataTable, Input, Static, Switch
 
 from tests.helpers import fail_once, settle, sim_of, wait_for
 from vagent_tui.api.errors import ApiError
+from vagent_tui.ui.dialogs import ConfirmModal
 from vagent_tui.ui.screens import computer
-from vagent_tui.ui.screens.modals import ConfirmModal
 from vagent_tui.ui.widgets.computer_recording import RecordingPane
 
 ACCOUNT = 1118

@@ -14,8 +14,8 @@ from tests.helpers import settle
 from vagent_tui.api.errors import ApiError
 from vagent_tui.config import state_dir
 from vagent_tui.services.journal import JournalEntry
+from vagent_tui.ui.dialogs import ConfirmModal
 from vagent_tui.ui.screens.journal import JournalScreen
-from vagent_tui.ui.screens.modals import ConfirmModal
 
 
 def _status(app: Any) -> str:

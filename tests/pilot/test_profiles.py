@@ -17,7 +17,7 @@ from vagent_tui import config as cfg
 from vagent_tui.services.connect import demo_client
 from vagent_tui.sim import create_app
 from vagent_tui.ui.app import VagentApp
-from vagent_tui.ui.screens.modals import TextModal
+from vagent_tui.ui.dialogs import TextModal
 from vagent_tui.ui.screens.setup import SetupScreen
 from vagent_tui.ui.widgets.context_bar import ContextBar
 

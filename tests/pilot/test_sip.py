@@ -8,7 +8,7 @@ from textual.widgets import Button, Input, Label
 
 from tests.helpers import fail_once, settle, sim_of
 from vagent_tui.api.errors import ApiError
-from vagent_tui.ui.screens.modals import ConfirmModal
+from vagent_tui.ui.dialogs import ConfirmModal
 from vagent_tui.ui.widgets.entry_forms import SipEntryForm
 
 PATH = "/api/v2/sip/ipWhitelist"

@@ -11,7 +11,7 @@ from textual.widgets import DataTable, Input, TextArea
 from tests.helpers import fail_once, settle, sim_of
 from vagent_tui.api.errors import ApiError
 from vagent_tui.api.models import mask_secret
-from vagent_tui.ui.screens.modals import ConfirmModal
+from vagent_tui.ui.dialogs import ConfirmModal
 from vagent_tui.ui.widgets.form import FormField
 from vagent_tui.ui.widgets.new_token import NewTokenModal
 

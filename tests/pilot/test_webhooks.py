@@ -9,7 +9,7 @@ from textual.widgets import Button, Input, Label, Select, Static
 
 from tests.helpers import fail_once, settle, sim_of
 from vagent_tui.api.errors import ApiError
-from vagent_tui.ui.screens.modals import ConfirmModal
+from vagent_tui.ui.dialogs import ConfirmModal
 from vagent_tui.ui.widgets.entry_forms import WebhookForm
 from vagent_tui.ui.widgets.relays import EXPLAIN
 

@@ -25,7 +25,7 @@ from tests.property.test_forms import PILOT, field_error, valid
 from vagent_tui.api.requests import MAX_TITLE, MigrationRequest, TitleRequest, UploadRequest
 from vagent_tui.inert import inert
 from vagent_tui.sim.routes_computer import PLATFORM_FILES
-from vagent_tui.ui.screens.modals import ConfirmModal, PromptModal
+from vagent_tui.ui.dialogs import ConfirmModal, PromptModal
 
 FORMS = settings(PILOT, phases=[Phase.explicit, Phase.reuse, Phase.generate])
 """The existing pilot settings, without shrinking: an example takes a good fraction of a

@@ -21,8 +21,8 @@ from textual.worker import Worker, WorkerState
 from vagent_tui import config as cfg
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.ui.connections import ConnectionApp
+from vagent_tui.ui.dialogs import TextModal
 from vagent_tui.ui.registry import BY_NAME, SCREENS
-from vagent_tui.ui.screens.modals import TextModal
 from vagent_tui.ui.screens.setup import SetupScreen
 from vagent_tui.ui.text import safe_markup
 from vagent_tui.ui.themes import (

@@ -284,6 +284,11 @@ class ConnectionApp(CrashReportingApp[None]):
 
     # ------------------------------------------------------------------ config on disk
 
+    def adopt_config(self, config: cfg.Config) -> None:
+        """The file the setup screen has just written, if the app started without one."""
+        if self.config is None and not self.config_error:
+            self.config = config
+
     def fresh_config(self) -> cfg.Config | None:
         """The file as it is now (another terminal may have changed it); None if broken."""
         if self.config is None:

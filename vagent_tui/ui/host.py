@@ -44,6 +44,8 @@ class Console(Protocol):
     config: cfg.Config | None
     config_error: str | None
 
+    def adopt_config(self, config: cfg.Config) -> None: ...
+
     def client_factory(self, connection: cfg.Connection) -> PlatformClient: ...
 
     def connect(self) -> Worker[None]:

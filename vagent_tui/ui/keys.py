@@ -20,7 +20,7 @@ from vagent_tui.ui.registry import SCREENS
 _EXTRA_MODULES = (
     "vagent_tui.ui.app",
     "vagent_tui.ui.screens.setup",
-    "vagent_tui.ui.screens.modals",
+    "vagent_tui.ui.dialogs",
 )
 
 

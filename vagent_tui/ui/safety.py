@@ -2,7 +2,7 @@
 
 Every binding that changes the platform (or opens a form whose only purpose is to do
 so) is listed here by its binding id. A screen derives the action names to hide from
-its own ``BINDINGS``; `VagentApp.run_action` refuses them with a reason when they are
+its own ``BINDINGS``; `ConnectionApp.run_action` refuses them with a reason when they are
 invoked anyway (a keymap override, the palette, a test). The transport refuses any
 non-GET request on a read-only client as the last line (buttons inside forms).
 

@@ -29,9 +29,9 @@ from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import AgentConfig, SavedVersion
 from vagent_tui.api.requests import MAX_TITLE
 from vagent_tui.services.agents import AgentSlots, load_agent
+from vagent_tui.ui.dialogs import PromptModal
 from vagent_tui.ui.format import fmt_datetime, joined
 from vagent_tui.ui.screens.base import BaseScreen
-from vagent_tui.ui.screens.modals import PromptModal
 from vagent_tui.ui.text import inert, safe
 from vagent_tui.ui.widgets.account_info import kind_name
 from vagent_tui.ui.widgets.agent_view import AgentView, ScrollPane

@@ -207,7 +207,7 @@ class BaseScreen(Screen[None]):
         return found
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        # Hidden from footer and palette; `VagentApp.run_action` refuses it if invoked.
+        # Hidden from footer and palette; `ConnectionApp.run_action` refuses it if invoked.
         return not (self.connection.read_only and action in self.mutating())
 
     # ------------------------------------------------------------------ j / k

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import os
 import re
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, cast
 
 from textual import work
 from textual.app import ComposeResult
@@ -28,7 +28,7 @@ from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.status import describe_error
 
 if TYPE_CHECKING:
-    from vagent_tui.ui.app import VagentApp
+    from vagent_tui.ui.host import Console
 
 SOURCES = [
     ("Type it: kept in the credentials file (0600)", "file"),
@@ -87,8 +87,8 @@ class SetupScreen(Screen[None]):
         self.problem = ""
 
     @property
-    def vapp(self) -> VagentApp:
-        return self.app  # type: ignore[return-value]
+    def vapp(self) -> Console:
+        return cast("Console", self.app)
 
     # ------------------------------------------------------------------ layout
 
@@ -280,8 +280,7 @@ class SetupScreen(Screen[None]):
             return
         self.query_one("#setup-token", Input).value = ""
         self._say(f"Saved profile {profile.name} to {config.path}; connecting…")
-        if self.vapp.config is None and not self.vapp.config_error:
-            self.vapp.config = config
+        self.vapp.adopt_config(config)
         client = self.vapp.client_factory(connection)
         if await self.vapp.connect_profile(client, profile):
             self._leave()
@@ -303,10 +302,9 @@ class SetupScreen(Screen[None]):
             self._leave()
 
     def _leave(self) -> None:
-        app = self.vapp
-        app.pop_screen()
+        self.app.pop_screen()
         if self.first_run:
-            app.switch_mode(app.initial_screen)
+            self.app.switch_mode(self.vapp.initial_screen)
 
     def action_cancel(self) -> None:
         if self.first_run and not self.vapp.connection.connected:

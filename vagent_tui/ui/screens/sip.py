@@ -19,9 +19,9 @@ from textual.widgets import DataTable, Static
 from vagent_tui.api.errors import ApiError, PlatformError
 from vagent_tui.api.models import SipEntry, SipEntryRequest
 from vagent_tui.ui.caps import ROW_CAP, left_out
+from vagent_tui.ui.dialogs import ConfirmModal
 from vagent_tui.ui.format import fmt_datetime, plain
 from vagent_tui.ui.screens.base import BaseScreen
-from vagent_tui.ui.screens.modals import ConfirmModal
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.entry_forms import SipEntryForm
 from vagent_tui.ui.widgets.status import describe_error, outcome_unknown

@@ -23,9 +23,9 @@ from textual.widgets import Button, DataTable, Input, Label, Select, Static
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import TokenRecord, TokenRequest
 from vagent_tui.ui.caps import ROW_CAP, left_out
+from vagent_tui.ui.dialogs import ConfirmModal
 from vagent_tui.ui.format import fmt_datetime, plain
 from vagent_tui.ui.screens.base import BaseScreen
-from vagent_tui.ui.screens.modals import ConfirmModal
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.form import FormField, errors_by_field, first_invalid, show_errors
 from vagent_tui.ui.widgets.new_token import NewTokenModal

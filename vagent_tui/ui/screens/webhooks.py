@@ -21,9 +21,9 @@ from textual.widgets import DataTable, TabbedContent, TabPane
 from vagent_tui.api.errors import ApiError, PlatformError
 from vagent_tui.api.models import RelayConfig, Webhook, WebhookRequest
 from vagent_tui.ui.caps import left_out
+from vagent_tui.ui.dialogs import ConfirmModal
 from vagent_tui.ui.format import plain
 from vagent_tui.ui.screens.base import BaseScreen
-from vagent_tui.ui.screens.modals import ConfirmModal
 from vagent_tui.ui.widgets.entry_forms import WebhookForm
 from vagent_tui.ui.widgets.hooks import HookPane
 from vagent_tui.ui.widgets.relays import RelayPane, RelayRow, explain, relay_rows

@@ -22,8 +22,8 @@ from textual.widgets import Button, DataTable, Input, Label, Static, Switch
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import UploadRequest
 from vagent_tui.ui.caps import ROW_CAP, left_out
+from vagent_tui.ui.dialogs import ConfirmModal
 from vagent_tui.ui.format import flag
-from vagent_tui.ui.screens.modals import ConfirmModal
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.computer_render import file_cells, fmt_size
 from vagent_tui.ui.widgets.form import FormField, errors_by_field, first_invalid, show_errors

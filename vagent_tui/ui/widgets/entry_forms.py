@@ -22,7 +22,7 @@ from textual.widgets import Button, Input, Label, Select, Static
 
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import WEBHOOK_TYPES, Request, SipEntryRequest, WebhookRequest
-from vagent_tui.ui.screens.modals import MODAL_CSS
+from vagent_tui.ui.dialogs import MODAL_CSS
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.form import FormField, errors_by_field, first_invalid, show_errors
 from vagent_tui.ui.widgets.status import describe_error, outcome_unknown

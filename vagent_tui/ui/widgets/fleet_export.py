@@ -13,10 +13,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from vagent_tui.services.fleet import DEFAULT_CONCURRENCY
-from vagent_tui.ui.screens.modals import ConfirmModal, PromptModal
+from vagent_tui.ui.dialogs import ConfirmModal, PromptModal
+from vagent_tui.ui.widgets.status import StatusReport
 
 if TYPE_CHECKING:
-    from vagent_tui.ui.screens.base import BaseScreen
+    from textual.screen import Screen
 
 MAX_CONCURRENCY = 64
 
@@ -52,16 +53,17 @@ def ask_concurrency(app: Any, current: int, chosen: Callable[[int], None]) -> No
     )
 
 
-def export_csv(screen: BaseScreen, text: str, default: str, *, rows: int) -> None:
+def export_csv(screen: Screen[None], text: str, default: str, *, rows: int) -> None:
     """Ask where to write ``text`` (CSV), confirm a replacement, write, report."""
 
     def write(path: Path) -> None:
         try:
             path.write_text(text, encoding="utf-8")
         except OSError as exc:
-            screen.status.error(f"Could not write {path}: {exc.strerror or exc}", retry_key="e")
+            problem = f"Could not write {path}: {exc.strerror or exc}"
+            screen.post_message(StatusReport.error(problem, retry_key="e"))
             return
-        screen.status.ok(f"Wrote {rows:,} rows to {path}")
+        screen.post_message(StatusReport.ok(f"Wrote {rows:,} rows to {path}"))
         screen.notify(f"Wrote {path}", title="CSV export", markup=False)
 
     def chosen(value: str | None) -> None:

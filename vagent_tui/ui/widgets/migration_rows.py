@@ -11,8 +11,8 @@ from textual.widgets.data_table import ColumnKey, RowKey
 
 from vagent_tui.api.models import Template
 from vagent_tui.services.migrations import WatchedTask
+from vagent_tui.ui.dialogs import ConfirmModal, PromptModal
 from vagent_tui.ui.format import fmt_duration
-from vagent_tui.ui.screens.modals import ConfirmModal, PromptModal
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.textual_compat import refresh_cell
 

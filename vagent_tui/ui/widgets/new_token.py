@@ -17,7 +17,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static, TextArea
 
-from vagent_tui.ui.screens.modals import MODAL_CSS
+from vagent_tui.ui.dialogs import MODAL_CSS
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.textual_compat import forget_copied
 
