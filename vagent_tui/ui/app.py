@@ -9,7 +9,7 @@ import os
 from collections.abc import Iterable
 from functools import partial
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from textual.app import SystemCommand
 from textual.await_complete import AwaitComplete
@@ -191,7 +191,7 @@ class VagentApp(ConnectionApp):
         else:
             self.action_show_help_panel()
 
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         """The palette's commands; Textual reads their titles and help as markup.
 
         Profile names, base URLs and token commands come from the config file, so
@@ -205,7 +205,7 @@ class VagentApp(ConnectionApp):
                 command.discover,
             )
 
-    def _palette_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+    def _palette_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         for info in SCREENS:
             key = self.key_overrides.get(f"goto.{info.name}", info.key)

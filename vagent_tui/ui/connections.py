@@ -215,7 +215,8 @@ class ConnectionApp(CrashReportingApp[None]):
         """Poll until the task is final, then say so once (a cancelled watch says nothing)."""
         await watcher.watch(task)
         kind = "Dry run" if task.dry_run else "Migration"
-        severity = "error" if task.status.lower() in ("failed", "error") else "information"
+        failed = task.status.lower() in ("failed", "error")
+        severity: SeverityLevel = "error" if failed else "information"
         self.notify(f"{kind} of {task.template_name} {task.status}", severity=severity)
 
     # ------------------------------------------------------------------ keymap

@@ -10,6 +10,7 @@ way to retry, the same way as a failure of the screen's own workers.
 from __future__ import annotations
 
 from textual.message import Message
+from textual.widget import Widget
 from textual.worker import Worker, WorkerState
 
 
@@ -29,11 +30,11 @@ def failure_of(event: Worker.StateChanged) -> BaseException | None:
     return None
 
 
-class ReportsWorkerFailures:
-    """Mixin for a widget with workers: their failures bubble to the screen."""
+class ReportsWorkerFailures(Widget):
+    """Base for a widget with workers (put it first): their failures reach the screen."""
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         error = failure_of(event)
         if error is not None:
             event.stop()
-            self.post_message(WorkerFailed(event.worker, error))  # type: ignore[attr-defined]
+            self.post_message(WorkerFailed(event.worker, error))

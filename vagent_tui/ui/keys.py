@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from textual.binding import Binding
+from textual.dom import DOMNode
 
 from vagent_tui.ui.registry import SCREENS
 
@@ -34,8 +35,8 @@ class KeyInfo:
 
 def catalog() -> list[KeyInfo]:
     """Every binding with an id, from the app, its screens and widgets (sorted by id)."""
-    for module in (*_EXTRA_MODULES, *(info.target.partition(":")[0] for info in SCREENS)):
-        importlib.import_module(module)
+    for wanted in (*_EXTRA_MODULES, *(info.target.partition(":")[0] for info in SCREENS)):
+        importlib.import_module(wanted)
     found: dict[str, KeyInfo] = {}
     for name, module in list(sys.modules.items()):
         if not name.startswith(("vagent_tui.", "textual.")) or module is None:
@@ -50,9 +51,14 @@ def catalog() -> list[KeyInfo]:
     return sorted(found.values(), key=lambda info: info.id)
 
 
-def _classes_with_bindings(values: Iterable[object], module: str) -> Iterable[type]:
+def _classes_with_bindings(values: Iterable[object], module: str) -> Iterable[type[DOMNode]]:
     for value in values:
-        if inspect.isclass(value) and value.__module__ == module and "BINDINGS" in vars(value):
+        if (
+            inspect.isclass(value)
+            and issubclass(value, DOMNode)
+            and value.__module__ == module
+            and "BINDINGS" in vars(value)
+        ):
             yield value
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from textual.screen import Screen
@@ -21,10 +21,11 @@ class ScreenInfo:
     target: str  # "module:Class"
     help: str
 
-    def load(self) -> Screen:
+    def load(self) -> Screen[Any]:
         """Import the screen's module (first use only) and make the screen."""
-        module, _, cls = self.target.partition(":")
-        return getattr(importlib.import_module(module), cls)()
+        module, _, name = self.target.partition(":")
+        screen_class: type[Screen[Any]] = getattr(importlib.import_module(module), name)
+        return screen_class()
 
 
 _P = "vagent_tui.ui.screens."

@@ -13,7 +13,7 @@ integrated terminal); Enter moves to the next field and submits on the last one.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from pydantic import ValidationError
 from textual import on, work
@@ -54,8 +54,8 @@ _FRIENDLY = {
 }
 
 
-def _field_input(name: str, placeholder: str = "", **kwargs: object) -> Input:
-    widget = Input(placeholder=placeholder, id=f"billing-{name}", compact=True, **kwargs)  # type: ignore[arg-type]
+def _field_input(name: str, placeholder: str = "", **kwargs: Any) -> Input:
+    widget = Input(placeholder=placeholder, id=f"billing-{name}", compact=True, **kwargs)
     widget.cursor_blink = False
     return widget
 
@@ -251,14 +251,17 @@ class BillingScreen(BaseScreen):
         protocol = protocol if isinstance(protocol, str) else ""
         # An empty port is the protocol's default (its placeholder shows which).
         port = self._input("port").value.strip() or DEFAULT_PORTS.get(protocol, "")
-        return AdrExportConfig(
-            delivery_protocol=protocol,
-            host=self._input("host").value,
-            port=port,  # type: ignore[arg-type]
-            username=self._input("username").value,
-            password=self._input("password").value,
-            path=self._input("path").value,
-            rotation_minutes=self._input("rotation").value,
+        # Field text as typed: the model parses and checks it (ValidationError per field).
+        return AdrExportConfig.model_validate(
+            {
+                "delivery_protocol": protocol,
+                "host": self._input("host").value,
+                "port": port,
+                "username": self._input("username").value,
+                "password": self._input("password").value,
+                "path": self._input("path").value,
+                "rotation_minutes": self._input("rotation").value,
+            }
         )
 
     def action_save(self) -> None:

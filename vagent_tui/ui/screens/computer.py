@@ -39,7 +39,7 @@ class ComputerScreen(BaseScreen):
     """Recording on the left, workspace upload on the right (stacked when narrow)."""
 
     TITLE: ClassVar[str] = "Computer Agents"
-    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (110, "-wide")]
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
     BINDINGS: ClassVar[list[BindingType]] = [
         _b("s", "start", "Start", "Start a workflow recording on the slot"),
         _b("x", "stop", "Stop", "Stop the active workflow recording"),

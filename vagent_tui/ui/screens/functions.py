@@ -40,7 +40,7 @@ class FunctionsScreen(BaseScreen):
     """A checklist of functions; with an agent account, a cross-check of its actions."""
 
     TITLE: ClassVar[str] = "Functions"
-    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (110, "-wide")]
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("v", "cycle_view", "View", id="functions.view", tooltip=_VIEW_TIP),
         Binding("c", "copy_docs", "Copy docs", id="functions.copy", tooltip=_COPY_TIP),
@@ -124,11 +124,13 @@ class FunctionsScreen(BaseScreen):
         conn = self.connection
         target, acting, is_agent = conn.target_id, conn.acting_id, conn.is_agent_selected
         client = conn.api
+        if acting is None:  # screens load only once the key owner is known
+            return
         self.status.busy("Loading functions")
         self.table.loading = True
         live_call = client.get_live(target=target) if is_agent else asyncio.sleep(0)
         functions, live = await asyncio.gather(
-            client.list_functions(target=acting),  # type: ignore[arg-type]
+            client.list_functions(target=acting),
             live_call,
             return_exceptions=True,
         )

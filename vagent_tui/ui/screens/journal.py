@@ -39,7 +39,7 @@ class JournalScreen(BaseScreen):
     """The journal of changes: table, filters, detail pane, copy as curl."""
 
     TITLE: ClassVar[str] = "Journal"
-    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (110, "-wide")]
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("slash", "focus_text", "Filter", id="journal.filter", tooltip="Type to filter"),
         Binding(

@@ -81,6 +81,8 @@ class MigrationsScreen(BaseScreen):
         self.starting = False
         self._ticker: Timer | None = None
         self._detail_shape: tuple[object, ...] | None = None
+        self._sections_for: tuple[str | None] | None = None
+        """The template whose sections the list shows (a 1-tuple; None: not filled yet)."""
 
     def compose_body(self) -> Iterable[Widget]:
         with Horizontal(id="mig-form"):
@@ -181,9 +183,10 @@ class MigrationsScreen(BaseScreen):
 
     def _show_sections(self, template: Template | None) -> None:
         sections = self.query_one("#mig-sections", SelectionList)
-        if getattr(sections, "_for_template", None) == (template.id if template else None):
+        wanted = template.id if template else None
+        if self._sections_for == (wanted,):
             return
-        sections._for_template = template.id if template else None  # type: ignore[attr-defined]
+        self._sections_for = (wanted,)
         sections.clear_options()
         for name in template.sections if template else []:
             sections.add_option((safe(name), name))
@@ -207,7 +210,7 @@ class MigrationsScreen(BaseScreen):
         event.stop()
         self._plan()
 
-    def on_selection_list_selected_changed(self, event: SelectionList.SelectedChanged) -> None:
+    def on_selection_list_selected_changed(self, event: SelectionList.SelectedChanged[str]) -> None:
         event.stop()
         self._plan()
 
@@ -340,7 +343,7 @@ class MigrationsScreen(BaseScreen):
             c = task.counts
             digits = None
             if c is not None:
-                values = (c.total, c.processed, c.changed, c.skipped)
+                values: tuple[int | None, ...] = (c.total, c.processed, c.changed, c.skipped)
                 values += (c.overrides_kept, c.overrides_replaced)
                 digits = tuple(len(str(v)) for v in values)
             shape = (task.task_id, len(task.history), task.error, task.message, digits)

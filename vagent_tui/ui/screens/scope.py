@@ -115,7 +115,7 @@ class ScopeScreen(BaseScreen):
         self._all_loaded = False
         owner = self.directory.root()
         tree = self.account_tree
-        tree.show_root(owner, expandable=has_children(owner) or bool(self.directory.root_kind()))
+        tree.start_at(owner, expandable=has_children(owner) or bool(self.directory.root_kind()))
         self._show_detail(owner)
         if tree.root.allow_expand:
             tree.root.expand()

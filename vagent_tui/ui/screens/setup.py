@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import os
 import re
-from typing import TYPE_CHECKING, ClassVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from textual import work
 from textual.app import ComposeResult
@@ -39,8 +39,8 @@ TIERS = [("dev", "dev"), ("staging", "staging"), ("prod (read-only unless change
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
 
 
-def _input(ident: str, placeholder: str = "", **kwargs: object) -> Input:
-    widget = Input(placeholder=placeholder, id=ident, compact=True, **kwargs)  # type: ignore[arg-type]
+def _input(ident: str, placeholder: str = "", **kwargs: Any) -> Input:
+    widget = Input(placeholder=placeholder, id=ident, compact=True, **kwargs)
     widget.cursor_blink = False
     return widget
 

@@ -34,7 +34,7 @@ class VoicesScreen(BaseScreen):
     """A table of voices with language, engine, TTS, availability and text filters."""
 
     TITLE: ClassVar[str] = "Voices"
-    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (110, "-wide")]
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("slash", "focus_text", "Filter", id="voices.filter", tooltip="Type to filter"),
         Binding("c", "copy_id", "Copy id", id="voices.copy", tooltip="Copy the voice id"),

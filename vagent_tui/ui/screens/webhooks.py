@@ -253,7 +253,12 @@ class WebhooksScreen(BaseScreen):
             f"of {self.who}? It will no longer receive events."
         )
         modal = ConfirmModal("Remove a webhook destination", body, confirm_label="Remove")
-        self.app.push_screen(modal, lambda yes: self.remove_hook(hook) if yes else None)
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.remove_hook(hook)
+
+        self.app.push_screen(modal, answered)
 
     @work(exclusive=True, group="write-webhooks-delete", exit_on_error=False)
     async def remove_hook(self, hook: Webhook) -> None:
@@ -295,7 +300,12 @@ class WebhooksScreen(BaseScreen):
             f"Events of this type will no longer be relayed to {plain(relay.config.url)}."
         )
         modal = ConfirmModal("Delete a relay configuration", body, confirm_label="Delete")
-        self.app.push_screen(modal, lambda yes: self.remove_relay(relay.name) if yes else None)
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.remove_relay(relay.name)
+
+        self.app.push_screen(modal, answered)
 
     @work(exclusive=True, group="write-webhooks-relay-delete", exit_on_error=False)
     async def remove_relay(self, name: str) -> None:

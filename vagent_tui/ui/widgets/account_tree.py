@@ -56,7 +56,7 @@ class AccountTree(Tree[Account]):
             label = Text(inert(plain, limit=LABEL_LIMIT), style=label.style)
         return super().process_label(label)
 
-    def show_root(self, root: Account, *, expandable: bool) -> None:
+    def start_at(self, root: Account, *, expandable: bool) -> None:
         """Start again with only ``root``."""
         self.clear()
         self.root.data = root

@@ -21,6 +21,7 @@ from textual.widgets import Button, Input, Label, Static
 
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import AutomationSession, RecordingStartRequest, WorkflowRecording
+from vagent_tui.ui.failures import ReportsWorkerFailures
 from vagent_tui.ui.widgets.computer_render import is_final, recording_detail, session_text
 from vagent_tui.ui.widgets.form import FormField, errors_by_field, show_errors
 from vagent_tui.ui.widgets.status import StatusReport
@@ -33,7 +34,7 @@ TTL_DEFAULT = 600
 TTL_MIN, TTL_MAX = 60, 1800
 
 
-class RecordingPane(Vertical):
+class RecordingPane(ReportsWorkerFailures, Vertical):
     """Slot and TTL fields, the action buttons, the browser session and the recording."""
 
     POLL_SECONDS: ClassVar[float] = 3.0
@@ -105,7 +106,8 @@ class RecordingPane(Vertical):
     @property
     def poll_interval(self) -> float:
         """`POLL_SECONDS`, doubled for each poll that failed in a row (bounded)."""
-        return min(self.MAX_POLL_SECONDS, self.POLL_SECONDS * 2 ** min(self.poll_failures, 8))
+        backoff: float = self.POLL_SECONDS * 2 ** min(self.poll_failures, 8)
+        return min(self.MAX_POLL_SECONDS, backoff)
 
     def stop_polling(self) -> None:
         if self._poll is not None:
@@ -160,7 +162,7 @@ class RecordingPane(Vertical):
         """Validate the slot at its field; nothing is sent when it is invalid."""
         raw = self.query_one("#computer-slot", Input).value.strip()
         try:
-            request = RecordingStartRequest(slot_id=raw or None)  # type: ignore[arg-type]
+            request = RecordingStartRequest.model_validate({"slot_id": raw or None})
         except ValidationError as exc:
             errors = errors_by_field(exc)
             if not raw:

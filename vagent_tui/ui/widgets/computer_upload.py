@@ -23,6 +23,7 @@ from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import UploadRequest
 from vagent_tui.ui.caps import ROW_CAP, left_out
 from vagent_tui.ui.dialogs import ConfirmModal
+from vagent_tui.ui.failures import ReportsWorkerFailures
 from vagent_tui.ui.format import flag
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.computer_render import file_cells, fmt_size
@@ -72,7 +73,7 @@ def read_file(path: Path) -> bytes:
         raise LocalFileError(f"cannot read {path.name}: {exc.strerror or exc}") from exc
 
 
-class UploadPane(Vertical):
+class UploadPane(ReportsWorkerFailures, Vertical):
     """Local file, remote path, mode, overwrite, the upload button and the file list."""
 
     class FileChosen(Message):

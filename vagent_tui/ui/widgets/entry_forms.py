@@ -9,7 +9,7 @@ and the server's message; only a success closes it. ESC only cancels.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from pydantic import ValidationError
 from rich.text import Text
@@ -172,6 +172,9 @@ class FormModal(ModalScreen[tuple[Any, str] | None]):
         self.dismiss(None)
 
 
+R = TypeVar("R", bound=Request)
+
+
 class FormErrors(Exception):
     """Validation failed: ``{field name: message}``."""
 
@@ -180,7 +183,7 @@ class FormErrors(Exception):
         self.errors = errors
 
 
-def build(model: type[Request], values: dict[str, str], *required: str) -> Any:
+def build(model: type[R], values: dict[str, str], *required: str) -> R:
     """The request model built from the fields, or `FormErrors`.
 
     A blank required field reads ``required`` rather than the model's parse error.

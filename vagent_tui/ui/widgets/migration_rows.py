@@ -3,9 +3,12 @@ and the dialogs that guard a real run."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
+from textual.coordinate import Coordinate
 from textual.widgets import DataTable
 from textual.widgets.data_table import ColumnKey, RowKey
 
@@ -151,8 +154,8 @@ def force_modal(template: Template) -> PromptModal:
 class TasksTable(DataTable[Text]):
     """One keyed row per watched task; an update touches only the cells that changed."""
 
-    def __init__(self, **kwargs: object) -> None:
-        super().__init__(**kwargs)  # type: ignore[arg-type]
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
         self._seen: dict[str, dict[str, tuple[str, str]]] = {}
         for key, label in COLUMNS:
             self.add_column(label, key=key)
@@ -161,7 +164,7 @@ class TasksTable(DataTable[Text]):
     def highlighted_id(self) -> str | None:
         if not self.row_count:
             return None
-        return self.coordinate_to_cell_key((self.cursor_row, 0)).row_key.value
+        return self.coordinate_to_cell_key(Coordinate(self.cursor_row, 0)).row_key.value
 
     def upsert(self, task: WatchedTask, now: float) -> bool:
         """Add the task's row, or update its changed cells; True when the row is new."""

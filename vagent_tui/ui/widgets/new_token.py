@@ -8,7 +8,7 @@ forgets it (and the in-app clipboard copy of it) when it closes.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar, cast
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -20,6 +20,9 @@ from textual.widgets import Button, Static, TextArea
 from vagent_tui.ui.dialogs import MODAL_CSS
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.textual_compat import forget_copied
+
+if TYPE_CHECKING:
+    from vagent_tui.ui.host import Console
 
 WARNING = (
     "Store this value somewhere safe now (a password manager or secret store). "
@@ -86,7 +89,7 @@ class NewTokenModal(ModalScreen[None]):
 
     def action_copy(self) -> None:
         if self._value:
-            self.app.copy_text(self._value, "new token", secret=True)  # type: ignore[attr-defined]
+            cast("Console", self.app).copy_text(self._value, "new token", secret=True)
             self._copied = True
 
     def action_close(self) -> None:
