@@ -17,38 +17,11 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
 from vagent_tui.inert import inert
+from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.text import safe
 
-MODAL_CSS = """
-.modal {
-    align: center middle;
-    background: $background 60%;
-}
-.modal > Vertical {
-    width: 70;
-    max-width: 95%;
-    height: auto;
-    border: thick $accent;
-    background: $surface;
-    padding: 1 2;
-}
-.modal .modal-title {
-    text-style: bold;
-    margin-bottom: 1;
-}
-.modal .modal-buttons {
-    height: auto;
-    margin-top: 1;
-    align-horizontal: right;
-}
-.modal .modal-buttons Button {
-    margin-left: 2;
-}
-.modal .field-error {
-    color: $error;
-    height: auto;
-}
-"""
+MODAL_CSS = stylesheet(__file__)
+"""The frame of every dialog (``.modal``), and the few rules of each dialog."""
 
 
 class ConfirmModal(ModalScreen[bool]):
@@ -180,12 +153,7 @@ class TextModal(ModalScreen[None]):
     # MODAL_CSS styles the dialog screen itself (``.modal``): scoped, it would only
     # match ``.modal`` nodes *inside* the dialog and the frame would never show.
     SCOPED_CSS: ClassVar[bool] = False
-    DEFAULT_CSS = (
-        MODAL_CSS
-        + """
-    TextModal TextArea { height: auto; max-height: 20; }
-    """
-    )
+    DEFAULT_CSS = MODAL_CSS
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Close", id="modal.close", tooltip="Close"),
     ]

@@ -29,6 +29,7 @@ from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import AgentConfig, SavedVersion
 from vagent_tui.api.requests import MAX_TITLE
 from vagent_tui.services.agents import AgentSlots, load_agent
+from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.dialogs import PromptModal
 from vagent_tui.ui.format import fmt_datetime, joined
 from vagent_tui.ui.screens.base import BaseScreen
@@ -59,16 +60,7 @@ class AgentScreen(BaseScreen):
 
     TITLE = "Agent"
     AUTO_FOCUS = "#agent-view"
-    DEFAULT_CSS = """
-    AgentScreen #agent-slot { height: auto; padding: 0 1; }
-    AgentScreen #agent-hint { height: auto; padding: 1 2; display: none; }
-    AgentScreen.-no-agent #agent-hint { display: block; }
-    AgentScreen.-no-agent #agent-tabs, AgentScreen.-no-agent #agent-slot { display: none; }
-    AgentScreen #agent-tabs { height: 1fr; }
-    AgentScreen TabPane { padding: 0; }
-    AgentScreen #agent-view, AgentScreen #agent-json-pane { height: 1fr; padding: 0 1; }
-    AgentScreen #agent-versions { height: 1fr; }
-    """
+    DEFAULT_CSS = stylesheet(__file__)
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "toggle_slot", "Staging/Live", id="agent.slot",
                 tooltip="Show the staging or the live configuration"),

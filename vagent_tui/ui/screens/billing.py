@@ -25,6 +25,7 @@ from textual.widgets import Button, Input, Select, Static
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import AdrExportConfig
 from vagent_tui.api.requests import MAX_ROTATION
+from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.form import FormField, errors_by_field, first_invalid, show_errors
@@ -81,28 +82,7 @@ class BillingScreen(BaseScreen):
             tooltip="Save (for terminals that keep ctrl+s)",
         ),
     ]
-    DEFAULT_CSS = """
-    BillingScreen #billing-body { height: 1fr; padding: 0 1; }
-    BillingScreen #billing-intro { color: $text-muted; height: auto; }
-    BillingScreen #billing-level.-hidden { display: none; }
-    BillingScreen #billing-level { color: $warning; height: auto; }
-    BillingScreen #billing-form { height: auto; margin-top: 1; }
-    BillingScreen .billing-row { height: auto; }
-    BillingScreen .billing-row FormField { width: 1fr; }
-    BillingScreen .billing-row FormField:first-child { margin-right: 2; }
-    BillingScreen FormField { height: auto; margin-bottom: 1; }
-    BillingScreen FormField Input, BillingScreen FormField Select { width: 100%; }
-    BillingScreen FormField.-invalid Input, BillingScreen FormField.-invalid Select {
-        border: none;
-    }
-    BillingScreen FormField.-invalid Input { background: $error 15%; }
-    BillingScreen #billing-actions { height: auto; }
-    BillingScreen #billing-save { margin-right: 2; }
-    BillingScreen #billing-keys { color: $text-muted; height: 3; content-align: left middle; }
-    BillingScreen #billing-saved { height: auto; color: $success; margin-top: 1; }
-    BillingScreen #billing-saved.-hidden { display: none; }
-    BillingScreen #billing-delivery { height: auto; color: $text-muted; margin-top: 1; }
-    """
+    DEFAULT_CSS = stylesheet(__file__)
 
     def __init__(self) -> None:
         super().__init__()

@@ -22,6 +22,7 @@ from textual.widgets import Button, DataTable, DirectoryTree, Input, Label, Sele
 from vagent_tui.api.models import ComputerAccount
 from vagent_tui.services.agents import computer_accounts_for
 from vagent_tui.ui.caps import ROW_CAP
+from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.computer_recording import RecordingPane
@@ -51,38 +52,7 @@ class ComputerScreen(BaseScreen):
         _b("c", "copy_cdp", "Copy CDP URL", "Copy the browser session's CDP URL", show=False),
         _b("escape", "leave", "Leave field", "Close the file tree / leave the field", show=False),
     ]
-    DEFAULT_CSS = """
-    ComputerScreen #computer-top { height: 1; padding: 0 1; }
-    ComputerScreen #computer-top Label { width: auto; margin-right: 1; color: $text-muted; }
-    ComputerScreen #computer-account { width: 1fr; }
-    ComputerScreen #computer-body { height: 1fr; }
-    ComputerScreen RecordingPane, ComputerScreen UploadPane { height: auto; padding: 0 1; }
-    ComputerScreen .pane-title { padding: 0; }
-    ComputerScreen .computer-row { height: auto; }
-    ComputerScreen .computer-row FormField { width: 1fr; margin-right: 1; }
-    ComputerScreen .computer-row Button { margin-top: 1; width: auto; min-width: 0; }
-    ComputerScreen .computer-buttons { height: 1; margin-bottom: 1; }
-    ComputerScreen .computer-buttons Button { margin-right: 1; width: auto; min-width: 0; }
-    ComputerScreen .field-error { width: 100%; }
-    ComputerScreen #field-overwrite { width: 15; }
-    ComputerScreen .computer-switch { height: 1; }
-    ComputerScreen #computer-overwrite-state { width: auto; margin-left: 1; }
-    ComputerScreen Switch { border: none; height: 1; padding: 0; width: 6; }
-    ComputerScreen Switch:focus { border: none; background-tint: $foreground 15%; }
-    ComputerScreen #computer-session { margin-bottom: 1; }
-    ComputerScreen .computer-subtitle { text-style: bold; margin-top: 1; }
-    ComputerScreen #computer-files { height: 8; }
-    ComputerScreen.-wide #computer-body { layout: horizontal; overflow-y: hidden; }
-    ComputerScreen.-wide RecordingPane { width: 1fr; height: 1fr; overflow-y: auto; }
-    ComputerScreen.-wide UploadPane {
-        width: 1fr; height: 1fr; border-left: solid $primary; overflow-y: auto;
-    }
-    ComputerScreen.-wide #computer-files { height: 1fr; min-height: 5; }
-    ComputerScreen #computer-picker { display: none; height: 1fr; padding: 0 1; }
-    ComputerScreen.-picking #computer-picker { display: block; }
-    ComputerScreen.-picking #computer-body { display: none; }
-    ComputerScreen #computer-tree { height: 1fr; }
-    """
+    DEFAULT_CSS = stylesheet(__file__)
 
     def __init__(self, *, tree_root: Path | None = None) -> None:
         super().__init__()

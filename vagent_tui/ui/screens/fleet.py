@@ -52,14 +52,7 @@ class FleetScreen(BaseScreen):
     """One question asked of every agent account below the key."""
 
     TITLE = "Fleet"
-    CSS = """
-    FleetScreen #fleet-controls { height: 3; }
-    FleetScreen #fleet-question { width: 34; }
-    FleetScreen #fleet-summary { width: 1fr; height: 3; padding: 1 1 0 1; }
-    FleetScreen #fleet-progress { height: 1; padding: 0 1; }
-    FleetScreen #fleet-progress Bar { width: 1fr; }
-    FleetScreen #fleet-table { height: 1fr; }
-    """
+    CSS_PATH = "fleet.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "start", "Start", id="fleet.start", tooltip="Ask every agent account"),
         Binding("x", "cancel", "Cancel", id="fleet.cancel", tooltip="Stop asking"),

@@ -47,32 +47,7 @@ class FunctionsScreen(BaseScreen):
         Binding("n", "copy_name", "Copy name", id="functions.copy-name", tooltip="Copy the name"),
         Binding("d", "cycle_detail", "Detail", id="functions.detail", tooltip=_DETAIL_TIP),
     ]
-    CSS = """
-    FunctionsScreen #functions-bar { height: 1; padding: 0 1; }
-    FunctionsScreen #functions-summary { width: 1fr; }
-    FunctionsScreen #functions-view { width: auto; color: $text-muted; }
-    FunctionsScreen #functions-findings {
-        height: auto; max-height: 8; padding: 0 1; border-left: thick $success;
-    }
-    FunctionsScreen #functions-findings.-problems { border-left: thick $error; }
-    FunctionsScreen #functions-findings.-none { border-left: thick $secondary; }
-    FunctionsScreen.-narrow #functions-findings { max-height: 4; }
-    FunctionsScreen #functions-body { layout: horizontal; height: 1fr; }
-    FunctionsScreen #functions-table { height: 1fr; width: 1fr; }
-    FunctionsScreen #functions-detail {
-        width: 44; height: 1fr; padding: 0 1;
-        border-left: solid $primary; overflow-y: auto;
-    }
-    FunctionsScreen.-narrow #functions-body { layout: vertical; }
-    FunctionsScreen.-narrow #functions-detail {
-        width: 1fr; height: auto; max-height: 8;
-        border-left: none; border-top: solid $primary;
-    }
-    FunctionsScreen #functions-detail.-hidden { display: none; }
-    FunctionsScreen.-narrow.-big-detail #functions-findings { display: none; }
-    FunctionsScreen.-narrow.-big-detail #functions-table { height: 5; }
-    FunctionsScreen.-narrow.-big-detail #functions-detail { height: 1fr; max-height: 100%; }
-    """
+    CSS_PATH = "functions.tcss"
 
     def __init__(self) -> None:
         super().__init__()

@@ -44,27 +44,7 @@ class InboxScreen(BaseScreen):
     """Junk inbox rooms of the acting account, paged by the server."""
 
     TITLE = "Junk inbox"
-    CSS = """
-    InboxScreen #inbox-header { height: 1; padding: 0 1; }
-    InboxScreen #inbox-body { height: 1fr; layout: vertical; }
-    InboxScreen #inbox-table { height: 3fr; }
-    InboxScreen #inbox-detail {
-        height: 2fr;
-        border-top: solid $primary;
-        padding: 0 1;
-    }
-    InboxScreen #inbox-hint { display: none; padding: 1 2; text-style: bold; }
-    InboxScreen.-no-agent #inbox-hint { display: block; }
-    InboxScreen.-no-agent #inbox-body { display: none; }
-    InboxScreen.-wide #inbox-body { layout: horizontal; }
-    InboxScreen.-wide #inbox-table { width: 1fr; height: 1fr; }
-    InboxScreen.-wide #inbox-detail {
-        width: 56;
-        height: 1fr;
-        border-top: none;
-        border-left: solid $primary;
-    }
-    """
+    CSS_PATH = "inbox.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         _nav("n", "next_page", "Next", "Next page"),
         _nav("p", "prev_page", "Prev", "Previous page"),

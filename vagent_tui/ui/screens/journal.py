@@ -51,26 +51,7 @@ class JournalScreen(BaseScreen):
         Binding("g", "first_page", "Newest", id="journal.newest", tooltip="The newest page"),
         Binding("escape", "focus_table", "Table", show=False, id="journal.table", tooltip="Table"),
     ]
-    CSS = """
-    JournalScreen #journal-filters { height: 1; padding: 0 1; }
-    JournalScreen #journal-filters Select { width: 1fr; margin-right: 1; }
-    JournalScreen #journal-text { width: 2fr; margin-right: 1; }
-    JournalScreen #journal-count { width: auto; color: $text-muted; }
-    JournalScreen #journal-body { layout: horizontal; height: 1fr; }
-    JournalScreen #journal-table { height: 1fr; width: 1fr; }
-    JournalScreen #journal-detail {
-        width: 44; height: 1fr; padding: 0 1;
-        border-left: solid $primary; overflow-y: auto;
-    }
-    JournalScreen.-narrow #journal-body { layout: vertical; }
-    JournalScreen.-narrow #journal-detail {
-        width: 1fr; height: auto; max-height: 8;
-        border-left: none; border-top: solid $primary;
-    }
-    JournalScreen #journal-empty { display: none; padding: 1 2; color: $text-muted; }
-    JournalScreen.-empty #journal-empty { display: block; }
-    JournalScreen.-empty #journal-body { display: none; }
-    """
+    CSS_PATH = "journal.tcss"
 
     def __init__(self) -> None:
         super().__init__()

@@ -41,25 +41,7 @@ class MigrationsScreen(BaseScreen):
     """Template migrations: start (dry run by default), watch, review."""
 
     TITLE = "Migrations"
-    CSS = """
-    MigrationsScreen #mig-form { height: 8; }
-    MigrationsScreen #mig-templates-pane { width: 1fr; }
-    MigrationsScreen #mig-sections-pane { width: 22; }
-    MigrationsScreen #mig-options { width: 23; padding: 0 0 0 1; }
-    MigrationsScreen #mig-templates, MigrationsScreen #mig-sections { height: 1fr; }
-    MigrationsScreen #mig-templates { padding: 0 1; }
-    MigrationsScreen #mig-options Checkbox { width: 100%; }
-    MigrationsScreen #mig-start { margin-top: 1; width: 100%; }
-    MigrationsScreen #mig-plan { color: $text-muted; height: auto; }
-    MigrationsScreen #mig-tasks-body { height: 1fr; layout: vertical; border-top: solid $primary; }
-    MigrationsScreen #mig-tasks { height: 1fr; }
-    MigrationsScreen #mig-task-detail { height: 1fr; border-top: solid $primary; padding: 0 1; }
-    MigrationsScreen.-wide #mig-tasks-body { layout: horizontal; }
-    MigrationsScreen.-wide #mig-tasks { width: 1fr; }
-    MigrationsScreen.-wide #mig-task-detail {
-        width: 56; border-top: none; border-left: solid $primary;
-    }
-    """
+    CSS_PATH = "migrations.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "start", "Start", id="migrations.start", tooltip="Start the migration"),
         Binding(

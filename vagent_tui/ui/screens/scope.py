@@ -24,6 +24,7 @@ from vagent_tui.api.models import Account
 from vagent_tui.services.accounts import AccountDirectory, filter_accounts, has_children
 from vagent_tui.services.session import Connection
 from vagent_tui.ui.caps import left_out
+from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.text import inert
 from vagent_tui.ui.widgets.account_info import account_detail, label_for, scope_info, selectable
@@ -35,21 +36,7 @@ class ScopeScreen(BaseScreen):
 
     TITLE = "Scope"
     AUTO_FOCUS = "#scope-tree"
-    DEFAULT_CSS = """
-    ScopeScreen #scope-info { height: auto; padding: 0 1; }
-    ScopeScreen #scope-info.-error { background: $error 20%; }
-    ScopeScreen #scope-main { height: 1fr; }
-    ScopeScreen #scope-left { width: 1fr; }
-    ScopeScreen #scope-filter { height: 1; border: none; padding: 0 1; margin: 0 0 0 0; }
-    ScopeScreen #scope-filter:focus { background: $boost; }
-    ScopeScreen #scope-tree, ScopeScreen #scope-matches { height: 1fr; border: none; }
-    ScopeScreen #scope-matches { display: none; text-wrap: nowrap; text-overflow: ellipsis; }
-    ScopeScreen.-filtering #scope-matches { display: block; }
-    ScopeScreen.-filtering #scope-tree { display: none; }
-    ScopeScreen #scope-detail {
-        width: 40%; max-width: 40; height: 1fr; padding: 0 1; border-left: vkey $primary-background;
-    }
-    """
+    DEFAULT_CSS = stylesheet(__file__)
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "pick", "Pick", show=False, id="scope.pick-any", tooltip="Act as it"),
         Binding("slash", "focus_filter", "Filter", id="scope.filter", tooltip="Fuzzy filter"),

@@ -24,6 +24,7 @@ from textual.widgets import Button, Footer, Input, Label, Select, Static
 from vagent_tui import config as cfg
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.scope import classify
+from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.status import describe_error
 
@@ -61,24 +62,7 @@ class SetupScreen(Screen[None]):
         ),
         Binding("escape", "cancel", "Cancel", id="setup.cancel", tooltip="Close without saving"),
     ]
-    DEFAULT_CSS = """
-    SetupScreen #setup-head { dock: top; height: 1; background: $primary-background;
-        padding: 0 1; text-style: bold; }
-    SetupScreen #setup-body { padding: 0 1; }
-    SetupScreen #setup-intro { color: $text-muted; height: auto; margin-bottom: 1; }
-    SetupScreen #setup-problem { color: $text; background: $error 30%; height: auto;
-        padding: 0 1; margin-bottom: 1; }
-    SetupScreen #setup-problem.-hidden { display: none; }
-    SetupScreen .setup-row { height: 1; margin-bottom: 1; }
-    SetupScreen .setup-row.-hidden { display: none; }
-    SetupScreen .setup-row Label { width: 14; color: $text-muted; }
-    SetupScreen .setup-row Input, SetupScreen .setup-row Select { width: 1fr; }
-    SetupScreen #setup-buttons { height: auto; }
-    SetupScreen #setup-buttons Button { margin-right: 2; min-width: 10; }
-    SetupScreen #setup-result { height: auto; margin-top: 1; }
-    SetupScreen #setup-result.-ok { color: $success; }
-    SetupScreen #setup-result.-error { color: $error; }
-    """
+    DEFAULT_CSS = stylesheet(__file__)
 
     def __init__(self, *, first_run: bool = False) -> None:
         super().__init__()

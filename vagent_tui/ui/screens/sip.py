@@ -19,6 +19,7 @@ from textual.widgets import DataTable, Static
 from vagent_tui.api.errors import ApiError, PlatformError
 from vagent_tui.api.models import SipEntry, SipEntryRequest
 from vagent_tui.ui.caps import ROW_CAP, left_out
+from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.dialogs import ConfirmModal
 from vagent_tui.ui.format import fmt_datetime, plain
 from vagent_tui.ui.screens.base import BaseScreen
@@ -36,12 +37,7 @@ class SipScreen(BaseScreen):
         Binding("a", "add", "Add", id="sip.add", tooltip="Add an IP address to the whitelist"),
         Binding("d", "remove", "Remove", id="sip.remove", tooltip="Remove the highlighted address"),
     ]
-    DEFAULT_CSS = """
-    SipScreen #sip-header { height: 1; padding: 0 1; color: $text-muted; }
-    SipScreen #sip-table { height: 1fr; }
-    SipScreen #sip-empty { display: none; padding: 1 2; color: $text-muted; }
-    SipScreen.-empty #sip-empty { display: block; }
-    """
+    DEFAULT_CSS = stylesheet(__file__)
 
     def __init__(self) -> None:
         super().__init__()

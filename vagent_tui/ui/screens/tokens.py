@@ -23,6 +23,7 @@ from textual.widgets import Button, DataTable, Input, Label, Select, Static
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import TokenRecord, TokenRequest
 from vagent_tui.ui.caps import ROW_CAP, left_out
+from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.dialogs import ConfirmModal
 from vagent_tui.ui.format import fmt_datetime, plain
 from vagent_tui.ui.screens.base import BaseScreen
@@ -61,20 +62,7 @@ class TokensScreen(BaseScreen):
             tooltip="Close the create form (what you typed is kept)",
         ),
     ]
-    DEFAULT_CSS = """
-    TokensScreen #tokens-note { padding: 0 1; color: $text-muted; height: 1; }
-    TokensScreen #tokens-table { height: 1fr; }
-    TokensScreen #tokens-form {
-        height: auto; padding: 0 1; border-top: solid $primary;
-    }
-    TokensScreen #tokens-form.-hidden { display: none; }
-    TokensScreen #tokens-form-row { height: auto; }
-    TokensScreen #field-type { width: 18; margin-right: 1; }
-    TokensScreen #field-description { width: 1fr; margin-right: 1; }
-    TokensScreen #tokens-form-buttons { width: auto; height: auto; margin-top: 1; }
-    TokensScreen #tokens-form-buttons Button { min-width: 10; margin-left: 1; }
-    TokensScreen #tokens-form-hint { color: $text-muted; }
-    """
+    DEFAULT_CSS = stylesheet(__file__)
 
     def __init__(self) -> None:
         super().__init__()

@@ -42,25 +42,7 @@ class VoicesScreen(BaseScreen):
         Binding("x", "clear_filters", "Clear", id="voices.clear", tooltip="Clear all filters"),
         Binding("escape", "focus_table", "Table", show=False, id="voices.table", tooltip="Table"),
     ]
-    CSS = """
-    VoicesScreen #voices-filters { height: auto; padding: 0 1; }
-    VoicesScreen #voices-filters Horizontal { height: 1; }
-    VoicesScreen #voices-filters Select { width: 1fr; margin-right: 1; }
-    VoicesScreen #voices-text { width: 1fr; margin-right: 1; }
-    VoicesScreen #voices-count { width: auto; color: $text-muted; }
-    VoicesScreen #voices-body { layout: horizontal; height: 1fr; }
-    VoicesScreen #voices-table { height: 1fr; width: 1fr; }
-    VoicesScreen #voices-detail {
-        width: 40; height: 1fr; padding: 0 1;
-        border-left: solid $primary; overflow-y: auto;
-    }
-    VoicesScreen.-narrow #voices-body { layout: vertical; }
-    VoicesScreen.-narrow #voices-detail {
-        width: 1fr; height: auto; max-height: 9;
-        border-left: none; border-top: solid $primary;
-    }
-    VoicesScreen #voices-detail.-hidden { display: none; }
-    """
+    CSS_PATH = "voices.tcss"
 
     def __init__(self) -> None:
         super().__init__()

@@ -21,6 +21,7 @@ from textual.widgets import DataTable, TabbedContent, TabPane
 from vagent_tui.api.errors import ApiError, PlatformError
 from vagent_tui.api.models import RelayConfig, Webhook, WebhookRequest
 from vagent_tui.ui.caps import left_out
+from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.dialogs import ConfirmModal
 from vagent_tui.ui.format import plain
 from vagent_tui.ui.screens.base import BaseScreen
@@ -49,10 +50,7 @@ class WebhooksScreen(BaseScreen):
         ),
         Binding("t", "switch_tab", "Destinations/Relays", id="webhooks.tab", tooltip="Switch tab"),
     ]
-    DEFAULT_CSS = """
-    WebhooksScreen #webhooks-tabs { height: 1fr; }
-    WebhooksScreen TabPane { padding: 0; height: 1fr; }
-    """
+    DEFAULT_CSS = stylesheet(__file__)
 
     def __init__(self) -> None:
         super().__init__()

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual.widgets import Static
 
+from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.text import inert
 
 if TYPE_CHECKING:
@@ -19,24 +20,7 @@ class ContextBar(Static):
     Account names, the scope's label and the profile come from outside: shown inert.
     """
 
-    DEFAULT_CSS = """
-    ContextBar {
-        dock: top;
-        height: 1;
-        width: 100%;
-        background: $primary-background;
-        color: $text;
-        padding: 0 1;
-    }
-    ContextBar.-tier-prod {
-        background: $tier-prod;
-        color: auto;
-    }
-    ContextBar.-tier-staging {
-        background: $tier-staging;
-        color: auto;
-    }
-    """
+    DEFAULT_CSS = stylesheet(__file__)
 
     def __init__(self, title: str) -> None:
         super().__init__(id="context-bar", markup=False)

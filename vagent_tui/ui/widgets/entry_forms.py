@@ -22,6 +22,7 @@ from textual.widgets import Button, Input, Label, Select, Static
 
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import WEBHOOK_TYPES, Request, SipEntryRequest, WebhookRequest
+from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.dialogs import MODAL_CSS
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.form import FormField, errors_by_field, first_invalid, show_errors
@@ -43,17 +44,7 @@ class FormModal(ModalScreen[tuple[Any, str] | None]):
     """A dialog form; dismisses with ``(request, server message)`` after a success."""
 
     SCOPED_CSS: ClassVar[bool] = False  # MODAL_CSS styles the screen itself (.modal)
-    DEFAULT_CSS = (
-        MODAL_CSS
-        + """
-    FormModal #form-error { color: $error; height: auto; }
-    FormModal #form-error.-hidden { display: none; }
-    FormModal Input, FormModal Select { width: 100%; }
-    FormModal FormField { margin-bottom: 1; }
-    FormModal FormField.-invalid Input, FormModal FormField.-invalid Select { border: none; }
-    FormModal FormField.-invalid Input { background: $error 15%; }
-    """
-    )
+    DEFAULT_CSS = MODAL_CSS + stylesheet(__file__)
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel", id="form.cancel", tooltip="Close without sending"),
     ]

@@ -15,29 +15,8 @@ from textual.containers import Vertical
 from textual.widget import Widget
 from textual.widgets import Label
 
+from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.text import safe
-
-FORM_CSS = """
-FormField {
-    height: auto;
-    margin-bottom: 0;
-}
-FormField > .field-label {
-    color: $text-muted;
-    height: 1;
-}
-FormField > .field-error {
-    color: $error;
-    height: auto;
-    display: none;
-}
-FormField.-invalid > .field-error {
-    display: block;
-}
-FormField.-invalid Input, FormField.-invalid Select {
-    border: tall $error;
-}
-"""
 
 
 class FormField(Vertical):
@@ -47,7 +26,7 @@ class FormField(Vertical):
     validation errors land at the right place.
     """
 
-    DEFAULT_CSS = FORM_CSS
+    DEFAULT_CSS = stylesheet(__file__)
 
     def __init__(self, label: str, widget: Widget, *, name: str, hint: str = "") -> None:
         super().__init__(name=name, id=f"field-{name.replace('_', '-')}")

@@ -16,6 +16,7 @@ from textual.widgets import DataTable, Static
 
 from vagent_tui.api.models import Webhook
 from vagent_tui.ui.caps import ROW_CAP
+from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.format import fmt_datetime, plain
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.tables import place_cursor, row_table
@@ -32,14 +33,7 @@ def shorten(text: str, room: int | None) -> str:
 class HookPane(Vertical):
     """Webhook destinations: url, label, type, added; keyed by url."""
 
-    DEFAULT_CSS = """
-    HookPane { height: 1fr; }
-    HookPane #hooks-table { height: 1fr; }
-    HookPane #hook-detail {
-        height: auto; max-height: 3; padding: 0 1; border-top: solid $primary;
-    }
-    HookPane.-wide #hook-detail { display: none; }
-    """
+    DEFAULT_CSS = stylesheet(__file__)
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)

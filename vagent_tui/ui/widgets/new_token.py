@@ -17,6 +17,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static, TextArea
 
+from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.dialogs import MODAL_CSS
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.textual_compat import forget_copied
@@ -33,20 +34,7 @@ WARNING = (
 class NewTokenModal(ModalScreen[None]):
     """Shows a new token's full value once; ``c`` copies it, Enter / Esc close."""
 
-    DEFAULT_CSS = (
-        MODAL_CSS
-        + """
-    NewTokenModal > Vertical { width: 72; }
-    NewTokenModal #new-token-warning {
-        color: $text;
-        background: $warning 25%;
-        padding: 0 1;
-        margin-bottom: 1;
-    }
-    NewTokenModal #new-token-value { height: 3; }
-    NewTokenModal #new-token-for { color: $text-muted; }
-    """
-    )
+    DEFAULT_CSS = MODAL_CSS + stylesheet(__file__)
     SCOPED_CSS: ClassVar[bool] = False  # MODAL_CSS styles the screen itself (.modal)
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("c", "copy", "Copy", id="new-token.copy", tooltip="Copy the token value"),

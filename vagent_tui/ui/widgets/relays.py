@@ -19,6 +19,7 @@ from textual.containers import Container, Vertical, VerticalScroll
 from textual.widgets import DataTable, Static
 
 from vagent_tui.api.models import RelayConfig, RelayType
+from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.format import flag, plain
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.details import Field, field_grid
@@ -104,21 +105,7 @@ class RelayPane(Vertical):
     relay list answered 403.
     """
 
-    DEFAULT_CSS = """
-    RelayPane { height: 1fr; }
-    RelayPane #relay-notice { height: auto; padding: 0 1; display: none; }
-    RelayPane #relay-notice.-shown { display: block; }
-    RelayPane #relay-notice.-premium { color: $warning; text-style: bold; }
-    RelayPane #relay-notice.-error { background: $error 20%; }
-    RelayPane #relay-body { height: 1fr; layout: vertical; }
-    RelayPane #relay-table { height: 1fr; }
-    RelayPane #relay-detail { height: 8; border-top: solid $primary; padding: 0 1; }
-    RelayPane.-wide #relay-body { layout: horizontal; }
-    RelayPane.-wide #relay-table { width: 1fr; }
-    RelayPane.-wide #relay-detail {
-        width: 38; height: 1fr; border-top: none; border-left: solid $primary;
-    }
-    """
+    DEFAULT_CSS = stylesheet(__file__)
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)

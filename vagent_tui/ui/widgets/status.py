@@ -10,6 +10,7 @@ from textual.widgets import Static
 
 from vagent_tui.api.errors import MalformedResponse, PlatformError, TransportError, redact_text
 from vagent_tui.inert import inert
+from vagent_tui.ui.css import stylesheet
 
 UNSURE = " (the change may have been made: check before retrying)"
 """After a write got no reply or an unreadable one, the platform may have carried it out."""
@@ -18,21 +19,7 @@ UNSURE = " (the change may have been made: check before retrying)"
 class StatusLine(Static):
     """Shows what a screen is doing. Every message is shown inert, never as markup."""
 
-    DEFAULT_CSS = """
-    StatusLine {
-        height: auto;
-        max-height: 3;
-        padding: 0 1;
-        color: $text-muted;
-    }
-    StatusLine.-error {
-        background: $error 20%;
-        color: $text;
-    }
-    StatusLine.-ok {
-        color: $success;
-    }
-    """
+    DEFAULT_CSS = stylesheet(__file__)
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__("", id=id, markup=False)
