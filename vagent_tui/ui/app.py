@@ -20,6 +20,7 @@ from textual.worker import Worker, WorkerState
 
 from vagent_tui import config as cfg
 from vagent_tui.api.client import PlatformClient
+from vagent_tui.ui import palette
 from vagent_tui.ui.connections import ConnectionApp
 from vagent_tui.ui.dialogs import TextModal
 from vagent_tui.ui.registry import BY_NAME, SCREENS
@@ -124,6 +125,7 @@ class VagentApp(ConnectionApp):
         self.theme_errors = self._register_themes(extra_theme_dirs)
         wanted = theme or terminal_default()
         self.theme = wanted if wanted in self.available_themes else DEFAULT_DARK
+        palette.install(self.console, self.get_css_variables(), replace=False)
         self.initial_screen = initial_screen if initial_screen in BY_NAME else "scope"
 
     # ------------------------------------------------------------------ themes
@@ -138,6 +140,11 @@ class VagentApp(ConnectionApp):
         # Built-in themes chosen from the palette lack our semantic variables.
         return dict(SEMANTIC_DEFAULTS)
 
+    def _palette_follows_theme(self, _theme: object) -> None:
+        """The semantic colours of cells and panes (`vagent_tui.ui.palette`) follow too."""
+        palette.install(self.console, self.get_css_variables(), replace=True)
+        self.screen.refresh(repaint=True)
+
     # ------------------------------------------------------------------ start-up
 
     def on_mount(self) -> None:
@@ -146,6 +153,7 @@ class VagentApp(ConnectionApp):
         for warning in self.config_warnings:
             self.notify(warning, title="Config file", severity="warning", markup=False, timeout=15)
         self.watch_theme_choice()
+        self.theme_changed_signal.subscribe(self, self._palette_follows_theme)
         self.check_keymap()
         if self.connection.client is None:
             self.push_screen(SetupScreen(first_run=True))

@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from rich.text import Text
 
 from vagent_tui.inert import DISPLAY_LIMIT, inert
+from vagent_tui.ui.palette import FAILED, OK
 
 YES = "✓"
 NO = "✗"
@@ -65,8 +66,8 @@ def flag(value: bool | None, *, yes: str = "yes", no: str = "no") -> Text:
     if value is None:
         return Text("—", style="dim")
     if value:
-        return Text(f"{YES} {yes}", style="green")
-    return Text(f"{NO} {no}", style="red")
+        return Text(f"{YES} {yes}", style=OK)
+    return Text(f"{NO} {no}", style=FAILED)
 
 
 def plain(value: object) -> str:

@@ -32,6 +32,7 @@ from vagent_tui.services.agents import AgentSlots, load_agent
 from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.dialogs import PromptModal
 from vagent_tui.ui.format import fmt_datetime, joined
+from vagent_tui.ui.palette import BADGE_OK, BADGE_WARN, FAILED, WARN
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.text import inert, safe
 from vagent_tui.ui.widgets.account_info import kind_name
@@ -172,7 +173,7 @@ class AgentScreen(BaseScreen):
     def _show_failed(self, error: BaseException) -> None:
         """Where the configuration would be: what failed (never "Loading…" after it)."""
         if self.slots is None:
-            line = safe(f"✗ Could not load the configuration: {describe_error(error)}", "red")
+            line = safe(f"✗ Could not load the configuration: {describe_error(error)}", FAILED)
             line.append(" (r: retry)", style="dim")
             self.query_one("#agent-slot", Static).update(line)
 
@@ -185,14 +186,14 @@ class AgentScreen(BaseScreen):
         config = slots.slot(self.slot)
         line = Text()
         if self.slot == "staging":
-            line.append(" STAGING ", style="bold black on yellow")
+            line.append(" STAGING ", style=BADGE_WARN)
         else:
-            line.append(" LIVE ", style="bold black on green")
+            line.append(" LIVE ", style=BADGE_OK)
         if config is not None:
             line.append(f" {inert(config.id) or '—'} · ")
             line.append(inert(config.title) or "untitled", style="bold")
         if self.slot == "staging" and slots.staging_is_empty:
-            line.append("  staging is empty: showing the live configuration", style="yellow")
+            line.append("  staging is empty: showing the live configuration", style=WARN)
         elif self.slot == "staging" and slots.live is not None and slots.staging is not None:
             diff = differing_fields(slots.live, slots.staging)
             line.append(f"  {len(diff)} field(s) differ from live", style="dim")

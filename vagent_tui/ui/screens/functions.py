@@ -24,6 +24,7 @@ from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import AgentConfig, FunctionDescriptor
 from vagent_tui.services.agents import Finding, cross_check
 from vagent_tui.ui.format import flag
+from vagent_tui.ui.palette import FAILED, FAILED_STRONG, WARN
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.details import findings_text, function_detail
@@ -211,7 +212,7 @@ class FunctionsScreen(BaseScreen):
 
     def _cells(self, fn: FunctionDescriptor) -> list[Text]:
         def need(value: bool | None) -> Text:
-            return Text("yes", style="yellow") if value else Text("—", style="dim")
+            return Text("yes", style=WARN) if value else Text("—", style="dim")
 
         if self.configured is None:
             configured = Text("—", style="dim")
@@ -219,10 +220,10 @@ class FunctionsScreen(BaseScreen):
             count = self.configured.get(fn.name, 0)
             problem = any(f.name == fn.name for f in self.findings)
             configured = Text(f"{count} ⚠" if problem else (str(count) if count else ""),
-                              style="bold red" if problem else "")  # fmt: skip
+                              style=FAILED_STRONG if problem else "")  # fmt: skip
         return [
             flag(fn.allowed),
-            safe(fn.label or fn.name, "" if fn.allowed is not False else "red"),
+            safe(fn.label or fn.name, "" if fn.allowed is not False else FAILED),
             Text(
                 "—" if fn.limit is None else str(fn.limit), style="dim" if fn.limit is None else ""
             ),

@@ -25,6 +25,7 @@ from textual.widgets import DataTable, Static
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import JunkRoom
 from vagent_tui.services.inbox import PAGE_SIZES, InboxPager
+from vagent_tui.ui.palette import FAILED_STRONG, WARN
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.widgets.inbox_rows import room_cells, room_detail
 from vagent_tui.ui.widgets.tables import ROW_CAP, SafeTable, left_out, row_table
@@ -167,14 +168,14 @@ class InboxScreen(BaseScreen):
         text = Text(no_wrap=True, overflow="ellipsis")
         waiting = shown is not want and not shown.total
         if waiting and self._failed:
-            text.append("✗ not loaded (r: retry)", style="bold red")
+            text.append("✗ not loaded (r: retry)", style=FAILED_STRONG)
         else:
             text.append("…" if waiting else shown.label, style="bold")
         if shown.total:
             text.append(f" · page {shown.page + 1:,} of {shown.last_page + 1:,}")
         text.append(f" · {want.page_size}/page")
         text.append(" · unread only" if want.unread else " · all rooms")
-        text.append(left_out(len(shown.rooms), "rooms on this page"), style="yellow")
+        text.append(left_out(len(shown.rooms), "rooms on this page"), style=WARN)
         if shown is not want and (want.page != shown.page or want.unread != shown.unread):
             text.append(f" · → page {want.page + 1:,}", style="italic")
         self.query_one("#inbox-header", Static).update(text)

@@ -26,6 +26,7 @@ from textual.widgets import DataTable, Input, Select, Static
 from vagent_tui.inert import inert
 from vagent_tui.services.journal import Journal, JournalEntry, JournalFilter, to_curl
 from vagent_tui.ui.format import NO, YES
+from vagent_tui.ui.palette import FAILED, OK
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.tables import row_table
@@ -260,11 +261,11 @@ def _row(entry: JournalEntry) -> list[Text]:
     moment = entry.moment
     when = moment.strftime("%m-%d %H:%M:%S") if moment else entry.time[:14]
     if entry.status is None:
-        status = Text(f"{NO} none", style="red")
+        status = Text(f"{NO} none", style=FAILED)
     elif entry.ok:
-        status = Text(f"{YES} {entry.status}", style="green")
+        status = Text(f"{YES} {entry.status}", style=OK)
     else:
-        status = Text(f"{NO} {entry.status}", style="red")
+        status = Text(f"{NO} {entry.status}", style=FAILED)
     path = entry.path.removeprefix("/api/v2")
     return [
         safe(when),
@@ -283,11 +284,11 @@ def entry_detail(entry: JournalEntry) -> Text:
     out.append(f"{inert(entry.method)} ", style="bold")
     out.append(inert(entry.path) + "\n")
     if entry.status is None:
-        out.append(f"{NO} no reply", style="red")
+        out.append(f"{NO} no reply", style=FAILED)
     elif entry.ok:
-        out.append(f"{YES} {entry.status}", style="green")
+        out.append(f"{YES} {entry.status}", style=OK)
     else:
-        out.append(f"{NO} {entry.status}", style="red")
+        out.append(f"{NO} {entry.status}", style=FAILED)
     out.append(f"  {inert(entry.message or '—')}\n")
     target = str(entry.target) if entry.target is not None else "— (key owner or in the path)"
     moment = entry.moment

@@ -23,6 +23,7 @@ from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import MigrationRequest, Template
 from vagent_tui.services.migrations import WatchedTask
 from vagent_tui.ui.caps import ROW_CAP
+from vagent_tui.ui.palette import FAILED, FAILED_STRONG, WARN_STRONG
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.migration_rows import (
@@ -126,7 +127,7 @@ class MigrationsScreen(BaseScreen):
             if target == self.connection.target_id:
                 self.templates, self.templates_error = [], exc.message
                 options.clear_options()
-                options.add_option(Option(safe(exc.message, style="red"), disabled=True))
+                options.add_option(Option(safe(exc.message, style=FAILED), disabled=True))
                 self._show_sections(None)
                 self.status.error(exc)
             return
@@ -182,10 +183,10 @@ class MigrationsScreen(BaseScreen):
         dry = self.query_one("#mig-dry-run", Checkbox).value
         force = self.query_one("#mig-force", Checkbox).value
         picked = self.query_one("#mig-sections", SelectionList).selected
-        text = Text("dry run" if dry else "REAL RUN", style="" if dry else "bold yellow")
+        text = Text("dry run" if dry else "REAL RUN", style="" if dry else WARN_STRONG)
         text.append(f" · {len(picked)} section(s)" if picked else " · all sections")
         if force:
-            text.append(" · replaces overrides", style="bold red")
+            text.append(" · replaces overrides", style=FAILED_STRONG)
         self.query_one("#mig-plan", Static).update(text)
 
     def on_checkbox_changed(self, event: Checkbox.Changed) -> None:

@@ -21,6 +21,7 @@ from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import Voice
 from vagent_tui.services.agents import VoiceFilter, filter_voices
 from vagent_tui.ui.format import NO, YES, plain
+from vagent_tui.ui.palette import FAILED, OK
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.details import voice_detail
@@ -177,9 +178,9 @@ class VoicesScreen(BaseScreen):
 
     @staticmethod
     def _cells(voice: Voice) -> list[Text]:
-        style = "" if voice.available else "red"
-        mark = Text(f"{YES} yes", style="green") if voice.available else Text(f"{NO} no", "red")
-        tts = Text(YES, "green") if voice.supports_standard_tts else Text(NO, "red")
+        style = "" if voice.available else FAILED
+        mark = Text(f"{YES} yes", style=OK) if voice.available else Text(f"{NO} no", FAILED)
+        tts = Text(YES, OK) if voice.supports_standard_tts else Text(NO, FAILED)
         return [
             safe(voice.name, style),
             Text(plain(voice.provider), style=style),

@@ -16,6 +16,7 @@ from vagent_tui.api.scope import ScopeLevel
 from vagent_tui.services.accounts import account_kind
 from vagent_tui.services.session import Connection
 from vagent_tui.ui.format import flag, joined, plain
+from vagent_tui.ui.palette import FAILED, FAILED_STRONG, OK_STRONG, WARN
 from vagent_tui.ui.text import inert, safe
 from vagent_tui.ui.widgets.status import describe_error
 
@@ -45,8 +46,8 @@ def scope_info(connection: Connection, error: BaseException | None) -> Renderabl
     owner, scope = connection.owner, connection.scope
     if error is not None:
         grid.add_row(
-            Text("Error", style="bold red"),
-            safe(f"✗ Could not connect: {describe_error(error)} — press r to retry", "red"),
+            Text("Error", style=FAILED_STRONG),
+            safe(f"✗ Could not connect: {describe_error(error)} — press r to retry", FAILED),
         )
     if owner is None or scope is None:
         if error is None:
@@ -79,13 +80,13 @@ def _access(connection: Connection) -> Text:
     assert scope is not None
     if scope.restricted:
         ids = ", ".join(str(i) for i in scope.permitted_account_ids)
-        text = Text(f"restricted by permittedAccountIds to {ids}", style="yellow")
+        text = Text(f"restricted by permittedAccountIds to {ids}", style=WARN)
         text.append("; other accounts are hidden, or dimmed and not selectable", style="dim")
         return text
     if scope.level is ScopeLevel.AGENT:
         return Text("its own agent account only")
     if scope.level is ScopeLevel.UNKNOWN:
-        return Text("no scope rule matched: only the key owner itself", style="yellow")
+        return Text("no scope rule matched: only the key owner itself", style=WARN)
     below = {
         ScopeLevel.PARTNER: "resellers › organizations › agents",
         ScopeLevel.RESELLER: "organizations › agents",
@@ -97,11 +98,11 @@ def _access(connection: Connection) -> Text:
 def account_line(account: Account, *, current: bool, selectable: bool, suffix: str = "") -> Text:
     """A tree or list line: marker, name, id and type; dimmed when not selectable."""
     text = Text()
-    text.append(f"{CURRENT} " if current else "  ", style="bold green")
+    text.append(f"{CURRENT} " if current else "  ", style=OK_STRONG)
     text.append(inert(account.display_name), style="bold" if current else "")
     text.append(f" #{account.id} {kind_name(account)}", style="dim")
     if account.scope_field("active") is False:
-        text.append(" ✗ inactive", style="red")
+        text.append(" ✗ inactive", style=FAILED)
     if not selectable:
         text.append(" (not permitted)", style="dim italic")
         text.stylize("dim")

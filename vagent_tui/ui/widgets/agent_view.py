@@ -24,6 +24,7 @@ from textual.widgets import Static
 from vagent_tui.api.models import AgentConfig, Resource
 from vagent_tui.ui.caps import ROW_CAP
 from vagent_tui.ui.format import flag, plain
+from vagent_tui.ui.palette import ACCENT, FAILED, HEADING
 from vagent_tui.ui.text import inert, safe
 
 T = TypeVar("T")
@@ -97,7 +98,7 @@ def _grid() -> Table:
 
 
 def _title(text: str, count: int | None = None) -> Text:
-    title = Text(f"\n▌ {text}", style="bold cyan")
+    title = Text(f"\n▌ {text}", style=HEADING)
     if count is not None:
         title.append(f"  ({count})", style="dim")
     return title
@@ -135,7 +136,7 @@ def _functions(config: AgentConfig) -> RenderableType:
         instructions = safe(action.instructions, multiline=True)
         if extra:
             instructions.append(f" [{extra}]")
-        reason = Text(why or "—", style="red" if why else "dim")
+        reason = Text(why or "—", style=FAILED if why else "dim")
         table.add_row(safe(action.name, "bold"), flag(action.allowed), reason,
                       instructions)  # fmt: skip
     return _more(table, len(config.actions))
@@ -149,7 +150,7 @@ def _reporting(fields: list[Any], *, source: bool) -> RenderableType:
         row = [safe(item.key, "bold"), safe(item.label), Text(plain(kind)),
                Text(plain(choices)), safe(item.instructions, multiline=True)]  # fmt: skip
         if source:
-            row.append(Text(plain(getattr(item, "source", None)), style="cyan"))
+            row.append(Text(plain(getattr(item, "source", None)), style=ACCENT))
         table.add_row(*row)
     return _more(table, len(fields))
 

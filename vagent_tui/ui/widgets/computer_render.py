@@ -14,11 +14,12 @@ from rich.text import Text
 from vagent_tui.api.models import AutomationSession, WorkflowRecording, WorkspaceFile
 from vagent_tui.inert import inert
 from vagent_tui.ui.format import flag, fmt_datetime, fmt_duration, humanize_age, now, plain
+from vagent_tui.ui.palette import FAILED, OK, WARN, WARN_STRONG
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.details import Field, field_grid
 
 _DONE = {"completed", "failed", "error", "cancelled", "canceled"}
-_STATE_STYLE = {"recording": "bold yellow", "stopping": "yellow", "finalized": "green"}
+_STATE_STYLE = {"recording": WARN_STRONG, "stopping": WARN, "finalized": OK}
 
 
 def is_final(recording: WorkflowRecording | None) -> bool:
@@ -71,7 +72,7 @@ def recording_detail(recording: WorkflowRecording | None, *, compact: bool) -> R
         )
     state = recording.state or "—"
     analysis = recording.analysis_status or "—"
-    analysis_style = "green" if analysis == "completed" else "red" if analysis == "failed" else ""
+    analysis_style = OK if analysis == "completed" else FAILED if analysis == "failed" else ""
     short: list[Field] = [
         ("State", safe(state, style=_STATE_STYLE.get(state, ""))),
         ("Slot", plain(recording.slot_id)),

@@ -17,6 +17,7 @@ from rich.text import Text
 from vagent_tui.api.models import FunctionDescriptor, Voice
 from vagent_tui.services.agents import Finding
 from vagent_tui.ui.format import flag, plain
+from vagent_tui.ui.palette import FAILED, FAILED_STRONG, OK, WARN
 from vagent_tui.ui.text import safe, safe_value
 
 Field = tuple[str, Text | str]
@@ -45,7 +46,7 @@ def field_grid(fields: list[Field], *, pairs: list[Field] | None = None) -> Rend
 
 def need(value: bool | None) -> Text:
     """A requirement: ``required`` stands out, ``not required`` does not."""
-    return Text("required", style="yellow") if value else Text("not required", style="dim")
+    return Text("required", style=WARN) if value else Text("not required", style="dim")
 
 
 def availability(available: bool) -> Text:
@@ -102,12 +103,12 @@ def function_detail(
     ]
     long: list[Field] = [("Details", plain(descriptor.details))]
     if descriptor.allowed is False or descriptor.reason or descriptor.missing_requirement:
-        long.append(("Reason", safe(plain(descriptor.reason), "red")))
+        long.append(("Reason", safe(plain(descriptor.reason), FAILED)))
         long.append(("Missing", plain(descriptor.missing_requirement)))
     long.append(("Placeholder", plain(descriptor.placeholder)))
     long.append(("Docs", plain(descriptor.docs_page)))
     for finding in findings:
-        long.append(("Problem", safe(f"⚠ {finding.text}", "bold red")))
+        long.append(("Problem", safe(f"⚠ {finding.text}", FAILED_STRONG)))
     if compact:
         return field_grid(long, pairs=short)
     return field_grid(short + long)
@@ -117,8 +118,8 @@ def finding_line(finding: Finding, descriptor: FunctionDescriptor | None) -> Tex
     """``webSearch not allowed (reason)`` / ``endCall configured 2 times, limit 1``."""
     if finding.kind == "not-allowed":
         why = (descriptor.reason if descriptor else None) or "not allowed for this account"
-        return safe(f"✗ {finding.name} not allowed ({why})", "red")
-    return safe(f"⚠ {finding.name} {finding.text}", "yellow")
+        return safe(f"✗ {finding.name} not allowed ({why})", FAILED)
+    return safe(f"⚠ {finding.name} {finding.text}", WARN)
 
 
 def findings_text(
@@ -131,7 +132,7 @@ def findings_text(
     """The cross-check in a few lines: a headline, then one line per problem."""
     total = sum(configured.values())
     if not findings:
-        return Text(f"✓ {total} configured functions: all allowed and within their limits", "green")
+        return Text(f"✓ {total} configured functions: all allowed and within their limits", OK)
     by_name = {f.name: f for f in functions}
     n = len(findings)
     plural = "s" if n != 1 else ""

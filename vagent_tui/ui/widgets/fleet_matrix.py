@@ -23,6 +23,7 @@ from textual.widgets.data_table import RowDoesNotExist
 from vagent_tui.api.models import Account
 from vagent_tui.services.fleet import FleetAnswer, Question, cell_text
 from vagent_tui.ui.format import NO, YES
+from vagent_tui.ui.palette import FAILED, OK, WARN
 from vagent_tui.ui.text import inert, safe
 from vagent_tui.ui.widgets.tables import ROW_CAP, SafeTable
 
@@ -32,7 +33,7 @@ MAX_TEXT = 48
 PENDING = Text("…", style="dim")
 NOT_ASKED = Text("–", style="dim")
 BLANK = Text("")
-OK = Text(YES, style="green")
+OK = Text(YES, style=OK)
 
 
 def _cut(text: str) -> str:
@@ -46,7 +47,7 @@ def value_text(key: str, value: Any, values: dict[str, Any]) -> Text:
     if value is None:
         return Text("—", style="dim")
     if key == "allowed":
-        return Text(str(value), style="green" if value == values.get("total") else "yellow")
+        return Text(str(value), style=OK if value == values.get("total") else WARN)
     if key == "unread":
         return Text(f"{value:,}", style="bold" if value else "dim")
     return Text(_cut(cell_text(value)))
@@ -132,7 +133,7 @@ class FleetMatrix(SafeTable):
         assert self.question is not None
         row = str(answer.account_id)
         if answer.error is not None:
-            self.put(row, "result", Text(_cut(f"{NO} {answer.error}"), style="red"))
+            self.put(row, "result", Text(_cut(f"{NO} {answer.error}"), style=FAILED))
             for key in self.question.keys:
                 self.put(row, key, BLANK)
             return

@@ -17,6 +17,7 @@ from rich.text import Text
 from vagent_tui.api.models import JunkRoom
 from vagent_tui.inert import DISPLAY_LIMIT
 from vagent_tui.ui.format import fmt_datetime, humanize_age
+from vagent_tui.ui.palette import HEADING
 from vagent_tui.ui.text import inert, safe
 
 _SPACES = re.compile(r"[ \t\r\n\f\v]+")
@@ -55,7 +56,7 @@ def room_cells(
 ) -> tuple[Text, ...]:
     """Unread marker, name, phone, last message (truncated), humanized time."""
     unread = room_unread(room, unread_filter=unread_filter)
-    marker = Text(UNREAD, style="bold cyan") if unread else Text(" ")
+    marker = Text(UNREAD, style=HEADING) if unread else Text(" ")
     return (
         marker,
         room_name(room),

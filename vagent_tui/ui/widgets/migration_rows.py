@@ -16,6 +16,7 @@ from vagent_tui.api.models import Template
 from vagent_tui.services.migrations import WatchedTask
 from vagent_tui.ui.dialogs import ConfirmModal, PromptModal
 from vagent_tui.ui.format import fmt_duration
+from vagent_tui.ui.palette import FAILED, OK, RUNNING, UNKNOWN, WARN, WARN_STRONG
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.textual_compat import refresh_cell
 
@@ -33,28 +34,28 @@ COLUMNS: tuple[tuple[str, str], ...] = (
 )
 
 _STATUS = {
-    "queued": ("◷", "yellow"),
-    "running": ("⟳", "cyan"),
-    "completed": ("✓", "green"),
-    "succeeded": ("✓", "green"),
-    "success": ("✓", "green"),
-    "done": ("✓", "green"),
-    "failed": ("✗", "red"),
-    "error": ("✗", "red"),
-    "cancelled": ("⊘", "red"),
-    "canceled": ("⊘", "red"),
-    "gone": ("⊘", "yellow"),  # the platform no longer knows the task: not polled any more
+    "queued": ("◷", WARN),
+    "running": ("⟳", RUNNING),
+    "completed": ("✓", OK),
+    "succeeded": ("✓", OK),
+    "success": ("✓", OK),
+    "done": ("✓", OK),
+    "failed": ("✗", FAILED),
+    "error": ("✗", FAILED),
+    "cancelled": ("⊘", FAILED),
+    "canceled": ("⊘", FAILED),
+    "gone": ("⊘", WARN),  # the platform no longer knows the task: not polled any more
 }
 
 
 def status_text(status: str) -> Text:
-    """Glyph + word + colour; an unknown status reads ``? <status>`` in magenta."""
-    glyph, colour = _STATUS.get(status.lower(), ("?", "magenta"))
+    """Glyph + word + colour; an unknown status reads ``? <status>`` (palette.UNKNOWN)."""
+    glyph, colour = _STATUS.get(status.lower(), ("?", UNKNOWN))
     return safe(f"{glyph} {status}", style=colour)
 
 
 def run_text(dry_run: bool) -> Text:
-    return Text("dry run", style="dim") if dry_run else Text("REAL", style="bold yellow")
+    return Text("dry run", style="dim") if dry_run else Text("REAL", style=WARN_STRONG)
 
 
 def template_label(template: Template) -> Text:
@@ -77,7 +78,7 @@ def task_cells(task: WatchedTask, now: float) -> dict[str, Text]:
     done = "—"
     if counts is not None and counts.processed is not None:
         done = f"{counts.processed}/{_count(counts.total)}"
-    error = safe(f"⚠ {task.error}", style="red") if task.error else Text("")
+    error = safe(f"⚠ {task.error}", style=FAILED) if task.error else Text("")
     return {
         "template": safe(task.template_name or task.template_id),
         "run": run_text(task.dry_run),
@@ -116,7 +117,7 @@ def task_detail(task: WatchedTask | None, now: float) -> RenderableType:
             ),
         )
     if task.error:
-        grid.add_row("Last error", safe(f"⚠ {task.error} (still polling)", style="red"))
+        grid.add_row("Last error", safe(f"⚠ {task.error} (still polling)", style=FAILED))
     grid.add_row("Endpoint", safe(task.endpoint))
     history = Table.grid(padding=(0, 1))
     history.add_column(justify="right", style="dim")

@@ -21,6 +21,7 @@ from textual.widgets import DataTable, Static
 from vagent_tui.api.models import RelayConfig, RelayType
 from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.format import flag, plain
+from vagent_tui.ui.palette import WARN
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.details import Field, field_grid
 from vagent_tui.ui.widgets.tables import place_cursor, row_table
@@ -78,7 +79,7 @@ def relay_detail(row: RelayRow | None, *, premium: bool) -> RenderableType:
     if row.description:
         fields.append(("Description", row.description))
     if not premium:
-        fields.append(("Configured", Text("unknown: premium required", style="yellow")))
+        fields.append(("Configured", Text("unknown: premium required", style=WARN)))
         return field_grid(fields)
     config = row.config
     if config is None:

@@ -1,0 +1,100 @@
+"""Semantic colours come from the theme: every theme defines them, a switch follows."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from rich.color import Color as RichColor
+from rich.console import Console
+from rich.text import Text
+
+from vagent_tui.ui import palette
+from vagent_tui.ui.themes import load_themes, packaged_theme_dir
+
+UI = Path(__file__).resolve().parents[3] / "vagent_tui" / "ui"
+
+
+def test_every_shipped_theme_gives_every_name_a_colour() -> None:
+    themes, errors = load_themes((packaged_theme_dir(),))
+    assert not errors and len(themes) >= 4
+    for theme in themes:
+        variables = theme.to_color_system().generate()
+        variables.update(theme.variables)
+        styles = palette.rich_theme(variables).styles
+        for name in palette.NAMES:
+            assert styles[name].color is not None, (theme.name, name)
+
+
+def test_the_ansi_theme_stays_in_the_terminal_s_own_colours() -> None:
+    variables = {"status-ok": "ansi_green", "status-failed": "ansi_red", "warning": "ansi_yellow"}
+    styles = palette.rich_theme(variables).styles
+    assert styles[palette.OK].color == RichColor.parse("color(2)")
+    assert styles[palette.FAILED].color == RichColor.parse("color(1)")
+
+
+def test_a_bad_colour_in_a_theme_gives_no_colour_not_a_crash() -> None:
+    styles = palette.rich_theme({"status-ok": "not-a-colour"}).styles
+    assert styles[palette.OK].color is None
+
+
+def test_text_is_drawn_in_the_installed_colour_and_replaced_on_a_switch() -> None:
+    console = Console(color_system="truecolor", force_terminal=True, width=20)
+    palette.install(console, {"status-ok": "#112233"}, replace=False)
+    with console.capture() as first:
+        console.print(Text("ok", style=palette.OK))
+    palette.install(console, {"status-ok": "#445566"}, replace=True)
+    with console.capture() as second:
+        console.print(Text("ok", style=palette.OK))
+    assert "38;2;17;34;51" in first.get()
+    assert "38;2;68;85;102" in second.get() and "38;2;17;34;51" not in second.get()
+
+
+_COLOUR = re.compile(
+    r"\"[^\"\n]*\b(red|green|yellow|blue|magenta|cyan|white|black|orange|purple)\b[^\"\n]*\""
+)
+
+
+def test_no_colour_is_written_in_python_under_ui() -> None:
+    """Colours come from the theme: palette names in Python, $variables in .tcss."""
+    found = []
+    for path in sorted(UI.rglob("*.py")):
+        if path.name in ("themes.py", "palette.py"):  # the defaults, and the names
+            continue
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            code = line.split("#", 1)[0]
+            if _COLOUR.search(code) and '"""' not in code:
+                found.append(f"{path.relative_to(UI)}:{number}: {line.strip()}")
+    assert not found, "\n".join(found)
+
+
+def test_no_stylesheet_is_written_in_python_under_ui() -> None:
+    found = [
+        str(path.relative_to(UI))
+        for path in sorted(UI.rglob("*.py"))
+        if re.search(r'^\s*(DEFAULT_)?CSS\s*[:=][^\n]*"""', path.read_text(), re.M)
+    ]
+    assert not found, found
+
+
+def test_no_literal_colour_in_the_stylesheets() -> None:
+    literal = re.compile(r":[^;{}]*(#[0-9a-fA-F]{3,8}\b|\b(red|green|yellow|blue|white|black)\b)")
+    found = []
+    for path in sorted(UI.rglob("*.tcss")):
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if literal.search(line) and not line.lstrip().startswith(("/*", "*")):
+                found.append(f"{path.relative_to(UI)}:{number}: {line.strip()}")
+    assert not found, "\n".join(found)
+
+
+async def test_the_app_s_colours_follow_a_theme_switch(make_app: object) -> None:
+    app = make_app("voices")  # type: ignore[operator]
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.theme = "vagent-dark"
+        await pilot.pause()
+        dark = app.console.get_style(palette.FAILED).color
+        app.theme = "vagent-high-contrast"
+        await pilot.pause()
+        contrast = app.console.get_style(palette.FAILED).color
+        wanted = RichColor.parse(app.get_css_variables()["status-failed"].lower())
+        assert dark != contrast and contrast.triplet == wanted.triplet
