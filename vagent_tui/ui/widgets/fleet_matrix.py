@@ -33,7 +33,7 @@ MAX_TEXT = 48
 PENDING = Text("…", style="dim")
 NOT_ASKED = Text("–", style="dim")
 BLANK = Text("")
-OK = Text(YES, style=OK)
+ANSWERED = Text(YES, style=OK)
 
 
 def _cut(text: str) -> str:
@@ -137,7 +137,7 @@ class FleetMatrix(SafeTable):
             for key in self.question.keys:
                 self.put(row, key, BLANK)
             return
-        self.put(row, "result", OK)
+        self.put(row, "result", ANSWERED)
         values = answer.values
         for key in self.question.keys:
             self.put(row, key, value_text(key, values.get(key), values))
