@@ -19,6 +19,7 @@ from textual.widgets import DataTable
 from tests.helpers import settle, sim_of
 from vagent_tui.api.errors import ApiError
 from vagent_tui.sim.catalog import functions_for
+from vagent_tui.ui.palette import FAILED
 
 AGENTS = [1111, 1112, 1113, 1121, 1122, 1211, 1212, 1221, 1222, 1311, 1312, 1321, 1322]
 FUNCTIONS = "/api/v2/agent/functions"
@@ -102,7 +103,7 @@ async def test_a_failing_account_shows_its_error_and_the_rest_fill(
         await settle(pilot)
         await run_question(pilot, app)
         assert cell(app, 1212, "result") == "✗ HTTP 500: boom"
-        assert "red" in str(table(app).get_cell("1212", "result").style)
+        assert str(table(app).get_cell("1212", "result").style) == FAILED
         assert cell(app, 1212, "allowed") == ""
         assert [a for a in AGENTS if cell(app, a, "result") == "✓"] == [
             a for a in AGENTS if a != 1212

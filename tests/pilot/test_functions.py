@@ -17,6 +17,7 @@ from textual.widgets import DataTable, Static
 
 from tests.helpers import fail_once, settle
 from vagent_tui.api.errors import ApiError
+from vagent_tui.ui.palette import FAILED, OK
 
 FUNCTIONS = "/api/v2/agent/functions"
 LIVE = "/api/v2/agentEventRules/default"
@@ -54,8 +55,8 @@ async def test_checklist_and_findings_of_an_agent(make_app: Any) -> None:
         table = screen.query_one("#functions-table", DataTable)
         allowed = table.get_cell("transferCall", "allowed")
         refused = table.get_cell("webSearch", "allowed")
-        assert allowed.plain == "✓ yes" and "green" in str(allowed.style)
-        assert refused.plain == "✗ no" and "red" in str(refused.style)
+        assert allowed.plain == "✓ yes" and str(allowed.style) == OK
+        assert refused.plain == "✗ no" and str(refused.style) == FAILED
         assert table.get_cell("endCall", "configured").plain == "2 ⚠"
         assert table.get_cell("transferCall", "configured").plain == "1"
         assert table.get_cell("sendSms", "configured").plain == ""

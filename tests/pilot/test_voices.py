@@ -10,6 +10,7 @@ from textual.widgets import DataTable, Input, Select, Static
 
 from tests.helpers import fail_once, settle
 from vagent_tui.api.errors import ApiError
+from vagent_tui.ui.palette import FAILED
 
 ADVANCED = {"elevenlabs", "cartesia"}  # need a pro or enterprise plan in the simulator
 
@@ -115,7 +116,7 @@ async def test_unavailable_rows_have_a_glyph(make_app: Any) -> None:
         await settle(pilot)
         table = app.screen.query_one("#voices-table", DataTable)
         cell = table.get_cell("elevenlabs-rachel", "avail")
-        assert cell.plain.startswith("✗") and "red" in str(cell.style)
+        assert cell.plain.startswith("✗") and str(cell.style) == FAILED
         assert table.get_cell("openai-alloy", "avail").plain.startswith("✓")
 
 
