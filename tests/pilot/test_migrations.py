@@ -1,6 +1,11 @@
 """Pilot flows of the migration monitor: dry run, confirmed real run watched to completion,
 cancelling sends nothing, type-the-id for forced overrides, ``{success}`` alone, several
-tasks at once, watching while another screen shows, errors."""
+tasks at once, watching while another screen shows, errors.
+
+The simulator's clock is moved by hand (`SimClock`): a task is queued, running or over
+because the test says so, never because of how fast a loaded machine runs the test.
+Waits are for a condition (`until`), bounded generously, never for a fixed time.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +15,7 @@ from typing import Any
 from rich.console import Console
 from textual.widgets import Checkbox, DataTable, Input, OptionList, SelectionList, Static
 
-from tests.helpers import settle
+from tests.helpers import settle, wait_for
 from vagent_tui.api.errors import ApiError
 from vagent_tui.ui.widgets.migration_rows import TasksTable
 
@@ -29,19 +34,55 @@ def posts(app: Any) -> list[Any]:
 
 
 def notes(app: Any) -> list[str]:
-    return [n.message for n in app._notifications]
+    """Every toast the app has shown (kept: a toast on screen expires after seconds)."""
+    return list(app.said)
+
+
+def keep_notes(app: Any) -> None:
+    app.said = []
+    notify = app.notify
+
+    def recording(message: str, **kwargs: Any) -> None:
+        app.said.append(message)
+        notify(message, **kwargs)
+
+    app.notify = recording
 
 
 def cell(screen: Any, task_id: str, column: str) -> str:
     return screen.query_one("#mig-tasks", DataTable).get_cell(task_id, column).plain
 
 
-async def until(pilot: Any, check: Any, timeout: float = 5.0) -> None:
-    waited = 0.0
-    while not check():
-        assert waited < timeout, "timed out"
-        await pilot.pause(0.05)
-        waited += 0.05
+async def until(pilot: Any, check: Any, timeout: float = 30.0) -> None:
+    await wait_for(pilot, check, timeout)
+
+
+class SimClock:
+    """The simulator's clock; tasks take `TASK_SECONDS` of it, running after a tenth."""
+
+    def __init__(self) -> None:
+        self.now = 1_763_600_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+TASK_SECONDS = 10.0
+
+
+def announced(app: Any, *tasks: Any) -> bool:
+    """Every task's watch has ended (its final notification has been posted)."""
+    groups = {f"watch-{task.task_id}" for task in tasks}
+    return not any(w.group in groups and w.is_running for w in app.workers)
+
+
+async def run_through(pilot: Any, app: Any, *tasks: Any) -> None:
+    """Move the clock so ``tasks`` (started together) run, then end; wait for each step."""
+    await until(pilot, lambda: all(t.status == "queued" for t in tasks))
+    app.sim_clock.now += TASK_SECONDS / 2
+    await until(pilot, lambda: all(t.status == "running" for t in tasks))
+    app.sim_clock.now += TASK_SECONDS
+    await until(pilot, lambda: all(t.final for t in tasks) and announced(app, *tasks))
 
 
 async def start(pilot: Any) -> None:
@@ -51,8 +92,14 @@ async def start(pilot: Any) -> None:
 
 
 def reseller_app(make_app: Any, **options: Any) -> Any:
-    app = make_app("migrations", token="demo-reseller", task_seconds=0.5, **options)
-    app.watcher.min_interval = 0.05
+    clock = SimClock()
+    app = make_app(
+        "migrations", token="demo-reseller", task_seconds=TASK_SECONDS, clock=clock, **options
+    )
+    app.sim_clock = clock
+    keep_notes(app)
+    app.watcher.min_interval = 0.02
+    app.watcher.max_interval = 0.05  # a frozen clock must not make the polls back off
     return app
 
 
@@ -86,8 +133,7 @@ async def test_dry_run_then_confirmed_real_run_watched_to_completion(make_app: A
         assert posts(app)[0].body == {"dryRun": True, "forceMigrateOverriddenFields": False}
         (dry,) = app.watcher.tasks.values()
         assert cell(screen, dry.task_id, "run") == "dry run"
-        await until(pilot, lambda: dry.final)
-        await pilot.pause()
+        await run_through(pilot, app, dry)
         assert dry.status == "completed"
         assert cell(screen, dry.task_id, "status") == "✓ completed"
         assert cell(screen, dry.task_id, "done") == "2/2"
@@ -108,8 +154,7 @@ async def test_dry_run_then_confirmed_real_run_watched_to_completion(make_app: A
         assert len(posts(app)) == 2 and posts(app)[1].body["dryRun"] is False
         real = next(t for t in app.watcher.tasks.values() if not t.dry_run)
         assert cell(screen, real.task_id, "run") == "REAL"
-        await until(pilot, lambda: real.final)
-        await pilot.pause()
+        await run_through(pilot, app, real)
         assert [status for status, _ in real.history] == ["queued", "running", "completed"]
         assert cell(screen, real.task_id, "status") == "✓ completed"
         assert "Migration of Dental reception completed" in notes(app)
@@ -175,8 +220,7 @@ async def test_forcing_overrides_requires_typing_the_template_id(make_app: Any) 
         assert len(posts(app)) == 1
         assert posts(app)[0].body == {"dryRun": False, "forceMigrateOverriddenFields": True}
         (task,) = app.watcher.tasks.values()
-        await until(pilot, lambda: task.final)
-        await pilot.pause()
+        await run_through(pilot, app, task)
         assert cell(screen, task.task_id, "replaced") == "4"
         assert cell(screen, task.task_id, "kept") == "0"
 
@@ -213,8 +257,7 @@ async def test_success_alone_says_nothing_to_migrate(make_app: Any) -> None:
 
 
 async def test_several_tasks_at_once_and_watching_on_another_screen(make_app: Any) -> None:
-    app = make_app("migrations", token="demo-reseller", task_seconds=1.5)
-    app.watcher.min_interval = 0.05
+    app = reseller_app(make_app)
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await settle(pilot)
         screen = app.screen
@@ -228,14 +271,14 @@ async def test_several_tasks_at_once_and_watching_on_another_screen(make_app: An
         await pilot.press("1")  # another screen; the app keeps watching
         await pilot.pause()
         assert app.screen is not screen
-        await until(pilot, lambda: not app.watcher.active)
-        await pilot.pause()
+        dental, after = app.watcher.tasks.values()
+        await run_through(pilot, app, dental, after)
+        assert not app.watcher.active
         assert "Dry run of Dental reception completed" in notes(app)
         assert "Dry run of After-hours answering failed" in notes(app)
         await pilot.press("6")
         await pilot.pause()
         assert app.screen is screen
-        dental, after = app.watcher.tasks.values()
         assert cell(screen, dental.task_id, "status") == "✓ completed"
         assert cell(screen, after.task_id, "status") == "✗ failed"
         table = screen.query_one("#mig-tasks", DataTable)
@@ -267,8 +310,7 @@ async def test_poll_error_shown_and_watching_goes_on(make_app: Any, monkeypatch:
         assert "boom" in text_of(screen, "#mig-task-detail-text")
         assert not task.final
         failing["on"] = False
-        await until(pilot, lambda: task.final)
-        await pilot.pause()
+        await run_through(pilot, app, task)
         assert cell(screen, task.task_id, "error") == ""
         assert cell(screen, task.task_id, "status") == "✓ completed"
 
@@ -280,8 +322,7 @@ async def test_only_changed_cells_are_updated(make_app: Any) -> None:
         screen = app.screen
         await start(pilot)
         (task,) = app.watcher.tasks.values()
-        await until(pilot, lambda: task.final)
-        await pilot.pause()
+        await run_through(pilot, app, task)
         table = screen.query_one("#mig-tasks", TasksTable)
         updated: list[Any] = []
         original = table.set_cell  # every cell change goes through it

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.helpers import settle
+from tests.helpers import settle, wait_for
 
 
 class SimClock:
@@ -29,11 +29,11 @@ def reseller_app(make_app: Any) -> Any:
 
 
 async def _until(pilot: Any, status: str) -> None:
-    for _ in range(200):
-        await pilot.pause(0.05)
+    def seen() -> bool:
         tasks = list(pilot.app.watcher.tasks.values())
-        if tasks and tasks[0].status == status:
-            return
+        return bool(tasks) and tasks[0].status == status
+
+    await wait_for(pilot, seen, 30.0)
 
 
 async def run_before(pilot: Any) -> None:
@@ -49,6 +49,9 @@ async def run_before_dry_run(pilot: Any) -> None:
     await _until(pilot, "running")
     app.sim_clock.now += 10  # past the end: completed
     await _until(pilot, "completed")
+    # The watch announces the end after its last poll: let it finish before clearing the
+    # toasts, or a loaded machine shows the toast in the picture.
+    await settle(pilot)
     app.clear_notifications()
     await settle(pilot)
 
