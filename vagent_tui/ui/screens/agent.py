@@ -136,11 +136,10 @@ class AgentScreen(BaseScreen):
             return
         self.remove_class("-no-agent")
         self.refresh_bindings()
-        self.load(conn.target_id)
+        self.load_configuration(conn.target_id)
 
     @work(exclusive=True, group="agent-load", exit_on_error=False)
-    async def load(self, target: int | None) -> None:
-        self.status.busy("Loading the staging and live configuration")
+    async def load_configuration(self, target: int | None) -> None:
         if self._loaded_for != target or self.slots is None:  # don't show another agent's
             self.slots = None
             self.query_one("#agent-slot", Static).update(Text("⟳ Loading…", style="italic"))
@@ -148,15 +147,18 @@ class AgentScreen(BaseScreen):
             self.query_one("#agent-json", Static).update("")
             self.versions = []
             self.versions_table.clear()
-        try:
-            slots = await load_agent(self.connection.api, target)
-        except PlatformError as exc:
-            if self.connection.target_id == target:
-                self.status.error(exc)
-                self._show_failed(exc)
+
+        def failed(exc: PlatformError) -> None:
+            self.status.error(exc)
+            self._show_failed(exc)
+
+        ok, slots = await self.load(
+            lambda c: load_agent(c.api, c.target_id),
+            note="Loading the staging and live configuration",
+            on_error=failed,
+        )
+        if not ok or slots is None:
             return
-        if self.connection.target_id != target:
-            return  # the target changed meanwhile: a newer load is under way
         self.slots = slots
         self._loaded_for = target
         self._show_slot()

@@ -119,25 +119,31 @@ class BaseScreen(Screen[None]):
     def reload(self) -> None:
         """Start loading this screen's data (override; run the network in a worker)."""
 
-    async def fetch_for_target(
+    async def load(
         self,
-        call: Callable[[int | None], Awaitable[T]],
+        call: Callable[[Connection], Awaitable[T]],
         *,
+        note: str = "",
         busy: Widget | None = None,
         on_error: Callable[[PlatformError], None] | None = None,
     ) -> tuple[bool, T | None]:
-        """Run ``call(target)`` for the current target; ``(True, result)`` if still wanted.
+        """The one way a screen reads: ``(True, result)`` if the result is still wanted.
 
-        ``busy`` shows the loading indicator meanwhile. A failure is shown by
-        ``on_error`` (the status line by default) unless the target changed meanwhile
-        (any other exception ends the worker: `load_failed` shows it);
-        a reply for a target that is no longer current is dropped: ``(False, None)``.
+        ``call`` gets the connection in force and reads through it (``connection.api``,
+        ``connection.target_id``). ``note`` goes on the status line and ``busy`` shows
+        the loading indicator meanwhile. A platform error is shown by ``on_error``
+        (the status line, with ``r`` to retry, by default); any other exception ends the
+        worker and `load_failed` shows it. Nothing is shown, and ``(False, None)``
+        comes back, when the connection or its target changed meanwhile: that newer
+        context has a load of its own under way.
         """
         start = self.connection
+        if note:
+            self.status.busy(note)
         if busy is not None:
             busy.loading = True
         try:
-            result = await call(start.target_id)
+            result = await call(start)
         except PlatformError as exc:
             if start.same_context(self.connection):
                 if busy is not None:
@@ -145,7 +151,7 @@ class BaseScreen(Screen[None]):
                 (on_error or self.status.error)(exc)
             return False, None
         if not start.same_context(self.connection):
-            return False, None  # the target changed meanwhile; its own load is under way
+            return False, None
         if busy is not None:
             busy.loading = False
         return True, result

@@ -104,12 +104,9 @@ class ComputerScreen(BaseScreen):
 
     @work(exclusive=True, group="computer-accounts", exit_on_error=False)
     async def load_accounts(self) -> None:
-        self.status.busy("Loading Computer Agent accounts")
-        conn = self.connection
-        ok, choice = await self.fetch_for_target(
-            lambda target: computer_accounts_for(
-                conn.api, target, agent_selected=conn.is_agent_selected
-            )
+        ok, choice = await self.load(
+            lambda c: computer_accounts_for(c.api, c.target_id, agent_selected=c.is_agent_selected),
+            note="Loading Computer Agent accounts",
         )
         if not ok or choice is None:
             return

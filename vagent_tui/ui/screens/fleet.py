@@ -25,7 +25,6 @@ from textual.containers import Horizontal
 from textual.widget import Widget
 from textual.widgets import ProgressBar, Select, Static
 
-from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import Account
 from vagent_tui.services.accounts import AccountDirectory
 from vagent_tui.services.fleet import (
@@ -35,6 +34,7 @@ from vagent_tui.services.fleet import (
     fleet_accounts,
     to_csv,
 )
+from vagent_tui.services.session import Connection
 from vagent_tui.ui import format as fmt
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.widgets.fleet_export import ask_concurrency, default_concurrency, export_csv
@@ -116,19 +116,14 @@ class FleetScreen(BaseScreen):
 
     @work(exclusive=True, group="fleet-accounts", exit_on_error=False)
     async def _load_accounts(self) -> None:
-        conn = self.connection
-        if conn.scope is None or conn.owner is None:
+        async def listing(c: Connection) -> list[Account] | None:
+            if c.scope is None or c.owner is None:
+                return None
+            return await fleet_accounts(AccountDirectory(c.api, c.scope, c.owner))
+
+        ok, accounts = await self.load(listing, note="Listing the agent accounts", busy=self.matrix)
+        if not ok or accounts is None:
             return
-        self.status.busy("Listing the agent accounts")
-        self.matrix.loading = True
-        try:
-            directory = AccountDirectory(conn.api, conn.scope, conn.owner)
-            accounts = await fleet_accounts(directory)
-        except PlatformError as exc:
-            self.status.error(exc)
-            return
-        finally:
-            self.matrix.loading = False
         self.accounts = accounts
         self.answers = {}
         self.errors = 0

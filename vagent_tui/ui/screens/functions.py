@@ -23,6 +23,7 @@ from textual.widgets import DataTable, Static
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import AgentConfig, FunctionDescriptor
 from vagent_tui.services.agents import Finding, cross_check
+from vagent_tui.services.session import Connection
 from vagent_tui.ui.format import flag
 from vagent_tui.ui.palette import FAILED, FAILED_STRONG, WARN
 from vagent_tui.ui.screens.base import BaseScreen
@@ -98,26 +99,35 @@ class FunctionsScreen(BaseScreen):
     @work(exclusive=True, group="functions-load", exit_on_error=False)
     async def load_functions(self) -> None:
         conn = self.connection
-        target, acting, is_agent = conn.target_id, conn.acting_id, conn.is_agent_selected
-        client = conn.api
+        is_agent = conn.is_agent_selected
+        acting = conn.acting_id
         if acting is None:  # screens load only once the key owner is known
             return
-        self.status.busy("Loading functions")
-        self.table.loading = True
-        live_call = client.get_live(target=target) if is_agent else asyncio.sleep(0)
-        functions, live = await asyncio.gather(
-            client.list_functions(target=acting),
-            live_call,
-            return_exceptions=True,
-        )
-        if conn.target_id != target:
-            return  # the target changed meanwhile; its own load is under way
-        self.table.loading = False
-        if isinstance(functions, BaseException):
-            if not isinstance(functions, PlatformError):
+
+        Read = tuple[list[FunctionDescriptor], AgentConfig | PlatformError | None]
+
+        async def read(c: Connection) -> Read:
+            # The agent's configuration only adds findings: its failure is shown on the
+            # status line and the functions still are (`live` carries the error).
+            live_call = c.api.get_live(target=c.target_id) if is_agent else asyncio.sleep(0)
+            functions, live = await asyncio.gather(
+                c.api.list_functions(target=acting), live_call, return_exceptions=True
+            )
+            if isinstance(functions, BaseException):
                 raise functions
-            self._failed(functions, is_agent)
+            if isinstance(live, BaseException) and not isinstance(live, PlatformError):
+                raise live
+            return functions, live
+
+        ok, read_ = await self.load(
+            read,
+            note="Loading functions",
+            busy=self.table,
+            on_error=lambda exc: self._failed(exc, is_agent),
+        )
+        if not ok or read_ is None:
             return
+        functions, live = read_
         self.functions = functions
         self._cross_check(is_agent, live)
         self.refresh_rows()

@@ -135,22 +135,19 @@ class InboxScreen(BaseScreen):
         self.wanted = want
         self._header()
         self.status.busy(f"Loading page {want.page + 1:,}")
-        self._fetch(want, self.connection.target_id, self._seq, keep_cursor)
+        self._fetch(want, self._seq, keep_cursor)
 
     @work(exclusive=True, group="inbox-page", exit_on_error=False)
-    async def _fetch(
-        self, want: InboxPager, target: int | None, seq: int, keep_cursor: bool
-    ) -> None:
-        try:
-            result = await want.fetch(self.connection.api, target)
-        except PlatformError as exc:
+    async def _fetch(self, want: InboxPager, seq: int, keep_cursor: bool) -> None:
+        def failed(exc: PlatformError) -> None:
             if seq == self._seq:
                 self._failed = True
                 self.status.error(exc)
                 self._header()
-            return
-        if seq != self._seq or target != self.connection.target_id:
-            return  # paged again meanwhile, or another account: not wanted any more
+
+        ok, result = await self.load(lambda c: want.fetch(c.api, c.target_id), on_error=failed)
+        if not ok or result is None or seq != self._seq:
+            return  # another account, or paged again meanwhile: not wanted any more
         want.apply(result)
         if not want.rooms and want.total and want.page > want.last_page:
             # the inbox shrank under us: show its last page instead

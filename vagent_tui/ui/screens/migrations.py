@@ -114,27 +114,27 @@ class MigrationsScreen(BaseScreen):
     # ------------------------------------------------------------------ templates
 
     def reload(self) -> None:
-        self.status.busy("Loading templates")
-        self._load_templates(self.connection.target_id)
+        self._load_templates()
 
     @work(exclusive=True, group="migrations-templates", exit_on_error=False)
-    async def _load_templates(self, target: int | None) -> None:
+    async def _load_templates(self) -> None:
         options = self.query_one("#mig-templates", OptionList)
-        options.loading = True
-        try:
-            templates = await self.connection.api.list_templates(target=target)
-        except PlatformError as exc:
-            if target == self.connection.target_id:
-                self.templates, self.templates_error = [], exc.message
-                options.clear_options()
-                options.add_option(Option(safe(exc.message, style=FAILED), disabled=True))
-                self._show_sections(None)
-                self.status.error(exc)
+
+        def failed(exc: PlatformError) -> None:
+            self.templates, self.templates_error = [], exc.message
+            options.clear_options()
+            options.add_option(Option(safe(exc.message, style=FAILED), disabled=True))
+            self._show_sections(None)
+            self.status.error(exc)
+
+        ok, templates = await self.load(
+            lambda c: c.api.list_templates(target=c.target_id),
+            note="Loading templates",
+            busy=options,
+            on_error=failed,
+        )
+        if not ok or templates is None:
             return
-        finally:
-            options.loading = False
-        if target != self.connection.target_id:
-            return  # another account was selected meanwhile
         keep = self.selected_template
         # One option per template id (an option list refuses a repeated id), capped.
         by_id: dict[str, Template] = {}

@@ -126,19 +126,25 @@ class ScopeScreen(BaseScreen):
         directory = self.directory
         assert directory is not None
         self.account_tree.mark(node, " ⟳ loading…")
-        self.status.busy(f"Loading the accounts under {account.display_name}")
-        try:
-            children = await directory.children(account)
-        except Exception as exc:
-            if directory is not self.directory:
-                return
+
+        def failed(exc: PlatformError) -> None:
             self.account_tree.mark(node, " ✗ failed")  # never "loading…" after a failure
-            if not isinstance(exc, PlatformError):
-                raise  # shown by `load_failed`, like any failure of a worker
             self.status.error(exc)
-            return
-        if directory is not self.directory or account.id in self._loaded:
+
+        try:
+            ok, children = await self.load(
+                lambda _c: directory.children(account),
+                note=f"Loading the accounts under {account.display_name}",
+                on_error=failed,
+            )
+        except Exception:
+            if directory is self.directory:
+                self.account_tree.mark(node, " ✗ failed")
+            raise  # shown by `load_failed`, like any failure of a worker
+        if not ok or children is None or directory is not self.directory:
             return  # the tree was rebuilt meanwhile
+        if account.id in self._loaded:
+            return
         assert account.id is not None
         self._loaded.add(account.id)
         self.account_tree.populate(node, children)
@@ -187,13 +193,10 @@ class ScopeScreen(BaseScreen):
         target.focus()
 
     async def _load_all(self, directory: AccountDirectory) -> None:
-        self.status.busy("Listing every account for the filter")
-        try:
-            accounts = await directory.load_all()
-        except PlatformError as exc:
-            self.status.error(exc)
-            return
-        if directory is self.directory:
+        ok, accounts = await self.load(
+            lambda _c: directory.load_all(), note="Listing every account for the filter"
+        )
+        if ok and accounts is not None and directory is self.directory:
             self._all_loaded = True
             self.status.info(f"{len(accounts)} accounts known")
             self._apply_filter()

@@ -76,9 +76,8 @@ class SipScreen(BaseScreen):
         """Fetch the list; ``quiet`` leaves the status line to the action that asked."""
         if not quiet:
             self.status.busy("Loading the SIP whitelist")
-        client = self.connection.api
-        ok, entries = await self.fetch_for_target(
-            lambda target: client.list_sip_whitelist(target=target), busy=self.table
+        ok, entries = await self.load(
+            lambda c: c.api.list_sip_whitelist(target=c.target_id), busy=self.table
         )
         if not ok or entries is None:
             return

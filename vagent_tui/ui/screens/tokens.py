@@ -130,9 +130,8 @@ class TokensScreen(BaseScreen):
     async def load_tokens(self, done: str = "") -> None:
         """Read the list; ``done`` is a message to show with the count (after a change)."""
         self.status.busy("Loading tokens")
-        client = self.connection.api
-        ok, records = await self.fetch_for_target(
-            lambda target: client.list_tokens(target=target), busy=self.table
+        ok, records = await self.load(
+            lambda c: c.api.list_tokens(target=c.target_id), busy=self.table
         )
         if not ok or records is None:
             return

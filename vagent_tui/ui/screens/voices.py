@@ -94,21 +94,19 @@ class VoicesScreen(BaseScreen):
 
     @work(exclusive=True, group="voices-load", exit_on_error=False)
     async def load_voices(self) -> None:
-        target = self.connection.target_id
-        self.status.busy("Loading voices")
-        self.table.loading = True
-        try:
-            voices = await self.connection.api.list_voices(target=target)
-        except PlatformError as exc:
-            if target == self.connection.target_id:
-                self.table.loading = False
-                self.voices = []  # never leave another account's voices on show
-                self.apply_filters()
-                self.status.error(exc)
+        def failed(exc: PlatformError) -> None:
+            self.voices = []  # never leave another account's voices on show
+            self.apply_filters()
+            self.status.error(exc)
+
+        ok, voices = await self.load(
+            lambda c: c.api.list_voices(target=c.target_id),
+            note="Loading voices",
+            busy=self.table,
+            on_error=failed,
+        )
+        if not ok or voices is None:
             return
-        if target != self.connection.target_id:
-            return  # the target changed meanwhile; its own load is under way
-        self.table.loading = False
         self.voices = voices
         self._set_options(voices)
         self.apply_filters()

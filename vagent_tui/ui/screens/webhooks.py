@@ -19,7 +19,8 @@ from textual.widget import Widget
 from textual.widgets import DataTable, TabbedContent, TabPane
 
 from vagent_tui.api.errors import ApiError, PlatformError
-from vagent_tui.api.models import RelayConfig, Webhook, WebhookRequest
+from vagent_tui.api.models import RelayConfig, RelayType, Webhook, WebhookRequest
+from vagent_tui.services.session import Connection
 from vagent_tui.ui.caps import left_out
 from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.dialogs import ConfirmModal
@@ -33,6 +34,10 @@ from vagent_tui.ui.widgets.status import describe_error, outcome_unknown
 WIDE = 120
 """From this width the relay detail sits beside the relay table, below it otherwise."""
 HOOKS, RELAYS = "tab-destinations", "tab-relays"
+
+
+Notice = tuple[str, str] | None
+"""A line above the relays and its class (``-premium``, ``-error``), or nothing."""
 
 
 class WebhooksScreen(BaseScreen):
@@ -164,9 +169,8 @@ class WebhooksScreen(BaseScreen):
 
     @work(exclusive=True, group="webhooks-hooks", exit_on_error=False)
     async def load_hooks(self, highlight: str | None = None, *, quiet: bool = False) -> None:
-        client = self.connection.api
-        ok, hooks = await self.fetch_for_target(
-            lambda target: client.list_webhooks(target=target),
+        ok, hooks = await self.load(
+            lambda c: c.api.list_webhooks(target=c.target_id),
             busy=self.hooks_table,
             on_error=lambda exc: self._part_failed("hooks", exc),
         )
@@ -178,28 +182,23 @@ class WebhooksScreen(BaseScreen):
 
     @work(exclusive=True, group="webhooks-relays", exit_on_error=False)
     async def load_relays(self, *, quiet: bool = False) -> None:
-        target = self.connection.target_id
-        client = self.connection.api
-        self.relay_table.loading = True
-        notice: tuple[str, str] | None = None
-        configs: list[RelayConfig] | None = None
-        try:
-            types = await client.list_relay_types(target=target)
+        async def read(c: Connection) -> tuple[list[RelayType], list[RelayConfig] | None, Notice]:
+            types = await c.api.list_relay_types(target=c.target_id)
             try:
-                configs = await client.list_relays(target=target)
+                return types, await c.api.list_relays(target=c.target_id), None
             except ApiError as exc:
                 if exc.status != 403:
                     raise
-                notice = (f"This account has no premium: {exc.message}", "-premium")
-        except PlatformError as exc:
-            if target == self.connection.target_id:
-                self.relay_table.loading = False
-                self.relay_pane.set_notice(f"✗ {describe_error(exc)}  — press r to retry", "-error")
-                self._part_failed("relays", exc)
+                return types, None, (f"This account has no premium: {exc.message}", "-premium")
+
+        def failed(exc: PlatformError) -> None:
+            self.relay_pane.set_notice(f"✗ {describe_error(exc)}  — press r to retry", "-error")
+            self._part_failed("relays", exc)
+
+        ok, read_ = await self.load(read, busy=self.relay_table, on_error=failed)
+        if not ok or read_ is None:
             return
-        if target != self.connection.target_id:
-            return
-        self.relay_table.loading = False
+        types, configs, notice = read_
         self.relay_pane.set_notice(*(notice or ("", "")))
         self.relay_pane.show(relay_rows(types, configs), premium=configs is not None)
         if configs is None:
