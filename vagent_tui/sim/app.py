@@ -27,6 +27,7 @@ from vagent_tui.sim import (
 from vagent_tui.sim.endpoint import record
 from vagent_tui.sim.faults import Faults
 from vagent_tui.sim.state import SimState
+from vagent_tui.sim.world import demo_state
 
 
 async def _http_error(request: Request, exc: Exception) -> JSONResponse:
@@ -62,8 +63,8 @@ def create_app(
         hostile: plant hostile text in every reply (`vagent_tui.sim.hostile`).
     """
     if state is None:
-        state = SimState(rooms=rooms, task_seconds=task_seconds, clock=clock or time.time,
-                         latency_ms=latency_ms, agent_accounts=accounts)  # fmt: skip
+        state = demo_state(rooms=rooms, task_seconds=task_seconds, clock=clock or time.time,
+                           latency_ms=latency_ms, agent_accounts=accounts)  # fmt: skip
     if faults is not None:
         state.faults = faults
     routes = [

@@ -22,6 +22,9 @@ import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from vagent_tui.sim.common import iso
+from vagent_tui.sim.configs import build_config
+from vagent_tui.sim.seed import PROFILES, SEED_EPOCH
 from vagent_tui.sim.state import Account
 
 if TYPE_CHECKING:
@@ -61,7 +64,7 @@ class LazyConfigs(dict[int, Any]):
     def __contains__(self, key: object) -> bool:
         return dict.__contains__(self, key) or key in self.lazy_ids
 
-    def get(self, key: int, default: Any = None) -> Any:  # type: ignore[override]
+    def get(self, key: int, default: Any = None) -> Any:
         return self[key] if key in self else default  # noqa: SIM401 (builds lazily)
 
 
@@ -72,9 +75,6 @@ def grow(state: SimState, total: int) -> None:
     extra = max(0, total - SEEDED_AGENTS)
     if not extra:
         return
-    from vagent_tui.sim.common import iso
-    from vagent_tui.sim.seed import SEED_EPOCH
-
     partner = state.accounts[PARTNER]
     when = iso(SEED_EPOCH - 86400 * 200)
     live = LazyConfigs(state.live, lambda aid: _config(state, aid))
@@ -114,11 +114,8 @@ def grow(state: SimState, total: int) -> None:
 
 def _config(state: SimState, aid: int) -> dict[str, Any]:
     """The live configuration of generated agent ``aid``, derived from a seeded profile."""
-    from vagent_tui.sim.configs import build_config
-    from vagent_tui.sim.seed import _PROFILES
-
     acc = state.accounts[aid]
-    profiles = list(_PROFILES.values())
+    profiles = list(PROFILES.values())
     base = profiles[(aid - AGENT_BASE) % len(profiles)]
     org = state.accounts.get(acc.organization_id or 0)
     profile = dataclasses.replace(base, brand=org.name if org else base.brand)

@@ -148,7 +148,9 @@ def _new_version_id(ctx: Ctx, owner: Account) -> int:
     return max(int(ctx.state.now() * 1000), newest + 1)
 
 
-def _save_version(ctx: Ctx, owner: Account, title: str | None, snap: dict[str, Any]) -> dict:
+def _save_version(
+    ctx: Ctx, owner: Account, title: str | None, snap: dict[str, Any]
+) -> dict[str, Any]:
     vid = _new_version_id(ctx, owner)
     version = {"versionId": vid, "title": title or f"Auto-{vid}", "createdAt": iso(vid / 1000),
                "snapshot": copy.deepcopy(snap)}  # fmt: skip

@@ -104,7 +104,7 @@ _ACCOUNTS: list[tuple[int, str, str, int | None, str, bool, tuple[str, ...], dic
 
 _BASE = ("transferCall", "endCall", "lookupContact", "addNote")
 # agent id -> profile
-_PROFILES: dict[int, Profile] = {
+PROFILES: dict[int, Profile] = {
     1111: Profile("Acme Dental", "Front desk receptionist", "en-US", "elevenlabs-rachel",
                   None, "America/Chicago",
                   (*_BASE, "bookAppointment", "checkAvailability", "sendSms",
@@ -215,7 +215,7 @@ def seed(state: SimState) -> None:
                                    "timestamp": str((SEED_EPOCH - 86400 * (90 - 20 * k)) * 1000),
                                    "userId": acc.id}  # fmt: skip
         _seed_integrations(state, acc, rnd)
-    for aid, profile in _PROFILES.items():
+    for aid, profile in PROFILES.items():
         acc = state.accounts[aid]
         live = build_config(acc, profile, rnd)
         state.live[aid] = live

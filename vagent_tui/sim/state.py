@@ -119,15 +119,13 @@ class LoggedRequest:
 
 @dataclass
 class SimState:
-    """All mutable data of one simulator instance.
+    """All mutable data of one simulator instance (empty: `world.demo_state` fills it).
 
     Args:
         rooms: junk-inbox rooms per agent account (0..1,000,000).
         task_seconds: duration of a migration task and of a recording's finalization.
         clock: returns epoch seconds; injected by tests to move time by hand.
         latency_ms: artificial delay added to every request.
-        agent_accounts: grow the demo partner's tree to this many voice agent accounts
-            (``sim/fleet.py``); 0 keeps the seed as it is.
     """
 
     rooms: int = 240
@@ -151,21 +149,12 @@ class SimState:
     requests: list[LoggedRequest] = field(default_factory=list)
     counter: int = 0
     faults: Faults = field(default_factory=Faults)
-    agent_accounts: int = 0
 
     def __post_init__(self) -> None:
         if not 0 <= self.rooms <= 1_000_000:
             raise ValueError("rooms must be between 0 and 1,000,000")
         if self.task_seconds <= 0:
             raise ValueError("task_seconds must be positive")
-        if not self.accounts:
-            from vagent_tui.sim.seed import seed
-
-            seed(self)
-            if self.agent_accounts:
-                from vagent_tui.sim.fleet import grow
-
-                grow(self, self.agent_accounts)
 
     # -- time and ids -------------------------------------------------------------
     def now(self) -> float:

@@ -9,7 +9,7 @@ import time
 import httpx
 import pytest
 
-from vagent_tui.sim import DEMO_TOKENS, SimState, create_app
+from vagent_tui.sim import DEMO_TOKENS, create_app, demo_state
 from vagent_tui.sim.serve import banner
 
 from .helpers import API, Sim, envelope
@@ -72,7 +72,7 @@ async def test_request_log_redacts_token_and_can_be_cleared(sim: Sim):
 
 
 async def test_state_is_per_instance_and_shared_through_app():
-    state = SimState(rooms=7)
+    state = demo_state(rooms=7)
     app = create_app(state)
     assert app.state.sim is state
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app),
@@ -83,11 +83,11 @@ async def test_state_is_per_instance_and_shared_through_app():
                              params={"token": "demo-agent", "pagination": "true"})  # fmt: skip
         assert r.json()["totalRooms"] == 7
     assert any(e["ip"] == "192.0.2.99" for e in state.sip[1111])
-    assert not any(e["ip"] == "192.0.2.99" for e in SimState().sip[1111])
+    assert not any(e["ip"] == "192.0.2.99" for e in demo_state().sip[1111])
 
 
 def test_seed_is_deterministic():
-    a, b = SimState(), SimState()
+    a, b = demo_state(), demo_state()
     assert a.live == b.live and a.versions == b.versions and a.tokens == b.tokens
     assert len([x for x in a.accounts.values() if x.is_agent]) >= 12
     assert len({x.id for x in a.accounts.values() if x.account_type == "organization"}) >= 6
@@ -116,7 +116,7 @@ def test_banner_lists_url_and_tokens():
     text = banner("127.0.0.1", 8765)
     assert "http://127.0.0.1:8765" in text
     assert all(token in text for token in DEMO_TOKENS)
-    named = banner("::1", 8765, SimState())
+    named = banner("::1", 8765, demo_state())
     assert "http://[::1]:8765" in named and "Acme Dental Front Desk (account 1111)" in named
 
 

@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 import httpx
 import pytest
 
-from vagent_tui.sim import SimState, create_app
+from vagent_tui.sim import SimState, create_app, demo_state
 from vagent_tui.sim.fleet import AGENT_BASE
 
 from .helpers import Sim
@@ -28,9 +28,9 @@ def _agents(state: SimState, root: int = 1000) -> list[int]:
 
 
 def test_default_seed_unchanged_and_growth_is_fast() -> None:
-    plain = SimState()
+    plain = demo_state()
     start = time.perf_counter()
-    grown = SimState(agent_accounts=1000)
+    grown = demo_state(agent_accounts=1000)
     assert time.perf_counter() - start < 1.0
     assert len(_agents(plain)) == 13
     assert len(_agents(grown)) == 1000
@@ -39,20 +39,20 @@ def test_default_seed_unchanged_and_growth_is_fast() -> None:
     assert set(plain.tokens) == set(grown.tokens)
     # nothing is built until read
     assert AGENT_BASE not in dict(grown.live.items())
-    assert SimState(agent_accounts=5).accounts.keys() == plain.accounts.keys()
+    assert demo_state(agent_accounts=5).accounts.keys() == plain.accounts.keys()
 
 
 def test_growth_is_deterministic() -> None:
-    a, b = SimState(agent_accounts=60), SimState(agent_accounts=60)
+    a, b = demo_state(agent_accounts=60), demo_state(agent_accounts=60)
     assert [x.name for x in a.accounts.values()] == [x.name for x in b.accounts.values()]
     assert a.live[AGENT_BASE + 7] == b.live[AGENT_BASE + 7]
 
 
 def test_bad_count_refused() -> None:
     with pytest.raises(ValueError):
-        SimState(agent_accounts=-1)
+        demo_state(agent_accounts=-1)
     with pytest.raises(ValueError):
-        SimState(agent_accounts=100_001)
+        demo_state(agent_accounts=100_001)
 
 
 async def test_generated_agents_answer_the_fleet_questions(big: Sim) -> None:
