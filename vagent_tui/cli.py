@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -153,10 +153,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command in ("profile", "info", "keys"):
         from vagent_tui import cli_profiles
 
-        run = {"profile": cli_profiles.run_profile, "info": cli_profiles.run_info}.get(
-            args.command, cli_profiles.run_keys
-        )
-        return run(args)
+        commands: dict[str, Callable[[argparse.Namespace], int]] = {
+            "profile": cli_profiles.run_profile,
+            "info": cli_profiles.run_info,
+        }
+        run_command = commands.get(args.command, cli_profiles.run_keys)
+        return run_command(args)
     return run_console(args)
 
 

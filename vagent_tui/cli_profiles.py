@@ -12,7 +12,7 @@ from vagent_tui.api.errors import redact_url
 from vagent_tui.inert import inert
 
 
-def add_subcommands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_subcommands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     profile = sub.add_parser("profile", help="manage connection profiles")
     psub = profile.add_subparsers(dest="profile_command", required=True)
 

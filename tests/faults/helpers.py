@@ -4,10 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
-
 from vagent_tui.api.client import PlatformClient
-from vagent_tui.services.connect import DEMO_BASE_URL
+from vagent_tui.services.connect import SimClient
 from vagent_tui.sim import create_app
 from vagent_tui.sim.faults import Faults
 
@@ -25,9 +23,7 @@ def faulty_client(
     """A client of an in-process simulator whose ``state.faults`` the test controls."""
     app = create_app(faults=faults or Faults(seed=7), **sim_options)
     options = {**FAST, **(client_options or {})}
-    client = PlatformClient(DEMO_BASE_URL, token, transport=httpx.ASGITransport(app=app), **options)
-    client.sim_app = app  # type: ignore[attr-defined]
-    return client
+    return SimClient(app, token, **options)
 
 
 def faulty_app(

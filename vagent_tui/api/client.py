@@ -8,7 +8,7 @@ request machinery (errors, retries, redaction, observers) is in `transport`.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeGuard
 from urllib.parse import quote, urlsplit
 
 from vagent_tui.api import models as m
@@ -16,7 +16,7 @@ from vagent_tui.api.errors import PlatformError, redact_url
 from vagent_tui.api.transport import ApiTransport, Exchange, Observer, _as_bool
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -197,7 +197,8 @@ class PlatformClient(ApiTransport):
     async def add_webhook(
         self, url: str, type: str, label: str = "", *, target: int | None = None
     ) -> m.Envelope:
-        body = m.WebhookRequest(url=url, type=type, label=label).wire()  # type: ignore[arg-type]
+        request = m.WebhookRequest.model_validate({"url": url, "type": type, "label": label})
+        body = request.wire()
         return await self._envelope("POST", "/webhooks", target=target, json=body)
 
     async def delete_webhook(self, url: str, *, target: int | None = None) -> m.Envelope:

@@ -11,6 +11,7 @@ Python names are snake_case; the wire names are the camelCase aliases.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -21,7 +22,7 @@ from pydantic import (
 )
 
 from vagent_tui.api.base import Resource
-from vagent_tui.api.migration_models import (  # noqa: F401  (re-exported)
+from vagent_tui.api.migration_models import (
     FINAL_STATUSES,
     MigrationCounts,
     MigrationTask,
@@ -30,7 +31,7 @@ from vagent_tui.api.migration_models import (  # noqa: F401  (re-exported)
 )
 
 if TYPE_CHECKING:
-    from vagent_tui.api.agent_config import (  # noqa: F401
+    from vagent_tui.api.agent_config import (
         ActiveHours,
         AgentConfig,
         AppEntry,
@@ -41,7 +42,7 @@ if TYPE_CHECKING:
         ReportingFieldValues,
         SkillEntry,
     )
-    from vagent_tui.api.requests import (  # noqa: F401
+    from vagent_tui.api.requests import (
         WEBHOOK_TYPES,
         AdrExportConfig,
         MigrationRequest,
@@ -57,6 +58,21 @@ if TYPE_CHECKING:
         check_octal_mode,
         is_hostname_or_ip,
     )
+
+# The public names, the re-exported ones included: a strict type checker takes an import
+# for a re-export only when `__all__` lists it.
+__all__ = [
+    "FINAL_STATUSES", "WEBHOOK_TYPES", "Account", "AccountAvailability", "AccountPage",
+    "ActiveHours", "AdrExportConfig", "AgentConfig", "AppEntry", "AutomationSession",
+    "ComputerAccount", "EffectiveReportingField", "Envelope", "FunctionDescriptor", "FunctionEntry",
+    "HeartbeatConfig", "JunkRoom", "JunkRoomPage", "MigrationCounts", "MigrationRequest",
+    "MigrationTask", "RecordingStartRequest", "RelayConfig", "RelayType", "ReportingField",
+    "ReportingFieldValues", "Request", "Resource", "SavedVersion", "SipEntry", "SipEntryRequest",
+    "SkillEntry", "StatusChange", "Template", "TitleChange", "TitleRequest", "TokenRecord",
+    "TokenRequest", "UploadRequest", "UploadResult", "Voice", "Webhook", "WebhookRequest",
+    "WorkflowRecording", "WorkspaceFile", "check_http_url", "check_ip", "check_octal_mode",
+    "is_hostname_or_ip", "mask_secret",
+]  # fmt: skip
 
 # The agent configuration models (agent_config.py) and the request models (requests.py)
 # are re-exported so that `models` names every resource of the API. They are imported on
@@ -227,7 +243,7 @@ class TokenRecord(Resource):
     timestamp: str | None = None
     user_id: int | None = None
 
-    def __repr_args__(self):  # type: ignore[no-untyped-def]
+    def __repr_args__(self) -> Iterator[tuple[str | None, Any]]:
         # A token record must never print its secret.
         for key, value in super().__repr_args__():
             yield key, (mask_secret(value) if key == "token" else value)

@@ -6,7 +6,8 @@ which may echo a secret. Each becomes a `MalformedResponse` naming only the fiel
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from types import GenericAlias
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import httpx
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, create_model
@@ -14,8 +15,16 @@ from pydantic_core import from_json
 
 from vagent_tui.api.errors import ApiError, MalformedResponse, PlatformError, redact_text
 
+if TYPE_CHECKING:
+    from typing_extensions import TypeForm
+
 ModelT = TypeVar("ModelT", bound=BaseModel)
 Json = dict[str, Any]
+
+
+def _list_of(model: type[ModelT]) -> TypeForm[list[ModelT]]:
+    """``list[model]``, built at run time: a type checker takes no variable for a type."""
+    return cast("TypeForm[list[ModelT]]", GenericAlias(list, (model,)))
 
 
 _LIST_ADAPTERS: dict[type[BaseModel], TypeAdapter[Any]] = {}
@@ -25,7 +34,7 @@ def _list_adapter(model: type[ModelT]) -> TypeAdapter[list[ModelT]]:
     """One validator per list type, built once: a list validates in one call."""
     adapter = _LIST_ADAPTERS.get(model)
     if adapter is None:
-        adapter = _LIST_ADAPTERS[model] = TypeAdapter(list[model])  # type: ignore[valid-type]
+        adapter = _LIST_ADAPTERS[model] = TypeAdapter(_list_of(model))
     return adapter
 
 
@@ -45,10 +54,11 @@ def list_envelope(model: type[BaseModel], key: str) -> TypeAdapter[Any]:
     """The validator of a whole list reply (``key`` holding ``model`` items), built once."""
     adapter = _LIST_ENVELOPES.get((model, key))
     if adapter is None:
+        items = cast("TypeForm[list[BaseModel] | None]", _list_of(model) | None)
         envelope = create_model(
             f"{model.__name__}ListReply",
             __base__=_ListEnvelope,
-            items=(list[model] | None, Field(default=None, alias=key)),  # type: ignore[valid-type]
+            items=(items, Field(default=None, alias=key)),
         )
         adapter = _LIST_ENVELOPES[(model, key)] = TypeAdapter(envelope)
     return adapter

@@ -372,7 +372,7 @@ class ApiTransport:
                 return None
         elif response is None or not (response.status_code >= 500 or response.status_code == 429):
             return None
-        delay = self.backoff * (2**attempt) * (1 + random.random())
+        delay: float = self.backoff * (2**attempt) * (1 + random.random())
         if response is not None:
             retry_after = response.headers.get("Retry-After", "")
             if retry_after.strip().isdigit():

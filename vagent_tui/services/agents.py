@@ -13,6 +13,7 @@ from vagent_tui.api.models import (
     AgentConfig,
     ComputerAccount,
     FunctionDescriptor,
+    FunctionEntry,
     SavedVersion,
     Voice,
 )
@@ -57,7 +58,7 @@ class Finding:
     text: str
 
 
-def cross_check(functions: list[FunctionDescriptor], actions: list) -> list[Finding]:
+def cross_check(functions: list[FunctionDescriptor], actions: list[FunctionEntry]) -> list[Finding]:
     """Configured ``actions`` that are no longer allowed, or exceed their ``limit``."""
     by_name = {f.name: f for f in functions}
     counts = Counter(action.name for action in actions)

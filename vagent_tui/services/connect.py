@@ -33,17 +33,23 @@ def real_client(base_url: str, token: str, **options: Any) -> PlatformClient:
         raise cfg.ConfigError(f"the base URL is not valid ({crash.redact(str(exc))})") from None
 
 
-def demo_client(
-    token: str = DEMO_TOKEN, *, sim_app: Any = None, **sim_options: Any
-) -> PlatformClient:
+class SimClient(PlatformClient):
+    """A client of an in-process simulator (no socket); ``sim_app`` is the simulator.
+
+    Tests reach the simulator's state through ``client.sim_app.state.sim``.
+    """
+
+    def __init__(self, app: Any, token: str = DEMO_TOKEN, **options: Any) -> None:
+        super().__init__(DEMO_BASE_URL, token, transport=httpx.ASGITransport(app=app), **options)
+        self.sim_app = app
+
+
+def demo_client(token: str = DEMO_TOKEN, *, sim_app: Any = None, **sim_options: Any) -> SimClient:
     """A client of an in-process simulator: no socket, no account needed.
 
-    The simulator app is reachable afterwards as ``client.sim_app`` so that tests can
-    inspect its state; ``sim_options`` go to `vagent_tui.sim.create_app`.
+    ``sim_app`` serves instead of a new simulator; ``sim_options`` go to
+    `vagent_tui.sim.create_app`.
     """
     from vagent_tui.sim import create_app
 
-    app = sim_app if sim_app is not None else create_app(**sim_options)
-    client = PlatformClient(DEMO_BASE_URL, token, transport=httpx.ASGITransport(app=app))
-    client.sim_app = app  # type: ignore[attr-defined]
-    return client
+    return SimClient(sim_app if sim_app is not None else create_app(**sim_options), token)

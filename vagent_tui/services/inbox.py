@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from vagent_tui.api.client import PlatformClient
-from vagent_tui.api.models import JunkRoomPage
+from vagent_tui.api.models import JunkRoom, JunkRoomPage
 
 PAGE_SIZES = (20, 50, 100, 200)
 
@@ -29,7 +29,7 @@ class InboxPager:
     page_size: int = 20
     unread: bool = False
     total: int = 0
-    rooms: list = field(default_factory=list)
+    rooms: list[JunkRoom] = field(default_factory=list)
 
     @property
     def last_page(self) -> int:

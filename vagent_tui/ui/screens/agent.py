@@ -82,6 +82,8 @@ class AgentScreen(BaseScreen):
         self.slot = "live"
         self.slots: AgentSlots | None = None
         self._loaded_for: int | None = None
+        self.raw_json = ""
+        """The JSON of the configuration on show, as ``c`` copies it."""
         self.versions: list[SavedVersion] = []
         """The saved versions in the table: row ``i`` is ``versions[i]``."""
 
@@ -238,7 +240,7 @@ class AgentScreen(BaseScreen):
         self.tabs.active = tab
 
     def action_copy_json(self) -> None:
-        raw = getattr(self, "raw_json", "")
+        raw = self.raw_json
         if not raw or raw == "null":
             self.status.error("No configuration loaded to copy", retry_key=None)
             return

@@ -1,7 +1,7 @@
 """Form pieces: a labelled field with its own error line, and pydantic error mapping.
 
 A form validates with the request model of `vagent_tui.api.models` before anything is
-sent; each error is shown under the field it concerns (`Form.show_errors`). What the
+sent; each error is shown under the field it concerns (`show_errors`). What the
 user typed is never cleared by a failed request: only a success resets a form.
 """
 

@@ -8,7 +8,13 @@ from rich.text import Text
 from textual.message import Message
 from textual.widgets import Static
 
-from vagent_tui.api.errors import MalformedResponse, PlatformError, TransportError, redact_text
+from vagent_tui.api.errors import (
+    ApiError,
+    MalformedResponse,
+    PlatformError,
+    TransportError,
+    redact_text,
+)
 from vagent_tui.inert import inert
 from vagent_tui.ui.css import stylesheet
 
@@ -107,7 +113,7 @@ def describe_error(error: BaseException | str) -> str:
     if isinstance(error, str):
         return error
     if isinstance(error, PlatformError):
-        status = getattr(error, "status", None)
+        status = error.status if isinstance(error, ApiError | MalformedResponse) else None
         prefix = f"HTTP {status}: " if status and f"HTTP {status}" not in error.message else ""
         return prefix + error.message + (UNSURE if outcome_unknown(error) else "")
     return redact_text(f"{type(error).__name__}: {error}")
