@@ -91,10 +91,6 @@ class PlatformError(Exception):
         self.url = redact_url(url) if url else ""
         super().__init__(message)
 
-    @property
-    def retryable(self) -> bool:
-        return False
-
     def describe(self) -> str:
         """One line for a person: what failed and where."""
         call = " ".join(p for p in (self.method, urlsplit(self.url).path) if p)
@@ -129,10 +125,6 @@ class ApiError(PlatformError):
         self.body = body
         super().__init__(message or f"HTTP {status}", method=method, url=url)
 
-    @property
-    def retryable(self) -> bool:
-        return self.status >= 500 or self.status == 429
-
     def __repr__(self) -> str:
         return f"ApiError(status={self.status}, message={self.message!r}, url={self.url!r})"
 
@@ -141,10 +133,6 @@ class TransportError(PlatformError):
     """The request did not get a reply: connection refused, reset, DNS failure..."""
 
     kind = "network"
-
-    @property
-    def retryable(self) -> bool:
-        return True
 
 
 class RequestTimeout(TransportError):
@@ -161,10 +149,6 @@ class MalformedResponse(PlatformError):
     def __init__(self, message: str, *, status: int = 0, method: str = "", url: str = "") -> None:
         self.status = status
         super().__init__(message, method=method, url=url)
-
-    @property
-    def retryable(self) -> bool:
-        return True
 
 
 class ReplyTooLarge(MalformedResponse):

@@ -19,6 +19,7 @@ never retried automatically: a token, a migration or a deletion must not happen 
 from __future__ import annotations
 
 import asyncio
+import hmac
 import os
 import random
 from asyncio import timeout as _deadline
@@ -133,6 +134,10 @@ class ApiTransport:
         masked = m.mask_secret(self._token)
         base_url = redact_url(self.base_url)
         return f"{type(self).__name__}(base_url={base_url!r}, token={masked!r})"
+
+    def uses_token(self, token: str) -> bool:
+        """Whether ``token`` is this client's own key (the secret itself never leaves)."""
+        return hmac.compare_digest(token.encode(), self._token.encode())
 
     @property
     def host(self) -> str:

@@ -51,9 +51,6 @@ class AccountDirectory:
             ScopeLevel.ORGANIZATION: "organization",
         }.get(self.scope.level, "")
 
-    def cached_children(self, account_id: int) -> list[Account] | None:
-        return self._children.get(account_id)
-
     async def children(self, account: Account, *, kind: str | None = None) -> list[Account]:
         """Children of ``account`` (all pages), from the cache after the first call."""
         if account.id is None:

@@ -76,7 +76,6 @@ async def test_success_false_with_200_is_api_error(make_client) -> None:
 
     assert info.value.status == 200
     assert info.value.message == "targetAccountId is outside your hierarchy"
-    assert info.value.retryable is False
 
 
 async def test_error_without_message_names_the_status(make_client) -> None:
@@ -97,7 +96,6 @@ async def test_error_status_with_non_json_body_is_api_error(make_client, content
         await client.get_account()
 
     assert info.value.status == 502
-    assert info.value.retryable is True
 
 
 @pytest.mark.parametrize(
@@ -163,7 +161,6 @@ async def test_connect_error_is_transport_error(make_client) -> None:
     error = info.value
     assert not isinstance(error, RequestTimeout)
     assert error.kind == "network"
-    assert error.retryable is True
     assert "platform.test" in error.message
     assert "Connection refused" in error.message
 

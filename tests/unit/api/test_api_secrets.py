@@ -141,6 +141,14 @@ async def test_client_repr_masks_token(make_client) -> None:
     assert BASE in repr(client)
 
 
+async def test_client_tells_its_own_key_without_giving_it(make_client) -> None:
+    client = make_client(Recorder())
+
+    assert client.uses_token(TOKEN)
+    assert not client.uses_token(TOKEN[:-1])
+    assert not client.uses_token("")
+
+
 async def test_httpx_log_lines_are_redacted(make_client, caplog) -> None:
     caplog.set_level(logging.DEBUG, logger="httpx")
     caplog.set_level(logging.DEBUG, logger="httpcore")

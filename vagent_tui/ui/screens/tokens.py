@@ -268,7 +268,7 @@ class TokensScreen(BaseScreen):
             f"({record.description or 'no description'}) of {self._who()}?\n"
             "Anything using it will get Unauthorized from then on."
         )
-        if record.token == getattr(self.connection.api, "_token", None):
+        if record.token and self.connection.api.uses_token(record.token):
             body += (
                 "\n\n⚠ This is the key this console is using: after deleting it every "
                 "request of this session will fail."
