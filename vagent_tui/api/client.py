@@ -13,7 +13,7 @@ from urllib.parse import quote, urlsplit
 
 from vagent_tui.api import models as m
 from vagent_tui.api.errors import PlatformError, redact_url
-from vagent_tui.api.transport import ApiTransport, Exchange, Observer, _as_bool
+from vagent_tui.api.transport import ApiTransport, Exchange, Observer, as_bool
 
 
 def _is_int(value: object) -> TypeGuard[int]:
@@ -273,7 +273,7 @@ class PlatformClient(ApiTransport):
     ) -> m.UploadResult:
         """Upload one file into the Computer Agent workspace (multipart/form-data)."""
         form = m.UploadRequest(path=path, overwrite=overwrite, mode=mode)
-        data = {"path": form.path, "overwrite": _as_bool(form.overwrite)}
+        data = {"path": form.path, "overwrite": as_bool(form.overwrite)}
         if form.mode:
             data["mode"] = form.mode
         name = filename or form.path.rsplit("/", 1)[-1]

@@ -89,7 +89,7 @@ class Exchange:
 Observer = Callable[[Exchange], None]
 
 
-def _as_bool(value: bool) -> str:
+def as_bool(value: bool) -> str:
     return "true" if value else "false"
 
 
@@ -201,7 +201,7 @@ class ApiTransport:
         for key, value in (params or {}).items():
             if value is None:
                 continue
-            query[key] = _as_bool(value) if isinstance(value, bool) else value
+            query[key] = as_bool(value) if isinstance(value, bool) else value
         attempts = 1 + (self.get_retries if method == "GET" else 0)
         loop = asyncio.get_running_loop()
         started = loop.time()
