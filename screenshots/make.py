@@ -79,7 +79,7 @@ async def _journal(pilot: Any) -> None:
     """A few changes first, so the journal has something to show."""
     from vagent_tui.api.errors import PlatformError
 
-    client = pilot.app.client
+    client = pilot.app.connection.api
     await client.add_sip_entry("203.0.113.50", "Branch office", target=1111)
     await client.add_webhook("https://hooks.example.com/leads", "contact", "Leads", target=1111)
     await client.delete_sip_entry("203.0.113.50", target=1111)
