@@ -79,7 +79,11 @@ class ConnectionApp(CrashReportingApp[None]):
         tier: str = "",
         initial_account: int | None = None,
     ) -> None:
-        super().__init__()
+        # With NO_COLOR, Textual picks its filter once, here, from the theme in force
+        # (its own dark one): a monochrome filter that turns the ANSI theme's "terminal
+        # default" colours into black on black. Native ANSI colours make it strip the
+        # colours instead, leaving the terminal's own; app.tcss marks cursors by reverse.
+        super().__init__(ansi_color=True if os.environ.get("NO_COLOR") else None)
         self.config = config
         """The configuration as read at start; None when the file is malformed."""
         self.config_error = config_error
