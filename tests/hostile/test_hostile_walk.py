@@ -19,10 +19,7 @@ from __future__ import annotations
 import contextlib
 import html
 import os
-import pty
 import re
-import select
-import signal
 import subprocess
 import sys
 import time
@@ -32,6 +29,7 @@ import pytest
 from textual.widgets import DataTable, Select
 
 from tests.helpers import settle, wait_for
+from tests.terminal import console_on_pty
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.services.connect import demo_client
 from vagent_tui.services.journal import Journal
@@ -145,51 +143,22 @@ def test_a_real_terminal_receives_no_planted_sequence() -> None:
     """The bytes the console writes to a terminal, screen after screen, then ctrl+q."""
     env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "120", "LINES": "40"}
     env.pop("NO_COLOR", None)
-    pid, fd = pty.fork()
-    if pid == 0:  # the child: the console on the pty
-        os.execvpe(sys.executable, [sys.executable, "-m", "vagent_tui", "--demo", "--hostile",
-                                    "--account", str(AGENT)], env)  # fmt: skip
-    written = bytearray()
-
-    def read_for(seconds: float) -> None:
-        end = time.monotonic() + seconds
-        while time.monotonic() < end:
-            ready, _, _ = select.select([fd], [], [], 0.05)
-            if ready:
-                try:
-                    chunk = os.read(fd, 65536)
-                except OSError:
-                    return
-                if not chunk:
-                    return
-                written.extend(chunk)
-
-    try:
-        import fcntl
-        import struct
-        import termios
-
-        fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
-        read_for(4.0)
+    args = ["--demo", "--hostile", "--account", str(AGENT)]
+    with console_on_pty(args, env, rows=40, columns=120) as term:
+        term.read_for(4.0)
         for key in b"1234567890":
-            os.write(fd, bytes([key]))
-            read_for(1.5)
-        before_quit = len(written)
-        os.write(fd, b"\x11")  # ctrl+q
+            term.send(bytes([key]))
+            term.read_for(1.5)
+        before_quit = len(term.written)
+        term.send(b"\x11")  # ctrl+q
         done, status = 0, 0
         deadline = time.monotonic() + 60  # a hang, not a speed check: a loaded CI is slow
         while not done and time.monotonic() < deadline:
-            read_for(0.5)
-            done, status = os.waitpid(pid, os.WNOHANG)
-        assert done == pid, "the console did not quit after ctrl+q"
+            term.read_for(0.5)
+            done, status = os.waitpid(term.pid, os.WNOHANG)
+        assert done == term.pid, "the console did not quit after ctrl+q"
         assert os.waitstatus_to_exitcode(status) == 0
-    finally:
-        try:
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-        except (ProcessLookupError, ChildProcessError):
-            pass
-        os.close(fd)
+    written = term.written
     assert len(written) > 10_000, "the console drew almost nothing"
     for sequence in PAYLOAD_SEQUENCES:
         assert sequence not in written, f"{sequence!r} from the data reached the terminal"
