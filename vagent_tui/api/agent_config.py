@@ -150,3 +150,27 @@ class AgentConfig(Resource):
 
 # The alias generator would spell agent_s2_s_engine "agentS2SEngine": check it once.
 assert AgentConfig.model_fields["agent_s2_s_engine"].alias == "agentS2SEngine"
+
+
+class StagingWrite(Resource):
+    """The reply to a staging write: the staging configuration as saved."""
+
+    success: bool | None = None
+    message: str | None = None
+    campaign: AgentConfig | None = None
+
+
+class Published(Resource):
+    """The reply to a publish: the new live configuration and the version saved of it."""
+
+    success: bool | None = None
+    message: str | None = None
+    version_id: int | None = None
+    campaign: AgentConfig | None = None
+
+
+class CreatedVersion(Resource):
+    """``createdVersion`` of the reply to saving a version."""
+
+    title: str | None = None
+    version_id: int | None = None

@@ -8,6 +8,7 @@ request machinery (errors, retries, redaction, observers) is in `transport`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, TypeGuard
 from urllib.parse import quote, urlsplit
 
@@ -139,6 +140,53 @@ class PlatformClient(ApiTransport):
         path = f"/agent/{quote(agent_config_id, safe='')}/versions/{int(version_id)}/title"
         payload = await self.request("PUT", path, target=target, json=body)
         return self._parse(m.TitleChange, payload, method="PUT", url=path)
+
+    # ------------------------------------------------------------------ agent changes
+
+    async def write_staging(
+        self, settings: Mapping[str, Any], *, target: int | None = None
+    ) -> m.StagingWrite:
+        """``POST /agent``: these settings (wire names) into the staging slot.
+
+        Omitted settings keep their staging values; ``actions``, ``apps``, ``skills``
+        and ``reportingFields`` replace whole, so a caller sends their full new lists.
+        """
+        if not settings:
+            raise ValueError("a staging write needs at least one setting")
+        payload = await self.request("POST", "/agent", target=target, json=dict(settings))
+        return self._parse(m.StagingWrite, payload, method="POST", url="/agent")
+
+    async def publish_staging(self, *, target: int | None = None) -> m.Published:
+        """``POST /agent/publish``: staging becomes live (and a version of it is saved)."""
+        payload = await self.request("POST", "/agent/publish", target=target, json={})
+        return self._parse(m.Published, payload, method="POST", url="/agent/publish")
+
+    async def revert_staging(self, *, target: int | None = None) -> m.Envelope:
+        """``POST /agent/revert``: staging is emptied; live stays as it is."""
+        return await self._envelope("POST", "/agent/revert", target=target, json={})
+
+    async def save_version(
+        self, agent_config_id: str, title: str, source: m.Slot, *, target: int | None = None
+    ) -> m.CreatedVersion:
+        """``POST /agent/{id}/versions``: a saved version of staging or live (``default``).
+
+        ``agent_config_id`` is the live configuration's id (versions belong to it).
+        """
+        body = m.VersionRequest(title=title, source=source).wire()
+        path = f"/agent/{quote(agent_config_id, safe='')}/versions"
+        payload = await self.request("POST", path, target=target, json=body)
+        created = payload.get("createdVersion")
+        return self._parse(
+            m.CreatedVersion, created if isinstance(created, dict) else {}, method="POST", url=path
+        )
+
+    async def restore_version(
+        self, agent_config_id: str, version_id: int, into: m.Slot, *, target: int | None = None
+    ) -> m.Envelope:
+        """``POST .../versions/{versionId}/restore``: the snapshot into staging or live."""
+        body = m.RestoreRequest(target=into).wire()
+        path = f"/agent/{quote(agent_config_id, safe='')}/versions/{int(version_id)}/restore"
+        return await self._envelope("POST", path, target=target, json=body)
 
     # ------------------------------------------------------------------ tokens
 

@@ -35,12 +35,15 @@ if TYPE_CHECKING:
         ActiveHours,
         AgentConfig,
         AppEntry,
+        CreatedVersion,
         EffectiveReportingField,
         FunctionEntry,
         HeartbeatConfig,
+        Published,
         ReportingField,
         ReportingFieldValues,
         SkillEntry,
+        StagingWrite,
     )
     from vagent_tui.api.requests import (
         WEBHOOK_TYPES,
@@ -48,10 +51,13 @@ if TYPE_CHECKING:
         MigrationRequest,
         RecordingStartRequest,
         Request,
+        RestoreRequest,
         SipEntryRequest,
+        Slot,
         TitleRequest,
         TokenRequest,
         UploadRequest,
+        VersionRequest,
         WebhookRequest,
         check_http_url,
         check_ip,
@@ -64,12 +70,15 @@ if TYPE_CHECKING:
 __all__ = [
     "FINAL_STATUSES", "WEBHOOK_TYPES", "Account", "AccountAvailability", "AccountPage",
     "ActiveHours", "AdrExportConfig", "AgentConfig", "AppEntry", "AutomationSession",
-    "ComputerAccount", "EffectiveReportingField", "Envelope", "FunctionDescriptor", "FunctionEntry",
+    "ComputerAccount", "CreatedVersion", "EffectiveReportingField", "Envelope",
+    "FunctionDescriptor", "FunctionEntry",
     "HeartbeatConfig", "JunkRoom", "JunkRoomPage", "MigrationCounts", "MigrationRequest",
-    "MigrationTask", "RecordingStartRequest", "RelayConfig", "RelayType", "ReportingField",
-    "ReportingFieldValues", "Request", "Resource", "SavedVersion", "SipEntry", "SipEntryRequest",
-    "SkillEntry", "StatusChange", "Template", "TitleChange", "TitleRequest", "TokenRecord",
-    "TokenRequest", "UploadRequest", "UploadResult", "Voice", "Webhook", "WebhookRequest",
+    "MigrationTask", "Published", "RecordingStartRequest", "RelayConfig", "RelayType",
+    "ReportingField", "ReportingFieldValues", "Request", "Resource", "RestoreRequest",
+    "SavedVersion", "SipEntry", "SipEntryRequest", "SkillEntry", "Slot", "StagingWrite",
+    "StatusChange", "Template", "TitleChange", "TitleRequest", "TokenRecord",
+    "TokenRequest", "UploadRequest", "UploadResult", "VersionRequest", "Voice", "Webhook",
+    "WebhookRequest",
     "WorkflowRecording", "WorkspaceFile", "check_http_url", "check_ip", "check_octal_mode",
     "is_hostname_or_ip", "mask_secret",
 ]  # fmt: skip
@@ -78,13 +87,15 @@ __all__ = [
 # are re-exported so that `models` names every resource of the API. They are imported on
 # first use (PEP 562), not at start-up: the first screen needs neither.
 _REEXPORTED = dict.fromkeys(
-    ("ActiveHours", "AgentConfig", "AppEntry", "EffectiveReportingField", "FunctionEntry",
-     "HeartbeatConfig", "ReportingField", "ReportingFieldValues", "SkillEntry"),
+    ("ActiveHours", "AgentConfig", "AppEntry", "CreatedVersion", "EffectiveReportingField",
+     "FunctionEntry", "HeartbeatConfig", "Published", "ReportingField", "ReportingFieldValues",
+     "SkillEntry", "StagingWrite"),
     "vagent_tui.api.agent_config",
 ) | dict.fromkeys(
     ("WEBHOOK_TYPES", "AdrExportConfig", "MigrationRequest", "RecordingStartRequest",
-     "Request", "SipEntryRequest", "TitleRequest", "TokenRequest", "UploadRequest",
-     "WebhookRequest", "check_http_url", "check_ip", "check_octal_mode", "is_hostname_or_ip"),
+     "Request", "RestoreRequest", "SipEntryRequest", "Slot", "TitleRequest", "TokenRequest",
+     "UploadRequest", "VersionRequest", "WebhookRequest", "check_http_url", "check_ip",
+     "check_octal_mode", "is_hostname_or_ip"),
     "vagent_tui.api.requests",
 )  # fmt: skip
 

@@ -181,6 +181,23 @@ class TitleRequest(Request):
     title: str = Field(min_length=1, max_length=MAX_TITLE)
 
 
+Slot = Literal["staging", "default"]
+"""An agent configuration slot as the platform names it: ``default`` is live."""
+
+
+class VersionRequest(Request):
+    """Save a version of the staging or the live (``default``) configuration."""
+
+    title: str = Field(min_length=1, max_length=MAX_TITLE)
+    source: Slot
+
+
+class RestoreRequest(Request):
+    """Restore a saved version into the staging or the live (``default``) slot."""
+
+    target: Slot
+
+
 class RecordingStartRequest(Request):
     slot_id: int = Field(ge=0)
 

@@ -87,6 +87,43 @@ CASES = [
         "/api/v2/agent/cfg-12/versions/1750194180352/title",
         body={"title": "Before launch"},
     ),
+    Case(
+        "write_staging",
+        lambda c, t: c.write_staging(
+            {"agentVoice": "openai-ash", "speakingTimeout": 900}, target=t
+        ),
+        "POST",
+        "/api/v2/agent",
+        body={"agentVoice": "openai-ash", "speakingTimeout": 900},
+    ),
+    Case(
+        "publish_staging",
+        lambda c, t: c.publish_staging(target=t),
+        "POST",
+        "/api/v2/agent/publish",
+        body={},
+    ),  # fmt: skip
+    Case(
+        "revert_staging",
+        lambda c, t: c.revert_staging(target=t),
+        "POST",
+        "/api/v2/agent/revert",
+        body={},
+    ),  # fmt: skip
+    Case(
+        "save_version",
+        lambda c, t: c.save_version("cfg-12", " Before launch ", "staging", target=t),
+        "POST",
+        "/api/v2/agent/cfg-12/versions",
+        body={"title": "Before launch", "source": "staging"},
+    ),
+    Case(
+        "restore_version",
+        lambda c, t: c.restore_version("cfg-12", 1750194180352, "default", target=t),
+        "POST",
+        "/api/v2/agent/cfg-12/versions/1750194180352/restore",
+        body={"target": "default"},
+    ),
     Case("list_tokens", lambda c, t: c.list_tokens(target=t), "GET", "/api/v2/tokens"),
     Case(
         "create_token",

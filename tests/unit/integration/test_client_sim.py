@@ -338,3 +338,50 @@ async def test_junk_inbox_paging(client: PlatformClient) -> None:
     with pytest.raises(ApiError) as info:
         await client.list_junk_rooms(page=-1, target=AGENT)
     assert info.value.status == 400
+
+
+async def test_agent_change_cycle_write_publish_save_restore_revert(
+    client: PlatformClient, clock: Clock
+) -> None:
+    live = await client.get_live(target=AGENT)
+    assert live is not None and live.id is not None
+    await client.revert_staging(target=AGENT)  # the seed has a draft here
+    assert await client.get_staging(target=AGENT) is None
+
+    written = await client.write_staging({"speakingTimeout": 900}, target=AGENT)
+    assert written.campaign is not None and written.campaign.speaking_timeout == 900
+    staging = await client.get_staging(target=AGENT)
+    assert staging is not None and staging.agent_voice == live.agent_voice  # kept
+
+    clock.now += 5
+    published = await client.publish_staging(target=AGENT)
+    assert published.version_id and published.campaign is not None
+    after = await client.get_live(target=AGENT)
+    assert after is not None and after.speaking_timeout == 900
+    assert await client.get_staging(target=AGENT) is None
+
+    clock.now += 5
+    created = await client.save_version(live.id, "before the change", "default", target=AGENT)
+    assert created.title == "before the change" and created.version_id
+    versions = await client.list_versions(live.id, include_data=True, target=AGENT)
+    older = next(v for v in versions if v.snapshot and v.snapshot["speakingTimeout"] != 900)
+
+    await client.restore_version(live.id, older.version_id, "staging", target=AGENT)
+    restored = await client.get_staging(target=AGENT)
+    assert restored is not None and restored.speaking_timeout == older.snapshot["speakingTimeout"]
+
+    reverted = await client.revert_staging(target=AGENT)
+    assert reverted.success is True
+    assert await client.get_staging(target=AGENT) is None
+
+
+async def test_agent_change_errors_carry_the_platform_message(client: PlatformClient) -> None:
+    await client.revert_staging(target=AGENT)
+    with pytest.raises(ApiError) as info:
+        await client.publish_staging(target=AGENT)
+    assert info.value.status == 400 and "Staging is empty" in info.value.message
+    with pytest.raises(ApiError) as info:
+        await client.write_staging({"agentVoice": "no-such-voice"}, target=AGENT)
+    assert "Unknown voice" in info.value.message
+    with pytest.raises(ValueError):
+        await client.write_staging({}, target=AGENT)
