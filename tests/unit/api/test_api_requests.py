@@ -102,14 +102,14 @@ CASES = [
         "POST",
         "/api/v2/agent/publish",
         body={},
-    ),  # fmt: skip
+    ),
     Case(
         "revert_staging",
         lambda c, t: c.revert_staging(target=t),
         "POST",
         "/api/v2/agent/revert",
         body={},
-    ),  # fmt: skip
+    ),
     Case(
         "save_version",
         lambda c, t: c.save_version("cfg-12", " Before launch ", "staging", target=t),
