@@ -1,0 +1,178 @@
+"""What differs between two agent configurations: field by field, entry by entry, line by line.
+
+Both sides are wire dicts (camelCase, as the platform sends them: `AgentConfig.wire()` or
+a saved version's ``snapshot``). The lists that replace whole on a staging write are
+compared entry by entry under a key (``actions`` by function name and occurrence,
+``reportingFields`` by ``key``, ``apps`` by ``appId``, ``skills`` by ``slug``); long or
+multi-line text is compared line by line. What the platform computes for itself (an
+action's ``allowed``/``reason``/``missingRequirement``, ``effectiveReportingFields``) is
+not a difference anyone made, and is left out.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Kind = Literal["changed", "added", "removed"]
+
+ENTRY_KEYS: dict[str, str] = {
+    "actions": "name",
+    "reportingFields": "key",
+    "apps": "appId",
+    "skills": "slug",
+}
+"""The entry lists of a configuration and the field that names an entry."""
+
+COMPUTED_ENTRY_FIELDS = frozenset({"allowed", "reason", "missingRequirement"})
+"""Fields of an ``actions`` entry the platform evaluates on every read."""
+
+IGNORED_FIELDS = frozenset({"effectiveReportingFields"})
+"""Fields derived by the platform from others (and from other levels)."""
+
+LONG_TEXT = 60
+"""Text longer than this (or on several lines) is compared line by line."""
+
+
+@dataclass(frozen=True)
+class FieldDiff:
+    """One difference: a setting, or one entry of a list, from ``old`` to ``new``.
+
+    ``path`` is the wire name (``speakingTimeout``) or the list and entry
+    (``actions[bookAppointment]``); ``lines`` holds the line-by-line comparison of long
+    text (``- ``/``+ ``/``  `` prefixed), or of an entry's fields.
+    """
+
+    path: str
+    kind: Kind
+    old: Any = None
+    new: Any = None
+    lines: tuple[str, ...] = field(default=())
+
+
+def show(value: Any) -> str:
+    """A value on one line, as JSON would write it (``null``, ``true``, ``"text"``)."""
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(", ", ": "))
+
+
+def is_long(value: Any) -> bool:
+    return isinstance(value, str) and ("\n" in value or len(value) > LONG_TEXT)
+
+
+def text_lines(old: str, new: str) -> tuple[str, ...]:
+    """Changed lines with one line of context, ``- `` removed and ``+ `` added."""
+    a, b = old.splitlines() or [""], new.splitlines() or [""]
+    if len(a) == 1 and len(b) == 1:
+        return ("- " + a[0], "+ " + b[0])
+    out: list[str] = []
+    for group in difflib.SequenceMatcher(None, a, b, autojunk=False).get_grouped_opcodes(1):
+        if out:
+            out.append("  …")
+        for tag, i1, i2, j1, j2 in group:
+            if tag == "equal":
+                out.extend("  " + line for line in a[i1:i2])
+                continue
+            out.extend("- " + line for line in a[i1:i2])
+            out.extend("+ " + line for line in b[j1:j2])
+    return tuple(out)
+
+
+def _entry(entry: Any, list_name: str) -> Any:
+    if list_name == "actions" and isinstance(entry, Mapping):
+        return {k: v for k, v in entry.items() if k not in COMPUTED_ENTRY_FIELDS}
+    return entry
+
+
+def _keyed(list_name: str, entries: Sequence[Any]) -> dict[str, Any]:
+    """Entries under their names; a repeated name gets ``#2``, ``#3``... in order."""
+    key = ENTRY_KEYS[list_name]
+    seen: dict[str, int] = {}
+    out: dict[str, Any] = {}
+    for index, entry in enumerate(entries):
+        name = entry.get(key) if isinstance(entry, Mapping) else None
+        base = str(name) if name not in (None, "") else f"#{index + 1}"
+        seen[base] = seen.get(base, 0) + 1
+        out[base if seen[base] == 1 else f"{base} #{seen[base]}"] = _entry(entry, list_name)
+    return out
+
+
+def _entry_lines(old: Mapping[str, Any], new: Mapping[str, Any]) -> tuple[str, ...]:
+    lines: list[str] = []
+    for name in [*old.keys(), *(k for k in new if k not in old)]:
+        if old.get(name) == new.get(name):
+            continue
+        a, b = old.get(name), new.get(name)
+        if is_long(a) or is_long(b):
+            lines.append(f"  {name}:")
+            lines.extend("    " + line for line in text_lines(str(a or ""), str(b or "")))
+        else:
+            lines.append(f"  {name}: {show(a)} → {show(b)}")
+    return tuple(lines)
+
+
+def _list_diffs(name: str, old: Sequence[Any], new: Sequence[Any]) -> list[FieldDiff]:
+    before, after = _keyed(name, old), _keyed(name, new)
+    diffs: list[FieldDiff] = []
+    for key in [*before, *(k for k in after if k not in before)]:
+        path = f"{name}[{key}]"
+        if key not in after:
+            diffs.append(FieldDiff(path, "removed", old=before[key]))
+        elif key not in before:
+            diffs.append(FieldDiff(path, "added", new=after[key]))
+        elif before[key] != after[key]:
+            a, b = before[key], after[key]
+            lines = _entry_lines(a, b) if isinstance(a, Mapping) and isinstance(b, Mapping) else ()
+            diffs.append(FieldDiff(path, "changed", old=a, new=b, lines=lines))
+    if not diffs and list(before) != list(after):
+        diffs.append(FieldDiff(f"{name} (order)", "changed", old=list(before), new=list(after)))
+    return diffs
+
+
+def diff_configs(old: Mapping[str, Any] | None, new: Mapping[str, Any] | None) -> list[FieldDiff]:
+    """Every difference from ``old`` to ``new``, in the order of ``old``'s fields."""
+    old, new = old or {}, new or {}
+    diffs: list[FieldDiff] = []
+    for name in [*old.keys(), *(k for k in new if k not in old)]:
+        if name in IGNORED_FIELDS:
+            continue
+        a, b = old.get(name), new.get(name)
+        if a == b and (name in old) == (name in new):
+            continue
+        if name in ENTRY_KEYS and isinstance(a or [], list) and isinstance(b or [], list):
+            diffs.extend(_list_diffs(name, a or [], b or []))
+        elif name not in new:
+            diffs.append(FieldDiff(name, "removed", old=a))
+        elif name not in old:
+            diffs.append(FieldDiff(name, "added", new=b))
+        elif is_long(a) or is_long(b):
+            lines = text_lines(str(a or ""), str(b or ""))
+            diffs.append(FieldDiff(name, "changed", old=a, new=b, lines=lines))
+        else:
+            diffs.append(FieldDiff(name, "changed", old=a, new=b))
+    return diffs
+
+
+def summary(diffs: Sequence[FieldDiff]) -> str:
+    """``3 settings, 1 function`` style count of what a diff touches."""
+    if not diffs:
+        return "no difference"
+    lists = {name: 0 for name in ENTRY_KEYS}
+    settings = 0
+    for diff in diffs:
+        name = diff.path.split("[", 1)[0].split(" ", 1)[0]
+        if name in lists:
+            lists[name] += 1
+        else:
+            settings += 1
+    parts = [f"{settings} setting{'s' if settings != 1 else ''}"] if settings else []
+    nouns = {"actions": "function", "reportingFields": "reporting field", "apps": "app",
+             "skills": "skill"}  # fmt: skip
+    for name, count in lists.items():
+        if count:
+            parts.append(f"{count} {nouns[name]}{'s' if count != 1 else ''}")
+    return ", ".join(parts)
