@@ -1,4 +1,4 @@
-"""Modal dialogs: confirm (default cancel), type-to-confirm, and a one-field prompt.
+"""Modal dialogs: confirm (default cancel), type-to-confirm, a one-field prompt, a review.
 
 ESC only ever cancels: every modal binds escape to dismiss with the cancel value.
 Titles and bodies often quote the platform (a label, a URL, a server's message): they
@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import ClassVar
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
@@ -145,6 +146,90 @@ class PromptModal(ModalScreen[str | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+class ReviewModal(ModalScreen[bool]):
+    """A change shown before it is made: what moved meanwhile, then the diff, then ask.
+
+    Cancel has the focus; ``y`` or the confirm button go ahead. With ``expected`` set
+    (a write to live), the confirm button stays refused until that word is typed.
+    """
+
+    SCOPED_CSS: ClassVar[bool] = False
+    DEFAULT_CSS = MODAL_CSS
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel", id="modal.cancel", tooltip="Cancel"),
+        Binding("y", "confirm", "Confirm", show=False, id="modal.yes", tooltip="Go ahead"),
+    ]
+
+    def __init__(
+        self,
+        title: str,
+        intro: str,
+        diff: Text,
+        *,
+        meanwhile: Text | None = None,
+        confirm_label: str = "Write",
+        expected: str | None = None,
+    ) -> None:
+        super().__init__(classes="modal review")
+        self.title_text = title
+        self.intro = intro
+        self.diff = diff
+        self.meanwhile = meanwhile
+        self.confirm_label = confirm_label
+        self.expected = expected
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(safe(self.title_text), classes="modal-title")
+            if self.intro:
+                yield Static(safe(self.intro, multiline=True), id="review-intro")
+            with VerticalScroll(id="review-body"):
+                if self.meanwhile is not None:
+                    yield Static(
+                        "⚠ Staging changed since you looked (someone else?):",
+                        classes="review-warning",
+                    )
+                    yield Static(self.meanwhile, id="review-meanwhile")
+                    yield Static("The change, against staging as it is now:", classes="review-then")
+                yield Static(self.diff, id="review-diff")
+            if self.expected is not None:
+                yield Input(placeholder=f"type {inert(self.expected)} to confirm", id="review-word")
+            yield Label("", id="review-error", classes="field-error", markup=False)
+            with Horizontal(classes="modal-buttons"):
+                yield Button("Cancel", id="cancel", variant="primary")
+                yield Button(self.confirm_label, id="confirm", variant="error")
+
+    def on_mount(self) -> None:
+        if self.expected is not None:
+            self.query_one("#review-word", Input).focus()
+        else:
+            self.query_one("#cancel", Button).focus()
+
+    def action_confirm(self) -> None:
+        if self.expected is not None:
+            typed = self.query_one("#review-word", Input).value.strip()
+            if typed != self.expected:
+                self.query_one("#review-error", Label).update(
+                    safe(f"Type {self.expected} exactly to confirm")
+                )
+                return
+        self.dismiss(True)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_confirm()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "confirm":
+            self.action_confirm()
+        else:
+            self.dismiss(False)
+
+    def action_cancel(self) -> None:
+        self.dismiss(False)
 
 
 class TextModal(ModalScreen[None]):

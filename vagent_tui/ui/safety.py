@@ -18,6 +18,7 @@ from textual.binding import Binding, BindingType
 MUTATING_BINDING_IDS: frozenset[str] = frozenset(
     {
         "agent.rename",
+        "voices.use",
         "tokens.new",
         "tokens.delete",
         "sip.add",

@@ -20,9 +20,11 @@ from textual.widgets import DataTable, Input, Select, Static
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import Voice
 from vagent_tui.services.agents import VoiceFilter, filter_voices
+from vagent_tui.services.changes import Change
 from vagent_tui.ui.format import NO, YES, plain
 from vagent_tui.ui.palette import FAILED, OK
 from vagent_tui.ui.screens.base import BaseScreen
+from vagent_tui.ui.screens.staging_flow import stage_change
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.details import voice_detail
 from vagent_tui.ui.widgets.tables import ROW_CAP, left_out, row_table
@@ -38,6 +40,13 @@ class VoicesScreen(BaseScreen):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("slash", "focus_text", "Filter", id="voices.filter", tooltip="Type to filter"),
+        Binding(
+            "u",
+            "use_voice",
+            "Use for agent",
+            id="voices.use",
+            tooltip="Check the voice against the agent's staging, then write it there",
+        ),
         Binding("c", "copy_id", "Copy id", id="voices.copy", tooltip="Copy the voice id"),
         Binding("d", "toggle_detail", "Detail", id="voices.detail", tooltip="Show/hide detail"),
         Binding("x", "clear_filters", "Clear", id="voices.clear", tooltip="Clear all filters"),
@@ -231,6 +240,29 @@ class VoicesScreen(BaseScreen):
             self.notify("No voice highlighted", severity="warning")
             return
         self.vapp.copy_text(voice.id, "voice id")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """ "Use for agent" needs an agent account: hidden from the footer otherwise."""
+        if super().check_action(action, parameters) is False:
+            return False  # read-only
+        if action == "use_voice":
+            return self.connection.is_agent_selected
+        return True
+
+    def action_use_voice(self) -> None:
+        voice = self.highlighted
+        if voice is None:
+            self.notify("No voice highlighted", severity="warning")
+            return
+        self.use_voice(voice)
+
+    @work(exclusive=True, group="write-voices-use", exit_on_error=False)
+    async def use_voice(self, voice: Voice) -> None:
+        """The voice as ``agentVoice`` in staging: checked, shown, confirmed, written."""
+        names = {"agentVoice": {v.id: v.name for v in self.voices if v.name}}
+        await stage_change(
+            self, Change(voice=voice.id), what=f"the voice {voice.name or voice.id}", names=names
+        )
 
     def action_toggle_detail(self) -> None:
         self.query_one("#voices-detail").toggle_class("-hidden")

@@ -1,0 +1,99 @@
+"""Reading what a change is checked against, and writing it: one agent account at a time.
+
+`read_context` reads the account's staging and live slots (and, when the change needs
+them, its voices and functions) in parallel; `plan_for` plans a `Change` against that.
+Before anything is written the staging slot is read again (`staging_moved`): when
+someone changed it since the plan, the caller shows what moved and asks again.
+`read_slots` reads both slots back after a write whose reply never came, so that the
+screen shows what the platform holds instead of retrying blindly.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from vagent_tui.api.client import PlatformClient
+from vagent_tui.api.models import AgentConfig, FunctionDescriptor, Voice
+from vagent_tui.services.changes import Change, Plan, plan_change
+from vagent_tui.services.diff import FieldDiff, diff_configs
+
+
+def wire(config: AgentConfig | None) -> dict[str, Any] | None:
+    """A configuration as the platform sent it (camelCase; what a write sends back)."""
+    return None if config is None else config.wire()
+
+
+@dataclass(frozen=True)
+class AgentContext:
+    """One agent account's slots, and the lists a change is checked against."""
+
+    staging: dict[str, Any] | None
+    live: dict[str, Any] | None
+    voices: list[Voice] | None = None
+    functions: list[FunctionDescriptor] | None = None
+
+    @property
+    def base(self) -> dict[str, Any]:
+        """What a staging write starts from: staging, or live when staging is empty."""
+        return self.staging if self.staging is not None else (self.live or {})
+
+    @property
+    def live_id(self) -> str | None:
+        value = (self.live or {}).get("id")
+        return value if isinstance(value, str) else None
+
+
+async def _nothing() -> None:
+    return None
+
+
+async def read_context(
+    client: PlatformClient, target: int | None, *, voices: bool = False, functions: bool = False
+) -> AgentContext:
+    """Staging and live (and the voices or functions lists when asked), in parallel."""
+    staging, live, voice_list, function_list = await asyncio.gather(
+        client.get_staging(target=target),
+        client.get_live(target=target),
+        client.list_voices(target=target) if voices else _nothing(),
+        client.list_functions(target) if functions and target is not None else _nothing(),
+    )
+    return AgentContext(wire(staging), wire(live), voice_list, function_list)
+
+
+async def context_for(client: PlatformClient, target: int | None, change: Change) -> AgentContext:
+    """What ``change`` needs to be planned for ``target``."""
+    return await read_context(
+        client, target, voices=change.voice is not None, functions=bool(change.functions)
+    )
+
+
+def plan_for(change: Change, context: AgentContext) -> Plan:
+    return plan_change(change, context.base, voices=context.voices, functions=context.functions)
+
+
+async def staging_moved(
+    client: PlatformClient, target: int | None, seen: Mapping[str, Any] | None
+) -> tuple[dict[str, Any] | None, list[FieldDiff]]:
+    """Staging as it is now, and what changed in it since ``seen`` (empty: nothing)."""
+    now = wire(await client.get_staging(target=target))
+    if now == seen:
+        return now, []
+    return now, diff_configs(seen or {}, now or {})
+
+
+@dataclass(frozen=True)
+class Slots:
+    """Staging and live as the platform holds them now (after a write, or its failure)."""
+
+    staging: dict[str, Any] | None
+    live: dict[str, Any] | None
+
+
+async def read_slots(client: PlatformClient, target: int | None) -> Slots:
+    staging, live = await asyncio.gather(
+        client.get_staging(target=target), client.get_live(target=target)
+    )
+    return Slots(wire(staging), wire(live))
