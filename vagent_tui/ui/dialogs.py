@@ -232,6 +232,56 @@ class ReviewModal(ModalScreen[bool]):
         self.dismiss(False)
 
 
+class EditorModal(ModalScreen[str | None]):
+    """Multi-line text to edit: ``ctrl+s`` saves, ESC cancels (the text is then lost)."""
+
+    SCOPED_CSS: ClassVar[bool] = False
+    DEFAULT_CSS = MODAL_CSS
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel", id="modal.cancel", tooltip="Cancel"),
+        Binding("ctrl+s", "save", "Save", id="modal.save", tooltip="Save the text"),
+    ]
+
+    def __init__(self, title: str, intro: str, text: str, *, placeholder: str = "") -> None:
+        super().__init__(classes="modal editor")
+        self.title_text = title
+        self.intro = intro
+        self.text = text
+        self.placeholder = placeholder
+
+    def compose(self) -> ComposeResult:
+        from textual.widgets import TextArea
+
+        with Vertical():
+            yield Static(safe(self.title_text), classes="modal-title")
+            if self.intro:
+                yield Static(safe(self.intro, multiline=True))
+            area = TextArea(inert(self.text, multiline=True), id="editor-area", soft_wrap=True)
+            area.placeholder = inert(self.placeholder, multiline=True)
+            yield area
+            with Horizontal(classes="modal-buttons"):
+                yield Button("Cancel", id="cancel")
+                yield Button("Save (ctrl+s)", id="confirm", variant="primary")
+
+    def on_mount(self) -> None:
+        self.query_one("#editor-area").focus()
+
+    def action_save(self) -> None:
+        from textual.widgets import TextArea
+
+        self.dismiss(self.query_one("#editor-area", TextArea).text)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "confirm":
+            self.action_save()
+        else:
+            self.dismiss(None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
 class TextModal(ModalScreen[None]):
     """Selectable text (the fallback of copy, and long values)."""
 

@@ -19,6 +19,9 @@ MUTATING_BINDING_IDS: frozenset[str] = frozenset(
     {
         "agent.rename",
         "voices.use",
+        "functions.toggle",
+        "functions.add",
+        "functions.instructions",
         "tokens.new",
         "tokens.delete",
         "sip.add",

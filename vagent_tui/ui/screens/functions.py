@@ -23,10 +23,13 @@ from textual.widgets import DataTable, Static
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import AgentConfig, FunctionDescriptor
 from vagent_tui.services.agents import Finding, cross_check
+from vagent_tui.services.changes import Change, FunctionSwitch
 from vagent_tui.services.session import Connection
+from vagent_tui.ui.dialogs import EditorModal
 from vagent_tui.ui.format import flag
 from vagent_tui.ui.palette import FAILED, FAILED_STRONG, WARN
 from vagent_tui.ui.screens.base import BaseScreen
+from vagent_tui.ui.screens.staging_flow import stage_change
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.details import findings_text, function_detail
 from vagent_tui.ui.widgets.status import describe_error
@@ -44,9 +47,38 @@ class FunctionsScreen(BaseScreen):
     TITLE: ClassVar[str] = "Functions"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
     BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(
+            "space",
+            "toggle_function",
+            "On/Off",
+            id="functions.toggle",
+            tooltip="Switch the function on or off in the agent's staging (reviewed first)",
+        ),
+        Binding(
+            "plus",
+            "add_entry",
+            "+1 entry",
+            show=False,
+            id="functions.add",
+            tooltip="One more entry of the function in staging (its limit permitting)",
+        ),
+        Binding(
+            "i",
+            "edit_instructions",
+            "Instructions",
+            id="functions.instructions",
+            tooltip="Edit the instructions of the function's entry in staging",
+        ),
         Binding("v", "cycle_view", "View", id="functions.view", tooltip=_VIEW_TIP),
-        Binding("c", "copy_docs", "Copy docs", id="functions.copy", tooltip=_COPY_TIP),
-        Binding("n", "copy_name", "Copy name", id="functions.copy-name", tooltip="Copy the name"),
+        Binding("c", "copy_docs", "Copy docs", show=False, id="functions.copy", tooltip=_COPY_TIP),
+        Binding(
+            "n",
+            "copy_name",
+            "Copy name",
+            show=False,
+            id="functions.copy-name",
+            tooltip="Copy the name",
+        ),
         Binding("d", "cycle_detail", "Detail", id="functions.detail", tooltip=_DETAIL_TIP),
     ]
     CSS_PATH = "functions.tcss"
@@ -59,6 +91,10 @@ class FunctionsScreen(BaseScreen):
         self.shown: list[FunctionDescriptor] = []
         """Those in the table (at most `ROW_CAP`): row ``i`` is ``shown[i]``."""
         self.configured: Counter[str] | None = None  # None: no cross-check possible
+        self.staged: Counter[str] | None = None
+        """Entries per function in staging (None: staging is empty, it is live's)."""
+        self.base: dict[str, Any] | None = None
+        """The configuration a change starts from (staging, or live): what was shown."""
         self.findings: list[Finding] = []
         self.view = "all"
 
@@ -104,20 +140,26 @@ class FunctionsScreen(BaseScreen):
         if acting is None:  # screens load only once the key owner is known
             return
 
-        Read = tuple[list[FunctionDescriptor], AgentConfig | PlatformError | None]
+        Read = tuple[
+            list[FunctionDescriptor], AgentConfig | PlatformError | None, AgentConfig | None
+        ]
 
         async def read(c: Connection) -> Read:
             # The agent's configuration only adds findings: its failure is shown on the
             # status line and the functions still are (`live` carries the error).
             live_call = c.api.get_live(target=c.target_id) if is_agent else asyncio.sleep(0)
-            functions, live = await asyncio.gather(
-                c.api.list_functions(target=acting), live_call, return_exceptions=True
-            )
+            staging_call = c.api.get_staging(target=c.target_id) if is_agent else asyncio.sleep(0)
+            functions, live, staging = await asyncio.gather(
+                c.api.list_functions(target=acting), live_call, staging_call,
+                return_exceptions=True,
+            )  # fmt: skip
             if isinstance(functions, BaseException):
                 raise functions
             if isinstance(live, BaseException) and not isinstance(live, PlatformError):
                 raise live
-            return functions, live
+            if isinstance(staging, BaseException) and not isinstance(staging, PlatformError):
+                raise staging
+            return functions, live, staging if isinstance(staging, AgentConfig) else None
 
         ok, read_ = await self.load(
             read,
@@ -127,9 +169,12 @@ class FunctionsScreen(BaseScreen):
         )
         if not ok or read_ is None:
             return
-        functions, live = read_
+        functions, live, staging = read_
         self.functions = functions
         self._cross_check(is_agent, live)
+        self.staged = Counter(a.name for a in staging.actions) if staging is not None else None
+        base = staging if staging is not None else live
+        self.base = base.wire() if isinstance(base, AgentConfig) else None
         self.refresh_rows()
         allowed = sum(1 for f in functions if f.allowed is not False)
         who = conn.acting_as.display_name if conn.acting_as else "the key owner"
@@ -141,6 +186,7 @@ class FunctionsScreen(BaseScreen):
     def _failed(self, error: PlatformError, is_agent: bool) -> None:
         """Keep no stale rows; say why, and what to do when an agent account is needed."""
         self.functions, self.configured, self.findings = [], None, []
+        self.staged, self.base = None, None
         self.refresh_rows()
         self.status.error(error)
         panel = self.query_one("#functions-findings", Static)
@@ -231,6 +277,9 @@ class FunctionsScreen(BaseScreen):
             problem = any(f.name == fn.name for f in self.findings)
             configured = Text(f"{count} ⚠" if problem else (str(count) if count else ""),
                               style=FAILED_STRONG if problem else "")  # fmt: skip
+            staged = self.staged.get(fn.name, 0) if self.staged is not None else count
+            if staged != count:  # staging differs from live: what a publish would change
+                configured = Text(f"{count}→{staged}", style=WARN)
         return [
             flag(fn.allowed),
             safe(fn.label or fn.name, "" if fn.allowed is not False else FAILED),
@@ -250,6 +299,8 @@ class FunctionsScreen(BaseScreen):
             summary += f" · first {len(self.shown):,} shown, {shown - len(self.shown):,} more"
         if self.configured is not None:
             summary += f" · {sum(self.configured.values())} configured"
+            if self.staged is not None and self.staged != self.configured:
+                summary += f" (staging: {sum(self.staged.values())})"
         self.query_one("#functions-summary", Static).update(summary)
         self.query_one("#functions-view", Static).update(f"view: {self.view} (v)")
 
@@ -288,6 +339,76 @@ class FunctionsScreen(BaseScreen):
             self.query_one("#functions-findings", Static).update(self._findings_text())
 
     # ------------------------------------------------------------------ actions
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The staging keys need an agent account: hidden from the footer otherwise."""
+        if super().check_action(action, parameters) is False:
+            return False  # read-only
+        if action in ("toggle_function", "add_entry", "edit_instructions"):
+            return self.connection.is_agent_selected
+        return True
+
+    def _entries(self, name: str) -> int:
+        counts = self.staged if self.staged is not None else self.configured
+        return counts.get(name, 0) if counts is not None else 0
+
+    def action_toggle_function(self) -> None:
+        fn = self.highlighted
+        if fn is None:
+            self.notify("No function highlighted", severity="warning")
+            return
+        on = self._entries(fn.name) == 0
+        self.switch(FunctionSwitch(fn.name, on), f"{fn.label or fn.name} {'on' if on else 'off'}")
+
+    def action_add_entry(self) -> None:
+        fn = self.highlighted
+        if fn is None:
+            self.notify("No function highlighted", severity="warning")
+            return
+        self.switch(FunctionSwitch(fn.name, True, another=True), f"one more {fn.label or fn.name}")
+
+    @work(exclusive=True, group="write-functions-switch", exit_on_error=False)
+    async def switch(self, switch: FunctionSwitch, what: str) -> None:
+        """The switch checked against staging, the actions diff reviewed, then written."""
+        staged = await stage_change(self, Change(functions=(switch,)), what=what, seen=self.base)
+        if staged.outcome in ("written", "failed"):
+            self.action_reload()  # show what the platform holds now
+
+    def action_edit_instructions(self) -> None:
+        fn = self.highlighted
+        if fn is None:
+            self.notify("No function highlighted", severity="warning")
+            return
+        self.edit_instructions(fn)
+
+    @work(exclusive=True, group="write-functions-instructions", exit_on_error=False)
+    async def edit_instructions(self, fn: FunctionDescriptor) -> None:
+        base = self.base or {}
+        entry = next(
+            (
+                a
+                for a in base.get("actions") or []
+                if isinstance(a, dict) and a.get("name") == fn.name
+            ),
+            None,
+        )
+        hint = fn.placeholder or ""
+        if entry is None:
+            intro = "Not configured yet: saving switches it on with these instructions."
+        else:
+            intro = "The first entry of this function in staging; its other fields are kept."
+        text = await self.app.push_screen_wait(
+            EditorModal(f"Instructions of {fn.label or fn.name}", intro,
+                        str((entry or {}).get("instructions") or ""), placeholder=hint)
+        )  # fmt: skip
+        if text is None:
+            self.status.info("Cancelled; nothing was sent.")
+            return
+        switch = FunctionSwitch(fn.name, True, instructions=text)
+        what = f"the instructions of {fn.label or fn.name}"
+        staged = await stage_change(self, Change(functions=(switch,)), what=what, seen=self.base)
+        if staged.outcome in ("written", "failed"):
+            self.action_reload()
 
     def action_cycle_view(self) -> None:
         self.view = VIEWS[(VIEWS.index(self.view) + 1) % len(VIEWS)]

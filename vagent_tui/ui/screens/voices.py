@@ -49,7 +49,14 @@ class VoicesScreen(BaseScreen):
         ),
         Binding("c", "copy_id", "Copy id", id="voices.copy", tooltip="Copy the voice id"),
         Binding("d", "toggle_detail", "Detail", id="voices.detail", tooltip="Show/hide detail"),
-        Binding("x", "clear_filters", "Clear", id="voices.clear", tooltip="Clear all filters"),
+        Binding(
+            "x",
+            "clear_filters",
+            "Clear",
+            show=False,
+            id="voices.clear",
+            tooltip="Clear all filters",
+        ),
         Binding("escape", "focus_table", "Table", show=False, id="voices.table", tooltip="Table"),
     ]
     CSS_PATH = "voices.tcss"
