@@ -463,3 +463,24 @@ async def test_config_text_in_the_palette_is_literal_and_inert() -> None:
         await wait_for(pilot, lambda: "pass show" in text())
         assert "'pass show [/] \\x1b]0;pwned\\x07 [b]x'" in text()  # literal, never markup
         assert "\x1b" not in text() and app.is_running
+
+
+async def test_a_slow_reconnect_does_not_undo_a_profile_switch() -> None:
+    from tests.helpers import settle, wait_for
+    from vagent_tui.services.connect import demo_client
+
+    first = demo_client("no-such-token")
+    app = VagentApp(first, profile_label="first", initial_screen="voices")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert not app.connection.connected
+        first.sim_app.state.sim.latency_ms = 600
+        app.connect()  # r: a slow retry with the first key
+        await pilot.pause(0.1)
+        second = demo_client("demo-partner")
+        assert await app.connect_profile(second, None, label="second")
+        await pilot.pause(1.0)  # the first retry ends (unauthorized) meanwhile
+        await wait_for(pilot, lambda: not any(w.group == "connect" for w in app.workers
+                                              if w.is_running))  # fmt: skip
+        assert app.connection.client is second
+        assert app.connection.connected and app.connection.error is None

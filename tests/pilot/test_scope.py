@@ -239,3 +239,47 @@ async def test_tree_load_error_and_retry(make_app: Any, monkeypatch: Any) -> Non
         await settle(pilot)
         await expand(pilot, screen, 1100)
         assert [c.data.id for c in node_of(screen, 1100).children] == [1110, 1120]
+
+
+async def test_children_still_arrive_when_the_target_changes_meanwhile(
+    make_app: Any, monkeypatch: Any
+) -> None:
+    """The tree is the key's, not the target's: a new target does not drop its children."""
+    import asyncio
+
+    from vagent_tui.services.accounts import AccountDirectory
+
+    app = make_app("scope")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        await expand(pilot, screen, 1100)
+        real = AccountDirectory.children
+
+        async def slow(self: AccountDirectory, account: Any, **kw: Any) -> Any:
+            await asyncio.sleep(0.3)
+            return await real(self, account, **kw)
+
+        monkeypatch.setattr(AccountDirectory, "children", slow)
+        node = node_of(screen, 1110)
+        screen.account_tree.move_cursor(node)
+        await pilot.press("space")
+        await pilot.pause(0.05)
+        app.select_target(1100)  # another target while the children load
+        await wait_for(pilot, lambda: app.connection.target_id == 1100)
+        await wait_for(pilot, lambda: len(node.children) == 4)
+        assert "loading" not in node.label.plain
+
+
+async def test_another_profile_rebuilds_the_tree(make_app: Any) -> None:
+    from vagent_tui.services.connect import demo_client
+
+    app = make_app("scope")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert node_of(app.screen, 1100) is not None  # the partner's resellers
+        assert await app.connect_profile(demo_client("demo-org"), None, label="org")
+        await wait_for(
+            pilot, lambda: app.connection.connected and node_of(app.screen, 1100) is None
+        )
+        await wait_for(pilot, lambda: node_of(app.screen, 1110) is not None)

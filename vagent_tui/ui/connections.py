@@ -158,15 +158,19 @@ class ConnectionApp(CrashReportingApp[None]):
         try:
             connection = await start.connect()
         except Exception as exc:  # an API error, or a reply nothing expected: never fatal
-            self.connection = start.failed(exc)
-            self.notify(f"Could not connect: {describe_error(exc)}", severity="error")
+            if self.connection.client is start.client:  # not another profile meanwhile
+                self.connection = start.failed(exc)
+                self.notify(f"Could not connect: {describe_error(exc)}", severity="error")
             return
         if self.initial_account is not None:
             try:
                 connection = connection.with_target(await connection.resolve(self.initial_account))
             except Exception as exc:  # connected, but not as the account asked for
                 connection = connection.failed(exc)
-                self.notify(f"Could not connect: {describe_error(exc)}", severity="error")
+                if self.connection.client is start.client:
+                    self.notify(f"Could not connect: {describe_error(exc)}", severity="error")
+        if self.connection.client is not start.client:
+            return  # another profile was chosen while this one connected: it stays
         self.connection = connection
 
     # ------------------------------------------------------------------ target account

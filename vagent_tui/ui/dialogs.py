@@ -19,7 +19,7 @@ from textual.widgets import Button, Input, Label, Static
 
 from vagent_tui.inert import inert
 from vagent_tui.ui.css import stylesheet
-from vagent_tui.ui.text import safe
+from vagent_tui.ui.text import safe, safe_rich
 
 MODAL_CSS = stylesheet(__file__)
 """The frame of every dialog (``.modal``), and the few rules of each dialog."""
@@ -191,9 +191,9 @@ class ReviewModal(ModalScreen[bool]):
                         "⚠ Staging changed since you looked (someone else?):",
                         classes="review-warning",
                     )
-                    yield Static(self.meanwhile, id="review-meanwhile")
+                    yield Static(safe_rich(self.meanwhile), id="review-meanwhile")
                     yield Static("The change, against staging as it is now:", classes="review-then")
-                yield Static(self.diff, id="review-diff")
+                yield Static(safe_rich(self.diff), id="review-diff")
             if self.expected is not None:
                 yield Input(placeholder=f"type {inert(self.expected)} to confirm", id="review-word")
             yield Label("", id="review-error", classes="field-error", markup=False)

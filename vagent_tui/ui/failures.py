@@ -9,9 +9,16 @@ way to retry, the same way as a failure of the screen's own workers.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
+
 from textual.message import Message
 from textual.widget import Widget
 from textual.worker import Worker, WorkerState
+
+from vagent_tui.api.errors import PlatformError
+
+T = TypeVar("T")
 
 
 class WorkerFailed(Message):
@@ -38,3 +45,34 @@ class ReportsWorkerFailures(Widget):
         if error is not None:
             event.stop()
             self.post_message(WorkerFailed(event.worker, error))
+
+
+async def guarded_read(
+    read: Awaitable[T],
+    *,
+    still_wanted: Callable[[], bool],
+    on_error: Callable[[PlatformError], object],
+    busy: Widget | None = None,
+) -> tuple[bool, T | None]:
+    """Await a read; ``(True, result)`` only while ``still_wanted()`` holds.
+
+    The one shape of every read (`BaseScreen.load` and the panes): ``busy`` shows the
+    loading indicator meanwhile; a `PlatformError` goes to ``on_error`` if still wanted;
+    any other exception ends the worker (its screen's `load_failed` shows it); a result
+    nobody wants any more (another account, another key) is dropped unseen.
+    """
+    if busy is not None:
+        busy.loading = True
+    try:
+        result = await read
+    except PlatformError as exc:
+        if still_wanted():
+            if busy is not None:
+                busy.loading = False
+            on_error(exc)
+        return False, None
+    if not still_wanted():
+        return False, None
+    if busy is not None:
+        busy.loading = False
+    return True, result

@@ -33,7 +33,13 @@ def test_screens_know_their_mutating_actions() -> None:
     by_name = {cls.__name__: cls for cls in _screen_classes()}
     assert set(by_name["SipScreen"].mutating()) == {"add", "remove"}  # type: ignore[attr-defined]
     assert set(by_name["TokensScreen"].mutating()) == {"new_token", "delete_token"}  # type: ignore[attr-defined]
-    assert by_name["VoicesScreen"].mutating() == {}  # type: ignore[attr-defined]
+    assert by_name["VoicesScreen"].mutating() == {"use_voice": "Use for agent"}  # type: ignore[attr-defined]
+    assert set(by_name["FunctionsScreen"].mutating()) == {  # type: ignore[attr-defined]
+        "toggle_function",
+        "add_entry",
+        "edit_instructions",
+    }
+    assert by_name["JournalScreen"].mutating() == {}  # type: ignore[attr-defined]
     assert mutating_actions([Binding("z", "save('x')", "Save", id="billing.save")]) == {
         "save": "Save"
     }

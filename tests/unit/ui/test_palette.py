@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -51,8 +52,26 @@ def test_text_is_drawn_in_the_installed_colour_and_replaced_on_a_switch() -> Non
 
 
 _COLOUR = re.compile(
-    r"\"[^\"\n]*\b(red|green|yellow|blue|magenta|cyan|white|black|orange|purple)\b[^\"\n]*\""
+    r"(?<![A-Za-z])(bright_)?(red|green|yellow|blue|magenta|cyan|white|black|orange|purple)"
+    r"(?![A-Za-z])|#[0-9a-fA-F]{6}(?![\w-])|#[0-9a-fA-F]{3}(?![\w-])|\b(color|rgb)\(\d"
 )
+"""A colour in a string: a name (``bright_red`` too), ``#rrggbb``, ``color(n)``, ``rgb(``."""
+
+
+def colour_strings(source: str) -> list[tuple[int, str]]:
+    """String constants of ``source`` that name a colour (docstrings left out)."""
+    tree = ast.parse(source)
+    docstrings = {
+        id(node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+    }
+    return [
+        (node.lineno, node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+        and id(node) not in docstrings and _COLOUR.search(node.value)
+    ]  # fmt: skip
 
 
 def test_no_colour_is_written_in_python_under_ui() -> None:
@@ -61,11 +80,17 @@ def test_no_colour_is_written_in_python_under_ui() -> None:
     for path in sorted(UI.rglob("*.py")):
         if path.name in ("themes.py", "palette.py"):  # the defaults, and the names
             continue
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-            code = line.split("#", 1)[0]
-            if _COLOUR.search(code) and '"""' not in code:
-                found.append(f"{path.relative_to(UI)}:{number}: {line.strip()}")
+        for number, text in colour_strings(path.read_text(encoding="utf-8")):
+            found.append(f"{path.relative_to(UI)}:{number}: {text!r}")
     assert not found, "\n".join(found)
+
+
+def test_the_colour_check_sees_colours_in_any_quotes_and_forms() -> None:
+    planted = (
+        "a = 'bright_red'\nb = Text('x', style='bold #ff8800')\nc = \"color(196)\"\n"
+        "d = '#voices-table'\ne = 'reduce'\n"
+    )
+    assert sorted(line for line, _ in colour_strings(planted)) == [1, 2, 3]
 
 
 def test_no_stylesheet_is_written_in_python_under_ui() -> None:

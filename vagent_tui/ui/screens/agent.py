@@ -209,7 +209,9 @@ class AgentScreen(BaseScreen):
         raw = json.dumps(config.wire(), indent=2, ensure_ascii=False) if config else "null"
         self.raw_json = raw
         # json.dumps escapes C0 controls, but not C1, bidi or zero-width characters.
-        syntax = Syntax(inert(raw, multiline=True), "json", theme="ansi_dark", word_wrap=True,
+        # The terminal's own ANSI colours, for a dark or a light theme: NO_COLOR strips them.
+        ansi = "ansi_dark" if self.app.current_theme.dark else "ansi_light"
+        syntax = Syntax(inert(raw, multiline=True), "json", theme=ansi, word_wrap=True,
                         background_color="default")  # fmt: skip
         self.query_one("#agent-json", Static).update(syntax)
 

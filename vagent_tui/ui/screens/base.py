@@ -21,7 +21,7 @@ from textual.widget import Widget
 from textual.worker import Worker
 
 from vagent_tui.api.errors import PlatformError
-from vagent_tui.ui.failures import WorkerFailed, failure_of
+from vagent_tui.ui.failures import WorkerFailed, failure_of, guarded_read
 from vagent_tui.ui.safety import mutating_actions
 from vagent_tui.ui.widgets.context_bar import ContextBar
 from vagent_tui.ui.widgets.footer import KeysFooter
@@ -126,6 +126,7 @@ class BaseScreen(Screen[None]):
         note: str = "",
         busy: Widget | None = None,
         on_error: Callable[[PlatformError], None] | None = None,
+        follows_target: bool = True,
     ) -> tuple[bool, T | None]:
         """The one way a screen reads: ``(True, result)`` if the result is still wanted.
 
@@ -134,27 +135,24 @@ class BaseScreen(Screen[None]):
         the loading indicator meanwhile. A platform error is shown by ``on_error``
         (the status line, with ``r`` to retry, by default); any other exception ends the
         worker and `load_failed` shows it. Nothing is shown, and ``(False, None)``
-        comes back, when the connection or its target changed meanwhile: that newer
-        context has a load of its own under way.
+        comes back, when the client changed meanwhile (another profile), or the target
+        did and the read is for the target (``follows_target``; a read of the key's
+        own tree is not): the screen reloads for the new connection when it is shown.
         """
         start = self.connection
+
+        def still_wanted() -> bool:
+            now = self.connection
+            if follows_target:
+                return start.same_context(now)
+            return start.client is now.client
+
         if note:
             self.status.busy(note)
-        if busy is not None:
-            busy.loading = True
-        try:
-            result = await call(start)
-        except PlatformError as exc:
-            if start.same_context(self.connection):
-                if busy is not None:
-                    busy.loading = False
-                (on_error or self.status.error)(exc)
-            return False, None
-        if not start.same_context(self.connection):
-            return False, None
-        if busy is not None:
-            busy.loading = False
-        return True, result
+        return await guarded_read(
+            call(start), still_wanted=still_wanted, on_error=on_error or self.status.error,
+            busy=busy,
+        )  # fmt: skip
 
     # ------------------------------------------------------------------ failures
 

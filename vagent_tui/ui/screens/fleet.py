@@ -25,6 +25,7 @@ from textual.containers import Horizontal
 from textual.widget import Widget
 from textual.widgets import ProgressBar, Select, Static
 
+from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.models import Account
 from vagent_tui.services.accounts import AccountDirectory
 from vagent_tui.services.fleet import (
@@ -69,6 +70,8 @@ class FleetScreen(BaseScreen):
         self.question = QUESTIONS["functions"]
         self.concurrency = default_concurrency()
         self.accounts: list[Account] | None = None
+        self.listed_with: PlatformClient | None = None
+        """The client (the key) the accounts were listed with."""
         self.answers: dict[int, FleetAnswer] = {}
         self.running = False
         self.errors = 0
@@ -104,7 +107,10 @@ class FleetScreen(BaseScreen):
     def reload(self) -> None:
         if self.running:
             self.status.info("A run is in progress: x cancels it")
-        elif self.accounts is None:
+            return
+        if self.listed_with is not self.connection.client:
+            self.accounts = None  # another profile: another key, other accounts
+        if self.accounts is None:
             self._load_accounts()
 
     def action_reload(self) -> None:
@@ -121,10 +127,13 @@ class FleetScreen(BaseScreen):
                 return None
             return await fleet_accounts(AccountDirectory(c.api, c.scope, c.owner))
 
-        ok, accounts = await self.load(listing, note="Listing the agent accounts", busy=self.matrix)
+        ok, accounts = await self.load(
+            listing, note="Listing the agent accounts", busy=self.matrix, follows_target=False
+        )
         if not ok or accounts is None:
             return
         self.accounts = accounts
+        self.listed_with = self.connection.client
         self.answers = {}
         self.errors = 0
         self.matrix.setup(self.question, accounts)

@@ -141,12 +141,13 @@ class FunctionsScreen(BaseScreen):
             return
 
         Read = tuple[
-            list[FunctionDescriptor], AgentConfig | PlatformError | None, AgentConfig | None
+            list[FunctionDescriptor], AgentConfig | BaseException | None, AgentConfig | None
         ]
 
         async def read(c: Connection) -> Read:
             # The agent's configuration only adds findings: its failure is shown on the
-            # status line and the functions still are (`live` carries the error).
+            # status line and the findings panel, and the functions still are (`live`
+            # carries the error). Staging only marks what a publish would change.
             live_call = c.api.get_live(target=c.target_id) if is_agent else asyncio.sleep(0)
             staging_call = c.api.get_staging(target=c.target_id) if is_agent else asyncio.sleep(0)
             functions, live, staging = await asyncio.gather(
@@ -155,10 +156,6 @@ class FunctionsScreen(BaseScreen):
             )  # fmt: skip
             if isinstance(functions, BaseException):
                 raise functions
-            if isinstance(live, BaseException) and not isinstance(live, PlatformError):
-                raise live
-            if isinstance(staging, BaseException) and not isinstance(staging, PlatformError):
-                raise staging
             return functions, live, staging if isinstance(staging, AgentConfig) else None
 
         ok, read_ = await self.load(
@@ -178,7 +175,7 @@ class FunctionsScreen(BaseScreen):
         self.refresh_rows()
         allowed = sum(1 for f in functions if f.allowed is not False)
         who = conn.acting_as.display_name if conn.acting_as else "the key owner"
-        if isinstance(live, PlatformError):
+        if isinstance(live, BaseException):
             self.status.error(f"Agent configuration: {describe_error(live)}")
         else:
             self.status.ok(f"{len(functions)} functions for {who}, {allowed} allowed")

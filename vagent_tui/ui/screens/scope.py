@@ -84,6 +84,8 @@ class ScopeScreen(BaseScreen):
 
     def reload(self) -> None:
         self._show_info()
+        if self.directory is not None and self.directory.client is not self.connection.client:
+            self.directory = None  # another profile: another key, another tree
         if self.directory is None and self.connection.scope and self.connection.owner:
             self._build_tree()
         else:
@@ -128,14 +130,16 @@ class ScopeScreen(BaseScreen):
         self.account_tree.mark(node, " ⟳ loading…")
 
         def failed(exc: PlatformError) -> None:
-            self.account_tree.mark(node, " ✗ failed")  # never "loading…" after a failure
-            self.status.error(exc)
+            if directory is self.directory:  # not a tree rebuilt meanwhile
+                self.account_tree.mark(node, " ✗ failed")  # never "loading…" after it
+                self.status.error(exc)
 
         try:
             ok, children = await self.load(
                 lambda _c: directory.children(account),
                 note=f"Loading the accounts under {account.display_name}",
                 on_error=failed,
+                follows_target=False,  # the key's own tree, whatever the target
             )
         except Exception:
             if directory is self.directory:
@@ -193,8 +197,15 @@ class ScopeScreen(BaseScreen):
         target.focus()
 
     async def _load_all(self, directory: AccountDirectory) -> None:
+        def failed(exc: PlatformError) -> None:
+            if directory is self.directory:
+                self.status.error(exc)
+
         ok, accounts = await self.load(
-            lambda _c: directory.load_all(), note="Listing every account for the filter"
+            lambda _c: directory.load_all(),
+            note="Listing every account for the filter",
+            on_error=failed,
+            follows_target=False,
         )
         if ok and accounts is not None and directory is self.directory:
             self._all_loaded = True

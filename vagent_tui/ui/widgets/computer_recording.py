@@ -21,7 +21,7 @@ from textual.widgets import Button, Input, Label, Static
 
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import AutomationSession, RecordingStartRequest, WorkflowRecording
-from vagent_tui.ui.failures import ReportsWorkerFailures
+from vagent_tui.ui.failures import ReportsWorkerFailures, guarded_read
 from vagent_tui.ui.widgets.computer_render import is_final, recording_detail, session_text
 from vagent_tui.ui.widgets.form import FormField, errors_by_field, show_errors
 from vagent_tui.ui.widgets.status import StatusReport
@@ -136,16 +136,20 @@ class RecordingPane(ReportsWorkerFailures, Vertical):
             return
         if not quiet:
             self.post_message(StatusReport.busy("Reading the recording status"))
-        try:
-            recording = await self.client.recording_status(account)
-        except PlatformError as exc:
-            if account == self.account:
-                self.post_message(StatusReport.error(exc, retry_key="t"))
-                # Keep watching a recording in progress, backing off while it fails.
-                self.poll_failures += 1
-                self.schedule_poll()
-            return
-        if account != self.account:
+        client = self.client
+
+        def failed(exc: PlatformError) -> None:
+            self.post_message(StatusReport.error(exc, retry_key="t"))
+            # Keep watching a recording in progress, backing off while it fails.
+            self.poll_failures += 1
+            self.schedule_poll()
+
+        ok, recording = await guarded_read(
+            client.recording_status(account),
+            still_wanted=lambda: account == self.account and client is self.client,
+            on_error=failed,
+        )
+        if not ok:
             return
         recovered, self.poll_failures = self.poll_failures > 0, 0
         self.set_recording(recording)

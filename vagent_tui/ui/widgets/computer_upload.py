@@ -23,7 +23,7 @@ from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import UploadRequest
 from vagent_tui.ui.caps import ROW_CAP, left_out
 from vagent_tui.ui.dialogs import ConfirmModal
-from vagent_tui.ui.failures import ReportsWorkerFailures
+from vagent_tui.ui.failures import ReportsWorkerFailures, guarded_read
 from vagent_tui.ui.format import flag
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.computer_render import file_cells, fmt_size
@@ -253,17 +253,15 @@ class UploadPane(ReportsWorkerFailures, Vertical):
         if account is None:
             return
         table: DataTable[Any] = self.query_one("#computer-files", DataTable)
-        table.loading = True
-        try:
-            files = await self.client.list_workspace_files(account)
-        except PlatformError as exc:
-            if account == self.account:
-                table.loading = False
-                self.post_message(StatusReport.error(exc))
+        client = self.client
+        ok, files = await guarded_read(
+            client.list_workspace_files(account),
+            still_wanted=lambda: account == self.account and client is self.client,
+            on_error=lambda exc: self.post_message(StatusReport.error(exc)),
+            busy=table,
+        )
+        if not ok or files is None:
             return
-        if account != self.account:
-            return
-        table.loading = False
         with self.app.batch_update():
             table.clear()
             for item in files[:ROW_CAP]:
