@@ -12,6 +12,7 @@ several lines (instructions, the welcome message) keep their lines.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, TypeVar
 
 from rich.console import Group, RenderableType
@@ -21,7 +22,12 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from vagent_tui.api.models import AgentConfig, Resource
+from vagent_tui.api.models import (
+    AgentConfig,
+    EffectiveReportingField,
+    ReportingField,
+    Resource,
+)
 from vagent_tui.ui.caps import ROW_CAP
 from vagent_tui.ui.format import flag, plain
 from vagent_tui.ui.palette import ACCENT, FAILED, HEADING
@@ -115,7 +121,7 @@ def _table(*headers: str) -> Table:
     return table
 
 
-def _capped(items: list[T]) -> list[T]:
+def _capped(items: Sequence[T]) -> Sequence[T]:
     """The first `ROW_CAP` items of a list: a table shows no more."""
     return items[:ROW_CAP]
 
@@ -142,7 +148,7 @@ def _functions(config: AgentConfig) -> RenderableType:
     return _more(table, len(config.actions))
 
 
-def _reporting(fields: list[Any], *, source: bool) -> RenderableType:
+def _reporting(fields: Sequence[ReportingField], *, source: bool) -> RenderableType:
     headers = ["Key", "Label", "Kind", "Choices", "Instructions"]
     table = _table(*headers, *(["Source"] if source else []))
     for item in _capped(fields):
@@ -150,7 +156,8 @@ def _reporting(fields: list[Any], *, source: bool) -> RenderableType:
         row = [safe(item.key, "bold"), safe(item.label), Text(plain(kind)),
                Text(plain(choices)), safe(item.instructions, multiline=True)]  # fmt: skip
         if source:
-            row.append(Text(plain(getattr(item, "source", None)), style=ACCENT))
+            origin = item.source if isinstance(item, EffectiveReportingField) else None
+            row.append(Text(plain(origin), style=ACCENT))
         table.add_row(*row)
     return _more(table, len(fields))
 
