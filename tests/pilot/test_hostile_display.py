@@ -275,7 +275,7 @@ async def test_two_saved_versions_of_one_id_are_two_rows(make_app: Any) -> None:
         assert table.row_count == len(versions)
         table.move_cursor(row=table.row_count - 1)
         await settle(pilot)
-        version = app.screen._highlighted_version()
+        version = app.screen.highlighted_version()
         assert version is not None and version.title == "Twin version"
 
 

@@ -232,6 +232,42 @@ class ReviewModal(ModalScreen[bool]):
         self.dismiss(False)
 
 
+class DiffModal(ModalScreen[None]):
+    """A diff to read: it scrolls; ESC or enter close it."""
+
+    SCOPED_CSS: ClassVar[bool] = False
+    DEFAULT_CSS = MODAL_CSS
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", "Close", id="modal.close", tooltip="Close"),
+    ]
+
+    def __init__(self, title: str, note: str, diff: Text) -> None:
+        super().__init__(classes="modal review")
+        self.title_text = title
+        self.note = note
+        self.diff = diff
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(safe(self.title_text), classes="modal-title")
+            if self.note:
+                yield Static(safe(self.note, multiline=True), id="review-intro")
+            with VerticalScroll(id="review-body"):
+                yield Static(safe_rich(self.diff), id="review-diff")
+            with Horizontal(classes="modal-buttons"):
+                yield Button("Close", id="close", variant="primary")
+
+    def on_mount(self) -> None:
+        self.query_one("#review-body").focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(None)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
 class EditorModal(ModalScreen[str | None]):
     """Multi-line text to edit: ``ctrl+s`` saves, ESC cancels (the text is then lost)."""
 

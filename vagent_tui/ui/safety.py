@@ -18,6 +18,12 @@ from textual.binding import Binding, BindingType
 MUTATING_BINDING_IDS: frozenset[str] = frozenset(
     {
         "agent.rename",
+        "agent.edit",
+        "agent.publish",
+        "agent.revert",
+        "agent.save-version",
+        "agent.restore",
+        "agent.restore-live",
         "voices.use",
         "functions.toggle",
         "functions.add",

@@ -27,13 +27,13 @@ from textual.widgets import Static, TabbedContent, TabPane
 
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import AgentConfig, SavedVersion
-from vagent_tui.api.requests import MAX_TITLE
 from vagent_tui.services.agents import AgentSlots, load_agent
+from vagent_tui.services.staging import Slots, wire
 from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.dialogs import PromptModal
 from vagent_tui.ui.format import fmt_datetime, joined
 from vagent_tui.ui.palette import BADGE_OK, BADGE_WARN, FAILED, WARN
-from vagent_tui.ui.screens.base import BaseScreen
+from vagent_tui.ui.screens.agent_changes import AgentChanges, title_problem
 from vagent_tui.ui.text import inert, safe
 from vagent_tui.ui.widgets.account_info import kind_name
 from vagent_tui.ui.widgets.agent_view import AgentView, ScrollPane
@@ -41,22 +41,12 @@ from vagent_tui.ui.widgets.status import describe_error
 from vagent_tui.ui.widgets.tables import ROW_CAP, SafeTable, left_out, row_table
 
 
-def title_problem(text: str) -> str | None:
-    """The prompt's own check, before anything is sent: not empty, not too long."""
-    length = len(text.strip())
-    if not length:
-        return "A title cannot be empty"
-    if length > MAX_TITLE:
-        return f"A title has at most {MAX_TITLE} characters (this one has {length})"
-    return None
-
-
 def differing_fields(live: AgentConfig, staging: AgentConfig) -> list[str]:
     a, b = live.wire(), staging.wire()
     return sorted(k for k in a.keys() | b.keys() if a.get(k) != b.get(k))
 
 
-class AgentScreen(BaseScreen):
+class AgentScreen(AgentChanges):
     """The selected agent account's configuration slots and saved versions."""
 
     TITLE = "Agent"
@@ -65,13 +55,13 @@ class AgentScreen(BaseScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "toggle_slot", "Staging/Live", id="agent.slot",
                 tooltip="Show the staging or the live configuration"),
-        Binding("J", "toggle_json", "JSON", id="agent.json",
+        Binding("J", "toggle_json", "JSON", show=False, id="agent.json",
                 tooltip="The raw JSON of the whole configuration (y copies it)"),
         Binding("c", "tab('tab-config')", "Config", show=False, id="agent.config",
                 tooltip="The configuration, grouped"),
-        Binding("v", "tab('tab-versions')", "Versions", id="agent.versions",
+        Binding("v", "tab('tab-versions')", "Versions", show=False, id="agent.versions",
                 tooltip="Saved versions of the live configuration"),
-        Binding("e", "rename", "Rename", id="agent.rename",
+        Binding("e", "rename", "Rename", show=False, id="agent.rename",
                 tooltip="Rename the highlighted saved version"),
         Binding("y", "copy_json", "Copy JSON", show=False, id="agent.copy-json",
                 tooltip="Copy the raw JSON of the configuration shown"),
@@ -111,7 +101,19 @@ class AgentScreen(BaseScreen):
         """Without an agent account, the agent keys are hidden from the footer."""
         if super().check_action(action, parameters) is False:
             return False  # read-only
-        if action in ("toggle_slot", "toggle_json", "tab", "rename", "copy_json"):
+        if action in (
+            "toggle_slot",
+            "toggle_json",
+            "tab",
+            "rename",
+            "copy_json",
+            "diff",
+            "edit_settings",
+            "publish",
+            "revert",
+            "save_version",
+            "restore",
+        ):
             return not self.has_class("-no-agent")
         return True
 
@@ -258,15 +260,25 @@ class AgentScreen(BaseScreen):
         panes = {"tab-config": "#agent-view", "tab-json": "#agent-json-pane"}
         self.query_one(panes.get(pane, "#agent-versions")).focus()
 
+    # ------------------------------------------------------------------ changes
+
+    def shown_slots(self) -> Slots | None:
+        if self.slots is None:
+            return None
+        return Slots(wire(self.slots.staging), wire(self.slots.live))
+
+    def on_versions_tab(self) -> bool:
+        return self.tabs.active == "tab-versions"
+
     # ------------------------------------------------------------------ renaming
 
-    def _highlighted_version(self) -> SavedVersion | None:
+    def highlighted_version(self) -> SavedVersion | None:
         row = self.versions_table.cursor_row  # row i is versions[i], repeated ids too
         return self.versions[row] if 0 <= row < len(self.versions) else None
 
     def action_rename(self) -> None:
         self.tabs.active = "tab-versions"
-        version = self._highlighted_version()
+        version = self.highlighted_version()
         live = self.slots.live if self.slots else None
         if version is None or live is None or not live.id:
             self.status.error("No saved version to rename", retry_key=None)

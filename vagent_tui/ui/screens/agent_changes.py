@@ -1,0 +1,384 @@
+"""The Agent screen's changes: diff, publish, revert, save a version, restore one, settings.
+
+Every change is shown as a diff before it is made (`ReviewModal`), and the slot it
+changes is read again just before: if someone changed it meanwhile, what moved is shown
+and the question asked again. Restoring into live asks for the word ``live`` typed:
+live answers calls at once. Nothing is retried: when a reply never came, both slots are
+read back and the screen says what the platform holds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar, Literal
+
+from textual import work
+from textual.binding import Binding, BindingType
+
+from vagent_tui.api.errors import PlatformError
+from vagent_tui.api.models import SavedVersion
+from vagent_tui.api.requests import MAX_TITLE
+from vagent_tui.services.diff import FieldDiff, diff_configs, summary
+from vagent_tui.services.staging import Slots, read_slots
+from vagent_tui.ui.dialogs import DiffModal, PromptModal, ReviewModal
+from vagent_tui.ui.diff_text import diff_text
+from vagent_tui.ui.format import fmt_datetime
+from vagent_tui.ui.screens.base import BaseScreen
+from vagent_tui.ui.screens.settings import SettingsScreen
+from vagent_tui.ui.screens.staging_flow import who_of
+from vagent_tui.ui.widgets.status import describe_error, outcome_unknown
+
+SlotName = Literal["staging", "live"]
+
+
+def title_problem(text: str) -> str | None:
+    """The prompt's own check, before anything is sent: not empty, not too long."""
+    length = len(text.strip())
+    if not length:
+        return "A title cannot be empty"
+    if length > MAX_TITLE:
+        return f"A title has at most {MAX_TITLE} characters (this one has {length})"
+    return None
+
+
+class AgentChanges(BaseScreen):
+    """The change keys of the Agent screen (which supplies what is on show)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("D", "diff", "Diff", id="agent.diff",
+                tooltip="Staging against live (on Versions: the version against the slot shown)"),
+        Binding("E", "edit_settings", "Edit", id="agent.edit",
+                tooltip="Edit the staging settings in a form (reviewed before writing)"),
+        Binding("P", "publish", "Publish", id="agent.publish",
+                tooltip="Publish staging to live (the diff is shown first)"),
+        Binding("X", "revert", "Revert", show=False, id="agent.revert",
+                tooltip="Empty staging: it becomes live's again"),
+        Binding("S", "save_version", "Save version", show=False, id="agent.save-version",
+                tooltip="Save a version of the slot on show, with a title"),
+        Binding("o", "restore('staging')", "Restore", show=False, id="agent.restore",
+                tooltip="Restore the highlighted version into staging"),
+        Binding("L", "restore('live')", "Restore to live", show=False, id="agent.restore-live",
+                tooltip="Restore the highlighted version into live (type 'live' to confirm)"),
+    ]  # fmt: skip
+
+    slot: str
+    """The slot on show: ``staging`` or ``live`` (the Agent screen's)."""
+
+    def shown_slots(self) -> Slots | None:
+        """Staging and live as the screen shows them (None before the first load)."""
+        raise NotImplementedError
+
+    def highlighted_version(self) -> SavedVersion | None:
+        raise NotImplementedError
+
+    def on_versions_tab(self) -> bool:
+        raise NotImplementedError
+
+    def changes_done(self) -> None:
+        """After a change (or a failed one): load again to show what the platform holds."""
+        self.action_reload()
+
+    # ------------------------------------------------------------------ helpers
+
+    def _live_id(self, slots: Slots) -> str | None:
+        value = (slots.live or {}).get("id")
+        return value if isinstance(value, str) and value else None
+
+    async def _fresh(self) -> Slots | None:
+        conn = self.connection
+        try:
+            return await read_slots(conn.api, conn.target_id)
+        except PlatformError as exc:
+            self.status.error(exc)
+            return None
+
+    async def _review(
+        self,
+        title: str,
+        intro: str,
+        diffs: list[FieldDiff],
+        moved: list[FieldDiff],
+        *,
+        confirm: str,
+        expected: str | None = None,
+    ) -> bool:
+        review = ReviewModal(
+            title, intro, diff_text(diffs),
+            meanwhile=diff_text(moved) if moved else None,
+            confirm_label=confirm, expected=expected,
+        )  # fmt: skip
+        confirmed: bool = await self.app.push_screen_wait(review)
+        return confirmed
+
+    async def _unknown(self, error: PlatformError, what: str) -> None:
+        """No reply: read both slots back and say what the platform holds now."""
+        after = await self._fresh()
+        if after is None:
+            return
+        self.status.error(
+            f"{describe_error(error)} Read back now: staging is "
+            f"{'empty' if after.staging is None else 'set'}; {what}",
+            retry_key=None,
+        )
+        self.changes_done()
+
+    # ------------------------------------------------------------------ diff
+
+    def action_diff(self) -> None:
+        self.show_diff()
+
+    @work(exclusive=True, group="agent-diff", exit_on_error=False)
+    async def show_diff(self) -> None:
+        who = who_of(self)
+        version = self.highlighted_version() if self.on_versions_tab() else None
+        if version is None:
+            slots = await self._fresh()
+            if slots is None:
+                return
+            if slots.staging is None:
+                self.status.info("Staging is empty: it is the live configuration")
+            diffs = diff_configs(slots.live, slots.staging or slots.live)
+            title = f"{who}: live → staging ({summary(diffs)})"
+            note = "What publishing staging would change in live."
+        else:
+            slot = "live" if self.slot == "live" else "staging"
+            found = await self._version_with_snapshot(version)
+            slots = await self._fresh()
+            if found is None or slots is None or found.snapshot is None:
+                return
+            current = slots.live if slot == "live" else (slots.staging or slots.live)
+            diffs = diff_configs(current, found.snapshot)
+            title = f"{who}: {slot} → “{version.title}” ({summary(diffs)})"
+            note = (
+                f"What restoring this version (saved {fmt_datetime(version.saved_at)}) "
+                f"into {slot} would change. s switches between staging and live."
+            )
+        self.status.info(title)
+        await self.app.push_screen_wait(DiffModal(title, note, diff_text(diffs)))
+
+    async def _version_with_snapshot(self, version: SavedVersion) -> SavedVersion | None:
+        slots = self.shown_slots()
+        live_id = self._live_id(slots) if slots else None
+        if live_id is None:
+            self.status.error("No live configuration: its versions cannot be read", retry_key=None)
+            return None
+        conn = self.connection
+        self.status.busy(f"Reading version {version.version_id} with its snapshot")
+        try:
+            versions = await conn.api.list_versions(
+                live_id, include_data=True, target=conn.target_id
+            )
+        except PlatformError as exc:
+            self.status.error(exc)
+            return None
+        found = next((v for v in versions if v.version_id == version.version_id), None)
+        if found is None or found.snapshot is None:
+            self.status.error(
+                f"Version {version.version_id} is no longer listed with a snapshot", retry_key=None
+            )
+            return None
+        return found
+
+    # ------------------------------------------------------------------ publish, revert
+
+    def action_publish(self) -> None:
+        self.publish()
+
+    @work(exclusive=True, group="write-agent-publish", exit_on_error=False)
+    async def publish(self) -> None:
+        who = who_of(self)
+        shown = self.shown_slots()
+        self.status.busy(f"Reading the staging and live configuration of {who}")
+        slots = await self._fresh()
+        if slots is None:
+            return
+        moved = diff_configs(shown.staging, slots.staging) if shown is not None else []
+        while True:
+            if slots.staging is None:
+                self.status.info("Staging is empty: nothing to publish.")
+                if moved:
+                    self.changes_done()
+                return
+            diffs = diff_configs(slots.live, slots.staging)
+            if not await self._review(
+                f"Publish the staging of {who} to live?",
+                f"Live answers calls at once. {summary(diffs)} change; a version of the new "
+                "live is saved by the platform.",
+                diffs, moved, confirm="Publish",
+            ):  # fmt: skip
+                self.status.info("Publish cancelled; nothing was sent.")
+                return
+            again = await self._fresh()
+            if again is None:
+                return
+            moved = diff_configs(slots.staging, again.staging)
+            slots = again
+            if not moved:
+                break
+        self.status.busy(f"Publishing the staging of {who}")
+        conn = self.connection
+        try:
+            reply = await conn.api.publish_staging(target=conn.target_id)
+        except PlatformError as exc:
+            if outcome_unknown(exc):
+                await self._unknown(exc, "compare live with what you published (D).")
+            else:
+                self.status.error(exc, retry_key=None)
+                self.changes_done()
+            return
+        saved = f"; version {reply.version_id} saved" if reply.version_id else ""
+        self.status.ok(f"Published: live of {who} is the former staging{saved}.")
+        self.app.notify(f"Published {who}{saved}", markup=False)
+        self.slot = "live"
+        self.changes_done()
+
+    def action_revert(self) -> None:
+        self.revert()
+
+    @work(exclusive=True, group="write-agent-revert", exit_on_error=False)
+    async def revert(self) -> None:
+        who = who_of(self)
+        slots = await self._fresh()
+        if slots is None:
+            return
+        if slots.staging is None:
+            self.status.info("Staging is already empty (it shows live).")
+            return
+        diffs = diff_configs(slots.staging, slots.live)
+        if not await self._review(
+            f"Revert the staging of {who}?",
+            f"Staging is emptied and shows live again: {summary(diffs)} of unpublished "
+            "changes are lost. Live is not touched.",
+            diffs, [], confirm="Revert",
+        ):  # fmt: skip
+            self.status.info("Revert cancelled; nothing was sent.")
+            return
+        conn = self.connection
+        self.status.busy(f"Reverting the staging of {who}")
+        try:
+            await conn.api.revert_staging(target=conn.target_id)
+        except PlatformError as exc:
+            if outcome_unknown(exc):
+                await self._unknown(exc, "revert again only if it is still set.")
+            else:
+                self.status.error(exc, retry_key=None)
+            return
+        self.status.ok(f"Staging of {who} reverted: it is live's again.")
+        self.changes_done()
+
+    # ------------------------------------------------------------------ versions
+
+    def action_save_version(self) -> None:
+        slots = self.shown_slots()
+        if slots is None or self._live_id(slots) is None:
+            self.status.error("No live configuration to save a version of", retry_key=None)
+            return
+        source = "live" if self.slot == "live" else "staging"
+        if source == "staging" and slots.staging is None:
+            self.status.error("Staging is empty: show live (s) to save a version of it",
+                              retry_key=None)  # fmt: skip
+            return
+        modal = PromptModal(
+            f"Save a version of {source}",
+            f"A snapshot of the {source} configuration of {who_of(self)}, kept with a title "
+            "(s switches between staging and live).",
+            placeholder="Title, e.g. Before the spring prices",
+            confirm_label="Save", validate=title_problem,
+        )  # fmt: skip
+        self.save_version(modal, source)
+
+    @work(exclusive=True, group="write-agent-save-version", exit_on_error=False)
+    async def save_version(self, modal: PromptModal, source: SlotName) -> None:
+        title = await self.app.push_screen_wait(modal)
+        if title is None:
+            self.status.info("Nothing saved.")
+            return
+        slots = self.shown_slots()
+        live_id = self._live_id(slots) if slots else None
+        if live_id is None:
+            return
+        conn = self.connection
+        self.status.busy(f"Saving a version of {source}")
+        try:
+            created = await conn.api.save_version(
+                live_id, title, "default" if source == "live" else "staging",
+                target=conn.target_id,
+            )  # fmt: skip
+        except PlatformError as exc:
+            if outcome_unknown(exc):
+                self.status.error(f"{describe_error(exc)} Look at the versions (v) before "
+                                  "saving again.", retry_key=None)  # fmt: skip
+                self.changes_done()
+            else:
+                self.status.error(exc, retry_key=None)
+            return
+        self.status.ok(f"Version “{created.title or title}” ({created.version_id}) saved.")
+        self.changes_done()
+
+    def action_restore(self, into: str) -> None:
+        version = self.highlighted_version() if self.on_versions_tab() else None
+        if version is None:
+            self.status.error("Highlight a saved version on the Versions tab (v) first",
+                              retry_key=None)  # fmt: skip
+            return
+        self.restore(version, "live" if into == "live" else "staging")
+
+    @work(exclusive=True, group="write-agent-restore", exit_on_error=False)
+    async def restore(self, version: SavedVersion, into: SlotName) -> None:
+        who = who_of(self)
+        found = await self._version_with_snapshot(version)
+        slots = await self._fresh()
+        if found is None or found.snapshot is None or slots is None:
+            return
+        live_id = self._live_id(slots)
+        if live_id is None:
+            return
+
+        def current(s: Slots) -> Mapping[str, Any] | None:
+            return s.live if into == "live" else (s.staging or s.live)
+
+        moved: list[FieldDiff] = []
+        while True:
+            diffs = diff_configs(current(slots), found.snapshot)
+            live_warning = (
+                "Live answers calls at once: type live to confirm. "
+                if into == "live" else "Live is not changed until you publish. "
+            )  # fmt: skip
+            if not await self._review(
+                f"Restore “{version.title}” into {into} of {who}?",
+                f"{live_warning}{summary(diffs)} change.",
+                diffs, moved,
+                confirm=f"Restore into {into}",
+                expected="live" if into == "live" else None,
+            ):  # fmt: skip
+                self.status.info("Restore cancelled; nothing was sent.")
+                return
+            again = await self._fresh()
+            if again is None:
+                return
+            moved = diff_configs(current(slots), current(again))
+            slots = again
+            if not moved:
+                break
+        conn = self.connection
+        self.status.busy(f"Restoring version {version.version_id} into {into}")
+        try:
+            await conn.api.restore_version(
+                live_id, version.version_id, "default" if into == "live" else "staging",
+                target=conn.target_id,
+            )  # fmt: skip
+        except PlatformError as exc:
+            if outcome_unknown(exc):
+                await self._unknown(exc, f"compare {into} with the version (D) before again.")
+            else:
+                self.status.error(exc, retry_key=None)
+            return
+        self.status.ok(f"“{version.title}” restored into {into} of {who}.")
+        self.app.notify(f"Restored “{version.title}” into {into}", markup=False)
+        self.slot = into
+        self.changes_done()
+
+    # ------------------------------------------------------------------ settings
+
+    def action_edit_settings(self) -> None:
+        self.app.push_screen(SettingsScreen(), lambda _saved: self.changes_done())

@@ -1,0 +1,206 @@
+"""The settings form of the selected agent's staging: every scalar setting, checked at its field.
+
+The form starts from staging (or live, when staging is empty). ``ctrl+s`` checks every
+changed field (`vagent_tui.services.settings`): a bad value is refused at its field and
+nothing is sent; otherwise only the changed settings go to the staging flow, which
+shows their diff, asks, and writes. A refusal or a platform error lands at the field it
+names and everything typed stays. ESC closes the form, asking first when edits would
+be lost.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, ClassVar
+
+from textual import work
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.widget import Widget
+from textual.widgets import Input, Label, Select, Static, TextArea
+
+from vagent_tui.api.errors import ApiError
+from vagent_tui.services.changes import Change
+from vagent_tui.services.settings import SETTINGS, Setting, form_text, parse_value
+from vagent_tui.services.staging import read_context
+from vagent_tui.ui.dialogs import ConfirmModal
+from vagent_tui.ui.screens.base import BaseScreen
+from vagent_tui.ui.screens.staging_flow import stage_change, who_of
+from vagent_tui.ui.text import inert, safe
+from vagent_tui.ui.widgets.form import FormField, first_invalid, show_errors
+
+_BOOL = [("true", "true"), ("false", "false")]
+
+
+def _editor(setting: Setting, value: Any) -> Widget:
+    text = inert(form_text(setting.name, value), multiline=setting.kind == "long")
+    wid = f"set-{setting.name}"
+    if setting.kind == "bool":
+        select: Select[str] = Select(_BOOL, value=text or Select.NULL, allow_blank=not text,
+                                     id=wid, compact=True)  # fmt: skip
+        return select
+    if setting.kind == "long":
+        return TextArea(text, id=wid, soft_wrap=True, classes="settings-long")
+    return Input(text, id=wid, compact=True, type="integer" if setting.kind == "int" else "text")
+
+
+def _text_of(widget: Widget) -> str:
+    if isinstance(widget, TextArea):
+        return widget.text
+    if isinstance(widget, Select):
+        value = widget.value
+        return "" if value is Select.NULL else str(value)
+    if isinstance(widget, Input):
+        return widget.value
+    raise TypeError(f"not a settings editor: {widget!r}")
+
+
+class SettingsScreen(BaseScreen):
+    """A form over the agent's staging settings; writes only what changed, after review."""
+
+    TITLE: ClassVar[str] = "Agent settings"
+    CSS_PATH = "settings.tcss"
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+s", "save", "Review & save", id="settings.save", priority=True,
+                tooltip="Check every changed field, then review and write them to staging"),
+        Binding("escape", "close", "Close", id="settings.close",
+                tooltip="Close the form (asks first when edits would be lost)"),
+    ]  # fmt: skip
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.base: dict[str, Any] | None = None
+        """The configuration the form started from (staging, or live when it is empty)."""
+        self.loaded_target: int | None = None
+        self.built = False
+
+    def compose_body(self) -> Iterable[Widget]:
+        yield Static("", id="settings-intro")
+        yield VerticalScroll(id="settings-form")
+        yield Label("", id="settings-error", classes="field-error", markup=False)
+
+    # ------------------------------------------------------------------ loading
+
+    def reload(self) -> None:
+        self.load_base()
+
+    @work(exclusive=True, group="settings-load", exit_on_error=False)
+    async def load_base(self) -> None:
+        conn = self.connection
+        if not conn.is_agent_selected:
+            self.status.error("Select an agent account on the Scope screen (1)", retry_key=None)
+            return
+        ok, context = await self.load(
+            lambda c: read_context(c.api, c.target_id), note="Reading the staging configuration"
+        )
+        if not ok or context is None:
+            return
+        same_agent = self.built and self.loaded_target == conn.target_id
+        self.base = context.base
+        if same_agent:
+            self.status.info("Staging read again; what you typed is kept.")
+            return
+        self.loaded_target = conn.target_id
+        source = "staging" if context.staging is not None else "live (staging is empty)"
+        self.query_one("#settings-intro", Static).update(safe(
+            f"Settings of {who_of(self)}, from its {source}. ctrl+s checks the changed "
+            "fields, shows their diff and writes them to staging; live changes only when "
+            "you publish (Agent screen, P). The voice is set from Voices (3)."
+        ))  # fmt: skip
+        form = self.query_one("#settings-form", VerticalScroll)
+        await form.remove_children()
+        widgets: list[Widget] = []
+        group = ""
+        for setting in SETTINGS:
+            if setting.group != group:
+                group = setting.group
+                widgets.append(Static(safe(group), classes="settings-group"))
+            editor = _editor(setting, context.base.get(setting.name))
+            widgets.append(FormField(setting.label, editor, name=setting.name, hint=setting.hint))
+        await form.mount_all(widgets)
+        self.built = True
+        self.status.info(f"{len(SETTINGS)} settings · ctrl+s to review and save")
+        first = form.query(Input).first()
+        first.focus()
+
+    # ------------------------------------------------------------------ saving
+
+    def _fields(self) -> list[FormField]:
+        return list(self.query(FormField).results(FormField))
+
+    def edited(self) -> tuple[dict[str, Any], dict[str, str]]:
+        """The changed settings and their values, and the errors of the changed fields."""
+        base = self.base or {}
+        values: dict[str, Any] = {}
+        errors: dict[str, str] = {}
+        for field in self._fields():
+            name = field.name or ""
+            text = _text_of(field.widget)
+            if text == inert(form_text(name, base.get(name)), multiline=True):
+                continue  # untouched
+            try:
+                value = parse_value(name, text)
+            except ValueError as exc:
+                errors[name] = str(exc)
+                continue
+            if value != base.get(name):
+                values[name] = value
+        return values, errors
+
+    def action_save(self) -> None:
+        if not self.built:
+            self.status.info("The form is not loaded yet")
+            return
+        values, errors = self.edited()
+        rest = show_errors(self._fields(), errors)
+        self.query_one("#settings-error", Label).update(safe("; ".join(rest)))
+        if errors:
+            invalid = first_invalid(self._fields())
+            if invalid is not None:
+                invalid.widget.focus()
+                invalid.scroll_visible()
+            count = len(errors)
+            self.status.error(f"{count} field{'s' if count != 1 else ''} to fix; nothing was sent",
+                              retry_key=None)  # fmt: skip
+            return
+        if not values:
+            self.status.info("Nothing changed: nothing to write.")
+            return
+        self.save(values)
+
+    @work(exclusive=True, group="write-settings-save", exit_on_error=False)
+    async def save(self, values: dict[str, Any]) -> None:
+        count = len(values)
+        what = f"{count} setting{'s' if count != 1 else ''}"
+        staged = await stage_change(self, Change.of_settings(values), what=what, seen=self.base)
+        if staged.outcome == "written":
+            self.dismiss(None)
+            return
+        errors: dict[str, str] = {}
+        if staged.plan is not None:
+            errors = {r.what: r.reason for r in staged.plan.refusals}
+        if isinstance(staged.error, ApiError):
+            named = [n for n in values if n in staged.error.message]
+            errors[named[0] if named else ""] = staged.error.message
+        rest = show_errors(self._fields(), errors)
+        self.query_one("#settings-error", Label).update(safe("; ".join(rest)))
+        invalid = first_invalid(self._fields())
+        if invalid is not None:
+            invalid.scroll_visible()
+
+    def action_close(self) -> None:
+        self.close_form()
+
+    @work(exclusive=True, group="settings-close", exit_on_error=False)
+    async def close_form(self) -> None:
+        values, errors = self.edited() if self.built else ({}, {})
+        if values or errors:
+            keep = ConfirmModal(
+                "Discard your edits?",
+                f"{len(values) + len(errors)} setting(s) edited and not written.",
+                confirm_label="Discard",
+            )
+            if not await self.app.push_screen_wait(keep):
+                return
+        self.dismiss(None)
