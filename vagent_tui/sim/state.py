@@ -19,6 +19,7 @@ Delegation rules (``targetAccountId`` and the ``target*Id`` list parameters):
 
 from __future__ import annotations
 
+import copy
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -155,6 +156,18 @@ class SimState:
             raise ValueError("rooms must be between 0 and 1,000,000")
         if self.task_seconds <= 0:
             raise ValueError("task_seconds must be positive")
+
+    # -- someone else ---------------------------------------------------------------
+    def edit_staging(self, account_id: int, **settings: Any) -> dict[str, Any]:
+        """Change an agent's staging as another admin would, behind the console's back.
+
+        For tests and demos: no request is logged. An empty staging starts from live,
+        as the platform's own staging write does. Returns the new staging.
+        """
+        base = self.staging.get(account_id) or self.live[account_id]
+        draft = {**copy.deepcopy(base), **copy.deepcopy(settings)}
+        self.staging[account_id] = draft
+        return draft
 
     # -- time and ids -------------------------------------------------------------
     def now(self) -> float:

@@ -119,3 +119,15 @@ async def test_version_create_and_restore(sim: Sim):
                             json={"title": "x", "source": "staging"}), 400)  # fmt: skip
     envelope(await sim.call("POST", "/agent/cfg-1111/versions", "demo-agent",
                             json={"source": "default"}), 400)  # fmt: skip
+
+
+def test_edit_staging_is_someone_else_changing_the_agent() -> None:
+    from vagent_tui.sim import demo_state
+
+    state = demo_state()
+    state.staging[1112] = None
+    draft = state.edit_staging(1112, speakingTimeout=777)
+    assert draft["speakingTimeout"] == 777
+    assert draft["agentVoice"] == state.live[1112]["agentVoice"]  # started from live
+    assert state.staging[1112] is draft and state.live[1112]["speakingTimeout"] != 777
+    assert not state.requests

@@ -169,6 +169,13 @@ class AgentScreen(AgentChanges):
         self._show_versions()
         count = len(slots.versions)
         more = left_out(count, "versions")
+        if self.done_note:  # a change just made: say what it did, on what is shown now
+            if self.done_failed:
+                self.status.error(self.done_note, retry_key=None)
+            else:
+                self.status.ok(self.done_note)
+            self.done_note = ""
+            return
         self.status.info(f"Loaded; {count:,} saved version{'s' if count != 1 else ''}{more}")
 
     def load_failed(self, error: BaseException, group: str = "") -> None:

@@ -74,8 +74,16 @@ class AgentChanges(BaseScreen):
     def on_versions_tab(self) -> bool:
         raise NotImplementedError
 
-    def changes_done(self) -> None:
-        """After a change (or a failed one): load again to show what the platform holds."""
+    done_note = ""
+    """What the last change did: the status line says it once the screen has reloaded."""
+    done_failed = False
+
+    def changes_done(self, note: str = "", *, failed: bool = False) -> None:
+        """After a change (or a failed one): load again to show what the platform holds.
+
+        ``note`` (an error when ``failed``) replaces the "Loaded" line of that load.
+        """
+        self.done_note, self.done_failed = note, failed
         self.action_reload()
 
     # ------------------------------------------------------------------ helpers
@@ -115,12 +123,11 @@ class AgentChanges(BaseScreen):
         after = await self._fresh()
         if after is None:
             return
-        self.status.error(
+        self.changes_done(
             f"{describe_error(error)} Read back now: staging is "
             f"{'empty' if after.staging is None else 'set'}; {what}",
-            retry_key=None,
+            failed=True,
         )
-        self.changes_done()
 
     # ------------------------------------------------------------------ diff
 
@@ -195,9 +202,10 @@ class AgentChanges(BaseScreen):
         moved = diff_configs(shown.staging, slots.staging) if shown is not None else []
         while True:
             if slots.staging is None:
-                self.status.info("Staging is empty: nothing to publish.")
-                if moved:
-                    self.changes_done()
+                if moved:  # someone published or reverted meanwhile: show it
+                    self.changes_done("Staging is empty now: nothing to publish.")
+                else:
+                    self.status.info("Staging is empty: nothing to publish.")
                 return
             diffs = diff_configs(slots.live, slots.staging)
             if not await self._review(
@@ -223,14 +231,12 @@ class AgentChanges(BaseScreen):
             if outcome_unknown(exc):
                 await self._unknown(exc, "compare live with what you published (D).")
             else:
-                self.status.error(exc, retry_key=None)
-                self.changes_done()
+                self.changes_done(describe_error(exc), failed=True)
             return
         saved = f"; version {reply.version_id} saved" if reply.version_id else ""
-        self.status.ok(f"Published: live of {who} is the former staging{saved}.")
         self.app.notify(f"Published {who}{saved}", markup=False)
         self.slot = "live"
-        self.changes_done()
+        self.changes_done(f"Published: live of {who} is the former staging{saved}.")
 
     def action_revert(self) -> None:
         self.revert()
@@ -263,8 +269,7 @@ class AgentChanges(BaseScreen):
             else:
                 self.status.error(exc, retry_key=None)
             return
-        self.status.ok(f"Staging of {who} reverted: it is live's again.")
-        self.changes_done()
+        self.changes_done(f"Staging of {who} reverted: it is live's again.")
 
     # ------------------------------------------------------------------ versions
 
@@ -306,14 +311,12 @@ class AgentChanges(BaseScreen):
             )  # fmt: skip
         except PlatformError as exc:
             if outcome_unknown(exc):
-                self.status.error(f"{describe_error(exc)} Look at the versions (v) before "
-                                  "saving again.", retry_key=None)  # fmt: skip
-                self.changes_done()
+                self.changes_done(f"{describe_error(exc)} Look at the versions (v) before "
+                                  "saving again.", failed=True)  # fmt: skip
             else:
                 self.status.error(exc, retry_key=None)
             return
-        self.status.ok(f"Version “{created.title or title}” ({created.version_id}) saved.")
-        self.changes_done()
+        self.changes_done(f"Version “{created.title or title}” ({created.version_id}) saved.")
 
     def action_restore(self, into: str) -> None:
         version = self.highlighted_version() if self.on_versions_tab() else None
@@ -373,10 +376,9 @@ class AgentChanges(BaseScreen):
             else:
                 self.status.error(exc, retry_key=None)
             return
-        self.status.ok(f"“{version.title}” restored into {into} of {who}.")
         self.app.notify(f"Restored “{version.title}” into {into}", markup=False)
         self.slot = into
-        self.changes_done()
+        self.changes_done(f"“{version.title}” restored into {into} of {who}.")
 
     # ------------------------------------------------------------------ settings
 
