@@ -89,6 +89,25 @@ async def _journal(pilot: Any) -> None:
     await _keys(pilot, "r")
 
 
+async def _use_voice(pilot: Any) -> None:
+    table = pilot.app.screen.query_one("#voices-table")
+    table.move_cursor(row=[str(k.value) for k in table.rows].index("openai-ash"))
+    await _keys(pilot, "u")
+
+
+async def _settings(pilot: Any) -> None:
+    await _keys(pilot, "E")
+    screen = pilot.app.screen
+    screen.query_one("#set-speakingTimeout").value = "900"
+    screen.query_one("#set-speakingTimeout").focus()
+    screen.query_one("#field-speakingTimeout").scroll_visible(animate=False, top=True)
+    await _idle(pilot)
+
+
+async def _publish(pilot: Any) -> None:
+    await _keys(pilot, "P")
+
+
 SHOTS: dict[str, tuple[str, str, int | None, Steps | None]] = {
     "scope": ("scope", "demo-partner", None, _scope),
     "agent": ("agent", "demo-partner", 1111, None),
@@ -103,6 +122,9 @@ SHOTS: dict[str, tuple[str, str, int | None, Steps | None]] = {
     "computer": ("computer", "demo-partner", 1118, None),
     "fleet": ("fleet", "demo-partner", None, _fleet),
     "journal": ("journal", "demo-partner", None, _journal),
+    "change-voice": ("voices", "demo-partner", 1111, _use_voice),
+    "change-settings": ("agent", "demo-partner", 1112, _settings),
+    "change-publish": ("agent", "demo-partner", 1112, _publish),
     "theme-dark": ("voices", "demo-partner", 1113, None),
     "theme-light": ("voices", "demo-partner", 1113, None),
     "theme-high-contrast": ("voices", "demo-partner", 1113, None),

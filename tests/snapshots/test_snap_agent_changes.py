@@ -1,0 +1,66 @@
+"""Snapshots of changing an agent: the publish review (a diff) and the settings form."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.helpers import settle, wait_for
+from vagent_tui.ui.dialogs import DiffModal, ReviewModal
+
+
+async def _review_of(pilot: Any, key: str) -> None:
+    await settle(pilot)
+    await pilot.press(key)
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, ReviewModal | DiffModal))
+    await pilot.pause(0.1)
+
+
+def test_publish_review_120x40(snap_compare: Any, make_app: Any) -> None:
+    async def run_before(pilot: Any) -> None:
+        await _review_of(pilot, "P")
+
+    app = make_app("agent", account=1112)
+    assert snap_compare(app, terminal_size=(120, 40), run_before=run_before)
+
+
+def test_diff_80x24(snap_compare: Any, make_app: Any) -> None:
+    async def run_before(pilot: Any) -> None:
+        await _review_of(pilot, "D")
+
+    app = make_app("agent", account=1112)
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
+
+
+def test_restore_into_live_review_80x24(snap_compare: Any, make_app: Any) -> None:
+    async def run_before(pilot: Any) -> None:
+        await settle(pilot)
+        await pilot.press("v")
+        await pilot.press("down")
+        await _review_of(pilot, "L")
+
+    app = make_app("agent", account=1112)
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
+
+
+def _settings(size: tuple[int, int]) -> Any:
+    async def run_before(pilot: Any) -> None:
+        await settle(pilot)
+        await pilot.press("E")
+        await wait_for(pilot, lambda: getattr(pilot.app.screen, "built", False))
+        pilot.app.screen.query_one("#set-agentLang").value = "english"
+        await pilot.press("ctrl+s")  # refused at the field: nothing sent
+        await pilot.pause(0.1)
+        pilot.app.screen.query_one("#field-agentLang").scroll_visible(animate=False)
+        await pilot.pause(0.1)
+
+    return run_before
+
+
+def test_settings_form_120x40(snap_compare: Any, make_app: Any) -> None:
+    app = make_app("agent", account=1112)
+    assert snap_compare(app, terminal_size=(120, 40), run_before=_settings((120, 40)))
+
+
+def test_settings_form_80x24(snap_compare: Any, make_app: Any) -> None:
+    app = make_app("agent", account=1112)
+    assert snap_compare(app, terminal_size=(80, 24), run_before=_settings((80, 24)))
