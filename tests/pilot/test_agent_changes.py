@@ -341,3 +341,21 @@ async def test_a_staging_write_without_reply_says_whether_it_is_there(make_app: 
         await wait_for(pilot, lambda: "Read back" in status_text(app))
         assert "the change IS in staging" in status_text(app)
         assert len(posts(app)) == 1
+
+
+async def test_a_value_the_form_cannot_show_as_it_is_is_not_editable(make_app: Any) -> None:
+    app = make_app("agent", account=AGENT)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        sim_of(app).edit_staging(AGENT, description="two\nlines \x1b[2J", title="x" * 5000)
+        screen = await open_settings(pilot)
+        description = screen.query_one("#set-description", Input)
+        assert description.disabled and "␛[2J" in description.value
+        title = screen.query_one("#set-title", Input)
+        assert not title.disabled and len(title.value) == 5000  # never cut
+        screen.query_one("#set-speakingTimeout", Input).value = "901"
+        await pilot.press("ctrl+s")
+        await until_review(pilot)
+        await pilot.press("y")
+        await wait_for(pilot, lambda: posts(app))
+        assert posts(app)[0].body == {"speakingTimeout": 901}

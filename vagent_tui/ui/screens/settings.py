@@ -20,8 +20,9 @@ from textual.widget import Widget
 from textual.widgets import Input, Label, Select, Static, TextArea
 
 from vagent_tui.api.errors import ApiError
+from vagent_tui.inert import MULTILINE_LIMIT
 from vagent_tui.services.changes import Change
-from vagent_tui.services.settings import SETTINGS, Setting, form_text, parse_value
+from vagent_tui.services.settings import BY_NAME, SETTINGS, Setting, form_text, parse_value
 from vagent_tui.services.staging import read_context
 from vagent_tui.ui.dialogs import ConfirmModal
 from vagent_tui.ui.screens.base import BaseScreen
@@ -32,16 +33,33 @@ from vagent_tui.ui.widgets.form import FormField, first_invalid, show_errors
 _BOOL = [("true", "true"), ("false", "false")]
 
 
+def shown_text(setting: Setting, value: Any) -> str:
+    """A value as its field shows it: inert, never cut (the field would send the cut)."""
+    text = form_text(setting.name, value)
+    return inert(text, multiline=setting.kind == "long", limit=max(len(text), MULTILINE_LIMIT))
+
+
+def editable(setting: Setting, value: Any) -> bool:
+    """Whether the field can show the value as it is (no control or invisible character,
+    no newline in a one-line field): otherwise editing would send the inert picture."""
+    return shown_text(setting, value) == form_text(setting.name, value)
+
+
 def _editor(setting: Setting, value: Any) -> Widget:
-    text = inert(form_text(setting.name, value), multiline=setting.kind == "long")
+    text = shown_text(setting, value)
     wid = f"set-{setting.name}"
+    widget: Widget
     if setting.kind == "bool":
         select: Select[str] = Select(_BOOL, value=text or Select.NULL, allow_blank=not text,
                                      id=wid, compact=True)  # fmt: skip
-        return select
-    if setting.kind == "long":
-        return TextArea(text, id=wid, soft_wrap=True, classes="settings-long")
-    return Input(text, id=wid, compact=True, type="integer" if setting.kind == "int" else "text")
+        widget = select
+    elif setting.kind == "long":
+        widget = TextArea(text, id=wid, soft_wrap=True, classes="settings-long")
+    else:
+        widget = Input(text, id=wid, compact=True,
+                       type="integer" if setting.kind == "int" else "text")  # fmt: skip
+    widget.disabled = not editable(setting, value)
+    return widget
 
 
 def _text_of(widget: Widget) -> str:
@@ -116,8 +134,12 @@ class SettingsScreen(BaseScreen):
             if setting.group != group:
                 group = setting.group
                 widgets.append(Static(safe(group), classes="settings-group"))
-            editor = _editor(setting, context.base.get(setting.name))
-            widgets.append(FormField(setting.label, editor, name=setting.name, hint=setting.hint))
+            value = context.base.get(setting.name)
+            hint = setting.hint
+            if not editable(setting, value):
+                hint = "holds characters this form cannot edit safely (shown as ␛, ⏎, ⟨U+…⟩)"
+            editor = _editor(setting, value)
+            widgets.append(FormField(setting.label, editor, name=setting.name, hint=hint))
         await form.mount_all(widgets)
         self.built = True
         self.status.info(f"{len(SETTINGS)} settings · ctrl+s to review and save")
@@ -136,8 +158,10 @@ class SettingsScreen(BaseScreen):
         errors: dict[str, str] = {}
         for field in self._fields():
             name = field.name or ""
+            if field.widget.disabled:
+                continue  # not editable here: never sent
             text = _text_of(field.widget)
-            if text == inert(form_text(name, base.get(name)), multiline=True):
+            if text == shown_text(BY_NAME[name], base.get(name)):
                 continue  # untouched
             try:
                 value = parse_value(name, text)
