@@ -47,11 +47,16 @@ def _settings(size: tuple[int, int]) -> Any:
         await settle(pilot)
         await pilot.press("E")
         await wait_for(pilot, lambda: getattr(pilot.app.screen, "built", False))
-        pilot.app.screen.query_one("#set-agentLang").value = "english"
+        screen = pilot.app.screen
+        for editor in screen.query("Input, TextArea"):
+            editor.cursor_blink = False  # a blinking cursor is a matter of timing
+        screen.query_one("#set-agentLang").value = "english"
         await pilot.press("ctrl+s")  # refused at the field: nothing sent
-        await pilot.pause(0.1)
-        pilot.app.screen.query_one("#field-agentLang").scroll_visible(animate=False)
-        await pilot.pause(0.1)
+        field = screen.query_one("#field-agentLang")
+        await wait_for(pilot, lambda: field.error)
+        field.scroll_visible(animate=False)
+        await settle(pilot)
+        await pilot.pause(0.2)
 
     return run_before
 
