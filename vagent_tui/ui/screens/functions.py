@@ -82,6 +82,7 @@ class FunctionsScreen(BaseScreen):
         Binding("d", "cycle_detail", "Detail", id="functions.detail", tooltip=_DETAIL_TIP),
     ]
     CSS_PATH = "functions.tcss"
+    AUTO_FOCUS = "#functions-table"  # the table, not the first filter: arrows move its cursor
 
     def __init__(self) -> None:
         super().__init__()

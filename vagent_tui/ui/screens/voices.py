@@ -60,6 +60,7 @@ class VoicesScreen(BaseScreen):
         Binding("escape", "focus_table", "Table", show=False, id="voices.table", tooltip="Table"),
     ]
     CSS_PATH = "voices.tcss"
+    AUTO_FOCUS = "#voices-table"  # the table, not the first filter: arrows move its cursor
 
     def __init__(self) -> None:
         super().__init__()
