@@ -359,3 +359,60 @@ async def test_a_value_the_form_cannot_show_as_it_is_is_not_editable(make_app: A
         await pilot.press("y")
         await wait_for(pilot, lambda: posts(app))
         assert posts(app)[0].body == {"speakingTimeout": 901}
+
+
+async def test_a_target_switch_during_a_review_sends_nothing(make_app: Any) -> None:
+    app = make_app("agent", account=AGENT)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        sim = sim_of(app)
+        await pilot.press("P")
+        await until_review(pilot)
+        app.select_target(1112)  # lands while the review of 1111 is open
+        await wait_for(pilot, lambda: app.connection.target_id == 1112)
+        await pilot.press("y")
+        await wait_for(pilot, lambda: "nothing was sent" in status_text(app))
+        assert not posts(app, "/api/v2/agent/publish")
+        assert sim.staging[1112] is not None  # the other agent untouched
+
+
+async def test_a_staging_write_asks_again_when_staging_moved_during_the_review(
+    make_app: Any,
+) -> None:
+    app = make_app("voices", account=AGENT)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await highlight(pilot, "#voices-table", "openai-ash")
+        await pilot.press("u")
+        first = await until_review(pilot)
+        sim_of(app).edit_staging(AGENT, speakingTimeout=4321)
+        await pilot.press("y")
+        await wait_for(
+            pilot, lambda: app.screen is not first and isinstance(app.screen, ReviewModal)
+        )
+        assert "speakingTimeout" in str(app.screen.query_one("#review-meanwhile").content)
+        assert not posts(app)
+        await pilot.press("y")
+        await wait_for(pilot, lambda: posts(app))
+        assert posts(app)[0].body == {"agentVoice": "openai-ash"}
+        assert sim_of(app).staging[AGENT]["speakingTimeout"] == 4321  # theirs kept
+
+
+async def test_the_settings_form_never_writes_back_over_someone_else_s_change(
+    make_app: Any,
+) -> None:
+    app = make_app("agent", account=AGENT)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = await open_settings(pilot)
+        sim_of(app).edit_staging(AGENT, callerResponseTimeout=77)
+        screen.action_reload()  # the form reads staging again, keeping what was typed
+        await settle(pilot)
+        screen.query_one("#set-speakingTimeout", Input).value = "900"
+        await pilot.press("ctrl+s")
+        await until_review(pilot)
+        assert "callerResponseTimeout" in str(app.screen.query_one("#review-meanwhile").content)
+        await pilot.press("y")
+        await wait_for(pilot, lambda: posts(app))
+        assert posts(app)[0].body == {"speakingTimeout": 900}
+        assert sim_of(app).staging[AGENT]["callerResponseTimeout"] == 77

@@ -23,6 +23,8 @@ from vagent_tui.services.diff import FieldDiff, diff_configs
 from vagent_tui.services.settings import BY_NAME, check_value
 
 ENTRY_FIELDS = ("name", "instructions", "placeholder")
+VOICE_BOUND = ("agentLang", "agentS2SEngine")
+"""Settings the agent's voice must suit: changing one checks the voice again."""
 """What a staging write carries of an ``actions`` entry (the rest is the platform's)."""
 
 
@@ -208,7 +210,8 @@ def plan_change(
 ) -> Plan:
     """Check ``change`` against ``base`` (staging, or live when staging is empty).
 
-    ``voices`` are needed for a voice, ``functions`` for function switches: both are
+    ``voices`` are needed for a voice (and to check the current voice against a new
+    ``agentLang`` or ``agentS2SEngine``), ``functions`` for function switches: both are
     the lists of the account the change is for.
     """
     refusals: list[Refusal] = []
@@ -229,6 +232,14 @@ def plan_change(
             refusals.append(Refusal("agentVoice", problem))
         elif base.get("agentVoice") != change.voice:
             body["agentVoice"] = change.voice
+    else:
+        changed = [name for name in VOICE_BOUND if name in body]
+        current = effective.get("agentVoice")
+        if changed and isinstance(current, str) and current and voices is not None:
+            voice = next((v for v in voices if v.id == current), None)
+            problem = voice_refusal(current, voice, effective)
+            if problem:
+                refusals.append(Refusal(changed[0], f"the agent's voice would not fit: {problem}"))
     if change.functions:
         if functions is None:
             raise ValueError("a function switch is checked against the account's functions")

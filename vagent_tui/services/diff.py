@@ -68,7 +68,8 @@ def text_lines(old: str, new: str) -> tuple[str, ...]:
     """Changed lines with one line of context, ``- `` removed and ``+ `` added."""
     a, b = old.splitlines() or [""], new.splitlines() or [""]
     if len(a) == 1 and len(b) == 1:
-        return ("- " + a[0], "+ " + b[0])
+        first, second = around_change(a[0], b[0])
+        return ("- " + first, "+ " + second)
     out: list[str] = []
     for group in difflib.SequenceMatcher(None, a, b, autojunk=False).get_grouped_opcodes(1):
         if out:
@@ -80,6 +81,32 @@ def text_lines(old: str, new: str) -> tuple[str, ...]:
             out.extend("- " + line for line in a[i1:i2])
             out.extend("+ " + line for line in b[j1:j2])
     return tuple(out)
+
+
+CONTEXT = 30
+"""Characters kept on each side of a change inside one long line."""
+
+
+def around_change(old: str, new: str) -> tuple[str, str]:
+    """Both lines cut to what differs, with `CONTEXT` characters around it (``…`` marks).
+
+    A long line changed near its end would otherwise read the same on both sides.
+    """
+    prefix = 0
+    while prefix < min(len(old), len(new)) and old[prefix] == new[prefix]:
+        prefix += 1
+    suffix = 0
+    while (suffix < min(len(old), len(new)) - prefix
+           and old[-1 - suffix] == new[-1 - suffix]):  # fmt: skip
+        suffix += 1
+    start = max(0, prefix - CONTEXT)
+    head = "…" if start else ""
+
+    def cut(text: str) -> str:
+        end = min(len(text), len(text) - suffix + CONTEXT)
+        return head + text[start:end] + ("…" if end < len(text) else "")
+
+    return cut(old), cut(new)
 
 
 def _entry(entry: Any, list_name: str) -> Any:

@@ -34,9 +34,10 @@ class Setting:
 _LANG = re.compile(r"^([a-z]{2}-[A-Z]{2}|multi)$")
 _ZONE = re.compile(r"^(UTC|[A-Z][A-Za-z_]+(/[A-Za-z0-9_+\-]+)+)$")
 
-IDENTITY, MODEL, SPEECH, TIMING, CALLS, TRANSFERS, CNAM, HEARTBEAT = (
+IDENTITY, MODEL, SPEECH, TIMING, CALLS, TRANSFERS, CNAM, COMPUTER, HEARTBEAT = (
     "Identity and instructions", "Model and thinking", "Language and speech engines",
-    "Timings and counters", "Call handling", "Transfers", "Caller name (CNAM)", "Check-ins",
+    "Timings and counters", "Call handling", "Transfers", "Caller name (CNAM)",
+    "Computer Agent", "Check-ins",
 )  # fmt: skip
 
 SETTINGS: tuple[Setting, ...] = (
@@ -103,6 +104,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("cnamAutoRejectCode", "Reject with SIP code", "int", CNAM, "default 603"),
     Setting("cnamAutoTransferRegex", "Transfer callers named (regex)", "text", CNAM),
     Setting("cnamAutoTransferDestination", "Transfer them to", "text", CNAM),
+    Setting("computerDelegateAccountId", "Computer Agent account", "int", COMPUTER,
+            "the account functions delegate to; empty: none", nullable=True),
     Setting("heartbeatInstructions", "Check-in instructions", "long", HEARTBEAT),
     Setting("heartbeatEvery", "Check in every", "text", HEARTBEAT),
 )  # fmt: skip
@@ -127,7 +130,7 @@ def check_value(name: str, value: Any) -> str | None:
         return "text is needed"
     if name == "agentLang" and not _LANG.match(value):
         return "a language tag like en-US (xx-XX), or multi"
-    if name == "timezone" and value and not _ZONE.match(value):
+    if name == "timezone" and not _ZONE.match(value):
         return "a Region/City zone name like America/Chicago, or UTC"
     return None
 

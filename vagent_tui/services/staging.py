@@ -17,7 +17,7 @@ from typing import Any
 
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.models import AgentConfig, FunctionDescriptor, Voice
-from vagent_tui.services.changes import Change, Plan, plan_change
+from vagent_tui.services.changes import VOICE_BOUND, Change, Plan, plan_change
 from vagent_tui.services.diff import FieldDiff, diff_configs
 
 
@@ -65,9 +65,11 @@ async def read_context(
 
 async def context_for(client: PlatformClient, target: int | None, change: Change) -> AgentContext:
     """What ``change`` needs to be planned for ``target``."""
+    voice_bound = any(name in VOICE_BOUND for name, _ in change.settings)
     return await read_context(
-        client, target, voices=change.voice is not None, functions=bool(change.functions)
-    )
+        client, target, voices=change.voice is not None or voice_bound,
+        functions=bool(change.functions),
+    )  # fmt: skip
 
 
 def plan_for(change: Change, context: AgentContext) -> Plan:

@@ -25,6 +25,10 @@ import dataclasses
 import re
 from typing import Any
 
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
 from vagent_tui.sim.catalog import FUNCTIONS, evaluate_actions, function_access, voices_for
 from vagent_tui.sim.common import SimError, bad, iso, parse_int, req_str
 from vagent_tui.sim.endpoint import Ctx, route
@@ -123,7 +127,7 @@ async def staging_write(ctx: Ctx) -> dict[str, Any]:
             raise bad(f"{key} is read-only")
         if key not in base:
             raise bad(f"Unknown field: {key}")
-        ref = st.live[acc.id][key]
+        ref = base[key] if base[key] is not None else st.live[acc.id].get(key)
         if value is None and key in NULLABLE:
             pass
         elif ref is None and key in NULLABLE:
@@ -172,6 +176,26 @@ async def publish(ctx: Ctx) -> dict[str, Any]:
             "versionId": version["versionId"], "campaign": copy.deepcopy(draft)}  # fmt: skip
 
 
+async def someone_else(request: Request) -> JSONResponse:
+    """``POST /_sim/agents/{accountId}/staging``: another admin's change (no token asked).
+
+    A simulator route, outside ``/api/v2`` and never logged, so that a demo or a test
+    against ``vagent-tui sim`` can change an agent behind the console's back; the body
+    holds the settings to set (`SimState.edit_staging`).
+    """
+    state = request.app.state.sim
+    try:
+        account_id = int(request.path_params["accountId"])
+        body = await request.json()
+    except ValueError:
+        return JSONResponse({"success": False, "message": "Bad request"}, status_code=400)
+    if account_id not in state.live or not isinstance(body, dict):
+        return JSONResponse({"success": False, "message": "Not found"}, status_code=404)
+    draft = state.edit_staging(account_id, **body)
+    return JSONResponse({"success": True, "message": "Staging changed by someone else",
+                         "campaign": draft})  # fmt: skip
+
+
 async def revert(ctx: Ctx) -> dict[str, Any]:
     acc = ctx.agent_target()
     ctx.state.staging[acc.id] = None
@@ -209,12 +233,14 @@ async def version_restore(ctx: Ctx) -> dict[str, Any]:
     snap = copy.deepcopy(version["snapshot"])
     if target == "default":
         ctx.state.live[owner.id] = snap
+        owner.computer_delegate = snap.get("computerDelegateAccountId")  # as a publish does
     else:
         ctx.state.staging[owner.id] = snap
     return {"success": True, "message": f"Version {version_id} restored to {target}"}
 
 
 ROUTES = [
+    Route("/_sim/agents/{accountId}/staging", someone_else, methods=["POST"]),
     route("/agent", staging_write, "POST"),
     route("/agent/publish", publish, "POST"),
     route("/agent/revert", revert, "POST"),

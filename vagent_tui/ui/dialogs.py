@@ -292,7 +292,11 @@ class EditorModal(ModalScreen[str | None]):
             yield Static(safe(self.title_text), classes="modal-title")
             if self.intro:
                 yield Static(safe(self.intro, multiline=True))
-            area = TextArea(inert(self.text, multiline=True), id="editor-area", soft_wrap=True)
+            # Never cut (a cut would be saved): the caller only opens text shown as it is.
+            limit = max(len(self.text), 200_000)
+            area = TextArea(
+                inert(self.text, multiline=True, limit=limit), id="editor-area", soft_wrap=True
+            )
             area.placeholder = inert(self.placeholder, multiline=True)
             yield area
             with Horizontal(classes="modal-buttons"):

@@ -16,8 +16,9 @@ from vagent_tui.ui.palette import FAILED, OK, WARN
 from vagent_tui.ui.text import safe
 
 MARKS = {"changed": ("~", WARN), "added": ("+", OK), "removed": ("-", FAILED)}
-VALUE_ROOM = 200
-"""A value longer than this is cut on its line (the full text is in the JSON view)."""
+VALUE_ROOM = 20_000
+"""A value longer than this is cut (the JSON view has it whole); shorter ones wrap. Long
+text is compared line by line, and a long line around its change (`services.diff`)."""
 
 Names = Mapping[str, Mapping[str, str]]
 """Display names of values, by field: ``{"agentVoice": {"openai-ash": "Ash"}}``."""

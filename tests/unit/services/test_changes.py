@@ -169,3 +169,14 @@ def test_check_value_and_changed_settings() -> None:
     assert check_value("nope", 1) == "nope is not an editable setting"
     assert check_value("speakingTimeout", True) == "a whole number is needed"
     assert changed_settings({"a": 1, "b": 2}, {"a": 1, "b": 3}) == {"b": 3}
+
+
+def test_a_new_language_or_engine_checks_the_current_voice() -> None:
+    voices = [voice("rachel", languages=["en-US"], compatibleS2SEngines=["openai"])]
+    gemini = plan_change(Change.of_settings({"agentS2SEngine": "gemini"}), BASE, voices=voices)
+    assert gemini.refusals[0].what == "agentS2SEngine"
+    assert "would not fit" in gemini.refusals[0].reason
+    german = plan_change(Change.of_settings({"agentLang": "de-DE"}), BASE, voices=voices)
+    assert "does not speak de-DE" in german.refusals[0].reason
+    fine = plan_change(Change.of_settings({"agentS2SEngine": "openai"}), BASE, voices=voices)
+    assert fine.body == {"agentS2SEngine": "openai"}

@@ -57,3 +57,13 @@ def test_no_difference() -> None:
     assert diff_configs({"a": [1]}, {"a": [1]}) == []
     assert summary([]) == "no difference"
     assert summary(diff_configs({"a": 1, "b": 1}, {"a": 2, "b": 2})) == "2 settings"
+
+
+def test_a_long_line_changed_near_its_end_shows_the_change() -> None:
+    old = "word " * 100 + "until five"
+    new = "word " * 100 + "until six"
+    (diff,) = diff_configs({"agentInstructions": old}, {"agentInstructions": new})
+    minus, plus = diff.lines
+    assert minus.startswith("- …") and minus.endswith("until five")
+    assert plus.startswith("+ …") and plus.endswith("until six")
+    assert len(minus) < 50

@@ -131,3 +131,28 @@ def test_edit_staging_is_someone_else_changing_the_agent() -> None:
     assert draft["agentVoice"] == state.live[1112]["agentVoice"]  # started from live
     assert state.staging[1112] is draft and state.live[1112]["speakingTimeout"] != 777
     assert not state.requests
+
+
+async def test_someone_else_route_changes_staging_without_a_token(sim: Sim):
+    r = await sim.client.post("/_sim/agents/1113/staging", json={"speakingTimeout": 4242})
+    assert r.status_code == 200 and r.json()["campaign"]["speakingTimeout"] == 4242
+    staged = (await sim.get("/agentEventRules/staging", targetAccountId=1113)).json()
+    assert staged["campaign"]["speakingTimeout"] == 4242
+    assert sim.state.staging[1113]["speakingTimeout"] == 4242
+    assert (await sim.client.post("/_sim/agents/999999/staging", json={})).status_code == 404
+    assert (await sim.client.post("/_sim/agents/x/staging", json={})).status_code in (400, 404)
+
+
+async def test_restore_into_live_follows_the_delegate_and_odd_fields_do_not_crash(sim: Sim):
+    versions = (await sim.get("/agent/cfg-1111/versions", "demo-agent",
+                              includeData="true")).json()["versions"]  # fmt: skip
+    oldest = versions[-1]
+    sim.state.accounts[1111].computer_delegate = 424242
+    r = await sim.call("POST", f"/agent/cfg-1111/versions/{oldest['versionId']}/restore",
+                       "demo-agent", json={"target": "default"})  # fmt: skip
+    assert r.status_code == 200
+    expected = oldest["snapshot"].get("computerDelegateAccountId")
+    assert sim.state.accounts[1111].computer_delegate == expected
+    sim.state.edit_staging(1111, simOnlyField="x")  # in staging, not in live
+    r = await sim.call("POST", "/agent", "demo-agent", json={"simOnlyField": "y"})
+    assert r.status_code == 200

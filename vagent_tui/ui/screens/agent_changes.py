@@ -19,6 +19,7 @@ from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import SavedVersion
 from vagent_tui.api.requests import MAX_TITLE
 from vagent_tui.services.diff import FieldDiff, diff_configs, summary
+from vagent_tui.services.session import Connection
 from vagent_tui.services.staging import Slots, read_slots
 from vagent_tui.ui.dialogs import DiffModal, PromptModal, ReviewModal
 from vagent_tui.ui.diff_text import diff_text
@@ -92,13 +93,22 @@ class AgentChanges(BaseScreen):
         value = (slots.live or {}).get("id")
         return value if isinstance(value, str) and value else None
 
-    async def _fresh(self) -> Slots | None:
-        conn = self.connection
+    async def _fresh(self, start: Connection | None = None) -> Slots | None:
+        """Both slots now, for ``start`` (the connection a change began with)."""
+        conn = start or self.connection
         try:
             return await read_slots(conn.api, conn.target_id)
         except PlatformError as exc:
-            self.status.error(exc)
+            if conn.same_context(self.connection):
+                self.status.error(exc)
             return None
+
+    def _moved_away(self, start: Connection) -> bool:
+        """True (and said) when the target or profile changed since ``start``."""
+        if start.same_context(self.connection):
+            return False
+        self.status.info("The target account changed meanwhile; nothing was sent.")
+        return True
 
     async def _review(
         self,
@@ -118,9 +128,9 @@ class AgentChanges(BaseScreen):
         confirmed: bool = await self.app.push_screen_wait(review)
         return confirmed
 
-    async def _unknown(self, error: PlatformError, what: str) -> None:
+    async def _unknown(self, error: PlatformError, what: str, start: Connection) -> None:
         """No reply: read both slots back and say what the platform holds now."""
-        after = await self._fresh()
+        after = await self._fresh(start)
         if after is None:
             return
         self.changes_done(
@@ -163,13 +173,15 @@ class AgentChanges(BaseScreen):
         self.status.info(title)
         await self.app.push_screen_wait(DiffModal(title, note, diff_text(diffs)))
 
-    async def _version_with_snapshot(self, version: SavedVersion) -> SavedVersion | None:
+    async def _version_with_snapshot(
+        self, version: SavedVersion, start: Connection | None = None
+    ) -> SavedVersion | None:
         slots = self.shown_slots()
         live_id = self._live_id(slots) if slots else None
         if live_id is None:
             self.status.error("No live configuration: its versions cannot be read", retry_key=None)
             return None
-        conn = self.connection
+        conn = start or self.connection
         self.status.busy(f"Reading version {version.version_id} with its snapshot")
         try:
             versions = await conn.api.list_versions(
@@ -189,14 +201,16 @@ class AgentChanges(BaseScreen):
     # ------------------------------------------------------------------ publish, revert
 
     def action_publish(self) -> None:
-        self.publish()
+        if not self.busy_writing():
+            self.publish()
 
-    @work(exclusive=True, group="write-agent-publish", exit_on_error=False)
+    @work(group="write-agent-publish", exit_on_error=False)
     async def publish(self) -> None:
+        start = self.connection
         who = who_of(self)
         shown = self.shown_slots()
         self.status.busy(f"Reading the staging and live configuration of {who}")
-        slots = await self._fresh()
+        slots = await self._fresh(start)
         if slots is None:
             return
         moved = diff_configs(shown.staging, slots.staging) if shown is not None else []
@@ -216,7 +230,9 @@ class AgentChanges(BaseScreen):
             ):  # fmt: skip
                 self.status.info("Publish cancelled; nothing was sent.")
                 return
-            again = await self._fresh()
+            if self._moved_away(start):
+                return
+            again = await self._fresh(start)
             if again is None:
                 return
             moved = diff_configs(slots.staging, again.staging)
@@ -224,12 +240,11 @@ class AgentChanges(BaseScreen):
             if not moved:
                 break
         self.status.busy(f"Publishing the staging of {who}")
-        conn = self.connection
         try:
-            reply = await conn.api.publish_staging(target=conn.target_id)
+            reply = await start.api.publish_staging(target=start.target_id)
         except PlatformError as exc:
             if outcome_unknown(exc):
-                await self._unknown(exc, "compare live with what you published (D).")
+                await self._unknown(exc, "compare live with what you published (D).", start)
             else:
                 self.changes_done(describe_error(exc), failed=True)
             return
@@ -239,35 +254,50 @@ class AgentChanges(BaseScreen):
         self.changes_done(f"Published: live of {who} is the former staging{saved}.")
 
     def action_revert(self) -> None:
-        self.revert()
+        if not self.busy_writing():
+            self.revert()
 
-    @work(exclusive=True, group="write-agent-revert", exit_on_error=False)
+    @work(group="write-agent-revert", exit_on_error=False)
     async def revert(self) -> None:
+        start = self.connection
         who = who_of(self)
-        slots = await self._fresh()
+        shown = self.shown_slots()
+        slots = await self._fresh(start)
         if slots is None:
             return
-        if slots.staging is None:
-            self.status.info("Staging is already empty (it shows live).")
-            return
-        diffs = diff_configs(slots.staging, slots.live)
-        if not await self._review(
-            f"Revert the staging of {who}?",
-            f"Staging is emptied and shows live again: {summary(diffs)} of unpublished "
-            "changes are lost. Live is not touched.",
-            diffs, [], confirm="Revert",
-        ):  # fmt: skip
-            self.status.info("Revert cancelled; nothing was sent.")
-            return
-        conn = self.connection
+        moved = diff_configs(shown.staging, slots.staging) if shown is not None else []
+        while True:
+            if slots.staging is None:
+                self.status.info("Staging is already empty (it shows live).")
+                if moved:
+                    self.changes_done("Staging is empty now: nothing to revert.")
+                return
+            diffs = diff_configs(slots.staging, slots.live)
+            if not await self._review(
+                f"Revert the staging of {who}?",
+                f"Staging is emptied and shows live again: {summary(diffs)} of unpublished "
+                "changes are lost. Live is not touched.",
+                diffs, moved, confirm="Revert",
+            ):  # fmt: skip
+                self.status.info("Revert cancelled; nothing was sent.")
+                return
+            if self._moved_away(start):
+                return
+            again = await self._fresh(start)
+            if again is None:
+                return
+            moved = diff_configs(slots.staging, again.staging)
+            slots = again
+            if not moved:
+                break
         self.status.busy(f"Reverting the staging of {who}")
         try:
-            await conn.api.revert_staging(target=conn.target_id)
+            await start.api.revert_staging(target=start.target_id)
         except PlatformError as exc:
             if outcome_unknown(exc):
-                await self._unknown(exc, "revert again only if it is still set.")
+                await self._unknown(exc, "revert again only if it is still set.", start)
             else:
-                self.status.error(exc, retry_key=None)
+                self.changes_done(describe_error(exc), failed=True)
             return
         self.changes_done(f"Staging of {who} reverted: it is live's again.")
 
@@ -278,44 +308,51 @@ class AgentChanges(BaseScreen):
         if slots is None or self._live_id(slots) is None:
             self.status.error("No live configuration to save a version of", retry_key=None)
             return
-        source = "live" if self.slot == "live" else "staging"
+        source: SlotName = "live" if self.slot == "live" else "staging"
         if source == "staging" and slots.staging is None:
             self.status.error("Staging is empty: show live (s) to save a version of it",
                               retry_key=None)  # fmt: skip
             return
-        modal = PromptModal(
-            f"Save a version of {source}",
-            f"A snapshot of the {source} configuration of {who_of(self)}, kept with a title "
-            "(s switches between staging and live).",
-            placeholder="Title, e.g. Before the spring prices",
-            confirm_label="Save", validate=title_problem,
-        )  # fmt: skip
-        self.save_version(modal, source)
+        if not self.busy_writing():
+            self.save_version(source, self._live_id(slots) or "")
 
-    @work(exclusive=True, group="write-agent-save-version", exit_on_error=False)
-    async def save_version(self, modal: PromptModal, source: SlotName) -> None:
-        title = await self.app.push_screen_wait(modal)
-        if title is None:
-            self.status.info("Nothing saved.")
-            return
-        slots = self.shown_slots()
-        live_id = self._live_id(slots) if slots else None
-        if live_id is None:
-            return
-        conn = self.connection
-        self.status.busy(f"Saving a version of {source}")
-        try:
-            created = await conn.api.save_version(
-                live_id, title, "default" if source == "live" else "staging",
-                target=conn.target_id,
+    @work(group="write-agent-save-version", exit_on_error=False)
+    async def save_version(self, source: SlotName, live_id: str) -> None:
+        start = self.connection
+        who = who_of(self)
+        title, problem = "", ""
+        while True:
+            body = (f"A snapshot of the {source} configuration of {who}, kept with a title "
+                    "(s switches between staging and live).")  # fmt: skip
+            if problem:
+                body += f"\n\n✗ Not saved: {problem}"
+            modal = PromptModal(
+                f"Save a version of {source}", body, value=title,
+                placeholder="Title, e.g. Before the spring prices",
+                confirm_label="Save", validate=title_problem,
             )  # fmt: skip
-        except PlatformError as exc:
-            if outcome_unknown(exc):
-                self.changes_done(f"{describe_error(exc)} Look at the versions (v) before "
-                                  "saving again.", failed=True)  # fmt: skip
-            else:
+            typed = await self.app.push_screen_wait(modal)
+            if typed is None:
+                self.status.info("Nothing saved.")
+                return
+            title = typed
+            if self._moved_away(start):
+                return
+            self.status.busy(f"Saving a version of {source}")
+            try:
+                created = await start.api.save_version(
+                    live_id, title, "default" if source == "live" else "staging",
+                    target=start.target_id,
+                )  # fmt: skip
+            except PlatformError as exc:
+                if outcome_unknown(exc):
+                    self.changes_done(f"{describe_error(exc)} Look at the versions (v) before "
+                                      "saving again.", failed=True)  # fmt: skip
+                    return
+                problem = describe_error(exc)  # the title is offered again, as typed
                 self.status.error(exc, retry_key=None)
-            return
+                continue
+            break
         self.changes_done(f"Version “{created.title or title}” ({created.version_id}) saved.")
 
     def action_restore(self, into: str) -> None:
@@ -324,13 +361,15 @@ class AgentChanges(BaseScreen):
             self.status.error("Highlight a saved version on the Versions tab (v) first",
                               retry_key=None)  # fmt: skip
             return
-        self.restore(version, "live" if into == "live" else "staging")
+        if not self.busy_writing():
+            self.restore(version, "live" if into == "live" else "staging")
 
-    @work(exclusive=True, group="write-agent-restore", exit_on_error=False)
+    @work(group="write-agent-restore", exit_on_error=False)
     async def restore(self, version: SavedVersion, into: SlotName) -> None:
+        start = self.connection
         who = who_of(self)
-        found = await self._version_with_snapshot(version)
-        slots = await self._fresh()
+        found = await self._version_with_snapshot(version, start)
+        slots = await self._fresh(start)
         if found is None or found.snapshot is None or slots is None:
             return
         live_id = self._live_id(slots)
@@ -356,25 +395,26 @@ class AgentChanges(BaseScreen):
             ):  # fmt: skip
                 self.status.info("Restore cancelled; nothing was sent.")
                 return
-            again = await self._fresh()
+            if self._moved_away(start):
+                return
+            again = await self._fresh(start)
             if again is None:
                 return
             moved = diff_configs(current(slots), current(again))
             slots = again
             if not moved:
                 break
-        conn = self.connection
         self.status.busy(f"Restoring version {version.version_id} into {into}")
         try:
-            await conn.api.restore_version(
+            await start.api.restore_version(
                 live_id, version.version_id, "default" if into == "live" else "staging",
-                target=conn.target_id,
+                target=start.target_id,
             )  # fmt: skip
         except PlatformError as exc:
             if outcome_unknown(exc):
-                await self._unknown(exc, f"compare {into} with the version (D) before again.")
+                await self._unknown(exc, f"compare {into} with the version (D).", start)
             else:
-                self.status.error(exc, retry_key=None)
+                self.changes_done(describe_error(exc), failed=True)
             return
         self.app.notify(f"Restored “{version.title}” into {into}", markup=False)
         self.slot = into

@@ -193,6 +193,19 @@ class BaseScreen(Screen[None]):
         else:
             self.status.error(f"Unexpected error: {describe_error(error)}")
 
+    def busy_writing(self) -> bool:
+        """True (and said) while a change is being sent: a second one waits for its answer.
+
+        Write workers are not exclusive (a new one would cancel the one in flight, whose
+        outcome would then never be reported): actions that start one ask this first.
+        """
+        running = any(
+            w.is_running and w.group.startswith(WRITE_GROUP_PREFIX) for w in self.app.workers
+        )
+        if running:
+            self.status.info("A change is being sent: wait for its answer.")
+        return running
+
     def action_reload(self) -> None:
         if self.connection.connected:
             self._loaded_with = self.connection

@@ -22,6 +22,7 @@ from textual.widgets import DataTable, Static
 
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import AgentConfig, FunctionDescriptor
+from vagent_tui.inert import MULTILINE_LIMIT
 from vagent_tui.services.agents import Finding, cross_check
 from vagent_tui.services.changes import Change, FunctionSwitch
 from vagent_tui.services.session import Connection
@@ -30,9 +31,9 @@ from vagent_tui.ui.format import flag
 from vagent_tui.ui.palette import FAILED, FAILED_STRONG, WARN
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.screens.staging_flow import stage_change
-from vagent_tui.ui.text import safe
+from vagent_tui.ui.text import inert, safe
 from vagent_tui.ui.widgets.details import findings_text, function_detail
-from vagent_tui.ui.widgets.status import describe_error
+from vagent_tui.ui.widgets.status import describe_error, outcome_unknown
 from vagent_tui.ui.widgets.tables import ROW_CAP, row_table
 
 VIEWS = ("all", "unavailable", "configured", "problems")
@@ -356,6 +357,8 @@ class FunctionsScreen(BaseScreen):
             self.notify("No function highlighted", severity="warning")
             return
         on = self._entries(fn.name) == 0
+        if self.busy_writing():
+            return
         self.switch(FunctionSwitch(fn.name, on), f"{fn.label or fn.name} {'on' if on else 'off'}")
 
     def action_add_entry(self) -> None:
@@ -363,9 +366,12 @@ class FunctionsScreen(BaseScreen):
         if fn is None:
             self.notify("No function highlighted", severity="warning")
             return
-        self.switch(FunctionSwitch(fn.name, True, another=True), f"one more {fn.label or fn.name}")
+        if not self.busy_writing():
+            self.switch(
+                FunctionSwitch(fn.name, True, another=True), f"one more {fn.label or fn.name}"
+            )
 
-    @work(exclusive=True, group="write-functions-switch", exit_on_error=False)
+    @work(group="write-functions-switch", exit_on_error=False)
     async def switch(self, switch: FunctionSwitch, what: str) -> None:
         """The switch checked against staging, the actions diff reviewed, then written."""
         staged = await stage_change(self, Change(functions=(switch,)), what=what, seen=self.base)
@@ -377,34 +383,50 @@ class FunctionsScreen(BaseScreen):
         if fn is None:
             self.notify("No function highlighted", severity="warning")
             return
-        self.edit_instructions(fn)
+        if not self.busy_writing():
+            self.edit_instructions(fn)
 
-    @work(exclusive=True, group="write-functions-instructions", exit_on_error=False)
+    @work(group="write-functions-instructions", exit_on_error=False)
     async def edit_instructions(self, fn: FunctionDescriptor) -> None:
         base = self.base or {}
-        entry = next(
-            (
-                a
-                for a in base.get("actions") or []
-                if isinstance(a, dict) and a.get("name") == fn.name
-            ),
-            None,
-        )
-        hint = fn.placeholder or ""
-        if entry is None:
-            intro = "Not configured yet: saving switches it on with these instructions."
-        else:
-            intro = "The first entry of this function in staging; its other fields are kept."
-        text = await self.app.push_screen_wait(
-            EditorModal(f"Instructions of {fn.label or fn.name}", intro,
-                        str((entry or {}).get("instructions") or ""), placeholder=hint)
-        )  # fmt: skip
-        if text is None:
-            self.status.info("Cancelled; nothing was sent.")
+        entries = [a for a in base.get("actions") or [] if isinstance(a, dict)]
+        entry = next((a for a in entries if a.get("name") == fn.name), None)
+        label = fn.label or fn.name
+        text = str((entry or {}).get("instructions") or "")
+        if inert(text, multiline=True, limit=max(len(text), MULTILINE_LIMIT)) != text:
+            # The editor would show, and send back, the inert picture of such text.
+            self.status.error(
+                f"The instructions of {label} hold control or invisible characters: "
+                "they cannot be edited here safely.",
+                retry_key=None,
+            )
             return
-        switch = FunctionSwitch(fn.name, True, instructions=text)
-        what = f"the instructions of {fn.label or fn.name}"
-        staged = await stage_change(self, Change(functions=(switch,)), what=what, seen=self.base)
+        if entry is None:
+            note = "Not configured yet: saving switches it on with these instructions."
+        else:
+            note = "The first entry of this function in staging; its other fields are kept."
+        while True:
+            typed = await self.app.push_screen_wait(
+                EditorModal(
+                    f"Instructions of {label}", note, text, placeholder=fn.placeholder or ""
+                )
+            )
+            if typed is None:
+                self.status.info("Cancelled; nothing was sent.")
+                return
+            text = typed
+            switch = FunctionSwitch(fn.name, True, instructions=text)
+            staged = await stage_change(
+                self, Change(functions=(switch,)), what=f"the instructions of {label}",
+                seen=self.base,
+            )  # fmt: skip
+            if staged.outcome == "cancelled" and staged.plan is not None:
+                note = "Not sent. Your text is kept: edit it and save again, or ESC to drop it."
+                continue
+            if staged.outcome == "failed" and staged.error and not outcome_unknown(staged.error):
+                note = f"✗ Not saved: {describe_error(staged.error)}. Your text is kept."
+                continue
+            break
         if staged.outcome in ("written", "failed"):
             self.action_reload()
 

@@ -89,7 +89,9 @@ class SettingsScreen(BaseScreen):
     def __init__(self) -> None:
         super().__init__()
         self.base: dict[str, Any] | None = None
-        """The configuration the form started from (staging, or live when it is empty)."""
+        """The fields' starting point (staging, or live when it is empty): what an edit is
+        measured against, and what the review compares staging with (someone else's
+        change made since is shown there, never written back)."""
         self.loaded_target: int | None = None
         self.built = False
 
@@ -114,11 +116,15 @@ class SettingsScreen(BaseScreen):
         )
         if not ok or context is None:
             return
-        same_agent = self.built and self.loaded_target == conn.target_id
-        self.base = context.base
-        if same_agent:
-            self.status.info("Staging read again; what you typed is kept.")
+        if self.built and self.loaded_target == conn.target_id:
+            # The fields keep what was typed, and their starting point: a change someone
+            # else made meanwhile shows in the review, it is not taken for an edit.
+            moved = (
+                "" if context.base == self.base else " It changed meanwhile: the review shows how."
+            )
+            self.status.info(f"Staging read again; what you typed is kept.{moved}")
             return
+        self.base = context.base
         self.loaded_target = conn.target_id
         source = "staging" if context.staging is not None else "live (staging is empty)"
         self.query_one("#settings-intro", Static).update(safe(
@@ -191,9 +197,10 @@ class SettingsScreen(BaseScreen):
         if not values:
             self.status.info("Nothing changed: nothing to write.")
             return
-        self.save(values)
+        if not self.busy_writing():
+            self.save(values)
 
-    @work(exclusive=True, group="write-settings-save", exit_on_error=False)
+    @work(group="write-settings-save", exit_on_error=False)
     async def save(self, values: dict[str, Any]) -> None:
         count = len(values)
         what = f"{count} setting{'s' if count != 1 else ''}"

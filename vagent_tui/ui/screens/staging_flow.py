@@ -16,6 +16,7 @@ from typing import Any, Literal
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.services.changes import Change, Plan
 from vagent_tui.services.diff import FieldDiff, diff_configs, summary
+from vagent_tui.services.session import Connection
 from vagent_tui.services.staging import context_for, plan_for, read_slots, staging_moved
 from vagent_tui.ui.dialogs import ReviewModal
 from vagent_tui.ui.diff_text import Names, diff_text
@@ -100,7 +101,7 @@ async def stage_change(
         if not moved:
             break
         context = replace(context, staging=now)  # someone else wrote: ask again
-    if not start.same_context(screen.connection):
+    if not start.same_context(screen.connection):  # the review stayed open meanwhile
         status.info("The target account changed meanwhile; nothing was sent.")
         return Staged("cancelled", plan=plan)
     status.busy(f"Writing the staging of {who}")
@@ -108,7 +109,7 @@ async def stage_change(
         await client.write_staging(plan.body, target=target)
     except PlatformError as exc:
         if outcome_unknown(exc):
-            await _say_what_happened(screen, plan, exc)
+            await _say_what_happened(screen, plan, exc, start)
         else:
             status.error(exc, retry_key=None)
         return Staged("failed", plan=plan, error=exc)
@@ -117,9 +118,10 @@ async def stage_change(
     return Staged("written", plan=plan)
 
 
-async def _say_what_happened(screen: BaseScreen, plan: Plan, error: PlatformError) -> None:
-    """No reply to the write: read staging back and say whether the change is there."""
-    conn = screen.connection
+async def _say_what_happened(
+    screen: BaseScreen, plan: Plan, error: PlatformError, conn: Connection
+) -> None:
+    """No reply to the write: read ``conn``'s staging back, say whether the change is there."""
     try:
         slots = await read_slots(conn.api, conn.target_id)
     except PlatformError as again:

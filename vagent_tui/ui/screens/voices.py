@@ -262,9 +262,10 @@ class VoicesScreen(BaseScreen):
         if voice is None:
             self.notify("No voice highlighted", severity="warning")
             return
-        self.use_voice(voice)
+        if not self.busy_writing():
+            self.use_voice(voice)
 
-    @work(exclusive=True, group="write-voices-use", exit_on_error=False)
+    @work(group="write-voices-use", exit_on_error=False)
     async def use_voice(self, voice: Voice) -> None:
         """The voice as ``agentVoice`` in staging: checked, shown, confirmed, written."""
         names = {"agentVoice": {v.id: v.name for v in self.voices if v.name}}
