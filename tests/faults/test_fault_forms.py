@@ -21,8 +21,10 @@ from tests.helpers import sim_of
 
 KINDS = ("500", "503", "429", "timeout", "refused", "malformed")
 STOPPED = {"500", "503", "429", "timeout", "refused"}
-UNKNOWN_OUTCOME = {"timeout", "refused", "malformed"}
-"""No reply, or one that could not be read: the write may have been carried out."""
+UNKNOWN_OUTCOME = {"timeout", "refused", "malformed", "503"}
+"""No reply, one that could not be read, or a gateway's 503 instead of the platform's
+answer: the write may have been carried out (the client cannot know the simulator did
+not run it)."""
 """Faults answered before the handler ran: the platform did not change."""
 
 

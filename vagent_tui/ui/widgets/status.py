@@ -103,9 +103,18 @@ class StatusReport(Message):
             line.info(describe_error(self.what))
 
 
+GATEWAY_STATUSES = frozenset({502, 503, 504})
+"""A proxy's answer, not the platform's: the request may have reached it anyway."""
+
+
 def outcome_unknown(error: BaseException | str) -> bool:
-    """A change that got no reply, or one that could not be read: it may have been made."""
-    return isinstance(error, TransportError | MalformedResponse) and error.method not in ("", "GET")
+    """A change that got no reply, one that could not be read, or a gateway's error
+    instead of the platform's: it may have been made."""
+    if not isinstance(error, PlatformError) or error.method in ("", "GET"):
+        return False
+    if isinstance(error, ApiError):
+        return error.status in GATEWAY_STATUSES
+    return isinstance(error, TransportError | MalformedResponse)
 
 
 def describe_error(error: BaseException | str) -> str:
