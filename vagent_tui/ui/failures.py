@@ -12,13 +12,34 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
+from textual.app import App
 from textual.message import Message
 from textual.widget import Widget
-from textual.worker import Worker, WorkerState
+from textual.worker import NoActiveWorker, Worker, WorkerState, get_current_worker
 
 from vagent_tui.api.errors import PlatformError
 
 T = TypeVar("T")
+
+WRITE_GROUP_PREFIX = "write-"
+"""Workers that change the platform use groups named ``write-...``: never cancelled by
+leaving a screen (the request may already have reached the server), never exclusive (a
+new one would cancel the one in flight, whose outcome would go unreported)."""
+
+
+def write_in_flight(app: App[object]) -> bool:
+    """Whether a write (a ``write-*`` worker other than the caller) is being sent.
+
+    An action or a write worker asks this first, so that a second key press waits for
+    the answer to the first change instead of sending another one beside it.
+    """
+    try:
+        me: Worker[object] | None = get_current_worker()
+    except NoActiveWorker:
+        me = None
+    return any(
+        w is not me and w.is_running and w.group.startswith(WRITE_GROUP_PREFIX) for w in app.workers
+    )
 
 
 class WorkerFailed(Message):

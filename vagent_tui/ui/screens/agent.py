@@ -312,10 +312,12 @@ class AgentScreen(AgentChanges):
             return
         self.rename(version, live_id, target, title)
 
-    @work(exclusive=True, group="write-agent-rename", exit_on_error=False)
+    @work(group="write-agent-rename", exit_on_error=False)
     async def rename(
         self, version: SavedVersion, live_id: str, target: int | None, title: str
     ) -> None:
+        if self.busy_writing():
+            return
         self.status.busy(f"Renaming version {version.version_id}")
         try:
             change = await self.connection.api.rename_version(

@@ -21,7 +21,13 @@ from textual.widget import Widget
 from textual.worker import Worker
 
 from vagent_tui.api.errors import PlatformError
-from vagent_tui.ui.failures import WorkerFailed, failure_of, guarded_read
+from vagent_tui.ui.failures import (
+    WRITE_GROUP_PREFIX,
+    WorkerFailed,
+    failure_of,
+    guarded_read,
+    write_in_flight,
+)
 from vagent_tui.ui.safety import mutating_actions
 from vagent_tui.ui.widgets.context_bar import ContextBar
 from vagent_tui.ui.widgets.footer import KeysFooter
@@ -33,10 +39,6 @@ if TYPE_CHECKING:
 
 
 T = TypeVar("T")
-
-WRITE_GROUP_PREFIX = "write-"
-"""Workers that change the platform use groups named ``write-...``: never cancelled by
-leaving a screen, since the request may already have reached the server."""
 
 
 class BaseScreen(Screen[None]):
@@ -199,9 +201,7 @@ class BaseScreen(Screen[None]):
         Write workers are not exclusive (a new one would cancel the one in flight, whose
         outcome would then never be reported): actions that start one ask this first.
         """
-        running = any(
-            w.is_running and w.group.startswith(WRITE_GROUP_PREFIX) for w in self.app.workers
-        )
+        running = write_in_flight(self.app)
         if running:
             self.status.info("A change is being sent: wait for its answer.")
         return running

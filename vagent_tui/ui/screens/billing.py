@@ -265,8 +265,10 @@ class BillingScreen(BaseScreen):
         show_errors(self.fields, {})
         self.save(config)
 
-    @work(exclusive=True, group="write-billing-save", exit_on_error=False)
+    @work(group="write-billing-save", exit_on_error=False)
     async def save(self, config: AdrExportConfig) -> None:
+        if self.busy_writing():
+            return
         target, who = self.connection.target_id, self._who()
         button = self.query_one("#billing-save", Button)
         button.disabled = True

@@ -227,7 +227,7 @@ class MigrationsScreen(BaseScreen):
             self.connection.target_id,
         )
 
-    @work(exclusive=True, group="write-migrations-start", exit_on_error=False)
+    @work(group="write-migrations-start", exit_on_error=False)
     async def _start(
         self,
         template: Template,
@@ -236,6 +236,8 @@ class MigrationsScreen(BaseScreen):
         force: bool,
         target: int | None,
     ) -> None:
+        if self.busy_writing():
+            return
         try:
             await self._confirm_and_send(template, sections, dry_run, force, target)
         finally:

@@ -162,8 +162,10 @@ class SipScreen(BaseScreen):
             ConfirmModal("Remove a whitelisted address", body, confirm_label="Remove"), confirmed
         )
 
-    @work(exclusive=True, group="write-sip-remove", exit_on_error=False)
+    @work(group="write-sip-remove", exit_on_error=False)
     async def remove_entry(self, entry: SipEntry) -> None:
+        if self.busy_writing():
+            return
         target = self.connection.target_id
         self.status.busy(f"Removing {entry.ip}")
         try:

@@ -220,8 +220,10 @@ class TokensScreen(BaseScreen):
         show_errors(self.fields, {})
         self.create_token(request)
 
-    @work(exclusive=True, group="write-tokens-create", exit_on_error=False)
+    @work(group="write-tokens-create", exit_on_error=False)
     async def create_token(self, request: TokenRequest) -> None:
+        if self.busy_writing():
+            return
         target, who = self.connection.target_id, self._who()
         button = self.query_one("#tokens-create", Button)
         button.disabled = True
@@ -287,8 +289,10 @@ class TokensScreen(BaseScreen):
             return
         self.delete_token(key)
 
-    @work(exclusive=True, group="write-tokens-delete", exit_on_error=False)
+    @work(group="write-tokens-delete", exit_on_error=False)
     async def delete_token(self, key: str) -> None:
+        if self.busy_writing():
+            return
         record = self._records[key]
         target = self.connection.target_id
         masked = record.masked

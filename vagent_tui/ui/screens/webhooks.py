@@ -257,8 +257,10 @@ class WebhooksScreen(BaseScreen):
 
         self.app.push_screen(modal, answered)
 
-    @work(exclusive=True, group="write-webhooks-delete", exit_on_error=False)
+    @work(group="write-webhooks-delete", exit_on_error=False)
     async def remove_hook(self, hook: Webhook) -> None:
+        if self.busy_writing():
+            return
         target = self.connection.target_id
         self.status.busy(f"Removing {hook.url}")
         try:
@@ -304,9 +306,11 @@ class WebhooksScreen(BaseScreen):
 
         self.app.push_screen(modal, answered)
 
-    @work(exclusive=True, group="write-webhooks-relay-delete", exit_on_error=False)
+    @work(group="write-webhooks-relay-delete", exit_on_error=False)
     async def remove_relay(self, name: str) -> None:
         """Delete one relay configuration; every outcome gets its own explanation."""
+        if self.busy_writing():
+            return
         target = self.connection.target_id
         self.status.busy(f"Deleting the {name} relay configuration")
         try:

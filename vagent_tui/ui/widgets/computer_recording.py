@@ -21,7 +21,7 @@ from textual.widgets import Button, Input, Label, Static
 
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import AutomationSession, RecordingStartRequest, WorkflowRecording
-from vagent_tui.ui.failures import ReportsWorkerFailures, guarded_read
+from vagent_tui.ui.failures import ReportsWorkerFailures, guarded_read, write_in_flight
 from vagent_tui.ui.widgets.computer_render import is_final, recording_detail, session_text
 from vagent_tui.ui.widgets.form import FormField, errors_by_field, show_errors
 from vagent_tui.ui.widgets.status import StatusReport
@@ -177,8 +177,11 @@ class RecordingPane(ReportsWorkerFailures, Vertical):
         self.field("slot_id").set_error(None)
         self.start_recording(account, request.slot_id)
 
-    @work(exclusive=True, group="write-computer-start", exit_on_error=False)
+    @work(group="write-computer-start", exit_on_error=False)
     async def start_recording(self, account: int, slot: int) -> None:
+        if write_in_flight(self.app):
+            self.post_message(StatusReport.info("A change is being sent: wait for its answer."))
+            return
         self.post_message(StatusReport.busy(f"Starting a recording on slot {slot}"))
         try:
             recording = await self.client.start_recording(account, slot)
@@ -192,8 +195,11 @@ class RecordingPane(ReportsWorkerFailures, Vertical):
             StatusReport.ok(f"Recording {recording.recording_id or ''} started on slot {slot}")
         )
 
-    @work(exclusive=True, group="write-computer-stop", exit_on_error=False)
+    @work(group="write-computer-stop", exit_on_error=False)
     async def stop_recording(self, account: int) -> None:
+        if write_in_flight(self.app):
+            self.post_message(StatusReport.info("A change is being sent: wait for its answer."))
+            return
         self.post_message(StatusReport.busy("Stopping the recording"))
         try:
             recording = await self.client.stop_recording(account)
@@ -222,8 +228,11 @@ class RecordingPane(ReportsWorkerFailures, Vertical):
         self.field("ttl_seconds").set_error(None)
         self.create_session(account, ttl)
 
-    @work(exclusive=True, group="write-computer-browser", exit_on_error=False)
+    @work(group="write-computer-browser", exit_on_error=False)
     async def create_session(self, account: int, ttl: int) -> None:
+        if write_in_flight(self.app):
+            self.post_message(StatusReport.info("A change is being sent: wait for its answer."))
+            return
         self.post_message(StatusReport.busy(f"Opening a browser automation session ({ttl} s)"))
         try:
             browser = await self.client.create_automation_session(account, ttl)

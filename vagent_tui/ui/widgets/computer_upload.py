@@ -23,7 +23,7 @@ from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import UploadRequest
 from vagent_tui.ui.caps import ROW_CAP, left_out
 from vagent_tui.ui.dialogs import ConfirmModal
-from vagent_tui.ui.failures import ReportsWorkerFailures, guarded_read
+from vagent_tui.ui.failures import ReportsWorkerFailures, guarded_read, write_in_flight
 from vagent_tui.ui.format import flag
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.computer_render import file_cells, fmt_size
@@ -179,8 +179,11 @@ class UploadPane(ReportsWorkerFailures, Vertical):
             return
         self.upload(account, request, self.local_file)
 
-    @work(exclusive=True, group="write-computer-upload", exit_on_error=False)
+    @work(group="write-computer-upload", exit_on_error=False)
     async def upload(self, account: int, request: UploadRequest, local: Path) -> None:
+        if write_in_flight(self.app):
+            self.post_message(StatusReport.info("A change is being sent: wait for its answer."))
+            return
         if request.overwrite:
             replace = await self.app.push_screen_wait(
                 ConfirmModal(

@@ -120,7 +120,7 @@ class FormModal(ModalScreen[tuple[Any, str] | None]):
         self.set_form_error("")
         self.send_request(request)
 
-    @work(exclusive=True, group="write-form-send", exit_on_error=False)
+    @work(group="write-form-send", exit_on_error=False)
     async def send_request(self, request: Request) -> None:
         button = self.query_one("#form-submit", Button)
         self.sending = True
