@@ -38,7 +38,8 @@ async def _until(pilot: Any, status: str) -> None:
 
 async def run_before(pilot: Any) -> None:
     # the templates, not a bounded settle: a loaded machine may take longer to list them
-    await wait_for(pilot, lambda: getattr(pilot.app.screen, "templates", None), 30.0)
+    screen = pilot.app.screen
+    await wait_for(pilot, lambda: screen.templates or screen.templates_error, 30.0)
     await settle(pilot)
 
 
