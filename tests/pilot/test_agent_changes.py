@@ -416,3 +416,54 @@ async def test_the_settings_form_never_writes_back_over_someone_else_s_change(
         await wait_for(pilot, lambda: posts(app))
         assert posts(app)[0].body == {"speakingTimeout": 900}
         assert sim_of(app).staging[AGENT]["callerResponseTimeout"] == 77
+
+
+async def test_discarding_edits_closes_the_form(make_app: Any) -> None:
+    app = make_app("agent", account=AGENT)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = await open_settings(pilot)
+        screen.query_one("#set-speakingTimeout", Input).value = "5"
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "ConfirmModal")
+        await pilot.press("tab", "enter")  # Discard
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "AgentScreen")
+        assert not posts(app)
+
+
+async def test_a_version_s_diff_keeps_it_highlighted_for_the_restore(make_app: Any) -> None:
+    app = make_app("agent", account=1112)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("v")
+        await pilot.press("down", "down")
+        chosen = app.screen.highlighted_version()
+        await pilot.press("D")
+        await until_review(pilot)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "AgentScreen")
+        await settle(pilot)
+        assert app.screen.highlighted_version() is chosen
+        await pilot.press("o")
+        await until_review(pilot)
+        assert chosen.title in review_text(app)
+
+
+async def test_a_function_no_longer_allowed_leaves_with_the_change(make_app: Any) -> None:
+    app = make_app("functions", account=1112)  # its staging holds a retired function
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        staged = [a["name"] for a in sim_of(app).staging[1112]["actions"]]
+        assert "pauseRecording" in staged
+        await highlight(pilot, "#functions-table", "sendEmail")
+        await pilot.press("space")
+        await until_review(pilot)
+        assert "pauseRecording is no longer allowed" in review_text(app)
+        await pilot.press("y")
+        await wait_for(pilot, lambda: posts(app))
+        sent = [a["name"] for a in posts(app)[0].body["actions"]]
+        assert "sendEmail" in sent and "pauseRecording" not in sent
+        await wait_for(
+            pilot, lambda: "saved" in status_text(app) or "functions" in status_text(app)
+        )
+        assert "sendEmail" in [a["name"] for a in sim_of(app).staging[1112]["actions"]]

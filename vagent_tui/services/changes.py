@@ -95,6 +95,8 @@ class Plan:
     """The staging write; empty when the configuration already is as asked."""
     refusals: tuple[Refusal, ...] = ()
     diffs: tuple[FieldDiff, ...] = field(default=())
+    notes: tuple[str, ...] = ()
+    """What the change does beyond what was asked, and why (shown in the review)."""
 
     @property
     def refused(self) -> bool:
@@ -182,20 +184,29 @@ def _switch_functions(
     return actions
 
 
-def _stale_entries(
-    actions: Sequence[Mapping[str, Any]], functions: Mapping[str, FunctionDescriptor]
-) -> list[Refusal]:
-    """Entries the list would carry that the platform no longer allows: it refuses them."""
-    refusals: list[Refusal] = []
-    for name in dict.fromkeys(str(a.get("name")) for a in actions):
+def _drop_stale(
+    actions: list[dict[str, Any]], functions: Mapping[str, FunctionDescriptor]
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """The list without entries the platform no longer allows, and a note for each.
+
+    The list replaces whole and the platform refuses one that holds a function it no
+    longer allows: any change to ``actions`` has to leave such entries out.
+    """
+    kept: list[dict[str, Any]] = []
+    dropped: dict[str, str] = {}
+    for entry in actions:
+        name = str(entry.get("name"))
         descriptor = functions.get(name)
         if descriptor is not None and descriptor.allowed is False:
-            why = descriptor.reason or "not allowed"
-            refusals.append(Refusal(
-                f"actions[{name}]",
-                f"configured, but no longer allowed ({why}): switch it off in the same change",
-            ))  # fmt: skip
-    return refusals
+            dropped[name] = descriptor.reason or "not allowed"
+            continue
+        kept.append(entry)
+    notes = [
+        f"{name} is no longer allowed ({why}): it leaves the list too, since the platform "
+        "refuses a list that holds it."
+        for name, why in dropped.items()
+    ]
+    return kept, notes
 
 
 # --------------------------------------------------------------------------- the plan
@@ -215,6 +226,7 @@ def plan_change(
     the lists of the account the change is for.
     """
     refusals: list[Refusal] = []
+    notes: list[str] = []
     body: dict[str, Any] = {}
     for name, value in change.settings:
         problem = check_value(name, value)
@@ -247,12 +259,12 @@ def plan_change(
         before = [_entry(a) for a in base.get("actions") or [] if isinstance(a, Mapping)]
         after = _switch_functions([dict(a) for a in before], change.functions, by_name, refusals)
         if after != before:
-            if not refusals:
-                refusals.extend(_stale_entries(after, by_name))
+            after, notes = _drop_stale(after, by_name)
             body["actions"] = after
     if refusals:
         return Plan(base=base, body={}, refusals=tuple(refusals))
-    return Plan(base=base, body=body, diffs=tuple(diff_configs(base, {**base, **body})))
+    diffs = tuple(diff_configs(base, {**base, **body}))
+    return Plan(base=base, body=body, diffs=diffs, notes=tuple(notes))
 
 
 def setting_label(name: str) -> str:

@@ -129,12 +129,17 @@ def test_function_off_removes_and_editing_instructions_keeps_the_entry() -> None
     assert already.already
 
 
-def test_an_entry_no_longer_allowed_would_fail_the_whole_list() -> None:
+def test_an_entry_no_longer_allowed_leaves_the_list_with_a_note() -> None:
     functions = [function("transferCall", allowed=False, reason="Paid plan required"),
                  function("bookAppointment")]  # fmt: skip
     plan = plan_change(Change(functions=(FunctionSwitch("bookAppointment", True),)), BASE,
                        functions=functions)  # fmt: skip
-    assert plan.refused and "no longer allowed (Paid plan required)" in plan.refusals[0].reason
+    assert not plan.refused
+    assert [a["name"] for a in plan.body["actions"]] == ["bookAppointment"]
+    assert "transferCall is no longer allowed (Paid plan required)" in plan.notes[0]
+    assert {d.path: d.kind for d in plan.diffs} == {
+        "actions[transferCall]": "removed", "actions[bookAppointment]": "added"
+    }  # fmt: skip
 
 
 def test_settings_only_changed_are_sent_and_bad_values_refused() -> None:

@@ -388,7 +388,7 @@ class AgentChanges(BaseScreen):
             )  # fmt: skip
             if not await self._review(
                 f"Restore “{version.title}” into {into} of {who}?",
-                f"{live_warning}{summary(diffs)} change.",
+                f"{live_warning}{summary(diffs) + ' change' if diffs else 'Nothing differs'}.",
                 diffs, moved,
                 confirm=f"Restore into {into}",
                 expected="live" if into == "live" else None,

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, ClassVar, TypeVar, cast
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 from textual.worker import Worker
 
@@ -90,8 +90,12 @@ class BaseScreen(Screen[None]):
     def on_screen_suspend(self) -> None:
         """Leaving the screen cancels its reads; writes (``write-*`` groups) run on.
 
-        A cancelled read leaves the screen stale, so it loads again when shown.
+        A cancelled read leaves the screen stale, so it loads again when shown. A dialog
+        opened over the screen is not leaving it: a worker waiting for the dialog's
+        answer (``push_screen_wait``) must live to read it.
         """
+        if isinstance(self.app.screen, ModalScreen):
+            return  # a dialog over this screen: it stays on show, and its worker waits
         cancelled = False
         for worker in list(self.app.workers):
             if worker.is_finished or worker.group.startswith(WRITE_GROUP_PREFIX):

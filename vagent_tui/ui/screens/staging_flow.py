@@ -85,7 +85,7 @@ async def stage_change(
         review = ReviewModal(
             f"Write {what} to the staging of {who}?",
             f"Against its {slot}: {summary(plan.diffs)}. Live is not changed until you "
-            "publish (Agent screen, P).",
+            "publish (Agent screen, P)." + "".join(f"\n⚠ {note}" for note in plan.notes),
             diff_text(plan.diffs, names=names),
             meanwhile=diff_text(moved, names=names) if moved else None,
             confirm_label="Write staging",
