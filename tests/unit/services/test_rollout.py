@@ -1,0 +1,113 @@
+"""Planning one change for many agent accounts: outcomes, bounded reads, exports."""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+import pytest
+
+from vagent_tui.api.models import Account
+from vagent_tui.api.scope import classify
+from vagent_tui.services.accounts import AccountDirectory
+from vagent_tui.services.changes import Change, FunctionSwitch
+from vagent_tui.services.connect import demo_client
+from vagent_tui.services.fleet import fleet_accounts
+from vagent_tui.services.rollout import (
+    RolloutPlan,
+    change_problem,
+    csv_cell,
+    plan_rollout,
+)
+
+
+async def agents(client: Any) -> list[Account]:
+    owner = await client.get_account()
+    return await fleet_accounts(AccountDirectory(client, classify(owner), owner))
+
+
+async def test_a_voice_planned_for_every_agent_with_each_outcome() -> None:
+    client = demo_client("demo-partner")
+    accounts = await agents(client)
+    sim = client.sim_app.state.sim
+    sim.clear_log()
+    seen: list[int] = []
+    plan = await plan_rollout(client, accounts, Change(voice="elevenlabs-rachel"),
+                              on_plan=lambda p: seen.append(p.account_id))  # fmt: skip
+    assert [p.account_id for p in plan.accounts] == [a.id for a in accounts]  # given order
+    assert sorted(seen) == sorted(a.id for a in accounts)
+    counts = plan.counts()
+    assert counts["change"] and counts["refused"] and counts["already"]
+    assert sum(counts.values()) == len(accounts)
+    for p in plan.accounts:
+        if p.outcome == "change":
+            assert p.body == {"agentVoice": "elevenlabs-rachel"} and p.changes
+        elif p.outcome == "refused":
+            assert p.reasons and not p.body
+    assert "not available for this account" in " ".join(r for p in plan.accounts for r in p.reasons)
+    assert not [r for r in sim.requests if r.method != "GET"]  # nothing written
+
+
+async def test_one_unreadable_account_does_not_stop_the_others() -> None:
+    client = demo_client("demo-partner")
+    accounts = await agents(client)
+    outside = Account.model_validate({"id": 9100, "accountType": "account", "name": "Not ours"})
+    accounts.insert(3, outside)
+    plan = await plan_rollout(client, accounts, Change.of_settings({"speakingTimeout": 900}),
+                              concurrency=4)  # fmt: skip
+    counts = plan.counts()
+    assert counts["unreadable"] == 1 and counts["change"] == len(accounts) - 1
+    (bad,) = [p for p in plan.accounts if p.outcome == "unreadable"]
+    assert bad.account_id == 9100 and bad.reasons[0].startswith("HTTP 403")
+
+
+async def test_concurrency_is_bounded() -> None:
+    client = demo_client("demo-partner", latency_ms=20)
+    accounts = await agents(client)
+    in_flight = peak = 0
+    real = client.get_staging
+
+    async def counting(**kw: Any) -> Any:
+        nonlocal in_flight, peak
+        in_flight += 1
+        peak = max(peak, in_flight)
+        try:
+            return await real(**kw)
+        finally:
+            in_flight -= 1
+
+    client.get_staging = counting  # type: ignore[method-assign]
+    await plan_rollout(client, accounts, Change.of_settings({"speakingTimeout": 900}),
+                       concurrency=3)  # fmt: skip
+    assert peak == 3
+
+
+def test_a_change_no_account_can_take_is_said_before_planning() -> None:
+    assert change_problem(Change()) == "the change sets nothing"
+    assert "whole number" in str(change_problem(Change.of_settings({"speakingTimeout": "x"})))
+    twice = Change(functions=(FunctionSwitch("a", True), FunctionSwitch("a", False)))
+    assert change_problem(twice) == "a function is switched twice in one change"
+
+
+async def test_plan_rollout_refuses_a_bad_change() -> None:
+    with pytest.raises(ValueError, match="sets nothing"):
+        await plan_rollout(demo_client("demo-partner"), [], Change())
+
+
+async def test_json_round_trip_and_csv_is_safe_in_a_spreadsheet() -> None:
+    client = demo_client("demo-partner")
+    accounts = await agents(client)
+    change = Change(functions=(FunctionSwitch("sendEmail", True),),
+                    settings=(("speakingTimeout", 900),))  # fmt: skip
+    plan = await plan_rollout(client, accounts, change)
+    again = RolloutPlan.from_json(plan.to_json())
+    assert again.change == change and again.accounts == plan.accounts
+    with pytest.raises(ValueError):
+        RolloutPlan.from_json('{"version": 99}')
+    with pytest.raises(ValueError):
+        RolloutPlan.from_json("not json")
+    rows = list(csv.reader(io.StringIO(plan.to_csv())))
+    assert rows[0] == ["account_id", "account_name", "outcome", "changes", "reasons"]
+    assert len(rows) == len(accounts) + 1
+    assert csv_cell("=HYPERLINK(1)") == "'=HYPERLINK(1)" and csv_cell("Acme") == "Acme"

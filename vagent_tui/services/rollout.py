@@ -1,0 +1,226 @@
+"""Planning one change for many agent accounts: what it would do to each, nothing written.
+
+`plan_rollout` reads each account's staging, live and (when the change needs them)
+voices and functions, with at most ``concurrency`` accounts in flight (a pool of workers
+taking account ids from one shared iterator, as `vagent_tui.services.fleet` does), and
+plans the `Change` against each (`vagent_tui.services.changes.plan_change`). Every
+account gets one outcome:
+
+* ``change``: the staging write it needs (``body``) and its diff;
+* ``already``: its staging already is as asked;
+* ``refused``: the reasons (voice not available or not fitting, function not allowed
+  and its ``missingRequirement``, over ``limit``...);
+* ``unreadable``: the platform's message for the read that failed.
+
+A failing account never stops the others. The plan keeps, per account, the configuration
+it was computed from (``base``): applying it later reads staging again and skips an
+account whose staging moved meanwhile. Plans export as CSV (cells that a spreadsheet
+would run as a formula are quoted) and as JSON (which `RolloutPlan.from_json` reads
+back, so a plan can be saved and applied later).
+
+This is the planning half of the fleet rollout; nothing here writes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import io
+import json
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+from vagent_tui.api.client import PlatformClient
+from vagent_tui.api.models import Account
+from vagent_tui.services.changes import Change, FunctionSwitch
+from vagent_tui.services.diff import FieldDiff, show
+from vagent_tui.services.fleet import describe
+from vagent_tui.services.settings import check_value
+from vagent_tui.services.staging import context_for, plan_for
+
+Outcome = Literal["change", "already", "refused", "unreadable"]
+OUTCOMES: tuple[Outcome, ...] = ("change", "already", "refused", "unreadable")
+DEFAULT_CONCURRENCY = 16
+PLAN_VERSION = 1
+"""The JSON plan's format; `RolloutPlan.from_json` refuses another."""
+
+
+@dataclass(frozen=True)
+class AccountPlan:
+    """What the change would do to one account."""
+
+    account_id: int
+    name: str
+    outcome: Outcome
+    body: dict[str, Any] = field(default_factory=dict)
+    changes: tuple[str, ...] = ()
+    """One line per difference: ``agentVoice: "a" → "b"``."""
+    reasons: tuple[str, ...] = ()
+    """Why refused, or the platform's message when unreadable."""
+    base: dict[str, Any] | None = None
+    """The configuration planned against (staging, or live when staging was empty)."""
+    notes: tuple[str, ...] = ()
+
+
+def change_lines(diffs: Iterable[FieldDiff]) -> tuple[str, ...]:
+    out: list[str] = []
+    for diff in diffs:
+        if diff.kind == "changed":
+            out.append(f"{diff.path}: {show(diff.old)} → {show(diff.new)}")
+        elif diff.kind == "added":
+            out.append(f"{diff.path}: added")
+        else:
+            out.append(f"{diff.path}: removed")
+    return tuple(out)
+
+
+def change_problem(change: Change) -> str | None:
+    """Why no account could take ``change`` (checked before any account is read)."""
+    if change.is_empty:
+        return "the change sets nothing"
+    for name, value in change.settings:
+        problem = check_value(name, value)
+        if problem:
+            return f"{name}: {problem}"
+    names = [s.name for s in change.functions]
+    if len(names) != len(set(names)):
+        return "a function is switched twice in one change"
+    return None
+
+
+async def plan_account(client: PlatformClient, account: Account, change: Change) -> AccountPlan:
+    """One account's plan; a failed read is its ``unreadable`` outcome, never raised."""
+    account_id = account.id or 0
+    name = account.display_name
+    try:
+        context = await context_for(client, account_id, change)
+    except Exception as exc:  # one account's failure is its outcome
+        return AccountPlan(account_id, name, "unreadable", reasons=(describe(exc),))
+    plan = plan_for(change, context)
+    if plan.refused:
+        reasons = tuple(str(r) for r in plan.refusals)
+        return AccountPlan(account_id, name, "refused", reasons=reasons, base=dict(context.base))
+    outcome: Outcome = "already" if plan.already else "change"
+    return AccountPlan(
+        account_id, name, outcome, body=plan.body, changes=change_lines(plan.diffs),
+        base=dict(context.base), notes=plan.notes,
+    )  # fmt: skip
+
+
+@dataclass
+class RolloutPlan:
+    """A change planned for many accounts, in the order the accounts were given."""
+
+    change: Change
+    accounts: list[AccountPlan]
+
+    def counts(self) -> Counter[str]:
+        return Counter(p.outcome for p in self.accounts)
+
+    def summary(self) -> str:
+        counts = self.counts()
+        labels = {"change": "will change", "already": "already so", "refused": "refused",
+                  "unreadable": "could not be read"}  # fmt: skip
+        return ", ".join(f"{counts.get(o, 0):,} {labels[o]}" for o in OUTCOMES)
+
+    def to_json(self) -> str:
+        data = {
+            "version": PLAN_VERSION,
+            "change": {
+                "voice": self.change.voice,
+                "functions": [asdict(s) for s in self.change.functions],
+                "settings": dict(self.change.settings),
+            },
+            "accounts": [asdict(p) for p in self.accounts],
+        }
+        return json.dumps(data, ensure_ascii=False, indent=1)
+
+    @classmethod
+    def from_json(cls, text: str) -> RolloutPlan:
+        """A plan saved by `to_json`.
+
+        Raises:
+            ValueError: not a plan of this format (the message says what is wrong).
+        """
+        try:
+            data = json.loads(text)
+            if data.get("version") != PLAN_VERSION:
+                raise ValueError(f"not a rollout plan of version {PLAN_VERSION}")
+            raw = data["change"]
+            change = Change(
+                voice=raw.get("voice"),
+                functions=tuple(FunctionSwitch(**s) for s in raw.get("functions", [])),
+                settings=tuple(dict(raw.get("settings", {})).items()),
+            )
+            accounts = [_account_plan(p) for p in data["accounts"]]
+        except (KeyError, TypeError, AttributeError, json.JSONDecodeError) as exc:
+            raise ValueError(f"not a readable rollout plan ({type(exc).__name__})") from exc
+        if any(p.outcome not in OUTCOMES for p in accounts):
+            raise ValueError("a plan entry has an unknown outcome")
+        return cls(change, accounts)
+
+    def to_csv(self) -> str:
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(["account_id", "account_name", "outcome", "changes", "reasons"])
+        for p in self.accounts:
+            writer.writerow([
+                p.account_id, csv_cell(p.name), p.outcome,
+                csv_cell("; ".join(p.changes)), csv_cell("; ".join(p.reasons)),
+            ])  # fmt: skip
+        return out.getvalue()
+
+
+def _account_plan(raw: dict[str, Any]) -> AccountPlan:
+    lists = {k: tuple(raw.get(k, ())) for k in ("changes", "reasons", "notes")}
+    return AccountPlan(**{**raw, **lists})
+
+
+def csv_cell(text: str) -> str:
+    """Text a spreadsheet shows as text: a leading ``= + - @`` (a formula) is quoted."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+async def plan_rollout(
+    client: PlatformClient,
+    accounts: Sequence[Account],
+    change: Change,
+    *,
+    concurrency: int = DEFAULT_CONCURRENCY,
+    on_plan: Callable[[AccountPlan], object] | None = None,
+) -> RolloutPlan:
+    """Plan ``change`` for every account, at most ``concurrency`` accounts at a time.
+
+    ``on_plan`` gets each account's plan as it is made (progress). The result keeps the
+    order of ``accounts``. Cancelling the awaiting task stops the reads in flight.
+
+    Raises:
+        ValueError: no account could take the change (`change_problem`).
+    """
+    problem = change_problem(change)
+    if problem:
+        raise ValueError(problem)
+    pending = iter(enumerate(accounts))
+    results: dict[int, AccountPlan] = {}
+
+    async def worker() -> None:
+        for index, account in pending:  # shared: each account is taken by one worker
+            plan = await plan_account(client, account, change)
+            results[index] = plan
+            if on_plan is not None:
+                on_plan(plan)
+
+    if accounts:
+        async with asyncio.TaskGroup() as group:
+            for _ in range(max(1, min(concurrency, len(accounts)))):
+                group.create_task(worker())
+    return RolloutPlan(change, [results[i] for i in range(len(accounts))])
+
+
+def by_outcome(plan: RolloutPlan) -> Mapping[str, list[AccountPlan]]:
+    grouped: dict[str, list[AccountPlan]] = {o: [] for o in OUTCOMES}
+    for p in plan.accounts:
+        grouped[p.outcome].append(p)
+    return grouped
