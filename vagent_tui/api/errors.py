@@ -184,3 +184,17 @@ for _name in (
     "httpcore.proxy",
 ):
     logging.getLogger(_name).addFilter(_RedactingFilter())
+
+
+GATEWAY_STATUSES = frozenset({502, 503, 504})
+"""A proxy's answer, not the platform's: the request may have reached it anyway."""
+
+
+def outcome_unknown(error: BaseException | str) -> bool:
+    """A change that got no reply, one that could not be read, or a gateway's error
+    instead of the platform's: it may have been made, so it is read back, never resent."""
+    if not isinstance(error, PlatformError) or error.method in ("", "GET"):
+        return False
+    if isinstance(error, ApiError):
+        return error.status in GATEWAY_STATUSES
+    return isinstance(error, TransportError | MalformedResponse)

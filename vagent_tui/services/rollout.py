@@ -18,28 +18,38 @@ account whose staging moved meanwhile. Plans export as CSV (cells that a spreads
 would run as a formula are quoted) and as JSON (which `RolloutPlan.from_json` reads
 back, so a plan can be saved and applied later).
 
-This is the planning half of the fleet rollout; nothing here writes.
+`apply_rollout` then writes the staging of the ``change`` accounts (reading each again
+first: one that moved since the plan is skipped as ``changed-meanwhile``) and
+`publish_rollout` publishes the written ones, in waves if the caller wants. Both record
+each account's result in a `RolloutLog` on disk, so a rerun of the same plan skips what
+is done, and neither ever resends a write whose reply was lost: it is read back.
 """
 
 from __future__ import annotations
 
 import asyncio
 import csv
+import hashlib
 import io
 import json
+import os
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any, Literal
+from pathlib import Path
+from typing import Any, Literal, TypeVar
 
 from vagent_tui.api.client import PlatformClient
+from vagent_tui.api.errors import PlatformError, outcome_unknown
 from vagent_tui.api.models import Account
+from vagent_tui.config import state_dir
 from vagent_tui.services.changes import Change, FunctionSwitch
-from vagent_tui.services.diff import FieldDiff, show
+from vagent_tui.services.diff import FieldDiff, diff_configs, show
 from vagent_tui.services.fleet import describe
 from vagent_tui.services.settings import check_value
-from vagent_tui.services.staging import context_for, plan_for
+from vagent_tui.services.staging import context_for, plan_for, wire
 
+T = TypeVar("T")
 Outcome = Literal["change", "already", "refused", "unreadable"]
 OUTCOMES: tuple[Outcome, ...] = ("change", "already", "refused", "unreadable")
 DEFAULT_CONCURRENCY = 16
@@ -224,3 +234,191 @@ def by_outcome(plan: RolloutPlan) -> Mapping[str, list[AccountPlan]]:
     for p in plan.accounts:
         grouped[p.outcome].append(p)
     return grouped
+
+
+# --------------------------------------------------------------------------- applying
+
+Step = Literal["write", "publish"]
+Result = Literal["written", "published", "changed-meanwhile", "failed", "unknown", "nothing"]
+DONE: frozenset[str] = frozenset({"written", "published"})
+
+
+@dataclass(frozen=True)
+class AccountResult:
+    """How one account's write or publish ended (``message``: the platform's, or why)."""
+
+    account_id: int
+    step: Step
+    result: Result
+    message: str = ""
+
+
+def plan_id(plan: RolloutPlan) -> str:
+    """A stable name of a plan: the same plan, saved and loaded again, has the same id."""
+    digest = hashlib.sha256(plan.to_json().encode("utf-8")).hexdigest()
+    return digest[:16]
+
+
+class RolloutLog:
+    """What has been done for one plan, on disk next to the journal (one JSON line each).
+
+    A rerun of the same plan (after a cancel, a crash, a dropped SSH session) reads it
+    and skips what is done. The file is mode 0600 and holds no token.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.results: dict[tuple[int, str], AccountResult] = {}
+        if path.exists():
+            for line in path.read_text(encoding="utf-8").splitlines():
+                try:
+                    result = AccountResult(**json.loads(line))
+                except (TypeError, ValueError):
+                    continue  # a line cut by a crash: that account is simply done again
+                self.results[(result.account_id, result.step)] = result
+
+    @classmethod
+    def for_plan(cls, plan: RolloutPlan, directory: Path | None = None) -> RolloutLog:
+        folder = directory or (state_dir() / "rollouts")
+        return cls(folder / f"{plan_id(plan)}.jsonl")
+
+    def done(self, account_id: int, step: Step) -> bool:
+        result = self.results.get((account_id, step))
+        return result is not None and result.result in DONE
+
+    def record(self, result: AccountResult) -> None:
+        self.results[(result.account_id, result.step)] = result
+        self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        try:
+            os.write(fd, (json.dumps(asdict(result), ensure_ascii=False) + "\n").encode())
+        finally:
+            os.close(fd)
+
+    def written(self) -> list[int]:
+        """Accounts whose staging write is done (what a publish goes over)."""
+        return [a for (a, step), r in self.results.items() if step == "write" and r.result in DONE]
+
+
+async def _pool(items: Sequence[T], concurrency: int, each: Callable[[T], Awaitable[None]]) -> None:
+    pending = iter(items)
+
+    async def worker() -> None:
+        for item in pending:
+            await each(item)
+
+    if items:
+        async with asyncio.TaskGroup() as group:
+            for _ in range(max(1, min(concurrency, len(items)))):
+                group.create_task(worker())
+
+
+async def _base_now(client: PlatformClient, account_id: int) -> dict[str, Any] | None:
+    staging = wire(await client.get_staging(target=account_id))
+    if staging is not None:
+        return staging
+    return wire(await client.get_live(target=account_id))
+
+
+async def apply_rollout(
+    client: PlatformClient,
+    plan: RolloutPlan,
+    log: RolloutLog,
+    *,
+    concurrency: int = DEFAULT_CONCURRENCY,
+    on_result: Callable[[AccountResult], object] | None = None,
+) -> list[AccountResult]:
+    """Write the staging of every ``change`` account not done yet (by ``log``).
+
+    Each account's staging is read again first: if it moved since the plan, nothing is
+    written and the account is ``changed-meanwhile``. A write is never retried: when its
+    reply is lost, staging is read back (``written`` if the change is there, else
+    ``unknown``). Cancelling the awaiting task stops what is not sent yet; what was
+    written stays written and is in ``log``.
+    """
+    results: list[AccountResult] = []
+    todo = [
+        p for p in plan.accounts if p.outcome == "change" and not log.done(p.account_id, "write")
+    ]
+
+    async def each(p: AccountPlan) -> None:
+        result = await _write_one(client, p)
+        log.record(result)
+        results.append(result)
+        if on_result is not None:
+            on_result(result)
+
+    await _pool(todo, concurrency, each)
+    return results
+
+
+async def _write_one(client: PlatformClient, p: AccountPlan) -> AccountResult:
+    try:
+        now = await _base_now(client, p.account_id)
+    except PlatformError as exc:
+        return AccountResult(p.account_id, "write", "failed", describe(exc))
+    if diff_configs(p.base or {}, now or {}):
+        return AccountResult(p.account_id, "write", "changed-meanwhile",
+                             "staging changed since the plan: plan it again")  # fmt: skip
+    try:
+        await client.write_staging(p.body, target=p.account_id)
+    except PlatformError as exc:
+        if not outcome_unknown(exc):
+            return AccountResult(p.account_id, "write", "failed", describe(exc))
+        try:
+            after = wire(await client.get_staging(target=p.account_id)) or {}
+        except PlatformError:
+            return AccountResult(p.account_id, "write", "unknown", describe(exc))
+        there = not diff_configs({k: after.get(k) for k in p.body}, p.body)
+        why = f"{describe(exc)}; read back: the change is {'there' if there else 'not there'}"
+        return AccountResult(p.account_id, "write", "written" if there else "unknown", why)
+    return AccountResult(p.account_id, "write", "written")
+
+
+async def publish_rollout(
+    client: PlatformClient,
+    account_ids: Sequence[int],
+    log: RolloutLog,
+    *,
+    concurrency: int = DEFAULT_CONCURRENCY,
+    on_result: Callable[[AccountResult], object] | None = None,
+) -> list[AccountResult]:
+    """Publish the staging of ``account_ids`` not published yet (one wave of them).
+
+    Staging that is empty is ``nothing`` (published meanwhile, or reverted). A lost reply
+    is read back: published if staging is empty now, else ``unknown``.
+    """
+    results: list[AccountResult] = []
+    todo = [a for a in account_ids if not log.done(a, "publish")]
+
+    async def each(account_id: int) -> None:
+        result = await _publish_one(client, account_id)
+        log.record(result)
+        results.append(result)
+        if on_result is not None:
+            on_result(result)
+
+    await _pool(todo, concurrency, each)
+    return results
+
+
+async def _publish_one(client: PlatformClient, account_id: int) -> AccountResult:
+    try:
+        staging = await client.get_staging(target=account_id)
+    except PlatformError as exc:
+        return AccountResult(account_id, "publish", "failed", describe(exc))
+    if staging is None:
+        return AccountResult(account_id, "publish", "nothing", "staging is empty")
+    try:
+        reply = await client.publish_staging(target=account_id)
+    except PlatformError as exc:
+        if not outcome_unknown(exc):
+            return AccountResult(account_id, "publish", "failed", describe(exc))
+        try:
+            empty = await client.get_staging(target=account_id) is None
+        except PlatformError:
+            return AccountResult(account_id, "publish", "unknown", describe(exc))
+        result: Result = "published" if empty else "unknown"
+        return AccountResult(account_id, "publish", result, f"{describe(exc)}; read back")
+    saved = f"version {reply.version_id} saved" if reply.version_id else ""
+    return AccountResult(account_id, "publish", "published", saved)

@@ -111,3 +111,49 @@ async def test_json_round_trip_and_csv_is_safe_in_a_spreadsheet() -> None:
     assert rows[0] == ["account_id", "account_name", "outcome", "changes", "reasons"]
     assert len(rows) == len(accounts) + 1
     assert csv_cell("=HYPERLINK(1)") == "'=HYPERLINK(1)" and csv_cell("Acme") == "Acme"
+
+
+async def test_apply_writes_skips_what_moved_and_a_rerun_finishes(tmp_path: Any) -> None:
+    from vagent_tui.services.rollout import RolloutLog, apply_rollout, publish_rollout
+
+    client = demo_client("demo-partner")
+    sim = client.sim_app.state.sim
+    accounts = await agents(client)
+    plan = await plan_rollout(client, accounts, Change.of_settings({"speakingTimeout": 901}))
+    changing = [p.account_id for p in plan.accounts if p.outcome == "change"]
+    moved = changing[0]
+    sim.edit_staging(moved, speakingTimeout=5)  # someone else, after the plan
+    log = RolloutLog.for_plan(plan, tmp_path)
+    results = await apply_rollout(client, plan, log, concurrency=4)
+    by_id = {r.account_id: r.result for r in results}
+    assert by_id[moved] == "changed-meanwhile"
+    assert all(by_id[a] == "written" for a in changing[1:])
+    assert sim.staging[moved]["speakingTimeout"] == 5  # theirs kept
+    assert all(sim.staging[a]["speakingTimeout"] == 901 for a in changing[1:])
+    assert (log.path.stat().st_mode & 0o777) == 0o600
+
+    sim.clear_log()
+    again = RolloutLog.for_plan(RolloutPlan.from_json(plan.to_json()), tmp_path)  # a restart
+    rerun = await apply_rollout(client, plan, again)
+    assert [r.account_id for r in rerun] == [moved]  # only the one not done
+    assert sum(1 for r in sim.requests if r.method == "POST") == 0
+
+    first_wave = again.written()[:3]
+    published = await publish_rollout(client, first_wave, again)
+    assert {r.result for r in published} == {"published"}
+    assert all(sim.staging[a] is None for a in first_wave)
+    assert await publish_rollout(client, first_wave, again) == []  # done: never twice
+
+
+async def test_a_lost_reply_is_read_back_not_resent(tmp_path: Any) -> None:
+    from vagent_tui.services.rollout import RolloutLog, apply_rollout
+
+    client = demo_client("demo-partner")
+    sim = client.sim_app.state.sim
+    accounts = (await agents(client))[:2]
+    plan = await plan_rollout(client, accounts, Change.of_settings({"speakingTimeout": 902}))
+    sim.faults.set("malformed", methods={"POST"}, path_contains="/api/v2/agent")
+    results = await apply_rollout(client, plan, RolloutLog.for_plan(plan, tmp_path))
+    assert {r.result for r in results} == {"written"}
+    assert all("read back: the change is there" in r.message for r in results)
+    assert sum(1 for r in sim.requests if r.method == "POST") == len(accounts)

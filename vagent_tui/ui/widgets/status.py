@@ -12,9 +12,11 @@ from vagent_tui.api.errors import (
     ApiError,
     MalformedResponse,
     PlatformError,
-    TransportError,
+    outcome_unknown,
     redact_text,
 )
+
+__all__ = ["StatusLine", "StatusReport", "describe_error", "outcome_unknown"]
 from vagent_tui.inert import inert
 from vagent_tui.ui.css import stylesheet
 
@@ -101,20 +103,6 @@ class StatusReport(Message):
             line.busy(describe_error(self.what))
         else:
             line.info(describe_error(self.what))
-
-
-GATEWAY_STATUSES = frozenset({502, 503, 504})
-"""A proxy's answer, not the platform's: the request may have reached it anyway."""
-
-
-def outcome_unknown(error: BaseException | str) -> bool:
-    """A change that got no reply, one that could not be read, or a gateway's error
-    instead of the platform's: it may have been made."""
-    if not isinstance(error, PlatformError) or error.method in ("", "GET"):
-        return False
-    if isinstance(error, ApiError):
-        return error.status in GATEWAY_STATUSES
-    return isinstance(error, TransportError | MalformedResponse)
 
 
 def describe_error(error: BaseException | str) -> str:
