@@ -23,9 +23,9 @@ from vagent_tui.services.diff import FieldDiff, diff_configs
 from vagent_tui.services.settings import BY_NAME, check_value
 
 ENTRY_FIELDS = ("name", "instructions", "placeholder")
+"""What a staging write carries of an ``actions`` entry (the rest is the platform's)."""
 VOICE_BOUND = ("agentLang", "agentS2SEngine")
 """Settings the agent's voice must suit: changing one checks the voice again."""
-"""What a staging write carries of an ``actions`` entry (the rest is the platform's)."""
 
 
 @dataclass(frozen=True)

@@ -2,8 +2,8 @@
 
 `read_context` reads the account's staging and live slots (and, when the change needs
 them, its voices and functions) in parallel; `plan_for` plans a `Change` against that.
-Before anything is written the staging slot is read again (`staging_moved`): when
-someone changed it since the plan, the caller shows what moved and asks again.
+Before anything is written the slots are read again (`base_moved`): when
+someone changed them since the plan, the caller shows what moved and asks again.
 `read_slots` reads both slots back after a write whose reply never came, so that the
 screen shows what the platform holds instead of retrying blindly.
 """
@@ -11,8 +11,7 @@ screen shows what the platform holds instead of retrying blindly.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from vagent_tui.api.client import PlatformClient
@@ -76,14 +75,19 @@ def plan_for(change: Change, context: AgentContext) -> Plan:
     return plan_change(change, context.base, voices=context.voices, functions=context.functions)
 
 
-async def staging_moved(
-    client: PlatformClient, target: int | None, seen: Mapping[str, Any] | None
-) -> tuple[dict[str, Any] | None, list[FieldDiff]]:
-    """Staging as it is now, and what changed in it since ``seen`` (empty: nothing)."""
-    now = wire(await client.get_staging(target=target))
-    if now == seen:
-        return now, []
-    return now, diff_configs(seen or {}, now or {})
+async def base_moved(
+    client: PlatformClient, target: int | None, context: AgentContext
+) -> tuple[AgentContext, list[FieldDiff]]:
+    """The context with its slots read again, and what moved in the base a write starts
+    from (staging, or live when staging is empty: a publish meanwhile moves it too)."""
+    staging = wire(await client.get_staging(target=target))
+    live = context.live
+    if staging is None:
+        live = wire(await client.get_live(target=target))
+    fresh = replace(context, staging=staging, live=live)
+    if fresh.base == context.base:
+        return fresh, []
+    return fresh, diff_configs(context.base, fresh.base)
 
 
 @dataclass(frozen=True)

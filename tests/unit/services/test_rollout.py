@@ -108,7 +108,7 @@ async def test_json_round_trip_and_csv_is_safe_in_a_spreadsheet() -> None:
     with pytest.raises(ValueError):
         RolloutPlan.from_json("not json")
     rows = list(csv.reader(io.StringIO(plan.to_csv())))
-    assert rows[0] == ["account_id", "account_name", "outcome", "changes", "reasons"]
+    assert rows[0] == ["account_id", "account_name", "outcome", "changes", "reasons", "notes"]
     assert len(rows) == len(accounts) + 1
     assert csv_cell("=HYPERLINK(1)") == "'=HYPERLINK(1)" and csv_cell("Acme") == "Acme"
 
@@ -133,16 +133,17 @@ async def test_apply_writes_skips_what_moved_and_a_rerun_finishes(tmp_path: Any)
     assert (log.path.stat().st_mode & 0o777) == 0o600
 
     sim.clear_log()
+    log.release()  # the console quits
     again = RolloutLog.for_plan(RolloutPlan.from_json(plan.to_json()), tmp_path)  # a restart
     rerun = await apply_rollout(client, plan, again)
     assert [r.account_id for r in rerun] == [moved]  # only the one not done
     assert sum(1 for r in sim.requests if r.method == "POST") == 0
 
     first_wave = again.written()[:3]
-    published = await publish_rollout(client, first_wave, again)
+    published = await publish_rollout(client, plan, first_wave, again)
     assert {r.result for r in published} == {"published"}
     assert all(sim.staging[a] is None for a in first_wave)
-    assert await publish_rollout(client, first_wave, again) == []  # done: never twice
+    assert await publish_rollout(client, plan, first_wave, again) == []  # never twice
 
 
 async def test_a_lost_reply_is_read_back_not_resent(tmp_path: Any) -> None:
@@ -157,3 +158,53 @@ async def test_a_lost_reply_is_read_back_not_resent(tmp_path: Any) -> None:
     assert {r.result for r in results} == {"written"}
     assert all("read back: the change is there" in r.message for r in results)
     assert sum(1 for r in sim.requests if r.method == "POST") == len(accounts)
+
+
+async def test_a_cut_off_run_is_finished_by_the_rerun_and_runs_never_overlap(
+    tmp_path: Any,
+) -> None:
+    from vagent_tui.services.rollout import RolloutBusy, RolloutLog, apply_rollout
+
+    client = demo_client("demo-partner")
+    sim = client.sim_app.state.sim
+    accounts = await agents(client)
+    plan = await plan_rollout(client, [*accounts, *accounts[:3]],  # listed twice: once
+                              Change.of_settings({"speakingTimeout": 903}))  # fmt: skip
+    assert len(plan.accounts) == len(accounts)
+    first = plan.accounts[0]
+    await client.write_staging(first.body, target=first.account_id)  # written, not recorded
+    log = RolloutLog.for_plan(plan, tmp_path)
+    log.path.parent.mkdir(parents=True, exist_ok=True)
+    log.path.write_bytes(b'{"account_id": 1, "step": "write", "result": "wri')  # cut
+    log = RolloutLog.for_plan(plan, tmp_path)
+    with pytest.raises(RolloutBusy):  # a second console on the same plan
+        other = RolloutLog.for_plan(plan, tmp_path)
+        log.hold()
+        await apply_rollout(client, plan, other)
+    sim.clear_log()
+    results = {r.account_id: r for r in await apply_rollout(client, plan, log)}
+    assert results[first.account_id].result == "written"
+    assert "earlier run" in results[first.account_id].message
+    posts = [r for r in sim.requests if r.method == "POST"]
+    assert len(posts) == len(accounts) - 1  # each account once; the first not again
+    assert first.account_id in log.written()
+    reread = RolloutLog.for_plan(plan, tmp_path)  # the cut line kept apart from the rest
+    assert set(reread.written()) == set(log.written())
+
+
+async def test_publish_skips_staging_someone_changed_after_the_write(tmp_path: Any) -> None:
+    from vagent_tui.services.rollout import RolloutLog, apply_rollout, publish_rollout
+
+    client = demo_client("demo-partner")
+    sim = client.sim_app.state.sim
+    accounts = (await agents(client))[:3]
+    plan = await plan_rollout(client, accounts, Change.of_settings({"speakingTimeout": 904}))
+    log = RolloutLog.for_plan(plan, tmp_path)
+    await apply_rollout(client, plan, log)
+    touched = accounts[0].id
+    sim.edit_staging(touched, callerResponseTimeout=3)  # an unreviewed edit
+    results = {r.account_id: r.result for r in await publish_rollout(
+        client, plan, log.written(), log)}  # fmt: skip
+    assert results[touched] == "changed-meanwhile"
+    assert sim.live[touched]["callerResponseTimeout"] != 3
+    assert all(results[a.id] == "published" for a in accounts[1:])

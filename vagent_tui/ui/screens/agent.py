@@ -125,6 +125,8 @@ class AgentScreen(AgentChanges):
 
     def reload(self) -> None:
         conn = self.connection
+        if conn.target_id != self._loaded_for:
+            self.done_note = ""  # what a change did on another agent is not news here
         if not conn.is_agent_selected:
             self.slots = None
             self.add_class("-no-agent")

@@ -388,6 +388,7 @@ class FunctionsScreen(BaseScreen):
 
     @work(group="write-functions-instructions", exit_on_error=False)
     async def edit_instructions(self, fn: FunctionDescriptor) -> None:
+        start = self.connection
         base = self.base or {}
         entries = [a for a in base.get("actions") or [] if isinstance(a, dict)]
         entry = next((a for a in entries if a.get("name") == fn.name), None)
@@ -414,12 +415,17 @@ class FunctionsScreen(BaseScreen):
             if typed is None:
                 self.status.info("Cancelled; nothing was sent.")
                 return
+            if not start.same_context(self.connection):
+                self.status.info("The target account changed meanwhile; nothing was sent.")
+                return
             text = typed
             switch = FunctionSwitch(fn.name, True, instructions=text)
             staged = await stage_change(
                 self, Change(functions=(switch,)), what=f"the instructions of {label}",
                 seen=self.base,
             )  # fmt: skip
+            if not start.same_context(self.connection):
+                return  # another account now: this text was written for the other one
             if staged.outcome == "cancelled" and staged.plan is not None:
                 note = "Not sent. Your text is kept: edit it and save again, or ESC to drop it."
                 continue

@@ -10,14 +10,14 @@ retried: staging is read back and the screen says whether the change is there.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.services.changes import Change, Plan
 from vagent_tui.services.diff import FieldDiff, diff_configs, summary
 from vagent_tui.services.session import Connection
-from vagent_tui.services.staging import context_for, plan_for, read_slots, staging_moved
+from vagent_tui.services.staging import base_moved, context_for, plan_for, read_slots
 from vagent_tui.ui.dialogs import ReviewModal
 from vagent_tui.ui.diff_text import Names, diff_text
 from vagent_tui.ui.screens.base import BaseScreen
@@ -94,13 +94,12 @@ async def stage_change(
             status.info("Cancelled; nothing was sent.")
             return Staged("cancelled", plan=plan)
         try:
-            now, moved = await staging_moved(client, target, context.staging)
+            context, moved = await base_moved(client, target, context)
         except PlatformError as exc:
             status.error(exc)
             return Staged("failed", plan=plan, error=exc)
         if not moved:
-            break
-        context = replace(context, staging=now)  # someone else wrote: ask again
+            break  # someone else wrote meanwhile: plan again on what is there, and ask
     if not start.same_context(screen.connection):  # the review stayed open meanwhile
         status.info("The target account changed meanwhile; nothing was sent.")
         return Staged("cancelled", plan=plan)
