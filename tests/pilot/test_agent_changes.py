@@ -467,3 +467,20 @@ async def test_a_function_no_longer_allowed_leaves_with_the_change(make_app: Any
             pilot, lambda: "saved" in status_text(app) or "functions" in status_text(app)
         )
         assert "sendEmail" in [a["name"] for a in sim_of(app).staging[1112]["actions"]]
+
+
+async def test_live_moving_under_an_empty_staging_is_seen_before_writing(make_app: Any) -> None:
+    app = make_app("voices", account=EMPTY)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert sim_of(app).staging.get(EMPTY) is None
+        await highlight(pilot, "#voices-table", "openai-ash")
+        await pilot.press("u")
+        first = await until_review(pilot)
+        sim_of(app).live[EMPTY]["speakingTimeout"] = 1  # someone published meanwhile
+        await pilot.press("y")
+        await wait_for(
+            pilot, lambda: app.screen is not first and isinstance(app.screen, ReviewModal)
+        )
+        assert "speakingTimeout" in str(app.screen.query_one("#review-meanwhile").content)
+        assert not posts(app)
