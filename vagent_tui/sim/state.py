@@ -158,7 +158,7 @@ class SimState:
             raise ValueError("task_seconds must be positive")
 
     # -- someone else ---------------------------------------------------------------
-    def edit_staging(self, account_id: int, **settings: Any) -> dict[str, Any]:
+    def edit_staging(self, account_id: int, /, **settings: Any) -> dict[str, Any]:
         """Change an agent's staging as another admin would, behind the console's back.
 
         For tests and demos: no request is logged. An empty staging starts from live,
