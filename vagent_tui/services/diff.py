@@ -184,6 +184,14 @@ def diff_configs(old: Mapping[str, Any] | None, new: Mapping[str, Any] | None) -
     return diffs
 
 
+def holds(config: Mapping[str, Any] | None, settings: Mapping[str, Any]) -> bool:
+    """Whether ``config`` has every one of ``settings`` (a write's body) as written,
+    the platform's own fields of list entries aside: how a write is read back."""
+    if config is None:
+        return False
+    return not diff_configs({k: config.get(k) for k in settings}, settings)
+
+
 def summary(diffs: Sequence[FieldDiff]) -> str:
     """``3 settings, 1 function`` style count of what a diff touches."""
     if not diffs:

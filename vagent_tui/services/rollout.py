@@ -18,38 +18,27 @@ account whose staging moved meanwhile. Plans export as CSV (cells that a spreads
 would run as a formula are quoted) and as JSON (which `RolloutPlan.from_json` reads
 back, so a plan can be saved and applied later).
 
-`apply_rollout` then writes the staging of the ``change`` accounts (reading each again
-first: one that moved since the plan is skipped as ``changed-meanwhile``) and
-`publish_rollout` publishes the written ones, in waves if the caller wants. Both record
-each account's result in a `RolloutLog` on disk, so a rerun of the same plan skips what
-is done, and neither ever resends a write whose reply was lost: it is read back.
+Applying and publishing a plan: `vagent_tui.services.rollout_apply`.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import csv
-import fcntl
-import hashlib
 import io
 import json
-import os
 from collections import Counter
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 from vagent_tui.api.client import PlatformClient
-from vagent_tui.api.errors import PlatformError, outcome_unknown
 from vagent_tui.api.models import Account
-from vagent_tui.config import state_dir
 from vagent_tui.services.changes import Change, FunctionSwitch
-from vagent_tui.services.diff import FieldDiff, diff_configs, show
+from vagent_tui.services.diff import FieldDiff, show
 from vagent_tui.services.fleet import describe
 from vagent_tui.services.settings import check_value
-from vagent_tui.services.staging import context_for, plan_for, wire
+from vagent_tui.services.staging import context_for, plan_for
 
 T = TypeVar("T")
 Outcome = Literal["change", "already", "refused", "unreadable"]
@@ -216,297 +205,30 @@ async def plan_rollout(
     if problem:
         raise ValueError(problem)
     accounts = list({a.id: a for a in accounts}.values())  # one entry per account
-    pending = iter(enumerate(accounts))
     results: dict[int, AccountPlan] = {}
 
-    async def worker() -> None:
-        for index, account in pending:  # shared: each account is taken by one worker
-            plan = await plan_account(client, account, change)
-            results[index] = plan
-            if on_plan is not None:
-                on_plan(plan)
+    async def each(account: Account) -> None:
+        plan = await plan_account(client, account, change)
+        results[plan.account_id] = plan
+        if on_plan is not None:
+            on_plan(plan)
 
-    if accounts:
-        async with asyncio.TaskGroup() as group:
-            for _ in range(max(1, min(concurrency, len(accounts)))):
-                group.create_task(worker())
-    return RolloutPlan(change, [results[i] for i in range(len(accounts))])
+    await in_pool(accounts, concurrency, each)
+    return RolloutPlan(change, [results[a.id or 0] for a in accounts])
 
 
-def by_outcome(plan: RolloutPlan) -> Mapping[str, list[AccountPlan]]:
-    grouped: dict[str, list[AccountPlan]] = {o: [] for o in OUTCOMES}
-    for p in plan.accounts:
-        grouped[p.outcome].append(p)
-    return grouped
-
-
-# --------------------------------------------------------------------------- applying
-
-Step = Literal["write", "publish"]
-Result = Literal["written", "published", "changed-meanwhile", "failed", "unknown", "nothing"]
-DONE: frozenset[str] = frozenset({"written", "published"})
-
-
-@dataclass(frozen=True)
-class AccountResult:
-    """How one account's write or publish ended (``message``: the platform's, or why)."""
-
-    account_id: int
-    step: Step
-    result: Result
-    message: str = ""
-
-
-def plan_id(plan: RolloutPlan) -> str:
-    """A stable name of a plan: the same plan, saved and loaded again, has the same id."""
-    digest = hashlib.sha256(plan.to_json().encode("utf-8")).hexdigest()
-    return digest[:16]
-
-
-class RolloutBusy(RuntimeError):
-    """Another run (another console, or another task) holds this plan's log."""
-
-
-class RolloutLog:
-    """What has been done for one plan, on disk next to the journal (one JSON line each).
-
-    A rerun of the same plan (after a cancel, a crash, a dropped SSH session) reads it
-    and skips what is done; a done result is never replaced by a later one. A line cut
-    by a crash is skipped (that account is looked at again: its staging tells). The file
-    is mode 0600 and holds no token. `hold` takes an exclusive lock, so that two runs of
-    one plan never write the same accounts twice.
-    """
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.results: dict[tuple[int, str], AccountResult] = {}
-        self._lock_fd: int | None = None
-        if path.exists():
-            for raw in path.read_bytes().split(b"\n"):
-                try:
-                    result = AccountResult(**json.loads(raw.decode("utf-8")))
-                except (TypeError, ValueError):
-                    continue  # empty, or cut by a crash
-                self._keep(result)
-
-    @classmethod
-    def for_plan(cls, plan: RolloutPlan, directory: Path | None = None) -> RolloutLog:
-        folder = directory or (state_dir() / "rollouts")
-        return cls(folder / f"{plan_id(plan)}.jsonl")
-
-    def _keep(self, result: AccountResult) -> None:
-        key = (result.account_id, result.step)
-        old = self.results.get(key)
-        if old is None or old.result not in DONE:  # done stays done
-            self.results[key] = result
-
-    def hold(self) -> None:
-        """Take this plan's lock for the life of the process (or until `release`).
-
-        Raises:
-            RolloutBusy: another run of this plan holds it.
-        """
-        if self._lock_fd is not None:
-            return
-        self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd = os.open(self.path.with_suffix(".lock"), os.O_WRONLY | os.O_CREAT, 0o600)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError as exc:
-            os.close(fd)
-            raise RolloutBusy("another run of this plan is under way") from exc
-        self._lock_fd = fd
-
-    def release(self) -> None:
-        if self._lock_fd is not None:
-            os.close(self._lock_fd)  # closing drops the lock
-            self._lock_fd = None
-
-    def done(self, account_id: int, step: Step) -> bool:
-        result = self.results.get((account_id, step))
-        return result is not None and result.result in DONE
-
-    def record(self, result: AccountResult) -> None:
-        """Keep ``result`` and append it; a failed append is raised (disk full...)."""
-        self._keep(result)
-        self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        line = (json.dumps(asdict(result), ensure_ascii=False) + "\n").encode("utf-8")
-        fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)
-        try:
-            size = os.fstat(fd).st_size
-            if size and os.pread(fd, 1, size - 1) != b"\n":
-                line = b"\n" + line  # a line cut by a crash stays apart from this one
-            view = memoryview(line)
-            while view:
-                view = view[os.write(fd, view) :]
-        finally:
-            os.close(fd)
-
-    def written(self) -> list[int]:
-        """Accounts whose staging write is done (what a publish goes over)."""
-        return [a for (a, step), r in self.results.items() if step == "write" and r.result in DONE]
-
-
-async def _pool(items: Sequence[T], concurrency: int, each: Callable[[T], Awaitable[None]]) -> None:
+async def in_pool(
+    items: Sequence[T], concurrency: int, each: Callable[[T], Awaitable[None]]
+) -> None:
+    """``each(item)`` for every item, at most ``concurrency`` at a time: a pool of that
+    many workers takes items from one shared iterator (no parked task per item)."""
     pending = iter(items)
 
     async def worker() -> None:
-        for item in pending:
+        for item in pending:  # shared: each item is taken by exactly one worker
             await each(item)
 
     if items:
         async with asyncio.TaskGroup() as group:
             for _ in range(max(1, min(concurrency, len(items)))):
                 group.create_task(worker())
-
-
-async def _base_now(client: PlatformClient, account_id: int) -> dict[str, Any] | None:
-    staging = wire(await client.get_staging(target=account_id))
-    if staging is not None:
-        return staging
-    return wire(await client.get_live(target=account_id))
-
-
-def _settle(
-    log: RolloutLog,
-    result: AccountResult,
-    sink: list[AccountResult],
-    on_result: Callable[[AccountResult], object] | None,
-) -> None:
-    """Record a result; a callback's failure never stops the other accounts."""
-    log.record(result)  # a failed record stops the run: what follows would go unrecorded
-    sink.append(result)
-    if on_result is not None:
-        with contextlib.suppress(Exception):  # a progress display's failure is its own
-            on_result(result)
-
-
-async def apply_rollout(
-    client: PlatformClient,
-    plan: RolloutPlan,
-    log: RolloutLog,
-    *,
-    concurrency: int = DEFAULT_CONCURRENCY,
-    on_result: Callable[[AccountResult], object] | None = None,
-) -> list[AccountResult]:
-    """Write the staging of every ``change`` account not done yet (by ``log``).
-
-    Each account's staging is read again first. Already holding the change (an earlier
-    run wrote it and was cut off before recording it): ``written``. Moved otherwise
-    since the plan: nothing is written, ``changed-meanwhile``. A write is never retried:
-    when its reply is lost, staging is read back (``written`` if the change is there,
-    else ``unknown``). One account is written once, even if listed twice. Cancelling the
-    awaiting task stops what is not sent yet; what was written is in ``log``.
-
-    Raises:
-        RolloutBusy: another run of this plan is under way.
-    """
-    log.hold()
-    results: list[AccountResult] = []
-    seen: set[int] = set()
-    todo: list[AccountPlan] = []
-    for p in plan.accounts:
-        if (
-            p.outcome == "change"
-            and p.account_id not in seen
-            and not log.done(p.account_id, "write")
-        ):
-            seen.add(p.account_id)
-            todo.append(p)
-
-    async def each(p: AccountPlan) -> None:
-        _settle(log, await _write_one(client, p), results, on_result)
-
-    await _pool(todo, concurrency, each)
-    return results
-
-
-def _holds(config: Mapping[str, Any] | None, p: AccountPlan) -> bool:
-    """Whether ``config`` is what the plan's write makes of its base."""
-    return not diff_configs({**(p.base or {}), **p.body}, config or {})
-
-
-async def _write_one(client: PlatformClient, p: AccountPlan) -> AccountResult:
-    try:
-        now = await _base_now(client, p.account_id)
-    except PlatformError as exc:
-        return AccountResult(p.account_id, "write", "failed", describe(exc))
-    if _holds(now, p):
-        return AccountResult(p.account_id, "write", "written", "found written (an earlier run)")
-    if diff_configs(p.base or {}, now or {}):
-        return AccountResult(p.account_id, "write", "changed-meanwhile",
-                             "staging changed since the plan: plan it again")  # fmt: skip
-    try:
-        await client.write_staging(p.body, target=p.account_id)
-    except PlatformError as exc:
-        if not outcome_unknown(exc):
-            return AccountResult(p.account_id, "write", "failed", describe(exc))
-        try:
-            after = wire(await client.get_staging(target=p.account_id)) or {}
-        except PlatformError:
-            return AccountResult(p.account_id, "write", "unknown", describe(exc))
-        there = not diff_configs({k: after.get(k) for k in p.body}, p.body)
-        why = f"{describe(exc)}; read back: the change is {'there' if there else 'not there'}"
-        return AccountResult(p.account_id, "write", "written" if there else "unknown", why)
-    return AccountResult(p.account_id, "write", "written")
-
-
-async def publish_rollout(
-    client: PlatformClient,
-    plan: RolloutPlan,
-    account_ids: Sequence[int],
-    log: RolloutLog,
-    *,
-    concurrency: int = DEFAULT_CONCURRENCY,
-    on_result: Callable[[AccountResult], object] | None = None,
-) -> list[AccountResult]:
-    """Publish the staging of ``account_ids`` (one wave) not published yet.
-
-    Only staging that still holds what the rollout wrote is published: staging that
-    someone changed since is ``changed-meanwhile`` (it would put their unreviewed edit
-    live), empty staging is ``nothing`` (already published, or reverted). A lost reply
-    is read back: ``published`` only if live now is what staging was.
-
-    Raises:
-        RolloutBusy: another run of this plan is under way.
-    """
-    log.hold()
-    by_id = {p.account_id: p for p in plan.accounts}
-    results: list[AccountResult] = []
-    todo = [a for a in dict.fromkeys(account_ids) if a in by_id and not log.done(a, "publish")]
-
-    async def each(account_id: int) -> None:
-        _settle(log, await _publish_one(client, by_id[account_id]), results, on_result)
-
-    await _pool(todo, concurrency, each)
-    return results
-
-
-async def _publish_one(client: PlatformClient, p: AccountPlan) -> AccountResult:
-    account_id = p.account_id
-    try:
-        staging = wire(await client.get_staging(target=account_id))
-        live = wire(await client.get_live(target=account_id)) if staging is None else None
-    except PlatformError as exc:
-        return AccountResult(account_id, "publish", "failed", describe(exc))
-    if staging is None:
-        if _holds(live, p):  # an earlier run published it and was cut off before recording
-            return AccountResult(account_id, "publish", "published", "found published")
-        return AccountResult(account_id, "publish", "nothing", "staging is empty")
-    if not _holds(staging, p):
-        why = "staging changed since the rollout wrote it: not published"
-        return AccountResult(account_id, "publish", "changed-meanwhile", why)
-    try:
-        reply = await client.publish_staging(target=account_id)
-    except PlatformError as exc:
-        if not outcome_unknown(exc):
-            return AccountResult(account_id, "publish", "failed", describe(exc))
-        try:
-            now_live = wire(await client.get_live(target=account_id))
-        except PlatformError:
-            return AccountResult(account_id, "publish", "unknown", describe(exc))
-        done = not diff_configs(staging, now_live or {})
-        result: Result = "published" if done else "unknown"
-        return AccountResult(account_id, "publish", result, f"{describe(exc)}; read back")
-    saved = f"version {reply.version_id} saved" if reply.version_id else ""
-    return AccountResult(account_id, "publish", "published", saved)

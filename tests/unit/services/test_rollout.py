@@ -114,7 +114,7 @@ async def test_json_round_trip_and_csv_is_safe_in_a_spreadsheet() -> None:
 
 
 async def test_apply_writes_skips_what_moved_and_a_rerun_finishes(tmp_path: Any) -> None:
-    from vagent_tui.services.rollout import RolloutLog, apply_rollout, publish_rollout
+    from vagent_tui.services.rollout_apply import RolloutLog, apply_rollout, publish_rollout
 
     client = demo_client("demo-partner")
     sim = client.sim_app.state.sim
@@ -147,7 +147,7 @@ async def test_apply_writes_skips_what_moved_and_a_rerun_finishes(tmp_path: Any)
 
 
 async def test_a_lost_reply_is_read_back_not_resent(tmp_path: Any) -> None:
-    from vagent_tui.services.rollout import RolloutLog, apply_rollout
+    from vagent_tui.services.rollout_apply import RolloutLog, apply_rollout
 
     client = demo_client("demo-partner")
     sim = client.sim_app.state.sim
@@ -163,7 +163,7 @@ async def test_a_lost_reply_is_read_back_not_resent(tmp_path: Any) -> None:
 async def test_a_cut_off_run_is_finished_by_the_rerun_and_runs_never_overlap(
     tmp_path: Any,
 ) -> None:
-    from vagent_tui.services.rollout import RolloutBusy, RolloutLog, apply_rollout
+    from vagent_tui.services.rollout_apply import RolloutBusy, RolloutLog, apply_rollout
 
     client = demo_client("demo-partner")
     sim = client.sim_app.state.sim
@@ -193,7 +193,7 @@ async def test_a_cut_off_run_is_finished_by_the_rerun_and_runs_never_overlap(
 
 
 async def test_publish_skips_staging_someone_changed_after_the_write(tmp_path: Any) -> None:
-    from vagent_tui.services.rollout import RolloutLog, apply_rollout, publish_rollout
+    from vagent_tui.services.rollout_apply import RolloutLog, apply_rollout, publish_rollout
 
     client = demo_client("demo-partner")
     sim = client.sim_app.state.sim

@@ -9,7 +9,7 @@ read back and the screen says what the platform holds.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, ClassVar, Literal
 
 from textual import work
@@ -128,6 +128,30 @@ class AgentChanges(BaseScreen):
         confirmed: bool = await self.app.push_screen_wait(review)
         return confirmed
 
+    async def _until_still(
+        self,
+        start: Connection,
+        slots: Slots,
+        watched: Callable[[Slots], Mapping[str, Any] | None],
+        ask: Callable[[Slots, list[FieldDiff]], Awaitable[bool]],
+        moved: list[FieldDiff],
+    ) -> Slots | None:
+        """Ask (``ask`` shows a review) until the ``watched`` slot has not moved between
+        the question and the answer; the slots to write from, or None: nothing to send.
+
+        ``ask`` says itself why it returns False (cancelled, nothing to do).
+        """
+        while True:
+            if not await ask(slots, moved) or self._moved_away(start):
+                return None
+            again = await self._fresh(start)
+            if again is None:
+                return None
+            moved = diff_configs(watched(slots), watched(again))
+            if not moved:
+                return again
+            slots = again  # someone else wrote meanwhile: show what moved, ask again
+
     async def _unknown(self, error: PlatformError, what: str, start: Connection) -> None:
         """No reply: read both slots back and say what the platform holds now."""
         after = await self._fresh(start)
@@ -214,31 +238,27 @@ class AgentChanges(BaseScreen):
         if slots is None:
             return
         moved = diff_configs(shown.staging, slots.staging) if shown is not None else []
-        while True:
+
+        async def ask(slots: Slots, moved: list[FieldDiff]) -> bool:
             if slots.staging is None:
                 if moved:  # someone published or reverted meanwhile: show it
                     self.changes_done("Staging is empty now: nothing to publish.")
                 else:
                     self.status.info("Staging is empty: nothing to publish.")
-                return
+                return False
             diffs = diff_configs(slots.live, slots.staging)
-            if not await self._review(
+            confirmed = await self._review(
                 f"Publish the staging of {who} to live?",
                 f"Live answers calls at once. {summary(diffs)} change; a version of the new "
                 "live is saved by the platform.",
                 diffs, moved, confirm="Publish",
-            ):  # fmt: skip
+            )  # fmt: skip
+            if not confirmed:
                 self.status.info("Publish cancelled; nothing was sent.")
-                return
-            if self._moved_away(start):
-                return
-            again = await self._fresh(start)
-            if again is None:
-                return
-            moved = diff_configs(slots.staging, again.staging)
-            slots = again
-            if not moved:
-                break
+            return confirmed
+
+        if await self._until_still(start, slots, lambda s: s.staging, ask, moved) is None:
+            return
         self.status.busy(f"Publishing the staging of {who}")
         try:
             reply = await start.api.publish_staging(target=start.target_id)
@@ -266,30 +286,26 @@ class AgentChanges(BaseScreen):
         if slots is None:
             return
         moved = diff_configs(shown.staging, slots.staging) if shown is not None else []
-        while True:
+
+        async def ask(slots: Slots, moved: list[FieldDiff]) -> bool:
             if slots.staging is None:
                 self.status.info("Staging is already empty (it shows live).")
                 if moved:
                     self.changes_done("Staging is empty now: nothing to revert.")
-                return
+                return False
             diffs = diff_configs(slots.staging, slots.live)
-            if not await self._review(
+            confirmed = await self._review(
                 f"Revert the staging of {who}?",
                 f"Staging is emptied and shows live again: {summary(diffs)} of unpublished "
                 "changes are lost. Live is not touched.",
                 diffs, moved, confirm="Revert",
-            ):  # fmt: skip
+            )  # fmt: skip
+            if not confirmed:
                 self.status.info("Revert cancelled; nothing was sent.")
-                return
-            if self._moved_away(start):
-                return
-            again = await self._fresh(start)
-            if again is None:
-                return
-            moved = diff_configs(slots.staging, again.staging)
-            slots = again
-            if not moved:
-                break
+            return confirmed
+
+        if await self._until_still(start, slots, lambda s: s.staging, ask, moved) is None:
+            return
         self.status.busy(f"Reverting the staging of {who}")
         try:
             await start.api.revert_staging(target=start.target_id)
@@ -379,31 +395,27 @@ class AgentChanges(BaseScreen):
         def current(s: Slots) -> Mapping[str, Any] | None:
             return s.live if into == "live" else (s.staging or s.live)
 
-        moved: list[FieldDiff] = []
-        while True:
-            diffs = diff_configs(current(slots), found.snapshot)
-            live_warning = (
-                "Live answers calls at once: type live to confirm. "
-                if into == "live" else "Live is not changed until you publish. "
-            )  # fmt: skip
-            if not await self._review(
+        snapshot = found.snapshot
+        live_warning = (
+            "Live answers calls at once: type live to confirm. "
+            if into == "live" else "Live is not changed until you publish. "
+        )  # fmt: skip
+
+        async def ask(slots: Slots, moved: list[FieldDiff]) -> bool:
+            diffs = diff_configs(current(slots), snapshot)
+            confirmed = await self._review(
                 f"Restore “{version.title}” into {into} of {who}?",
                 f"{live_warning}{summary(diffs) + ' change' if diffs else 'Nothing differs'}.",
                 diffs, moved,
                 confirm=f"Restore into {into}",
                 expected="live" if into == "live" else None,
-            ):  # fmt: skip
+            )  # fmt: skip
+            if not confirmed:
                 self.status.info("Restore cancelled; nothing was sent.")
-                return
-            if self._moved_away(start):
-                return
-            again = await self._fresh(start)
-            if again is None:
-                return
-            moved = diff_configs(current(slots), current(again))
-            slots = again
-            if not moved:
-                break
+            return confirmed
+
+        if await self._until_still(start, slots, current, ask, []) is None:
+            return
         self.status.busy(f"Restoring version {version.version_id} into {into}")
         try:
             await start.api.restore_version(

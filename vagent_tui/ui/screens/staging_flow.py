@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.services.changes import Change, Plan
-from vagent_tui.services.diff import FieldDiff, diff_configs, summary
+from vagent_tui.services.diff import FieldDiff, diff_configs, holds, summary
 from vagent_tui.services.session import Connection
 from vagent_tui.services.staging import base_moved, context_for, plan_for, read_slots
 from vagent_tui.ui.dialogs import ReviewModal
@@ -38,13 +38,6 @@ class Staged:
 def who_of(screen: BaseScreen) -> str:
     acting = screen.connection.acting_as
     return acting.display_name if acting is not None else "the key owner"
-
-
-def _is_in(body: Mapping[str, Any], staging: Mapping[str, Any] | None) -> bool:
-    """Whether staging holds what ``body`` wrote (actions compared without computed fields)."""
-    if staging is None:
-        return False
-    return not diff_configs({k: staging.get(k) for k in body}, dict(body))
 
 
 async def stage_change(
@@ -130,6 +123,6 @@ async def _say_what_happened(
             retry_key=None,
         )
         return
-    there = _is_in(plan.body, slots.staging)
+    there = holds(slots.staging, plan.body)
     found = "the change IS in staging" if there else "the change is NOT in staging"
     screen.status.error(f"{describe_error(error)} Read back: {found}.", retry_key=None)
