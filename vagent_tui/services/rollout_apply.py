@@ -11,6 +11,7 @@ lost: it is read back.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import fcntl
 import hashlib
@@ -129,16 +130,20 @@ class RolloutLog:
         finally:
             os.close(fd)
 
+    def count(self, step: Step, result: Result) -> int:
+        return sum(1 for (_, s), r in self.results.items() if s == step and r.result == result)
+
     def written(self) -> list[int]:
         """Accounts whose staging write is done (what a publish goes over)."""
         return [a for (a, step), r in self.results.items() if step == "write" and r.result in DONE]
 
 
 async def _base_now(client: PlatformClient, account_id: int) -> dict[str, Any] | None:
-    staging = wire(await client.get_staging(target=account_id))
-    if staging is not None:
-        return staging
-    return wire(await client.get_live(target=account_id))
+    """Staging, or live when staging is empty: both asked at once (one round trip)."""
+    staging, live = await asyncio.gather(
+        client.get_staging(target=account_id), client.get_live(target=account_id)
+    )
+    return wire(staging) if staging is not None else wire(live)
 
 
 def _settle(
@@ -162,6 +167,7 @@ async def apply_rollout(
     *,
     concurrency: int = DEFAULT_CONCURRENCY,
     on_result: Callable[[AccountResult], object] | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> list[AccountResult]:
     """Write the staging of every ``change`` account not done yet (by ``log``).
 
@@ -169,8 +175,10 @@ async def apply_rollout(
     run wrote it and was cut off before recording it): ``written``. Moved otherwise
     since the plan: nothing is written, ``changed-meanwhile``. A write is never retried:
     when its reply is lost, staging is read back (``written`` if the change is there,
-    else ``unknown``). One account is written once, even if listed twice. Cancelling the
-    awaiting task stops what is not sent yet; what was written is in ``log``.
+    else ``unknown``). One account is written once, even if listed twice. Once ``stop()``
+    is true no account is started and those under way finish (a gentle cancel: every
+    write sent gets its result). Cancelling the awaiting task abandons the writes in
+    flight too (a rerun finds them by reading staging); what was written is in ``log``.
 
     Raises:
         RolloutBusy: another run of this plan is under way.
@@ -191,7 +199,7 @@ async def apply_rollout(
     async def each(p: AccountPlan) -> None:
         _settle(log, await _write_one(client, p), results, on_result)
 
-    await in_pool(todo, concurrency, each)
+    await in_pool(todo, concurrency, each, stop=stop)
     return results
 
 
@@ -233,6 +241,7 @@ async def publish_rollout(
     *,
     concurrency: int = DEFAULT_CONCURRENCY,
     on_result: Callable[[AccountResult], object] | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> list[AccountResult]:
     """Publish the staging of ``account_ids`` (one wave) not published yet.
 
@@ -252,7 +261,7 @@ async def publish_rollout(
     async def each(account_id: int) -> None:
         _settle(log, await _publish_one(client, by_id[account_id]), results, on_result)
 
-    await in_pool(todo, concurrency, each)
+    await in_pool(todo, concurrency, each, stop=stop)
     return results
 
 
@@ -284,3 +293,77 @@ async def _publish_one(client: PlatformClient, p: AccountPlan) -> AccountResult:
         return AccountResult(account_id, "publish", result, f"{describe(exc)}; read back")
     saved = f"version {reply.version_id} saved" if reply.version_id else ""
     return AccountResult(account_id, "publish", "published", saved)
+
+
+def results_csv(plan: RolloutPlan, log: RolloutLog) -> str:
+    """The plan as CSV, with each account's write and publish result and message."""
+
+    def results(p: AccountPlan) -> list[str]:
+        cells: list[str] = []
+        for step in ("write", "publish"):
+            result = log.results.get((p.account_id, step))
+            cells += [result.result, result.message] if result else ["", ""]
+        return cells
+
+    return plan.to_csv(("write", "write_message", "publish", "publish_message"), results)
+
+
+# --------------------------------------------------------------------------- saved plans
+
+
+def rollouts_dir() -> Path:
+    return state_dir() / "rollouts"
+
+
+def save_plan(plan: RolloutPlan, directory: Path | None = None) -> Path:
+    """Keep ``plan`` next to its log (``<plan id>.plan.json``, mode 0600), so that a
+    console started again after a crash or a dropped session can finish it."""
+    folder = directory or rollouts_dir()
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    path = folder / f"{plan_id(plan)}.plan.json"
+    if path.exists():
+        return path
+    partial = path.with_suffix(".tmp")
+    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        out.write(plan.to_json())
+    os.replace(partial, path)
+    return path
+
+
+@dataclass(frozen=True)
+class SavedRollout:
+    """A plan kept by `save_plan`, and how far its log says it went."""
+
+    path: Path
+    plan: RolloutPlan
+    modified: float
+    to_write: int
+    written: int
+    published: int
+
+    @property
+    def finished(self) -> bool:
+        return self.written >= self.to_write and self.published >= self.written
+
+
+def saved_rollouts(directory: Path | None = None, *, limit: int = 30) -> list[SavedRollout]:
+    """The kept plans, the most recently touched first (a plan file that does not read
+    back is skipped)."""
+    folder = directory or rollouts_dir()
+    found: list[SavedRollout] = []
+    if not folder.is_dir():
+        return found
+    for path in folder.glob("*.plan.json"):
+        try:
+            plan = RolloutPlan.from_json(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        log = RolloutLog.for_plan(plan, folder)
+        touched = max(path.stat().st_mtime, log.path.stat().st_mtime if log.path.exists() else 0)
+        to_write = len({p.account_id for p in plan.accounts if p.outcome == "change"})
+        found.append(SavedRollout(
+            path, plan, touched, to_write, len(log.written()), log.count("publish", "published"),
+        ))  # fmt: skip
+    found.sort(key=lambda s: -s.modified)
+    return found[:limit]

@@ -43,6 +43,8 @@ class Console(Protocol):
 
     config: cfg.Config | None
     config_error: str | None
+    marked_accounts: tuple[int, ...]
+    """Accounts marked in Fleet (``m``): a rollout may go to them only."""
 
     def adopt_config(self, config: cfg.Config) -> None: ...
 

@@ -112,6 +112,13 @@ SCREENS: tuple[ScreenInfo, ...] = (
         _P + "fleet:FleetScreen",
         "Ask one question of every account below the key",
     ),
+    ScreenInfo(
+        "rollout",
+        "",
+        "Rollout",
+        _P + "rollout:RolloutScreen",
+        "One change to many agent accounts: plan, apply, publish in waves",
+    ),
 )
 
 BY_NAME = {info.name: info for info in SCREENS}

@@ -41,6 +41,8 @@ MUTATING_BINDING_IDS: frozenset[str] = frozenset(
         "billing.save",
         "billing.save-alt",
         "migrations.start",
+        "rollout.apply",
+        "rollout.publish",
     }
 )
 

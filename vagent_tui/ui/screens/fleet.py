@@ -63,6 +63,14 @@ class FleetScreen(BaseScreen):
         Binding("q", "next_question", "Question", id="fleet.question", tooltip="Next question"),
         Binding("e", "export", "Export CSV", id="fleet.export", tooltip="Write the matrix as CSV"),
         Binding("c", "concurrency", "Limit", id="fleet.concurrency", tooltip="Requests at a time"),
+        Binding("m", "mark", "Mark", id="fleet.mark", tooltip="Mark the row for a rollout"),
+        Binding(
+            "R",
+            "roll_out",
+            "Roll out",
+            id="fleet.roll-out",
+            tooltip="Roll a change out to the marked accounts",
+        ),
     ]
 
     def __init__(self) -> None:
@@ -137,6 +145,7 @@ class FleetScreen(BaseScreen):
         self.answers = {}
         self.errors = 0
         self.matrix.setup(self.question, accounts)
+        self.matrix.show_marks(self.vapp.marked_accounts)
         self.query_one(ProgressBar).update(total=len(accounts) or None, progress=0)
         self._summary()
         if accounts:
@@ -170,6 +179,7 @@ class FleetScreen(BaseScreen):
         self.answers = {}
         self.errors = 0
         self.matrix.setup(self.question, self.accounts or [])
+        self.matrix.show_marks(self.vapp.marked_accounts)
         self.query_one(ProgressBar).update(progress=0)
         self._summary()
         if self.accounts:
@@ -278,10 +288,34 @@ class FleetScreen(BaseScreen):
         if self.running:
             self.workers.cancel_group(self, "fleet-run")
 
+    # ------------------------------------------------------------------ marks, rollout
+
+    def action_mark(self) -> None:
+        account_id = self.matrix.highlighted_account()
+        if account_id is None:
+            return
+        marks = list(self.vapp.marked_accounts)
+        if account_id in marks:
+            marks.remove(account_id)
+        else:
+            marks.append(account_id)
+        self.vapp.marked_accounts = tuple(marks)
+        self.matrix.show_marks(marks)
+        self.matrix.action_cursor_down()
+        self._summary()
+
+    async def action_roll_out(self) -> None:
+        if not self.vapp.marked_accounts:
+            self.status.info("No row is marked: m marks the highlighted row")
+            return
+        await self.app.run_action("app.show('rollout')")
+
     def _summary(self) -> None:
         total = len(self.accounts) if self.accounts is not None else 0
         errors = f"{self.errors:,} error" + ("" if self.errors == 1 else "s")
         text = f"{len(self.answers):,}/{total:,} answered · {errors}"
+        if self.vapp.marked_accounts:
+            text += f" · {len(self.vapp.marked_accounts):,} marked (R rolls out)"
         text += f" · {self.concurrency} at a time{left_out(total, 'accounts')}"
         summary = self.query_one("#fleet-summary", Static)
         summary.update(text, layout=False)

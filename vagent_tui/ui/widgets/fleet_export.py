@@ -53,18 +53,27 @@ def ask_concurrency(app: Any, current: int, chosen: Callable[[int], None]) -> No
     )
 
 
-def export_csv(screen: Screen[None], text: str, default: str, *, rows: int) -> None:
-    """Ask where to write ``text`` (CSV), confirm a replacement, write, report."""
+def export_csv(
+    screen: Screen[None],
+    text: str | Callable[[Path], str],
+    default: str,
+    *,
+    rows: int,
+    title: str = "Export the matrix as CSV",
+    hint: str = "",
+) -> None:
+    """Ask where to write ``text`` (CSV; or what ``text(path)`` gives for the path
+    chosen), confirm a replacement, write, report."""
 
     def write(path: Path) -> None:
         try:
-            path.write_text(text, encoding="utf-8")
+            path.write_text(text if isinstance(text, str) else text(path), encoding="utf-8")
         except OSError as exc:
             problem = f"Could not write {path}: {exc.strerror or exc}"
             screen.post_message(StatusReport.error(problem, retry_key="e"))
             return
         screen.post_message(StatusReport.ok(f"Wrote {rows:,} rows to {path}"))
-        screen.notify(f"Wrote {path}", title="CSV export", markup=False)
+        screen.notify(f"Wrote {path}", title="Export", markup=False)
 
     def chosen(value: str | None) -> None:
         if not value or not value.strip():
@@ -82,8 +91,8 @@ def export_csv(screen: Screen[None], text: str, default: str, *, rows: int) -> N
 
     screen.app.push_screen(
         PromptModal(
-            "Export the matrix as CSV",
-            "File to write (relative paths are in the current directory).",
+            title,
+            "File to write (relative paths are in the current directory)." + hint,
             value=default,
             confirm_label="Export",
             validate=lambda text: None if text.strip() else "Give a file name",

@@ -23,7 +23,7 @@ from textual.widgets.data_table import RowDoesNotExist
 from vagent_tui.api.models import Account
 from vagent_tui.services.fleet import FleetAnswer, Question, cell_text
 from vagent_tui.ui.format import NO, YES
-from vagent_tui.ui.palette import FAILED, OK, WARN
+from vagent_tui.ui.palette import ACCENT, FAILED, OK, WARN
 from vagent_tui.ui.text import inert, safe
 from vagent_tui.ui.widgets.tables import ROW_CAP, SafeTable
 
@@ -34,6 +34,7 @@ PENDING = Text("…", style="dim")
 NOT_ASKED = Text("–", style="dim")
 BLANK = Text("")
 ANSWERED = Text(YES, style=OK)
+MARK = Text("●", style=ACCENT)
 
 
 def _cut(text: str) -> str:
@@ -72,6 +73,7 @@ class FleetMatrix(SafeTable):
         self._shown.clear()
         self._widths.clear()
         self.clear(columns=True)
+        self.add_column(" ", key="mark")
         self.add_column("ID", key="id")
         self.add_column("Account", key="name")
         self.add_column("Result", key="result")
@@ -82,7 +84,8 @@ class FleetMatrix(SafeTable):
             row = str(account.id)
             if row in self.rows:
                 continue  # one row per account: answers are keyed by account id
-            self.add_row(Text(row), safe(account.display_name), BLANK, *blanks, key=row)
+            self.add_row(BLANK, Text(row), safe(account.display_name), BLANK, *blanks, key=row)
+            self._remember(row, "mark", BLANK)
             self._remember(row, "result", BLANK)
             for key in question.keys:
                 self._remember(row, key, BLANK)
@@ -107,6 +110,22 @@ class FleetMatrix(SafeTable):
         if grow:
             self._widths[column] = width
         self.update_cell(row, column, text, update_width=grow)
+
+    def show_marks(self, marked: Iterable[int]) -> None:
+        """``●`` in the first column of the marked accounts' rows, nothing in the others."""
+        chosen = {str(a) for a in marked}
+        for row in self.rows:
+            key = row.value or ""
+            self.put(key, "mark", MARK if key in chosen else BLANK)
+
+    def highlighted_account(self) -> int | None:
+        if not self.row_count:
+            return None
+        try:
+            key = self.coordinate_to_cell_key(self.cursor_coordinate).row_key.value
+        except RowDoesNotExist:
+            return None
+        return int(key) if key and key.isdigit() else None
 
     def is_visible(self, account_id: int) -> bool:
         """Whether the row of ``account_id`` is in view (or next to it)."""

@@ -1,0 +1,160 @@
+"""Choosing a rollout: the change as typed in its form, and the accounts it goes to.
+
+The form's fields are text; each parser here gives the value or raises `ValueError`
+with a message for that field (nothing is planned while one is wrong):
+
+* functions: ``bookAppointment on, transferCall off`` (``,`` or ``;`` between switches);
+* settings: ``speakingTimeout=900; agentLang=en-US`` (``;`` between settings, since a
+  value may hold commas), each value checked as the Settings screen checks it;
+* accounts: words matched against the account's name, username, id and the names of
+  the accounts above it (its organization, its reseller), and ``voice:``, ``engine:``,
+  ``lang:`` matched against its current configuration (read while planning: an account
+  that does not match is left out of the plan, and the plan counts it).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from vagent_tui.api.models import Account
+from vagent_tui.services.changes import FunctionSwitch
+from vagent_tui.services.settings import BY_NAME, parse_value
+
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]*$")
+FILTER_KEYS = ("voice", "engine", "lang")
+ENGINE_FIELDS = ("agentTtsEngine", "agentS2SEngine", "agentSttEngine")
+
+
+def parse_functions(text: str) -> tuple[FunctionSwitch, ...]:
+    """``name on, other off`` as switches.
+
+    Raises:
+        ValueError: a part is not ``<name> on`` or ``<name> off``.
+    """
+    switches: list[FunctionSwitch] = []
+    for part in re.split(r"[,;]", text):
+        words = part.split()
+        if not words:
+            continue
+        if len(words) != 2 or words[1].lower() not in ("on", "off") or not _NAME.match(words[0]):
+            raise ValueError(f"{part.strip()!r}: write <function> on, or <function> off")
+        switches.append(FunctionSwitch(words[0], words[1].lower() == "on"))
+    names = [s.name for s in switches]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise ValueError(f"{', '.join(twice)} is switched twice")
+    return tuple(switches)
+
+
+def parse_settings(text: str) -> tuple[tuple[str, Any], ...]:
+    """``name=value; other=value`` as checked setting values.
+
+    Raises:
+        ValueError: an unknown setting, a value that fails its check, a setting twice.
+    """
+    settings: dict[str, Any] = {}
+    for part in text.split(";"):
+        if not part.strip():
+            continue
+        name, sep, raw = part.partition("=")
+        name = name.strip()
+        if not sep or not name:
+            raise ValueError(f"{part.strip()!r}: write <setting>=<value>")
+        if name not in BY_NAME:
+            raise ValueError(f"{name} is not an editable setting")
+        if name in settings:
+            raise ValueError(f"{name} is set twice")
+        try:
+            settings[name] = parse_value(name, raw)
+        except ValueError as exc:
+            raise ValueError(f"{name}: {exc}") from None
+    return tuple(settings.items())
+
+
+@dataclass(frozen=True)
+class AccountFilter:
+    """Which accounts a rollout goes to, beyond being below the target."""
+
+    words: tuple[str, ...] = ()
+    voice: str | None = None
+    engine: str | None = None
+    lang: str | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> AccountFilter:
+        """``acme dental voice:openai-ash engine:elevenlabs lang:en-US``.
+
+        Raises:
+            ValueError: a ``key:value`` with an unknown key or no value.
+        """
+        words: list[str] = []
+        keyed: dict[str, str] = {}
+        for word in text.split():
+            key, sep, value = word.partition(":")
+            if not sep:
+                words.append(word.casefold())
+                continue
+            if key.lower() not in FILTER_KEYS:
+                raise ValueError(f"{key}: is not a filter (use words, {', '.join(FILTER_KEYS)}:)")
+            if not value:
+                raise ValueError(f"{key}: needs a value, as in {key}:<value>")
+            keyed[key.lower()] = value
+        return cls(tuple(words), keyed.get("voice"), keyed.get("engine"), keyed.get("lang"))
+
+    @property
+    def reads_config(self) -> bool:
+        """Whether the filter needs each account's configuration (read while planning)."""
+        return any((self.voice, self.engine, self.lang))
+
+    def matches_account(self, account: Account, above: Sequence[Account] = ()) -> bool:
+        """Every word is in the name, username or id of the account or one above it."""
+        if not self.words:
+            return True
+        texts = [account.display_name, account.username or "", str(account.id)]
+        texts.extend(a.display_name for a in above)
+        haystack = " ".join(texts).casefold()
+        return all(word in haystack for word in self.words)
+
+    def matches_config(self, config: Mapping[str, Any]) -> bool:
+        """The ``voice:``, ``engine:`` and ``lang:`` parts against a configuration."""
+
+        def same(value: Any, wanted: str) -> bool:
+            return isinstance(value, str) and value.casefold() == wanted.casefold()
+
+        if self.voice and not same(config.get("agentVoice"), self.voice):
+            return False
+        if self.engine and not any(same(config.get(f), self.engine) for f in ENGINE_FIELDS):
+            return False
+        return not (self.lang and not same(config.get("agentLang"), self.lang))
+
+    def __str__(self) -> str:
+        parts = list(self.words)
+        parts += [f"{k}:{v}" for k in FILTER_KEYS if (v := getattr(self, k))]
+        return " ".join(parts)
+
+
+def pick_accounts(
+    accounts: Sequence[Account],
+    *,
+    path_of: Callable[[int], Sequence[Account]],
+    under: int | None = None,
+    marked: Collection[int] | None = None,
+    account_filter: AccountFilter | None = None,
+) -> list[Account]:
+    """The accounts below ``under`` (None: all), among ``marked`` when given, whose names
+    match ``account_filter``'s words; ``path_of(id)`` is the chain from the root down to
+    the account (`vagent_tui.services.accounts.AccountDirectory.path_of`)."""
+    out: list[Account] = []
+    for account in accounts:
+        if account.id is None or (marked is not None and account.id not in marked):
+            continue
+        chain = list(path_of(account.id))
+        if under is not None and under != account.id and all(a.id != under for a in chain):
+            continue
+        above = [a for a in chain if a.id != account.id]
+        if account_filter is None or account_filter.matches_account(account, above):
+            out.append(account)
+    return out
