@@ -146,6 +146,7 @@ class FleetScreen(BaseScreen):
         self.errors = 0
         self.matrix.setup(self.question, accounts)
         self.matrix.show_marks(self.vapp.marked_accounts)
+        self.matrix.focus()  # its loading indicator had passed the focus on to the select
         self.query_one(ProgressBar).update(total=len(accounts) or None, progress=0)
         self._summary()
         if accounts:

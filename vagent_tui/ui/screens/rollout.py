@@ -90,10 +90,11 @@ def rollout_concurrency() -> int:
 
 
 def origin_of(connection: Connection) -> str:
-    """Where a plan belongs: the platform's address and the key owner (never the key)."""
+    """Where a plan belongs: the platform's host and the key owner (never the key, nor a
+    password the base URL may carry)."""
     owner = connection.owner.id if connection.owner is not None else None
-    base = connection.client.base_url if connection.client is not None else ""
-    return f"{base} · key of account {owner}"
+    host = connection.client.host if connection.client is not None else ""
+    return f"{host} · key of account {owner}"
 
 
 class RolloutScreen(BaseScreen):
@@ -134,6 +135,8 @@ class RolloutScreen(BaseScreen):
         self.shown = "all"
         self.concurrency = rollout_concurrency()
         self.marks_seen: tuple[int, ...] = ()
+        self._choose_when_listed = False
+        """Came from Fleet's ``R``: the form opens once the accounts are listed."""
         self._incoming: list[AccountPlan | AccountResult | None] = []
         self._tally: Counter[str] = Counter()
         self._done = 0
@@ -158,12 +161,23 @@ class RolloutScreen(BaseScreen):
         self.table.focus()
         self._describe()
 
+    def on_unmount(self) -> None:
+        if self.results_log is not None:
+            self.results_log.release()  # the app ends: another console may take the plan
+
     def on_screen_resume(self) -> None:
         marks = self.vapp.marked_accounts
         if marks and marks != self.marks_seen and not self.phase:
             self.marks_seen = marks  # came from Fleet with marked rows: choose the change
             self.request = replace(self.request, marked_only=True)
-            self.call_after_refresh(self.action_choose)
+            self._choose_when_listed = True
+            if self.accounts is not None:
+                self.call_after_refresh(self._choose_now)
+
+    def _choose_now(self) -> None:
+        if self._choose_when_listed:
+            self._choose_when_listed = False
+            self.action_choose()
 
     # ------------------------------------------------------------------ the accounts
 
@@ -192,9 +206,11 @@ class RolloutScreen(BaseScreen):
             return
         self.directory, self.accounts = listed
         self.listed_with = self.connection
+        self.table.focus()  # its loading indicator had let the focus go
         self._describe()
         self._ready_note()
         self._read_catalog()
+        self._choose_now()
 
     @work(exclusive=True, group="rollout-catalog", exit_on_error=False)
     async def _read_catalog(self) -> None:
@@ -526,7 +542,7 @@ class RolloutScreen(BaseScreen):
             return
         self._begin("write", count)
         self.table.put_pending([p.account_id for p in plan.accounts if p.outcome == "change"
-                                and not log.done(p.account_id, "write")], "write")  # fmt: skip
+                                and not log.done(p.account_id, "write")])  # fmt: skip
         self.status.busy(f"Writing staging of {count:,} accounts, {self.concurrency} at a time "
                          "· x cancels")  # fmt: skip
         self._apply(plan, log)
@@ -642,7 +658,7 @@ class RolloutScreen(BaseScreen):
                 return
             ids = [p.account_id for p in wave]
             self._begin("publish", len(ids))
-            self.table.put_pending(ids, "publish")
+            self.table.put_pending(ids)
             self.status.busy(f"Publishing {len(ids):,} accounts · x cancels")
             self._publish(plan, log, ids)
 

@@ -61,7 +61,7 @@ class SavedRolloutsModal(ModalScreen[SavedRollout | str | None]):
                 if self.saved
                 else "No rollout was applied from this machine yet."
             )
-            yield Static(note, id="rollout-saved-note")
+            yield Static(note, id="rollout-saved-note", markup=False)
             options = [Option(saved_line(s, self.origin), id=str(i)) for i, s in
                        enumerate(self.saved)]  # fmt: skip
             options.append(Option("Open a plan file (JSON)…", id=OPEN_FILE))

@@ -1,10 +1,10 @@
 """The rollout's table: one keyed row per planned account, its plan and what became of it.
 
-Columns: the account, the plan's outcome, the staging write's result, the publish's
-result, and the details (what changes, why refused, the platform's message of a failed
-write or publish). Every cell is inert (a `SafeTable`). `show` builds the rows of one
-outcome filter, at most `ROW_CAP`; `put_result` writes one account's result into its row
-when it has one.
+Columns: the account, the plan's outcome, what became of it (the publish's result once
+there is one, else the staging write's) and the details (what changes, why refused,
+the platform's message of a failed write or publish). Every cell is inert (a
+`SafeTable`). `show` builds the rows of one outcome filter, at most `ROW_CAP`;
+`put_result` writes one account's result into its row when it has one.
 """
 
 from __future__ import annotations
@@ -74,8 +74,14 @@ def result_text(result: AccountResult | None) -> Text:
     return Text(label, style=style)
 
 
+def latest(account_id: int, results: Results) -> Text:
+    """The publish's result once there is one, else the write's."""
+    publish = results.get((account_id, "publish"))
+    return result_text(publish if publish is not None else results.get((account_id, "write")))
+
+
 class RolloutTable(SafeTable):
-    """Planned accounts × (plan, write, publish, details)."""
+    """Planned accounts × (plan, result, details)."""
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, cursor_type="row", zebra_stripes=True)
@@ -84,11 +90,10 @@ class RolloutTable(SafeTable):
             ("ID", "id"),
             ("Account", "name"),
             ("Plan", "plan"),
-            ("Write", "write"),
-            ("Publish", "publish"),
+            ("Result", "result"),
             ("Details", "detail"),
         ):
-            self.add_column(label, key=key)  # fmt: skip
+            self.add_column(label, key=key)
 
     def show(
         self, plan: RolloutPlan, results: Results, keep: Callable[[AccountPlan], bool]
@@ -107,9 +112,7 @@ class RolloutTable(SafeTable):
             label, style = OUTCOME_TEXT[p.outcome]
             self.add_row(
                 Text(str(p.account_id)), Text(_cut(p.name)), Text(label, style=style),
-                result_text(results.get((p.account_id, "write"))),
-                result_text(results.get((p.account_id, "publish"))),
-                _detail(p, results), key=str(p.account_id),
+                latest(p.account_id, results), _detail(p, results), key=str(p.account_id),
             )  # fmt: skip
         return min(kept, ROW_CAP), kept
 
@@ -119,15 +122,16 @@ class RolloutTable(SafeTable):
             return  # filtered out, or past the cap
         row = str(result.account_id)
         try:
-            self.update_cell(row, result.step, result_text(result), update_width=True)
+            self.update_cell(row, "result", latest(result.account_id, results),
+                             update_width=True)  # fmt: skip
             self.update_cell(row, "detail", _detail(plan, results))
         except RowDoesNotExist:
             return
 
-    def put_pending(self, account_ids: list[int], step: str) -> None:
+    def put_pending(self, account_ids: list[int]) -> None:
         for account_id in account_ids:
             if account_id in self.plans:
-                self.update_cell(str(account_id), step, PENDING)
+                self.update_cell(str(account_id), "result", PENDING)
 
     def highlighted(self) -> AccountPlan | None:
         if not self.row_count:

@@ -1,0 +1,75 @@
+"""Snapshots of the Rollout screen: the form with its field errors (80x24), a plan
+(120x40), and the result of an apply and a first publish wave (80x24 and 120x40).
+
+Elapsed times are pinned (``rollout._clock``); the runs finish before the picture.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from textual.widgets import Input
+
+from tests.helpers import settle, wait_for
+from tests.pilot.test_rollout import answer_prompt, confirm_review, planned, run_done
+from vagent_tui.ui.widgets.rollout_form import RolloutForm
+
+VOICE = "elevenlabs-antoni"
+
+
+@pytest.fixture(autouse=True)
+def _pinned_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("vagent_tui.ui.screens.rollout._clock", lambda: 0.0)
+
+
+async def form_with_errors(pilot: Any) -> None:
+    app = pilot.app
+    await settle(pilot)
+    await wait_for(pilot, lambda: app.screen.catalog.voices)
+    await pilot.press("c")
+    await wait_for(pilot, lambda: isinstance(app.screen, RolloutForm))
+    for name, value in (("voice", "no-such-voice"), ("settings", "speakingTimeout=soon"),
+                        ("accounts", "acme lang:en-US")):  # fmt: skip
+        app.screen.query_one(f"#rollout-{name}", Input).value = value
+    await pilot.press("enter")
+    await pilot.pause()
+
+
+async def plan(pilot: Any) -> None:
+    await settle(pilot)
+    await planned(pilot, voice=VOICE)
+
+
+async def applied_and_a_wave(pilot: Any) -> None:
+    await settle(pilot)
+    await planned(pilot, voice=VOICE)
+    pilot.app.connection.api.sim_app.state.sim.edit_staging(1212, agentLang="es-MX")
+    await pilot.press("A")
+    await confirm_review(pilot)
+    await run_done(pilot)
+    await pilot.press("P")
+    await answer_prompt(pilot, "2")
+    await confirm_review(pilot, word="publish")
+    await run_done(pilot)
+    await pilot.pause()
+
+
+def test_rollout_form_80x24(snap_compare: Any, make_app: Any) -> None:
+    app = make_app("rollout")
+    assert snap_compare(app, terminal_size=(80, 24), run_before=form_with_errors)
+
+
+def test_rollout_plan_120x40(snap_compare: Any, make_app: Any) -> None:
+    app = make_app("rollout")
+    assert snap_compare(app, terminal_size=(120, 40), run_before=plan)
+
+
+def test_rollout_result_80x24(snap_compare: Any, make_app: Any) -> None:
+    app = make_app("rollout")
+    assert snap_compare(app, terminal_size=(80, 24), run_before=applied_and_a_wave)
+
+
+def test_rollout_result_120x40(snap_compare: Any, make_app: Any) -> None:
+    app = make_app("rollout")
+    assert snap_compare(app, terminal_size=(120, 40), run_before=applied_and_a_wave)
