@@ -183,9 +183,7 @@ async def test_filter_by_words_and_current_voice(make_app: Any) -> None:
         assert plan.left_out == len(AGENTS) - len(dalia)
         assert "left out by the filter" in summary_text(app)
         plan = await planned(pilot, accounts="acme")
-        assert {p.name for p in plan.accounts} and all(
-            "Acme" in p.name for p in plan.accounts
-        )
+        assert {p.name for p in plan.accounts} and all("Acme" in p.name for p in plan.accounts)
 
 
 # --------------------------------------------------------------------------- apply, publish

@@ -148,7 +148,11 @@ class RolloutPlan:
         return text
 
     def to_json(self) -> str:
-        data = {
+        return json.dumps(self.to_data(), ensure_ascii=False, separators=(",", ":"))
+
+    def to_data(self) -> dict[str, Any]:
+        """The plan as JSON data (what `to_json` writes and `from_json` reads)."""
+        return {
             "version": PLAN_VERSION,
             "change": {
                 "voice": self.change.voice,
@@ -160,7 +164,6 @@ class RolloutPlan:
             "left_out": self.left_out,
             "accounts": [asdict(p) for p in self.accounts],
         }
-        return json.dumps(data, ensure_ascii=False, indent=1)
 
     @classmethod
     def from_json(cls, text: str) -> RolloutPlan:
@@ -171,7 +174,8 @@ class RolloutPlan:
         """
         try:
             data = json.loads(text)
-            if data.get("version") != PLAN_VERSION:
+            version = data.get("version")
+            if type(version) is not int or version != PLAN_VERSION:
                 raise ValueError(f"not a rollout plan of version {PLAN_VERSION}")
             raw = data["change"]
             change = Change(
@@ -188,6 +192,9 @@ class RolloutPlan:
             raise ValueError(f"not a readable rollout plan ({type(exc).__name__})") from exc
         if any(p.outcome not in OUTCOMES for p in accounts):
             raise ValueError("a plan entry has an unknown outcome")
+        problem = change_problem(change)
+        if problem:
+            raise ValueError(f"the plan's change cannot be made: {problem}")
         return cls(change, accounts, origin=origin, chosen=chosen, left_out=left_out)
 
     def to_csv(

@@ -46,8 +46,10 @@ class AccountResult:
 
 
 def plan_id(plan: RolloutPlan) -> str:
-    """A stable name of a plan: the same plan, saved and loaded again, has the same id."""
-    digest = hashlib.sha256(plan.to_json().encode("utf-8")).hexdigest()
+    """A stable name of a plan: the same plan, saved and loaded again, has the same id
+    (its data with sorted keys, whatever the layout of the file it was read from)."""
+    canonical = json.dumps(plan.to_data(), sort_keys=True, separators=(",", ":"))
+    digest = hashlib.sha256(canonical.encode("utf-8")).hexdigest()
     return digest[:16]
 
 
@@ -315,12 +317,16 @@ def rollouts_dir() -> Path:
     return state_dir() / "rollouts"
 
 
-def save_plan(plan: RolloutPlan, directory: Path | None = None) -> Path:
-    """Keep ``plan`` next to its log (``<plan id>.plan.json``, mode 0600), so that a
-    console started again after a crash or a dropped session can finish it."""
-    folder = directory or rollouts_dir()
+def save_plan(
+    plan: RolloutPlan, directory: Path | None = None, *, log: RolloutLog | None = None
+) -> Path:
+    """Keep ``plan`` next to its log (``<plan id>.plan.json``, mode 0600; beside ``log``
+    and named alike when given), so that a console started again after a crash or a
+    dropped session can finish it."""
+    folder = log.path.parent if log is not None else (directory or rollouts_dir())
     folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-    path = folder / f"{plan_id(plan)}.plan.json"
+    name = log.path.stem if log is not None else plan_id(plan)
+    path = folder / f"{name}.plan.json"
     if path.exists():
         return path
     partial = path.with_suffix(".tmp")
@@ -337,6 +343,8 @@ class SavedRollout:
 
     path: Path
     plan: RolloutPlan
+    log: RolloutLog
+    """Its log: the one beside the plan file (named alike), whatever id the plan has now."""
     modified: float
     to_write: int
     written: int
@@ -359,11 +367,10 @@ def saved_rollouts(directory: Path | None = None, *, limit: int = 30) -> list[Sa
             plan = RolloutPlan.from_json(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             continue
-        log = RolloutLog.for_plan(plan, folder)
+        log = RolloutLog(folder / (path.name.removesuffix(".plan.json") + ".jsonl"))
         touched = max(path.stat().st_mtime, log.path.stat().st_mtime if log.path.exists() else 0)
         to_write = len({p.account_id for p in plan.accounts if p.outcome == "change"})
-        found.append(SavedRollout(
-            path, plan, touched, to_write, len(log.written()), log.count("publish", "published"),
-        ))  # fmt: skip
+        written, published = len(log.written()), log.count("publish", "published")
+        found.append(SavedRollout(path, plan, log, touched, to_write, written, published))
     found.sort(key=lambda s: -s.modified)
     return found[:limit]

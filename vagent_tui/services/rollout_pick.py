@@ -68,7 +68,7 @@ def parse_settings(text: str) -> tuple[tuple[str, Any], ...]:
         if name in settings:
             raise ValueError(f"{name} is set twice")
         try:
-            settings[name] = parse_value(name, raw)
+            settings[name] = parse_value(name, raw.strip())
         except ValueError as exc:
             raise ValueError(f"{name}: {exc}") from None
     return tuple(settings.items())
@@ -101,6 +101,8 @@ class AccountFilter:
                 raise ValueError(f"{key}: is not a filter (use words, {', '.join(FILTER_KEYS)}:)")
             if not value:
                 raise ValueError(f"{key}: needs a value, as in {key}:<value>")
+            if key.lower() in keyed:
+                raise ValueError(f"{key}: is given twice (an account has one)")
             keyed[key.lower()] = value
         return cls(tuple(words), keyed.get("voice"), keyed.get("engine"), keyed.get("lang"))
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -208,3 +209,399 @@ async def test_publish_skips_staging_someone_changed_after_the_write(tmp_path: A
     assert results[touched] == "changed-meanwhile"
     assert sim.live[touched]["callerResponseTimeout"] != 3
     assert all(results[a.id] == "published" for a in accounts[1:])
+
+
+# ---------------------------------------------------------------- planning with a filter
+
+
+async def test_keep_leaves_out_accounts_and_the_plan_counts_them() -> None:
+    from vagent_tui.services.rollout_pick import AccountFilter
+
+    client = demo_client("demo-partner")
+    sim = client.sim_app.state.sim
+    accounts = await agents(client)
+    keep = AccountFilter.parse("lang:en-US").matches_config
+    seen: list[Any] = []
+    plan = await plan_rollout(client, accounts, Change.of_settings({"speakingTimeout": 910}),
+                              keep=keep, on_plan=seen.append, concurrency=3)  # fmt: skip
+    other_lang = {a.id for a in accounts if (sim.staging[a.id] or sim.live[a.id])["agentLang"]
+                  != "en-US"}  # fmt: skip
+    assert other_lang == {1112, 1212, 1312, 1321, 1322}  # the seed's languages
+    assert plan.left_out == len(other_lang)
+    assert [p.account_id for p in plan.accounts] == [a.id for a in accounts
+                                                     if a.id not in other_lang]  # fmt: skip
+    assert seen.count(None) == len(other_lang)  # progress hears of each left out
+    assert len(seen) == len(accounts)
+    assert plan.summary().endswith(f"({len(other_lang)} left out by the filter)")
+    assert "left out" not in (await plan_rollout(
+        client, accounts[:2], Change.of_settings({"speakingTimeout": 910}))).summary()  # fmt: skip
+
+
+async def test_keep_gets_the_configuration_planned_against() -> None:
+    client = demo_client("demo-partner")
+    sim = client.sim_app.state.sim
+    accounts = await agents(client)
+    given: dict[str, Any] = {}
+
+    def keep(config: Any) -> bool:
+        given[config["agentVoice"]] = config
+        return bool(config["agentVoice"] == "gemini-kore")
+
+    sim.edit_staging(1111, agentVoice="gemini-kore")  # staging, not live, is read
+    plan = await plan_rollout(client, accounts, Change.of_settings({"speakingTimeout": 911}),
+                              keep=keep)  # fmt: skip
+    assert sorted(p.account_id for p in plan.accounts) == [1111, 1322]
+    assert plan.left_out == len(accounts) - 2
+    assert "elevenlabs-rachel" not in given  # 1111's live voice was never looked at
+    assert all(p.base is not None and p.base["agentVoice"] == "gemini-kore"
+               for p in plan.accounts)  # fmt: skip
+
+
+async def test_an_unreadable_account_is_an_outcome_not_left_out() -> None:
+    client = demo_client("demo-partner")
+    accounts = (await agents(client))[:2]
+    outside = Account.model_validate({"id": 9100, "accountType": "account", "name": "Not ours"})
+    plan = await plan_rollout(client, [*accounts, outside],
+                              Change.of_settings({"speakingTimeout": 912}),
+                              keep=lambda _config: False)  # fmt: skip
+    assert [p.outcome for p in plan.accounts] == ["unreadable"]
+    assert plan.left_out == 2
+
+
+async def test_left_out_counts_each_account_once() -> None:
+    client = demo_client("demo-partner")
+    accounts = (await agents(client))[:3]
+    plan = await plan_rollout(client, [*accounts, *accounts],
+                              Change.of_settings({"speakingTimeout": 913}),
+                              keep=lambda config: config["agentLang"] == "en-US")  # fmt: skip
+    assert [p.account_id for p in plan.accounts] == [1111, 1113]
+    assert plan.left_out == 1  # 1112, listed twice
+
+
+async def test_json_keeps_origin_chosen_and_left_out() -> None:
+    from vagent_tui.services.rollout_apply import plan_id
+
+    client = demo_client("demo-partner")
+    accounts = await agents(client)
+    change = Change(voice="openai-ash", functions=(FunctionSwitch("sendSms", False),),
+                    settings=(("speakingTimeout", 914), ("agentLang", "en-US")))  # fmt: skip
+    plan = await plan_rollout(client, accounts, change,
+                              keep=lambda config: config["agentLang"] == "en-US",
+                              origin="sim://demo · Northwind Voice Partners",
+                              chosen="under 1000 · lang:en-US")  # fmt: skip
+    assert plan.origin == "sim://demo · Northwind Voice Partners"
+    assert plan.chosen == "under 1000 · lang:en-US"
+    again = RolloutPlan.from_json(plan.to_json())
+    assert again == plan
+    assert (again.origin, again.chosen, again.left_out) == (plan.origin, plan.chosen, 5)
+    assert again.to_json() == plan.to_json() and plan_id(again) == plan_id(plan)
+    assert again.summary() == plan.summary()
+
+
+def test_json_of_an_older_plan_reads_with_defaults() -> None:
+    old = '{"version": 1, "change": {"voice": "x"}, "accounts": []}'
+    plan = RolloutPlan.from_json(old)
+    assert (plan.origin, plan.chosen, plan.left_out) == ("", "", 0)
+    assert plan.change == Change(voice="x")
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('{"version": 2, "change": {}, "accounts": []}', "not a rollout plan of version 1"),
+        ('{"change": {}, "accounts": []}', "not a rollout plan of version 1"),
+        ("not json", "not a readable rollout plan"),
+        ("", "not a readable rollout plan"),
+        ("[1, 2]", "not a readable rollout plan"),
+        ("null", "not a readable rollout plan"),
+        ('{"version": 1}', "not a readable rollout plan"),
+        ('{"version": 1, "change": {}}', "not a readable rollout plan"),
+        ('{"version": 1, "accounts": []}', "not a readable rollout plan"),
+        ('{"version": 1, "change": null, "accounts": []}', "not a readable rollout plan"),
+        ('{"version": 1, "change": {"functions": [1]}, "accounts": []}',
+         "not a readable rollout plan"),
+        ('{"version": 1, "change": {}, "accounts": [{"account_id": 1}]}',
+         "not a readable rollout plan"),
+        ('{"version": 1, "change": {}, "accounts": [{"nope": 1}]}',
+         "not a readable rollout plan"),
+        ('{"version": 1, "change": {}, "accounts": [], "left_out": "many"}',
+         "not a readable rollout plan"),
+        ('{"version": 1, "change": {}, "accounts": '
+         '[{"account_id": 1, "name": "x", "outcome": "maybe"}]}', "unknown outcome"),
+    ],
+)  # fmt: skip
+def test_from_json_refuses_what_is_not_a_plan(text: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        RolloutPlan.from_json(text)
+
+
+def test_to_csv_adds_columns_and_makes_them_safe() -> None:
+    from vagent_tui.services.rollout import AccountPlan
+
+    plan = RolloutPlan(Change(voice="x"), [
+        AccountPlan(1, "=cmd|' /C calc'!A0", "change", changes=("agentVoice: added",)),
+        AccountPlan(2, "Plain", "refused", reasons=("-1 slots",)),
+    ])  # fmt: skip
+
+    def more(p: AccountPlan) -> list[str]:
+        return [f"@{p.account_id}", "+1" if p.account_id == 1 else "ok"]
+
+    rows = list(csv.reader(io.StringIO(plan.to_csv(("a", "b"), more))))
+    assert rows[0][-2:] == ["a", "b"]
+    assert rows[1] == ["1", "'=cmd|' /C calc'!A0", "change", "agentVoice: added", "", "",
+                       "'@1", "'+1"]  # fmt: skip
+    assert rows[2] == ["2", "Plain", "refused", "", "'-1 slots", "", "'@2", "ok"]
+
+
+# ------------------------------------------------------------------------- in_pool stop
+
+
+async def test_in_pool_stop_starts_nothing_more_and_finishes_what_started() -> None:
+    import asyncio
+
+    from vagent_tui.services.rollout import in_pool
+
+    started: list[int] = []
+    finished: list[int] = []
+
+    async def each(item: int) -> None:
+        started.append(item)
+        await asyncio.sleep(0.01)
+        finished.append(item)
+
+    await in_pool(list(range(20)), 2, each, stop=lambda: len(started) >= 5)
+    assert started == [0, 1, 2, 3, 4]
+    assert sorted(finished) == started  # those under way finished
+
+
+async def test_in_pool_stop_true_from_the_start_runs_nothing() -> None:
+    from vagent_tui.services.rollout import in_pool
+
+    ran: list[int] = []
+
+    async def each(item: int) -> None:
+        ran.append(item)
+
+    await in_pool([1, 2, 3], 8, each, stop=lambda: True)
+    assert ran == []
+    await in_pool([1, 2, 3], 8, each, stop=lambda: False)
+    assert sorted(ran) == [1, 2, 3]
+    await in_pool([], 8, each, stop=lambda: False)  # nothing to do
+    await in_pool([4], 0, each)  # at least one worker
+    assert sorted(ran) == [1, 2, 3, 4]
+
+
+# --------------------------------------------------------------------- apply with stop
+
+
+def posts_per_account(sim: Any, path: str = "/api/v2/agent") -> Counter[int]:
+    return Counter(int(r.query["targetAccountId"]) for r in sim.requests
+                   if r.method == "POST" and r.path == path)  # fmt: skip
+
+
+async def test_apply_stopped_after_the_first_result_and_a_rerun_writes_the_rest(
+    tmp_path: Any,
+) -> None:
+    from vagent_tui.services.rollout_apply import RolloutLog, apply_rollout
+
+    client = demo_client("demo-partner", latency_ms=5)
+    sim = client.sim_app.state.sim
+    accounts = await agents(client)
+    plan = await plan_rollout(client, accounts, Change.of_settings({"speakingTimeout": 920}))
+    changing = [p.account_id for p in plan.accounts if p.outcome == "change"]
+    assert len(changing) == len(accounts)
+    sim.clear_log()
+    log = RolloutLog.for_plan(plan, tmp_path)
+    heard: list[Any] = []
+    first = await apply_rollout(client, plan, log, concurrency=3, on_result=heard.append,
+                                stop=lambda: bool(heard))  # fmt: skip
+    assert 1 <= len(first) <= 3 < len(changing)  # those under way finished, no more
+    assert {r.result for r in first} == {"written"}
+    assert heard == first
+    assert set(posts_per_account(sim)) == {r.account_id for r in first}
+    on_disk = RolloutLog(log.path)  # every result sent is recorded
+    assert set(on_disk.written()) == {r.account_id for r in first}
+    assert on_disk.count("write", "written") == len(first)
+
+    rest = await apply_rollout(client, plan, log, concurrency=3)
+    assert {r.account_id for r in rest} == set(changing) - {r.account_id for r in first}
+    assert {r.result for r in rest} == {"written"}
+    assert posts_per_account(sim) == Counter(changing)  # each staging written exactly once
+    assert all(sim.staging[a]["speakingTimeout"] == 920 for a in changing)
+    assert sorted(RolloutLog(log.path).written()) == sorted(changing)
+    assert await apply_rollout(client, plan, log) == []
+
+
+async def test_apply_with_stop_already_true_writes_nothing(tmp_path: Any) -> None:
+    from vagent_tui.services.rollout_apply import RolloutLog, apply_rollout
+
+    client = demo_client("demo-partner")
+    sim = client.sim_app.state.sim
+    accounts = (await agents(client))[:3]
+    plan = await plan_rollout(client, accounts, Change.of_settings({"speakingTimeout": 921}))
+    sim.clear_log()
+    log = RolloutLog.for_plan(plan, tmp_path)
+    assert await apply_rollout(client, plan, log, stop=lambda: True) == []
+    assert not sim.requests
+    assert log.written() == []
+
+
+async def test_publish_stopped_and_rerun_publishes_each_once(tmp_path: Any) -> None:
+    from vagent_tui.services.rollout_apply import RolloutLog, apply_rollout, publish_rollout
+
+    client = demo_client("demo-partner")
+    sim = client.sim_app.state.sim
+    accounts = (await agents(client))[:6]
+    plan = await plan_rollout(client, accounts, Change.of_settings({"speakingTimeout": 922}))
+    log = RolloutLog.for_plan(plan, tmp_path)
+    await apply_rollout(client, plan, log)
+    sim.clear_log()
+    heard: list[Any] = []
+    first = await publish_rollout(client, plan, log.written(), log, concurrency=2,
+                                  on_result=heard.append, stop=lambda: bool(heard))  # fmt: skip
+    assert 1 <= len(first) <= 2
+    assert log.count("publish", "published") == len(first)
+    rest = await publish_rollout(client, plan, log.written(), log, concurrency=2)
+    assert len(first) + len(rest) == len(accounts)
+    assert posts_per_account(sim, "/api/v2/agent/publish") == Counter(a.id for a in accounts)
+    assert all(sim.live[a.id]["speakingTimeout"] == 922 for a in accounts)
+
+
+# ------------------------------------------------------------------- saved plans, CSV
+
+
+async def test_save_plan_is_private_and_idempotent(tmp_path: Any) -> None:
+    import os
+
+    from vagent_tui.services.rollout_apply import plan_id, save_plan
+
+    client = demo_client("demo-partner")
+    plan = await plan_rollout(client, (await agents(client))[:2],
+                              Change.of_settings({"speakingTimeout": 930}))  # fmt: skip
+    folder = tmp_path / "rollouts"
+    path = save_plan(plan, folder)
+    assert path == folder / f"{plan_id(plan)}.plan.json"
+    assert (path.stat().st_mode & 0o777) == 0o600
+    assert (folder.stat().st_mode & 0o077) == 0
+    assert RolloutPlan.from_json(path.read_text(encoding="utf-8")) == plan
+    before = path.read_bytes()
+    os.utime(path, (1_000_000, 1_000_000))
+    loaded = RolloutPlan.from_json(before.decode("utf-8"))
+    assert save_plan(loaded, folder) == path  # the same plan, loaded again: the same file
+    assert save_plan(plan, folder) == path
+    assert path.read_bytes() == before
+    assert path.stat().st_mtime == 1_000_000  # left alone: its place in the list is kept
+    assert sorted(p.name for p in folder.iterdir()) == [path.name]  # no temporary left
+
+
+async def test_saved_rollouts_newest_first_with_progress_from_the_log(tmp_path: Any) -> None:
+    import os
+
+    from vagent_tui.services.rollout_apply import (
+        RolloutLog,
+        apply_rollout,
+        publish_rollout,
+        save_plan,
+        saved_rollouts,
+    )
+
+    client = demo_client("demo-partner")
+    accounts = await agents(client)
+    older = await plan_rollout(client, accounts[:3], Change.of_settings({"speakingTimeout": 931}))
+    newer = await plan_rollout(client, accounts[3:5],
+                               Change.of_settings({"speakingTimeout": 932}))  # fmt: skip
+    older_path, newer_path = save_plan(older, tmp_path), save_plan(newer, tmp_path)
+    os.utime(older_path, (1_000_000, 1_000_000))
+    os.utime(newer_path, (2_000_000, 2_000_000))
+    (tmp_path / "0123456789abcdef.plan.json").write_text("{not a plan", encoding="utf-8")
+    (tmp_path / "fedcba9876543210.plan.json").write_text('{"version": 7}', encoding="utf-8")
+
+    listed = saved_rollouts(tmp_path)
+    assert [s.path for s in listed] == [newer_path, older_path]  # the corrupt ones skipped
+    assert listed[1].plan == older and listed[1].modified == 1_000_000
+    assert [(s.to_write, s.written, s.published, s.finished) for s in listed] == [
+        (2, 0, 0, False), (3, 0, 0, False)]  # fmt: skip
+    assert [s.path for s in saved_rollouts(tmp_path, limit=1)] == [newer_path]
+
+    log = RolloutLog.for_plan(older, tmp_path)
+    await apply_rollout(client, older, log)
+    listed = saved_rollouts(tmp_path)
+    assert [s.path for s in listed] == [older_path, newer_path]  # its log was just touched
+    assert (listed[0].written, listed[0].published, listed[0].finished) == (3, 0, False)
+
+    await publish_rollout(client, older, log.written()[:1], log)
+    assert (saved_rollouts(tmp_path)[0].published, saved_rollouts(tmp_path)[0].finished) == (
+        1, False)  # fmt: skip
+    await publish_rollout(client, older, log.written(), log)
+    done = saved_rollouts(tmp_path)[0]
+    assert (done.written, done.published, done.finished) == (3, 3, True)
+
+
+def test_saved_rollouts_of_no_folder_is_empty(tmp_path: Any) -> None:
+    from vagent_tui.services.rollout_apply import saved_rollouts
+
+    assert saved_rollouts(tmp_path / "missing") == []
+
+
+async def test_results_csv_carries_each_accounts_write_and_publish(tmp_path: Any) -> None:
+    from vagent_tui.services.rollout_apply import (
+        RolloutLog,
+        apply_rollout,
+        publish_rollout,
+        results_csv,
+    )
+
+    client = demo_client("demo-partner")
+    sim = client.sim_app.state.sim
+    accounts = (await agents(client))[:3]
+    plan = await plan_rollout(client, accounts, Change.of_settings({"speakingTimeout": 940}))
+    first, second, moved = (a.id or 0 for a in accounts)
+    sim.edit_staging(moved, speakingTimeout=7)
+    log = RolloutLog.for_plan(plan, tmp_path)
+    await apply_rollout(client, plan, log)
+    await publish_rollout(client, plan, [first], log)
+    rows = list(csv.reader(io.StringIO(results_csv(plan, log))))
+    assert rows[0] == ["account_id", "account_name", "outcome", "changes", "reasons", "notes",
+                       "write", "write_message", "publish", "publish_message"]  # fmt: skip
+    by_id = {int(r[0]): r for r in rows[1:]}
+    assert set(by_id) == {a.id for a in accounts}
+    assert by_id[first][6] == "written" and by_id[first][8] == "published"
+    assert by_id[first][9].startswith("version ")
+    assert by_id[second][6:] == ["written", "", "", ""]
+    assert by_id[moved][6:8] == ["changed-meanwhile",
+                                 "staging changed since the plan: plan it again"]  # fmt: skip
+
+
+def test_results_csv_quotes_formula_cells(tmp_path: Any) -> None:
+    from vagent_tui.services.rollout import AccountPlan
+    from vagent_tui.services.rollout_apply import AccountResult, RolloutLog, results_csv
+
+    plan = RolloutPlan(Change(voice="x"), [AccountPlan(5, "=SUM(A1)", "change"),
+                                           AccountPlan(6, "Fine", "change")])  # fmt: skip
+    log = RolloutLog(tmp_path / "log.jsonl")
+    log.record(AccountResult(5, "write", "failed", '=HYPERLINK("http://x")'))
+    log.record(AccountResult(5, "publish", "unknown", "-timeout"))
+    rows = list(csv.reader(io.StringIO(results_csv(plan, log))))
+    assert rows[1] == ["5", "'=SUM(A1)", "change", "", "", "", "failed",
+                       "'=HYPERLINK(\"http://x\")", "unknown", "'-timeout"]  # fmt: skip
+    assert rows[2] == ["6", "Fine", "change", "", "", "", "", "", "", ""]
+
+
+def test_log_count_counts_results_per_step(tmp_path: Any) -> None:
+    from vagent_tui.services.rollout_apply import AccountResult, RolloutLog
+
+    log = RolloutLog(tmp_path / "log.jsonl")
+    for result in (
+        AccountResult(1, "write", "written"),
+        AccountResult(2, "write", "failed"),
+        AccountResult(3, "write", "written"),
+        AccountResult(1, "publish", "published"),
+        AccountResult(2, "write", "written"),  # a later success replaces a failure
+        AccountResult(1, "write", "failed"),
+    ):  # a done result stays done
+        log.record(result)  # fmt: skip
+    for again in (log, RolloutLog(log.path)):
+        assert again.count("write", "written") == 3
+        assert again.count("write", "failed") == 0
+        assert again.count("publish", "published") == 1
+        assert again.count("publish", "written") == 0

@@ -532,7 +532,7 @@ class RolloutScreen(BaseScreen):
 
     def _run_apply(self, plan: RolloutPlan, log: RolloutLog, count: int) -> None:
         try:
-            save_plan(plan)
+            save_plan(plan, log=log)
             log.hold()
         except RolloutBusy as exc:
             self.status.error(f"{exc} (another console?): wait for it, or close it")
@@ -709,7 +709,7 @@ class RolloutScreen(BaseScreen):
             if choice == OPEN_FILE:
                 self._ask_plan_file()
             elif isinstance(choice, SavedRollout):
-                self._resume(choice.plan)
+                self._resume(choice.plan, choice.log)
 
         self.app.push_screen(SavedRolloutsModal(kept, origin_of(self.connection)), chosen)
 
@@ -735,8 +735,8 @@ class RolloutScreen(BaseScreen):
             opened,
         )  # fmt: skip
 
-    def _resume(self, plan: RolloutPlan) -> None:
-        self._take_plan(plan, RolloutLog.for_plan(plan))
+    def _resume(self, plan: RolloutPlan, log: RolloutLog | None = None) -> None:
+        self._take_plan(plan, log or RolloutLog.for_plan(plan))
         log = self.results_log
         assert log is not None
         written, to_write = len(log.written()), plan.counts()["change"]
