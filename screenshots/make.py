@@ -108,6 +108,37 @@ async def _publish(pilot: Any) -> None:
     await _keys(pilot, "P")
 
 
+async def _rollout(pilot: Any) -> None:
+    """A voice planned for the demo partner's agents, applied, and a first wave published
+    (one account's staging changed by someone else meanwhile, to show that result)."""
+    app = pilot.app
+
+    async def until(check: Callable[[], object]) -> None:
+        for _ in range(200):
+            if check():
+                return
+            await pilot.pause(0.05)
+
+    async def field(selector: str, value: str) -> None:
+        await until(lambda: app.screen.query(selector))
+        app.screen.query_one(selector).value = value
+        await pilot.press("enter")
+        await _idle(pilot)
+
+    await _keys(pilot, "c")
+    await field("#rollout-voice", "elevenlabs-antoni")
+    await until(lambda: getattr(app.screen, "plan", None) is not None)
+    app.connection.api.sim_app.state.sim.edit_staging(1212, agentLang="es-MX")
+    await _keys(pilot, "A", "y")
+    await until(lambda: not app.screen.phase)
+    await _keys(pilot, "P")
+    await field("#prompt-input", "2")
+    await field("#review-word", "publish")
+    await until(lambda: not app.screen.phase)
+    app.clear_notifications()
+    await _idle(pilot)
+
+
 SHOTS: dict[str, tuple[str, str, int | None, Steps | None]] = {
     "scope": ("scope", "demo-partner", None, _scope),
     "agent": ("agent", "demo-partner", 1111, None),
@@ -122,6 +153,7 @@ SHOTS: dict[str, tuple[str, str, int | None, Steps | None]] = {
     "computer": ("computer", "demo-partner", 1118, None),
     "fleet": ("fleet", "demo-partner", None, _fleet),
     "journal": ("journal", "demo-partner", None, _journal),
+    "rollout": ("rollout", "demo-partner", None, _rollout),
     "change-voice": ("voices", "demo-partner", 1111, _use_voice),
     "change-settings": ("agent", "demo-partner", 1112, _settings),
     "change-publish": ("agent", "demo-partner", 1112, _publish),

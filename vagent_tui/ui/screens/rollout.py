@@ -343,7 +343,7 @@ class RolloutScreen(BaseScreen):
         if start.client is not self.connection.client:
             return  # another profile meanwhile: this plan is not for it
         self._take_plan(plan, RolloutLog.for_plan(plan))
-        elapsed = fmt.fmt_duration(_clock() - self._started)
+        elapsed = self._elapsed()
         self.status.ok(
             f"Planned in {elapsed}: {plan.summary()}. Nothing written; "
             + ("A applies" if plan.counts()["change"] else "nothing to apply")
@@ -447,6 +447,12 @@ class RolloutScreen(BaseScreen):
         self.query_one(ProgressBar).display = False
         self.refresh_bindings()
         self._summary()
+
+    def _elapsed(self) -> str:
+        """How long the run took, with its rate: ``0.4 s, 120/s``."""
+        seconds = max(_clock() - self._started, 0.0)
+        took = f"{seconds:.1f} s" if seconds < 10 else fmt.fmt_duration(seconds)
+        return f"{took}, {self._done / seconds:,.0f}/s" if seconds >= 0.05 else took
 
     def _take(self, item: AccountPlan | AccountResult | None) -> None:
         """A run's report (a plan, a result; None: left out), shown at the next tick."""
@@ -567,7 +573,7 @@ class RolloutScreen(BaseScreen):
         self._end()
         self._show()
         self._describe()
-        elapsed = fmt.fmt_duration(_clock() - self._started)
+        elapsed = self._elapsed()
         counts = ", ".join(f"{n:,} {k}" for k, n in sorted(self._tally.items())) or "nothing"
         log = self.results_log
         written = len(log.written()) if log else 0
