@@ -97,6 +97,13 @@ async def test_each_screen_shows_hostile_text_inert(make_app: Any, name: str) ->
             await wait_for(
                 pilot, lambda: "answered" in str(app.screen.query_one("#status").content)
             )
+        if name == "rollout":  # a plan: hostile names, the platform's refusals
+            await pilot.press("c")
+            await wait_for(pilot, lambda: app.screen.query("#rollout-settings"))
+            app.screen.query_one("#rollout-settings").value = "speakingTimeout=901"
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: getattr(app.screen, "plan", None) is not None)
+            await settle(pilot)
         text = assert_inert(app, name)
         assert any(mark in text for mark in SHOWN), f"{name}: no planted text shown at all"
         status_line = app.screen.query_one("#status")

@@ -191,6 +191,14 @@ class RolloutScreen(BaseScreen):
             self._describe()
             self._ready_note()
 
+    def action_reload(self) -> None:
+        """``r`` lists the accounts again (someone may have added some); a plan stays."""
+        if self.phase:
+            self.status.info("A run is under way: x cancels it")
+            return
+        self.listed_with = None
+        super().action_reload()
+
     @work(exclusive=True, group="rollout-accounts", exit_on_error=False)
     async def _list_accounts(self) -> None:
         async def listing(c: Connection) -> tuple[AccountDirectory, list[Account]] | None:

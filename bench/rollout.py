@@ -1,0 +1,168 @@
+"""Rollout: plan and apply one settings change on 1,000 agent accounts, 50 ms latency.
+
+A simulator serves over loopback HTTP (uvicorn in its own process, ``--accounts 1000
+--latency-ms 50``). The agent accounts are listed once (not timed). Then, R times:
+
+* plan: ``services.rollout.plan_rollout(client, accounts, change, concurrency=C)``
+  (each account's staging and live read together: ``speakingTimeout`` needs neither
+  the voices nor the functions list);
+* apply: ``services.rollout_apply.apply_rollout(client, plan, log, concurrency=C)``
+  with a fresh ``RolloutLog`` in a temporary directory (never the user's state dir):
+  per account staging and live read again together, then one staging write. Every
+  account must come out ``written``.
+
+The change alternates between ``speakingTimeout`` 900 and 901, so that every plan finds
+all accounts to change and every apply really writes.
+
+The yardstick is the network's physical ideal: round trips x latency at the
+concurrency limit. C workers, each one account at a time, go through N accounts in
+ceil(N / C) rounds; a plan round is one round trip (the reads of an account go out
+together), an apply round two (the reads, then the write). At N = 1,000, C = 32 and
+50 ms: plan 32 x 50 ms = 1.60 s, apply 32 x 2 x 50 ms = 3.20 s. The printed ratios are
+the medians over the R runs divided by those ideals; the targets of the issue are
+absolute (plan under 3 s, apply under 5 s).
+
+Memory: after each run (plan, apply, their results dropped, ``gc.collect()``) the
+bench process's resident set (``/proc/self/statm``) and its count of gc-tracked objects
+are taken; the growth of the resident set from the second run to the last (the first
+one fills the connection pool, caches and the allocator's arenas) must stay under
+5 MB.
+
+The client gets its own ``httpx.AsyncHTTPTransport`` with ``max_connections =
+max_keepalive_connections = 3 x C``: a plan keeps up to 3 requests per account in flight
+(staging, live, and the voices or functions list when the change needs one; 2 here),
+an apply 2. httpx's default keeps only 20 connections alive, so with 64 requests in
+flight most of them would open and close a connection each time, and the figure would
+measure TCP set-up instead. The simulator keeps idle connections for 120 s (uvicorn's
+5 s could close pooled connections between runs, racing the next requests).
+
+Usage: ``python bench/rollout.py [--reps R] [--concurrency C]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import math
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import loopback_sim
+
+from vagent_tui.api.client import PlatformClient
+from vagent_tui.api.scope import classify
+from vagent_tui.services.accounts import AccountDirectory
+from vagent_tui.services.changes import Change
+from vagent_tui.services.fleet import fleet_accounts
+from vagent_tui.services.rollout import DEFAULT_CONCURRENCY, plan_rollout
+from vagent_tui.services.rollout_apply import RolloutLog, apply_rollout
+
+PLAN_TARGET = 3.0
+APPLY_TARGET = 5.0
+GROWTH_LIMIT = 5 * 1024 * 1024
+TOKEN = "demo-partner"
+ACCOUNTS = 1000
+LATENCY = 0.050
+VALUES = (900, 901)
+
+
+def rss() -> int:
+    """The process's resident set size in bytes."""
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def verdict(ok: bool) -> str:
+    return "PASS" if ok else "FAIL"
+
+
+async def run(base: str, reps: int, concurrency: int, folder: Path) -> tuple[float, float]:
+    size = 3 * concurrency
+    limits = httpx.Limits(max_connections=size, max_keepalive_connections=size)
+    client = PlatformClient(base, TOKEN, transport=httpx.AsyncHTTPTransport(limits=limits),
+                            timeout=30)  # fmt: skip
+    owner = await client.get_account()
+    directory = AccountDirectory(client, classify(owner), owner)
+    accounts = (await fleet_accounts(directory))[:ACCOUNTS]
+    assert len(accounts) == ACCOUNTS, len(accounts)
+    del directory
+
+    rounds = math.ceil(len(accounts) / concurrency)
+    plan_ideal, apply_ideal = rounds * LATENCY, rounds * 2 * LATENCY
+    plans: list[float] = []
+    applies: list[float] = []
+    memory: list[tuple[int, int]] = []
+    print(f"{len(accounts)} accounts, concurrency {concurrency}, {reps} runs; ideal: "
+          f"plan {rounds} x {LATENCY * 1000:.0f} ms = {plan_ideal:.2f} s, "
+          f"apply {rounds} x 2 x {LATENCY * 1000:.0f} ms = {apply_ideal:.2f} s")  # fmt: skip
+    try:
+        for rep in range(reps):
+            value = VALUES[rep % 2]
+            change = Change.of_settings({"speakingTimeout": value})
+            started = time.perf_counter()
+            plan = await plan_rollout(client, accounts, change, concurrency=concurrency)
+            plans.append(time.perf_counter() - started)
+            counts = plan.counts()
+            assert counts["change"] == len(accounts), dict(counts)
+
+            log = RolloutLog(folder / f"run-{rep}.jsonl")
+            started = time.perf_counter()
+            results = await apply_rollout(client, plan, log, concurrency=concurrency)
+            applies.append(time.perf_counter() - started)
+            log.release()
+            written = sum(r.result == "written" for r in results)
+            assert written == len(accounts), (written, [r for r in results if r.result != "written"][:3])
+
+            del plan, results, log
+            gc.collect()
+            memory.append((rss(), len(gc.get_objects())))
+            print(f"  run {rep + 1}: speakingTimeout {value}: plan {plans[-1]:.2f} s "
+                  f"({plans[-1] / plan_ideal:.2f}x), apply {applies[-1]:.2f} s "
+                  f"({applies[-1] / apply_ideal:.2f}x), {written} written; "
+                  f"RSS {memory[-1][0] / 2**20:.1f} MB, {memory[-1][1]:,} objects")  # fmt: skip
+    finally:
+        await client.aclose()
+
+    plan_s, apply_s = statistics.median(plans), statistics.median(applies)
+    print(f"plan:  median {plan_s:.2f} s (min {min(plans):.2f}, max {max(plans):.2f}), "
+          f"ideal {plan_ideal:.2f} s, ratio {plan_s / plan_ideal:.2f}; "
+          f"{verdict(max(plans) < PLAN_TARGET)} (every run under {PLAN_TARGET:.0f} s)")  # fmt: skip
+    print(f"apply: median {apply_s:.2f} s (min {min(applies):.2f}, max {max(applies):.2f}), "
+          f"ideal {apply_ideal:.2f} s, ratio {apply_s / apply_ideal:.2f}; "
+          f"{verdict(max(applies) < APPLY_TARGET)} (every run under {APPLY_TARGET:.0f} s)")  # fmt: skip
+    if len(memory) >= 3:
+        growth = memory[-1][0] - memory[1][0]
+        objects = memory[-1][1] - memory[1][1]
+        print(f"memory: RSS growth from run 2 to run {len(memory)}: {growth / 2**20:+.2f} MB, "
+              f"gc-tracked objects {objects:+,}; {verdict(growth < GROWTH_LIMIT)} "
+              f"(limit {GROWTH_LIMIT / 2**20:.0f} MB)")  # fmt: skip
+    else:
+        print("memory: growth needs at least 3 runs (--reps 3)")
+    return plan_s / plan_ideal, apply_s / apply_ideal
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--reps", type=int, default=5, help="plan + apply runs (default 5)")
+    parser.add_argument("--concurrency", type=int, default=DEFAULT_CONCURRENCY,
+                        help=f"accounts in flight ({DEFAULT_CONCURRENCY})")  # fmt: skip
+    args = parser.parse_args()
+    sim = loopback_sim("--accounts", str(ACCOUNTS), "--latency-ms", "50", keep_alive=120)
+    with sim as base, tempfile.TemporaryDirectory(prefix="vagent-rollout-bench-") as tmp:
+        plan_ratio, apply_ratio = asyncio.run(
+            run(base, args.reps, args.concurrency, Path(tmp))
+        )
+    print(f"rollout: plan ratio {plan_ratio:.2f}, apply ratio {apply_ratio:.2f} "
+          f"(targets: plan < {PLAN_TARGET:.0f} s, apply < {APPLY_TARGET:.0f} s)")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
