@@ -126,9 +126,6 @@ class ApiTransport:
             transport=transport,
             timeout=httpx.Timeout(timeout, connect=min(timeout, 5.0)),
             follow_redirects=False,
-            # A rollout keeps about 3 x 32 requests in flight: with httpx's default of 20
-            # kept-alive connections, most would be opened and closed for each request.
-            limits=httpx.Limits(max_connections=128, max_keepalive_connections=128),
         )
 
     # ------------------------------------------------------------------ lifecycle
