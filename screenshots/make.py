@@ -125,10 +125,14 @@ async def _rollout(pilot: Any) -> None:
         await pilot.press("enter")
         await _idle(pilot)
 
+    sim = app.connection.api.sim_app.state.sim
+    for account_id in list(sim.staging):  # one agent keeps an unpublished draft of its own
+        if account_id != 1111:
+            sim.staging[account_id] = None
     await _keys(pilot, "c")
     await field("#rollout-voice", "elevenlabs-antoni")
     await until(lambda: getattr(app.screen, "plan", None) is not None)
-    app.connection.api.sim_app.state.sim.edit_staging(1212, agentLang="es-MX")
+    sim.edit_staging(1212, agentLang="es-MX")
     await _keys(pilot, "A", "y")
     await until(lambda: not app.screen.phase)
     await _keys(pilot, "P")

@@ -34,6 +34,13 @@ def sim_of(app: Any) -> Any:
     return app.connection.api.sim_app.state.sim
 
 
+def no_drafts(sim: Any) -> None:
+    """Empty every agent's staging: the seed keeps unpublished drafts in some, and a
+    rollout never publishes those (see test_drafts_are_noted_in_the_plan_and_never_published)."""
+    for account_id in list(sim.staging):
+        sim.staging[account_id] = None
+
+
 def writes(app: Any, path: str = AGENT_POST) -> list[Any]:
     return [r for r in sim_of(app).requests if r.method == "POST" and r.path == path]
 
@@ -191,6 +198,7 @@ async def test_filter_by_words_and_current_voice(make_app: Any) -> None:
 
 async def test_apply_then_publish_in_two_waves_all_in_the_journal(make_app: Any) -> None:
     app = make_app("rollout")
+    no_drafts(sim_of(app))
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         plan = await planned(pilot, voice=VOICE)
@@ -279,6 +287,7 @@ async def test_cancel_halfway_keeps_what_was_written_and_a_rerun_finishes(
 async def test_a_console_started_again_resumes_from_disk(make_app: Any) -> None:
     first = make_app("rollout")
     sim_app = first.connection.api.sim_app
+    no_drafts(sim_app.state.sim)
     async with first.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         plan = await planned(pilot, settings="speakingTimeout=901")
@@ -387,3 +396,74 @@ async def test_export_csv_with_results_and_json_that_opens_again(
         await wait_for(pilot, lambda: "Loaded" in status_text(app))
         assert app.screen.plan.to_json() == plan.to_json()
         assert cell(app, 1111, "result") == "✓ written"  # its results came with it
+
+
+async def test_an_agent_with_its_own_draft_is_written_but_not_published(make_app: Any) -> None:
+    app = make_app("rollout")
+    sim = sim_of(app)
+    no_drafts(sim)
+    sim.edit_staging(1111, welcomeMessage="a draft someone has not published")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        plan = await planned(pilot, settings="speakingTimeout=905")
+        (drafted,) = [p for p in plan.accounts if p.account_id == 1111]
+        assert "other unpublished change" in " ".join(drafted.notes)
+        await pilot.press("A")
+        await confirm_review(pilot)
+        await run_done(pilot)
+        assert 1111 in targets(app)
+        await pilot.press("P")
+        await answer_prompt(pilot, "all")
+        await confirm_review(pilot, word="publish")
+        await run_done(pilot)
+        assert 1111 not in targets(app, PUBLISH) and len(targets(app, PUBLISH)) == 12
+        assert cell(app, 1111, "result") == "⚠ changed"
+        assert "more than the rollout's change (welcomeMessage)" in cell(app, 1111, "detail")
+        assert sim.live[1111]["welcomeMessage"] != "a draft someone has not published"
+
+
+async def test_a_loaded_plan_is_planned_again_for_its_own_change_and_accounts(
+    make_app: Any,
+) -> None:
+    app = make_app("rollout")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await planned(pilot, settings="speakingTimeout=906", accounts="acme")
+        await pilot.press("A")
+        await confirm_review(pilot)
+        await run_done(pilot)
+        await planned(pilot, voice=VOICE, settings="", accounts="")  # another change since
+        await pilot.press("l")
+        await wait_for(pilot, lambda: isinstance(app.screen, SavedRolloutsModal))
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: "Loaded" in status_text(app))
+        sim_of(app).clear_log()
+        await pilot.press("p")
+        await wait_for(pilot, lambda: not app.screen.phase and bool(sim_of(app).requests))
+        await settle(pilot)
+        plan = app.screen.plan
+        assert plan.change.settings == (("speakingTimeout", 906),) and plan.change.voice is None
+        assert all("Acme" in p.name for p in plan.accounts)
+        assert {p.outcome for p in plan.accounts} == {"already"}  # written by the first run
+
+
+async def test_an_unexpected_failure_ends_the_run_and_says_so(
+    make_app: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from vagent_tui.services import rollout_apply
+
+    app = make_app("rollout")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await planned(pilot, settings="speakingTimeout=907")
+
+        def full(self: Any, result: Any) -> None:
+            raise OSError(28, "No space left on device")
+
+        monkeypatch.setattr(rollout_apply.RolloutLog, "record", full)
+        await pilot.press("A")
+        await confirm_review(pilot)
+        await run_done(pilot)
+        assert app.screen.phase == ""  # not stuck: every key works again
+        assert "No space left on device" in status_text(app)
+        assert app.screen.check_action("choose", ()) and app.screen.check_action("apply", ())

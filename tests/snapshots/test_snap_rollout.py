@@ -42,9 +42,14 @@ async def plan(pilot: Any) -> None:
 
 
 async def applied_and_a_wave(pilot: Any) -> None:
+    """One agent (1111) keeps its own unpublished draft, one (1212) is edited meanwhile."""
+    sim = pilot.app.connection.api.sim_app.state.sim
+    for account_id in list(sim.staging):
+        if account_id != 1111:
+            sim.staging[account_id] = None
     await settle(pilot)
     await planned(pilot, voice=VOICE)
-    pilot.app.connection.api.sim_app.state.sim.edit_staging(1212, agentLang="es-MX")
+    sim.edit_staging(1212, agentLang="es-MX")
     await pilot.press("A")
     await confirm_review(pilot)
     await run_done(pilot)

@@ -209,6 +209,27 @@ def _drop_stale(
     return kept, notes
 
 
+def _over_limit(
+    actions: list[dict[str, Any]], functions: Mapping[str, FunctionDescriptor]
+) -> list[Refusal]:
+    """Functions the list would hold more often than their ``limit``: the platform refuses
+    the whole list then, so a change that leaves one so cannot be written."""
+    counts: dict[str, int] = {}
+    for entry in actions:
+        name = str(entry.get("name"))
+        counts[name] = counts.get(name, 0) + 1
+    out: list[Refusal] = []
+    for name, count in counts.items():
+        descriptor = functions.get(name)
+        if descriptor is not None and descriptor.limit is not None and count > descriptor.limit:
+            out.append(Refusal(
+                f"actions[{name}]",
+                f"at most {descriptor.limit} allowed and {count} configured: the platform "
+                "refuses the whole list until some are removed",
+            ))  # fmt: skip
+    return out
+
+
 # --------------------------------------------------------------------------- the plan
 
 
@@ -260,6 +281,7 @@ def plan_change(
         after = _switch_functions([dict(a) for a in before], change.functions, by_name, refusals)
         if after != before:
             after, notes = _drop_stale(after, by_name)
+            refusals.extend(_over_limit(after, by_name))
             body["actions"] = after
     if refusals:
         return Plan(base=base, body={}, refusals=tuple(refusals))

@@ -34,8 +34,8 @@ from typing import Any, Literal, TypeVar
 
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.models import Account
-from vagent_tui.services.changes import Change, FunctionSwitch
-from vagent_tui.services.diff import FieldDiff, show
+from vagent_tui.services.changes import ENTRY_FIELDS, Change, FunctionSwitch
+from vagent_tui.services.diff import FieldDiff, diff_configs, show
 from vagent_tui.services.fleet import describe
 from vagent_tui.services.settings import check_value
 from vagent_tui.services.staging import context_for, plan_for
@@ -113,11 +113,17 @@ async def plan_account(
     plan = plan_for(change, context)
     if plan.refused:
         reasons = tuple(str(r) for r in plan.refusals)
-        return AccountPlan(account_id, name, "refused", reasons=reasons, base=dict(context.base))
+        return AccountPlan(account_id, name, "refused", reasons=reasons)
     outcome: Outcome = "already" if plan.already else "change"
+    notes = plan.notes
+    if outcome == "change" and context.staging is not None:
+        drafts = diff_configs(context.live or {}, context.staging)
+        if drafts:
+            notes += (f"staging already holds {len(drafts)} other unpublished "
+                      f"change(s): the rollout's publish leaves this account out",)  # fmt: skip
     return AccountPlan(
         account_id, name, outcome, body=plan.body, changes=change_lines(plan.diffs),
-        base=dict(context.base), notes=plan.notes,
+        base=dict(context.base) if outcome == "change" else None, notes=notes,
     )  # fmt: skip
 
 
@@ -167,7 +173,12 @@ class RolloutPlan:
 
     @classmethod
     def from_json(cls, text: str) -> RolloutPlan:
-        """A plan saved by `to_json`.
+        """A plan saved by `to_json`, checked as a file from anywhere would be.
+
+        Every field has its type; the change is one that can be made; each account's
+        write holds only what the change makes (its settings and voice as given, its
+        functions switched as asked) and its ``changes`` lines are computed again from
+        its base, never taken from the file: a review shows what would be written.
 
         Raises:
             ValueError: not a plan of this format (the message says what is wrong).
@@ -176,25 +187,28 @@ class RolloutPlan:
             data = json.loads(text)
             version = data.get("version")
             if type(version) is not int or version != PLAN_VERSION:
-                raise ValueError(f"not a rollout plan of version {PLAN_VERSION}")
+                raise PlanFileError(f"not a rollout plan of version {PLAN_VERSION}")
             raw = data["change"]
+            voice = raw.get("voice")
+            if voice is not None and not isinstance(voice, str):
+                raise PlanFileError("the change's voice is not text")
             change = Change(
-                voice=raw.get("voice"),
-                functions=tuple(FunctionSwitch(**s) for s in raw.get("functions", [])),
+                voice=voice,
+                functions=tuple(_switch(s) for s in raw.get("functions", [])),
                 settings=tuple(dict(raw.get("settings", {})).items()),
             )
-            accounts = [_account_plan(p) for p in data["accounts"]]
-            origin, chosen = str(data.get("origin", "")), str(data.get("chosen", ""))
-            left_out = int(data.get("left_out", 0))
+            problem = change_problem(change)
+            if problem:
+                raise PlanFileError(f"the plan's change cannot be made: {problem}")
+            accounts = [_account_plan(p, change) for p in data["accounts"]]
+            origin, chosen = _text(data.get("origin", "")), _text(data.get("chosen", ""))
+            left_out = data.get("left_out", 0)
+            if type(left_out) is not int or left_out < 0:
+                raise PlanFileError("left_out is not a count")
+        except PlanFileError:
+            raise
         except (KeyError, TypeError, AttributeError, ValueError) as exc:
-            if isinstance(exc, ValueError) and str(exc).startswith("not a rollout plan"):
-                raise
             raise ValueError(f"not a readable rollout plan ({type(exc).__name__})") from exc
-        if any(p.outcome not in OUTCOMES for p in accounts):
-            raise ValueError("a plan entry has an unknown outcome")
-        problem = change_problem(change)
-        if problem:
-            raise ValueError(f"the plan's change cannot be made: {problem}")
         return cls(change, accounts, origin=origin, chosen=chosen, left_out=left_out)
 
     def to_csv(
@@ -211,16 +225,94 @@ class RolloutPlan:
         for p in self.accounts:
             extra = [csv_cell(cell) for cell in more(p)] if more is not None else []
             writer.writerow([
-                p.account_id, csv_cell(p.name), p.outcome,
+                csv_cell(str(p.account_id)), csv_cell(p.name), p.outcome,
                 csv_cell("; ".join(p.changes)), csv_cell("; ".join(p.reasons)),
                 csv_cell("; ".join(p.notes)), *extra,
             ])  # fmt: skip
         return out.getvalue()
 
 
-def _account_plan(raw: dict[str, Any]) -> AccountPlan:
-    lists = {k: tuple(raw.get(k, ())) for k in ("changes", "reasons", "notes")}
-    return AccountPlan(**{**raw, **lists})
+class PlanFileError(ValueError):
+    """A plan file that is not what `RolloutPlan.to_json` writes (the message says why)."""
+
+
+def _text(value: Any) -> str:
+    if not isinstance(value, str):
+        raise PlanFileError("a text field holds something else")
+    return value
+
+
+def _switch(raw: Any) -> FunctionSwitch:
+    if not isinstance(raw, dict) or not isinstance(raw.get("name"), str):
+        raise PlanFileError("a function switch is not an object with a name")
+    on, another = raw.get("on"), raw.get("another", False)
+    instructions = raw.get("instructions")
+    if not isinstance(on, bool) or not isinstance(another, bool):
+        raise PlanFileError("a function switch's on/another is not true or false")
+    if instructions is not None and not isinstance(instructions, str):
+        raise PlanFileError("a function switch's instructions are not text")
+    return FunctionSwitch(raw["name"], on, instructions, another)
+
+
+def _lines(raw: dict[str, Any], key: str) -> tuple[str, ...]:
+    value = raw.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise PlanFileError(f"{key} is not a list of text")
+    return tuple(value)
+
+
+def body_problem(change: Change, body: Mapping[str, Any], base: Mapping[str, Any]) -> str | None:
+    """Why ``body`` is not a write ``change`` could make of ``base`` (None: it could)."""
+    settings = dict(change.settings)
+    for key, value in body.items():
+        if key in settings:
+            if value != settings[key]:
+                return f"{key} is not the change's value"
+        elif key == "agentVoice":
+            if change.voice is None or value != change.voice:
+                return "agentVoice is not the change's voice"
+        elif key == "actions" and change.functions:
+            if not isinstance(value, list) or not all(isinstance(e, dict) for e in value):
+                return "actions is not a list of entries"
+            had = {str(a.get("name")) for a in base.get("actions") or [] if isinstance(a, dict)}
+            on = {s.name for s in change.functions if s.on}
+            off = {s.name for s in change.functions if not s.on}
+            for entry in value:
+                name = entry.get("name")
+                if set(entry) - set(ENTRY_FIELDS) or not isinstance(name, str):
+                    return "an actions entry holds more than a function's fields"
+                if name in off or name not in had | on:
+                    return f"actions holds {name}, which the change does not switch on"
+        else:
+            return f"{key} is not something the change sets"
+    return None
+
+
+def _account_plan(raw: Any, change: Change) -> AccountPlan:
+    if not isinstance(raw, dict):
+        raise PlanFileError("an account entry is not an object")
+    account_id, outcome = raw.get("account_id"), raw.get("outcome")
+    if type(account_id) is not int or account_id <= 0:
+        raise PlanFileError("an account id is not a positive whole number")
+    if outcome not in OUTCOMES:
+        raise PlanFileError(f"account {account_id}: unknown outcome")
+    body, base = raw.get("body", {}), raw.get("base")
+    if not isinstance(body, dict) or not (base is None or isinstance(base, dict)):
+        raise PlanFileError(f"account {account_id}: body or base is not an object")
+    changes: tuple[str, ...] = ()
+    if outcome == "change":
+        if base is None or not body:
+            raise PlanFileError(f"account {account_id}: a change without its write or base")
+        problem = body_problem(change, body, base)
+        if problem:
+            raise PlanFileError(f"account {account_id}: {problem}")
+        changes = change_lines(diff_configs(base, {**base, **body}))
+    elif body:
+        raise PlanFileError(f"account {account_id}: a write for an account that needs none")
+    return AccountPlan(
+        account_id, _text(raw.get("name", "")), outcome, body=body, changes=changes,
+        reasons=_lines(raw, "reasons"), base=base, notes=_lines(raw, "notes"),
+    )  # fmt: skip
 
 
 def csv_cell(text: str) -> str:

@@ -71,13 +71,17 @@ class RolloutLog:
         self.path = path
         self.results: dict[tuple[int, str], AccountResult] = {}
         self._lock_fd: int | None = None
-        if path.exists():
-            for raw in path.read_bytes().split(b"\n"):
-                try:
-                    result = AccountResult(**json.loads(raw.decode("utf-8")))
-                except (TypeError, ValueError):
-                    continue  # empty, or cut by a crash
-                self._keep(result)
+        self._load()
+
+    def _load(self) -> None:
+        if not self.path.exists():
+            return
+        for raw in self.path.read_bytes().split(b"\n"):
+            try:
+                result = AccountResult(**json.loads(raw.decode("utf-8")))
+            except (TypeError, ValueError):
+                continue  # empty, or cut by a crash
+            self._keep(result)
 
     @classmethod
     def for_plan(cls, plan: RolloutPlan, directory: Path | None = None) -> RolloutLog:
@@ -106,6 +110,12 @@ class RolloutLog:
             os.close(fd)
             raise RolloutBusy("another run of this plan is under way") from exc
         self._lock_fd = fd
+        self._load()  # what another console did while it held the lock
+
+    @property
+    def held(self) -> bool:
+        """Whether this object holds the plan's lock (between `hold` and `release`)."""
+        return self._lock_fd is not None
 
     def release(self) -> None:
         if self._lock_fd is not None:
@@ -235,6 +245,14 @@ async def _write_one(client: PlatformClient, p: AccountPlan) -> AccountResult:
     return AccountResult(p.account_id, "write", "written")
 
 
+def other_edits(
+    live: Mapping[str, Any] | None, staging: Mapping[str, Any], body: Mapping[str, Any]
+) -> list[str]:
+    """The fields in which publishing ``staging`` would change live beyond ``body``."""
+    return sorted({d.path.split("[")[0].split(".")[0]
+                   for d in diff_configs({**(live or {}), **body}, staging)})  # fmt: skip
+
+
 async def publish_rollout(
     client: PlatformClient,
     plan: RolloutPlan,
@@ -270,16 +288,24 @@ async def publish_rollout(
 async def _publish_one(client: PlatformClient, p: AccountPlan) -> AccountResult:
     account_id = p.account_id
     try:
-        staging = wire(await client.get_staging(target=account_id))
-        live = wire(await client.get_live(target=account_id)) if staging is None else None
+        raw_staging, raw_live = await asyncio.gather(
+            client.get_staging(target=account_id), client.get_live(target=account_id)
+        )
     except PlatformError as exc:
         return AccountResult(account_id, "publish", "failed", describe(exc))
+    staging, live = wire(raw_staging), wire(raw_live)
     if staging is None:
         if _holds(live, p):  # an earlier run published it and was cut off before recording
             return AccountResult(account_id, "publish", "published", "found published")
         return AccountResult(account_id, "publish", "nothing", "staging is empty")
     if not _holds(staging, p):
         why = "staging changed since the rollout wrote it: not published"
+        return AccountResult(account_id, "publish", "changed-meanwhile", why)
+    others = other_edits(live, staging, p.body)
+    if others:  # publishing would put them live too, unreviewed (or undo a newer live)
+        why = (f"staging differs from live in more than the rollout's change "
+               f"({', '.join(others[:4])}{'…' if len(others) > 4 else ''}): not published; "
+               "review it on the Agent screen")  # fmt: skip
         return AccountResult(account_id, "publish", "changed-meanwhile", why)
     try:
         reply = await client.publish_staging(target=account_id)
@@ -322,55 +348,118 @@ def save_plan(
 ) -> Path:
     """Keep ``plan`` next to its log (``<plan id>.plan.json``, mode 0600; beside ``log``
     and named alike when given), so that a console started again after a crash or a
-    dropped session can finish it."""
+    dropped session can finish it; a small ``.meta.json`` beside it says what it is, so
+    that listing the kept plans never reads them whole."""
     folder = log.path.parent if log is not None else (directory or rollouts_dir())
     folder.mkdir(parents=True, exist_ok=True, mode=0o700)
     name = log.path.stem if log is not None else plan_id(plan)
     path = folder / f"{name}.plan.json"
     if path.exists():
         return path
-    partial = path.with_suffix(".tmp")
-    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as out:
-        out.write(plan.to_json())
-    os.replace(partial, path)
+    meta = {
+        "origin": plan.origin,
+        "change": plan.change.describe(),
+        "chosen": plan.chosen,
+        "to_write": len({p.account_id for p in plan.accounts if p.outcome == "change"}),
+    }
+    _write_private(folder / f"{name}.meta.json", json.dumps(meta, ensure_ascii=False))
+    _write_private(path, plan.to_json())  # last: a plan file always has its meta
     return path
 
 
-@dataclass(frozen=True)
+def _write_private(path: Path, text: str) -> None:
+    """Write ``text`` whole or not at all (a temporary file renamed), mode 0600."""
+    partial = path.with_suffix(".tmp")
+    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        out.write(text)
+    os.replace(partial, path)
+
+
+@dataclass
 class SavedRollout:
-    """A plan kept by `save_plan`, and how far its log says it went."""
+    """A plan kept by `save_plan`, and how far its log says it went (the plan itself is
+    read only when asked for: `plan`)."""
 
     path: Path
-    plan: RolloutPlan
     log: RolloutLog
     """Its log: the one beside the plan file (named alike), whatever id the plan has now."""
     modified: float
+    origin: str
+    change: str
+    """The change, described in one line."""
     to_write: int
     written: int
     published: int
+    settled: int
+    """Accounts with any write result (done, skipped, failed)."""
+    publish_settled: int
+    _plan: RolloutPlan | None = None
+
+    @property
+    def plan(self) -> RolloutPlan:
+        """The plan, read from its file on first use.
+
+        Raises:
+            ValueError: the file no longer reads as a plan.
+            OSError: the file cannot be read.
+        """
+        if self._plan is None:
+            self._plan = RolloutPlan.from_json(self.path.read_text(encoding="utf-8"))
+        return self._plan
 
     @property
     def finished(self) -> bool:
-        return self.written >= self.to_write and self.published >= self.written
+        """Every account to change has a write result, every written one a publish result."""
+        return self.settled >= self.to_write and self.publish_settled >= self.written
+
+
+def _meta(path: Path) -> tuple[dict[str, Any], RolloutPlan | None] | None:
+    """The plan file's meta (from its ``.meta.json``, else from the plan read whole)."""
+    meta_path = path.with_name(path.name.removesuffix(".plan.json") + ".meta.json")
+    try:
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        if isinstance(meta, dict) and isinstance(meta.get("to_write"), int):
+            return meta, None
+    except (OSError, ValueError):
+        pass
+    try:
+        plan = RolloutPlan.from_json(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    to_write = len({p.account_id for p in plan.accounts if p.outcome == "change"})
+    return {"origin": plan.origin, "change": plan.change.describe(), "to_write": to_write}, plan
 
 
 def saved_rollouts(directory: Path | None = None, *, limit: int = 30) -> list[SavedRollout]:
     """The kept plans, the most recently touched first (a plan file that does not read
-    back is skipped)."""
+    back is skipped). Plans are not read whole: their meta and logs are."""
     folder = directory or rollouts_dir()
-    found: list[SavedRollout] = []
     if not folder.is_dir():
-        return found
+        return []
+    touched: list[tuple[float, Path]] = []
     for path in folder.glob("*.plan.json"):
+        log_path = folder / (path.name.removesuffix(".plan.json") + ".jsonl")
         try:
-            plan = RolloutPlan.from_json(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            when = max(path.stat().st_mtime, log_path.stat().st_mtime if log_path.exists() else 0)
+        except OSError:
             continue
+        touched.append((when, path))
+    touched.sort(key=lambda pair: -pair[0])
+    found: list[SavedRollout] = []
+    for when, path in touched:
+        if len(found) >= limit:
+            break
+        got = _meta(path)
+        if got is None:
+            continue
+        meta, plan = got
         log = RolloutLog(folder / (path.name.removesuffix(".plan.json") + ".jsonl"))
-        touched = max(path.stat().st_mtime, log.path.stat().st_mtime if log.path.exists() else 0)
-        to_write = len({p.account_id for p in plan.accounts if p.outcome == "change"})
-        written, published = len(log.written()), log.count("publish", "published")
-        found.append(SavedRollout(path, plan, log, touched, to_write, written, published))
-    found.sort(key=lambda s: -s.modified)
-    return found[:limit]
+        writes = {a for (a, step) in log.results if step == "write"}
+        publishes = {a for (a, step) in log.results if step == "publish"}
+        found.append(SavedRollout(
+            path, log, when, str(meta.get("origin", "")), str(meta.get("change", "")),
+            int(meta["to_write"]), len(log.written()), log.count("publish", "published"),
+            len(writes), len(publishes), plan,
+        ))  # fmt: skip
+    return found

@@ -122,7 +122,6 @@ class VagentApp(ConnectionApp):
         self.config_warnings = list(config_warnings)
         """What the config file holds that was ignored (vagent_tui.ui.keyspec), shown once."""
         self.last_copied: tuple[str, str] | None = None
-        self.marked_accounts: tuple[int, ...] = ()
         self.theme_errors = self._register_themes(extra_theme_dirs)
         wanted = theme or terminal_default()
         self.theme = wanted if wanted in self.available_themes else DEFAULT_DARK

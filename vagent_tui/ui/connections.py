@@ -94,6 +94,10 @@ class ConnectionApp(CrashReportingApp[None]):
         self.key_overrides: dict[str, str] = {}
         """The keymap in force (binding id -> keys), as given to `set_keymap`."""
         self.journal = Journal()
+        self.marked_accounts: tuple[int, ...] = ()
+        """Accounts marked in Fleet (``m``), for a rollout; forgotten with the client."""
+        self.roll_out_marked = False
+        """Fleet's ``R`` asks the Rollout screen to open its form for the marked accounts."""
         self.task_changed_signal: Signal[WatchedTask] = Signal(self, "task-changed")
         """Every change of a watched migration task (the migrations screen listens)."""
         self.watcher = self._new_watcher(client)
@@ -465,6 +469,8 @@ class ConnectionApp(CrashReportingApp[None]):
                 severity="warning",
             )
         self.watcher = self._new_watcher(client)
+        if old_client is not client:
+            self.marked_accounts = ()  # ids of another key's tree, maybe another platform
         client.read_only = connection.read_only
         profile = connection.profile
         self.apply_keymap(profile.keymap if profile else {})

@@ -23,6 +23,12 @@ from vagent_tui.services.rollout import (
 )
 
 
+def no_drafts(sim: Any) -> None:
+    """Empty every seeded agent's staging (the seed keeps unpublished drafts in some)."""
+    for account_id in list(sim.staging):
+        sim.staging[account_id] = None
+
+
 async def agents(client: Any) -> list[Account]:
     owner = await client.get_account()
     return await fleet_accounts(AccountDirectory(client, classify(owner), owner))
@@ -118,6 +124,7 @@ async def test_apply_writes_skips_what_moved_and_a_rerun_finishes(tmp_path: Any)
     from vagent_tui.services.rollout_apply import RolloutLog, apply_rollout, publish_rollout
 
     client = demo_client("demo-partner")
+    no_drafts(client.sim_app.state.sim)  # see test_drafts_are_noted_in_the_plan...
     sim = client.sim_app.state.sim
     accounts = await agents(client)
     plan = await plan_rollout(client, accounts, Change.of_settings({"speakingTimeout": 901}))
@@ -197,6 +204,7 @@ async def test_publish_skips_staging_someone_changed_after_the_write(tmp_path: A
     from vagent_tui.services.rollout_apply import RolloutLog, apply_rollout, publish_rollout
 
     client = demo_client("demo-partner")
+    no_drafts(client.sim_app.state.sim)  # see test_drafts_are_noted_in_the_plan...
     sim = client.sim_app.state.sim
     accounts = (await agents(client))[:3]
     plan = await plan_rollout(client, accounts, Change.of_settings({"speakingTimeout": 904}))
@@ -315,22 +323,38 @@ def test_json_of_an_older_plan_reads_with_defaults() -> None:
         ("[1, 2]", "not a readable rollout plan"),
         ("null", "not a readable rollout plan"),
         ('{"version": 1}', "not a readable rollout plan"),
-        ('{"version": 1, "change": {}}', "not a readable rollout plan"),
+        ('{"version": 1, "change": {}}', "the change sets nothing"),
         ('{"version": 1, "accounts": []}', "not a readable rollout plan"),
         ('{"version": 1, "change": null, "accounts": []}', "not a readable rollout plan"),
         ('{"version": 1, "change": {"functions": [1]}, "accounts": []}',
-         "not a readable rollout plan"),
-        ('{"version": 1, "change": {}, "accounts": [{"account_id": 1}]}',
-         "not a readable rollout plan"),
-        ('{"version": 1, "change": {}, "accounts": [{"nope": 1}]}',
-         "not a readable rollout plan"),
-        ('{"version": 1, "change": {}, "accounts": [], "left_out": "many"}',
-         "not a readable rollout plan"),
-        ('{"version": 1, "change": {}, "accounts": '
+         "a function switch is not an object"),
+        ('{"version": 1, "change": {"voice": "v"}, "accounts": [{"account_id": 1}]}',
+         "unknown outcome"),
+        ('{"version": 1, "change": {"voice": "v"}, "accounts": [{"nope": 1}]}',
+         "not a positive whole number"),
+        ('{"version": 1, "change": {"voice": "v"}, "accounts": [], "left_out": "many"}',
+         "left_out is not a count"),
+        ('{"version": 1, "change": {"voice": "v"}, "accounts": '
          '[{"account_id": 1, "name": "x", "outcome": "maybe"}]}', "unknown outcome"),
+        ('{"version": 1, "change": {"voice": "v"}, "accounts": [{"account_id": 1, "name": "x",'
+         ' "outcome": "change", "base": {}, "body": {"welcomeMessage": "hi"}}]}',
+         "welcomeMessage is not something the change sets"),
+        ('{"version": 1, "change": {"voice": "v"}, "accounts": [{"account_id": 1, "name": "x",'
+         ' "outcome": "change", "base": {}, "body": {"agentVoice": "w"}}]}',
+         "agentVoice is not the change's voice"),
+        ('{"version": 1, "change": {"voice": "v"}, "accounts": [{"account_id": 1, "name": "x",'
+         ' "outcome": "change", "base": {}, "body": {"agentVoice": "v"}, "changes": [1]}]}',
+         None),
+        ('{"version": 1, "change": {"functions": [{"name": "a", "on": true}]}, "accounts": '
+         '[{"account_id": 1, "name": "x", "outcome": "change", "base": {"actions": []}, '
+         '"body": {"actions": [{"name": "b"}]}}]}', "actions holds b"),
     ],
 )  # fmt: skip
-def test_from_json_refuses_what_is_not_a_plan(text: str, message: str) -> None:
+def test_from_json_refuses_what_is_not_a_plan(text: str, message: str | None) -> None:
+    if message is None:  # the file's own ``changes`` lines are never read: computed again
+        plan = RolloutPlan.from_json(text)
+        assert plan.accounts[0].changes == ("agentVoice: added",)
+        return
     with pytest.raises(ValueError, match=message):
         RolloutPlan.from_json(text)
 
@@ -450,6 +474,7 @@ async def test_publish_stopped_and_rerun_publishes_each_once(tmp_path: Any) -> N
     from vagent_tui.services.rollout_apply import RolloutLog, apply_rollout, publish_rollout
 
     client = demo_client("demo-partner")
+    no_drafts(client.sim_app.state.sim)  # see test_drafts_are_noted_in_the_plan...
     sim = client.sim_app.state.sim
     accounts = (await agents(client))[:6]
     plan = await plan_rollout(client, accounts, Change.of_settings({"speakingTimeout": 922}))
@@ -491,7 +516,8 @@ async def test_save_plan_is_private_and_idempotent(tmp_path: Any) -> None:
     assert save_plan(plan, folder) == path
     assert path.read_bytes() == before
     assert path.stat().st_mtime == 1_000_000  # left alone: its place in the list is kept
-    assert sorted(p.name for p in folder.iterdir()) == [path.name]  # no temporary left
+    meta = path.name.replace(".plan.json", ".meta.json")
+    assert sorted(p.name for p in folder.iterdir()) == [meta, path.name]  # no temporary left
 
 
 async def test_saved_rollouts_newest_first_with_progress_from_the_log(tmp_path: Any) -> None:
@@ -506,6 +532,7 @@ async def test_saved_rollouts_newest_first_with_progress_from_the_log(tmp_path: 
     )
 
     client = demo_client("demo-partner")
+    no_drafts(client.sim_app.state.sim)  # see test_drafts_are_noted_in_the_plan...
     accounts = await agents(client)
     older = await plan_rollout(client, accounts[:3], Change.of_settings({"speakingTimeout": 931}))
     newer = await plan_rollout(client, accounts[3:5],
@@ -552,6 +579,7 @@ async def test_results_csv_carries_each_accounts_write_and_publish(tmp_path: Any
     )
 
     client = demo_client("demo-partner")
+    no_drafts(client.sim_app.state.sim)  # see test_drafts_are_noted_in_the_plan...
     sim = client.sim_app.state.sim
     accounts = (await agents(client))[:3]
     plan = await plan_rollout(client, accounts, Change.of_settings({"speakingTimeout": 940}))
@@ -605,3 +633,44 @@ def test_log_count_counts_results_per_step(tmp_path: Any) -> None:
         assert again.count("write", "failed") == 0
         assert again.count("publish", "published") == 1
         assert again.count("publish", "written") == 0
+
+
+async def test_drafts_are_noted_in_the_plan_and_never_published(tmp_path: Any) -> None:
+    from vagent_tui.services.rollout_apply import RolloutLog, apply_rollout, publish_rollout
+
+    client = demo_client("demo-partner")
+    sim = client.sim_app.state.sim
+    accounts = await agents(client)
+    drafted = [a.id for a in accounts if sim.staging.get(a.id)]
+    assert drafted  # the seed keeps unpublished drafts in some agents
+    plan = await plan_rollout(client, accounts, Change.of_settings({"speakingTimeout": 911}))
+    by_id = {p.account_id: p for p in plan.accounts}
+    assert all("other unpublished change" in " ".join(by_id[a].notes) for a in drafted)
+    log = RolloutLog.for_plan(plan, tmp_path)
+    await apply_rollout(client, plan, log)
+    live_before = {a: dict(sim.live[a]) for a in drafted}
+    results = {r.account_id: r for r in await publish_rollout(client, plan, log.written(), log)}
+    for a in drafted:
+        assert results[a].result == "changed-meanwhile"
+        assert "more than the rollout's change" in results[a].message
+        assert sim.live[a] == live_before[a]  # nobody's draft went live unreviewed
+    clean = [a.id for a in accounts if a.id not in drafted]
+    assert all(results[a].result == "published" for a in clean)
+
+
+async def test_publish_refuses_when_live_moved_since_the_write(tmp_path: Any) -> None:
+    from vagent_tui.services.rollout_apply import RolloutLog, apply_rollout, publish_rollout
+
+    client = demo_client("demo-partner")
+    sim = client.sim_app.state.sim
+    no_drafts(sim)
+    accounts = (await agents(client))[:2]
+    plan = await plan_rollout(client, accounts, Change.of_settings({"speakingTimeout": 912}))
+    log = RolloutLog.for_plan(plan, tmp_path)
+    await apply_rollout(client, plan, log)
+    moved = accounts[0].id
+    sim.live[moved]["welcomeMessage"] = "published by someone else meanwhile"
+    results = {r.account_id: r.result for r in await publish_rollout(
+        client, plan, log.written(), log)}  # fmt: skip
+    assert results[moved] == "changed-meanwhile"  # publishing would have undone theirs
+    assert sim.live[moved]["welcomeMessage"] == "published by someone else meanwhile"

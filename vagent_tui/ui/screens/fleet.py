@@ -309,6 +309,7 @@ class FleetScreen(BaseScreen):
         if not self.vapp.marked_accounts:
             self.status.info("No row is marked: m marks the highlighted row")
             return
+        self.vapp.roll_out_marked = True
         await self.app.run_action("app.show('rollout')")
 
     def _summary(self) -> None:

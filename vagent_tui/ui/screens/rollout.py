@@ -34,6 +34,7 @@ from textual.binding import Binding, BindingType
 from textual.widget import Widget
 from textual.widgets import DataTable, ProgressBar, Static
 
+from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.models import Account
 from vagent_tui.services.accounts import AccountDirectory
 from vagent_tui.services.fleet import fleet_accounts, is_agent_account
@@ -66,6 +67,7 @@ from vagent_tui.ui.widgets.fleet_export import export_csv
 from vagent_tui.ui.widgets.rollout_form import Catalog, RolloutForm, RolloutRequest
 from vagent_tui.ui.widgets.rollout_saved import OPEN_FILE, SavedRolloutsModal
 from vagent_tui.ui.widgets.rollout_table import RolloutTable, detail_lines
+from vagent_tui.ui.widgets.status import describe_error
 from vagent_tui.ui.widgets.tables import left_out
 
 Phase = Literal["", "plan", "write", "publish"]
@@ -113,7 +115,7 @@ class RolloutScreen(BaseScreen):
                 tooltip="Publish the written accounts, all or a first wave"),
         Binding("x", "cancel", "Cancel", id="rollout.cancel",
                 tooltip="Stop: what was written stays written"),
-        Binding("escape", "cancel", "Cancel", show=False, id="rollout.cancel-esc",
+        Binding("escape", "stop", "Cancel", show=False, id="rollout.cancel-esc",
                 tooltip="Stop: what was written stays written"),
         Binding("o", "shown", "Show", id="rollout.shown", tooltip="Show all, or one outcome"),
         Binding("e", "export", "Export", id="rollout.export",
@@ -134,7 +136,6 @@ class RolloutScreen(BaseScreen):
         self.phase: Phase = ""
         self.shown = "all"
         self.concurrency = rollout_concurrency()
-        self.marks_seen: tuple[int, ...] = ()
         self._choose_when_listed = False
         """Came from Fleet's ``R``: the form opens once the accounts are listed."""
         self._incoming: list[AccountPlan | AccountResult | None] = []
@@ -144,6 +145,8 @@ class RolloutScreen(BaseScreen):
         self._started = 0.0
         self._stopping = False
         """``x`` during a write or publish: no account is started, those under way end."""
+        self._stale = False
+        """The connection changed during a run: the accounts are listed again after it."""
 
     def compose_body(self) -> Iterable[Widget]:
         yield Static("", id="rollout-change", markup=False)
@@ -166,10 +169,9 @@ class RolloutScreen(BaseScreen):
             self.results_log.release()  # the app ends: another console may take the plan
 
     def on_screen_resume(self) -> None:
-        marks = self.vapp.marked_accounts
-        if marks and marks != self.marks_seen and not self.phase:
-            self.marks_seen = marks  # came from Fleet with marked rows: choose the change
-            self.request = replace(self.request, marked_only=True)
+        if self.vapp.roll_out_marked and not self.phase:
+            self.vapp.roll_out_marked = False  # Fleet's R: choose the change for its marks
+            self.request = replace(self.request, marked_only=True, only_ids=None)
             self._choose_when_listed = True
             if self.accounts is not None:
                 self.call_after_refresh(self._choose_now)
@@ -183,6 +185,7 @@ class RolloutScreen(BaseScreen):
 
     def reload(self) -> None:
         if self.phase:
+            self._stale = True  # loaded again when the run ends
             self.status.info("A run is under way: x cancels it")
             return
         if self.listed_with is None or self.listed_with.client is not self.connection.client:
@@ -233,6 +236,8 @@ class RolloutScreen(BaseScreen):
             )
         except Exception:  # the form then checks syntax only; planning says the rest
             return
+        if client is not self.connection.client:
+            return  # another profile meanwhile: its own catalog is read for it
         self.catalog = Catalog(
             tuple(v.id for v in voices if v.id), tuple(f.name for f in functions if f.name),
             inert(sample.display_name, limit=60),
@@ -263,7 +268,7 @@ class RolloutScreen(BaseScreen):
             self.status.info("No agent account below this key")
             return
         unfinished = [s for s in saved_rollouts() if not s.finished and
-                      s.plan.origin == origin_of(self.connection)]  # fmt: skip
+                      s.origin == origin_of(self.connection)]  # fmt: skip
         more = f" · {len(unfinished)} unfinished rollout(s): l resumes" if unfinished else ""
         self.status.info(f"{len(self.accounts):,} agent accounts · c chooses a change{more}")
 
@@ -273,16 +278,18 @@ class RolloutScreen(BaseScreen):
         allowed = super().check_action(action, parameters)
         if not allowed:
             return allowed
-        if action == "cancel":
+        if action in ("cancel", "stop"):
             return True if self.phase else None
         if action in ("choose", "plan", "saved", "reload", "apply", "publish"):
             return None if self.phase else True
         return True
 
     def action_choose(self) -> None:
-        if self.phase or self.accounts is None:
+        if self.phase or not self.accounts:
             if self.accounts is None:
                 self.status.info("The agent accounts are still being listed")
+            elif not self.phase:
+                self.status.info("No agent account below this key: nothing to roll out to")
             return
         marks = self.vapp.marked_accounts
 
@@ -300,10 +307,19 @@ class RolloutScreen(BaseScreen):
     def action_plan(self) -> None:
         if self.phase or self.accounts is None:
             return
+        if self.listed_with is None or self.listed_with.client is not self.connection.client:
+            self.listed_with = None
+            self.status.info("Another connection: its accounts are listed first; p then plans")
+            self._list_accounts()
+            return
         if self.request.change.is_empty:
             self.action_choose()
             return
-        marks = set(self.vapp.marked_accounts) if self.request.marked_only else None
+        marks: set[int] | None = None
+        if self.request.only_ids is not None:
+            marks = set(self.request.only_ids)
+        elif self.request.marked_only:
+            marks = set(self.vapp.marked_accounts)
         path_of = self.directory.path_of if self.directory else (lambda _i: [])
         picked = pick_accounts(
             self.accounts, path_of=path_of, under=self._under_id(), marked=marks,
@@ -319,7 +335,9 @@ class RolloutScreen(BaseScreen):
     def _chosen_text(self) -> str:
         r = self.request
         parts = [f"below {self._under_label()}"]
-        if r.marked_only:
+        if r.only_ids is not None:
+            parts.append(f"the {len(r.only_ids):,} accounts of the loaded plan")
+        elif r.marked_only:
             parts.append(f"marked in Fleet ({len(self.vapp.marked_accounts):,})")
         if str(r.account_filter):
             parts.append(f"matching {r.account_filter}")
@@ -339,18 +357,21 @@ class RolloutScreen(BaseScreen):
                 keep=account_filter.matches_config if account_filter.reads_config else None,
                 origin=origin_of(start), chosen=self._chosen_text(),
             )  # fmt: skip
+            log = await asyncio.to_thread(RolloutLog.for_plan, plan)  # hashes the whole plan
         except asyncio.CancelledError:
-            self._end()
             self.status.info("Planning cancelled: nothing was written; p plans again")
             raise
         except ValueError as exc:
-            self._end()
             self.status.error(f"Nothing to plan: {exc}")
             return
-        self._end()
+        except Exception as exc:
+            self.status.error(f"Planning stopped: {describe_error(first_error(exc))}")
+            return
+        finally:
+            self._end()
         if start.client is not self.connection.client:
             return  # another profile meanwhile: this plan is not for it
-        self._take_plan(plan, RolloutLog.for_plan(plan))
+        self._take_plan(plan, log)
         elapsed = self._elapsed()
         self.status.ok(
             f"Planned in {elapsed}: {plan.summary()}. Nothing written; "
@@ -358,8 +379,11 @@ class RolloutScreen(BaseScreen):
         )
 
     def _take_plan(self, plan: RolloutPlan, log: RolloutLog) -> None:
-        if self.results_log is not None and self.results_log.path != log.path:
-            self.results_log.release()
+        old = self.results_log
+        if old is not None and old.path == log.path and old.held:
+            log = old  # this console holds it: the same results, the same lock
+        elif old is not None:
+            old.release()
         self.plan, self.results_log = plan, log
         self._show()
         self._describe()
@@ -452,6 +476,10 @@ class RolloutScreen(BaseScreen):
         self._flush()
         self._flusher.pause()
         self.phase = ""
+        if self._stale:  # the connection changed during the run
+            self._stale = False
+            self.listed_with = None
+            self.call_after_refresh(self.action_reload)
         self.query_one(ProgressBar).display = False
         self.refresh_bindings()
         self._summary()
@@ -486,6 +514,13 @@ class RolloutScreen(BaseScreen):
             self.query_one(ProgressBar).update(progress=self._done)
             self._summary()
 
+    def action_stop(self) -> None:
+        """``esc``: the gentle stop only (never abandons writes under way)."""
+        if self.phase == "plan":
+            self.workers.cancel_group(self, "rollout-plan")
+        elif self.phase and not self._stopping:
+            self.action_cancel()
+
     def action_cancel(self) -> None:
         """Planning stops at once; a write or publish stops starting accounts, and the
         ones under way end with their result (a second ``x`` abandons them: a rerun reads
@@ -501,24 +536,46 @@ class RolloutScreen(BaseScreen):
 
     # ------------------------------------------------------------------ apply
 
-    def _may_write(self) -> RolloutPlan | None:
-        plan = self.plan
-        if plan is None or self.results_log is None:
+    def _may_write(self) -> tuple[RolloutPlan, RolloutLog, Connection] | None:
+        """The plan, its log and the connection a write may go through, or None (said)."""
+        plan, log, connection = self.plan, self.results_log, self.connection
+        if plan is None or log is None:
             self.status.info("Nothing planned yet: c chooses a change")
             return None
-        if plan.origin != origin_of(self.connection):
+        if plan.origin != origin_of(connection):
             self.status.error(f"This plan was made for {plan.origin}; this console is connected "
-                              f"to {origin_of(self.connection)}. Plan it again here.")  # fmt: skip
+                              f"to {origin_of(connection)}. Plan it again here.")  # fmt: skip
+            return None
+        listed = self.listed_with is not None and self.listed_with.client is connection.client
+        if not listed or self.accounts is None:
+            self.status.info("The agent accounts of this key are being listed: try again then")
+            if not listed:
+                self.action_reload()
+            return None
+        reach = {a.id for a in self.accounts}
+        strangers = sorted({p.account_id for p in plan.accounts if p.outcome == "change"} - reach)
+        if strangers:
+            shown = ", ".join(str(a) for a in strangers[:5])
+            self.status.error(f"The plan names {len(strangers):,} account(s) this key does not "
+                              f"reach ({shown}…): nothing is sent; plan it again")  # fmt: skip
             return None
         if self.busy_writing():
             return None
-        return plan
+        return plan, log, connection
+
+    def _still(self, connection: Connection) -> bool:
+        """Whether writes may still go through ``connection`` (asked after a dialog)."""
+        now = self.connection
+        if now.client is connection.client and not now.read_only and not self.phase:
+            return True
+        self.status.error("The connection changed while the dialog was open: nothing was sent")
+        return False
 
     def action_apply(self) -> None:
-        plan = self._may_write()
-        if plan is None or self.results_log is None:
+        allowed = self._may_write()
+        if allowed is None:
             return
-        log = self.results_log
+        plan, log, connection = allowed
         todo = [p for p in plan.accounts if p.outcome == "change"
                 and not log.done(p.account_id, "write")]  # fmt: skip
         if not todo:
@@ -539,45 +596,38 @@ class RolloutScreen(BaseScreen):
         )  # fmt: skip
 
         def answer(yes: bool | None) -> None:
-            if yes:
-                self._run_apply(plan, log, len(todo))
+            if yes and self._still(connection):
+                self._begin("write", len(todo))
+                self.table.put_pending([p.account_id for p in todo])
+                self.status.busy(f"Writing staging of {len(todo):,} accounts, "
+                                 f"{self.concurrency} at a time · x cancels")  # fmt: skip
+                self._apply(plan, log, connection.api)
 
         self.app.push_screen(review, answer)
 
-    def _run_apply(self, plan: RolloutPlan, log: RolloutLog, count: int) -> None:
-        try:
-            save_plan(plan, log=log)
-            log.hold()
-        except RolloutBusy as exc:
-            self.status.error(f"{exc} (another console?): wait for it, or close it")
-            return
-        except OSError as exc:
-            self.status.error(f"Could not keep the plan on disk: {exc.strerror or exc}")
-            return
-        self._begin("write", count)
-        self.table.put_pending([p.account_id for p in plan.accounts if p.outcome == "change"
-                                and not log.done(p.account_id, "write")])  # fmt: skip
-        self.status.busy(f"Writing staging of {count:,} accounts, {self.concurrency} at a time "
-                         "· x cancels")  # fmt: skip
-        self._apply(plan, log)
-
     @work(group=APPLY_GROUP, exit_on_error=False)
-    async def _apply(self, plan: RolloutPlan, log: RolloutLog) -> None:
-        client = self.connection.api
+    async def _apply(self, plan: RolloutPlan, log: RolloutLog, client: PlatformClient) -> None:
+        cancelled, problem = False, None
         try:
+            await asyncio.to_thread(save_plan, plan, log=log)  # a restart finds it
+            log.hold()
             await apply_rollout(client, plan, log, concurrency=self.concurrency,
                                 on_result=self._take,
                                 stop=lambda: self._stopping)  # fmt: skip
         except asyncio.CancelledError:
-            self._after("write", cancelled=True)
+            cancelled = True
             raise
-        except (RolloutBusy, OSError) as exc:
-            self._after("write", cancelled=True)
-            self.status.error(f"Stopped: {exc}. What was written is listed; A goes on.")
-            return
-        self._after("write", cancelled=self._stopping)
+        except RolloutBusy as exc:
+            problem = f"{exc} (another console?): wait for it, or close it"
+        except Exception as exc:
+            problem = f"Stopped: {describe_error(first_error(exc))}. What was written is listed"
+        finally:
+            log.release()  # another console may take the plan between runs
+            self._after("write", cancelled=cancelled or self._stopping, problem=problem)
 
-    def _after(self, step: Literal["write", "publish"], *, cancelled: bool) -> None:
+    def _after(
+        self, step: Literal["write", "publish"], *, cancelled: bool, problem: str | None = None
+    ) -> None:
         self._end()
         self._show()
         self._describe()
@@ -585,8 +635,11 @@ class RolloutScreen(BaseScreen):
         counts = ", ".join(f"{n:,} {k}" for k, n in sorted(self._tally.items())) or "nothing"
         log = self.results_log
         written = len(log.written()) if log else 0
+        again = "A writes the rest" if step == "write" else "P publishes the rest"
+        if problem is not None:
+            self.status.error(f"{problem} ({counts}); {again}, skipping what is done.")
+            return
         if cancelled:
-            again = "A writes the rest" if step == "write" else "P publishes the rest"
             self.status.info(f"Cancelled after {elapsed}: {counts}. What was done stays done "
                              f"and is listed; {again}, skipping it.")  # fmt: skip
             return
@@ -616,9 +669,10 @@ class RolloutScreen(BaseScreen):
         return out
 
     def action_publish(self) -> None:
-        plan = self._may_write()
-        if plan is None or self.results_log is None:
+        allowed = self._may_write()
+        if allowed is None:
             return
+        connection = allowed[2]
         waiting = self._unpublished()
         if not waiting:
             self.status.info("Nothing to publish: no written account waits (A writes them)")
@@ -634,7 +688,7 @@ class RolloutScreen(BaseScreen):
             if text is None:
                 return
             size = len(waiting) if text.strip().lower() == "all" else int(text)
-            self._confirm_publish(waiting[:size], len(waiting))
+            self._confirm_publish(waiting[:size], len(waiting), connection)
 
         self.app.push_screen(
             PromptModal(
@@ -646,7 +700,9 @@ class RolloutScreen(BaseScreen):
             wave,
         )  # fmt: skip
 
-    def _confirm_publish(self, wave: list[AccountPlan], waiting: int) -> None:
+    def _confirm_publish(
+        self, wave: list[AccountPlan], waiting: int, connection: Connection
+    ) -> None:
         plan, log = self.plan, self.results_log
         if plan is None or log is None:
             return
@@ -654,8 +710,9 @@ class RolloutScreen(BaseScreen):
         later = f" {rest:,} stay written for a later wave." if rest else ""
         intro = (
             f"Publish {len(wave):,} accounts: {plan.change.describe()}. Their staging goes "
-            "live: callers get it at once. Staging that someone changed since the rollout "
-            f"wrote it is not published (listed).{later}"
+            "live: callers get it at once. An account is published only when publishing "
+            "changes its live configuration by exactly this (no one else's unpublished "
+            f"edit, no newer live undone); the others are listed.{later}"
         )
         review = ReviewModal(
             f"Publish {len(wave):,} accounts", intro, _listing(wave),
@@ -663,36 +720,36 @@ class RolloutScreen(BaseScreen):
         )  # fmt: skip
 
         def answer(yes: bool | None) -> None:
-            if not yes:
-                return
-            try:
-                log.hold()
-            except RolloutBusy as exc:
-                self.status.error(f"{exc} (another console?): wait for it, or close it")
+            if not yes or not self._still(connection):
                 return
             ids = [p.account_id for p in wave]
             self._begin("publish", len(ids))
             self.table.put_pending(ids)
             self.status.busy(f"Publishing {len(ids):,} accounts · x cancels")
-            self._publish(plan, log, ids)
+            self._publish(plan, log, ids, connection.api)
 
         self.app.push_screen(review, answer)
 
     @work(group=APPLY_GROUP, exit_on_error=False)
-    async def _publish(self, plan: RolloutPlan, log: RolloutLog, ids: list[int]) -> None:
-        client = self.connection.api
+    async def _publish(
+        self, plan: RolloutPlan, log: RolloutLog, ids: list[int], client: PlatformClient
+    ) -> None:
+        cancelled, problem = False, None
         try:
+            log.hold()
             await publish_rollout(client, plan, ids, log, concurrency=self.concurrency,
                                   on_result=self._take,
                                   stop=lambda: self._stopping)  # fmt: skip
         except asyncio.CancelledError:
-            self._after("publish", cancelled=True)
+            cancelled = True
             raise
-        except (RolloutBusy, OSError) as exc:
-            self._after("publish", cancelled=True)
-            self.status.error(f"Stopped: {exc}. What was published is listed; P goes on.")
-            return
-        self._after("publish", cancelled=self._stopping)
+        except RolloutBusy as exc:
+            problem = f"{exc} (another console?): wait for it, or close it"
+        except Exception as exc:
+            problem = f"Stopped: {describe_error(first_error(exc))}. What was published is listed"
+        finally:
+            log.release()
+            self._after("publish", cancelled=cancelled or self._stopping, problem=problem)
 
     # ------------------------------------------------------------------ export, saved plans
 
@@ -723,7 +780,15 @@ class RolloutScreen(BaseScreen):
             if choice == OPEN_FILE:
                 self._ask_plan_file()
             elif isinstance(choice, SavedRollout):
-                self._resume(choice.plan, choice.log)
+                try:
+                    plan = choice.plan
+                except OSError as exc:
+                    self.status.error(f"Could not read {choice.path}: {exc.strerror or exc}")
+                    return
+                except ValueError as exc:
+                    self.status.error(f"{choice.path}: {exc}")
+                    return
+                self._resume(plan, choice.log)
 
         self.app.push_screen(SavedRolloutsModal(kept, origin_of(self.connection)), chosen)
 
@@ -751,6 +816,8 @@ class RolloutScreen(BaseScreen):
 
     def _resume(self, plan: RolloutPlan, log: RolloutLog | None = None) -> None:
         self._take_plan(plan, log or RolloutLog.for_plan(plan))
+        ids = tuple(dict.fromkeys(p.account_id for p in plan.accounts))
+        self.request = RolloutRequest.of_plan(plan.change, ids)  # p plans it again
         log = self.results_log
         assert log is not None
         written, to_write = len(log.written()), plan.counts()["change"]
@@ -764,6 +831,13 @@ class RolloutScreen(BaseScreen):
                               "not applied")  # fmt: skip
         else:
             self.status.info(f"{note} · A writes the rest, P publishes")
+
+
+def first_error(exc: BaseException) -> BaseException:
+    """The first error inside an exception group (a pool of workers raises one)."""
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    return exc
 
 
 def _listing(plans: list[AccountPlan]) -> Text:

@@ -22,7 +22,7 @@ from textual.widgets import Button, Checkbox, Input, Label, Static
 from vagent_tui.services.changes import Change, FunctionSwitch
 from vagent_tui.services.rollout import change_problem
 from vagent_tui.services.rollout_pick import AccountFilter, parse_functions, parse_settings
-from vagent_tui.services.settings import BY_NAME
+from vagent_tui.services.settings import BY_NAME, form_text
 from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.dialogs import MODAL_CSS
 from vagent_tui.ui.text import safe
@@ -40,6 +40,16 @@ class RolloutRequest:
     marked_only: bool = False
     change: Change = field(default_factory=Change)
     account_filter: AccountFilter = field(default_factory=AccountFilter)
+    only_ids: tuple[int, ...] | None = None
+    """The accounts of a loaded plan (``p`` plans its change for them again)."""
+
+    @classmethod
+    def of_plan(cls, change: Change, account_ids: tuple[int, ...]) -> RolloutRequest:
+        """The request that plans ``change`` again for ``account_ids`` (a loaded plan)."""
+        functions = ", ".join(f"{s.name} {'on' if s.on else 'off'}" for s in change.functions)
+        settings = "; ".join(f"{name}={form_text(name, value)}" for name, value in change.settings)
+        return cls(change.voice or "", functions, settings, "", False, change, AccountFilter(),
+                   account_ids)  # fmt: skip
 
 
 class LastWord(Suggester):

@@ -30,9 +30,9 @@ OPEN_FILE = "open-file"
 def saved_line(saved: SavedRollout, origin: str) -> str:
     when = datetime.fromtimestamp(saved.modified).strftime("%Y-%m-%d %H:%M")
     state = "finished" if saved.finished else "unfinished"
-    elsewhere = "" if saved.plan.origin == origin else " · another platform or key"
+    elsewhere = "" if saved.origin == origin else " · another platform or key"
     return inert(
-        f"{when} · {saved.plan.change.describe()} · {saved.written:,}/{saved.to_write:,} "
+        f"{when} · {saved.change} · {saved.written:,}/{saved.to_write:,} "
         f"written, {saved.published:,} published · {state}{elsewhere}",
         limit=300,
     )
