@@ -30,16 +30,15 @@ are taken; the growth of the resident set from the second run to the last (the f
 one fills the connection pool, caches and the allocator's arenas) must stay under
 5 MB.
 
-The client gets its own ``httpx.AsyncHTTPTransport`` with ``max_connections =
-max_keepalive_connections = 3 x C`` (``--pool``): a plan keeps up to 3 requests per
-account in flight (staging, live, and the voices or functions list when the change
-needs one; 2 here), an apply 2. httpx's default keeps only 20 connections alive, so with
-64 requests in flight nearly every request would open a connection of its own. On
-loopback that costs next to nothing, but on a real network each new connection costs a
-TCP (and TLS) handshake, round trips the simulator does not charge: the figure would
-flatter the churn. ``--pool 0`` runs the client's own transport (httpx's defaults, as
-the console has them) for comparison. The simulator keeps idle connections for 120 s
-(uvicorn's 5 s could close pooled connections between runs, racing the next requests).
+The client runs as the console runs it: its own transport (`vagent_tui.api.transport.
+default_transport`: aiohttp's connection pool under httpx, up to 100 connections kept
+alive, so each account's requests reuse connections, as on a real network where a new
+connection costs a TCP and TLS handshake the simulator does not charge). ``--pool P``
+runs httpx's own pool instead, with P connections kept alive, for comparison: httpcore's
+bookkeeping scans every pooled connection several times per request, and at 30+ requests
+in flight that CPU, not the network, sets the pace. The simulator keeps idle connections
+for 120 s (uvicorn's 5 s could close pooled connections between runs, racing the next
+requests).
 
 Usage: ``python bench/rollout.py [--reps R] [--concurrency C] [--pool P]``
 """
@@ -118,7 +117,7 @@ async def run(
     plans: list[float] = []
     applies: list[float] = []
     memory: list[tuple[int, int]] = []
-    pooled = f"pool of {pool} connections" if pool else "the client's own connection pool"
+    pooled = f"httpx's pool of {pool} connections" if pool else "the client's own transport"
     print(f"{len(accounts)} accounts, concurrency {concurrency}, {pooled}, {reps} runs; ideal: "
           f"plan {rounds} x {LATENCY * 1000:.0f} ms = {plan_ideal:.2f} s, "
           f"apply {rounds} x 2 x {LATENCY * 1000:.0f} ms = {apply_ideal:.2f} s")  # fmt: skip
@@ -172,10 +171,11 @@ def main() -> None:
     parser.add_argument("--reps", type=int, default=5, help="plan + apply runs (default 5)")
     parser.add_argument("--concurrency", type=int, default=DEFAULT_CONCURRENCY,
                         help=f"accounts in flight ({DEFAULT_CONCURRENCY})")  # fmt: skip
-    parser.add_argument("--pool", type=int, default=None,
-                        help="connections kept alive (3 x C; 0: the client's own)")  # fmt: skip
+    parser.add_argument("--pool", type=int, default=0,
+                        help="httpx's own pool with P connections kept alive (default 0: "
+                             "the client's own transport, as the console runs)")  # fmt: skip
     args = parser.parse_args()
-    pool = 3 * args.concurrency if args.pool is None else args.pool
+    pool = args.pool
     sim = loopback_sim("--accounts", str(ACCOUNTS), "--latency-ms", "50", keep_alive=120)
     with sim as base, tempfile.TemporaryDirectory(prefix="vagent-rollout-bench-") as tmp:
         plan_ratio, apply_ratio = asyncio.run(

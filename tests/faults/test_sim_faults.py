@@ -217,8 +217,16 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-async def test_faults_over_loopback() -> None:
+@pytest.mark.parametrize("transport", ["aiohttp", "httpx"])
+async def test_faults_over_loopback(transport: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each fault, through the default transport (aiohttp's pool) and httpx's own."""
     import uvicorn
+
+    from vagent_tui.api.transport import default_transport
+
+    monkeypatch.setenv("VAGENT_TRANSPORT", transport)
+    chosen = default_transport()
+    assert (chosen is None) == (transport == "httpx")
 
     app = create_app(faults=Faults(seed=2))
     port = _free_port()

@@ -589,3 +589,20 @@ async def test_agent_config_id_is_escaped_in_path(make_client) -> None:
 
     assert recorder.last.url.raw_path.startswith(b"/api/v2/agent/a%2Fb%3Fc?")
     assert query(recorder.last) == {"token": [TOKEN]}
+
+
+def test_the_default_transport_is_aiohttps_pool_unless_a_proxy_or_a_choice_says_not(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from httpx_aiohttp import AiohttpTransport
+
+    from vagent_tui.api.transport import PROXY_VARIABLES, default_transport
+
+    for name in (*PROXY_VARIABLES, "VAGENT_TRANSPORT"):
+        monkeypatch.delenv(name, raising=False)
+    assert isinstance(default_transport(), AiohttpTransport)
+    monkeypatch.setenv("HTTPS_PROXY", "http://proxy.example:3128")
+    assert default_transport() is None  # httpx honours the proxy; aiohttp would not
+    monkeypatch.delenv("HTTPS_PROXY")
+    monkeypatch.setenv("VAGENT_TRANSPORT", "httpx")
+    assert default_transport() is None
