@@ -196,9 +196,19 @@ class PlatformClient(ApiTransport):
     async def create_token(
         self, description: str, *, type: str = "admin", target: int | None = None
     ) -> m.TokenRecord:
+        """``POST /tokens``: a new token; its secret is in the reply, and nowhere else.
+
+        The spec shows ``token`` as a record; a reply whose ``token`` is the bare secret
+        is read too, its other fields then taken from the reply's top level (or, when
+        absent there, from what was asked).
+        """
         body = m.TokenRequest(type=type, description=description).wire()
         payload = await self.request("POST", "/tokens", target=target, json=body)
-        return self._parse(m.TokenRecord, payload.get("token"), method="POST", url="/tokens")
+        token = payload.get("token")
+        if isinstance(token, str):
+            envelope = ("success", "message")
+            token = {**body, **{k: v for k, v in payload.items() if k not in envelope}}
+        return self._parse(m.TokenRecord, token, method="POST", url="/tokens")
 
     async def delete_token(self, token: str, *, target: int | None = None) -> m.Envelope:
         return await self._envelope(
@@ -319,7 +329,11 @@ class PlatformClient(ApiTransport):
         overwrite: bool = False,
         mode: str | None = None,
     ) -> m.UploadResult:
-        """Upload one file into the Computer Agent workspace (multipart/form-data)."""
+        """Upload one file into the Computer Agent workspace (multipart/form-data).
+
+        Any success status is a success: the spec shows no fields of the reply, so one
+        that is empty or not JSON gives an `UploadResult` without fields.
+        """
         form = m.UploadRequest(path=path, overwrite=overwrite, mode=mode)
         data = {"path": form.path, "overwrite": as_bool(form.overwrite)}
         if form.mode:
@@ -332,6 +346,8 @@ class PlatformClient(ApiTransport):
             data=data,
             files={"file": (name, content, "application/octet-stream")},
             journal_body={**data, "file": f"<{len(content)} bytes>"},
+            # "200 on success; response body fields: not shown" (the spec).
+            body_optional=True,
         )
         return self._parse(m.UploadResult, payload, method="POST", url=url)
 

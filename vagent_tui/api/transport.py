@@ -166,10 +166,14 @@ class ApiTransport:
         data: Mapping[str, str] | None = None,
         files: Mapping[str, Any] | None = None,
         journal_body: Any = None,
+        body_optional: bool = False,
     ) -> Json:
         """Send one request and return the reply's JSON object, or raise.
 
         ``path`` is relative to the API prefix unless it already starts with it.
+        ``body_optional``: a success status is a success whatever its body (empty, not
+        JSON, JSON but not an object: then ``{}``), for endpoints whose spec shows no
+        reply fields.
         """
         url = path if path.startswith(API_PREFIX) else API_PREFIX + path
         if self.read_only and method != "GET":
@@ -181,7 +185,9 @@ class ApiTransport:
         response, started = await self._exchange(
             method, url, target, params, json, data, files, journal_body
         )
-        return self._finish(method, url, target, journal_body, json, response, started)
+        return self._finish(
+            method, url, target, journal_body, json, response, started, body_optional
+        )
 
     async def _exchange(
         self,
@@ -227,11 +233,12 @@ class ApiTransport:
         json: Any,
         response: httpx.Response,
         started: float,
+        body_optional: bool = False,
     ) -> Json:
         """Decode a reply into its JSON object (or raise), and tell the observers."""
         body = journal_body if journal_body is not None else json
         elapsed = asyncio.get_running_loop().time() - started
-        result = self._decode(method, url, response)
+        result = decode_reply(method, url, response, self._token, body_optional=body_optional)
         if isinstance(result, PlatformError):
             status = getattr(result, "status", response.status_code)
             self._notify(method, url, target, body, status, result.message, elapsed)
@@ -383,9 +390,6 @@ class ApiTransport:
             if retry_after.strip().isdigit():
                 delay = max(delay, float(retry_after))
         return min(delay, self.max_retry_after)
-
-    def _decode(self, method: str, url: str, response: httpx.Response) -> Json | PlatformError:
-        return decode_reply(method, url, response, self._token)
 
     def _notify(
         self,
