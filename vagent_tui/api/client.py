@@ -10,11 +10,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any, TypeGuard
-from urllib.parse import quote, urlsplit
+from urllib.parse import parse_qsl, quote, urlsplit, urlunsplit
 
 from vagent_tui.api import models as m
 from vagent_tui.api.errors import PlatformError, redact_url
-from vagent_tui.api.transport import ApiTransport, Exchange, Observer, as_bool
+from vagent_tui.api.transport import (
+    API_PREFIX,
+    TARGET_PARAMS,
+    ApiTransport,
+    Exchange,
+    Observer,
+    as_bool,
+)
 
 
 def _is_int(value: object) -> TypeGuard[int]:
@@ -129,7 +136,8 @@ class PlatformClient(ApiTransport):
             f"/agent/{quote(agent_config_id, safe='')}/versions",
             "versions",
             target=target,
-            params={"includeData": include_data},
+            # Optional flags go only when set: nobody asked for includeData=false.
+            params={"includeData": True} if include_data else None,
         )
 
     async def rename_version(
@@ -380,7 +388,15 @@ class PlatformClient(ApiTransport):
     async def migration_status(
         self, status_endpoint: str, *, target: int | None = None
     ) -> m.MigrationTask:
-        """Read a task at its ``statusEndpoint`` (a path, or a URL on the same origin)."""
+        """Read a task at its ``statusEndpoint``, used as the platform gave it.
+
+        An absolute URL must be on the platform's own origin (the token is sent to no
+        other host: `PlatformError` otherwise, nothing sent); a path from the root is
+        taken from the base URL (a gateway's path before it is kept); a relative path
+        from the API's root, ``{base_url}/api/v2/``. Nothing is added to its path, and its
+        query is kept, except a ``token`` or target parameter of its own: this client's
+        ride instead.
+        """
         parts = urlsplit(status_endpoint)
         if parts.scheme or parts.netloc:
             base = urlsplit(self.base_url)
@@ -389,11 +405,17 @@ class PlatformClient(ApiTransport):
                     f"The status endpoint is on another host ({parts.netloc}); "
                     "the token is not sent there"
                 )
-        path = parts.path
-        if not path.startswith("/"):
-            path = "/" + path
-        payload = await self.request("GET", path, target=target)
-        return self._parse(m.MigrationTask, payload, url=path)
+            url = urlunsplit((parts.scheme, parts.netloc, parts.path or "/", "", ""))
+        elif parts.path.startswith("/"):
+            url = parts.path
+        else:
+            url = f"{API_PREFIX}/{parts.path}"
+        params: dict[str, list[str]] = {}
+        for key, value in parse_qsl(parts.query, keep_blank_values=True):
+            if key != "token" and key not in TARGET_PARAMS:
+                params.setdefault(key, []).append(value)
+        payload = await self.request("GET", url, target=target, params=params, as_given=True)
+        return self._parse(m.MigrationTask, payload, url=parts.path)
 
     # ------------------------------------------------------------------ messaging
 
@@ -405,7 +427,9 @@ class PlatformClient(ApiTransport):
         unread: bool = False,
         target: int | None = None,
     ) -> m.JunkRoomPage:
-        params = {"pagination": True, "page": page, "pageSize": page_size, "unread": unread}
+        params: dict[str, Any] = {"pagination": True, "page": page, "pageSize": page_size}
+        if unread:  # an optional flag: sent only when set
+            params["unread"] = True
         payload = await self.request("GET", "/junkConversations", target=target, params=params)
         return self._parse(m.JunkRoomPage, payload, url="/junkConversations")
 

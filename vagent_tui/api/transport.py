@@ -52,6 +52,10 @@ from vagent_tui.api.replies import (
 )
 
 API_PREFIX = "/api/v2"
+TARGET_PARAMS = frozenset(
+    {"targetAccountId", "targetOrganizationId", "targetResellerId", "targetPartnerId"}
+)
+"""The query parameters that select the account a request acts on (spec rules 7 and 9)."""
 DEFAULT_TIMEOUT = 15.0
 MIB = 1024 * 1024
 DEFAULT_MAX_REPLY_MB = 16
@@ -89,6 +93,19 @@ class Exchange:
 Observer = Callable[[Exchange], None]
 
 
+def normalise_base_url(base_url: str) -> str:
+    """The platform's address without a trailing ``/`` or ``/api/v2``.
+
+    Every path is sent with the ``/api/v2`` prefix, so a base URL copied with it (the
+    spec writes ``{base_url}`` and then the prefixed paths) would double it. A path
+    before the prefix (a gateway's) is kept.
+    """
+    base = base_url.strip().rstrip("/")
+    while base.endswith(API_PREFIX):
+        base = base.removesuffix(API_PREFIX).rstrip("/")
+    return base
+
+
 def as_bool(value: bool) -> str:
     return "true" if value else "false"
 
@@ -109,7 +126,7 @@ class ApiTransport:
         total_timeout: float | None = None,
         max_reply_bytes: int | None = None,
     ) -> None:
-        self.base_url = base_url.rstrip("/")
+        self.base_url = normalise_base_url(base_url)
         self.max_reply_bytes = max_reply_bytes or default_max_reply_bytes()
         """A reply body past this is refused before it is read whole (`ReplyTooLarge`)."""
         self.timeout = timeout
@@ -167,15 +184,18 @@ class ApiTransport:
         files: Mapping[str, Any] | None = None,
         journal_body: Any = None,
         body_optional: bool = False,
+        as_given: bool = False,
     ) -> Json:
         """Send one request and return the reply's JSON object, or raise.
 
-        ``path`` is relative to the API prefix unless it already starts with it.
+        ``path`` is relative to the API prefix unless it already starts with it; with
+        ``as_given`` it is sent as it is: a path relative to the base URL, or an absolute
+        URL (which the caller has checked is the platform's own origin).
         ``body_optional``: a success status is a success whatever its body (empty, not
         JSON, JSON but not an object: then ``{}``), for endpoints whose spec shows no
         reply fields.
         """
-        url = path if path.startswith(API_PREFIX) else API_PREFIX + path
+        url = path if as_given or path.startswith(API_PREFIX) else API_PREFIX + path
         if self.read_only and method != "GET":
             raise ReadOnlyRefused(
                 "Read-only profile: changes are disabled (nothing was sent)",
@@ -362,7 +382,7 @@ class ApiTransport:
         ``urlencode``), at about a third of the cost (bench/client.py). Only for the plain
         case: a path without a query of its own, values that are ``str`` or ``int``.
         """
-        if "?" in url or "#" in url:
+        if "?" in url or "#" in url or not url.startswith("/"):
             return None
         for value in query.values():
             if type(value) is not str and type(value) is not int:
