@@ -24,7 +24,6 @@ from textual.widgets import Button, Input, Select, Static
 
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import AdrExportConfig
-from vagent_tui.api.requests import MAX_ROTATION
 from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.text import safe
@@ -50,7 +49,7 @@ _FRIENDLY = {
     "port": "a port number between 1 and 65535",
     "username": "required",
     "password": "required",
-    "rotation_minutes": f"a whole number of minutes from 1 to {MAX_ROTATION} (e.g. 60)",
+    "rotation_minutes": "a whole number of minutes, 1 or more (e.g. 60)",
     "delivery_protocol": "pick SFTP, FTPS or FTP",
 }
 
