@@ -14,6 +14,7 @@ from urllib.parse import parse_qsl, quote, urlsplit, urlunsplit
 
 from vagent_tui.api import models as m
 from vagent_tui.api.errors import PlatformError, redact_url
+from vagent_tui.api.targets import Target
 from vagent_tui.api.transport import (
     API_PREFIX,
     TARGET_PARAMS,
@@ -230,8 +231,11 @@ class PlatformClient(ApiTransport):
     # ------------------------------------------------------------------ billing
 
     async def set_adr_export(
-        self, config: m.AdrExportConfig, *, target: int | None = None
+        self, config: m.AdrExportConfig, *, target: Target | None = None
     ) -> m.Envelope:
+        """``POST /billing/adrExportConfig``: configured at partner, reseller or organization
+        level (api-facts), so an account of those levels is selected by the parameter of
+        its level (a `LevelTarget`, rule 9)."""
         body = config.wire()
         return await self._envelope(
             "POST",
@@ -366,7 +370,10 @@ class PlatformClient(ApiTransport):
 
     # ------------------------------------------------------------------ templates
 
-    async def list_templates(self, *, target: int | None = None) -> list[m.Template]:
+    # Templates are a reseller feature: a reseller is selected by ``targetResellerId``
+    # (a `LevelTarget`, rule 9), not by ``targetAccountId``.
+
+    async def list_templates(self, *, target: Target | None = None) -> list[m.Template]:
         return await self._get_list(m.Template, "/templates", "templates", target=target)
 
     async def migrate(
@@ -374,7 +381,7 @@ class PlatformClient(ApiTransport):
         template_id: str,
         request: m.MigrationRequest | None = None,
         *,
-        target: int | None = None,
+        target: Target | None = None,
     ) -> m.MigrationTask:
         """Start a template migration: a dry run unless the request says otherwise."""
         body = (request or m.MigrationRequest()).wire()
@@ -386,7 +393,7 @@ class PlatformClient(ApiTransport):
         return task
 
     async def migration_status(
-        self, status_endpoint: str, *, target: int | None = None
+        self, status_endpoint: str, *, target: Target | None = None
     ) -> m.MigrationTask:
         """Read a task at its ``statusEndpoint``, used as the platform gave it.
 

@@ -1,7 +1,8 @@
 """The HTTP machinery under `PlatformClient`: token placement, errors, retries, redaction.
 
 The credential travels in the ``token`` query parameter of every request (never a
-header, per the spec). A target account becomes ``targetAccountId`` in the query,
+header, per the spec). A target account becomes ``targetAccountId`` in the query (or the
+parameter of its level, for a resource scoped at a level: `vagent_tui.api.targets`),
 except on the Computer Agent routes whose path already holds the account id.
 
 Every failure surfaces as a `PlatformError` subclass whose text and repr never hold the
@@ -50,6 +51,7 @@ from vagent_tui.api.replies import (
     parse_list,
     parse_model,
 )
+from vagent_tui.api.targets import Target, target_param
 
 API_PREFIX = "/api/v2"
 TARGET_PARAMS = frozenset(
@@ -88,6 +90,8 @@ class Exchange:
     status: int | None
     message: str | None
     elapsed: float
+    target_param: str = "targetAccountId"
+    """The query parameter that carried ``target``."""
 
 
 Observer = Callable[[Exchange], None]
@@ -177,7 +181,7 @@ class ApiTransport:
         method: str,
         path: str,
         *,
-        target: int | None = None,
+        target: Target | None = None,
         params: Mapping[str, Any] | None = None,
         json: Any = None,
         data: Mapping[str, str] | None = None,
@@ -213,7 +217,7 @@ class ApiTransport:
         self,
         method: str,
         url: str,
-        target: int | None,
+        target: Target | None,
         params: Mapping[str, Any] | None,
         json: Any,
         data: Mapping[str, str] | None,
@@ -223,7 +227,8 @@ class ApiTransport:
         """Send with the retry policy; the reply (any status) and when it started, or raise."""
         query: dict[str, Any] = {"token": self._token}
         if target is not None:
-            query["targetAccountId"] = int(target)
+            name, account_id = target_param(target)
+            query[name] = account_id
         for key, value in (params or {}).items():
             if value is None:
                 continue
@@ -248,7 +253,7 @@ class ApiTransport:
         self,
         method: str,
         url: str,
-        target: int | None,
+        target: Target | None,
         journal_body: Any,
         json: Any,
         response: httpx.Response,
@@ -415,7 +420,7 @@ class ApiTransport:
         self,
         method: str,
         url: str,
-        target: int | None,
+        target: Target | None,
         body: Any,
         status: int | None,
         message: str | None,
@@ -423,7 +428,10 @@ class ApiTransport:
     ) -> None:
         if not self.observers:
             return
-        exchange = Exchange(method, url, target, body, status, message, elapsed)
+        param, account_id = target_param(target) if target is not None else ("", None)
+        exchange = Exchange(
+            method, url, account_id, body, status, message, elapsed, param or "targetAccountId"
+        )
         for observer in list(self.observers):
             observer(exchange)
 
@@ -436,7 +444,7 @@ class ApiTransport:
         path: str,
         key: str,
         *,
-        target: int | None = None,
+        target: Target | None = None,
         params: Mapping[str, Any] | None = None,
     ) -> list[ModelT]:
         url = path if path.startswith(API_PREFIX) else API_PREFIX + path
