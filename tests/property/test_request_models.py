@@ -99,7 +99,7 @@ def test_adr_valid_is_wired_as_the_spec_shapes_it(values: dict[str, Any]) -> Non
     assert "password" not in repr(config) or values["password"] not in repr(config)
 
 
-BAD_ROTATIONS = ["0", "-5", "", "abc", "1.5", "1441", "99999", True, None]
+BAD_ROTATIONS = ["0", "-5", "", "abc", "1.5", "+60", "٦٠", True, None]
 BAD_HOSTS = ["", "bad host", "-a.com", "300.1.1.1", "a" * 254, "[::1]", "a..b"]
 adr_breakers = st.one_of(
     st.tuples(st.just("delivery_protocol"), st.text(max_size=6).filter(
@@ -193,7 +193,7 @@ def test_token_valid(description: str) -> None:
 
 @FAST
 @given(description=s.bad_descriptions, kind=st.sampled_from(["admin", "", " "]))
-def test_token_invalid(description: str, kind: str) -> None:
+def test_token_invalid(description: Any, kind: str) -> None:
     refused(lambda: TokenRequest(type=kind, description=description))
     refused(lambda: TokenRequest(type="", description="ok"))
 

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from pydantic import AliasChoices, Field
 
-from vagent_tui.api.base import Resource
+from vagent_tui.api.base import Items, NullAsEmpty, Resource
 
 
 class FunctionEntry(Resource):
     """One entry of an agent configuration's ``actions``."""
 
-    name: str = ""
-    instructions: str = ""
+    name: NullAsEmpty = ""
+    instructions: NullAsEmpty = ""
     placeholder: str | None = None
     allowed: bool | None = None
     reason: str | None = None
@@ -20,13 +20,13 @@ class FunctionEntry(Resource):
 
 class ReportingFieldValues(Resource):
     kind: str | None = None
-    choices: list[str] = Field(default_factory=list)
+    choices: Items[str] = Field(default_factory=list)
 
 
 class ReportingField(Resource):
-    key: str = ""
-    label: str = ""
-    instructions: str = ""
+    key: NullAsEmpty = ""
+    label: NullAsEmpty = ""
+    instructions: NullAsEmpty = ""
     values: ReportingFieldValues | None = None
 
 
@@ -37,15 +37,15 @@ class EffectiveReportingField(ReportingField):
 
 
 class AppEntry(Resource):
-    app_id: str = ""
+    app_id: NullAsEmpty = ""
     version: str | None = None
-    instructions: str = ""
+    instructions: NullAsEmpty = ""
     enabled: bool | None = None
 
 
 class SkillEntry(Resource):
-    slug: str = ""
-    instructions: str = ""
+    slug: NullAsEmpty = ""
+    instructions: NullAsEmpty = ""
 
 
 class ActiveHours(Resource):
@@ -81,8 +81,8 @@ class AgentConfig(Resource):
     brand_name: str | None = None
     agent_instructions: str | None = None
     welcome_message: str | None = None
-    links: list[str] = Field(default_factory=list)
-    keywords: list[str] = Field(default_factory=list)
+    links: Items[str] = Field(default_factory=list)
+    keywords: Items[str] = Field(default_factory=list)
     agent_model: str | None = None
     agent_thinking: str | None = None
     agent_thinking_model: str | None = None
@@ -96,10 +96,10 @@ class AgentConfig(Resource):
     )
     agent_stt_engine: str | None = None
     agent_stt_smart_formatting: bool | None = None
-    actions: list[FunctionEntry] = Field(default_factory=list)
-    reporting_fields: list[ReportingField] = Field(default_factory=list)
-    apps: list[AppEntry] = Field(default_factory=list)
-    skills: list[SkillEntry] = Field(default_factory=list)
+    actions: Items[FunctionEntry] = Field(default_factory=list)
+    reporting_fields: Items[ReportingField] = Field(default_factory=list)
+    apps: Items[AppEntry] = Field(default_factory=list)
+    skills: Items[SkillEntry] = Field(default_factory=list)
     computer_delegate_account_id: int | None = None
     heartbeat_instructions: str | None = None
     heartbeat_every: str | None = None
@@ -116,10 +116,11 @@ class AgentConfig(Resource):
     speech_processing_delay_max_multiplier: int | None = None
     caller_response_timeout: int | None = None
     caller_response_timeout_hangup_counter: int | None = None
-    ignore_speech: list[str] = Field(default_factory=list)
+    ignore_speech: Items[str] = Field(default_factory=list)
     no_contact_injection: bool | None = None
     no_convo_history: bool | None = None
-    auto_recording_notification: str | None = None
+    auto_recording_notification: str | bool | None = None
+    """The spec shows the text ``"true"``; a boolean is read as well, and kept as sent."""
     recording_notification_phrase: str | None = None
     pre_answer_ring_time: int | None = None
     pre_answer_skip_processing_results: bool | None = None
@@ -140,8 +141,8 @@ class AgentConfig(Resource):
     cnam_auto_reject_code: int | None = None
     cnam_auto_transfer_regex: str | None = None
     cnam_auto_transfer_destination: str | None = None
-    active_event_rules: list[str] = Field(default_factory=list)
-    effective_reporting_fields: list[EffectiveReportingField] = Field(default_factory=list)
+    active_event_rules: Items[str] = Field(default_factory=list)
+    effective_reporting_fields: Items[EffectiveReportingField] = Field(default_factory=list)
 
     @property
     def agent_s2s_engine(self) -> str | None:

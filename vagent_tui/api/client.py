@@ -10,11 +10,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any, TypeGuard
-from urllib.parse import quote, urlsplit
+from urllib.parse import parse_qsl, quote, urlsplit, urlunsplit
 
 from vagent_tui.api import models as m
 from vagent_tui.api.errors import PlatformError, redact_url
-from vagent_tui.api.transport import ApiTransport, Exchange, Observer, as_bool
+from vagent_tui.api.targets import Target
+from vagent_tui.api.transport import (
+    API_PREFIX,
+    TARGET_PARAMS,
+    ApiTransport,
+    Exchange,
+    Observer,
+    as_bool,
+)
 
 
 def _is_int(value: object) -> TypeGuard[int]:
@@ -129,7 +137,8 @@ class PlatformClient(ApiTransport):
             f"/agent/{quote(agent_config_id, safe='')}/versions",
             "versions",
             target=target,
-            params={"includeData": include_data},
+            # Optional flags go only when set: nobody asked for includeData=false.
+            params={"includeData": True} if include_data else None,
         )
 
     async def rename_version(
@@ -196,9 +205,19 @@ class PlatformClient(ApiTransport):
     async def create_token(
         self, description: str, *, type: str = "admin", target: int | None = None
     ) -> m.TokenRecord:
+        """``POST /tokens``: a new token; its secret is in the reply, and nowhere else.
+
+        The spec shows ``token`` as a record; a reply whose ``token`` is the bare secret
+        is read too, its other fields then taken from the reply's top level (or, when
+        absent there, from what was asked).
+        """
         body = m.TokenRequest(type=type, description=description).wire()
         payload = await self.request("POST", "/tokens", target=target, json=body)
-        return self._parse(m.TokenRecord, payload.get("token"), method="POST", url="/tokens")
+        token = payload.get("token")
+        if isinstance(token, str):
+            envelope = ("success", "message")
+            token = {**body, **{k: v for k, v in payload.items() if k not in envelope}}
+        return self._parse(m.TokenRecord, token, method="POST", url="/tokens")
 
     async def delete_token(self, token: str, *, target: int | None = None) -> m.Envelope:
         return await self._envelope(
@@ -212,8 +231,11 @@ class PlatformClient(ApiTransport):
     # ------------------------------------------------------------------ billing
 
     async def set_adr_export(
-        self, config: m.AdrExportConfig, *, target: int | None = None
+        self, config: m.AdrExportConfig, *, target: Target | None = None
     ) -> m.Envelope:
+        """``POST /billing/adrExportConfig``: configured at partner, reseller or organization
+        level (api-facts), so an account of those levels is selected by the parameter of
+        its level (a `LevelTarget`, rule 9)."""
         body = config.wire()
         return await self._envelope(
             "POST",
@@ -319,7 +341,11 @@ class PlatformClient(ApiTransport):
         overwrite: bool = False,
         mode: str | None = None,
     ) -> m.UploadResult:
-        """Upload one file into the Computer Agent workspace (multipart/form-data)."""
+        """Upload one file into the Computer Agent workspace (multipart/form-data).
+
+        Any success status is a success: the spec shows no fields of the reply, so one
+        that is empty or not JSON gives an `UploadResult` without fields.
+        """
         form = m.UploadRequest(path=path, overwrite=overwrite, mode=mode)
         data = {"path": form.path, "overwrite": as_bool(form.overwrite)}
         if form.mode:
@@ -332,6 +358,8 @@ class PlatformClient(ApiTransport):
             data=data,
             files={"file": (name, content, "application/octet-stream")},
             journal_body={**data, "file": f"<{len(content)} bytes>"},
+            # "200 on success; response body fields: not shown" (the spec).
+            body_optional=True,
         )
         return self._parse(m.UploadResult, payload, method="POST", url=url)
 
@@ -342,7 +370,10 @@ class PlatformClient(ApiTransport):
 
     # ------------------------------------------------------------------ templates
 
-    async def list_templates(self, *, target: int | None = None) -> list[m.Template]:
+    # Templates are a reseller feature: a reseller is selected by ``targetResellerId``
+    # (a `LevelTarget`, rule 9), not by ``targetAccountId``.
+
+    async def list_templates(self, *, target: Target | None = None) -> list[m.Template]:
         return await self._get_list(m.Template, "/templates", "templates", target=target)
 
     async def migrate(
@@ -350,7 +381,7 @@ class PlatformClient(ApiTransport):
         template_id: str,
         request: m.MigrationRequest | None = None,
         *,
-        target: int | None = None,
+        target: Target | None = None,
     ) -> m.MigrationTask:
         """Start a template migration: a dry run unless the request says otherwise."""
         body = (request or m.MigrationRequest()).wire()
@@ -362,9 +393,17 @@ class PlatformClient(ApiTransport):
         return task
 
     async def migration_status(
-        self, status_endpoint: str, *, target: int | None = None
+        self, status_endpoint: str, *, target: Target | None = None
     ) -> m.MigrationTask:
-        """Read a task at its ``statusEndpoint`` (a path, or a URL on the same origin)."""
+        """Read a task at its ``statusEndpoint``, used as the platform gave it.
+
+        An absolute URL must be on the platform's own origin (the token is sent to no
+        other host: `PlatformError` otherwise, nothing sent); a path from the root is
+        taken from the base URL (a gateway's path before it is kept); a relative path
+        from the API's root, ``{base_url}/api/v2/``. Nothing is added to its path, and its
+        query is kept, except a ``token`` or target parameter of its own: this client's
+        ride instead.
+        """
         parts = urlsplit(status_endpoint)
         if parts.scheme or parts.netloc:
             base = urlsplit(self.base_url)
@@ -373,11 +412,17 @@ class PlatformClient(ApiTransport):
                     f"The status endpoint is on another host ({parts.netloc}); "
                     "the token is not sent there"
                 )
-        path = parts.path
-        if not path.startswith("/"):
-            path = "/" + path
-        payload = await self.request("GET", path, target=target)
-        return self._parse(m.MigrationTask, payload, url=path)
+            url = urlunsplit((parts.scheme, parts.netloc, parts.path or "/", "", ""))
+        elif parts.path.startswith("/"):
+            url = parts.path
+        else:
+            url = f"{API_PREFIX}/{parts.path}"
+        params: dict[str, list[str]] = {}
+        for key, value in parse_qsl(parts.query, keep_blank_values=True):
+            if key != "token" and key not in TARGET_PARAMS:
+                params.setdefault(key, []).append(value)
+        payload = await self.request("GET", url, target=target, params=params, as_given=True)
+        return self._parse(m.MigrationTask, payload, url=parts.path)
 
     # ------------------------------------------------------------------ messaging
 
@@ -389,7 +434,9 @@ class PlatformClient(ApiTransport):
         unread: bool = False,
         target: int | None = None,
     ) -> m.JunkRoomPage:
-        params = {"pagination": True, "page": page, "pageSize": page_size, "unread": unread}
+        params: dict[str, Any] = {"pagination": True, "page": page, "pageSize": page_size}
+        if unread:  # an optional flag: sent only when set
+            params["unread"] = True
         payload = await self.request("GET", "/junkConversations", target=target, params=params)
         return self._parse(m.JunkRoomPage, payload, url="/junkConversations")
 

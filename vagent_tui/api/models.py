@@ -21,7 +21,7 @@ from pydantic import (
     Field,
 )
 
-from vagent_tui.api.base import Resource
+from vagent_tui.api.base import Items, NullAsEmpty, Resource
 from vagent_tui.api.migration_models import (
     FINAL_STATUSES,
     MigrationCounts,
@@ -119,9 +119,9 @@ def __dir__() -> list[str]:
 class FunctionDescriptor(Resource):
     """An entry of the functions list, evaluated for the selected account."""
 
-    name: str = ""
-    label: str = ""
-    details: str = ""
+    name: NullAsEmpty = ""
+    label: NullAsEmpty = ""
+    details: NullAsEmpty = ""
     placeholder: str | None = None
     limit: int | None = None
     has_settings: bool | None = None
@@ -139,14 +139,14 @@ class AccountAvailability(Resource):
 
 
 class Voice(Resource):
-    id: str = ""
-    name: str = ""
+    id: NullAsEmpty = ""
+    name: NullAsEmpty = ""
     description: str | None = None
     provider: str | None = None
     sample_url: str | None = None
     image_url: str | None = None
-    languages: list[str] = Field(default_factory=list)
-    compatible_s2_s_engines: list[str] = Field(
+    languages: Items[str] = Field(default_factory=list)
+    compatible_s2_s_engines: Items[str] = Field(
         default_factory=list,
         validation_alias=AliasChoices("compatibleS2SEngines", "compatible_s2s_engines"),
     )
@@ -167,7 +167,7 @@ class SavedVersion(Resource):
     """A saved snapshot of a live configuration, identified by its epoch-ms score."""
 
     version_id: int = 0
-    title: str = ""
+    title: NullAsEmpty = ""
     snapshot: dict[str, Any] | None = None
 
     @property
@@ -248,10 +248,11 @@ class ComputerAccount(Resource):
 
 
 class TokenRecord(Resource):
-    token: str = ""
+    token: NullAsEmpty = ""
     description: str | None = None
     type: str | None = None
-    timestamp: str | None = None
+    timestamp: str | int | float | None = None
+    """Epoch seconds or milliseconds; the spec shows numeric text, a number is read too."""
     user_id: int | None = None
 
     def __repr_args__(self) -> Iterator[tuple[str | None, Any]]:
@@ -359,7 +360,7 @@ class JunkRoomPage(Resource):
     page_size: int = 0
     page_number: int = 0
     total_rooms: int = 0
-    rooms: list[JunkRoom] = Field(default_factory=list)
+    rooms: Items[JunkRoom] = Field(default_factory=list)
 
 
 # --------------------------------------------------------------------------- billing / sip / hooks

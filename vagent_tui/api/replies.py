@@ -65,15 +65,21 @@ def list_envelope(model: type[BaseModel], key: str) -> TypeAdapter[Any]:
 
 
 def decode_reply(
-    method: str, url: str, response: httpx.Response, token: str
+    method: str, url: str, response: httpx.Response, token: str, *, body_optional: bool = False
 ) -> Json | PlatformError:
-    """The reply's JSON object, or the error it stands for (never raised here)."""
+    """The reply's JSON object, or the error it stands for (never raised here).
+
+    With ``body_optional`` a success status needs no JSON object: a reply without one
+    is ``{}`` (an error envelope with ``success: false`` is still an error).
+    """
     status = response.status_code
     try:
         # pydantic-core's parser: about twice as fast as json.loads (bench/client.py).
         payload = from_json(response.content)
     except ValueError:
         payload = None
+        if body_optional and status < 400:
+            return {}
         if status < 400 or response.content.strip():
             kind = "an empty reply" if not response.content.strip() else "a reply that is not JSON"
             if status >= 400:
@@ -90,6 +96,8 @@ def decode_reply(
             message = f"HTTP {status} {response.reason_phrase}".strip()
         return ApiError(status, redact_text(message, token), method=method, url=url, body=payload)
     if not isinstance(payload, dict):
+        if body_optional:
+            return {}
         return MalformedResponse(
             f"The platform sent JSON that is not an object (HTTP {status})",
             status=status,
@@ -121,6 +129,9 @@ def parse_list(model: type[ModelT], payload: Json, key: str, url: str) -> list[M
         return []
     if not isinstance(items, list):
         raise MalformedResponse(f"The platform's reply has {key!r} that is not a list", url=url)
+    # A null item is no record: skipped, so that it does not cost the list its others.
+    # (The fast path of `list_envelope` refuses it, and the reply comes here.)
+    items = [item for item in items if item is not None]
     try:
         return _list_adapter(model).validate_python(items)
     except ValidationError as exc:

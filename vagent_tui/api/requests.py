@@ -14,11 +14,9 @@ from urllib.parse import urlsplit
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic.alias_generators import to_camel
 
-# Where the spec is silent, the limits the simulator enforces too.
-MAX_ROTATION = 1440
-"""ADR rotation minutes: at most a day, since files are delivered daily."""
-MAX_TITLE = 120
-"""A saved version's display title."""
+# Only what the spec states is checked here. A limit the simulator chose where the spec
+# is silent (the rotation of ADR files at most a day, say) is listed in its CONTRACT.md
+# and not enforced: the platform answers a value it refuses with a message of its own.
 
 
 class Request(BaseModel):
@@ -67,13 +65,12 @@ class AdrExportConfig(Request):
     @field_validator("rotation_minutes", mode="before")
     @classmethod
     def _rotation(cls, value: Any) -> str:
+        # The spec: the number of minutes of records in each file, sent as text.
         if isinstance(value, bool):
             raise ValueError("rotation minutes must be a whole number of minutes")
         text = str(value).strip()
-        if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= MAX_ROTATION:
-            raise ValueError(
-                f"rotation minutes must be a whole number of minutes from 1 to {MAX_ROTATION}"
-            )
+        if not (text.isascii() and text.isdigit()) or int(text) < 1:
+            raise ValueError("rotation minutes must be a whole number of minutes, 1 or more")
         return str(int(text))
 
     @field_validator("password")
@@ -173,12 +170,18 @@ class WebhookRequest(Request):
 
 
 class TokenRequest(Request):
+    """A new token. The description may be empty: the spec names the field, not a rule
+    for it (the simulator takes an empty one too; CONTRACT.md)."""
+
     type: str = Field(default="admin", min_length=1)
-    description: str = Field(min_length=1, max_length=200)
+    description: str = ""
 
 
 class TitleRequest(Request):
-    title: str = Field(min_length=1, max_length=MAX_TITLE)
+    """A saved version's new display title: not empty (a title of nothing names no
+    version; the simulator refuses it too), no length limit of the client's own."""
+
+    title: str = Field(min_length=1)
 
 
 Slot = Literal["staging", "default"]
@@ -188,7 +191,7 @@ Slot = Literal["staging", "default"]
 class VersionRequest(Request):
     """Save a version of the staging or the live (``default``) configuration."""
 
-    title: str = Field(min_length=1, max_length=MAX_TITLE)
+    title: str = Field(min_length=1)
     source: Slot
 
 

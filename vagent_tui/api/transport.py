@@ -1,7 +1,8 @@
 """The HTTP machinery under `PlatformClient`: token placement, errors, retries, redaction.
 
 The credential travels in the ``token`` query parameter of every request (never a
-header, per the spec). A target account becomes ``targetAccountId`` in the query,
+header, per the spec). A target account becomes ``targetAccountId`` in the query (or the
+parameter of its level, for a resource scoped at a level: `vagent_tui.api.targets`),
 except on the Computer Agent routes whose path already holds the account id.
 
 Every failure surfaces as a `PlatformError` subclass whose text and repr never hold the
@@ -50,8 +51,13 @@ from vagent_tui.api.replies import (
     parse_list,
     parse_model,
 )
+from vagent_tui.api.targets import Target, target_param
 
 API_PREFIX = "/api/v2"
+TARGET_PARAMS = frozenset(
+    {"targetAccountId", "targetOrganizationId", "targetResellerId", "targetPartnerId"}
+)
+"""The query parameters that select the account a request acts on (spec rules 7 and 9)."""
 DEFAULT_TIMEOUT = 15.0
 MIB = 1024 * 1024
 DEFAULT_MAX_REPLY_MB = 16
@@ -84,9 +90,24 @@ class Exchange:
     status: int | None
     message: str | None
     elapsed: float
+    target_param: str = "targetAccountId"
+    """The query parameter that carried ``target``."""
 
 
 Observer = Callable[[Exchange], None]
+
+
+def normalise_base_url(base_url: str) -> str:
+    """The platform's address without a trailing ``/`` or ``/api/v2``.
+
+    Every path is sent with the ``/api/v2`` prefix, so a base URL copied with it (the
+    spec writes ``{base_url}`` and then the prefixed paths) would double it. A path
+    before the prefix (a gateway's) is kept.
+    """
+    base = base_url.strip().rstrip("/")
+    while base.endswith(API_PREFIX):
+        base = base.removesuffix(API_PREFIX).rstrip("/")
+    return base
 
 
 def as_bool(value: bool) -> str:
@@ -134,7 +155,7 @@ class ApiTransport:
         total_timeout: float | None = None,
         max_reply_bytes: int | None = None,
     ) -> None:
-        self.base_url = base_url.rstrip("/")
+        self.base_url = normalise_base_url(base_url)
         self.max_reply_bytes = max_reply_bytes or default_max_reply_bytes()
         """A reply body past this is refused before it is read whole (`ReplyTooLarge`)."""
         self.timeout = timeout
@@ -185,18 +206,25 @@ class ApiTransport:
         method: str,
         path: str,
         *,
-        target: int | None = None,
+        target: Target | None = None,
         params: Mapping[str, Any] | None = None,
         json: Any = None,
         data: Mapping[str, str] | None = None,
         files: Mapping[str, Any] | None = None,
         journal_body: Any = None,
+        body_optional: bool = False,
+        as_given: bool = False,
     ) -> Json:
         """Send one request and return the reply's JSON object, or raise.
 
-        ``path`` is relative to the API prefix unless it already starts with it.
+        ``path`` is relative to the API prefix unless it already starts with it; with
+        ``as_given`` it is sent as it is: a path relative to the base URL, or an absolute
+        URL (which the caller has checked is the platform's own origin).
+        ``body_optional``: a success status is a success whatever its body (empty, not
+        JSON, JSON but not an object: then ``{}``), for endpoints whose spec shows no
+        reply fields.
         """
-        url = path if path.startswith(API_PREFIX) else API_PREFIX + path
+        url = path if as_given or path.startswith(API_PREFIX) else API_PREFIX + path
         if self.read_only and method != "GET":
             raise ReadOnlyRefused(
                 "Read-only profile: changes are disabled (nothing was sent)",
@@ -206,13 +234,15 @@ class ApiTransport:
         response, started = await self._exchange(
             method, url, target, params, json, data, files, journal_body
         )
-        return self._finish(method, url, target, journal_body, json, response, started)
+        return self._finish(
+            method, url, target, journal_body, json, response, started, body_optional
+        )
 
     async def _exchange(
         self,
         method: str,
         url: str,
-        target: int | None,
+        target: Target | None,
         params: Mapping[str, Any] | None,
         json: Any,
         data: Mapping[str, str] | None,
@@ -222,7 +252,8 @@ class ApiTransport:
         """Send with the retry policy; the reply (any status) and when it started, or raise."""
         query: dict[str, Any] = {"token": self._token}
         if target is not None:
-            query["targetAccountId"] = int(target)
+            name, account_id = target_param(target)
+            query[name] = account_id
         for key, value in (params or {}).items():
             if value is None:
                 continue
@@ -247,16 +278,17 @@ class ApiTransport:
         self,
         method: str,
         url: str,
-        target: int | None,
+        target: Target | None,
         journal_body: Any,
         json: Any,
         response: httpx.Response,
         started: float,
+        body_optional: bool = False,
     ) -> Json:
         """Decode a reply into its JSON object (or raise), and tell the observers."""
         body = journal_body if journal_body is not None else json
         elapsed = asyncio.get_running_loop().time() - started
-        result = self._decode(method, url, response)
+        result = decode_reply(method, url, response, self._token, body_optional=body_optional)
         if isinstance(result, PlatformError):
             status = getattr(result, "status", response.status_code)
             self._notify(method, url, target, body, status, result.message, elapsed)
@@ -380,7 +412,7 @@ class ApiTransport:
         ``urlencode``), at about a third of the cost (bench/client.py). Only for the plain
         case: a path without a query of its own, values that are ``str`` or ``int``.
         """
-        if "?" in url or "#" in url:
+        if "?" in url or "#" in url or not url.startswith("/"):
             return None
         for value in query.values():
             if type(value) is not str and type(value) is not int:
@@ -409,14 +441,11 @@ class ApiTransport:
                 delay = max(delay, float(retry_after))
         return min(delay, self.max_retry_after)
 
-    def _decode(self, method: str, url: str, response: httpx.Response) -> Json | PlatformError:
-        return decode_reply(method, url, response, self._token)
-
     def _notify(
         self,
         method: str,
         url: str,
-        target: int | None,
+        target: Target | None,
         body: Any,
         status: int | None,
         message: str | None,
@@ -424,7 +453,10 @@ class ApiTransport:
     ) -> None:
         if not self.observers:
             return
-        exchange = Exchange(method, url, target, body, status, message, elapsed)
+        param, account_id = target_param(target) if target is not None else ("", None)
+        exchange = Exchange(
+            method, url, account_id, body, status, message, elapsed, param or "targetAccountId"
+        )
         for observer in list(self.observers):
             observer(exchange)
 
@@ -437,7 +469,7 @@ class ApiTransport:
         path: str,
         key: str,
         *,
-        target: int | None = None,
+        target: Target | None = None,
         params: Mapping[str, Any] | None = None,
     ) -> list[ModelT]:
         url = path if path.startswith(API_PREFIX) else API_PREFIX + path

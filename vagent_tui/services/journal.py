@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from vagent_tui.api.errors import REDACTED, redact_text
-from vagent_tui.api.transport import API_PREFIX, Exchange, env_megabytes
+from vagent_tui.api.transport import API_PREFIX, TARGET_PARAMS, Exchange, env_megabytes
 from vagent_tui.config import state_dir
 
 JOURNAL_NAME = "journal.jsonl"
@@ -94,6 +94,9 @@ class JournalEntry:
     status: int | None
     message: str | None
     elapsed_ms: int = 0
+    target_param: str = "targetAccountId"
+    """The query parameter that carried ``target`` (a reseller's resource:
+    ``targetResellerId``); lines written before it was kept are ``targetAccountId``."""
 
     @property
     def ok(self) -> bool:
@@ -119,6 +122,7 @@ class JournalEntry:
         status = data.get("status")
         message = data.get("message")
         elapsed = data.get("elapsed_ms")
+        param = data.get("target_param")
         return cls(
             time=str(data.get("time", "")),
             profile=str(data.get("profile", "")),
@@ -129,10 +133,14 @@ class JournalEntry:
             status=status if isinstance(status, int) and not isinstance(status, bool) else None,
             message=message if isinstance(message, str) else None,
             elapsed_ms=elapsed if isinstance(elapsed, int) else 0,
+            target_param=param if param in TARGET_PARAMS else "targetAccountId",
         )
 
     def to_line(self) -> str:
-        return json.dumps(asdict(self), ensure_ascii=False, separators=(",", ":")) + "\n"
+        data = asdict(self)
+        if data["target_param"] == "targetAccountId":
+            del data["target_param"]  # the usual parameter: lines stay as they were
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
 @dataclass
@@ -272,6 +280,7 @@ class Journal:
             status=exchange.status,
             message=redact_text(exchange.message) if exchange.message else exchange.message,
             elapsed_ms=int(exchange.elapsed * 1000),
+            target_param=exchange.target_param,
         )
 
     def record(self, exchange: Exchange, profile: str) -> JournalEntry:
@@ -391,7 +400,7 @@ def to_curl(entry: JournalEntry) -> tuple[str, str | None]:
     path = entry.path if entry.path.startswith(API_PREFIX) else API_PREFIX + entry.path
     query = "token=$VAGENT_TOKEN"
     if entry.target is not None:
-        query += f"&targetAccountId={entry.target}"
+        query += f"&{entry.target_param}={entry.target}"
     parts = [f'curl -X {entry.method} "$VAGENT_BASE_URL{_dq(path)}?{query}"']
     body = entry.body
     if path.endswith("/workspace/upload") and isinstance(body, Mapping):

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.errors import ApiError, PlatformError
 from vagent_tui.api.models import FINAL_STATUSES, MigrationCounts, MigrationTask
+from vagent_tui.api.targets import Target
 
 
 @dataclass
@@ -30,7 +31,8 @@ class WatchedTask:
     template_name: str
     dry_run: bool
     endpoint: str
-    target: int | None
+    target: Target | None
+    """The reseller the task was started for (``targetResellerId``), as its status is read."""
     started: float
     status: str = "queued"
     message: str = ""
@@ -81,7 +83,7 @@ class MigrationWatcher:
         self.listeners: list[Callable[[WatchedTask], None]] = []
 
     def add(
-        self, reply: MigrationTask, *, template_name: str = "", target: int | None = None
+        self, reply: MigrationTask, *, template_name: str = "", target: Target | None = None
     ) -> WatchedTask:
         """Start keeping a task the platform queued."""
         assert reply.task_id, "a reply without taskId is not a task"

@@ -16,6 +16,7 @@ from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import Account
 from vagent_tui.api.scope import Scope, ScopeLevel, classify
+from vagent_tui.api.targets import Target, level_target
 
 
 @dataclass(frozen=True)
@@ -95,6 +96,15 @@ class Connection:
     def target_id(self) -> int | None:
         """The ``targetAccountId`` to send, None when acting as the key owner."""
         return self.target.id if self.target is not None else None
+
+    def target_at(self, *levels: ScopeLevel) -> Target | None:
+        """How a request for a resource scoped at ``levels`` selects the target.
+
+        A target of one of those levels goes by that level's parameter (a reseller's
+        templates: ``targetResellerId``, rule 9); any other by ``targetAccountId``;
+        None while acting as the key owner (`vagent_tui.api.targets.level_target`).
+        """
+        return level_target(self.target, *levels)
 
     @property
     def acting_as(self) -> Account | None:

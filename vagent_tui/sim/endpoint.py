@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from starlette.datastructures import FormData, QueryParams
@@ -54,6 +54,30 @@ class Ctx:
         if self._target is None:
             self._target = self.state.select(self.me, self.query.get("targetAccountId"))
         return self._target
+
+    def level_target(self, params: Mapping[str, str]) -> Account:
+        """The selected account of a resource scoped at a level (spec rule 9).
+
+        ``params`` maps each level parameter the endpoint takes (``targetResellerId``...)
+        to the ``accountType`` it must name. One of them, when sent, selects the account:
+        checked like ``targetAccountId`` (403 out of reach, 400 not an integer), 400 when
+        it names an account of another type, when several are sent, or when a
+        ``targetAccountId`` sent beside it names another account. None sent: the account
+        of ``targetAccountId`` or the key owner (`target`).
+        """
+        sent = [(name, kind) for name, kind in params.items() if name in self.query]
+        if not sent:
+            return self.target
+        if len(sent) > 1:
+            raise bad(f"send one of {', '.join(params)}, not several")
+        name, kind = sent[0]
+        acc = self.state.select(self.me, self.query.get(name), name)
+        if acc.account_type != kind:
+            article = "an" if kind[0] in "aeiou" else "a"
+            raise bad(f"{name} must select {article} {kind} account")
+        if "targetAccountId" in self.query and self.target.id != acc.id:
+            raise bad(f"targetAccountId and {name} select different accounts")
+        return acc
 
     def agent_target(self) -> Account:
         """The selected account, which must be a voice agent account."""

@@ -3,9 +3,12 @@
 All act on the selected account (``targetAccountId`` or the key owner).
 
 * ADR export: all fields but ``path`` required; ``deliveryProtocol`` sftp/ftps/ftp (any
-  case, stored lower case); ``rotationMinutes`` numeric *text* 1..1440; ``port`` an
-  integer 1..65535; ``host`` a host name or IP address. Only partner, reseller and
-  organization accounts may configure it (403 otherwise).
+  case, stored lower case); ``rotationMinutes`` numeric *text* 1..1440 (the simulator's
+  limit: a day); ``port`` an integer 1..65535; ``host`` a host name or IP address. Only
+  partner, reseller and organization accounts may configure it (403 otherwise). It is
+  scoped at those levels, so (spec rule 9) ``targetPartnerId``, ``targetResellerId`` or
+  ``targetOrganizationId`` selects the account (one of them, naming an account of its
+  level: 400 otherwise); ``targetAccountId`` is taken too.
 * SIP: ``ip`` must be an IPv4/IPv6 address (400); adding one already listed is 409
   ``IP entry already exists``; removing one not listed is 404 ``IP entry not found``.
 * Webhooks: ``url`` http(s); ``type`` conversation|incoming|contact|agent|onboarding;
@@ -64,9 +67,13 @@ def _ip(body: dict[str, Any]) -> str:
         raise bad("ip must be a valid IPv4 or IPv6 address") from None
 
 
+ADR_LEVELS = {"targetPartnerId": "partner", "targetResellerId": "reseller",
+              "targetOrganizationId": "organization"}  # fmt: skip
+
+
 async def adr_config(ctx: Ctx) -> dict[str, Any]:
     body = await ctx.json()
-    acc = ctx.target
+    acc = ctx.level_target(ADR_LEVELS)
     protocol = req_str(body, "deliveryProtocol").lower()
     if protocol not in ("sftp", "ftps", "ftp"):
         raise bad("deliveryProtocol must be one of: sftp, ftps, ftp")

@@ -1,8 +1,11 @@
 """Templates and migrations (a reseller feature).
 
-The selected account (the key owner, or ``targetAccountId``) must be a reseller: a
-reseller key, or a partner key delegating to one of its resellers. Anything else is 403
-``Templates are a reseller feature; select a reseller account``. A template id unknown
+Templates are a resource of a reseller, so (spec rule 9) the reseller is selected by
+``targetResellerId`` (checked like ``targetAccountId``; 400 when it names another kind
+of account): a partner key names one of its resellers so. Without it the selected
+account (the key owner, or ``targetAccountId``, which the simulator also takes for a
+reseller) must be a reseller. Anything else is 403 ``Templates are a reseller feature;
+select a reseller account``. A template id unknown
 to that reseller is 404 ``Template not found``; a task id unknown to it is 404
 ``Migration task not found``. Lifecycle and counts: :mod:`vagent_tui.sim.migrations`.
 """
@@ -20,7 +23,7 @@ FEATURE = "Templates are a reseller feature; select a reseller account"
 
 
 def _reseller(ctx: Ctx) -> Account:
-    acc = ctx.target
+    acc = ctx.level_target({"targetResellerId": "reseller"})
     if acc.account_type != "reseller":
         raise SimError(403, FEATURE)
     return acc

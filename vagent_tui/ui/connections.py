@@ -28,6 +28,7 @@ from vagent_tui import config as cfg
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.errors import PlatformError, redact_url
 from vagent_tui.api.models import MigrationTask
+from vagent_tui.api.scope import ScopeLevel
 from vagent_tui.inert import DISPLAY_LIMIT, inert
 from vagent_tui.services.journal import Journal
 from vagent_tui.services.migrations import MigrationWatcher, WatchedTask
@@ -213,9 +214,9 @@ class ConnectionApp(CrashReportingApp[None]):
 
     def watch_task(self, reply: MigrationTask, template_name: str) -> WatchedTask:
         """Keep watching a queued task, whatever screen is showing."""
-        task = self.watcher.add(
-            reply, template_name=template_name, target=self.connection.target_id
-        )
+        # Read at the level it was started at: templates are a reseller's (rule 9).
+        target = self.connection.target_at(ScopeLevel.RESELLER)
+        task = self.watcher.add(reply, template_name=template_name, target=target)
         self.run_worker(
             self._watch_and_announce(self.watcher, task),
             group=f"watch-{task.task_id}",

@@ -70,8 +70,7 @@ CASES = [
         "list_versions",
         lambda c, t: c.list_versions("cfg-12", target=t),
         "GET",
-        "/api/v2/agent/cfg-12/versions",
-        params={"includeData": "false"},
+        "/api/v2/agent/cfg-12/versions",  # includeData only when asked
     ),
     Case(
         "list_versions_with_data",
@@ -266,7 +265,7 @@ CASES = [
         lambda c, t: c.list_junk_rooms(target=t),
         "GET",
         "/api/v2/junkConversations",
-        params={"pagination": "true", "page": "0", "pageSize": "20", "unread": "false"},
+        params={"pagination": "true", "page": "0", "pageSize": "20"},  # unread when asked
     ),
     Case(
         "list_junk_rooms",
@@ -527,8 +526,7 @@ async def test_start_recording_refuses_negative_slot_without_sending(make_client
 @pytest.mark.parametrize(
     "endpoint",
     [
-        "templates/migrations/task-9",
-        "/templates/migrations/task-9",
+        "templates/migrations/task-9",  # relative: from the API's root
         "/api/v2/templates/migrations/task-9",
         "http://platform.test/api/v2/templates/migrations/task-9",
     ],

@@ -11,9 +11,12 @@ from vagent_tui.api import models as m
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.errors import ApiError, PlatformError
 from vagent_tui.api.scope import ScopeLevel, classify
+from vagent_tui.api.targets import LevelTarget
 from vagent_tui.services.connect import demo_client
 
 PARTNER, RESELLER, ORG, AGENT, MEMBER, OTHER = 1000, 1100, 1110, 1111, 1119, 9000
+AT_RESELLER = LevelTarget(ScopeLevel.RESELLER, RESELLER)
+"""Reseller-level resources (templates, the ADR export) select it so: spec rule 9."""
 COMPUTER = 1118
 
 
@@ -183,7 +186,7 @@ async def test_adr_export_config(client: PlatformClient) -> None:
         password="s3cret",
         rotation_minutes="60",
     )
-    reply = await client.set_adr_export(config, target=RESELLER)
+    reply = await client.set_adr_export(config, target=AT_RESELLER)
     assert reply.success and reply.message
     assert sim_of(client).adr[RESELLER]["deliveryProtocol"] == "sftp"
     with pytest.raises(ApiError) as info:
@@ -297,26 +300,26 @@ async def test_templates_and_migration_lifecycle(client: PlatformClient, clock: 
     with pytest.raises(ApiError) as info:
         await client.list_templates()  # a partner itself is not a reseller
     assert info.value.status == 403
-    templates = await client.list_templates(target=RESELLER)
+    templates = await client.list_templates(target=AT_RESELLER)
     assert {"tpl-dental-reception", "tpl-realty-inbound"} <= {t.id for t in templates}
-    nothing = await client.migrate("tpl-realty-inbound", target=RESELLER)
+    nothing = await client.migrate("tpl-realty-inbound", target=AT_RESELLER)
     assert nothing.success and not nothing.is_task
-    task = await client.migrate("tpl-dental-reception", target=RESELLER)
+    task = await client.migrate("tpl-dental-reception", target=AT_RESELLER)
     assert task.is_task and task.status == "queued" and task.status_endpoint
     request_log = sim_of(client).requests
     assert request_log[-1].body == {"dryRun": True, "forceMigrateOverriddenFields": False}
     clock.now += 5
-    running = await client.migration_status(task.status_endpoint, target=RESELLER)
+    running = await client.migration_status(task.status_endpoint, target=AT_RESELLER)
     assert running.status == "running"
     clock.now += 10
-    done = await client.migration_status(task.status_endpoint, target=RESELLER)
+    done = await client.migration_status(task.status_endpoint, target=AT_RESELLER)
     assert done.status == "completed" and done.counts and done.counts.processed == 2
     assert [h.status for h in done.history] == ["queued", "running", "completed"]
     with pytest.raises(ApiError) as bad:
         await client.migrate(
             "tpl-dental-reception",
             m.MigrationRequest(sections_to_migrate=["nope"]),
-            target=RESELLER,
+            target=AT_RESELLER,
         )
     assert bad.value.status == 400
     with pytest.raises(PlatformError):

@@ -232,7 +232,7 @@ class AgentScreen(AgentChanges):
         self.versions = (self.slots.versions if self.slots else [])[:ROW_CAP]
         for version in self.versions:
             table.add_row(
-                safe(version.title),
+                safe(version.title or "—"),
                 fmt_datetime(version.saved_at),
                 str(version.version_id),
                 key=str(version.version_id),

@@ -17,7 +17,6 @@ from textual.binding import Binding, BindingType
 
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import SavedVersion
-from vagent_tui.api.requests import MAX_TITLE
 from vagent_tui.services.diff import FieldDiff, diff_configs, summary
 from vagent_tui.services.session import Connection
 from vagent_tui.services.staging import Slots, read_slots
@@ -33,12 +32,10 @@ SlotName = Literal["staging", "live"]
 
 
 def title_problem(text: str) -> str | None:
-    """The prompt's own check, before anything is sent: not empty, not too long."""
-    length = len(text.strip())
-    if not length:
+    """The prompt's own check, before anything is sent: not empty (no length limit of
+    the console's own: the platform answers a title it refuses)."""
+    if not text.strip():
         return "A title cannot be empty"
-    if length > MAX_TITLE:
-        return f"A title has at most {MAX_TITLE} characters (this one has {length})"
     return None
 
 

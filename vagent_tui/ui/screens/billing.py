@@ -24,7 +24,7 @@ from textual.widgets import Button, Input, Select, Static
 
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import AdrExportConfig
-from vagent_tui.api.requests import MAX_ROTATION
+from vagent_tui.api.scope import ScopeLevel
 from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.text import safe
@@ -33,6 +33,7 @@ from vagent_tui.ui.widgets.form import FormField, errors_by_field, first_invalid
 PROTOCOLS = [("SFTP", "sftp"), ("FTPS", "ftps"), ("FTP", "ftp")]
 DEFAULT_PORTS = {"sftp": 22, "ftps": 990, "ftp": 21}
 LEVELS = ("partner", "reseller", "organization")
+ADR_LEVELS = (ScopeLevel.PARTNER, ScopeLevel.RESELLER, ScopeLevel.ORGANIZATION)
 
 WRITE_ONLY = (
     "Write-only: the platform does not return the current settings, so this form starts "
@@ -50,7 +51,7 @@ _FRIENDLY = {
     "port": "a port number between 1 and 65535",
     "username": "required",
     "password": "required",
-    "rotation_minutes": f"a whole number of minutes from 1 to {MAX_ROTATION} (e.g. 60)",
+    "rotation_minutes": "a whole number of minutes, 1 or more (e.g. 60)",
     "delivery_protocol": "pick SFTP, FTPS or FTP",
 }
 
@@ -270,11 +271,14 @@ class BillingScreen(BaseScreen):
         if self.busy_writing():
             return
         target, who = self.connection.target_id, self._who()
+        # Configured at partner, reseller or organization level: an account of those
+        # levels goes by the parameter of its level (rule 9), others by targetAccountId.
+        selected = self.connection.target_at(*ADR_LEVELS)
         button = self.query_one("#billing-save", Button)
         button.disabled = True
         self.status.busy(f"Saving the ADR export of {who}")
         try:
-            reply = await self.connection.api.set_adr_export(config, target=target)
+            reply = await self.connection.api.set_adr_export(config, target=selected)
         except PlatformError as exc:
             self.status.error(exc, retry_key="ctrl+s")  # every field stays as typed
             return

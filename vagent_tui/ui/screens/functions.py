@@ -281,7 +281,7 @@ class FunctionsScreen(BaseScreen):
                 configured = Text(f"{count}→{staged}", style=WARN)
         return [
             flag(fn.allowed),
-            safe(fn.label or fn.name, "" if fn.allowed is not False else FAILED),
+            safe(fn.label or fn.name or "—", "" if fn.allowed is not False else FAILED),
             Text(
                 "—" if fn.limit is None else str(fn.limit), style="dim" if fn.limit is None else ""
             ),

@@ -290,7 +290,11 @@ def entry_detail(entry: JournalEntry) -> Text:
     else:
         out.append(f"{NO} {entry.status}", style=FAILED)
     out.append(f"  {inert(entry.message or '—')}\n")
-    target = str(entry.target) if entry.target is not None else "— (key owner or in the path)"
+    target = "— (key owner or in the path)"
+    if entry.target is not None:
+        target = str(entry.target)
+        if entry.target_param != "targetAccountId":
+            target += f" ({entry.target_param})"
     moment = entry.moment
     when = moment.strftime("%Y-%m-%d %H:%M:%S UTC") if moment else entry.time
     out.append(f"target {target} · profile {inert(entry.profile)}\n", style="dim")

@@ -21,6 +21,8 @@ from textual.widgets.option_list import Option
 
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import MigrationRequest, Template
+from vagent_tui.api.scope import ScopeLevel
+from vagent_tui.api.targets import Target
 from vagent_tui.services.migrations import WatchedTask
 from vagent_tui.ui.caps import ROW_CAP
 from vagent_tui.ui.palette import FAILED, FAILED_STRONG, WARN_STRONG
@@ -128,7 +130,8 @@ class MigrationsScreen(BaseScreen):
             self.status.error(exc)
 
         ok, templates = await self.load(
-            lambda c: c.api.list_templates(target=c.target_id),
+            # A reseller's resource: a reseller target goes by targetResellerId (rule 9).
+            lambda c: c.api.list_templates(target=c.target_at(ScopeLevel.RESELLER)),
             note="Loading templates",
             busy=options,
             on_error=failed,
@@ -224,7 +227,7 @@ class MigrationsScreen(BaseScreen):
             list(self.query_one("#mig-sections", SelectionList).selected),
             self.query_one("#mig-dry-run", Checkbox).value,
             self.query_one("#mig-force", Checkbox).value,
-            self.connection.target_id,
+            self.connection.target_at(ScopeLevel.RESELLER),
         )
 
     @work(group="write-migrations-start", exit_on_error=False)
@@ -234,7 +237,7 @@ class MigrationsScreen(BaseScreen):
         sections: list[str],
         dry_run: bool,
         force: bool,
-        target: int | None,
+        target: Target | None,
     ) -> None:
         if self.busy_writing():
             return
@@ -249,7 +252,7 @@ class MigrationsScreen(BaseScreen):
         sections: list[str],
         dry_run: bool,
         force: bool,
-        target: int | None,
+        target: Target | None,
     ) -> None:
         name = template.name or template.id
         if not dry_run:
@@ -260,7 +263,7 @@ class MigrationsScreen(BaseScreen):
             if force and await self.app.push_screen_wait(force_modal(template)) is None:
                 self.status.info("Migration cancelled; nothing was sent.")
                 return
-        if target != self.connection.target_id:
+        if target != self.connection.target_at(ScopeLevel.RESELLER):
             self.status.info("The target account changed meanwhile; nothing was sent.")
             return
         request = MigrationRequest(

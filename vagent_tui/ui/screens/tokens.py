@@ -93,7 +93,7 @@ class TokensScreen(BaseScreen):
                 )
                 description = Input(placeholder="what is it for?", id="tokens-description")
                 description.cursor_blink = False
-                yield FormField("Description", description, name="description")
+                yield FormField("Description", description, name="description", hint="optional")
                 with Horizontal(id="tokens-form-buttons"):
                     yield Button("Create", id="tokens-create", variant="primary")
                     yield Button("Cancel", id="tokens-cancel")
@@ -209,8 +209,6 @@ class TokensScreen(BaseScreen):
             )
         except ValidationError as exc:
             errors = errors_by_field(exc)
-            if "String should have at least 1" in errors.get("description", ""):
-                errors["description"] = "required: say what the token is for"
             rest = show_errors(self.fields, errors)
             self.status.error("; ".join(rest) or "Fix the form: nothing was sent", retry_key=None)
             invalid = first_invalid(self.fields)

@@ -197,7 +197,7 @@ class VoicesScreen(BaseScreen):
         mark = Text(f"{YES} yes", style=OK) if voice.available else Text(f"{NO} no", FAILED)
         tts = Text(YES, OK) if voice.supports_standard_tts else Text(NO, FAILED)
         return [
-            safe(voice.name, style),
+            safe(voice.name or "—", style),
             Text(plain(voice.provider), style=style),
             Text(plain(voice.languages)),
             Text(plain(voice.compatible_s2_s_engines)),

@@ -5,7 +5,8 @@ removes the highlighted one after confirmation. Relays: every relay type with wh
 is configured, the highlighted one's configuration beside it, and ``d`` deletes a
 configuration after confirmation; each of the documented outcomes is shown with the
 server's message and what it means. Relays are premium: on other accounts the relay
-list answers 403, shown in the relay tab while destinations keep working.
+list answers 403, shown with the platform's message in the relay tab while destinations
+keep working (a 403 may refuse for another reason: the console does not guess which).
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ HOOKS, RELAYS = "tab-destinations", "tab-relays"
 
 
 Notice = tuple[str, str] | None
-"""A line above the relays and its class (``-premium``, ``-error``), or nothing."""
+"""A line above the relays and its class (``-refused``, ``-error``), or nothing."""
 
 
 class WebhooksScreen(BaseScreen):
@@ -189,7 +190,7 @@ class WebhooksScreen(BaseScreen):
             except ApiError as exc:
                 if exc.status != 403:
                     raise
-                return types, None, (f"This account has no premium: {exc.message}", "-premium")
+                return types, None, (f"Relay configurations refused: {exc.message}", "-refused")
 
         def failed(exc: PlatformError) -> None:
             self.relay_pane.set_notice(f"✗ {describe_error(exc)}  — press r to retry", "-error")
@@ -202,7 +203,7 @@ class WebhooksScreen(BaseScreen):
         self.relay_pane.set_notice(*(notice or ("", "")))
         self.relay_pane.show(relay_rows(types, configs), premium=configs is not None)
         if configs is None:
-            summary = "relays: premium required"
+            summary = "relays: refused (HTTP 403)"
         else:
             summary = f"{len(configs)} of {len(self.relays)} relay types configured"
         self._part_done("relays", summary, quiet=quiet)
@@ -289,7 +290,7 @@ class WebhooksScreen(BaseScreen):
             self.status.info("No relay type highlighted: nothing to delete")
             return
         if not self.premium:
-            self.status.info("Relays need premium on this account: there is nothing to delete")
+            self.status.info("The relay list was refused for this account: nothing to delete")
             return
         if relay.config is None:
             self.status.info(f"{relay.name} is not configured: there is nothing to delete")

@@ -139,11 +139,11 @@ def _functions(config: AgentConfig) -> RenderableType:
     for action in _capped(config.actions):
         why = " · ".join(inert(x) for x in (action.reason, action.missing_requirement) if x)
         extra = _extras(action)
-        instructions = safe(action.instructions, multiline=True)
+        instructions = safe(action.instructions or "—", multiline=True)
         if extra:
             instructions.append(f" [{extra}]")
         reason = Text(why or "—", style=FAILED if why else "dim")
-        table.add_row(safe(action.name, "bold"), flag(action.allowed), reason,
+        table.add_row(safe(action.name or "—", "bold"), flag(action.allowed), reason,
                       instructions)  # fmt: skip
     return _more(table, len(config.actions))
 
@@ -153,8 +153,8 @@ def _reporting(fields: Sequence[ReportingField], *, source: bool) -> RenderableT
     table = _table(*headers, *(["Source"] if source else []))
     for item in _capped(fields):
         kind, choices = (item.values.kind, item.values.choices) if item.values else (None, None)
-        row = [safe(item.key, "bold"), safe(item.label), Text(plain(kind)),
-               Text(plain(choices)), safe(item.instructions, multiline=True)]  # fmt: skip
+        row = [safe(item.key or "—", "bold"), safe(item.label or "—"), Text(plain(kind)),
+               Text(plain(choices)), safe(item.instructions or "—", multiline=True)]  # fmt: skip
         if source:
             origin = item.source if isinstance(item, EffectiveReportingField) else None
             row.append(Text(plain(origin), style=ACCENT))
@@ -165,15 +165,16 @@ def _reporting(fields: Sequence[ReportingField], *, source: bool) -> RenderableT
 def _apps(config: AgentConfig) -> RenderableType:
     table = _table("App", "Version", "Enabled", "Instructions")
     for app in _capped(config.apps):
-        table.add_row(safe(app.app_id, "bold"), Text(plain(app.version)),
-                      flag(app.enabled), safe(app.instructions, multiline=True))  # fmt: skip
+        table.add_row(safe(app.app_id or "—", "bold"), Text(plain(app.version)),
+                      flag(app.enabled), safe(app.instructions or "—", multiline=True))  # fmt: skip
     return _more(table, len(config.apps))
 
 
 def _skills(config: AgentConfig) -> RenderableType:
     table = _table("Skill", "Instructions")
     for skill in _capped(config.skills):
-        table.add_row(safe(skill.slug, "bold"), safe(skill.instructions, multiline=True))
+        table.add_row(safe(skill.slug or "—", "bold"),
+                      safe(skill.instructions or "—", multiline=True))  # fmt: skip
     return _more(table, len(config.skills))
 
 

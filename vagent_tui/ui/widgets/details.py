@@ -60,9 +60,9 @@ def voice_detail(voice: Voice | None, *, compact: bool) -> RenderableType:
     aa = voice.account_availability
     reason = aa.reason if aa is not None and aa.reason else None
     short: list[Field] = [
-        ("ID", voice.id),
+        ("ID", voice.id or "—"),
         ("Provider", plain(voice.provider)),
-        ("Name", voice.name),
+        ("Name", voice.name or "—"),
         ("Availability", availability(voice.available)),
         ("Languages", plain(voice.languages)),
         ("S2S engines", plain(voice.compatible_s2_s_engines)),
@@ -92,7 +92,7 @@ def function_detail(
     if descriptor is None:
         return Text("No function highlighted.", style="dim")
     short: list[Field] = [
-        ("Name", descriptor.name),
+        ("Name", descriptor.name or "—"),
         ("Allowed", flag(descriptor.allowed)),
         ("Label", descriptor.label or "—"),
         ("Limit", plain(descriptor.limit) if descriptor.limit is not None else "no limit"),
@@ -103,7 +103,7 @@ def function_detail(
     ]
     long: list[Field] = [("Details", plain(descriptor.details))]
     if descriptor.allowed is False or descriptor.reason or descriptor.missing_requirement:
-        long.append(("Reason", safe(plain(descriptor.reason), FAILED)))
+        long.append(("Reason", safe(descriptor.reason or "—", FAILED)))
         long.append(("Missing", plain(descriptor.missing_requirement)))
     long.append(("Placeholder", plain(descriptor.placeholder)))
     long.append(("Docs", plain(descriptor.docs_page)))

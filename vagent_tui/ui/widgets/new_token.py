@@ -54,7 +54,7 @@ class NewTokenModal(ModalScreen[None]):
         with Vertical():
             yield Static(Text("New token created"), classes="modal-title")
             yield Static(
-                safe(f"{self._description} · {self._account}"),
+                safe(f"{self._description or 'no description'} · {self._account}"),
                 id="new-token-for",
             )
             yield Static(Text("⚠ " + WARNING), id="new-token-warning")

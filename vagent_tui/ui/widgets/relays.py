@@ -30,7 +30,9 @@ EXPLAIN: dict[int, str] = {
     200: "removed: events of this type are no longer relayed",
     400: "the request named no relay type (a client problem, not yours)",
     401: "the API key was refused: check the profile's token, it may have been revoked",
-    403: "this account has no premium: Webhook Relay needs a premium plan",
+    # Documented for a relay delete: the premium message; a 403 may also refuse an
+    # operation or a target, so the platform's message says which.
+    403: "refused for this account: the platform's message says why",
     404: "nothing to delete: this type was not configured (removed elsewhere?)",
     500: "the platform failed while deleting; the configuration is probably still there",
 }
@@ -66,7 +68,7 @@ def relay_rows(types: list[RelayType], configs: list[RelayConfig] | None) -> lis
 def relay_cells(row: RelayRow, *, premium: bool) -> list[Text]:
     configured = flag(row.configured, yes="configured", no="not configured")
     if not premium:
-        configured = Text("— premium", style="dim")
+        configured = Text("— unknown", style="dim")
     style = "bold" if row.configured else ""
     return [safe(row.name, style=style), configured, safe(plain(row.description), style="dim")]
 
@@ -79,7 +81,7 @@ def relay_detail(row: RelayRow | None, *, premium: bool) -> RenderableType:
     if row.description:
         fields.append(("Description", row.description))
     if not premium:
-        fields.append(("Configured", Text("unknown: premium required", style=WARN)))
+        fields.append(("Configured", Text("unknown: the relay list was refused", style=WARN)))
         return field_grid(fields)
     config = row.config
     if config is None:
@@ -100,10 +102,11 @@ def relay_detail(row: RelayRow | None, *, premium: bool) -> RenderableType:
 
 
 class RelayPane(Vertical):
-    """A notice line (premium / error), the relay types table and the detail pane.
+    """A notice line (refused / error), the relay types table and the detail pane.
 
     The screen loads; this shows. ``premium`` is None until known, False when the
-    relay list answered 403.
+    relay list answered 403 (the documented case is an account without premium; the
+    notice shows the platform's own message).
     """
 
     DEFAULT_CSS = stylesheet(__file__)
@@ -132,7 +135,7 @@ class RelayPane(Vertical):
         return self.query_one("#relay-table", DataTable)
 
     def set_notice(self, text: str, kind: str = "") -> None:
-        """A line above the table: ``-premium`` or ``-error``; empty text hides it."""
+        """A line above the table: ``-refused`` or ``-error``; empty text hides it."""
         notice = self.query_one("#relay-notice", Static)
         notice.update(safe(text))
         notice.set_classes(f"-shown {kind}" if text else "")

@@ -1,0 +1,220 @@
+"""Replies the platform may send, read without costing more than they must (issue 15).
+
+A ``null`` where a string or a list is expected keeps the record (point 6); fields
+whose type the platform does not promise are read in each plausible form (point 7); an
+upload answered 200 without a JSON object is a success (point 8).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+
+from vagent_tui.api import models as m
+from vagent_tui.api.errors import ApiError, MalformedResponse
+
+from .helpers import Recorder, ok
+
+# --------------------------------------------------------------------------- point 6: nulls
+
+
+async def test_a_voice_with_null_strings_and_null_list_items_is_kept(make_client) -> None:
+    voices = [
+        None,
+        {"id": "v-1", "name": None, "description": None, "languages": ["en-US", None],
+         "compatibleS2SEngines": None},
+        {"id": "v-2", "name": "Bea"},
+    ]  # fmt: skip
+    client = make_client(Recorder(ok({"success": True, "voices": voices})))
+
+    got = await client.list_voices()
+
+    assert [v.id for v in got] == ["v-1", "v-2"]
+    assert got[0].name == ""
+    assert got[0].languages == ["en-US"]
+    assert got[0].compatible_s2_s_engines == []
+
+
+async def test_a_function_with_null_label_and_details_is_kept(make_client) -> None:
+    functions = [{"name": "transfer", "label": None, "details": None, "placeholder": None}, None]
+    client = make_client(Recorder(ok({"success": True, "functions": functions})))
+
+    got = await client.list_functions(1111)
+
+    assert [(f.name, f.label, f.details) for f in got] == [("transfer", "", "")]
+
+
+async def test_a_token_record_with_nulls_is_kept(make_client) -> None:
+    tokens = [{"token": None, "description": None, "type": None, "timestamp": None}]
+    client = make_client(Recorder(ok({"success": True, "tokens": [*tokens, None]})))
+
+    got = await client.list_tokens()
+
+    assert len(got) == 1
+    assert got[0].token == "" and got[0].description is None and got[0].created_at is None
+
+
+async def test_a_room_page_with_null_rooms_keeps_the_others(make_client) -> None:
+    rooms = [None, {"roomId": "1:2", "name": None, "lastMessage": None}]
+    page = {"success": True, "pageSize": 20, "pageNumber": 0, "totalRooms": 2, "rooms": rooms}
+    client = make_client(Recorder(ok(page)))
+
+    got = await client.list_junk_rooms()
+
+    assert [r.room_id for r in got.rooms] == ["1:2"]
+    assert got.total_rooms == 2
+
+
+async def test_an_agent_configuration_with_nulls_in_lists_and_strings_is_kept(
+    make_client,
+) -> None:
+    campaign: dict[str, Any] = {
+        "id": "cfg-1",
+        "title": None,
+        "links": None,
+        "keywords": ["a", None],
+        "ignoreSpeech": [None],
+        "activeEventRules": None,
+        "actions": [None, {"name": "transfer", "instructions": None, "placeholder": None}],
+        "reportingFields": [
+            {"key": "reason", "label": None, "instructions": None,
+             "values": {"kind": None, "choices": ["yes", None]}},
+            None,
+        ],
+        "effectiveReportingFields": [None, {"key": "k", "label": None, "source": None}],
+        "apps": [{"appId": None, "instructions": None}, None],
+        "skills": [{"slug": "faq", "instructions": None}, None],
+    }  # fmt: skip
+    client = make_client(Recorder(ok({"success": True, "campaign": campaign})))
+
+    config = await client.get_live()
+
+    assert config is not None and config.id == "cfg-1"
+    assert config.title is None
+    assert config.links == [] and config.keywords == ["a"] and config.ignore_speech == []
+    assert config.active_event_rules == []
+    assert [(a.name, a.instructions) for a in config.actions] == [("transfer", "")]
+    [field] = config.reporting_fields
+    assert (field.key, field.label, field.instructions) == ("reason", "", "")
+    assert field.values is not None and field.values.choices == ["yes"]
+    assert [f.key for f in config.effective_reporting_fields] == ["k"]
+    assert [(a.app_id, a.instructions) for a in config.apps] == [("", "")]
+    assert [(s.slug, s.instructions) for s in config.skills] == [("faq", "")]
+
+
+async def test_a_version_list_with_a_null_item_keeps_the_others(make_client) -> None:
+    versions = [None, {"versionId": 1750194180352, "title": None}]
+    client = make_client(Recorder(ok({"success": True, "versions": versions})))
+
+    got = await client.list_versions("cfg-1")
+
+    assert [(v.version_id, v.title) for v in got] == [(1750194180352, "")]
+
+
+# --------------------------------------------------------------------------- point 7: types
+
+
+@pytest.mark.parametrize("stamp", [1750194180352, "1750194180352", 1750194180.352])
+async def test_token_timestamp_as_number_or_text(make_client, stamp: Any) -> None:
+    record = {"token": "vt_abcdefghijkl", "timestamp": stamp}
+    client = make_client(Recorder(ok({"success": True, "tokens": [record]})))
+
+    [token] = await client.list_tokens()
+
+    assert token.created_at is not None
+    assert token.created_at.year == 2025
+
+
+@pytest.mark.parametrize("value", ["true", True, False, "false"])
+async def test_auto_recording_notification_as_text_or_boolean(make_client, value: Any) -> None:
+    campaign = {"id": "cfg-1", "autoRecordingNotification": value}
+    client = make_client(Recorder(ok({"success": True, "campaign": campaign})))
+
+    config = await client.get_live()
+
+    assert config is not None and config.auto_recording_notification == value
+    assert config.wire()["autoRecordingNotification"] == value
+
+
+async def test_token_create_reply_with_a_bare_string_token(make_client) -> None:
+    reply = {"success": True, "message": "Token created successfully", "token": "vt_" + "x" * 40}
+    client = make_client(Recorder(ok(reply)))
+
+    record = await client.create_token("CI deploys")
+
+    assert record.token == "vt_" + "x" * 40
+    assert record.description == "CI deploys" and record.type == "admin"
+    assert "x" * 40 not in repr(record)
+
+
+async def test_token_create_reply_with_a_bare_string_and_flat_fields(make_client) -> None:
+    reply = {"success": True, "message": "Token created successfully", "token": "vt_" + "y" * 40,
+             "description": "from the server", "type": "admin", "timestamp": 1750194180352,
+             "userId": 7}  # fmt: skip
+    client = make_client(Recorder(ok(reply)))
+
+    record = await client.create_token("CI deploys")
+
+    assert record.token == "vt_" + "y" * 40
+    assert record.description == "from the server" and record.user_id == 7
+    assert record.created_at is not None
+    assert record.model_extra == {}  # the envelope's success and message are not fields
+
+
+async def test_token_create_reply_with_a_record(make_client) -> None:
+    record = {"token": "vt_" + "z" * 40, "description": "d", "timestamp": "1"}
+    reply = {"success": True, "message": "ok", "token": record}
+    client = make_client(Recorder(ok(reply)))
+
+    record = await client.create_token("CI deploys")
+
+    assert record.token == "vt_" + "z" * 40 and record.description == "d"
+
+
+# --------------------------------------------------------------------------- point 8: upload
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        httpx.Response(200),
+        httpx.Response(200, content=b"OK"),
+        httpx.Response(200, content=b"<p>done</p>", headers={"content-type": "text/html"}),
+        httpx.Response(200, json=True),
+    ],
+    ids=["empty", "text", "html", "json-not-object"],
+)
+async def test_upload_200_without_a_json_object_is_a_success(make_client, reply) -> None:
+    recorder = Recorder(reply)
+    client = make_client(recorder)
+
+    result = await client.upload_file(5, "notes/a.txt", b"abc")
+
+    assert isinstance(result, m.UploadResult)
+    assert result.message is None and result.path is None
+    assert recorder.calls == 1
+
+
+async def test_upload_error_status_without_json_is_still_an_error(make_client) -> None:
+    client = make_client(Recorder(httpx.Response(413, content=b"Too large")))
+
+    with pytest.raises(ApiError) as info:
+        await client.upload_file(5, "notes/a.txt", b"abc")
+    assert info.value.status == 413
+
+
+async def test_upload_200_with_success_false_is_an_error(make_client) -> None:
+    client = make_client(Recorder(ok({"success": False, "message": "Quota exceeded"})))
+
+    with pytest.raises(ApiError) as info:
+        await client.upload_file(5, "notes/a.txt", b"abc")
+    assert info.value.message == "Quota exceeded"
+
+
+async def test_other_writes_still_refuse_an_empty_200(make_client) -> None:
+    client = make_client(Recorder(httpx.Response(200)))
+
+    with pytest.raises(MalformedResponse):
+        await client.start_recording(5, 0)
