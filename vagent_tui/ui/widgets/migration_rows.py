@@ -132,9 +132,13 @@ def real_run_modal(template: Template, sections: list[str], dry_run_seen: bool) 
     name = template.name or template.id
     scope = ", ".join(sections) if sections else "every section"
     note = "" if dry_run_seen else "\nNo dry run of this template was run in this session."
+    # A typed id names no revision: the platform migrates to the template's current one.
+    revision = (
+        "its current revision" if template.revision is None else f"revision {template.revision}"
+    )
     body = (
-        f"Migrate the agents of template {name} ({template.id}) to revision "
-        f"{template.revision} for real: {scope}. This changes live agent configurations.{note}"
+        f"Migrate the agents of template {name} ({template.id}) to {revision} for real: "
+        f"{scope}. This changes live agent configurations.{note}"
     )
     return ConfirmModal(f"Run the migration of {name}?", body, confirm_label="Migrate")
 
