@@ -218,3 +218,21 @@ async def test_a_failed_list_other_than_absent_is_an_error_and_typing_still_work
         await settle(pilot)
         assert [p.path for p in posts(app)] == [f"/api/v2/templates/{DENTAL}/migrate"]
         assert len(app.watcher.tasks) == 1
+
+
+async def test_enter_in_the_field_is_refused_on_a_read_only_profile(monkeypatch: Any) -> None:
+    from vagent_tui.services.connect import demo_client
+    from vagent_tui.ui.app import VagentApp
+
+    app = VagentApp(demo_client("demo-reseller"), initial_screen="migrations", read_only=True)
+    said: list[str] = []
+    notify = app.notify
+    app.notify = lambda message, **kw: (said.append(str(message)), notify(message, **kw))[1]
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert screen.query_one("#mig-template-id", Input).value == DENTAL  # the first listed
+        await pilot.press("t", "enter")
+        await settle(pilot)
+        assert posts(app) == [] and app.watcher.tasks == {}
+        assert any("read-only" in message.lower() for message in said), said
