@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from vagent_tui.config import state_dir
+from vagent_tui.config import paths, state_dir
 from vagent_tui.services.migrations import RecentTemplates, template_id_problem
 
 
@@ -31,6 +31,7 @@ def recent(path: Path, keep: int = 10) -> RecentTemplates:
 def test_kept_in_the_state_folder_next_to_the_journal() -> None:
     store = RecentTemplates()
     assert store.path == state_dir() / "recent-templates.json"
+    assert paths()["recent template ids"] == store.path  # `vagent-tui info` lists it
     assert store.load("api.vida.dev") == []
 
 
