@@ -30,7 +30,7 @@ from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.text import inert, safe
 from vagent_tui.ui.widgets.context_bar import ContextBar
 from vagent_tui.ui.widgets.inbox_rows import room_name
-from vagent_tui.ui.widgets.room_messages import message_cells, message_detail
+from vagent_tui.ui.widgets.room_messages import message_cells, message_detail, when
 from vagent_tui.ui.widgets.tables import SafeTable, row_table
 
 WIDE = 140
@@ -180,7 +180,8 @@ class RoomScreen(BaseScreen):
         # The message column takes what the others leave; a narrow terminal cuts names more.
         room = table.size.width or self.size.width
         sender = 14 if room < 100 else 18
-        width = max(16, room - 46 - sender)
+        times = [len(when(m.sent_at)) for m in (thread.shown if thread else [])]
+        width = max(16, room - 35 - sender - max([10, *times]))
         with self.app.batch_update():
             table.clear()
             for index, message in enumerate(thread.shown if thread else []):

@@ -39,8 +39,8 @@ def status_text(status: Any) -> Text:
 
 def when(moment: datetime | None, reference: datetime | None = None) -> str:
     """A message's time in a thread, UTC: ``14:05`` today, ``11-18 03:44`` this year,
-    else the date. Messages of one thread are told apart by their times, which "1 d ago"
-    would not do."""
+    ``2024-11-18 03:44`` before. Messages of one thread are told apart by their times,
+    which "1 d ago" would not do."""
     if moment is None:
         return "—"
     moment, reference = moment.astimezone(UTC), (reference or now()).astimezone(UTC)
@@ -48,7 +48,7 @@ def when(moment: datetime | None, reference: datetime | None = None) -> str:
         return moment.strftime("%H:%M")
     if moment.year == reference.year:
         return moment.strftime("%m-%d %H:%M")
-    return moment.strftime("%Y-%m-%d")
+    return moment.strftime("%Y-%m-%d %H:%M")
 
 
 def _plain(value: Any) -> str:
@@ -88,10 +88,11 @@ def message_detail(message: RoomMessage | None) -> RenderableType:
     grid.add_row("From", _who(message.from_user, message.from_))
     grid.add_row("To", _who(message.to_user, message.to))
     moment = message.sent_at
-    when = Text(fmt_datetime(moment))
-    if moment is not None:
-        when.append(f", {humanize_age(moment)}", style="dim")
-    grid.add_row("Sent", when)
+    sent = Text(fmt_datetime(moment))
+    age = humanize_age(moment)
+    if moment is not None and ("ago" in age or age == "just now"):  # not the date again
+        sent.append(f", {age}", style="dim")
+    grid.add_row("Sent", sent)
     status = status_text(message.status)
     if message.status is not None and message.status != "":
         status.append(f" ({literal(message.status)})", style="dim")
