@@ -8,6 +8,7 @@ import io
 from typing import Any
 
 from rich.console import Console
+from textual import events
 from textual.widgets import DataTable, Static
 
 from tests.helpers import fail_once, settle, sim_of
@@ -145,6 +146,27 @@ async def test_enter_opens_a_room_paged_here_and_esc_comes_back(make_app: Any) -
         assert inbox.pager.page == 1 and inbox.table.cursor_row == 4
         assert len(requests_to(app, "/junkConversations")) == inbox_before
         assert title(inbox).startswith("Junk inbox · ")
+
+
+async def test_enter_typed_ahead_opens_the_room_the_arrows_reached(make_app: Any) -> None:
+    app = make_app("inbox", account=AGENT)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        inbox = app.screen
+        shown = {a.binding.id for a in inbox.active_bindings.values() if a.binding.show}
+        assert "inbox.open" in shown  # in the footer
+        for key, char in (("down", None), ("down", None), ("enter", "\r")):
+            app.post_message(events.Key(key, char))  # a burst, as a terminal delivers it
+        await settle(pilot)
+        assert app.screen is not inbox
+        assert message_requests(app)[-1].path == "/api/v2/messages/1111:238"
+        assert app.screen.query_one("#room-table", DataTable).cursor_row == 0
+        await pilot.click("#room-table")  # a click in the room does not leave it
+        await press(pilot, "escape")
+        await pilot.click("#inbox-table", offset=(10, 4))  # a click only highlights
+        await settle(pilot)
+        assert app.screen is inbox and inbox.table.cursor_row == 3
+        assert len(message_requests(app)) == 1
 
 
 async def test_a_message_shows_everything_and_its_links_as_text(make_app: Any) -> None:

@@ -24,6 +24,7 @@ from rich.text import Text
 from textual import events, work
 from textual.binding import Binding, BindingType
 from textual.containers import Container, VerticalScroll
+from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
@@ -35,7 +36,7 @@ from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.screens.room import RoomScreen
 from vagent_tui.ui.widgets.context_bar import ContextBar
 from vagent_tui.ui.widgets.inbox_rows import room_cells, room_detail
-from vagent_tui.ui.widgets.tables import ROW_CAP, SafeTable, left_out, row_table
+from vagent_tui.ui.widgets.tables import ROW_CAP, SafeTable, left_out
 
 HINT = "Select an agent account on the Scope screen (1) to see its inboxes."
 WIDE = 140
@@ -46,6 +47,39 @@ def _nav(keys: str, action: str, label: str, tip: str, *, show: bool = True) -> 
     # priority: the table would otherwise take left/right/home/end/page keys for itself
     ident = f"inbox.{action}" if show else f"inbox.{action}-alt"
     return Binding(keys, action, label, show=show, priority=True, id=ident, tooltip=tip)
+
+
+class RoomsTable(SafeTable):
+    """The rooms of a page; Enter opens the highlighted one.
+
+    Enter is the table's own key (not a priority key of the screen) so that it comes in
+    order after the arrows typed before it, and the footer shows it; a click only
+    highlights (the detail pane shows the room).
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "open", "Open", id="inbox.open", tooltip="Open the room: its messages"),
+    ]
+
+    class OpenRoom(Message):
+        """Enter on a row."""
+
+    @classmethod
+    def make(cls) -> RoomsTable:
+        table = cls(id="inbox-table", cursor_type="row", zebra_stripes=True)
+        columns = (
+            (" ", "unread"),
+            ("Name", "name"),
+            ("Phone", "phone"),
+            ("Last message", "message"),
+            ("When", "when"),
+        )
+        for label, key in columns:
+            table.add_column(label, key=key)
+        return table
+
+    def action_open(self) -> None:
+        self.post_message(self.OpenRoom())
 
 
 class InboxScreen(BaseScreen):
@@ -69,15 +103,8 @@ class InboxScreen(BaseScreen):
             id="inbox.switch",
             tooltip="Switch between the junk and the priority inbox",
         ),
-        # priority: before the table's own enter (hidden), so the footer shows the key
-        Binding(
-            "enter",
-            "open_room",
-            "Open",
-            priority=True,
-            id="inbox.open",
-            tooltip="Open the highlighted room: its messages",
-        ),
+        # Enter on the table is the table's own (RoomsTable); this one is for elsewhere.
+        Binding("enter", "open_room", "Open", show=False, id="inbox.open-any"),
         Binding(
             "z", "page_size", "Size", id="inbox.page_size", tooltip="Cycle 20/50/100/200 per page"
         ),
@@ -101,16 +128,7 @@ class InboxScreen(BaseScreen):
         yield Static("", id="inbox-header", markup=False)
         yield Static(HINT, id="inbox-hint", markup=False)
         with Container(id="inbox-body"):
-            yield row_table(
-                "inbox-table",
-                (
-                    (" ", "unread"),
-                    ("Name", "name"),
-                    ("Phone", "phone"),
-                    ("Last message", "message"),
-                    ("When", "when"),
-                ),
-            )
+            yield RoomsTable.make()
             with VerticalScroll(id="inbox-detail"):
                 yield Static(Text("No room highlighted.", style="dim"), id="inbox-detail-text")
 
@@ -279,6 +297,10 @@ class InboxScreen(BaseScreen):
             self.status.info(HINT)
             return False
         return self.loaded_target is not _UNSET
+
+    def on_rooms_table_open_room(self, message: RoomsTable.OpenRoom) -> None:
+        message.stop()
+        self.action_open_room()
 
     def _known_total(self, want: InboxPager) -> int:
         """The total for ``want``'s inbox and filter, when a reply has told it (0 otherwise)."""
