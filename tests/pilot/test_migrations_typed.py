@@ -130,7 +130,8 @@ async def test_an_id_the_platform_does_not_know_is_said_and_not_remembered(
         await pilot.press(*"tpl-nowhere", "enter")
         await settle(pilot)
         assert len(posts(app)) == 1
-        assert "Template not found" in str(screen.status.content)
+        status = str(screen.status.content)
+        assert "Template not found: check the id (t)" in status and "retry" not in status
         assert app.watcher.tasks == {}
         assert not (state_dir() / "recent-templates.json").exists()
         assert labels(screen) == ["This platform lists no templates: type a template id (t)"]

@@ -433,6 +433,10 @@ class MigrationsScreen(BaseScreen):
                     retry_key=None,
                 )
                 return
+            if isinstance(exc, ApiError) and exc.status == 404:
+                # Sending the same id again will not find it: the id is what to change.
+                self.status.error(f"{describe_error(exc)}: check the id (t)", retry_key=None)
+                return
             self.status.error(exc, retry_key="s")  # a dry run changes nothing: safe again
             return
         self._remember(template.id, target)

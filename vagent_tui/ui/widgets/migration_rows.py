@@ -96,7 +96,10 @@ def task_cells(task: WatchedTask, now: float) -> dict[str, Text]:
 def task_detail(task: WatchedTask | None, now: float) -> RenderableType:
     """Everything seen of a task: status, message, counts, the history of status changes."""
     if task is None:
-        return Text("No migration started in this session. Pick a template and press s.", "dim")
+        return Text(
+            "No migration started in this session. Type a template id (t) or pick one, then s.",
+            "dim",
+        )
     grid = Table.grid(padding=(0, 1), expand=True)
     grid.add_column(style="bold", no_wrap=True)
     grid.add_column(ratio=1, overflow="fold")
