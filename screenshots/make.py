@@ -59,6 +59,11 @@ async def _migrations(pilot: Any) -> None:
     await _idle(pilot)
 
 
+async def _room(pilot: Any) -> None:
+    # 1111:230, a long thread: the second page, a message with attachments highlighted
+    await _keys(pilot, *["down"] * 10, "enter", "n", *["down"] * 14)
+
+
 async def _webhooks_relays(pilot: Any) -> None:
     await _keys(pilot, "t")
 
@@ -149,6 +154,7 @@ SHOTS: dict[str, tuple[str, str, int | None, Steps | None]] = {
     "voices": ("voices", "demo-partner", 1113, None),
     "functions": ("functions", "demo-partner", 1113, None),
     "inbox": ("inbox", "demo-partner", 1111, None),
+    "room": ("inbox", "demo-partner", 1111, _room),
     "migrations": ("migrations", "demo-partner", 1100, _migrations),
     "tokens": ("tokens", "demo-partner", None, None),
     "billing": ("billing", "demo-partner", 1100, None),

@@ -100,6 +100,7 @@ def paths() -> dict[str, Path]:
         "user themes": user_themes_dir(),
         "state folder": state_dir(),
         "journal": state_dir() / "journal.jsonl",
+        "recent template ids": state_dir() / "recent-templates.json",
     }
 
 

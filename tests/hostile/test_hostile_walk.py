@@ -179,3 +179,69 @@ def test_the_demo_flag_reaches_the_simulator() -> None:
         [sys.executable, "-m", "vagent_tui", "--help"], capture_output=True, text=True, check=True
     )
     assert "--hostile" in result.stdout
+
+
+async def test_both_inboxes_and_a_room_show_hostile_text_inert(make_app: Any) -> None:
+    """The priority inbox and a room's messages (sender, text, attachment addresses, the
+    repeated first message) against the hostile simulator: inert, alive, no action run."""
+    app = make_app("inbox", account=AGENT, hostile=True)
+    calls: list[str] = []
+    app.action_screenshot = lambda *a, **k: calls.append("screenshot")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        inbox = app.screen
+        for inbox_name in ("junk", "priority"):
+            if inbox_name == "priority":
+                await pilot.press("i")
+                await settle(pilot)
+                assert inbox.pager.inbox == "priority"
+            await pilot.press("enter")
+            await settle(pilot)
+            room = app.screen
+            assert type(room).__name__ == "RoomScreen", inbox_name
+            assert room.thread is not None and room.thread.total > 1, inbox_name
+            text = assert_inert(app, f"{inbox_name} room")
+            assert any(mark in text for mark in SHOWN), f"{inbox_name} room: nothing planted"
+            assert not room.status.has_class("-error"), str(room.status.content)
+            # every message in turn: the repeated first one, and those with attachments
+            for row in range(min(room.thread.total, 50)):
+                room.query_one("#room-table", DataTable).move_cursor(row=row)
+                await pilot.pause()
+                if row < 3 or room.thread.shown[row].links:
+                    assert_inert(app, f"{inbox_name} room, message {row}")
+            await pilot.press("n")
+            await settle(pilot)
+            assert_inert(app, f"{inbox_name} room, page 2")
+            await pilot.press("escape")
+            await settle(pilot)
+            assert app.screen is inbox
+            assert_inert(app, f"{inbox_name} inbox")
+        assert calls == [], "markup from the data ran an action"
+        assert app.is_running
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="drives a real pseudo-terminal")
+def test_a_real_terminal_receives_nothing_planted_in_a_room() -> None:
+    """Both inboxes and a room's messages, on a pty: no planted sequence is written."""
+    env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "120", "LINES": "40"}
+    env.pop("NO_COLOR", None)
+    args = ["--demo", "--hostile", "--account", str(AGENT), "--screen", "inbox"]
+    with console_on_pty(args, env, rows=40, columns=120) as term:
+        term.read_for(4.0)
+        for keys in (b"\r", b"j", b"j", b"j", b"n", b"\x1b", b"i", b"\r", b"j", b"j", b"\x1b"):
+            term.send(keys)
+            term.read_for(1.0)
+        term.send(b"\x11")  # ctrl+q
+        done, status = 0, 0
+        deadline = time.monotonic() + 60
+        while not done and time.monotonic() < deadline:
+            term.read_for(0.5)
+            done, status = os.waitpid(term.pid, os.WNOHANG)
+        assert done == term.pid, "the console did not quit after ctrl+q"
+        assert os.waitstatus_to_exitcode(status) == 0
+    written = term.written
+    for sequence in PAYLOAD_SEQUENCES:
+        assert sequence not in written, f"{sequence!r} from the data reached the terminal"
+    assert not OSC_FROM_DATA.search(written), "an OSC carrying planted text was written"
+    assert "Priority inbox › room".encode() in written, "the priority room was not opened"
+    assert "Junk inbox › room".encode() in written, "the junk room was not opened"

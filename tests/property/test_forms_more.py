@@ -263,7 +263,13 @@ def test_migration_options_form(drive: Any) -> None:
 
     def check(index: int | None, picks: list[int], dry_run: bool, force: bool, typed: str) -> None:
         before = len(d.writes("/migrate"))
-        call(d, lambda: setattr(options, "highlighted", index))
+
+        def pick() -> None:
+            options.highlighted = index
+            if index is None:  # no template: the id field empty too (it holds what runs)
+                screen.query_one("#mig-template-id", Input).value = ""
+
+        call(d, pick)
         d.run(d.pilot.pause())  # the sections of the template highlighted
         template = templates[index] if index is not None else None
         names = template.sections if template else []

@@ -1,4 +1,6 @@
-"""Snapshots of the junk inbox at 80x24 and 120x40.
+"""Snapshots of the junk and priority inboxes at 80x24 and 120x40, and of a room (its
+messages, second page, a message with an attachment highlighted) at 80x24, 120x40 and
+140x40 (the detail beside the table).
 
 The simulator's rooms have fixed timestamps (the newest at 2025-11-20T00:00:00Z), so the
 clock is pinned a few hours after it: the humanized times read "3 h ago", "1 d ago".
@@ -44,3 +46,48 @@ def test_inbox_120x40(snap_compare: Any, make_app: Any) -> None:
 
 def test_inbox_no_agent_80x24(snap_compare: Any, make_app: Any) -> None:
     assert snap_compare(make_app("inbox"), terminal_size=(80, 24), run_before=run_before)
+
+
+async def run_before_priority(pilot: Any) -> None:
+    await settle(pilot)
+    await pilot.press("i")  # the priority inbox
+    await settle(pilot)
+    await pilot.press("down")
+    await settle(pilot)
+
+
+async def run_before_room(pilot: Any) -> None:
+    await settle(pilot)
+    await pilot.press("n", "down", "down", "down", "down")  # 1111:1210, a long thread
+    await settle(pilot)
+    await pilot.press("enter")
+    await settle(pilot)
+    await pilot.press("n")  # messages 51-100, paged here
+    await settle(pilot)
+    await pilot.press(*["down"] * 14)  # a message with attachments
+    await settle(pilot)
+
+
+def test_priority_inbox_80x24(snap_compare: Any, make_app: Any) -> None:
+    app = make_app("inbox", account=1111, rooms=1234)
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before_priority)
+
+
+def test_priority_inbox_120x40(snap_compare: Any, make_app: Any) -> None:
+    app = make_app("inbox", account=1111, rooms=1234)
+    assert snap_compare(app, terminal_size=(120, 40), run_before=run_before_priority)
+
+
+def test_room_80x24(snap_compare: Any, make_app: Any) -> None:
+    app = make_app("inbox", account=1111, rooms=1234)
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before_room)
+
+
+def test_room_120x40(snap_compare: Any, make_app: Any) -> None:
+    app = make_app("inbox", account=1111, rooms=1234)
+    assert snap_compare(app, terminal_size=(120, 40), run_before=run_before_room)
+
+
+def test_room_140x40(snap_compare: Any, make_app: Any) -> None:
+    app = make_app("inbox", account=1111, rooms=1234)
+    assert snap_compare(app, terminal_size=(140, 40), run_before=run_before_room)

@@ -1,5 +1,6 @@
-"""Snapshots of the migration monitor at 80x24 and 120x40: the start form, and a dry
-run watched to completion with the watcher's clock frozen (elapsed times read 0s)."""
+"""Snapshots of the migration monitor at 80x24 and 120x40: the start form, a dry run
+watched to completion with the watcher's clock frozen (elapsed times read 0s), and a
+typed template id with typed sections on a platform that lists no templates."""
 
 from __future__ import annotations
 
@@ -72,3 +73,38 @@ def test_migrations_120x40(snap_compare: Any, make_app: Any) -> None:
 def test_migrations_partner_key_80x24(snap_compare: Any, make_app: Any) -> None:
     app = make_app("migrations")
     assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
+
+
+def no_list_app(make_app: Any, monkeypatch: Any) -> Any:
+    """The real platform's case: no template list (404), two ids used before."""
+    from vagent_tui.api.errors import ApiError
+    from vagent_tui.services.migrations import RecentTemplates
+
+    app = make_app("migrations", token="demo-reseller")
+    store = RecentTemplates()
+    for template_id in ("tpl-after-hours", "tpl-dental-reception"):
+        store.remember(app.connection.api.host, template_id, None)
+
+    async def absent(**kwargs: Any) -> Any:
+        raise ApiError(404, "Not found")
+
+    monkeypatch.setattr(app.connection.api, "list_templates", absent)
+    return app
+
+
+async def run_before_typed(pilot: Any) -> None:
+    await settle(pilot)
+    await pilot.press(*"tpl-dental-reception")
+    await settle(pilot)
+    pilot.app.screen.query_one("#mig-sections-typed").value = "voice, instructions"
+    await settle(pilot)
+
+
+def test_migrations_typed_id_80x24(snap_compare: Any, make_app: Any, monkeypatch: Any) -> None:
+    app = no_list_app(make_app, monkeypatch)
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before_typed)
+
+
+def test_migrations_typed_id_120x40(snap_compare: Any, make_app: Any, monkeypatch: Any) -> None:
+    app = no_list_app(make_app, monkeypatch)
+    assert snap_compare(app, terminal_size=(120, 40), run_before=run_before_typed)

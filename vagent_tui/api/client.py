@@ -8,12 +8,15 @@ request machinery (errors, retries, redaction, observers) is in `transport`.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping
 from typing import Any, TypeGuard
 from urllib.parse import parse_qsl, quote, urlsplit, urlunsplit
 
+from pydantic_core import from_json
+
 from vagent_tui.api import models as m
-from vagent_tui.api.errors import PlatformError, redact_url
+from vagent_tui.api.errors import MalformedResponse, PlatformError, redact_url
 from vagent_tui.api.targets import Target
 from vagent_tui.api.transport import (
     API_PREFIX,
@@ -439,6 +442,56 @@ class PlatformClient(ApiTransport):
             params["unread"] = True
         payload = await self.request("GET", "/junkConversations", target=target, params=params)
         return self._parse(m.JunkRoomPage, payload, url="/junkConversations")
+
+    async def list_priority_rooms(
+        self,
+        *,
+        page: int = 0,
+        page_size: int = 20,
+        unread: bool = False,
+        target: int | None = None,
+    ) -> m.InboxPage:
+        """``GET /conversations``: the priority inbox, paged like the junk inbox.
+
+        ``unread`` is sent only when set: an unset flag is the platform's default.
+        """
+        params = {"pagination": True, "page": page, "pageSize": page_size}
+        if unread:
+            params["unread"] = True
+        payload = await self.request("GET", "/conversations", target=target, params=params)
+        return self._parse(m.InboxPage, payload, url="/conversations")
+
+    async def list_room_messages(
+        self, room_id: str, *, target: int | None = None
+    ) -> list[m.RoomMessage]:
+        """``GET /messages/{roomId}``: every message of a room (the platform pages none).
+
+        The published reply is a bare JSON array; an object holding the list under
+        ``messages`` is read too. ``null`` items are skipped.
+        """
+        path = f"/messages/{quote(room_id, safe=':')}"
+        url = API_PREFIX + path
+        response, started = await self._exchange("GET", url, target, None, None, None, None, None)
+        items: Any = None
+        if response.status_code < 400:
+            try:
+                items = from_json(response.content)
+            except ValueError:
+                items = None  # not JSON: the general path below says so
+        if isinstance(items, list):
+            elapsed = asyncio.get_running_loop().time() - started
+            self._notify("GET", url, target, None, response.status_code, None, elapsed)
+        else:
+            payload = self._finish("GET", url, target, None, None, response, started)
+            items = payload.get("messages")
+            if items is None:
+                return []
+            if not isinstance(items, list):
+                raise MalformedResponse(
+                    "The platform's reply has 'messages' that is not a list", url=path
+                )
+        wrapped = {"messages": [item for item in items if item is not None]}
+        return self._parse_list(m.RoomMessage, wrapped, "messages", path)
 
 
 __all__ = ["Exchange", "Observer", "PlatformClient", "redact_url"]

@@ -363,6 +363,81 @@ class JunkRoomPage(Resource):
     rooms: Items[JunkRoom] = Field(default_factory=list)
 
 
+InboxRoom = JunkRoom
+"""A room of either inbox: the priority inbox has the junk inbox's shape (api-facts)."""
+InboxPage = JunkRoomPage
+"""A page of either inbox (``GET /junkConversations`` or ``GET /conversations``)."""
+
+_LINK_KEYS = ("url", "link", "href", "src")
+
+
+class RoomMessage(Resource):
+    """One message of a room (``GET /messages/{roomId}``; its fields are api-facts').
+
+    Only shown, never sent back, so every field is taken as it comes: a field of an
+    unexpected type is kept as it is and shown literally rather than dropping the message.
+    """
+
+    message: Any = None
+    from_: Any = Field(default=None, alias="from")
+    from_user: Any = None
+    to: Any = None
+    to_user: Any = None
+    timestamp: Any = None
+    date: Any = None
+    room_id: Any = None
+    status: Any = None
+    attachments: Any = None
+    gift: Any = None
+    drip: Any = None
+    uuid: Any = None
+    source: Any = None
+    room_initiator: Any = None
+
+    @property
+    def sent_at(self) -> datetime | None:
+        """``timestamp`` (epoch seconds or milliseconds, numeric text too), else ``date``."""
+        moment = _epoch_text(self.timestamp) if not isinstance(self.timestamp, bool) else None
+        if moment is None and isinstance(self.date, str):
+            moment = _epoch_text(self.date)
+        return moment
+
+    @property
+    def links(self) -> list[str]:
+        """The attachments as addresses: a text each, or the URL of an attachment record;
+        nulls skipped."""
+        items = self.attachments if isinstance(self.attachments, list) else [self.attachments]
+        out: list[str] = []
+        for item in items:
+            if isinstance(item, dict):
+                item = next((item[k] for k in _LINK_KEYS if isinstance(item.get(k), str)), item)
+            if item is not None and item != "":
+                out.append(item if isinstance(item, str) else str(item))
+        return out
+
+
+def party(user: Any, user_id: Any) -> str:
+    """A sender or receiver for people: its display name, else its user id, else ``—``.
+
+    ``fromUser``/``toUser`` may be a name or a user record (api-facts does not say).
+    """
+    if isinstance(user, dict):
+        for key in ("name", "displayName", "fullName", "username", "email", "phone"):
+            if isinstance(user.get(key), str) and user[key].strip():
+                return str(user[key])
+        user = None
+    if isinstance(user, str) and user.strip():
+        return user
+    if user is not None and not isinstance(user, bool):
+        return str(user)
+    if user_id is not None and user_id != "" and not isinstance(user_id, bool):
+        return f"#{user_id}"
+    return "—"
+
+
+__all__ += ["InboxPage", "InboxRoom", "RoomMessage", "party"]
+
+
 # --------------------------------------------------------------------------- billing / sip / hooks
 
 

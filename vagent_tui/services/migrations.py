@@ -7,19 +7,31 @@ display, and the first answer after a failure brings the normal pace back. A tas
 platform answers 404 for `GONE_AFTER` times in a row is marked `GONE` and no longer
 polled: the platform does not know it (any more), and asking forever would not change
 that.
+
+`RecentTemplates` remembers the template ids migrations were started from, per platform,
+in the state folder: the spec lists no templates, so on the real platform an id is
+typed, and typed once is enough.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
+import os
+import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
 
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.errors import ApiError, PlatformError
 from vagent_tui.api.models import FINAL_STATUSES, MigrationCounts, MigrationTask
 from vagent_tui.api.targets import Target
+from vagent_tui.config import state_dir
 
 
 @dataclass
@@ -160,3 +172,120 @@ class MigrationWatcher:
     @property
     def active(self) -> list[WatchedTask]:
         return [t for t in self.tasks.values() if not t.final]
+
+
+# --------------------------------------------------------------------------- recent ids
+
+RECENT_NAME = "recent-templates.json"
+RECENT_READ_LIMIT = 256 * 1024
+"""Bytes of the file read at most: a few hundred short ids, never a surprise."""
+TEMPLATE_ID_LIMIT = 200
+
+
+def template_id_problem(text: str) -> str | None:
+    """Why ``text`` (stripped already) cannot be a template id; None when it can be.
+
+    Only what no id can hold is refused; whether the id exists is the platform's to say.
+    """
+    if not text:
+        return "Pick a template first, or type its id (t)"
+    if len(text) > TEMPLATE_ID_LIMIT:
+        return f"A template id has at most {TEMPLATE_ID_LIMIT} characters"
+    if any(c.isspace() or not c.isprintable() for c in text):
+        return "A template id has no spaces or control characters"
+    return None
+
+
+@dataclass(frozen=True)
+class RecentTemplate:
+    """A template id a migration was started from, where and when."""
+
+    template_id: str
+    host: str
+    """The platform's host (and port): never a base URL's ``user:password@``."""
+    target: int | None
+    used_at: str
+    """ISO 8601, UTC."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"templateId": self.template_id, "host": self.host, "target": self.target,
+                "usedAt": self.used_at}  # fmt: skip
+
+    @classmethod
+    def from_json(cls, data: Any) -> RecentTemplate | None:
+        """An entry from the file; None for anything that is not one of ours."""
+        if not isinstance(data, dict):
+            return None
+        template_id, host = data.get("templateId"), data.get("host")
+        target, used_at = data.get("target"), data.get("usedAt")
+        if not isinstance(template_id, str) or template_id_problem(template_id) is not None:
+            return None
+        if not isinstance(host, str) or not isinstance(used_at, str):
+            return None
+        if target is not None and (not isinstance(target, int) or isinstance(target, bool)):
+            target = None
+        return cls(template_id, host, target, used_at)
+
+
+@dataclass
+class RecentTemplates:
+    """The template ids migrations were started from, newest first, per platform host.
+
+    Kept in ``<state dir>/recent-templates.json`` (mode 0600, next to the journal): ids,
+    hosts, target account ids and times only; no token, no base URL. A file that cannot
+    be read is taken as empty (and never overwritten by a failed read: the next write
+    replaces it whole, atomically); a write that fails is said in `error`.
+    """
+
+    path: Path = field(default_factory=lambda: state_dir() / RECENT_NAME)
+    keep: int = 10
+    """Ids kept per host."""
+    clock: Callable[[], datetime] = field(default=lambda: datetime.now(UTC))
+    error: str | None = None
+
+    def _read(self) -> list[RecentTemplate]:
+        try:
+            with self.path.open("rb") as handle:
+                raw = handle.read(RECENT_READ_LIMIT + 1)
+        except OSError:
+            return []
+        if len(raw) > RECENT_READ_LIMIT:
+            return []
+        try:
+            data = json.loads(raw)
+        except (ValueError, RecursionError):
+            return []
+        items = data.get("recent") if isinstance(data, dict) else None
+        if not isinstance(items, list):
+            return []
+        entries = [RecentTemplate.from_json(item) for item in items]
+        return [entry for entry in entries if entry is not None]
+
+    def load(self, host: str) -> list[RecentTemplate]:
+        """The ids used on ``host``, the most recent first."""
+        return [entry for entry in self._read() if entry.host == host][: self.keep]
+
+    def remember(self, host: str, template_id: str, target: int | None) -> None:
+        """Put ``template_id`` first for ``host`` (once: an id used again moves up)."""
+        now = self.clock().astimezone(UTC).isoformat(timespec="seconds")
+        entry = RecentTemplate(template_id, host, target, now)
+        others = [e for e in self._read() if (e.host, e.template_id) != (host, template_id)]
+        mine = [entry, *(e for e in others if e.host == host)][: self.keep]
+        kept = mine + [e for e in others if e.host != host][: self.keep * 20]
+        self._write({"version": 1, "recent": [e.to_json() for e in kept]})
+
+    def _write(self, data: dict[str, Any]) -> None:
+        raw = json.dumps(data, ensure_ascii=False, indent=1).encode("utf-8")
+        tmp: str | None = None
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            fd, tmp = tempfile.mkstemp(prefix=".recent-", dir=self.path.parent)
+            with os.fdopen(fd, "wb") as handle:  # mkstemp makes it 0600 already
+                handle.write(raw)
+            os.replace(tmp, self.path)  # whole or not at all: a reader never sees half
+            self.error = None
+        except OSError as exc:
+            if tmp is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
+            self.error = f"The recent template ids could not be kept ({self.path}): {exc.strerror}"

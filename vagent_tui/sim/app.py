@@ -21,6 +21,7 @@ from vagent_tui.sim import (
     routes_admin,
     routes_agents,
     routes_computer,
+    routes_messages,
     routes_staging,
     routes_templates,
 )
@@ -74,6 +75,7 @@ def create_app(
         *routes_admin.ROUTES,
         *routes_computer.ROUTES,
         *routes_templates.ROUTES,
+        *routes_messages.ROUTES,
     ]
     app = Starlette(routes=routes, exception_handlers={404: _http_error, 405: _http_error})
     app.router.redirect_slashes = False

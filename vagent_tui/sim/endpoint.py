@@ -28,7 +28,8 @@ from vagent_tui.sim.state import Account, LoggedRequest, SimState
 
 log = logging.getLogger("vagent_tui.sim")
 
-Reply = dict[str, Any] | tuple[int, dict[str, Any]]
+Reply = dict[str, Any] | list[Any] | tuple[int, dict[str, Any]]
+"""A reply body (an object; a bare array where the platform answers one), with a status."""
 Handler = Callable[["Ctx"], Awaitable[Reply]]
 
 

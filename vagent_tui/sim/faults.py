@@ -268,8 +268,8 @@ async def before(kind: str, faults: Faults) -> Response | None:
     return None
 
 
-def after(kind: str, status: int, body: dict[str, Any]) -> Response:
-    """The handler's reply, altered by ``kind``."""
+def after(kind: str, status: int, body: dict[str, Any] | list[Any]) -> Response:
+    """The handler's reply, altered by ``kind`` (a bare array's records by ``wrong-types``)."""
     if kind == "malformed":
         raw = b'{"success": true, "message": "oops", ]]'
         return Response(raw, status_code=status, media_type="application/json")
@@ -278,7 +278,7 @@ def after(kind: str, status: int, body: dict[str, Any]) -> Response:
         return Response(raw[: max(1, len(raw) // 2)], status_code=status,
                         media_type="application/json")  # fmt: skip
     if kind == "wrong-types":
-        body = {k: (v if k in ("success", "message") else _wrong(v)) for k, v in body.items()}
+        body = _wrong_record(body)
     elif kind == "extra-fields":
         body = _extra(body)
     elif kind == "unknown-status":
@@ -293,6 +293,15 @@ def _dump(body: Any) -> bytes:
 def _json(status: int, body: Any, headers: dict[str, str] | None = None) -> Response:
     return Response(_dump(body), status_code=status, headers=headers,
                     media_type="application/json")  # fmt: skip
+
+
+def _wrong_record(value: Any) -> Any:
+    """Every field of a reply (of each record of a bare array) of another type."""
+    if isinstance(value, list):
+        return [_wrong_record(v) if isinstance(v, dict) else _wrong(v) for v in value]
+    if not isinstance(value, dict):
+        return _wrong(value)
+    return {k: (v if k in ("success", "message") else _wrong(v)) for k, v in value.items()}
 
 
 def _wrong(value: Any) -> Any:

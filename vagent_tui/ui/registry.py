@@ -56,9 +56,9 @@ SCREENS: tuple[ScreenInfo, ...] = (
     ScreenInfo(
         "inbox",
         "5",
-        "Junk inbox",
+        "Inboxes",
         _P + "inbox:InboxScreen",
-        "Junk inbox rooms, paged by the server",
+        "Junk and priority inbox rooms, paged by the server; Enter opens a room",
     ),
     ScreenInfo(
         "migrations",

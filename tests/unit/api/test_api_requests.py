@@ -274,6 +274,19 @@ CASES = [
         "/api/v2/junkConversations",
         params={"pagination": "true", "page": "3", "pageSize": "50", "unread": "true"},
     ),
+    Case(
+        "list_priority_rooms",
+        lambda c, t: c.list_priority_rooms(page=3, page_size=50, unread=True, target=t),
+        "GET",
+        "/api/v2/conversations",
+        params={"pagination": "true", "page": "3", "pageSize": "50", "unread": "true"},
+    ),
+    Case(
+        "list_room_messages",
+        lambda c, t: c.list_room_messages("1111:240", target=t),
+        "GET",
+        "/api/v2/messages/1111:240",
+    ),
     # Child lists: scoped by their own target*Id, not by targetAccountId.
     Case(
         "list_resellers",

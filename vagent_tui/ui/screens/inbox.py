@@ -1,9 +1,14 @@
-"""Junk inbox: the acting agent account's rooms, paged by the server.
+"""The inboxes: the acting agent account's junk or priority rooms, paged by the server.
 
+``i`` switches between the junk inbox (``GET /junkConversations``) and the priority
+inbox (``GET /conversations``); both page alike, and the title says which one is shown.
 Only the visible page is ever fetched: one request per page change, and "last page"
 is one request too, computed from the ``totalRooms`` of the previous reply. Two pagers
 are kept: ``pager`` is what is shown, ``wanted`` what was asked for last; a reply that
 is no longer wanted (paged again meanwhile, or the target changed) is dropped.
+
+Enter opens the highlighted room (`RoomScreen`: its messages); esc there comes back to
+the same page and row.
 
 Rooms are shown inert; two rooms of one ``roomId`` are two rows (row ``i`` of the table
 is ``rooms[i]``, whatever the keys).
@@ -19,18 +24,21 @@ from rich.text import Text
 from textual import events, work
 from textual.binding import Binding, BindingType
 from textual.containers import Container, VerticalScroll
+from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
 from vagent_tui.api.errors import PlatformError
-from vagent_tui.api.models import JunkRoom
-from vagent_tui.services.inbox import PAGE_SIZES, InboxPager
+from vagent_tui.api.models import InboxRoom
+from vagent_tui.services.inbox import INBOX_TITLES, PAGE_SIZES, InboxPager, other_inbox
 from vagent_tui.ui.palette import FAILED_STRONG, WARN
 from vagent_tui.ui.screens.base import BaseScreen
+from vagent_tui.ui.screens.room import RoomScreen
+from vagent_tui.ui.widgets.context_bar import ContextBar
 from vagent_tui.ui.widgets.inbox_rows import room_cells, room_detail
-from vagent_tui.ui.widgets.tables import ROW_CAP, SafeTable, left_out, row_table
+from vagent_tui.ui.widgets.tables import ROW_CAP, SafeTable, left_out
 
-HINT = "Select an agent account on the Scope screen (1) to see its junk inbox."
+HINT = "Select an agent account on the Scope screen (1) to see its inboxes."
 WIDE = 140
 """From this width the detail pane sits beside the table, below it otherwise."""
 
@@ -41,8 +49,41 @@ def _nav(keys: str, action: str, label: str, tip: str, *, show: bool = True) -> 
     return Binding(keys, action, label, show=show, priority=True, id=ident, tooltip=tip)
 
 
+class RoomsTable(SafeTable):
+    """The rooms of a page; Enter opens the highlighted one.
+
+    Enter is the table's own key (not a priority key of the screen) so that it comes in
+    order after the arrows typed before it, and the footer shows it; a click only
+    highlights (the detail pane shows the room).
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "open", "Open", id="inbox.open", tooltip="Open the room: its messages"),
+    ]
+
+    class OpenRoom(Message):
+        """Enter on a row."""
+
+    @classmethod
+    def make(cls) -> RoomsTable:
+        table = cls(id="inbox-table", cursor_type="row", zebra_stripes=True)
+        columns = (
+            (" ", "unread"),
+            ("Name", "name"),
+            ("Phone", "phone"),
+            ("Last message", "message"),
+            ("When", "when"),
+        )
+        for label, key in columns:
+            table.add_column(label, key=key)
+        return table
+
+    def action_open(self) -> None:
+        self.post_message(self.OpenRoom())
+
+
 class InboxScreen(BaseScreen):
-    """Junk inbox rooms of the acting account, paged by the server."""
+    """Junk or priority inbox rooms of the acting account, paged by the server."""
 
     TITLE = "Junk inbox"
     CSS_PATH = "inbox.tcss"
@@ -55,6 +96,15 @@ class InboxScreen(BaseScreen):
         _nav("left,pageup", "prev_page", "Prev", "Previous page", show=False),
         _nav("home", "first_page", "First", "First page", show=False),
         _nav("end", "last_page", "Last", "Last page", show=False),
+        Binding(
+            "i",
+            "switch_inbox",
+            "Inbox",
+            id="inbox.switch",
+            tooltip="Switch between the junk and the priority inbox",
+        ),
+        # Enter on the table is the table's own (RoomsTable); this one is for elsewhere.
+        Binding("enter", "open_room", "Open", show=False, id="inbox.open-any"),
         Binding(
             "z", "page_size", "Size", id="inbox.page_size", tooltip="Cycle 20/50/100/200 per page"
         ),
@@ -71,23 +121,14 @@ class InboxScreen(BaseScreen):
         self._seq = 0
         self._failed = False
         """The last page asked for did not come: the header says so instead of waiting."""
-        self._rooms: list[JunkRoom] = []
+        self._rooms: list[InboxRoom] = []
         """The rooms in the table: row ``i`` is ``_rooms[i]``."""
 
     def compose_body(self) -> Iterable[Widget]:
         yield Static("", id="inbox-header", markup=False)
         yield Static(HINT, id="inbox-hint", markup=False)
         with Container(id="inbox-body"):
-            yield row_table(
-                "inbox-table",
-                (
-                    (" ", "unread"),
-                    ("Name", "name"),
-                    ("Phone", "phone"),
-                    ("Last message", "message"),
-                    ("When", "when"),
-                ),
-            )
+            yield RoomsTable.make()
             with VerticalScroll(id="inbox-detail"):
                 yield Static(Text("No room highlighted.", style="dim"), id="inbox-detail-text")
 
@@ -95,6 +136,7 @@ class InboxScreen(BaseScreen):
         self.table.focus()
         self._layout(self.size.width)
         self._header()
+        self._title()
 
     def on_resize(self, event: events.Resize) -> None:
         self._layout(event.size.width)
@@ -112,9 +154,10 @@ class InboxScreen(BaseScreen):
         if not self.connection.is_agent_selected:
             self._seq += 1  # drop any reply still on its way
             self.loaded_target = _UNSET
-            self.pager = InboxPager(page_size=self.wanted.page_size, unread=self.wanted.unread)
+            self.pager = self._fresh()
             self.wanted = replace(self.pager)
             self._fill(self.pager, keep=None)
+            self._title()
             self.query_one("#inbox-header", Static).update(Text("No agent account selected"))
             self.status.clear()
             return
@@ -122,12 +165,17 @@ class InboxScreen(BaseScreen):
         if target != self.loaded_target:
             # another account: its inbox starts at the first page
             self.loaded_target = target
-            self.pager = InboxPager(page_size=self.wanted.page_size, unread=self.wanted.unread)
+            self.pager = self._fresh()
             self.wanted = replace(self.pager)
             self._fill(self.pager, keep=None)
             self._request(self.wanted, keep_cursor=False)
         else:
             self._request(self.wanted, keep_cursor=True)
+
+    def _fresh(self) -> InboxPager:
+        """The first page of the inbox wanted, with the page size and filter wanted."""
+        want = self.wanted
+        return InboxPager(page_size=want.page_size, unread=want.unread, inbox=want.inbox)
 
     def _request(self, want: InboxPager, *, keep_cursor: bool) -> None:
         self._seq += 1
@@ -153,16 +201,28 @@ class InboxScreen(BaseScreen):
             # the inbox shrank under us: show its last page instead
             self._request(replace(want, page=want.last_page, rooms=[]), keep_cursor=False)
             return
+        switched = want.inbox != self.pager.inbox
         self.pager = want
         self._fill(want, keep=self._cursor_key() if keep_cursor else None)
-        self.status.clear()
+        self._title()
+        if switched:
+            other = INBOX_TITLES[other_inbox(want.inbox)].lower()
+            self.status.info(f"Showing the {want.title.lower()} (i: the {other})")
+        else:
+            self.status.clear()
         self._header()
 
     # ------------------------------------------------------------------ showing
 
+    def _title(self) -> None:
+        """The screen's title names the inbox shown."""
+        self.query_one(ContextBar).set_title(self.pager.title)
+
     def _header(self) -> None:
         shown, want = self.pager, self.wanted
         text = Text(no_wrap=True, overflow="ellipsis")
+        text.append(shown.title.split()[0], style="bold")
+        text.append(" · ")
         waiting = shown is not want and not shown.total
         if waiting and self._failed:
             text.append("✗ not loaded (r: retry)", style=FAILED_STRONG)
@@ -173,7 +233,9 @@ class InboxScreen(BaseScreen):
         text.append(f" · {want.page_size}/page")
         text.append(" · unread only" if want.unread else " · all rooms")
         text.append(left_out(len(shown.rooms), "rooms on this page"), style=WARN)
-        if shown is not want and (want.page != shown.page or want.unread != shown.unread):
+        if shown is not want and want.inbox != shown.inbox:
+            text.append(f" · → {want.title.lower()}", style="italic")
+        elif shown is not want and (want.page != shown.page or want.unread != shown.unread):
             text.append(f" · → page {want.page + 1:,}", style="italic")
         self.query_one("#inbox-header", Static).update(text)
 
@@ -212,7 +274,7 @@ class InboxScreen(BaseScreen):
                 table.move_cursor(row=row, column=0, animate=False, scroll=True)
         self._show_detail()
 
-    def _current_room(self) -> JunkRoom | None:
+    def _current_room(self) -> InboxRoom | None:
         row = self.table.cursor_row
         return self._rooms[row] if self.table.row_count and 0 <= row < len(self._rooms) else None
 
@@ -236,9 +298,14 @@ class InboxScreen(BaseScreen):
             return False
         return self.loaded_target is not _UNSET
 
+    def on_rooms_table_open_room(self, message: RoomsTable.OpenRoom) -> None:
+        message.stop()
+        self.action_open_room()
+
     def _known_total(self, want: InboxPager) -> int:
-        """The total for ``want``'s filter, when a reply has told it (0 otherwise)."""
-        return self.pager.total if self.pager.unread == want.unread else 0
+        """The total for ``want``'s inbox and filter, when a reply has told it (0 otherwise)."""
+        same = (self.pager.unread, self.pager.inbox) == (want.unread, want.inbox)
+        return self.pager.total if same else 0
 
     def _go(self, page: int) -> None:
         if not self._ready():
@@ -282,6 +349,26 @@ class InboxScreen(BaseScreen):
             return
         want = replace(self.wanted, rooms=[], page=0, total=0, unread=not self.wanted.unread)
         self._request(want, keep_cursor=False)
+
+    def action_switch_inbox(self) -> None:
+        """The other inbox, from its first page (page size and unread filter kept)."""
+        if not self._ready():
+            return
+        inbox = other_inbox(self.wanted.inbox)
+        want = replace(self.wanted, rooms=[], page=0, total=0, inbox=inbox)
+        self._request(want, keep_cursor=False)
+
+    def action_open_room(self) -> None:
+        if not self._ready():
+            return
+        room = self._current_room()
+        if room is None:
+            self.status.info("No room highlighted")
+            return
+        if not room.room_id:
+            self.status.error("This room has no roomId: it cannot be opened", retry_key=None)
+            return
+        self.app.push_screen(RoomScreen(room, self.pager.inbox, self.connection.target_id))
 
 
 class _Unset:

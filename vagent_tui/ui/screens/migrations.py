@@ -1,5 +1,12 @@
 """Migration monitor: start a template migration and watch every task of the session.
 
+The template is the id in the field at the top (``t`` goes there): typed, or filled by
+picking a template in the list under it. The spec lists no templates, so the list is a
+help where the platform offers one (the simulator does, ``GET /templates``); when the
+list fails or the route is absent, a typed id still starts a migration, with its
+sections typed too. Ids a migration was started from are remembered per platform
+(`vagent_tui.services.migrations.RecentTemplates`) and offered under the list.
+
 The app keeps the watching (`VagentApp.watch_task`): polling goes on while other screens
 show, and the app calls `MigrationsScreen.task_changed` on every update. This screen
 only starts tasks and shows them.
@@ -16,16 +23,30 @@ from textual.binding import Binding, BindingType
 from textual.containers import Container, Horizontal, Vertical, VerticalScroll
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Button, Checkbox, DataTable, OptionList, SelectionList, Static
+from textual.widgets import (
+    Button,
+    Checkbox,
+    DataTable,
+    Input,
+    OptionList,
+    SelectionList,
+    Static,
+)
 from textual.widgets.option_list import Option
 
-from vagent_tui.api.errors import PlatformError
+from vagent_tui.api.errors import ApiError, PlatformError
 from vagent_tui.api.models import MigrationRequest, Template
 from vagent_tui.api.scope import ScopeLevel
-from vagent_tui.api.targets import Target
-from vagent_tui.services.migrations import WatchedTask
+from vagent_tui.api.targets import Target, target_param
+from vagent_tui.services.migrations import (
+    TEMPLATE_ID_LIMIT,
+    RecentTemplate,
+    RecentTemplates,
+    WatchedTask,
+    template_id_problem,
+)
 from vagent_tui.ui.caps import ROW_CAP
-from vagent_tui.ui.palette import FAILED, FAILED_STRONG, WARN_STRONG
+from vagent_tui.ui.palette import FAILED, FAILED_STRONG, WARN, WARN_STRONG
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.migration_rows import (
@@ -38,6 +59,9 @@ from vagent_tui.ui.widgets.migration_rows import (
 from vagent_tui.ui.widgets.status import describe_error, outcome_unknown
 
 WIDE = 140
+NO_LIST = "This platform lists no templates: type a template id (t)"
+RECENT_PREFIX = "\x00recent\x00"
+"""Option ids of recent ids: never the id of a listed template (no id holds a NUL)."""
 
 
 class MigrationsScreen(BaseScreen):
@@ -45,6 +69,7 @@ class MigrationsScreen(BaseScreen):
 
     TITLE = "Migrations"
     CSS_PATH = "migrations.tcss"
+    AUTO_FOCUS = "#mig-templates"  # keys s, d, f work at once; t goes to the id field
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "start", "Start", id="migrations.start", tooltip="Start the migration"),
         Binding(
@@ -57,12 +82,28 @@ class MigrationsScreen(BaseScreen):
             id="migrations.force",
             tooltip="Replace customer overrides on/off",
         ),
+        Binding("t", "type_id", "Type id", id="migrations.type-id", tooltip="Type a template id"),
+        Binding(
+            "escape",
+            "leave_field",
+            "Leave field",
+            id="migrations.leave",
+            tooltip="Leave the field for the template list",
+        ),
     ]
 
     def __init__(self) -> None:
         super().__init__()
         self.templates: list[Template] = []
+        """The templates the platform lists (empty when it lists none)."""
         self.templates_error: str | None = None
+        self.recent_store = RecentTemplates()
+        self.recent: list[RecentTemplate] = []
+        """Ids used on this platform before, the most recent first."""
+        self._choices: list[str | None] = []
+        """The template id of each option of the list (None: a heading or a note)."""
+        self._filled: str | None = None
+        """The last id put in the field from the list (the field holds a typed id else)."""
         self.starting = False
         self._ticker: Timer | None = None
         self._detail_shape: tuple[object, ...] | None = None
@@ -72,11 +113,18 @@ class MigrationsScreen(BaseScreen):
     def compose_body(self) -> Iterable[Widget]:
         with Horizontal(id="mig-form"):
             with Vertical(id="mig-templates-pane"):
-                yield Static("Template", classes="pane-title")
+                yield Static("Template id (t)", classes="pane-title")
+                yield Input(
+                    placeholder="type an id, or pick one below",
+                    id="mig-template-id",
+                    compact=True,
+                    max_length=TEMPLATE_ID_LIMIT,
+                )
                 yield OptionList(id="mig-templates", compact=True, markup=False)
             with Vertical(id="mig-sections-pane"):
                 yield Static("Sections (none=all)", classes="pane-title")
                 yield SelectionList[str](id="mig-sections", compact=True)
+                yield Input(placeholder="a, b (empty: all)", id="mig-sections-typed", compact=True)
             with Vertical(id="mig-options"):
                 yield Checkbox("Dry run", True, id="mig-dry-run", compact=True)
                 yield Checkbox("Force overrides", False, id="mig-force", compact=True)
@@ -96,7 +144,6 @@ class MigrationsScreen(BaseScreen):
         self._layout(self.size.width)
         self._plan()
         self._ticker = self.set_interval(1.0, self._tick)
-        self.query_one("#mig-templates", OptionList).focus()
 
     def on_screen_resume(self) -> None:
         if self._ticker is not None:
@@ -116,6 +163,7 @@ class MigrationsScreen(BaseScreen):
     # ------------------------------------------------------------------ templates
 
     def reload(self) -> None:
+        self.recent = self.recent_store.load(self.connection.api.host)
         self._load_templates()
 
     @work(exclusive=True, group="migrations-templates", exit_on_error=False)
@@ -123,10 +171,17 @@ class MigrationsScreen(BaseScreen):
         options = self.query_one("#mig-templates", OptionList)
 
         def failed(exc: PlatformError) -> None:
-            self.templates, self.templates_error = [], exc.message
-            options.clear_options()
-            options.add_option(Option(safe(exc.message, style=FAILED), disabled=True))
-            self._show_sections(None)
+            self.templates = []
+            if isinstance(exc, ApiError) and exc.status == 404:
+                # No list route on this platform (the spec has none): ids are typed.
+                self.templates_error = NO_LIST
+                self._fill_options()
+                why = describe_error(exc)
+                self.status.info(f"{NO_LIST}; enter there starts a dry run ({why})")
+                self.call_after_refresh(self._type_unless_busy)
+                return
+            self.templates_error = exc.message
+            self._fill_options()
             self.status.error(exc)
 
         ok, templates = await self.load(
@@ -138,39 +193,118 @@ class MigrationsScreen(BaseScreen):
         )
         if not ok or templates is None:
             return
-        keep = self.selected_template
         # One option per template id (an option list refuses a repeated id), capped.
         by_id: dict[str, Template] = {}
         for template in templates:
             by_id.setdefault(template.id, template)
-        templates = list(by_id.values())[:ROW_CAP]
-        self.templates, self.templates_error = templates, None
+        self.templates, self.templates_error = list(by_id.values())[:ROW_CAP], None
+        field = self.query_one("#mig-template-id", Input)
+        typed = field.value.strip()
+        picked = bool(typed) and field.value == self._filled  # from a list, not typed
+        if self.templates and (not typed or (picked and self._listed(typed) is None)):
+            self._fill(self.templates[0].id)  # the first listed, unless an id was typed
+        self._fill_options()
+        count = len(self.templates)
+        self.status.info(f"{count} template(s). Pick one or type an id (t), set the options, s.")
+
+    def _type_unless_busy(self) -> None:
+        """The focus to the id field, unless the user has put it elsewhere meanwhile."""
+        if self.focused in (None, self.query_one("#mig-templates", OptionList)):
+            self.query_one("#mig-template-id", Input).focus()
+
+    def _listed(self, template_id: str) -> Template | None:
+        return next((t for t in self.templates if t.id == template_id), None)
+
+    def _fill_options(self) -> None:
+        """The listed templates (or why there are none), then the recent ids not listed."""
+        options = self.query_one("#mig-templates", OptionList)
+        choices: list[str | None] = []
+        items: list[Option] = []
+
+        def note(text: Text) -> None:
+            items.append(Option(text, disabled=True))
+            choices.append(None)
+
+        for template in self.templates:
+            items.append(Option(template_label(template), id=template.id))
+            choices.append(template.id)
+        if self.templates_error == NO_LIST:
+            note(Text(NO_LIST, style=WARN))
+        elif self.templates_error:
+            note(safe(self.templates_error, style=FAILED))
+        elif not self.templates:
+            note(Text("No templates listed for this account", "dim"))
+        listed = {t.id for t in self.templates}
+        recent = [r for r in self.recent if r.template_id not in listed]
+        if recent:
+            note(Text("Recent ids (not listed)", style="bold dim"))
+            for entry in recent:
+                label = safe(entry.template_id)
+                if entry.target is not None:
+                    label.append(f" · for #{entry.target}", style="dim")
+                items.append(Option(label, id=RECENT_PREFIX + entry.template_id))
+                choices.append(entry.template_id)
+        self._choices = choices
         options.clear_options()
-        options.add_options(Option(template_label(t), id=t.id) for t in templates)
-        if not templates:
-            options.add_option(Option(Text("No templates for this account", "dim"), disabled=True))
-            self._show_sections(None)
-        else:
-            ids = [t.id for t in templates]
-            options.highlighted = ids.index(keep.id) if keep and keep.id in ids else 0
-        self.status.info(f"{len(templates)} template(s). Pick one, set the options, press s.")
+        options.add_options(items)
+        self._sync_template()
+
+    @property
+    def typed_id(self) -> str:
+        return self.query_one("#mig-template-id", Input).value.strip()
 
     @property
     def selected_template(self) -> Template | None:
-        options = self.query_one("#mig-templates", OptionList)
-        index = options.highlighted
-        if index is None or self.templates_error or not 0 <= index < len(self.templates):
+        """The template the id field names: listed (name, revision, sections), or only typed."""
+        typed = self.typed_id
+        if template_id_problem(typed) is not None:
             return None
-        return self.templates[index]
+        return self._listed(typed) or Template(id=typed)
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         event.stop()
-        self._show_sections(self.selected_template)
+        index = event.option_index
+        choice = self._choices[index] if 0 <= index < len(self._choices) else None
+        if choice is not None and self.typed_id != choice:
+            self._fill(choice)
+
+    def _fill(self, template_id: str) -> None:
+        """Put a picked id in the field (its Changed event shows the template's sections)."""
+        self._filled = template_id
+        self.query_one("#mig-template-id", Input).value = template_id
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        if event.input.id == "mig-template-id":
+            self._sync_template()
+        else:
+            self._plan()
+
+    async def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter in a field starts (a dry run unless switched off), as ``s`` does: through
+        the app, which refuses it on a read-only profile."""
+        event.stop()
+        await self.app.run_action("start", self)
+
+    def _sync_template(self) -> None:
+        """The list's highlight and the sections follow the id in the field."""
+        typed = self.typed_id
+        template = self._listed(typed)
+        self.set_class(template is None and bool(typed), "-typed")
+        options = self.query_one("#mig-templates", OptionList)
+        if typed in self._choices:
+            index = self._choices.index(typed)
+            if options.highlighted != index:
+                options.highlighted = index
+        elif options.highlighted is not None:
+            options.highlighted = None
+        self._show_sections(template)
 
     def _show_sections(self, template: Template | None) -> None:
         sections = self.query_one("#mig-sections", SelectionList)
         wanted = template.id if template else None
         if self._sections_for == (wanted,):
+            self._plan()
             return
         self._sections_for = (wanted,)
         sections.clear_options()
@@ -180,12 +314,31 @@ class MigrationsScreen(BaseScreen):
             sections.highlighted = 0
         self._plan()
 
+    def _sections(self) -> list[str]:
+        """The sections to migrate: ticked for a listed template, typed for another."""
+        if not self.has_class("-typed"):
+            return list(self.query_one("#mig-sections", SelectionList).selected)
+        typed = self.query_one("#mig-sections-typed", Input).value
+        return list(dict.fromkeys(part.strip() for part in typed.split(",") if part.strip()))
+
+    def action_type_id(self) -> None:
+        self.query_one("#mig-template-id", Input).focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "leave_field":  # shown (and run) only from a field
+            return isinstance(self.focused, Input)
+        return super().check_action(action, parameters)
+
+    def action_leave_field(self) -> None:
+        if isinstance(self.focused, Input):
+            self.query_one("#mig-templates", OptionList).focus()
+
     # ------------------------------------------------------------------ options
 
     def _plan(self) -> None:
         dry = self.query_one("#mig-dry-run", Checkbox).value
         force = self.query_one("#mig-force", Checkbox).value
-        picked = self.query_one("#mig-sections", SelectionList).selected
+        picked = self._sections()
         text = Text("dry run" if dry else "REAL RUN", style="" if dry else WARN_STRONG)
         text.append(f" · {len(picked)} section(s)" if picked else " · all sections")
         if force:
@@ -214,9 +367,10 @@ class MigrationsScreen(BaseScreen):
     # ------------------------------------------------------------------ starting
 
     def action_start(self) -> None:
+        problem = template_id_problem(self.typed_id)
         template = self.selected_template
-        if template is None:
-            self.status.error(self.templates_error or "Pick a template first", retry_key=None)
+        if problem is not None or template is None:
+            self.status.error(problem or "Pick a template first", retry_key=None)
             return
         if self.starting:
             self.status.info("A start is already under way")
@@ -224,7 +378,7 @@ class MigrationsScreen(BaseScreen):
         self.starting = True
         self._start(
             template,
-            list(self.query_one("#mig-sections", SelectionList).selected),
+            self._sections(),
             self.query_one("#mig-dry-run", Checkbox).value,
             self.query_one("#mig-force", Checkbox).value,
             self.connection.target_at(ScopeLevel.RESELLER),
@@ -282,8 +436,13 @@ class MigrationsScreen(BaseScreen):
                     retry_key=None,
                 )
                 return
+            if isinstance(exc, ApiError) and exc.status == 404:
+                # Sending the same id again will not find it: the id is what to change.
+                self.status.error(f"{describe_error(exc)}: check the id (t)", retry_key=None)
+                return
             self.status.error(exc, retry_key="s")  # a dry run changes nothing: safe again
             return
+        self._remember(template.id, target_param(target)[1] if target is not None else None)
         if not reply.is_task:
             message = f"Nothing to migrate: every agent of {name} is up to date."
             self.status.ok(message)
@@ -295,6 +454,15 @@ class MigrationsScreen(BaseScreen):
         self.status.ok(reply.message or f"{kind} of {name} queued ({task.task_id})")
         table = self.query_one("#mig-tasks", DataTable)
         table.move_cursor(row=table.get_row_index(task.task_id))
+
+    def _remember(self, template_id: str, target: int | None) -> None:
+        """The platform took the id: offer it again (here and in later sessions)."""
+        host = self.connection.api.host
+        self.recent_store.remember(host, template_id, target)
+        if self.recent_store.error:
+            self.notify(self.recent_store.error, severity="warning", markup=False)
+        self.recent = self.recent_store.load(host)
+        self._fill_options()
 
     # ------------------------------------------------------------------ tasks
 

@@ -25,12 +25,21 @@ class ContextBar(Static):
     def __init__(self, title: str) -> None:
         super().__init__(id="context-bar", markup=False)
         self.screen_title = title
+        self._connection: Connection | None = None
 
     def on_mount(self) -> None:
         self.watch(self.app, "connection", self.show_connection, init=True)
 
+    def set_title(self, title: str) -> None:
+        """Another title for the screen (the inbox shown, the room open)."""
+        if title != self.screen_title:
+            self.screen_title = title
+            if self._connection is not None:
+                self.show_connection(self._connection)
+
     def show_connection(self, connection: Connection) -> None:
         """Most important first, so a narrow terminal cuts the least useful part."""
+        self._connection = connection
         text = Text(no_wrap=True, overflow="ellipsis")
         tier = connection.tier
         self.set_class(tier == "prod", "-tier-prod")

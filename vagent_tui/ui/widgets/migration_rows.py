@@ -96,7 +96,10 @@ def task_cells(task: WatchedTask, now: float) -> dict[str, Text]:
 def task_detail(task: WatchedTask | None, now: float) -> RenderableType:
     """Everything seen of a task: status, message, counts, the history of status changes."""
     if task is None:
-        return Text("No migration started in this session. Pick a template and press s.", "dim")
+        return Text(
+            "No migration started in this session. Type a template id (t) or pick one, then s.",
+            "dim",
+        )
     grid = Table.grid(padding=(0, 1), expand=True)
     grid.add_column(style="bold", no_wrap=True)
     grid.add_column(ratio=1, overflow="fold")
@@ -132,9 +135,13 @@ def real_run_modal(template: Template, sections: list[str], dry_run_seen: bool) 
     name = template.name or template.id
     scope = ", ".join(sections) if sections else "every section"
     note = "" if dry_run_seen else "\nNo dry run of this template was run in this session."
+    # A typed id names no revision: the platform migrates to the template's current one.
+    revision = (
+        "its current revision" if template.revision is None else f"revision {template.revision}"
+    )
     body = (
-        f"Migrate the agents of template {name} ({template.id}) to revision "
-        f"{template.revision} for real: {scope}. This changes live agent configurations.{note}"
+        f"Migrate the agents of template {name} ({template.id}) to {revision} for real: "
+        f"{scope}. This changes live agent configurations.{note}"
     )
     return ConfirmModal(f"Run the migration of {name}?", body, confirm_label="Migrate")
 
