@@ -33,6 +33,7 @@ async def form_with_errors(pilot: Any) -> None:
                         ("accounts", "acme lang:en-US")):  # fmt: skip
         app.screen.query_one(f"#rollout-{name}", Input).value = value
     await pilot.press("enter")
+    await wait_for(pilot, lambda: app.screen.query(".-invalid"))
     await pilot.pause()
 
 
