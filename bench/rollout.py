@@ -119,7 +119,8 @@ async def run(base: str, reps: int, concurrency: int, folder: Path) -> tuple[flo
             applies.append(time.perf_counter() - started)
             log.release()
             written = sum(r.result == "written" for r in results)
-            assert written == len(accounts), (written, [r for r in results if r.result != "written"][:3])
+            unwritten = [r for r in results if r.result != "written"][:3]
+            assert written == len(accounts), (written, unwritten)
 
             del plan, results, log
             gc.collect()
@@ -137,7 +138,8 @@ async def run(base: str, reps: int, concurrency: int, folder: Path) -> tuple[flo
           f"{verdict(max(plans) < PLAN_TARGET)} (every run under {PLAN_TARGET:.0f} s)")  # fmt: skip
     print(f"apply: median {apply_s:.2f} s (min {min(applies):.2f}, max {max(applies):.2f}), "
           f"ideal {apply_ideal:.2f} s, ratio {apply_s / apply_ideal:.2f}; "
-          f"{verdict(max(applies) < APPLY_TARGET)} (every run under {APPLY_TARGET:.0f} s)")  # fmt: skip
+          f"{verdict(max(applies) < APPLY_TARGET)} "
+          f"(every run under {APPLY_TARGET:.0f} s)")  # fmt: skip
     if len(memory) >= 3:
         growth = memory[-1][0] - memory[1][0]
         objects = memory[-1][1] - memory[1][1]
@@ -157,9 +159,7 @@ def main() -> None:
     args = parser.parse_args()
     sim = loopback_sim("--accounts", str(ACCOUNTS), "--latency-ms", "50", keep_alive=120)
     with sim as base, tempfile.TemporaryDirectory(prefix="vagent-rollout-bench-") as tmp:
-        plan_ratio, apply_ratio = asyncio.run(
-            run(base, args.reps, args.concurrency, Path(tmp))
-        )
+        plan_ratio, apply_ratio = asyncio.run(run(base, args.reps, args.concurrency, Path(tmp)))
     print(f"rollout: plan ratio {plan_ratio:.2f}, apply ratio {apply_ratio:.2f} "
           f"(targets: plan < {PLAN_TARGET:.0f} s, apply < {APPLY_TARGET:.0f} s)")  # fmt: skip
 
