@@ -2,7 +2,8 @@
 
 Partner -> resellers -> organizations -> agent accounts, through ``listResellers``,
 ``listOrganizations`` and ``listAccounts``. A member restricted by
-``permittedAccountIds`` sees only those accounts.
+``permittedAccountIds`` sees only those accounts: the key may act on nothing else, not
+even list its organization (rule 5), so they are read one by one as targets.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import asyncio
 
 from vagent_tui.api.client import PlatformClient
+from vagent_tui.api.errors import ApiError
 from vagent_tui.api.models import Account
 from vagent_tui.api.scope import Scope, ScopeLevel
 
@@ -65,7 +67,10 @@ class AccountDirectory:
         async with lock:
             if account.id in self._children:
                 return self._children[account.id]
-            items = await self._fetch_all(kind, list_id)
+            if account.id == self.owner.id and self.scope.restricted:
+                items = await self._permitted()
+            else:
+                items = await self._fetch_all(kind, list_id)
             if self.scope.restricted:
                 allowed = set(self.scope.permitted_account_ids)
                 items = [a for a in items if a.id in allowed or has_children(a)]
@@ -75,6 +80,24 @@ class AccountDirectory:
                     self.known[child.id] = child
                     self.parents[child.id] = account.id
             return items
+
+    async def _permitted(self) -> list[Account]:
+        """The permitted accounts of a restricted key, each read as a target.
+
+        One the platform refuses or no longer knows (403, 404) is left out; any other
+        failure fails the whole read.
+        """
+
+        async def read(account_id: int) -> Account | None:
+            try:
+                return await self.client.get_account(target=account_id)
+            except ApiError as exc:
+                if exc.status in (403, 404):
+                    return None
+                raise
+
+        found = await asyncio.gather(*(read(i) for i in self.scope.permitted_account_ids))
+        return [a for a in found if a is not None]
 
     async def _fetch_all(self, kind: str, account_id: int) -> list[Account]:
         fetch = {

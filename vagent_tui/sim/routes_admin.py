@@ -161,7 +161,7 @@ async def webhooks_delete(ctx: Ctx) -> dict[str, Any]:
 
 
 async def relay_types(ctx: Ctx) -> dict[str, Any]:
-    ctx.target  # noqa: B018 -- validates targetAccountId
+    ctx.described  # noqa: B018 -- validates targetAccountId
     return {"success": True, "types": [dict(t) for t in RELAY_TYPES]}
 
 
@@ -245,7 +245,7 @@ ROUTES = [
     route("/webhooks", webhooks_list, "GET"),
     route("/webhooks", webhooks_add, "POST"),
     route("/webhooks", webhooks_delete, "DELETE"),
-    route("/webhookRelay/types", relay_types, "GET"),
+    route("/webhookRelay/types", relay_types, "GET", acts=False),
     route("/webhookRelay", relay_list, "GET"),
     route("/webhookRelay", relay_delete_untyped, "DELETE"),
     route("/webhookRelay/", relay_delete_untyped, "DELETE"),

@@ -214,10 +214,11 @@ async def files_list(ctx: Ctx) -> dict[str, Any]:
 _BASE = "/computer/accounts/{targetAccountId}"
 ROUTES = [
     route("/computer/accounts", computer_accounts),
-    route(_BASE + "/workflow-recordings/status", recording_status),
-    route(_BASE + "/workflow-recordings/start", recording_start, "POST"),
-    route(_BASE + "/workflow-recordings/stop", recording_stop, "POST"),
-    route(_BASE + "/browser/automation-sessions", browser_session, "POST"),
-    route(_BASE + "/workspace/upload", upload, "POST"),
-    route(_BASE + "/workspace/files", files_list),
+    # The account is in the path: `_computer` checks it (and the query's, if sent).
+    route(_BASE + "/workflow-recordings/status", recording_status, acts=False),
+    route(_BASE + "/workflow-recordings/start", recording_start, "POST", acts=False),
+    route(_BASE + "/workflow-recordings/stop", recording_stop, "POST", acts=False),
+    route(_BASE + "/browser/automation-sessions", browser_session, "POST", acts=False),
+    route(_BASE + "/workspace/upload", upload, "POST", acts=False),
+    route(_BASE + "/workspace/files", files_list, acts=False),
 ]

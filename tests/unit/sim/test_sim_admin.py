@@ -129,7 +129,8 @@ async def test_relay_delete_five_outcomes(sim: Sim):
              "type path parameter is required and must be a string")  # fmt: skip
     envelope(await sim.call("DELETE", "/webhookRelay/chargebee", "bad-token"), 401,
              "Unauthorized Request")  # fmt: skip
-    envelope(await sim.call("DELETE", "/webhookRelay/chargebee", "demo-member"), 403, PREMIUM)
+    envelope(await sim.call("DELETE", "/webhookRelay/chargebee", "demo-partner",
+                            params={"targetAccountId": 1112}), 403, PREMIUM)  # fmt: skip
     envelope(await sim.call("DELETE", "/webhookRelay/legacyCrm", "demo-agent"), 500,
              "Internal error")  # fmt: skip
     # the broken one stays
