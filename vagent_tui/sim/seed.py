@@ -43,7 +43,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from vagent_tui.sim.catalog import BROKEN_RELAY_TYPE
+from vagent_tui.sim.catalog import BROKEN_RELAY_TYPE, RELAY_TYPES
 from vagent_tui.sim.common import iso
 from vagent_tui.sim.configs import Profile, build_config, staging_variant
 from vagent_tui.sim.state import Account
@@ -221,6 +221,7 @@ def _account(row: tuple[Any, ...], parents: dict[int, Account]) -> Account:
 def seed(state: SimState) -> None:
     """Fill an empty ``state`` with the seed data described in the module docstring."""
     rnd = random.Random(2024)
+    state.relay_types = [dict(t) for t in RELAY_TYPES]
     for row in _ACCOUNTS:
         acc = _account(row, state.accounts)
         state.accounts[acc.id] = acc
@@ -298,7 +299,7 @@ def _seed_integrations(state: SimState, acc: Account, rnd: random.Random) -> Non
                 "type": rtype,
                 "url": f"https://relay.{slug}.example.com/{rtype.lower()}",
                 "timeout": rnd.choice([5000, 10000, 15000]),
-                "headers": {"X-Relay-Source": "vida"},
+                "headers": [{"X-Relay-Source": "vida"}],
                 "successStatusCodes": [200, 201, 202],
             }
     state.relays[acc.id] = relays

@@ -166,6 +166,8 @@ class SimState:
     sip: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
     webhooks: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
     relays: dict[int, dict[str, dict[str, Any]]] = field(default_factory=dict)
+    relay_types: list[dict[str, str]] = field(default_factory=list)
+    """The relay types the platform knows (``GET /webhookRelay/types``); others are 404."""
     adr: dict[int, dict[str, Any]] = field(default_factory=dict)
     templates: dict[str, dict[str, Any]] = field(default_factory=dict)
     tasks: dict[str, dict[str, Any]] = field(default_factory=dict)

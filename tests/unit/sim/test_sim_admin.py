@@ -140,12 +140,49 @@ async def test_relay_delete_five_outcomes(sim: Sim):
 
 async def test_relay_save_then_delete(sim: Sim):
     body = {"url": "https://relay.example.com/stripe", "timeout": 5000,
-            "headers": {"X-A": "1"}, "successStatusCodes": [200]}  # fmt: skip
+            "headers": [{"X-A": "1"}, {"X-A": "2"}], "successStatusCodes": [200]}  # fmt: skip
     r = await sim.call("POST", "/webhookRelay/stripe", "demo-agent", json=body)
     assert r.status_code == 200 and r.json()["config"]["timeout"] == 5000
+    assert r.json()["message"] == "Webhook Relay for type 'stripe' configured successfully."
+    one = (await sim.get("/webhookRelay/stripe", "demo-agent")).json()["config"]
+    assert one["headers"] == [{"X-A": "1"}, {"X-A": "2"}]  # as sent, repeats kept
     r = await sim.call("DELETE", "/webhookRelay/stripe", "demo-agent")
     assert r.status_code == 200
-    envelope(await sim.call("POST", "/webhookRelay/pager", "demo-agent", json=body), 400)
     envelope(await sim.call("POST", "/webhookRelay/stripe", "demo-agent",
                             json={**body, "timeout": "5s"}), 400)  # fmt: skip
     envelope(await sim.call("POST", "/webhookRelay/stripe", "demo-member", json=body), 403)
+
+
+async def test_relay_headers_are_an_array_of_single_key_objects(sim: Sim):
+    """The published shape (api-facts): ``[{"Authorization": "Bearer xyz"}]``."""
+    configs = (await sim.get("/webhookRelay", "demo-agent")).json()["configs"]
+    for config in configs:
+        assert isinstance(config["headers"], list)
+        assert all(isinstance(h, dict) and len(h) == 1 for h in config["headers"])
+    one = (await sim.get("/webhookRelay/twilioSMS", "demo-agent")).json()["config"]
+    assert one["headers"] == [{"X-Relay-Source": "vida"}]
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"Authorization": "Bearer xyz"},  # one object: not the published shape
+        [{"A": "1", "B": "2"}],
+        [{}],
+        ["Authorization: Bearer xyz"],
+        [{"A": 1}],
+        [{"": "x"}],
+        "Authorization: Bearer xyz",
+    ],
+)
+async def test_relay_headers_of_another_shape_are_400(sim: Sim, headers: object):
+    body = {"url": "https://relay.example.com/stripe", "headers": headers}
+    r = await sim.call("POST", "/webhookRelay/stripe", "demo-agent", json=body)
+    envelope(r, 400, "headers must be an array of single-key objects")
+
+
+@pytest.mark.parametrize("method", ["GET", "POST", "DELETE"])
+async def test_unknown_relay_type_is_404_not_supported(sim: Sim, method: str):
+    body = {"url": "https://relay.example.com/pager"} if method == "POST" else None
+    r = await sim.call(method, "/webhookRelay/pager", "demo-agent", json=body)
+    envelope(r, 404, "Webhook Relay type 'pager' is not supported.")
