@@ -462,3 +462,14 @@ async def test_relay_form_not_offered_without_premium(make_app: Any) -> None:
         await settle(pilot)
         assert not isinstance(app.screen, RelayForm)
         assert "premium" in _status(app)
+
+
+async def test_destination_added_date_from_a_number(make_app: Any) -> None:
+    app = make_app("webhooks")
+    sim_of(app).webhooks[OWNER][0]["timestamp"] = 1678829072.5
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        table = app.screen.hooks_table
+        cells = [str(c) for i in range(table.row_count) for c in table.get_row_at(i)]
+        assert "2023-03-14 21:24 UTC" in cells
+        assert "2025-11-08 00:00 UTC" in cells

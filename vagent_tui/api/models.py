@@ -373,11 +373,25 @@ class JunkRoomPage(Resource):
 # --------------------------------------------------------------------------- billing / sip / hooks
 
 
+def _stamp(value: Any) -> int | float | str | None:
+    """A record's ``timestamp`` as sent, if it can be a time: a number or text.
+
+    api-facts: SIP and webhook timestamps are numbers (epoch seconds); numeric text,
+    milliseconds and ISO text are read too (`_epoch_text`). Anything else (a boolean, an
+    object) is no time rather than a lost record.
+    """
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        return None
+    return value
+
+
 class SipEntry(Resource):
     ip: str = ""
     label: str | None = None
-    timestamp: str | int | None = None
+    timestamp: int | float | str | None = None
     user_id: int | None = None
+
+    _timestamp = field_validator("timestamp", mode="before")(_stamp)
 
     @property
     def added_at(self) -> datetime | None:
@@ -388,8 +402,10 @@ class Webhook(Resource):
     url: str = ""
     label: str | None = None
     type: str | None = None
-    timestamp: str | int | None = None
+    timestamp: int | float | str | None = None
     user_id: int | None = None
+
+    _timestamp = field_validator("timestamp", mode="before")(_stamp)
 
     @property
     def added_at(self) -> datetime | None:

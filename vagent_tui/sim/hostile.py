@@ -132,7 +132,7 @@ def plant_keys(state: SimState) -> None:
     """
     for account_id, hooks in state.webhooks.items():
         hooks.insert(0, {
-            "userId": account_id, "label": "hostile key", "timestamp": "1700000000000",
+            "userId": account_id, "label": "hostile key", "timestamp": 1_700_000_000,
             "url": f"https://hooks.hostile.example.com/{KEY_PAYLOAD}", "type": "conversation",
         })  # fmt: skip
     rtype = f"{KEY_PAYLOAD}relay"

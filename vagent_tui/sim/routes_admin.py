@@ -6,6 +6,8 @@ All act on the selected account (``targetAccountId`` or the key owner).
   case, stored lower case); ``rotationMinutes`` numeric *text* 1..1440; ``port`` an
   integer 1..65535; ``host`` a host name or IP address. Only partner, reseller and
   organization accounts may configure it (403 otherwise).
+* SIP entries and webhooks carry ``timestamp``: when they were added, a number of epoch
+  seconds (api-facts' example 1678829072), not text.
 * SIP: ``ip`` must be an IPv4/IPv6 address (400); adding one already listed is 409
   ``IP entry already exists``; removing one not listed is 404 ``IP entry not found``.
 * Webhooks: ``url`` http(s); ``type`` conversation|incoming|contact|agent|onboarding;
@@ -103,8 +105,9 @@ async def adr_config(ctx: Ctx) -> dict[str, Any]:
     return {"success": True, "message": "ADR export configuration saved successfully"}
 
 
-def _stamp(ctx: Ctx) -> str:
-    return str(int(ctx.state.now() * 1000))
+def _stamp(ctx: Ctx) -> int:
+    """A SIP or webhook record's ``timestamp``: epoch seconds as a number (api-facts)."""
+    return int(ctx.state.now())
 
 
 async def sip_list(ctx: Ctx) -> dict[str, Any]:

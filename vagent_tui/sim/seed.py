@@ -276,7 +276,7 @@ def _seed_tokens(state: SimState, acc: Account, rnd: random.Random) -> None:
 
 
 def _seed_integrations(state: SimState, acc: Account, rnd: random.Random) -> None:
-    ts = str((SEED_EPOCH - 86400 * 12) * 1000)
+    ts = SEED_EPOCH - 86400 * 12  # a number of seconds (api-facts), unlike token timestamps
     state.sip[acc.id] = [
         {"userId": acc.id, "label": label, "timestamp": ts, "ip": ip}
         for label, ip in (

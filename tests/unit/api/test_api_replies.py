@@ -353,3 +353,33 @@ async def test_save_relay_reply_message(make_client) -> None:
     reply = await client.save_relay("stripe", m.RelayRequest(url="https://relay.example.com/s"))
 
     assert reply.message == message
+
+
+@pytest.mark.parametrize(
+    "stamp",
+    [1678829072, 1678829072.5, "1678829072", 1678829072000, "1678829072000", "2023-03-14T21:24:32"],
+)
+async def test_sip_and_webhook_timestamps_number_or_text(make_client, stamp: object) -> None:
+    """api-facts: a number (epoch seconds); numeric text, milliseconds and ISO read too."""
+    entry = {"ip": "192.0.2.1", "label": "pbx", "timestamp": stamp, "userId": 5}
+    hook = {"url": "https://h.example.com", "type": "agent", "timestamp": stamp}
+    client = make_client(
+        Recorder(ok({"success": True, "whitelist": [entry]}), ok({"webhooks": [hook]}))
+    )
+
+    (sip,) = await client.list_sip_whitelist()
+    (webhook,) = await client.list_webhooks()
+
+    for record in (sip, webhook):
+        assert record.added_at is not None
+        assert record.added_at.strftime("%Y-%m-%d %H:%M:%S") == "2023-03-14 21:24:32"
+
+
+@pytest.mark.parametrize("stamp", [None, "", "soon", True, {"at": 1}, [1]])
+async def test_an_unreadable_timestamp_keeps_the_record(make_client, stamp: object) -> None:
+    entry = {"ip": "192.0.2.1", "timestamp": stamp}
+    client = make_client(Recorder(ok({"success": True, "whitelist": [entry]})))
+
+    (sip,) = await client.list_sip_whitelist()
+
+    assert sip.ip == "192.0.2.1" and sip.added_at is None

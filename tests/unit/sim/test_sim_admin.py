@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import Sim, envelope
+from .helpers import FakeClock, Sim, envelope
 
 ADR = {"deliveryProtocol": "sftp", "rotationMinutes": "60", "host": "files.example.com",
        "port": 2202, "username": "adr", "password": "s3cret", "path": "/incoming"}  # fmt: skip
@@ -186,3 +186,19 @@ async def test_unknown_relay_type_is_404_not_supported(sim: Sim, method: str):
     body = {"url": "https://relay.example.com/pager"} if method == "POST" else None
     r = await sim.call(method, "/webhookRelay/pager", "demo-agent", json=body)
     envelope(r, 404, "Webhook Relay type 'pager' is not supported.")
+
+
+async def test_sip_and_webhook_timestamps_are_numbers_in_seconds(sim: Sim, clock: FakeClock):
+    """api-facts: a number (epoch seconds, as the published example 1678829072)."""
+    clock.now = 1_800_000_123.75
+    await sim.call("POST", "/sip/ipWhitelist", json={"ip": "192.0.2.44"})
+    hook = {"url": "https://example.com/stamp", "type": "agent"}
+    await sim.call("POST", "/webhooks", json=hook)
+    entries = (await sim.get("/sip/ipWhitelist")).json()["whitelist"]
+    hooks = (await sim.get("/webhooks")).json()["webhooks"]
+    for record in entries + hooks:
+        stamp = record["timestamp"]
+        assert isinstance(stamp, int) and not isinstance(stamp, bool), record
+        assert 1_600_000_000 < stamp < 2_000_000_000  # seconds, not milliseconds
+    assert next(e for e in entries if e["ip"] == "192.0.2.44")["timestamp"] == 1_800_000_123
+    assert next(h for h in hooks if h["url"] == hook["url"])["timestamp"] == 1_800_000_123
