@@ -205,34 +205,47 @@ async def test_restricted_member(make_app: Any) -> None:
 
 
 @pytest.mark.parametrize(
-    ("token", "verdict", "reason", "access", "first"),
+    ("token", "verdict", "reason", "scope_account", "below"),
     [
         ("demo-partner-user", "Partner Admin", "rule 1 of 4: a user account whose "
-         "organizationId equals partnerId (1000)", "of partner #1000", [1100, 1200, 1300]),
+         "organizationId equals partnerId (1000)", ("partner", 1000), [1100, 1200, 1300]),
         ("demo-reseller-user", "Reseller Admin", "rule 2 of 4: a user account whose "
-         "organizationId equals resellerId (1100)", "of reseller #1100", [1110, 1120]),
+         "organizationId equals resellerId (1100)", ("reseller", 1100), [1110, 1120]),
         ("demo-org-user", "Organization Admin", "rule 4 of 4: a user account with "
-         "organizationId 1110", "of organization #1110", [1111, 1112, 1113, 1118]),
+         "organizationId 1110", ("organization", 1110), [1111, 1112, 1113, 1118]),
     ],
 )  # fmt: skip
 async def test_user_shaped_admin_keys(
-    make_app: Any, token: str, verdict: str, reason: str, access: str, first: list[int]
+    make_app: Any,
+    token: str,
+    verdict: str,
+    reason: str,
+    scope_account: tuple[str, int],
+    below: list[int],
 ) -> None:
-    """A user whose fields make it an admin: the rule that matched, why, and its tree."""
+    """A user whose fields make it an admin: the rule that matched, why, and where it acts.
+
+    The account its rule names is the owner's one child, opened at once: picking it
+    sends that id as ``targetAccountId``, whatever the platform does without one.
+    """
+    level, scope_id = scope_account
     app = make_app("scope", token=token)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         screen = app.screen
         info = text_of(screen, "#scope-info")
         assert f"{verdict} — {reason}" in info
-        assert f"every child account {access}" in info
+        assert f"every child account of {level} #{scope_id}" in info
+        assert f"to act as {level} #{scope_id}, pick it below" in info
         assert "restricted" not in info
-        assert [child.data.id for child in screen.account_tree.root.children] == first
-        # It acts as an admin of that level: pick the first child, then back.
-        screen.account_tree.move_cursor(node_of(screen, first[0]))
+        (child,) = screen.account_tree.root.children
+        assert child.data.id == scope_id and child.is_expanded
+        assert [c.data.id for c in child.children] == below
+        screen.account_tree.move_cursor(child)
         await pilot.press("enter")
         await settle(pilot)
-        assert app.connection.target_id == first[0]
+        assert app.connection.target_id == scope_id
+        assert "pick it below" not in text_of(screen, "#scope-info")
 
 
 async def test_agent_level_key(make_app: Any) -> None:

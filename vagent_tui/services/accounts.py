@@ -3,7 +3,10 @@
 Partner -> resellers -> organizations -> agent accounts, through ``listResellers``,
 ``listOrganizations`` and ``listAccounts``. A member restricted by
 ``permittedAccountIds`` sees only those accounts: the key may act on nothing else, not
-even list its organization (rule 5), so they are read one by one as targets.
+even list its organization (rule 5), so they are read one by one as targets. A user
+whose fields make it an admin (a ``user`` whose ``organizationId`` is its partner's,
+reseller's or organization's id) has that account as its one child: the console acts
+there by naming it, as any delegation, whatever the platform does without a target.
 """
 
 from __future__ import annotations
@@ -53,6 +56,13 @@ class AccountDirectory:
             ScopeLevel.ORGANIZATION: "organization",
         }.get(self.scope.level, "")
 
+    def scope_account_id(self) -> int | None:
+        """The account a user-shaped admin's rule names, when it is not the key owner."""
+        root = self.scope.root_id
+        if self.scope.restricted or not self.root_kind() or root in (None, self.owner.id):
+            return None
+        return root
+
     async def children(self, account: Account, *, kind: str | None = None) -> list[Account]:
         """Children of ``account`` (all pages), from the cache after the first call."""
         if account.id is None:
@@ -69,6 +79,8 @@ class AccountDirectory:
                 return self._children[account.id]
             if account.id == self.owner.id and self.scope.restricted:
                 items = await self._permitted()
+            elif account.id == self.owner.id and self.scope_account_id() is not None:
+                items = await self._scope_account(kind, list_id)
             else:
                 items = await self._fetch_all(kind, list_id)
             if self.scope.restricted:
@@ -98,6 +110,19 @@ class AccountDirectory:
 
         found = await asyncio.gather(*(read(i) for i in self.scope.permitted_account_ids))
         return [a for a in found if a is not None]
+
+    async def _scope_account(self, kind: str, account_id: int) -> list[Account]:
+        """The account a user-shaped admin's rule names, read as a target.
+
+        A platform that refuses that read (403, 404) gets the old way: its children
+        listed under the key owner.
+        """
+        try:
+            return [await self.client.get_account(target=account_id)]
+        except ApiError as exc:
+            if exc.status not in (403, 404):
+                raise
+        return await self._fetch_all(kind, account_id)
 
     async def _fetch_all(self, kind: str, account_id: int) -> list[Account]:
         fetch = {

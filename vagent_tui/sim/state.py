@@ -25,10 +25,11 @@ No rule matched: the key acts on its own account only. Every route goes through 
 
 * ``targetAccountId`` (and the ``target*Id`` list parameters, and the account in a
   Computer Agent path) must name an account of the key's reach;
-* without it a request acts on the account its rule names (the partner, reseller or
-  organization of a user-shaped admin; the key owner otherwise). A restricted member
-  has no such account: its requests must name a permitted account, 403 otherwise. Only
-  the account read (and the relay types catalog) describe the key owner itself.
+* without it a request acts on the key owner's own account (the spec delegates only
+  through ``targetAccountId``): a user-shaped admin names its partner, reseller or
+  organization to act there. A restricted member acts on nothing of its own: its
+  requests must name a permitted account, 403 otherwise; only the account read (and the
+  relay types catalog) describe it without one.
 * Refusals are 403: ``Target account is outside your hierarchy`` for a key of rules 1-4
   (unknown ids are not told apart, so ids of other trees do not leak); ``Target account
   is not one of this key's permitted accounts (permittedAccountIds)`` for a restricted
@@ -275,7 +276,7 @@ class SimState:
         if target_id is None:
             if reach.permitted is not None:
                 raise SimError(403, RESTRICTED)
-            return reach.root
+            return caller
         return self.check(caller, self.accounts.get(target_id))
 
     def check(self, caller: Account, target: Account | None) -> Account:
@@ -326,8 +327,8 @@ class Reach:
 
     Attributes:
         rule: the rule (1-4) that gave the scope, None when none matched.
-        root: the account at the top of the scope; a request without a target acts on
-            it (the key owner itself when no rule matched).
+        root: the account at the top of the scope (the key owner itself when no rule
+            matched).
         permitted: rule 5: the only accounts a restricted member may act on.
     """
 

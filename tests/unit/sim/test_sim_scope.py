@@ -170,18 +170,22 @@ async def test_user_keys_delegate_by_the_rules(sim: Sim, token: str, target: int
         envelope(r, 403, OUTSIDE)
 
 
-async def test_user_keys_act_in_their_scope_account_without_a_target(sim: Sim):
-    """Without ``targetAccountId`` a user-shaped admin acts in the account its rule names."""
-    resellers = (await sim.get("/listResellers", "demo-partner-user")).json()
-    assert [r["id"] for r in resellers["resellers"]] == [1100, 1200, 1300]
-    templates = (await sim.get("/templates", "demo-reseller-user")).json()["templates"]
-    assert {t["id"] for t in templates} >= {"tpl-dental-reception", "tpl-realty-inbound"}
-    accounts = (await sim.get("/listAccounts", "demo-org-user")).json()["accounts"]
-    assert [a["id"] for a in accounts] == [1111, 1112, 1113, 1118]
+async def test_user_keys_act_as_themselves_and_name_their_scope_account(sim: Sim):
+    """Without ``targetAccountId`` a request acts on the key owner, a user like any other;
+    the account its rule names is reached by naming it, like every delegation."""
     tokens = (await sim.get("/tokens", "demo-org-user")).json()["tokens"]
+    assert {t["userId"] for t in tokens} == {1117}
+    tokens = (await sim.get("/tokens", "demo-org-user", targetAccountId=1110)).json()["tokens"]
     assert {t["userId"] for t in tokens} == {1110}
-    r = await sim.get("/agent/cfg-1322", "demo-partner-user")
-    assert r.status_code == 200
+    resellers = await sim.get("/listResellers", "demo-partner-user", targetPartnerId=1000)
+    assert [r["id"] for r in resellers.json()["resellers"]] == [1100, 1200, 1300]
+    envelope(await sim.get("/listResellers", "demo-partner-user"), 400)  # a user lists nothing
+    envelope(await sim.get("/templates", "demo-reseller-user"), 403)  # a user is no reseller
+    templates = await sim.get("/templates", "demo-reseller-user", targetAccountId=1100)
+    assert {t["id"] for t in templates.json()["templates"]} >= {"tpl-dental-reception"}
+    accounts = await sim.get("/listAccounts", "demo-org-user", targetOrganizationId=1110)
+    assert [a["id"] for a in accounts.json()["accounts"]] == [1111, 1112, 1113, 1118]
+    assert (await sim.get("/agent/cfg-1322", "demo-partner-user")).status_code == 200
     envelope(await sim.get("/agent/cfg-1211", "demo-reseller-user"), 403, OUTSIDE)
 
 

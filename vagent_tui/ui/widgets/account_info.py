@@ -70,6 +70,10 @@ def scope_info(connection: Connection, error: BaseException | None) -> Renderabl
         if scope.restricted:
             # Rule 5: such a key acts on its permitted accounts and nothing else.
             acting.append(" — rule 5: pick a permitted account below to act on it", WARN)
+        elif scope.root_id is not None and scope.root_id != scope.account_id:
+            # A user-shaped admin acts as its partner/reseller/organization by naming it.
+            level = scope.level.value
+            acting.append(f" — to act as {level} #{scope.root_id}, pick it below", "dim")
     else:
         acting.append(inert(connection.target.display_name), style="bold")
         acting.append(f"  #{connection.target.id} · {kind_name(connection.target)}", style="dim")

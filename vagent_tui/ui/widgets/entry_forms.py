@@ -289,6 +289,12 @@ class RelayForm(FormModal):
             )
         super().__init__(send, subtitle=subtitle, after_unknown=after_unknown)
 
+    def on_mount(self) -> None:
+        super().on_mount()
+        # A header is usually added: the cursor waits after the last one.
+        headers = self.query_one("#form-headers", TextArea)
+        headers.move_cursor(headers.document.end)
+
     @property
     def title_text(self) -> Text:
         verb = "Edit" if self.config is not None else "Configure"
