@@ -97,7 +97,8 @@ async def test_recording_poller_backs_off_and_resumes(fast_polls: None) -> None:
         pane = screen.recording_pane
         sim = sim_of(app)
         status_path = "/api/v2/computer/accounts/1118/workflow-recordings/status"
-        screen.query_one("#computer-slot").value = "2"
+        await pilot.press("escape", "b")  # a browser session fills the slot
+        await idle(pilot)
         await pilot.press("escape", "s")
         await idle(pilot)
         assert pane.polling

@@ -101,14 +101,35 @@ async def test_second_start_shows_the_servers_409(make_app: Any) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         screen = app.screen
-        for _ in range(2):
-            await set_value(pilot, screen, "#computer-slot", "1")
+        for slot in ("0", "1"):  # each start on the slot of its own browser session
+            await pilot.press("escape", "b")
+            await settle(pilot)
+            assert screen.query_one("#computer-slot", Input).value == slot
             await pilot.press("escape", "s")
             await settle(pilot)
         assert len(sim_of(app).recordings[ACCOUNT]) == 1
         status = str(screen.status.content)
         assert "HTTP 409: Only one recording or generation may be active" in status
         assert screen.query_one("#computer-slot", Input).value == "1"  # kept as typed
+
+
+async def test_a_slot_without_a_browser_session_shows_the_servers_message(
+    make_app: Any,
+) -> None:
+    """The slot must be an existing session's: slot 99 starts nothing, the reason shows."""
+    app = make_app("computer", account=ACCOUNT)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        await set_value(pilot, screen, "#computer-slot", "99")
+        await pilot.press("escape", "s")
+        await settle(pilot)
+        assert sim_of(app).recordings[ACCOUNT] == []
+        status = str(screen.status.content)
+        message = "slotId 99 is not the slot of an active browser automation session"
+        assert f"HTTP 400: {message}" in status
+        assert screen.query_one("#computer-slot", Input).value == "99"  # kept as typed
+        assert "No workflow recording yet" in text_of(screen, "#computer-recording")
 
 
 @pytest.mark.parametrize("slot", ["-1", "abc", "", "1.5"])
@@ -150,7 +171,8 @@ async def test_status_is_polled_until_final_and_not_while_hidden(
         await settle(pilot)
         screen = app.screen
         sim = sim_of(app)
-        await set_value(pilot, screen, "#computer-slot", "2")
+        await pilot.press("escape", "b")  # a browser session fills the slot
+        await settle(pilot)
         await pilot.press("escape", "s")
         await settle(pilot)
         await pilot.press("x")

@@ -103,3 +103,34 @@ async def test_template_names_are_inert(make_app: Any) -> None:
         no_raw_controls(text)
         assert "[@click=app.screenshot()]x[/]" in text
         assert calls == [] and app.is_running
+
+
+async def test_relay_headers_and_form_are_inert(make_app: Any) -> None:
+    """A relay whose header name, value and URL carry escape sequences and markup."""
+    from textual.widgets import Input, TextArea
+
+    from vagent_tui.ui.widgets.entry_forms import RelayForm
+
+    app = make_app("webhooks")
+    relay = sim_of(app).relays[PARTNER]["chargebee"]
+    relay["headers"] = [{HOSTILE: HOSTILE}, {"X-Ok": "fine"}]
+    relay["url"] = "https://x.example/[/]\x1b]0;pwned\x07"
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(pilot)
+        await pilot.press("t")
+        await settle(pilot)
+        screen = app.screen
+        screen.relay_table.move_cursor(row=[r.name for r in screen.relays].index("chargebee"))
+        await pilot.pause()
+        text = screen_text(app)
+        assert "␛]52;c;SGFja2Vk␇" in text and "X-Ok: fine" in text  # (the pane folds lines)
+        no_raw_controls(text)
+        await pilot.press("a")
+        await settle(pilot)
+        form = app.screen
+        assert isinstance(form, RelayForm)
+        fields = form.query_one("#form-url", Input).value + form.query_one(TextArea).text
+        no_raw_controls(fields)
+        assert "cannot be shown as they are" in form.subtitle
+        no_raw_controls(screen_text(app))
+        assert app.is_running

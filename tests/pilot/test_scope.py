@@ -5,12 +5,14 @@ from __future__ import annotations
 import io
 from typing import Any
 
+import pytest
 from rich.console import Console
 from textual.widgets import Input, OptionList, Static
 
 from tests.helpers import fail_once, settle, wait_for
 from vagent_tui.api.errors import ApiError
 
+ACCOUNT = "/api/v2/account"
 LISTS = ("/api/v2/listResellers", "/api/v2/listOrganizations", "/api/v2/listAccounts")
 
 
@@ -179,8 +181,14 @@ async def test_restricted_member(make_app: Any) -> None:
         info = text_of(screen, "#scope-info")
         assert "Organization Admin" in info and "rule 4" in info
         assert "restricted by permittedAccountIds to 1112, 1113" in info
-        # The member lists its organization's accounts: only the permitted ones come back.
-        assert list_requests(app) == ["1110"]
+        assert "restricted by permittedAccountIds to 1112, 1113 (rule 5)" in info
+        assert "pick a permitted account" in info  # without a target it acts on nothing
+        # Rule 5: the member may not list its organization; each permitted account is
+        # read as a target instead.
+        assert list_requests(app) == []
+        sim = app.connection.api.sim_app.state.sim
+        reads = {r.query.get("targetAccountId") for r in sim.requests if r.path == ACCOUNT}
+        assert reads == {None, "1112", "1113"}
         ids = [child.data.id for child in screen.account_tree.root.children]
         assert ids == [1112, 1113]
         screen.account_tree.move_cursor(node_of(screen, 1113))
@@ -194,6 +202,50 @@ async def test_restricted_member(make_app: Any) -> None:
         await settle(pilot)
         assert app.connection.target_id == 1113
         assert "may act only on 1112, 1113" in text_of(screen, "#status")
+
+
+@pytest.mark.parametrize(
+    ("token", "verdict", "reason", "scope_account", "below"),
+    [
+        ("demo-partner-user", "Partner Admin", "rule 1 of 4: a user account whose "
+         "organizationId equals partnerId (1000)", ("partner", 1000), [1100, 1200, 1300]),
+        ("demo-reseller-user", "Reseller Admin", "rule 2 of 4: a user account whose "
+         "organizationId equals resellerId (1100)", ("reseller", 1100), [1110, 1120]),
+        ("demo-org-user", "Organization Admin", "rule 4 of 4: a user account with "
+         "organizationId 1110", ("organization", 1110), [1111, 1112, 1113, 1118]),
+    ],
+)  # fmt: skip
+async def test_user_shaped_admin_keys(
+    make_app: Any,
+    token: str,
+    verdict: str,
+    reason: str,
+    scope_account: tuple[str, int],
+    below: list[int],
+) -> None:
+    """A user whose fields make it an admin: the rule that matched, why, and where it acts.
+
+    The account its rule names is the owner's one child, opened at once: picking it
+    sends that id as ``targetAccountId``, whatever the platform does without one.
+    """
+    level, scope_id = scope_account
+    app = make_app("scope", token=token)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        info = text_of(screen, "#scope-info")
+        assert f"{verdict} — {reason}" in info
+        assert f"every child account of {level} #{scope_id}" in info
+        assert f"to act as {level} #{scope_id}, pick it below" in info
+        assert "restricted" not in info
+        (child,) = screen.account_tree.root.children
+        assert child.data.id == scope_id and child.is_expanded
+        assert [c.data.id for c in child.children] == below
+        screen.account_tree.move_cursor(child)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.connection.target_id == scope_id
+        assert "pick it below" not in text_of(screen, "#scope-info")
 
 
 async def test_agent_level_key(make_app: Any) -> None:

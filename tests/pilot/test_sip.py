@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from textual.widgets import Button, Input, Label
+from textual.widgets import Button, DataTable, Input, Label
 
 from tests.helpers import fail_once, settle, sim_of
 from vagent_tui.api.errors import ApiError
@@ -211,3 +211,18 @@ async def test_follows_target_change_and_shows_list_errors(make_app: Any, monkey
         await pilot.press("r")
         await settle(pilot)
         assert "whitelisted addresses" in _status(app)
+
+
+async def test_added_column_shows_a_date_for_a_number_or_text(make_app: Any) -> None:
+    """api-facts: ``timestamp`` is a number of epoch seconds; text and a fraction read too."""
+    app = make_app("sip")
+    entries = sim_of(app).sip[OWNER]
+    assert isinstance(entries[1]["timestamp"], int)  # as seeded: a number
+    entries[0]["timestamp"] = 1678829072.25
+    entries.append({"userId": OWNER, "label": "", "timestamp": "1678915472", "ip": "192.0.2.5"})
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        table = app.screen.query_one(DataTable)
+        cells = [str(c) for i in range(table.row_count) for c in table.get_row_at(i)]
+        assert "2023-03-14 21:24 UTC" in cells and "2023-03-15 21:24 UTC" in cells
+        assert "2025-11-08 00:00 UTC" in cells

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 import pytest
-from textual.widgets import Button, Input, Label, Select, Static
+from rich.console import Console
+from textual.widgets import Button, Input, Label, Select, Static, TextArea
 
 from tests.helpers import fail_once, settle, sim_of
 from vagent_tui.api.errors import ApiError
 from vagent_tui.ui.dialogs import ConfirmModal
-from vagent_tui.ui.widgets.entry_forms import WebhookForm
+from vagent_tui.ui.widgets.entry_forms import RelayForm, WebhookForm
 from vagent_tui.ui.widgets.relays import EXPLAIN
 
 OWNER = 1000  # demo-partner: premium
@@ -359,3 +361,115 @@ async def test_follows_target_and_list_error_retry(make_app: Any, monkeypatch: A
         await pilot.press("r")
         await settle(pilot)
         assert "destinations" in _status(app) and "boom" not in _status(app)
+
+
+# ---------------------------------------------------------------------- relay form
+
+
+def _detail(screen: Any) -> str:
+    console = Console(width=200, file=io.StringIO(), record=True)
+    console.print(screen.query_one("#relay-detail-text", Static).content)
+    return console.export_text()
+
+
+async def _open_relay_form(pilot: Any, name: str) -> RelayForm:
+    await _highlight_relay(pilot, name)
+    await pilot.press("a")
+    await settle(pilot)
+    form = pilot.app.screen
+    assert isinstance(form, RelayForm)
+    return form
+
+
+async def test_relay_headers_shown_and_edited_as_published(make_app: Any) -> None:
+    """The headers are read from, and sent as, an array of single-key objects."""
+    app = make_app("webhooks")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = await _relays_tab(pilot)
+        await _highlight_relay(pilot, "twilioSMS")
+        assert sim_of(app).relays[OWNER]["twilioSMS"]["headers"] == [{"X-Relay-Source": "vida"}]
+        assert "X-Relay-Source: vida" in _detail(screen)
+        form = await _open_relay_form(pilot, "twilioSMS")
+        config = sim_of(app).relays[OWNER]["twilioSMS"]
+        assert form.query_one("#form-url", Input).value == config["url"]
+        assert form.query_one("#form-headers", TextArea).text == "X-Relay-Source: vida"
+        assert form.query_one("#form-success-status-codes", Input).value == "200, 201, 202"
+        form.query_one(
+            "#form-headers", TextArea
+        ).text = "Authorization: Bearer xyz\nX-Tag: a\nX-Tag: b"
+        form.query_one("#form-timeout", Input).value = "7000"
+        form.query_one("#form-success-status-codes", Input).value = "200 202"
+        await _submit(pilot, form)
+        await settle(pilot)
+        assert not isinstance(app.screen, RelayForm)
+        stored = sim_of(app).relays[OWNER]["twilioSMS"]
+        assert stored["headers"] == [
+            {"Authorization": "Bearer xyz"},
+            {"X-Tag": "a"},
+            {"X-Tag": "b"},
+        ]
+        assert (stored["timeout"], stored["successStatusCodes"]) == (7000, [200, 202])
+        assert "Webhook Relay for type 'twilioSMS' configured successfully." in _status(app)
+        assert screen.highlighted_relay.name == "twilioSMS"
+        detail = _detail(screen)
+        assert "Authorization: Bearer xyz" in detail and "X-Tag: b" in detail
+
+
+async def test_relay_form_configures_a_new_type(make_app: Any) -> None:
+    app = make_app("webhooks")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = await _relays_tab(pilot)
+        form = await _open_relay_form(pilot, "stripe")
+        assert form.query_one("#form-url", Input).value == ""
+        form.query_one("#form-url", Input).value = "https://relay.example.com/stripe"
+        await _submit(pilot, form)
+        await settle(pilot)
+        assert sim_of(app).relays[OWNER]["stripe"]["headers"] == []
+        assert next(r for r in screen.relays if r.name == "stripe").configured
+
+
+async def test_relay_form_refuses_at_the_field_and_shows_the_servers_404(make_app: Any) -> None:
+    app = make_app("webhooks")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await _relays_tab(pilot)
+        form = await _open_relay_form(pilot, "stripe")
+        form.query_one("#form-url", Input).value = "https://relay.example.com/stripe"
+        form.query_one("#form-headers", TextArea).text = "X-A: 1\nno colon"
+        await _submit(pilot, form)
+        await settle(pilot)
+        assert "line 2" in form.query_one("#field-headers").error
+        assert _count(app, "POST", "/webhookRelay/stripe") == 0
+        # A type the platform stopped knowing: its 404 message, in the form, kept open.
+        sim = sim_of(app)
+        sim.relay_types[:] = [t for t in sim.relay_types if t["name"] != "stripe"]
+        form.query_one("#form-headers", TextArea).text = "X-A: 1"
+        await _submit(pilot, form)
+        await settle(pilot)
+        assert isinstance(app.screen, RelayForm)
+        error = str(form.query_one("#form-error", Label).render())
+        assert "HTTP 404: Webhook Relay type 'stripe' is not supported." in error
+
+
+async def test_relay_form_not_offered_without_premium(make_app: Any) -> None:
+    app = make_app("webhooks", account=NON_PREMIUM)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await _relays_tab(pilot)
+        await pilot.press("a")
+        await settle(pilot)
+        assert not isinstance(app.screen, RelayForm)
+        assert "premium" in _status(app)
+
+
+async def test_destination_added_date_from_a_number(make_app: Any) -> None:
+    app = make_app("webhooks")
+    sim_of(app).webhooks[OWNER][0]["timestamp"] = 1678829072.5
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        table = app.screen.hooks_table
+        cells = [str(c) for i in range(table.row_count) for c in table.get_row_at(i)]
+        assert "2023-03-14 21:24 UTC" in cells
+        assert "2025-11-08 00:00 UTC" in cells

@@ -288,6 +288,24 @@ class PlatformClient(ApiTransport):
         payload = await self.request("GET", path, target=target)
         return self._parse(m.RelayConfig, payload.get("config", payload), url=path)
 
+    async def save_relay(
+        self, relay_type: str, request: m.RelayRequest, *, target: int | None = None
+    ) -> m.Envelope:
+        """``POST /webhookRelay/{type}``: configure (or replace) that type's relay.
+
+        The journal keeps the header names, not their values (an ``Authorization``
+        header is a secret of the receiving end).
+        """
+        body = request.wire()
+        hidden = [{name: "***" for name in header} for header in body["headers"]]
+        return await self._envelope(
+            "POST",
+            f"/webhookRelay/{quote(relay_type, safe='')}",
+            target=target,
+            json=body,
+            journal_body={**body, "headers": hidden},
+        )
+
     async def delete_relay(self, relay_type: str, *, target: int | None = None) -> m.Envelope:
         """``DELETE /webhookRelay/{type}``; the five outcomes come back as messages."""
         return await self._envelope(

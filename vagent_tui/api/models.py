@@ -11,6 +11,7 @@ Python names are snake_case; the wire names are the camelCase aliases.
 from __future__ import annotations
 
 import importlib
+import json
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -19,6 +20,7 @@ from pydantic import (
     AliasChoices,
     ConfigDict,
     Field,
+    field_validator,
 )
 
 from vagent_tui.api.base import Items, NullAsEmpty, Resource
@@ -48,8 +50,10 @@ if TYPE_CHECKING:
     from vagent_tui.api.requests import (
         WEBHOOK_TYPES,
         AdrExportConfig,
+        Header,
         MigrationRequest,
         RecordingStartRequest,
+        RelayRequest,
         Request,
         RestoreRequest,
         SipEntryRequest,
@@ -62,7 +66,9 @@ if TYPE_CHECKING:
         check_http_url,
         check_ip,
         check_octal_mode,
+        header_lines,
         is_hostname_or_ip,
+        parse_header_lines,
     )
 
 # The public names, the re-exported ones included: a strict type checker takes an import
@@ -71,16 +77,17 @@ __all__ = [
     "FINAL_STATUSES", "WEBHOOK_TYPES", "Account", "AccountAvailability", "AccountPage",
     "ActiveHours", "AdrExportConfig", "AgentConfig", "AppEntry", "AutomationSession",
     "ComputerAccount", "CreatedVersion", "EffectiveReportingField", "Envelope",
-    "FunctionDescriptor", "FunctionEntry",
+    "FunctionDescriptor", "FunctionEntry", "Header",
     "HeartbeatConfig", "JunkRoom", "JunkRoomPage", "MigrationCounts", "MigrationRequest",
-    "MigrationTask", "Published", "RecordingStartRequest", "RelayConfig", "RelayType",
+    "MigrationTask", "Published", "RecordingStartRequest", "RelayConfig", "RelayRequest",
+    "RelayType",
     "ReportingField", "ReportingFieldValues", "Request", "Resource", "RestoreRequest",
     "SavedVersion", "SipEntry", "SipEntryRequest", "SkillEntry", "Slot", "StagingWrite",
     "StatusChange", "Template", "TitleChange", "TitleRequest", "TokenRecord",
     "TokenRequest", "UploadRequest", "UploadResult", "VersionRequest", "Voice", "Webhook",
     "WebhookRequest",
     "WorkflowRecording", "WorkspaceFile", "check_http_url", "check_ip", "check_octal_mode",
-    "is_hostname_or_ip", "mask_secret",
+    "header_lines", "is_hostname_or_ip", "mask_secret", "parse_header_lines",
 ]  # fmt: skip
 
 # The agent configuration models (agent_config.py) and the request models (requests.py)
@@ -92,10 +99,11 @@ _REEXPORTED = dict.fromkeys(
      "SkillEntry", "StagingWrite"),
     "vagent_tui.api.agent_config",
 ) | dict.fromkeys(
-    ("WEBHOOK_TYPES", "AdrExportConfig", "MigrationRequest", "RecordingStartRequest",
-     "Request", "RestoreRequest", "SipEntryRequest", "Slot", "TitleRequest", "TokenRequest",
-     "UploadRequest", "VersionRequest", "WebhookRequest", "check_http_url", "check_ip",
-     "check_octal_mode", "is_hostname_or_ip"),
+    ("WEBHOOK_TYPES", "AdrExportConfig", "Header", "MigrationRequest",
+     "RecordingStartRequest", "RelayRequest", "Request", "RestoreRequest", "SipEntryRequest",
+     "Slot", "TitleRequest", "TokenRequest", "UploadRequest", "VersionRequest",
+     "WebhookRequest", "check_http_url", "check_ip", "check_octal_mode", "header_lines",
+     "is_hostname_or_ip", "parse_header_lines"),
     "vagent_tui.api.requests",
 )  # fmt: skip
 
@@ -441,11 +449,25 @@ __all__ += ["InboxPage", "InboxRoom", "RoomMessage", "party"]
 # --------------------------------------------------------------------------- billing / sip / hooks
 
 
+def _stamp(value: Any) -> int | float | str | None:
+    """A record's ``timestamp`` as sent, if it can be a time: a number or text.
+
+    api-facts: SIP and webhook timestamps are numbers (epoch seconds); numeric text,
+    milliseconds and ISO text are read too (`_epoch_text`). Anything else (a boolean, an
+    object) is no time rather than a lost record.
+    """
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        return None
+    return value
+
+
 class SipEntry(Resource):
     ip: str = ""
     label: str | None = None
-    timestamp: str | int | None = None
+    timestamp: int | float | str | None = None
     user_id: int | None = None
+
+    _timestamp = field_validator("timestamp", mode="before")(_stamp)
 
     @property
     def added_at(self) -> datetime | None:
@@ -456,8 +478,10 @@ class Webhook(Resource):
     url: str = ""
     label: str | None = None
     type: str | None = None
-    timestamp: str | int | None = None
+    timestamp: int | float | str | None = None
     user_id: int | None = None
+
+    _timestamp = field_validator("timestamp", mode="before")(_stamp)
 
     @property
     def added_at(self) -> datetime | None:
@@ -470,11 +494,33 @@ class RelayType(Resource):
 
 
 class RelayConfig(Resource):
+    """A stored relay configuration.
+
+    ``headers`` are ``(name, value)`` pairs in the platform's order. The published shape
+    is an array of single-key objects (api-facts); one object of names is read too (the
+    shape older simulators served); ``null`` entries and values are skipped, anything
+    else reads as no headers rather than losing the record.
+    """
+
     type: str = ""
     url: str | None = None
     timeout: int | None = None
-    headers: dict[str, Any] | None = None
+    headers: list[tuple[str, str]] = Field(default_factory=list)
     success_status_codes: list[int] | None = None
+
+    @field_validator("headers", mode="before")
+    @classmethod
+    def _headers(cls, value: Any) -> list[tuple[str, str]]:
+        entries = value if isinstance(value, list) else [value]
+        pairs = []
+        for entry in entries:
+            if isinstance(entry, dict):
+                pairs += [(str(k), _header_text(v)) for k, v in entry.items() if v is not None]
+        return pairs
+
+
+def _header_text(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value)
 
 
 class Envelope(Resource):

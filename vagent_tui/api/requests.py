@@ -169,6 +169,88 @@ class WebhookRequest(Request):
         return check_http_url(value)
 
 
+_HEADER_NAME = re.compile(r"^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$")
+
+Header = tuple[str, str]
+"""One relay header: name and value (a name may repeat)."""
+
+
+class RelayRequest(Request):
+    """A webhook relay configuration to save (``POST /webhookRelay/{type}``).
+
+    ``headers`` are pairs here and go on the wire as published (api-facts): an array of
+    single-key objects, ``[{"Authorization": "Bearer xyz"}]``, in order, a repeated
+    name repeated. Only what the published interface states is checked: an absolute
+    http(s) URL, a timeout in whole milliseconds above 0, HTTP status codes, and header
+    names and values HTTP itself allows (no upper bound on the timeout: none is
+    published).
+    """
+
+    url: str
+    timeout: int | None = Field(default=None, gt=0)
+    headers: list[Header] = Field(default_factory=list)
+    success_status_codes: list[int] | None = None
+
+    @field_validator("url")
+    @classmethod
+    def _url(cls, value: str) -> str:
+        return check_http_url(value)
+
+    @field_validator("timeout", mode="before")
+    @classmethod
+    def _no_bool(cls, value: Any) -> Any:
+        if isinstance(value, bool):
+            raise ValueError("timeout must be a whole number of milliseconds")
+        return value
+
+    @field_validator("headers")
+    @classmethod
+    def _headers(cls, value: list[Header]) -> list[Header]:
+        out = []
+        for name, raw in value:
+            name = name.strip()
+            if not _HEADER_NAME.match(name):
+                raise ValueError(f"header name {name!r} is not a valid HTTP header name")
+            if any((ord(ch) < 32 and ch != "\t") or ord(ch) == 127 for ch in raw):
+                raise ValueError(f"the value of {name} must be one line of text")
+            out.append((name, raw.strip()))
+        return out
+
+    @field_validator("success_status_codes")
+    @classmethod
+    def _codes(cls, value: list[int] | None) -> list[int] | None:
+        if value is not None and any(not 100 <= code <= 599 for code in value):
+            raise ValueError("success status codes must be HTTP status codes (100-599)")
+        return value
+
+    def wire(self) -> dict[str, Any]:
+        body: dict[str, Any] = {"url": self.url}
+        if self.timeout is not None:
+            body["timeout"] = self.timeout
+        body["headers"] = [{name: value} for name, value in self.headers]
+        if self.success_status_codes is not None:
+            body["successStatusCodes"] = list(self.success_status_codes)
+        return body
+
+
+def parse_header_lines(text: str) -> list[Header]:
+    """``Name: value`` lines (blank lines skipped) as header pairs, or ValueError."""
+    out = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        name, colon, value = line.partition(":")
+        if not colon or not name.strip():
+            raise ValueError(f"line {number}: write a header as Name: value")
+        out.append((name.strip(), value.strip()))
+    return out
+
+
+def header_lines(headers: list[Header]) -> str:
+    """Header pairs as ``Name: value`` lines (what `parse_header_lines` reads)."""
+    return "\n".join(f"{name}: {value}" for name, value in headers)
+
+
 class TokenRequest(Request):
     """A new token. The description may be empty: the spec names the field, not a rule
     for it (the simulator takes an empty one too; CONTRACT.md)."""

@@ -127,14 +127,19 @@ def classify(account: Account | dict[str, Any]) -> Scope:
     def verdict(level: ScopeLevel, rule: int | None, reason: str) -> Scope:
         return Scope(level, rule, reason, account_id, org, partner, reseller, permitted)
 
+    # A rule met by the ids, not the type (a user admin of a partner or a reseller), says
+    # what the account is, so that the verdict does not read as a contradiction.
+    who = f"a {kind} account" if kind else "an account without accountType"
     if kind == "partner":
         return verdict(ScopeLevel.PARTNER, 1, "accountType is partner")
     if _same(org, partner):
-        return verdict(ScopeLevel.PARTNER, 1, f"organizationId equals partnerId ({org})")
+        reason = f"{who} whose organizationId equals partnerId ({org})"
+        return verdict(ScopeLevel.PARTNER, 1, reason)
     if kind == "reseller":
         return verdict(ScopeLevel.RESELLER, 2, "accountType is reseller")
     if _same(org, reseller):
-        return verdict(ScopeLevel.RESELLER, 2, f"organizationId equals resellerId ({org})")
+        reason = f"{who} whose organizationId equals resellerId ({org})"
+        return verdict(ScopeLevel.RESELLER, 2, reason)
     if kind == "account":
         return verdict(ScopeLevel.AGENT, 3, "accountType is account")
     if kind == "organization":

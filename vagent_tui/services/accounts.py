@@ -2,7 +2,11 @@
 
 Partner -> resellers -> organizations -> agent accounts, through ``listResellers``,
 ``listOrganizations`` and ``listAccounts``. A member restricted by
-``permittedAccountIds`` sees only those accounts.
+``permittedAccountIds`` sees only those accounts: the key may act on nothing else, not
+even list its organization (rule 5), so they are read one by one as targets. A user
+whose fields make it an admin (a ``user`` whose ``organizationId`` is its partner's,
+reseller's or organization's id) has that account as its one child: the console acts
+there by naming it, as any delegation, whatever the platform does without a target.
 """
 
 from __future__ import annotations
@@ -10,6 +14,7 @@ from __future__ import annotations
 import asyncio
 
 from vagent_tui.api.client import PlatformClient
+from vagent_tui.api.errors import ApiError
 from vagent_tui.api.models import Account
 from vagent_tui.api.scope import Scope, ScopeLevel
 
@@ -51,6 +56,13 @@ class AccountDirectory:
             ScopeLevel.ORGANIZATION: "organization",
         }.get(self.scope.level, "")
 
+    def scope_account_id(self) -> int | None:
+        """The account a user-shaped admin's rule names, when it is not the key owner."""
+        root = self.scope.root_id
+        if self.scope.restricted or not self.root_kind() or root in (None, self.owner.id):
+            return None
+        return root
+
     async def children(self, account: Account, *, kind: str | None = None) -> list[Account]:
         """Children of ``account`` (all pages), from the cache after the first call."""
         if account.id is None:
@@ -65,7 +77,12 @@ class AccountDirectory:
         async with lock:
             if account.id in self._children:
                 return self._children[account.id]
-            items = await self._fetch_all(kind, list_id)
+            if account.id == self.owner.id and self.scope.restricted:
+                items = await self._permitted()
+            elif account.id == self.owner.id and self.scope_account_id() is not None:
+                items = await self._scope_account(kind, list_id)
+            else:
+                items = await self._fetch_all(kind, list_id)
             if self.scope.restricted:
                 allowed = set(self.scope.permitted_account_ids)
                 items = [a for a in items if a.id in allowed or has_children(a)]
@@ -75,6 +92,37 @@ class AccountDirectory:
                     self.known[child.id] = child
                     self.parents[child.id] = account.id
             return items
+
+    async def _permitted(self) -> list[Account]:
+        """The permitted accounts of a restricted key, each read as a target.
+
+        One the platform refuses or no longer knows (403, 404) is left out; any other
+        failure fails the whole read.
+        """
+
+        async def read(account_id: int) -> Account | None:
+            try:
+                return await self.client.get_account(target=account_id)
+            except ApiError as exc:
+                if exc.status in (403, 404):
+                    return None
+                raise
+
+        found = await asyncio.gather(*(read(i) for i in self.scope.permitted_account_ids))
+        return [a for a in found if a is not None]
+
+    async def _scope_account(self, kind: str, account_id: int) -> list[Account]:
+        """The account a user-shaped admin's rule names, read as a target.
+
+        A platform that refuses that read (403, 404) gets the old way: its children
+        listed under the key owner.
+        """
+        try:
+            return [await self.client.get_account(target=account_id)]
+        except ApiError as exc:
+            if exc.status not in (403, 404):
+                raise
+        return await self._fetch_all(kind, account_id)
 
     async def _fetch_all(self, kind: str, account_id: int) -> list[Account]:
         fetch = {

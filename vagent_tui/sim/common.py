@@ -28,6 +28,10 @@ MAX_PAGE_SIZE = 500
 
 UNAUTHORIZED = "Unauthorized Request"
 OUTSIDE = "Target account is outside your hierarchy"
+NOT_PERMITTED = "Target account is not one of this key's permitted accounts (permittedAccountIds)"
+RESTRICTED = (
+    "This key is restricted to its permitted accounts (permittedAccountIds): send targetAccountId"
+)
 NEED_AGENT = "targetAccountId must select an agent account"
 
 

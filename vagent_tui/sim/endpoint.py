@@ -4,7 +4,9 @@ For each request, in this order: the artificial latency (``state.latency_ms`` pl
 latency and jitter of ``state.faults``), a fault that replaces the reply if one is drawn
 (see `vagent_tui.sim.faults`), settling of finished migration
 tasks, authentication (401 ``Unauthorized Request`` for a missing or unknown ``token``),
-the handler, then the request log entry. A :class:`SimError` becomes the error
+the scope check of the selected account (`SimState.select`: before the body is read, so
+a key never learns more than 403 about an account outside its reach), the handler, then
+the request log entry. A :class:`SimError` becomes the error
 envelope; any other exception becomes 500 ``Internal error`` (never a traceback). A
 drawn fault that alters replies is applied last, to success replies only.
 """
@@ -51,7 +53,11 @@ class Ctx:
 
     @property
     def target(self) -> Account:
-        """The selected account: ``targetAccountId`` if sent (checked), else the caller."""
+        """The account the request acts on: ``targetAccountId`` if sent, else the key's own.
+
+        Both checked by the scope rules (`SimState.select`); a restricted member must
+        send a permitted ``targetAccountId``.
+        """
         if self._target is None:
             self._target = self.state.select(self.me, self.query.get("targetAccountId"))
         return self._target
@@ -79,6 +85,11 @@ class Ctx:
         if "targetAccountId" in self.query and self.target.id != acc.id:
             raise bad(f"targetAccountId and {name} select different accounts")
         return acc
+
+    @property
+    def described(self) -> Account:
+        """The account a read describes: the key owner itself unless a target is sent."""
+        return self.state.describe(self.me, self.query.get("targetAccountId"))
 
     def agent_target(self) -> Account:
         """The selected account, which must be a voice agent account."""
@@ -118,7 +129,7 @@ def record(state: SimState, request: Request, body: Any, status: int) -> None:
     state.requests.append(LoggedRequest(request.method, request.url.path, query, body, status))
 
 
-def wrap(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
+def wrap(handler: Handler, *, acts: bool = True) -> Callable[[Request], Awaitable[Response]]:
     async def run(request: Request) -> Response:
         state: SimState = request.app.state.sim
         faults = state.faults
@@ -135,6 +146,10 @@ def wrap(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
         try:
             migrations.settle(state)
             ctx.caller = state.authenticate(request.query_params.get("token"))
+            if acts:
+                ctx.target  # noqa: B018 -- the scope check, before anything else
+            else:
+                ctx.described  # noqa: B018 -- a sent targetAccountId is checked alike
             result = await handler(ctx)
             status, body = result if isinstance(result, tuple) else (200, result)
         except SimError as exc:
@@ -151,6 +166,17 @@ def wrap(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
     return run
 
 
-def route(path: str, handler: Handler, *methods: str) -> Route:
-    """A Starlette route under ``/api/v2`` through :func:`wrap`."""
-    return Route("/api/v2" + path, wrap(handler), methods=list(methods) or ["GET"])
+def route(path: str, handler: Handler, *methods: str, acts: bool = True) -> Route:
+    """A Starlette route under ``/api/v2`` through :func:`wrap`.
+
+    Args:
+        path: the path below ``/api/v2``.
+        handler: the coroutine that answers.
+        methods: the HTTP methods (GET when none).
+        acts: the route acts on the selected account (`Ctx.target`), resolved and
+            checked before the handler runs. False for routes that describe the key
+            owner (the account read, the relay types catalog) or name their account in
+            the path (agent configurations, Computer Agents) or in another parameter
+            (the child lists): their handler checks it.
+    """
+    return Route("/api/v2" + path, wrap(handler, acts=acts), methods=list(methods) or ["GET"])

@@ -125,28 +125,32 @@ def plant_keys(state: SimState) -> None:
 
     Every account with webhooks gets a webhook whose URL carries escape sequences and
     markup (still an http(s) URL with a host: it can be deleted); every relay owner a
-    relay whose type, URL and header name do; every Computer Agent a workspace file
+    relay whose type (added to the known relay types), URL and header name do; every
+    Computer Agent a workspace file
     whose path does. The webhook and the relay go first, so that the list's repeated
     first record is theirs.
     """
     for account_id, hooks in state.webhooks.items():
         hooks.insert(0, {
-            "userId": account_id, "label": "hostile key", "timestamp": "1700000000000",
+            "userId": account_id, "label": "hostile key", "timestamp": 1_700_000_000,
             "url": f"https://hooks.hostile.example.com/{KEY_PAYLOAD}", "type": "conversation",
         })  # fmt: skip
+    rtype = f"{KEY_PAYLOAD}relay"
     for relays in state.relays.values():
         if relays:
-            rtype = f"{KEY_PAYLOAD}relay"
             relay = {
                 "type": rtype,
                 "url": f"https://relay.hostile.example.com/{KEY_PAYLOAD}",
                 "timeout": 5000,
-                "headers": {f"X-{KEY_PAYLOAD}": "vida"},
+                "headers": [{f"X-{KEY_PAYLOAD}": "vida"}],
                 "successStatusCodes": [200],
             }
             relays_first = {rtype: relay, **relays}
             relays.clear()
             relays.update(relays_first)
+    if not any(t["name"] == rtype for t in state.relay_types):
+        # A type the platform knows, or it would be 404 "not supported" everywhere.
+        state.relay_types.insert(0, {"name": rtype, "description": "hostile key"})
     for files in state.files.values():
         path = f"notes/{KEY_PAYLOAD}.txt"
         files[path] = {"path": path, "size": 10, "mode": "0644",

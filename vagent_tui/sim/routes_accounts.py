@@ -38,7 +38,7 @@ ACCOUNT_TYPES = ("partner", "reseller", "organization", "account", "user")
 
 
 async def account_read(ctx: Ctx) -> dict[str, Any]:
-    return ctx.target.read()
+    return ctx.described.read()
 
 
 def _level(ctx: Ctx, param: str, kind: str) -> Account:
@@ -143,10 +143,11 @@ async def conversations(ctx: Ctx) -> dict[str, Any]:
 
 
 ROUTES = [
-    route("/account", account_read),
-    route("/listResellers", list_resellers),
-    route("/listOrganizations", list_organizations),
-    route("/listAccounts", list_accounts),
+    route("/account", account_read, acts=False),
+    # The child lists name their account in target<Level>Id: `_level` checks it.
+    route("/listResellers", list_resellers, acts=False),
+    route("/listOrganizations", list_organizations, acts=False),
+    route("/listAccounts", list_accounts, acts=False),
     route("/searchAccounts", search_accounts),
     route("/tokens", tokens_list, "GET"),
     route("/tokens", tokens_create, "POST"),

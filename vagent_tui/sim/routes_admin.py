@@ -9,16 +9,30 @@ All act on the selected account (``targetAccountId`` or the key owner).
   scoped at those levels, so (spec rule 9) ``targetPartnerId``, ``targetResellerId`` or
   ``targetOrganizationId`` selects the account (one of them, naming an account of its
   level: 400 otherwise); ``targetAccountId`` is taken too.
+* SIP entries and webhooks carry ``timestamp``: when they were added, a number of epoch
+  seconds (api-facts' example 1678829072), not text.
 * SIP: ``ip`` must be an IPv4/IPv6 address (400); adding one already listed is 409
   ``IP entry already exists``; removing one not listed is 404 ``IP entry not found``.
 * Webhooks: ``url`` http(s); ``type`` conversation|incoming|contact|agent|onboarding;
   duplicates 409 ``Webhook already exists``; removing an unknown url 404
   ``Webhook not found``.
 * Relays are premium (``vidaPremium``); ``GET /webhookRelay/types`` is open to all.
+  A type the platform does not know (not in the types list) is 404 ``Webhook Relay type
+  '<type>' is not supported.`` for a read, a save and a delete, checked after the
+  premium check (api-facts gives no order; an account without premium learns nothing
+  about types).
   Relay delete answers, in this order of checks: 401, 400 (blank type, or ``DELETE
-  /webhookRelay`` with no type), 403 premium message, 404 not configured, 500 ``Internal
-  error`` for the seeded type ``legacyCrm`` (its storage is broken: it is configured on
-  every premium account and can never be deleted), else 200.
+  /webhookRelay`` with no type), 403 premium message, 404 not supported, 404 not
+  configured, 500 ``Internal error`` for the seeded type ``legacyCrm`` (its storage is
+  broken: it is configured on every premium account and can never be deleted), else 200.
+* Relay ``headers`` are an array of single-key objects, ``[{"Authorization": "Bearer
+  xyz"}]`` (api-facts), served and stored as sent (order and repeated names kept).
+  Anything else (one object, an entry with no key or two, a name that is blank, a value
+  that is not a string) is 400 ``headers must be an array of single-key objects``;
+  absent or ``null`` is no headers. Saving answers ``Webhook Relay for type '<type>'
+  configured successfully.`` and, as a simulator addition, the stored ``config``.
+  ``timeout`` is milliseconds 1..60000 (default 10000) and ``successStatusCodes`` HTTP
+  codes 100..599 (default ``[200]``): limits of the simulator, not of api-facts.
 """
 
 from __future__ import annotations
@@ -28,13 +42,14 @@ import re
 from typing import Any
 from urllib.parse import urlsplit
 
-from vagent_tui.sim.catalog import BROKEN_RELAY_TYPE, RELAY_TYPE_NAMES, RELAY_TYPES
+from vagent_tui.sim.catalog import BROKEN_RELAY_TYPE
 from vagent_tui.sim.common import SimError, bad, opt_str, req_int, req_str
 from vagent_tui.sim.endpoint import Ctx, route
 from vagent_tui.sim.state import Account
 
 PREMIUM = "Webhook Relay is a premium feature. Please upgrade your account to use it."
 TYPE_REQUIRED = "type path parameter is required and must be a string"
+HEADERS_SHAPE = "headers must be an array of single-key objects"
 WEBHOOK_TYPES = ("conversation", "incoming", "contact", "agent", "onboarding")
 _LABEL = re.compile(r"^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$")
 
@@ -97,8 +112,9 @@ async def adr_config(ctx: Ctx) -> dict[str, Any]:
     return {"success": True, "message": "ADR export configuration saved successfully"}
 
 
-def _stamp(ctx: Ctx) -> str:
-    return str(int(ctx.state.now() * 1000))
+def _stamp(ctx: Ctx) -> int:
+    """A SIP or webhook record's ``timestamp``: epoch seconds as a number (api-facts)."""
+    return int(ctx.state.now())
 
 
 async def sip_list(ctx: Ctx) -> dict[str, Any]:
@@ -168,8 +184,8 @@ async def webhooks_delete(ctx: Ctx) -> dict[str, Any]:
 
 
 async def relay_types(ctx: Ctx) -> dict[str, Any]:
-    ctx.target  # noqa: B018 -- validates targetAccountId
-    return {"success": True, "types": [dict(t) for t in RELAY_TYPES]}
+    ctx.described  # noqa: B018 -- validates targetAccountId
+    return {"success": True, "types": [dict(t) for t in ctx.state.relay_types]}
 
 
 def _premium(ctx: Ctx) -> Account:
@@ -186,6 +202,27 @@ def _relay_type(ctx: Ctx) -> str:
     return rtype
 
 
+def _supported(ctx: Ctx, rtype: str) -> None:
+    if not any(t["name"] == rtype for t in ctx.state.relay_types):
+        raise SimError(404, f"Webhook Relay type '{rtype}' is not supported.")
+
+
+def _headers(body: dict[str, Any]) -> list[dict[str, str]]:
+    """The published shape only: ``[{"Name": "value"}, ...]`` (see module docstring)."""
+    headers = body.get("headers")
+    if headers is None:
+        return []
+    if not isinstance(headers, list):
+        raise bad(HEADERS_SHAPE)
+    for entry in headers:
+        if not isinstance(entry, dict) or len(entry) != 1:
+            raise bad(HEADERS_SHAPE)
+        ((name, value),) = entry.items()
+        if not name.strip() or not isinstance(value, str):
+            raise bad(HEADERS_SHAPE)
+    return [dict(entry) for entry in headers]
+
+
 async def relay_list(ctx: Ctx) -> dict[str, Any]:
     acc = _premium(ctx)
     configs = [dict(c) for c in ctx.state.relays.get(acc.id, {}).values()]
@@ -195,6 +232,7 @@ async def relay_list(ctx: Ctx) -> dict[str, Any]:
 async def relay_get(ctx: Ctx) -> dict[str, Any]:
     rtype = _relay_type(ctx)
     acc = _premium(ctx)
+    _supported(ctx, rtype)
     config = ctx.state.relays.get(acc.id, {}).get(rtype)
     if config is None:
         raise SimError(404, f"Webhook Relay type '{rtype}' was not configured.")
@@ -205,17 +243,12 @@ async def relay_save(ctx: Ctx) -> dict[str, Any]:
     rtype = _relay_type(ctx)
     body = await ctx.json()
     acc = _premium(ctx)
-    if rtype not in RELAY_TYPE_NAMES:
-        raise bad(f"Unknown relay type '{rtype}'")
+    _supported(ctx, rtype)
     url = _url(body)
     timeout = body.get("timeout", 10000)
     if isinstance(timeout, bool) or not isinstance(timeout, int) or not 1 <= timeout <= 60000:
         raise bad("timeout must be an integer number of milliseconds between 1 and 60000")
-    headers = body.get("headers") or {}
-    if not isinstance(headers, dict) or not all(
-        isinstance(k, str) and isinstance(v, str) for k, v in headers.items()
-    ):
-        raise bad("headers must be an object of strings")
+    headers = _headers(body)
     codes = body.get("successStatusCodes") or [200]
     if not isinstance(codes, list) or not all(
         isinstance(c, int) and not isinstance(c, bool) and 100 <= c <= 599 for c in codes
@@ -224,13 +257,15 @@ async def relay_save(ctx: Ctx) -> dict[str, Any]:
     config = {"type": rtype, "url": url, "timeout": timeout, "headers": headers,
               "successStatusCodes": codes}  # fmt: skip
     ctx.state.relays.setdefault(acc.id, {})[rtype] = config
-    return {"success": True, "message": f"Webhook Relay type '{rtype}' saved successfully.",
+    return {"success": True,
+            "message": f"Webhook Relay for type '{rtype}' configured successfully.",
             "config": dict(config)}  # fmt: skip
 
 
 async def relay_delete(ctx: Ctx) -> dict[str, Any]:
     rtype = _relay_type(ctx)
     acc = _premium(ctx)
+    _supported(ctx, rtype)
     configs = ctx.state.relays.setdefault(acc.id, {})
     if rtype not in configs:
         raise SimError(404, f"Webhook Relay type '{rtype}' was not configured.")
@@ -252,7 +287,7 @@ ROUTES = [
     route("/webhooks", webhooks_list, "GET"),
     route("/webhooks", webhooks_add, "POST"),
     route("/webhooks", webhooks_delete, "DELETE"),
-    route("/webhookRelay/types", relay_types, "GET"),
+    route("/webhookRelay/types", relay_types, "GET", acts=False),
     route("/webhookRelay", relay_list, "GET"),
     route("/webhookRelay", relay_delete_untyped, "DELETE"),
     route("/webhookRelay/", relay_delete_untyped, "DELETE"),

@@ -45,10 +45,9 @@ def config_owner(ctx: Ctx) -> Account:
     owner = ctx.state.accounts.get(int(num)) if num.isdigit() and num.isascii() else None
     if owner is None or owner.id not in ctx.state.live:
         raise SimError(404, "Agent configuration not found")
+    ctx.state.check(ctx.me, owner)
     scoped = ctx.query.get("targetAccountId") is not None
-    if not ctx.state.can_target(ctx.me, owner) or (
-        scoped and not ctx.state.is_within(ctx.target, owner)
-    ):
+    if scoped and not ctx.state.is_within(ctx.target, owner):
         raise SimError(403, OUTSIDE)
     return owner
 
@@ -106,7 +105,7 @@ ROUTES = [
     route("/agent/voices", voices),
     route("/agentEventRules/staging", staging_read),
     route("/agentEventRules/default", live_read),
-    route("/agent/{agentConfigId}", agent_read),
-    route("/agent/{agentConfigId}/versions", versions_list),
-    route("/agent/{agentConfigId}/versions/{versionId}/title", version_title, "PUT"),
+    route("/agent/{agentConfigId}", agent_read, acts=False),
+    route("/agent/{agentConfigId}/versions", versions_list, acts=False),
+    route("/agent/{agentConfigId}/versions/{versionId}/title", version_title, "PUT", acts=False),
 ]

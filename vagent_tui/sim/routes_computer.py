@@ -4,8 +4,13 @@ The path account must be a Computer Agent the key may select (403 otherwise; 400
 it is another kind of account); a query ``targetAccountId`` that differs from it is 400.
 
 Workflow recordings (``T = task_seconds``): ``start`` with ``slotId`` an integer >= 0
-answers state ``recording``. Only one recording may be active (not yet finalized): a
-second start is 409 ``Only one recording or generation may be active``. ``stop`` moves it
+answers state ``recording``. The slot must be held by a browser automation session of
+this Computer Agent that has not expired (the spec: "pass the exact slot of that
+session"); otherwise 400 ``slotId <n> is not the slot of an active browser automation
+session``. Neither the spec nor api-facts gives this status or message: the simulator
+chose 400 (the input names nothing that exists), checked before the 409 below.
+Only one recording may be active (not yet finalized): a second start is 409 ``Only one
+recording or generation may be active``. ``stop`` moves it
 to ``stopping`` (``analysisStatus`` ``pending``); after ``T/2`` it is ``finalized``
 (``finalized`` true, ``analysisStatus`` ``running``) and after ``T`` the analysis is
 ``completed``. Stopping with nothing recording is 409 ``No recording is active``.
@@ -105,6 +110,10 @@ async def recording_start(ctx: Ctx) -> dict[str, Any]:
     slot = req_int(body, "slotId")
     if slot < 0:
         raise bad("slotId must be an integer >= 0")
+    now = ctx.state.now()
+    sessions = ctx.state.sessions.get(acc.id, [])
+    if not any(s["slot"] == slot and s["expires"] > now for s in sessions):
+        raise bad(f"slotId {slot} is not the slot of an active browser automation session")
     rec = _latest(ctx, acc)
     if rec is not None and not _view(ctx, rec)["finalized"]:
         raise SimError(409, ONE_ACTIVE)
@@ -214,10 +223,11 @@ async def files_list(ctx: Ctx) -> dict[str, Any]:
 _BASE = "/computer/accounts/{targetAccountId}"
 ROUTES = [
     route("/computer/accounts", computer_accounts),
-    route(_BASE + "/workflow-recordings/status", recording_status),
-    route(_BASE + "/workflow-recordings/start", recording_start, "POST"),
-    route(_BASE + "/workflow-recordings/stop", recording_stop, "POST"),
-    route(_BASE + "/browser/automation-sessions", browser_session, "POST"),
-    route(_BASE + "/workspace/upload", upload, "POST"),
-    route(_BASE + "/workspace/files", files_list),
+    # The account is in the path: `_computer` checks it (and the query's, if sent).
+    route(_BASE + "/workflow-recordings/status", recording_status, acts=False),
+    route(_BASE + "/workflow-recordings/start", recording_start, "POST", acts=False),
+    route(_BASE + "/workflow-recordings/stop", recording_stop, "POST", acts=False),
+    route(_BASE + "/browser/automation-sessions", browser_session, "POST", acts=False),
+    route(_BASE + "/workspace/upload", upload, "POST", acts=False),
+    route(_BASE + "/workspace/files", files_list, acts=False),
 ]

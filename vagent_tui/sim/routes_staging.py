@@ -244,6 +244,8 @@ ROUTES = [
     route("/agent", staging_write, "POST"),
     route("/agent/publish", publish, "POST"),
     route("/agent/revert", revert, "POST"),
-    route("/agent/{agentConfigId}/versions", version_create, "POST"),
-    route("/agent/{agentConfigId}/versions/{versionId}/restore", version_restore, "POST"),
+    route("/agent/{agentConfigId}/versions", version_create, "POST", acts=False),
+    route(
+        "/agent/{agentConfigId}/versions/{versionId}/restore", version_restore, "POST", acts=False
+    ),
 ]

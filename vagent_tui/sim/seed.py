@@ -3,11 +3,14 @@
 Main tree (demo tokens in brackets)::
 
     1000 Northwind Voice Partners        partner       [demo-partner]
+      1001 Priya Raman                   user          [demo-partner-user] partner admin
       1100 Bluebird Telecom              reseller      [demo-reseller]
+        1101 Marco Bellini               user          [demo-reseller-user] reseller admin
         1110 Acme Dental Group           organization  [demo-org]
           1111 Acme Dental Front Desk    agent         [demo-agent] enterprise, premium
           1112 Acme Dental Spanish Line  agent         pro
           1113 Acme Dental After Hours   agent         starter (no computer delegate)
+          1117 Sam Okafor                user          [demo-org-user] organization admin
           1118 Acme Ops Computer Agent   Computer Agent
           1119 Dana Whitfield            user          [demo-member] permitted 1112, 1113
         1120 Harbor Realty               organization
@@ -22,6 +25,13 @@ Main tree (demo tokens in brackets)::
     9000 Globex Partner Network          partner       [demo-other]
       9100 Globex Resale -> 9110 Initech Support -> 9111, 9112 agents
 
+A ``user`` belongs to its parent: its ``organizationId`` is the parent's id, so the
+partner's user 1001 has ``organizationId`` equal to ``partnerId`` (rule 1 of the spec),
+the reseller's user 1101 ``organizationId`` equal to ``resellerId`` (rule 2), and the
+organization's users 1117 (no ``permittedAccountIds``) and 1119 are organization admins
+(rule 4), 1119 restricted to 1112 and 1113 (rule 5). The users are seeded last, with
+the same generator, so that everything seeded before them is as it was without them.
+
 Templates (reseller feature): ``tpl-dental-reception`` (1100; 1111 and 1112 behind, with
 overrides: a migration task completes), ``tpl-realty-inbound`` (1100; 1121 up to date: a
 dry run answers ``{success}`` alone), ``tpl-after-hours`` (1100; includes the locked
@@ -33,7 +43,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from vagent_tui.sim.catalog import BROKEN_RELAY_TYPE
+from vagent_tui.sim.catalog import BROKEN_RELAY_TYPE, RELAY_TYPES
 from vagent_tui.sim.common import iso
 from vagent_tui.sim.configs import Profile, build_config, staging_variant
 from vagent_tui.sim.state import Account
@@ -51,6 +61,9 @@ DEMO_TOKENS: dict[str, int] = {
     "demo-agent": 1111,
     "demo-member": 1119,
     "demo-other": 9000,
+    "demo-partner-user": 1001,
+    "demo-reseller-user": 1101,
+    "demo-org-user": 1117,
 }
 
 SECTIONS = ["instructions", "voice", "functions", "reportingFields", "transfers", "heartbeat"]
@@ -100,6 +113,13 @@ _ACCOUNTS: list[tuple[int, str, str, int | None, str, bool, tuple[str, ...], dic
     (9110, "Initech Support", "organization", 9100, "pro", True, ALL, {}),
     (9111, "Initech Helpdesk", "account", 9110, "pro", True, ALL, {}),
     (9112, "Initech Billing Line", "account", 9110, "starter", False, (), {}),
+]  # fmt: skip
+
+# Admins who are users (seeded after everything else: see the module docstring).
+_USERS: list[tuple[int, str, str, int | None, str, bool, tuple[str, ...], dict[str, Any]]] = [
+    (1001, "Priya Raman", "user", 1000, "enterprise", False, (), {}),
+    (1101, "Marco Bellini", "user", 1100, "enterprise", False, (), {}),
+    (1117, "Sam Okafor", "user", 1110, "enterprise", False, (), {}),
 ]  # fmt: skip
 
 _BASE = ("transferCall", "endCall", "lookupContact", "addNote")
@@ -191,14 +211,17 @@ def _account(row: tuple[Any, ...], parents: dict[int, Account]) -> Account:
         acc.reseller_id = aid if kind == "reseller" else parent.reseller_id
         if kind == "organization":
             acc.organization_id = aid
-        elif kind in ("account", "user"):
+        elif kind == "account":
             acc.organization_id = parent.organization_id
+        elif kind == "user":
+            acc.organization_id = parent.id
     return acc
 
 
 def seed(state: SimState) -> None:
     """Fill an empty ``state`` with the seed data described in the module docstring."""
     rnd = random.Random(2024)
+    state.relay_types = [dict(t) for t in RELAY_TYPES]
     for row in _ACCOUNTS:
         acc = _account(row, state.accounts)
         state.accounts[acc.id] = acc
@@ -207,13 +230,7 @@ def seed(state: SimState) -> None:
                                "timestamp": str((SEED_EPOCH - 86400 * 30) * 1000),
                                "userId": aid}  # fmt: skip
     for acc in state.accounts.values():
-        n = 1 + acc.id % 2
-        for k in range(n):
-            token = f"sk_{acc.id}_{rnd.getrandbits(64):016x}"
-            state.tokens[token] = {"token": token, "type": "admin",
-                                   "description": ["CRM sync", "Reporting export"][k],
-                                   "timestamp": str((SEED_EPOCH - 86400 * (90 - 20 * k)) * 1000),
-                                   "userId": acc.id}  # fmt: skip
+        _seed_tokens(state, acc, rnd)
         _seed_integrations(state, acc, rnd)
     for aid, profile in PROFILES.items():
         acc = state.accounts[aid]
@@ -242,10 +259,24 @@ def seed(state: SimState) -> None:
             }  # fmt: skip
             state.recordings[acc.id] = []
             state.sessions[acc.id] = []
+    for row in _USERS:
+        acc = _account(row, state.accounts)
+        state.accounts[acc.id] = acc
+        _seed_tokens(state, acc, rnd)
+        _seed_integrations(state, acc, rnd)
+
+
+def _seed_tokens(state: SimState, acc: Account, rnd: random.Random) -> None:
+    for k in range(1 + acc.id % 2):
+        token = f"sk_{acc.id}_{rnd.getrandbits(64):016x}"
+        state.tokens[token] = {"token": token, "type": "admin",
+                               "description": ["CRM sync", "Reporting export"][k],
+                               "timestamp": str((SEED_EPOCH - 86400 * (90 - 20 * k)) * 1000),
+                               "userId": acc.id}  # fmt: skip
 
 
 def _seed_integrations(state: SimState, acc: Account, rnd: random.Random) -> None:
-    ts = str((SEED_EPOCH - 86400 * 12) * 1000)
+    ts = SEED_EPOCH - 86400 * 12  # a number of seconds (api-facts), unlike token timestamps
     state.sip[acc.id] = [
         {"userId": acc.id, "label": label, "timestamp": ts, "ip": ip}
         for label, ip in (
@@ -268,7 +299,7 @@ def _seed_integrations(state: SimState, acc: Account, rnd: random.Random) -> Non
                 "type": rtype,
                 "url": f"https://relay.{slug}.example.com/{rtype.lower()}",
                 "timeout": rnd.choice([5000, 10000, 15000]),
-                "headers": {"X-Relay-Source": "vida"},
+                "headers": [{"X-Relay-Source": "vida"}],
                 "successStatusCodes": [200, 201, 202],
             }
     state.relays[acc.id] = relays

@@ -18,7 +18,7 @@ def banner(host: str, port: int, state: SimState | None = None) -> str:
     for token, aid in DEMO_TOKENS.items():
         acc = state.accounts.get(aid) if state is not None else None
         about = f"{acc.name} ({acc.account_type} {aid})" if acc else f"account {aid}"
-        lines.append(f"  {token:<14} {about}")
+        lines.append(f"  {token:<18} {about}")
     return "\n".join(lines)
 
 

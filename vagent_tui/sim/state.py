@@ -7,14 +7,33 @@ Hierarchy: partner -> reseller -> organization -> agent account (``accountType``
 ``account``; Computer Agents are agent accounts with ``computerAgent`` true). Organization
 members are ``user`` accounts whose parent is their organization.
 
-Delegation rules (``targetAccountId`` and the ``target*Id`` list parameters):
+Scope of a key (the spec's Authentication, rules 4 and 5), decided in one place,
+:meth:`SimState.reach`, from the fields of the key owner's account, not from its
+``accountType`` alone:
 
-* a key may select its own account or any descendant of it;
-* a key whose account carries a nonempty ``permittedAccountIds`` (an organization member)
-  may select only itself, those ids and its own organization; it never reaches other
-  descendants through the organization;
-* anything else, including unknown ids, is 403 ``Target account is outside your
-  hierarchy`` (unknown ids are not told apart, so ids of other trees do not leak).
+1. ``accountType`` partner, or ``organizationId`` equal to ``partnerId``: the partner
+   account ``partnerId`` and everything below it;
+2. ``accountType`` reseller, or ``organizationId`` equal to ``resellerId``: the reseller
+   ``resellerId`` and everything below it;
+3. ``accountType`` account: that account only;
+4. ``accountType`` organization, or a ``user`` with an ``organizationId``: that
+   organization and everything below it;
+5. a nonempty ``permittedAccountIds`` restricts the key to exactly those accounts (those
+   inside the scope of rules 1-4): not its organization, not the accounts below them.
+
+No rule matched: the key acts on its own account only. Every route goes through it:
+
+* ``targetAccountId`` (and the ``target*Id`` list parameters, and the account in a
+  Computer Agent path) must name an account of the key's reach;
+* without it a request acts on the key owner's own account (the spec delegates only
+  through ``targetAccountId``): a user-shaped admin names its partner, reseller or
+  organization to act there. A restricted member acts on nothing of its own: its
+  requests must name a permitted account, 403 otherwise; only the account read (and the
+  relay types catalog) describe it without one.
+* Refusals are 403: ``Target account is outside your hierarchy`` for a key of rules 1-4
+  (unknown ids are not told apart, so ids of other trees do not leak); ``Target account
+  is not one of this key's permitted accounts (permittedAccountIds)`` for a restricted
+  member, whatever the id; a member naming no target gets :data:`~vagent_tui.sim.common.RESTRICTED`.
 """
 
 from __future__ import annotations
@@ -25,7 +44,14 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from vagent_tui.sim.common import OUTSIDE, UNAUTHORIZED, SimError, parse_int
+from vagent_tui.sim.common import (
+    NOT_PERMITTED,
+    OUTSIDE,
+    RESTRICTED,
+    UNAUTHORIZED,
+    SimError,
+    parse_int,
+)
 from vagent_tui.sim.faults import Faults
 
 
@@ -141,6 +167,8 @@ class SimState:
     sip: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
     webhooks: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
     relays: dict[int, dict[str, dict[str, Any]]] = field(default_factory=dict)
+    relay_types: list[dict[str, str]] = field(default_factory=list)
+    """The relay types the platform knows (``GET /webhookRelay/types``); others are 404."""
     adr: dict[int, dict[str, Any]] = field(default_factory=dict)
     templates: dict[str, dict[str, Any]] = field(default_factory=dict)
     tasks: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -208,13 +236,21 @@ class SimState:
         """True when ``account`` is ``root`` or a descendant of it."""
         return account.id == root.id or any(a.id == root.id for a in self.ancestors(account))
 
+    def reach(self, caller: Account) -> Reach:
+        """The scope of ``caller``'s key: the one place the rules are applied."""
+        rule, root_id = scope_rule(caller)
+        root = self.accounts.get(root_id) if root_id is not None else None
+        if rule is None or root is None:
+            rule, root = None, caller
+        permitted = frozenset(caller.permitted_ids) if caller.permitted_ids else None
+        return Reach(rule, root, permitted)
+
     def can_target(self, caller: Account, target: Account) -> bool:
-        """The delegation rule (see module docstring)."""
-        if target.id == caller.id:
-            return True
-        if caller.permitted_ids:
-            return target.id in caller.permitted_ids or target.id == caller.organization_id
-        return self.is_within(caller, target)
+        """Whether ``caller``'s key may act on ``target`` (see the module docstring)."""
+        reach = self.reach(caller)
+        if not self.is_within(reach.root, target):
+            return False
+        return reach.permitted is None or target.id in reach.permitted
 
     def reachable(self, caller: Account) -> list[Account]:
         """Every account ``caller`` may select, in id order."""
@@ -229,11 +265,73 @@ class SimState:
         return self.accounts[record["userId"]]
 
     def select(self, caller: Account, raw: str | None, name: str = "targetAccountId") -> Account:
-        """Resolve an optional target id query value against ``caller``'s reach."""
+        """The account a request acts on: the id ``raw`` if sent, else the key's own.
+
+        Raises:
+            SimError: 400 for an id that is not an integer; 403 for an account outside
+                the key's reach, or no id from a restricted member.
+        """
         target_id = parse_int(name, raw)
+        reach = self.reach(caller)
         if target_id is None:
+            if reach.permitted is not None:
+                raise SimError(403, RESTRICTED)
             return caller
-        target = self.accounts.get(target_id)
+        return self.check(caller, self.accounts.get(target_id))
+
+    def check(self, caller: Account, target: Account | None) -> Account:
+        """``target`` if ``caller``'s key may act on it, else the 403 of its scope.
+
+        An unknown account (None) is refused like one of another tree.
+        """
         if target is None or not self.can_target(caller, target):
-            raise SimError(403, OUTSIDE)
+            permitted = self.reach(caller).permitted
+            raise SimError(403, OUTSIDE if permitted is None else NOT_PERMITTED)
         return target
+
+    def describe(self, caller: Account, raw: str | None) -> Account:
+        """The account a read describes: the key owner itself, or a selected account."""
+        target_id = parse_int("targetAccountId", raw)
+        if target_id is None or target_id == caller.id:
+            return caller
+        return self.select(caller, raw)
+
+
+def scope_rule(account: Account) -> tuple[int | None, int | None]:
+    """The first of the spec's rules 1-4 that matches, and the id of the account it names.
+
+    Applied to the fields, so a ``user`` whose ``organizationId`` is its partner's id is a
+    partner admin; ``(None, None)`` when no rule matches.
+    """
+    org = account.organization_id
+    if account.account_type == "partner":
+        return 1, account.id
+    if org is not None and org == account.partner_id:
+        return 1, account.partner_id
+    if account.account_type == "reseller":
+        return 2, account.id
+    if org is not None and org == account.reseller_id:
+        return 2, account.reseller_id
+    if account.account_type == "account":
+        return 3, account.id
+    if account.account_type == "organization":
+        return 4, account.id
+    if account.account_type == "user" and org is not None:
+        return 4, org
+    return None, None
+
+
+@dataclass(frozen=True)
+class Reach:
+    """What a key may act on (see the module docstring).
+
+    Attributes:
+        rule: the rule (1-4) that gave the scope, None when none matched.
+        root: the account at the top of the scope (the key owner itself when no rule
+            matched).
+        permitted: rule 5: the only accounts a restricted member may act on.
+    """
+
+    rule: int | None
+    root: Account
+    permitted: frozenset[int] | None

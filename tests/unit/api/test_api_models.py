@@ -573,3 +573,52 @@ def test_adr_password_is_sent_exactly_as_typed() -> None:
         "adr",
         "sftp",
     )
+
+
+def test_relay_request_sends_headers_as_published() -> None:
+    request = m.RelayRequest(
+        url=" https://relay.example.com/x ",
+        headers=[(" Authorization ", "Bearer xyz"), ("X-Empty", "")],
+    )
+    assert request.wire() == {
+        "url": "https://relay.example.com/x",
+        "headers": [{"Authorization": "Bearer xyz"}, {"X-Empty": ""}],
+    }
+
+
+@pytest.mark.parametrize(
+    ("fields", "where"),
+    [
+        ({"url": "ftp://relay.example.com"}, "url"),
+        ({"url": "https://relay.example.com", "timeout": 0}, "timeout"),
+        ({"url": "https://relay.example.com", "timeout": True}, "timeout"),
+        ({"url": "https://relay.example.com", "headers": [("", "x")]}, "headers"),
+        ({"url": "https://relay.example.com", "headers": [("Bad Name", "x")]}, "headers"),
+        ({"url": "https://relay.example.com", "headers": [("X-A", "a\r\nX-B: b")]}, "headers"),
+        ({"url": "https://relay.example.com", "success_status_codes": [99]}, "success"),
+        ({"url": "https://relay.example.com", "success_status_codes": [600]}, "success"),
+    ],
+)
+def test_relay_request_refuses(fields: dict[str, Any], where: str) -> None:
+    with pytest.raises(ValidationError) as info:
+        m.RelayRequest(**fields)
+    assert str(info.value.errors()[0]["loc"][0]).startswith(where)
+
+
+@pytest.mark.parametrize(
+    ("text", "pairs"),
+    [
+        ("Authorization: Bearer xyz", [("Authorization", "Bearer xyz")]),
+        ("X-A: 1\n\n  X-B:2  \nX-A: 3", [("X-A", "1"), ("X-B", "2"), ("X-A", "3")]),
+        ("X-Empty:", [("X-Empty", "")]),
+        ("", []),
+    ],
+)
+def test_relay_header_lines_round_trip(text: str, pairs: list[tuple[str, str]]) -> None:
+    assert m.parse_header_lines(text) == pairs
+    assert m.parse_header_lines(m.header_lines(pairs)) == pairs
+
+
+def test_relay_header_line_without_colon_is_refused() -> None:
+    with pytest.raises(ValueError, match="line 2"):
+        m.parse_header_lines("X-A: 1\nno colon here")

@@ -294,14 +294,18 @@ async def test_observers_hear_exchanges_without_secrets(make_client) -> None:
             delivery_protocol="ftp", host="h.example", port=21, username="u", password="pw-99"
         )
     )
+    relay = m.RelayRequest(url="https://r.example.com", headers=[("Authorization", "Bearer s3")])
+    await client.save_relay("stripe", relay)
 
     assert [(e.method, e.path, e.target, e.status) for e in heard] == [
         ("DELETE", "/api/v2/tokens", 8, 200),
         ("POST", "/api/v2/billing/adrExportConfig", None, 200),
+        ("POST", "/api/v2/webhookRelay/stripe", None, 200),
     ]
     text = repr(heard)
     assert "old-token-value-0000-zzzz" not in text
     assert "pw-99" not in text
+    assert "Bearer s3" not in text and "Authorization" in text
     assert TOKEN not in text
     assert heard[0].message == "done"
 
@@ -318,3 +322,64 @@ async def test_observer_hears_failures(make_client) -> None:
 
     assert heard[0].status == 404
     assert heard[0].message == "No such agent"
+
+
+async def test_relays_read_the_published_headers_and_the_old_object(make_client) -> None:
+    """api-facts: ``headers`` is an array of single-key objects; one object is read too."""
+    published = {
+        "type": "twilioSMS",
+        "url": "https://relay.example.com/sms",
+        "timeout": 5000,
+        "headers": [{"Authorization": "Bearer xyz"}, {"X-Tag": "a"}, None, {"X-Tag": "b"}],
+        "successStatusCodes": [200, 202],
+    }
+    old = {"type": "chargebee", "headers": {"X-Relay-Source": "vida"}}
+    odd = {"type": "stripe", "headers": "Authorization: Bearer xyz"}
+    client = make_client(Recorder(ok({"success": True, "configs": [published, old, odd]})))
+
+    relays = await client.list_relays()
+
+    assert [r.type for r in relays] == ["twilioSMS", "chargebee", "stripe"]
+    assert relays[0].headers == [("Authorization", "Bearer xyz"), ("X-Tag", "a"), ("X-Tag", "b")]
+    assert relays[1].headers == [("X-Relay-Source", "vida")]
+    assert relays[2].headers == []  # not a shape anyone published: nothing read, record kept
+    assert relays[0].success_status_codes == [200, 202]
+
+
+async def test_save_relay_reply_message(make_client) -> None:
+    message = "Webhook Relay for type 'stripe' configured successfully."
+    client = make_client(Recorder(ok({"success": True, "message": message})))
+
+    reply = await client.save_relay("stripe", m.RelayRequest(url="https://relay.example.com/s"))
+
+    assert reply.message == message
+
+
+@pytest.mark.parametrize(
+    "stamp",
+    [1678829072, 1678829072.5, "1678829072", 1678829072000, "1678829072000", "2023-03-14T21:24:32"],
+)
+async def test_sip_and_webhook_timestamps_number_or_text(make_client, stamp: object) -> None:
+    """api-facts: a number (epoch seconds); numeric text, milliseconds and ISO read too."""
+    entry = {"ip": "192.0.2.1", "label": "pbx", "timestamp": stamp, "userId": 5}
+    hook = {"url": "https://h.example.com", "type": "agent", "timestamp": stamp}
+    client = make_client(
+        Recorder(ok({"success": True, "whitelist": [entry]}), ok({"webhooks": [hook]}))
+    )
+
+    (sip,) = await client.list_sip_whitelist()
+    (webhook,) = await client.list_webhooks()
+
+    for record in (sip, webhook):
+        assert record.added_at is not None
+        assert record.added_at.strftime("%Y-%m-%d %H:%M:%S") == "2023-03-14 21:24:32"
+
+
+@pytest.mark.parametrize("stamp", [None, "", "soon", True, {"at": 1}, [1]])
+async def test_an_unreadable_timestamp_keeps_the_record(make_client, stamp: object) -> None:
+    entry = {"ip": "192.0.2.1", "timestamp": stamp}
+    client = make_client(Recorder(ok({"success": True, "whitelist": [entry]})))
+
+    (sip,) = await client.list_sip_whitelist()
+
+    assert sip.ip == "192.0.2.1" and sip.added_at is None

@@ -216,6 +216,27 @@ CASES = [
         "/api/v2/webhookRelay/twilioSMS",
     ),
     Case(
+        "save_relay",
+        lambda c, t: c.save_relay(
+            "twilio SMS",
+            m.RelayRequest(
+                url="https://relay.example.com/in",
+                timeout=5000,
+                headers=[("Authorization", "Bearer xyz"), ("X-Tag", "a"), ("X-Tag", "b")],
+                success_status_codes=[200, 202],
+            ),
+            target=t,
+        ),
+        "POST",
+        "/api/v2/webhookRelay/twilio SMS",  # (the decoded path: sent as twilio%20SMS)
+        body={
+            "url": "https://relay.example.com/in",
+            "timeout": 5000,
+            "headers": [{"Authorization": "Bearer xyz"}, {"X-Tag": "a"}, {"X-Tag": "b"}],
+            "successStatusCodes": [200, 202],
+        },
+    ),
+    Case(
         "delete_relay",
         lambda c, t: c.delete_relay("chargebee", target=t),
         "DELETE",

@@ -13,6 +13,7 @@ from vagent_tui.api.errors import ApiError, PlatformError
 from vagent_tui.api.scope import ScopeLevel, classify
 from vagent_tui.api.targets import LevelTarget
 from vagent_tui.services.connect import demo_client
+from vagent_tui.sim import DEMO_TOKENS
 
 PARTNER, RESELLER, ORG, AGENT, MEMBER, OTHER = 1000, 1100, 1110, 1111, 1119, 9000
 AT_RESELLER = LevelTarget(ScopeLevel.RESELLER, RESELLER)
@@ -59,12 +60,26 @@ async def test_account_read_and_scope_of_every_demo_key(client: PlatformClient) 
         "demo-agent": (ScopeLevel.AGENT, False),
         "demo-member": (ScopeLevel.ORGANIZATION, True),
         "demo-other": (ScopeLevel.PARTNER, False),
+        "demo-partner-user": (ScopeLevel.PARTNER, False),
+        "demo-reseller-user": (ScopeLevel.RESELLER, False),
+        "demo-org-user": (ScopeLevel.ORGANIZATION, False),
     }
+    assert set(expected) == set(DEMO_TOKENS)
     for token, (level, restricted) in expected.items():
         scope = classify(await other(client, token).get_account())
         assert (scope.level, scope.restricted) == (level, restricted), token
     member = await other(client, "demo-member").get_account()
     assert len(member.scope_field("permittedAccountIds")) == 2
+
+
+async def test_client_and_simulator_apply_the_same_rules(client: PlatformClient) -> None:
+    """For every demo key: the same rule, the same scope account, the same restriction."""
+    state = sim_of(client)
+    for token, account_id in DEMO_TOKENS.items():
+        scope = classify(await other(client, token).get_account())
+        reach = state.reach(state.accounts[account_id])
+        assert (scope.rule, scope.root_id) == (reach.rule, reach.root.id), token
+        assert set(scope.permitted_account_ids) == set(reach.permitted or ()), token
 
 
 async def test_targeted_read_describes_the_target(client: PlatformClient) -> None:

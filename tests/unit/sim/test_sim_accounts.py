@@ -9,6 +9,7 @@ from vagent_tui.sim import DEMO_TOKENS
 from .helpers import Sim, envelope
 
 OUTSIDE = "Target account is outside your hierarchy"
+NOT_PERMITTED = "Target account is not one of this key's permitted accounts (permittedAccountIds)"
 
 
 @pytest.mark.parametrize(
@@ -20,6 +21,9 @@ OUTSIDE = "Target account is outside your hierarchy"
         ("demo-agent", "account", 1111),
         ("demo-member", "user", 1119),
         ("demo-other", "partner", 9000),
+        ("demo-partner-user", "user", 1001),
+        ("demo-reseller-user", "user", 1101),
+        ("demo-org-user", "user", 1117),
     ],
 )
 async def test_demo_tokens_describe_their_accounts(sim: Sim, token: str, kind: str, aid: int):
@@ -70,7 +74,8 @@ async def test_401_comes_before_input_checks(sim: Sim):
         ("demo-agent", 1110, False),
         ("demo-member", 1112, True),
         ("demo-member", 1113, True),
-        ("demo-member", 1110, True),
+        # Rule 5: the member acts on its permitted accounts only, not its organization.
+        ("demo-member", 1110, False),
         ("demo-member", 1111, False),
         ("demo-member", 1118, False),
         ("demo-other", 9111, True),
@@ -84,7 +89,7 @@ async def test_delegation(sim: Sim, token: str, target: int, ok: bool):
         assert r.status_code == 200
         assert r.json()["id"] == target
     else:
-        envelope(r, 403, OUTSIDE)
+        envelope(r, 403, NOT_PERMITTED if token == "demo-member" else OUTSIDE)
 
 
 async def test_targeted_read_describes_target_without_changing_owner(sim: Sim):
@@ -131,12 +136,12 @@ async def test_child_list_errors(sim: Sim):
 
 
 async def test_member_lists_only_permitted_accounts(sim: Sim):
-    r = (await sim.get("/listAccounts", "demo-member", targetOrganizationId=1110)).json()
-    assert [a["id"] for a in r["accounts"]] == [1112, 1113]
-    r = (await sim.get("/searchAccounts", "demo-member", accountType="account")).json()
-    assert r["totalAccounts"] == 0  # nothing below a user account
-    r = (await sim.get("/searchAccounts", "demo-member", targetAccountId=1110)).json()
-    assert {a["id"] for a in r["accounts"]} == {1110, 1112, 1113, 1119}
+    """Not its organization's list (rule 5): each permitted account, as a target."""
+    r = await sim.get("/listAccounts", "demo-member", targetOrganizationId=1110)
+    envelope(r, 403, NOT_PERMITTED)
+    envelope(await sim.get("/searchAccounts", "demo-member", targetAccountId=1110), 403)
+    r = (await sim.get("/searchAccounts", "demo-member", targetAccountId=1113)).json()
+    assert [a["id"] for a in r["accounts"]] == [1113]
 
 
 async def test_search_accounts(sim: Sim):

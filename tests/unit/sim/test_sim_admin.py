@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import Sim, envelope
+from .helpers import FakeClock, Sim, envelope
 
 ADR = {"deliveryProtocol": "sftp", "rotationMinutes": "60", "host": "files.example.com",
        "port": 2202, "username": "adr", "password": "s3cret", "path": "/incoming"}  # fmt: skip
@@ -129,7 +129,8 @@ async def test_relay_delete_five_outcomes(sim: Sim):
              "type path parameter is required and must be a string")  # fmt: skip
     envelope(await sim.call("DELETE", "/webhookRelay/chargebee", "bad-token"), 401,
              "Unauthorized Request")  # fmt: skip
-    envelope(await sim.call("DELETE", "/webhookRelay/chargebee", "demo-member"), 403, PREMIUM)
+    envelope(await sim.call("DELETE", "/webhookRelay/chargebee", "demo-partner",
+                            params={"targetAccountId": 1112}), 403, PREMIUM)  # fmt: skip
     envelope(await sim.call("DELETE", "/webhookRelay/legacyCrm", "demo-agent"), 500,
              "Internal error")  # fmt: skip
     # the broken one stays
@@ -139,12 +140,65 @@ async def test_relay_delete_five_outcomes(sim: Sim):
 
 async def test_relay_save_then_delete(sim: Sim):
     body = {"url": "https://relay.example.com/stripe", "timeout": 5000,
-            "headers": {"X-A": "1"}, "successStatusCodes": [200]}  # fmt: skip
+            "headers": [{"X-A": "1"}, {"X-A": "2"}], "successStatusCodes": [200]}  # fmt: skip
     r = await sim.call("POST", "/webhookRelay/stripe", "demo-agent", json=body)
     assert r.status_code == 200 and r.json()["config"]["timeout"] == 5000
+    assert r.json()["message"] == "Webhook Relay for type 'stripe' configured successfully."
+    one = (await sim.get("/webhookRelay/stripe", "demo-agent")).json()["config"]
+    assert one["headers"] == [{"X-A": "1"}, {"X-A": "2"}]  # as sent, repeats kept
     r = await sim.call("DELETE", "/webhookRelay/stripe", "demo-agent")
     assert r.status_code == 200
-    envelope(await sim.call("POST", "/webhookRelay/pager", "demo-agent", json=body), 400)
     envelope(await sim.call("POST", "/webhookRelay/stripe", "demo-agent",
                             json={**body, "timeout": "5s"}), 400)  # fmt: skip
     envelope(await sim.call("POST", "/webhookRelay/stripe", "demo-member", json=body), 403)
+
+
+async def test_relay_headers_are_an_array_of_single_key_objects(sim: Sim):
+    """The published shape (api-facts): ``[{"Authorization": "Bearer xyz"}]``."""
+    configs = (await sim.get("/webhookRelay", "demo-agent")).json()["configs"]
+    for config in configs:
+        assert isinstance(config["headers"], list)
+        assert all(isinstance(h, dict) and len(h) == 1 for h in config["headers"])
+    one = (await sim.get("/webhookRelay/twilioSMS", "demo-agent")).json()["config"]
+    assert one["headers"] == [{"X-Relay-Source": "vida"}]
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"Authorization": "Bearer xyz"},  # one object: not the published shape
+        [{"A": "1", "B": "2"}],
+        [{}],
+        ["Authorization: Bearer xyz"],
+        [{"A": 1}],
+        [{"": "x"}],
+        "Authorization: Bearer xyz",
+    ],
+)
+async def test_relay_headers_of_another_shape_are_400(sim: Sim, headers: object):
+    body = {"url": "https://relay.example.com/stripe", "headers": headers}
+    r = await sim.call("POST", "/webhookRelay/stripe", "demo-agent", json=body)
+    envelope(r, 400, "headers must be an array of single-key objects")
+
+
+@pytest.mark.parametrize("method", ["GET", "POST", "DELETE"])
+async def test_unknown_relay_type_is_404_not_supported(sim: Sim, method: str):
+    body = {"url": "https://relay.example.com/pager"} if method == "POST" else None
+    r = await sim.call(method, "/webhookRelay/pager", "demo-agent", json=body)
+    envelope(r, 404, "Webhook Relay type 'pager' is not supported.")
+
+
+async def test_sip_and_webhook_timestamps_are_numbers_in_seconds(sim: Sim, clock: FakeClock):
+    """api-facts: a number (epoch seconds, as the published example 1678829072)."""
+    clock.now = 1_800_000_123.75
+    await sim.call("POST", "/sip/ipWhitelist", json={"ip": "192.0.2.44"})
+    hook = {"url": "https://example.com/stamp", "type": "agent"}
+    await sim.call("POST", "/webhooks", json=hook)
+    entries = (await sim.get("/sip/ipWhitelist")).json()["whitelist"]
+    hooks = (await sim.get("/webhooks")).json()["webhooks"]
+    for record in entries + hooks:
+        stamp = record["timestamp"]
+        assert isinstance(stamp, int) and not isinstance(stamp, bool), record
+        assert 1_600_000_000 < stamp < 2_000_000_000  # seconds, not milliseconds
+    assert next(e for e in entries if e["ip"] == "192.0.2.44")["timestamp"] == 1_800_000_123
+    assert next(h for h in hooks if h["url"] == hook["url"])["timestamp"] == 1_800_000_123

@@ -92,7 +92,8 @@ def test_seed_is_deterministic():
     assert len([x for x in a.accounts.values() if x.is_agent]) >= 12
     assert len({x.id for x in a.accounts.values() if x.account_type == "organization"}) >= 6
     assert set(DEMO_TOKENS) == {"demo-partner", "demo-reseller", "demo-org", "demo-agent",
-                                "demo-member", "demo-other"}  # fmt: skip
+                                "demo-member", "demo-other", "demo-partner-user",
+                                "demo-reseller-user", "demo-org-user"}  # fmt: skip
 
 
 async def test_latency_is_applied():

@@ -28,9 +28,21 @@ async def test_computer_accounts(sim: Sim):
     assert (await sim.get("/computer/accounts", "demo-other")).json()["accounts"] == []
 
 
+async def open_sessions(sim: Sim, count: int, token: str = "demo-org", ttl: int = 1800) -> list:
+    """Browser automation sessions on 1118: their slots (0, 1, ...)."""
+    slots = []
+    for _ in range(count):
+        r = await sim.call("POST", BASE + "/browser/automation-sessions", token,
+                           json={"ttlSeconds": ttl})  # fmt: skip
+        assert r.status_code == 200, r.text
+        slots.append(r.json()["slot"])
+    return slots
+
+
 async def test_recording_lifecycle(sim: Sim, clock: FakeClock):
     assert (await sim.get(BASE + "/workflow-recordings/status", "demo-org")).json() == {
         "success": True, "recording": None}  # fmt: skip
+    assert await open_sessions(sim, 3) == [0, 1, 2]
     r = await sim.call("POST", BASE + "/workflow-recordings/start", "demo-org", json={"slotId": 0})
     assert r.status_code == 200
     body = r.json()
@@ -62,6 +74,28 @@ async def test_recording_lifecycle(sim: Sim, clock: FakeClock):
                                   {"slotId": True}, {}])  # fmt: skip
 async def test_recording_bad_slot(sim: Sim, body: dict):
     envelope(await sim.call("POST", BASE + "/workflow-recordings/start", json=body), 400)
+
+
+NO_SESSION = "slotId {} is not the slot of an active browser automation session"
+
+
+async def test_recording_needs_the_slot_of_an_existing_browser_session(sim: Sim, clock: FakeClock):
+    """The spec: "pass the exact slot of that session"; slot 99 starts nothing."""
+    start = BASE + "/workflow-recordings/start"
+    envelope(await sim.call("POST", start, json={"slotId": 99}), 400, NO_SESSION.format(99))
+    envelope(await sim.call("POST", start, json={"slotId": 0}), 400, NO_SESSION.format(0))
+    assert await open_sessions(sim, 1, ttl=60) == [0]
+    envelope(await sim.call("POST", start, json={"slotId": 1}), 400, NO_SESSION.format(1))
+    assert sim.state.recordings[1118] == []
+    # Another Computer Agent's session is not this one's.
+    r = await sim.call("POST", "/computer/accounts/1218/browser/automation-sessions",
+                       json={"ttlSeconds": 600})  # fmt: skip
+    assert r.json()["slot"] == 0
+    clock.advance(61)  # 1118's session expired
+    envelope(await sim.call("POST", start, json={"slotId": 0}), 400, NO_SESSION.format(0))
+    assert await open_sessions(sim, 1) == [0]
+    r = await sim.call("POST", start, json={"slotId": 0})
+    assert r.status_code == 200 and r.json()["slotId"] == 0
 
 
 async def test_computer_path_rules(sim: Sim):

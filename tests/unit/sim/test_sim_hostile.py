@@ -78,9 +78,15 @@ async def pair() -> AsyncIterator[Pair]:
         both = Pair(plain, hostile)
         for client in (plain, hostile):
             reply = await client.post(
+                f"{API}/computer/accounts/{COMPUTER}/browser/automation-sessions",
+                params={"token": "demo-partner"},
+                json={"ttlSeconds": 1800},
+            )
+            assert reply.status_code < 300, reply.text
+            reply = await client.post(
                 f"{API}/computer/accounts/{COMPUTER}/workflow-recordings/start",
                 params={"token": "demo-partner"},
-                json={"slotId": 1},
+                json={"slotId": reply.json()["slot"]},
             )
             assert reply.status_code < 300, reply.text
             reply = await client.post(

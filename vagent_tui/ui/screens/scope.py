@@ -155,6 +155,12 @@ class ScopeScreen(BaseScreen):
         noun = "account" if len(children) == 1 else "accounts"
         shown = left_out(len(children), "accounts")
         self.status.info(f"{len(children):,} {noun} under {account.display_name}{shown}")
+        scope_id = directory.scope_account_id()
+        if node is self.account_tree.root and scope_id is not None:
+            # A user-shaped admin: open the account its rule names, where it acts.
+            for child in node.children:
+                if child.data is not None and child.data.id == scope_id and child.allow_expand:
+                    child.expand()
 
     # ------------------------------------------------------------------ labels, detail
 

@@ -2,11 +2,13 @@
 
 Two tabs (``t`` switches). Destinations: ``a`` adds one through a validated form, ``d``
 removes the highlighted one after confirmation. Relays: every relay type with whether it
-is configured, the highlighted one's configuration beside it, and ``d`` deletes a
-configuration after confirmation; each of the documented outcomes is shown with the
-server's message and what it means. Relays are premium: on other accounts the relay
-list answers 403, shown with the platform's message in the relay tab while destinations
-keep working (a 403 may refuse for another reason: the console does not guess which).
+is configured, the highlighted one's configuration beside it, ``a`` configures the
+highlighted type (or edits its configuration: URL, timeout, headers, success codes) and
+``d`` deletes a configuration after confirmation; each of the documented delete outcomes
+is shown with the server's message and what it means. Relays are premium: on other
+accounts the relay list answers 403, shown with the platform's message in the relay tab
+while destinations keep working (a 403 may refuse for another reason: the console does
+not guess which).
 """
 
 from __future__ import annotations
@@ -20,14 +22,14 @@ from textual.widget import Widget
 from textual.widgets import DataTable, TabbedContent, TabPane
 
 from vagent_tui.api.errors import ApiError, PlatformError
-from vagent_tui.api.models import RelayConfig, RelayType, Webhook, WebhookRequest
+from vagent_tui.api.models import RelayConfig, RelayRequest, RelayType, Webhook, WebhookRequest
 from vagent_tui.services.session import Connection
 from vagent_tui.ui.caps import left_out
 from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.dialogs import ConfirmModal
 from vagent_tui.ui.format import plain
 from vagent_tui.ui.screens.base import BaseScreen
-from vagent_tui.ui.widgets.entry_forms import WebhookForm
+from vagent_tui.ui.widgets.entry_forms import RelayForm, WebhookForm
 from vagent_tui.ui.widgets.hooks import HookPane
 from vagent_tui.ui.widgets.relays import RelayPane, RelayRow, explain, relay_rows
 from vagent_tui.ui.widgets.status import describe_error, outcome_unknown
@@ -46,7 +48,13 @@ class WebhooksScreen(BaseScreen):
 
     TITLE: ClassVar[str] = "Webhooks"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("a", "add", "Add", id="webhooks.add", tooltip="Add a webhook destination"),
+        Binding(
+            "a",
+            "add",
+            "Add",
+            id="webhooks.add",
+            tooltip="Add a webhook destination, or configure the highlighted relay type",
+        ),
         Binding(
             "d",
             "delete",
@@ -211,6 +219,9 @@ class WebhooksScreen(BaseScreen):
     # ------------------------------------------------------------------ add a destination
 
     def action_add(self) -> None:
+        if self.tabs.active == RELAYS:
+            self._configure_relay()
+            return
         target = self.connection.target_id
 
         async def send(request: WebhookRequest) -> str:
@@ -229,6 +240,38 @@ class WebhooksScreen(BaseScreen):
 
         form = WebhookForm(
             send, subtitle=f"For {self.who}", after_unknown=lambda: self.load_hooks(quiet=True)
+        )
+        self.app.push_screen(form, done)
+
+    # ------------------------------------------------------------------ configure a relay
+
+    def _configure_relay(self) -> None:
+        relay = self.highlighted_relay
+        if relay is None:
+            self.status.info("No relay type highlighted: nothing to configure")
+            return
+        if not self.premium:
+            self.status.info("Relays need premium on this account: nothing can be configured")
+            return
+        target = self.connection.target_id
+        name = relay.name
+
+        async def send(request: RelayRequest) -> str:
+            reply = await self.connection.api.save_relay(name, request, target=target)
+            return reply.message or f"Webhook Relay for type '{name}' configured."
+
+        def done(result: tuple[RelayRequest, str] | None) -> None:
+            if result is None or target != self.connection.target_id:
+                return
+            self.status.ok(result[1])
+            self.load_relays(quiet=True)
+
+        form = RelayForm(
+            name,
+            relay.config,
+            send,
+            subtitle=f"For {self.who}",
+            after_unknown=lambda: self.load_relays(quiet=True),
         )
         self.app.push_screen(form, done)
 

@@ -67,6 +67,13 @@ def scope_info(connection: Connection, error: BaseException | None) -> Renderabl
     acting = Text()
     if connection.target is None:
         acting.append("the key owner (no targetAccountId sent)")
+        if scope.restricted:
+            # Rule 5: such a key acts on its permitted accounts and nothing else.
+            acting.append(" — rule 5: pick a permitted account below to act on it", WARN)
+        elif scope.root_id is not None and scope.root_id != scope.account_id:
+            # A user-shaped admin acts as its partner/reseller/organization by naming it.
+            level = scope.level.value
+            acting.append(f" — to act as {level} #{scope.root_id}, pick it below", "dim")
     else:
         acting.append(inert(connection.target.display_name), style="bold")
         acting.append(f"  #{connection.target.id} · {kind_name(connection.target)}", style="dim")
@@ -80,7 +87,7 @@ def _access(connection: Connection) -> Text:
     assert scope is not None
     if scope.restricted:
         ids = ", ".join(str(i) for i in scope.permitted_account_ids)
-        text = Text(f"restricted by permittedAccountIds to {ids}", style=WARN)
+        text = Text(f"restricted by permittedAccountIds to {ids} (rule 5)", style=WARN)
         text.append("; other accounts are hidden, or dimmed and not selectable", style="dim")
         return text
     if scope.level is ScopeLevel.AGENT:
@@ -92,6 +99,10 @@ def _access(connection: Connection) -> Text:
         ScopeLevel.RESELLER: "organizations › agents",
         ScopeLevel.ORGANIZATION: "agent accounts",
     }[scope.level]
+    root = scope.root_id
+    if root is not None and root != scope.account_id:
+        # A user-shaped admin: the account its rule names is not its own.
+        return Text(f"every child account of {scope.level.value} #{root} ({below})")
     return Text(f"every child account ({below})")
 
 

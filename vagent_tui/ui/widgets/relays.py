@@ -91,11 +91,10 @@ def relay_detail(row: RelayRow | None, *, premium: bool) -> RenderableType:
     fields.append(("URL", plain(config.url)))
     timeout = f"{config.timeout} ms" if config.timeout is not None else "—"
     fields.append(("Timeout", timeout))
-    headers = config.headers or {}
-    if headers:
-        for k, (name, value) in enumerate(sorted(headers.items())):
-            fields.append(("Headers" if k == 0 else "", f"{name}: {value}"))
-    else:
+    # In the platform's order: a header may repeat, and the order is what is sent.
+    for k, (name, value) in enumerate(config.headers):
+        fields.append(("Headers" if k == 0 else "", f"{name}: {value}"))
+    if not config.headers:
         fields.append(("Headers", "none"))
     fields.append(("Success codes", plain(config.success_status_codes)))
     return field_grid(fields)

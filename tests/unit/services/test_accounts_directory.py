@@ -1,0 +1,77 @@
+"""The account directory for the keys the scope rules treat specially: a restricted
+member (rule 5) and a user whose fields make it an admin (rules 1, 2 and 4)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from vagent_tui.api.errors import ApiError
+from vagent_tui.api.models import Account, AccountPage
+from vagent_tui.api.scope import classify
+from vagent_tui.services.accounts import AccountDirectory
+
+
+class FakeClient:
+    """Account reads by target and organization lists; ids in ``refused`` answer 403."""
+
+    def __init__(self, accounts: dict[int, dict[str, Any]], refused: set[int]) -> None:
+        self.accounts = accounts
+        self.refused = refused
+        self.calls: list[tuple[str, int | None]] = []
+
+    async def get_account(self, *, target: int | None = None) -> Account:
+        self.calls.append(("account", target))
+        if target in self.refused:
+            raise ApiError(403, "Target account is outside your hierarchy")
+        assert target is not None
+        return Account.model_validate(self.accounts[target])
+
+    async def list_accounts(self, organization_id: int, **_: Any) -> AccountPage:
+        self.calls.append(("listAccounts", organization_id))
+        items = [Account.model_validate(a) for a in self.accounts.values()
+                 if a.get("parentId") == organization_id]  # fmt: skip
+        return AccountPage(items=items, total=len(items))
+
+    async def list_resellers(self, partner_id: int, **_: Any) -> AccountPage:
+        raise AssertionError("no partner here")
+
+    list_organizations = list_resellers
+
+
+ORG = {"id": 3, "accountType": "organization", "organizationId": 3}
+AGENTS = {i: {"id": i, "accountType": "account", "parentId": 3} for i in (5, 6, 7)}
+
+
+def directory(owner: dict[str, Any], refused: set[int] = frozenset()) -> Any:
+    client: Any = FakeClient({3: ORG, **AGENTS}, set(refused))
+    account = Account.model_validate(owner)
+    return client, AccountDirectory(client, classify(account), account)
+
+
+async def test_restricted_member_reads_its_permitted_accounts_and_skips_refused_ones() -> None:
+    owner = {"id": 9, "accountType": "user", "organizationId": 3, "permittedAccountIds": [5, 7]}
+    client, found = directory(owner, refused={7})
+    assert [a.id for a in await found.children(found.owner)] == [5]
+    assert ("listAccounts", 3) not in client.calls  # its organization is never listed
+
+
+@pytest.mark.parametrize("refused", [set(), {3}])
+async def test_user_shaped_admin_has_its_scope_account_as_child(refused: set[int]) -> None:
+    """Its organization, read as a target; a platform refusing that read gets the list."""
+    _, found = directory({"id": 9, "accountType": "user", "organizationId": 3}, refused)
+    assert found.scope_account_id() == 3
+    children = await found.children(found.owner)
+    if refused:
+        assert [a.id for a in children] == [5, 6, 7]
+    else:
+        assert [a.id for a in children] == [3]
+        assert [a.id for a in await found.children(children[0])] == [5, 6, 7]
+
+
+async def test_an_organization_key_lists_its_own_children() -> None:
+    client, found = directory(ORG)
+    assert found.scope_account_id() is None
+    assert [a.id for a in await found.children(found.owner)] == [5, 6, 7]
+    assert client.calls == [("listAccounts", 3)]
