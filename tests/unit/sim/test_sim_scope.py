@@ -34,6 +34,7 @@ _FILL = {
     "templateId": "tpl-dental-reception",
     "taskId": "task-1",
     "targetAccountId": "1118",
+    "roomId": "1111:1",
 }
 
 
