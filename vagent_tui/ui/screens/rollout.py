@@ -649,8 +649,10 @@ class RolloutScreen(BaseScreen):
             self.status.ok(f"Written in {elapsed}: {counts}. P publishes the {written:,} "
                            f"written accounts{follow}")  # fmt: skip
         else:
-            left = len(self._unpublished())
+            left, refused = self._untried(), len(self._unpublished()) - self._untried()
             more = f" · {left:,} written accounts wait: P publishes them" if left else ""
+            if refused and not left:
+                more = f" · {refused:,} not published (o shows why); P checks them again"
             self.status.ok(f"Published in {elapsed}: {counts}{more}{follow}")
 
     # ------------------------------------------------------------------ publish
@@ -661,12 +663,20 @@ class RolloutScreen(BaseScreen):
         log = self.results_log
         seen: set[int] = set()
         out: list[AccountPlan] = []
+        tried: list[AccountPlan] = []
         for p in self.plan.accounts:
             a = p.account_id
             if a not in seen and log.done(a, "write") and not log.done(a, "publish"):
                 seen.add(a)
-                out.append(p)
-        return out
+                (tried if (a, "publish") in log.results else out).append(p)
+        return out + tried  # those not tried yet first; refused ones are checked again last
+
+    def _untried(self) -> int:
+        """Written accounts no publish has looked at yet."""
+        log = self.results_log
+        if log is None:
+            return 0
+        return sum(1 for p in self._unpublished() if (p.account_id, "publish") not in log.results)
 
     def action_publish(self) -> None:
         allowed = self._may_write()
