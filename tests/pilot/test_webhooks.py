@@ -461,7 +461,7 @@ async def test_relay_form_not_offered_without_premium(make_app: Any) -> None:
         await pilot.press("a")
         await settle(pilot)
         assert not isinstance(app.screen, RelayForm)
-        assert "premium" in _status(app)
+        assert "refused this account's relay configurations" in _status(app)
 
 
 async def test_destination_added_date_from_a_number(make_app: Any) -> None:

@@ -42,7 +42,8 @@ def journal_path() -> Path:
 def mask_body(value: Any) -> Any:
     """A copy of a request body with every secret value replaced by ``***``.
 
-    Header maps are masked too (``headers: {"Authorization": ...}``).
+    Headers are masked too, as a map (``headers: {"Authorization": ...}``) or as the
+    published list of single-key objects (``headers: [{"Authorization": ...}]``).
     """
     if isinstance(value, Mapping):
         out: dict[str, Any] = {}
@@ -51,6 +52,10 @@ def mask_body(value: Any) -> Any:
             if name.lower() in SECRET_KEYS or name.lower() == "headers":
                 if name.lower() == "headers" and isinstance(item, Mapping):
                     out[name] = {str(k): REDACTED for k in item}
+                elif name.lower() == "headers" and isinstance(item, list):
+                    # the published shape: single-key objects, names kept, values masked
+                    out[name] = [{str(k): REDACTED for k in h} if isinstance(h, Mapping)
+                                 else REDACTED for h in item]  # fmt: skip
                 elif item in (None, "") or _already_masked(item):
                     out[name] = item
                 else:

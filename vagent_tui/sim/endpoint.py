@@ -129,6 +129,11 @@ def record(state: SimState, request: Request, body: Any, status: int) -> None:
     state.requests.append(LoggedRequest(request.method, request.url.path, query, body, status))
 
 
+LEVEL_PARAMS = ("targetPartnerId", "targetResellerId", "targetOrganizationId")
+"""Rule 9's parameters: where one is sent alone, `Ctx.level_target` checks it (a
+restricted member's upfront check would refuse it for want of ``targetAccountId``)."""
+
+
 def wrap(handler: Handler, *, acts: bool = True) -> Callable[[Request], Awaitable[Response]]:
     async def run(request: Request) -> Response:
         state: SimState = request.app.state.sim
@@ -146,7 +151,8 @@ def wrap(handler: Handler, *, acts: bool = True) -> Callable[[Request], Awaitabl
         try:
             migrations.settle(state)
             ctx.caller = state.authenticate(request.query_params.get("token"))
-            if acts:
+            level_sent = any(name in ctx.query for name in LEVEL_PARAMS)
+            if acts and not (level_sent and "targetAccountId" not in ctx.query):
                 ctx.target  # noqa: B018 -- the scope check, before anything else
             else:
                 ctx.described  # noqa: B018 -- a sent targetAccountId is checked alike

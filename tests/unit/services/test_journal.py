@@ -78,6 +78,9 @@ def test_secrets_are_masked() -> None:
     assert masked["note"] == "see ?token=***"
     # a token already shown by its last four characters keeps them
     assert mask_body({"token": "\u2022" * 8 + "cdef"}) == {"token": "\u2022" * 8 + "cdef"}
+    # the published relay headers, a list of single-key objects: names kept, values masked
+    published = {"headers": [{"Authorization": "Bearer SECRET"}, {"X-Key": "k2"}]}
+    assert mask_body(published) == {"headers": [{"Authorization": "***"}, {"X-Key": "***"}]}
 
 
 def test_unreadable_lines_are_skipped(tmp_path) -> None:

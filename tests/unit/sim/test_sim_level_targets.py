@@ -97,3 +97,14 @@ async def test_a_bad_adr_level_parameter_is_refused(sim: Sim, params, message) -
     r = await sim.call("POST", "/billing/adrExportConfig", "demo-partner", params=params, json=ADR)
     envelope(r, 400, message)
     assert sim.state.adr == {}
+
+
+async def test_a_restricted_member_may_name_a_permitted_account_by_its_level(sim: Sim) -> None:
+    member = sim.state.accounts[1119]
+    member.permitted_ids = [1110, 1112]  # its organization permitted, for this test
+    params = {"targetOrganizationId": 1110}
+    r = await sim.call("POST", "/billing/adrExportConfig", "demo-member", params=params, json=ADR)
+    assert r.status_code == 200, r.text  # the same account as targetAccountId is taken too
+    refused = await sim.call("POST", "/billing/adrExportConfig", "demo-member",
+                             params={"targetOrganizationId": 1120}, json=ADR)  # fmt: skip
+    assert refused.status_code == 403  # not permitted: refused by the level's own check

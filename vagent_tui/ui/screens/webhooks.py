@@ -250,8 +250,12 @@ class WebhooksScreen(BaseScreen):
         if relay is None:
             self.status.info("No relay type highlighted: nothing to configure")
             return
+        if self.premium is None:
+            self.status.info("The relay configurations are not loaded yet: r loads them")
+            return
         if not self.premium:
-            self.status.info("Relays need premium on this account: nothing can be configured")
+            self.status.info("The platform refused this account's relay configurations (see "
+                             "the notice): nothing can be configured here")  # fmt: skip
             return
         target = self.connection.target_id
         name = relay.name
