@@ -141,6 +141,10 @@ class RolloutPlan:
     left_out: int = 0
     """Accounts read but left out: their configuration did not match the filter."""
 
+    def changing(self) -> set[int]:
+        """The accounts the plan writes (``change``), each once."""
+        return {p.account_id for p in self.accounts if p.outcome == "change"}
+
     def counts(self) -> Counter[str]:
         return Counter(p.outcome for p in self.accounts)
 

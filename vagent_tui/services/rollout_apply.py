@@ -360,7 +360,7 @@ def save_plan(
         "origin": plan.origin,
         "change": plan.change.describe(),
         "chosen": plan.chosen,
-        "to_write": len({p.account_id for p in plan.accounts if p.outcome == "change"}),
+        "to_write": len(plan.changing()),
     }
     _write_private(folder / f"{name}.meta.json", json.dumps(meta, ensure_ascii=False))
     _write_private(path, plan.to_json())  # last: a plan file always has its meta
@@ -427,7 +427,7 @@ def _meta(path: Path) -> tuple[dict[str, Any], RolloutPlan | None] | None:
         plan = RolloutPlan.from_json(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    to_write = len({p.account_id for p in plan.accounts if p.outcome == "change"})
+    to_write = len(plan.changing())
     return {"origin": plan.origin, "change": plan.change.describe(), "to_write": to_write}, plan
 
 

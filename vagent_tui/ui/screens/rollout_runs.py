@@ -1,0 +1,443 @@
+"""Runs of a rollout: writing staging (``A``) and publishing (``P``), with progress.
+
+`RolloutRuns` is the base of `vagent_tui.ui.screens.rollout.RolloutScreen`: it holds the
+plan in force and its log, and runs what changes the platform. A review (a typed
+``publish`` for a publish wave) comes first; the write goes through the connection the
+review was opened on, and only to accounts the key reaches. A run reports each account
+to `_take`; a timer shows the counts, the rate and the bar ten times a second. ``x``
+stops gently (the accounts under way finish and are recorded), a second ``x`` abandons
+them (a rerun reads their staging back). Planning uses the same progress.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from collections import Counter
+from typing import Literal
+
+from rich.text import Text
+from textual import work
+from textual.widgets import ProgressBar
+
+from vagent_tui.api.client import PlatformClient
+from vagent_tui.api.models import Account
+from vagent_tui.services.rollout import DEFAULT_CONCURRENCY, AccountPlan, RolloutPlan
+from vagent_tui.services.rollout_apply import (
+    DONE,
+    AccountResult,
+    RolloutBusy,
+    RolloutLog,
+    apply_rollout,
+    publish_rollout,
+    save_plan,
+)
+from vagent_tui.services.session import Connection
+from vagent_tui.ui import format as fmt
+from vagent_tui.ui.dialogs import PromptModal, ReviewModal
+from vagent_tui.ui.failures import WRITE_GROUP_PREFIX
+from vagent_tui.ui.screens.base import BaseScreen
+from vagent_tui.ui.text import inert
+from vagent_tui.ui.widgets.rollout_table import RolloutTable
+from vagent_tui.ui.widgets.status import describe_error
+
+Phase = Literal["", "plan", "write", "publish"]
+FLUSH_SECONDS = 0.1
+REVIEW_LINES = 30
+"""Accounts listed by name in a review; the rest are counted."""
+APPLY_GROUP = WRITE_GROUP_PREFIX + "rollout"
+_clock = time.monotonic
+"""Measures a run (tests pin it for stable snapshots)."""
+
+
+def rollout_concurrency() -> int:
+    """``VAGENT_ROLLOUT_CONCURRENCY`` (1..64), else the service's default."""
+    raw = os.environ.get("VAGENT_ROLLOUT_CONCURRENCY", "")
+    return int(raw) if raw.isdigit() and 1 <= int(raw) <= 64 else DEFAULT_CONCURRENCY
+
+
+def origin_of(connection: Connection) -> str:
+    """Where a plan belongs: the platform's host and the key owner (never the key, nor a
+    password the base URL may carry)."""
+    owner = connection.owner.id if connection.owner is not None else None
+    host = connection.client.host if connection.client is not None else ""
+    return f"{host} · key of account {owner}"
+
+
+class RolloutRuns(BaseScreen):
+    """The plan in force, its log, and the runs that write and publish it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.accounts: list[Account] | None = None
+        self.listed_with: Connection | None = None
+        """The connection the accounts were listed with."""
+        self.plan: RolloutPlan | None = None
+        self.results_log: RolloutLog | None = None
+        self.phase: Phase = ""
+        self.concurrency = rollout_concurrency()
+        self._incoming: list[AccountPlan | AccountResult | None] = []
+        self._tally: Counter[str] = Counter()
+        self._done = 0
+        self._total = 0
+        self._started = 0.0
+        self._stopping = False
+        """``x`` during a write or publish: no account is started, those under way end."""
+        self._stale = False
+        """The connection changed during a run: the accounts are listed again after it."""
+
+    @property
+    def table(self) -> RolloutTable:
+        return self.query_one("#rollout-table", RolloutTable)
+
+    def on_mount(self) -> None:
+        self._flusher = self.set_interval(FLUSH_SECONDS, self._flush, pause=True)
+        self.query_one(ProgressBar).display = False
+
+    def on_unmount(self) -> None:
+        if self.results_log is not None:
+            self.results_log.release()  # the app ends: another console may take the plan
+
+    def _show(self) -> None:
+        """Draw the plan's rows again (the screen's table, with its filter)."""
+        raise NotImplementedError
+
+    def _describe(self) -> None:
+        """Write the header lines again (the change, the counts)."""
+        raise NotImplementedError
+
+    def _summary(self) -> None:
+        """Write the counts line again (the run's progress while one is under way)."""
+        raise NotImplementedError
+
+    def _run_text(self) -> str:
+        """The progress line of the run under way."""
+        rate = self._done / max(_clock() - self._started, 0.001)
+        counts = ", ".join(f"{n:,} {k}" for k, n in sorted(self._tally.items()))
+        text = f"{self.phase}: {self._done:,}/{self._total:,} · {rate:,.0f}/s"
+        return text + (f" · {counts}" if counts else "")
+
+    # ------------------------------------------------------------------ progress
+
+    def _begin(self, phase: Phase, total: int) -> None:
+        self.phase = phase
+        self._incoming = []
+        self._tally = Counter()
+        self._done = 0
+        self._total = total
+        self._started = _clock()
+        self._stopping = False
+        bar = self.query_one(ProgressBar)
+        bar.update(total=total or None, progress=0)
+        bar.display = True
+        self._summary()
+        self.refresh_bindings()
+        self._flusher.resume()
+
+    def _end(self) -> None:
+        self._flush()
+        self._flusher.pause()
+        self.phase = ""
+        if self._stale:  # the connection changed during the run
+            self._stale = False
+            self.listed_with = None
+            self.call_after_refresh(self.action_reload)
+        self.query_one(ProgressBar).display = False
+        self.refresh_bindings()
+        self._summary()
+
+    def _elapsed(self) -> str:
+        """How long the run took, with its rate: ``0.4 s, 120/s``."""
+        seconds = max(_clock() - self._started, 0.0)
+        took = f"{seconds:.1f} s" if seconds < 10 else fmt.fmt_duration(seconds)
+        return f"{took}, {self._done / seconds:,.0f}/s" if seconds >= 0.05 else took
+
+    def _take(self, item: AccountPlan | AccountResult | None) -> None:
+        """A run's report (a plan, a result; None: left out), shown at the next tick."""
+        self._incoming.append(item)
+
+    def _flush(self) -> None:
+        """Take what the run reported since the last tick: counts, bar, changed rows."""
+        batch, self._incoming = self._incoming, []
+        if not batch and self.phase != "":
+            self._summary()  # the rate moves on
+            return
+        results = self.results_log.results if self.results_log else {}
+        with self.app.batch_update():
+            for item in batch:
+                self._done += 1
+                if item is None:
+                    self._tally["left out"] += 1
+                elif isinstance(item, AccountPlan):
+                    self._tally[item.outcome] += 1
+                else:
+                    self._tally[item.result] += 1
+                    self.table.put_result(item, results)
+            self.query_one(ProgressBar).update(progress=self._done)
+            self._summary()
+
+    def action_stop(self) -> None:
+        """``esc``: the gentle stop only (never abandons writes under way)."""
+        if self.phase == "plan":
+            self.workers.cancel_group(self, "rollout-plan")
+        elif self.phase and not self._stopping:
+            self.action_cancel()
+
+    def action_cancel(self) -> None:
+        """Planning stops at once; a write or publish stops starting accounts, and the
+        ones under way end with their result (a second ``x`` abandons them: a rerun reads
+        their staging to learn what they did)."""
+        if self.phase == "plan":
+            self.workers.cancel_group(self, "rollout-plan")
+        elif self.phase and not self._stopping:
+            self._stopping = True
+            self.status.busy("Stopping: the accounts under way finish and are recorded "
+                             "(x again abandons them)")  # fmt: skip
+        elif self.phase:
+            self.workers.cancel_group(self, APPLY_GROUP)
+
+    # ------------------------------------------------------------------ apply
+
+    def _may_write(self) -> tuple[RolloutPlan, RolloutLog, Connection] | None:
+        """The plan, its log and the connection a write may go through, or None (said)."""
+        plan, log, connection = self.plan, self.results_log, self.connection
+        if plan is None or log is None:
+            self.status.info("Nothing planned yet: c chooses a change")
+            return None
+        if plan.origin != origin_of(connection):
+            self.status.error(f"This plan was made for {plan.origin}; this console is connected "
+                              f"to {origin_of(connection)}. Plan it again here.")  # fmt: skip
+            return None
+        listed = self.listed_with is not None and self.listed_with.client is connection.client
+        if not listed or self.accounts is None:
+            self.status.info("The agent accounts of this key are being listed: try again then")
+            if not listed:
+                self.action_reload()
+            return None
+        reach = {a.id for a in self.accounts}
+        strangers = sorted(plan.changing() - reach)
+        if strangers:
+            shown = ", ".join(str(a) for a in strangers[:5])
+            self.status.error(f"The plan names {len(strangers):,} account(s) this key does not "
+                              f"reach ({shown}…): nothing is sent; plan it again")  # fmt: skip
+            return None
+        if self.busy_writing():
+            return None
+        return plan, log, connection
+
+    def _still(self, connection: Connection) -> bool:
+        """Whether writes may still go through ``connection`` (asked after a dialog)."""
+        now = self.connection
+        if now.client is connection.client and not now.read_only and not self.phase:
+            return True
+        self.status.error("The connection changed while the dialog was open: nothing was sent")
+        return False
+
+    def action_apply(self) -> None:
+        allowed = self._may_write()
+        if allowed is None:
+            return
+        plan, log, connection = allowed
+        todo = [p for p in plan.accounts if p.outcome == "change"
+                and not log.done(p.account_id, "write")]  # fmt: skip
+        if not todo:
+            written = len(log.written())
+            self.status.info(f"Nothing to write: {written:,} written already"
+                             + (", P publishes them" if written else ""))  # fmt: skip
+            return
+        done = len(log.written())
+        skipped = f"{done:,} written by an earlier run are skipped. " if done else ""
+        intro = (
+            f"Write the staging of {len(todo):,} accounts: {plan.change.describe()}. "
+            f"{skipped}Nothing goes live until you publish (P). Each account's staging is "
+            "read again first: one that changed since the plan is skipped and listed."
+        )
+        review = ReviewModal(
+            f"Apply the rollout to {len(todo):,} accounts", intro, _listing(todo),
+            confirm_label=f"Write {len(todo):,}",
+        )  # fmt: skip
+
+        def answer(yes: bool | None) -> None:
+            if yes and self._still(connection):
+                self._begin("write", len(todo))
+                self.table.put_pending([p.account_id for p in todo])
+                self.status.busy(f"Writing staging of {len(todo):,} accounts, "
+                                 f"{self.concurrency} at a time · x cancels")  # fmt: skip
+                self._apply(plan, log, connection.api)
+
+        self.app.push_screen(review, answer)
+
+    @work(group=APPLY_GROUP, exit_on_error=False)
+    async def _apply(self, plan: RolloutPlan, log: RolloutLog, client: PlatformClient) -> None:
+        cancelled, problem = False, None
+        try:
+            await asyncio.to_thread(save_plan, plan, log=log)  # a restart finds it
+            log.hold()
+            await apply_rollout(client, plan, log, concurrency=self.concurrency,
+                                on_result=self._take,
+                                stop=lambda: self._stopping)  # fmt: skip
+        except asyncio.CancelledError:
+            cancelled = True
+            raise
+        except RolloutBusy as exc:
+            problem = f"{exc} (another console?): wait for it, or close it"
+        except Exception as exc:
+            problem = f"Stopped: {describe_error(first_error(exc))}. What was written is listed"
+        finally:
+            log.release()  # another console may take the plan between runs
+            self._after("write", cancelled=cancelled or self._stopping, problem=problem)
+
+    def _after(
+        self, step: Literal["write", "publish"], *, cancelled: bool, problem: str | None = None
+    ) -> None:
+        self._end()
+        self._show()
+        self._describe()
+        elapsed = self._elapsed()
+        counts = ", ".join(f"{n:,} {k}" for k, n in sorted(self._tally.items())) or "nothing"
+        log = self.results_log
+        written = len(log.written()) if log else 0
+        again = "A writes the rest" if step == "write" else "P publishes the rest"
+        if problem is not None:
+            self.status.error(f"{problem} ({counts}); {again}, skipping what is done.")
+            return
+        if cancelled:
+            self.status.info(f"Cancelled after {elapsed}: {counts}. What was done stays done "
+                             f"and is listed; {again}, skipping it.")  # fmt: skip
+            return
+        trouble = sum(n for k, n in self._tally.items() if k not in DONE)
+        follow = " · o shows the accounts with trouble" if trouble else ""
+        if step == "write":
+            self.status.ok(f"Written in {elapsed}: {counts}. P publishes the {written:,} "
+                           f"written accounts{follow}")  # fmt: skip
+        else:
+            left, refused = self._untried(), len(self._unpublished()) - self._untried()
+            more = f" · {left:,} written accounts wait: P publishes them" if left else ""
+            if refused and not left:
+                more = f" · {refused:,} not published (o shows why); P checks them again"
+            self.status.ok(f"Published in {elapsed}: {counts}{more}{follow}")
+
+    # ------------------------------------------------------------------ publish
+
+    def _unpublished(self) -> list[AccountPlan]:
+        if self.plan is None or self.results_log is None:
+            return []
+        log = self.results_log
+        seen: set[int] = set()
+        out: list[AccountPlan] = []
+        tried: list[AccountPlan] = []
+        for p in self.plan.accounts:
+            a = p.account_id
+            if a not in seen and log.done(a, "write") and not log.done(a, "publish"):
+                seen.add(a)
+                (tried if (a, "publish") in log.results else out).append(p)
+        return out + tried  # those not tried yet first; refused ones are checked again last
+
+    def _untried(self) -> int:
+        """Written accounts no publish has looked at yet."""
+        log = self.results_log
+        if log is None:
+            return 0
+        return sum(1 for p in self._unpublished() if (p.account_id, "publish") not in log.results)
+
+    def action_publish(self) -> None:
+        allowed = self._may_write()
+        if allowed is None:
+            return
+        connection = allowed[2]
+        waiting = self._unpublished()
+        if not waiting:
+            self.status.info("Nothing to publish: no written account waits (A writes them)")
+            return
+
+        def check(text: str) -> str | None:
+            text = text.strip().lower()
+            if text == "all" or (text.isdigit() and 1 <= int(text) <= len(waiting)):
+                return None
+            return f"all, or a number from 1 to {len(waiting):,}"
+
+        def wave(text: str | None) -> None:
+            if text is None:
+                return
+            size = len(waiting) if text.strip().lower() == "all" else int(text)
+            self._confirm_publish(waiting[:size], len(waiting), connection)
+
+        self.app.push_screen(
+            PromptModal(
+                "Publish: all, or a first wave",
+                f"{len(waiting):,} written accounts are not published yet. How many go live "
+                "now? A number publishes a first wave (in plan order); P again does the rest.",
+                value="all", confirm_label="Next", validate=check,
+            ),
+            wave,
+        )  # fmt: skip
+
+    def _confirm_publish(
+        self, wave: list[AccountPlan], waiting: int, connection: Connection
+    ) -> None:
+        plan, log = self.plan, self.results_log
+        if plan is None or log is None:
+            return
+        rest = waiting - len(wave)
+        later = f" {rest:,} stay written for a later wave." if rest else ""
+        intro = (
+            f"Publish {len(wave):,} accounts: {plan.change.describe()}. Their staging goes "
+            "live: callers get it at once. An account is published only when publishing "
+            "changes its live configuration by exactly this (no one else's unpublished "
+            f"edit, no newer live undone); the others are listed.{later}"
+        )
+        review = ReviewModal(
+            f"Publish {len(wave):,} accounts", intro, _listing(wave),
+            confirm_label=f"Publish {len(wave):,}", expected="publish",
+        )  # fmt: skip
+
+        def answer(yes: bool | None) -> None:
+            if not yes or not self._still(connection):
+                return
+            ids = [p.account_id for p in wave]
+            self._begin("publish", len(ids))
+            self.table.put_pending(ids)
+            self.status.busy(f"Publishing {len(ids):,} accounts · x cancels")
+            self._publish(plan, log, ids, connection.api)
+
+        self.app.push_screen(review, answer)
+
+    @work(group=APPLY_GROUP, exit_on_error=False)
+    async def _publish(
+        self, plan: RolloutPlan, log: RolloutLog, ids: list[int], client: PlatformClient
+    ) -> None:
+        cancelled, problem = False, None
+        try:
+            log.hold()
+            await publish_rollout(client, plan, ids, log, concurrency=self.concurrency,
+                                  on_result=self._take,
+                                  stop=lambda: self._stopping)  # fmt: skip
+        except asyncio.CancelledError:
+            cancelled = True
+            raise
+        except RolloutBusy as exc:
+            problem = f"{exc} (another console?): wait for it, or close it"
+        except Exception as exc:
+            problem = f"Stopped: {describe_error(first_error(exc))}. What was published is listed"
+        finally:
+            log.release()
+            self._after("publish", cancelled=cancelled or self._stopping, problem=problem)
+
+
+def first_error(exc: BaseException) -> BaseException:
+    """The first error inside an exception group (a pool of workers raises one)."""
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    return exc
+
+
+def _listing(plans: list[AccountPlan]) -> Text:
+    """The accounts of a review, one per line with what changes; past a screenful, counted."""
+    text = Text()
+    for p in plans[:REVIEW_LINES]:
+        text.append(f"{p.account_id}  {inert(p.name, limit=60)}", style="bold")
+        text.append(f"  {inert('; '.join(p.changes), limit=200)}\n")
+    if len(plans) > REVIEW_LINES:
+        text.append(f"… and {len(plans) - REVIEW_LINES:,} more accounts", style="dim")
+    return text
