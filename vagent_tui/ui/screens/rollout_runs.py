@@ -315,7 +315,7 @@ class RolloutRuns(BaseScreen):
             left, refused = self._untried(), len(self._unpublished()) - self._untried()
             more = f" · {left:,} written accounts wait: P publishes them" if left else ""
             if refused and not left:
-                more = f" · {refused:,} not published (o shows why); P checks them again"
+                more = f" · {refused:,} not published; P checks them again"
             self.status.ok(f"Published in {elapsed}: {counts}{more}{follow}")
 
     # ------------------------------------------------------------------ publish
