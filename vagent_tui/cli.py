@@ -265,11 +265,13 @@ def run_console(args: argparse.Namespace) -> int:
 
 
 def run_serve(port: int, app_args: Sequence[str]) -> int:
-    """Serve the console in a browser with textual-serve, bound to 127.0.0.1 only."""
-    import shlex
+    """Serve the console in a browser with textual-serve, bound to 127.0.0.1 only.
 
+    The hardening (origin check, relative page, the token kept off command lines and
+    out of print) is `vagent_tui.serve_web`'s.
+    """
     try:
-        from textual_serve.server import Server
+        from vagent_tui import serve_web
     except ImportError:
         print(
             "vagent-tui serve needs the optional 'serve' extra: "
@@ -277,11 +279,19 @@ def run_serve(port: int, app_args: Sequence[str]) -> int:
             file=sys.stderr,
         )
         return 2
-    forwarded = [a for a in app_args if a != "--"]
+    forwarded = list(app_args)
+    if forwarded[:1] == ["--"]:
+        forwarded = forwarded[1:]
     if any(a in ("serve", "sim") for a in forwarded[:1]):
         print("vagent-tui serve: give console options after --, not a command", file=sys.stderr)
         return 2
-    command = shlex.join([sys.executable, "-m", "vagent_tui", *forwarded])
-    print(f"Serving vagent-tui on http://127.0.0.1:{port} (loopback only; ctrl+c stops)")
-    Server(command, host="127.0.0.1", port=port, title="vagent-tui").serve()
+    parser = build_parser()
+    run = serve_web.launch(forwarded)
+    # The console's own parser checks its options now rather than in each browser tab;
+    # the token is out of them already, so no message of the parser can show it.
+    checked = parser.parse_args(run.args)
+    if checked.command is not None or checked.token is not None:
+        print("vagent-tui serve: these console options cannot be served", file=sys.stderr)
+        return 2
+    serve_web.serve(run, port)
     return 0

@@ -247,7 +247,7 @@ class VagentApp(ConnectionApp):
         from vagent_tui.ui.clipboard import MODAL, copy_method
 
         forced = os.environ.get("VAGENT_COPY")
-        method = copy_method() if forced or not self.is_headless else "osc52"
+        method = copy_method(web=self.is_web) if forced or not self.is_headless else "osc52"
         if method == MODAL:
             if secret:
                 self.notify(
@@ -260,7 +260,8 @@ class VagentApp(ConnectionApp):
             return
         self.copy_to_clipboard(text)
         self.last_copied = None if secret else (what, text)
-        hint = "" if secret else " (ctrl+y shows it if your terminal did not take it)"
+        where = "browser" if self.is_web else "terminal"
+        hint = "" if secret else f" (ctrl+y shows it if your {where} did not take it)"
         self.notify(f"Copied {what} to the clipboard{hint}", markup=False)
 
     def action_show_copied(self) -> None:

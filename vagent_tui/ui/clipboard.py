@@ -14,6 +14,11 @@ selected with the mouse (shift+drag in most terminals). ``VAGENT_COPY=modal`` al
 uses the modal, ``VAGENT_COPY=osc52`` never does. After an OSC 52 copy, ctrl+y shows
 the last copied text anyway (never for secrets such as a new token, which their own
 dialog already shows).
+
+In a browser (``vagent-tui serve``) the terminal is the page's xterm.js, whose clipboard
+addon hands OSC 52 to the browser's clipboard: the server's own terminal (its ``TERM``,
+tmux, screen) says nothing about it, so ``web`` copies through OSC 52 whatever the
+server's environment holds, unless ``VAGENT_COPY`` says otherwise.
 """
 
 from __future__ import annotations
@@ -46,12 +51,19 @@ def _tmux_set_clipboard() -> str:
     return done.stdout.strip()
 
 
-def copy_method(env: Mapping[str, str] | None = None, *, tmux_option: str | None = None) -> str:
-    """``"osc52"`` or ``"modal"`` for this terminal (see the module text)."""
+def copy_method(
+    env: Mapping[str, str] | None = None, *, tmux_option: str | None = None, web: bool = False
+) -> str:
+    """``"osc52"`` or ``"modal"`` for this terminal (see the module text).
+
+    ``web``: the app is drawn in a browser page (Textual's web driver, ``App.is_web``).
+    """
     env = os.environ if env is None else env
     forced = env.get("VAGENT_COPY", "").strip().lower()
     if forced in (OSC52, MODAL):
         return forced
+    if web:
+        return OSC52
     term = env.get("TERM", "")
     if term in ("", "linux", "dumb") or env.get("TERM_PROGRAM") == "Apple_Terminal":
         return MODAL
