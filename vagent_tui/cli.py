@@ -271,7 +271,7 @@ def run_serve(port: int, app_args: Sequence[str]) -> int:
     out of print) is `vagent_tui.serve_web`'s.
     """
     try:
-        from vagent_tui import serve_web
+        import textual_serve  # noqa: F401  (the optional 'serve' extra)
     except ImportError:
         print(
             "vagent-tui serve needs the optional 'serve' extra: "
@@ -285,6 +285,8 @@ def run_serve(port: int, app_args: Sequence[str]) -> int:
     if any(a in ("serve", "sim") for a in forwarded[:1]):
         print("vagent-tui serve: give console options after --, not a command", file=sys.stderr)
         return 2
+    from vagent_tui import serve_web
+
     parser = build_parser()
     run = serve_web.launch(forwarded)
     # The console's own parser checks its options now rather than in each browser tab;

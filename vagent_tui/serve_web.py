@@ -221,6 +221,16 @@ class ConsoleServer(Server):
         )
         self.shown_args = run.shown
 
+    def initialize_logging(self) -> None:
+        # Plain lines (textual-serve's rich handler wraps them at 80 columns): the
+        # requests and the refusals, one a line, on stderr.
+        logging.basicConfig(
+            level=logging.INFO,
+            format="%(asctime)s %(levelname)s %(message)s",
+            datefmt="%H:%M:%S",
+            stream=sys.stderr,
+        )
+
     async def on_startup(self, app: web.Application) -> None:
         # In place of textual-serve's, which prints the whole command.
         what = " ".join(("vagent-tui", self.shown_args)).strip()

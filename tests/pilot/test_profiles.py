@@ -432,6 +432,17 @@ def test_copy_method_detection() -> None:
     assert copy_method({"TERM": "linux", "VAGENT_COPY": "osc52"}) == "osc52"
 
 
+def test_copy_in_a_browser_goes_to_the_browsers_clipboard_whatever_the_servers_terminal() -> None:
+    """Under `vagent-tui serve` the server's TERM, screen or tmux say nothing of the page."""
+    from vagent_tui.ui.clipboard import copy_method
+
+    for env in ({}, {"TERM": "linux"}, {"TERM": "screen", "STY": "1.pts"}):
+        assert copy_method(env, web=True) == "osc52"
+    tmux = {"TERM": "tmux-256color", "TMUX": "/tmp/t,1,0"}
+    assert copy_method(tmux, tmux_option="off", web=True) == "osc52"
+    assert copy_method({"VAGENT_COPY": "modal"}, web=True) == "modal"
+
+
 async def test_agent_json_copies(make_app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("VAGENT_COPY", "osc52")
     app = make_app("agent", account=1111)

@@ -90,16 +90,14 @@ def test_serve_binds_loopback_and_forwards_console_options(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     pytest.importorskip("textual_serve")
+    from vagent_tui.serve_web import ConsoleServer
+
     seen: dict[str, object] = {}
 
-    class FakeServer:
-        def __init__(self, command: str, host: str, port: int, title: str) -> None:
-            seen.update(command=command, host=host, port=port)
+    def fake_serve(self: ConsoleServer) -> None:
+        seen.update(command=self.command, host=self.host, port=self.port, served=True)
 
-        def serve(self) -> None:
-            seen["served"] = True
-
-    monkeypatch.setattr("textual_serve.server.Server", FakeServer)
+    monkeypatch.setattr(ConsoleServer, "serve", fake_serve)
     assert cli.main(["serve", "--port", "8999", "--", "--demo", "--screen", "voices"]) == 0
     assert seen["host"] == "127.0.0.1" and seen["port"] == 8999 and seen["served"]
     assert str(seen["command"]).endswith("-m vagent_tui --demo --screen voices")
