@@ -1,37 +1,45 @@
-"""Fleet: one question (functions availability) of 1,000 agent accounts, 50 ms latency.
+"""Fleet: one question (functions availability) of 1,000 and 10,000 agent accounts at 50 ms.
 
-A simulator serves over loopback HTTP (uvicorn in its own process, ``--accounts 1000
---latency-ms 50``). The agent accounts are listed once (not timed). Then, in pairs:
+A simulator serves over loopback HTTP in its own process (uvicorn, ``--accounts N
+--latency-ms 50``: the latency is slept in the simulator, as a platform's would be). The
+agent accounts are listed once (not timed). Then, for each size, in pairs:
 
-* the service layer: ``services.fleet.ask_fleet(client, ids, "functions",
-  concurrency=C)`` (typed ``FunctionDescriptor`` lists, per-account answers);
-* the yardstick: a bare ``asyncio.gather`` over every id with an ``asyncio.Semaphore(C)``
-  around ``httpx.AsyncClient.get`` + ``json()``.
+* the console: the whole question as the Fleet screen asks it, through the service
+  layer: ``ask_fleet(client, ids, "functions", limiter=AdaptiveLimit(C))`` on a
+  `PlatformClient` with its default transport (`api.transport.default_transport`), typed
+  ``FunctionDescriptor`` lists, one `FleetAnswer` per account; the limit starts low and
+  adapts (it may not pass C);
+* the yardstick: a bare aiohttp script that shares no code with the console: one
+  ``aiohttp.ClientSession`` (``TCPConnector(limit=C)``), an ``asyncio.Semaphore(C)``
+  around ``session.get(...)`` + ``await response.json()``, ``asyncio.gather`` over every
+  id, a fixed C from the first request.
 
-Same concurrency limit C (default 50), same simulator, and the same connection pool
-settings on both sides: each gets its own ``httpx.AsyncHTTPTransport`` with
-``max_connections = max_keepalive_connections = C`` (httpx's default keeps only 20
-connections alive, so at C = 50 either side would open and close connections all the
-time, and the figure would measure TCP set-up instead). The simulator keeps idle
-connections for 120 s (uvicorn's 5 s would close one side's pool while the other
-runs, racing its next requests). Each pair runs both sides back to back, which one
-first alternating; the printed ratio is the median of the pairs' ratios service /
-bare, so a slow moment of the machine (or of the simulator, CPU-bound on the same
-cores) weighs on both halves of a pair alike.
+Each pair runs both sides back to back, which one first alternating; a size's ratio is
+the median of its pairs' ratios console / aiohttp, so a slow moment of the machine (or
+of the simulator, CPU-bound on the same cores) weighs on both halves of a pair alike.
+A second figure per size compares the console's median with the network's physical
+ideal at C in flight (``N / C * 50 ms``; target 1.5). ``--sweep`` also runs 1,000
+accounts at 25, 100 and 200 in flight (a cliff would show as a ratio that climbs).
 
-Usage: ``python bench/fleet.py [--reps N] [--concurrency C]``
+Prints one ``fleet-N: ratio R (target 1.15)`` line per size against aiohttp, one
+``fleet-N-ideal: ratio R (target 1.5)`` against the ideal, and last the overall
+``fleet: ratio R (target 1.15)``: the worst of the aiohttp ratios.
+
+Usage: ``python bench/fleet.py [--reps N] [--concurrency C] [--sizes 1000,10000] [--sweep]``
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import statistics
 import sys
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-import httpx
+import aiohttp
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import loopback_sim
@@ -39,77 +47,123 @@ from _common import loopback_sim
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.scope import classify
 from vagent_tui.services.accounts import AccountDirectory
-from vagent_tui.services.fleet import ask_fleet, fleet_accounts
+from vagent_tui.services.fleet import AdaptiveLimit, ask_fleet, fleet_accounts
 
 TARGET = 1.15
+IDEAL_TARGET = 1.5
 TOKEN = "demo-partner"
-ACCOUNTS = 1000
+LATENCY = 0.05
 
 
-async def run(base: str, reps: int, concurrency: int) -> float:
-    def pool() -> httpx.AsyncHTTPTransport:
-        limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
-        return httpx.AsyncHTTPTransport(limits=limits)
+async def console_side(client: PlatformClient, ids: list[int], concurrency: int) -> int:
+    limit = AdaptiveLimit(concurrency)
+    answers = await ask_fleet(client, ids, "functions", limiter=limit)
+    return sum(a.ok for a in answers)
 
-    client = PlatformClient(base, TOKEN, transport=pool(), timeout=30)
-    raw = httpx.AsyncClient(base_url=base, timeout=30, transport=pool())
-    owner = await client.get_account()
-    directory = AccountDirectory(client, classify(owner), owner)
-    ids = [a.id for a in await fleet_accounts(directory) if a.id is not None]
-    assert len(ids) >= ACCOUNTS, len(ids)
-    ids = ids[:ACCOUNTS]
 
-    async def service() -> int:
-        answers = await ask_fleet(client, ids, "functions", concurrency=concurrency)
-        return sum(a.ok for a in answers)
+async def aiohttp_side(
+    session: aiohttp.ClientSession, base: str, ids: list[int], concurrency: int
+) -> int:
+    gate = asyncio.Semaphore(concurrency)
+    url = f"{base}/api/v2/agent/functions"
 
-    async def bare() -> int:
-        gate = asyncio.Semaphore(concurrency)
+    async def one(account_id: int) -> int:
+        async with gate:
+            params = {"token": TOKEN, "targetAccountId": str(account_id)}
+            async with session.get(url, params=params) as response:
+                body = await response.json()
+                return len(body["functions"])
 
-        async def one(account_id: int) -> object:
-            async with gate:
-                response = await raw.get(
-                    "/api/v2/agent/functions",
-                    params={"token": TOKEN, "targetAccountId": account_id},
-                )
-                return response.json()["functions"]
+    return len(await asyncio.gather(*(one(i) for i in ids)))
 
-        return len(await asyncio.gather(*(one(i) for i in ids)))
 
+async def measure(
+    base: str, ids: list[int], concurrency: int, reps: int
+) -> tuple[float, float, float]:
+    """(median ratio console/aiohttp, console median seconds, aiohttp median seconds)."""
+    client = PlatformClient(base, TOKEN, timeout=60)
+    connector = aiohttp.TCPConnector(limit=concurrency, keepalive_timeout=120)
+    session = aiohttp.ClientSession(connector=connector)
     ours: list[float] = []
     theirs: list[float] = []
+
+    async def console() -> int:
+        return await console_side(client, ids, concurrency)
+
+    async def bare() -> int:
+        return await aiohttp_side(session, base, ids, concurrency)
+
     try:
-        for _ in range(2):  # warm both connection pools (every connection opened)
-            assert await service() == len(ids)
-            assert await bare() == len(ids)
+        warm = ids[: max(concurrency * 4, 200)]
+        assert await console_side(client, warm, concurrency) == len(warm)  # open the pools
+        assert await aiohttp_side(session, base, warm, concurrency) == len(warm)
         for rep in range(reps):
-            pair = (service, bare) if rep % 2 else (bare, service)
-            for fn in pair:
+            sides: tuple[Callable[[], Awaitable[int]], ...] = (
+                (console, bare) if rep % 2 else (bare, console)
+            )
+            for side in sides:
                 started = time.perf_counter()
-                await fn()
-                (ours if fn is service else theirs).append(time.perf_counter() - started)
+                assert await side() == len(ids)
+                (ours if side is console else theirs).append(time.perf_counter() - started)
     finally:
         await client.aclose()
-        await raw.aclose()
-    a, b = statistics.median(ours), statistics.median(theirs)
+        await session.close()
     ratios = sorted(x / y for x, y in zip(ours, theirs, strict=True))
+    a, b = statistics.median(ours), statistics.median(theirs)
     print(
-        f"{len(ids)} accounts, concurrency {concurrency}, {reps} pairs: service {a:.2f} s, "
-        f"bare gather+semaphore {b:.2f} s (ideal {len(ids) / concurrency * 0.05:.2f} s); "
-        f"pair ratios {ratios[0]:.2f}..{ratios[-1]:.2f}"
+        f"  {len(ids):,} accounts, {concurrency} in flight, {reps} pairs: console {a:.2f} s, "
+        f"aiohttp {b:.2f} s, ideal {len(ids) / concurrency * LATENCY:.2f} s; "
+        f"pair ratios {ratios[0]:.2f}..{ratios[-1]:.2f}",
+        flush=True,
     )
-    return statistics.median(ratios)
+    return statistics.median(ratios), a, b
+
+
+async def run(base: str, sizes: list[int], concurrency: int, reps: int, sweep: bool) -> None:
+    client = PlatformClient(base, TOKEN, timeout=60)
+    try:
+        owner = await client.get_account()
+        directory = AccountDirectory(client, classify(owner), owner)
+        all_ids = [a.id for a in await fleet_accounts(directory) if a.id is not None]
+    finally:
+        await client.aclose()
+    worst = 0.0
+    lines: list[str] = []
+    for size in sizes:
+        assert len(all_ids) >= size, (len(all_ids), size)
+        ids = all_ids[:size]
+        pairs = reps if size <= 2000 else max(3, reps // 2)
+        ratio, ours, _ = await measure(base, ids, concurrency, pairs)
+        ideal = size / concurrency * LATENCY
+        worst = max(worst, ratio)
+        lines.append(f"fleet-{size}: ratio {ratio:.2f} (target {TARGET})")
+        lines.append(f"fleet-{size}-ideal: ratio {ours / ideal:.2f} (target {IDEAL_TARGET})")
+    if sweep:
+        for c in (25, 100, 200):
+            ratio, ours, _ = await measure(base, all_ids[:1000], c, max(3, reps // 2))
+            lines.append(f"fleet-1000-at-{c}: ratio {ratio:.2f} (target {TARGET})")
+            ideal = 1000 / c * LATENCY
+            lines.append(f"fleet-1000-at-{c}-ideal: ratio {ours / ideal:.2f} (informative)")
+    for line in lines:
+        print(line)
+    print(f"fleet: ratio {worst:.2f} (target {TARGET})")
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--reps", type=int, default=7, help="pairs of runs (default 7)")
     parser.add_argument("--concurrency", type=int, default=50, help="requests in flight (50)")
+    parser.add_argument("--sizes", default="1000,10000", help="accounts (1000,10000)")
+    parser.add_argument("--sweep", action="store_true", help="also 1,000 at 25/100/200")
     args = parser.parse_args()
-    sim = loopback_sim("--accounts", str(ACCOUNTS), "--latency-ms", "50", keep_alive=120)
+    sizes = [int(s) for s in args.sizes.split(",") if s]
+    # the console's own transport, as a user gets it (not httpx's, whatever the shell has)
+    os.environ.pop("VAGENT_TRANSPORT", None)
+    sim = loopback_sim(
+        "--accounts", str(max(sizes)), "--latency-ms", str(int(LATENCY * 1000)), keep_alive=120
+    )
     with sim as base:
-        ratio = asyncio.run(run(base, args.reps, args.concurrency))
-    print(f"fleet: ratio {ratio:.2f} (target {TARGET})")
+        asyncio.run(run(base, sizes, args.concurrency, args.reps, args.sweep))
 
 
 if __name__ == "__main__":
