@@ -14,6 +14,11 @@ agent accounts are listed once (not timed). Then, for each size, in pairs:
   around ``session.get(...)`` + ``await response.json()``, ``asyncio.gather`` over every
   id, a fixed C from the first request.
 
+With ``--ui`` (on by default) the same pairs are run once more with the console's side
+being the real Fleet screen (headless, 120x40): from ``s`` to the end of the run with
+every answer in its row and the next frame drawn; the aiohttp side runs on the app's
+own event loop meanwhile idle.
+
 Each pair runs both sides back to back, which one first alternating; a size's ratio is
 the median of its pairs' ratios console / aiohttp, so a slow moment of the machine (or
 of the simulator, CPU-bound on the same cores) weighs on both halves of a pair alike.
@@ -22,10 +27,12 @@ ideal at C in flight (``N / C * 50 ms``; target 1.5). ``--sweep`` also runs 1,00
 accounts at 25, 100 and 200 in flight (a cliff would show as a ratio that climbs).
 
 Prints one ``fleet-N: ratio R (target 1.15)`` line per size against aiohttp, one
-``fleet-N-ideal: ratio R (target 1.5)`` against the ideal, and last the overall
-``fleet: ratio R (target 1.15)``: the worst of the aiohttp ratios.
+``fleet-N-ideal: ratio R (target 1.5)`` against the ideal, ``fleet-ui-N`` lines for
+the screen, and last the overall ``fleet: ratio R (target 1.15)``: the worst of the
+aiohttp ratios (service layer and screen).
 
-Usage: ``python bench/fleet.py [--reps N] [--concurrency C] [--sizes 1000,10000] [--sweep]``
+Usage: ``python bench/fleet.py [--reps N] [--concurrency C] [--sizes 1000,10000]
+[--sweep] [--no-ui]``
 """
 
 from __future__ import annotations
@@ -77,15 +84,41 @@ async def aiohttp_side(
     return len(await asyncio.gather(*(one(i) for i in ids)))
 
 
+async def pairs(
+    what: str,
+    console: Callable[[], Awaitable[int]],
+    bare: Callable[[], Awaitable[int]],
+    size: int,
+    concurrency: int,
+    reps: int,
+) -> tuple[float, float, float]:
+    """(median ratio console/aiohttp, console median seconds, aiohttp median seconds)."""
+    ours: list[float] = []
+    theirs: list[float] = []
+    for rep in range(reps):
+        sides = (console, bare) if rep % 2 else (bare, console)
+        for side in sides:
+            started = time.perf_counter()
+            assert await side() == size
+            (ours if side is console else theirs).append(time.perf_counter() - started)
+    ratios = sorted(x / y for x, y in zip(ours, theirs, strict=True))
+    a, b = statistics.median(ours), statistics.median(theirs)
+    print(
+        f"  {what}: {size:,} accounts, {concurrency} in flight, {reps} pairs: console "
+        f"{a:.2f} s, aiohttp {b:.2f} s, ideal {size / concurrency * LATENCY:.2f} s; "
+        f"pair ratios {ratios[0]:.2f}..{ratios[-1]:.2f}",
+        flush=True,
+    )
+    return statistics.median(ratios), a, b
+
+
 async def measure(
     base: str, ids: list[int], concurrency: int, reps: int
 ) -> tuple[float, float, float]:
-    """(median ratio console/aiohttp, console median seconds, aiohttp median seconds)."""
+    """The service layer against aiohttp: `pairs`' figures."""
     client = PlatformClient(base, TOKEN, timeout=60)
     connector = aiohttp.TCPConnector(limit=concurrency, keepalive_timeout=120)
     session = aiohttp.ClientSession(connector=connector)
-    ours: list[float] = []
-    theirs: list[float] = []
 
     async def console() -> int:
         return await console_side(client, ids, concurrency)
@@ -97,29 +130,56 @@ async def measure(
         warm = ids[: max(concurrency * 4, 200)]
         assert await console_side(client, warm, concurrency) == len(warm)  # open the pools
         assert await aiohttp_side(session, base, warm, concurrency) == len(warm)
-        for rep in range(reps):
-            sides: tuple[Callable[[], Awaitable[int]], ...] = (
-                (console, bare) if rep % 2 else (bare, console)
-            )
-            for side in sides:
-                started = time.perf_counter()
-                assert await side() == len(ids)
-                (ours if side is console else theirs).append(time.perf_counter() - started)
+        return await pairs("service", console, bare, len(ids), concurrency, reps)
     finally:
         await client.aclose()
         await session.close()
-    ratios = sorted(x / y for x, y in zip(ours, theirs, strict=True))
-    a, b = statistics.median(ours), statistics.median(theirs)
-    print(
-        f"  {len(ids):,} accounts, {concurrency} in flight, {reps} pairs: console {a:.2f} s, "
-        f"aiohttp {b:.2f} s, ideal {len(ids) / concurrency * LATENCY:.2f} s; "
-        f"pair ratios {ratios[0]:.2f}..{ratios[-1]:.2f}",
-        flush=True,
-    )
-    return statistics.median(ratios), a, b
 
 
-async def run(base: str, sizes: list[int], concurrency: int, reps: int, sweep: bool) -> None:
+async def measure_ui(base: str, size: int, concurrency: int, reps: int) -> tuple[float, float]:
+    """The Fleet screen (headless) against aiohttp on the app's loop: ratio, seconds."""
+    from vagent_tui.ui.app import VagentApp
+    from vagent_tui.ui.screens.fleet import FleetScreen
+
+    os.environ["VAGENT_FLEET_CONCURRENCY"] = str(concurrency)
+    client = PlatformClient(base, TOKEN, timeout=60)
+    app = VagentApp(client, profile_label="bench", initial_screen="fleet")
+    connector = aiohttp.TCPConnector(limit=concurrency, keepalive_timeout=120)
+    session = aiohttp.ClientSession(connector=connector)
+    async with app.run_test(size=(120, 40)) as pilot:
+        deadline = time.monotonic() + 120
+        while not (isinstance(app.screen, FleetScreen) and app.screen.accounts):
+            assert time.monotonic() < deadline, "the Fleet screen did not list the accounts"
+            await pilot.pause(0.05)
+        screen = app.screen
+        assert screen.accounts is not None and len(screen.accounts) >= size
+        screen.accounts = screen.accounts[:size]
+        ids = [a.id for a in screen.accounts if a.id is not None]
+
+        async def console() -> int:
+            screen.action_start()
+            while screen.running:
+                await asyncio.sleep(0.002)
+            await pilot.pause()  # the frame that shows the last rows
+            shown = [screen.matrix.cell(str(i), "result").plain for i in ids[:50]]
+            assert set(shown) == {"✓"}, shown
+            return sum(a.ok for a in screen.answers.values())
+
+        async def bare() -> int:
+            return await aiohttp_side(session, base, ids, concurrency)
+
+        try:
+            await console()
+            await bare()
+            return (await pairs("screen", console, bare, size, concurrency, reps))[:2]
+        finally:
+            await session.close()
+            await client.aclose()
+
+
+async def run(
+    base: str, sizes: list[int], concurrency: int, reps: int, sweep: bool, ui: bool
+) -> None:
     client = PlatformClient(base, TOKEN, timeout=60)
     try:
         owner = await client.get_account()
@@ -138,6 +198,14 @@ async def run(base: str, sizes: list[int], concurrency: int, reps: int, sweep: b
         worst = max(worst, ratio)
         lines.append(f"fleet-{size}: ratio {ratio:.2f} (target {TARGET})")
         lines.append(f"fleet-{size}-ideal: ratio {ours / ideal:.2f} (target {IDEAL_TARGET})")
+    if ui:
+        for size in sizes:
+            pairs_ui = reps if size <= 2000 else max(3, reps // 2)
+            ratio, ours = await measure_ui(base, size, concurrency, pairs_ui)
+            ideal = size / concurrency * LATENCY
+            worst = max(worst, ratio)
+            lines.append(f"fleet-ui-{size}: ratio {ratio:.2f} (target {TARGET})")
+            lines.append(f"fleet-ui-{size}-ideal: ratio {ours / ideal:.2f} (target {IDEAL_TARGET})")
     if sweep:
         for c in (25, 100, 200):
             ratio, ours, _ = await measure(base, all_ids[:1000], c, max(3, reps // 2))
@@ -155,6 +223,7 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=50, help="requests in flight (50)")
     parser.add_argument("--sizes", default="1000,10000", help="accounts (1000,10000)")
     parser.add_argument("--sweep", action="store_true", help="also 1,000 at 25/100/200")
+    parser.add_argument("--no-ui", action="store_true", help="the service layer only")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",") if s]
     # the console's own transport, as a user gets it (not httpx's, whatever the shell has)
@@ -163,7 +232,7 @@ def main() -> None:
         "--accounts", str(max(sizes)), "--latency-ms", str(int(LATENCY * 1000)), keep_alive=120
     )
     with sim as base:
-        asyncio.run(run(base, sizes, args.concurrency, args.reps, args.sweep))
+        asyncio.run(run(base, sizes, args.concurrency, args.reps, args.sweep, not args.no_ui))
 
 
 if __name__ == "__main__":

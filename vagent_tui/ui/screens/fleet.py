@@ -7,7 +7,7 @@ starts at 16 and grows while the platform answers as fast, backs off on 429/503 
 waits out a ``Retry-After``), and never passes the ceiling (``VAGENT_FLEET_CONCURRENCY``,
 default 100; ``c`` changes it for the session). Each answer is written to its row as it
 arrives; the matrix repaints that row only, and only if it is in view. The progress bar
-and the summary follow at most ten times a second (and once at the end).
+and the summary follow at most five times a second (and once at the end).
 ``x`` (or escape) cancels: nothing more is asked, and the rows not asked show ``–``.
 ``e`` writes the matrix as CSV. The fleet belongs to the key, not to the target account:
 changing the target does not reload it (``r`` does). Above `ROW_CAP` accounts the
@@ -56,7 +56,7 @@ from vagent_tui.ui.widgets.fleet_export import ask_concurrency, default_concurre
 from vagent_tui.ui.widgets.fleet_matrix import FleetMatrix
 from vagent_tui.ui.widgets.tables import left_out
 
-SUMMARY_SECONDS = 0.1
+SUMMARY_SECONDS = 0.2
 """The progress bar and the summary follow the answers at most this often."""
 OPENS = {"functions": "functions", "voice": "agent", "junk": "inbox"}
 """The screen (registry name) that answers each question in full, for one account."""

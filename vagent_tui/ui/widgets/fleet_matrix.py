@@ -170,25 +170,34 @@ class FleetMatrix(ScrollView, can_focus=True):
 
     def put(self, row: str, column: str, text: Text) -> None:
         """Write one cell; repaint its row if it is in view (nothing if it is unchanged)."""
+        self.put_row(row, ((column, text),))
+
+    def put_row(self, row: str, cells: Iterable[tuple[str, Text]]) -> None:
+        """Write cells of one row; repaint the row once if any changed and it is in view."""
         index = self._index.get(row)
         if index is None:
             return  # an account past the display cap: no row
-        cells = self._cells[index]
-        old = cells.get(column)
-        if old is None:
-            return  # not a column of this question
-        if old is text or (old.plain == text.plain and old.style == text.style):
-            return
-        text = safe_value(text)
-        cells[column] = text
-        width = cell_len(text.plain)
-        if width > self._widths[column]:
-            self._widths[column] = width  # columns only grow: rare, re-renders the rows
-            self._relayout()
-            return
-        self._strips.pop(index, None)
-        self._refresh_row(index)
-        if index == self.cursor_row:
+        shown = self._cells[index]
+        changed = grew = False
+        for column, text in cells:
+            old = shown.get(column)
+            if old is None:
+                continue  # not a column of this question
+            if old is text or (old.plain == text.plain and old.style == text.style):
+                continue
+            text = safe_value(text)
+            shown[column] = text
+            changed = True
+            width = cell_len(text.plain)
+            if width > self._widths[column]:
+                self._widths[column] = width  # columns only grow: rare
+                grew = True
+        if grew:
+            self._relayout()  # every row again, at the new width
+        elif changed:
+            self._strips.pop(index, None)
+            self._refresh_row(index)
+        if changed and index == self.cursor_row:
             self.post_message(self.Highlighted(self.highlighted_account()))
 
     def show_marks(self, marked: Iterable[int]) -> None:
@@ -199,11 +208,9 @@ class FleetMatrix(ScrollView, can_focus=True):
 
     def show_waiting(self, account_ids: Iterable[int]) -> None:
         assert self.question is not None
+        cells = [("result", PENDING), *((key, BLANK) for key in self.question.keys)]
         for account_id in account_ids:
-            row = str(account_id)
-            self.put(row, "result", PENDING)
-            for key in self.question.keys:
-                self.put(row, key, BLANK)
+            self.put_row(str(account_id), cells)
 
     def show_not_asked(self, account_ids: Iterable[int]) -> None:
         for account_id in account_ids:
@@ -211,16 +218,14 @@ class FleetMatrix(ScrollView, can_focus=True):
 
     def show_answer(self, answer: FleetAnswer) -> None:
         assert self.question is not None
-        row = str(answer.account_id)
+        keys = self.question.keys
         if answer.error is not None:
-            self.put(row, "result", Text(_cut(f"{NO} {answer.error}"), style=FAILED))
-            for key in self.question.keys:
-                self.put(row, key, BLANK)
+            failed = Text(_cut(f"{NO} {answer.error}"), style=FAILED)
+            self.put_row(str(answer.account_id), [("result", failed), *((k, BLANK) for k in keys)])
             return
-        self.put(row, "result", ANSWERED)
         values = answer.values
-        for key in self.question.keys:
-            self.put(row, key, value_text(key, values.get(key), values))
+        cells = [("result", ANSWERED), *((k, value_text(k, values.get(k), values)) for k in keys)]
+        self.put_row(str(answer.account_id), cells)
 
     # ------------------------------------------------------------------ drawing
 
@@ -236,8 +241,8 @@ class FleetMatrix(ScrollView, can_focus=True):
 
     def _refresh_row(self, index: int) -> None:
         y = index - int(self.scroll_y) + 1  # line 0 is the header
-        if 1 <= y < self.scrollable_content_region.height:
-            self.refresh(Region(0, y, self.scrollable_content_region.width, 1))
+        if 1 <= y < self.size.height:
+            self.refresh(Region(0, y, self.size.width, 1))
 
     def _line(self, cells: dict[str, Text], style: Style) -> Strip:
         console = self.app.console
