@@ -110,6 +110,7 @@ class FleetScreen(BaseScreen):
         self._run_id = 0
         self._started = 0.0
         self._summarised = 0.0
+        self._names: dict[int, str] = {}
 
     def compose_body(self) -> Iterable[Widget]:
         with Horizontal(id="fleet-controls"):
@@ -164,6 +165,7 @@ class FleetScreen(BaseScreen):
         if not ok or accounts is None:
             return
         self.accounts = accounts
+        self._names = {}
         self.listed_with = self.connection.client
         self.answers = {}
         self.errors = 0
@@ -315,8 +317,9 @@ class FleetScreen(BaseScreen):
         if account_id is None or self.accounts is None:
             detail.update("")
             return
-        account = next((a for a in self.accounts if a.id == account_id), None)
-        name = account.display_name if account is not None else ""
+        if not self._names:
+            self._names = {a.id: a.display_name for a in self.accounts if a.id is not None}
+        name = self._names.get(account_id, "")
         opens = BY_NAME[OPENS[self.question.name]].title
         lines: list[Text] = [
             Text.assemble((f"{account_id} ", "bold"), safe(name, "bold"), f" · Enter opens {opens}")
