@@ -25,6 +25,10 @@ of the simulator, CPU-bound on the same cores) weighs on both halves of a pair a
 A second figure per size compares the console's median with the network's physical
 ideal at C in flight (``N / C * 50 ms``; target 1.5). ``--sweep`` also runs 1,000
 accounts at 25, 100 and 200 in flight (a cliff would show as a ratio that climbs).
+``--throttle N`` only checks the back-off (informative, no ratio): a second simulator
+answers 429 + ``Retry-After: 1`` past N requests at once (``sim --max-in-flight N``);
+the console asks 1,000 accounts with a ceiling of 200 and prints its time, the limits
+it took, the back-offs and how many answers failed.
 
 Prints one ``fleet-N: ratio R (target 1.15)`` line per size against aiohttp, one
 ``fleet-N-ideal: ratio R (target 1.5)`` against the ideal, ``fleet-ui-N`` lines for
@@ -54,7 +58,7 @@ from _common import loopback_sim
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.scope import classify
 from vagent_tui.services.accounts import AccountDirectory
-from vagent_tui.services.fleet import AdaptiveLimit, ask_fleet, fleet_accounts
+from vagent_tui.services.fleet import MAX_CAP, AdaptiveLimit, ask_fleet, fleet_accounts
 
 TARGET = 1.15
 IDEAL_TARGET = 1.5
@@ -217,6 +221,28 @@ async def run(
     print(f"fleet: ratio {worst:.2f} (target {TARGET})")
 
 
+async def throttled(base: str, cap: int) -> None:
+    client = PlatformClient(base, TOKEN, timeout=60)
+    try:
+        owner = await client.get_account()
+        directory = AccountDirectory(client, classify(owner), owner)
+        ids = [a.id for a in await fleet_accounts(directory) if a.id is not None][:1000]
+        limit = AdaptiveLimit(MAX_CAP)
+        started = time.perf_counter()
+        answers = await ask_fleet(client, ids, "functions", limiter=limit)
+        took = time.perf_counter() - started
+    finally:
+        await client.aclose()
+    failed = sum(not a.ok for a in answers)
+    print(
+        f"throttled at {cap}: {len(ids):,} accounts in {took:.2f} s (ideal at {cap}: "
+        f"{len(ids) / cap * LATENCY:.2f} s), {failed} failed, {limit.backoffs} back-offs, "
+        f"pauses {sum(limit.pauses):.0f} s, most in flight {limit.max_in_flight}, "
+        f"limits {limit.history[:12]}{'...' if len(limit.history) > 12 else ''} "
+        f"-> {limit.limit}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--reps", type=int, default=7, help="pairs of runs (default 7)")
@@ -224,10 +250,18 @@ def main() -> None:
     parser.add_argument("--sizes", default="1000,10000", help="accounts (1000,10000)")
     parser.add_argument("--sweep", action="store_true", help="also 1,000 at 25/100/200")
     parser.add_argument("--no-ui", action="store_true", help="the service layer only")
+    parser.add_argument("--throttle", type=int, default=0, help="only the 429 back-off at N")
     args = parser.parse_args()
-    sizes = [int(s) for s in args.sizes.split(",") if s]
     # the console's own transport, as a user gets it (not httpx's, whatever the shell has)
     os.environ.pop("VAGENT_TRANSPORT", None)
+    if args.throttle:
+        limited = loopback_sim(
+            "--accounts", "1000", "--latency-ms", "50", "--max-in-flight", str(args.throttle)
+        )
+        with limited as base:
+            asyncio.run(throttled(base, args.throttle))
+        return
+    sizes = [int(s) for s in args.sizes.split(",") if s]
     sim = loopback_sim(
         "--accounts", str(max(sizes)), "--latency-ms", str(int(LATENCY * 1000)), keep_alive=120
     )

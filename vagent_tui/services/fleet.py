@@ -171,7 +171,8 @@ class AdaptiveLimit:
         """Every limit in force, in order (for the screen's summary and for tests)."""
         self.backoffs = 0
         self.pauses: list[float] = []
-        """The pauses taken for ``Retry-After``, in seconds."""
+        """The pauses started for a ``Retry-After``, in seconds (a later ``Retry-After``
+        during one may extend it)."""
         self.resume_at = 0.0
         self._epoch = 0
         self._backoff_epoch = 0
@@ -236,10 +237,10 @@ class AdaptiveLimit:
             return
         if retry_after is not None and retry_after > 0:
             pause = min(retry_after, self.max_pause)
-            resume = self.clock() + pause
-            if resume > self.resume_at:
-                self.resume_at = resume
-                self.pauses.append(pause)
+            now = self.clock()
+            if self.resume_at <= now:
+                self.pauses.append(pause)  # a new pause (not one under way, extended)
+            self.resume_at = max(self.resume_at, now + pause)
         if epoch < self._backoff_epoch:
             return  # sent before the last back-off: already accounted for
         self._slow_start = False

@@ -313,8 +313,8 @@ async def test_a_burst_of_throttles_halves_the_limit_once() -> None:
     later = await limit.acquire()
     limit.throttled(later, 503, 5.0)  # sent after the back-off: halves again, pauses
     assert limit.limit == 16 and limit.pauses == [5.0] and limit.resume_at == 5.0
-    limit.throttled(later, 429, 120.0)  # a pause is capped (max_pause)
-    assert limit.pauses[-1] == 60.0
+    limit.throttled(later, 429, 120.0)  # extends the pause under way, capped (max_pause)
+    assert limit.pauses == [5.0] and limit.resume_at == 60.0
 
 
 async def test_a_fixed_limit_ignores_throttles() -> None:
