@@ -116,6 +116,10 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--fault-seed", type=int, default=None, metavar="N", help="seed of the fault draws"
     )
+    sim.add_argument(
+        "--max-in-flight", type=_positive_int, default=None, metavar="N",
+        help="a rate limit: 429 with Retry-After past N requests at once",
+    )  # fmt: skip
     serve = sub.add_parser(
         "serve",
         help="serve the console in a browser on 127.0.0.1 (needs the 'serve' extra)",

@@ -10,16 +10,20 @@ from __future__ import annotations
 
 import asyncio
 import csv
+import html
 import io
 from pathlib import Path
 from typing import Any
 
-from textual.widgets import DataTable
+import pytest
+from textual import events
 
-from tests.helpers import settle, sim_of
+from tests.helpers import settle, sim_of, wait_for
 from vagent_tui.api.errors import ApiError
+from vagent_tui.services.fleet import FleetAnswer
 from vagent_tui.sim.catalog import functions_for
 from vagent_tui.ui.palette import FAILED
+from vagent_tui.ui.widgets.fleet_matrix import FleetMatrix
 
 AGENTS = [1111, 1112, 1113, 1121, 1122, 1211, 1212, 1221, 1222, 1311, 1312, 1321, 1322]
 FUNCTIONS = "/api/v2/agent/functions"
@@ -27,16 +31,21 @@ LIVE = "/api/v2/agentEventRules/default"
 JUNK = "/api/v2/junkConversations"
 
 
-def table(app: Any) -> DataTable[Any]:
-    return app.screen.query_one("#fleet-table", DataTable)
+def screen_text(app: Any) -> str:
+    """What the terminal shows (the SVG export, with its entities decoded)."""
+    return html.unescape(app.export_screenshot()).replace("\xa0", " ")
+
+
+def table(app: Any) -> FleetMatrix:
+    return app.screen.query_one("#fleet-table", FleetMatrix)
 
 
 def row_ids(app: Any) -> list[int]:
-    return [int(str(key.value)) for key in table(app).rows]
+    return [int(key) for key in table(app).row_keys]
 
 
 def cell(app: Any, account_id: int, column: str) -> str:
-    return table(app).get_cell(str(account_id), column).plain
+    return table(app).cell(str(account_id), column).plain
 
 
 async def run_question(pilot: Any, app: Any) -> None:
@@ -84,7 +93,7 @@ async def test_each_question_fills_the_matrix(make_app: Any) -> None:
         assert len(junk) == 13
         assert all(r.query["unread"] == "true" and r.query["pageSize"] == "1" for r in junk)
         assert {cell(app, a, "unread") for a in AGENTS} == {"80"}
-        assert len(table(app).rows) == 13
+        assert table(app).row_count == 13
 
 
 async def test_a_failing_account_shows_its_error_and_the_rest_fill(
@@ -103,7 +112,7 @@ async def test_a_failing_account_shows_its_error_and_the_rest_fill(
         await settle(pilot)
         await run_question(pilot, app)
         assert cell(app, 1212, "result") == "✗ HTTP 500: boom"
-        assert str(table(app).get_cell("1212", "result").style) == FAILED
+        assert str(table(app).cell("1212", "result").style) == FAILED
         assert cell(app, 1212, "allowed") == ""
         assert [a for a in AGENTS if cell(app, a, "result") == "✓"] == [
             a for a in AGENTS if a != 1212
@@ -114,11 +123,11 @@ async def test_a_failing_account_shows_its_error_and_the_rest_fill(
 
 
 async def test_cancel_stops_further_requests(make_app: Any) -> None:
-    # 400 accounts, 100 ms each, 8 at a time: a whole run would take five seconds
+    # 400 accounts, 100 ms each, starting 16 at a time: a whole run takes a while
     app = make_app("fleet", accounts=400, latency_ms=100)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot, rounds=200)
-        assert len(table(app).rows) == 400
+        assert table(app).row_count == 400
         sim = sim_of(app)
         screen = app.screen
         screen.action_start()  # (a key press would wait for an idle app)
@@ -228,9 +237,10 @@ async def test_concurrency_setting_bounds_requests_in_flight(
     monkeypatch.setattr(app.connection.api, "list_functions", tracked)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot, rounds=100)
-        assert app.screen.concurrency == 8
+        assert app.screen.concurrency == 100  # the ceiling; a run starts at 16 and adapts
         await run_question(pilot, app)
-        assert flight["max"] == 8 and len(app.screen.answers) == 60
+        assert app.screen.limit.history[0] == 16
+        assert 16 <= flight["max"] <= 100 and len(app.screen.answers) == 60
         await pilot.press("c")
         await settle(pilot)
         inp = app.screen.query_one("#prompt-input")
@@ -252,7 +262,7 @@ async def test_two_hundred_accounts_complete(make_app: Any) -> None:
         await run_question(pilot, app)
         screen = app.screen
         assert len(screen.answers) == 200 and screen.errors == 0
-        assert len(table(app).rows) == 200
+        assert table(app).row_count == 200
         assert sim_of(app).count("GET", FUNCTIONS) == 200
         assert "200 answered" in str(screen.status.render())
 
@@ -271,3 +281,139 @@ async def test_target_change_keeps_the_fleet(make_app: Any) -> None:
         await settle(pilot)
         assert sim_of(app).count("GET", "/api/v2/listResellers") == listed + 1
         assert app.screen.answers == {} and row_ids(app) == AGENTS
+
+
+# ---------------------------------------------------------------------------- one account
+
+
+def detail(app: Any) -> str:
+    return str(app.screen.query_one("#fleet-detail-text").render())
+
+
+def wheel(widget: Any, *, down: bool = True) -> None:
+    """One turn of the mouse wheel over ``widget``."""
+    kind = events.MouseScrollDown if down else events.MouseScrollUp
+    widget.post_message(kind(widget, 2, 2, 0, 1 if down else -1, 0, False, False, False))
+
+
+@pytest.mark.parametrize(
+    ("turns", "opens"), [(0, "FunctionsScreen"), (1, "AgentScreen"), (2, "InboxScreen")]
+)
+async def test_enter_acts_as_the_account_and_opens_the_questions_screen(
+    make_app: Any, turns: int, opens: str
+) -> None:
+    app = make_app("fleet")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        for _ in range(turns):  # functions -> voice -> junk
+            await pilot.press("q")
+            await settle(pilot)
+        await run_question(pilot, app)
+        assert app.connection.target is None
+        await pilot.press("down", "down")  # 1113
+        assert table(app).highlighted_account() == 1113
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: type(app.screen).__name__ == opens)
+        assert app.connection.acting_id == 1113
+        await settle(pilot)
+        assert "Acme Dental After Hours" in screen_text(app)
+        # back in Fleet: the answers are kept (the fleet is the key's, not the target's)
+        await app.run_action("app.show('fleet')")
+        await settle(pilot)
+        assert len(app.screen.answers) == 13 and row_ids(app) == AGENTS
+
+
+async def test_enter_on_a_running_fleet_does_not_leave(make_app: Any) -> None:
+    app = make_app("fleet", accounts=400, latency_ms=100)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, rounds=200)
+        screen = app.screen
+        screen.action_start()
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is screen and app.connection.target is None
+        await pilot.press("x")
+        await settle(pilot)
+
+
+async def test_the_whole_unavailable_list_scrolls_with_keys_and_wheel(make_app: Any) -> None:
+    app = make_app("fleet")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await run_question(pilot, app)
+        await pilot.press("down", "down")  # 1113: 13 unavailable functions
+        refused = [f["name"] for f in functions_for(sim_of(app).accounts[1113]) if not f["allowed"]]
+        text = detail(app)
+        assert len(refused) > 6 and "1113" in text and f"unavailable ({len(refused)})" in text
+        assert all(name in text.splitlines()[2 + i] for i, name in enumerate(refused))
+        pane = app.screen.query_one("#fleet-detail")
+        assert pane.max_scroll_y > 0 and pane.scroll_y == 0  # more names than lines
+        await pilot.click("#fleet-detail")
+        assert pane.has_focus
+        await pilot.press("down", "down")
+        await settle(pilot)
+        assert pane.scroll_y == 2
+        await pilot.press("end")
+        await settle(pilot)
+        assert pane.scroll_y == pane.max_scroll_y
+        await pilot.press("home")
+        await settle(pilot)
+        wheel(pane)
+        await settle(pilot)
+        assert pane.scroll_y > 0
+
+
+async def test_the_matrix_scrolls_with_keys_wheel_and_click(make_app: Any) -> None:
+    app = make_app("fleet", accounts=200)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, rounds=200)
+        matrix = table(app)
+        ids = row_ids(app)
+        assert matrix.has_focus and matrix.highlighted_account() == ids[0]
+        await pilot.press("end")
+        await settle(pilot)
+        assert matrix.highlighted_account() == ids[-1] and matrix.scroll_y == matrix.max_scroll_y
+        assert str(ids[-1]) in screen_text(app) and str(ids[-1]) in detail(app)
+        await pilot.press("home", "pagedown")
+        await settle(pilot)
+        assert matrix.cursor_row > 1 and matrix.scroll_y == 0
+        await pilot.press("home")
+        wheel(matrix)
+        wheel(matrix)
+        await settle(pilot)
+        top = matrix.scroll_y
+        assert top > 0 and matrix.highlighted_account() == ids[0]  # the wheel moves the view
+        await pilot.click("#fleet-table", offset=(10, 3))  # the third row in view
+        await settle(pilot)
+        assert matrix.highlighted_account() == ids[int(top) + 2]
+        assert str(ids[int(top) + 2]) in detail(app)
+
+
+async def test_an_answer_repaints_its_own_row_only(make_app: Any) -> None:
+    app = make_app("fleet", accounts=400)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, rounds=200)
+        matrix = table(app)
+        await run_question(pilot, app)
+        assert len(app.screen.answers) == 400
+        ids = row_ids(app)
+        # about 10 rows are in view: each is drawn a few times (waiting, answered, a
+        # column growing); the rows out of view are not drawn at all
+        assert matrix.repainted_rows < 100
+        drawn = matrix.repainted_rows
+
+        def changed(account_id: int) -> FleetAnswer:
+            answer = app.screen.answers[account_id]
+            values = dict(answer.values, allowed=answer.values["allowed"] - 1)
+            return FleetAnswer(account_id, values)
+
+        matrix.show_answer(changed(ids[300]))  # out of view: kept, not drawn
+        await settle(pilot)
+        assert matrix.repainted_rows == drawn
+        matrix.show_answer(changed(ids[2]))  # in view: that row alone is drawn again
+        await settle(pilot)
+        assert matrix.repainted_rows == drawn + 1
+        await pilot.press("end")
+        await settle(pilot)
+        assert cell(app, ids[300], "allowed") == str(changed(ids[300]).values["allowed"])

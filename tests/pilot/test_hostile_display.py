@@ -352,7 +352,7 @@ async def test_fleet_past_the_cap_shows_the_first_accounts(make_app: Any, small_
         screen = app.screen
         total = len(screen.accounts)
         assert total > small_cap
-        assert screen.query_one("#fleet-table", DataTable).row_count == small_cap
+        assert screen.query_one("#fleet-table", fleet_matrix.FleetMatrix).row_count == small_cap
         assert f"{total - small_cap:,} more accounts not shown" in static_text(
             app, "#fleet-summary"
         )

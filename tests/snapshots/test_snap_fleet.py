@@ -1,4 +1,5 @@
-"""Snapshots of the Fleet screen after a completed run, at 80x24 and 120x40.
+"""Snapshots of the Fleet screen after a completed run, at 80x24 and 120x40, and the
+highlighted account's whole answer below the matrix (80x24).
 
 Rows are sorted by account id; the run's elapsed time is pinned (``fleet._clock``).
 At 120x40 the live-voice question runs with one account failing, to show its error cell.
@@ -49,3 +50,14 @@ def test_fleet_120x40(snap_compare: Any, make_app: Any) -> None:
 
     app.connection.api.get_live = failing
     assert snap_compare(app, terminal_size=(120, 40), run_before=run_voice)
+
+
+async def run_functions_and_pick_1113(pilot: Any) -> None:
+    await run_functions(pilot)
+    await pilot.press("down", "down")  # 1113: thirteen unavailable functions, scrollable
+    await settle(pilot)
+
+
+def test_fleet_detail_80x24(snap_compare: Any, make_app: Any) -> None:
+    app = make_app("fleet")
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run_functions_and_pick_1113)

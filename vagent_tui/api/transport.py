@@ -25,6 +25,7 @@ import os
 import random
 from asyncio import timeout as _deadline
 from collections.abc import Callable, Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode, urlsplit
@@ -96,6 +97,28 @@ class Exchange:
 
 Observer = Callable[[Exchange], None]
 
+PressureHook = Callable[[int, float | None], None]
+"""Hears ``(status, retry_after)`` of each 429 or 503 reply, retried or not."""
+PRESSURE_STATUSES = frozenset({429, 503})
+_pressure: ContextVar[PressureHook | None] = ContextVar("vagent_pressure", default=None)
+
+
+def listen_for_pressure(hook: PressureHook | None) -> None:
+    """Have ``hook`` hear every 429/503 reply to requests sent from the current context.
+
+    A context variable, so it covers the task that calls this (and the tasks it starts
+    afterwards) only: the fleet's requests report to the fleet's concurrency limit, other
+    screens' requests to nobody. Every attempt is heard, including those the GET retry
+    policy retries (``retry_after``: the ``Retry-After`` seconds, None if absent).
+    """
+    _pressure.set(hook)
+
+
+def retry_after_seconds(response: httpx.Response) -> float | None:
+    """The ``Retry-After`` header in seconds (the delta form), or None."""
+    value = response.headers.get("Retry-After", "").strip()
+    return float(value) if value.isdigit() else None
+
 
 def normalise_base_url(base_url: str) -> str:
     """The platform's address without a trailing ``/`` or ``/api/v2``.
@@ -135,8 +158,9 @@ def default_transport() -> httpx.AsyncBaseTransport | None:
         from httpx_aiohttp import AiohttpTransport
     except ImportError:
         return None
-    # aiohttp keeps every idle connection (no separate keep-alive cap): 100 at most.
-    return AiohttpTransport(limits=httpx.Limits(max_connections=100, keepalive_expiry=30.0))
+    # aiohttp keeps every idle connection (no separate keep-alive cap): 200 at most, the
+    # fleet's highest limit of requests in flight (services/fleet.MAX_CAP).
+    return AiohttpTransport(limits=httpx.Limits(max_connections=200, keepalive_expiry=30.0))
 
 
 class ApiTransport:
@@ -263,6 +287,10 @@ class ApiTransport:
         started = loop.time()
         for attempt in range(attempts):
             failure, response = await self._send(method, url, query, json, data, files)
+            if response is not None and response.status_code in PRESSURE_STATUSES:
+                hook = _pressure.get()
+                if hook is not None:
+                    hook(response.status_code, retry_after_seconds(response))
             delay = self._retry_delay(attempt, attempts, failure, response)
             if delay is None:
                 break
@@ -436,9 +464,9 @@ class ApiTransport:
             return None
         delay: float = self.backoff * (2**attempt) * (1 + random.random())
         if response is not None:
-            retry_after = response.headers.get("Retry-After", "")
-            if retry_after.strip().isdigit():
-                delay = max(delay, float(retry_after))
+            retry_after = retry_after_seconds(response)
+            if retry_after is not None:
+                delay = max(delay, retry_after)
         return min(delay, self.max_retry_after)
 
     def _notify(

@@ -6,12 +6,15 @@ Three questions (`QUESTIONS`), each one request per account:
 * ``voice``: ``GET /agentEventRules/default`` -> voice, TTS, S2S and STT engines, language;
 * ``junk``: ``GET /junkConversations?unread=true&pageSize=1`` -> ``totalRooms`` (unread).
 
-`ask_fleet` runs them with at most ``concurrency`` requests in flight: a pool of that many
-workers takes account ids from one shared iterator (a semaphore without a parked task
-per account). Each answer is handed to ``on_answer`` as it arrives; a failing account
-becomes an answer with ``error`` set and the others go on. Cancelling the task that
-awaits `ask_fleet` cancels the requests in flight and asks nothing more. `iter_fleet`
-is the same as an async iterator. No per-call work beyond the client's own parsing.
+`ask_fleet` runs them with a limit on the requests in flight: a fixed ``concurrency``, or
+an `AdaptiveLimit` (what the Fleet screen uses: the platform publishes no rate limit, so
+the limit grows while the latency stays flat and backs off on 429/503, honouring
+``Retry-After``, up to a ceiling). One dispatcher takes the account ids in order and
+starts a request whenever the limit has room (no task parked per account). Each answer
+is handed to ``on_answer`` as it arrives; a failing account becomes an answer with
+``error`` set and the others go on. Cancelling the task that awaits `ask_fleet` cancels
+the requests in flight and asks nothing more. `iter_fleet` is the same as an async
+iterator. No per-call work beyond the client's own parsing.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import csv
 import io
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,9 +30,16 @@ from typing import Any
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.errors import PlatformError, redact_text
 from vagent_tui.api.models import Account
+from vagent_tui.api.transport import listen_for_pressure
 from vagent_tui.services.accounts import AccountDirectory, account_kind
 
 DEFAULT_CONCURRENCY = 8
+"""A fixed limit's default (`ask_fleet` without a `AdaptiveLimit`)."""
+ADAPTIVE_START = 16
+"""Requests in flight an adaptive run starts with."""
+ADAPTIVE_CAP = 100
+"""The adaptive limit's default ceiling (the default transport keeps 200 connections)."""
+MAX_CAP = 200
 
 Values = dict[str, Any]
 
@@ -117,39 +128,170 @@ def describe(exc: BaseException) -> str:
     return redact_text(f"{type(exc).__name__}: {exc}")
 
 
+class AdaptiveLimit:
+    """How many requests may be in flight: grows while latency stays flat, backs off on
+    429/503.
+
+    * Rounds: after every ``limit`` answers, the round's median latency is compared
+      with the lowest round median seen (the latency of an unloaded platform). Within
+      ``flat`` times that, the limit grows: it doubles until the first back-off, then
+      grows by an eighth. Above ``2 * flat`` it shrinks by a fifth (the platform is
+      queueing); in between it holds.
+    * A 429 or 503 (any attempt, retried or not, heard through the transport's pressure
+      hook) halves the limit, once per round trip: replies to requests that started
+      before the last back-off do not halve it again. A ``Retry-After`` pauses every new
+      request for that long (at most ``max_pause`` seconds).
+    * Never above ``cap`` nor below 1.
+
+    ``adapt=False`` makes it a fixed limit of ``cap`` (`ask_fleet`'s ``concurrency``).
+    ``clock`` and ``sleep`` are injectable for tests. One instance serves one run.
+    """
+
+    def __init__(
+        self,
+        cap: int = ADAPTIVE_CAP,
+        *,
+        start: int = ADAPTIVE_START,
+        flat: float = 1.5,
+        max_pause: float = 60.0,
+        adapt: bool = True,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
+    ) -> None:
+        self.cap = max(1, cap)
+        self.adapt = adapt
+        self.limit = max(1, min(start, self.cap)) if adapt else self.cap
+        self.flat = flat
+        self.max_pause = max_pause
+        self.clock = clock
+        self.sleep = sleep
+        self.in_flight = 0
+        self.max_in_flight = 0
+        self.history: list[int] = [self.limit]
+        """Every limit in force, in order (for the screen's summary and for tests)."""
+        self.backoffs = 0
+        self.pauses: list[float] = []
+        """The pauses started for a ``Retry-After``, in seconds (a later ``Retry-After``
+        during one may extend it)."""
+        self.resume_at = 0.0
+        self._epoch = 0
+        self._backoff_epoch = 0
+        self._slow_start = True
+        self._round: list[float] = []
+        self._best: float | None = None
+        self._room = asyncio.Event()
+
+    # ------------------------------------------------------------- the dispatcher's side
+
+    async def acquire(self) -> int:
+        """Wait for room (and the end of a pause); take a slot. Returns the epoch."""
+        while True:
+            wait = self.resume_at - self.clock()
+            if wait > 0:
+                await self.sleep(wait)
+                continue
+            if self.in_flight < self.limit:
+                self.in_flight += 1
+                self.max_in_flight = max(self.max_in_flight, self.in_flight)
+                return self._epoch
+            self._room.clear()
+            await self._room.wait()
+
+    def release(self, epoch: int, latency: float | None) -> None:
+        """A request ended: ``latency`` in seconds, None when it gave no usable sample."""
+        self.in_flight -= 1
+        if self.adapt and latency is not None and epoch >= self._backoff_epoch:
+            self._round.append(latency)
+            if len(self._round) >= self.limit:
+                self._end_round()
+        if self.in_flight < self.limit:
+            self._room.set()
+
+    # ------------------------------------------------------------- adapting
+
+    def _set(self, limit: int) -> None:
+        limit = max(1, min(self.cap, limit))
+        if limit != self.limit:
+            self.limit = limit
+            self._epoch += 1
+            self.history.append(limit)
+        self._round = []
+        if self.in_flight < self.limit:
+            self._room.set()
+
+    def _end_round(self) -> None:
+        ordered = sorted(self._round)
+        median = ordered[len(ordered) // 2]
+        best = self._best = median if self._best is None else min(self._best, median)
+        if median <= best * self.flat:
+            grown = self.limit * 2 if self._slow_start else self.limit + max(1, self.limit // 8)
+            self._set(grown)
+        elif median > best * self.flat * 2:
+            self._set(self.limit - max(1, self.limit // 5))
+        else:
+            self._round = []
+
+    def throttled(self, epoch: int, status: int, retry_after: float | None) -> None:
+        """A 429/503 to a request started in ``epoch``: back off (and pause)."""
+        if not self.adapt:
+            return
+        if retry_after is not None and retry_after > 0:
+            pause = min(retry_after, self.max_pause)
+            now = self.clock()
+            if self.resume_at <= now:
+                self.pauses.append(pause)  # a new pause (not one under way, extended)
+            self.resume_at = max(self.resume_at, now + pause)
+        if epoch < self._backoff_epoch:
+            return  # sent before the last back-off: already accounted for
+        self._slow_start = False
+        self.backoffs += 1
+        self._set(self.limit // 2)
+        self._epoch += 1
+        self._backoff_epoch = self._epoch
+
+
 async def ask_fleet(
     client: PlatformClient,
     account_ids: Iterable[int],
     question: str | Question,
     *,
     concurrency: int = DEFAULT_CONCURRENCY,
+    limiter: AdaptiveLimit | None = None,
     on_answer: Callable[[FleetAnswer], object] | None = None,
 ) -> list[FleetAnswer]:
-    """Ask ``question`` of every account, at most ``concurrency`` at a time.
+    """Ask ``question`` of every account: at most ``concurrency`` at a time, or as many
+    as ``limiter`` allows (then ``concurrency`` is not used).
 
     Returns the answers in arrival order (also given one by one to ``on_answer``).
     An account whose request fails gets an answer with ``error``; the others go on.
     """
     ask = (QUESTIONS[question] if isinstance(question, str) else question).ask
     ids = list(account_ids)
-    pending = iter(ids)
     answers: list[FleetAnswer] = []
+    gate = limiter if limiter is not None else AdaptiveLimit(concurrency, adapt=False)
+    clock = gate.clock
 
-    async def worker() -> None:
-        for account_id in pending:  # shared: each id is taken by exactly one worker
-            try:
-                answer = FleetAnswer(account_id, await ask(client, account_id))
-            except Exception as exc:  # one account's failure is its answer
-                answer = FleetAnswer(account_id, error=describe(exc))
-            answers.append(answer)
-            if on_answer is not None:
-                on_answer(answer)
+    async def one(account_id: int, epoch: int) -> None:
+        if gate.adapt:
+            listen_for_pressure(lambda status, after: gate.throttled(epoch, status, after))
+        started = clock()
+        latency: float | None = None
+        try:
+            answer = FleetAnswer(account_id, await ask(client, account_id))
+            latency = clock() - started
+        except Exception as exc:  # one account's failure is its answer
+            answer = FleetAnswer(account_id, error=describe(exc))
+        finally:
+            gate.release(epoch, latency)
+        answers.append(answer)
+        if on_answer is not None:
+            on_answer(answer)
 
-    workers = max(1, min(concurrency, len(ids)))
     if ids:
         async with asyncio.TaskGroup() as group:
-            for _ in range(workers):
-                group.create_task(worker())
+            for account_id in ids:
+                epoch = await gate.acquire()
+                group.create_task(one(account_id, epoch))
     return answers
 
 
@@ -159,6 +301,7 @@ async def iter_fleet(
     question: str | Question,
     *,
     concurrency: int = DEFAULT_CONCURRENCY,
+    limiter: AdaptiveLimit | None = None,
 ) -> AsyncIterator[FleetAnswer]:
     """`ask_fleet` as an async iterator of answers in arrival order.
 
@@ -167,7 +310,14 @@ async def iter_fleet(
     ids = list(account_ids)
     queue: asyncio.Queue[FleetAnswer] = asyncio.Queue()
     task = asyncio.ensure_future(
-        ask_fleet(client, ids, question, concurrency=concurrency, on_answer=queue.put_nowait)
+        ask_fleet(
+            client,
+            ids,
+            question,
+            concurrency=concurrency,
+            limiter=limiter,
+            on_answer=queue.put_nowait,
+        )
     )
     try:
         for _ in ids:

@@ -138,6 +138,21 @@ def wrap(handler: Handler, *, acts: bool = True) -> Callable[[Request], Awaitabl
     async def run(request: Request) -> Response:
         state: SimState = request.app.state.sim
         faults = state.faults
+        if faults.max_in_flight is None:
+            return await serve(request, state, faults)
+        if faults.in_flight >= faults.max_in_flight:  # the rate limit (faults.py)
+            faults.throttled += 1
+            record(state, request, None, 429)
+            body = {"success": False, "message": sim_faults.ERROR_MESSAGES[429]}
+            headers = {"Retry-After": str(faults.retry_after)}
+            return JSONResponse(body, status_code=429, headers=headers)
+        faults.in_flight += 1
+        try:
+            return await serve(request, state, faults)
+        finally:
+            faults.in_flight -= 1
+
+    async def serve(request: Request, state: SimState, faults: sim_faults.Faults) -> Response:
         delay = state.latency_ms / 1000 + faults.delay()
         if delay > 0:
             await asyncio.sleep(delay)

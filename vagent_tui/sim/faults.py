@@ -104,6 +104,9 @@ class Faults:
         remaining: fail at most this many requests, then behave (None: no limit).
         retry_after: the ``Retry-After`` seconds of ``429``.
         timeout_seconds: how long a ``timeout`` request sleeps.
+        max_in_flight: a rate limit: a request arriving while this many are being
+            served gets ``429`` with ``Retry-After: retry_after`` at once (None: no
+            limit). The platform publishes none; this is how a client's back-off is tried.
     """
 
     kinds: list[str] = field(default_factory=list)
@@ -116,7 +119,11 @@ class Faults:
     remaining: int | None = None
     retry_after: int = 1
     timeout_seconds: float = 3600.0
+    max_in_flight: int | None = None
     injected: list[tuple[str, str, str]] = field(default_factory=list)
+    in_flight: int = 0
+    throttled: int = 0
+    """Requests refused by ``max_in_flight``."""
 
     def __post_init__(self) -> None:
         self.kinds = parse_kinds(self.kinds)
@@ -124,6 +131,8 @@ class Faults:
             raise ValueError("rate must be between 0 and 1")
         if self.latency_ms < 0 or self.jitter_ms < 0:
             raise ValueError("latency and jitter must be 0 or more")
+        if self.max_in_flight is not None and self.max_in_flight < 1:
+            raise ValueError("max in flight must be 1 or more")
         self.rng = random.Random(self.seed)
 
     # ------------------------------------------------------------------ changing at run time
@@ -208,6 +217,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--fault-seed", type=int, default=None, metavar="N",
                         help="seed of the fault draws (repeatable runs)")  # fmt: skip
+    parser.add_argument("--max-in-flight", type=int, default=None, metavar="N",
+                        help="a rate limit: 429 + Retry-After past N requests at once")  # fmt: skip
 
 
 def from_args(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Faults:
@@ -218,7 +229,8 @@ def from_args(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Faul
         if rate is None and not kinds:
             rate = 0.0
         return Faults(kinds=kinds, rate=rate, latency_ms=0, jitter_ms=args.jitter_ms,
-                      seed=args.fault_seed, timeout_seconds=TIMEOUT_SECONDS_SERVED)  # fmt: skip
+                      seed=args.fault_seed, timeout_seconds=TIMEOUT_SECONDS_SERVED,
+                      max_in_flight=getattr(args, "max_in_flight", None))  # fmt: skip
     except ValueError as exc:
         parser.error(str(exc))
         raise  # pragma: no cover - parser.error exits
@@ -233,6 +245,8 @@ def describe(faults: Faults, latency_ms: int = 0) -> str:
     if faults.active:
         kinds = ", ".join(faults.kinds) if faults.kinds else "a mix of every kind"
         parts.append(f"{faults.effective_rate:.0%} of requests fail with {kinds}")
+    if faults.max_in_flight is not None:
+        parts.append(f"429 past {faults.max_in_flight} requests at once")
     return "Faults: " + ("; ".join(parts) if parts else "none")
 
 

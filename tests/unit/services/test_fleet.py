@@ -7,13 +7,16 @@ import csv
 import io
 import random
 
+import httpx
 import pytest
 
+from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.errors import ApiError
 from vagent_tui.api.models import Account, FunctionDescriptor, JunkRoomPage
 from vagent_tui.services.accounts import AccountDirectory
 from vagent_tui.services.fleet import (
     QUESTIONS,
+    AdaptiveLimit,
     FleetAnswer,
     ask_fleet,
     fleet_accounts,
@@ -177,3 +180,148 @@ def test_csv_has_header_and_one_row_per_account() -> None:
     assert rows[2] == ["2", "Two", "", "", "", "error", "HTTP 500: boom"]
     assert rows[3] == ["3", "3", "", "", "", "not asked", ""]
     assert set(QUESTIONS) == {"functions", "voice", "junk"}
+
+
+# ---------------------------------------------------------------------------- adaptive limit
+
+
+class FakePlatform:
+    """A fake transport under a real `PlatformClient`: answers ``GET /agent/functions``
+    after a few turns of the event loop; past ``throttle_above`` requests in flight it
+    answers ``status`` (429 or 503) with ``Retry-After`` instead."""
+
+    def __init__(
+        self,
+        *,
+        throttle_above: int | None = None,
+        status: int = 429,
+        retry_after: str | None = "3",
+        clock: list[float] | None = None,
+        cost: float = 0.0,
+    ) -> None:
+        self.throttle_above = throttle_above
+        self.status = status
+        self.retry_after = retry_after
+        self.clock = clock
+        self.cost = cost
+        self.in_flight = 0
+        self.max_in_flight = 0
+        self.sent = 0
+        self.throttled = 0
+        self.accounts: set[str] = set()
+
+    async def handler(self, request: httpx.Request) -> httpx.Response:
+        assert request.url.path == "/api/v2/agent/functions"
+        self.sent += 1
+        self.accounts.add(request.url.params["targetAccountId"])
+        self.in_flight += 1
+        self.max_in_flight = max(self.max_in_flight, self.in_flight)
+        try:
+            if self.clock is not None:  # the platform queues: latency grows with load
+                self.clock[0] += self.cost * self.in_flight
+            for _ in range(3):
+                await asyncio.sleep(0)
+            if self.throttle_above is not None and self.in_flight > self.throttle_above:
+                self.throttled += 1
+                headers = {"Retry-After": self.retry_after} if self.retry_after else {}
+                body = {"success": False, "message": "slow down"}
+                return httpx.Response(self.status, headers=headers, json=body)
+            functions = [{"name": "transferCall", "allowed": True}]
+            return httpx.Response(200, json={"success": True, "functions": functions})
+        finally:
+            self.in_flight -= 1
+
+    def client(self) -> PlatformClient:
+        return PlatformClient(
+            "http://platform.test",
+            "secret-token",
+            transport=httpx.MockTransport(self.handler),
+            get_retries=3,
+            backoff=0.0,
+            max_retry_after=0.0,  # the transport's own wait: none (the limit pauses)
+        )
+
+
+class FakeSleep:
+    """Records the limit's pauses; lets the loop turn meanwhile and counts the accounts
+    first asked during the pause (the requests already in flight may retry)."""
+
+    def __init__(self, platform: FakePlatform, clock: list[float]) -> None:
+        self.platform = platform
+        self.clock = clock
+        self.pauses: list[float] = []
+        self.new_during_pauses = 0
+
+    async def __call__(self, seconds: float) -> None:
+        self.pauses.append(seconds)
+        before = len(self.platform.accounts)
+        for _ in range(20):
+            await asyncio.sleep(0)
+        self.new_during_pauses += len(self.platform.accounts) - before
+        self.clock[0] += seconds
+
+
+async def test_adaptive_limit_grows_while_latency_is_flat_and_never_passes_the_cap() -> None:
+    platform = FakePlatform()
+    now = [0.0]
+    limit = AdaptiveLimit(40, start=4, clock=lambda: now[0])  # latency always 0: flat
+    async with platform.client() as client:
+        answers = await ask_fleet(client, range(1, 501), "functions", limiter=limit)
+    assert len(answers) == 500 and all(a.ok for a in answers)
+    assert limit.history[:4] == [4, 8, 16, 32] and limit.history[-1] == 40
+    assert max(limit.history) == 40
+    assert platform.max_in_flight == limit.max_in_flight == 40
+    assert limit.backoffs == 0 and limit.pauses == []
+
+
+async def test_adaptive_limit_stops_growing_when_latency_rises() -> None:
+    now = [0.0]
+    platform = FakePlatform(clock=now, cost=0.001)  # each request in flight adds 1 ms
+    limit = AdaptiveLimit(200, start=4, clock=lambda: now[0])
+    async with platform.client() as client:
+        await ask_fleet(client, range(1, 1001), "functions", limiter=limit)
+    assert 4 < max(limit.history) < 200
+    assert platform.max_in_flight < 200
+
+
+@pytest.mark.parametrize("status", [429, 503])
+async def test_adaptive_limit_backs_off_and_honours_retry_after(status: int) -> None:
+    now = [0.0]
+    platform = FakePlatform(throttle_above=20, status=status, retry_after="3")
+    sleep = FakeSleep(platform, now)
+    limit = AdaptiveLimit(100, start=8, clock=lambda: now[0], sleep=sleep)
+    async with platform.client() as client:
+        answers = await ask_fleet(client, range(1, 401), "functions", limiter=limit)
+    assert len(answers) == 400 and all(a.ok for a in answers)  # throttled GETs retried
+    assert platform.throttled > 0 and limit.backoffs >= 1
+    grown = limit.history.index(32)  # slow start: 8, 16, 32, then a back-off halves it
+    assert limit.history[grown + 1] == 16
+    assert max(limit.history) == 32 and limit.limit < 32  # probes again, below the cap
+    assert limit.pauses and all(p == 3.0 for p in limit.pauses)
+    assert sleep.pauses and set(sleep.pauses) == {3.0}  # slept what Retry-After asked
+    assert sleep.new_during_pauses == 0  # nobody new asked while paused
+    assert limit.max_in_flight <= 32
+
+
+async def test_a_burst_of_throttles_halves_the_limit_once() -> None:
+    now = [0.0]
+    limit = AdaptiveLimit(64, start=64, clock=lambda: now[0])
+    epoch = await limit.acquire()
+    for _ in range(30):  # thirty replies to requests sent at the same limit
+        limit.throttled(epoch, 429, None)
+    assert limit.limit == 32 and limit.backoffs == 1 and limit.pauses == []
+    later = await limit.acquire()
+    limit.throttled(later, 503, 5.0)  # sent after the back-off: halves again, pauses
+    assert limit.limit == 16 and limit.pauses == [5.0] and limit.resume_at == 5.0
+    limit.throttled(later, 429, 120.0)  # extends the pause under way, capped (max_pause)
+    assert limit.pauses == [5.0] and limit.resume_at == 60.0
+
+
+async def test_a_fixed_limit_ignores_throttles() -> None:
+    now = [0.0]
+    platform = FakePlatform(throttle_above=2, retry_after="3")
+    sleep = FakeSleep(platform, now)
+    async with platform.client() as client:
+        answers = await ask_fleet(client, range(1, 41), "functions", concurrency=5)
+    assert len(answers) == 40 and platform.max_in_flight == 5
+    assert sleep.pauses == []

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import argparse
+import asyncio
 import json
 import time
 from collections.abc import AsyncIterator
@@ -10,6 +12,7 @@ import httpx
 import pytest
 
 from vagent_tui.sim import SimState, create_app, demo_state
+from vagent_tui.sim.faults import ERROR_MESSAGES, Faults, add_arguments, from_args
 from vagent_tui.sim.fleet import AGENT_BASE
 
 from .helpers import Sim
@@ -76,3 +79,34 @@ async def test_generated_agents_answer_the_fleet_questions(big: Sim) -> None:
     assert versions == {"success": True, "versions": []}
     other = await big.get("/agent/functions", "demo-other", targetAccountId=aid)
     assert other.status_code == 403
+
+
+async def test_a_rate_limit_refuses_past_n_requests_at_once() -> None:
+    app = create_app(accounts=100, latency_ms=20)
+    state = app.state.sim
+    state.faults.max_in_flight = 5
+    state.faults.retry_after = 2
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://sim") as client:
+
+        async def ask(aid: int) -> httpx.Response:
+            params = {"token": "demo-partner", "targetAccountId": aid}
+            return await client.get("/api/v2/agent/functions", params=params)
+
+        replies = await asyncio.gather(*(ask(AGENT_BASE + i) for i in range(12)))
+        ok = [r for r in replies if r.status_code == 200]
+        refused = [r for r in replies if r.status_code == 429]
+        assert len(ok) == 5 and len(refused) == 7 and state.faults.throttled == 7
+        assert {r.headers["Retry-After"] for r in refused} == {"2"}
+        assert refused[0].json() == {"success": False, "message": ERROR_MESSAGES[429]}
+        assert state.faults.in_flight == 0
+        assert all(r.status_code == 200 for r in await asyncio.gather(*map(ask, [1111] * 5)))
+
+
+def test_the_rate_limit_from_the_command_line() -> None:
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    assert from_args(parser.parse_args(["--max-in-flight", "40"]), parser).max_in_flight == 40
+    assert from_args(parser.parse_args([]), parser).max_in_flight is None
+    with pytest.raises(ValueError):
+        Faults(max_in_flight=0)

@@ -2,14 +2,22 @@
 
 The accounts come from the account directory (the whole tree, walked once; a restricted
 member gets only its permitted accounts). ``s`` asks the chosen question of all of them
-through `vagent_tui.services.fleet` with at most ``concurrency`` requests at a time
-(``VAGENT_FLEET_CONCURRENCY``, default 8; ``c`` changes it for the session). Answers are
-buffered and written to the table ten times a second inside ``app.batch_update()``.
+through `vagent_tui.services.fleet` with an adaptive limit of requests in flight: it
+starts at 16 and grows while the platform answers as fast, backs off on 429/503 (and
+waits out a ``Retry-After``), and never passes the ceiling (``VAGENT_FLEET_CONCURRENCY``,
+default 100; ``c`` changes it for the session). Each answer is written to its row as it
+arrives; the matrix repaints that row only, and only if it is in view. The progress bar
+and the summary follow at most five times a second (and once at the end).
 ``x`` (or escape) cancels: nothing more is asked, and the rows not asked show ``–``.
 ``e`` writes the matrix as CSV. The fleet belongs to the key, not to the target account:
 changing the target does not reload it (``r`` does). Above `ROW_CAP` accounts the
 matrix shows the first ones (the summary says how many are left out); every account is
 still asked, and the CSV holds them all.
+
+Below the matrix, the highlighted account's whole answer (every unavailable function,
+the whole error), scrollable. Enter on a row makes that account the target and opens
+the screen that answers the question in full: Functions, Agent (the live voice and
+engines) or Inboxes (the junk inbox).
 """
 
 from __future__ import annotations
@@ -19,32 +27,39 @@ import time
 from collections.abc import Iterable
 from typing import ClassVar
 
+from rich.text import Text
 from textual import work
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal
+from textual.containers import Horizontal, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import ProgressBar, Select, Static
+from textual.worker import Worker, WorkerCancelled, WorkerFailed
 
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.models import Account
 from vagent_tui.services.accounts import AccountDirectory
 from vagent_tui.services.fleet import (
     QUESTIONS,
+    AdaptiveLimit,
     FleetAnswer,
     ask_fleet,
+    cell_text,
     fleet_accounts,
     to_csv,
 )
 from vagent_tui.services.session import Connection
 from vagent_tui.ui import format as fmt
+from vagent_tui.ui.registry import BY_NAME
 from vagent_tui.ui.screens.base import BaseScreen
+from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.fleet_export import ask_concurrency, default_concurrency, export_csv
 from vagent_tui.ui.widgets.fleet_matrix import FleetMatrix
 from vagent_tui.ui.widgets.tables import left_out
 
-FLUSH_SECONDS = 0.1
-DEFERRED_EVERY = 10
-"""Answers of rows out of view are written every this many flushes (once a second)."""
+SUMMARY_SECONDS = 0.2
+"""The progress bar and the summary follow the answers at most this often."""
+OPENS = {"functions": "functions", "voice": "agent", "junk": "inbox"}
+"""The screen (registry name) that answers each question in full, for one account."""
 _clock = time.monotonic
 """Measures a run (tests pin it for stable snapshots)."""
 
@@ -65,6 +80,13 @@ class FleetScreen(BaseScreen):
         Binding("c", "concurrency", "Limit", id="fleet.concurrency", tooltip="Requests at a time"),
         Binding("m", "mark", "Mark", id="fleet.mark", tooltip="Mark the row for a rollout"),
         Binding(
+            "enter",
+            "open",
+            "Open",
+            id="fleet.open",
+            tooltip="Act as the highlighted account and open the screen of the question",
+        ),
+        Binding(
             "R",
             "roll_out",
             "Roll out",
@@ -83,11 +105,12 @@ class FleetScreen(BaseScreen):
         self.answers: dict[int, FleetAnswer] = {}
         self.running = False
         self.errors = 0
-        self._buffer: list[FleetAnswer] = []
-        self._deferred: list[FleetAnswer] = []
-        self._ticks = 0
+        self.limit: AdaptiveLimit | None = None
+        """The limit of the run under way (or the last one)."""
         self._run_id = 0
         self._started = 0.0
+        self._summarised = 0.0
+        self._names: dict[int, str] = {}
 
     def compose_body(self) -> Iterable[Widget]:
         with Horizontal(id="fleet-controls"):
@@ -100,13 +123,14 @@ class FleetScreen(BaseScreen):
             yield Static("", id="fleet-summary", markup=False)
         yield ProgressBar(total=None, show_eta=False, id="fleet-progress")
         yield FleetMatrix(id="fleet-table")
+        with VerticalScroll(id="fleet-detail"):
+            yield Static("", id="fleet-detail-text", markup=False)
 
     @property
     def matrix(self) -> FleetMatrix:
         return self.query_one("#fleet-table", FleetMatrix)
 
     def on_mount(self) -> None:
-        self._flusher = self.set_interval(FLUSH_SECONDS, self._flush, pause=True)
         self.matrix.focus()
         self._summary()
 
@@ -141,6 +165,7 @@ class FleetScreen(BaseScreen):
         if not ok or accounts is None:
             return
         self.accounts = accounts
+        self._names = {}
         self.listed_with = self.connection.client
         self.answers = {}
         self.errors = 0
@@ -191,6 +216,8 @@ class FleetScreen(BaseScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "cancel":
             return True if self.running else None
+        if action == "open":
+            return None if self.running or not self.accounts else True
         if action in ("start", "next_question", "concurrency", "reload"):
             return None if self.running else True
         return True
@@ -204,34 +231,27 @@ class FleetScreen(BaseScreen):
         self._run_id += 1
         self.answers = {}
         self.errors = 0
-        self._buffer = []
-        self._deferred = []
         self.running = True
         self._started = _clock()
+        self.limit = AdaptiveLimit(self.concurrency)
         self.query_one("#fleet-question", Select).disabled = True
         with self.app.batch_update():
             self.matrix.show_waiting(ids)
             self.query_one(ProgressBar).update(total=len(ids), progress=0)
             self._summary()
-        self.status.busy(f"Asking {len(ids):,} accounts, {self.concurrency} at a time")
+        self.status.busy(f"Asking {len(ids):,} accounts, up to {self.concurrency} at a time")
         self.refresh_bindings()
-        self._flusher.resume()
-        self._run(self._run_id, ids)
+        self._show_detail()
+        self._run(self._run_id, ids, self.limit)
 
     @work(exclusive=True, group="fleet-run", exit_on_error=False)
-    async def _run(self, run_id: int, ids: list[int]) -> None:
+    async def _run(self, run_id: int, ids: list[int], limit: AdaptiveLimit) -> None:
         def take(answer: FleetAnswer) -> None:
             if run_id == self._run_id:
-                self._buffer.append(answer)
+                self._take(answer)
 
         try:
-            await ask_fleet(
-                self.connection.api,
-                ids,
-                self.question,
-                concurrency=self.concurrency,
-                on_answer=take,
-            )
+            await ask_fleet(self.connection.api, ids, self.question, limiter=limit, on_answer=take)
         except asyncio.CancelledError:
             if run_id == self._run_id:
                 self._finish(ids, cancelled=True)
@@ -244,35 +264,29 @@ class FleetScreen(BaseScreen):
         if run_id == self._run_id:
             self._finish(ids, cancelled=False)
 
-    def _flush(self, *, final: bool = False) -> None:
-        """Write buffered answers: rows in view now, the others once a second or at the end."""
-        self._ticks += 1
-        due = final or self._ticks % DEFERRED_EVERY == 0
-        if not self._buffer and not (due and self._deferred):
-            return
-        batch, self._buffer = self._buffer, []
-        matrix = self.matrix
-        show: list[FleetAnswer] = []
-        for answer in batch:
-            self.answers[answer.account_id] = answer
-            if not answer.ok:
-                self.errors += 1
-            (show if matrix.is_visible(answer.account_id) else self._deferred).append(answer)
-        if due:
-            show.extend(self._deferred)
-            self._deferred = []
-        with self.app.batch_update():
-            for answer in show:
-                matrix.show_answer(answer)
-            self.query_one(ProgressBar).update(progress=len(self.answers))
-            self._summary()
+    def _take(self, answer: FleetAnswer) -> None:
+        """One answer: its row now (repainted if in view), the counts now and then."""
+        self.answers[answer.account_id] = answer
+        if not answer.ok:
+            self.errors += 1
+        self.matrix.show_answer(answer)
+        now = _clock()
+        if now - self._summarised >= SUMMARY_SECONDS:
+            self._summarised = now
+            self._progress()
+
+    def _progress(self) -> None:
+        self.query_one(ProgressBar).update(progress=len(self.answers))
+        self._summary()
 
     def _finish(self, ids: list[int], *, cancelled: bool) -> None:
-        self._flush(final=True)
-        self._flusher.pause()
+        self._progress()
         self.running = False
         self.query_one("#fleet-question", Select).disabled = False
         elapsed = fmt.fmt_duration(_clock() - self._started)
+        if self.limit is not None and self.limit.backoffs:
+            times = "once" if self.limit.backoffs == 1 else f"{self.limit.backoffs:,} times"
+            elapsed += f" (the platform asked to slow down {times})"
         done = len(self.answers)
         if cancelled:
             with self.app.batch_update():
@@ -283,11 +297,88 @@ class FleetScreen(BaseScreen):
         else:
             self.status.ok(f"{done:,} answered in {elapsed}")
         self._summary()
+        self._show_detail()
         self.refresh_bindings()
 
     def action_cancel(self) -> None:
         if self.running:
             self.workers.cancel_group(self, "fleet-run")
+
+    # ------------------------------------------------------------------ one account
+
+    def on_fleet_matrix_highlighted(self, event: FleetMatrix.Highlighted) -> None:
+        event.stop()
+        self._show_detail()
+
+    def _show_detail(self) -> None:
+        """The highlighted account's whole answer, one value (or one name) a line."""
+        account_id = self.matrix.highlighted_account()
+        detail = self.query_one("#fleet-detail-text", Static)
+        if account_id is None or self.accounts is None:
+            detail.update("")
+            return
+        if not self._names:
+            self._names = {a.id: a.display_name for a in self.accounts if a.id is not None}
+        name = self._names.get(account_id, "")
+        opens = BY_NAME[OPENS[self.question.name]].title
+        lines: list[Text] = [
+            Text.assemble((f"{account_id} ", "bold"), safe(name, "bold"), f" · Enter opens {opens}")
+        ]
+        answer = self.answers.get(account_id)
+        if answer is None:
+            lines.append(Text("Not answered yet" + ("" if self.running else ": s asks")))
+        elif answer.error is not None:
+            lines.append(safe(answer.error, multiline=True))
+        elif self.question.name == "functions":
+            unavailable = answer.values.get("unavailable") or ()
+            allowed, total = answer.values.get("allowed"), answer.values.get("total")
+            lines.append(Text(f"{allowed} of {total} allowed; unavailable ({len(unavailable)}):"))
+            lines.extend(safe(f"  {fn}") for fn in unavailable)
+        else:
+            for key, header in self.question.columns:
+                value = cell_text(answer.values.get(key))
+                lines.append(Text.assemble(f"{header}: ", safe(value or "—")))
+        detail.update(Text("\n").join(lines))
+
+    def action_open(self) -> None:
+        """Act as the highlighted account and open the screen of the question."""
+        if self.running:
+            self.status.info("A run is in progress: x cancels it")
+            return
+        account_id = self.matrix.highlighted_account()
+        if account_id is None:
+            return
+        screen = OPENS[self.question.name]
+        if self.connection.acting_id == account_id:
+            self.app.call_later(self.app.run_action, f"app.show('{screen}')")
+            return
+        self.status.busy(f"Switching to account {account_id}")
+        worker = self.vapp.select_target(account_id)
+        self.run_worker(
+            self._open_when_switched(worker, account_id, screen),
+            group="fleet-open",
+            exclusive=True,
+            exit_on_error=False,
+        )
+
+    async def _open_when_switched(self, worker: Worker[None], account_id: int, screen: str) -> None:
+        try:
+            await worker.wait()
+        except WorkerCancelled:
+            self.status.info(f"Switch cancelled; {self.connection.context_line()}")
+            return
+        except WorkerFailed as exc:
+            self.status.error(exc.error, retry_key=None)
+            return
+        if self.connection.acting_id != account_id:
+            self.status.error(
+                f"Could not switch to account {account_id}; the target is unchanged "
+                f"({self.connection.context_line()})",
+                retry_key=None,
+            )
+            return
+        self.status.ok(f"Now {self.connection.context_line()}")
+        await self.app.run_action(f"app.show('{screen}')")
 
     # ------------------------------------------------------------------ marks, rollout
 
@@ -318,7 +409,11 @@ class FleetScreen(BaseScreen):
         text = f"{len(self.answers):,}/{total:,} answered · {errors}"
         if self.vapp.marked_accounts:
             text += f" · {len(self.vapp.marked_accounts):,} marked (R rolls out)"
-        text += f" · {self.concurrency} at a time{left_out(total, 'accounts')}"
+        if self.running and self.limit is not None:
+            text += f" · limit {self.limit.limit} of {self.concurrency}"
+        else:
+            text += f" · limit {self.concurrency}"
+        text += left_out(total, "accounts")
         summary = self.query_one("#fleet-summary", Static)
         summary.update(text, layout=False)
 

@@ -12,20 +12,23 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from vagent_tui.services.fleet import DEFAULT_CONCURRENCY
+from vagent_tui.services.fleet import ADAPTIVE_CAP, MAX_CAP
 from vagent_tui.ui.dialogs import ConfirmModal, PromptModal
 from vagent_tui.ui.widgets.status import StatusReport
 
 if TYPE_CHECKING:
     from textual.screen import Screen
 
-MAX_CONCURRENCY = 64
+MAX_CONCURRENCY = MAX_CAP
 
 
 def default_concurrency() -> int:
-    """``VAGENT_FLEET_CONCURRENCY`` (1..64), else 8."""
+    """The ceiling of requests in flight: ``VAGENT_FLEET_CONCURRENCY`` (1..200), else 100.
+
+    The run starts below it and adapts (`vagent_tui.services.fleet.AdaptiveLimit`).
+    """
     raw = os.environ.get("VAGENT_FLEET_CONCURRENCY", "")
-    return int(raw) if raw.isdigit() and 1 <= int(raw) <= MAX_CONCURRENCY else DEFAULT_CONCURRENCY
+    return int(raw) if raw.isdigit() and 1 <= int(raw) <= MAX_CONCURRENCY else ADAPTIVE_CAP
 
 
 def check_concurrency(text: str) -> str | None:
@@ -36,7 +39,7 @@ def check_concurrency(text: str) -> str | None:
 
 
 def ask_concurrency(app: Any, current: int, chosen: Callable[[int], None]) -> None:
-    """Prompt for the number of requests at a time; ``chosen`` hears a valid answer."""
+    """Prompt for the most requests at a time; ``chosen`` hears a valid answer."""
 
     def done(value: str | None) -> None:
         if value and not check_concurrency(value):
@@ -45,7 +48,9 @@ def ask_concurrency(app: Any, current: int, chosen: Callable[[int], None]) -> No
     app.push_screen(
         PromptModal(
             "Requests at a time",
-            f"How many accounts are asked at once (1 to {MAX_CONCURRENCY}).",
+            f"How many accounts may be asked at once, at most (1 to {MAX_CONCURRENCY}). "
+            "A run starts lower and grows while the platform answers as fast; it backs "
+            "off when the platform says it is busy (429/503).",
             value=str(current),
             validate=check_concurrency,
         ),

@@ -1,40 +1,59 @@
 """The fleet matrix: one keyed row per agent account, one column per answer value.
 
-Rows are keyed by account id and never more than the accounts asked; a cell is written
-only when its text changes (`FleetMatrix.put`), so a run of 1,000 answers costs one
-cell write per value (and `FleetScreen` writes rows out of view only once a second:
-every write makes DataTable render all the rows in view again). The ``Result`` column
-holds ``…`` (waiting), ``✓``, ``–`` (not asked: the run was cancelled) or
-``✗ <message>`` for an account whose request failed.
+Not a `DataTable`: a DataTable keys every render cache on one counter that each cell
+write bumps, so a single answer makes it render every row in view again. Here each row
+is rendered once into a `Strip` and kept; a cell write drops that row's strip and
+repaints that one line, and only when it is in view (`FleetMatrix.put`). A column that
+must grow re-renders the rows, which happens a few times a run: columns only grow, to
+at most `MAX_TEXT` cells. So an answer costs one row's render at most, wherever it
+lands, and the screen can write each answer as it arrives.
 
-A `SafeTable`: every cell is inert. It shows at most `ROW_CAP` accounts (`setup` says
-how many it took); answers of accounts without a row are not drawn (the CSV has them).
+The header line stays at the top; rows scroll under it (wheel, scroll bars, arrows,
+page keys, home/end; left/right scroll sideways). A click moves the cursor. The
+``Result`` column holds ``…`` (waiting), ``✓``, ``–`` (not asked: the run was
+cancelled) or ``✗ <message>`` for an account whose request failed.
+
+Every cell is made inert (`vagent_tui.ui.text.safe_value`) before it is kept. At most
+`ROW_CAP` accounts get a row (`setup` says how many); answers of accounts without a
+row are not drawn (the CSV has them).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.cells import cell_len
+from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
-from textual.widgets.data_table import RowDoesNotExist
+from textual import events
+from textual.binding import Binding, BindingType
+from textual.geometry import Region, Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
 
 from vagent_tui.api.models import Account
 from vagent_tui.services.fleet import FleetAnswer, Question, cell_text
+from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.format import NO, YES
 from vagent_tui.ui.palette import ACCENT, FAILED, OK, WARN
-from vagent_tui.ui.text import inert, safe
-from vagent_tui.ui.widgets.tables import ROW_CAP, SafeTable
+from vagent_tui.ui.text import inert, safe, safe_value
+from vagent_tui.ui.widgets.tables import ROW_CAP
 
 MAX_TEXT = 48
-"""Longer texts (unavailable names, error messages) are cut in the table, not the CSV."""
+"""Longer texts (unavailable names, error messages) are cut in the table, not the CSV
+nor the detail pane."""
 
 PENDING = Text("…", style="dim")
 NOT_ASKED = Text("–", style="dim")
 BLANK = Text("")
 ANSWERED = Text(YES, style=OK)
 MARK = Text("●", style=ACCENT)
+PAD = 1
+"""Blank cells on each side of a column's text."""
 
 
 def _cut(text: str) -> str:
@@ -54,95 +73,144 @@ def value_text(key: str, value: Any, values: dict[str, Any]) -> Text:
     return Text(_cut(cell_text(value)))
 
 
-class FleetMatrix(SafeTable):
-    """Accounts × answers of one question."""
+class FleetMatrix(ScrollView, can_focus=True):
+    """Accounts × answers of one question; repaints only the rows that change."""
+
+    DEFAULT_CSS = stylesheet(__file__)
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "fleet-matrix--header",
+        "fleet-matrix--cursor",
+        "fleet-matrix--even-row",
+    }
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "cursor_up", "Up", show=False, id="fleet-matrix.up"),
+        Binding("down", "cursor_down", "Down", show=False, id="fleet-matrix.down"),
+        Binding("pageup", "page_up", "Page up", show=False, id="fleet-matrix.page-up"),
+        Binding("pagedown", "page_down", "Page down", show=False, id="fleet-matrix.page-down"),
+        Binding("home", "first", "First", show=False, id="fleet-matrix.first"),
+        Binding("end", "last", "Last", show=False, id="fleet-matrix.last"),
+        Binding("left", "scroll_left", "Left", show=False, id="fleet-matrix.left"),
+        Binding("right", "scroll_right", "Right", show=False, id="fleet-matrix.right"),
+    ]
+
+    cursor_row: reactive[int] = reactive(0, always_update=False)
+
+    class Highlighted(Message):
+        """The cursor moved to the row of ``account_id`` (None: no rows)."""
+
+        def __init__(self, account_id: int | None) -> None:
+            super().__init__()
+            self.account_id = account_id
 
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id, cursor_type="row", zebra_stripes=True)
+        super().__init__(id=id)
         self.question: Question | None = None
-        self._shown: dict[tuple[str, str], tuple[str, str]] = {}
+        self._columns: list[tuple[str, str]] = []
         self._widths: dict[str, int] = {}
+        self._keys: list[str] = []
+        self._index: dict[str, int] = {}
+        self._cells: list[dict[str, Text]] = []
+        self._strips: dict[int, Strip] = {}
+        self.repainted_rows = 0
+        """Rows rendered since `setup` (a measure of the work an answer costs)."""
+
+    # ------------------------------------------------------------------ reading
+
+    @property
+    def row_keys(self) -> list[str]:
+        """The rows' keys (account ids as text), in display order."""
+        return list(self._keys)
+
+    @property
+    def row_count(self) -> int:
+        return len(self._keys)
+
+    def cell(self, row: str, column: str) -> Text:
+        """The text shown in a cell (KeyError for a row or column it does not have)."""
+        return self._cells[self._index[row]][column]
+
+    def highlighted_account(self) -> int | None:
+        if not self._keys:
+            return None
+        key = self._keys[min(self.cursor_row, len(self._keys) - 1)]
+        return int(key) if key.isdigit() else None
+
+    # ------------------------------------------------------------------ filling
 
     def setup(self, question: Question, accounts: Sequence[Account]) -> int:
-        """Columns of ``question`` and one waiting row per account (in the given order).
+        """Columns of ``question`` and one blank row per account (in the given order).
 
         Returns:
             How many accounts got a row: at most `ROW_CAP`.
         """
         self.question = question
-        self._shown.clear()
-        self._widths.clear()
-        self.clear(columns=True)
-        self.add_column(" ", key="mark")
-        self.add_column("ID", key="id")
-        self.add_column("Account", key="name")
-        self.add_column("Result", key="result")
-        for key, header in question.columns:
-            self.add_column(header, key=key)
-        blanks = [BLANK] * len(question.columns)
+        self._columns = [(" ", "mark"), ("ID", "id"), ("Account", "name"), ("Result", "result")]
+        self._columns += [(header, key) for key, header in question.columns]
+        self._widths = {key: cell_len(header) for header, key in self._columns}
+        self._keys, self._index, self._cells = [], {}, []
+        blank = {key: BLANK for _, key in self._columns}
         for account in accounts[:ROW_CAP]:
             row = str(account.id)
-            if row in self.rows:
+            if row in self._index:
                 continue  # one row per account: answers are keyed by account id
-            self.add_row(BLANK, Text(row), safe(account.display_name), BLANK, *blanks, key=row)
-            self._remember(row, "mark", BLANK)
-            self._remember(row, "result", BLANK)
-            for key in question.keys:
-                self._remember(row, key, BLANK)
-        return self.row_count
-
-    def _remember(self, row: str, column: str, text: Text) -> None:
-        self._shown[(row, column)] = (text.plain, str(text.style))
+            self._index[row] = len(self._keys)
+            self._keys.append(row)
+            name = safe(account.display_name)
+            name.truncate(MAX_TEXT, overflow="ellipsis")
+            cells = dict(blank, id=Text(row), name=name)
+            self._cells.append(cells)
+            for key in ("id", "name"):
+                self._widths[key] = max(self._widths[key], cell_len(cells[key].plain))
+        self.repainted_rows = 0
+        self._relayout()
+        self.cursor_row = 0
+        self.scroll_to(0, 0, animate=False)
+        self.post_message(self.Highlighted(self.highlighted_account()))
+        return len(self._keys)
 
     def put(self, row: str, column: str, text: Text) -> None:
-        """Write one cell if its text changed.
+        """Write one cell; repaint its row if it is in view (nothing if it is unchanged)."""
+        self.put_row(row, ((column, text),))
 
-        Columns only grow: DataTable re-measures a whole column when a cell gets
-        narrower (quadratic over a run), so the width is asked for only when needed.
-        """
-        if self._shown.get((row, column)) == (text.plain, str(text.style)):
-            return
-        if row not in self.rows:
+    def put_row(self, row: str, cells: Iterable[tuple[str, Text]]) -> None:
+        """Write cells of one row; repaint the row once if any changed and it is in view."""
+        index = self._index.get(row)
+        if index is None:
             return  # an account past the display cap: no row
-        self._remember(row, column, text)
-        width = cell_len(text.plain)
-        grow = width > self._widths.get(column, 0)
-        if grow:
-            self._widths[column] = width
-        self.update_cell(row, column, text, update_width=grow)
+        shown = self._cells[index]
+        changed = grew = False
+        for column, text in cells:
+            old = shown.get(column)
+            if old is None:
+                continue  # not a column of this question
+            if old is text or (old.plain == text.plain and old.style == text.style):
+                continue
+            text = safe_value(text)
+            shown[column] = text
+            changed = True
+            width = cell_len(text.plain)
+            if width > self._widths[column]:
+                self._widths[column] = width  # columns only grow: rare
+                grew = True
+        if grew:
+            self._relayout()  # every row again, at the new width
+        elif changed:
+            self._strips.pop(index, None)
+            self._refresh_row(index)
+        if changed and index == self.cursor_row:
+            self.post_message(self.Highlighted(self.highlighted_account()))
 
     def show_marks(self, marked: Iterable[int]) -> None:
         """``●`` in the first column of the marked accounts' rows, nothing in the others."""
         chosen = {str(a) for a in marked}
-        for row in self.rows:
-            key = row.value or ""
+        for key in self._keys:
             self.put(key, "mark", MARK if key in chosen else BLANK)
-
-    def highlighted_account(self) -> int | None:
-        if not self.row_count:
-            return None
-        try:
-            key = self.coordinate_to_cell_key(self.cursor_coordinate).row_key.value
-        except RowDoesNotExist:
-            return None
-        return int(key) if key and key.isdigit() else None
-
-    def is_visible(self, account_id: int) -> bool:
-        """Whether the row of ``account_id`` is in view (or next to it)."""
-        try:
-            index = self.get_row_index(str(account_id))
-        except RowDoesNotExist:
-            return False
-        top = int(self.scroll_y)
-        return top - 2 <= index <= top + self.size.height + 2
 
     def show_waiting(self, account_ids: Iterable[int]) -> None:
         assert self.question is not None
+        cells = [("result", PENDING), *((key, BLANK) for key in self.question.keys)]
         for account_id in account_ids:
-            row = str(account_id)
-            self.put(row, "result", PENDING)
-            for key in self.question.keys:
-                self.put(row, key, BLANK)
+            self.put_row(str(account_id), cells)
 
     def show_not_asked(self, account_ids: Iterable[int]) -> None:
         for account_id in account_ids:
@@ -150,13 +218,127 @@ class FleetMatrix(SafeTable):
 
     def show_answer(self, answer: FleetAnswer) -> None:
         assert self.question is not None
-        row = str(answer.account_id)
+        keys = self.question.keys
         if answer.error is not None:
-            self.put(row, "result", Text(_cut(f"{NO} {answer.error}"), style=FAILED))
-            for key in self.question.keys:
-                self.put(row, key, BLANK)
+            failed = Text(_cut(f"{NO} {answer.error}"), style=FAILED)
+            self.put_row(str(answer.account_id), [("result", failed), *((k, BLANK) for k in keys)])
             return
-        self.put(row, "result", ANSWERED)
         values = answer.values
-        for key in self.question.keys:
-            self.put(row, key, value_text(key, values.get(key), values))
+        cells = [("result", ANSWERED), *((k, value_text(k, values.get(k), values)) for k in keys)]
+        self.put_row(str(answer.account_id), cells)
+
+    # ------------------------------------------------------------------ drawing
+
+    @property
+    def _total_width(self) -> int:
+        return sum(w + 2 * PAD for w in self._widths.values())
+
+    def _relayout(self) -> None:
+        """Every row again (new columns, a wider column): drop the strips, repaint."""
+        self._strips.clear()
+        self.virtual_size = Size(self._total_width, len(self._keys) + 1)
+        self.refresh()
+
+    def _refresh_row(self, index: int) -> None:
+        y = index - int(self.scroll_y) + 1  # line 0 is the header
+        if 1 <= y < self.size.height:
+            self.refresh(Region(0, y, self.size.width, 1))
+
+    def _line(self, cells: dict[str, Text], style: Style) -> Strip:
+        console = self.app.console
+        segments: list[Segment] = []
+        blank = Segment(" " * PAD, style)
+        for _, key in self._columns:
+            width = self._widths[key]
+            text = cells[key].copy()
+            text.truncate(width, overflow="ellipsis", pad=True)
+            segments.append(blank)
+            segments.extend(
+                Segment(s.text, style + s.style if s.style else style) for s in text.render(console)
+            )
+            segments.append(blank)
+        return Strip(segments, self._total_width)
+
+    def _row_strip(self, index: int) -> Strip:
+        strip = self._strips.get(index)
+        if strip is None:
+            self.repainted_rows += 1
+            even = "fleet-matrix--even-row" if index % 2 == 0 else ""
+            style = self.rich_style + (self.get_component_rich_style(even) if even else Style())
+            strip = self._strips[index] = self._line(self._cells[index], style)
+        return strip
+
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width
+        scroll_x = int(self.scroll_x)
+        if y == 0:
+            header = self.get_component_rich_style("fleet-matrix--header")
+            cells = {key: Text(label) for label, key in self._columns}
+            strip = self._line(cells, self.rich_style + header)
+            return strip.crop_extend(scroll_x, scroll_x + width, self.rich_style + header)
+        index = int(self.scroll_y) + y - 1
+        if not 0 <= index < len(self._keys):
+            return Strip.blank(width, self.rich_style)
+        strip = self._row_strip(index)
+        if index == self.cursor_row and self.has_focus:
+            strip = strip.apply_style(self.get_component_rich_style("fleet-matrix--cursor"))
+        elif index == self.cursor_row:
+            strip = strip.apply_style(Style(reverse=True))
+        return strip.crop_extend(scroll_x, scroll_x + width, self.rich_style)
+
+    def on_resize(self, _event: events.Resize) -> None:
+        self._strips.clear()
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._strips.clear()  # a theme switch: the rows' colours come from it
+
+    # ------------------------------------------------------------------ the cursor
+
+    def watch_cursor_row(self, old: int, new: int) -> None:
+        self._refresh_row(old)
+        self._refresh_row(new)
+        self.post_message(self.Highlighted(self.highlighted_account()))
+
+    def _move(self, row: int) -> None:
+        if not self._keys:
+            return
+        row = max(0, min(row, len(self._keys) - 1))
+        self.cursor_row = row
+        top = int(self.scroll_y)
+        height = max(1, self.scrollable_content_region.height - 1)
+        if row < top:
+            self.scroll_to(y=row, animate=False)
+        elif row >= top + height:
+            self.scroll_to(y=row - height + 1, animate=False)
+
+    def _page(self) -> int:
+        return max(1, self.scrollable_content_region.height - 2)
+
+    def action_cursor_up(self) -> None:
+        self._move(self.cursor_row - 1)
+
+    def action_cursor_down(self) -> None:
+        self._move(self.cursor_row + 1)
+
+    def action_page_up(self) -> None:
+        self._move(self.cursor_row - self._page())
+
+    def action_page_down(self) -> None:
+        self._move(self.cursor_row + self._page())
+
+    def action_first(self) -> None:
+        self._move(0)
+
+    def action_last(self) -> None:
+        self._move(len(self._keys) - 1)
+
+    def on_click(self, event: events.Click) -> None:
+        if event.y >= 1:  # not the header
+            self._move(int(self.scroll_y) + event.y - 1)
+
+    def on_focus(self) -> None:
+        self._refresh_row(self.cursor_row)
+
+    def on_blur(self) -> None:
+        self._refresh_row(self.cursor_row)
