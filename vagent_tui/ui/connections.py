@@ -37,6 +37,7 @@ from vagent_tui.ui.safety import refusal
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.screens.setup import SetupScreen
 from vagent_tui.ui.textual_compat import CrashReportingApp
+from vagent_tui.ui.themes import honour_empty_no_color, no_color_wanted
 from vagent_tui.ui.widgets.status import describe_error
 
 ClientFactory = Callable[[cfg.Connection], PlatformClient]
@@ -83,8 +84,11 @@ class ConnectionApp(CrashReportingApp[None]):
         # With NO_COLOR, Textual picks its filter once, here, from the theme in force
         # (its own dark one): a monochrome filter that turns the ANSI theme's "terminal
         # default" colours into black on black. Native ANSI colours make it strip the
-        # colours instead, leaving the terminal's own; app.tcss marks cursors by reverse.
-        super().__init__(ansi_color=True if os.environ.get("NO_COLOR") else None)
+        # colours instead, leaving the terminal's own; app.tcss marks cursors and focus
+        # by reverse video and bold. Textual reads an empty NO_COLOR as set: dropped
+        # first, so that it and the console agree (no-color.org: empty means colour).
+        honour_empty_no_color()
+        super().__init__(ansi_color=True if no_color_wanted() else None)
         self.config = config
         """The configuration as read at start; None when the file is malformed."""
         self.config_error = config_error
