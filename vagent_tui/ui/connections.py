@@ -169,7 +169,8 @@ class ConnectionApp(CrashReportingApp[None]):
         except Exception as exc:  # an API error, or a reply nothing expected: never fatal
             if self.connection.client is start.client:  # not another profile meanwhile
                 self.connection = start.failed(exc)
-                self.notify(f"Could not connect: {describe_error(exc)}", severity="error")
+                if not isinstance(self.screen, BaseScreen):  # its status line says it
+                    self.notify(f"Could not connect: {describe_error(exc)}", severity="error")
             return
         if self.initial_account is not None:
             try:
