@@ -112,3 +112,68 @@ async def test_a_target_refused_at_start_is_forgotten_once_another_is_picked(
         assert app.connection.target_id == 1111
         info = text_of(app.screen.query_one("#scope-info"))
         assert "Could not" not in info, info
+
+
+def _watch(app: Any, *, dry_run: bool) -> None:
+    from vagent_tui.api.models import MigrationTask
+
+    reply = MigrationTask.model_validate(
+        {
+            "taskId": f"task-{dry_run}",
+            "status": "running",
+            "templateId": "tpl-1",
+            "dryRun": dry_run,
+        }  # fmt: skip
+    )
+    app.watcher.add(reply, template_name="Dental default")
+
+
+async def test_quit_while_a_real_migration_runs_says_it_goes_on_and_asks(make_app: Any) -> None:
+    from vagent_tui.ui.dialogs import QuitConfirm
+
+    app = make_app("scope")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        _watch(app, dry_run=False)
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert isinstance(app.screen, QuitConfirm) and app.is_running
+        body = text_of(app.screen.query_one("#confirm-body"))
+        assert "continue on the platform" in body and "task-False" in body
+        await pilot.press("escape")  # ESC stays
+        await pilot.pause()
+        assert app.is_running and not isinstance(app.screen, QuitConfirm)
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert isinstance(app.screen, QuitConfirm)
+        await pilot.press("ctrl+q")  # asked once: ctrl+q again leaves
+        await pilot.pause()
+        assert not app.is_running, app.screen
+
+
+async def test_quit_with_only_a_dry_run_running_asks_nothing(make_app: Any) -> None:
+    app = make_app("scope")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        _watch(app, dry_run=True)
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert not app.is_running
+
+
+async def test_a_staging_write_on_show_is_said_once(make_app: Any) -> None:
+    """The status line says the staging was saved; no toast repeats it."""
+    from vagent_tui.ui.screens.base import BaseScreen
+
+    app = make_app("voices", account=1111)
+    toasts = record_toasts(app)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, BaseScreen)
+        screen.notify_if_away("Staging saved: on show")
+        assert toasts == []
+        await pilot.press("1")
+        await settle(pilot)
+        screen.notify_if_away("Staging saved: away")
+        assert toasts == ["Staging saved: away"]

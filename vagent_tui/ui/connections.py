@@ -237,6 +237,41 @@ class ConnectionApp(CrashReportingApp[None]):
         severity: SeverityLevel = "error" if failed else "information"
         self.notify(f"{kind} of {task.template_name} {task.status}", severity=severity)
 
+    # ------------------------------------------------------------------ quitting
+
+    def migrations_running(self) -> list[WatchedTask]:
+        """Real (not dry-run) migrations started here and not finished yet."""
+        return [t for t in self.watcher.tasks.values() if not t.dry_run and not t.final]
+
+    async def action_quit(self) -> None:
+        """Quit; while real migrations run, say they go on on the platform and ask once.
+
+        ctrl+q again (or Quit) leaves, ESC stays. Nothing is stopped: the platform runs
+        the task whether or not the console watches it.
+        """
+        from vagent_tui.ui.dialogs import QuitConfirm
+
+        running = self.migrations_running()
+        if not running or isinstance(self.screen, QuitConfirm):
+            self.exit()
+            return
+        names = ", ".join(f"{t.template_name or t.template_id} ({t.task_id})" for t in running)
+        count = len(running)
+        body = (
+            f"{count} migration{'s' if count != 1 else ''} still running: {names}.\n\n"
+            "They continue on the platform after you quit: only watching them here stops, "
+            "and the platform lists no tasks, so note the task ids to check them later.\n\n"
+            "ctrl+q again or Quit leaves; ESC stays."
+        )
+
+        def answer(leave: bool | None) -> None:
+            if leave:
+                self.exit()
+
+        self.push_screen(
+            QuitConfirm("Quit while migrations run?", body, confirm_label="Quit"), answer
+        )
+
     # ------------------------------------------------------------------ keymap
 
     def apply_keymap(self, keymap: Mapping[str, str]) -> None:

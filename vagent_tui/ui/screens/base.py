@@ -215,6 +215,13 @@ class BaseScreen(Screen[None]):
         else:
             self.status.error(f"Unexpected error: {describe_error(error)}")
 
+    def notify_if_away(self, message: str) -> None:
+        """A toast for an outcome this screen's status line says, when the line is not in
+        view (the screen was left, or a dialog is over it, while the write ran). On show,
+        the status line alone says it: a toast would only repeat it."""
+        if not self.is_current:
+            self.app.notify(message, markup=False)
+
     def busy_writing(self) -> bool:
         """True (and said) while a change is being sent: a second one waits for its answer.
 

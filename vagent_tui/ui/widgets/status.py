@@ -140,7 +140,9 @@ def token_advice(profile: cfg.Profile | None) -> str:
     """
     new = 'ctrl+p "profile: new…" saves a profile with a new token'
     if profile is None:
-        return f"the token needs replacing, not a retry: restart with a valid VAGENT_TOKEN, or {new}"
+        return (
+            f"the token needs replacing, not a retry: restart with a valid VAGENT_TOKEN, or {new}"
+        )
     name = inert(profile.name)
     if profile.token_env:
         where = f"put a valid token in ${inert(profile.token_env)} and restart"
