@@ -21,8 +21,8 @@ __all__ = [
     "StatusReport",
     "describe_error",
     "outcome_unknown",
-    "token_refused",
     "token_advice",
+    "token_refused",
 ]
 from vagent_tui.inert import inert
 from vagent_tui.ui.css import stylesheet
