@@ -123,7 +123,7 @@ def _watch(app: Any, *, dry_run: bool) -> None:
             "status": "running",
             "templateId": "tpl-1",
             "dryRun": dry_run,
-        }  # fmt: skip
+        }
     )
     app.watcher.add(reply, template_name="Dental default")
 
