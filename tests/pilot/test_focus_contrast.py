@@ -5,7 +5,7 @@ compact dropdown, a check box, a switch, a button, a table) is drawn focused and
 blurred; the cells that change are compared colour for colour (what the eye sees: the
 glyph's colour where there is a glyph, the background everywhere), and the strongest
 change must reach WCAG's 3:1 for a focus indicator. A 5% tint (about 1.1:1) fails.
-ANSI colours are measured in a common terminal palette.
+ANSI colours are measured in a common terminal palette (dark or light, as the theme).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from rich.color import Color as RichColor
 from rich.style import Style
-from rich.terminal_theme import DEFAULT_TERMINAL_THEME
+from rich.terminal_theme import DEFAULT_TERMINAL_THEME, MONOKAI, TerminalTheme
 from textual.app import ComposeResult
 from textual.geometry import Region
 from textual.screen import Screen
@@ -47,10 +47,15 @@ class Focusables(Screen[None]):
         yield Input("elsewhere", id="elsewhere")
 
 
+PALETTE: list[TerminalTheme] = [MONOKAI]
+"""The terminal palette ANSI colours are measured in: a dark one for a dark theme."""
+
+
 def _rgb(color: RichColor | None, foreground: bool) -> tuple[int, int, int]:
     if color is None:
         color = RichColor.default()
-    return tuple(color.get_truecolor(DEFAULT_TERMINAL_THEME, foreground=foreground))  # type: ignore[return-value]
+    r, g, b = color.get_truecolor(PALETTE[0], foreground=foreground)
+    return (r, g, b)
 
 
 def _luminance(rgb: tuple[int, int, int]) -> float:
@@ -97,6 +102,7 @@ def focus_change(focused: list[Any], blurred: list[Any]) -> float:
 @pytest.mark.parametrize("theme", THEMES)
 async def test_focus_is_visible_in_every_theme(theme: str) -> None:
     app = VagentApp(demo_client(), profile_label="demo", theme=theme)
+    PALETTE[0] = MONOKAI if app.current_theme.dark else DEFAULT_TERMINAL_THEME
     async with app.run_test(size=(60, 40)) as pilot:
         await settle(pilot)
         await app.push_screen(Focusables())
