@@ -464,3 +464,17 @@ async def test_accounts_error_then_retry(make_app: Any, monkeypatch: pytest.Monk
         await settle(pilot)
         assert screen.account_id == ACCOUNT
         assert "notes/readme.txt" in file_rows(screen)
+
+
+async def test_x_typed_in_the_ttl_field_stops_instead_of_landing_there(make_app: Any) -> None:
+    """The slot and TTL fields take digits; a letter is the screen's key (x: stop)."""
+    app = make_app("computer", account=ACCOUNT)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        ttl = app.screen.query_one("#computer-ttl", Input)
+        ttl.focus()
+        await pilot.press("end", "0")
+        await pilot.press("x")
+        await settle(pilot)
+        assert ttl.value == "6000"  # the digit typed, the letter not
+        assert "HTTP 409: No recording is active" in str(app.screen.status.content)

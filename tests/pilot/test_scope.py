@@ -267,7 +267,9 @@ async def test_connect_error_and_retry(make_app: Any) -> None:
         await settle(pilot)
         screen = app.screen
         assert "Could not connect: HTTP 401: Unauthorized Request" in text_of(screen, "#scope-info")
-        assert "press r to retry" in text_of(screen, "#status")
+        # A refused token needs a new one, not a retry (r still reconnects, with one).
+        assert "needs replacing, not a retry" in text_of(screen, "#status")
+        assert "press r" not in text_of(screen, "#status")
         app.connection.api._token = "demo-org"
         await pilot.press("r")
         await settle(pilot)

@@ -212,7 +212,7 @@ async def test_connect_failure_is_explained_on_the_screen_and_r_reconnects(make_
         screen = app.screen
         status = text_of(screen, "#status")
         assert "Not connected: HTTP 401: Unauthorized Request" in status
-        assert "press r to retry" in status
+        assert "needs replacing, not a retry" in status  # r would be refused the same way
         assert "Voices · not connected" in str(screen.query_one("#context-bar", Static).content)
         assert voices_requests(app) == []
         app.connection.api._token = "demo-partner"

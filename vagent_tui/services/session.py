@@ -77,7 +77,8 @@ class Connection:
         """Act as ``account`` (None or the owner: act as the key owner)."""
         if account is not None and self.owner is not None and account.id == self.owner.id:
             account = None
-        return replace(self, target=account)
+        # Acting as an account now: a failure to pick the one asked for earlier is old.
+        return replace(self, target=account, error=None if self.connected else self.error)
 
     async def resolve(self, account_id: int) -> Account:
         """Read an account as a target; raises if the key may not act on it."""

@@ -37,6 +37,7 @@ from vagent_tui.ui.safety import refusal
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.screens.setup import SetupScreen
 from vagent_tui.ui.textual_compat import CrashReportingApp
+from vagent_tui.ui.themes import honour_empty_no_color, no_color_wanted
 from vagent_tui.ui.widgets.status import describe_error
 
 ClientFactory = Callable[[cfg.Connection], PlatformClient]
@@ -83,8 +84,11 @@ class ConnectionApp(CrashReportingApp[None]):
         # With NO_COLOR, Textual picks its filter once, here, from the theme in force
         # (its own dark one): a monochrome filter that turns the ANSI theme's "terminal
         # default" colours into black on black. Native ANSI colours make it strip the
-        # colours instead, leaving the terminal's own; app.tcss marks cursors by reverse.
-        super().__init__(ansi_color=True if os.environ.get("NO_COLOR") else None)
+        # colours instead, leaving the terminal's own; app.tcss marks cursors and focus
+        # by reverse video and bold. Textual reads an empty NO_COLOR as set: dropped
+        # first, so that it and the console agree (no-color.org: empty means colour).
+        honour_empty_no_color()
+        super().__init__(ansi_color=True if no_color_wanted() else None)
         self.config = config
         """The configuration as read at start; None when the file is malformed."""
         self.config_error = config_error
@@ -165,7 +169,8 @@ class ConnectionApp(CrashReportingApp[None]):
         except Exception as exc:  # an API error, or a reply nothing expected: never fatal
             if self.connection.client is start.client:  # not another profile meanwhile
                 self.connection = start.failed(exc)
-                self.notify(f"Could not connect: {describe_error(exc)}", severity="error")
+                if not isinstance(self.screen, BaseScreen):  # its status line says it
+                    self.notify(f"Could not connect: {describe_error(exc)}", severity="error")
             return
         if self.initial_account is not None:
             try:
@@ -231,6 +236,41 @@ class ConnectionApp(CrashReportingApp[None]):
         failed = task.status.lower() in ("failed", "error")
         severity: SeverityLevel = "error" if failed else "information"
         self.notify(f"{kind} of {task.template_name} {task.status}", severity=severity)
+
+    # ------------------------------------------------------------------ quitting
+
+    def migrations_running(self) -> list[WatchedTask]:
+        """Real (not dry-run) migrations started here and not finished yet."""
+        return [t for t in self.watcher.tasks.values() if not t.dry_run and not t.final]
+
+    async def action_quit(self) -> None:
+        """Quit; while real migrations run, say they go on on the platform and ask once.
+
+        ctrl+q again (or Quit) leaves, ESC stays. Nothing is stopped: the platform runs
+        the task whether or not the console watches it.
+        """
+        from vagent_tui.ui.dialogs import QuitConfirm
+
+        running = self.migrations_running()
+        if not running or isinstance(self.screen, QuitConfirm):
+            self.exit()
+            return
+        names = ", ".join(f"{t.template_name or t.template_id} ({t.task_id})" for t in running)
+        count = len(running)
+        body = (
+            f"{count} migration{'s' if count != 1 else ''} still running: {names}.\n\n"
+            "They continue on the platform after you quit: only watching them here stops, "
+            "and the platform lists no tasks, so note the task ids to check them later.\n\n"
+            "ctrl+q again or Quit leaves; ESC stays."
+        )
+
+        def answer(leave: bool | None) -> None:
+            if leave:
+                self.exit()
+
+        self.push_screen(
+            QuitConfirm("Quit while migrations run?", body, confirm_label="Quit"), answer
+        )
 
     # ------------------------------------------------------------------ keymap
 

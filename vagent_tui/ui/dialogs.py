@@ -62,6 +62,17 @@ class ConfirmModal(ModalScreen[bool]):
         self.dismiss(False)
 
 
+class QuitConfirm(ConfirmModal):
+    """Quit while real migrations run? (ctrl+q again leaves; ESC stays.)"""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+q", "leave", "Quit", id="quit-confirm.quit", tooltip="Quit all the same"),
+    ]
+
+    def action_leave(self) -> None:
+        self.dismiss(True)
+
+
 class PromptModal(ModalScreen[str | None]):
     """One text field; a validator returning an error message keeps the dialog open.
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib.resources
 import os
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, MutableMapping
 from pathlib import Path
 from typing import Any
 
@@ -100,6 +100,26 @@ def load_themes(folders: Iterable[Path]) -> tuple[list[Theme], list[str]]:
     return list(themes.values()), errors
 
 
+def no_color_wanted(env: Mapping[str, str] | None = None) -> bool:
+    """Whether the terminal asked for no colour: ``NO_COLOR`` set and not empty.
+
+    no-color.org's rule. Textual strips colours whenever ``NO_COLOR`` is present, even
+    empty; `honour_empty_no_color` removes an empty one first, so that Textual and the
+    console agree (they once did not: an empty ``NO_COLOR`` with the ANSI theme gave
+    Textual's monochrome filter the theme's "terminal default" colours, which it turns
+    into black on black).
+    """
+    env = os.environ if env is None else env
+    return bool(env.get("NO_COLOR"))
+
+
+def honour_empty_no_color(env: MutableMapping[str, str] | None = None) -> None:
+    """Drop an empty ``NO_COLOR`` (it means nothing, no-color.org) before Textual reads it."""
+    env = os.environ if env is None else env
+    if env.get("NO_COLOR") == "":
+        del env["NO_COLOR"]
+
+
 def terminal_default(env: Mapping[str, str] | None = None) -> str:
     """The theme to use when nobody chose one.
 
@@ -107,7 +127,7 @@ def terminal_default(env: Mapping[str, str] | None = None) -> str:
     ``NO_COLOR`` set, the ANSI theme, which uses only the terminal's own colours.
     """
     env = os.environ if env is None else env
-    if env.get("NO_COLOR"):
+    if no_color_wanted(env):
         return ANSI
     truecolor = env.get("COLORTERM", "").lower() in ("truecolor", "24bit")
     over_ssh = bool(env.get("SSH_CONNECTION") or env.get("SSH_TTY") or env.get("SSH_CLIENT"))

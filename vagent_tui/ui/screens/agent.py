@@ -37,7 +37,7 @@ from vagent_tui.ui.screens.agent_changes import AgentChanges, title_problem
 from vagent_tui.ui.text import inert, safe
 from vagent_tui.ui.widgets.account_info import kind_name
 from vagent_tui.ui.widgets.agent_view import AgentView, ScrollPane
-from vagent_tui.ui.widgets.status import describe_error
+from vagent_tui.ui.widgets.status import describe_error, token_refused
 from vagent_tui.ui.widgets.tables import ROW_CAP, SafeTable, left_out, row_table
 
 
@@ -185,11 +185,21 @@ class AgentScreen(AgentChanges):
         if group == "agent-load":
             self._show_failed(error)
 
-    def _show_failed(self, error: BaseException) -> None:
+    def not_connected(self, error: BaseException) -> None:
+        self.slots = None  # what was shown belongs to a connection that is gone
+        self.query_one(AgentView).show(None)
+        self._show_failed(error, what="Not connected")
+
+    def _show_failed(
+        self, error: BaseException, what: str = "Could not load the configuration"
+    ) -> None:
         """Where the configuration would be: what failed (never "Loading…" after it)."""
         if self.slots is None:
-            line = safe(f"✗ Could not load the configuration: {describe_error(error)}", FAILED)
-            line.append(" (r: retry)", style="dim")
+            line = safe(f"✗ {what}: {describe_error(error)}", FAILED)
+            if token_refused(error):
+                line.append(" (a new token is needed: see the status line)", style="dim")
+            else:
+                line.append(" (r: retry)", style="dim")
             self.query_one("#agent-slot", Static).update(line)
 
     # ------------------------------------------------------------------ showing

@@ -266,7 +266,7 @@ class AgentChanges(BaseScreen):
                 self.changes_done(describe_error(exc), failed=True)
             return
         saved = f"; version {reply.version_id} saved" if reply.version_id else ""
-        self.app.notify(f"Published {who}{saved}", markup=False)
+        self.notify_if_away(f"Published {who}{saved}")
         self.slot = "live"
         self.changes_done(f"Published: live of {who} is the former staging{saved}.")
 
@@ -425,7 +425,7 @@ class AgentChanges(BaseScreen):
             else:
                 self.changes_done(describe_error(exc), failed=True)
             return
-        self.app.notify(f"Restored “{version.title}” into {into}", markup=False)
+        self.notify_if_away(f"Restored “{version.title}” into {into}")
         self.slot = into
         self.changes_done(f"“{version.title}” restored into {into} of {who}.")
 

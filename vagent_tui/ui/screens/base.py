@@ -55,6 +55,8 @@ class BaseScreen(Screen[None]):
         super().__init__()
         self._loaded_with: Connection | None = None
         """The connection value this screen last loaded for (None: load when shown)."""
+        self._said_not_connected = False
+        """The status line says the connection failed (cleared once connected)."""
 
     @property
     def vapp(self) -> Console:
@@ -115,8 +117,15 @@ class BaseScreen(Screen[None]):
         connection = self.connection
         if not connection.connected:
             if connection.error is not None:  # say why the screen is empty, and how to retry
-                self.status.error(f"Not connected: {describe_error(connection.error)}")
+                self.status.error(connection.error, prefix="Not connected: ")
+                self._said_not_connected = True
+                self.not_connected(connection.error)
+            elif connection.client is not None and self._said_not_connected:
+                self.status.busy("Connecting")  # r again: the old failure is not news
             return
+        if self._said_not_connected:  # connected now: that failure is old news
+            self._said_not_connected = False
+            self.status.clear()
         if connection is self._loaded_with:
             return
         self._loaded_with = connection
@@ -124,6 +133,13 @@ class BaseScreen(Screen[None]):
 
     def reload(self) -> None:
         """Start loading this screen's data (override; run the network in a worker)."""
+
+    def not_connected(self, error: BaseException) -> None:
+        """The connection failed: a screen whose body waits for data says so (override).
+
+        The status line already names the failure; a pane that says "Loading…" must
+        not go on saying it.
+        """
 
     async def load(
         self,
@@ -198,6 +214,13 @@ class BaseScreen(Screen[None]):
             self.call_after_refresh(self._maybe_reload)
         else:
             self.status.error(f"Unexpected error: {describe_error(error)}")
+
+    def notify_if_away(self, message: str) -> None:
+        """A toast for an outcome this screen's status line says, when the line is not in
+        view (the screen was left, or a dialog is over it, while the write ran). On show,
+        the status line alone says it: a toast would only repeat it."""
+        if not self.is_current:
+            self.app.notify(message, markup=False)
 
     def busy_writing(self) -> bool:
         """True (and said) while a change is being sent: a second one waits for its answer.

@@ -47,6 +47,7 @@ class FunctionsScreen(BaseScreen):
 
     TITLE: ClassVar[str] = "Functions"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (20, "-tall")]  # -short: the detail gives way
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding(
             "space",

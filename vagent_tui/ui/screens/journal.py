@@ -41,6 +41,7 @@ class JournalScreen(BaseScreen):
 
     TITLE: ClassVar[str] = "Journal"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (20, "-tall")]  # -short: the detail gives way
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("slash", "focus_text", "Filter", id="journal.filter", tooltip="Type to filter"),
         Binding(

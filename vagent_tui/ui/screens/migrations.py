@@ -446,7 +446,7 @@ class MigrationsScreen(BaseScreen):
         if not reply.is_task:
             message = f"Nothing to migrate: every agent of {name} is up to date."
             self.status.ok(message)
-            self.notify(message, markup=False)
+            self.notify_if_away(message)
             return
         if reply.dry_run is None:
             reply.dry_run = dry_run

@@ -106,7 +106,7 @@ async def stage_change(
             status.error(exc, retry_key=None)
         return Staged("failed", plan=plan, error=exc)
     status.ok(f"Staging of {who} saved: {summary(plan.diffs)}. Publish it on the Agent screen.")
-    screen.app.notify(f"Staging saved: {what}", markup=False)
+    screen.notify_if_away(f"Staging saved: {what}")
     return Staged("written", plan=plan)
 
 

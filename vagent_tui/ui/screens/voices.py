@@ -38,6 +38,7 @@ class VoicesScreen(BaseScreen):
 
     TITLE: ClassVar[str] = "Voices"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (20, "-tall")]  # -short: the detail gives way
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("slash", "focus_text", "Filter", id="voices.filter", tooltip="Type to filter"),
         Binding(

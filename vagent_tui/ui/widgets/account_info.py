@@ -18,7 +18,7 @@ from vagent_tui.services.session import Connection
 from vagent_tui.ui.format import flag, joined, plain
 from vagent_tui.ui.palette import FAILED, FAILED_STRONG, OK_STRONG, WARN
 from vagent_tui.ui.text import inert, safe
-from vagent_tui.ui.widgets.status import describe_error
+from vagent_tui.ui.widgets.status import describe_error, token_advice, token_refused
 
 if TYPE_CHECKING:
     # Only a type: the details widgets (and the agent services they need) are not
@@ -45,10 +45,7 @@ def scope_info(connection: Connection, error: BaseException | None) -> Renderabl
     grid.add_column(ratio=1, overflow="fold")
     owner, scope = connection.owner, connection.scope
     if error is not None:
-        grid.add_row(
-            Text("Error", style=FAILED_STRONG),
-            safe(f"✗ Could not connect: {describe_error(error)} — press r to retry", FAILED),
-        )
+        grid.add_row(Text("Error", style=FAILED_STRONG), _failure(error, connection))
     if owner is None or scope is None:
         if error is None:
             grid.add_row("Key owner", Text("connecting…", style="italic"))
@@ -80,6 +77,19 @@ def scope_info(connection: Connection, error: BaseException | None) -> Renderabl
         acting.append("  (o: key owner)", style="dim")
     grid.add_row(Text(f"{CURRENT} Acting as", style="bold"), acting)
     return grid
+
+
+def _failure(error: BaseException, connection: Connection) -> Text:
+    """What failed, in the words of what is true now, and what to do about it."""
+    if connection.connected:  # connected, but not as the account asked for (--account)
+        what = "Could not act as the account asked for"
+        then = "pick one below"
+    else:
+        what = "Could not connect"
+        then = "press r to retry"
+    if token_refused(error):
+        then = token_advice(connection.profile)
+    return safe(f"✗ {what}: {describe_error(error)} — {then}", FAILED)
 
 
 def _access(connection: Connection) -> Text:

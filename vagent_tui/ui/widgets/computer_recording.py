@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar, cast
 
 from pydantic import ValidationError
-from textual import work
+from textual import events, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.timer import Timer
@@ -32,6 +32,19 @@ if TYPE_CHECKING:
 
 TTL_DEFAULT = 600
 TTL_MIN, TTL_MAX = 60, 1800
+
+
+class DigitsInput(Input):
+    """A field for a whole number: digits are typed, any other character is the
+    screen's key (x typed in the TTL field stops the recording, as the footer says,
+    instead of landing in the field as text the form then refuses)."""
+
+    def check_consume_key(self, key: str, character: str | None) -> bool:
+        return character is not None and character.isdigit()
+
+    async def on_key(self, event: events.Key) -> None:
+        if event.is_printable and not (event.character or "").isdigit():
+            event.prevent_default()  # not typed here: the screen's bindings get it
 
 
 class RecordingPane(ReportsWorkerFailures, Vertical):
@@ -53,10 +66,10 @@ class RecordingPane(ReportsWorkerFailures, Vertical):
     def compose(self) -> ComposeResult:
         yield Label("Workflow recording", classes="pane-title")
         with Horizontal(classes="computer-row"):
-            slot = Input(placeholder="e.g. 0", id="computer-slot", compact=True)
+            slot = DigitsInput(placeholder="e.g. 0", id="computer-slot", compact=True)
             slot.cursor_blink = False
             yield FormField("Slot id", slot, name="slot_id", hint="≥ 0")
-            ttl = Input(str(TTL_DEFAULT), id="computer-ttl", compact=True)
+            ttl = DigitsInput(str(TTL_DEFAULT), id="computer-ttl", compact=True)
             ttl.cursor_blink = False
             yield FormField("Session TTL", ttl, name="ttl_seconds", hint=f"{TTL_MIN}..{TTL_MAX} s")
         with Horizontal(classes="computer-buttons"):

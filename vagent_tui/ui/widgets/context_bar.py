@@ -38,9 +38,13 @@ class ContextBar(Static):
                 self.show_connection(self._connection)
 
     def show_connection(self, connection: Connection) -> None:
-        """Most important first, so a narrow terminal cuts the least useful part."""
+        """Most important first; the profile stays at the right end whatever the width.
+
+        A narrow terminal cuts the middle (whom we act as, the scope) with an ellipsis,
+        never the profile, which says which key and platform every action goes to.
+        """
         self._connection = connection
-        text = Text(no_wrap=True, overflow="ellipsis")
+        text = Text(no_wrap=True, overflow="ellipsis", end="")
         tier = connection.tier
         self.set_class(tier == "prod", "-tier-prod")
         self.set_class(tier == "staging", "-tier-staging")
@@ -61,5 +65,15 @@ class ContextBar(Static):
             text.append(f" · {inert(scope.label)}")
             if scope.restricted:
                 text.append(" (restricted)")
-        text.append(f" · {inert(connection.label)}", style="dim")
+        profile = Text(f" · {inert(connection.label)}", style="dim", end="")
+        width = self.content_size.width
+        if width > 0:
+            # The profile keeps its place (up to half the line); the rest is cut first.
+            profile.truncate(max(width // 2, 12), overflow="ellipsis")
+            text.truncate(max(width - profile.cell_len, 1), overflow="ellipsis")
+        text.append_text(profile)
         self.update(text)
+
+    def on_resize(self) -> None:
+        if self._connection is not None:
+            self.show_connection(self._connection)

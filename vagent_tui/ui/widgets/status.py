@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from rich.text import Text
 from textual.message import Message
@@ -16,9 +16,19 @@ from vagent_tui.api.errors import (
     redact_text,
 )
 
-__all__ = ["StatusLine", "StatusReport", "describe_error", "outcome_unknown"]
+__all__ = [
+    "StatusLine",
+    "StatusReport",
+    "describe_error",
+    "outcome_unknown",
+    "token_advice",
+    "token_refused",
+]
 from vagent_tui.inert import inert
 from vagent_tui.ui.css import stylesheet
+
+if TYPE_CHECKING:
+    from vagent_tui import config as cfg
 
 UNSURE = " (the change may have been made: check before retrying)"
 """After a write got no reply or an unreadable one, the platform may have carried it out."""
@@ -44,16 +54,29 @@ class StatusLine(Static):
     def busy(self, what: str = "Loading") -> None:
         self.info(f"⟳ {what}…")
 
-    def error(self, error: BaseException | str, *, retry_key: str | None = "r") -> None:
-        """Show an error where it happened, with the server's message and the retry key."""
+    def error(
+        self, error: BaseException | str, *, retry_key: str | None = "r", prefix: str = ""
+    ) -> None:
+        """Show an error where it happened, with the server's message and the retry key.
+
+        A refused token (401) is not offered a retry, which would be refused the same
+        way: the line says how to give a new one instead.
+        """
         self.remove_class("-ok")
         self.add_class("-error")
         if outcome_unknown(error):
             retry_key = None  # never a blind retry of a change that may have been made
-        message = describe_error(error)
-        if retry_key:
+        message = prefix + describe_error(error)
+        if token_refused(error):
+            message += "  — " + token_advice(self._profile())
+        elif retry_key:
             message += f"  — press {retry_key} to retry"
         self.update(Text("✗ " + inert(message)))
+
+    def _profile(self) -> cfg.Profile | None:
+        """The profile in force, for advice on a refused token (None outside the console)."""
+        connection = getattr(self.app, "connection", None)
+        return getattr(connection, "profile", None)
 
     def clear(self) -> None:
         self.remove_class("-error", "-ok")
@@ -103,6 +126,43 @@ class StatusReport(Message):
             line.busy(describe_error(self.what))
         else:
             line.info(describe_error(self.what))
+
+
+def token_refused(error: BaseException | str) -> bool:
+    """The platform refused the token itself (HTTP 401): no retry will get through."""
+    return isinstance(error, ApiError) and error.status == 401
+
+
+def token_advice(profile: cfg.Profile | None) -> str:
+    """What to do about a refused token: where this one came from, and how to set another.
+
+    Never the token itself; a profile's source is named (its variable, command or file).
+    """
+    new = 'ctrl+p "profile: new…" saves a profile with a new token'
+    if profile is None:
+        return (
+            f"the token needs replacing, not a retry: restart with a valid VAGENT_TOKEN, or {new}"
+        )
+    name = inert(profile.name)
+    if profile.token_env:
+        where = f"put a valid token in ${inert(profile.token_env)} and restart"
+    elif profile.token_command:
+        where = "fix what the profile's token command prints, then restart"
+    else:
+        # `profile add` replaces the whole profile: the tier (prod stays read-only) and
+        # the rest of what it holds are named again.
+        keep = f" --tier {inert(profile.tier)}"
+        if profile.read_only:
+            keep += " --read-only"
+        if profile.target_account is not None:
+            keep += f" --account {profile.target_account}"
+        if profile.theme:
+            keep += f" --theme {inert(profile.theme)}"
+        where = (
+            f"store a new one: vagent-tui profile add {name} --base-url "
+            f"{inert(profile.base_url)}{keep} --token-stdin"
+        )
+    return f"the token of profile {name} needs replacing, not a retry: {where}; or {new}"
 
 
 def describe_error(error: BaseException | str) -> str:

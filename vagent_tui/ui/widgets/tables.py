@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from rich.text import Text
 from textual.widgets import DataTable
 from textual.widgets.data_table import ColumnKey, RowKey
 
@@ -27,8 +28,17 @@ DUPLICATE_MARK = "\x00dup"
 """Joins a repeated row key and its count: no key from outside holds a NUL."""
 
 
-safe_cell = safe_value
-"""A cell as it may be shown: text made inert, other renderables as they are."""
+def safe_cell(value: Any) -> Any:
+    """A cell as it may be shown: text made inert, other renderables as they are.
+
+    Text that does not fit its column ends in an ellipsis (a cut shows as a cut); the
+    whole value stays in the row's detail.
+    """
+    cell = safe_value(value)
+    if isinstance(cell, Text) and cell.overflow is None:
+        cell.overflow = "ellipsis"
+        cell.no_wrap = True
+    return cell
 
 
 class SafeTable(DataTable[Any]):
