@@ -93,6 +93,8 @@ class KeysScreen(ModalScreen[None]):
     DEFAULT_CSS = stylesheet(__file__)
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Close", id="keys.close", tooltip="Close the keys"),
+        # A dialog keeps the app's keys from its keys: ? closes it from here.
+        Binding("question_mark", "toggle_keys", "Close", show=False, id="keys.toggle"),
         Binding("j", "cursor_down", "Down", show=False, id="keys.down"),
         Binding("k", "cursor_up", "Up", show=False, id="keys.up"),
         Binding("g", "first", "Top", show=False, id="keys.first"),
@@ -123,6 +125,9 @@ class KeysScreen(ModalScreen[None]):
         return self.query_one("#keys-body", VerticalScroll)
 
     def action_close(self) -> None:
+        self.dismiss(None)
+
+    def action_toggle_keys(self) -> None:
         self.dismiss(None)
 
     def action_cursor_down(self) -> None:
