@@ -190,7 +190,9 @@ def run_keys(args: argparse.Namespace) -> int:
     else:
         from vagent_tui.ui.keys import catalog
 
-        lines = ['Binding ids for a profile\'s [profiles.NAME.keymap] table, e.g. "voices.copy" = "c"']
+        lines = [
+            'Binding ids for a profile\'s [profiles.NAME.keymap] table, e.g. "voices.copy" = "c"'
+        ]
         for i in catalog():
             key = "(none)" if i.key.startswith(convention.NO_KEY_PREFIX) else i.key
             lines.append(f"{i.id:<26} {key:<16} {i.description:<20} {i.owner}")

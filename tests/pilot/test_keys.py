@@ -4,6 +4,7 @@ the list keys of the convention work on every list."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
@@ -171,3 +172,27 @@ async def test_enter_shows_and_hides_the_voice_detail(make_app: Any) -> None:
         await wait_for(pilot, lambda: detail.has_class("-hidden") == shown)
         await pilot.press("enter")
         await wait_for(pilot, lambda: detail.has_class("-hidden") != shown)
+
+
+async def test_keys_a_focused_widget_hides_are_still_listed(make_app: Any) -> None:
+    # The voices table takes Enter for itself (and shows the detail through it): the
+    # screen's Enter binding is not among Textual's active bindings, but ? and the
+    # palette list it; a read-only profile's hidden write keys stay hidden.
+    app = make_app("voices", account=1112)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        app.screen.query_one("#voices-table", DataTable).focus()
+        await pilot.pause()
+        assert "voices.detail" not in {a.binding.id for a in app.screen.active_bindings.values()}
+        helps = {c.title: c.help for c in app.get_system_commands(app.screen)}
+        assert "(key ⏎)" in helps["voices: Detail"]
+        assert "voices: Use for agent" in helps
+        await pilot.press("question_mark")
+        await wait_for(pilot, lambda: isinstance(app.screen, KeysScreen))
+        assert "Detail: Show/hide detail" in _palette_text(app)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, KeysScreen))
+        app.connection = dataclasses.replace(app.connection, read_only=True)
+        await settle(pilot)
+        titles = {c.title for c in app.get_system_commands(app.screen)}
+        assert "voices: Detail" in titles and "voices: Use for agent" not in titles

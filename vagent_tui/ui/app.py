@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar
 
 from textual.app import App, SystemCommand
 from textual.await_complete import AwaitComplete
-from textual.binding import Binding, BindingType
+from textual.binding import ActiveBinding, Binding, BindingType
 from textual.command import CommandPalette
 from textual.screen import Screen
 from textual.worker import Worker, WorkerState
@@ -22,7 +23,7 @@ from vagent_tui import config as cfg
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.ui import palette
 from vagent_tui.ui.connections import ConnectionApp
-from vagent_tui.ui.convention import NO_KEY_PREFIX, action_name
+from vagent_tui.ui.convention import NO_KEY_PREFIX, action_name, effective_keys
 from vagent_tui.ui.dialogs import TextModal
 from vagent_tui.ui.registry import BY_NAME, SCREENS
 from vagent_tui.ui.screens.setup import SetupScreen
@@ -110,7 +111,9 @@ class VagentApp(ConnectionApp):
             id="app.palette",
             tooltip="Jump to any screen or action (like :)",
         ),
-        Binding("ctrl+q", "quit", "Quit", id="app.quit", tooltip="Quit vagent-tui"),
+        # Not in the footer (its columns go to the screen's keys): ? and the palette list
+        # it, and ctrl+c says it.
+        Binding("ctrl+q", "quit", "Quit", show=False, id="app.quit", tooltip="Quit vagent-tui"),
         Binding(
             "ctrl+y",
             "show_copied",
@@ -231,8 +234,30 @@ class VagentApp(ConnectionApp):
         if isinstance(screen, KeysScreen):
             screen.dismiss()
             return
-        rows = screen_rows(screen.active_bindings.values(), self.get_key_display)
+        rows = screen_rows(self.bindings_of(screen), self.get_key_display)
         self.push_screen(KeysScreen(screen.TITLE or screen.__class__.__name__, rows))
+
+    def bindings_of(self, screen: Screen[Any]) -> list[ActiveBinding]:
+        """The screen's active bindings, and its own that a focused widget's key hides.
+
+        Enter on Voices shows the detail; with the table focused, Textual's list of
+        active bindings has the table's Enter instead (which does the same through the
+        table's selection). The screen's binding is listed too, with its keymap key,
+        unless the screen disables it (a read-only profile).
+        """
+        active = list(screen.active_bindings.values())
+        ids = {a.binding.id for a in active if a.binding.id}
+        for binding in effective_keys(type(screen).__mro__).values():
+            if not binding.id or binding.id in ids or not binding.description:
+                continue
+            name, _, _ = binding.action.partition("(")
+            if screen.check_action(name, ()) is False:
+                continue
+            ids.add(binding.id)
+            keys = self.key_overrides.get(binding.id)
+            shown = binding if keys is None else replace(binding, key=keys)
+            active.append(ActiveBinding(screen, shown, True, binding.tooltip))
+        return active
 
     def get_key_display(self, binding: Binding) -> str:
         if binding.key.startswith(NO_KEY_PREFIX):
@@ -278,7 +303,7 @@ class VagentApp(ConnectionApp):
         title = (screen.TITLE or "screen").lower()
         keys: dict[tuple[int, str], list[str]] = {}
         found: dict[tuple[int, str], tuple[Binding, Any]] = {}
-        for active in screen.active_bindings.values():
+        for active in self.bindings_of(screen):
             b = active.binding
             if active.node is self or not active.enabled or not b.description:
                 continue

@@ -44,7 +44,7 @@ def screen_rows(
             continue
         if not binding.id or not (binding.description or binding.tooltip):
             continue  # no id: a key of Textual's widgets (tab, shift+arrows), not ours
-        keys, what = rows.setdefault(
+        keys, _what_it_does = rows.setdefault(
             (id(active.node), binding.action), ([], _what(binding, enabled=active.enabled))
         )
         shown = display(binding)
@@ -109,13 +109,12 @@ class KeysScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(
-                Text.assemble(
-                    ("Keys", "bold"), "  ↑↓ PgUp PgDn g G scroll · esc or ? closes"
-                ),
+                Text.assemble(("Keys", "bold"), "  ↑↓ PgUp PgDn g G scroll · esc or ? closes"),
                 id="keys-title",
+                markup=False,
             )
             with VerticalScroll(id="keys-body"):
-                yield Static(keys_table(self.title_text, self.mine), id="keys-table")
+                yield Static(keys_table(self.title_text, self.mine), id="keys-table", markup=False)
 
     def on_mount(self) -> None:
         self.body.focus()

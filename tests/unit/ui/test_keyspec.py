@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from vagent_tui import config as cfg
-from vagent_tui.ui.app import VagentApp
 from vagent_tui.ui import convention
+from vagent_tui.ui.app import VagentApp
 from vagent_tui.ui.keys import catalog
 from vagent_tui.ui.keyspec import config_warnings, key_problem
 

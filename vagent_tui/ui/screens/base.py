@@ -254,11 +254,12 @@ class BaseScreen(Screen[None]):
     async def action_last(self) -> None:
         await self._cursor(self._end_action(first=False))
 
-    async def action_page_up(self) -> None:
-        await self._cursor("page_up")
+    def action_page_up(self) -> None:
+        """A page up in the focused list (Widget's own would scroll the screen)."""
+        self.call_next(self._cursor, "page_up")
 
-    async def action_page_down(self) -> None:
-        await self._cursor("page_down")
+    def action_page_down(self) -> None:
+        self.call_next(self._cursor, "page_down")
 
     def _end_action(self, *, first: bool) -> str:
         """The focused widget's action to its first or last row (a text: to its top/end)."""
