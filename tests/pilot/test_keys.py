@@ -196,3 +196,15 @@ async def test_keys_a_focused_widget_hides_are_still_listed(make_app: Any) -> No
         await settle(pilot)
         titles = {c.title for c in app.get_system_commands(app.screen)}
         assert "voices: Detail" in titles and "voices: Use for agent" not in titles
+
+
+async def test_a_key_the_focused_widget_answers_is_listed_once(make_app: Any) -> None:
+    from vagent_tui.ui.keys_panel import screen_rows
+
+    app = make_app("scope")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        app.screen.account_tree.focus()
+        await pilot.pause()
+        rows = screen_rows(app.bindings_of(app.screen), app.get_key_display)
+        assert [what for keys, what in rows if keys == "⏎"] == ["Pick target: Act as this account"]

@@ -243,12 +243,16 @@ class VagentApp(ConnectionApp):
         Enter on Voices shows the detail; with the table focused, Textual's list of
         active bindings has the table's Enter instead (which does the same through the
         table's selection). The screen's binding is listed too, with its keymap key,
-        unless the screen disables it (a read-only profile).
+        unless the screen disables it (a read-only profile) or one of ours has the key
+        (the tree's Enter picks on Scope: the screen's Enter that picks is not repeated).
         """
         active = list(screen.active_bindings.values())
         ids = {a.binding.id for a in active if a.binding.id}
+        ours = {key for key, a in screen.active_bindings.items() if a.binding.id}
         for binding in effective_keys(type(screen).__mro__).values():
             if not binding.id or binding.id in ids or not binding.description:
+                continue
+            if binding.key in ours:
                 continue
             name, _, _ = binding.action.partition("(")
             if screen.check_action(name, ()) is False:
