@@ -6,6 +6,7 @@ import argparse
 import getpass
 import os
 import sys
+from pathlib import Path
 
 from vagent_tui import config as cfg
 from vagent_tui.api.errors import redact_url
@@ -52,7 +53,17 @@ def add_subcommands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     use.add_argument("name")
 
     sub.add_parser("info", help="print every path the app uses")
-    sub.add_parser("keys", help="list the binding ids a profile's keymap can override")
+    keys = sub.add_parser("keys", help="list the binding ids a profile's keymap can override")
+    keys.add_argument(
+        "--markdown",
+        action="store_true",
+        help="print the key convention as the README's Markdown table instead",
+    )
+    keys.add_argument(
+        "--write-readme",
+        metavar="README",
+        help="write the key convention's table between the keys markers of README",
+    )
 
 
 def _say(message: object) -> None:
@@ -162,11 +173,29 @@ def _add(config: cfg.Config, args: argparse.Namespace) -> int:
     return 0
 
 
-def run_keys(_args: argparse.Namespace) -> int:
-    from vagent_tui.ui.keys import catalog
+def run_keys(args: argparse.Namespace) -> int:
+    from vagent_tui.ui import convention
 
-    lines = ['Binding ids for a profile\'s [profiles.NAME.keymap] table, e.g. "voices.copy" = "y"']
-    lines += [f"{i.id:<26} {i.key:<16} {i.description:<20} {i.owner}" for i in catalog()]
+    if getattr(args, "write_readme", None):
+        path = Path(args.write_readme)
+        try:
+            text = path.read_text(encoding="utf-8")
+            path.write_text(convention.readme_with_table(text), encoding="utf-8")
+        except (OSError, ValueError) as exc:
+            _say(f"{path}: {exc}")
+            return 2
+        return 0
+    if getattr(args, "markdown", False):
+        lines = [convention.markdown()]
+    else:
+        from vagent_tui.ui.keys import catalog
+
+        lines = [
+            'Binding ids for a profile\'s [profiles.NAME.keymap] table, e.g. "voices.copy" = "c"'
+        ]
+        for i in catalog():
+            key = "(none)" if i.key.startswith(convention.NO_KEY_PREFIX) else i.key
+            lines.append(f"{i.id:<26} {key:<16} {i.description:<20} {i.owner}")
     try:
         print("\n".join(lines), flush=True)
     except BrokenPipeError:  # `vagent-tui keys | head`

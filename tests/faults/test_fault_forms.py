@@ -54,7 +54,7 @@ async def tokens_case(pilot: Any, kind: str, n: int) -> None:
     app = pilot.app
     screen = app.screen
     faults = sim_of(app).faults
-    await pilot.press("n")
+    await pilot.press("a")
     await pilot.pause()
     description = screen.query_one("#tokens-description", Input)
     description.value = f"fault {kind} {n}"

@@ -117,7 +117,7 @@ async def test_a_function_not_allowed_or_over_its_limit_is_refused(make_app: Any
         await wait_for(pilot, lambda: "Refused" in status_text(app))
         assert "retired" in status_text(app)
         await highlight(pilot, "#functions-table", "endCall")
-        await pilot.press("plus")
+        await pilot.press("a")
         await wait_for(pilot, lambda: "at most 1 allowed" in status_text(app))
         assert not posts(app)
 
@@ -127,7 +127,7 @@ async def test_edit_a_function_s_instructions(make_app: Any) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         await highlight(pilot, "#functions-table", "transferCall")
-        await pilot.press("i")
+        await pilot.press("e")
         await wait_for(pilot, lambda: app.screen.query("#editor-area"))
         area = app.screen.query_one("#editor-area")
         area.text = "Transfer billing questions to extension 22."

@@ -73,7 +73,7 @@ async def test_each_question_fills_the_matrix(make_app: Any) -> None:
         assert cell(app, 1113, "unavailable").startswith(refused[0])
         assert "13/13 answered · 0 errors" in str(screen.query_one("#fleet-summary").render())
 
-        await pilot.press("q")  # live voice and engines
+        await pilot.press("v")  # live voice and engines
         await settle(pilot)
         assert screen.question.name == "voice"
         assert {cell(app, a, "result") for a in AGENTS} == {""}
@@ -86,7 +86,7 @@ async def test_each_question_fills_the_matrix(make_app: Any) -> None:
         assert cell(app, 1112, "lang") == "es-MX"
         assert cell(app, 1112, "s2s") == "—" and cell(app, 1113, "s2s") == "openai"
 
-        await pilot.press("q")  # junk inbox unread
+        await pilot.press("v")  # junk inbox unread
         await settle(pilot)
         await run_question(pilot, app)
         junk = [r for r in sim.requests if r.path == JUNK]
@@ -169,7 +169,7 @@ async def test_csv_export(make_app: Any, monkeypatch: Any, tmp_path: Path) -> No
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         await run_question(pilot, app)
-        await pilot.press("e")
+        await pilot.press("w")
         await settle(pilot)
         modal = app.screen
         assert modal.query_one("#prompt-input").value == "fleet-functions-2025-11-20.csv"
@@ -196,7 +196,7 @@ async def test_csv_export(make_app: Any, monkeypatch: Any, tmp_path: Path) -> No
 
         # exporting again over the same file asks first; cancelling keeps the file
         path.write_text("old", encoding="utf-8")
-        await pilot.press("e")
+        await pilot.press("w")
         await settle(pilot)
         await pilot.press("enter")
         await settle(pilot)

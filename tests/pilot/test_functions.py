@@ -142,13 +142,13 @@ async def test_copy_docs_url_or_name(make_app: Any) -> None:
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await settle(pilot)
         screen = app.screen
-        await pilot.press("c")
+        await pilot.press("y")
         assert app.clipboard == "https://vida.io/docs/functions/transferCall"
-        await pilot.press("n")
+        await pilot.press("Y")
         assert app.clipboard == "transferCall"
         move_to(screen, "endCall")  # no docs page: the name is copied
         await pilot.pause()
-        await pilot.press("c")
+        await pilot.press("y")
         assert app.clipboard == "endCall"
 
 

@@ -179,7 +179,7 @@ async def test_a_message_shows_everything_and_its_links_as_text(make_app: Any) -
         room = app.screen
         shown = room.thread.shown
         assert not shown[0].links
-        await press(pilot, "c")
+        await press(pilot, "y")
         assert "no attachments" in str(room.status.content) and copied == []
         row = next(i for i, m in enumerate(shown) if m.links)
         await press(pilot, *["down"] * row)
@@ -195,7 +195,7 @@ async def test_a_message_shows_everything_and_its_links_as_text(make_app: Any) -
         console = Console(width=100, file=io.StringIO(), record=True)
         segments = list(console.render(detail))
         assert not any(seg.style and seg.style.link for seg in segments)
-        await press(pilot, "c")
+        await press(pilot, "y")
         assert copied == ["\n".join(message.links)]
 
 

@@ -149,7 +149,7 @@ async def test_copy_as_curl(make_app: Any) -> None:
         with contextlib.suppress(ApiError):
             await app.connection.api.delete_sip_entry("203.0.113.9", target=1111)
         await settle(pilot)
-        await pilot.press("c")
+        await pilot.press("y")
         await pilot.pause()
         assert app.clipboard == (
             'curl -X DELETE "$VAGENT_BASE_URL/api/v2/sip/ipWhitelist?token=$VAGENT_TOKEN'
@@ -181,7 +181,7 @@ async def test_secrets_stay_masked_in_table_detail_and_curl(make_app: Any) -> No
         assert screen.shown[0].path.endswith("adrExportConfig")
         detail = str(screen.query_one("#journal-detail", Static).render())
         assert "secrets masked" in detail and "pa55" not in detail
-        await pilot.press("c")
+        await pilot.press("y")
         await pilot.pause()
         assert '"password":"***"' in app.clipboard
         assert "masked secrets" in _status(app)

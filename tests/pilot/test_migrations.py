@@ -141,7 +141,7 @@ async def test_dry_run_then_confirmed_real_run_watched_to_completion(make_app: A
         assert "Dry run of Dental reception completed" in notes(app)
         assert sim.live[1111]["templateRevision"] == 3  # a dry run changes nothing
 
-        await pilot.press("d")  # dry run off: a real run
+        await pilot.press("t")  # dry run off: a real run
         assert "REAL RUN" in text_of(screen, "#mig-plan")
         await start(pilot)
         modal = app.screen
@@ -167,7 +167,7 @@ async def test_dry_run_then_confirmed_real_run_watched_to_completion(make_app: A
         assert "Migration finished: 2 agent(s) changed" in detail
 
         # every agent is up to date now: the platform answers {success} alone
-        await pilot.press("d")
+        await pilot.press("t")
         await start(pilot)
         await settle(pilot)
         assert len(posts(app)) == 3 and len(app.watcher.tasks) == 2
@@ -179,7 +179,7 @@ async def test_cancelling_the_confirmation_sends_nothing(make_app: Any) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         screen = app.screen
-        await pilot.press("d")
+        await pilot.press("t")
         for cancel in ("escape", "n", "enter"):  # enter: the cancel button has the focus
             await start(pilot)
             assert type(app.screen).__name__ == "ConfirmModal"
@@ -196,7 +196,7 @@ async def test_forcing_overrides_requires_typing_the_template_id(make_app: Any) 
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         screen = app.screen
-        await pilot.press("d", "f")
+        await pilot.press("t", "f")
         assert "replaces overrides" in text_of(screen, "#mig-plan")
         await start(pilot)
         await pilot.click("#confirm")

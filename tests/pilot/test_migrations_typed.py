@@ -59,11 +59,11 @@ async def test_without_a_list_an_id_and_its_sections_are_typed_and_remembered(
         await settle(pilot)
         screen = app.screen
         status = str(screen.status.content)
-        assert "This platform lists no templates: type a template id (t)" in status
+        assert "This platform lists no templates: type a template id (i)" in status
         assert not screen.status.has_class("-error")
         field = screen.query_one("#mig-template-id", Input)
         assert app.focused is field and field.value == ""
-        assert labels(screen) == ["This platform lists no templates: type a template id (t)"]
+        assert labels(screen) == ["This platform lists no templates: type a template id (i)"]
         await pilot.press("s")  # typed into the field: nothing sent
         await pilot.press("backspace")
         await pilot.press(*DENTAL)
@@ -131,10 +131,10 @@ async def test_an_id_the_platform_does_not_know_is_said_and_not_remembered(
         await settle(pilot)
         assert len(posts(app)) == 1
         status = str(screen.status.content)
-        assert "Template not found: check the id (t)" in status and "retry" not in status
+        assert "Template not found: check the id (i)" in status and "retry" not in status
         assert app.watcher.tasks == {}
         assert not (state_dir() / "recent-templates.json").exists()
-        assert labels(screen) == ["This platform lists no templates: type a template id (t)"]
+        assert labels(screen) == ["This platform lists no templates: type a template id (i)"]
 
 
 async def test_what_no_id_can_hold_is_refused_before_sending(
@@ -146,7 +146,7 @@ async def test_what_no_id_can_hold_is_refused_before_sending(
         screen = app.screen
         await pilot.press("enter")
         await settle(pilot)
-        assert "Pick a template first, or type its id (t)" in str(screen.status.content)
+        assert "Pick a template first, or type its id (i)" in str(screen.status.content)
         await pilot.press(*"tpl dental", "enter")
         await settle(pilot)
         assert "no spaces or control characters" in str(screen.status.content)
@@ -158,7 +158,7 @@ async def test_a_real_run_of_a_typed_id_names_no_revision(make_app: Any, monkeyp
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         screen = app.screen
-        await pilot.press(*DENTAL, "escape", "d", "s")
+        await pilot.press(*DENTAL, "escape", "t", "s")
         await settle(pilot)
         modal = app.screen
         assert type(modal).__name__ == "ConfirmModal"
@@ -183,7 +183,7 @@ async def test_with_the_list_typing_a_listed_id_picks_it_and_picking_fills_the_f
         await pilot.press("down")
         await settle(pilot)
         assert field.value == "tpl-realty-inbound" and options.highlighted == 1
-        await pilot.press("t")
+        await pilot.press("i")
         assert app.focused is field
         field.value = ""
         await pilot.press(*"tpl-after-hours")
@@ -215,7 +215,7 @@ async def test_a_failed_list_other_than_absent_is_an_error_and_typing_still_work
         screen = app.screen
         assert "boom" in str(screen.status.content) and screen.status.has_class("-error")
         assert labels(screen) == ["boom"]
-        await pilot.press("t", *DENTAL, "enter")
+        await pilot.press("i", *DENTAL, "enter")
         await settle(pilot)
         assert [p.path for p in posts(app)] == [f"/api/v2/templates/{DENTAL}/migrate"]
         assert len(app.watcher.tasks) == 1
@@ -233,7 +233,7 @@ async def test_enter_in_the_field_is_refused_on_a_read_only_profile(monkeypatch:
         await settle(pilot)
         screen = app.screen
         assert screen.query_one("#mig-template-id", Input).value == DENTAL  # the first listed
-        await pilot.press("t", "enter")
+        await pilot.press("i", "enter")
         await settle(pilot)
         assert posts(app) == [] and app.watcher.tasks == {}
         assert any("read-only" in message.lower() for message in said), said

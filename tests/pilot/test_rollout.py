@@ -357,7 +357,7 @@ async def test_rows_marked_in_fleet_are_the_rollouts_accounts(make_app: Any) -> 
     app = make_app("fleet")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        await pilot.press("m", "down", "m")  # 1111, then (m moves down) 1113
+        await pilot.press("space", "down", "space")  # 1111, then (a mark moves down) 1113
         assert app.marked_accounts == (1111, 1113)
         assert "2 marked (R rolls out)" in str(app.screen.query_one("#fleet-summary").render())
         await pilot.press("R")
@@ -378,9 +378,9 @@ async def test_export_csv_with_results_and_json_that_opens_again(
         await pilot.press("A")
         await confirm_review(pilot)
         await run_done(pilot)
-        await pilot.press("e")
+        await pilot.press("w")
         await answer_prompt(pilot, str(tmp_path / "r.csv"))
-        await pilot.press("e")
+        await pilot.press("w")
         await answer_prompt(pilot, str(tmp_path / "r.json"))
         await pilot.pause()
         rows = list(csv.DictReader(io.StringIO((tmp_path / "r.csv").read_text())))

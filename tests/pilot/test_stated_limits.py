@@ -46,7 +46,7 @@ async def test_a_token_with_an_empty_description_is_created(make_app: Any) -> No
         await settle(pilot)
         screen = app.screen
         sim = sim_of(app)
-        await pilot.press("n", "enter")  # the description left empty
+        await pilot.press("a", "enter")  # the description left empty
         await settle(pilot)
         assert sim.count("POST", TOKENS) == 1
         [create] = [r for r in sim.requests if r.method == "POST" and r.path == TOKENS]

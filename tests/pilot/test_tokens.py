@@ -73,7 +73,7 @@ async def test_create_shows_the_value_once_then_forgets_it(make_app: Any) -> Non
         await settle(pilot)
         screen = app.screen
         before = set(tokens_of(app, 1000))
-        await pilot.press("n")
+        await pilot.press("a")
         assert screen.focused is screen.query_one("#tokens-description", Input)
         await pilot.press(*"Nightly export", "enter")
         await settle(pilot)
@@ -89,7 +89,7 @@ async def test_create_shows_the_value_once_then_forgets_it(make_app: Any) -> Non
         shown = screen_text(app)
         assert "will not be shown again" in shown
         assert value in shown  # so the sentinel below can see a value when one is shown
-        await pilot.press("c")
+        await pilot.press("y")
         await pilot.pause()
         assert app.clipboard == value
         assert "Copied new token to the clipboard" in notes(app)
@@ -125,7 +125,7 @@ async def test_create_server_error_keeps_the_input(make_app: Any, monkeypatch: A
 
         monkeypatch.setattr(app.connection.api, "create_token", boom)
         count = len(sim_of(app).tokens)
-        await pilot.press("n", *"Nightly export", "enter")
+        await pilot.press("a", *"Nightly export", "enter")
         await settle(pilot)
         assert "HTTP 500: boom" in status_text(screen)
         assert screen.query_one("#tokens-description", Input).value == "Nightly export"
@@ -147,10 +147,10 @@ async def test_escape_closes_the_form_and_keeps_the_text(make_app: Any) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         screen = app.screen
-        await pilot.press("n", *"draft", "escape")
+        await pilot.press("a", *"draft", "escape")
         assert screen.query_one("#tokens-form").has_class("-hidden")
         assert screen.focused is screen.query_one("#tokens-table")
-        await pilot.press("n")
+        await pilot.press("a")
         assert screen.query_one("#tokens-description", Input).value == "draft"
         assert sim_of(app).count("POST", PATH) == 0
 
@@ -242,7 +242,7 @@ async def test_follows_the_target_account(make_app: Any) -> None:
         last = [r for r in sim_of(app).requests if r.path == PATH][-1]
         assert last.query.get("targetAccountId") == "1111"
         # Create goes to the target too.
-        await pilot.press("n", *"agent key", "enter")
+        await pilot.press("a", *"agent key", "enter")
         await settle(pilot)
         assert isinstance(app.screen, NewTokenModal)
         await pilot.press("escape")
@@ -279,7 +279,7 @@ async def test_a_second_enter_while_creating_does_not_lose_the_value(
     monkeypatch.setattr(app.connection.api, "create_token", slow)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        await pilot.press("n", *"twice", "enter")
+        await pilot.press("a", *"twice", "enter")
         await pilot.pause(0.1)
         await pilot.press("enter")  # must not cancel the first request
         await pilot.pause(0.5)

@@ -148,7 +148,7 @@ async def test_copy_voice_id(make_app: Any) -> None:
     app = make_app("voices")
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await settle(pilot)
-        await pilot.press("j", "c")
+        await pilot.press("j", "y")
         await pilot.pause()
         assert app.clipboard == "openai-ash"
         assert any("Copied voice id" in n.message for n in app._notifications)

@@ -28,7 +28,7 @@ async def run_functions(pilot: Any) -> None:
 
 async def run_voice(pilot: Any) -> None:
     await settle(pilot)
-    await pilot.press("q")
+    await pilot.press("v")
     await settle(pilot)
     await pilot.press("s")
     await settle(pilot, rounds=200)

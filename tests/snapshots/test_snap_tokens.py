@@ -13,7 +13,7 @@ async def run_before(pilot: Any) -> None:
 
 async def run_before_form(pilot: Any) -> None:
     await settle(pilot)
-    await pilot.press("n")  # the form open: the description is optional
+    await pilot.press("a")  # the form open: the description is optional
     await settle(pilot)
 
 

@@ -188,7 +188,7 @@ def template_id_problem(text: str) -> str | None:
     Only what no id can hold is refused; whether the id exists is the platform's to say.
     """
     if not text:
-        return "Pick a template first, or type its id (t)"
+        return "Pick a template first, or type its id (i)"
     if len(text) > TEMPLATE_ID_LIMIT:
         return f"A template id has at most {TEMPLATE_ID_LIMIT} characters"
     if any(c.isspace() or not c.isprintable() for c in text):

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar
 
-from textual.app import SystemCommand
+from textual.app import App, SystemCommand
 from textual.await_complete import AwaitComplete
-from textual.binding import Binding, BindingType
+from textual.binding import ActiveBinding, Binding, BindingType
 from textual.command import CommandPalette
 from textual.screen import Screen
 from textual.worker import Worker, WorkerState
@@ -22,6 +23,7 @@ from vagent_tui import config as cfg
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.ui import palette
 from vagent_tui.ui.connections import ConnectionApp
+from vagent_tui.ui.convention import NO_KEY_PREFIX, action_name, effective_keys
 from vagent_tui.ui.dialogs import TextModal
 from vagent_tui.ui.registry import BY_NAME, SCREENS
 from vagent_tui.ui.screens.setup import SetupScreen
@@ -41,14 +43,26 @@ _SELECT_NOTE = (
 )
 
 
+_NOT_COMMANDS = frozenset(
+    {"cursor_down", "cursor_up", "first", "last", "page_up", "page_down", "escape", "leave",
+     "leave_field", "focus_table", "close_form", "select_cursor", "toggle_node"}
+)  # fmt: skip
+"""Keys that move or leave, which the palette does not list as commands."""
+
+
+_KEYS_HELP = "This screen's keys and the key convention of every screen (key ?)"
+
+
 async def _nothing() -> None:
     """An await that completes at once."""
 
 
 def _screen_bindings() -> list[BindingType]:
+    """``goto.NAME`` for every screen; one without a key of its own (Fleet, Journal, ...)
+    gets a key no terminal sends, so that a keymap can still give it one by its id."""
     return [
         Binding(
-            info.key,
+            info.key or f"{NO_KEY_PREFIX}{info.name}",
             f"app.show('{info.name}')",
             info.title,
             show=False,
@@ -56,7 +70,6 @@ def _screen_bindings() -> list[BindingType]:
             tooltip=info.help,
         )
         for info in SCREENS
-        if info.key
     ]
 
 
@@ -72,8 +85,15 @@ class VagentApp(ConnectionApp):
     BINDINGS: ClassVar[list[BindingType]] = [
         *_screen_bindings(),
         Binding(
-            "question_mark", "toggle_keys", "Keys", id="app.keys", tooltip="Show this screen's keys"
+            "question_mark",
+            "toggle_keys",
+            "Keys",
+            show=False,
+            id="app.keys",
+            tooltip="This screen's keys and the convention of every screen",
         ),
+        # Both open the palette. Textual adds its own ctrl+p binding only when no binding
+        # of the app runs the palette action, so with `:` here ctrl+p must be here too.
         Binding(
             "colon",
             "command_palette",
@@ -82,7 +102,18 @@ class VagentApp(ConnectionApp):
             id="app.goto",
             tooltip="Jump to any screen or action (like ctrl+p)",
         ),
-        Binding("ctrl+q", "quit", "Quit", id="app.quit", tooltip="Quit vagent-tui"),
+        Binding(
+            App.COMMAND_PALETTE_BINDING,
+            "command_palette",
+            "Go to",
+            show=False,
+            priority=True,
+            id="app.palette",
+            tooltip="Jump to any screen or action (like :)",
+        ),
+        # Not in the footer (its columns go to the screen's keys): ? and the palette list
+        # it, and ctrl+c says it.
+        Binding("ctrl+q", "quit", "Quit", show=False, id="app.quit", tooltip="Quit vagent-tui"),
         Binding(
             "ctrl+y",
             "show_copied",
@@ -178,6 +209,10 @@ class VagentApp(ConnectionApp):
         # palette's choice runs: close it, or it would be left on the old mode's stack.
         if isinstance(self.screen, CommandPalette):
             self.screen.dismiss()
+        from vagent_tui.ui.keys_panel import KeysScreen
+
+        if isinstance(self.screen, KeysScreen):
+            self.screen.dismiss()
         self.switch_mode(name)
 
     def pop_screen(self) -> AwaitComplete:
@@ -192,12 +227,46 @@ class VagentApp(ConnectionApp):
         return super().pop_screen()
 
     def action_toggle_keys(self) -> None:
-        from textual.widgets import HelpPanel
+        """``?``: the keys of the screen shown and the convention; ``?`` again closes."""
+        from vagent_tui.ui.keys_panel import KeysScreen, screen_rows
 
-        if self.screen.query(HelpPanel):
-            self.action_hide_help_panel()
-        else:
-            self.action_show_help_panel()
+        screen = self.screen
+        if isinstance(screen, KeysScreen):
+            screen.dismiss()
+            return
+        rows = screen_rows(self.bindings_of(screen), self.get_key_display)
+        self.push_screen(KeysScreen(screen.TITLE or screen.__class__.__name__, rows))
+
+    def bindings_of(self, screen: Screen[Any]) -> list[ActiveBinding]:
+        """The screen's active bindings, and its own that a focused widget's key hides.
+
+        Enter on Voices shows the detail; with the table focused, Textual's list of
+        active bindings has the table's Enter instead (which does the same through the
+        table's selection). The screen's binding is listed too, with its keymap key,
+        unless the screen disables it (a read-only profile) or one of ours has the key
+        (the tree's Enter picks on Scope: the screen's Enter that picks is not repeated).
+        """
+        active = list(screen.active_bindings.values())
+        ids = {a.binding.id for a in active if a.binding.id}
+        ours = {key for key, a in screen.active_bindings.items() if a.binding.id}
+        for binding in effective_keys(type(screen).__mro__).values():
+            if not binding.id or binding.id in ids or not binding.description:
+                continue
+            if binding.key in ours:
+                continue
+            name, _, _ = binding.action.partition("(")
+            if screen.check_action(name, ()) is False:
+                continue
+            ids.add(binding.id)
+            keys = self.key_overrides.get(binding.id)
+            shown = binding if keys is None else replace(binding, key=keys)
+            active.append(ActiveBinding(screen, shown, True, binding.tooltip))
+        return active
+
+    def get_key_display(self, binding: Binding) -> str:
+        if binding.key.startswith(NO_KEY_PREFIX):
+            return "-"
+        return super().get_key_display(binding)
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         """The palette's commands; Textual reads their titles and help as markup.
@@ -214,7 +283,11 @@ class VagentApp(ConnectionApp):
             )
 
     def _palette_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
+        for command in super().get_system_commands(screen):
+            if command.callback == self.action_show_help_panel:  # ours is the ? panel
+                yield SystemCommand("Keys", _KEYS_HELP, self.action_toggle_keys)
+            else:
+                yield command
         for info in SCREENS:
             key = self.key_overrides.get(f"goto.{info.name}", info.key)
             yield SystemCommand(
@@ -223,18 +296,33 @@ class VagentApp(ConnectionApp):
                 partial(self.action_show, info.name),
             )
         yield from self.profile_commands()
-        title = screen.TITLE or "screen"
-        # Active bindings: keymap overrides applied, hidden (read-only) ones left out.
-        for active in screen.active_bindings.values():
+        yield from self._action_commands(screen)
+
+    def _action_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        """Every action of the screen and its focused widgets, hidden keys included.
+
+        Active bindings: keymap overrides applied, the ones a read-only profile hides
+        left out. The list moves and leaving (esc) are no commands.
+        """
+        title = (screen.TITLE or "screen").lower()
+        keys: dict[tuple[int, str], list[str]] = {}
+        found: dict[tuple[int, str], tuple[Binding, Any]] = {}
+        for active in self.bindings_of(screen):
             b = active.binding
-            if active.node is not screen or not active.enabled:
+            if active.node is self or not active.enabled or not b.description:
                 continue
-            if b.show and b.description and not b.action.startswith("app."):
-                yield SystemCommand(
-                    f"{title.lower()}: {b.description}",
-                    f"{b.tooltip or b.description} (key {self.get_key_display(b)})",
-                    partial(self.run_action, b.action, screen),
-                )
+            if action_name(b.action) in _NOT_COMMANDS or b.action.startswith("app."):
+                continue
+            where = (id(active.node), b.action)
+            found.setdefault(where, (b, active.node))
+            keys.setdefault(where, []).append(self.get_key_display(b))
+        for where, (b, node) in found.items():
+            shown = ", ".join(dict.fromkeys(keys[where]))
+            yield SystemCommand(
+                f"{title}: {b.description}",
+                f"{b.tooltip or b.description} (key {shown})",
+                partial(self.run_action, b.action, node),
+            )
 
     # ------------------------------------------------------------------ helpers
 

@@ -33,21 +33,26 @@ class KeyInfo:
     owner: str  # the class that declares the binding
 
 
-def catalog() -> list[KeyInfo]:
-    """Every binding with an id, from the app, its screens and widgets (sorted by id)."""
+def binding_owners() -> list[type[DOMNode]]:
+    """Every class of the console (and of Textual, as loaded) that declares ``BINDINGS``."""
     for wanted in (*_EXTRA_MODULES, *(info.target.partition(":")[0] for info in SCREENS)):
         importlib.import_module(wanted)
-    found: dict[str, KeyInfo] = {}
+    owners: list[type[DOMNode]] = []
     for name, module in list(sys.modules.items()):
         if not name.startswith(("vagent_tui.", "textual.")) or module is None:
             continue
-        for owner in _classes_with_bindings(vars(module).values(), name):
-            for binding in owner.BINDINGS:
-                if isinstance(binding, Binding) and binding.id and binding.id not in found:
-                    description = binding.description or binding.tooltip or binding.action
-                    found[binding.id] = KeyInfo(
-                        binding.id, binding.key, description, owner.__name__
-                    )
+        owners.extend(_classes_with_bindings(vars(module).values(), name))
+    return owners
+
+
+def catalog() -> list[KeyInfo]:
+    """Every binding with an id, from the app, its screens and widgets (sorted by id)."""
+    found: dict[str, KeyInfo] = {}
+    for owner in binding_owners():
+        for binding in owner.BINDINGS:
+            if isinstance(binding, Binding) and binding.id and binding.id not in found:
+                description = binding.description or binding.tooltip or binding.action
+                found[binding.id] = KeyInfo(binding.id, binding.key, description, owner.__name__)
     return sorted(found.values(), key=lambda info: info.id)
 
 

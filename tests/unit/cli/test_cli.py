@@ -175,5 +175,6 @@ def test_keys_lists_every_binding_id(capsys: pytest.CaptureFixture[str]) -> None
     # The app's, every screen's (imported on demand), and widgets' bindings.
     assert rows["goto.voices"] == "3" and rows["app.quit"] == "ctrl+q"
     assert rows["sip.add"] == "a" and rows["inbox.last_page"] == "G"
-    assert rows["scope.expand"] == "space" and rows["new-token.copy"] == "c"
+    assert rows["scope.expand"] == "space" and rows["new-token.copy"] == "y"
+    assert rows["goto.fleet"] == "(none)"  # the palette's, or a keymap's
     assert len(rows) > 60

@@ -73,7 +73,7 @@ class AgentScreen(AgentChanges):
         self.slots: AgentSlots | None = None
         self._loaded_for: int | None = None
         self.raw_json = ""
-        """The JSON of the configuration on show, as ``c`` copies it."""
+        """The JSON of the configuration on show, as ``y`` copies it."""
         self.versions: list[SavedVersion] = []
         """The saved versions in the table: row ``i`` is ``versions[i]``."""
 

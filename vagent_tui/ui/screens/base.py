@@ -18,6 +18,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
+from textual.widgets import DataTable, OptionList
 from textual.worker import Worker
 
 from vagent_tui.api.errors import PlatformError
@@ -49,7 +50,15 @@ class BaseScreen(Screen[None]):
         Binding("r", "reload", "Refresh", id="screen.reload", tooltip="Load this screen again"),
         Binding("j", "cursor_down", "Down", show=False, id="screen.down", tooltip="Move down"),
         Binding("k", "cursor_up", "Up", show=False, id="screen.up", tooltip="Move up"),
-    ]
+        # The convention's list keys (ui/convention.py), for whatever list has the focus;
+        # a screen that pages from the server takes them for its pages.
+        Binding("g,home", "first", "First", show=False, id="screen.first", tooltip="First row"),
+        Binding("G,end", "last", "Last", show=False, id="screen.last", tooltip="Last row"),
+        Binding("pageup", "page_up", "Page up", show=False, id="screen.page-up",
+                tooltip="A page up"),
+        Binding("pagedown", "page_down", "Page down", show=False, id="screen.page-down",
+                tooltip="A page down"),
+    ]  # fmt: skip
 
     def __init__(self) -> None:
         super().__init__()
@@ -261,6 +270,28 @@ class BaseScreen(Screen[None]):
 
     async def action_cursor_up(self) -> None:
         await self._cursor("cursor_up")
+
+    async def action_first(self) -> None:
+        await self._cursor(self._end_action(first=True))
+
+    async def action_last(self) -> None:
+        await self._cursor(self._end_action(first=False))
+
+    def action_page_up(self) -> None:
+        """A page up in the focused list (Widget's own would scroll the screen)."""
+        self.call_next(self._cursor, "page_up")
+
+    def action_page_down(self) -> None:
+        self.call_next(self._cursor, "page_down")
+
+    def _end_action(self, *, first: bool) -> str:
+        """The focused widget's action to its first or last row (a text: to its top/end)."""
+        focused = self.focused
+        if isinstance(focused, DataTable):
+            return "scroll_top" if first else "scroll_bottom"
+        if isinstance(focused, OptionList):
+            return "first" if first else "last"
+        return "scroll_home" if first else "scroll_end"  # a Tree moves its cursor too
 
     async def _cursor(self, action: str) -> None:
         """Run ``action`` on the focused widget; a widget without it ignores the key."""

@@ -48,8 +48,8 @@ class ComputerScreen(BaseScreen):
         _b("t", "status", "Status", "Refresh the recording status"),
         _b("f", "toggle_tree", "Pick file", "Show or hide the local file tree"),
         _b("u", "upload", "Upload", "Upload the picked file into the workspace"),
-        _b("a", "focus_account", "Account", "Choose the Computer Agent account", show=False),
-        _b("c", "copy_cdp", "Copy CDP URL", "Copy the browser session's CDP URL", show=False),
+        _b("i", "focus_account", "Account", "Choose the Computer Agent account", show=False),
+        _b("y", "copy_cdp", "Copy CDP URL", "Copy the browser session's CDP URL", show=False),
         _b("escape", "leave", "Leave field", "Close the file tree / leave the field", show=False),
     ]
     DEFAULT_CSS = stylesheet(__file__)

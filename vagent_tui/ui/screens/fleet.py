@@ -9,7 +9,7 @@ default 100; ``c`` changes it for the session). Each answer is written to its ro
 arrives; the matrix repaints that row only, and only if it is in view. The progress bar
 and the summary follow at most five times a second (and once at the end).
 ``x`` (or escape) cancels: nothing more is asked, and the rows not asked show ``–``.
-``e`` writes the matrix as CSV. The fleet belongs to the key, not to the target account:
+``w`` writes the matrix as CSV. The fleet belongs to the key, not to the target account:
 changing the target does not reload it (``r`` does). Above `ROW_CAP` accounts the
 matrix shows the first ones (the summary says how many are left out); every account is
 still asked, and the CSV holds them all.
@@ -75,10 +75,10 @@ class FleetScreen(BaseScreen):
         Binding(
             "escape", "cancel", "Cancel", show=False, id="fleet.cancel-esc", tooltip="Stop asking"
         ),
-        Binding("q", "next_question", "Question", id="fleet.question", tooltip="Next question"),
-        Binding("e", "export", "Export CSV", id="fleet.export", tooltip="Write the matrix as CSV"),
+        Binding("v", "next_question", "Question", id="fleet.question", tooltip="Next question"),
+        Binding("w", "export", "Export CSV", id="fleet.export", tooltip="Write the matrix as CSV"),
         Binding("c", "concurrency", "Limit", id="fleet.concurrency", tooltip="Requests at a time"),
-        Binding("m", "mark", "Mark", id="fleet.mark", tooltip="Mark the row for a rollout"),
+        Binding("space,m", "mark", "Mark", id="fleet.mark", tooltip="Mark the row for a rollout"),
         Binding(
             "enter",
             "open",
@@ -186,7 +186,7 @@ class FleetScreen(BaseScreen):
 
     def on_select_changed(self, event: Select.Changed) -> None:
         event.stop()
-        # the select's value now, not the event's: ``q`` may have moved on since
+        # the select's value now, not the event's: ``v`` may have moved on since
         value = self.query_one("#fleet-question", Select).value
         if self.running or not isinstance(value, str) or value == self.question.name:
             return
@@ -398,7 +398,7 @@ class FleetScreen(BaseScreen):
 
     async def action_roll_out(self) -> None:
         if not self.vapp.marked_accounts:
-            self.status.info("No row is marked: m marks the highlighted row")
+            self.status.info("No row is marked: space marks the highlighted row")
             return
         self.vapp.roll_out_marked = True
         await self.app.run_action("app.show('rollout')")

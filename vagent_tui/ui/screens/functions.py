@@ -57,7 +57,7 @@ class FunctionsScreen(BaseScreen):
             tooltip="Switch the function on or off in the agent's staging (reviewed first)",
         ),
         Binding(
-            "plus",
+            "a",
             "add_entry",
             "+1 entry",
             show=False,
@@ -65,23 +65,23 @@ class FunctionsScreen(BaseScreen):
             tooltip="One more entry of the function in staging (its limit permitting)",
         ),
         Binding(
-            "i",
+            "e",
             "edit_instructions",
             "Instructions",
             id="functions.instructions",
             tooltip="Edit the instructions of the function's entry in staging",
         ),
         Binding("v", "cycle_view", "View", id="functions.view", tooltip=_VIEW_TIP),
-        Binding("c", "copy_docs", "Copy docs", show=False, id="functions.copy", tooltip=_COPY_TIP),
+        Binding("y", "copy_docs", "Copy docs", show=False, id="functions.copy", tooltip=_COPY_TIP),
         Binding(
-            "n",
+            "Y",
             "copy_name",
             "Copy name",
             show=False,
             id="functions.copy-name",
             tooltip="Copy the name",
         ),
-        Binding("d", "cycle_detail", "Detail", id="functions.detail", tooltip=_DETAIL_TIP),
+        Binding("enter", "cycle_detail", "Detail", id="functions.detail", tooltip=_DETAIL_TIP),
     ]
     CSS_PATH = "functions.tcss"
     AUTO_FOCUS = "#functions-table"  # the table, not the first filter: arrows move its cursor
@@ -317,6 +317,12 @@ class FunctionsScreen(BaseScreen):
     def _row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         event.stop()
         self._show_detail()
+
+    @on(DataTable.RowSelected, "#functions-table")
+    def _row_selected(self, event: DataTable.RowSelected) -> None:
+        """Enter on the table is the table's own key: it changes the detail pane."""
+        event.stop()
+        self.action_cycle_detail()
 
     def _show_detail(self) -> None:
         fn = self.highlighted

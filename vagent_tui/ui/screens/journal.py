@@ -4,7 +4,7 @@ The journal is a local file (`vagent_tui.services.journal`), so this screen work
 without a connection. It shows one page of `PAGE_SIZE` entries at a time, read from the
 end of the file (``n`` older, ``p`` newer, ``g`` newest), so it opens at once however
 long the journal is; the filters apply to the page shown. Everything shown is inert:
-the file is outside text (anyone may edit it). ``c`` copies the highlighted request as
+the file is outside text (anyone may edit it). ``y`` copies the highlighted request as
 a curl command whose token is ``$VAGENT_TOKEN``; masked secrets stay masked (the status
 line says so).
 """
@@ -45,12 +45,12 @@ class JournalScreen(BaseScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("slash", "focus_text", "Filter", id="journal.filter", tooltip="Type to filter"),
         Binding(
-            "c", "copy_curl", "Copy curl", id="journal.curl", tooltip="Copy the request as curl"
+            "y", "copy_curl", "Copy curl", id="journal.curl", tooltip="Copy the request as curl"
         ),
         Binding("x", "clear_filters", "Clear", id="journal.clear", tooltip="Clear all filters"),
         Binding("n", "page(1)", "Older", id="journal.older", tooltip="The next page: older"),
         Binding("p", "page(-1)", "Newer", id="journal.newer", tooltip="The page before: newer"),
-        Binding("g", "first_page", "Newest", id="journal.newest", tooltip="The newest page"),
+        Binding("g,home", "first_page", "Newest", id="journal.newest", tooltip="The newest page"),
         Binding("escape", "focus_table", "Table", show=False, id="journal.table", tooltip="Table"),
     ]
     CSS_PATH = "journal.tcss"
@@ -307,5 +307,5 @@ def entry_detail(entry: JournalEntry) -> Text:
         out.append(" (secrets masked):\n" if entry.has_masked else ":\n")
         body = json.dumps(entry.body, indent=2, ensure_ascii=False)
         out.append(inert(body, multiline=True) + "\n")
-    out.append("c copies it as curl", style="dim")
+    out.append("y copies it as curl", style="dim")
     return out

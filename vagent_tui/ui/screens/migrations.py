@@ -59,7 +59,7 @@ from vagent_tui.ui.widgets.migration_rows import (
 from vagent_tui.ui.widgets.status import describe_error, outcome_unknown
 
 WIDE = 140
-NO_LIST = "This platform lists no templates: type a template id (t)"
+NO_LIST = "This platform lists no templates: type a template id (i)"
 RECENT_PREFIX = "\x00recent\x00"
 """Option ids of recent ids: never the id of a listed template (no id holds a NUL)."""
 
@@ -69,11 +69,15 @@ class MigrationsScreen(BaseScreen):
 
     TITLE = "Migrations"
     CSS_PATH = "migrations.tcss"
-    AUTO_FOCUS = "#mig-templates"  # keys s, d, f work at once; t goes to the id field
+    AUTO_FOCUS = "#mig-templates"  # keys s, t, f work at once; i goes to the id field
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "start", "Start", id="migrations.start", tooltip="Start the migration"),
         Binding(
-            "d", "toggle_dry_run", "Dry run", id="migrations.dry-run", tooltip="Dry run on/off"
+            "t",
+            "toggle_dry_run",
+            "Dry run",
+            id="migrations.dry-run",
+            tooltip="Dry run on/off (t: try first)",
         ),
         Binding(
             "f",
@@ -82,7 +86,7 @@ class MigrationsScreen(BaseScreen):
             id="migrations.force",
             tooltip="Replace customer overrides on/off",
         ),
-        Binding("t", "type_id", "Type id", id="migrations.type-id", tooltip="Type a template id"),
+        Binding("i", "type_id", "Type id", id="migrations.type-id", tooltip="Type a template id"),
         Binding(
             "escape",
             "leave_field",
@@ -113,7 +117,7 @@ class MigrationsScreen(BaseScreen):
     def compose_body(self) -> Iterable[Widget]:
         with Horizontal(id="mig-form"):
             with Vertical(id="mig-templates-pane"):
-                yield Static("Template id (t)", classes="pane-title")
+                yield Static("Template id (i)", classes="pane-title")
                 yield Input(
                     placeholder="type an id, or pick one below",
                     id="mig-template-id",
@@ -205,7 +209,7 @@ class MigrationsScreen(BaseScreen):
             self._fill(self.templates[0].id)  # the first listed, unless an id was typed
         self._fill_options()
         count = len(self.templates)
-        self.status.info(f"{count} template(s). Pick one or type an id (t), set the options, s.")
+        self.status.info(f"{count} template(s). Pick one or type an id (i), set the options, s.")
 
     def _type_unless_busy(self) -> None:
         """The focus to the id field, unless the user has put it elsewhere meanwhile."""
@@ -438,7 +442,7 @@ class MigrationsScreen(BaseScreen):
                 return
             if isinstance(exc, ApiError) and exc.status == 404:
                 # Sending the same id again will not find it: the id is what to change.
-                self.status.error(f"{describe_error(exc)}: check the id (t)", retry_key=None)
+                self.status.error(f"{describe_error(exc)}: check the id (i)", retry_key=None)
                 return
             self.status.error(exc, retry_key="s")  # a dry run changes nothing: safe again
             return

@@ -12,7 +12,7 @@ publishes the written ones, all of them or a first wave (asked, and confirmed by
 ``publish``). Both show a progress bar with counts and rate; ``x`` cancels (what was
 written stays written, and is listed). Each result is kept on disk with the plan
 (`vagent_tui.services.rollout_apply`), so a rerun, even in a console started again
-after a crash, skips what is done: ``l`` lists the kept rollouts. ``e`` exports the plan
+after a crash, skips what is done: ``l`` lists the kept rollouts. ``w`` exports the plan
 and its results as CSV, or the plan as JSON (``.json``) to apply later. A read-only
 profile can plan and export, not apply or publish. Every write is in the journal.
 """
@@ -85,7 +85,7 @@ class RolloutScreen(RolloutRuns):
         Binding("escape", "stop", "Cancel", show=False, id="rollout.cancel-esc",
                 tooltip="Stop: what was written stays written"),
         Binding("o", "shown", "Show", id="rollout.shown", tooltip="Show all, or one outcome"),
-        Binding("e", "export", "Export", id="rollout.export",
+        Binding("w", "export", "Export", id="rollout.export",
                 tooltip="The plan and its results as CSV, or the plan as JSON"),
         Binding("l", "saved", "Saved", id="rollout.saved",
                 tooltip="Rollouts kept on disk: resume one, or open a plan file"),

@@ -59,7 +59,7 @@ class RoomScreen(BaseScreen):
         _nav("home", "first_page", "First", "Newest messages", show=False),
         _nav("end", "last_page", "Last", "Oldest messages", show=False),
         Binding(
-            "c",
+            "y",
             "copy_links",
             "Copy links",
             id="room.copy-links",

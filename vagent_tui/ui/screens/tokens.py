@@ -41,11 +41,11 @@ def row_key(record: TokenRecord) -> str:
 
 
 class TokensScreen(BaseScreen):
-    """The acting account's tokens in a table; a create form below it (``n``)."""
+    """The acting account's tokens in a table; a create form below it (``a``)."""
 
     TITLE: ClassVar[str] = "Tokens"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("n", "new_token", "New token", id="tokens.new", tooltip="Create a token"),
+        Binding("a", "new_token", "New token", id="tokens.new", tooltip="Create a token"),
         Binding(
             "d",
             "delete_token",

@@ -48,8 +48,8 @@ class VoicesScreen(BaseScreen):
             id="voices.use",
             tooltip="Check the voice against the agent's staging, then write it there",
         ),
-        Binding("c", "copy_id", "Copy id", id="voices.copy", tooltip="Copy the voice id"),
-        Binding("d", "toggle_detail", "Detail", id="voices.detail", tooltip="Show/hide detail"),
+        Binding("y", "copy_id", "Copy id", id="voices.copy", tooltip="Copy the voice id"),
+        Binding("enter", "toggle_detail", "Detail", id="voices.detail", tooltip="Show/hide detail"),
         Binding(
             "x",
             "clear_filters",
@@ -220,6 +220,12 @@ class VoicesScreen(BaseScreen):
     def _row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         event.stop()
         self._show_detail()
+
+    @on(DataTable.RowSelected, "#voices-table")
+    def _row_selected(self, event: DataTable.RowSelected) -> None:
+        """Enter on the table is the table's own key: it shows or hides the detail."""
+        event.stop()
+        self.action_toggle_detail()
 
     def _show_detail(self) -> None:
         compact = self.has_class("-narrow")

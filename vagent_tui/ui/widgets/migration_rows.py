@@ -97,7 +97,7 @@ def task_detail(task: WatchedTask | None, now: float) -> RenderableType:
     """Everything seen of a task: status, message, counts, the history of status changes."""
     if task is None:
         return Text(
-            "No migration started in this session. Type a template id (t) or pick one, then s.",
+            "No migration started in this session. Type a template id (i) or pick one, then s.",
             "dim",
         )
     grid = Table.grid(padding=(0, 1), expand=True)

@@ -32,12 +32,12 @@ WARNING = (
 
 
 class NewTokenModal(ModalScreen[None]):
-    """Shows a new token's full value once; ``c`` copies it, Enter / Esc close."""
+    """Shows a new token's full value once; ``y`` copies it, Enter / Esc close."""
 
     DEFAULT_CSS = MODAL_CSS + stylesheet(__file__)
     SCOPED_CSS: ClassVar[bool] = False  # MODAL_CSS styles the screen itself (.modal)
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("c", "copy", "Copy", id="new-token.copy", tooltip="Copy the token value"),
+        Binding("y", "copy", "Copy", id="new-token.copy", tooltip="Copy the token value"),
         Binding(
             "escape", "close", "Close", id="new-token.close", tooltip="Close (not shown again)"
         ),
@@ -62,7 +62,7 @@ class NewTokenModal(ModalScreen[None]):
             area.cursor_blink = False
             yield area
             with Horizontal(classes="modal-buttons"):
-                yield Button("Copy (c)", id="new-token-copy", variant="primary")
+                yield Button("Copy (y)", id="new-token-copy", variant="primary")
                 yield Button("I stored it — close", id="new-token-close")
 
     def on_mount(self) -> None:

@@ -3,7 +3,7 @@
 Every text of a message comes from outside (the sender, its words, the addresses of its
 attachments) and goes in inert (`vagent_tui.ui.text`), never as markup. An attachment's
 address is shown as plain text: no link style is made from data, so nothing on screen
-opens an address the platform (or whoever wrote the message) chose; ``c`` copies them.
+opens an address the platform (or whoever wrote the message) chose; ``y`` copies them.
 """
 
 from __future__ import annotations

@@ -42,7 +42,24 @@ def safe_cell(value: Any) -> Any:
 
 
 class SafeTable(DataTable[Any]):
-    """A `DataTable` whose cells are always inert and whose rows never clash."""
+    """A `DataTable` whose cells are always inert and whose rows never clash.
+
+    Home and End go to the first and last row, as g and G do (the key convention,
+    `vagent_tui.ui.convention`); `DataTable` itself takes them to the first and last
+    column.
+    """
+
+    def action_scroll_home(self) -> None:
+        if self.cursor_type == "row":
+            self.action_scroll_top()
+        else:
+            super().action_scroll_home()
+
+    def action_scroll_end(self) -> None:
+        if self.cursor_type == "row":
+            self.action_scroll_bottom()
+        else:
+            super().action_scroll_end()
 
     def add_row(
         self,
