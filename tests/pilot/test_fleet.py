@@ -306,7 +306,7 @@ async def test_enter_acts_as_the_account_and_opens_the_questions_screen(
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         for _ in range(turns):  # functions -> voice -> junk
-            await pilot.press("q")
+            await pilot.press("v")
             await settle(pilot)
         await run_question(pilot, app)
         assert app.connection.target is None

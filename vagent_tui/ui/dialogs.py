@@ -66,10 +66,11 @@ class QuitConfirm(ConfirmModal):
     """Quit while real migrations run? (ctrl+q again leaves; ESC stays.)"""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+q", "leave", "Quit", id="quit-confirm.quit", tooltip="Quit all the same"),
+        Binding("ctrl+q", "quit", "Quit", id="quit-confirm.quit", tooltip="Quit all the same"),
     ]
 
-    def action_leave(self) -> None:
+    def action_quit(self) -> None:
+        """ctrl+q in the dialog: leave all the same (the app's quit is what asked)."""
         self.dismiss(True)
 
 
