@@ -98,7 +98,7 @@ async def test_a_failed_search_walks_this_time_and_searches_again_next_time(
 
 async def test_a_walk_that_stops_short_says_so() -> None:
     """The fallback at 10,000 agents with a small limit: partial, never "no match"."""
-    client, found = await directory_for("demo-partner", accounts=10_000)
+    _client, found = await directory_for("demo-partner", accounts=10_000)
     found.search_refused = "refused"
     found.walk_limit = 50
     seen: list[int] = []
@@ -109,7 +109,7 @@ async def test_a_walk_that_stops_short_says_so() -> None:
 
 
 async def test_search_results_know_their_parent_for_the_path() -> None:
-    client, found = await directory_for("demo-partner")
+    _client, found = await directory_for("demo-partner")
     matches = await found.search("sunrise concierge")
     assert ids(matches)[0] == 1321
     assert found.parents[1321] == 1320
