@@ -252,6 +252,8 @@ class AccountDirectory:
                 reason = f"search failed (HTTP {exc.status}): walked the tree instead"
             else:
                 return self._merge(text, page.items, page.total, cap)
+        elif self.search_refused:
+            reason = f"{self.search_refused}: walked the tree instead"
         walk = await self.walk(progress=progress)
         found = filter_accounts(list(walk.accounts), text)
         partial = ""

@@ -76,6 +76,8 @@ async def test_a_refused_search_walks_the_tree_from_then_on(monkeypatch: Any) ->
     assert matches.how == "walk" and "HTTP 404" in matches.fallback
     assert ids(matches)[0] == 1212 and not matches.partial
     assert not found.can_search()
+    again = await found.search("lakeside")
+    assert again.how == "walk" and "refused searchAccounts (HTTP 404)" in again.fallback
 
 
 async def test_a_failed_search_walks_this_time_and_searches_again_next_time(
