@@ -36,8 +36,14 @@ from vagent_tui.ui.text import inert
 from vagent_tui.ui.widgets.account_info import account_detail, label_for, scope_info, selectable
 from vagent_tui.ui.widgets.account_tree import AccountMatches, AccountTree
 
-SEARCH_DEBOUNCE = 0.04
+SEARCH_DEBOUNCE = 0.03
 """Seconds a key waits for the next before its search goes out (a newer key cancels it)."""
+
+
+def match_count(found: Matches) -> str:
+    """``1,234 accounts match “fleet”``: the status line of an answer."""
+    verb = "account matches" if found.total == 1 else "accounts match"
+    return f"{found.total:,} {verb} “{inert(found.query)}”"
 
 
 class ScopeScreen(BaseScreen):
@@ -260,8 +266,17 @@ class ScopeScreen(BaseScreen):
             return
         self._answer = found
         self.matches.show(found, self._match_text)
-        if found.fallback or found.partial:
-            self.status.info("⚠ " + " · ".join(p for p in (found.fallback, found.partial) if p))
+        self.status.info(
+            " · ".join(
+                part
+                for part in (
+                    match_count(found),
+                    found.fallback,
+                    found.partial and f"⚠ {found.partial}",
+                )
+                if part
+            )
+        )
         if self._pick_pending == text:
             self._pick_pending = None
             self._pick_highlighted()
