@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import re
 import shutil
 import statistics
 import subprocess
@@ -104,10 +105,10 @@ class Console:
 
 
 def answered(text: str) -> object:
-    """The screen shows the answer for ``text`` (the status line says how many match it)."""
+    """The screen shows the answer for ``text`` (the line above it says how many match)."""
 
     def check(screen: str) -> bool:
-        return f"match “{text.strip()}”" in screen  # the status line of its answer
+        return re.search(f"match(es)? “{re.escape(text.strip())}”", screen) is not None
 
     return check
 

@@ -178,7 +178,8 @@ async def test_enter_typed_fast_waits_for_the_answer_for_the_text(make_app: Any)
         await pilot.press("backspace", "backspace", "backspace", *"metro", "enter")
         await pilot.pause(0.1)
         assert app.connection.target is None  # not Summit, not anything yet
-        assert shown(screen) == ["Searching for “metro”…"]
+        assert text_of(screen, "#scope-answer").strip() == "Searching for “metro”…"
+        assert screen.query_one(AccountMatches).has_class("-waiting")  # Summit, dimmed
         assert "enter picks the top match when it shows" in text_of(screen, "#status")
         await wait_for(pilot, lambda: app.connection.target is not None)
         await settle(pilot)
@@ -227,9 +228,11 @@ async def test_no_answer_is_given_while_the_search_is_on_its_way(make_app: Any) 
         sim_of(app).latency_ms = 300
         await pilot.press("slash", *"zzzz")
         await pilot.pause(0.1)
-        assert shown(screen) == ["Searching for “zzzz”…"]
+        assert text_of(screen, "#scope-answer").strip() == "Searching for “zzzz”…"
+        assert "No account" not in text_of(screen, "#scope-answer")
         await wait_for(pilot, lambda: screen.query_one(AccountMatches).answered == "zzzz")
-        assert shown(screen) == ["No account matches “zzzz”"]
+        assert text_of(screen, "#scope-answer").strip() == "No account matches “zzzz”"
+        assert shown(screen) == []
 
 
 async def test_down_in_the_field_moves_the_highlight_and_enter_picks_it(make_app: Any) -> None:
@@ -292,7 +295,7 @@ async def test_a_key_that_cannot_search_walks_and_says_how_far(
         await pilot.press("slash", *"pinecrest intake")
         await settle(pilot)
         lines = shown(screen)
-        assert lines[0] == "No account matches “pinecrest intake” in the accounts walked so far"
+        assert "No account matches “pinecrest intake”" in text_of(screen, "#scope-answer")
         assert "only the first" in lines[-1] and "others may match" in lines[-1]
         assert "HTTP 404" in text_of(screen, "#status")
         screen.directory.walk_limit = 5000

@@ -41,9 +41,13 @@ SEARCH_DEBOUNCE = 0.03
 
 
 def match_count(found: Matches) -> str:
-    """``1,234 accounts match “fleet”``: the status line of an answer."""
+    """``1,234 accounts match “fleet”``: the line above an answer."""
+    walked = " in the accounts walked so far" if found.partial else ""
+    if not found.total:
+        return f"No account matches “{inert(found.query)}”{walked}"
     verb = "account matches" if found.total == 1 else "accounts match"
-    return f"{found.total:,} {verb} “{inert(found.query)}”"
+    shown = f", the best {len(found.accounts)} shown" if found.more else ""
+    return f"{found.total:,} {verb} “{inert(found.query)}”{shown}{walked}"
 
 
 class ScopeScreen(BaseScreen):
@@ -76,6 +80,7 @@ class ScopeScreen(BaseScreen):
         with Horizontal(id="scope-main"):
             with Vertical(id="scope-left"):
                 yield Input(placeholder="/ filter accounts (fuzzy)", id="scope-filter")
+                yield Static("", id="scope-answer")
                 yield AccountTree(self.label, id="scope-tree")
                 yield AccountMatches(id="scope-matches")
             yield Static("", id="scope-detail")
@@ -195,7 +200,8 @@ class ScopeScreen(BaseScreen):
             self.directory.path_of(account.id) if self.directory and account and account.id else []
         )
         permits = account is not None and selectable(self.connection, account)
-        self.query_one("#scope-detail", Static).update(account_detail(account, path, permits))
+        detail = account_detail(account, path, permits)
+        self.query_one("#scope-detail", Static).update(detail, layout=False)  # a fixed pane
 
     def on_tree_node_highlighted(self, event: Tree.NodeHighlighted[Account]) -> None:
         if event.node.data is not None:  # (a cleared tree highlights a bare root)
@@ -229,16 +235,25 @@ class ScopeScreen(BaseScreen):
         if not text or self.directory is None:
             self.workers.cancel_group(self, "scope-search")
             self._answer = None
-            self.matches.answered = None
-            self.matches.clear_options()
+            self.matches.clear()
+            self._say("")
             return
         if self._answer is not None and self._answer.query == text:
-            return  # this answer is shown already
-        self.matches.waiting(f"Searching for “{inert(text)}”…")
+            if self.matches.answered != text:  # back to the text shown before the last key
+                self.matches.show(self._answer, self._match_text, keep=True)
+                self._say(match_count(self._answer))
+            self.workers.cancel_group(self, "scope-search")
+            return
+        self.matches.waiting()
+        self._say(f"Searching for “{inert(text)}”…")
         self.run_worker(
             self._search(self.directory, text), group="scope-search", exclusive=True,
             exit_on_error=False,
         )  # fmt: skip
+
+    def _say(self, line: str) -> None:
+        """The line above the matches: what they answer, or what is awaited."""
+        self.query_one("#scope-answer", Static).update(line, layout=False)
 
     async def _search(self, directory: AccountDirectory, text: str) -> None:
         """One text's answer. A newer key cancels this worker (request and all), and an
@@ -247,14 +262,13 @@ class ScopeScreen(BaseScreen):
 
         def walked(count: int) -> None:
             if self._wanted(directory, text):
-                self.matches.waiting(
-                    f"Searching for “{inert(text)}”: walking the tree, {count:,} accounts so far…"
-                )
+                self._say(f"Searching for “{inert(text)}”: walking the tree, {count:,} accounts…")
 
         def failed(exc: PlatformError) -> None:
             if self._wanted(directory, text):
                 self._pick_pending = None
-                self.matches.waiting(f"The search for “{inert(text)}” failed: r retries")
+                self.matches.clear()
+                self._say(f"The search for “{inert(text)}” failed: r retries")
                 self.status.error(exc)
 
         ok, found = await self.load(
@@ -266,17 +280,9 @@ class ScopeScreen(BaseScreen):
             return
         self._answer = found
         self.matches.show(found, self._match_text)
-        self.status.info(
-            " · ".join(
-                part
-                for part in (
-                    match_count(found),
-                    found.fallback,
-                    found.partial and f"⚠ {found.partial}",
-                )
-                if part
-            )
-        )
+        self._say(match_count(found))
+        if found.fallback or found.partial:
+            self.status.info(" · ".join(p for p in (found.fallback, found.partial) if p))
         if self._pick_pending == text:
             self._pick_pending = None
             self._pick_highlighted()

@@ -114,9 +114,9 @@ class AccountTree(Tree[Account]):
 class AccountMatches(OptionList):
     """The filter's answer: the best matches first, at most `SEARCH_CAP`, then how many more.
 
-    It shows one answer at a time, for one text (`show`), or says that the answer for
-    the text typed is still on its way (`waiting`): a list for an older text is never
-    left to be picked from. A click highlights; enter or a double click picks.
+    It shows one answer at a time, for one text (`show`); while the answer for a newer
+    text is on its way (`waiting`) the list shown is dimmed and `answered` is None, so
+    its screen picks nothing from it. A click highlights; enter or a double click picks.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -139,11 +139,18 @@ class AccountMatches(OptionList):
         ):
             self.highlighted = clicked
 
-    def waiting(self, line: str) -> None:
-        """Nothing to pick: one dim line saying what is awaited."""
+    def waiting(self) -> None:
+        """The answer for a new text is awaited: the list shown is dimmed, not to be picked
+        from (`answered` is None); a list with no account in it is cleared at once."""
         self.answered = None
+        self.add_class("-waiting")
+        if not any(not self.get_option_at_index(i).disabled for i in range(self.option_count)):
+            self.clear_options()
+
+    def clear(self) -> None:
+        self.answered = None
+        self.remove_class("-waiting")
         self.clear_options()
-        self.add_option(Option(Text(line, style="dim italic"), disabled=True))
 
     def show(
         self, matches: Matches, text_of: Callable[[Account], Text], *, keep: bool = False
@@ -153,13 +160,7 @@ class AccountMatches(OptionList):
         before = self.highlighted_option.id if keep and self.highlighted_option else None
         self.clear_options()
         options = [Option(text_of(a), id=str(a.id)) for a in matches.accounts if a.id is not None]
-        if not options:
-            line = f"No account matches “{inert(matches.query)}”"
-            if matches.partial:
-                line += " in the accounts walked so far"
-            options_shown: list[Option] = [Option(Text(line, style="dim"), disabled=True)]
-        else:
-            options_shown = list(options)
+        options_shown = list(options)  # none: the line above the list says so
         if matches.more:
             more = f"… {matches.more:,} more matches not shown: type more to narrow"
             options_shown.append(Option(Text(more, style="dim italic"), disabled=True))
@@ -169,3 +170,4 @@ class AccountMatches(OptionList):
         ids = [o.id for o in options]
         self.highlighted = ids.index(before) if before in ids else (0 if options else None)
         self.answered = matches.query
+        self.remove_class("-waiting")
