@@ -233,9 +233,10 @@ class AccountDirectory:
     ) -> Matches:
         """The accounts matching ``query``, best first, at most ``cap`` of them.
 
-        ``searchAccounts`` (one request, the first ``cap`` matches and how many there are
-        in all) merged with the fuzzy matches among the accounts already known (ids,
-        kinds, abbreviations). When the key cannot search, or the search fails, the tree
+        ``searchAccounts`` (one request: the first ``cap`` accounts whose name or
+        username holds the text, and how many there are in all) merged with the accounts
+        already known whose id or kind holds it; ranked by `fuzzy_score` (a match at a
+        word start first). When the key cannot search, or the search fails, the tree
         is walked instead (``progress`` hears its count), and the answer says when that
         walk stopped short.
         """
@@ -273,13 +274,14 @@ class AccountDirectory:
             self.known.setdefault(account.id, account)
             if account.parent_id is not None and account.id != self.owner.id:
                 self.parents.setdefault(account.id, account.parent_id)
+        needle = text.lower()
         extra = [
             a
             for a in self.known.values()
-            if a.id not in ids and fuzzy_score(text, account_search_text(a)) is not None
+            if a.id not in ids and needle in account_search_text(a).lower()
         ]
         # Known accounts the search counted already (their name holds the text) are in
-        # its total; the others (an id, a kind, an abbreviation) add to it.
+        # its total; the others (by id or kind) add to it.
         total = max(total, len(ids)) + sum(1 for a in extra if not holds(text, a))
         ranked = filter_accounts([a for a in found if a.id is not None] + extra, text)
         return Matches(text, tuple(ranked[:cap]), max(total, len(ranked)), "search")

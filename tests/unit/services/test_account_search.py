@@ -33,8 +33,8 @@ async def test_one_search_request_and_no_walk() -> None:
     matches = await found.search("pine")
     assert matches.how == "search" and not matches.partial and not matches.fallback
     assert ids(matches)[:3] == [1310, 1311, 1312]  # Pinecrest Law, Intake, Spanish Intake
-    # The key owner, known, matches fuzzily (p-artners, northw-i-nd, ...) but ranks last.
-    assert ids(matches)[3:] == [1000] and matches.total == 4 and matches.more == 0
+    # Not the key owner, known, whose name holds p-artners, northw-i-nd, … in order.
+    assert ids(matches) == [1310, 1311, 1312] and matches.total == 3 and matches.more == 0
     (request,) = requests_to(client, SEARCH)
     assert request.query["queryText"] == "pine" and request.query["pageSize"] == "50"
     assert requests_to(client, *LISTS) == []
@@ -108,6 +108,14 @@ async def test_a_walk_that_stops_short_says_so() -> None:
     assert not walk.complete and seen and seen[-1] == len(walk.accounts)
     matches = await found.search("Fleet Agent 09999")
     assert matches.how == "walk" and "only the first" in matches.partial
+
+
+async def test_known_accounts_are_found_by_id_and_kind_too() -> None:
+    _client, found = await directory_for("demo-partner")
+    await found.children(found.owner)  # the resellers are known
+    assert ids(await found.search("1200")) == [1200]
+    by_kind = await found.search("reseller")
+    assert {1100, 1200, 1300} <= set(ids(by_kind))
 
 
 async def test_search_results_know_their_parent_for_the_path() -> None:

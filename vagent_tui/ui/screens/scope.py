@@ -4,7 +4,7 @@ The child accounts load lazily: expanding a node of the tree lists its children 
 (one list request per node, cached by the `AccountDirectory`). The filter asks
 ``searchAccounts`` for each text typed (`AccountDirectory.search`: debounced, a newer
 key cancels the older search, an answer for an older text is dropped), merged with the
-fuzzy matches among the accounts already known; a key that cannot search walks the tree
+accounts already known whose id or kind holds the text; a key that cannot search walks the tree
 instead, and says when that walk stopped short. Until the answer for the text typed
 shows, the list says it is searching: enter then waits for it and picks its top match.
 Enter (in the field or the list) picks the highlighted match; a click only highlights.
@@ -58,7 +58,7 @@ class ScopeScreen(BaseScreen):
     DEFAULT_CSS = stylesheet(__file__)
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "pick", "Pick", show=False, id="scope.pick-any", tooltip="Act as it"),
-        Binding("slash", "focus_filter", "Filter", id="scope.filter", tooltip="Fuzzy filter"),
+        Binding("slash", "focus_filter", "Filter", id="scope.filter", tooltip="Find an account"),
         Binding("o", "act_as_owner", "Key owner", id="scope.owner", tooltip="Act as the key owner"),
         Binding("down", "match_next", "Next match", show=False, id="scope.match-next",
                 tooltip="From the filter: highlight the next match"),
@@ -79,7 +79,9 @@ class ScopeScreen(BaseScreen):
         yield Static(Text("Connecting…", style="italic"), id="scope-info")
         with Horizontal(id="scope-main"):
             with Vertical(id="scope-left"):
-                yield Input(placeholder="/ filter accounts (fuzzy)", id="scope-filter")
+                yield Input(
+                    placeholder="/ find an account by name, username or id", id="scope-filter"
+                )
                 yield Static("", id="scope-answer")
                 yield AccountTree(self.label, id="scope-tree")
                 yield AccountMatches(id="scope-matches")
