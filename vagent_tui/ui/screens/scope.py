@@ -3,7 +3,7 @@
 The child accounts load lazily: expanding a node of the tree lists its children once
 (one list request per node, cached by the `AccountDirectory`). The filter asks
 ``searchAccounts`` for each text typed (`AccountDirectory.search`: debounced, a newer
-key cancels the older search, an answer for an older text is dropped), merged with the
+key cancels a search not sent yet, an answer for an older text is dropped), merged with the
 accounts already known whose id or kind holds the text; a key that cannot search walks the tree
 instead, and says when that walk stopped short. Until the answer for the text typed
 shows, the list says it is searching: enter then waits for it and picks its top match.
@@ -258,8 +258,8 @@ class ScopeScreen(BaseScreen):
         self.query_one("#scope-answer", Static).update(line, layout=False)
 
     async def _search(self, directory: AccountDirectory, text: str) -> None:
-        """One text's answer. A newer key cancels this worker (request and all), and an
-        answer for an older text or another tree is dropped, never shown."""
+        """One text's answer. A newer key cancels this worker; an answer for an older
+        text or another tree is dropped, never shown."""
         await asyncio.sleep(SEARCH_DEBOUNCE)  # keys typed together send one search
 
         def walked(count: int) -> None:
@@ -273,8 +273,13 @@ class ScopeScreen(BaseScreen):
                 self._say(f"The search for “{inert(text)}” failed: r retries")
                 self.status.error(exc)
 
+        # Sent, a search is let finish even when a newer key cancels this worker: cutting
+        # a request short drops its connection (a new TLS handshake for the next key).
+        # Its answer is then dropped; the side effect (accounts it made known) is kept.
+        sent = asyncio.ensure_future(directory.search(text, progress=walked))
+        sent.add_done_callback(lambda task: task.cancelled() or task.exception())
         ok, found = await self.load(
-            lambda _c: directory.search(text, progress=walked),
+            lambda _c: asyncio.shield(sent),
             on_error=failed,
             follows_target=False,  # the key's accounts, whatever the target
         )
