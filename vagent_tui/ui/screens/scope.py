@@ -13,6 +13,7 @@ Enter (in the field or the list) picks the highlighted match; a click only highl
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Iterable
 from typing import ClassVar
 
@@ -37,7 +38,8 @@ from vagent_tui.ui.widgets.account_info import account_detail, label_for, scope_
 from vagent_tui.ui.widgets.account_tree import AccountMatches, AccountTree
 
 SEARCH_DEBOUNCE = 0.03
-"""Seconds a key waits for the next before its search goes out (a newer key cancels it)."""
+"""Seconds a key that follows another this closely waits for the next before its search
+goes out (a newer key cancels it); a key on its own searches at once."""
 
 
 def match_count(found: Matches) -> str:
@@ -74,6 +76,7 @@ class ScopeScreen(BaseScreen):
         self._loaded: set[int] = set()
         self._answer: Matches | None = None
         self._pick_pending: str | None = None
+        self._last_key = 0.0
 
     def compose_body(self) -> Iterable[Widget]:
         yield Static(Text("Connecting…", style="italic"), id="scope-info")
@@ -249,7 +252,8 @@ class ScopeScreen(BaseScreen):
         self.matches.waiting()
         self._say(f"Searching for “{inert(text)}”…")
         self.run_worker(
-            self._search(self.directory, text), group="scope-search", exclusive=True,
+            self._search(self.directory, text, self._debounce()), group="scope-search",
+            exclusive=True,
             exit_on_error=False,
         )  # fmt: skip
 
@@ -257,10 +261,18 @@ class ScopeScreen(BaseScreen):
         """The line above the matches: what they answer, or what is awaited."""
         self.query_one("#scope-answer", Static).update(line, layout=False)
 
-    async def _search(self, directory: AccountDirectory, text: str) -> None:
+    def _debounce(self) -> float:
+        """How long this text's search waits: at once, unless the keys come in a burst."""
+        now = time.monotonic()
+        burst = now - self._last_key < SEARCH_DEBOUNCE
+        self._last_key = now
+        return SEARCH_DEBOUNCE if burst else 0.0
+
+    async def _search(self, directory: AccountDirectory, text: str, delay: float) -> None:
         """One text's answer. A newer key cancels this worker; an answer for an older
         text or another tree is dropped, never shown."""
-        await asyncio.sleep(SEARCH_DEBOUNCE)  # keys typed together send one search
+        if delay:
+            await asyncio.sleep(delay)  # keys typed together send one search
 
         def walked(count: int) -> None:
             if self._wanted(directory, text):
