@@ -174,7 +174,7 @@ async def test_enter_typed_fast_waits_for_the_answer_for_the_text(make_app: Any)
         await pilot.press("slash", *"sum")
         await settle(pilot)
         assert "Summit Reseller Group" in shown(screen)[0]
-        sim_of(app).latency_ms = 400
+        sim_of(app).latency_ms = 1500  # long enough to look before the answer
         await pilot.press("backspace", "backspace", "backspace", *"metro", "enter")
         await pilot.pause(0.1)
         assert app.connection.target is None  # not Summit, not anything yet
@@ -202,19 +202,28 @@ async def test_typing_on_drops_a_waiting_enter_and_an_older_answer(
         await settle(pilot)
         screen = app.screen
         real = AccountDirectory.search
+        release = asyncio.Event()
+        pine_answered = asyncio.Event()
 
-        async def slow_for_pine(self: AccountDirectory, text: str, **kw: Any) -> Any:
+        async def held_for_pine(self: AccountDirectory, text: str, **kw: Any) -> Any:
             if text == "pine":
-                await asyncio.sleep(0.5)
+                await release.wait()  # the answer for "pine" comes only when let go
+                found = await real(self, text, **kw)
+                pine_answered.set()
+                return found
             return await real(self, text, **kw)
 
-        monkeypatch.setattr(AccountDirectory, "search", slow_for_pine)
+        monkeypatch.setattr(AccountDirectory, "search", held_for_pine)
         await pilot.press("slash", *"pine", "enter")  # enter waits for "pine"…
         await pilot.pause(0.1)
+        assert app.connection.target is None
         await pilot.press(*"xx")  # … and is dropped: the text changed
         await pilot.press(*["backspace"] * 5, *"etro")
         await settle(pilot)
-        await pilot.pause(0.6)
+        await wait_for(pilot, lambda: screen.query_one(AccountMatches).answered == "petro")
+        release.set()  # now the answer for "pine" comes: too late, dropped
+        await wait_for(pilot, pine_answered.is_set)
+        await settle(pilot)
         assert screen.query_one(AccountMatches).answered == "petro"
         assert app.connection.target is None
         assert screen._answer.query == "petro"  # the answer for "pine" never showed
@@ -225,7 +234,7 @@ async def test_no_answer_is_given_while_the_search_is_on_its_way(make_app: Any) 
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         screen = app.screen
-        sim_of(app).latency_ms = 300
+        sim_of(app).latency_ms = 1500
         await pilot.press("slash", *"zzzz")
         await pilot.pause(0.1)
         assert text_of(screen, "#scope-answer").strip() == "Searching for “zzzz”…"
