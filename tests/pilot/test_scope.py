@@ -9,10 +9,12 @@ import pytest
 from rich.console import Console
 from textual.widgets import Input, OptionList, Static
 
-from tests.helpers import fail_once, settle, wait_for
+from tests.helpers import fail_once, settle, sim_of, wait_for
 from vagent_tui.api.errors import ApiError
+from vagent_tui.ui.widgets.account_tree import AccountMatches
 
 ACCOUNT = "/api/v2/account"
+SEARCH = "/api/v2/searchAccounts"
 LISTS = ("/api/v2/listResellers", "/api/v2/listOrganizations", "/api/v2/listAccounts")
 
 
@@ -106,7 +108,24 @@ async def test_pick_target_updates_header_and_agent_screen(make_app: Any) -> Non
         assert "acting as key owner" in text_of(app.screen, "#context-bar")
 
 
-async def test_filter_walks_tree_once_and_picks(make_app: Any) -> None:
+def searches(app: Any) -> list[str]:
+    """The ``queryText`` of every ``searchAccounts`` request so far."""
+    sim = app.connection.api.sim_app.state.sim
+    return [r.query.get("queryText", "") for r in sim.requests if r.path == SEARCH]
+
+
+def shown(screen: Any) -> list[str]:
+    """The lines of the matches list, as shown."""
+    matches = screen.query_one("#scope-matches", OptionList)
+    return [str(matches.get_option_at_index(i).prompt) for i in range(matches.option_count)]
+
+
+def highlighted_id(screen: Any) -> int | None:
+    option = screen.query_one("#scope-matches", OptionList).highlighted_option
+    return int(option.id) if option is not None and option.id is not None else None
+
+
+async def test_filter_searches_and_one_enter_picks_the_top_match(make_app: Any) -> None:
     app = make_app("scope")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -117,17 +136,11 @@ async def test_filter_walks_tree_once_and_picks(make_app: Any) -> None:
         await settle(pilot)
         matches = screen.query_one("#scope-matches", OptionList)
         assert screen.has_class("-filtering") and matches.display
-        first = matches.get_option_at_index(0)
-        assert first.id == "1212"  # Lakeside Billing
-        walked = len(list_requests(app))
-        assert walked == 1 + 3 + 6  # root, the 3 resellers, the 6 organizations
-        # Typing more filters in memory: no new request.
-        await pilot.press("l")
-        await settle(pilot)
-        assert len(list_requests(app)) == walked
-        await pilot.press("enter")  # from the field to the matches
-        assert app.focused is matches
-        await pilot.press("enter")
+        assert highlighted_id(screen) == 1212  # Lakeside Billing, the top match
+        # The last search is for the whole text; the tree is not walked.
+        assert searches(app)[-1] == "lakeside bil"
+        assert list_requests(app) == ["1000"]
+        await pilot.press("enter")  # from the field: one enter picks
         await settle(pilot)
         assert app.connection.target_id == 1212
         # Escape leaves the filter and shows the tree again.
@@ -135,6 +148,170 @@ async def test_filter_walks_tree_once_and_picks(make_app: Any) -> None:
         await pilot.pause()
         assert not screen.has_class("-filtering")
         assert screen.query_one("#scope-filter", Input).value == ""
+
+
+async def test_pine_enter_picks_pinecrest_not_the_key_owner(make_app: Any) -> None:
+    """The owner matches "pine" fuzzily (p-artners northw-i-nd …) but is not the top."""
+    app = make_app("scope")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"pine")
+        await settle(pilot)
+        assert highlighted_id(app.screen) == 1310  # Pinecrest Law
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.connection.target_id == 1310
+        assert "Already acting" not in text_of(app.screen, "#status")
+
+
+async def test_enter_typed_fast_waits_for_the_answer_for_the_text(make_app: Any) -> None:
+    """``/metro`` + enter before the answer came: nothing is picked from an older list;
+    the top match of the answer for "metro" is, once it shows."""
+    app = make_app("scope")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        await pilot.press("slash", *"sum")
+        await settle(pilot)
+        assert "Summit Reseller Group" in shown(screen)[0]
+        sim_of(app).latency_ms = 1500  # long enough to look before the answer
+        await pilot.press("backspace", "backspace", "backspace", *"metro", "enter")
+        await pilot.pause(0.1)
+        assert app.connection.target is None  # not Summit, not anything yet
+        assert text_of(screen, "#scope-answer").strip() == "Searching for “metro”…"
+        assert screen.query_one(AccountMatches).has_class("-waiting")  # Summit, dimmed
+        assert "enter picks the top match when it shows" in text_of(screen, "#status")
+        await wait_for(pilot, lambda: app.connection.target is not None)
+        await settle(pilot)
+        assert screen.query_one(AccountMatches).answered == "metro"
+        picked = app.connection.target_id
+        assert picked == highlighted_id(screen)
+        assert app.connection.target is not None
+        assert "Metro" in app.connection.target.display_name
+
+
+async def test_typing_on_drops_a_waiting_enter_and_an_older_answer(
+    make_app: Any, monkeypatch: Any
+) -> None:
+    import asyncio
+
+    from vagent_tui.services.accounts import AccountDirectory
+
+    app = make_app("scope")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        real = AccountDirectory.search
+        release = asyncio.Event()
+        pine_answered = asyncio.Event()
+
+        async def held_for_pine(self: AccountDirectory, text: str, **kw: Any) -> Any:
+            if text == "pine":
+                await release.wait()  # the answer for "pine" comes only when let go
+                found = await real(self, text, **kw)
+                pine_answered.set()
+                return found
+            return await real(self, text, **kw)
+
+        monkeypatch.setattr(AccountDirectory, "search", held_for_pine)
+        await pilot.press("slash", *"pine", "enter")  # enter waits for "pine"…
+        await pilot.pause(0.1)
+        assert app.connection.target is None
+        await pilot.press(*"xx")  # … and is dropped: the text changed
+        await pilot.press(*["backspace"] * 5, *"etro")
+        await settle(pilot)
+        await wait_for(pilot, lambda: screen.query_one(AccountMatches).answered == "petro")
+        release.set()  # now the answer for "pine" comes: too late, dropped
+        await wait_for(pilot, pine_answered.is_set)
+        await settle(pilot)
+        assert screen.query_one(AccountMatches).answered == "petro"
+        assert app.connection.target is None
+        assert screen._answer.query == "petro"  # the answer for "pine" never showed
+
+
+async def test_no_answer_is_given_while_the_search_is_on_its_way(make_app: Any) -> None:
+    app = make_app("scope")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        sim_of(app).latency_ms = 1500
+        await pilot.press("slash", *"zzzz")
+        await pilot.pause(0.1)
+        assert text_of(screen, "#scope-answer").strip() == "Searching for “zzzz”…"
+        assert "No account" not in text_of(screen, "#scope-answer")
+        await wait_for(pilot, lambda: screen.query_one(AccountMatches).answered == "zzzz")
+        assert text_of(screen, "#scope-answer").strip() == "No account matches “zzzz”"
+        assert shown(screen) == []
+
+
+async def test_down_in_the_field_moves_the_highlight_and_enter_picks_it(make_app: Any) -> None:
+    app = make_app("scope")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        await pilot.press("slash", *"pinecrest")
+        await settle(pilot)
+        first = highlighted_id(screen)
+        await pilot.press("down")
+        second = highlighted_id(screen)
+        assert isinstance(app.focused, Input) and second not in (None, first)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.connection.target_id == second
+
+
+async def test_a_click_highlights_and_a_double_click_picks(make_app: Any) -> None:
+    app = make_app("scope")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        await pilot.press("slash", *"pinecrest")
+        await settle(pilot)
+        assert highlighted_id(screen) == 1310
+        await pilot.click("#scope-matches", offset=(4, 1))  # the second match
+        await settle(pilot)
+        second = highlighted_id(screen)
+        assert second in (1311, 1312) and app.connection.target is None
+        await pilot.click("#scope-matches", offset=(4, 1), times=2)
+        await settle(pilot)
+        assert app.connection.target_id == second
+        # In the tree too: a click moves the cursor, a double click picks.
+        await pilot.press("escape")
+        await settle(pilot)
+        await pilot.click("#scope-tree", offset=(6, 1))  # Bluebird Telecom
+        await settle(pilot)
+        cursor = screen.account_tree.cursor_node
+        assert cursor is not None and cursor.data.id == 1100
+        assert app.connection.target_id == second
+        await pilot.click("#scope-tree", offset=(6, 1), times=2)
+        await settle(pilot)
+        assert app.connection.target_id == 1100
+
+
+async def test_a_key_that_cannot_search_walks_and_says_how_far(
+    make_app: Any, monkeypatch: Any
+) -> None:
+    app = make_app("scope")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+
+        async def refuse(*args: Any, **kwargs: Any) -> Any:
+            raise ApiError(404, "Not found")
+
+        monkeypatch.setattr(app.connection.api, "search_accounts", refuse)
+        screen.directory.walk_limit = 3  # the root's children, then it stops
+        await pilot.press("slash", *"pinecrest intake")
+        await settle(pilot)
+        lines = shown(screen)
+        assert "No account matches “pinecrest intake”" in text_of(screen, "#scope-answer")
+        assert "only the first" in lines[-1] and "others may match" in lines[-1]
+        assert "HTTP 404" in text_of(screen, "#status")
+        screen.directory.walk_limit = 5000
+        await pilot.press("backspace")
+        await settle(pilot)
+        assert "Pinecrest Intake" in shown(screen)[0]
+        assert not any("only the first" in line for line in shown(screen))
 
 
 async def test_failed_switch_keeps_old_target(make_app: Any, monkeypatch: Any) -> None:

@@ -51,10 +51,11 @@ class PlatformClient(ApiTransport):
         params: dict[str, Any],
         page: int | None,
         page_size: int | None,
+        target: int | None = None,
     ) -> m.AccountPage:
         if page is not None:
             params.update(pagination=True, page=page, pageSize=page_size or 50)
-        payload = await self.request("GET", path, params=params)
+        payload = await self.request("GET", path, params=params, target=target)
         items = self._parse_list(m.Account, payload, key, path)
         total, size, number = (payload.get(k) for k in (total_key, "pageSize", "pageNumber"))
         return m.AccountPage(
@@ -95,10 +96,13 @@ class PlatformClient(ApiTransport):
         account_type: str | None = None,
         page: int | None = None,
         page_size: int | None = None,
+        target: int | None = None,
     ) -> m.AccountPage:
+        """``GET /searchAccounts``: accounts below the selected one (``target``, else the
+        key owner) whose name or username holds ``query_text``; ``total`` counts them all."""
         params = {"queryText": query_text or None, "accountType": account_type}
         return await self._child_page(
-            "/searchAccounts", "accounts", "totalAccounts", params, page, page_size
+            "/searchAccounts", "accounts", "totalAccounts", params, page, page_size, target
         )
 
     # ------------------------------------------------------------------ agents

@@ -12,6 +12,8 @@ there by naming it, as any delegation, whatever the platform does without a targ
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.errors import ApiError
@@ -19,6 +21,12 @@ from vagent_tui.api.models import Account
 from vagent_tui.api.scope import Scope, ScopeLevel
 
 PAGE_SIZE = 200
+SEARCH_CAP = 50
+"""Matches asked of ``searchAccounts`` and shown; the reply's total says how many more."""
+WALK_LIMIT = 5000
+"""About how many accounts a walk of the tree lists before it stops (and says so)."""
+REFUSED_SEARCH = frozenset({400, 403, 404, 405, 501})
+"""Statuses that mean this platform or key does not search: the filter walks from then on."""
 
 CHILD_KIND = {"partner": "reseller", "reseller": "organization", "organization": "account"}
 
@@ -29,6 +37,40 @@ def account_kind(account: Account) -> str:
 
 def has_children(account: Account) -> bool:
     return account_kind(account) in CHILD_KIND
+
+
+@dataclass(frozen=True)
+class Walk:
+    """The accounts a walk of the tree found, and whether it reached the tree's end."""
+
+    accounts: tuple[Account, ...]
+    complete: bool
+
+
+@dataclass(frozen=True)
+class Matches:
+    """The answer of the filter for one text.
+
+    Attributes:
+        query: the text it answers (a screen drops an answer for an older text).
+        accounts: the best matches first, at most the cap asked for.
+        total: how many accounts match in all (``searchAccounts``' count, or the walk's).
+        how: ``"search"`` or ``"walk"``.
+        partial: why matches may be missing (a walk stopped short), else "".
+        fallback: why the tree was walked instead of searched, else "".
+    """
+
+    query: str
+    accounts: tuple[Account, ...]
+    total: int
+    how: str
+    partial: str = ""
+    fallback: str = ""
+
+    @property
+    def more(self) -> int:
+        """Matches not among `accounts`."""
+        return max(0, self.total - len(self.accounts))
 
 
 class AccountDirectory:
@@ -42,6 +84,8 @@ class AccountDirectory:
         self._locks: dict[int, asyncio.Lock] = {}
         self.known: dict[int, Account] = {}
         self.parents: dict[int, int] = {}
+        self.walk_limit = WALK_LIMIT
+        self.search_refused = ""
         if owner.id is not None:
             self.known[owner.id] = owner
 
@@ -141,15 +185,106 @@ class AccountDirectory:
                 return items
             page += 1
 
-    async def load_all(self, *, limit: int = 5000) -> list[Account]:
-        """Walk the whole tree (for the filter), breadth first, up to ``limit`` accounts."""
+    async def load_all(self, *, limit: int | None = None) -> list[Account]:
+        """Walk the whole tree, breadth first, up to about ``limit`` accounts (see `walk`)."""
+        return list((await self.walk(limit=limit)).accounts)
+
+    async def walk(
+        self, *, limit: int | None = None, progress: Callable[[int], None] | None = None
+    ) -> Walk:
+        """Every account of the tree, level by level, until about ``limit`` are known.
+
+        The limit is checked between levels (a level is listed whole). The answer says
+        whether the tree was walked to its end (`Walk.complete`), so a caller never takes
+        a partial walk for the whole tree. ``progress`` hears the count after each level.
+        """
+        limit = self.walk_limit if limit is None else limit
         frontier = [self.owner]
         while frontier and len(self.known) < limit:
             level = await asyncio.gather(
                 *(self.children(a) for a in frontier if has_children(a) or a is self.owner)
             )
             frontier = [child for kids in level for child in kids if has_children(child)]
-        return list(self.known.values())
+            if progress is not None:
+                progress(len(self.known))
+        return Walk(tuple(self.known.values()), complete=not frontier)
+
+    # ------------------------------------------------------------------ search
+
+    def search_target(self) -> int | None:
+        """The account a search runs below: the one a user-shaped admin's rule names."""
+        return self.scope_account_id()
+
+    def can_search(self) -> bool:
+        """Whether this key asks ``searchAccounts`` (else the filter walks the tree).
+
+        A restricted member may not search below its organization (rule 5): its few
+        permitted accounts are read one by one anyway. A key with nothing below it has
+        nothing to search. A platform that refused a search once is not asked again.
+        """
+        return not self.scope.restricted and bool(self.root_kind()) and not self.search_refused
+
+    async def search(
+        self,
+        query: str,
+        *,
+        cap: int = SEARCH_CAP,
+        progress: Callable[[int], None] | None = None,
+    ) -> Matches:
+        """The accounts matching ``query``, best first, at most ``cap`` of them.
+
+        ``searchAccounts`` (one request: the first ``cap`` accounts whose name or
+        username holds the text, and how many there are in all) merged with the accounts
+        already known whose id or kind holds it; ranked by `fuzzy_score` (a match at a
+        word start first). When the key cannot search, or the search fails, the tree
+        is walked instead (``progress`` hears its count), and the answer says when that
+        walk stopped short.
+        """
+        text = query.strip()
+        reason = ""
+        if self.can_search():
+            try:
+                page = await self.client.search_accounts(
+                    text, page=0, page_size=cap, target=self.search_target()
+                )
+            except ApiError as exc:
+                if exc.status in REFUSED_SEARCH:
+                    self.search_refused = f"the platform refused searchAccounts (HTTP {exc.status})"
+                reason = f"search failed (HTTP {exc.status}): walked the tree instead"
+            else:
+                return self._merge(text, page.items, page.total, cap)
+        elif self.search_refused:
+            reason = f"{self.search_refused}: walked the tree instead"
+        walk = await self.walk(progress=progress)
+        found = filter_accounts(list(walk.accounts), text)
+        partial = ""
+        if not walk.complete:
+            partial = (
+                f"only the first {len(walk.accounts):,} accounts of the tree were walked: "
+                "others may match"
+            )
+        return Matches(text, tuple(found[:cap]), len(found), "walk", partial, reason)
+
+    def _merge(self, text: str, found: list[Account], total: int, cap: int) -> Matches:
+        ids = set()
+        for account in found:
+            if account.id is None:
+                continue
+            ids.add(account.id)
+            self.known.setdefault(account.id, account)
+            if account.parent_id is not None and account.id != self.owner.id:
+                self.parents.setdefault(account.id, account.parent_id)
+        needle = text.lower()
+        extra = [
+            a
+            for a in self.known.values()
+            if a.id not in ids and needle in account_search_text(a).lower()
+        ]
+        # Known accounts the search counted already (their name holds the text) are in
+        # its total; the others (by id or kind) add to it.
+        total = max(total, len(ids)) + sum(1 for a in extra if not holds(text, a))
+        ranked = filter_accounts([a for a in found if a.id is not None] + extra, text)
+        return Matches(text, tuple(ranked[:cap]), max(total, len(ranked)), "search")
 
     def path_of(self, account_id: int) -> list[Account]:
         """The chain of known accounts from the root down to ``account_id``."""
@@ -206,3 +341,11 @@ def filter_accounts(accounts: list[Account], query: str) -> list[Account]:
     ]
     scored.sort(key=lambda pair: -pair[0])
     return [account for _, account in scored]
+
+
+def holds(text: str, account: Account) -> bool:
+    """Whether the name or username holds ``text`` (what ``searchAccounts`` matches)."""
+    needle = text.strip().lower()
+    return any(
+        needle in str(part or "").lower() for part in (account.display_name, account.username)
+    )

@@ -83,15 +83,18 @@ async def search_accounts(ctx: Ctx) -> dict[str, Any]:
         raise bad(f"accountType must be one of: {', '.join(ACCOUNT_TYPES)}")
     text = (ctx.query.get("queryText") or "").strip().lower()
     paging = parse_paging(ctx.query)
-    root, st = ctx.target, ctx.state
-    items = [
-        a.summary()
-        for a in st.reachable(ctx.me)
-        if st.is_within(root, a)
-        and (kind is None or a.account_type == kind)
-        and (not text or text in a.name.lower() or text in a.username.lower())
-    ]
-    return page_reply("accounts", "totalAccounts", items, paging)
+
+    def wanted(a: Account) -> bool:
+        return (kind is None or a.account_type == kind) and (
+            not text or text in a.name.lower() or text in a.username.lower()
+        )
+
+    # The selected account (ctx.target, checked by `SimState.select`) bounds the search;
+    # every account found is one the key may select (the rule of `SimState.can_target`).
+    found = ctx.state.selectable_below(ctx.me, ctx.target, wanted)
+    reply = page_reply("accounts", "totalAccounts", found, paging)
+    reply["accounts"] = [a.summary() for a in reply["accounts"]]  # only the page's
+    return reply
 
 
 async def tokens_list(ctx: Ctx) -> dict[str, Any]:

@@ -178,6 +178,8 @@ class SimState:
     requests: list[LoggedRequest] = field(default_factory=list)
     counter: int = 0
     faults: Faults = field(default_factory=Faults)
+    _below: dict[tuple[Any, ...], list[Account]] = field(default_factory=dict, repr=False)
+    """`selectable_below`'s accounts per reach, root and number of accounts."""
 
     def __post_init__(self) -> None:
         if not 0 <= self.rooms <= 1_000_000:
@@ -256,6 +258,61 @@ class SimState:
         """Every account ``caller`` may select, in id order."""
         return [a for a in sorted(self.accounts.values(), key=lambda a: a.id)
                 if self.can_target(caller, a)]  # fmt: skip
+
+    def selectable_below(
+        self, caller: Account, root: Account, where: Callable[[Account], bool] | None = None
+    ) -> list[Account]:
+        """Accounts at or below ``root`` that ``caller``'s key may select, in id order.
+
+        The rule of `can_target` (inside the reach's root, and a permitted id for a
+        restricted member), worked out once per reach and root and kept while the number
+        of accounts stays the same (the simulator never moves an account), so a search
+        over 100,000 accounts is one pass of ``where`` (e.g. a text match, asked live:
+        names may change).
+        """
+        reach = self.reach(caller)
+        key = (reach.root.id, reach.permitted, root.id, len(self.accounts))
+        below = self._below.get(key)
+        if below is None:
+            in_root, in_reach = self._inside(root.id), self._inside(reach.root.id)
+            below = [
+                a
+                for a in sorted(self.accounts.values(), key=lambda a: a.id)
+                if (reach.permitted is None or a.id in reach.permitted)
+                and in_root(a)
+                and in_reach(a)
+            ]
+            if len(self._below) >= 16:
+                self._below.clear()
+            self._below[key] = below
+        return below[:] if where is None else [a for a in below if where(a)]
+
+    def _inside(self, root_id: int) -> Callable[[Account], bool]:
+        """``is_within`` for one root, remembering the answer for every account it passes."""
+        memo: dict[int, bool] = {root_id: True}
+
+        def inside(account: Account) -> bool:
+            known = memo.get(account.id)
+            if known is not None:
+                return known
+            chain: list[int] = []
+            current: Account | None = account
+            answer = False
+            while current is not None:
+                known = memo.get(current.id)
+                if known is not None:
+                    answer = known
+                    break
+                if current.id in chain:  # a cycle: never inside
+                    break
+                chain.append(current.id)
+                parent = current.parent_id
+                current = self.accounts.get(parent) if parent is not None else None
+            for account_id in chain:
+                memo[account_id] = answer
+            return answer
+
+        return inside
 
     # -- auth ---------------------------------------------------------------------------
     def authenticate(self, token: str | None) -> Account:

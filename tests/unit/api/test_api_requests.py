@@ -366,6 +366,13 @@ CASES = [
         takes_target=False,
     ),
     Case(
+        "search_accounts_below_target",
+        lambda c, t: c.search_accounts("pine", page=0, page_size=50, target=t),
+        "GET",
+        "/api/v2/searchAccounts",
+        params={"queryText": "pine", "pagination": "true", "page": "0", "pageSize": "50"},
+    ),
+    Case(
         "search_accounts_paged",
         lambda c, t: c.search_accounts(page=4, page_size=100),
         "GET",

@@ -192,3 +192,46 @@ async def test_token_of_another_account_cannot_be_deleted(sim: Sim):
     partner_tokens = (await sim.get("/tokens")).json()["tokens"]
     victim = partner_tokens[0]["token"]
     envelope(await sim.call("DELETE", "/tokens", "demo-agent", json={"token": victim}), 404)
+
+
+async def test_search_accounts_keeps_to_the_keys_scope(sim: Sim):
+    """The scope rules of every other route: below the selected account, within the
+    key's reach, only a restricted member's permitted ids; a page and the whole count."""
+    r = (await sim.get("/searchAccounts", "demo-reseller", queryText="lakeside")).json()
+    assert r["totalAccounts"] == 0  # Lakeside is another reseller's
+    r = (await sim.get("/searchAccounts", "demo-reseller", queryText="acme")).json()
+    assert [a["id"] for a in r["accounts"]] == [1110, 1111, 1112, 1113, 1118]
+    r = await sim.get("/searchAccounts", "demo-reseller", targetAccountId=1200, queryText="a")
+    envelope(r, 403, OUTSIDE)
+    # A user whose rule names partner 1000 searches below it by naming it; without a
+    # target the search runs below the user itself.
+    r = (await sim.get("/searchAccounts", "demo-partner-user", targetAccountId=1000,
+                       queryText="metro")).json()  # fmt: skip
+    assert [a["id"] for a in r["accounts"]] == [1220, 1221, 1222, 1228]
+    assert (await sim.get("/searchAccounts", "demo-partner-user", queryText="metro")).json()[
+        "accounts"
+    ] == []
+    r = (await sim.get("/searchAccounts", "demo-member", targetAccountId=1112,
+                       queryText="acme")).json()  # fmt: skip
+    assert [a["id"] for a in r["accounts"]] == [1112]
+    r = (await sim.get("/searchAccounts", queryText="a", pagination="true", page=1,
+                       pageSize=5)).json()  # fmt: skip
+    assert r["pageNumber"] == 1 and len(r["accounts"]) == 5 and r["totalAccounts"] > 20
+    assert r["accounts"][0]["parentId"] is not None
+
+
+async def test_search_accounts_in_a_grown_fleet() -> None:
+    import httpx
+
+    from vagent_tui.sim import create_app
+
+    app = create_app(accounts=100_000)
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://sim") as client:
+        params = {"token": "demo-reseller", "queryText": "fleet agent", "pagination": "true",
+                  "page": 0, "pageSize": 3}  # fmt: skip
+        r = (await client.get("/api/v2/searchAccounts", params=params)).json()
+        assert r["totalAccounts"] == 0  # the fleet grows below partner 1000 in its own resellers
+        params["token"] = "demo-partner"
+        r = (await client.get("/api/v2/searchAccounts", params=params)).json()
+        assert r["totalAccounts"] == 100_000 - 13 and len(r["accounts"]) == 3

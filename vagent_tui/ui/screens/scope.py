@@ -1,12 +1,19 @@
 """Scope: who the key belongs to, which scope rule matched, and the target account picker.
 
 The child accounts load lazily: expanding a node of the tree lists its children once
-(one list request per node, cached by the `AccountDirectory`). The fuzzy filter walks
-the whole tree once (``load_all``) the first time it is used, then filters in memory.
+(one list request per node, cached by the `AccountDirectory`). The filter asks
+``searchAccounts`` for each text typed (`AccountDirectory.search`: debounced, a newer
+key cancels a search not sent yet, an answer for an older text is dropped), merged with the
+accounts already known whose id or kind holds the text; a key that cannot search walks the tree
+instead, and says when that walk stopped short. Until the answer for the text typed
+shows, the list says it is searching: enter then waits for it and picks its top match.
+Enter (in the field or the list) picks the highlighted match; a click only highlights.
 """
 
 from __future__ import annotations
 
+import asyncio
+import time
 from collections.abc import Iterable
 from typing import ClassVar
 
@@ -21,7 +28,7 @@ from textual.worker import Worker, WorkerCancelled, WorkerFailed
 
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import Account
-from vagent_tui.services.accounts import AccountDirectory, filter_accounts, has_children
+from vagent_tui.services.accounts import AccountDirectory, Matches, has_children
 from vagent_tui.services.session import Connection
 from vagent_tui.ui.caps import left_out
 from vagent_tui.ui.css import stylesheet
@@ -29,6 +36,20 @@ from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.text import inert
 from vagent_tui.ui.widgets.account_info import account_detail, label_for, scope_info, selectable
 from vagent_tui.ui.widgets.account_tree import AccountMatches, AccountTree
+
+SEARCH_DEBOUNCE = 0.03
+"""Seconds a key that follows another this closely waits for the next before its search
+goes out (a newer key cancels it); a key on its own searches at once."""
+
+
+def match_count(found: Matches) -> str:
+    """``1,234 accounts match “fleet”``: the line above an answer."""
+    walked = " in the accounts walked so far" if found.partial else ""
+    if not found.total:
+        return f"No account matches “{inert(found.query)}”{walked}"
+    verb = "account matches" if found.total == 1 else "accounts match"
+    shown = f", the best {len(found.accounts)} shown" if found.more else ""
+    return f"{found.total:,} {verb} “{inert(found.query)}”{shown}{walked}"
 
 
 class ScopeScreen(BaseScreen):
@@ -39,8 +60,12 @@ class ScopeScreen(BaseScreen):
     DEFAULT_CSS = stylesheet(__file__)
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "pick", "Pick", show=False, id="scope.pick-any", tooltip="Act as it"),
-        Binding("slash", "focus_filter", "Filter", id="scope.filter", tooltip="Fuzzy filter"),
+        Binding("slash", "focus_filter", "Filter", id="scope.filter", tooltip="Find an account"),
         Binding("o", "act_as_owner", "Key owner", id="scope.owner", tooltip="Act as the key owner"),
+        Binding("down", "match_next", "Next match", show=False, id="scope.match-next",
+                tooltip="From the filter: highlight the next match"),
+        Binding("up", "match_previous", "Previous match", show=False, id="scope.match-previous",
+                tooltip="From the filter: highlight the previous match"),
         Binding("escape", "escape", "Cancel", show=False, id="scope.cancel",
                 tooltip="Cancel a switch under way, or leave the filter"),
     ]  # fmt: skip
@@ -49,13 +74,18 @@ class ScopeScreen(BaseScreen):
         super().__init__()
         self.directory: AccountDirectory | None = None
         self._loaded: set[int] = set()
-        self._all_loaded = False
+        self._answer: Matches | None = None
+        self._pick_pending: str | None = None
+        self._last_key = 0.0
 
     def compose_body(self) -> Iterable[Widget]:
         yield Static(Text("Connecting…", style="italic"), id="scope-info")
         with Horizontal(id="scope-main"):
             with Vertical(id="scope-left"):
-                yield Input(placeholder="/ filter accounts (fuzzy)", id="scope-filter")
+                yield Input(
+                    placeholder="/ find an account by name, username or id", id="scope-filter"
+                )
+                yield Static("", id="scope-answer")
                 yield AccountTree(self.label, id="scope-tree")
                 yield AccountMatches(id="scope-matches")
             yield Static("", id="scope-detail")
@@ -101,7 +131,8 @@ class ScopeScreen(BaseScreen):
         assert conn.scope is not None and conn.owner is not None
         self.directory = AccountDirectory(conn.api, conn.scope, conn.owner)
         self._loaded.clear()
-        self._all_loaded = False
+        self._answer = None
+        self._pick_pending = None
         owner = self.directory.root()
         tree = self.account_tree
         tree.start_at(owner, expandable=has_children(owner) or bool(self.directory.root_kind()))
@@ -166,15 +197,16 @@ class ScopeScreen(BaseScreen):
 
     def _refresh_labels(self) -> None:
         self.account_tree.relabel()
-        if self.has_class("-filtering"):
-            self._apply_filter()
+        if self._answer is not None and self.matches.answered == self._answer.query:
+            self.matches.show(self._answer, self._match_text, keep=True)
 
     def _show_detail(self, account: Account | None) -> None:
         path = (
             self.directory.path_of(account.id) if self.directory and account and account.id else []
         )
         permits = account is not None and selectable(self.connection, account)
-        self.query_one("#scope-detail", Static).update(account_detail(account, path, permits))
+        detail = account_detail(account, path, permits)
+        self.query_one("#scope-detail", Static).update(detail, layout=False)  # a fixed pane
 
     def on_tree_node_highlighted(self, event: Tree.NodeHighlighted[Account]) -> None:
         if event.node.data is not None:  # (a cleared tree highlights a bare root)
@@ -188,45 +220,94 @@ class ScopeScreen(BaseScreen):
     def action_focus_filter(self) -> None:
         self.query_one("#scope-filter", Input).focus()
 
+    @property
+    def matches(self) -> AccountMatches:
+        return self.query_one("#scope-matches", AccountMatches)
+
+    def filter_text(self) -> str:
+        return self.query_one("#scope-filter", Input).value.strip()
+
     def on_input_changed(self, event: Input.Changed) -> None:
         event.stop()
-        if event.value.strip() and not self._all_loaded and self.directory is not None:
-            self.run_worker(
-                self._load_all(self.directory), group="scope-load-all", exclusive=True,
-                exit_on_error=False,
-            )  # fmt: skip
         self._apply_filter()
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        target = self.query_one("#scope-matches" if self.has_class("-filtering") else "#scope-tree")
-        target.focus()
+    def _apply_filter(self) -> None:
+        """Ask for the answer for the text typed; until it comes, say so (nothing to pick)."""
+        text = self.filter_text()
+        self.set_class(bool(text), "-filtering")
+        if self._pick_pending is not None and self._pick_pending != text:
+            self._pick_pending = None  # enter was for a text since changed
+        if not text or self.directory is None:
+            self.workers.cancel_group(self, "scope-search")
+            self._answer = None
+            self.matches.clear()
+            self._say("")
+            return
+        if self._answer is not None and self._answer.query == text:
+            if self.matches.answered != text:  # back to the text shown before the last key
+                self.matches.show(self._answer, self._match_text, keep=True)
+                self._say(match_count(self._answer))
+            self.workers.cancel_group(self, "scope-search")
+            return
+        self.matches.waiting()
+        self._say(f"Searching for “{inert(text)}”…")
+        self.run_worker(
+            self._search(self.directory, text, self._debounce()), group="scope-search",
+            exclusive=True,
+            exit_on_error=False,
+        )  # fmt: skip
 
-    async def _load_all(self, directory: AccountDirectory) -> None:
+    def _say(self, line: str) -> None:
+        """The line above the matches: what they answer, or what is awaited."""
+        self.query_one("#scope-answer", Static).update(line, layout=False)
+
+    def _debounce(self) -> float:
+        """How long this text's search waits: at once, unless the keys come in a burst."""
+        now = time.monotonic()
+        burst = now - self._last_key < SEARCH_DEBOUNCE
+        self._last_key = now
+        return SEARCH_DEBOUNCE if burst else 0.0
+
+    async def _search(self, directory: AccountDirectory, text: str, delay: float) -> None:
+        """One text's answer. A newer key cancels this worker; an answer for an older
+        text or another tree is dropped, never shown."""
+        if delay:
+            await asyncio.sleep(delay)  # keys typed together send one search
+
+        def walked(count: int) -> None:
+            if self._wanted(directory, text):
+                self._say(f"Searching for “{inert(text)}”: walking the tree, {count:,} accounts…")
+
         def failed(exc: PlatformError) -> None:
-            if directory is self.directory:
+            if self._wanted(directory, text):
+                self._pick_pending = None
+                self.matches.clear()
+                self._say(f"The search for “{inert(text)}” failed: r retries")
                 self.status.error(exc)
 
-        ok, accounts = await self.load(
-            lambda _c: directory.load_all(),
-            note="Listing every account for the filter",
+        # Sent, a search is let finish even when a newer key cancels this worker: cutting
+        # a request short drops its connection (a new TLS handshake for the next key).
+        # Its answer is then dropped; the side effect (accounts it made known) is kept.
+        sent = asyncio.ensure_future(directory.search(text, progress=walked))
+        sent.add_done_callback(lambda task: task.cancelled() or task.exception())
+        ok, found = await self.load(
+            lambda _c: asyncio.shield(sent),
             on_error=failed,
-            follows_target=False,
+            follows_target=False,  # the key's accounts, whatever the target
         )
-        if ok and accounts is not None and directory is self.directory:
-            self._all_loaded = True
-            self.status.info(f"{len(accounts)} accounts known")
-            self._apply_filter()
-
-    def _apply_filter(self) -> None:
-        query = self.query_one("#scope-filter", Input).value.strip()
-        self.set_class(bool(query), "-filtering")
-        matches = self.query_one("#scope-matches", AccountMatches)
-        if not query or self.directory is None:
-            matches.clear_options()
+        if not ok or found is None or not self._wanted(directory, text):
             return
-        found = filter_accounts(list(self.directory.known.values()), query)
-        matches.show(found, self._match_text)
+        self._answer = found
+        self.matches.show(found, self._match_text)
+        self._say(match_count(found))
+        if found.fallback or found.partial:
+            self.status.info(" · ".join(p for p in (found.fallback, found.partial) if p))
+        if self._pick_pending == text:
+            self._pick_pending = None
+            self._pick_highlighted()
+
+    def _wanted(self, directory: AccountDirectory, text: str) -> bool:
+        return directory is self.directory and text == self.filter_text()
 
     def _match_text(self, account: Account) -> Text:
         text = label_for(self.connection, account)
@@ -234,12 +315,23 @@ class ScopeScreen(BaseScreen):
         parents = self.directory.path_of(account.id)[:-1]
         if parents:
             text.append(f"  in {inert(parents[-1].display_name)}", style="dim")
+        elif (parent := self.directory.parents.get(account.id)) is not None:
+            text.append(f"  in #{parent}", style="dim")
         return text
 
     def _account_of(self, option: Option | None) -> Account | None:
         if option is None or option.id is None or self.directory is None:
             return None
         return self.directory.known.get(int(option.id))
+
+    def action_match_next(self) -> None:
+        """Down in the filter field moves the highlight among the matches."""
+        if self.has_class("-filtering"):
+            self.matches.action_cursor_down()
+
+    def action_match_previous(self) -> None:
+        if self.has_class("-filtering"):
+            self.matches.action_cursor_up()
 
     # ------------------------------------------------------------------ picking
 
@@ -249,14 +341,41 @@ class ScopeScreen(BaseScreen):
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        self._pick(self._account_of(event.option))
+        self._pick_highlighted()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter in the filter picks the highlighted match (once it is the current text's)."""
+        event.stop()
+        if self.has_class("-filtering"):
+            self._pick_highlighted()
 
     def action_pick(self) -> None:
         if self.has_class("-filtering"):
-            self._pick(self._account_of(self.query_one(OptionList).highlighted_option))
+            self._pick_highlighted()
         else:
             node = self.account_tree.cursor_node
             self._pick(node.data if node is not None else None)
+
+    def _pick_highlighted(self) -> None:
+        """The match the user sees highlighted, for the text typed; never a stale list's.
+
+        While the answer for the text is on its way, enter waits for it and then picks
+        its top match (the status line says so; typing or esc drops the wait).
+        """
+        text = self.filter_text()
+        matches = self.matches
+        if matches.answered != text or self._answer is None or self._answer.query != text:
+            self._pick_pending = text
+            self.status.busy(
+                f"Searching for “{inert(text)}”: enter picks the top match when it shows "
+                "(esc cancels)"
+            )
+            return
+        account = self._account_of(matches.highlighted_option)
+        if account is None:
+            self.status.info(f"No account to pick: nothing matches “{inert(text)}”")
+            return
+        self._pick(account)
 
     def _pick(self, account: Account | None) -> None:
         if account is None or account.id is None:
@@ -310,6 +429,10 @@ class ScopeScreen(BaseScreen):
 
     def action_escape(self) -> None:
         if self.vapp.cancel_switch():
+            return
+        if self._pick_pending is not None:
+            self._pick_pending = None
+            self.status.info("No pick: esc")
             return
         field = self.query_one("#scope-filter", Input)
         if field.value:

@@ -1,7 +1,8 @@
 """The account tree (lazily filled by its screen) and the flat list of filter matches.
 
-Labels are inert whatever they are given (`AccountTree.process_label`), and a level or
-a list of matches shows at most `ROW_CAP` accounts, then says how many more there are.
+Labels are inert whatever they are given (`AccountTree.process_label`); a level shows at
+most `ROW_CAP` accounts and the matches at most the filter's cap, then say how many more
+there are. In both, a single click highlights and enter or a double click picks.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from collections.abc import Callable
 from typing import ClassVar
 
 from rich.text import Text, TextType
+from textual import events
 from textual.binding import Binding, BindingType
 from textual.widgets import OptionList, Tree
 from textual.widgets.option_list import Option
@@ -17,7 +19,7 @@ from textual.widgets.tree import TreeNode
 
 from vagent_tui.api.models import Account
 from vagent_tui.inert import DISPLAY_LIMIT
-from vagent_tui.services.accounts import has_children
+from vagent_tui.services.accounts import Matches, has_children
 from vagent_tui.ui.caps import ROW_CAP
 from vagent_tui.ui.text import inert, safe
 
@@ -55,6 +57,16 @@ class AccountTree(Tree[Account]):
             # A label made of inert pieces is printable: this is a Text built carelessly.
             label = Text(inert(plain, limit=LABEL_LIMIT), style=label.style)
         return super().process_label(label)
+
+    def on_click(self, event: events.Click) -> None:
+        """A single click on a line moves the cursor there (the default would also pick)."""
+        meta = event.style.meta
+        if event.chain > 1 or "line" not in meta or meta.get("toggle", False):
+            return  # a double click picks; the arrow expands or collapses, as before
+        event.prevent_default()
+        line = meta["line"]
+        if isinstance(line, int) and self.get_node_at_line(line) is not None:
+            self.cursor_line = line
 
     def start_at(self, root: Account, *, expandable: bool) -> None:
         """Start again with only ``root``."""
@@ -100,21 +112,62 @@ class AccountTree(Tree[Account]):
 
 
 class AccountMatches(OptionList):
-    """Accounts matching the filter, best first; keeps the highlighted one across updates."""
+    """The filter's answer: the best matches first, at most `SEARCH_CAP`, then how many more.
+
+    It shows one answer at a time, for one text (`show`); while the answer for a newer
+    text is on its way (`waiting`) the list shown is dimmed and `answered` is None, so
+    its screen picks nothing from it. A click highlights; enter or a double click picks.
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "select", "Pick target", id="scope.pick-match", tooltip="Act as it"),
     ]
 
-    def show(self, accounts: list[Account], text_of: Callable[[Account], Text]) -> None:
-        keep = self.highlighted_option.id if self.highlighted_option is not None else None
+    answered: str | None = None
+    """The text whose answer is shown; None while one is awaited (or nothing is typed)."""
+
+    def on_click(self, event: events.Click) -> None:
+        """A single click only highlights (the default would also pick)."""
+        if event.chain > 1:
+            return  # a double click: highlight and pick, as enter does
+        event.prevent_default()
+        clicked = event.style.meta.get("option")
+        if (
+            isinstance(clicked, int)
+            and 0 <= clicked < self.option_count
+            and not self.get_option_at_index(clicked).disabled
+        ):
+            self.highlighted = clicked
+
+    def waiting(self) -> None:
+        """The answer for a new text is awaited: the list shown is dimmed, not to be picked
+        from (`answered` is None); a list with no account in it is cleared at once."""
+        self.answered = None
+        self.add_class("-waiting")
+        if not any(not self.get_option_at_index(i).disabled for i in range(self.option_count)):
+            self.clear_options()
+
+    def clear(self) -> None:
+        self.answered = None
+        self.remove_class("-waiting")
         self.clear_options()
-        options = [Option(text_of(a), id=str(a.id)) for a in accounts[:ROW_CAP]]
-        self.add_options(
-            options or [Option(Text("No account matches", style="dim"), disabled=True)]
-        )
-        if len(accounts) > ROW_CAP:
-            more = f"… {len(accounts) - ROW_CAP:,} more matches not shown: type more to narrow"
-            self.add_option(Option(Text(more, style="dim italic"), disabled=True))
+
+    def show(
+        self, matches: Matches, text_of: Callable[[Account], Text], *, keep: bool = False
+    ) -> None:
+        """The answer for ``matches.query``; the top match highlighted (``keep``: the one
+        highlighted before, when it is still there, e.g. after the target changed)."""
+        before = self.highlighted_option.id if keep and self.highlighted_option else None
+        self.clear_options()
+        options = [Option(text_of(a), id=str(a.id)) for a in matches.accounts if a.id is not None]
+        options_shown = list(options)  # none: the line above the list says so
+        if matches.more:
+            more = f"… {matches.more:,} more matches not shown: type more to narrow"
+            options_shown.append(Option(Text(more, style="dim italic"), disabled=True))
+        if matches.partial:
+            options_shown.append(Option(Text(f"⚠ {matches.partial}", style="dim"), disabled=True))
+        self.add_options(options_shown)
         ids = [o.id for o in options]
-        self.highlighted = ids.index(keep) if keep in ids else (0 if options else None)
+        self.highlighted = ids.index(before) if before in ids else (0 if options else None)
+        self.answered = matches.query
+        self.remove_class("-waiting")
