@@ -74,7 +74,7 @@ CONVENTION: tuple[Verb, ...] = (
     _verb("back", "escape",
           "back, close, cancel, leave the field, stop what runs; never confirms",
           "back cancel close close_form leave leave_field focus_table escape stop dismiss"),
-    _verb("move", "j,k,down,up", "move down / up", "cursor_down cursor_up"),
+    _verb("move", "j,k,down,up", "move down / up", "cursor_down cursor_up match_next match_previous"),
     _verb("first", "g,home", "first row (first page where pages come from the server)",
           "first first_page scroll_home scroll_top", only=True),
     _verb("last", "G,end", "last row (last page where pages come from the server)",
