@@ -46,6 +46,7 @@ from vagent_tui.services.migrations import (
     template_id_problem,
 )
 from vagent_tui.ui.caps import ROW_CAP
+from vagent_tui.ui.format import fmt_duration
 from vagent_tui.ui.palette import FAILED, FAILED_STRONG, WARN, WARN_STRONG
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.text import safe
@@ -107,6 +108,8 @@ class MigrationsScreen(BaseScreen):
         self.starting = False
         self._ticker: Timer | None = None
         self._detail_shape: tuple[object, ...] | None = None
+        self._detail_elapsed: str | None = None
+        """The elapsed time the detail pane shows (a tick that would not change it skips)."""
         self._sections_for: tuple[str | None] | None = None
         """The template whose sections the list shows (a 1-tuple; None: not filled yet)."""
 
@@ -138,6 +141,7 @@ class MigrationsScreen(BaseScreen):
     def on_mount(self) -> None:
         # Immediate: the row of a task the screen has just started exists before it
         # moves its cursor there (the default posts the callback for later).
+        self.query_one("#mig-tasks", TasksTable).clock = self.vapp.watcher.clock
         self.vapp.task_changed_signal.subscribe(self, self.task_changed, immediate=True)
         for task in self.vapp.watcher.tasks.values():
             self.task_changed(task)
@@ -480,13 +484,20 @@ class MigrationsScreen(BaseScreen):
             self._show_detail(layout=added or None)
 
     def _tick(self) -> None:
-        """Once a second, while showing: the elapsed time of running tasks."""
-        running = [t for t in self._tasks() if not t.final]
-        if not self.is_current or not running:
+        """Once a second, while showing: the elapsed times on screen that changed."""
+        if not self.is_current:
             return
-        self.query_one("#mig-tasks", TasksTable).tick(running, self.vapp.watcher.clock())
-        # Only the elapsed time (one short line) changed: no layout of the screen needed.
-        self._show_detail(layout=False)
+        table = self.query_one("#mig-tasks", TasksTable)
+        table.tick(self.vapp.watcher.clock())
+        task = self.vapp.watcher.tasks.get(table.highlighted_id or "")
+        now = self.vapp.watcher.clock()
+        if (
+            task is not None
+            and not task.final
+            and self._detail_elapsed != fmt_duration(task.elapsed(now))
+        ):
+            # Only the elapsed time (one short line) changed: no layout of the screen.
+            self._show_detail(layout=False)
 
     def _show_detail(self, *, layout: bool | None = True) -> None:
         """Show the highlighted task; ``layout=None``: only if its lines may have changed."""
@@ -506,7 +517,9 @@ class MigrationsScreen(BaseScreen):
         if layout is None:
             layout = shape != self._detail_shape
         self._detail_shape = shape
-        detail = task_detail(task, self.vapp.watcher.clock())
+        now = self.vapp.watcher.clock()
+        self._detail_elapsed = fmt_duration(task.elapsed(now)) if task is not None else None
+        detail = task_detail(task, now)
         self.query_one("#mig-task-detail-text", Static).update(detail, layout=layout)
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
