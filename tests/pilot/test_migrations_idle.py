@@ -13,6 +13,7 @@ from typing import Any
 
 from textual.app import App, ComposeResult
 
+from tests.helpers import settle, wait_for
 from vagent_tui.api.models import MigrationCounts
 from vagent_tui.services.migrations import WatchedTask
 from vagent_tui.ui.widgets.migration_rows import TasksTable
@@ -129,3 +130,36 @@ async def test_a_finished_task_is_not_redrawn_and_keeps_its_duration() -> None:
         await pilot.pause()
         assert table.cells_drawn == drawn
         assert table.get_cell("task-0", "elapsed").plain == "1m05s"
+
+
+async def test_the_screen_ticks_the_elapsed_times_and_nothing_else(make_app: Any) -> None:
+    """On the Migrations screen: a tick shows the new elapsed time in the table and in the
+    detail pane's first line; a tick that would change no text draws nothing."""
+    from textual.widgets import Static
+
+    clock = Clock()
+    app = make_app("migrations", token="demo-reseller", task_seconds=1000.0)
+    app.watcher.clock = clock
+    app.watcher.min_interval = app.watcher.max_interval = 3600.0  # no poll meanwhile
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        await pilot.press("s")
+        await wait_for(pilot, lambda: len(app.watcher.tasks) == 1)
+        await settle(pilot)
+        (task,) = app.watcher.tasks.values()
+        table = screen.query_one("#mig-tasks", TasksTable)
+        elapsed = screen.query_one("#mig-task-elapsed", Static)
+        assert str(elapsed.content) == "Elapsed    0s"
+        clock.now += 65
+        screen._tick()
+        await pilot.pause()
+        assert str(elapsed.content) == "Elapsed    1m05s"
+        assert table.get_cell(task.task_id, "elapsed").plain == "1m05s"
+        assert "1m05s" in screen_text(app)
+        drawn, updates = table.cells_drawn, table.table_updates
+        screen._tick()
+        await pilot.pause()
+        await pilot.pause()
+        assert (table.cells_drawn, table.table_updates) == (drawn, updates)
+        assert str(elapsed.content) == "Elapsed    1m05s"

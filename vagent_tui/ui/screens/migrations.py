@@ -46,12 +46,12 @@ from vagent_tui.services.migrations import (
     template_id_problem,
 )
 from vagent_tui.ui.caps import ROW_CAP
-from vagent_tui.ui.format import fmt_duration
 from vagent_tui.ui.palette import FAILED, FAILED_STRONG, WARN, WARN_STRONG
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.migration_rows import (
     TasksTable,
+    elapsed_line,
     force_modal,
     real_run_modal,
     task_detail,
@@ -109,7 +109,7 @@ class MigrationsScreen(BaseScreen):
         self._ticker: Timer | None = None
         self._detail_shape: tuple[object, ...] | None = None
         self._detail_elapsed: str | None = None
-        """The elapsed time the detail pane shows (a tick that would not change it skips)."""
+        """The elapsed line the detail pane shows (a tick that would not change it skips)."""
         self._sections_for: tuple[str | None] | None = None
         """The template whose sections the list shows (a 1-tuple; None: not filled yet)."""
 
@@ -136,7 +136,8 @@ class MigrationsScreen(BaseScreen):
         with Container(id="mig-tasks-body"):
             yield TasksTable(id="mig-tasks", cursor_type="row", zebra_stripes=True)
             with VerticalScroll(id="mig-task-detail"):
-                yield Static(task_detail(None, 0.0), id="mig-task-detail-text", markup=False)
+                yield Static("", id="mig-task-elapsed", markup=False)
+                yield Static(task_detail(None), id="mig-task-detail-text", markup=False)
 
     def on_mount(self) -> None:
         # Immediate: the row of a task the screen has just started exists before it
@@ -490,14 +491,17 @@ class MigrationsScreen(BaseScreen):
         table = self.query_one("#mig-tasks", TasksTable)
         table.tick(self.vapp.watcher.clock())
         task = self.vapp.watcher.tasks.get(table.highlighted_id or "")
-        now = self.vapp.watcher.clock()
-        if (
-            task is not None
-            and not task.final
-            and self._detail_elapsed != fmt_duration(task.elapsed(now))
-        ):
-            # Only the elapsed time (one short line) changed: no layout of the screen.
-            self._show_detail(layout=False)
+        if task is not None and not task.final:
+            self._show_elapsed(task)
+
+    def _show_elapsed(self, task: WatchedTask | None) -> None:
+        """The detail pane's first line (a widget of its own: a tick draws only it)."""
+        line = elapsed_line(task, self.vapp.watcher.clock())
+        if line.plain != self._detail_elapsed:
+            self._detail_elapsed = line.plain
+            elapsed = self.query_one("#mig-task-elapsed", Static)
+            elapsed.display = task is not None
+            elapsed.update(line, layout=False)
 
     def _show_detail(self, *, layout: bool | None = True) -> None:
         """Show the highlighted task; ``layout=None``: only if its lines may have changed."""
@@ -517,9 +521,8 @@ class MigrationsScreen(BaseScreen):
         if layout is None:
             layout = shape != self._detail_shape
         self._detail_shape = shape
-        now = self.vapp.watcher.clock()
-        self._detail_elapsed = fmt_duration(task.elapsed(now)) if task is not None else None
-        detail = task_detail(task, now)
+        self._show_elapsed(task)
+        detail = task_detail(task)
         self.query_one("#mig-task-detail-text", Static).update(detail, layout=layout)
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:

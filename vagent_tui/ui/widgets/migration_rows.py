@@ -96,22 +96,36 @@ def task_cells(task: WatchedTask, now: float) -> dict[str, Text]:
     }
 
 
-def task_detail(task: WatchedTask | None, now: float) -> RenderableType:
-    """Everything seen of a task: status, message, counts, the history of status changes."""
+LABEL_WIDTH = len("Last error")
+"""The detail's label column: as wide whatever the rows, so the elapsed line above it
+(`elapsed_line`, a widget of its own that ticks alone) lines up with it."""
+
+
+def elapsed_line(task: WatchedTask | None, now: float) -> Text:
+    """``Elapsed    1m05s``: the first line of the detail pane (empty without a task)."""
+    if task is None:
+        return Text("")
+    text = Text("Elapsed".ljust(LABEL_WIDTH) + " ", style="bold")
+    text.append(fmt_duration(task.elapsed(now)), style="")
+    return text
+
+
+def task_detail(task: WatchedTask | None) -> RenderableType:
+    """Everything seen of a task but its elapsed time (`elapsed_line`): status, message,
+    counts, the history of status changes."""
     if task is None:
         return Text(
             "No migration started in this session. Type a template id (t) or pick one, then s.",
             "dim",
         )
     grid = Table.grid(padding=(0, 1), expand=True)
-    grid.add_column(style="bold", no_wrap=True)
+    grid.add_column(style="bold", no_wrap=True, min_width=LABEL_WIDTH)
     grid.add_column(ratio=1, overflow="fold")
     grid.add_row("Task", safe(task.task_id))
     grid.add_row("Template", safe(f"{task.template_name} ({task.template_id})"))
     grid.add_row("Run", run_text(task.dry_run))
     grid.add_row("Status", status_text(task.status))
     grid.add_row("Message", safe(task.message or "—"))
-    grid.add_row("Elapsed", Text(fmt_duration(task.elapsed(now))))
     c = task.counts
     if c is not None:
         grid.add_row(
@@ -188,6 +202,8 @@ class TasksTable(DataTable[Text]):
         """Per row, the plain cells newer than the table's own (drawn over its line)."""
         self._elapsed_drawn: dict[str, str] = {}
         """The elapsed text last drawn per row (a tick redraws only those that differ)."""
+        self._drawn_lines: dict[str, tuple[Strip, tuple[object, ...], Strip]] = {}
+        """Per row: the table's line, what was drawn over it, and the result."""
         self.cells_drawn = 0
         """Cells this class drew over the table's lines (tests: nothing when nothing changed)."""
         self.table_updates = 0
@@ -273,15 +289,25 @@ class TasksTable(DataTable[Text]):
         if not 0 <= index < len(self._order):
             return strip
         key = self._order[index]
-        cells = dict(self._over.get(key, {}))
+        over = self._over.get(key)
+        if over:
+            # The table's line is the same object while the table has not changed: the
+            # cells drawn over it are drawn again only when they or it changed.
+            shape = (tuple(over.values()), self.scroll_offset.x)
+            kept = self._drawn_lines.get(key)
+            if kept is not None and kept[0] is strip and kept[1] == shape:
+                strip = kept[2]
+            else:
+                table_line = strip
+                for column, value in over.items():
+                    strip = self._draw_over(strip, column, value)
+                self._drawn_lines[key] = (table_line, shape, strip)
         task = self._tasks[key]
         if not task.final:
             text = fmt_duration(task.elapsed(self.clock()))
             if len(text) <= self.columns[ColumnKey("elapsed")].content_width:
-                cells["elapsed"] = Text(text)
+                strip = self._draw_over(strip, "elapsed", Text(text))
                 self._elapsed_drawn[key] = text
-        for column, value in cells.items():
-            strip = self._draw_over(strip, column, value)
         return strip
 
     def _draw_over(self, strip: Strip, column: str, value: Text) -> Strip:
@@ -294,14 +320,13 @@ class TasksTable(DataTable[Text]):
             x += col.get_render_width(self)
         width = self.columns[ColumnKey(column)].get_render_width(self)
         visible = strip.cell_length
-        if x + width <= 0 or x >= visible:
-            return strip
-        # The cell's padding carries the row's style (zebra, cursor, meta for the mouse).
-        sample = x if x >= 0 else x + width - 1
-        style = next(iter(strip.crop(sample, sample + 1)), Segment("")).style
-        content = value.plain.ljust(width - 2 * pad)
-        cell = Strip([Segment(" " * pad + content + " " * pad, style)], width)
         left, right = max(0, x), min(visible, x + width)
-        cell = cell.crop(left - x, right - x)
+        if right <= left:
+            return strip
+        before, old, after = strip.divide([left, right, visible])
+        # The cell's padding carries the row's style (zebra, cursor, meta for the mouse).
+        segments = list(old) if x >= 0 else list(old)[::-1]
+        style = segments[0].style if segments else None
+        content = " " * pad + value.plain.ljust(width - 2 * pad) + " " * pad
         self.cells_drawn += 1
-        return Strip.join([strip.crop(0, left), cell, strip.crop(right, visible)])
+        return Strip([*before, Segment(content[left - x : right - x], style), *after], visible)
