@@ -81,6 +81,7 @@ class RoomsTable(SafeTable):
         self._cells: list[list[Text]] = []
         """Row ``i``'s cells as stored (inert), for drawing its line."""
         self._lines: dict[tuple[object, ...], Strip] = {}
+        self._styles: dict[tuple[object, ...], tuple[Style, Style, Style, Style]] = {}
         self.lines_drawn = 0
         """Row lines drawn by this class (tests)."""
 
@@ -131,20 +132,7 @@ class RoomsTable(SafeTable):
     def _draw_row(self, index: int, cursor: bool, width: int) -> Strip:
         """Row ``index``'s line, as `DataTable` draws it (no hover)."""
         self.lines_drawn += 1
-        stripe = "datatable--odd-row" if index % 2 else "datatable--even-row"
-        row_style = (
-            self.get_component_styles(stripe).rich_style
-            if self.zebra_stripes
-            else (self.rich_style)
-        )
-        component = self.get_component_rich_style("datatable--cursor") if cursor else Style()
-        post = (
-            Style.from_color(color=component.color)
-            if self.cursor_foreground_priority == "css"
-            else Style.null()
-        )
-        if self.cursor_background_priority == "css":
-            post += Style.from_color(bgcolor=component.bgcolor)
+        row_style, component, post, base = self._row_styles(index % 2 == 1, cursor)
         console = self.app.console
         pad = " " * self.cell_padding
         segments: list[Segment] = []
@@ -171,7 +159,35 @@ class RoomsTable(SafeTable):
         segments.append(Segment(" " * max(0, width - used), extend))
         x = self.scroll_offset.x
         strip = Strip(segments).crop(x, x + width)
-        return strip.adjust_cell_length(width, self.rich_style).simplify()
+        return strip.adjust_cell_length(width, base).simplify()
+
+    def _row_styles(self, odd: bool, cursor: bool) -> tuple[Style, Style, Style, Style]:
+        """The row's stripe, the cursor's component and post styles, the table's own:
+        read from CSS once per state (dropped when the styles change)."""
+        key = (odd, cursor, self.has_focus, self.app.theme)
+        styles = self._styles.get(key)
+        if styles is None:
+            stripe = "datatable--odd-row" if odd else "datatable--even-row"
+            row_style = (
+                self.get_component_styles(stripe).rich_style
+                if self.zebra_stripes
+                else self.rich_style
+            )
+            component = self.get_component_rich_style("datatable--cursor") if cursor else Style()
+            post = (
+                Style.from_color(color=component.color)
+                if self.cursor_foreground_priority == "css"
+                else Style.null()
+            )
+            if self.cursor_background_priority == "css":
+                post += Style.from_color(bgcolor=component.bgcolor)
+            styles = self._styles[key] = (row_style, component, post, self.rich_style)
+        return styles
+
+    def notify_style_update(self) -> None:
+        self._styles.clear()
+        self._lines.clear()
+        super().notify_style_update()
 
 
 class InboxScreen(BaseScreen):
@@ -329,7 +345,8 @@ class InboxScreen(BaseScreen):
             text.append(f" · → {want.title.lower()}", style="italic")
         elif shown is not want and (want.page != shown.page or want.unread != shown.unread):
             text.append(f" · → page {want.page + 1:,}", style="italic")
-        self.query_one("#inbox-header", Static).update(text)
+        # One line, as wide as the screen whatever it says: no layout of the screen.
+        self.query_one("#inbox-header", Static).update(text, layout=False)
 
     @property
     def table(self) -> SafeTable:
