@@ -39,7 +39,7 @@ from vagent_tui.ui.palette import FAILED_STRONG, WARN
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.screens.room import RoomScreen
 from vagent_tui.ui.widgets.context_bar import ContextBar
-from vagent_tui.ui.widgets.inbox_rows import room_cells, room_detail
+from vagent_tui.ui.widgets.inbox_rows import DetailText, room_cells, room_detail
 from vagent_tui.ui.widgets.tables import ROW_CAP, SafeTable, left_out
 
 HINT = "Select an agent account on the Scope screen (1) to see its inboxes."
@@ -238,7 +238,7 @@ class InboxScreen(BaseScreen):
         with Container(id="inbox-body"):
             yield RoomsTable.make()
             with VerticalScroll(id="inbox-detail"):
-                yield Static(Text("No room highlighted.", style="dim"), id="inbox-detail-text")
+                yield DetailText(Text("No room highlighted.", style="dim"), id="inbox-detail-text")
 
     def on_mount(self) -> None:
         self.table.focus()
@@ -393,7 +393,7 @@ class InboxScreen(BaseScreen):
             unread_filter=self.pager.unread,
             compact=not self.has_class("-wide"),
         )
-        self.query_one("#inbox-detail-text", Static).update(detail)
+        self.query_one("#inbox-detail-text", DetailText).show(detail)
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         event.stop()
