@@ -230,6 +230,8 @@ class InboxScreen(BaseScreen):
         self._failed = False
         """The last page asked for did not come: the header says so instead of waiting."""
         self._rooms: list[InboxRoom] = []
+        self._detail_shown: tuple[object, ...] | None = None
+        """What the detail pane shows: the room (itself, not an equal one), filter, shape."""
         """The rooms in the table: row ``i`` is ``_rooms[i]``."""
 
     def compose_body(self) -> Iterable[Widget]:
@@ -388,11 +390,15 @@ class InboxScreen(BaseScreen):
         return self._rooms[row] if self.table.row_count and 0 <= row < len(self._rooms) else None
 
     def _show_detail(self) -> None:
-        detail = room_detail(
-            self._current_room(),
-            unread_filter=self.pager.unread,
-            compact=not self.has_class("-wide"),
-        )
+        room = self._current_room()
+        compact = not self.has_class("-wide")
+        # A page fill shows the detail, then the table says its row is highlighted:
+        # the same room, once.
+        shown = (id(room), room, self.pager.unread, compact)
+        if shown == self._detail_shown:
+            return
+        self._detail_shown = shown
+        detail = room_detail(room, unread_filter=self.pager.unread, compact=compact)
         self.query_one("#inbox-detail-text", DetailText).show(detail)
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
