@@ -148,6 +148,8 @@ class Pty:
                 f"cProfile.run({f'cli.main({args!r})'!r}, {profile!r})"
             )
             argv = [sys.executable, "-c", code]
+        elif os.environ.get("IDLE_WRAP"):
+            argv = [sys.executable, *os.environ["IDLE_WRAP"].split(), *args]
         else:
             argv = [sys.executable, "-m", "vagent_tui", *args]
         env = {**os.environ, "VAGENT_TOKEN": "demo-agent", "TERM": "xterm-256color"}

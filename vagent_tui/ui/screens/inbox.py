@@ -82,6 +82,7 @@ class RoomsTable(SafeTable):
         """Row ``i``'s cells as stored (inert), for drawing its line."""
         self._lines: dict[tuple[object, ...], Strip] = {}
         self._styles: dict[tuple[object, ...], tuple[Style, Style, Style, Style]] = {}
+        self._cell_style_cache: dict[tuple[object, ...], tuple[Style, Style]] = {}
         self.lines_drawn = 0
         """Row lines drawn by this class (tests)."""
 
@@ -132,7 +133,7 @@ class RoomsTable(SafeTable):
     def _draw_row(self, index: int, cursor: bool, width: int) -> Strip:
         """Row ``index``'s line, as `DataTable` draws it (no hover)."""
         self.lines_drawn += 1
-        row_style, component, post, base = self._row_styles(index % 2 == 1, cursor)
+        _, _, post, base = self._row_styles(index % 2 == 1, cursor)
         console = self.app.console
         pad = " " * self.cell_padding
         segments: list[Segment] = []
@@ -140,8 +141,7 @@ class RoomsTable(SafeTable):
         for column_index, (column, text) in enumerate(
             zip(self.ordered_columns, self._cells[index], strict=False)
         ):
-            pre = row_style + Style.from_meta({"row": index, "column": column_index}) + component
-            plain = pre + post
+            pre, plain = self._cell_styles(index, column_index, cursor)
             inner = column.get_render_width(self) - 2 * self.cell_padding
             if text.cell_len > inner:
                 text = text.copy()
@@ -154,12 +154,30 @@ class RoomsTable(SafeTable):
                 segments.append(Segment(segment.text, pre + style + post if style else plain))
             segments.append(Segment(" " * (inner - text.cell_len) + pad, plain))
             used += inner + 2 * self.cell_padding
-        extend = row_style + component
-        extend += Style.from_meta({"row": index, "column": 0, "out_of_bounds": True})
+        extend, _ = self._cell_styles(index, -1, cursor)
         segments.append(Segment(" " * max(0, width - used), extend))
         x = self.scroll_offset.x
         strip = Strip(segments).crop(x, x + width)
         return strip.adjust_cell_length(width, base).simplify()
+
+    def _cell_styles(self, index: int, column: int, cursor: bool) -> tuple[Style, Style]:
+        """A cell's style before its text's, and with the cursor's after it (the same
+        for row ``index`` of every page: kept while the styles are). Column -1: the
+        space right of the last column."""
+        key = (index, column, cursor, self.has_focus, self.app.theme)
+        styles = self._cell_style_cache.get(key)
+        if styles is None:
+            row_style, component, post, _ = self._row_styles(index % 2 == 1, cursor)
+            if column < 0:
+                meta = {"row": index, "column": 0, "out_of_bounds": True}
+                styles = (row_style + component + Style.from_meta(meta), Style.null())
+            else:
+                pre = row_style + Style.from_meta({"row": index, "column": column}) + component
+                styles = (pre, pre + post)
+            if len(self._cell_style_cache) > 8192:
+                self._cell_style_cache.clear()
+            self._cell_style_cache[key] = styles
+        return styles
 
     def _row_styles(self, odd: bool, cursor: bool) -> tuple[Style, Style, Style, Style]:
         """The row's stripe, the cursor's component and post styles, the table's own:
@@ -186,6 +204,7 @@ class RoomsTable(SafeTable):
 
     def notify_style_update(self) -> None:
         self._styles.clear()
+        self._cell_style_cache.clear()
         self._lines.clear()
         super().notify_style_update()
 
