@@ -134,6 +134,8 @@ class DetailText(Static):
     def __init__(self, content: VisualType = "", **kwargs: Any) -> None:
         super().__init__(content, **kwargs)
         self._rendered: tuple[int, list[Strip]] | None = None
+        self.renders = 0
+        """How many times the content was rendered (tests: once per content and width)."""
 
     def show(self, content: VisualType) -> None:
         width = self.size.width
@@ -146,6 +148,7 @@ class DetailText(Static):
     def _strips(self, width: int) -> list[Strip]:
         if self._rendered is None or self._rendered[0] != width:
             strips = Visual.to_strips(self, self.visual, width, None, self.visual_style)
+            self.renders += 1
             self._rendered = (width, strips)
         return self._rendered[1]
 
