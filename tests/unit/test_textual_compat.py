@@ -94,58 +94,6 @@ async def test_forget_copied_clears_only_that_text_from_the_in_app_clipboard() -
         assert app.clipboard == ""
 
 
-# ---------------------------------------------------------------------- refresh_cell
-
-
-def test_datatable_still_has_the_caches_refresh_cell_drops() -> None:
-    """If this fails, refresh_cell falls back to update_cell: correct but slow again."""
-    from textual.widgets import DataTable
-
-    table: DataTable[str] = DataTable()
-    for name in (
-        "_cell_render_cache",
-        "_row_render_cache",
-        "_line_cache",
-        "_row_renderable_cache",
-        "_data",
-        "_update_count",
-    ):
-        assert hasattr(table, name), f"DataTable.{name} is gone: see textual_compat"
-    for method in ("_get_row_region", "_refresh_region"):
-        assert callable(getattr(DataTable, method, None)), f"DataTable.{method} is gone"
-
-
-class _Table(App[None]):
-    def compose(self) -> ComposeResult:
-        from textual.widgets import DataTable
-
-        table: DataTable[object] = DataTable()
-        table.add_columns("name", "state")
-        table.add_row("one", "queued", key="1")
-        table.add_row("two", "queued", key="2")
-        yield table
-
-
-async def test_refresh_cell_shows_the_new_value_without_a_full_refresh() -> None:
-    from rich.text import Text
-    from textual.widgets import DataTable
-    from textual.widgets.data_table import RowKey
-
-    from vagent_tui.ui.textual_compat import refresh_cell
-
-    app = _Table()
-    async with app.run_test(size=(40, 6)) as pilot:
-        table = app.query_one(DataTable)
-        column = table.ordered_columns[1].key
-        await pilot.pause()
-        before = table._update_count
-        refresh_cell(table, RowKey("2"), column, Text("active"))
-        await pilot.pause()
-        assert str(table.get_cell("2", column)) == "active"
-        assert table._update_count == before  # the fast path: no full refresh
-        assert "active" in app.export_screenshot()  # as wide as "queued": no layout
-
-
 # ---------------------------------------------------------------------- footer_bindings_ready
 
 

@@ -6,9 +6,7 @@ Textual release changes what a wrapper relies on.
 
 1. Crash output without local variables (`CrashReportingApp`).
 2. Forgetting a secret from the app's in-process clipboard (`forget_copied`).
-3. Refreshing one cell of a DataTable without rendering every cell again
-   (`refresh_cell`).
-4. Whether a `Footer` has read its bindings yet (`footer_bindings_ready`).
+3. Whether a `Footer` has read its bindings yet (`footer_bindings_ready`).
 
 **1.**
 An unhandled exception ends a Textual app through ``App._handle_exception``, which
@@ -24,14 +22,10 @@ with ``__rich__``) still go to Textual's public ``panic``.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
 from typing import Any, TypeVar
 
-from rich.text import Text
 from textual.app import App
-from textual.cache import LRUCache
-from textual.widgets import DataTable, Footer
-from textual.widgets.data_table import ColumnKey, RowKey
+from textual.widgets import Footer
 
 ReturnType = TypeVar("ReturnType")
 
@@ -61,39 +55,6 @@ def forget_copied(app: App[Any], text: str) -> None:
     """
     if app.clipboard == text:
         app._clipboard = ""
-
-
-def refresh_cell(table: DataTable[Any], row: RowKey, column: ColumnKey, value: Text) -> None:
-    """Replace one cell and render only that cell and its row's lines again.
-
-    `DataTable.update_cell` bumps the counter every render cache of the table is keyed
-    by and refreshes the whole widget: each tick of a live table would render every
-    cell of every row again. Here only the cached renders of this cell and its row are
-    dropped and only the row's region is refreshed. A Textual without these caches
-    gets `update_cell` (correct, only slower).
-    """
-    try:
-        index = table.get_row_index(row)
-        cells, rows, lines = table._cell_render_cache, table._row_render_cache, table._line_cache
-        renderables = table._row_renderable_cache
-        data = table._data
-    except (AttributeError, KeyError):
-        table.update_cell(row, column, value)
-        return
-    data[row][column] = value
-    region = table._get_row_region(index)
-    ys = range(region.y, region.bottom)
-    _drop(cells, lambda k: k[0] == row and k[1] == column)
-    _drop(rows, lambda k: k[0] == row)
-    _drop(lines, lambda k: k[0] in ys)
-    renderables.discard((table._update_count, index))
-    table._refresh_region(region)
-
-
-def _drop(cache: LRUCache[Any, Any], stale: Callable[[Any], bool]) -> None:
-    """Discard the entries of a Textual LRU cache whose key is ``stale``."""
-    for key in [k for k in cache.keys() if stale(k)]:  # noqa: SIM118 (not iterable)
-        cache.discard(key)
 
 
 def footer_bindings_ready(footer: Footer) -> bool:

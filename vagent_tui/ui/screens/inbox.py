@@ -18,15 +18,19 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import replace
-from typing import ClassVar
+from typing import Any, ClassVar, Self
 
+from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
 from textual import events, work
 from textual.binding import Binding, BindingType
 from textual.containers import Container, VerticalScroll
 from textual.message import Message
+from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import DataTable, Static
+from textual.widgets.data_table import RowKey
 
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import InboxRoom
@@ -35,7 +39,7 @@ from vagent_tui.ui.palette import FAILED_STRONG, WARN
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.screens.room import RoomScreen
 from vagent_tui.ui.widgets.context_bar import ContextBar
-from vagent_tui.ui.widgets.inbox_rows import room_cells, room_detail
+from vagent_tui.ui.widgets.inbox_rows import DetailText, room_cells, room_detail
 from vagent_tui.ui.widgets.tables import ROW_CAP, SafeTable, left_out
 
 HINT = "Select an agent account on the Scope screen (1) to see its inboxes."
@@ -55,6 +59,14 @@ class RoomsTable(SafeTable):
     Enter is the table's own key (not a priority key of the screen) so that it comes in
     order after the arrows typed before it, and the footer shows it; a click only
     highlights (the detail pane shows the room).
+
+    A page move replaces every row. `DataTable` would render each new cell through
+    Rich (a padded renderable, wrapped, cropped: most of a page move's time at 120x40);
+    this table draws a row's line itself from its one-line cells, with the styles
+    `DataTable` uses (the row's zebra stripe, the cursor, the cell's own style, the
+    mouse's row/column for a click), and keeps each line until the row, the cursor,
+    the width or the focus changes. The header and the lines below the rows stay
+    `DataTable`'s. No hover highlight (the row under the mouse is not lit).
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -63,6 +75,16 @@ class RoomsTable(SafeTable):
 
     class OpenRoom(Message):
         """Enter on a row."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._cells: list[list[Text]] = []
+        """Row ``i``'s cells as stored (inert), for drawing its line."""
+        self._lines: dict[tuple[object, ...], Strip] = {}
+        self._styles: dict[tuple[object, ...], tuple[Style, Style, Style, Style]] = {}
+        self._cell_style_cache: dict[tuple[object, ...], tuple[Style, Style]] = {}
+        self.lines_drawn = 0
+        """Row lines drawn by this class (tests)."""
 
     @classmethod
     def make(cls) -> RoomsTable:
@@ -80,6 +102,111 @@ class RoomsTable(SafeTable):
 
     def action_open(self) -> None:
         self.post_message(self.OpenRoom())
+
+    def add_row(
+        self, *cells: Any, height: int | None = 1, key: str | None = None, label: Any = None
+    ) -> RowKey:
+        row = super().add_row(*cells, height=height, key=key, label=label)
+        self._cells.append([c if isinstance(c, Text) else Text(str(c)) for c in self.get_row(row)])
+        return row
+
+    def clear(self, columns: bool = False) -> Self:
+        self._cells = []
+        self._lines.clear()
+        return super().clear(columns)
+
+    def render_line(self, y: int) -> Strip:
+        index = y - self.header_height + self.scroll_offset.y
+        if y < self.header_height or not 0 <= index < len(self._cells) or self.fixed_rows:
+            return super().render_line(y)
+        width = self.size.width
+        cursor = self.show_cursor and index == self.cursor_row
+        key = (index, cursor, self.scroll_offset.x, width, self.has_focus, self.app.theme)
+        line = self._lines.get(key)
+        if line is None:
+            line = self._draw_row(index, cursor, width)
+            if len(self._lines) > 4 * len(self._cells) + 64:
+                self._lines.clear()
+            self._lines[key] = line
+        return line
+
+    def _draw_row(self, index: int, cursor: bool, width: int) -> Strip:
+        """Row ``index``'s line, as `DataTable` draws it (no hover)."""
+        self.lines_drawn += 1
+        _, _, post, base = self._row_styles(index % 2 == 1, cursor)
+        console = self.app.console
+        pad = " " * self.cell_padding
+        segments: list[Segment] = []
+        used = 0
+        for column_index, (column, text) in enumerate(
+            zip(self.ordered_columns, self._cells[index], strict=False)
+        ):
+            pre, plain = self._cell_styles(index, column_index, cursor)
+            inner = column.get_render_width(self) - 2 * self.cell_padding
+            if text.cell_len > inner:
+                text = text.copy()
+                text.truncate(inner, overflow="ellipsis")
+            segments.append(Segment(pad, plain))
+            # `Text.render` leaves out the text's own style (only its spans'): it goes first.
+            own = console.get_style(text.style, default=Style.null()) if text.style else None
+            for segment in text.render(console):
+                style = segment.style if own is None else own + segment.style
+                segments.append(Segment(segment.text, pre + style + post if style else plain))
+            segments.append(Segment(" " * (inner - text.cell_len) + pad, plain))
+            used += inner + 2 * self.cell_padding
+        extend, _ = self._cell_styles(index, -1, cursor)
+        segments.append(Segment(" " * max(0, width - used), extend))
+        x = self.scroll_offset.x
+        strip = Strip(segments).crop(x, x + width)
+        return strip.adjust_cell_length(width, base).simplify()
+
+    def _cell_styles(self, index: int, column: int, cursor: bool) -> tuple[Style, Style]:
+        """A cell's style before its text's, and with the cursor's after it (the same
+        for row ``index`` of every page: kept while the styles are). Column -1: the
+        space right of the last column."""
+        key = (index, column, cursor, self.has_focus, self.app.theme)
+        styles = self._cell_style_cache.get(key)
+        if styles is None:
+            row_style, component, post, _ = self._row_styles(index % 2 == 1, cursor)
+            if column < 0:
+                meta = {"row": index, "column": 0, "out_of_bounds": True}
+                styles = (row_style + component + Style.from_meta(meta), Style.null())
+            else:
+                pre = row_style + Style.from_meta({"row": index, "column": column}) + component
+                styles = (pre, pre + post)
+            if len(self._cell_style_cache) > 8192:
+                self._cell_style_cache.clear()
+            self._cell_style_cache[key] = styles
+        return styles
+
+    def _row_styles(self, odd: bool, cursor: bool) -> tuple[Style, Style, Style, Style]:
+        """The row's stripe, the cursor's component and post styles, the table's own:
+        read from CSS once per state (dropped when the styles change)."""
+        key = (odd, cursor, self.has_focus, self.app.theme)
+        styles = self._styles.get(key)
+        if styles is None:
+            stripe = "datatable--odd-row" if odd else "datatable--even-row"
+            row_style = (
+                self.get_component_styles(stripe).rich_style
+                if self.zebra_stripes
+                else self.rich_style
+            )
+            component = self.get_component_rich_style("datatable--cursor") if cursor else Style()
+            post = (
+                Style.from_color(color=component.color)
+                if self.cursor_foreground_priority == "css"
+                else Style.null()
+            )
+            if self.cursor_background_priority == "css":
+                post += Style.from_color(bgcolor=component.bgcolor)
+            styles = self._styles[key] = (row_style, component, post, self.rich_style)
+        return styles
+
+    def notify_style_update(self) -> None:
+        self._styles.clear()
+        self._cell_style_cache.clear()
+        self._lines.clear()
+        super().notify_style_update()
 
 
 class InboxScreen(BaseScreen):
@@ -122,6 +249,8 @@ class InboxScreen(BaseScreen):
         self._failed = False
         """The last page asked for did not come: the header says so instead of waiting."""
         self._rooms: list[InboxRoom] = []
+        self._detail_shown: tuple[object, ...] | None = None
+        """What the detail pane shows: the room (itself, not an equal one), filter, shape."""
         """The rooms in the table: row ``i`` is ``_rooms[i]``."""
 
     def compose_body(self) -> Iterable[Widget]:
@@ -130,7 +259,7 @@ class InboxScreen(BaseScreen):
         with Container(id="inbox-body"):
             yield RoomsTable.make()
             with VerticalScroll(id="inbox-detail"):
-                yield Static(Text("No room highlighted.", style="dim"), id="inbox-detail-text")
+                yield DetailText(Text("No room highlighted.", style="dim"), id="inbox-detail-text")
 
     def on_mount(self) -> None:
         self.table.focus()
@@ -237,7 +366,8 @@ class InboxScreen(BaseScreen):
             text.append(f" · → {want.title.lower()}", style="italic")
         elif shown is not want and (want.page != shown.page or want.unread != shown.unread):
             text.append(f" · → page {want.page + 1:,}", style="italic")
-        self.query_one("#inbox-header", Static).update(text)
+        # One line, as wide as the screen whatever it says: no layout of the screen.
+        self.query_one("#inbox-header", Static).update(text, layout=False)
 
     @property
     def table(self) -> SafeTable:
@@ -279,12 +409,16 @@ class InboxScreen(BaseScreen):
         return self._rooms[row] if self.table.row_count and 0 <= row < len(self._rooms) else None
 
     def _show_detail(self) -> None:
-        detail = room_detail(
-            self._current_room(),
-            unread_filter=self.pager.unread,
-            compact=not self.has_class("-wide"),
-        )
-        self.query_one("#inbox-detail-text", Static).update(detail)
+        room = self._current_room()
+        compact = not self.has_class("-wide")
+        # A page fill shows the detail, then the table says its row is highlighted:
+        # the same room, once.
+        shown = (id(room), room, self.pager.unread, compact)
+        if shown == self._detail_shown:
+            return
+        self._detail_shown = shown
+        detail = room_detail(room, unread_filter=self.pager.unread, compact=compact)
+        self.query_one("#inbox-detail-text", DetailText).show(detail)
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         event.stop()

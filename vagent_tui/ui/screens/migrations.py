@@ -51,6 +51,7 @@ from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.migration_rows import (
     TasksTable,
+    elapsed_line,
     force_modal,
     real_run_modal,
     task_detail,
@@ -111,6 +112,8 @@ class MigrationsScreen(BaseScreen):
         self.starting = False
         self._ticker: Timer | None = None
         self._detail_shape: tuple[object, ...] | None = None
+        self._detail_elapsed: str | None = None
+        """The elapsed line the detail pane shows (a tick that would not change it skips)."""
         self._sections_for: tuple[str | None] | None = None
         """The template whose sections the list shows (a 1-tuple; None: not filled yet)."""
 
@@ -137,11 +140,13 @@ class MigrationsScreen(BaseScreen):
         with Container(id="mig-tasks-body"):
             yield TasksTable(id="mig-tasks", cursor_type="row", zebra_stripes=True)
             with VerticalScroll(id="mig-task-detail"):
-                yield Static(task_detail(None, 0.0), id="mig-task-detail-text", markup=False)
+                yield Static("", id="mig-task-elapsed", markup=False)
+                yield Static(task_detail(None), id="mig-task-detail-text", markup=False)
 
     def on_mount(self) -> None:
         # Immediate: the row of a task the screen has just started exists before it
         # moves its cursor there (the default posts the callback for later).
+        self.query_one("#mig-tasks", TasksTable).clock = self.vapp.watcher.clock
         self.vapp.task_changed_signal.subscribe(self, self.task_changed, immediate=True)
         for task in self.vapp.watcher.tasks.values():
             self.task_changed(task)
@@ -484,13 +489,23 @@ class MigrationsScreen(BaseScreen):
             self._show_detail(layout=added or None)
 
     def _tick(self) -> None:
-        """Once a second, while showing: the elapsed time of running tasks."""
-        running = [t for t in self._tasks() if not t.final]
-        if not self.is_current or not running:
+        """Once a second, while showing: the elapsed times on screen that changed."""
+        if not self.is_current:
             return
-        self.query_one("#mig-tasks", TasksTable).tick(running, self.vapp.watcher.clock())
-        # Only the elapsed time (one short line) changed: no layout of the screen needed.
-        self._show_detail(layout=False)
+        table = self.query_one("#mig-tasks", TasksTable)
+        table.tick(self.vapp.watcher.clock())
+        task = self.vapp.watcher.tasks.get(table.highlighted_id or "")
+        if task is not None and not task.final:
+            self._show_elapsed(task)
+
+    def _show_elapsed(self, task: WatchedTask | None) -> None:
+        """The detail pane's first line (a widget of its own: a tick draws only it)."""
+        line = elapsed_line(task, self.vapp.watcher.clock())
+        if line.plain != self._detail_elapsed:
+            self._detail_elapsed = line.plain
+            elapsed = self.query_one("#mig-task-elapsed", Static)
+            elapsed.display = task is not None
+            elapsed.update(line, layout=False)
 
     def _show_detail(self, *, layout: bool | None = True) -> None:
         """Show the highlighted task; ``layout=None``: only if its lines may have changed."""
@@ -510,7 +525,8 @@ class MigrationsScreen(BaseScreen):
         if layout is None:
             layout = shape != self._detail_shape
         self._detail_shape = shape
-        detail = task_detail(task, self.vapp.watcher.clock())
+        self._show_elapsed(task)
+        detail = task_detail(task)
         self.query_one("#mig-task-detail-text", Static).update(detail, layout=layout)
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:

@@ -13,6 +13,10 @@ from typing import Any
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
+from textual.geometry import Size
+from textual.strip import Strip
+from textual.visual import Visual, VisualType
+from textual.widgets import Static
 
 from vagent_tui.api.models import JunkRoom
 from vagent_tui.inert import DISPLAY_LIMIT
@@ -116,3 +120,46 @@ def room_detail(
     for key, text in long:
         rest.add_row(safe(key), text)
     return Group(grid, rest)
+
+
+class DetailText(Static):
+    """A Static that renders its content once per width and lays the screen out again
+    only when its height changes.
+
+    A `Static` with a Rich renderable renders it twice on each update (once to measure
+    its height, once to draw) and asks for a layout of the whole screen; the room
+    detail changes on every page move and mostly keeps its height.
+    """
+
+    def __init__(self, content: VisualType = "", **kwargs: Any) -> None:
+        super().__init__(content, **kwargs)
+        self._rendered: tuple[int, list[Strip]] | None = None
+        self.renders = 0
+        """How many times the content was rendered (tests: once per content and width)."""
+
+    def show(self, content: VisualType) -> None:
+        width = self.size.width
+        before = len(self._rendered[1]) if self._rendered and self._rendered[0] == width else None
+        self.update(content, layout=False)
+        self._rendered = None
+        if not width or before is None or len(self._strips(width)) != before:
+            self.refresh(layout=True)
+
+    def _strips(self, width: int) -> list[Strip]:
+        if self._rendered is None or self._rendered[0] != width:
+            strips = Visual.to_strips(self, self.visual, width, None, self.visual_style)
+            self.renders += 1
+            self._rendered = (width, strips)
+        return self._rendered[1]
+
+    def notify_style_update(self) -> None:
+        self._rendered = None  # another theme: other colours
+        super().notify_style_update()
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return len(self._strips(width))
+
+    def render_line(self, y: int) -> Strip:
+        width = self.size.width
+        strips = self._strips(width)
+        return strips[y] if 0 <= y < len(strips) else Strip.blank(width, self.rich_style)

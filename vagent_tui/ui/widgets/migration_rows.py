@@ -3,12 +3,16 @@ and the dialogs that guard a real run."""
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from typing import Any
 
 from rich.console import Group, RenderableType
+from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 from textual.coordinate import Coordinate
+from textual.strip import Strip
 from textual.widgets import DataTable
 from textual.widgets.data_table import ColumnKey, RowKey
 
@@ -18,7 +22,6 @@ from vagent_tui.ui.dialogs import ConfirmModal, PromptModal
 from vagent_tui.ui.format import fmt_duration
 from vagent_tui.ui.palette import FAILED, OK, RUNNING, UNKNOWN, WARN, WARN_STRONG
 from vagent_tui.ui.text import safe
-from vagent_tui.ui.textual_compat import refresh_cell
 
 COLUMNS: tuple[tuple[str, str], ...] = (
     ("template", "Template"),
@@ -93,22 +96,36 @@ def task_cells(task: WatchedTask, now: float) -> dict[str, Text]:
     }
 
 
-def task_detail(task: WatchedTask | None, now: float) -> RenderableType:
-    """Everything seen of a task: status, message, counts, the history of status changes."""
+LABEL_WIDTH = len("Last error")
+"""The detail's label column: as wide whatever the rows, so the elapsed line above it
+(`elapsed_line`, a widget of its own that ticks alone) lines up with it."""
+
+
+def elapsed_line(task: WatchedTask | None, now: float) -> Text:
+    """``Elapsed    1m05s``: the first line of the detail pane (empty without a task)."""
+    if task is None:
+        return Text("")
+    text = Text("Elapsed".ljust(LABEL_WIDTH) + " ", style="bold")
+    text.append(fmt_duration(task.elapsed(now)), style="")
+    return text
+
+
+def task_detail(task: WatchedTask | None) -> RenderableType:
+    """Everything seen of a task but its elapsed time (`elapsed_line`): status, message,
+    counts, the history of status changes."""
     if task is None:
         return Text(
             "No migration started in this session. Type a template id (i) or pick one, then s.",
             "dim",
         )
     grid = Table.grid(padding=(0, 1), expand=True)
-    grid.add_column(style="bold", no_wrap=True)
+    grid.add_column(style="bold", no_wrap=True, min_width=LABEL_WIDTH)
     grid.add_column(ratio=1, overflow="fold")
     grid.add_row("Task", safe(task.task_id))
     grid.add_row("Template", safe(f"{task.template_name} ({task.template_id})"))
     grid.add_row("Run", run_text(task.dry_run))
     grid.add_row("Status", status_text(task.status))
     grid.add_row("Message", safe(task.message or "—"))
-    grid.add_row("Elapsed", Text(fmt_duration(task.elapsed(now))))
     c = task.counts
     if c is not None:
         grid.add_row(
@@ -160,13 +177,40 @@ def force_modal(template: Template) -> PromptModal:
 
 
 class TasksTable(DataTable[Text]):
-    """One keyed row per watched task; an update touches only the cells that changed."""
+    """One keyed row per watched task; an update draws only the cells that changed.
+
+    A running task's elapsed time is drawn from its start when its line is drawn (not
+    stored in the table): a tick of the monitor redraws only the elapsed cells that are
+    on screen and whose text changed, whatever the number of tasks. A plain cell that
+    still fits its column (the counts of a poll) is drawn over the table's line the same
+    way, so a poll of a task off screen costs no drawing at all, one on screen one cell.
+    Everything else (a row added, a styled cell, a wider value) goes through
+    `DataTable.update_cell`: the table is drawn again, as DataTable does.
+
+    Rows are only ever added, at the end, one line high: row ``i`` is ``_order[i]``.
+    """
+
+    clock: Callable[[], float] = time.monotonic
+    """The watcher's clock (tasks' ``started`` is on it); the screen sets it."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._seen: dict[str, dict[str, tuple[str, str]]] = {}
+        self._tasks: dict[str, WatchedTask] = {}
+        self._order: list[str] = []
+        self._over: dict[str, dict[str, Text]] = {}
+        """Per row, the plain cells newer than the table's own (drawn over its line)."""
+        self._elapsed_drawn: dict[str, str] = {}
+        """The elapsed text last drawn per row (a tick redraws only those that differ)."""
+        self._drawn_lines: dict[str, tuple[Strip, tuple[object, ...], Strip]] = {}
+        """Per row: the table's line, what was drawn over it, and the result."""
+        self.cells_drawn = 0
+        """Cells this class drew over the table's lines (tests: nothing when nothing changed)."""
+        self.table_updates = 0
+        """Cells changed through `DataTable.update_cell` (a draw of the whole table)."""
         for key, label in COLUMNS:
             self.add_column(label, key=key)
+        self._elapsed_index = next(i for i, (k, _) in enumerate(COLUMNS) if k == "elapsed")
 
     @property
     def highlighted_id(self) -> str | None:
@@ -178,36 +222,111 @@ class TasksTable(DataTable[Text]):
         """Add the task's row, or update its changed cells; True when the row is new."""
         cells = task_cells(task, now)
         seen = self._seen.get(task.task_id)
+        self._tasks[task.task_id] = task
         if seen is None:
             self.add_row(*(cells[key] for key, _ in COLUMNS), key=task.task_id)
+            self._order.append(task.task_id)
         else:
             for key, value in cells.items():
+                if key == "elapsed" and not task.final:
+                    continue  # drawn from the task's start (`render_line`)
                 if seen.get(key) != (value.plain, str(value.style)):
-                    # A wider column costs a layout of the whole screen: only when needed.
-                    wider = value.cell_len > self.columns[ColumnKey(key)].content_width
-                    self.set_cell(task.task_id, key, value, update_width=wider)
+                    self.set_cell(task.task_id, key, value)
         self._seen[task.task_id] = {k: (v.plain, str(v.style)) for k, v in cells.items()}
         return seen is None
 
-    def tick(self, tasks: list[WatchedTask], now: float) -> None:
-        """Only the elapsed cells of ``tasks``."""
-        for task in tasks:
-            seen = self._seen.get(task.task_id)
-            if seen is None:
+    def tick(self, now: float) -> int:
+        """Redraw the elapsed cells on screen whose text changed; how many were."""
+        first = self.scroll_offset.y
+        last = min(len(self._order), first + max(0, self.size.height - self.header_height))
+        redrawn = 0
+        for index in range(first, last):
+            key = self._order[index]
+            task = self._tasks[key]
+            if task.final:
                 continue
-            value = task_cells(task, now)["elapsed"]
-            if seen["elapsed"][0] != value.plain:
-                wider = value.cell_len > self.columns[ColumnKey("elapsed")].content_width
-                self.set_cell(task.task_id, "elapsed", value, update_width=wider)
-                seen["elapsed"] = (value.plain, str(value.style))
+            text = fmt_duration(task.elapsed(now))
+            if text == self._elapsed_drawn.get(key):
+                continue
+            if len(text) > self.columns[ColumnKey("elapsed")].content_width:
+                self.set_cell(key, "elapsed", Text(text))  # the column widens
+            else:
+                self.refresh_coordinate(Coordinate(index, self._elapsed_index))
+            redrawn += 1
+        return redrawn
 
-    def set_cell(self, row: str, column: str, value: Text, *, update_width: bool = False) -> None:
-        """Replace one cell; a wider value lays the columns out again (every row moves).
+    def set_cell(self, row: str, column: str, value: Text) -> None:
+        """Replace one cell: drawn over the line when plain and narrow enough."""
+        over = self._over.setdefault(row, {})
+        fits = value.cell_len <= self.columns[ColumnKey(column)].content_width
+        if fits and not value.style and not value.spans and self.fixed_rows == 0:
+            over[column] = value
+            index = self.get_row_index(row)
+            self.refresh_coordinate(Coordinate(index, self._column_index(column)))
+            return
+        over.pop(column, None)
+        self.table_updates += 1
+        self.update_cell(row, column, value, update_width=not fits)
 
-        The monitor changes a cell or two per tick or poll: `refresh_cell` renders only
-        that cell again (most of the monitor's idle CPU otherwise, bench/idle.py).
-        """
-        if update_width:
-            self.update_cell(row, column, value, update_width=True)
-        else:
-            refresh_cell(self, RowKey(row), ColumnKey(column), value)
+    def get_cell(self, row_key: RowKey | str, column_key: ColumnKey | str) -> Text:
+        """The cell as shown (a cell drawn over the line included)."""
+        row = row_key.value if isinstance(row_key, RowKey) else row_key
+        column = column_key.value if isinstance(column_key, ColumnKey) else column_key
+        task = self._tasks.get(row or "")
+        if column == "elapsed" and task is not None and not task.final:
+            return Text(fmt_duration(task.elapsed(self.clock())))
+        over = self._over.get(row or "", {}).get(column or "")
+        return over if over is not None else super().get_cell(row_key, column_key)
+
+    def _column_index(self, column: str) -> int:
+        return next(i for i, (k, _) in enumerate(COLUMNS) if k == column)
+
+    def render_line(self, y: int) -> Strip:
+        strip = super().render_line(y)
+        if y < self.header_height or self.fixed_rows:
+            return strip
+        index = y - self.header_height + self.scroll_offset.y
+        if not 0 <= index < len(self._order):
+            return strip
+        key = self._order[index]
+        over = self._over.get(key)
+        if over:
+            # The table's line is the same object while the table has not changed: the
+            # cells drawn over it are drawn again only when they or it changed.
+            shape = (tuple(over.values()), self.scroll_offset.x)
+            kept = self._drawn_lines.get(key)
+            if kept is not None and kept[0] is strip and kept[1] == shape:
+                strip = kept[2]
+            else:
+                table_line = strip
+                for column, value in over.items():
+                    strip = self._draw_over(strip, column, value)
+                self._drawn_lines[key] = (table_line, shape, strip)
+        task = self._tasks[key]
+        if not task.final:
+            text = fmt_duration(task.elapsed(self.clock()))
+            if len(text) <= self.columns[ColumnKey("elapsed")].content_width:
+                strip = self._draw_over(strip, "elapsed", Text(text))
+                self._elapsed_drawn[key] = text
+        return strip
+
+    def _draw_over(self, strip: Strip, column: str, value: Text) -> Strip:
+        """``strip`` with the cell of ``column`` showing ``value`` (plain, fits)."""
+        pad = self.cell_padding
+        x = -self.scroll_offset.x
+        for key, col in self.columns.items():
+            if key.value == column:
+                break
+            x += col.get_render_width(self)
+        width = self.columns[ColumnKey(column)].get_render_width(self)
+        visible = strip.cell_length
+        left, right = max(0, x), min(visible, x + width)
+        if right <= left:
+            return strip
+        before, old, after = strip.divide([left, right, visible])
+        # The cell's padding carries the row's style (zebra, cursor, meta for the mouse).
+        segments = list(old) if x >= 0 else list(old)[::-1]
+        style = segments[0].style if segments else None
+        content = " " * pad + value.plain.ljust(width - 2 * pad) + " " * pad
+        self.cells_drawn += 1
+        return Strip([*before, Segment(content[left - x : right - x], style), *after], visible)
