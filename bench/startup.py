@@ -46,7 +46,7 @@ import threading
 import time
 from pathlib import Path
 
-TARGET = 1.5
+TARGET = 1.2
 HERE = Path(__file__).resolve().parent
 
 
