@@ -99,26 +99,34 @@ def figures(output: str) -> list[Figure]:
     return found
 
 
-def run(path: Path) -> Result:
+def run(path: Path, timeout: float) -> Result:
     print(f"== {path.name}", flush=True)
     started = time.monotonic()
-    proc = subprocess.run(
-        [sys.executable, str(path)],
-        cwd=HERE.parent,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        check=False,
-    )
+    try:
+        proc = subprocess.run(
+            [sys.executable, str(path)],
+            cwd=HERE.parent,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            check=False,
+            timeout=timeout,
+        )
+        output, code = proc.stdout, proc.returncode
+    except subprocess.TimeoutExpired as exc:
+        out = exc.stdout or ""
+        output = out.decode(errors="replace") if isinstance(out, bytes) else out
+        code = -1
+        output += f"\n(stopped after {timeout:.0f} s)\n"
     seconds = time.monotonic() - started
-    sys.stdout.write(proc.stdout)
-    lines = [line for line in proc.stdout.splitlines() if line.strip()]
+    sys.stdout.write(output)
+    lines = [line for line in output.splitlines() if line.strip()]
     return Result(
         script=path.stem,
         about=about(path),
-        code=proc.returncode,
+        code=code,
         seconds=seconds,
-        figures=figures(proc.stdout),
+        figures=figures(output) if code == 0 else [],
         last_line=lines[-1] if lines else "",
     )
 
@@ -141,9 +149,8 @@ def table(results: list[Result], started: datetime.datetime, load_before: str) -
     for result in results:
         about_text = result.about.replace("|", "\\|")
         if result.code != 0:
-            rows.append(
-                f"| {result.script} | {about_text} | — | failed (exit {result.code}) | — | no |"
-            )
+            failed = "timed out" if result.code == -1 else f"failed (exit {result.code})"
+            rows.append(f"| {result.script} | {about_text} | — | {failed} | — | no |")
             continue
         if not result.figures:
             last = result.last_line.replace("|", "\\|")
@@ -173,6 +180,9 @@ def main() -> None:
     parser.add_argument("--write", action="store_true", help="write README even with --only")
     parser.add_argument("--dry-run", action="store_true", help="never write README")
     parser.add_argument("--list", action="store_true", help="list the scripts and stop")
+    parser.add_argument(
+        "--timeout", type=float, default=1800, help="seconds one script may take (1800)"
+    )
     args = parser.parse_args()
     chosen = scripts()
     if args.list:
@@ -186,7 +196,7 @@ def main() -> None:
         chosen = [p for p in chosen if p.stem in args.only]
     started = datetime.datetime.now(datetime.UTC)
     load_before = load()
-    results = [run(path) for path in chosen]
+    results = [run(path, args.timeout) for path in chosen]
     text = table(results, started, load_before)
     print()
     print(text)
