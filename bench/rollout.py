@@ -155,12 +155,16 @@ async def run(
 
     plan_s = summary("plan", plans, plan_ideal, PLAN_TARGET)
     apply_s = summary("apply", applies, apply_ideal, APPLY_TARGET)
+    # The same medians in the form bench/run_all.py reads.
+    print(f"rollout-plan: {plan_s:.2f} s (target {PLAN_TARGET:.0f} s)")
+    print(f"rollout-apply: {apply_s:.2f} s (target {APPLY_TARGET:.0f} s)")
     if len(memory) >= 3:
         growth = memory[-1][0] - memory[1][0]
         objects = memory[-1][1] - memory[1][1]
         print(f"memory: RSS growth from run 2 to run {len(memory)}: {growth / 2**20:+.2f} MB, "
               f"gc-tracked objects {objects:+,}; {verdict(growth < GROWTH_LIMIT)} "
               f"(limit {GROWTH_LIMIT / 2**20:.0f} MB)")  # fmt: skip
+        print(f"rollout-memory: {growth / 2**20:+.2f} MB (target {GROWTH_LIMIT / 2**20:.0f} MB)")
     else:
         print("memory: growth needs at least 3 runs (--reps 3)")
     return plan_s / plan_ideal, apply_s / apply_ideal

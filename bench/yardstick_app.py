@@ -1,5 +1,8 @@
-"""The start-up yardstick: a minimal Textual app (Header, DataTable, Footer) that imports
-httpx and pydantic, as the issue defines it. Run by ``bench/startup.py``.
+"""The start-up yardstick: a minimal Textual app (Header, DataTable, Footer) with the same
+third-party imports as ``vagent-tui --demo``, as the issue defines it: textual, httpx,
+pydantic, and Starlette (the framework of the simulator that ``--demo`` runs in-process).
+It builds one pydantic model per row. Run by ``bench/startup.py``; it shares no code with
+the console.
 
 With ``VAGENT_BENCH_EXIT_ON_READY=1`` it quits as soon as the first frame with its table
 filled has been drawn, the same hook style as ``vagent-tui --demo``.
@@ -11,6 +14,8 @@ import os
 
 import httpx  # noqa: F401  (the yardstick pays for importing it, as the console does)
 from pydantic import BaseModel
+from starlette.applications import Starlette  # noqa: F401  (idem: the --demo simulator's)
+from starlette.routing import Route  # noqa: F401
 from textual.app import App, ComposeResult
 from textual.widgets import DataTable, Footer, Header
 

@@ -27,8 +27,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-import tomli_w
-
 from vagent_tui import token_command
 
 TIERS = ("prod", "staging", "dev")
@@ -368,8 +366,15 @@ def atomic_write(path: Path, text: str, *, mode: int = 0o644) -> None:
         raise
 
 
+def _toml(data: dict[str, Any]) -> str:
+    """``data`` as TOML (the writer is imported when a file is first written)."""
+    import tomli_w
+
+    return tomli_w.dumps(data)
+
+
 def save(config: Config) -> None:
-    atomic_write(config.path, tomli_w.dumps(config.to_toml()))
+    atomic_write(config.path, _toml(config.to_toml()))
 
 
 # --------------------------------------------------------------------------- credentials
@@ -401,7 +406,7 @@ def store_token(profile: str, token: str, path: Path | None = None) -> Path:
     path = path or credentials_path()
     tokens = read_credentials(path) if path.exists() else {}
     tokens[profile] = token
-    atomic_write(path, tomli_w.dumps({"tokens": tokens}), mode=0o600)
+    atomic_write(path, _toml({"tokens": tokens}), mode=0o600)
     return path
 
 
@@ -411,7 +416,7 @@ def forget_token(profile: str, path: Path | None = None) -> None:
         return
     tokens = read_credentials(path)
     if tokens.pop(profile, None) is not None:
-        atomic_write(path, tomli_w.dumps({"tokens": tokens}), mode=0o600)
+        atomic_write(path, _toml({"tokens": tokens}), mode=0o600)
 
 
 def resolve_token(profile: Profile, *, env: dict[str, str] | None = None) -> str:

@@ -20,10 +20,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from vagent_tui.sim import create_app
+from vagent_tui.sim.app import api_routes
 
 APP = create_app(rooms=50)
 ROUTES = sorted(
-    {(method, route.path) for route in APP.routes for method in route.methods if method != "HEAD"}
+    {(m, route.path) for route in api_routes(APP) for m in route.methods or () if m != "HEAD"}
 )
 
 FIELDS = [

@@ -11,26 +11,11 @@ Python names are snake_case; the wire names are the camelCase aliases.
 from __future__ import annotations
 
 import importlib
-import json
-from collections.abc import Iterator
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from pydantic import (
-    AliasChoices,
-    ConfigDict,
-    Field,
-    field_validator,
-)
+from pydantic import ConfigDict, Field, model_validator
 
-from vagent_tui.api.base import Items, NullAsEmpty, Resource
-from vagent_tui.api.migration_models import (
-    FINAL_STATUSES,
-    MigrationCounts,
-    MigrationTask,
-    StatusChange,
-    Template,
-)
+from vagent_tui.api.base import Resource
 
 if TYPE_CHECKING:
     from vagent_tui.api.agent_config import (
@@ -46,6 +31,13 @@ if TYPE_CHECKING:
         ReportingFieldValues,
         SkillEntry,
         StagingWrite,
+    )
+    from vagent_tui.api.migration_models import (
+        FINAL_STATUSES,
+        MigrationCounts,
+        MigrationTask,
+        StatusChange,
+        Template,
     )
     from vagent_tui.api.requests import (
         WEBHOOK_TYPES,
@@ -70,29 +62,105 @@ if TYPE_CHECKING:
         is_hostname_or_ip,
         parse_header_lines,
     )
+    from vagent_tui.api.resources import (
+        AccountAvailability,
+        AutomationSession,
+        ComputerAccount,
+        Envelope,
+        FunctionDescriptor,
+        InboxPage,
+        InboxRoom,
+        JunkRoom,
+        JunkRoomPage,
+        RelayConfig,
+        RelayType,
+        RoomMessage,
+        SavedVersion,
+        SipEntry,
+        TitleChange,
+        TokenRecord,
+        UploadResult,
+        Voice,
+        Webhook,
+        WorkflowRecording,
+        WorkspaceFile,
+        mask_secret,
+        party,
+    )
 
 # The public names, the re-exported ones included: a strict type checker takes an import
 # for a re-export only when `__all__` lists it.
 __all__ = [
-    "FINAL_STATUSES", "WEBHOOK_TYPES", "Account", "AccountAvailability", "AccountPage",
-    "ActiveHours", "AdrExportConfig", "AgentConfig", "AppEntry", "AutomationSession",
-    "ComputerAccount", "CreatedVersion", "EffectiveReportingField", "Envelope",
-    "FunctionDescriptor", "FunctionEntry", "Header",
-    "HeartbeatConfig", "JunkRoom", "JunkRoomPage", "MigrationCounts", "MigrationRequest",
-    "MigrationTask", "Published", "RecordingStartRequest", "RelayConfig", "RelayRequest",
+    "FINAL_STATUSES",
+    "WEBHOOK_TYPES",
+    "Account",
+    "AccountAvailability",
+    "AccountPage",
+    "ActiveHours",
+    "AdrExportConfig",
+    "AgentConfig",
+    "AppEntry",
+    "AutomationSession",
+    "ComputerAccount",
+    "CreatedVersion",
+    "EffectiveReportingField",
+    "Envelope",
+    "FunctionDescriptor",
+    "FunctionEntry",
+    "Header",
+    "HeartbeatConfig",
+    "InboxPage",
+    "InboxRoom",
+    "JunkRoom",
+    "JunkRoomPage",
+    "MigrationCounts",
+    "MigrationRequest",
+    "MigrationTask",
+    "Published",
+    "RecordingStartRequest",
+    "RelayConfig",
+    "RelayRequest",
     "RelayType",
-    "ReportingField", "ReportingFieldValues", "Request", "Resource", "RestoreRequest",
-    "SavedVersion", "SipEntry", "SipEntryRequest", "SkillEntry", "Slot", "StagingWrite",
-    "StatusChange", "Template", "TitleChange", "TitleRequest", "TokenRecord",
-    "TokenRequest", "UploadRequest", "UploadResult", "VersionRequest", "Voice", "Webhook",
+    "ReportingField",
+    "ReportingFieldValues",
+    "Request",
+    "Resource",
+    "RestoreRequest",
+    "RoomMessage",
+    "SavedVersion",
+    "SipEntry",
+    "SipEntryRequest",
+    "SkillEntry",
+    "Slot",
+    "StagingWrite",
+    "StatusChange",
+    "Template",
+    "TitleChange",
+    "TitleRequest",
+    "TokenRecord",
+    "TokenRequest",
+    "UploadRequest",
+    "UploadResult",
+    "VersionRequest",
+    "Voice",
+    "Webhook",
     "WebhookRequest",
-    "WorkflowRecording", "WorkspaceFile", "check_http_url", "check_ip", "check_octal_mode",
-    "header_lines", "is_hostname_or_ip", "mask_secret", "parse_header_lines",
+    "WorkflowRecording",
+    "WorkspaceFile",
+    "check_http_url",
+    "check_ip",
+    "check_octal_mode",
+    "header_lines",
+    "is_hostname_or_ip",
+    "mask_secret",
+    "parse_header_lines",
+    "party",
 ]  # fmt: skip
 
-# The agent configuration models (agent_config.py) and the request models (requests.py)
-# are re-exported so that `models` names every resource of the API. They are imported on
-# first use (PEP 562), not at start-up: the first screen needs neither.
+# Every model but the account's (resources.py, migration_models.py, agent_config.py) and
+# the request models (requests.py) are re-exported so that `models` names every resource
+# of the API. They are imported on first use (PEP 562), not at start-up: the first screen
+# reads accounts only.
 _REEXPORTED = dict.fromkeys(
     ("ActiveHours", "AgentConfig", "AppEntry", "CreatedVersion", "EffectiveReportingField",
      "FunctionEntry", "HeartbeatConfig", "Published", "ReportingField", "ReportingFieldValues",
@@ -105,6 +173,16 @@ _REEXPORTED = dict.fromkeys(
      "WebhookRequest", "check_http_url", "check_ip", "check_octal_mode", "header_lines",
      "is_hostname_or_ip", "parse_header_lines"),
     "vagent_tui.api.requests",
+) | dict.fromkeys(
+    ("FINAL_STATUSES", "MigrationCounts", "MigrationTask", "StatusChange", "Template"),
+    "vagent_tui.api.migration_models",
+) | dict.fromkeys(
+    ("FunctionDescriptor", "AccountAvailability", "Voice", "SavedVersion", "TitleChange",
+     "ComputerAccount", "TokenRecord", "WorkflowRecording", "AutomationSession",
+     "UploadResult", "WorkspaceFile", "JunkRoom", "JunkRoomPage", "RoomMessage", "SipEntry",
+     "Webhook", "RelayType", "RelayConfig", "Envelope", "mask_secret", "party", "InboxRoom",
+     "InboxPage"),
+    "vagent_tui.api.resources",
 )  # fmt: skip
 
 
@@ -121,74 +199,12 @@ def __dir__() -> list[str]:
     return sorted({*globals(), *_REEXPORTED})
 
 
-# --------------------------------------------------------------------------- agents
-
-
-class FunctionDescriptor(Resource):
-    """An entry of the functions list, evaluated for the selected account."""
-
-    name: NullAsEmpty = ""
-    label: NullAsEmpty = ""
-    details: NullAsEmpty = ""
-    placeholder: str | None = None
-    limit: int | None = None
-    has_settings: bool | None = None
-    require_paid: bool | None = None
-    require_computer: bool | None = None
-    allowed: bool | None = None
-    reason: str | None = None
-    missing_requirement: str | None = None
-    docs_page: str | None = None
-
-
-class AccountAvailability(Resource):
-    available: bool | None = None
-    reason: str | None = None
-
-
-class Voice(Resource):
-    id: NullAsEmpty = ""
-    name: NullAsEmpty = ""
-    description: str | None = None
-    provider: str | None = None
-    sample_url: str | None = None
-    image_url: str | None = None
-    languages: Items[str] = Field(default_factory=list)
-    compatible_s2_s_engines: Items[str] = Field(
-        default_factory=list,
-        validation_alias=AliasChoices("compatibleS2SEngines", "compatible_s2s_engines"),
-    )
-    supports_standard_tts: bool | None = None
-    account_availability: AccountAvailability | None = None
-
-    @property
-    def available(self) -> bool:
-        """A voice without an availability verdict is taken as available."""
-        aa = self.account_availability
-        return aa is None or aa.available is not False
-
-
-assert Voice.model_fields["compatible_s2_s_engines"].alias == "compatibleS2SEngines"
-
-
-class SavedVersion(Resource):
-    """A saved snapshot of a live configuration, identified by its epoch-ms score."""
-
-    version_id: int = 0
-    title: NullAsEmpty = ""
-    snapshot: dict[str, Any] | None = None
-
-    @property
-    def saved_at(self) -> datetime:
-        return datetime.fromtimestamp(self.version_id / 1000, tz=UTC)
-
-
-class TitleChange(Resource):
-    version_id: int | None = None
-    new_title: str | None = None
-
-
 # --------------------------------------------------------------------------- accounts
+
+
+_SENT_FIELDS: dict[frozenset[str], set[str]] = {}
+"""One set per combination of fields an account was sent with (see `Account`)."""
+_SENT_FIELDS_KEPT = 256  # a platform sending odd fields per account cannot grow it more
 
 
 class Account(Resource):
@@ -198,7 +214,8 @@ class Account(Resource):
     `scope_field` reads both.
     """
 
-    model_config = ConfigDict(defer_build=False)  # the first screen reads accounts
+    # The first screen reads accounts; frozen: they share their sets of fields sent.
+    model_config = ConfigDict(defer_build=False, frozen=True)
 
     id: int | None = None
     username: str | None = None
@@ -214,6 +231,19 @@ class Account(Resource):
     vida_premium: bool | None = None
     computer_agent: bool | None = None
     details: dict[str, Any] | None = None
+
+    @model_validator(mode="after")
+    def _share_fields_set(self) -> Account:
+        """Accounts come by the ten thousand (Fleet and Rollout list every one below the
+        key) and nearly all carry the same fields: they share one set of the fields sent
+        (a set of its own is 0.7 KB, about a third of an account). Accounts are frozen,
+        so nothing adds to a shared set.
+        """
+        sent = self.__pydantic_fields_set__
+        if len(_SENT_FIELDS) < _SENT_FIELDS_KEPT:
+            sent = _SENT_FIELDS.setdefault(frozenset(sent), sent)
+        object.__setattr__(self, "__pydantic_fields_set__", sent)
+        return self
 
     def scope_field(self, name: str) -> Any:
         """A scope field by wire name, from the top level or else from ``details``."""
@@ -243,288 +273,3 @@ class AccountPage(Resource):
     total: int = 0
     page_size: int | None = None
     page_number: int | None = None
-
-
-class ComputerAccount(Resource):
-    id: int | None = None
-    name: str | None = None
-    username: str | None = None
-    organization_id: int | None = None
-
-
-# --------------------------------------------------------------------------- tokens
-
-
-class TokenRecord(Resource):
-    token: NullAsEmpty = ""
-    description: str | None = None
-    type: str | None = None
-    timestamp: str | int | float | None = None
-    """Epoch seconds or milliseconds; the spec shows numeric text, a number is read too."""
-    user_id: int | None = None
-
-    def __repr_args__(self) -> Iterator[tuple[str | None, Any]]:
-        # A token record must never print its secret.
-        for key, value in super().__repr_args__():
-            yield key, (mask_secret(value) if key == "token" else value)
-
-    @property
-    def masked(self) -> str:
-        return mask_secret(self.token)
-
-    @property
-    def created_at(self) -> datetime | None:
-        return _epoch_text(self.timestamp)
-
-
-def mask_secret(value: Any) -> str:
-    """Show a secret as its last four characters at most, never in full."""
-    text = str(value or "")
-    if len(text) <= 8:
-        return "•" * 8
-    return "•" * 8 + text[-4:]
-
-
-def _epoch_text(value: Any) -> datetime | None:
-    """Numeric text as seconds or milliseconds since the epoch, else an ISO date."""
-    if value is None or value == "":
-        return None
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        try:
-            parsed = datetime.fromisoformat(str(value).replace("Z", "+00:00"))
-        except ValueError:
-            return None
-        return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
-    if number > 1e11:
-        number /= 1000
-    try:
-        return datetime.fromtimestamp(number, tz=UTC)
-    except (OverflowError, OSError, ValueError):
-        return None
-
-
-# --------------------------------------------------------------------------- computer
-
-
-class WorkflowRecording(Resource):
-    state: str | None = None
-    recording_id: str | None = None
-    slot_id: int | None = None
-    finalized: bool | None = None
-    updated_at: str | None = None
-    evidence_root: str | None = None
-    analysis_status: str | None = None
-    domain_key: str | None = None
-
-
-class AutomationSession(Resource):
-    cdp_url: str | None = None
-    headers: dict[str, Any] | None = None
-    slot: int | None = None
-    expires_at: str | None = None
-
-
-class UploadResult(Resource):
-    """The reply of a workspace upload; the spec shows none of its fields."""
-
-    message: str | None = None
-    path: str | None = None
-    size: int | None = None
-    mode: str | None = None
-    overwritten: bool | None = None
-
-
-class WorkspaceFile(Resource):
-    path: str = ""
-    size: int | None = None
-    mode: str | None = None
-    updated_at: str | None = None
-
-
-# --------------------------------------------------------------------------- messaging
-
-
-class JunkRoom(Resource):
-    room_id: str | None = None
-    name: str | None = None
-    id: int | None = None
-    image: str | None = None
-    vida_phone_number: str | None = None
-    unregistered: bool | None = None
-    unregistered_display_name: str | None = None
-    destination_inbox_type: str | None = None
-    last_message: str | None = None
-    last_message_timestamp: int | None = None
-    chat_agent_campaign_id: str | int | None = None
-
-    @property
-    def last_message_at(self) -> datetime | None:
-        return _epoch_text(self.last_message_timestamp)
-
-
-class JunkRoomPage(Resource):
-    page_size: int = 0
-    page_number: int = 0
-    total_rooms: int = 0
-    rooms: Items[JunkRoom] = Field(default_factory=list)
-
-
-InboxRoom = JunkRoom
-"""A room of either inbox: the priority inbox has the junk inbox's shape (api-facts)."""
-InboxPage = JunkRoomPage
-"""A page of either inbox (``GET /junkConversations`` or ``GET /conversations``)."""
-
-_LINK_KEYS = ("url", "link", "href", "src")
-
-
-class RoomMessage(Resource):
-    """One message of a room (``GET /messages/{roomId}``; its fields are api-facts').
-
-    Only shown, never sent back, so every field is taken as it comes: a field of an
-    unexpected type is kept as it is and shown literally rather than dropping the message.
-    """
-
-    message: Any = None
-    from_: Any = Field(default=None, alias="from")
-    from_user: Any = None
-    to: Any = None
-    to_user: Any = None
-    timestamp: Any = None
-    date: Any = None
-    room_id: Any = None
-    status: Any = None
-    attachments: Any = None
-    gift: Any = None
-    drip: Any = None
-    uuid: Any = None
-    source: Any = None
-    room_initiator: Any = None
-
-    @property
-    def sent_at(self) -> datetime | None:
-        """``timestamp`` (epoch seconds or milliseconds, numeric text too), else ``date``."""
-        moment = _epoch_text(self.timestamp) if not isinstance(self.timestamp, bool) else None
-        if moment is None and isinstance(self.date, str):
-            moment = _epoch_text(self.date)
-        return moment
-
-    @property
-    def links(self) -> list[str]:
-        """The attachments as addresses: a text each, or the URL of an attachment record;
-        nulls skipped."""
-        items = self.attachments if isinstance(self.attachments, list) else [self.attachments]
-        out: list[str] = []
-        for item in items:
-            if isinstance(item, dict):
-                item = next((item[k] for k in _LINK_KEYS if isinstance(item.get(k), str)), item)
-            if item is not None and item != "":
-                out.append(item if isinstance(item, str) else str(item))
-        return out
-
-
-def party(user: Any, user_id: Any) -> str:
-    """A sender or receiver for people: its display name, else its user id, else ``—``.
-
-    ``fromUser``/``toUser`` may be a name or a user record (api-facts does not say).
-    """
-    if isinstance(user, dict):
-        for key in ("name", "displayName", "fullName", "username", "email", "phone"):
-            if isinstance(user.get(key), str) and user[key].strip():
-                return str(user[key])
-        user = None
-    if isinstance(user, str) and user.strip():
-        return user
-    if user is not None and not isinstance(user, bool):
-        return str(user)
-    if user_id is not None and user_id != "" and not isinstance(user_id, bool):
-        return f"#{user_id}"
-    return "—"
-
-
-__all__ += ["InboxPage", "InboxRoom", "RoomMessage", "party"]
-
-
-# --------------------------------------------------------------------------- billing / sip / hooks
-
-
-def _stamp(value: Any) -> int | float | str | None:
-    """A record's ``timestamp`` as sent, if it can be a time: a number or text.
-
-    api-facts: SIP and webhook timestamps are numbers (epoch seconds); numeric text,
-    milliseconds and ISO text are read too (`_epoch_text`). Anything else (a boolean, an
-    object) is no time rather than a lost record.
-    """
-    if isinstance(value, bool) or not isinstance(value, int | float | str):
-        return None
-    return value
-
-
-class SipEntry(Resource):
-    ip: str = ""
-    label: str | None = None
-    timestamp: int | float | str | None = None
-    user_id: int | None = None
-
-    _timestamp = field_validator("timestamp", mode="before")(_stamp)
-
-    @property
-    def added_at(self) -> datetime | None:
-        return _epoch_text(self.timestamp)
-
-
-class Webhook(Resource):
-    url: str = ""
-    label: str | None = None
-    type: str | None = None
-    timestamp: int | float | str | None = None
-    user_id: int | None = None
-
-    _timestamp = field_validator("timestamp", mode="before")(_stamp)
-
-    @property
-    def added_at(self) -> datetime | None:
-        return _epoch_text(self.timestamp)
-
-
-class RelayType(Resource):
-    name: str = ""
-    description: str | None = None
-
-
-class RelayConfig(Resource):
-    """A stored relay configuration.
-
-    ``headers`` are ``(name, value)`` pairs in the platform's order. The published shape
-    is an array of single-key objects (api-facts); one object of names is read too (the
-    shape older simulators served); ``null`` entries and values are skipped, anything
-    else reads as no headers rather than losing the record.
-    """
-
-    type: str = ""
-    url: str | None = None
-    timeout: int | None = None
-    headers: list[tuple[str, str]] = Field(default_factory=list)
-    success_status_codes: list[int] | None = None
-
-    @field_validator("headers", mode="before")
-    @classmethod
-    def _headers(cls, value: Any) -> list[tuple[str, str]]:
-        entries = value if isinstance(value, list) else [value]
-        pairs = []
-        for entry in entries:
-            if isinstance(entry, dict):
-                pairs += [(str(k), _header_text(v)) for k, v in entry.items() if v is not None]
-        return pairs
-
-
-def _header_text(value: Any) -> str:
-    return value if isinstance(value, str) else json.dumps(value)
-
-
-class Envelope(Resource):
-    """The success / message envelope every reply carries."""
-
-    success: bool | None = None
-    message: str | None = None

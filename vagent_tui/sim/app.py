@@ -8,27 +8,88 @@ they are logged like every other request.
 
 from __future__ import annotations
 
+import importlib
 import time
 from collections.abc import Callable
+from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse
+from starlette.routing import BaseRoute, Match, NoMatchFound, Route
+from starlette.types import Receive, Scope, Send
 
-from vagent_tui.sim import (
-    routes_accounts,
-    routes_admin,
-    routes_agents,
-    routes_computer,
-    routes_messages,
-    routes_staging,
-    routes_templates,
-)
+from vagent_tui.sim import routes_accounts
 from vagent_tui.sim.endpoint import record
 from vagent_tui.sim.faults import Faults
 from vagent_tui.sim.state import SimState
 from vagent_tui.sim.world import demo_state
+
+_CHOSEN = "vagent_tui.sim.route"
+"""Where `LazyRoutes.matches` leaves the route it matched, for its `handle`."""
+
+
+class LazyRoutes(BaseRoute):
+    """The routes of one module of the simulator, imported at the first request that
+    reaches them: ``--demo`` starts without the modules its first screen does not ask
+    for (the account routes are always there). Matching is that of the routes in order.
+    """
+
+    def __init__(self, module: str) -> None:
+        self.module = module
+        self._routes: list[BaseRoute] | None = None
+
+    @property
+    def routes(self) -> list[BaseRoute]:
+        if self._routes is None:
+            routes = importlib.import_module(f"vagent_tui.sim.{self.module}").ROUTES
+            self._routes = list(routes)
+        return self._routes
+
+    def matches(self, scope: Scope) -> tuple[Match, Scope]:
+        partial: tuple[Match, Scope] | None = None
+        for route in self.routes:
+            match, child = route.matches(scope)
+            if match is Match.FULL:
+                return match, {**child, _CHOSEN: route}
+            if match is Match.PARTIAL and partial is None:
+                partial = match, {**child, _CHOSEN: route}
+        return partial or (Match.NONE, {})
+
+    def url_path_for(self, name: str, /, **path_params: Any) -> Any:
+        for route in self.routes:
+            try:
+                return route.url_path_for(name, **path_params)
+            except NoMatchFound:
+                pass
+        raise NoMatchFound(name, path_params)
+
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
+        route: BaseRoute = scope.pop(_CHOSEN)
+        scope["route"] = route
+        await route.handle(scope, receive, send)
+
+
+_LAZY_MODULES = (
+    "routes_agents",
+    "routes_staging",
+    "routes_admin",
+    "routes_computer",
+    "routes_templates",
+    "routes_messages",
+)
+
+
+def api_routes(app: Starlette) -> list[Route]:
+    """Every route of a simulator app, the lazy ones imported (for tests and tools)."""
+    out: list[Route] = []
+    for route in app.routes:
+        if isinstance(route, LazyRoutes):
+            out.extend(r for r in route.routes if isinstance(r, Route))
+        elif isinstance(route, Route):
+            out.append(route)
+    return out
 
 
 async def _http_error(request: Request, exc: Exception) -> JSONResponse:
@@ -68,14 +129,9 @@ def create_app(
                            latency_ms=latency_ms, agent_accounts=accounts)  # fmt: skip
     if faults is not None:
         state.faults = faults
-    routes = [
+    routes: list[BaseRoute] = [
         *routes_accounts.ROUTES,
-        *routes_agents.ROUTES,
-        *routes_staging.ROUTES,
-        *routes_admin.ROUTES,
-        *routes_computer.ROUTES,
-        *routes_templates.ROUTES,
-        *routes_messages.ROUTES,
+        *(LazyRoutes(module) for module in _LAZY_MODULES),
     ]
     app = Starlette(routes=routes, exception_handlers={404: _http_error, 405: _http_error})
     app.router.redirect_slashes = False

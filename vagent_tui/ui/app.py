@@ -24,9 +24,7 @@ from vagent_tui.api.client import PlatformClient
 from vagent_tui.ui import palette
 from vagent_tui.ui.connections import ConnectionApp
 from vagent_tui.ui.convention import NO_KEY_PREFIX, action_name, effective_keys
-from vagent_tui.ui.dialogs import TextModal
 from vagent_tui.ui.registry import BY_NAME, SCREENS
-from vagent_tui.ui.screens.setup import SetupScreen
 from vagent_tui.ui.text import safe_markup
 from vagent_tui.ui.themes import (
     DEFAULT_DARK,
@@ -187,6 +185,8 @@ class VagentApp(ConnectionApp):
         self.theme_changed_signal.subscribe(self, self._palette_follows_theme)
         self.check_keymap()
         if self.connection.client is None:
+            from vagent_tui.ui.screens.setup import SetupScreen  # first run only
+
             self.push_screen(SetupScreen(first_run=True))
             return
         if self.config_error:
@@ -333,6 +333,7 @@ class VagentApp(ConnectionApp):
         kept for ctrl+y either: the dialog that copies it shows it already.
         """
         from vagent_tui.ui.clipboard import MODAL, copy_method
+        from vagent_tui.ui.dialogs import TextModal
 
         forced = os.environ.get("VAGENT_COPY")
         method = copy_method(web=self.is_web) if forced or not self.is_headless else "osc52"
@@ -357,6 +358,8 @@ class VagentApp(ConnectionApp):
             self.notify("Nothing copied yet", markup=False)
             return
         what, text = self.last_copied
+        from vagent_tui.ui.dialogs import TextModal
+
         self.push_screen(TextModal(f"Copied {what}", text, note=_SELECT_NOTE))
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:

@@ -14,6 +14,7 @@ import contextlib
 import os
 from collections.abc import Callable, Iterable, Mapping
 from functools import partial
+from typing import TYPE_CHECKING
 
 from textual import work
 from textual.actions import ActionParseResult, parse
@@ -27,18 +28,20 @@ from textual.theme import Theme
 from vagent_tui import config as cfg
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.errors import PlatformError, redact_url
-from vagent_tui.api.models import MigrationTask
 from vagent_tui.api.scope import ScopeLevel
 from vagent_tui.inert import DISPLAY_LIMIT, inert
-from vagent_tui.services.journal import Journal
-from vagent_tui.services.migrations import MigrationWatcher, WatchedTask
 from vagent_tui.services.session import Connection, open_connection
 from vagent_tui.ui.safety import refusal
 from vagent_tui.ui.screens.base import BaseScreen
-from vagent_tui.ui.screens.setup import SetupScreen
 from vagent_tui.ui.textual_compat import CrashReportingApp
 from vagent_tui.ui.themes import honour_empty_no_color, no_color_wanted
 from vagent_tui.ui.widgets.status import describe_error
+
+if TYPE_CHECKING:  # the journal and the watcher are imported when first used
+    from vagent_tui.api.models import MigrationTask
+    from vagent_tui.api.transport import Exchange
+    from vagent_tui.services.journal import Journal
+    from vagent_tui.services.migrations import MigrationWatcher, WatchedTask
 
 ClientFactory = Callable[[cfg.Connection], PlatformClient]
 
@@ -98,14 +101,15 @@ class ConnectionApp(CrashReportingApp[None]):
         self.client_factory: ClientFactory = default_client_factory
         self.key_overrides: dict[str, str] = {}
         """The keymap in force (binding id -> keys), as given to `set_keymap`."""
-        self.journal = Journal()
+        self._journal: Journal | None = None
         self.marked_accounts: tuple[int, ...] = ()
         """Accounts marked in Fleet (``m``), for a rollout; forgotten with the client."""
         self.roll_out_marked = False
         """Fleet's ``R`` asks the Rollout screen to open its form for the marked accounts."""
         self.task_changed_signal: Signal[WatchedTask] = Signal(self, "task-changed")
         """Every change of a watched migration task (the migrations screen listens)."""
-        self.watcher = self._new_watcher(client)
+        self._watcher: MigrationWatcher | None = None
+        self._watched_client = client
         self._applying_theme = False
         start = Connection(
             client,
@@ -115,15 +119,38 @@ class ConnectionApp(CrashReportingApp[None]):
             read_only=read_only or (profile is not None and profile.is_read_only),
         )
         if client is not None:
-            client.observers.append(self.journal.observer(lambda: self.connection.label))
+            client.observers.append(self._record_change)
             client.read_only = start.read_only
         self.set_reactive(ConnectionApp.connection, start)
         self.apply_keymap(profile.keymap if profile is not None else {})
 
-    def _new_watcher(self, client: PlatformClient | None) -> MigrationWatcher:
-        watcher = MigrationWatcher(client)
-        watcher.listeners.append(self.task_changed_signal.publish)
-        return watcher
+    @property
+    def journal(self) -> Journal:
+        """The journal of changes, opened when first used (not at start-up)."""
+        if self._journal is None:
+            from vagent_tui.services.journal import Journal
+
+            self._journal = Journal()
+        return self._journal
+
+    @journal.setter
+    def journal(self, journal: Journal) -> None:
+        self._journal = journal
+
+    def _record_change(self, exchange: Exchange) -> None:
+        """The client's observer: the journal records the changes (it skips reads)."""
+        if exchange.method.upper() not in ("GET", "HEAD", "OPTIONS"):
+            self.journal.observer(self.connection.label)(exchange)
+
+    @property
+    def watcher(self) -> MigrationWatcher:
+        """The migration tasks watched for the client in force, made when first used."""
+        if self._watcher is None:
+            from vagent_tui.services.migrations import MigrationWatcher
+
+            self._watcher = MigrationWatcher(self._watched_client)
+            self._watcher.listeners.append(self.task_changed_signal.publish)
+        return self._watcher
 
     @property
     def read_only(self) -> bool:
@@ -424,6 +451,8 @@ class ConnectionApp(CrashReportingApp[None]):
             )
 
     def open_setup(self) -> None:
+        from vagent_tui.ui.screens.setup import SetupScreen
+
         self.push_screen(SetupScreen())
 
     # ------------------------------------------------------------------ switching
@@ -499,7 +528,7 @@ class ConnectionApp(CrashReportingApp[None]):
             # The journal (and any other observer) follows the connection.
             client.observers.extend(o for o in old_client.observers if o not in client.observers)
         elif old_client is None:
-            client.observers.append(self.journal.observer(lambda: self.connection.label))
+            client.observers.append(self._record_change)
         dropped = [w for w in self.workers if w.group.startswith("watch-") and w.is_running]
         for worker in dropped:
             worker.cancel()
@@ -509,7 +538,7 @@ class ConnectionApp(CrashReportingApp[None]):
                 "they go on on the platform.",
                 severity="warning",
             )
-        self.watcher = self._new_watcher(client)
+        self._watcher, self._watched_client = None, client
         if old_client is not client:
             self.marked_accounts = ()  # ids of another key's tree, maybe another platform
         client.read_only = connection.read_only

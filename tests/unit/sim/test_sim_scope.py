@@ -13,9 +13,9 @@ from __future__ import annotations
 import re
 
 import pytest
-from starlette.routing import Route
 
 from vagent_tui.sim import create_app
+from vagent_tui.sim.app import api_routes
 
 from .helpers import API, Sim, envelope
 
@@ -40,8 +40,8 @@ _FILL = {
 
 def _api_routes() -> list[tuple[str, str]]:
     out = []
-    for r in create_app().routes:
-        if not isinstance(r, Route) or not r.path.startswith(API) or not r.methods:
+    for r in api_routes(create_app()):
+        if not r.path.startswith(API) or not r.methods:
             continue
         path = re.sub(r"\{(\w+)\}", lambda m: _FILL[m.group(1)], r.path.removeprefix(API))
         out += [(method, path) for method in sorted(r.methods - {"HEAD"})]

@@ -1,0 +1,73 @@
+"""Start-up imports what the first screen shows, and the rest when it is first used."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from vagent_tui.sim import create_app
+from vagent_tui.sim.app import LazyRoutes, api_routes
+
+# What `vagent-tui --demo` imports before the scope screen's first frame: the command
+# line, the app, the first screen, and a demo client (the simulator in-process).
+FIRST_FRAME = """
+import json, sys
+from vagent_tui import cli
+cli.build_parser()
+from vagent_tui.services.connect import demo_client
+from vagent_tui.ui.app import VagentApp
+from vagent_tui.ui.screens.scope import ScopeScreen
+VagentApp(demo_client())
+print(json.dumps(sorted(sys.modules)))
+"""
+
+DEFERRED = (
+    "vagent_tui.api.resources",  # response models other than the account's
+    "vagent_tui.api.migration_models",
+    "vagent_tui.api.agent_config",
+    "vagent_tui.api.requests",
+    "vagent_tui.services.journal",  # opened with the first change or the Journal screen
+    "vagent_tui.services.migrations",  # the watcher, made with the first migration
+    "vagent_tui.ui.dialogs",
+    "vagent_tui.ui.screens.setup",
+    "vagent_tui.ui.screens.agent",  # every other screen loads when first shown
+    "vagent_tui.sim.routes_agents",  # routes other than the accounts', at first request
+    "vagent_tui.sim.routes_admin",
+    "vagent_tui.sim.routes_staging",
+    "tomli_w",  # the config writer
+)
+
+
+def test_the_first_frame_imports_none_of_the_deferred_modules() -> None:
+    result = subprocess.run(
+        [sys.executable, "-c", FIRST_FRAME], capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    loaded = set(json.loads(result.stdout.splitlines()[-1]))
+    assert "vagent_tui.ui.screens.scope" in loaded  # the check itself is live
+    assert sorted(loaded.intersection(DEFERRED)) == []
+
+
+def test_models_reexports_the_deferred_models() -> None:
+    from vagent_tui.api import models
+    from vagent_tui.api.resources import Voice
+
+    assert models.Voice is Voice
+    assert all(hasattr(models, name) for name in models.__all__)
+
+
+async def test_a_lazy_route_answers_like_any_other() -> None:
+    from vagent_tui.services.connect import demo_client
+
+    client = demo_client()
+    lazy = [r for r in client.sim_app.routes if isinstance(r, LazyRoutes)]
+    assert lazy, "the simulator has no lazy route group"
+    voices = await client.list_voices(target=1111)  # a route of routes_agents
+    assert voices
+    await client.aclose()
+
+
+def test_api_routes_lists_the_lazy_groups_routes() -> None:
+    paths = {route.path for route in api_routes(create_app())}
+    assert "/api/v2/agent/voices" in paths and "/api/v2/account" in paths
