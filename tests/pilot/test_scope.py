@@ -162,6 +162,11 @@ async def test_pine_enter_picks_pinecrest_not_the_key_owner(make_app: Any) -> No
         await settle(pilot)
         assert app.connection.target_id == 1310
         assert "Already acting" not in text_of(app.screen, "#status")
+        # The field let go of the keys: 3 is the Voices screen, not more filter text.
+        assert not isinstance(app.focused, Input)
+        await pilot.press("3")
+        await settle(pilot)
+        assert app.screen.TITLE == "Voices"
 
 
 async def test_enter_typed_fast_waits_for_the_answer_for_the_text(make_app: Any) -> None:

@@ -420,6 +420,13 @@ class ScopeScreen(BaseScreen):
         expected = account_id if account_id is not None else (owner.id if owner else None)
         if self.connection.acting_id == expected:
             self.status.ok(f"Now {self.connection.context_line()}")
+            # Picked from the filter field: the field lets go, so the next key is a
+            # screen key (3 opens Voices), not more text for the filter.
+            if self.focused is self.query_one("#scope-filter", Input):
+                if self.has_class("-filtering"):
+                    self.matches.focus()
+                else:
+                    self.account_tree.focus()
         else:
             self.status.error(
                 f"Could not switch to {name}; the target is unchanged "
