@@ -327,6 +327,9 @@ async def test_enter_on_a_running_fleet_does_not_leave(make_app: Any) -> None:
     app = make_app("fleet", accounts=400, latency_ms=100)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot, rounds=200)
+        # Slow answers (5 s) from now: the run is still going when enter comes, on a
+        # busy machine too.
+        app.connection.api.sim_app.state.sim.latency_ms = 5000
         screen = app.screen
         screen.action_start()
         await pilot.pause()

@@ -140,8 +140,8 @@ def test_the_console_draws_takes_keys_and_copies_to_the_browser(tab: Tab, server
     tab.wait_for(lambda: "openai-alloy" in tab.screen(), "the voices never showed")
 
     tab.page.focus("textarea.xterm-helper-textarea")
-    tab.page.keyboard.press("c")
-    tab.wait_for(lambda: "Copied voice id" in tab.screen(), "c did not copy")
+    tab.page.keyboard.press("y")
+    tab.wait_for(lambda: "Copied voice id" in tab.screen(), "y did not copy")
     # the server has no TERM: the copy still reached the browser's clipboard (OSC 52)
     assert "browser did not take it" in tab.screen().replace("\n", " ").replace("  ", " ")
     assert tab.page.evaluate("navigator.clipboard.readText()") == "openai-alloy"
@@ -172,8 +172,8 @@ def test_through_a_tunnel_on_another_port_the_page_works(browser: Any, server: S
             assert tab.page.title() == "vagent-tui"
             tab.wait_for(lambda: "openai-alloy" in tab.screen(), "no console through the tunnel")
             tab.page.focus("textarea.xterm-helper-textarea")
-            tab.page.keyboard.press("d")  # hide the detail pane
-            tab.wait_for(lambda: "Description" not in tab.screen(), "d changed nothing")
+            tab.page.keyboard.press("Enter")  # hide the detail pane
+            tab.wait_for(lambda: "Description" not in tab.screen(), "enter changed nothing")
             assert tab.sockets and tab.sockets[0].startswith(f"ws://localhost:{tunnel.port}/ws?")
             assert _only_from(tab.requests + tab.sockets, tunnel.port) == []
         finally:

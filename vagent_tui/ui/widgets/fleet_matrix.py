@@ -275,7 +275,7 @@ class FleetMatrix(ScrollView, can_focus=True):
             header = self.get_component_rich_style("fleet-matrix--header")
             cells = {key: Text(label) for label, key in self._columns}
             strip = self._line(cells, self.rich_style + header)
-            return strip.crop_extend(scroll_x, scroll_x + width, self.rich_style + header)
+            return _crop_marked(strip, scroll_x, width, self.rich_style + header)
         index = int(self.scroll_y) + y - 1
         if not 0 <= index < len(self._keys):
             return Strip.blank(width, self.rich_style)
@@ -284,7 +284,7 @@ class FleetMatrix(ScrollView, can_focus=True):
             strip = strip.apply_style(self.get_component_rich_style("fleet-matrix--cursor"))
         elif index == self.cursor_row:
             strip = strip.apply_style(Style(reverse=True))
-        return strip.crop_extend(scroll_x, scroll_x + width, self.rich_style)
+        return _crop_marked(strip, scroll_x, width, self.rich_style)
 
     def on_resize(self, _event: events.Resize) -> None:
         self._strips.clear()
@@ -342,3 +342,21 @@ class FleetMatrix(ScrollView, can_focus=True):
 
     def on_blur(self) -> None:
         self._refresh_row(self.cursor_row)
+
+
+def _crop_marked(strip: Strip, start: int, width: int, style: Style) -> Strip:
+    """The part of a row in view, ending in an ellipsis where the view cuts a word.
+
+    A row wider than the view is cut at its right edge; without a mark "collectPa" reads
+    as a whole value. The mark goes only where text runs on past the edge.
+    """
+    end = start + width
+    shown = strip.crop_extend(start, end, style)
+    if width < 2 or strip.cell_length <= end:
+        return shown
+    edge = "".join(segment.text for segment in strip.crop(end - 1, end + 1))
+    if len(edge) < 2 or edge[0] == " " or edge[1] == " ":
+        return shown
+    last = list(strip.crop(end - 1, end))
+    mark_style = last[0].style if last else style
+    return Strip([*shown.crop(0, width - 1), Segment("…", mark_style)], width)

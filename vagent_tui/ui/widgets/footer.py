@@ -7,6 +7,7 @@ from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.widget import Widget
 from textual.widgets import Footer, Static
 
 from vagent_tui.ui.convention import key_display, screens_keys
@@ -86,6 +87,31 @@ class KeysFooter(Footer):
         if footer_bindings_ready(self):
             yield Static(hint_text(self._overrides()), classes="keys-hint", markup=False)
 
+    def on_mount(self) -> None:
+        self.call_after_refresh(self._fit)
+
+    def on_resize(self) -> None:
+        # Wider again: show every key, then hide what still does not fit.
+        for key in self._screen_keys():
+            key.display = True
+        self.call_after_refresh(self._fit)
+
+    def _screen_keys(self) -> list[Widget]:
+        return [w for w in self.children if not w.has_class("keys-hint")]
+
+    def _fit(self) -> None:
+        """Hide the keys that the hint would cover: a key shows whole or not at all
+        (a cut one read "/ " or "i " with no word; ``?`` lists them all)."""
+        hints = self.query(".keys-hint")
+        if not hints:
+            return
+        edge = hints.first().region.x
+        covered = False
+        for key in self._screen_keys():
+            covered = covered or key.region.right > edge
+            if covered:
+                key.display = False
+
     async def recompose(self) -> None:
         unchanged = (
             self.is_attached
@@ -94,3 +120,4 @@ class KeysFooter(Footer):
         )
         if not unchanged:
             await super().recompose()
+            self.call_after_refresh(self._fit)

@@ -12,7 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from rich.segment import Segment
 from rich.text import Text
+from textual.strip import Strip
 from textual.widgets import DataTable
 from textual.widgets.data_table import ColumnKey, RowKey
 
@@ -20,8 +22,8 @@ from vagent_tui.ui.caps import ROW_CAP, left_out
 from vagent_tui.ui.text import safe_value
 
 __all__ = [
-    "DUPLICATE_MARK", "ROW_CAP", "SafeTable", "left_out", "original_key", "place_cursor",
-    "row_table", "safe_cell",
+    "DUPLICATE_MARK", "ROW_CAP", "SafeTable", "cut_at_edge", "left_out", "original_key",
+    "place_cursor", "row_table", "safe_cell",
 ]  # fmt: skip
 
 DUPLICATE_MARK = "\x00dup"
@@ -61,6 +63,15 @@ class SafeTable(DataTable[Any]):
         else:
             super().action_scroll_end()
 
+    def render_line(self, y: int) -> Strip:
+        """A line of the table; where the view cuts a row that runs on to the right, an
+        ellipsis at the edge (a cell's own cut has one already; this is the view's)."""
+        strip = super().render_line(y)
+        width = self.scrollable_content_region.width
+        if width > 1 and self.virtual_size.width > int(self.scroll_x) + width:
+            return cut_at_edge(strip, width)
+        return strip
+
     def add_row(
         self,
         *cells: Any,
@@ -89,6 +100,15 @@ class SafeTable(DataTable[Any]):
         update_width: bool = False,
     ) -> None:
         super().update_cell(row_key, column_key, safe_cell(value), update_width=update_width)
+
+
+def cut_at_edge(strip: Strip, width: int) -> Strip:
+    """``strip`` (``width`` cells, more of its row beyond) with its last cell an ellipsis
+    when text reaches the edge; a column's padding at the edge is left as it is."""
+    last = list(strip.crop(width - 1, width))
+    if not last or last[0].text.strip() == "":
+        return strip
+    return Strip([*strip.crop(0, width - 1), Segment("…", last[0].style)], width)
 
 
 def original_key(key: str | None) -> str | None:
