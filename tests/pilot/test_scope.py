@@ -155,6 +155,9 @@ async def test_pine_enter_picks_pinecrest_not_the_key_owner(make_app: Any) -> No
     app = make_app("scope")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
+        toasts: list[str] = []
+        shown_toast = app.notify
+        app.notify = lambda message, **kw: (toasts.append(message), shown_toast(message, **kw))
         await pilot.press("slash", *"pine")
         await settle(pilot)
         assert highlighted_id(app.screen) == 1310  # Pinecrest Law
@@ -162,6 +165,9 @@ async def test_pine_enter_picks_pinecrest_not_the_key_owner(make_app: Any) -> No
         await settle(pilot)
         assert app.connection.target_id == 1310
         assert "Already acting" not in text_of(app.screen, "#status")
+        # The status line says it; no toast repeats it.
+        assert "Now acting as Pinecrest Law" in text_of(app.screen, "#status")
+        assert not [t for t in toasts if "Now acting" in t]
         # The field let go of the keys: 3 is the Voices screen, not more filter text.
         assert not isinstance(app.focused, Input)
         await pilot.press("3")

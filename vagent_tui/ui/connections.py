@@ -213,8 +213,12 @@ class ConnectionApp(CrashReportingApp[None]):
     # ------------------------------------------------------------------ target account
 
     @work(exclusive=True, group="target", exit_on_error=False)
-    async def select_target(self, account_id: int | None) -> None:
-        """Switch the target; a failure keeps the old one. Cancel with `cancel_switch`."""
+    async def select_target(self, account_id: int | None, *, announce: bool = True) -> None:
+        """Switch the target; a failure keeps the old one. Cancel with `cancel_switch`.
+
+        ``announce=False`` when the caller's status line says the outcome (Scope): a toast
+        would repeat it.
+        """
         start = self.connection
         if account_id is None:
             self.connection = start.with_target(None)
@@ -231,7 +235,8 @@ class ConnectionApp(CrashReportingApp[None]):
         if self.connection.client is not start.client:
             return  # the profile changed meanwhile: the account belongs to the old one
         self.connection = self.connection.with_target(account)
-        self.notify(f"Now {self.connection.context_line()}")
+        if announce:
+            self.notify(f"Now {self.connection.context_line()}")
 
     def cancel_switch(self) -> bool:
         """Cancel a target switch under way; True if there was one."""

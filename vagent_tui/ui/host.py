@@ -56,8 +56,11 @@ class Console(Protocol):
         """Connect again (after a failure)."""
         ...
 
-    def select_target(self, account_id: int | None) -> Worker[None]:
-        """Act as ``account_id`` (None: the key owner); a failure keeps the old target."""
+    def select_target(self, account_id: int | None, *, announce: bool = True) -> Worker[None]:
+        """Act as ``account_id`` (None: the key owner); a failure keeps the old target.
+
+        ``announce=False``: the caller's status line says the outcome, so no toast does.
+        """
         ...
 
     def cancel_switch(self) -> bool: ...

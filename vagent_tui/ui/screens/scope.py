@@ -401,7 +401,7 @@ class ScopeScreen(BaseScreen):
 
     def _switch(self, account_id: int | None, name: str) -> None:
         self.status.busy(f"Switching to {name} (esc cancels)")
-        worker = self.vapp.select_target(account_id)
+        worker = self.vapp.select_target(account_id, announce=False)
         self.run_worker(
             self._follow_switch(worker, account_id, name), group="scope-switch", exclusive=True,
             exit_on_error=False,
