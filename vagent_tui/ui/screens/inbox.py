@@ -5,7 +5,9 @@ inbox (``GET /conversations``); both page alike, and the title says which one is
 Only the visible page is ever fetched: one request per page change, and "last page"
 is one request too, computed from the ``totalRooms`` of the previous reply. Two pagers
 are kept: ``pager`` is what is shown, ``wanted`` what was asked for last; a reply that
-is no longer wanted (paged again meanwhile, or the target changed) is dropped.
+is no longer wanted (paged again meanwhile, or the target changed) is dropped. A page
+that takes longer than `PENDING_DELAY` is announced meanwhile (the header's "→ page N",
+"Loading page N"); a quicker one is simply drawn, in one frame.
 
 Enter opens the highlighted room (`RoomScreen`: its messages); esc there comes back to
 the same page and row.
