@@ -1,13 +1,19 @@
 """The inbox draws a page move once (issue 16, target 4): each row's line once, the detail
 pane once, and a cursor move only the two lines it changes. Counted by the widgets
-(``RoomsTable.lines_drawn``, ``DetailText.renders``), never timed."""
+(``RoomsTable.lines_drawn``, ``DetailText.renders``), never timed. A page that comes
+before `PENDING_DELAY` is not announced first (no frame for the key alone); one that
+takes longer is."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from typing import Any
 
-from tests.helpers import settle
+from textual.widgets import Static
+
+from tests.helpers import settle, wait_for
+from vagent_tui.ui.screens import inbox
 from vagent_tui.ui.screens.inbox import RoomsTable
 from vagent_tui.ui.widgets.inbox_rows import DetailText
 
@@ -58,3 +64,55 @@ async def test_a_click_on_a_drawn_row_highlights_it(make_app: Any) -> None:
         await pilot.click("#inbox-table", offset=(30, table.header_height + 3))
         await settle(pilot)
         assert table.cursor_row == 3
+
+
+def header_of(app: Any) -> str:
+    return str(app.screen.query_one("#inbox-header", Static).content)
+
+
+async def test_a_page_that_comes_in_time_is_not_announced_first(
+    make_app: Any, monkeypatch: Any
+) -> None:
+    monkeypatch.setattr(inbox, "PENDING_DELAY", 60.0)  # every page comes in time
+    app = make_app("inbox", account=AGENT, rooms=1234)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        said: list[str] = []
+        header = screen.query_one("#inbox-header", Static)
+        update = header.update
+        monkeypatch.setattr(header, "update", lambda c, **k: (said.append(str(c)), update(c, **k)))
+        monkeypatch.setattr(screen.status, "busy", lambda what="": said.append(what))
+        await pilot.press("n")
+        await settle(pilot)
+        assert "21–40 of 1,234" in header_of(app)
+        assert said and not [s for s in said if "→" in s or "Loading" in s]
+        assert not str(screen.status.content)
+
+
+async def test_a_slow_page_is_announced_until_it_comes(make_app: Any, monkeypatch: Any) -> None:
+    monkeypatch.setattr(inbox, "PENDING_DELAY", 0.01)  # the held page is late
+    app = make_app("inbox", account=AGENT, rooms=1234)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        api = app.connection.api
+        real = api.list_junk_rooms
+        gate = asyncio.Event()
+
+        async def held(*args: Any, **kwargs: Any) -> Any:
+            await gate.wait()
+            return await real(*args, **kwargs)
+
+        monkeypatch.setattr(api, "list_junk_rooms", held)
+        await pilot.press("n")
+        await wait_for(pilot, lambda: "→ page 2" in header_of(app))
+        assert "1–20 of 1,234" in header_of(app)  # still what is shown
+        assert "Loading page 2" in str(screen.status.content)
+        await pilot.press("n")  # already announced: the header follows at once
+        await wait_for(pilot, lambda: "→ page 3" in header_of(app))
+        assert "Loading page 3" in str(screen.status.content)
+        gate.set()
+        await settle(pilot)
+        assert "41–60 of 1,234" in header_of(app) and "→" not in header_of(app)
+        assert not str(screen.status.content)

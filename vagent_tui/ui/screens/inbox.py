@@ -5,7 +5,9 @@ inbox (``GET /conversations``); both page alike, and the title says which one is
 Only the visible page is ever fetched: one request per page change, and "last page"
 is one request too, computed from the ``totalRooms`` of the previous reply. Two pagers
 are kept: ``pager`` is what is shown, ``wanted`` what was asked for last; a reply that
-is no longer wanted (paged again meanwhile, or the target changed) is dropped.
+is no longer wanted (paged again meanwhile, or the target changed) is dropped. A page
+that takes longer than `PENDING_DELAY` is announced meanwhile (the header's "→ page N",
+"Loading page N"); a quicker one is simply drawn, in one frame.
 
 Enter opens the highlighted room (`RoomScreen`: its messages); esc there comes back to
 the same page and row.
@@ -28,6 +30,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Container, VerticalScroll
 from textual.message import Message
 from textual.strip import Strip
+from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import DataTable, Static
 from textual.widgets.data_table import RowKey
@@ -45,6 +48,13 @@ from vagent_tui.ui.widgets.tables import ROW_CAP, SafeTable, left_out
 HINT = "Select an agent account on the Scope screen (1) to see its inboxes."
 WIDE = 140
 """From this width the detail pane sits beside the table, below it otherwise."""
+PENDING_DELAY = 0.1
+"""Seconds a page may take before the header and the status line say it is on its way.
+
+A page that comes sooner is drawn in one frame with nothing drawn before it: a frame
+drawn for the key alone (the header's "→ page N", "Loading page N") would not only
+flash, it would make the page's own frame wait for Textual's next frame slot, 17 to
+33 ms after it."""
 
 
 def _nav(keys: str, action: str, label: str, tip: str, *, show: bool = True) -> Binding:
@@ -249,9 +259,13 @@ class InboxScreen(BaseScreen):
         self._failed = False
         """The last page asked for did not come: the header says so instead of waiting."""
         self._rooms: list[InboxRoom] = []
+        """The rooms in the table: row ``i`` is ``_rooms[i]``."""
         self._detail_shown: tuple[object, ...] | None = None
         """What the detail pane shows: the room (itself, not an equal one), filter, shape."""
-        """The rooms in the table: row ``i`` is ``_rooms[i]``."""
+        self._pending_timer: Timer | None = None
+        """Runs from a request until the page comes, fails, or `PENDING_DELAY` passes."""
+        self._pending_shown = False
+        """The header and the status line say a page is on its way."""
 
     def compose_body(self) -> Iterable[Widget]:
         yield Static("", id="inbox-header", markup=False)
@@ -282,6 +296,7 @@ class InboxScreen(BaseScreen):
         self.set_class(not self.connection.is_agent_selected, "-no-agent")
         if not self.connection.is_agent_selected:
             self._seq += 1  # drop any reply still on its way
+            self._pending_over()
             self.loaded_target = _UNSET
             self.pager = self._fresh()
             self.wanted = replace(self.pager)
@@ -297,6 +312,7 @@ class InboxScreen(BaseScreen):
             self.pager = self._fresh()
             self.wanted = replace(self.pager)
             self._fill(self.pager, keep=None)
+            self._header()  # the table is empty now: so is the header
             self._request(self.wanted, keep_cursor=False)
         else:
             self._request(self.wanted, keep_cursor=True)
@@ -310,14 +326,33 @@ class InboxScreen(BaseScreen):
         self._seq += 1
         self._failed = False
         self.wanted = want
-        self._header()
-        self.status.busy(f"Loading page {want.page + 1:,}")
+        if self._pending_shown:
+            self._show_pending()  # already said: now about this page
+        elif self._pending_timer is None:
+            self._pending_timer = self.set_timer(PENDING_DELAY, self._show_pending)
         self._fetch(want, self._seq, keep_cursor)
+
+    def _show_pending(self) -> None:
+        """The header and the status line say which page is on its way."""
+        self._pending_timer = None
+        if self._failed:
+            return
+        self._pending_shown = True
+        self._header()
+        self.status.busy(f"Loading page {self.wanted.page + 1:,}")
+
+    def _pending_over(self) -> None:
+        """The page came, or will not: nothing more to announce."""
+        if self._pending_timer is not None:
+            self._pending_timer.stop()
+            self._pending_timer = None
+        self._pending_shown = False
 
     @work(exclusive=True, group="inbox-page", exit_on_error=False)
     async def _fetch(self, want: InboxPager, seq: int, keep_cursor: bool) -> None:
         def failed(exc: PlatformError) -> None:
             if seq == self._seq:
+                self._pending_over()
                 self._failed = True
                 self.status.error(exc)
                 self._header()
@@ -331,14 +366,15 @@ class InboxScreen(BaseScreen):
             self._request(replace(want, page=want.last_page, rooms=[]), keep_cursor=False)
             return
         switched = want.inbox != self.pager.inbox
+        self._pending_over()
         self.pager = want
         self._fill(want, keep=self._cursor_key() if keep_cursor else None)
         self._title()
         if switched:
             other = INBOX_TITLES[other_inbox(want.inbox)].lower()
             self.status.info(f"Showing the {want.title.lower()} (i: the {other})")
-        else:
-            self.status.clear()
+        elif str(self.status.content):
+            self.status.clear()  # (a clear line is not cleared again: no layout for it)
         self._header()
 
     # ------------------------------------------------------------------ showing
@@ -376,6 +412,7 @@ class InboxScreen(BaseScreen):
     def load_failed(self, error: BaseException, group: str = "") -> None:
         super().load_failed(error, group)
         if group == "inbox-page":
+            self._pending_over()
             self._failed = True
             self._header()
 
