@@ -138,6 +138,11 @@ class VagentApp(ConnectionApp):
         profile: cfg.Profile | None = None,
         read_only: bool = False,
     ) -> None:
+        self.initial_screen = initial_screen if initial_screen in BY_NAME else "scope"
+        if client is not None:
+            # Start in the first screen's mode rather than switch to it from Textual's
+            # default one: each switch applies the whole stylesheet again.
+            self.DEFAULT_MODE = self.initial_screen  # type: ignore[misc]
         super().__init__(
             client,
             label=profile_label,
@@ -155,7 +160,6 @@ class VagentApp(ConnectionApp):
         wanted = theme or terminal_default()
         self.theme = wanted if wanted in self.available_themes else DEFAULT_DARK
         palette.install(self.console, self.get_css_variables(), replace=False)
-        self.initial_screen = initial_screen if initial_screen in BY_NAME else "scope"
 
     # ------------------------------------------------------------------ themes
 
@@ -197,7 +201,6 @@ class VagentApp(ConnectionApp):
                 markup=False,
                 timeout=15,
             )
-        self.switch_mode(self.initial_screen)
         self.connect()
 
     # ------------------------------------------------------------------ navigation
