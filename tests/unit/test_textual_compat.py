@@ -9,7 +9,6 @@ from __future__ import annotations
 import inspect
 import subprocess
 import sys
-from typing import Any, ClassVar
 
 import pytest
 from textual.app import App, ComposeResult
@@ -115,40 +114,3 @@ async def test_footer_bindings_ready_follows_the_footer() -> None:
     async with app.run_test() as pilot:
         await pilot.pause()
         assert footer_bindings_ready(app.query_one(Footer)) is True
-
-
-# ---------------------------------------------------------------------- css_current
-
-
-def _mode_app(mark: bool) -> Any:
-    from textual.screen import Screen
-
-    from vagent_tui.ui.textual_compat import css_current
-
-    class First(Screen[None]):
-        pass
-
-    def first() -> Screen[None]:
-        return css_current(First()) if mark else First()
-
-    class ModeApp(App[None]):
-        DEFAULT_MODE = "first"
-        MODES: ClassVar = {"first": first}
-        refreshed = 0
-
-        def refresh_css(self, animate: bool = True) -> None:
-            self.refreshed += 1
-            super().refresh_css(animate)
-
-    return ModeApp()
-
-
-async def test_css_current_spares_the_new_mode_screen_a_css_refresh() -> None:
-    plain, marked = _mode_app(mark=False), _mode_app(mark=True)
-    async with plain.run_test() as pilot:
-        await pilot.pause()
-    assert plain.refreshed == 1  # Textual: a new mode screen re-applies the whole CSS
-    async with marked.run_test() as pilot:
-        await pilot.pause()
-        assert marked.screen.__class__.__name__ == "First"
-    assert marked.refreshed == 0

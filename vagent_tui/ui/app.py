@@ -24,9 +24,8 @@ from vagent_tui.api.client import PlatformClient
 from vagent_tui.ui import palette
 from vagent_tui.ui.connections import ConnectionApp
 from vagent_tui.ui.convention import NO_KEY_PREFIX, action_name, effective_keys
-from vagent_tui.ui.registry import BY_NAME, SCREENS, ScreenInfo
+from vagent_tui.ui.registry import BY_NAME, SCREENS
 from vagent_tui.ui.text import safe_markup
-from vagent_tui.ui.textual_compat import css_current
 from vagent_tui.ui.themes import (
     DEFAULT_DARK,
     SEMANTIC_DEFAULTS,
@@ -56,11 +55,6 @@ async def _nothing() -> None:
     """An await that completes at once."""
 
 
-def _mode_screen(info: ScreenInfo) -> Screen[Any]:
-    """The screen of a mode, made when the mode is first shown (`css_current`)."""
-    return css_current(info.load())
-
-
 def _screen_bindings() -> list[BindingType]:
     """``goto.NAME`` for every screen; one without a key of its own (Fleet, Journal, ...)
     gets a key no terminal sends, so that a keymap can still give it one by its id."""
@@ -85,7 +79,7 @@ class VagentApp(ConnectionApp):
 
     CSS_PATH = "app.tcss"
     TITLE = "vagent-tui"
-    MODES: ClassVar = {info.name: partial(_mode_screen, info) for info in SCREENS}
+    MODES: ClassVar = {info.name: partial(info.load) for info in SCREENS}
     BINDINGS: ClassVar[list[BindingType]] = [
         *_screen_bindings(),
         Binding(

@@ -7,7 +7,6 @@ Textual release changes what a wrapper relies on.
 1. Crash output without local variables (`CrashReportingApp`).
 2. Forgetting a secret from the app's in-process clipboard (`forget_copied`).
 3. Whether a `Footer` has read its bindings yet (`footer_bindings_ready`).
-4. A screen made for a mode is styled with the app's current CSS (`css_current`).
 
 **1.**
 An unhandled exception ends a Textual app through ``App._handle_exception``, which
@@ -26,7 +25,6 @@ import sys
 from typing import Any, TypeVar
 
 from textual.app import App
-from textual.screen import Screen
 from textual.widgets import Footer
 
 ReturnType = TypeVar("ReturnType")
@@ -67,19 +65,3 @@ def footer_bindings_ready(footer: Footer) -> bool:
     first compose as the keys.
     """
     return bool(footer._bindings_ready)
-
-
-def css_current(screen: Screen[Any]) -> Screen[Any]:
-    """Mark ``screen``, just made for a mode (inside Textual's mode start, app running),
-    as up to date with the app's CSS, and return it.
-
-    ``App._init_mode`` re-applies the whole stylesheet (``refresh_css``: every source
-    parsed again, the parse cache dropped) when a new screen's ``_css_update_count``
-    differs from the app's, and a new screen's is always -1: so the first screen cost
-    two whole parses more at start-up. The screen is not mounted yet; its widgets get
-    their styles when they mount, and any CSS of its own is loaded just before
-    (``_load_screen_css``). A screen shown again after a theme change still has the
-    old count and is refreshed as before.
-    """
-    screen._css_update_count = screen.app._css_update_count
-    return screen
