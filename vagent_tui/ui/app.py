@@ -138,6 +138,11 @@ class VagentApp(ConnectionApp):
         profile: cfg.Profile | None = None,
         read_only: bool = False,
     ) -> None:
+        self.initial_screen = initial_screen if initial_screen in BY_NAME else "scope"
+        if client is not None:
+            # Start in the first screen's mode rather than switch to it from Textual's
+            # default one: each switch applies the whole stylesheet again.
+            self.DEFAULT_MODE = self.initial_screen  # type: ignore[misc]
         super().__init__(
             client,
             label=profile_label,
@@ -153,9 +158,8 @@ class VagentApp(ConnectionApp):
         self.last_copied: tuple[str, str] | None = None
         self.theme_errors = self._register_themes(extra_theme_dirs)
         wanted = theme or terminal_default()
-        self.theme = wanted if wanted in self.available_themes else DEFAULT_DARK
+        self._start_with_theme(wanted if wanted in self.available_themes else DEFAULT_DARK)
         palette.install(self.console, self.get_css_variables(), replace=False)
-        self.initial_screen = initial_screen if initial_screen in BY_NAME else "scope"
 
     # ------------------------------------------------------------------ themes
 
@@ -164,6 +168,25 @@ class VagentApp(ConnectionApp):
         for theme in themes:
             self.register_theme(theme)
         return errors
+
+    def _start_with_theme(self, name: str) -> None:
+        """Before the app runs, the theme's colours go straight into the stylesheet (not
+        parsed yet). Setting `theme` would make Textual parse the whole stylesheet once
+        more at start-up, for nothing: its watcher does what is done here and queues a
+        refresh of the CSS. A theme that changes the truecolor filter (of the other
+        brightness than Textual's default, or ANSI colours) is set the usual way."""
+        theme, default = self.get_theme(name), self.current_theme
+        if (
+            theme is None
+            or (theme.dark, theme.ansi) != (default.dark, default.ansi)
+            or self.ansi_color is not None
+        ):
+            self.theme = name
+            return
+        self.set_reactive(App.theme, name)
+        classes = {c: False for c in self.classes if c.startswith("-theme-")}
+        self.update_classes({**classes, f"-theme-{name}": True}, update=False)
+        self.stylesheet.set_variables(self.get_css_variables())
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         # Built-in themes chosen from the palette lack our semantic variables.
@@ -197,7 +220,6 @@ class VagentApp(ConnectionApp):
                 markup=False,
                 timeout=15,
             )
-        self.switch_mode(self.initial_screen)
         self.connect()
 
     # ------------------------------------------------------------------ navigation

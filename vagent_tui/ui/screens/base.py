@@ -120,6 +120,9 @@ class BaseScreen(Screen[None]):
 
     def _connection_changed(self, _connection: Connection) -> None:
         if self.is_current:
+            # `check_action` may read the connection (read-only, an agent selected): the
+            # footer shows the keys that apply to the new one.
+            self.refresh_bindings()
             self._maybe_reload()
 
     def _maybe_reload(self) -> None:

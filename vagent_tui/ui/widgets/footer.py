@@ -45,6 +45,17 @@ def hint_text(overrides: dict[str, str]) -> Text:
     return text
 
 
+class _Hint(Static):
+    """The way around, at the footer's right end. Once laid out, the footer hides the keys
+    it covers: at start-up the footer's own calls to do so can come before any layout
+    (while Textual holds updates back), when no key has a place yet."""
+
+    def on_resize(self) -> None:
+        footer = self.parent
+        if isinstance(footer, KeysFooter):
+            footer.call_after_refresh(footer.fit_keys)
+
+
 class KeysFooter(Footer):
     """`Footer` with the way around on its right, recomposed only when what it shows changed.
 
@@ -85,21 +96,21 @@ class KeysFooter(Footer):
         self._composed_from = self._compose_inputs()
         yield from super().compose()
         if footer_bindings_ready(self):
-            yield Static(hint_text(self._overrides()), classes="keys-hint", markup=False)
+            yield _Hint(hint_text(self._overrides()), classes="keys-hint", markup=False)
 
     def on_mount(self) -> None:
-        self.call_after_refresh(self._fit)
+        self.call_after_refresh(self.fit_keys)
 
     def on_resize(self) -> None:
         # Wider again: show every key, then hide what still does not fit.
         for key in self._screen_keys():
             key.display = True
-        self.call_after_refresh(self._fit)
+        self.call_after_refresh(self.fit_keys)
 
     def _screen_keys(self) -> list[Widget]:
         return [w for w in self.children if not w.has_class("keys-hint")]
 
-    def _fit(self) -> None:
+    def fit_keys(self) -> None:
         """Hide the keys that the hint would cover: a key shows whole or not at all
         (a cut one read "/ " or "i " with no word; ``?`` lists them all)."""
         hints = self.query(".keys-hint")
@@ -120,4 +131,4 @@ class KeysFooter(Footer):
         )
         if not unchanged:
             await super().recompose()
-            self.call_after_refresh(self._fit)
+            self.call_after_refresh(self.fit_keys)
