@@ -103,17 +103,17 @@ class RoomsTable(SafeTable):
     def action_open(self) -> None:
         self.post_message(self.OpenRoom())
 
-    def add_row(
-        self, *cells: Any, height: int | None = 1, key: str | None = None, label: Any = None
+    def show_row(
+        self, cells: list[Any], *, height: int | None, key: str | None, label: Any
     ) -> RowKey:
-        row = super().add_row(*cells, height=height, key=key, label=label)
+        row = super().show_row(cells, height=height, key=key, label=label)
         self._cells.append([c if isinstance(c, Text) else Text(str(c)) for c in self.get_row(row)])
         return row
 
-    def clear(self, columns: bool = False) -> Self:
+    def clear_shown(self, columns: bool = False) -> Self:
         self._cells = []
         self._lines.clear()
-        return super().clear(columns)
+        return super().clear_shown(columns)
 
     def render_line(self, y: int) -> Strip:
         index = y - self.header_height + self.scroll_offset.y
