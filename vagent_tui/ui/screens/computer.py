@@ -27,6 +27,7 @@ from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.computer_recording import RecordingPane
 from vagent_tui.ui.widgets.computer_upload import UploadPane
+from vagent_tui.ui.widgets.table_filter import filter_binding
 
 TREE_ROOT: Path | None = None
 """Where the file tree starts; None is the current working directory (tests pin it)."""
@@ -42,6 +43,7 @@ class ComputerScreen(BaseScreen):
     TITLE: ClassVar[str] = "Computer Agents"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
     BINDINGS: ClassVar[list[BindingType]] = [
+        filter_binding("computer"),
         _b("s", "start", "Start", "Start a workflow recording on the slot"),
         _b("x", "stop", "Stop", "Stop the active workflow recording"),
         _b("b", "browser_session", "Browser", "Open a browser automation session for a slot"),

@@ -58,6 +58,7 @@ from vagent_tui.ui.widgets.migration_rows import (
     template_label,
 )
 from vagent_tui.ui.widgets.status import describe_error, outcome_unknown
+from vagent_tui.ui.widgets.table_filter import filter_binding
 
 WIDE = 140
 NO_LIST = "This platform lists no templates: type a template id (i)"
@@ -72,6 +73,7 @@ class MigrationsScreen(BaseScreen):
     CSS_PATH = "migrations.tcss"
     AUTO_FOCUS = "#mig-templates"  # keys s, t, f work at once; i goes to the id field
     BINDINGS: ClassVar[list[BindingType]] = [
+        filter_binding("migrations"),
         Binding("s", "start", "Start", id="migrations.start", tooltip="Start the migration"),
         Binding(
             "t",

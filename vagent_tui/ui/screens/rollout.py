@@ -56,6 +56,7 @@ from vagent_tui.ui.widgets.rollout_form import Catalog, RolloutForm, RolloutRequ
 from vagent_tui.ui.widgets.rollout_saved import OPEN_FILE, SavedRolloutsModal
 from vagent_tui.ui.widgets.rollout_table import RolloutTable, detail_lines
 from vagent_tui.ui.widgets.status import describe_error
+from vagent_tui.ui.widgets.table_filter import filter_binding
 from vagent_tui.ui.widgets.tables import left_out
 
 SHOWN = ("all", "change", "refused", "unreadable", "already", "trouble")
@@ -72,6 +73,7 @@ class RolloutScreen(RolloutRuns):
     TITLE = "Rollout"
     CSS_PATH = "rollout.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
+        filter_binding("rollout"),
         Binding("c", "choose", "Change", id="rollout.choose",
                 tooltip="Choose the change and the accounts, then plan"),
         Binding("p", "plan", "Plan", id="rollout.plan",

@@ -33,6 +33,7 @@ from vagent_tui.ui.widgets.entry_forms import RelayForm, WebhookForm
 from vagent_tui.ui.widgets.hooks import HookPane
 from vagent_tui.ui.widgets.relays import RelayPane, RelayRow, explain, relay_rows
 from vagent_tui.ui.widgets.status import describe_error, outcome_unknown
+from vagent_tui.ui.widgets.table_filter import filter_binding
 
 WIDE = 120
 """From this width the relay detail sits beside the relay table, below it otherwise."""
@@ -48,6 +49,7 @@ class WebhooksScreen(BaseScreen):
 
     TITLE: ClassVar[str] = "Webhooks"
     BINDINGS: ClassVar[list[BindingType]] = [
+        filter_binding("webhooks"),
         Binding(
             "a",
             "add",
