@@ -13,7 +13,6 @@ from rich.table import Table
 from rich.text import Text
 from textual.coordinate import Coordinate
 from textual.strip import Strip
-from textual.widgets import DataTable
 from textual.widgets.data_table import ColumnKey, RowKey
 
 from vagent_tui.api.models import Template
@@ -22,6 +21,7 @@ from vagent_tui.ui.dialogs import ConfirmModal, PromptModal
 from vagent_tui.ui.format import fmt_duration
 from vagent_tui.ui.palette import FAILED, OK, RUNNING, UNKNOWN, WARN, WARN_STRONG
 from vagent_tui.ui.text import safe
+from vagent_tui.ui.widgets.tables import SafeTable
 
 COLUMNS: tuple[tuple[str, str], ...] = (
     ("template", "Template"),
@@ -176,7 +176,7 @@ def force_modal(template: Template) -> PromptModal:
     )
 
 
-class TasksTable(DataTable[Text]):
+class TasksTable(SafeTable):
     """One keyed row per watched task; an update draws only the cells that changed.
 
     A running task's elapsed time is drawn from its start when its line is drawn (not

@@ -77,7 +77,7 @@ class SafeTable(DataTable[Any]):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._source: list[_Row] = []
-        self._source_keys: set[str] = set()
+        self._by_key: dict[str, _Row] = {}
         self._shown: list[int] = []
         """Per row shown, its index in ``_source``."""
         self._words: tuple[str, ...] = ()
@@ -167,7 +167,7 @@ class SafeTable(DataTable[Any]):
     def clear(self, columns: bool = False) -> Self:
         """No rows at all (the filter stays, for the rows given next)."""
         self._source = []
-        self._source_keys = set()
+        self._by_key = {}
         self._shown = []
         self._count_changed()
         return self.clear_shown(columns)
@@ -200,9 +200,9 @@ class SafeTable(DataTable[Any]):
         key: str | None = None,
         label: Any = None,
     ) -> RowKey:
-        if key is not None and (key in self._source_keys or key in self.rows):
+        if key is not None and (key in self._by_key or key in self.rows):
             count = 2
-            while f"{key}{DUPLICATE_MARK}{count}" in self._source_keys:
+            while f"{key}{DUPLICATE_MARK}{count}" in self._by_key:
                 count += 1
             key = f"{key}{DUPLICATE_MARK}{count}"
         safe_cells = [safe_cell(c) for c in cells]
@@ -218,13 +218,13 @@ class SafeTable(DataTable[Any]):
         if not self._matches(row):
             if key is None:
                 key = row.key = f"\x00row{len(self._source)}"
-            self._source_keys.add(key)
+            self._by_key[key] = row
             return RowKey(key)
         self._shown.append(len(self._source) - 1)
         row_key = self.show_row(safe_cells, height=height, key=key, label=row.label)
         row.key = row_key.value
         if row.key is not None:
-            self._source_keys.add(row.key)
+            self._by_key[row.key] = row
         return row_key
 
     def update_cell(
@@ -238,15 +238,11 @@ class SafeTable(DataTable[Any]):
         cell = safe_cell(value)
         row_name = row_key.value if isinstance(row_key, RowKey) else row_key
         column = column_key if isinstance(column_key, ColumnKey) else ColumnKey(column_key)
-        shown = row_name in self.rows
-        for row in self._source:
-            if row.key == row_name and column in self.columns:
-                row.cells[list(self.columns).index(column)] = cell
-                row.words = row_words(row.cells)
-                break
-        else:
-            shown = True  # a row this table does not know: DataTable says so
-        if shown:
+        row = self._by_key.get(row_name) if row_name is not None else None
+        if row is not None and column in self.columns:
+            row.cells[list(self.columns).index(column)] = cell
+            row.words = row_words(row.cells)
+        if row is None or row_name in self.rows:  # one it does not know: DataTable says so
             super().update_cell(row_key, column_key, cell, update_width=update_width)
 
 
