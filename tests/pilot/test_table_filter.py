@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from textual.widgets import Static
 
 from tests.helpers import settle, sim_of
 from vagent_tui.ui.dialogs import ConfirmModal
 from vagent_tui.ui.widgets.table_filter import FilterInput, FilterRow
-from vagent_tui.ui.widgets.tables import SafeTable
+from vagent_tui.ui.widgets.tables import SafeTable, original_key
 
 
 def _keys(table: SafeTable) -> list[str | None]:
@@ -68,3 +69,114 @@ async def test_sip_filter_narrows_restores_and_delete_targets_the_shown_row(
         assert _keys(table) == ["203.0.113.1"]
         assert not row.display
         assert screen.focused is table
+
+
+def _words(table: SafeTable, key: str | None) -> str:
+    cells = table.get_row(key or "")
+    return " ".join(c.plain if hasattr(c, "plain") else str(c) for c in cells).lower()
+
+
+def _tokens_pick(screen: Any) -> str | None:
+    return screen.highlighted_key
+
+
+def _functions_pick(screen: Any) -> str | None:
+    return screen.highlighted.name if screen.highlighted else None
+
+
+def _hooks_pick(screen: Any) -> str | None:
+    return screen.highlighted_hook.url if screen.highlighted_hook else None
+
+
+def _inbox_pick(screen: Any) -> str | None:
+    room = screen._current_room()
+    return room.room_id if room else None
+
+
+CASES = [
+    # screen, make_app options, the table, what the screen takes as highlighted
+    ("tokens", {}, "#tokens-table", _tokens_pick),
+    ("functions", {"account": 1113}, "#functions-table", _functions_pick),
+    ("webhooks", {}, "#hooks-table", _hooks_pick),
+    ("inbox", {"account": 1111, "rooms": 30}, "#inbox-table", _inbox_pick),
+]
+
+
+@pytest.mark.parametrize(("name", "options", "table_id", "pick"), CASES)
+async def test_slash_narrows_the_rows_and_the_screen_acts_on_the_row_shown(
+    make_app: Any, name: str, options: dict[str, Any], table_id: str, pick: Any
+) -> None:
+    app = make_app(name, **options)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await _narrow_and_restore(pilot, table_id, pick)
+
+
+async def _narrow_and_restore(pilot: Any, table_id: str, pick: Any) -> None:
+    """``/`` + a word of the last row: only rows holding it; the screen's highlighted
+    item is the row highlighted among them; Esc shows every row again."""
+    screen = pilot.app.screen
+    table = screen.query_one(table_id, SafeTable)
+    everything = _keys(table)
+    assert len(everything) >= 2
+    # a word of the last row that the first row does not hold
+    last, first = everything[-1], everything[0]
+    word = next(
+        w
+        for w in _words(table, last).split()
+        if w.isascii() and w.isalnum() and w not in _words(table, first)
+    )
+    row = await _filter(pilot, word.upper())
+    shown = _keys(table)
+    assert last in shown and first not in shown
+    assert all(word in _words(table, key) for key in shown)
+    assert _count(row) == f"{len(shown)} of {len(everything)} rows"
+    await pilot.press("enter")  # back in the table, the rows still filtered
+    await settle(pilot)
+    assert screen.focused is table and _keys(table) == shown
+    await pilot.press(*["down"] * len(shown))  # to the last row shown (G pages on Inbox)
+    await settle(pilot)
+    highlighted = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+    assert highlighted == shown[-1]
+    assert pick(screen) == original_key(highlighted)
+    await pilot.press("slash", "escape")
+    await settle(pilot)
+    assert _keys(table) == everything
+    assert not row.display and screen.focused is table
+    assert pick(screen) == original_key(highlighted)  # the cursor stayed on its row
+
+
+def _room_pick(screen: Any) -> str | None:
+    message = screen._current()
+    return None if message is None else f"{screen.thread.page}:{screen.thread.shown.index(message)}"
+
+
+async def test_room_filters_the_messages_of_its_page(make_app: Any) -> None:
+    app = make_app("inbox", account=1111, rooms=30)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert type(app.screen).__name__ == "RoomScreen"
+        await _narrow_and_restore(pilot, "#room-table", _room_pick)
+        await pilot.press("slash")
+        await settle(pilot)
+        assert "this page only" in app.screen.query_one(FilterInput).placeholder
+        await pilot.press("n")  # typed in the field, not the next page
+        await settle(pilot)
+        assert app.screen.query_one(FilterInput).value == "n"
+
+
+def _relay_pick(screen: Any) -> str | None:
+    return screen.highlighted_relay.name if screen.highlighted_relay else None
+
+
+async def test_webhooks_relays_tab_filters_its_own_table(make_app: Any) -> None:
+    app = make_app("webhooks")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("t")
+        await settle(pilot)
+        app.screen.query_one("#relay-table", SafeTable).focus()
+        await settle(pilot)
+        await _narrow_and_restore(pilot, "#relay-table", _relay_pick)
