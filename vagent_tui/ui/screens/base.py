@@ -297,6 +297,10 @@ class BaseScreen(Screen[None]):
                 row.open()
                 return
         row = FilterRow(table, self.FILTER_PLACEHOLDER)
+        if parent.children and parent.children[0] is table:
+            # docked on top: above the table whether a detail pane is beside it (a wide
+            # screen) or below it (a narrow one), the layout changing with the width
+            row.add_class("-docked")
         parent.mount(row, before=table)
         self.call_after_refresh(row.open)
 

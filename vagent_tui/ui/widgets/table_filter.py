@@ -63,6 +63,7 @@ class FilterRow(Horizontal):
         self.placeholder = placeholder
 
     def compose(self) -> ComposeResult:
+        yield Static("Filter", classes="table-filter-label", markup=False)
         yield FilterInput(placeholder=self.placeholder, compact=True, select_on_focus=False)
         yield Static("", classes="table-filter-count", markup=False)
 
