@@ -43,7 +43,6 @@ class ComputerScreen(BaseScreen):
     TITLE: ClassVar[str] = "Computer Agents"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
     BINDINGS: ClassVar[list[BindingType]] = [
-        filter_binding("computer"),
         _b("s", "start", "Start", "Start a workflow recording on the slot"),
         _b("x", "stop", "Stop", "Stop the active workflow recording"),
         _b("b", "browser_session", "Browser", "Open a browser automation session for a slot"),
@@ -53,6 +52,7 @@ class ComputerScreen(BaseScreen):
         _b("i", "focus_account", "Account", "Choose the Computer Agent account", show=False),
         _b("y", "copy_cdp", "Copy CDP URL", "Copy the browser session's CDP URL", show=False),
         _b("escape", "leave", "Leave field", "Close the file tree / leave the field", show=False),
+        filter_binding("computer"),  # last: the footer drops it first
     ]
     DEFAULT_CSS = stylesheet(__file__)
 

@@ -50,7 +50,6 @@ class FunctionsScreen(BaseScreen):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (20, "-tall")]  # -short: the detail gives way
     BINDINGS: ClassVar[list[BindingType]] = [
-        filter_binding("functions"),
         Binding(
             "space",
             "toggle_function",
@@ -84,6 +83,7 @@ class FunctionsScreen(BaseScreen):
             tooltip="Copy the name",
         ),
         Binding("enter", "cycle_detail", "Detail", id="functions.detail", tooltip=_DETAIL_TIP),
+        filter_binding("functions"),  # last: the footer drops it first
     ]
     CSS_PATH = "functions.tcss"
     AUTO_FOCUS = "#functions-table"  # the table, not the first filter: arrows move its cursor

@@ -217,7 +217,6 @@ class InboxScreen(BaseScreen):
     FILTER_PLACEHOLDER = "/ filter the rooms of this page only (the server pages them)"
     CSS_PATH = "inbox.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
-        filter_binding("inbox"),
         _nav("n", "next_page", "Next", "Next page"),
         _nav("p", "prev_page", "Prev", "Previous page"),
         _nav("g", "first_page", "First", "First page"),
@@ -239,6 +238,7 @@ class InboxScreen(BaseScreen):
             "z", "page_size", "Size", id="inbox.page_size", tooltip="Cycle 20/50/100/200 per page"
         ),
         Binding("u", "unread", "Unread", id="inbox.unread", tooltip="Show only unread rooms"),
+        filter_binding("inbox"),  # last: the footer drops it first
     ]
 
     def __init__(self) -> None:

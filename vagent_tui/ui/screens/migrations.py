@@ -73,7 +73,6 @@ class MigrationsScreen(BaseScreen):
     CSS_PATH = "migrations.tcss"
     AUTO_FOCUS = "#mig-templates"  # keys s, t, f work at once; i goes to the id field
     BINDINGS: ClassVar[list[BindingType]] = [
-        filter_binding("migrations"),
         Binding("s", "start", "Start", id="migrations.start", tooltip="Start the migration"),
         Binding(
             "t",
@@ -97,6 +96,7 @@ class MigrationsScreen(BaseScreen):
             id="migrations.leave",
             tooltip="Leave the field for the template list",
         ),
+        filter_binding("migrations"),  # last: the footer drops it first
     ]
 
     def __init__(self) -> None:

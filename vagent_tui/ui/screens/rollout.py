@@ -73,7 +73,6 @@ class RolloutScreen(RolloutRuns):
     TITLE = "Rollout"
     CSS_PATH = "rollout.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
-        filter_binding("rollout"),
         Binding("c", "choose", "Change", id="rollout.choose",
                 tooltip="Choose the change and the accounts, then plan"),
         Binding("p", "plan", "Plan", id="rollout.plan",
@@ -91,6 +90,7 @@ class RolloutScreen(RolloutRuns):
                 tooltip="The plan and its results as CSV, or the plan as JSON"),
         Binding("l", "saved", "Saved", id="rollout.saved",
                 tooltip="Rollouts kept on disk: resume one, or open a plan file"),
+        filter_binding("rollout"),  # last: the footer drops it first
     ]  # fmt: skip
 
     def __init__(self) -> None:

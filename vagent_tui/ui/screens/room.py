@@ -51,7 +51,6 @@ class RoomScreen(BaseScreen):
     FILTER_PLACEHOLDER = "/ filter the messages of this page only (the server pages them)"
     CSS_PATH = "room.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
-        filter_binding("room"),
         Binding("escape", "back", "Back", id="room.back", tooltip="Back to the inbox"),
         _nav("n", "next_page", "Next", "Next page (newer → older)"),
         _nav("p", "prev_page", "Prev", "Previous page"),
@@ -68,6 +67,7 @@ class RoomScreen(BaseScreen):
             id="room.copy-links",
             tooltip="Copy the addresses of the highlighted message's attachments",
         ),
+        filter_binding("room"),  # last: the footer drops it first
     ]
 
     def __init__(self, room: InboxRoom, inbox: Inbox, target: int | None) -> None:

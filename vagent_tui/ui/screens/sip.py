@@ -35,9 +35,9 @@ class SipScreen(BaseScreen):
 
     TITLE: ClassVar[str] = "SIP whitelist"
     BINDINGS: ClassVar[list[BindingType]] = [
-        filter_binding("sip"),
         Binding("a", "add", "Add", id="sip.add", tooltip="Add an IP address to the whitelist"),
         Binding("d", "remove", "Remove", id="sip.remove", tooltip="Remove the highlighted address"),
+        filter_binding("sip"),  # last: the footer drops it first
     ]
     DEFAULT_CSS = stylesheet(__file__)
 

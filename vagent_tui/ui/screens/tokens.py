@@ -46,7 +46,6 @@ class TokensScreen(BaseScreen):
 
     TITLE: ClassVar[str] = "Tokens"
     BINDINGS: ClassVar[list[BindingType]] = [
-        filter_binding("tokens"),
         Binding("a", "new_token", "New token", id="tokens.new", tooltip="Create a token"),
         Binding(
             "d",
@@ -63,6 +62,7 @@ class TokensScreen(BaseScreen):
             id="tokens.close-form",
             tooltip="Close the create form (what you typed is kept)",
         ),
+        filter_binding("tokens"),  # last: the footer drops it first
     ]
     DEFAULT_CSS = stylesheet(__file__)
 

@@ -49,7 +49,6 @@ class WebhooksScreen(BaseScreen):
 
     TITLE: ClassVar[str] = "Webhooks"
     BINDINGS: ClassVar[list[BindingType]] = [
-        filter_binding("webhooks"),
         Binding(
             "a",
             "add",
@@ -65,6 +64,7 @@ class WebhooksScreen(BaseScreen):
             tooltip="Delete the highlighted destination or relay configuration",
         ),
         Binding("t", "switch_tab", "Destinations/Relays", id="webhooks.tab", tooltip="Switch tab"),
+        filter_binding("webhooks"),  # last: the footer drops it first
     ]
     DEFAULT_CSS = stylesheet(__file__)
 
