@@ -33,6 +33,8 @@ from vagent_tui.ui.safety import mutating_actions
 from vagent_tui.ui.widgets.context_bar import ContextBar
 from vagent_tui.ui.widgets.footer import KeysFooter
 from vagent_tui.ui.widgets.status import StatusLine, StatusReport, describe_error
+from vagent_tui.ui.widgets.table_filter import DEFAULT_PLACEHOLDER, FilterInput, FilterRow
+from vagent_tui.ui.widgets.tables import SafeTable
 
 if TYPE_CHECKING:
     from vagent_tui.services.session import Connection
@@ -40,6 +42,9 @@ if TYPE_CHECKING:
 
 
 T = TypeVar("T")
+
+TYPED_IN_FILTER = frozenset({"next_page", "prev_page", "first_page", "last_page"})
+"""Actions of one-letter priority keys: refused while the filter field has the focus."""
 
 
 class BaseScreen(Screen[None]):
@@ -263,8 +268,44 @@ class BaseScreen(Screen[None]):
         return found
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in TYPED_IN_FILTER and isinstance(self.focused, FilterInput):
+            return False  # a priority key of the screen (n, p, g, G): typed in the filter
         # Hidden from footer and palette; `ConnectionApp.run_action` refuses it if invoked.
         return not (self.connection.read_only and action in self.mutating())
+
+    # ------------------------------------------------------------------ / (filter)
+
+    FILTER_PLACEHOLDER: ClassVar[str] = DEFAULT_PLACEHOLDER
+    """What the filter row's field says while empty."""
+
+    def filter_table(self) -> SafeTable | None:
+        """The table ``/`` filters: the focused one, else the first one on show."""
+        if isinstance(self.focused, SafeTable):
+            return self.focused
+        if isinstance(self.focused, FilterInput) and isinstance(self.focused.parent, FilterRow):
+            return self.focused.parent.table
+        for table in self.query(SafeTable).results(SafeTable):
+            if all(node.display for node in table.ancestors_with_self if isinstance(node, Widget)):
+                return table
+        return None
+
+    def action_focus_filter(self) -> None:
+        """Open the filter row above the table (`ui/widgets/table_filter.py`)."""
+        table = self.filter_table()
+        parent = table.parent if table is not None else None
+        if table is None or not isinstance(parent, Widget):
+            return
+        for row in self.query(FilterRow).results(FilterRow):
+            if row.table is table:
+                row.open()
+                return
+        row = FilterRow(table, self.FILTER_PLACEHOLDER)
+        if parent.children and parent.children[0] is table:
+            # docked on top: above the table whether a detail pane is beside it (a wide
+            # screen) or below it (a narrow one), the layout changing with the width
+            row.add_class("-docked")
+        parent.mount(row, before=table)
+        self.call_after_refresh(row.open)
 
     # ------------------------------------------------------------------ j / k
 

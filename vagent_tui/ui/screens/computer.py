@@ -27,6 +27,7 @@ from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.computer_recording import RecordingPane
 from vagent_tui.ui.widgets.computer_upload import UploadPane
+from vagent_tui.ui.widgets.table_filter import filter_binding
 
 TREE_ROOT: Path | None = None
 """Where the file tree starts; None is the current working directory (tests pin it)."""
@@ -51,6 +52,7 @@ class ComputerScreen(BaseScreen):
         _b("i", "focus_account", "Account", "Choose the Computer Agent account", show=False),
         _b("y", "copy_cdp", "Copy CDP URL", "Copy the browser session's CDP URL", show=False),
         _b("escape", "leave", "Leave field", "Close the file tree / leave the field", show=False),
+        filter_binding("computer"),  # last: the footer drops it first
     ]
     DEFAULT_CSS = stylesheet(__file__)
 

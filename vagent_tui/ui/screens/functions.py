@@ -34,7 +34,8 @@ from vagent_tui.ui.screens.staging_flow import stage_change
 from vagent_tui.ui.text import inert, safe
 from vagent_tui.ui.widgets.details import findings_text, function_detail
 from vagent_tui.ui.widgets.status import describe_error, outcome_unknown
-from vagent_tui.ui.widgets.tables import ROW_CAP, row_table
+from vagent_tui.ui.widgets.table_filter import filter_binding
+from vagent_tui.ui.widgets.tables import ROW_CAP, SafeTable, row_table
 
 VIEWS = ("all", "unavailable", "configured", "problems")
 _VIEW_TIP = "Show all, unavailable, configured or problem functions"
@@ -82,6 +83,7 @@ class FunctionsScreen(BaseScreen):
             tooltip="Copy the name",
         ),
         Binding("enter", "cycle_detail", "Detail", id="functions.detail", tooltip=_DETAIL_TIP),
+        filter_binding("functions"),  # last: the footer drops it first
     ]
     CSS_PATH = "functions.tcss"
     AUTO_FOCUS = "#functions-table"  # the table, not the first filter: arrows move its cursor
@@ -123,8 +125,8 @@ class FunctionsScreen(BaseScreen):
             yield Static("", id="functions-detail")
 
     @property
-    def table(self) -> DataTable[Any]:
-        return self.query_one("#functions-table", DataTable)
+    def table(self) -> SafeTable:
+        return self.query_one("#functions-table", SafeTable)
 
     def on_mount(self) -> None:
         self.table.focus()
@@ -262,7 +264,7 @@ class FunctionsScreen(BaseScreen):
                 table.add_row(*self._cells(fn), key=fn.name)
             names = [fn.name for fn in self.shown]
             if keep in names:
-                table.move_cursor(row=names.index(keep), animate=False)
+                table.move_to_source(names.index(keep))
         self._show_view()
         self._show_detail()
 
@@ -308,7 +310,7 @@ class FunctionsScreen(BaseScreen):
 
     @property
     def highlighted(self) -> FunctionDescriptor | None:
-        row = self.table.cursor_row
+        row = self.table.source_row
         if not self.shown or self.table.row_count == 0:
             return None
         return self.shown[row] if 0 <= row < len(self.shown) else None

@@ -43,6 +43,7 @@ from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.screens.room import RoomScreen
 from vagent_tui.ui.widgets.context_bar import ContextBar
 from vagent_tui.ui.widgets.inbox_rows import DetailText, room_cells, room_detail
+from vagent_tui.ui.widgets.table_filter import filter_binding
 from vagent_tui.ui.widgets.tables import ROW_CAP, SafeTable, left_out
 
 HINT = "Select an agent account on the Scope screen (1) to see its inboxes."
@@ -113,17 +114,17 @@ class RoomsTable(SafeTable):
     def action_open(self) -> None:
         self.post_message(self.OpenRoom())
 
-    def add_row(
-        self, *cells: Any, height: int | None = 1, key: str | None = None, label: Any = None
+    def show_row(
+        self, cells: list[Any], *, height: int | None, key: str | None, label: Any
     ) -> RowKey:
-        row = super().add_row(*cells, height=height, key=key, label=label)
+        row = super().show_row(cells, height=height, key=key, label=label)
         self._cells.append([c if isinstance(c, Text) else Text(str(c)) for c in self.get_row(row)])
         return row
 
-    def clear(self, columns: bool = False) -> Self:
+    def clear_shown(self, columns: bool = False) -> Self:
         self._cells = []
         self._lines.clear()
-        return super().clear(columns)
+        return super().clear_shown(columns)
 
     def render_line(self, y: int) -> Strip:
         index = y - self.header_height + self.scroll_offset.y
@@ -223,6 +224,7 @@ class InboxScreen(BaseScreen):
     """Junk or priority inbox rooms of the acting account, paged by the server."""
 
     TITLE = "Junk inbox"
+    FILTER_PLACEHOLDER = "/ filter the rooms of this page only (the server pages them)"
     CSS_PATH = "inbox.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         _nav("n", "next_page", "Next", "Next page"),
@@ -246,6 +248,7 @@ class InboxScreen(BaseScreen):
             "z", "page_size", "Size", id="inbox.page_size", tooltip="Cycle 20/50/100/200 per page"
         ),
         Binding("u", "unread", "Unread", id="inbox.unread", tooltip="Show only unread rooms"),
+        filter_binding("inbox"),  # last: the footer drops it first
     ]
 
     def __init__(self) -> None:
@@ -432,17 +435,19 @@ class InboxScreen(BaseScreen):
                 cells = room_cells(room, unread_filter=pager.unread, width=width)
                 table.add_row(*cells, key=room.room_id or f"#{index}")
             if table.row_count:
+                # rows shown: all the page's, or those the filter (/) leaves
                 row = 0
                 if keep is not None:
                     key, old_row = keep
                     ids = [r.room_id for r in self._rooms]
                     found = key is not None and key in ids
-                    row = ids.index(key) if found else min(old_row, len(ids) - 1)
+                    at = table.shown_index(ids.index(key)) if found else None
+                    row = at if at is not None else min(old_row, table.row_count - 1)
                 table.move_cursor(row=row, column=0, animate=False, scroll=True)
         self._show_detail()
 
     def _current_room(self) -> InboxRoom | None:
-        row = self.table.cursor_row
+        row = self.table.source_row
         return self._rooms[row] if self.table.row_count and 0 <= row < len(self._rooms) else None
 
     def _show_detail(self) -> None:

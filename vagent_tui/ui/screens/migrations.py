@@ -58,6 +58,7 @@ from vagent_tui.ui.widgets.migration_rows import (
     template_label,
 )
 from vagent_tui.ui.widgets.status import describe_error, outcome_unknown
+from vagent_tui.ui.widgets.table_filter import filter_binding
 
 WIDE = 140
 NO_LIST = "This platform lists no templates: type a template id (i)"
@@ -95,6 +96,7 @@ class MigrationsScreen(BaseScreen):
             id="migrations.leave",
             tooltip="Leave the field for the template list",
         ),
+        filter_binding("migrations"),  # last: the footer drops it first
     ]
 
     def __init__(self) -> None:

@@ -56,6 +56,7 @@ from vagent_tui.ui.widgets.rollout_form import Catalog, RolloutForm, RolloutRequ
 from vagent_tui.ui.widgets.rollout_saved import OPEN_FILE, SavedRolloutsModal
 from vagent_tui.ui.widgets.rollout_table import RolloutTable, detail_lines
 from vagent_tui.ui.widgets.status import describe_error
+from vagent_tui.ui.widgets.table_filter import filter_binding
 from vagent_tui.ui.widgets.tables import left_out
 
 SHOWN = ("all", "change", "refused", "unreadable", "already", "trouble")
@@ -89,6 +90,7 @@ class RolloutScreen(RolloutRuns):
                 tooltip="The plan and its results as CSV, or the plan as JSON"),
         Binding("l", "saved", "Saved", id="rollout.saved",
                 tooltip="Rollouts kept on disk: resume one, or open a plan file"),
+        filter_binding("rollout"),  # last: the footer drops it first
     ]  # fmt: skip
 
     def __init__(self) -> None:

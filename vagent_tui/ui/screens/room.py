@@ -31,6 +31,7 @@ from vagent_tui.ui.text import inert, safe
 from vagent_tui.ui.widgets.context_bar import ContextBar
 from vagent_tui.ui.widgets.inbox_rows import room_name
 from vagent_tui.ui.widgets.room_messages import message_cells, message_detail, when
+from vagent_tui.ui.widgets.table_filter import filter_binding
 from vagent_tui.ui.widgets.tables import SafeTable, row_table
 
 WIDE = 140
@@ -47,6 +48,7 @@ class RoomScreen(BaseScreen):
     """The messages of one room, paged here."""
 
     TITLE = "Room"
+    FILTER_PLACEHOLDER = "/ filter the messages of this page only (the server pages them)"
     CSS_PATH = "room.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back", id="room.back", tooltip="Back to the inbox"),
@@ -65,6 +67,7 @@ class RoomScreen(BaseScreen):
             id="room.copy-links",
             tooltip="Copy the addresses of the highlighted message's attachments",
         ),
+        filter_binding("room"),  # last: the footer drops it first
     ]
 
     def __init__(self, room: InboxRoom, inbox: Inbox, target: int | None) -> None:
@@ -199,7 +202,7 @@ class RoomScreen(BaseScreen):
         if thread is None or not self.table.row_count:
             return None
         shown = thread.shown
-        row = self.table.cursor_row
+        row = self.table.source_row
         return shown[row] if 0 <= row < len(shown) else None
 
     def _show_detail(self) -> None:

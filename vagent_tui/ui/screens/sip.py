@@ -8,13 +8,13 @@ IP, so after an add or a removal the cursor lands on the row that matters.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
 from textual import work
 from textual.binding import Binding, BindingType
 from textual.widget import Widget
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 from vagent_tui.api.errors import ApiError, PlatformError
 from vagent_tui.api.models import SipEntry, SipEntryRequest
@@ -26,7 +26,8 @@ from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.entry_forms import SipEntryForm
 from vagent_tui.ui.widgets.status import describe_error, outcome_unknown
-from vagent_tui.ui.widgets.tables import row_table
+from vagent_tui.ui.widgets.table_filter import filter_binding
+from vagent_tui.ui.widgets.tables import SafeTable, place_cursor, row_table
 
 
 class SipScreen(BaseScreen):
@@ -36,6 +37,7 @@ class SipScreen(BaseScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("a", "add", "Add", id="sip.add", tooltip="Add an IP address to the whitelist"),
         Binding("d", "remove", "Remove", id="sip.remove", tooltip="Remove the highlighted address"),
+        filter_binding("sip"),  # last: the footer drops it first
     ]
     DEFAULT_CSS = stylesheet(__file__)
 
@@ -55,8 +57,8 @@ class SipScreen(BaseScreen):
         )
 
     @property
-    def table(self) -> DataTable[Any]:
-        return self.query_one("#sip-table", DataTable)
+    def table(self) -> SafeTable:
+        return self.query_one("#sip-table", SafeTable)
 
     def on_mount(self) -> None:
         self.table.focus()
@@ -100,11 +102,7 @@ class SipScreen(BaseScreen):
                     Text(fmt_datetime(entry.added_at)),
                     key=entry.ip,
                 )
-            ips = [e.ip for e in entries]
-            if keep in ips:
-                table.move_cursor(row=ips.index(keep), animate=False)
-            elif entries:
-                table.move_cursor(row=min(row, len(entries) - 1), animate=False)
+            place_cursor(table, [e.ip for e in entries], keep, row)
         self.set_class(not entries, "-empty")
         plural = "" if len(entries) == 1 else "es"
         self.query_one("#sip-header", Static).update(
@@ -113,7 +111,7 @@ class SipScreen(BaseScreen):
 
     @property
     def highlighted(self) -> SipEntry | None:
-        row = self.table.cursor_row
+        row = self.table.source_row
         if not self.entries or not 0 <= row < len(self.entries):
             return None
         return self.entries[row]

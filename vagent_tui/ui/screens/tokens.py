@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable
 from functools import partial
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from pydantic import ValidationError
 from rich.text import Text
@@ -18,7 +18,7 @@ from textual import on, work
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
-from textual.widgets import Button, DataTable, Input, Label, Select, Static
+from textual.widgets import Button, Input, Label, Select, Static
 
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import TokenRecord, TokenRequest
@@ -31,7 +31,8 @@ from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.form import FormField, errors_by_field, first_invalid, show_errors
 from vagent_tui.ui.widgets.new_token import NewTokenModal
 from vagent_tui.ui.widgets.status import describe_error, outcome_unknown
-from vagent_tui.ui.widgets.tables import row_table
+from vagent_tui.ui.widgets.table_filter import filter_binding
+from vagent_tui.ui.widgets.tables import SafeTable, row_table
 
 TOKEN_TYPES = [("admin", "admin")]  # the only type the API documents
 
@@ -61,6 +62,7 @@ class TokensScreen(BaseScreen):
             id="tokens.close-form",
             tooltip="Close the create form (what you typed is kept)",
         ),
+        filter_binding("tokens"),  # last: the footer drops it first
     ]
     DEFAULT_CSS = stylesheet(__file__)
 
@@ -103,8 +105,8 @@ class TokensScreen(BaseScreen):
             )
 
     @property
-    def table(self) -> DataTable[Any]:
-        return self.query_one("#tokens-table", DataTable)
+    def table(self) -> SafeTable:
+        return self.query_one("#tokens-table", SafeTable)
 
     @property
     def fields(self) -> list[FormField]:
@@ -153,7 +155,7 @@ class TokensScreen(BaseScreen):
             for key, record in self._records.items():
                 table.add_row(*self._cells(record), key=key)
             if keep in self._order:
-                table.move_cursor(row=self._order.index(keep), animate=False)
+                table.move_to_source(self._order.index(keep))
 
     @staticmethod
     def _cells(record: TokenRecord) -> list[Text]:
@@ -167,7 +169,7 @@ class TokensScreen(BaseScreen):
 
     @property
     def highlighted_key(self) -> str | None:
-        row = self.table.cursor_row
+        row = self.table.source_row
         if not self._order or not 0 <= row < len(self._order):
             return None
         return self._order[row]

@@ -33,6 +33,7 @@ from vagent_tui.ui.widgets.entry_forms import RelayForm, WebhookForm
 from vagent_tui.ui.widgets.hooks import HookPane
 from vagent_tui.ui.widgets.relays import RelayPane, RelayRow, explain, relay_rows
 from vagent_tui.ui.widgets.status import describe_error, outcome_unknown
+from vagent_tui.ui.widgets.table_filter import filter_binding
 
 WIDE = 120
 """From this width the relay detail sits beside the relay table, below it otherwise."""
@@ -63,6 +64,7 @@ class WebhooksScreen(BaseScreen):
             tooltip="Delete the highlighted destination or relay configuration",
         ),
         Binding("t", "switch_tab", "Destinations/Relays", id="webhooks.tab", tooltip="Switch tab"),
+        filter_binding("webhooks"),  # last: the footer drops it first
     ]
     DEFAULT_CSS = stylesheet(__file__)
 

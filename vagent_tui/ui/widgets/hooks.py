@@ -6,8 +6,6 @@ table, and the added date loses its time, so the four columns fit 80 columns.
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -19,7 +17,7 @@ from vagent_tui.ui.caps import ROW_CAP
 from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.format import fmt_datetime, plain
 from vagent_tui.ui.text import safe
-from vagent_tui.ui.widgets.tables import place_cursor, row_table
+from vagent_tui.ui.widgets.tables import SafeTable, place_cursor, row_table
 
 
 def shorten(text: str, room: int | None) -> str:
@@ -45,8 +43,8 @@ class HookPane(Vertical):
         yield Static("", id="hook-detail", markup=False)
 
     @property
-    def table(self) -> DataTable[Any]:
-        return self.query_one("#hooks-table", DataTable)
+    def table(self) -> SafeTable:
+        return self.query_one("#hooks-table", SafeTable)
 
     def show(self, hooks: list[Webhook], highlight: str | None = None) -> None:
         """Replace the rows; the cursor goes to ``highlight`` or stays where it was."""
@@ -70,7 +68,7 @@ class HookPane(Vertical):
 
     @property
     def highlighted(self) -> Webhook | None:
-        row = self.table.cursor_row
+        row = self.table.source_row
         return self.hooks[row] if self.hooks and 0 <= row < len(self.hooks) else None
 
     @on(DataTable.RowHighlighted, "#hooks-table")

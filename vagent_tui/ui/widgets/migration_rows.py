@@ -13,7 +13,6 @@ from rich.table import Table
 from rich.text import Text
 from textual.coordinate import Coordinate
 from textual.strip import Strip
-from textual.widgets import DataTable
 from textual.widgets.data_table import ColumnKey, RowKey
 
 from vagent_tui.api.models import Template
@@ -22,6 +21,7 @@ from vagent_tui.ui.dialogs import ConfirmModal, PromptModal
 from vagent_tui.ui.format import fmt_duration
 from vagent_tui.ui.palette import FAILED, OK, RUNNING, UNKNOWN, WARN, WARN_STRONG
 from vagent_tui.ui.text import safe
+from vagent_tui.ui.widgets.tables import SafeTable
 
 COLUMNS: tuple[tuple[str, str], ...] = (
     ("template", "Template"),
@@ -176,7 +176,7 @@ def force_modal(template: Template) -> PromptModal:
     )
 
 
-class TasksTable(DataTable[Text]):
+class TasksTable(SafeTable):
     """One keyed row per watched task; an update draws only the cells that changed.
 
     A running task's elapsed time is drawn from its start when its line is drawn (not
@@ -187,7 +187,8 @@ class TasksTable(DataTable[Text]):
     Everything else (a row added, a styled cell, a wider value) goes through
     `DataTable.update_cell`: the table is drawn again, as DataTable does.
 
-    Rows are only ever added, at the end, one line high: row ``i`` is ``_order[i]``.
+    Rows are only ever added, at the end, one line high: the ``i``-th row given is
+    ``_order[i]`` (shown row ``r`` is ``_order[source_index(r)]``: ``/`` filters them).
     """
 
     clock: Callable[[], float] = time.monotonic
@@ -238,10 +239,13 @@ class TasksTable(DataTable[Text]):
     def tick(self, now: float) -> int:
         """Redraw the elapsed cells on screen whose text changed; how many were."""
         first = self.scroll_offset.y
-        last = min(len(self._order), first + max(0, self.size.height - self.header_height))
+        last = min(self.row_count, first + max(0, self.size.height - self.header_height))
         redrawn = 0
         for index in range(first, last):
-            key = self._order[index]
+            source = self.source_index(index)
+            if not 0 <= source < len(self._order):
+                continue
+            key = self._order[source]
             task = self._tasks[key]
             if task.final:
                 continue
@@ -261,6 +265,8 @@ class TasksTable(DataTable[Text]):
         fits = value.cell_len <= self.columns[ColumnKey(column)].content_width
         if fits and not value.style and not value.spans and self.fixed_rows == 0:
             over[column] = value
+            if row not in self.rows:
+                return  # not shown (filtered out): drawn when shown again
             index = self.get_row_index(row)
             self.refresh_coordinate(Coordinate(index, self._column_index(column)))
             return
@@ -285,7 +291,7 @@ class TasksTable(DataTable[Text]):
         strip = super().render_line(y)
         if y < self.header_height or self.fixed_rows:
             return strip
-        index = y - self.header_height + self.scroll_offset.y
+        index = self.source_index(y - self.header_height + self.scroll_offset.y)
         if not 0 <= index < len(self._order):
             return strip
         key = self._order[index]

@@ -9,7 +9,6 @@ explanation next to the server's message.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from rich.console import RenderableType
 from rich.text import Text
@@ -24,7 +23,7 @@ from vagent_tui.ui.format import flag, plain
 from vagent_tui.ui.palette import WARN
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.details import Field, field_grid
-from vagent_tui.ui.widgets.tables import place_cursor, row_table
+from vagent_tui.ui.widgets.tables import SafeTable, place_cursor, row_table
 
 EXPLAIN: dict[int, str] = {
     200: "removed: events of this type are no longer relayed",
@@ -130,8 +129,8 @@ class RelayPane(Vertical):
                 yield Static(relay_detail(None, premium=True), id="relay-detail-text", markup=False)
 
     @property
-    def table(self) -> DataTable[Any]:
-        return self.query_one("#relay-table", DataTable)
+    def table(self) -> SafeTable:
+        return self.query_one("#relay-table", SafeTable)
 
     def set_notice(self, text: str, kind: str = "") -> None:
         """A line above the table: ``-refused`` or ``-error``; empty text hides it."""
@@ -156,7 +155,7 @@ class RelayPane(Vertical):
 
     @property
     def highlighted(self) -> RelayRow | None:
-        row = self.table.cursor_row
+        row = self.table.source_row
         return self.rows[row] if self.rows and 0 <= row < len(self.rows) else None
 
     @on(DataTable.RowHighlighted, "#relay-table")

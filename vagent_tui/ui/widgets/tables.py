@@ -9,8 +9,9 @@ stopping the table: every row the platform sent is shown.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, Self
 
 from rich.segment import Segment
 from rich.text import Text
@@ -23,7 +24,7 @@ from vagent_tui.ui.text import safe_value
 
 __all__ = [
     "DUPLICATE_MARK", "ROW_CAP", "SafeTable", "cut_at_edge", "left_out", "original_key",
-    "place_cursor", "row_table", "safe_cell",
+    "place_cursor", "row_table", "row_words", "safe_cell",
 ]  # fmt: skip
 
 DUPLICATE_MARK = "\x00dup"
@@ -43,13 +44,133 @@ def safe_cell(value: Any) -> Any:
     return cell
 
 
+def row_words(cells: Iterable[Any]) -> str:
+    """A row's text as a filter reads it: its cells' plain text, lower case."""
+    return " ".join(c.plain if isinstance(c, Text) else str(c) for c in cells).lower()
+
+
+@dataclass
+class _Row:
+    """A row as it was given (its cells inert), shown or not."""
+
+    key: str | None
+    cells: list[Any]
+    height: int | None
+    label: Any
+    words: str
+
+
 class SafeTable(DataTable[Any]):
     """A `DataTable` whose cells are always inert and whose rows never clash.
 
     Home and End go to the first and last row, as g and G do (the key convention,
     `vagent_tui.ui.convention`); `DataTable` itself takes them to the first and last
     column.
+
+    The table keeps every row it is given and shows those that hold every word of its
+    filter (`set_filter`; ``/`` on a screen, `vagent_tui.ui.widgets.table_filter`). A
+    screen fills it as always (`clear`, `add_row`); while a filter is on, only the rows
+    that match are shown. `source_row` is the highlighted row's index among all the rows
+    given, for a screen that maps rows to its data by index; row keys stay as given.
     """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._source: list[_Row] = []
+        self._by_key: dict[str, _Row] = {}
+        self._shown: list[int] = []
+        """Per row shown, its index in ``_source``."""
+        self._words: tuple[str, ...] = ()
+        self.on_count: Callable[[int, int], None] | None = None
+        """Told ``(rows shown, rows in all)`` when they change (the filter row's count)."""
+        self._count_due = False
+
+    # ------------------------------------------------------------------ filter
+
+    @property
+    def filter_words(self) -> tuple[str, ...]:
+        return self._words
+
+    @property
+    def total_rows(self) -> int:
+        """The rows given, shown or not."""
+        return len(self._source)
+
+    @property
+    def source_row(self) -> int:
+        """The highlighted row's index among all the rows given (-1: no row shown)."""
+        row = self.cursor_row
+        return self._shown[row] if 0 <= row < len(self._shown) else -1
+
+    def source_index(self, row: int) -> int:
+        """Index among the shown rows -> index among all the rows given (-1: none)."""
+        return self._shown[row] if 0 <= row < len(self._shown) else -1
+
+    def shown_index(self, source: int) -> int | None:
+        """Index among all the rows given -> index among the rows shown (None: hidden)."""
+        try:
+            return self._shown.index(source)
+        except ValueError:
+            return None
+
+    def move_to_source(self, index: int) -> bool:
+        """The cursor on the row given ``index``-th, if it is shown (True then)."""
+        at = self.shown_index(index)
+        if at is None:
+            return False
+        self.move_cursor(row=at, animate=False)
+        return True
+
+    def _matches(self, row: _Row) -> bool:
+        return all(word in row.words for word in self._words)
+
+    def set_filter(self, text: str) -> None:
+        """Show only the rows holding every word of ``text`` (any case); "" shows all.
+
+        The cursor stays on the row it was on when that row is still shown."""
+        words = tuple(text.lower().split())
+        if words == self._words:
+            return
+        self._words = words
+        keep = self.source_row
+        self.clear_shown()
+        self._shown = []
+        for index, row in enumerate(self._source):
+            if self._matches(row):
+                self._shown.append(index)
+                self.show_row(row.cells, height=row.height, key=row.key, label=row.label)
+        at = self.shown_index(keep)
+        self.move_cursor(row=at if at is not None else 0, animate=False)
+        self._count_changed()
+
+    def _count_changed(self) -> None:
+        if self.on_count is not None and not self._count_due:
+            self._count_due = True
+            self.call_later(self._tell_count)
+
+    def _tell_count(self) -> None:
+        self._count_due = False
+        if self.on_count is not None:
+            self.on_count(len(self._shown), len(self._source))
+
+    def show_row(
+        self, cells: list[Any], *, height: int | None, key: str | None, label: Any
+    ) -> RowKey:
+        """Put a row on show (cells already inert); a subclass that draws rows itself
+        overrides this and `clear_shown`, never `add_row` and `clear`."""
+        return super().add_row(*cells, height=height, key=key, label=label)
+
+    def clear_shown(self, columns: bool = False) -> Self:
+        """Take every row off show (the rows given are kept)."""
+        return super().clear(columns)
+
+    def clear(self, columns: bool = False) -> Self:
+        """No rows at all (the filter stays, for the rows given next)."""
+        self._source = []
+        self._by_key = {}
+        self._shown = []
+        self._count_changed()
+        return self.clear_shown(columns)
 
     def action_scroll_home(self) -> None:
         if self.cursor_type == "row":
@@ -79,17 +200,32 @@ class SafeTable(DataTable[Any]):
         key: str | None = None,
         label: Any = None,
     ) -> RowKey:
-        if key is not None and key in self.rows:
+        if key is not None and (key in self._by_key or key in self.rows):
             count = 2
-            while f"{key}{DUPLICATE_MARK}{count}" in self.rows:
+            while f"{key}{DUPLICATE_MARK}{count}" in self._by_key:
                 count += 1
             key = f"{key}{DUPLICATE_MARK}{count}"
-        return super().add_row(
-            *(safe_cell(c) for c in cells),
-            height=height,
-            key=key,
-            label=safe_cell(label) if label is not None else None,
+        safe_cells = [safe_cell(c) for c in cells]
+        row = _Row(
+            key,
+            safe_cells,
+            height,
+            safe_cell(label) if label is not None else None,
+            row_words(safe_cells),
         )
+        self._source.append(row)
+        self._count_changed()
+        if not self._matches(row):
+            if key is None:
+                key = row.key = f"\x00row{len(self._source)}"
+            self._by_key[key] = row
+            return RowKey(key)
+        self._shown.append(len(self._source) - 1)
+        row_key = self.show_row(safe_cells, height=height, key=key, label=row.label)
+        row.key = row_key.value
+        if row.key is not None:
+            self._by_key[row.key] = row
+        return row_key
 
     def update_cell(
         self,
@@ -99,7 +235,15 @@ class SafeTable(DataTable[Any]):
         *,
         update_width: bool = False,
     ) -> None:
-        super().update_cell(row_key, column_key, safe_cell(value), update_width=update_width)
+        cell = safe_cell(value)
+        row_name = row_key.value if isinstance(row_key, RowKey) else row_key
+        column = column_key if isinstance(column_key, ColumnKey) else ColumnKey(column_key)
+        row = self._by_key.get(row_name) if row_name is not None else None
+        if row is not None and column in self.columns:
+            row.cells[list(self.columns).index(column)] = cell
+            row.words = row_words(row.cells)
+        if row is None or row_name in self.rows:  # one it does not know: DataTable says so
+            super().update_cell(row_key, column_key, cell, update_width=update_width)
 
 
 def cut_at_edge(strip: Strip, width: int) -> Strip:
@@ -125,8 +269,16 @@ def row_table(id: str, columns: Iterable[tuple[str, str]]) -> SafeTable:
 
 
 def place_cursor(table: DataTable[Any], keys: list[str], keep: str | None, row: int) -> None:
-    """On the row keyed ``keep`` if it is there, else as near the old row as possible."""
-    if keep in keys:
+    """On the row keyed ``keep`` if it is there, else as near the old row as possible.
+
+    ``keys``: the keys of all the rows given, in order (a `SafeTable` filtered shows some).
+    """
+    if isinstance(table, SafeTable):
+        if keep in keys and table.move_to_source(keys.index(keep)):
+            return
+        if table.row_count:
+            table.move_cursor(row=min(row, table.row_count - 1), animate=False)
+    elif keep in keys:
         table.move_cursor(row=keys.index(keep), animate=False)
     elif keys:
         table.move_cursor(row=min(row, len(keys) - 1), animate=False)

@@ -1,0 +1,235 @@
+"""``/`` filters the rows of every screen with a table (ui/widgets/table_filter.py):
+the words typed narrow the rows, Esc shows them all again, and what a key does (the
+detail, a delete) acts on the row highlighted among those shown."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from textual.widgets import Static
+
+from tests.helpers import settle, sim_of
+from vagent_tui.ui.dialogs import ConfirmModal
+from vagent_tui.ui.widgets.table_filter import FilterInput, FilterRow
+from vagent_tui.ui.widgets.tables import SafeTable, original_key
+
+
+def _keys(table: SafeTable) -> list[str | None]:
+    return [row.key.value for row in table.ordered_rows]
+
+
+async def _filter(pilot: Any, text: str) -> FilterRow:
+    await pilot.press("slash")
+    await settle(pilot)
+    field = pilot.app.screen.focused
+    assert isinstance(field, FilterInput)
+    await pilot.press(*text)
+    await settle(pilot)
+    row = field.parent
+    assert isinstance(row, FilterRow)
+    return row
+
+
+def _count(row: FilterRow) -> str:
+    return str(row.query_one(".table-filter-count", Static).content)
+
+
+async def test_sip_filter_narrows_restores_and_delete_targets_the_shown_row(
+    make_app: Any,
+) -> None:
+    app = make_app("sip")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        table = screen.table
+        everything = _keys(table)
+        assert len(everything) == 2
+        row = await _filter(pilot, "BACK")  # any case: "Backup trunk"
+        assert _keys(table) == ["198.51.100.107"]
+        assert _count(row) == "1 of 2 rows"
+        assert screen.highlighted.ip == "198.51.100.107"
+        await pilot.press("enter")  # back to the table, still filtered
+        await settle(pilot)
+        assert screen.focused is table
+        assert _keys(table) == ["198.51.100.107"]
+        await pilot.press("d")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmModal)
+        assert "198.51.100.107" in app.screen.body_text
+        await pilot.click("#confirm")
+        await settle(pilot)
+        assert [e["ip"] for e in sim_of(app).sip[1000]] == ["203.0.113.1"]  # the shown one went
+        assert _keys(table) == []  # the filter stays on the rows loaded again
+        assert _count(row) == "0 of 1 rows"
+        await pilot.press("slash")
+        await settle(pilot)
+        await pilot.press("escape")  # clears the filter and hides its row
+        await settle(pilot)
+        assert _keys(table) == ["203.0.113.1"]
+        assert not row.display
+        assert screen.focused is table
+
+
+def _words(table: SafeTable, key: str | None) -> str:
+    cells = table.get_row(key or "")
+    return " ".join(c.plain if hasattr(c, "plain") else str(c) for c in cells).lower()
+
+
+def _tokens_pick(screen: Any) -> str | None:
+    return screen.highlighted_key
+
+
+def _functions_pick(screen: Any) -> str | None:
+    return screen.highlighted.name if screen.highlighted else None
+
+
+def _hooks_pick(screen: Any) -> str | None:
+    return screen.highlighted_hook.url if screen.highlighted_hook else None
+
+
+def _inbox_pick(screen: Any) -> str | None:
+    room = screen._current_room()
+    return room.room_id if room else None
+
+
+CASES = [
+    # screen, make_app options, the table, what the screen takes as highlighted
+    ("tokens", {}, "#tokens-table", _tokens_pick),
+    ("functions", {"account": 1113}, "#functions-table", _functions_pick),
+    ("webhooks", {}, "#hooks-table", _hooks_pick),
+    ("inbox", {"account": 1111, "rooms": 30}, "#inbox-table", _inbox_pick),
+]
+
+
+@pytest.mark.parametrize(("name", "options", "table_id", "pick"), CASES)
+async def test_slash_narrows_the_rows_and_the_screen_acts_on_the_row_shown(
+    make_app: Any, name: str, options: dict[str, Any], table_id: str, pick: Any
+) -> None:
+    app = make_app(name, **options)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await _narrow_and_restore(pilot, table_id, pick)
+
+
+async def _narrow_and_restore(pilot: Any, table_id: str, pick: Any) -> None:
+    """``/`` + a word of the last row: only rows holding it; the screen's highlighted
+    item is the row highlighted among them; Esc shows every row again."""
+    screen = pilot.app.screen
+    table = screen.query_one(table_id, SafeTable)
+    everything = _keys(table)
+    assert len(everything) >= 2
+    # a word of the last row that the first row does not hold
+    last, first = everything[-1], everything[0]
+    word = next(
+        w for w in re.findall("[a-z0-9]+", _words(table, last)) if w not in _words(table, first)
+    )
+    row = await _filter(pilot, word.upper())
+    shown = _keys(table)
+    assert last in shown and first not in shown
+    assert all(word in _words(table, key) for key in shown)
+    assert _count(row) == f"{len(shown)} of {len(everything)} rows"
+    await pilot.press("enter")  # back in the table, the rows still filtered
+    await settle(pilot)
+    assert screen.focused is table and _keys(table) == shown
+    await pilot.press(*["down"] * len(shown))  # to the last row shown (G pages on Inbox)
+    await settle(pilot)
+    highlighted = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+    assert highlighted == shown[-1]
+    assert pick is None or pick(screen) == original_key(highlighted)
+    await pilot.press("slash", "escape")
+    await settle(pilot)
+    assert _keys(table) == everything
+    assert not row.display and screen.focused is table
+    assert table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value == highlighted
+    assert pick is None or pick(screen) == original_key(highlighted)  # the cursor stayed
+
+
+def _room_pick(screen: Any) -> str | None:
+    message = screen._current()
+    return None if message is None else f"{screen.thread.page}:{screen.thread.shown.index(message)}"
+
+
+async def test_room_filters_the_messages_of_its_page(make_app: Any) -> None:
+    app = make_app("inbox", account=1111, rooms=30)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert type(app.screen).__name__ == "RoomScreen"
+        await _narrow_and_restore(pilot, "#room-table", _room_pick)
+        await pilot.press("slash")
+        await settle(pilot)
+        assert "this page only" in app.screen.query_one(FilterInput).placeholder
+        await pilot.press("n")  # typed in the field, not the next page
+        await settle(pilot)
+        assert app.screen.query_one(FilterInput).value == "n"
+
+
+def _relay_pick(screen: Any) -> str | None:
+    return screen.highlighted_relay.name if screen.highlighted_relay else None
+
+
+async def test_webhooks_relays_tab_filters_its_own_table(make_app: Any) -> None:
+    app = make_app("webhooks")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("t")
+        await settle(pilot)
+        app.screen.query_one("#relay-table", SafeTable).focus()
+        await settle(pilot)
+        await _narrow_and_restore(pilot, "#relay-table", _relay_pick)
+
+
+def _rollout_pick(screen: Any) -> str | None:
+    plan = screen.table.highlighted()
+    return None if plan is None else str(plan.account_id)
+
+
+async def test_rollout_filters_its_plan(make_app: Any) -> None:
+    from tests.pilot.test_rollout import VOICE, planned
+
+    app = make_app("rollout")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await planned(pilot, voice=VOICE)
+        app.screen.table.focus()
+        await settle(pilot)
+        await _narrow_and_restore(pilot, "#rollout-table", _rollout_pick)
+
+
+async def test_migrations_tasks_filter_and_draw_the_rows_shown(make_app: Any) -> None:
+    from tests.pilot.test_migrations import reseller_app, start
+
+    app = reseller_app(make_app)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        await start(pilot)  # Dental reception, dry run
+        await pilot.press("down", "down")  # After-hours answering
+        await start(pilot)
+        await settle(pilot)
+        dental, after = app.watcher.tasks.values()
+        table = screen.query_one("#mig-tasks", SafeTable)
+        table.focus()
+        await settle(pilot)
+        row = await _filter(pilot, "after")
+        assert _keys(table) == [after.task_id]
+        assert _count(row) == "1 of 2 rows"
+        assert table.highlighted_id == after.task_id
+        line = "".join(s.text for s in table.render_line(table.header_height))
+        assert "After-hours" in line  # the shown row drawn as its own task's
+        await pilot.press("escape")
+        await settle(pilot)
+        assert _keys(table) == [dental.task_id, after.task_id]
+
+
+async def test_computer_files_filter(make_app: Any) -> None:
+    app = make_app("computer", account=1118)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        table = app.screen.query_one("#computer-files", SafeTable)
+        table.focus()
+        await settle(pilot)
+        await _narrow_and_restore(pilot, "#computer-files", None)
