@@ -362,6 +362,62 @@ async def fleet_accounts(directory: AccountDirectory, *, limit: int = 100_000) -
     return out
 
 
+@dataclass(frozen=True)
+class AgentListing:
+    """The agent accounts below one key (`fleet_accounts`) and the directory that found
+    them (its `AccountDirectory.path_of` places each account in the tree)."""
+
+    client: PlatformClient
+    directory: AccountDirectory
+    accounts: tuple[Account, ...]
+
+
+class AgentListings:
+    """One listing of the agent accounts per client, shared by the screens that need it.
+
+    Fleet and Rollout both list every agent account below the key: at ten thousand
+    accounts each copy is megabytes, so they share one. Only the last client's listing
+    is kept (another client, another key: listed afresh, the old one dropped); callers
+    asking while a listing is under way wait for that one. A failed listing is not kept.
+    """
+
+    def __init__(self) -> None:
+        self._client: PlatformClient | None = None
+        self._task: asyncio.Task[AgentListing] | None = None
+
+    def forget(self) -> None:
+        """Drop the listing kept (the client changed, or the accounts are to be read again)."""
+        self._client, self._task = None, None
+
+    async def get(
+        self, client: PlatformClient, make_directory: Callable[[], AccountDirectory],
+        *, fresh: bool = False,
+    ) -> AgentListing:  # fmt: skip
+        """The listing for ``client``: the one kept, or a new one (``fresh`` forces it).
+
+        Cancelling the caller does not cancel a listing another caller may be waiting on.
+        """
+        task = self._task
+        if fresh or task is None or self._client is not client or (
+            task.done() and (task.cancelled() or task.exception() is not None)
+        ):  # fmt: skip
+            directory = make_directory()
+
+            async def listing() -> AgentListing:
+                accounts = await fleet_accounts(directory)
+                return AgentListing(client, directory, tuple(accounts))
+
+            task = asyncio.ensure_future(listing())
+            task.add_done_callback(lambda t: t.cancelled() or t.exception())  # retrieved
+            self._client, self._task = client, task
+        try:
+            return await asyncio.shield(task)
+        except BaseException:
+            if task.done() and self._task is task and (task.cancelled() or task.exception()):
+                self.forget()
+            raise
+
+
 # ---------------------------------------------------------------------------- output
 
 

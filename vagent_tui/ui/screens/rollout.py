@@ -32,7 +32,7 @@ from textual.widgets import DataTable, ProgressBar, Static
 
 from vagent_tui.api.models import Account
 from vagent_tui.services.accounts import AccountDirectory
-from vagent_tui.services.fleet import fleet_accounts, is_agent_account
+from vagent_tui.services.fleet import is_agent_account
 from vagent_tui.services.rollout import (
     AccountPlan,
     RolloutPlan,
@@ -100,6 +100,8 @@ class RolloutScreen(RolloutRuns):
         self._choose_when_listed = False
         """Came from Fleet's ``R``: the form opens once the accounts are listed."""
         self._unfinished = 0
+        self._fresh = False
+        """``r``: the next listing reads the accounts again (not the shared listing)."""
         """Kept rollouts of this platform and key not finished (counted when listing)."""
 
     def compose_body(self) -> Iterable[Widget]:
@@ -144,15 +146,21 @@ class RolloutScreen(RolloutRuns):
             self.status.info("A run is under way: x cancels it")
             return
         self.listed_with = None
+        self._fresh = True  # someone may have added accounts: listed again, not shared
         super().action_reload()
 
     @work(exclusive=True, group="rollout-accounts", exit_on_error=False)
     async def _list_accounts(self) -> None:
+        fresh, self._fresh = self._fresh, False
+
         async def listing(c: Connection) -> tuple[AccountDirectory, list[Account]] | None:
             if c.scope is None or c.owner is None:
                 return None
-            directory = AccountDirectory(c.api, c.scope, c.owner)
-            return directory, await fleet_accounts(directory)
+            scope, owner = c.scope, c.owner
+            listing = await self.vapp.agent_listings.get(
+                c.api, lambda: AccountDirectory(c.api, scope, owner), fresh=fresh
+            )
+            return listing.directory, list(listing.accounts)
 
         ok, listed = await self.load(
             listing, note="Listing the agent accounts", busy=self.table, follows_target=False
