@@ -31,7 +31,7 @@ from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.errors import PlatformError, redact_text
 from vagent_tui.api.models import Account
 from vagent_tui.api.transport import listen_for_pressure
-from vagent_tui.services.accounts import AccountDirectory, account_kind
+from vagent_tui.services.accounts import AccountDirectory, NamedAccount, account_kind
 
 DEFAULT_CONCURRENCY = 8
 """A fixed limit's default (`ask_fleet` without a `AdaptiveLimit`)."""
@@ -362,14 +362,58 @@ async def fleet_accounts(directory: AccountDirectory, *, limit: int = 100_000) -
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class AgentRow:
+    """An agent account as Fleet and Rollout keep it: what they show and match on.
+
+    A full `Account` is about 1 KB (a pydantic model, its fields and what the platform
+    sent); ten thousand rows of three fields are a tenth of that.
+    """
+
+    id: int
+    display_name: str
+    username: str | None
+
+    @classmethod
+    def of(cls, account: Account) -> AgentRow:
+        return cls(account.id or 0, account.display_name, account.username)
+
+
 @dataclass(frozen=True)
 class AgentListing:
-    """The agent accounts below one key (`fleet_accounts`) and the directory that found
-    them (its `AccountDirectory.path_of` places each account in the tree)."""
+    """The agent accounts below one key (`fleet_accounts`), as compact rows, and where
+    each sits in the tree (`path_of`): the accounts above them are kept whole (a few
+    resellers and organizations), the agent accounts only as rows."""
 
     client: PlatformClient
-    directory: AccountDirectory
-    accounts: tuple[Account, ...]
+    rows: dict[int, AgentRow]
+    """The agent accounts by id, in `fleet_accounts`' order (by id)."""
+    parents: dict[int, int]
+    above: dict[int, Account]
+
+    @property
+    def accounts(self) -> tuple[AgentRow, ...]:
+        return tuple(self.rows.values())
+
+    @classmethod
+    def of(cls, client: PlatformClient, directory: AccountDirectory,
+           accounts: Sequence[Account]) -> AgentListing:  # fmt: skip
+        rows = {a.id: AgentRow.of(a) for a in accounts if a.id is not None}
+        above = {i: a for i, a in directory.known.items() if i not in rows}
+        return cls(client, rows, dict(directory.parents), above)
+
+    def path_of(self, account_id: int) -> list[NamedAccount]:
+        """The chain from the root down to ``account_id`` (as
+        `vagent_tui.services.accounts.AccountDirectory.path_of`)."""
+        chain: list[NamedAccount] = []
+        current: int | None = account_id
+        while current is not None:
+            known: NamedAccount | None = self.rows.get(current) or self.above.get(current)
+            if known is None:
+                break
+            chain.append(known)
+            current = self.parents.get(current)
+        return list(reversed(chain))
 
 
 class AgentListings:
@@ -404,8 +448,7 @@ class AgentListings:
             directory = make_directory()
 
             async def listing() -> AgentListing:
-                accounts = await fleet_accounts(directory)
-                return AgentListing(client, directory, tuple(accounts))
+                return AgentListing.of(client, directory, await fleet_accounts(directory))
 
             task = asyncio.ensure_future(listing())
             task.add_done_callback(lambda t: t.cancelled() or t.exception())  # retrieved
@@ -432,7 +475,7 @@ def cell_text(value: Any) -> str:
 
 def to_csv(
     question: str | Question,
-    accounts: Sequence[Account],
+    accounts: Sequence[NamedAccount],
     answers: dict[int, FleetAnswer],
 ) -> str:
     """The matrix as CSV: one header row, then one row per account (in the given order).

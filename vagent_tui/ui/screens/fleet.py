@@ -36,8 +36,7 @@ from textual.widgets import ProgressBar, Select, Static
 from textual.worker import Worker, WorkerCancelled, WorkerFailed
 
 from vagent_tui.api.client import PlatformClient
-from vagent_tui.api.models import Account
-from vagent_tui.services.accounts import AccountDirectory
+from vagent_tui.services.accounts import AccountDirectory, NamedAccount
 from vagent_tui.services.fleet import (
     QUESTIONS,
     AdaptiveLimit,
@@ -98,7 +97,7 @@ class FleetScreen(BaseScreen):
         super().__init__()
         self.question = QUESTIONS["functions"]
         self.concurrency = default_concurrency()
-        self.accounts: list[Account] | None = None
+        self.accounts: list[NamedAccount] | None = None
         self.listed_with: PlatformClient | None = None
         """The client (the key) the accounts were listed with."""
         self.answers: dict[int, FleetAnswer] = {}
@@ -158,7 +157,7 @@ class FleetScreen(BaseScreen):
     async def _load_accounts(self) -> None:
         fresh, self._fresh = self._fresh, False
 
-        async def listing(c: Connection) -> list[Account] | None:
+        async def listing(c: Connection) -> list[NamedAccount] | None:
             if c.scope is None or c.owner is None:
                 return None
             scope, owner = c.scope, c.owner

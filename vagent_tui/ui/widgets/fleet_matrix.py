@@ -35,7 +35,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from vagent_tui.api.models import Account
+from vagent_tui.services.accounts import NamedAccount
 from vagent_tui.services.fleet import FleetAnswer, Question, cell_text
 from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.format import NO, YES
@@ -137,7 +137,7 @@ class FleetMatrix(ScrollView, can_focus=True):
 
     # ------------------------------------------------------------------ filling
 
-    def setup(self, question: Question, accounts: Sequence[Account]) -> int:
+    def setup(self, question: Question, accounts: Sequence[NamedAccount]) -> int:
         """Columns of ``question`` and one blank row per account (in the given order).
 
         Returns:
