@@ -31,7 +31,13 @@ from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.errors import PlatformError, redact_text
 from vagent_tui.api.models import Account
 from vagent_tui.api.transport import listen_for_pressure
-from vagent_tui.services.accounts import AccountDirectory, NamedAccount, account_kind
+from vagent_tui.services.accounts import (
+    PAGE_SIZE,
+    AccountDirectory,
+    NamedAccount,
+    account_kind,
+    has_children,
+)
 
 DEFAULT_CONCURRENCY = 8
 """A fixed limit's default (`ask_fleet` without a `AdaptiveLimit`)."""
@@ -416,6 +422,57 @@ class AgentListing:
         return list(reversed(chain))
 
 
+async def list_agents(
+    client: PlatformClient, directory: AccountDirectory, *, limit: int = 100_000
+) -> AgentListing:
+    """The same accounts as `fleet_accounts`, as an `AgentListing`, read leanly.
+
+    The resellers and organizations are listed through ``directory``; each organization's
+    accounts page by page, every page turned into rows at once, so ten thousand full
+    accounts are never held together (the memory they take would stay with the process).
+    A restricted member, or an admin whose rule names another account, gets
+    `fleet_accounts` as is.
+    """
+    scope = directory.scope
+    root_kind = directory.root_kind()
+    if scope.restricted or not root_kind or directory.scope_account_id() is not None:
+        return AgentListing.of(client, directory, await fleet_accounts(directory, limit=limit))
+    owner = directory.owner
+    rows: dict[int, AgentRow] = {}
+    parents: dict[int, int] = {}
+
+    def kind_of(account: Account) -> str:
+        return root_kind if account is owner else account_kind(account)
+
+    async def agents_of(organization: Account) -> None:
+        if organization.id is None:
+            return
+        list_id = (scope.root_id or organization.id) if organization is owner else organization.id
+        page = seen = 0
+        while True:
+            result = await client.list_accounts(list_id, page=page, page_size=PAGE_SIZE)
+            seen += len(result.items)
+            for account in result.items:
+                if account.id is not None and is_agent_account(account):
+                    rows[account.id] = AgentRow.of(account)
+                    parents[account.id] = organization.id
+            if not result.items or seen >= result.total:
+                return
+            page += 1
+
+    frontier = [owner]
+    while frontier and len(directory.known) + len(rows) < limit:
+        above = [a for a in frontier if kind_of(a) in ("partner", "reseller")]
+        level, _ = await asyncio.gather(
+            asyncio.gather(*(directory.children(a) for a in above)),
+            asyncio.gather(*(agents_of(a) for a in frontier if kind_of(a) == "organization")),
+        )
+        frontier = [child for kids in level for child in kids if has_children(child)]
+    parents.update(directory.parents)
+    ordered = dict(sorted(rows.items()))
+    return AgentListing(client, ordered, parents, dict(directory.known))
+
+
 class AgentListings:
     """One listing of the agent accounts per client, shared by the screens that need it.
 
@@ -448,7 +505,7 @@ class AgentListings:
             directory = make_directory()
 
             async def listing() -> AgentListing:
-                return AgentListing.of(client, directory, await fleet_accounts(directory))
+                return await list_agents(client, directory)
 
             task = asyncio.ensure_future(listing())
             task.add_done_callback(lambda t: t.cancelled() or t.exception())  # retrieved
