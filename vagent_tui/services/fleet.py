@@ -422,6 +422,11 @@ class AgentListing:
         return list(reversed(chain))
 
 
+LISTING_PAGES = 4
+"""Pages of accounts `list_agents` reads at once: each is parsed whole, and the memory of
+many parsed together stays with the process after they are gone."""
+
+
 async def list_agents(
     client: PlatformClient, directory: AccountDirectory, *, limit: int = 100_000
 ) -> AgentListing:
@@ -440,6 +445,7 @@ async def list_agents(
     owner = directory.owner
     rows: dict[int, AgentRow] = {}
     parents: dict[int, int] = {}
+    pages = asyncio.Semaphore(LISTING_PAGES)
 
     def kind_of(account: Account) -> str:
         return root_kind if account is owner else account_kind(account)
@@ -450,7 +456,8 @@ async def list_agents(
         list_id = (scope.root_id or organization.id) if organization is owner else organization.id
         page = seen = 0
         while True:
-            result = await client.list_accounts(list_id, page=page, page_size=PAGE_SIZE)
+            async with pages:
+                result = await client.list_accounts(list_id, page=page, page_size=PAGE_SIZE)
             seen += len(result.items)
             for account in result.items:
                 if account.id is not None and is_agent_account(account):
