@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.errors import ApiError
@@ -29,6 +30,19 @@ REFUSED_SEARCH = frozenset({400, 403, 404, 405, 501})
 """Statuses that mean this platform or key does not search: the filter walks from then on."""
 
 CHILD_KIND = {"partner": "reseller", "reseller": "organization", "organization": "account"}
+
+
+class NamedAccount(Protocol):
+    """What a list of many accounts needs of each: an `Account`, or a compact row of one."""
+
+    @property
+    def id(self) -> int | None: ...
+
+    @property
+    def display_name(self) -> str: ...
+
+    @property
+    def username(self) -> str | None: ...
 
 
 def account_kind(account: Account) -> str:

@@ -33,7 +33,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Literal, TypeVar
 
 from vagent_tui.api.client import PlatformClient
-from vagent_tui.api.models import Account
+from vagent_tui.services.accounts import NamedAccount
 from vagent_tui.services.changes import ENTRY_FIELDS, Change, FunctionSwitch
 from vagent_tui.services.diff import FieldDiff, diff_configs, show
 from vagent_tui.services.fleet import describe
@@ -94,7 +94,7 @@ def change_problem(change: Change) -> str | None:
 
 async def plan_account(
     client: PlatformClient,
-    account: Account,
+    account: NamedAccount,
     change: Change,
     keep: Callable[[Mapping[str, Any]], bool] | None = None,
 ) -> AccountPlan | None:
@@ -326,7 +326,7 @@ def csv_cell(text: str) -> str:
 
 async def plan_rollout(
     client: PlatformClient,
-    accounts: Sequence[Account],
+    accounts: Sequence[NamedAccount],
     change: Change,
     *,
     concurrency: int = DEFAULT_CONCURRENCY,
@@ -350,7 +350,7 @@ async def plan_rollout(
     accounts = list({a.id: a for a in accounts}.values())  # one entry per account
     results: dict[int, AccountPlan | None] = {}
 
-    async def each(account: Account) -> None:
+    async def each(account: NamedAccount) -> None:
         plan = await plan_account(client, account, change, keep)
         results[account.id or 0] = plan
         if on_plan is not None:

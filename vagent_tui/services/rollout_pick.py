@@ -19,7 +19,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from vagent_tui.api.models import Account
+from vagent_tui.services.accounts import NamedAccount
 from vagent_tui.services.changes import FunctionSwitch
 from vagent_tui.services.settings import BY_NAME, parse_value
 
@@ -111,7 +111,7 @@ class AccountFilter:
         """Whether the filter needs each account's configuration (read while planning)."""
         return any((self.voice, self.engine, self.lang))
 
-    def matches_account(self, account: Account, above: Sequence[Account] = ()) -> bool:
+    def matches_account(self, account: NamedAccount, above: Sequence[NamedAccount] = ()) -> bool:
         """Every word is in the name, username or id of the account or one above it."""
         if not self.words:
             return True
@@ -139,17 +139,18 @@ class AccountFilter:
 
 
 def pick_accounts(
-    accounts: Sequence[Account],
+    accounts: Sequence[NamedAccount],
     *,
-    path_of: Callable[[int], Sequence[Account]],
+    path_of: Callable[[int], Sequence[NamedAccount]],
     under: int | None = None,
     marked: Collection[int] | None = None,
     account_filter: AccountFilter | None = None,
-) -> list[Account]:
+) -> list[NamedAccount]:
     """The accounts below ``under`` (None: all), among ``marked`` when given, whose names
     match ``account_filter``'s words; ``path_of(id)`` is the chain from the root down to
-    the account (`vagent_tui.services.accounts.AccountDirectory.path_of`)."""
-    out: list[Account] = []
+    the account (`vagent_tui.services.accounts.AccountDirectory.path_of`,
+    `vagent_tui.services.fleet.AgentListing.path_of`)."""
+    out: list[NamedAccount] = []
     for account in accounts:
         if account.id is None or (marked is not None and account.id not in marked):
             continue

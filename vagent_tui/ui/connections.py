@@ -30,6 +30,7 @@ from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.errors import PlatformError, redact_url
 from vagent_tui.api.scope import ScopeLevel
 from vagent_tui.inert import DISPLAY_LIMIT, inert
+from vagent_tui.services.fleet import AgentListings
 from vagent_tui.services.session import Connection, open_connection
 from vagent_tui.ui.safety import refusal
 from vagent_tui.ui.screens.base import BaseScreen
@@ -104,6 +105,8 @@ class ConnectionApp(CrashReportingApp[None]):
         self._journal: Journal | None = None
         self.marked_accounts: tuple[int, ...] = ()
         """Accounts marked in Fleet (``m``), for a rollout; forgotten with the client."""
+        self.agent_listings = AgentListings()
+        """The agent accounts below the key, listed once for Fleet and Rollout."""
         self.roll_out_marked = False
         """Fleet's ``R`` asks the Rollout screen to open its form for the marked accounts."""
         self.task_changed_signal: Signal[WatchedTask] = Signal(self, "task-changed")
@@ -546,6 +549,7 @@ class ConnectionApp(CrashReportingApp[None]):
         self._watcher, self._watched_client = None, client
         if old_client is not client:
             self.marked_accounts = ()  # ids of another key's tree, maybe another platform
+            self.agent_listings.forget()
         client.read_only = connection.read_only
         profile = connection.profile
         self.apply_keymap(profile.keymap if profile else {})

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from vagent_tui import config as cfg
     from vagent_tui.api.client import PlatformClient
     from vagent_tui.api.models import MigrationTask
+    from vagent_tui.services.fleet import AgentListings
     from vagent_tui.services.journal import Journal
     from vagent_tui.services.migrations import MigrationWatcher, WatchedTask
     from vagent_tui.services.session import Connection
@@ -45,6 +46,8 @@ class Console(Protocol):
     config_error: str | None
     marked_accounts: tuple[int, ...]
     """Accounts marked in Fleet (``m``): a rollout may go to them only."""
+    agent_listings: AgentListings
+    """The agent accounts below the key, listed once and shared by Fleet and Rollout."""
     roll_out_marked: bool
     """Set by Fleet's ``R``: the Rollout screen opens its form for the marked accounts."""
 

@@ -36,15 +36,13 @@ from textual.widgets import ProgressBar, Select, Static
 from textual.worker import Worker, WorkerCancelled, WorkerFailed
 
 from vagent_tui.api.client import PlatformClient
-from vagent_tui.api.models import Account
-from vagent_tui.services.accounts import AccountDirectory
+from vagent_tui.services.accounts import AccountDirectory, NamedAccount
 from vagent_tui.services.fleet import (
     QUESTIONS,
     AdaptiveLimit,
     FleetAnswer,
     ask_fleet,
     cell_text,
-    fleet_accounts,
     to_csv,
 )
 from vagent_tui.services.session import Connection
@@ -99,7 +97,7 @@ class FleetScreen(BaseScreen):
         super().__init__()
         self.question = QUESTIONS["functions"]
         self.concurrency = default_concurrency()
-        self.accounts: list[Account] | None = None
+        self.accounts: list[NamedAccount] | None = None
         self.listed_with: PlatformClient | None = None
         """The client (the key) the accounts were listed with."""
         self.answers: dict[int, FleetAnswer] = {}
@@ -111,6 +109,8 @@ class FleetScreen(BaseScreen):
         self._started = 0.0
         self._summarised = 0.0
         self._names: dict[int, str] = {}
+        self._fresh = False
+        """``r``: the next listing reads the accounts again (not the shared listing)."""
 
     def compose_body(self) -> Iterable[Widget]:
         with Horizontal(id="fleet-controls"):
@@ -150,14 +150,21 @@ class FleetScreen(BaseScreen):
             self.status.info("A run is in progress: x cancels it")
             return
         self.accounts = None
+        self._fresh = True  # someone may have added accounts: listed again, not shared
         super().action_reload()
 
     @work(exclusive=True, group="fleet-accounts", exit_on_error=False)
     async def _load_accounts(self) -> None:
-        async def listing(c: Connection) -> list[Account] | None:
+        fresh, self._fresh = self._fresh, False
+
+        async def listing(c: Connection) -> list[NamedAccount] | None:
             if c.scope is None or c.owner is None:
                 return None
-            return await fleet_accounts(AccountDirectory(c.api, c.scope, c.owner))
+            scope, owner = c.scope, c.owner
+            listing = await self.vapp.agent_listings.get(
+                c.api, lambda: AccountDirectory(c.api, scope, owner), fresh=fresh
+            )
+            return list(listing.accounts)
 
         ok, accounts = await self.load(
             listing, note="Listing the agent accounts", busy=self.matrix, follows_target=False

@@ -30,9 +30,8 @@ from textual.binding import Binding, BindingType
 from textual.widget import Widget
 from textual.widgets import DataTable, ProgressBar, Static
 
-from vagent_tui.api.models import Account
-from vagent_tui.services.accounts import AccountDirectory
-from vagent_tui.services.fleet import fleet_accounts, is_agent_account
+from vagent_tui.services.accounts import AccountDirectory, NamedAccount
+from vagent_tui.services.fleet import AgentListing, is_agent_account
 from vagent_tui.services.rollout import (
     AccountPlan,
     RolloutPlan,
@@ -95,13 +94,16 @@ class RolloutScreen(RolloutRuns):
 
     def __init__(self) -> None:
         super().__init__()
-        self.directory: AccountDirectory | None = None
+        self.listing: AgentListing | None = None
+        """The agent accounts listed (shared with Fleet) and where each sits in the tree."""
         self.catalog = Catalog()
         self.request = RolloutRequest()
         self.shown = "all"
         self._choose_when_listed = False
         """Came from Fleet's ``R``: the form opens once the accounts are listed."""
         self._unfinished = 0
+        self._fresh = False
+        """``r``: the next listing reads the accounts again (not the shared listing)."""
         """Kept rollouts of this platform and key not finished (counted when listing)."""
 
     def compose_body(self) -> Iterable[Widget]:
@@ -146,15 +148,21 @@ class RolloutScreen(RolloutRuns):
             self.status.info("A run is under way: x cancels it")
             return
         self.listed_with = None
+        self._fresh = True  # someone may have added accounts: listed again, not shared
         super().action_reload()
 
     @work(exclusive=True, group="rollout-accounts", exit_on_error=False)
     async def _list_accounts(self) -> None:
-        async def listing(c: Connection) -> tuple[AccountDirectory, list[Account]] | None:
+        fresh, self._fresh = self._fresh, False
+
+        async def listing(c: Connection) -> AgentListing | None:
             if c.scope is None or c.owner is None:
                 return None
-            directory = AccountDirectory(c.api, c.scope, c.owner)
-            return directory, await fleet_accounts(directory)
+            scope, owner = c.scope, c.owner
+            listing = await self.vapp.agent_listings.get(
+                c.api, lambda: AccountDirectory(c.api, scope, owner), fresh=fresh
+            )
+            return listing
 
         ok, listed = await self.load(
             listing, note="Listing the agent accounts", busy=self.table, follows_target=False
@@ -165,7 +173,7 @@ class RolloutScreen(RolloutRuns):
         self._unfinished = await asyncio.to_thread(
             lambda: sum(1 for s in saved_rollouts() if not s.finished and s.origin == origin)
         )  # the kept logs are read once per listing, off the screen's thread
-        self.directory, self.accounts = listed
+        self.listing, self.accounts = listed, list(listed.accounts)
         self.listed_with = self.connection
         self.table.focus()  # its loading indicator had let the focus go
         self._describe()
@@ -193,13 +201,13 @@ class RolloutScreen(RolloutRuns):
             inert(sample.display_name, limit=60),
         )  # fmt: skip
 
-    def _sample(self) -> Account | None:
+    def _sample(self) -> NamedAccount | None:
         target = self.connection.target
         if target is not None and is_agent_account(target):
             return target
         under = self.connection.target_id
         for account in self.accounts or ():
-            path = self.directory.path_of(account.id or 0) if self.directory else []
+            path = self.listing.path_of(account.id or 0) if self.listing else []
             if under is None or any(a.id == under for a in path):
                 return account
         return None
@@ -266,7 +274,7 @@ class RolloutScreen(RolloutRuns):
             marks = set(self.request.only_ids)
         elif self.request.marked_only:
             marks = set(self.vapp.marked_accounts)
-        path_of = self.directory.path_of if self.directory else (lambda _i: [])
+        path_of = self.listing.path_of if self.listing else (lambda _i: [])
         picked = pick_accounts(
             self.accounts, path_of=path_of, under=self.connection.target_id, marked=marks,
             account_filter=self.request.account_filter,
@@ -290,7 +298,7 @@ class RolloutScreen(RolloutRuns):
         return ", ".join(parts)
 
     @work(exclusive=True, group="rollout-plan", exit_on_error=False)
-    async def _plan(self, picked: list[Account]) -> None:
+    async def _plan(self, picked: list[NamedAccount]) -> None:
         start = self.connection
         self._begin("plan", len(picked))
         self.status.busy(f"Planning for {len(picked):,} accounts, {self.concurrency} at a time: "

@@ -22,7 +22,7 @@ from textual import work
 from textual.widgets import ProgressBar
 
 from vagent_tui.api.client import PlatformClient
-from vagent_tui.api.models import Account
+from vagent_tui.services.accounts import NamedAccount
 from vagent_tui.services.rollout import DEFAULT_CONCURRENCY, AccountPlan, RolloutPlan
 from vagent_tui.services.rollout_apply import (
     DONE,
@@ -70,7 +70,7 @@ class RolloutRuns(BaseScreen):
 
     def __init__(self) -> None:
         super().__init__()
-        self.accounts: list[Account] | None = None
+        self.accounts: list[NamedAccount] | None = None
         self.listed_with: Connection | None = None
         """The connection the accounts were listed with."""
         self.plan: RolloutPlan | None = None

@@ -35,7 +35,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from vagent_tui.api.models import Account
+from vagent_tui.services.accounts import NamedAccount
 from vagent_tui.services.fleet import FleetAnswer, Question, cell_text
 from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.format import NO, YES
@@ -109,7 +109,12 @@ class FleetMatrix(ScrollView, can_focus=True):
         self._widths: dict[str, int] = {}
         self._keys: list[str] = []
         self._index: dict[str, int] = {}
-        self._cells: list[dict[str, Text]] = []
+        self._names: list[str] = []
+        """Each row's account name, as shown (inert, cut): its id and name cells are
+        made when the row is drawn, so ten thousand rows hold two strings each."""
+        self._cells: list[dict[str, Text] | None] = []
+        """Each row's cells written since `setup` (marks, answers); None: all blank."""
+        self._blank: dict[str, Text] = {}
         self._strips: dict[int, Strip] = {}
         self.repainted_rows = 0
         """Rows rendered since `setup` (a measure of the work an answer costs)."""
@@ -127,7 +132,14 @@ class FleetMatrix(ScrollView, can_focus=True):
 
     def cell(self, row: str, column: str) -> Text:
         """The text shown in a cell (KeyError for a row or column it does not have)."""
-        return self._cells[self._index[row]][column]
+        return self._row(self._index[row])[column]
+
+    def _row(self, index: int) -> dict[str, Text]:
+        """Every cell of a row: blank, its id and name, then what was written to it."""
+        key = self._keys[index]
+        cells = dict(self._blank, id=Text(key), name=Text(self._names[index]))
+        cells.update(self._cells[index] or {})
+        return cells
 
     def highlighted_account(self) -> int | None:
         if not self._keys:
@@ -137,7 +149,7 @@ class FleetMatrix(ScrollView, can_focus=True):
 
     # ------------------------------------------------------------------ filling
 
-    def setup(self, question: Question, accounts: Sequence[Account]) -> int:
+    def setup(self, question: Question, accounts: Sequence[NamedAccount]) -> int:
         """Columns of ``question`` and one blank row per account (in the given order).
 
         Returns:
@@ -147,8 +159,8 @@ class FleetMatrix(ScrollView, can_focus=True):
         self._columns = [(" ", "mark"), ("ID", "id"), ("Account", "name"), ("Result", "result")]
         self._columns += [(header, key) for key, header in question.columns]
         self._widths = {key: cell_len(header) for header, key in self._columns}
-        self._keys, self._index, self._cells = [], {}, []
-        blank = {key: BLANK for _, key in self._columns}
+        self._keys, self._index, self._cells, self._names = [], {}, [], []
+        self._blank = {key: BLANK for _, key in self._columns}
         for account in accounts[:ROW_CAP]:
             row = str(account.id)
             if row in self._index:
@@ -157,10 +169,10 @@ class FleetMatrix(ScrollView, can_focus=True):
             self._keys.append(row)
             name = safe(account.display_name)
             name.truncate(MAX_TEXT, overflow="ellipsis")
-            cells = dict(blank, id=Text(row), name=name)
-            self._cells.append(cells)
-            for key in ("id", "name"):
-                self._widths[key] = max(self._widths[key], cell_len(cells[key].plain))
+            self._names.append(name.plain)
+            self._cells.append(None)
+            for key, plain in (("id", row), ("name", name.plain)):
+                self._widths[key] = max(self._widths[key], cell_len(plain))
         self.repainted_rows = 0
         self._relayout()
         self.cursor_row = 0
@@ -177,7 +189,8 @@ class FleetMatrix(ScrollView, can_focus=True):
         index = self._index.get(row)
         if index is None:
             return  # an account past the display cap: no row
-        shown = self._cells[index]
+        shown = self._row(index)
+        written = self._cells[index]
         changed = grew = False
         for column, text in cells:
             old = shown.get(column)
@@ -187,6 +200,9 @@ class FleetMatrix(ScrollView, can_focus=True):
                 continue
             text = safe_value(text)
             shown[column] = text
+            if written is None:
+                written = self._cells[index] = {}
+            written[column] = text
             changed = True
             width = cell_len(text.plain)
             if width > self._widths[column]:
@@ -265,7 +281,7 @@ class FleetMatrix(ScrollView, can_focus=True):
             self.repainted_rows += 1
             even = "fleet-matrix--even-row" if index % 2 == 0 else ""
             style = self.rich_style + (self.get_component_rich_style(even) if even else Style())
-            strip = self._strips[index] = self._line(self._cells[index], style)
+            strip = self._strips[index] = self._line(self._row(index), style)
         return strip
 
     def render_line(self, y: int) -> Strip:
