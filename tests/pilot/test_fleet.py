@@ -420,3 +420,47 @@ async def test_an_answer_repaints_its_own_row_only(make_app: Any) -> None:
         await pilot.press("end")
         await settle(pilot)
         assert cell(app, ids[300], "allowed") == str(changed(ids[300]).values["allowed"])
+
+
+async def test_slash_filters_the_matrix_and_enter_opens_the_row_shown(make_app: Any) -> None:
+    """``/`` on Fleet as on every list: the words narrow the rows (id, name, answers),
+    the count says so, enter acts on the row highlighted among those shown, esc shows
+    every row again."""
+    from textual.widgets import Static
+
+    from vagent_tui.ui.widgets.table_filter import FilterInput, FilterRow
+
+    app = make_app("fleet")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await run_question(pilot, app)
+        matrix = table(app)
+        assert matrix.row_count == 13
+        await pilot.press("slash")
+        await settle(pilot)
+        field = app.screen.focused
+        assert isinstance(field, FilterInput)
+        await pilot.press(*"METRO")
+        await settle(pilot)
+        row = field.parent
+        assert isinstance(row, FilterRow)
+        assert matrix.row_count == 2 and matrix.total_rows == 13
+        assert str(row.query_one(".table-filter-count", Static).content) == "2 of 13 rows"
+        assert matrix.highlighted_account() == 1221  # Metro Service Desk, the first shown
+        assert "Metro Parts Line" in screen_text(app)
+        assert "Acme Dental Front Desk" not in screen_text(app)
+        await pilot.press("enter")  # back to the matrix, still filtered
+        await settle(pilot)
+        assert app.screen.focused is matrix and matrix.row_count == 2
+        await pilot.press("down")
+        assert matrix.highlighted_account() == 1222
+        await pilot.press("slash")
+        await settle(pilot)
+        await pilot.press("escape")  # clears the filter: every row, the cursor kept
+        await settle(pilot)
+        assert matrix.row_count == 13 and matrix.highlighted_account() == 1222
+        await pilot.press("slash", *"1221")
+        await settle(pilot)
+        await pilot.press("enter", "enter")
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "FunctionsScreen")
+        assert app.connection.acting_id == 1221

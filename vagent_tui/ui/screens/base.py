@@ -33,8 +33,12 @@ from vagent_tui.ui.safety import mutating_actions
 from vagent_tui.ui.widgets.context_bar import ContextBar
 from vagent_tui.ui.widgets.footer import KeysFooter
 from vagent_tui.ui.widgets.status import StatusLine, StatusReport, describe_error
-from vagent_tui.ui.widgets.table_filter import DEFAULT_PLACEHOLDER, FilterInput, FilterRow
-from vagent_tui.ui.widgets.tables import SafeTable
+from vagent_tui.ui.widgets.table_filter import (
+    DEFAULT_PLACEHOLDER,
+    Filterable,
+    FilterInput,
+    FilterRow,
+)
 
 if TYPE_CHECKING:
     from vagent_tui.services.session import Connection
@@ -278,22 +282,26 @@ class BaseScreen(Screen[None]):
     FILTER_PLACEHOLDER: ClassVar[str] = DEFAULT_PLACEHOLDER
     """What the filter row's field says while empty."""
 
-    def filter_table(self) -> SafeTable | None:
-        """The table ``/`` filters: the focused one, else the first one on show."""
-        if isinstance(self.focused, SafeTable):
+    def filter_table(self) -> Widget | None:
+        """The rows ``/`` filters (a `Filterable` widget: a `SafeTable`, Fleet's matrix):
+        the focused one, else the first one on show."""
+        if isinstance(self.focused, Filterable):
             return self.focused
         if isinstance(self.focused, FilterInput) and isinstance(self.focused.parent, FilterRow):
-            return self.focused.parent.table
-        for table in self.query(SafeTable).results(SafeTable):
-            if all(node.display for node in table.ancestors_with_self if isinstance(node, Widget)):
-                return table
+            table = self.focused.parent.table
+            return table if isinstance(table, Widget) else None
+        for widget in self.query("*").results(Widget):
+            if isinstance(widget, Filterable) and all(
+                node.display for node in widget.ancestors_with_self if isinstance(node, Widget)
+            ):
+                return widget
         return None
 
     def action_focus_filter(self) -> None:
         """Open the filter row above the table (`ui/widgets/table_filter.py`)."""
         table = self.filter_table()
         parent = table.parent if table is not None else None
-        if table is None or not isinstance(parent, Widget):
+        if table is None or not isinstance(table, Filterable) or not isinstance(parent, Widget):
             return
         for row in self.query(FilterRow).results(FilterRow):
             if row.table is table:

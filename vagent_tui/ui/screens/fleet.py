@@ -52,6 +52,7 @@ from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.fleet_export import ask_concurrency, default_concurrency, export_csv
 from vagent_tui.ui.widgets.fleet_matrix import FleetMatrix
+from vagent_tui.ui.widgets.table_filter import filter_binding
 from vagent_tui.ui.widgets.tables import left_out
 
 SUMMARY_SECONDS = 0.2
@@ -91,6 +92,7 @@ class FleetScreen(BaseScreen):
             id="fleet.roll-out",
             tooltip="Roll a change out to the marked accounts",
         ),
+        filter_binding("fleet"),  # last: the footer drops it first
     ]
 
     def __init__(self) -> None:

@@ -20,7 +20,7 @@ row are not drawn (the CSV has them).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, ClassVar
 
 from rich.cells import cell_len
@@ -116,6 +116,13 @@ class FleetMatrix(ScrollView, can_focus=True):
         """Each row's cells written since `setup` (marks, answers); None: all blank."""
         self._blank: dict[str, Text] = {}
         self._strips: dict[int, Strip] = {}
+        self._view: list[int] | None = None
+        """The rows shown, in order, while ``/`` filters (None: every row)."""
+        self._view_at: dict[int, int] = {}
+        """A shown row's index -> its position in `_view`."""
+        self._words: tuple[str, ...] = ()
+        self.on_count: Callable[[int, int], None] | None = None
+        """Told ``(rows shown, rows in all)`` when the filter changes (the filter row)."""
         self.repainted_rows = 0
         """Rows rendered since `setup` (a measure of the work an answer costs)."""
 
@@ -128,7 +135,55 @@ class FleetMatrix(ScrollView, can_focus=True):
 
     @property
     def row_count(self) -> int:
+        """The rows shown (all of them unless ``/`` filters)."""
+        return len(self._keys) if self._view is None else len(self._view)
+
+    @property
+    def total_rows(self) -> int:
         return len(self._keys)
+
+    @property
+    def filter_words(self) -> tuple[str, ...]:
+        return self._words
+
+    def _at(self, position: int) -> int:
+        """Position among the rows shown -> the row's index."""
+        return position if self._view is None else self._view[position]
+
+    def _position(self, index: int) -> int | None:
+        """A row's index -> its position among the rows shown (None: filtered out)."""
+        return index if self._view is None else self._view_at.get(index)
+
+    def set_filter(self, text: str) -> None:
+        """Show only the rows holding every word of ``text`` (any case) in their id, name
+        or cells as they are now; "" shows all. The cursor stays on its account if shown."""
+        words = tuple(text.lower().split())
+        if words == self._words:
+            return
+        keep = self.highlighted_account()
+        self._words = words
+        self._apply_filter()
+        position = self._position(self._index[str(keep)]) if keep is not None else None
+        self.cursor_row = position if position is not None else 0
+        self.scroll_to(y=max(0, self.cursor_row - 2), animate=False)
+        self.post_message(self.Highlighted(self.highlighted_account()))
+        if self.on_count is not None:
+            self.on_count(self.row_count, self.total_rows)
+
+    def _apply_filter(self) -> None:
+        if not self._words:
+            self._view = None
+        else:
+            self._view = [
+                index
+                for index in range(len(self._keys))
+                if all(word in self._row_text(index) for word in self._words)
+            ]
+        self._view_at = {index: position for position, index in enumerate(self._view or ())}
+        self._relayout()
+
+    def _row_text(self, index: int) -> str:
+        return " ".join(text.plain for text in self._row(index).values()).lower()
 
     def cell(self, row: str, column: str) -> Text:
         """The text shown in a cell (KeyError for a row or column it does not have)."""
@@ -142,9 +197,9 @@ class FleetMatrix(ScrollView, can_focus=True):
         return cells
 
     def highlighted_account(self) -> int | None:
-        if not self._keys:
+        if not self.row_count:
             return None
-        key = self._keys[min(self.cursor_row, len(self._keys) - 1)]
+        key = self._keys[self._at(min(self.cursor_row, self.row_count - 1))]
         return int(key) if key.isdigit() else None
 
     # ------------------------------------------------------------------ filling
@@ -174,7 +229,7 @@ class FleetMatrix(ScrollView, can_focus=True):
             for key, plain in (("id", row), ("name", name.plain)):
                 self._widths[key] = max(self._widths[key], cell_len(plain))
         self.repainted_rows = 0
-        self._relayout()
+        self._apply_filter()  # a filter typed stays on for the new rows
         self.cursor_row = 0
         self.scroll_to(0, 0, animate=False)
         self.post_message(self.Highlighted(self.highlighted_account()))
@@ -212,8 +267,10 @@ class FleetMatrix(ScrollView, can_focus=True):
             self._relayout()  # every row again, at the new width
         elif changed:
             self._strips.pop(index, None)
-            self._refresh_row(index)
-        if changed and index == self.cursor_row:
+            position = self._position(index)
+            if position is not None:
+                self._refresh_row(position)
+        if changed and self._position(index) == self.cursor_row:
             self.post_message(self.Highlighted(self.highlighted_account()))
 
     def show_marks(self, marked: Iterable[int]) -> None:
@@ -252,11 +309,12 @@ class FleetMatrix(ScrollView, can_focus=True):
     def _relayout(self) -> None:
         """Every row again (new columns, a wider column): drop the strips, repaint."""
         self._strips.clear()
-        self.virtual_size = Size(self._total_width, len(self._keys) + 1)
+        self.virtual_size = Size(self._total_width, self.row_count + 1)
         self.refresh()
 
-    def _refresh_row(self, index: int) -> None:
-        y = index - int(self.scroll_y) + 1  # line 0 is the header
+    def _refresh_row(self, position: int) -> None:
+        """Repaint the row at ``position`` among the rows shown, if it is in view."""
+        y = position - int(self.scroll_y) + 1  # line 0 is the header
         if 1 <= y < self.size.height:
             self.refresh(Region(0, y, self.size.width, 1))
 
@@ -292,13 +350,13 @@ class FleetMatrix(ScrollView, can_focus=True):
             cells = {key: Text(label) for label, key in self._columns}
             strip = self._line(cells, self.rich_style + header)
             return _crop_marked(strip, scroll_x, width, self.rich_style + header)
-        index = int(self.scroll_y) + y - 1
-        if not 0 <= index < len(self._keys):
+        position = int(self.scroll_y) + y - 1
+        if not 0 <= position < self.row_count:
             return Strip.blank(width, self.rich_style)
-        strip = self._row_strip(index)
-        if index == self.cursor_row and self.has_focus:
+        strip = self._row_strip(self._at(position))
+        if position == self.cursor_row and self.has_focus:
             strip = strip.apply_style(self.get_component_rich_style("fleet-matrix--cursor"))
-        elif index == self.cursor_row:
+        elif position == self.cursor_row:
             strip = strip.apply_style(Style(reverse=True))
         return _crop_marked(strip, scroll_x, width, self.rich_style)
 
@@ -317,9 +375,9 @@ class FleetMatrix(ScrollView, can_focus=True):
         self.post_message(self.Highlighted(self.highlighted_account()))
 
     def _move(self, row: int) -> None:
-        if not self._keys:
+        if not self.row_count:
             return
-        row = max(0, min(row, len(self._keys) - 1))
+        row = max(0, min(row, self.row_count - 1))
         self.cursor_row = row
         top = int(self.scroll_y)
         height = max(1, self.scrollable_content_region.height - 1)
@@ -347,7 +405,7 @@ class FleetMatrix(ScrollView, can_focus=True):
         self._move(0)
 
     def action_last(self) -> None:
-        self._move(len(self._keys) - 1)
+        self._move(self.row_count - 1)
 
     def on_click(self, event: events.Click) -> None:
         if event.y >= 1:  # not the header

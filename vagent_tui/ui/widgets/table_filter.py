@@ -10,7 +10,8 @@ back to the table, the rows staying filtered; Esc clears the filter and hides th
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Callable
+from typing import ClassVar, Protocol, runtime_checkable
 
 from rich.text import Text
 from textual import on
@@ -20,11 +21,30 @@ from textual.containers import Horizontal
 from textual.widgets import Input, Static
 
 from vagent_tui.ui.css import stylesheet
-from vagent_tui.ui.widgets.tables import SafeTable
 
-__all__ = ["DEFAULT_PLACEHOLDER", "FilterInput", "FilterRow", "filter_binding"]
+__all__ = ["DEFAULT_PLACEHOLDER", "FilterInput", "FilterRow", "Filterable", "filter_binding"]
 
 DEFAULT_PLACEHOLDER = "/ filter the rows: words in any order, any case"
+
+
+@runtime_checkable
+class Filterable(Protocol):
+    """What a filter row filters: `SafeTable`, and Fleet's matrix, which draws its own rows."""
+
+    on_count: Callable[[int, int], None] | None
+
+    @property
+    def row_count(self) -> int: ...
+
+    @property
+    def total_rows(self) -> int: ...
+
+    @property
+    def filter_words(self) -> tuple[str, ...]: ...
+
+    def set_filter(self, text: str) -> None: ...
+
+    def focus(self, scroll_visible: bool = True) -> object: ...
 
 
 def filter_binding(screen: str) -> Binding:
@@ -57,7 +77,7 @@ class FilterRow(Horizontal):
         ),
     ]
 
-    def __init__(self, table: SafeTable, placeholder: str = DEFAULT_PLACEHOLDER) -> None:
+    def __init__(self, table: Filterable, placeholder: str = DEFAULT_PLACEHOLDER) -> None:
         super().__init__(classes="table-filter")
         self.table = table
         self.placeholder = placeholder
