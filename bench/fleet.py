@@ -58,7 +58,8 @@ from _common import loopback_sim
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.scope import classify
 from vagent_tui.services.accounts import AccountDirectory
-from vagent_tui.services.fleet import MAX_CAP, AdaptiveLimit, ask_fleet, fleet_accounts
+from vagent_tui.services.agent_listing import fleet_accounts
+from vagent_tui.services.fleet import MAX_CAP, AdaptiveLimit, ask_fleet
 
 TARGET = 1.15
 IDEAL_TARGET = 1.5

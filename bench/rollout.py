@@ -64,8 +64,8 @@ from _common import loopback_sim
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.scope import classify
 from vagent_tui.services.accounts import AccountDirectory
+from vagent_tui.services.agent_listing import fleet_accounts
 from vagent_tui.services.changes import Change
-from vagent_tui.services.fleet import fleet_accounts
 from vagent_tui.services.rollout import DEFAULT_CONCURRENCY, plan_rollout
 from vagent_tui.services.rollout_apply import RolloutLog, apply_rollout
 

@@ -149,7 +149,7 @@ def pick_accounts(
     """The accounts below ``under`` (None: all), among ``marked`` when given, whose names
     match ``account_filter``'s words; ``path_of(id)`` is the chain from the root down to
     the account (`vagent_tui.services.accounts.AccountDirectory.path_of`,
-    `vagent_tui.services.fleet.AgentListing.path_of`)."""
+    `vagent_tui.services.agent_listing.AgentListing.path_of`)."""
     out: list[NamedAccount] = []
     for account in accounts:
         if account.id is None or (marked is not None and account.id not in marked):

@@ -30,7 +30,7 @@ from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.errors import PlatformError, redact_url
 from vagent_tui.api.scope import ScopeLevel
 from vagent_tui.inert import DISPLAY_LIMIT, inert
-from vagent_tui.services.fleet import AgentListings
+from vagent_tui.services.agent_listing import AgentListings
 from vagent_tui.services.session import Connection, open_connection
 from vagent_tui.ui.safety import refusal
 from vagent_tui.ui.screens.base import BaseScreen

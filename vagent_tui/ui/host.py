@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from vagent_tui import config as cfg
     from vagent_tui.api.client import PlatformClient
     from vagent_tui.api.models import MigrationTask
-    from vagent_tui.services.fleet import AgentListings
+    from vagent_tui.services.agent_listing import AgentListings
     from vagent_tui.services.journal import Journal
     from vagent_tui.services.migrations import MigrationWatcher, WatchedTask
     from vagent_tui.services.session import Connection

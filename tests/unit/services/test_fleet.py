@@ -14,12 +14,12 @@ from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.errors import ApiError
 from vagent_tui.api.models import Account, FunctionDescriptor, JunkRoomPage
 from vagent_tui.services.accounts import AccountDirectory
+from vagent_tui.services.agent_listing import fleet_accounts
 from vagent_tui.services.fleet import (
     QUESTIONS,
     AdaptiveLimit,
     FleetAnswer,
     ask_fleet,
-    fleet_accounts,
     iter_fleet,
     to_csv,
 )

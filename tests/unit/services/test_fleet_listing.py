@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from vagent_tui.services.accounts import AccountDirectory
+from vagent_tui.services.agent_listing import AgentListings, AgentRow, fleet_accounts, list_agents
 from vagent_tui.services.connect import demo_client
-from vagent_tui.services.fleet import AgentListings, AgentRow, fleet_accounts, list_agents
 from vagent_tui.services.session import open_connection
 
 

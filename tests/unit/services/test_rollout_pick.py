@@ -9,9 +9,9 @@ import pytest
 from vagent_tui.api.models import Account
 from vagent_tui.api.scope import classify
 from vagent_tui.services.accounts import AccountDirectory
+from vagent_tui.services.agent_listing import fleet_accounts
 from vagent_tui.services.changes import FunctionSwitch
 from vagent_tui.services.connect import demo_client
-from vagent_tui.services.fleet import fleet_accounts
 from vagent_tui.services.rollout_pick import (
     AccountFilter,
     parse_functions,

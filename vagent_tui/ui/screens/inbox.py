@@ -89,11 +89,11 @@ class RoomsTable(SafeTable):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self._cells: list[list[Text]] = []
+        self._rooms_cells: list[list[Text]] = []
         """Row ``i``'s cells as stored (inert), for drawing its line."""
-        self._lines: dict[tuple[object, ...], Strip] = {}
-        self._styles: dict[tuple[object, ...], tuple[Style, Style, Style, Style]] = {}
-        self._cell_style_cache: dict[tuple[object, ...], tuple[Style, Style]] = {}
+        self._rooms_lines: dict[tuple[object, ...], Strip] = {}
+        self._rooms_styles: dict[tuple[object, ...], tuple[Style, Style, Style, Style]] = {}
+        self._rooms_cell_styles: dict[tuple[object, ...], tuple[Style, Style]] = {}
         self.lines_drawn = 0
         """Row lines drawn by this class (tests)."""
 
@@ -118,27 +118,29 @@ class RoomsTable(SafeTable):
         self, cells: list[Any], *, height: int | None, key: str | None, label: Any
     ) -> RowKey:
         row = super().show_row(cells, height=height, key=key, label=label)
-        self._cells.append([c if isinstance(c, Text) else Text(str(c)) for c in self.get_row(row)])
+        self._rooms_cells.append(
+            [c if isinstance(c, Text) else Text(str(c)) for c in self.get_row(row)]
+        )
         return row
 
     def clear_shown(self, columns: bool = False) -> Self:
-        self._cells = []
-        self._lines.clear()
+        self._rooms_cells = []
+        self._rooms_lines.clear()
         return super().clear_shown(columns)
 
     def render_line(self, y: int) -> Strip:
         index = y - self.header_height + self.scroll_offset.y
-        if y < self.header_height or not 0 <= index < len(self._cells) or self.fixed_rows:
+        if y < self.header_height or not 0 <= index < len(self._rooms_cells) or self.fixed_rows:
             return super().render_line(y)
         width = self.size.width
         cursor = self.show_cursor and index == self.cursor_row
         key = (index, cursor, self.scroll_offset.x, width, self.has_focus, self.app.theme)
-        line = self._lines.get(key)
+        line = self._rooms_lines.get(key)
         if line is None:
             line = self._draw_row(index, cursor, width)
-            if len(self._lines) > 4 * len(self._cells) + 64:
-                self._lines.clear()
-            self._lines[key] = line
+            if len(self._rooms_lines) > 4 * len(self._rooms_cells) + 64:
+                self._rooms_lines.clear()
+            self._rooms_lines[key] = line
         return line
 
     def _draw_row(self, index: int, cursor: bool, width: int) -> Strip:
@@ -150,7 +152,7 @@ class RoomsTable(SafeTable):
         segments: list[Segment] = []
         used = 0
         for column_index, (column, text) in enumerate(
-            zip(self.ordered_columns, self._cells[index], strict=False)
+            zip(self.ordered_columns, self._rooms_cells[index], strict=False)
         ):
             pre, plain = self._cell_styles(index, column_index, cursor)
             inner = column.get_render_width(self) - 2 * self.cell_padding
@@ -176,7 +178,7 @@ class RoomsTable(SafeTable):
         for row ``index`` of every page: kept while the styles are). Column -1: the
         space right of the last column."""
         key = (index, column, cursor, self.has_focus, self.app.theme)
-        styles = self._cell_style_cache.get(key)
+        styles = self._rooms_cell_styles.get(key)
         if styles is None:
             row_style, component, post, _ = self._row_styles(index % 2 == 1, cursor)
             if column < 0:
@@ -185,16 +187,16 @@ class RoomsTable(SafeTable):
             else:
                 pre = row_style + Style.from_meta({"row": index, "column": column}) + component
                 styles = (pre, pre + post)
-            if len(self._cell_style_cache) > 8192:
-                self._cell_style_cache.clear()
-            self._cell_style_cache[key] = styles
+            if len(self._rooms_cell_styles) > 8192:
+                self._rooms_cell_styles.clear()
+            self._rooms_cell_styles[key] = styles
         return styles
 
     def _row_styles(self, odd: bool, cursor: bool) -> tuple[Style, Style, Style, Style]:
         """The row's stripe, the cursor's component and post styles, the table's own:
         read from CSS once per state (dropped when the styles change)."""
         key = (odd, cursor, self.has_focus, self.app.theme)
-        styles = self._styles.get(key)
+        styles = self._rooms_styles.get(key)
         if styles is None:
             stripe = "datatable--odd-row" if odd else "datatable--even-row"
             row_style = (
@@ -210,13 +212,13 @@ class RoomsTable(SafeTable):
             )
             if self.cursor_background_priority == "css":
                 post += Style.from_color(bgcolor=component.bgcolor)
-            styles = self._styles[key] = (row_style, component, post, self.rich_style)
+            styles = self._rooms_styles[key] = (row_style, component, post, self.rich_style)
         return styles
 
     def notify_style_update(self) -> None:
-        self._styles.clear()
-        self._cell_style_cache.clear()
-        self._lines.clear()
+        self._rooms_styles.clear()
+        self._rooms_cell_styles.clear()
+        self._rooms_lines.clear()
         super().notify_style_update()
 
 

@@ -31,7 +31,7 @@ from textual.widget import Widget
 from textual.widgets import DataTable, ProgressBar, Static
 
 from vagent_tui.services.accounts import AccountDirectory, NamedAccount
-from vagent_tui.services.fleet import AgentListing, is_agent_account
+from vagent_tui.services.agent_listing import AgentListing, is_agent_account
 from vagent_tui.services.rollout import (
     AccountPlan,
     RolloutPlan,
