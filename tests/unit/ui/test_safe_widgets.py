@@ -55,3 +55,37 @@ async def test_table_cells_are_inert_and_repeated_keys_kept() -> None:
         assert {original_key(k) for k in keys} == {"192.0.2.1"}
         table.update_cell(keys[1], "label", "\x1b]0;pwned\x07")
         assert table.get_row_at(1)[1].plain == "␛]0;pwned␇"
+
+
+async def test_a_table_pass_works_out_its_base_style_once_and_draws_the_same() -> None:
+    import textual.dom
+    from textual.geometry import Region
+
+    app = TableApp()
+    async with app.run_test(size=(60, 20)) as pilot:
+        table = app.query_one(SafeTable)
+        for n in range(12):
+            table.add_row(f"192.0.2.{n}", f"host {n}", key=str(n))
+        await pilot.pause()
+        region = Region(0, 0, table.size.width, table.size.height)
+        plain_style = textual.dom.DOMNode.rich_style
+        assert isinstance(plain_style, property) and plain_style.fget is not None
+        worked_out = 0
+
+        def counting(node: textual.dom.DOMNode) -> Any:
+            nonlocal worked_out
+            if node is table:
+                worked_out += 1
+            return plain_style.fget(node)
+
+        table.refresh()
+        textual.dom.DOMNode.rich_style = property(counting)
+        try:
+            lines = table.render_lines(region)
+        finally:
+            textual.dom.DOMNode.rich_style = plain_style
+        assert worked_out == 1  # DataTable asks on every one of the 13 lines
+        assert table.rich_style == plain_style.fget(table)  # outside a pass: as Textual has it
+        table.refresh()
+        assert [line.text for line in table.render_lines(region)] == [s.text for s in lines]
+        assert "host 11" in "".join(line.text for line in lines)

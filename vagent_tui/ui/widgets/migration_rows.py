@@ -241,6 +241,7 @@ class TasksTable(SafeTable):
         first = self.scroll_offset.y
         last = min(self.row_count, first + max(0, self.size.height - self.header_height))
         redrawn = 0
+        column_stale = False
         for index in range(first, last):
             source = self.source_index(index)
             if not 0 <= source < len(self._order):
@@ -255,8 +256,12 @@ class TasksTable(SafeTable):
             if len(text) > self.columns[ColumnKey("elapsed")].content_width:
                 self.set_cell(key, "elapsed", Text(text))  # the column widens
             else:
-                self.refresh_coordinate(Coordinate(index, self._elapsed_index))
+                column_stale = True
             redrawn += 1
+        if column_stale:
+            # One region for the column, not one per cell: the screen draws each dirty
+            # region of a widget in a pass of its own, and a pass costs more than a line.
+            self.refresh_column(self._elapsed_index)
         return redrawn
 
     def set_cell(self, row: str, column: str, value: Text) -> None:

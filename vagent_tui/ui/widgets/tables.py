@@ -14,7 +14,9 @@ from dataclasses import dataclass
 from typing import Any, Self
 
 from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
+from textual.geometry import Region
 from textual.strip import Strip
 from textual.widgets import DataTable
 from textual.widgets.data_table import ColumnKey, RowKey
@@ -84,6 +86,29 @@ class SafeTable(DataTable[Any]):
         self.on_count: Callable[[int, int], None] | None = None
         """Told ``(rows shown, rows in all)`` when they change (the filter row's count)."""
         self._count_due = False
+        self._pass_style: Style | None = None
+        """`rich_style` for the lines of one `render_lines` pass (None: between passes)."""
+
+    # ------------------------------------------------------------------ drawing
+
+    @property
+    def rich_style(self) -> Style:
+        """The base style; within one pass of `render_lines`, worked out once.
+
+        `DataTable` asks for it on every line, and Textual works it out each time from
+        every ancestor's styles: a once-a-second update of ten cells spent more on that
+        than on drawing them. Styles cannot change in the middle of a pass.
+        """
+        if self._pass_style is None:
+            return super().rich_style
+        return self._pass_style
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        self._pass_style = super().rich_style
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._pass_style = None
 
     # ------------------------------------------------------------------ filter
 
