@@ -1,4 +1,4 @@
-"""The key footer of the screens: recomposed when the keys it shows change, only then."""
+"""The key footer of the screens: one line, repainted when the keys it shows change."""
 
 from __future__ import annotations
 
@@ -10,23 +10,20 @@ from tests.helpers import settle, wait_for
 from vagent_tui.ui.widgets.footer import KeysFooter
 
 
-def keys_of(footer: KeysFooter) -> list[Any]:
-    return list(footer.query("FooterKey"))
-
-
 async def test_binding_refreshes_that_change_nothing_keep_the_keys(make_app: Any) -> None:
     app = make_app("scope")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         footer = app.screen.query_one(KeysFooter)
-        keys = keys_of(footer)
-        assert keys
+        items = footer.items
+        assert items
+        painted: list[int] = []
+        footer.refresh = lambda *a, **k: painted.append(1) or footer  # type: ignore[method-assign]
         for _ in range(3):  # what showing a screen does: resume, focus, ...
             app.screen.refresh_bindings()
         await settle(pilot)
-        # The same key widgets, not a fresh copy per refresh.
-        assert keys_of(footer) == keys
-        assert all(key.is_attached for key in keys)
+        assert footer.items is items and not painted
+        assert not footer.children  # one line drawn by one widget, no key widgets
 
 
 async def test_the_keys_follow_the_focus(make_app: Any) -> None:
@@ -36,7 +33,7 @@ async def test_the_keys_follow_the_focus(make_app: Any) -> None:
         footer = app.screen.query_one(KeysFooter)
 
         def descriptions() -> list[str]:
-            return [key.description for key in keys_of(footer)]
+            return [item.description for item in footer.shown_items]
 
         # The tree has the focus: its keys are shown, beside the screen's.
         await wait_for(pilot, lambda: {"Expand", "Filter"} <= set(descriptions()))
@@ -44,3 +41,41 @@ async def test_the_keys_follow_the_focus(make_app: Any) -> None:
         await wait_for(pilot, lambda: "Filter" in descriptions() and "Expand" not in descriptions())
         app.screen.account_tree.focus()
         await wait_for(pilot, lambda: "Expand" in descriptions())
+
+
+async def test_a_key_shows_whole_or_not_at_all_and_the_hint_stays(make_app: Any) -> None:
+    app = make_app("migrations")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        footer = app.screen.query_one(KeysFooter)
+        shown = footer.shown_items
+        assert 0 < len(shown) < len(footer.items)  # 80 columns: not every key
+        assert shown == list(footer.items[: len(shown)])  # the first ones, in order
+        line = footer.render().plain
+        assert len(line) == 80 and footer.region.y == 23
+        assert line.endswith(" 1-0 screens  : ^p commands  ? keys  ")
+        for item in shown:
+            assert f" {item.display} {item.description} " in line
+        left_out = footer.items[len(shown)]
+        assert f" {left_out.display} {left_out.description}" not in line
+        await pilot.resize_terminal(200, 24)
+        await wait_for(pilot, lambda: footer.shown_items == list(footer.items))
+
+
+async def test_a_click_on_a_key_presses_it_and_a_disabled_one_rings(make_app: Any) -> None:
+    app = make_app("voices")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        footer = app.screen.query_one(KeysFooter)
+        pressed: list[str] = []
+        rung: list[int] = []
+        app.simulate_key = pressed.append  # type: ignore[method-assign]
+        app.bell = lambda: rung.append(1)  # type: ignore[method-assign]
+        start = 0
+        for item in footer.shown_items:
+            await pilot.click(footer, offset=(start + 1, 0))
+            assert (pressed[-1:] == [item.key]) if item.enabled else rung
+            start += len(f" {item.display} {item.description} ")
+        assert pressed
+        await pilot.hover(footer, offset=(1, 0))
+        assert footer.tooltip == footer.shown_items[0].tooltip

@@ -92,25 +92,3 @@ async def test_forget_copied_clears_only_that_text_from_the_in_app_clipboard() -
         assert app.clipboard == "vt_new_token"
         forget_copied(app, "vt_new_token")
         assert app.clipboard == ""
-
-
-# ---------------------------------------------------------------------- footer_bindings_ready
-
-
-async def test_footer_bindings_ready_follows_the_footer() -> None:
-    from textual.widgets import Footer
-
-    from vagent_tui.ui.textual_compat import footer_bindings_ready
-
-    class WithFooter(App[None]):
-        BINDINGS = [("x", "bell", "Ring")]
-
-        def compose(self) -> ComposeResult:
-            yield Footer()
-
-    footer = Footer()
-    assert footer_bindings_ready(footer) is False  # not mounted: nothing read yet
-    app = WithFooter()
-    async with app.run_test() as pilot:
-        await pilot.pause()
-        assert footer_bindings_ready(app.query_one(Footer)) is True

@@ -6,7 +6,6 @@ Textual release changes what a wrapper relies on.
 
 1. Crash output without local variables (`CrashReportingApp`).
 2. Forgetting a secret from the app's in-process clipboard (`forget_copied`).
-3. Whether a `Footer` has read its bindings yet (`footer_bindings_ready`).
 
 **1.**
 An unhandled exception ends a Textual app through ``App._handle_exception``, which
@@ -25,7 +24,6 @@ import sys
 from typing import Any, TypeVar
 
 from textual.app import App
-from textual.widgets import Footer
 
 ReturnType = TypeVar("ReturnType")
 
@@ -55,13 +53,3 @@ def forget_copied(app: App[Any], text: str) -> None:
     """
     if app.clipboard == text:
         app._clipboard = ""
-
-
-def footer_bindings_ready(footer: Footer) -> bool:
-    """Whether ``footer`` has read the screen's bindings (its ``compose`` shows keys).
-
-    `Footer.compose` yields nothing until then; `vagent_tui.ui.widgets.footer` compares
-    what a compose would show with what it showed, and must not count that empty
-    first compose as the keys.
-    """
-    return bool(footer._bindings_ready)

@@ -19,13 +19,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Input, Label, Select, Static
+from textual.widgets import Button, Input, Label, Select, Static
 
 from vagent_tui import config as cfg
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.scope import classify
 from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.text import safe
+from vagent_tui.ui.widgets.footer import KeysFooter
 from vagent_tui.ui.widgets.status import describe_error
 
 if TYPE_CHECKING:
@@ -105,7 +106,7 @@ class SetupScreen(Screen[None]):
                 if self.first_run:
                     yield Button("Try the demo", id="setup-demo-button")
             yield Static("", id="setup-result", markup=False)
-        yield Footer()
+        yield KeysFooter(show_hint=False)  # before a connection, 1-0 and : lead nowhere
 
     @staticmethod
     def _row(label: str, widget: Input | Select[str], *, hidden: bool = False) -> Horizontal:

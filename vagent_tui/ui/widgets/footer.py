@@ -1,20 +1,31 @@
-"""The key footer of every screen: Textual's `Footer`, a hint on how to get around, and
-no redundant recomposes."""
+"""The key footer of every screen: one line drawn by one widget.
+
+Textual's `Footer` is a container of one widget per key, built again (mounted, styled,
+laid out) whenever the screen's bindings change: a Fleet run that hides four keys and
+shows "Cancel" cost two rebuilds, about 40 restyles and eight layouts, and the first
+frame of the app paid for building it too. This footer keeps no children: a change of
+keys is a comparison and, when they differ, one repaint of one line.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from itertools import accumulate
+from typing import TYPE_CHECKING, Any, ClassVar
 
+from rich.cells import cell_len
+from rich.style import Style
 from rich.text import Text
-from textual.app import ComposeResult
+from textual import events
 from textual.widget import Widget
-from textual.widgets import Footer, Static
 
 from vagent_tui.ui.convention import key_display, screens_keys
 from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.palette import HEADING
 from vagent_tui.ui.registry import SCREENS
-from vagent_tui.ui.textual_compat import footer_bindings_ready
+
+if TYPE_CHECKING:
+    from textual.screen import Screen
 
 
 def _keys(overrides: dict[str, str], binding_id: str, default: str) -> str:
@@ -45,90 +56,161 @@ def hint_text(overrides: dict[str, str]) -> Text:
     return text
 
 
-class _Hint(Static):
-    """The way around, at the footer's right end. Once laid out, the footer hides the keys
-    it covers: at start-up the footer's own calls to do so can come before any layout
-    (while Textual holds updates back), when no key has a place yet."""
+@dataclass(frozen=True)
+class FooterItem:
+    """One key as the footer shows it."""
 
-    def on_resize(self) -> None:
-        footer = self.parent
-        if isinstance(footer, KeysFooter):
-            footer.call_after_refresh(footer.fit_keys)
+    key: str
+    """The key that runs it (what a click presses)."""
+    display: str
+    """The key as shown (the app's key display)."""
+    description: str
+    enabled: bool
+    tooltip: str
 
 
-class KeysFooter(Footer):
-    """`Footer` with the way around on its right, recomposed only when what it shows changed.
+class KeysFooter(Widget, can_focus=False):
+    """The screen's keys from the left, the way around at the right end.
 
-    The right end always says how to switch screens, open the palette and list the
-    keys (``1-0 screens  : ^p commands  ? keys``, 35 columns); the screen's own keys
-    fill the rest. `Footer` recomposes (remounts every key, about 10 ms) once per
-    binding change, and a screen being shown brings several (resume, focus, ...) that
-    leave the keys as they were: at start-up three more recomposes followed the first
-    one, each building the same footer again. This one compares what `Footer.compose`
-    reads (Textual 8: the screen's active bindings, how their keys are displayed) with
-    what it read last time, and skips the recompose when nothing differs.
+    The right end always says how to switch screens, open the palette and list the keys
+    (``1-0 screens  : ^p commands  ? keys``, 35 columns; `hint_parts`). The screen's
+    keys fill the rest in their order, each shown whole or not at all: the first that
+    does not fit and every one after it are left out (screens put their least needed
+    key last; ``?`` lists them all). A disabled key is dim. A click on a key presses it;
+    hovering shows its tooltip.
     """
 
     DEFAULT_CSS = stylesheet(__file__)
-    _composed_from: Any = None
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "keys-footer--key",
+        "keys-footer--description",
+        "keys-footer--hover",
+        "keys-footer--hint",
+    }
+    ALLOW_SELECT = False
 
-    def __init__(self) -> None:
-        # The palette's key is in the hint; Footer's own palette key would repeat it.
-        super().__init__(show_command_palette=False)
+    def __init__(self, *, show_hint: bool = True) -> None:
+        super().__init__()
+        self.show_hint = show_hint
+        self.items: tuple[FooterItem, ...] = ()
+        """The screen's keys in force, shown or not (`shown_items`: those that fit)."""
+        self._hint_from: dict[str, str] | None = None
+        self._hint: Text = Text()
+        self._spans: list[tuple[int, int, FooterItem]] = []
+        """Where each key shown was drawn: (first column, end column, item)."""
+        self._hover: FooterItem | None = None
+
+    # ------------------------------------------------------------------ what it shows
+
+    def on_mount(self) -> None:
+        self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
+        self._read_bindings()
+
+    def on_unmount(self) -> None:
+        self.screen.bindings_updated_signal.unsubscribe(self)
+
+    def _bindings_changed(self, screen: Screen[Any]) -> None:
+        # While the terminal has no focus, the focused widget's keys are not in force;
+        # showing that for a moment would only flicker (as Textual's Footer does not).
+        if self.app.app_focus and self.is_attached and screen is self.screen:
+            self._read_bindings()
+
+    def _read_bindings(self) -> None:
+        """The keys in force now; a repaint only when they differ from those shown."""
+        items: dict[str, FooterItem] = {}
+        get_display = self.app.get_key_display
+        for active in self.screen.active_bindings.values():
+            binding = active.binding
+            if not binding.show or binding.action in items:
+                continue  # one key per action, the first bound
+            items[binding.action] = FooterItem(
+                key=binding.key,
+                display=get_display(binding),
+                description=binding.description,
+                enabled=active.enabled,
+                tooltip=active.tooltip or binding.tooltip or binding.description,
+            )
+        overrides = self._overrides()
+        fresh = tuple(items.values())
+        if fresh != self.items or overrides != self._hint_from:
+            self.items = fresh
+            if overrides != self._hint_from:
+                self._hint_from = overrides
+                self._hint = hint_text(overrides) if self.show_hint else Text()
+            self.refresh()
 
     def _overrides(self) -> dict[str, str]:
         overrides = getattr(self.app, "key_overrides", None)
         return dict(overrides) if isinstance(overrides, dict) else {}
 
-    def _compose_inputs(self) -> Any:
-        if not footer_bindings_ready(self):
-            return None
-        key_display = self.app.get_key_display
-        return (
-            self._overrides(),
-            [
-                (active.binding, active.enabled, active.tooltip, key_display(active.binding))
-                for active in self.screen.active_bindings.values()
-            ],
-        )
+    @property
+    def hint(self) -> str:
+        """The way around, as shown at the right end ("" without one)."""
+        return self._hint.plain.strip()
 
-    def compose(self) -> ComposeResult:
-        self._composed_from = self._compose_inputs()
-        yield from super().compose()
-        if footer_bindings_ready(self):
-            yield _Hint(hint_text(self._overrides()), classes="keys-hint", markup=False)
+    @property
+    def shown_items(self) -> list[FooterItem]:
+        """The keys drawn at the last paint: those that fit whole beside the hint."""
+        return [item for _, _, item in self._spans]
 
-    def on_mount(self) -> None:
-        self.call_after_refresh(self.fit_keys)
+    # ------------------------------------------------------------------ drawing
 
-    def on_resize(self) -> None:
-        # Wider again: show every key, then hide what still does not fit.
-        for key in self._screen_keys():
-            key.display = True
-        self.call_after_refresh(self.fit_keys)
+    def _fit(self, width: int) -> list[tuple[FooterItem, int]]:
+        """The items that fit whole left of the hint, with their widths."""
+        room = width - (self._hint.cell_len + 1 if self._hint else 0)  # + hint's padding
+        widths = [cell_len(f" {item.display} {item.description} ") for item in self.items]
+        fits = [end <= room for end in accumulate(widths)]
+        return [(item, w) for item, w, fit in zip(self.items, widths, fits, strict=True) if fit]
 
-    def _screen_keys(self) -> list[Widget]:
-        return [w for w in self.children if not w.has_class("keys-hint")]
+    def render(self) -> Text:
+        width = self.size.width
+        key_style = self.get_component_rich_style("keys-footer--key")
+        description_style = self.get_component_rich_style("keys-footer--description")
+        hover_style = self.get_component_rich_style("keys-footer--hover")
+        line = Text(no_wrap=True, overflow="crop", end="")
+        spans: list[tuple[int, int, FooterItem]] = []
+        for item, item_width in self._fit(width):
+            start = line.cell_len
+            line.append(f" {item.display} ", key_style)
+            line.append(f"{item.description} ", description_style)
+            if not item.enabled:
+                line.stylize(Style(dim=True), start)
+            if item == self._hover:
+                line.stylize(hover_style, start)
+            spans.append((start, start + item_width, item))
+        self._spans = spans
+        if self._hint:
+            hint = self._hint.copy()
+            hint.stylize_before(self.get_component_rich_style("keys-footer--hint"))
+            hint.append(" ")
+            line.append(" " * max(0, width - line.cell_len - hint.cell_len))
+            line.append_text(hint)
+        return line
 
-    def fit_keys(self) -> None:
-        """Hide the keys that the hint would cover: a key shows whole or not at all
-        (a cut one read "/ " or "i " with no word; ``?`` lists them all)."""
-        hints = self.query(".keys-hint")
-        if not hints:
+    # ------------------------------------------------------------------ the mouse
+
+    def _item_at(self, x: int) -> FooterItem | None:
+        return next((item for start, end, item in self._spans if start <= x < end), None)
+
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        item = self._item_at(event.x)
+        if item != self._hover:
+            self._hover = item
+            self.tooltip = item.tooltip if item is not None else None
+            self.refresh()
+
+    def on_leave(self, event: events.Leave) -> None:
+        if self._hover is not None:
+            self._hover = None
+            self.tooltip = None
+            self.refresh()
+
+    def on_click(self, event: events.Click) -> None:
+        event.stop()
+        item = self._item_at(event.x)
+        if item is None:
             return
-        edge = hints.first().region.x
-        covered = False
-        for key in self._screen_keys():
-            covered = covered or key.region.right > edge
-            if covered:
-                key.display = False
-
-    async def recompose(self) -> None:
-        unchanged = (
-            self.is_attached
-            and self._composed_from is not None
-            and self._compose_inputs() == self._composed_from
-        )
-        if not unchanged:
-            await super().recompose()
-            self.call_after_refresh(self.fit_keys)
+        if item.enabled:
+            self.app.simulate_key(item.key)
+        else:
+            self.app.bell()
