@@ -174,6 +174,16 @@ def _say(message: object) -> None:
 
 
 def run_console(args: argparse.Namespace) -> int:
+    from vagent_tui import collector
+
+    collector.pause()  # resumed by the app once its first frame is out
+    try:
+        return _run_console(args)
+    finally:
+        collector.resume(tidy=False)  # if the app ended before it resumed
+
+
+def _run_console(args: argparse.Namespace) -> int:
     from vagent_tui import config as cfg
     from vagent_tui.services.connect import demo_client, real_client
     from vagent_tui.ui.keyspec import config_warnings

@@ -525,3 +525,39 @@ async def test_another_profile_rebuilds_the_tree(make_app: Any) -> None:
             pilot, lambda: app.connection.connected and node_of(app.screen, 1100) is None
         )
         await wait_for(pilot, lambda: node_of(app.screen, 1110) is not None)
+
+
+async def test_the_first_level_is_read_while_the_screen_is_built_and_r_reads_afresh(
+    make_app: Any,
+) -> None:
+    app = make_app("scope")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        connection = app.connection
+        assert connection.directory is not None and connection.owner is not None
+        # Read once, by the connection, and shown from there: no second read by the tree.
+        assert connection.directory.cached_children(connection.owner)
+        assert screen.directory is connection.directory
+        assert list_requests(app) == ["1000"]
+        assert node_of(screen, 1100) is not None and screen.account_tree.root.is_expanded
+        assert "loading" not in str(screen.account_tree.root.label)
+        await pilot.press("r")  # an explicit refresh asks the platform again
+        await settle(pilot)
+        assert list_requests(app) == ["1000", "1000"]
+        assert screen.directory is not connection.directory
+        assert node_of(screen, 1100) is not None
+
+
+async def test_another_first_screen_reads_no_tree(make_app: Any) -> None:
+    app = make_app("voices")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        connection = app.connection
+        assert connection.connected and connection.owner is not None
+        assert connection.directory is not None
+        assert connection.directory.cached_children(connection.owner) is None
+        assert list_requests(app) == []
+        await pilot.press("1")  # Scope, later: its tree is read then, once
+        await wait_for(pilot, lambda: node_of(app.screen, 1100) is not None)
+        assert list_requests(app) == ["1000"]

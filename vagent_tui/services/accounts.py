@@ -121,6 +121,10 @@ class AccountDirectory:
             return None
         return root
 
+    def cached_children(self, account: Account) -> list[Account] | None:
+        """The children of ``account`` if they have been read (None: not yet)."""
+        return self._children.get(account.id) if account.id is not None else None
+
     async def children(self, account: Account, *, kind: str | None = None) -> list[Account]:
         """Children of ``account`` (all pages), from the cache after the first call."""
         if account.id is None:

@@ -9,7 +9,7 @@ the current one (`Connection.same_context`) and drops a result that is no longer
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from vagent_tui import config as cfg
 from vagent_tui.api.client import PlatformClient
@@ -17,6 +17,7 @@ from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import Account
 from vagent_tui.api.scope import Scope, ScopeLevel, classify
 from vagent_tui.api.targets import Target, level_target
+from vagent_tui.services.accounts import AccountDirectory
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,9 @@ class Connection:
     target: Account | None = None
     error: BaseException | None = None
     """Why the last attempt to connect failed; None after a success."""
+    directory: AccountDirectory | None = field(default=None, compare=False, repr=False)
+    """The key's accounts as read so far, made on connecting: the app reads the first
+    level into it while the first screen is built, and Scope's tree starts from it."""
 
     # ------------------------------------------------------------------ state
 
@@ -63,7 +67,9 @@ class Connection:
     async def connect(self) -> Connection:
         """Read the key owner (no target) and classify its scope: the connected value."""
         owner = await self.api.get_account()
-        return replace(self, owner=owner, scope=classify(owner), error=None)
+        scope = classify(owner)
+        directory = AccountDirectory(self.api, scope, owner)
+        return replace(self, owner=owner, scope=scope, error=None, directory=directory)
 
     def failed(self, error: BaseException) -> Connection:
         """This value, with the reason the last attempt to connect failed."""

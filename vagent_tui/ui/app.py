@@ -19,6 +19,7 @@ from textual.command import CommandPalette
 from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
+from vagent_tui import collector
 from vagent_tui import config as cfg
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.ui import palette
@@ -34,6 +35,9 @@ from vagent_tui.ui.themes import (
     terminal_default,
 )
 from vagent_tui.ui.widgets.status import describe_error
+
+STARTED_SECONDS = 0.5
+"""After this long from mounting, start-up is over (`vagent_tui.collector`)."""
 
 _SELECT_NOTE = (
     "Select the text with the mouse (shift+drag in most terminals) and copy it with your "
@@ -199,7 +203,19 @@ class VagentApp(ConnectionApp):
 
     # ------------------------------------------------------------------ start-up
 
+    def on_load(self) -> None:
+        # The key owner is asked for before the first screen is built, not after: the
+        # request (a round trip to the platform, or the demo's simulator) runs while
+        # Textual composes and styles the screen, which then shows the data when it
+        # mounts instead of one frame later.
+        if self.connection.client is not None:
+            self.connect()
+
     def on_mount(self) -> None:
+        # The collector, paused by the command line for the start, runs again once the
+        # first frame is out (about 0.1 s after this on the demo; a slow platform's
+        # answer may come later, with the collector on: it only costs time).
+        self.set_timer(STARTED_SECONDS, collector.resume)
         for error in self.theme_errors:
             self.notify(error, title="Theme file skipped", severity="warning", markup=False)
         for warning in self.config_warnings:
@@ -220,7 +236,6 @@ class VagentApp(ConnectionApp):
                 markup=False,
                 timeout=15,
             )
-        self.connect()
 
     # ------------------------------------------------------------------ navigation
 

@@ -212,6 +212,12 @@ class ConnectionApp(CrashReportingApp[None]):
         if self.connection.client is not start.client:
             return  # another profile was chosen while this one connected: it stays
         self.connection = connection
+        if self.current_mode == "scope" and connection.directory and connection.owner:
+            # Scope shows the first level of the key's tree: read it now, in this step,
+            # while Textual is still building the screen; the tree then shows it as it
+            # mounts (a platform's round trip, or a frame with the demo, sooner).
+            with contextlib.suppress(Exception):  # Scope's own read of it says why, with r to retry
+                await connection.directory.children(connection.owner)
 
     # ------------------------------------------------------------------ target account
 

@@ -74,6 +74,10 @@ class ScopeScreen(BaseScreen):
         super().__init__()
         self.directory: AccountDirectory | None = None
         self._loaded: set[int] = set()
+        self._loading: set[int] = set()
+        self._fresh = False
+        """The next tree is read afresh (r), not from what the connection has read."""
+        """Accounts whose children are being read (an expand then starts no second read)."""
         self._answer: Matches | None = None
         self._pick_pending: str | None = None
         self._last_key = 0.0
@@ -124,13 +128,19 @@ class ScopeScreen(BaseScreen):
 
     def action_reload(self) -> None:
         self.directory = None  # an explicit refresh lists everything again
+        self._fresh = True
         super().action_reload()
 
     def _build_tree(self) -> None:
         conn = self.connection
         assert conn.scope is not None and conn.owner is not None
-        self.directory = AccountDirectory(conn.api, conn.scope, conn.owner)
+        shared = conn.directory
+        if self._fresh or shared is None or shared.client is not conn.api:
+            shared = AccountDirectory(conn.api, conn.scope, conn.owner)
+        self._fresh = False
+        self.directory = shared
         self._loaded.clear()
+        self._loading.clear()
         self._answer = None
         self._pick_pending = None
         owner = self.directory.root()
@@ -138,6 +148,9 @@ class ScopeScreen(BaseScreen):
         tree.start_at(owner, expandable=has_children(owner) or bool(self.directory.root_kind()))
         self._show_detail(owner)
         if tree.root.allow_expand:
+            # The first level now, not when the expand's message comes back: shown at
+            # once when the connection has read it (at start-up, `ConnectionApp.connect`).
+            self._load(tree.root)
             tree.root.expand()
         else:
             self.status.info("This key acts on its own account only: there is nothing below it.")
@@ -145,17 +158,34 @@ class ScopeScreen(BaseScreen):
 
     def on_tree_node_expanded(self, event: Tree.NodeExpanded[Account]) -> None:
         event.stop()
-        account = event.node.data
-        if account is None or account.id is None or account.id in self._loaded:
+        self._load(event.node)
+
+    def _load(self, node: TreeNode[Account]) -> None:
+        """Read the children of ``node``'s account, unless read or being read."""
+        account = node.data
+        if account is None or account.id is None:
             return
+        if account.id in self._loaded or account.id in self._loading:
+            return
+        read = self.directory.cached_children(account) if self.directory else None
+        if read is not None:  # read already (at start-up, while the screen was built)
+            self._show_children(node, account, read)
+            return
+        self._loading.add(account.id)
         self.run_worker(
-            self._load_children(event.node, account),
+            self._load_children(node, account),
             group=f"scope-children-{account.id}",
             exclusive=True,
             exit_on_error=False,
         )
 
     async def _load_children(self, node: TreeNode[Account], account: Account) -> None:
+        try:
+            await self._read_children(node, account)
+        finally:
+            self._loading.discard(account.id or 0)
+
+    async def _read_children(self, node: TreeNode[Account], account: Account) -> None:
         directory = self.directory
         assert directory is not None
         self.account_tree.mark(node, " ⟳ loading…")
@@ -178,6 +208,11 @@ class ScopeScreen(BaseScreen):
             raise  # shown by `load_failed`, like any failure of a worker
         if not ok or children is None or directory is not self.directory:
             return  # the tree was rebuilt meanwhile
+        self._show_children(node, account, children)
+
+    def _show_children(
+        self, node: TreeNode[Account], account: Account, children: list[Account]
+    ) -> None:
         if account.id in self._loaded:
             return
         assert account.id is not None
@@ -186,7 +221,7 @@ class ScopeScreen(BaseScreen):
         noun = "account" if len(children) == 1 else "accounts"
         shown = left_out(len(children), "accounts")
         self.status.info(f"{len(children):,} {noun} under {account.display_name}{shown}")
-        scope_id = directory.scope_account_id()
+        scope_id = self.directory.scope_account_id() if self.directory else None
         if node is self.account_tree.root and scope_id is not None:
             # A user-shaped admin: open the account its rule names, where it acts.
             for child in node.children:
