@@ -96,6 +96,8 @@ class AccountDirectory:
         self.owner = owner
         self._children: dict[int, list[Account]] = {}
         self._locks: dict[int, asyncio.Lock] = {}
+        self._unseen: dict[int, Exception] = {}
+        """Failures of `prefetch`, given to the next `children` of the same account."""
         self.known: dict[int, Account] = {}
         self.parents: dict[int, int] = {}
         self.walk_limit = WALK_LIMIT
@@ -125,35 +127,61 @@ class AccountDirectory:
         """The children of ``account`` if they have been read (None: not yet)."""
         return self._children.get(account.id) if account.id is not None else None
 
+    async def prefetch(self, account: Account) -> None:
+        """Read the children of ``account`` now, for a `children` call to come.
+
+        Nobody waits for this read, so a failure is not lost: the next `children` of the
+        same account raises it (once), as if its own read had failed; one made while
+        this read runs waits for it and gets its outcome.
+        """
+        if account.id is None:
+            return
+        async with self._lock(account.id):
+            try:
+                await self._read(account, None)
+            except Exception as exc:
+                self._unseen[account.id] = exc
+
     async def children(self, account: Account, *, kind: str | None = None) -> list[Account]:
         """Children of ``account`` (all pages), from the cache after the first call."""
         if account.id is None:
             return []
+        async with self._lock(account.id):
+            unseen = self._unseen.pop(account.id, None)
+            if unseen is not None:
+                raise unseen
+            return await self._read(account, kind)
+
+    def _lock(self, account_id: int) -> asyncio.Lock:
+        """One read of an account's children at a time (the others wait for its result)."""
+        return self._locks.setdefault(account_id, asyncio.Lock())
+
+    async def _read(self, account: Account, kind: str | None) -> list[Account]:
+        """The children from the cache, or read (under the account's lock)."""
+        assert account.id is not None
+        if account.id in self._children:
+            return self._children[account.id]
         kind = kind or account_kind(account)
         list_id = account.id
         if account.id == self.owner.id and self.root_kind():
             kind = self.root_kind()
             # A member (a user account) lists the children of its organization, not its own.
             list_id = self.scope.root_id or account.id
-        lock = self._locks.setdefault(account.id, asyncio.Lock())
-        async with lock:
-            if account.id in self._children:
-                return self._children[account.id]
-            if account.id == self.owner.id and self.scope.restricted:
-                items = await self._permitted()
-            elif account.id == self.owner.id and self.scope_account_id() is not None:
-                items = await self._scope_account(kind, list_id)
-            else:
-                items = await self._fetch_all(kind, list_id)
-            if self.scope.restricted:
-                allowed = set(self.scope.permitted_account_ids)
-                items = [a for a in items if a.id in allowed or has_children(a)]
-            self._children[account.id] = items
-            for child in items:
-                if child.id is not None:
-                    self.known[child.id] = child
-                    self.parents[child.id] = account.id
-            return items
+        if account.id == self.owner.id and self.scope.restricted:
+            items = await self._permitted()
+        elif account.id == self.owner.id and self.scope_account_id() is not None:
+            items = await self._scope_account(kind, list_id)
+        else:
+            items = await self._fetch_all(kind, list_id)
+        if self.scope.restricted:
+            allowed = set(self.scope.permitted_account_ids)
+            items = [a for a in items if a.id in allowed or has_children(a)]
+        self._children[account.id] = items
+        for child in items:
+            if child.id is not None:
+                self.known[child.id] = child
+                self.parents[child.id] = account.id
+        return items
 
     async def _permitted(self) -> list[Account]:
         """The permitted accounts of a restricted key, each read as a target.

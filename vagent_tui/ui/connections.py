@@ -216,8 +216,7 @@ class ConnectionApp(CrashReportingApp[None]):
             # Scope shows the first level of the key's tree: read it now, in this step,
             # while Textual is still building the screen; the tree then shows it as it
             # mounts (a platform's round trip, or a frame with the demo, sooner).
-            with contextlib.suppress(Exception):  # Scope's own read of it says why, with r to retry
-                await connection.directory.children(connection.owner)
+            await connection.directory.prefetch(connection.owner)  # a failure: Scope says it
 
     # ------------------------------------------------------------------ target account
 

@@ -75,3 +75,27 @@ async def test_an_organization_key_lists_its_own_children() -> None:
     assert found.scope_account_id() is None
     assert [a.id for a in await found.children(found.owner)] == [5, 6, 7]
     assert client.calls == [("listAccounts", 3)]
+
+
+async def test_a_prefetch_is_read_once_and_its_failure_reaches_the_next_reader() -> None:
+    import asyncio
+
+    client, found = directory(ORG)
+    both = await asyncio.gather(found.prefetch(found.owner), found.children(found.owner))
+    assert [a.id for a in both[1] or []] == [5, 6, 7]  # waited for the prefetch's read
+    assert [a.id for a in found.cached_children(found.owner) or []] == [5, 6, 7]
+    assert client.calls == [("listAccounts", 3)]
+
+    client, found = directory(ORG)
+    real = client.list_accounts
+
+    async def down(*_: Any, **__: Any) -> AccountPage:
+        raise ApiError(503, "Service unavailable")
+
+    client.list_accounts = down
+    await found.prefetch(found.owner)  # nobody is waiting: nothing raised here
+    assert found.cached_children(found.owner) is None
+    client.list_accounts = real
+    with pytest.raises(ApiError, match="unavailable"):
+        await found.children(found.owner)  # the failure nobody saw, once
+    assert [a.id for a in await found.children(found.owner)] == [5, 6, 7]

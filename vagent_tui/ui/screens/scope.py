@@ -74,10 +74,8 @@ class ScopeScreen(BaseScreen):
         super().__init__()
         self.directory: AccountDirectory | None = None
         self._loaded: set[int] = set()
-        self._loading: set[int] = set()
         self._fresh = False
         """The next tree is read afresh (r), not from what the connection has read."""
-        """Accounts whose children are being read (an expand then starts no second read)."""
         self._answer: Matches | None = None
         self._pick_pending: str | None = None
         self._last_key = 0.0
@@ -140,7 +138,6 @@ class ScopeScreen(BaseScreen):
         self._fresh = False
         self.directory = shared
         self._loaded.clear()
-        self._loading.clear()
         self._answer = None
         self._pick_pending = None
         owner = self.directory.root()
@@ -148,9 +145,9 @@ class ScopeScreen(BaseScreen):
         tree.start_at(owner, expandable=has_children(owner) or bool(self.directory.root_kind()))
         self._show_detail(owner)
         if tree.root.allow_expand:
-            # The first level now, not when the expand's message comes back: shown at
-            # once when the connection has read it (at start-up, `ConnectionApp.connect`).
-            self._load(tree.root)
+            read = self.directory.cached_children(owner)
+            if read is not None:  # read by the connection (start-up): shown in this frame
+                self._show_children(tree.root, owner, read)
             tree.root.expand()
         else:
             self.status.info("This key acts on its own account only: there is nothing below it.")
@@ -158,34 +155,17 @@ class ScopeScreen(BaseScreen):
 
     def on_tree_node_expanded(self, event: Tree.NodeExpanded[Account]) -> None:
         event.stop()
-        self._load(event.node)
-
-    def _load(self, node: TreeNode[Account]) -> None:
-        """Read the children of ``node``'s account, unless read or being read."""
-        account = node.data
-        if account is None or account.id is None:
+        account = event.node.data
+        if account is None or account.id is None or account.id in self._loaded:
             return
-        if account.id in self._loaded or account.id in self._loading:
-            return
-        read = self.directory.cached_children(account) if self.directory else None
-        if read is not None:  # read already (at start-up, while the screen was built)
-            self._show_children(node, account, read)
-            return
-        self._loading.add(account.id)
         self.run_worker(
-            self._load_children(node, account),
+            self._load_children(event.node, account),
             group=f"scope-children-{account.id}",
             exclusive=True,
             exit_on_error=False,
         )
 
     async def _load_children(self, node: TreeNode[Account], account: Account) -> None:
-        try:
-            await self._read_children(node, account)
-        finally:
-            self._loading.discard(account.id or 0)
-
-    async def _read_children(self, node: TreeNode[Account], account: Account) -> None:
         directory = self.directory
         assert directory is not None
         self.account_tree.mark(node, " ⟳ loading…")
