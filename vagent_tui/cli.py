@@ -176,11 +176,11 @@ def _say(message: object) -> None:
 def run_console(args: argparse.Namespace) -> int:
     from vagent_tui import collector
 
-    collector.pause()  # resumed by the app once its first frame is out
+    collector.pause()  # resumed by the app half a second after it mounted
     try:
         return _run_console(args)
     finally:
-        collector.resume(tidy=False)  # if the app ended before it resumed
+        collector.resume()  # if the app ended before that
 
 
 def _run_console(args: argparse.Namespace) -> int:

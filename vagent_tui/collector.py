@@ -4,8 +4,9 @@ Starting the console makes several hundred thousand objects that live as long as
 process (modules, classes, styles, widgets), and the collector walks them again and
 again while they are made: about 50 ms of a 480 ms start on the demo, with nothing to
 collect. The command line pauses it before anything is imported (`pause`); the app
-resumes it once its first frame is out (`resume`). Resuming first collects once and
-then freezes what start-up made, so later full collections skip those objects too.
+resumes it half a second after it has mounted (`resume`), by when the first frame is
+out on the demo. Nothing is frozen: a cycle made at start-up that becomes garbage later
+(the first tree after ``r``, a client left by a profile switch) is still collected.
 
 Only a pause made here is resumed: an app run by the tests or a benchmark, which
 never paused, keeps the collector as it was.
@@ -26,15 +27,11 @@ def pause() -> None:
         _paused = True
 
 
-def resume(*, tidy: bool = True) -> None:
-    """Collect as usual again, if `pause` paused; ``tidy``: first collect once and freeze
-    the survivors (not worth it on the way out)."""
+def resume() -> None:
+    """Collect cycles as usual again, if `pause` paused."""
     global _paused
     if _paused:
         _paused = False
-        if tidy:
-            gc.collect()
-            gc.freeze()
         gc.enable()
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.style import Style
 from textual.widgets import Input
 
 from tests.helpers import settle, wait_for
@@ -79,3 +80,39 @@ async def test_a_click_on_a_key_presses_it_and_a_disabled_one_rings(make_app: An
         assert pressed
         await pilot.hover(footer, offset=(1, 0))
         assert footer.tooltip == footer.shown_items[0].tooltip
+
+
+async def test_a_disabled_key_is_dim_and_rings() -> None:
+    from textual.app import App, ComposeResult
+
+    class Keys(App[None]):
+        BINDINGS = [("x", "ring", "Ring"), ("y", "go", "Go"), ("z", "zoom", "Zoom")]
+
+        def compose(self) -> ComposeResult:
+            yield KeysFooter(show_hint=False)
+
+        def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+            return None if action == "go" else True  # None: shown, disabled
+
+    app = Keys()
+    async with app.run_test(size=(60, 5)) as pilot:
+        footer = app.query_one(KeysFooter)
+        await wait_for(pilot, lambda: len(footer.shown_items) == 3)
+        assert footer.render().plain.rstrip() == " x Ring  y Go  z Zoom"
+        assert [item.enabled for item in footer.shown_items] == [True, False, True]
+        dim = [span for span in footer.render().spans if Style.parse(str(span.style)).dim]
+        assert [(s.start, s.end) for s in dim] == [(8, 14)]  # " y Go ", the disabled key
+        pressed: list[str] = []
+        rung: list[int] = []
+        app.simulate_key = pressed.append  # type: ignore[method-assign]
+        app.bell = lambda: rung.append(1)  # type: ignore[method-assign]
+        await pilot.click(footer, offset=(8, 0))  # on "y Go"
+        assert (pressed, rung) == ([], [1])
+        await pilot.click(footer, offset=(1, 0))  # on "x Ring"
+        assert (pressed, rung) == (["x"], [1])
+        await pilot.click(footer, offset=(15, 0))  # on "z Zoom"
+        assert (pressed, rung) == (["x", "z"], [1])
+        await pilot.hover(footer, offset=(8, 0))
+        assert footer.tooltip == "Go" and footer.styles.pointer == "pointer"
+        await pilot.hover(footer, offset=(30, 0))  # past the keys
+        assert footer.tooltip is None and footer.styles.pointer == "default"

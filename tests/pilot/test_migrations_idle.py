@@ -62,7 +62,7 @@ def screen_text(app: App[Any]) -> str:
     return re.sub(r"&#160;|\s+", " ", " ".join(re.findall(r">([^<>]*)</text>", svg)))
 
 
-async def test_a_tick_redraws_only_the_elapsed_cells_on_screen_that_changed() -> None:
+async def test_a_tick_repaints_the_elapsed_column_only_when_a_time_on_screen_changed() -> None:
     clock = Clock()
     app = Monitor(clock)
     async with app.run_test(size=(120, 12)) as pilot:

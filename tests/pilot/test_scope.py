@@ -528,11 +528,22 @@ async def test_another_profile_rebuilds_the_tree(make_app: Any) -> None:
 
 
 async def test_the_first_level_is_read_while_the_screen_is_built_and_r_reads_afresh(
-    make_app: Any,
+    make_app: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from vagent_tui.ui.screens.scope import ScopeScreen
+
+    tree_reads: list[int | None] = []
+    read = ScopeScreen._load_children
+
+    async def counted(screen: Any, node: Any, account: Any) -> None:
+        tree_reads.append(account.id)
+        await read(screen, node, account)
+
+    monkeypatch.setattr(ScopeScreen, "_load_children", counted)
     app = make_app("scope")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
+        assert tree_reads == []  # the tree had its first level when it was built
         screen = app.screen
         connection = app.connection
         assert connection.directory is not None and connection.owner is not None
@@ -544,6 +555,7 @@ async def test_the_first_level_is_read_while_the_screen_is_built_and_r_reads_afr
         assert "loading" not in str(screen.account_tree.root.label)
         await pilot.press("r")  # an explicit refresh asks the platform again
         await settle(pilot)
+        assert tree_reads == [1000]
         assert list_requests(app) == ["1000", "1000"]
         assert screen.directory is not connection.directory
         assert node_of(screen, 1100) is not None

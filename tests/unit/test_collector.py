@@ -16,8 +16,7 @@ from vagent_tui import cli, collector
 def collector_as_it_was() -> Iterator[None]:
     enabled = gc.isenabled()
     yield
-    collector.resume(tidy=False)
-    gc.unfreeze()  # what a tidy resume froze is the test process's, not start-up's
+    collector.resume()
     if enabled:
         gc.enable()
 
@@ -26,21 +25,14 @@ def test_pause_then_resume() -> None:
     gc.enable()
     collector.pause()
     assert not gc.isenabled() and collector.paused()
-    collector.resume(tidy=False)
-    assert gc.isenabled() and not collector.paused()
-    assert gc.get_freeze_count() == 0
-
-
-def test_a_tidy_resume_freezes_what_start_up_made() -> None:
-    gc.enable()
-    collector.pause()
     collector.resume()
-    assert gc.isenabled() and gc.get_freeze_count() > 0
+    assert gc.isenabled() and not collector.paused()
+    assert gc.get_freeze_count() == 0  # nothing frozen: start-up's cycles stay collectable
 
 
 def test_only_a_pause_made_here_is_resumed() -> None:
     collector.resume()  # never paused: nothing happens
-    assert gc.isenabled() and gc.get_freeze_count() == 0
+    assert gc.isenabled()
     gc.disable()  # off for another reason: left off
     collector.pause()
     collector.resume()
@@ -61,14 +53,16 @@ def test_the_console_starts_with_the_collector_paused(monkeypatch: Any) -> None:
     assert gc.isenabled()  # and on again after, whatever the app did
 
 
-async def test_the_app_resumes_it_once_started(make_app: Any) -> None:
-    from vagent_tui.ui.app import STARTED_SECONDS
+async def test_the_app_resumes_it_once_started(
+    make_app: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from vagent_tui.ui import app as app_module
 
+    monkeypatch.setattr(app_module, "STARTED_SECONDS", 1.0)
     gc.enable()
     collector.pause()
     app = make_app("scope")
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        assert collector.paused()
-        await pilot.pause(STARTED_SECONDS + 0.2)
+        assert collector.paused()  # mounted: still paused
+        await pilot.pause(1.5)
         assert not collector.paused() and gc.isenabled()

@@ -213,8 +213,8 @@ class VagentApp(ConnectionApp):
 
     def on_mount(self) -> None:
         # The collector, paused by the command line for the start, runs again once the
-        # first frame is out (about 0.1 s after this on the demo; a slow platform's
-        # answer may come later, with the collector on: it only costs time).
+        # first frame is out on the demo (about 0.1 s after this; a slow platform's
+        # answer may come later, with the collector on: the pause only saves time).
         self.set_timer(STARTED_SECONDS, collector.resume)
         for error in self.theme_errors:
             self.notify(error, title="Theme file skipped", severity="warning", markup=False)

@@ -126,7 +126,8 @@ class ScopeScreen(BaseScreen):
 
     def action_reload(self) -> None:
         self.directory = None  # an explicit refresh lists everything again
-        self._fresh = True
+        # (not connected: r connects, and the new connection's first level is fresh)
+        self._fresh = self.connection.connected
         super().action_reload()
 
     def _build_tree(self) -> None:

@@ -106,7 +106,7 @@ class SetupScreen(Screen[None]):
                 if self.first_run:
                     yield Button("Try the demo", id="setup-demo-button")
             yield Static("", id="setup-result", markup=False)
-        yield KeysFooter(show_hint=False)  # before a connection, 1-0 and : lead nowhere
+        yield KeysFooter(show_hint=False)  # its own keys only: the fields take what is typed
 
     @staticmethod
     def _row(label: str, widget: Input | Select[str], *, hidden: bool = False) -> Horizontal:

@@ -56,6 +56,11 @@ def hint_text(overrides: dict[str, str]) -> Text:
     return text
 
 
+def _label(item: FooterItem) -> str:
+    """What a key takes on the line: `` k Description `` (`` k `` without one)."""
+    return f" {item.display} {item.description} " if item.description else f" {item.display} "
+
+
 @dataclass(frozen=True)
 class FooterItem:
     """One key as the footer shows it."""
@@ -134,6 +139,7 @@ class KeysFooter(Widget, can_focus=False):
         fresh = tuple(items.values())
         if fresh != self.items or overrides != self._hint_from:
             self.items = fresh
+            self._hover_on(None)  # what was under the mouse may be gone or elsewhere
             if overrides != self._hint_from:
                 self._hint_from = overrides
                 self._hint = hint_text(overrides) if self.show_hint else Text()
@@ -158,7 +164,7 @@ class KeysFooter(Widget, can_focus=False):
     def _fit(self, width: int) -> list[tuple[FooterItem, int]]:
         """The items that fit whole left of the hint, with their widths."""
         room = width - (self._hint.cell_len + 1 if self._hint else 0)  # + hint's padding
-        widths = [cell_len(f" {item.display} {item.description} ") for item in self.items]
+        widths = [cell_len(_label(item)) for item in self.items]
         fits = [end <= room for end in accumulate(widths)]
         return [(item, w) for item, w, fit in zip(self.items, widths, fits, strict=True) if fit]
 
@@ -166,13 +172,15 @@ class KeysFooter(Widget, can_focus=False):
         width = self.size.width
         key_style = self.get_component_rich_style("keys-footer--key")
         description_style = self.get_component_rich_style("keys-footer--description")
-        hover_style = self.get_component_rich_style("keys-footer--hover")
+        # Hovering changes a key's background only (its words keep their colours).
+        hover_style = Style(bgcolor=self.get_component_rich_style("keys-footer--hover").bgcolor)
         line = Text(no_wrap=True, overflow="crop", end="")
         spans: list[tuple[int, int, FooterItem]] = []
         for item, item_width in self._fit(width):
             start = line.cell_len
             line.append(f" {item.display} ", key_style)
-            line.append(f"{item.description} ", description_style)
+            if item.description:
+                line.append(f"{item.description} ", description_style)
             if not item.enabled:
                 line.stylize(Style(dim=True), start)
             if item == self._hover:
@@ -193,16 +201,17 @@ class KeysFooter(Widget, can_focus=False):
         return next((item for start, end, item in self._spans if start <= x < end), None)
 
     def on_mouse_move(self, event: events.MouseMove) -> None:
-        item = self._item_at(event.x)
+        self._hover_on(self._item_at(event.x))
+
+    def on_leave(self, event: events.Leave) -> None:
+        self._hover_on(None)
+
+    def _hover_on(self, item: FooterItem | None) -> None:
+        """``item`` under the mouse: its background, its tooltip, a hand pointer."""
         if item != self._hover:
             self._hover = item
             self.tooltip = item.tooltip if item is not None else None
-            self.refresh()
-
-    def on_leave(self, event: events.Leave) -> None:
-        if self._hover is not None:
-            self._hover = None
-            self.tooltip = None
+            self.styles.pointer = "pointer" if item is not None else "default"
             self.refresh()
 
     def on_click(self, event: events.Click) -> None:

@@ -237,7 +237,12 @@ class TasksTable(SafeTable):
         return seen is None
 
     def tick(self, now: float) -> int:
-        """Redraw the elapsed cells on screen whose text changed; how many were."""
+        """Repaint the elapsed column when an elapsed time on screen changed; how many did.
+
+        The column is one region (the whole column in view, finished rows included):
+        Textual draws each dirty region of a widget in a pass of its own, and ten passes
+        of one cell cost more than one pass of the column.
+        """
         first = self.scroll_offset.y
         last = min(self.row_count, first + max(0, self.size.height - self.header_height))
         redrawn = 0
@@ -259,8 +264,6 @@ class TasksTable(SafeTable):
                 column_stale = True
             redrawn += 1
         if column_stale:
-            # One region for the column, not one per cell: the screen draws each dirty
-            # region of a widget in a pass of its own, and a pass costs more than a line.
             self.refresh_column(self._elapsed_index)
         return redrawn
 
