@@ -44,8 +44,15 @@ async def test_a_refused_token_says_how_to_give_a_new_one(make_app: Any) -> None
         status = text_of(app.screen.status)
         assert "401" in status, status
         assert "press r" not in status, status
-        assert "VAGENT_TOKEN" in status and "profile: new" in status, status
+        # The demo's own advice: the key goes on the command line, not in VAGENT_TOKEN.
+        assert "--demo-token" in status and "VAGENT_TOKEN" not in status, status
         assert not any("Could not connect" in t for t in toasts), toasts  # the line says it
+
+
+def test_without_a_profile_a_platform_key_is_given_through_the_environment() -> None:
+    advice = token_advice(None)
+    assert "VAGENT_TOKEN" in advice and "profile: new" in advice
+    assert "--demo-token" in token_advice(None, demo=True)
 
 
 def test_the_advice_names_the_profile_source_and_keeps_its_tier() -> None:

@@ -68,7 +68,8 @@ class StatusLine(Static):
             retry_key = None  # never a blind retry of a change that may have been made
         message = prefix + describe_error(error)
         if token_refused(error):
-            message += "  — " + token_advice(self._profile())
+            connection = getattr(self.app, "connection", None)
+            message += "  — " + token_advice(self._profile(), demo=on_demo(connection))
         elif retry_key:
             message += f"  — press {retry_key} to retry"
         self.update(Text("✗ " + inert(message)))
@@ -128,16 +129,30 @@ class StatusReport(Message):
             line.info(describe_error(self.what))
 
 
+def on_demo(connection: object) -> bool:
+    """Whether ``connection`` (the app's, if any) talks to the embedded simulator."""
+    from vagent_tui.services.connect import SimClient
+
+    return isinstance(getattr(connection, "client", None), SimClient)
+
+
 def token_refused(error: BaseException | str) -> bool:
     """The platform refused the token itself (HTTP 401): no retry will get through."""
     return isinstance(error, ApiError) and error.status == 401
 
 
-def token_advice(profile: cfg.Profile | None) -> str:
+def token_advice(profile: cfg.Profile | None, *, demo: bool = False) -> str:
     """What to do about a refused token: where this one came from, and how to set another.
 
     Never the token itself; a profile's source is named (its variable, command or file).
+    ``demo``: the embedded simulator refused a key it does not know (``--demo-token``).
     """
+    if demo:
+        return (
+            "the token needs replacing, not a retry: the demo knows its own keys only, "
+            "restart with --demo --demo-token and one of them (demo-partner, demo-reseller, "
+            "demo-org, demo-agent, …; README: Demo keys)"
+        )
     new = 'ctrl+p "profile: new…" saves a profile with a new token'
     if profile is None:
         return (
