@@ -239,9 +239,10 @@ class TasksTable(SafeTable):
     def tick(self, now: float) -> int:
         """Repaint the elapsed column when an elapsed time on screen changed; how many did.
 
-        The column is one region (the whole column in view, finished rows included):
-        Textual draws each dirty region of a widget in a pass of its own, and ten passes
-        of one cell cost more than one pass of the column.
+        The column is refreshed as one region (the whole column in view, finished rows
+        included), not cell by cell: each refresh of a cell works out its region and
+        marks the table dirty again, which cost more than the lines it redraws (the
+        same lines are drawn either way).
         """
         first = self.scroll_offset.y
         last = min(self.row_count, first + max(0, self.size.height - self.header_height))
