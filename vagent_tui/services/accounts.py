@@ -116,6 +116,10 @@ class AccountDirectory:
             ScopeLevel.ORGANIZATION: "organization",
         }.get(self.scope.level, "")
 
+    def root_has_children(self) -> bool:
+        """Whether anything may sit below the root (the tree offers to expand it)."""
+        return has_children(self.owner) or bool(self.root_kind())
+
     def scope_account_id(self) -> int | None:
         """The account a user-shaped admin's rule names, when it is not the key owner."""
         root = self.scope.root_id

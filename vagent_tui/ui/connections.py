@@ -30,7 +30,6 @@ from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.errors import PlatformError, redact_url
 from vagent_tui.api.scope import ScopeLevel
 from vagent_tui.inert import DISPLAY_LIMIT, inert
-from vagent_tui.services.accounts import has_children
 from vagent_tui.services.agent_listing import AgentListings
 from vagent_tui.services.session import Connection, open_connection
 from vagent_tui.ui.safety import refusal
@@ -213,17 +212,12 @@ class ConnectionApp(CrashReportingApp[None]):
         if self.connection.client is not start.client:
             return  # another profile was chosen while this one connected: it stays
         self.connection = connection
-        directory, owner = connection.directory, connection.owner
-        if (
-            self.current_mode == "scope"
-            and directory is not None
-            and owner is not None
-            and (has_children(owner) or directory.root_kind())  # what Scope will expand
-        ):
+        directory = connection.directory
+        if self.current_mode == "scope" and directory is not None and directory.root_has_children():
             # Scope shows the first level of the key's tree: read it now, in this step,
             # while Textual is still building the screen; the tree then shows it as it
             # mounts (a platform's round trip, or a frame with the demo, sooner).
-            await directory.prefetch(owner)  # a failure: Scope says it
+            await directory.prefetch(directory.root())  # a failure: Scope says it
 
     # ------------------------------------------------------------------ target account
 

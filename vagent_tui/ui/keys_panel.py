@@ -76,13 +76,13 @@ def keys_table(title: str, mine: list[tuple[str, str]]) -> Table:
     table = Table.grid(padding=(0, 2))
     table.add_column(no_wrap=True, justify="right", style=HEADING)
     table.add_column(ratio=1)
-    table.add_row("", Text(f"This screen: {title}", style="bold underline"))
-    for keys, what in mine or [("", "no keys of its own")]:
+    # Every cell is a Text: a plain str in a rich Table would be read as markup.
+    table.add_row(Text(), safe(f"This screen: {title}", "bold underline"))
+    for keys, what in [*(mine or [("", "no keys of its own")]), ("", "")]:
         table.add_row(safe(keys), safe(what))
-    table.add_row("", "")
-    table.add_row("", Text("Everywhere (the key convention)", style="bold underline"))
+    table.add_row(Text(), Text("Everywhere (the key convention)", style="bold underline"))
     for keys, what in convention_rows():
-        table.add_row(keys, what)
+        table.add_row(safe(keys), safe(what))
     return table
 
 

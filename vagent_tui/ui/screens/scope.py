@@ -28,7 +28,7 @@ from textual.worker import Worker, WorkerCancelled, WorkerFailed
 
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import Account
-from vagent_tui.services.accounts import AccountDirectory, Matches, has_children
+from vagent_tui.services.accounts import AccountDirectory, Matches
 from vagent_tui.services.session import Connection
 from vagent_tui.ui.caps import left_out
 from vagent_tui.ui.css import stylesheet
@@ -143,7 +143,7 @@ class ScopeScreen(BaseScreen):
         self._pick_pending = None
         owner = self.directory.root()
         tree = self.account_tree
-        tree.start_at(owner, expandable=has_children(owner) or bool(self.directory.root_kind()))
+        tree.start_at(owner, expandable=self.directory.root_has_children())
         self._show_detail(owner)
         if tree.root.allow_expand:
             read = self.directory.cached_children(owner)

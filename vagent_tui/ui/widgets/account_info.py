@@ -18,7 +18,7 @@ from vagent_tui.services.session import Connection
 from vagent_tui.ui.format import flag, joined, plain
 from vagent_tui.ui.palette import FAILED, FAILED_STRONG, OK_STRONG, WARN
 from vagent_tui.ui.text import inert, safe
-from vagent_tui.ui.widgets.status import describe_error, on_demo, token_advice, token_refused
+from vagent_tui.ui.widgets.status import advice_for, describe_error, token_refused
 
 if TYPE_CHECKING:
     # Only a type: the details widgets (and the agent services they need) are not
@@ -88,7 +88,7 @@ def _failure(error: BaseException, connection: Connection) -> Text:
         what = "Could not connect"
         then = "press r to retry"
     if token_refused(error):
-        then = token_advice(connection.profile, demo=on_demo(connection))
+        then = advice_for(connection)
     return safe(f"✗ {what}: {describe_error(error)} — {then}", FAILED)
 
 

@@ -23,6 +23,7 @@ from vagent_tui.ui.convention import key_display, screens_keys
 from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.palette import HEADING
 from vagent_tui.ui.registry import SCREENS
+from vagent_tui.ui.text import inert
 
 if TYPE_CHECKING:
     from textual.screen import Screen
@@ -51,7 +52,7 @@ def hint_text(overrides: dict[str, str]) -> Text:
     text = Text(no_wrap=True, overflow="ellipsis")
     for keys, what in hint_parts(overrides):
         text.append(" ")
-        text.append(keys, style=HEADING)
+        text.append(inert(keys), style=HEADING)  # a profile's keymap: outside text
         text.append(f" {what} ")
     return text
 
@@ -130,7 +131,7 @@ class KeysFooter(Widget, can_focus=False):
                 continue  # one key per action, the first bound
             items[binding.action] = FooterItem(
                 key=binding.key,
-                display=get_display(binding),
+                display=inert(get_display(binding)),  # a profile's keymap may name it
                 description=binding.description,
                 enabled=active.enabled,
                 tooltip=active.tooltip or binding.tooltip or binding.description,

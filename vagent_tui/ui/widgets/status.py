@@ -68,16 +68,10 @@ class StatusLine(Static):
             retry_key = None  # never a blind retry of a change that may have been made
         message = prefix + describe_error(error)
         if token_refused(error):
-            connection = getattr(self.app, "connection", None)
-            message += "  — " + token_advice(self._profile(), demo=on_demo(connection))
+            message += "  — " + advice_for(getattr(self.app, "connection", None))
         elif retry_key:
             message += f"  — press {retry_key} to retry"
         self.update(Text("✗ " + inert(message)))
-
-    def _profile(self) -> cfg.Profile | None:
-        """The profile in force, for advice on a refused token (None outside the console)."""
-        connection = getattr(self.app, "connection", None)
-        return getattr(connection, "profile", None)
 
     def clear(self) -> None:
         self.remove_class("-error", "-ok")
@@ -129,11 +123,13 @@ class StatusReport(Message):
             line.info(describe_error(self.what))
 
 
-def on_demo(connection: object) -> bool:
-    """Whether ``connection`` (the app's, if any) talks to the embedded simulator."""
+def advice_for(connection: object) -> str:
+    """`token_advice` for the connection in force (None outside the console): its
+    profile's source of the token, or the demo's keys."""
     from vagent_tui.services.connect import SimClient
 
-    return isinstance(getattr(connection, "client", None), SimClient)
+    demo = isinstance(getattr(connection, "client", None), SimClient)
+    return token_advice(getattr(connection, "profile", None), demo=demo)
 
 
 def token_refused(error: BaseException | str) -> bool:
