@@ -145,9 +145,8 @@ def token_advice(profile: cfg.Profile | None, *, demo: bool = False) -> str:
     """
     if demo:
         return (
-            "the token needs replacing, not a retry: the demo knows its own keys only, "
-            "restart with --demo --demo-token and one of them (demo-partner, demo-reseller, "
-            "demo-org, demo-agent, …; README: Demo keys)"
+            "the token needs replacing, not a retry: restart with --demo-token and a demo "
+            "key (demo-partner, demo-org, …; README: Demo keys)"
         )
     new = 'ctrl+p "profile: new…" saves a profile with a new token'
     if profile is None:
