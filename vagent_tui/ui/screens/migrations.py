@@ -48,7 +48,7 @@ from vagent_tui.services.migrations import (
 from vagent_tui.ui.caps import ROW_CAP
 from vagent_tui.ui.palette import FAILED, FAILED_STRONG, WARN, WARN_STRONG
 from vagent_tui.ui.screens.base import BaseScreen
-from vagent_tui.ui.text import safe
+from vagent_tui.ui.text import inert, safe
 from vagent_tui.ui.widgets.migration_rows import (
     TasksTable,
     elapsed_line,
@@ -280,9 +280,15 @@ class MigrationsScreen(BaseScreen):
             self._fill(choice)
 
     def _fill(self, template_id: str) -> None:
-        """Put a picked id in the field (its Changed event shows the template's sections)."""
-        self._filled = template_id
-        self.query_one("#mig-template-id", Input).value = template_id
+        """Put a picked id in the field (its Changed event shows the template's sections).
+
+        An input shows its value as it is, escape sequences included: an id holding
+        control characters (which no template id can hold, `template_id_problem`) goes in
+        as its inert picture, which names no listed template.
+        """
+        shown = inert(template_id)
+        self._filled = shown
+        self.query_one("#mig-template-id", Input).value = shown
 
     def on_input_changed(self, event: Input.Changed) -> None:
         event.stop()

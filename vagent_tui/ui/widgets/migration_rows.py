@@ -20,7 +20,7 @@ from vagent_tui.services.migrations import WatchedTask
 from vagent_tui.ui.dialogs import ConfirmModal, PromptModal
 from vagent_tui.ui.format import fmt_duration
 from vagent_tui.ui.palette import FAILED, OK, RUNNING, UNKNOWN, WARN, WARN_STRONG
-from vagent_tui.ui.text import safe
+from vagent_tui.ui.text import inert, safe
 from vagent_tui.ui.widgets.tables import SafeTable
 
 COLUMNS: tuple[tuple[str, str], ...] = (
@@ -62,10 +62,13 @@ def run_text(dry_run: bool) -> Text:
 
 
 def template_label(template: Template) -> Text:
-    """``Dental reception · rev 4 · 2 agents``: the name as the server sent it."""
+    """``Dental reception · rev 4 · 2 agents``: the name as the server sent it.
+
+    A revision may come as text (the model takes ``int | str``): inert like the name.
+    """
     text = safe(template.name or template.id)
     if template.revision is not None:
-        text.append(f" · rev {template.revision}", style="dim")
+        text.append(f" · rev {inert(template.revision)}", style="dim")
     if template.agent_count is not None:
         noun = "agent" if template.agent_count == 1 else "agents"
         text.append(f" · {template.agent_count} {noun}", style="dim")
