@@ -161,8 +161,10 @@ def plant_points(model: type[BaseModel], prefix: str = "") -> Iterator[str]:
 class Plant:
     """Rewrites the JSON a model is about to read: hostile text or nulls, per field."""
 
-    def __init__(self, kind: Kind) -> None:
+    def __init__(self, kind: Kind, *, spare: tuple[type[BaseModel], ...] = ()) -> None:
         self.kind = kind
+        self.spare = spare
+        """Models read as they came (the key owner's account: its type says where to go)."""
         self._turn = itertools.count()
         self.planted: dict[str, int] = {}
         """Per model and field, how many values were planted (what the walk reached)."""
@@ -178,7 +180,7 @@ class Plant:
 
     def record(self, model: type[BaseModel], value: Any) -> Any:
         """``value`` (a JSON object ``model`` reads) planted; anything else as it is."""
-        if not isinstance(value, dict):
+        if not isinstance(value, dict) or model in self.spare:
             return value
         out = dict(value)
         for name, field in model.model_fields.items():
@@ -271,9 +273,14 @@ _REAL: dict[str, Any] = {
 }
 
 
-def install(kind: Kind, setattr_: Callable[[Any, str, Any], None] = setattr) -> Plant:
+def install(
+    kind: Kind,
+    setattr_: Callable[[Any, str, Any], None] = setattr,
+    *,
+    spare: tuple[type[BaseModel], ...] = (),
+) -> Plant:
     """Plant every reply the client parses from now on; ``setattr_``: a monkeypatch's."""
-    plant = Plant(kind)
+    plant = Plant(kind, spare=spare)
 
     def parse_model(model: type[Any], value: Any, **kwargs: Any) -> Any:
         return _REAL["parse_model"](model, plant.record(model, value), **kwargs)

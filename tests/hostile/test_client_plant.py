@@ -140,7 +140,9 @@ async def test_the_template_list_draws_a_planted_revision_inert(
         assert "· rev " in assert_inert(app, "migrations")
 
 
-ERROR_WORDS = ("unexpected type", "not a list", "✗")
+REFUSED = ("unexpected type", "not a list", "not JSON", "Unexpected error")
+"""What the console says when it refuses a reply (an error of the platform's own, such as
+403 for an account whose type came null, is the platform answering, not a refusal)."""
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -153,19 +155,25 @@ async def test_nulls_everywhere_cost_no_screen_its_reply(
     async with app.run_test(size=(120, 40)) as pilot:
         await visit(app, pilot, name)
         status = str(app.screen.query_one("#status").content)
-        assert not any(word in status for word in ERROR_WORDS), f"{name}: {status!r}"
+        assert not any(word in status for word in REFUSED), f"{name}: {status!r}"
         assert app.is_running
 
 
 @pytest.mark.parametrize(
     ("name", "selector"),
-    [("inbox", "#inbox-table"), ("webhooks", "#relays-table"), ("migrations", "#mig-templates")],
+    [("inbox", "#inbox-table"), ("webhooks", "#relay-table"), ("migrations", "#mig-templates")],
 )
 async def test_a_null_item_is_skipped_and_counted(
     make_app: Any, monkeypatch: pytest.MonkeyPatch, name: str, selector: str
 ) -> None:
-    """The issue's three screens: the records kept, the null entries counted on the line."""
-    install("null", monkeypatch.setattr)
+    """The issue's three screens: the records kept, the null entries counted on the line.
+
+    The accounts are spared: a key owner whose type came null leads nowhere (a reseller
+    not known as one is refused the templates by the platform).
+    """
+    from vagent_tui.api.models import Account
+
+    install("null", monkeypatch.setattr, spare=(Account,))
     app = make_app(name, account=ACCOUNT_FOR.get(name))
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)

@@ -16,6 +16,7 @@ from urllib.parse import parse_qsl, quote, urlsplit, urlunsplit
 from pydantic_core import from_json
 
 from vagent_tui.api import models as m
+from vagent_tui.api.base import without_nulls
 from vagent_tui.api.errors import MalformedResponse, PlatformError, redact_url
 from vagent_tui.api.targets import Target
 from vagent_tui.api.transport import (
@@ -30,6 +31,15 @@ from vagent_tui.api.transport import (
 
 def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _as_asked(page: m.InboxPage, params: Mapping[str, Any]) -> m.InboxPage:
+    """A page whose ``pageSize`` or ``pageNumber`` came null (or not at all): what was asked."""
+    if page.page_size is None:
+        page.page_size = params["pageSize"]
+    if page.page_number is None:
+        page.page_number = params["page"]
+    return page
 
 
 class PlatformClient(ApiTransport):
@@ -463,7 +473,7 @@ class PlatformClient(ApiTransport):
         if unread:  # an optional flag: sent only when set
             params["unread"] = True
         payload = await self.request("GET", "/junkConversations", target=target, params=params)
-        return self._parse(m.JunkRoomPage, payload, url="/junkConversations")
+        return _as_asked(self._parse(m.JunkRoomPage, payload, url="/junkConversations"), params)
 
     async def list_priority_rooms(
         self,
@@ -481,7 +491,7 @@ class PlatformClient(ApiTransport):
         if unread:
             params["unread"] = True
         payload = await self.request("GET", "/conversations", target=target, params=params)
-        return self._parse(m.InboxPage, payload, url="/conversations")
+        return _as_asked(self._parse(m.InboxPage, payload, url="/conversations"), params)
 
     async def list_room_messages(
         self, room_id: str, *, target: int | None = None
@@ -512,7 +522,7 @@ class PlatformClient(ApiTransport):
                 raise MalformedResponse(
                     "The platform's reply has 'messages' that is not a list", url=path
                 )
-        wrapped = {"messages": [item for item in items if item is not None]}
+        wrapped = {"messages": without_nulls(items)}
         return self._parse_list(m.RoomMessage, wrapped, "messages", path)
 
 

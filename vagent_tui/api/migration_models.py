@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from vagent_tui.api.base import Resource
+from vagent_tui.api.base import Items, NullAsEmpty, Resource
 
 
 class Template(Resource):
-    id: str = ""
+    id: NullAsEmpty = ""
     name: str | None = None
     revision: int | str | None = None
     agent_count: int | None = None
-    sections: list[str] = Field(default_factory=list)
+    sections: Items[str] = Field(default_factory=list)
     updated_at: str | None = None
 
 
@@ -44,7 +44,7 @@ class MigrationTask(Resource):
     template_id: str | None = None
     dry_run: bool | None = None
     counts: MigrationCounts | None = None
-    history: list[StatusChange] = Field(default_factory=list)
+    history: Items[StatusChange] = Field(default_factory=list)
 
     @property
     def is_task(self) -> bool:

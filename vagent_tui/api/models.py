@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ConfigDict, Field, model_validator
 
-from vagent_tui.api.base import Resource
+from vagent_tui.api.base import Items, MaybeItems, NullAsDefault, Resource
 
 if TYPE_CHECKING:
     from vagent_tui.api.agent_config import (
@@ -225,7 +225,7 @@ class Account(Resource):
     partner_id: int | str | None = None
     reseller_id: int | str | None = None
     parent_id: int | None = None
-    permitted_account_ids: list[int] | None = None
+    permitted_account_ids: MaybeItems[int] = None
     super_admin: bool | None = None
     active: bool | None = None
     vida_premium: bool | None = None
@@ -269,7 +269,7 @@ class AccountPage(Resource):
 
     model_config = ConfigDict(defer_build=False)
 
-    items: list[Account] = Field(default_factory=list)
-    total: int = 0
+    items: Items[Account] = Field(default_factory=list)
+    total: NullAsDefault[int] = 0
     page_size: int | None = None
     page_number: int | None = None

@@ -13,6 +13,7 @@ import httpx
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, create_model
 from pydantic_core import from_json
 
+from vagent_tui.api.base import without_nulls
 from vagent_tui.api.errors import ApiError, MalformedResponse, PlatformError, redact_text
 
 if TYPE_CHECKING:
@@ -129,9 +130,9 @@ def parse_list(model: type[ModelT], payload: Json, key: str, url: str) -> list[M
         return []
     if not isinstance(items, list):
         raise MalformedResponse(f"The platform's reply has {key!r} that is not a list", url=url)
-    # A null item is no record: skipped, so that it does not cost the list its others.
-    # (The fast path of `list_envelope` refuses it, and the reply comes here.)
-    items = [item for item in items if item is not None]
+    # A null item is no record: skipped (and counted), so that it does not cost the list
+    # its others. (The fast path of `list_envelope` refuses it, and the reply comes here.)
+    items = without_nulls(items)
     try:
         return _list_adapter(model).validate_python(items)
     except ValidationError as exc:

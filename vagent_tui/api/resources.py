@@ -17,7 +17,14 @@ from pydantic import (
     field_validator,
 )
 
-from vagent_tui.api.base import Items, NullAsEmpty, Resource
+from vagent_tui.api.base import (
+    Items,
+    MaybeItems,
+    NullAsDefault,
+    NullAsEmpty,
+    Resource,
+    skipped_empty,
+)
 
 # --------------------------------------------------------------------------- agents
 
@@ -72,7 +79,7 @@ assert Voice.model_fields["compatible_s2_s_engines"].alias == "compatibleS2SEngi
 class SavedVersion(Resource):
     """A saved snapshot of a live configuration, identified by its epoch-ms score."""
 
-    version_id: int = 0
+    version_id: NullAsDefault[int] = 0
     title: NullAsEmpty = ""
     snapshot: dict[str, Any] | None = None
 
@@ -178,7 +185,7 @@ class UploadResult(Resource):
 
 
 class WorkspaceFile(Resource):
-    path: str = ""
+    path: NullAsEmpty = ""
     size: int | None = None
     mode: str | None = None
     updated_at: str | None = None
@@ -206,9 +213,12 @@ class JunkRoom(Resource):
 
 
 class JunkRoomPage(Resource):
-    page_size: int = 0
-    page_number: int = 0
-    total_rooms: int = 0
+    """A page of rooms. ``pageSize`` and ``pageNumber`` that come ``null`` are what was
+    asked (the client fills them in); a ``null`` ``totalRooms`` is not known (None)."""
+
+    page_size: int | None = None
+    page_number: int | None = None
+    total_rooms: int | None = None
     rooms: Items[JunkRoom] = Field(default_factory=list)
 
 
@@ -300,7 +310,7 @@ def _stamp(value: Any) -> int | float | str | None:
 
 
 class SipEntry(Resource):
-    ip: str = ""
+    ip: NullAsEmpty = ""
     label: str | None = None
     timestamp: int | float | str | None = None
     user_id: int | None = None
@@ -313,7 +323,7 @@ class SipEntry(Resource):
 
 
 class Webhook(Resource):
-    url: str = ""
+    url: NullAsEmpty = ""
     label: str | None = None
     type: str | None = None
     timestamp: int | float | str | None = None
@@ -327,7 +337,7 @@ class Webhook(Resource):
 
 
 class RelayType(Resource):
-    name: str = ""
+    name: NullAsEmpty = ""
     description: str | None = None
 
 
@@ -340,17 +350,18 @@ class RelayConfig(Resource):
     else reads as no headers rather than losing the record.
     """
 
-    type: str = ""
+    type: NullAsEmpty = ""
     url: str | None = None
     timeout: int | None = None
     headers: list[tuple[str, str]] = Field(default_factory=list)
-    success_status_codes: list[int] | None = None
+    success_status_codes: MaybeItems[int] = None
 
     @field_validator("headers", mode="before")
     @classmethod
     def _headers(cls, value: Any) -> list[tuple[str, str]]:
         entries = value if isinstance(value, list) else [value]
         pairs = []
+        skipped_empty(sum(entry is None for entry in entries))
         for entry in entries:
             if isinstance(entry, dict):
                 pairs += [(str(k), _header_text(v)) for k, v in entry.items() if v is not None]

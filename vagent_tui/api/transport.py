@@ -34,6 +34,7 @@ import httpx
 from pydantic import ValidationError
 
 from vagent_tui.api import models as m
+from vagent_tui.api.base import empty_count, set_empty_count
 from vagent_tui.api.errors import (
     PlatformError,
     ReadOnlyRefused,
@@ -507,10 +508,12 @@ class ApiTransport:
             # first): about a third of the cost of from_json + validate_python. Anything
             # else (an error envelope, a reply that does not fit) takes the general path
             # below, which raises exactly what it always did.
+            counted = empty_count()
             try:
                 reply = list_envelope(model, key).validate_json(response.content)
             except ValidationError:
                 reply = None
+                set_empty_count(counted)  # read again below: counted once
             if reply is not None and reply.success is not False:
                 message = reply.message if isinstance(reply.message, str) else None
                 elapsed = asyncio.get_running_loop().time() - started

@@ -70,8 +70,11 @@ class InboxPager:
         self.page = first // size
 
     def apply(self, result: InboxPage) -> None:
-        self.total = result.total_rooms
         self.rooms = list(result.rooms)
+        if result.total_rooms is not None:
+            self.total = result.total_rooms
+        else:  # not said: at least the rooms up to this page's
+            self.total = self.page * self.page_size + len(self.rooms)
 
     async def fetch(self, client: PlatformClient, target: int | None) -> InboxPage:
         read = client.list_priority_rooms if self.inbox == PRIORITY else client.list_junk_rooms

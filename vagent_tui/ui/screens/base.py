@@ -19,8 +19,9 @@ from textual.binding import Binding, BindingType
 from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 from textual.widgets import DataTable, OptionList
-from textual.worker import Worker
+from textual.worker import NoActiveWorker, Worker, get_current_worker
 
+from vagent_tui.api.base import counting_empty
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.ui.failures import (
     WRITE_GROUP_PREFIX,
@@ -192,10 +193,19 @@ class BaseScreen(Screen[None]):
 
         if note:
             self.status.busy(note)
-        return await guarded_read(
-            call(start), still_wanted=still_wanted, on_error=on_error or self.status.error,
-            busy=busy,
-        )  # fmt: skip
+        with counting_empty() as empty:
+            result = await guarded_read(
+                call(start), still_wanted=still_wanted, on_error=on_error or self.status.error,
+                busy=busy,
+            )  # fmt: skip
+        if result[0]:
+            # null entries skipped in the reply: said on the status line, per read
+            try:
+                read = get_current_worker().group
+            except NoActiveWorker:
+                read = ""
+            self.status.count_empty(read, empty.count)
+        return result
 
     # ------------------------------------------------------------------ failures
 

@@ -378,7 +378,7 @@ class InboxScreen(BaseScreen):
         if switched:
             other = INBOX_TITLES[other_inbox(want.inbox)].lower()
             self.status.info(f"Showing the {want.title.lower()} (i: the {other})")
-        elif str(self.status.content):
+        elif str(self.status.content) or self.status.counts_empty:
             self.status.clear()  # (a clear line is not cleared again: no layout for it)
         self._header()
 

@@ -41,15 +41,35 @@ class StatusLine(Static):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__("", id=id, markup=False)
+        self._empty: dict[str, int] = {}
+
+    def count_empty(self, read: str, count: int) -> None:
+        """How many entries the last reply of ``read`` (a worker group) held empty
+        (``null`` list items, skipped): said after the screen's own words."""
+        if count:
+            self._empty[read] = count
+        else:
+            self._empty.pop(read, None)
+
+    @property
+    def counts_empty(self) -> bool:
+        """Whether the line says (after its words) that entries came empty."""
+        return bool(self._empty)
+
+    def _empty_note(self) -> str:
+        count = sum(self._empty.values())
+        if not count:
+            return ""
+        return f" · {count:,} {'entry' if count == 1 else 'entries'} the platform sent empty"
 
     def info(self, message: str) -> None:
         self.remove_class("-error", "-ok")
-        self.update(Text(inert(message)))
+        self.update(Text(inert(message) + self._empty_note()))
 
     def ok(self, message: str) -> None:
         self.remove_class("-error")
         self.add_class("-ok")
-        self.update(Text("✓ " + inert(message)))
+        self.update(Text("✓ " + inert(message) + self._empty_note()))
 
     def busy(self, what: str = "Loading") -> None:
         self.info(f"⟳ {what}…")
@@ -75,7 +95,7 @@ class StatusLine(Static):
 
     def clear(self) -> None:
         self.remove_class("-error", "-ok")
-        self.update("")
+        self.update(Text(self._empty_note().removeprefix(" · ")))
 
 
 class StatusReport(Message):
