@@ -135,7 +135,7 @@ class AgentScreen(AgentChanges):
             who = Text("Select an agent account on the Scope screen (1).\n\n", style="bold")
             if acting is not None:
                 name = inert(acting.display_name)
-                who.append(f"Acting as {name} (#{acting.id}, {kind_name(acting)}),")
+                who.append(f"Acting as {name} (#{inert(acting.id)}, {kind_name(acting)}),")
                 who.append(" which is not an agent account: it has no agent configuration.")
             self.query_one("#agent-hint", Static).update(who)
             self.status.info("No agent account selected")
@@ -244,8 +244,8 @@ class AgentScreen(AgentChanges):
             table.add_row(
                 safe(version.title or "—"),
                 fmt_datetime(version.saved_at),
-                str(version.version_id),
-                key=str(version.version_id),
+                inert(version.version_id),
+                key=inert(version.version_id),
             )
 
     def action_toggle_slot(self) -> None:

@@ -27,7 +27,7 @@ from vagent_tui.services.agents import Finding, cross_check
 from vagent_tui.services.changes import Change, FunctionSwitch
 from vagent_tui.services.session import Connection
 from vagent_tui.ui.dialogs import EditorModal
-from vagent_tui.ui.format import flag
+from vagent_tui.ui.format import flag, plain
 from vagent_tui.ui.palette import FAILED, FAILED_STRONG, WARN
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.screens.staging_flow import stage_change
@@ -285,9 +285,7 @@ class FunctionsScreen(BaseScreen):
         return [
             flag(fn.allowed),
             safe(fn.label or fn.name or "—", "" if fn.allowed is not False else FAILED),
-            Text(
-                "—" if fn.limit is None else str(fn.limit), style="dim" if fn.limit is None else ""
-            ),
+            Text(plain(fn.limit), style="dim" if fn.limit is None else ""),
             need(fn.require_paid),
             need(fn.require_computer),
             configured,

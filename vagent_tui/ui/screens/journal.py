@@ -264,15 +264,15 @@ def _row(entry: JournalEntry) -> list[Text]:
     if entry.status is None:
         status = Text(f"{NO} none", style=FAILED)
     elif entry.ok:
-        status = Text(f"{YES} {entry.status}", style=OK)
+        status = Text(f"{YES} {inert(entry.status)}", style=OK)
     else:
-        status = Text(f"{NO} {entry.status}", style=FAILED)
+        status = Text(f"{NO} {inert(entry.status)}", style=FAILED)
     path = entry.path.removeprefix("/api/v2")
     return [
         safe(when),
         safe(entry.method, style="bold"),
         safe(path),
-        Text(str(entry.target) if entry.target is not None else "—"),
+        Text(inert(entry.target) if entry.target is not None else "—"),
         status,
         safe(entry.message or "—"),
         safe(entry.profile),
@@ -287,9 +287,9 @@ def entry_detail(entry: JournalEntry) -> Text:
     if entry.status is None:
         out.append(f"{NO} no reply", style=FAILED)
     elif entry.ok:
-        out.append(f"{YES} {entry.status}", style=OK)
+        out.append(f"{YES} {inert(entry.status)}", style=OK)
     else:
-        out.append(f"{NO} {entry.status}", style=FAILED)
+        out.append(f"{NO} {inert(entry.status)}", style=FAILED)
     out.append(f"  {inert(entry.message or '—')}\n")
     target = "— (key owner or in the path)"
     if entry.target is not None:
@@ -298,8 +298,8 @@ def entry_detail(entry: JournalEntry) -> Text:
             target += f" ({entry.target_param})"
     moment = entry.moment
     when = moment.strftime("%Y-%m-%d %H:%M:%S UTC") if moment else entry.time
-    out.append(f"target {target} · profile {inert(entry.profile)}\n", style="dim")
-    out.append(f"{inert(when)} · {entry.elapsed_ms} ms\n", style="dim")
+    out.append(f"target {inert(target)} · profile {inert(entry.profile)}\n", style="dim")
+    out.append(f"{inert(when)} · {inert(entry.elapsed_ms)} ms\n", style="dim")
     out.append("Body", style="bold")
     if entry.body is None:
         out.append(": none\n")

@@ -252,7 +252,7 @@ class MigrationsScreen(BaseScreen):
             for entry in recent:
                 label = safe(entry.template_id)
                 if entry.target is not None:
-                    label.append(f" · for #{entry.target}", style="dim")
+                    label.append(f" · for #{inert(entry.target)}", style="dim")
                 items.append(Option(label, id=RECENT_PREFIX + entry.template_id))
                 choices.append(entry.template_id)
         self._choices = choices

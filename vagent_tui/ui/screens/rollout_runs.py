@@ -436,7 +436,7 @@ def _listing(plans: list[AccountPlan]) -> Text:
     """The accounts of a review, one per line with what changes; past a screenful, counted."""
     text = Text()
     for p in plans[:REVIEW_LINES]:
-        text.append(f"{p.account_id}  {inert(p.name, limit=60)}", style="bold")
+        text.append(f"{inert(p.account_id)}  {inert(p.name, limit=60)}", style="bold")
         text.append(f"  {inert('; '.join(p.changes), limit=200)}\n")
     if len(plans) > REVIEW_LINES:
         text.append(f"… and {len(plans) - REVIEW_LINES:,} more accounts", style="dim")

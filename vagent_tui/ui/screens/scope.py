@@ -332,7 +332,7 @@ class ScopeScreen(BaseScreen):
         if parents:
             text.append(f"  in {inert(parents[-1].display_name)}", style="dim")
         elif (parent := self.directory.parents.get(account.id)) is not None:
-            text.append(f"  in #{parent}", style="dim")
+            text.append(f"  in #{inert(parent)}", style="dim")
         return text
 
     def _account_of(self, option: Option | None) -> Account | None:

@@ -97,7 +97,7 @@ class SipScreen(BaseScreen):
             table.clear()
             for entry in entries:
                 table.add_row(
-                    Text(entry.ip, style="bold"),
+                    safe(entry.ip, style="bold"),
                     Text(plain(entry.label)),
                     Text(fmt_datetime(entry.added_at)),
                     key=entry.ip,

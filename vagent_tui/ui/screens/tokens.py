@@ -160,7 +160,7 @@ class TokensScreen(BaseScreen):
     @staticmethod
     def _cells(record: TokenRecord) -> list[Text]:
         return [
-            Text(record.masked),
+            safe(record.masked),
             Text(plain(record.description)),
             Text(plain(record.type)),
             Text(fmt_datetime(record.created_at)),

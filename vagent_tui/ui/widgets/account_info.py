@@ -51,7 +51,7 @@ def scope_info(connection: Connection, error: BaseException | None) -> Renderabl
             grid.add_row("Key owner", Text("connecting…", style="italic"))
         return grid
     who = safe(owner.display_name, "bold")
-    who.append(f"  #{owner.id} · {kind_name(owner)}", style="dim")
+    who.append(f"  #{inert(owner.id)} · {kind_name(owner)}", style="dim")
     grid.add_row("Key owner", who)
     verdict = safe(scope.label, "bold")
     if scope.rule:
@@ -70,10 +70,11 @@ def scope_info(connection: Connection, error: BaseException | None) -> Renderabl
         elif scope.root_id is not None and scope.root_id != scope.account_id:
             # A user-shaped admin acts as its partner/reseller/organization by naming it.
             level = scope.level.value
-            acting.append(f" — to act as {level} #{scope.root_id}, pick it below", "dim")
+            acting.append(f" — to act as {level} #{inert(scope.root_id)}, pick it below", "dim")
     else:
         acting.append(inert(connection.target.display_name), style="bold")
-        acting.append(f"  #{connection.target.id} · {kind_name(connection.target)}", style="dim")
+        target = connection.target
+        acting.append(f"  #{inert(target.id)} · {kind_name(target)}", style="dim")
         acting.append("  (o: key owner)", style="dim")
     grid.add_row(Text(f"{CURRENT} Acting as", style="bold"), acting)
     return grid
@@ -112,7 +113,7 @@ def _access(connection: Connection) -> Text:
     root = scope.root_id
     if root is not None and root != scope.account_id:
         # A user-shaped admin: the account its rule names is not its own.
-        return Text(f"every child account of {scope.level.value} #{root} ({below})")
+        return Text(f"every child account of {scope.level.value} #{inert(root)} ({below})")
     return Text(f"every child account ({below})")
 
 
@@ -121,7 +122,7 @@ def account_line(account: Account, *, current: bool, selectable: bool, suffix: s
     text = Text()
     text.append(f"{CURRENT} " if current else "  ", style=OK_STRONG)
     text.append(inert(account.display_name), style="bold" if current else "")
-    text.append(f" #{account.id} {kind_name(account)}", style="dim")
+    text.append(f" #{inert(account.id)} {kind_name(account)}", style="dim")
     if account.scope_field("active") is False:
         text.append(" ✗ inactive", style=FAILED)
     if not selectable:

@@ -165,7 +165,7 @@ class AccountMatches(OptionList):
             more = f"… {matches.more:,} more matches not shown: type more to narrow"
             options_shown.append(Option(Text(more, style="dim italic"), disabled=True))
         if matches.partial:
-            options_shown.append(Option(Text(f"⚠ {matches.partial}", style="dim"), disabled=True))
+            options_shown.append(Option(safe(f"⚠ {matches.partial}", style="dim"), disabled=True))
         self.add_options(options_shown)
         ids = [o.id for o in options]
         self.highlighted = ids.index(before) if before in ids else (0 if options else None)

@@ -49,7 +49,7 @@ class ContextBar(Static):
         self.set_class(tier == "prod", "-tier-prod")
         self.set_class(tier == "staging", "-tier-staging")
         if tier in ("prod", "staging"):
-            text.append(f" {tier.upper()} ", style="bold reverse")
+            text.append(f" {inert(tier).upper()} ", style="bold reverse")
             text.append(" ")
         if connection.read_only:
             text.append("read-only", style="bold")

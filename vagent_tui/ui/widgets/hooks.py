@@ -62,7 +62,7 @@ class HookPane(Vertical):
                 added = Text(fmt_datetime(hook.added_at))
                 if room is not None and hook.added_at is not None:
                     added = Text(hook.added_at.strftime("%Y-%m-%d"))
-                table.add_row(*(Text(c) for c in cells), added, key=hook.url)
+                table.add_row(*(safe(c) for c in cells), added, key=hook.url)
             place_cursor(table, [h.url for h in hooks], keep, row)
         self.show_detail()
 

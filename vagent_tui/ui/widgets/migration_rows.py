@@ -71,7 +71,7 @@ def template_label(template: Template) -> Text:
         text.append(f" · rev {inert(template.revision)}", style="dim")
     if template.agent_count is not None:
         noun = "agent" if template.agent_count == 1 else "agents"
-        text.append(f" · {template.agent_count} {noun}", style="dim")
+        text.append(f" · {inert(template.agent_count)} {noun}", style="dim")
     return text
 
 
@@ -83,7 +83,7 @@ def task_cells(task: WatchedTask, now: float) -> dict[str, Text]:
     counts = task.counts
     done = "—"
     if counts is not None and counts.processed is not None:
-        done = f"{counts.processed}/{_count(counts.total)}"
+        done = f"{_count(counts.processed)}/{_count(counts.total)}"
     error = safe(f"⚠ {task.error}", style=FAILED) if task.error else Text("")
     return {
         "template": safe(task.template_name or task.template_id),

@@ -71,7 +71,7 @@ def result_text(result: AccountResult | None) -> Text:
     if result is None:
         return BLANK
     label, style = RESULT_TEXT.get(result.result, (result.result, ""))
-    return Text(label, style=style)
+    return Text(inert(label), style=style)
 
 
 def latest(account_id: int, results: Results) -> Text:
@@ -111,7 +111,7 @@ class RolloutTable(SafeTable):
             self.plans[p.account_id] = p
             label, style = OUTCOME_TEXT[p.outcome]
             self.add_row(
-                Text(str(p.account_id)), Text(_cut(p.name)), Text(label, style=style),
+                Text(inert(p.account_id)), Text(_cut(p.name)), Text(label, style=style),
                 latest(p.account_id, results), _detail(p, results), key=str(p.account_id),
             )  # fmt: skip
         return min(kept, ROW_CAP), kept
