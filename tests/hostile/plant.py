@@ -32,10 +32,10 @@ import typing
 from collections.abc import Callable, Iterator
 from typing import Any, Literal
 
-from pydantic import BaseModel, TypeAdapter
+from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
-from vagent_tui.api import base, replies, transport
+from vagent_tui.api import replies, transport
 from vagent_tui.api.base import Resource
 
 Kind = Literal["text", "null"]
@@ -300,4 +300,4 @@ def install(
     return plant
 
 
-__all__ = ["FORMS", "Plant", "TypeAdapter", "base", "install", "plant_points", "response_models"]
+__all__ = ["FORMS", "Plant", "install", "plant_points", "response_models"]

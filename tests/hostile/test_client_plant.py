@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
@@ -206,7 +207,6 @@ def test_every_model_keeps_a_record_whose_fields_are_all_null(model: type[Resour
 @pytest.mark.parametrize("model", response_models(), ids=lambda m: m.__name__)
 def test_every_model_reads_planted_text(model: type[Resource]) -> None:
     """Every field planted reads the hostile text as it came (nothing refused)."""
-    Plant("text").record(model, {})
     model.model_validate(Plant("text").record(model, {}))
 
 
@@ -216,6 +216,27 @@ def test_the_walk_reaches_ids_and_numbers_taken_as_text() -> None:
     assert {"id", "name"} <= points["Voice"]
     assert "organizationId" in points["Account"]
     assert "rooms[].roomId" in points["JunkRoomPage"]
+
+
+API = Path(__file__).resolve().parents[2] / "vagent_tui" / "api"
+VALIDATES = re.compile(r"\.model_validate\(|TypeAdapter\(|\.validate_json\(|\.validate_python\(")
+NOT_REPLIES = {
+    "client.py": "m.WebhookRequest.model_validate(",  # a request the console builds
+    "scope.py": "account = Account.model_validate(account)",  # an account the caller read
+    "transport.py": "list_envelope(model, key).validate_json(",  # the plant's own
+}
+
+
+def test_every_parse_goes_through_the_plant() -> None:
+    """The plant sits in `replies` (parse_model, parse_list, list_envelope): a reply read
+    into a model anywhere else in ``api/`` would not be planted, so none is."""
+    for path in sorted(API.glob("*.py")):
+        if path.name == "replies.py":
+            continue
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if VALIDATES.search(line):
+                allowed = NOT_REPLIES.get(path.name)
+                assert allowed is not None and allowed in line, f"{path.name}: {line.strip()}"
 
 
 def test_null_items_are_counted() -> None:
