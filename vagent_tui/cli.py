@@ -281,8 +281,8 @@ def _run_console(args: argparse.Namespace) -> int:
 def run_serve(port: int, app_args: Sequence[str]) -> int:
     """Serve the console in a browser with textual-serve, bound to 127.0.0.1 only.
 
-    The hardening (origin check, relative page, the token kept off command lines and
-    out of print) is `vagent_tui.serve_web`'s.
+    The hardening (a secret per run, origin check, relative page, the token kept off
+    command lines and out of print) is `vagent_tui.serve_web`'s.
     """
     try:
         import textual_serve  # noqa: F401  (the optional 'serve' extra)
