@@ -22,10 +22,17 @@ class ConsolePalette(CommandPalette):
 
     # Same keys as Textual's palette; a subclass's binding for a key replaces the base's.
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("pagedown", "page(1)", "Next page", show=False),
-        Binding("pageup", "page(-1)", "Previous page", show=False),
+        Binding("pagedown", "page_down", "Next page", show=False, id="palette.page-down"),
+        Binding("pageup", "page_up", "Previous page", show=False, id="palette.page-up"),
     ]
 
-    def action_page(self, direction: Direction) -> None:
-        """Page the list of commands, once it has its lines."""
+    def action_page_down(self) -> None:
+        """Page the list of commands down, once it has its lines."""
+        self._page(1)
+
+    def action_page_up(self) -> None:
+        """Page the list of commands up, once it has its lines."""
+        self._page(-1)
+
+    def _page(self, direction: Direction) -> None:
         page(self.query_one(CommandList), direction)
