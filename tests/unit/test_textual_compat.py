@@ -1,7 +1,10 @@
-"""The one private Textual hook we override still exists and still does its job.
+"""The private Textual hooks we use still exist and do their job; the Textual faults we
+work around are still there.
 
 If Textual renames ``App._fatal_error`` or stops calling it, these fail loudly: the
 crash output would print local variables again (see vagent_tui/ui/textual_compat.py).
+If Textual learns to page an option list before its first layout, the last tests say
+the guard of ``ui/widgets/option_pages.py`` can go.
 """
 
 from __future__ import annotations
