@@ -1,6 +1,10 @@
 """Command line: ``vagent-tui [--demo | --base-url URL --token TOKEN] [--screen NAME]``.
 
-Subcommands: ``vagent-tui sim`` serves the platform simulator on loopback.
+Subcommands: ``vagent-tui sim`` serves the platform simulator on loopback, ``serve`` the
+console in a browser, ``profile``, ``info`` and ``keys`` (`vagent_tui.cli_profiles`).
+``--version`` says the version. Shell completion (subcommands, options, ``--screen``
+names, profile names) is argcomplete's: the shell runs the command with ``_ARGCOMPLETE``
+set, and `main` answers with the completions before doing anything else.
 """
 
 from __future__ import annotations
@@ -23,10 +27,14 @@ def _positive_int(text: str) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from vagent_tui import __version__
+    from vagent_tui.cli_profiles import add_subcommands, complete_profiles
+
     parser = argparse.ArgumentParser(
         prog="vagent-tui",
         description="A keyboard-driven console for the voice-agent platform API.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument(
         "--demo", action="store_true", help="run against the embedded simulator (no account needed)"
     )
@@ -36,7 +44,9 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="TOKEN",
         help="which demo key to use with --demo (default demo-partner)",
     )
-    parser.add_argument("--profile", metavar="NAME", help="connection profile to use")
+    complete_profiles(
+        parser.add_argument("--profile", metavar="NAME", help="connection profile to use")
+    )
     parser.add_argument(
         "--read-only",
         action="store_true",
@@ -128,14 +138,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("app_args", nargs=argparse.REMAINDER, help="arguments of the console")
-    from vagent_tui.cli_profiles import add_subcommands
-
     add_subcommands(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
+    if "_ARGCOMPLETE" in os.environ:
+        _complete(parser)
     args = parser.parse_args(argv)
     if args.command == "sim":
         from vagent_tui.sim.faults import from_args as faults_from_args
@@ -164,6 +174,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         run_command = commands.get(args.command, cli_profiles.run_keys)
         return run_command(args)
     return run_console(args)
+
+
+def _complete(parser: argparse.ArgumentParser) -> None:
+    """Answer the shell's completion request and end (argcomplete's protocol).
+
+    Registered with ``eval "$(register-python-argcomplete vagent-tui)"`` (README).
+    """
+    try:
+        import argcomplete
+    except ImportError:  # installed without its dependencies: no completion, no error
+        return
+    argcomplete.autocomplete(parser)
 
 
 def _say(message: object) -> None:
@@ -281,8 +303,8 @@ def _run_console(args: argparse.Namespace) -> int:
 def run_serve(port: int, app_args: Sequence[str]) -> int:
     """Serve the console in a browser with textual-serve, bound to 127.0.0.1 only.
 
-    The hardening (origin check, relative page, the token kept off command lines and
-    out of print) is `vagent_tui.serve_web`'s.
+    The hardening (a secret per run, origin check, relative page, the token kept off
+    command lines and out of print) is `vagent_tui.serve_web`'s.
     """
     try:
         import textual_serve  # noqa: F401  (the optional 'serve' extra)

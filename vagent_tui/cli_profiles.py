@@ -13,6 +13,23 @@ from vagent_tui.api.errors import redact_url
 from vagent_tui.inert import inert
 
 
+def profile_names(**_context: object) -> list[str]:
+    """The profile names of the config file, for shell completion (none if unreadable).
+
+    argcomplete calls it with the prefix typed and more (``_context``); it filters.
+    """
+    try:
+        return list(cfg.load().profiles)
+    except (cfg.ConfigError, OSError):
+        return []
+
+
+def complete_profiles(action: argparse.Action) -> argparse.Action:
+    """``action`` completes to the profile names (argcomplete reads its ``completer``)."""
+    action.completer = profile_names  # type: ignore[attr-defined]
+    return action
+
+
 def add_subcommands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     profile = sub.add_parser("profile", help="manage connection profiles")
     psub = profile.add_subparsers(dest="profile_command", required=True)
@@ -48,9 +65,9 @@ def add_subcommands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
     psub.add_parser("list", help="list profiles")
     remove = psub.add_parser("remove", help="remove a profile (and its stored token)")
-    remove.add_argument("name")
+    complete_profiles(remove.add_argument("name"))
     use = psub.add_parser("use", help="make a profile the default")
-    use.add_argument("name")
+    complete_profiles(use.add_argument("name"))
 
     sub.add_parser("info", help="print every path the app uses")
     keys = sub.add_parser("keys", help="list the binding ids a profile's keymap can override")
@@ -62,7 +79,7 @@ def add_subcommands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     keys.add_argument(
         "--write-readme",
         metavar="README",
-        help="write the key convention's table between the keys markers of README",
+        help="write the key convention's and the screens' tables between their markers in README",
     )
 
 
@@ -179,8 +196,7 @@ def run_keys(args: argparse.Namespace) -> int:
     if getattr(args, "write_readme", None):
         path = Path(args.write_readme)
         try:
-            text = path.read_text(encoding="utf-8")
-            path.write_text(convention.readme_with_table(text), encoding="utf-8")
+            path.write_text(_readme_tables(path.read_text(encoding="utf-8")), encoding="utf-8")
         except (OSError, ValueError) as exc:
             _say(f"{path}: {exc}")
             return 2
@@ -201,6 +217,23 @@ def run_keys(args: argparse.Namespace) -> int:
     except BrokenPipeError:  # `vagent-tui keys | head`
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0
+
+
+def _readme_tables(text: str) -> str:
+    """``text`` with every generated table whose markers it has written anew: the key
+    convention's (`convention`) and the screens' (`registry`); at least one of them."""
+    from vagent_tui.ui import convention, registry
+
+    written = 0
+    for table in (convention, registry):
+        try:
+            text = table.readme_with_table(text)
+        except ValueError:
+            continue
+        written += 1
+    if not written:
+        raise ValueError("no markers of a generated table (keys, screens)")
+    return text
 
 
 def run_info(_args: argparse.Namespace | None = None) -> int:

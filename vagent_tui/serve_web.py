@@ -3,6 +3,15 @@
 textual-serve runs one console process per browser tab and relays its terminal over a
 websocket. Out of the box it trusts whoever connects; this module narrows that:
 
+* **A secret per run.** Each ``serve`` makes a random secret (`ConsoleServer.secret`)
+  and prints, once, the address to open with it (``/?token=SECRET``); without it no
+  page, websocket or download is served. The page exchanges it for an HttpOnly,
+  SameSite=Strict cookie and sends the browser on to the address without it (so it
+  stays out of the history and of any Referer); the websocket and downloads want that
+  cookie (or ``?token=``). It is compared in constant time and masked in every log line
+  (`SecretFilter`): another local user who can reach the port, and forge any header,
+  still cannot open the console. An SSH tunnel keeps working: the same address with the
+  tunnel's local port.
 * **Only the page's own websocket.** A websocket is accepted only when its ``Origin``
   header is the very host and port its ``Host`` header names (a page on another local
   port, or any other site, is refused with 403), and that host is a loopback name
@@ -32,14 +41,18 @@ template name with its ``font_size`` value, and the files of its ``static`` fold
 
 from __future__ import annotations
 
+import hmac
 import ipaddress
 import logging
 import os
+import re
+import secrets
 import shlex
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlencode
 
 from aiohttp import web
 from textual_serve.server import Server
@@ -55,6 +68,15 @@ TOKEN_OPTION = "--token"
 SECRET_OPTIONS = (TOKEN_OPTION, "--demo-token")
 _SHORTEST = {TOKEN_OPTION: len("--to"), "--demo-token": len("--demo-")}
 MASK = "****"
+
+SECRET_PARAM = "token"
+"""The query parameter that carries the run's secret (as Jupyter's printed URL does)."""
+COOKIE_PREFIX = "vagent-tui-"
+"""The cookie holding the secret is this and the port the browser sees (a tunnel's)."""
+REFUSED_TEXT = (
+    "vagent-tui serve: open the address it printed when it started (the one with "
+    "?token=...); through an SSH tunnel, the same address with the tunnel's port."
+)
 
 CONTENT_SECURITY_POLICY = "; ".join(
     (
@@ -208,8 +230,52 @@ def origin_allowed(origin: str | None, host: str | None) -> bool:
 # ---------------------------------------------------------------- the server
 
 
+class SecretFilter(logging.Filter):
+    """Masks the run's secret, and any ``token=`` query value, in every log line."""
+
+    _QUERY = re.compile(rf"({SECRET_PARAM}=)[^&\s\"']*")
+
+    def __init__(self, secret: str) -> None:
+        super().__init__()
+        self.secret = secret
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        text = record.getMessage()
+        masked = self._QUERY.sub(rf"\g<1>{MASK}", text.replace(self.secret, MASK))
+        if masked != text:
+            record.msg, record.args = masked, None
+        return True
+
+
+def secret_matches(given: str | None, secret: str) -> bool:
+    """Whether ``given`` is ``secret``, compared in constant time."""
+    if given is None:
+        return False
+    return hmac.compare_digest(given.encode("utf-8", "replace"), secret.encode("utf-8"))
+
+
+def _port(host: str) -> str:
+    """The port of a Host header (``name:port`` or ``[v6]:port``), "" if it names none."""
+    host = host.strip()
+    if host.startswith("["):
+        after = host.partition("]")[2]
+        port = after[1:] if after.startswith(":") else ""
+    else:
+        port = host.rpartition(":")[2] if ":" in host else ""
+    return port if port.isdigit() else ""
+
+
+def cookie_name(host: str) -> str:
+    """The cookie of a page served on ``host`` (a Host header).
+
+    Browsers keep cookies per host name, not per port: the port in the name keeps two
+    ``serve`` runs (or two tunnels) from replacing each other's cookie.
+    """
+    return COOKIE_PREFIX + (_port(host) or "80")
+
+
 class ConsoleServer(Server):
-    """textual-serve's server with vagent-tui's page and the checks above."""
+    """textual-serve's server with vagent-tui's page, its secret and the checks above."""
 
     def __init__(self, run: Launch, port: int) -> None:
         super().__init__(
@@ -220,29 +286,53 @@ class ConsoleServer(Server):
             templates_path=PAGE_DIR,
         )
         self.shown_args = run.shown
+        self.secret = secrets.token_urlsafe(32)
+        """This run's secret: in the printed address, the page's cookie; never logged."""
 
     def initialize_logging(self) -> None:
         # Plain lines (textual-serve's rich handler wraps them at 80 columns): the
-        # requests and the refusals, one a line, on stderr.
+        # requests and the refusals, one a line, on stderr; the secret masked in each
+        # (aiohttp's access log prints every request line, query included).
+        handler = logging.StreamHandler(sys.stderr)
+        handler.addFilter(SecretFilter(self.secret))
         logging.basicConfig(
             level=logging.INFO,
             format="%(asctime)s %(levelname)s %(message)s",
             datefmt="%H:%M:%S",
-            stream=sys.stderr,
+            handlers=[handler],
         )
 
+    @property
+    def address(self) -> str:
+        """The address to open: the page with this run's secret (printed once)."""
+        return f"http://127.0.0.1:{self.port}/?{SECRET_PARAM}={self.secret}"
+
     async def on_startup(self, app: web.Application) -> None:
-        # In place of textual-serve's, which prints the whole command.
+        # In place of textual-serve's, which prints the whole command. The address is
+        # printed, never logged: the only place the secret is shown.
         what = " ".join(("vagent-tui", self.shown_args)).strip()
         print(
-            f"Serving {what} on http://127.0.0.1:{self.port} (loopback only; ctrl+c stops)",
+            f"Serving {what} on 127.0.0.1:{self.port} (loopback only; ctrl+c stops).\n"
+            f"Open {self.address}\n"
+            "(through an SSH tunnel, the same address with the tunnel's local port)",
             flush=True,
         )
+
+    def has_secret(self, request: web.Request) -> bool:
+        """Whether ``request`` carries this run's secret: the page's cookie, or ``?token=``."""
+        cookie = request.cookies.get(cookie_name(request.host))
+        given = request.query.get(SECRET_PARAM)
+        return secret_matches(cookie, self.secret) or secret_matches(given, self.secret)
 
     async def handle_index(self, request: web.Request) -> web.StreamResponse:
         if not host_is_loopback(request.host):
             _refused(request, "page")
             raise web.HTTPForbidden(text="vagent-tui serves loopback names only")
+        if SECRET_PARAM in request.query:
+            return self._exchange(request)
+        if not self.has_secret(request):
+            _refused(request, "page without this run's secret")
+            raise web.HTTPForbidden(text=REFUSED_TEXT, headers={"Cache-Control": "no-store"})
         response: web.StreamResponse = await super().handle_index(request)
         response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
         response.headers["Referrer-Policy"] = "no-referrer"
@@ -250,16 +340,47 @@ class ConsoleServer(Server):
         response.headers["Cache-Control"] = "no-store"
         return response
 
+    def _exchange(self, request: web.Request) -> web.StreamResponse:
+        """``/?token=SECRET``: the secret becomes a cookie, the browser goes on without it."""
+        if not secret_matches(request.query.get(SECRET_PARAM), self.secret):
+            _refused(request, "page with a wrong secret")
+            raise web.HTTPForbidden(text=REFUSED_TEXT, headers={"Cache-Control": "no-store"})
+        rest = [(k, v) for k, v in request.query.items() if k != SECRET_PARAM]
+        # Relative: the browser stays on whatever host and port it came through.
+        location = "./" + (f"?{urlencode(rest)}" if rest else "")
+        response = web.Response(
+            status=303,
+            headers={
+                "Location": location,
+                "Cache-Control": "no-store",
+                "Referrer-Policy": "no-referrer",
+            },
+        )
+        response.set_cookie(
+            cookie_name(request.host),
+            self.secret,
+            path="/",
+            httponly=True,
+            samesite="Strict",
+        )
+        return response
+
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
         if not origin_allowed(request.headers.get("Origin"), request.host):
             _refused(request, "websocket")
             raise web.HTTPForbidden(text="websocket refused: not from this console's page")
+        if not self.has_secret(request):
+            _refused(request, "websocket without this run's secret")
+            raise web.HTTPForbidden(text="websocket refused: no secret of this run")
         return await super().handle_websocket(request)
 
     async def handle_download(self, request: web.Request) -> web.StreamResponse:
         if not host_is_loopback(request.host):
             _refused(request, "download")
             raise web.HTTPForbidden(text="vagent-tui serves loopback names only")
+        if not self.has_secret(request):
+            _refused(request, "download without this run's secret")
+            raise web.HTTPForbidden(text=REFUSED_TEXT)
         response: web.StreamResponse = await super().handle_download(request)
         return response
 

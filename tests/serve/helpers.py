@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import http.server
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -34,19 +35,38 @@ def free_port() -> int:
 
 @dataclass
 class Served:
-    """A running ``vagent-tui serve``; ``output()`` is what it printed so far."""
+    """A running ``vagent-tui serve``: what it printed (stdout) and logged (stderr) so far."""
 
     port: int
     process: subprocess.Popen[bytes]
     log: Path
+    errors: Path
     children: set[int] = field(default_factory=set)
 
     @property
     def url(self) -> str:
+        """The page's address without the secret (refused on its own)."""
         return f"http://127.0.0.1:{self.port}/"
 
-    def output(self) -> str:
+    @property
+    def address(self) -> str:
+        """The address it printed for the user to open (the secret in it)."""
+        found = re.search(r"^Open (http://\S+)$", self.printed(), re.MULTILINE)
+        assert found, f"no address printed: {self.output()}"
+        return found.group(1)
+
+    @property
+    def secret(self) -> str:
+        return self.address.partition("?token=")[2]
+
+    def printed(self) -> str:
         return self.log.read_text(errors="replace")
+
+    def logged(self) -> str:
+        return self.errors.read_text(errors="replace")
+
+    def output(self) -> str:
+        return self.printed() + self.logged()
 
     def console_command_lines(self) -> list[str]:
         """The command lines of the consoles it started (one per open page)."""
@@ -76,23 +96,24 @@ def _descendants(pid: int) -> list[int]:
 def served(tmp_path: Path, *console_args: str) -> Iterator[Served]:
     """``vagent-tui serve --port P -- console_args`` until the block ends."""
     port = free_port()
-    log = tmp_path / f"serve-{port}.log"
+    log = tmp_path / f"serve-{port}.out"
+    errors = tmp_path / f"serve-{port}.err"
     env = dict(os.environ)
     env.pop("VAGENT_TOKEN", None)
     env["VAGENT_CONFIG"] = str(tmp_path / "config.toml")
     env["XDG_STATE_HOME"] = str(tmp_path / "state")
     env.pop("TERM", None)  # the server's terminal says nothing of the browser's clipboard
     command = [sys.executable, "-m", "vagent_tui", "serve", "--port", str(port)]
-    with log.open("wb") as out:
+    with log.open("wb") as out, errors.open("wb") as err:
         process = subprocess.Popen(
             [*command, "--", *console_args],
             stdout=out,
-            stderr=subprocess.STDOUT,
+            stderr=err,
             stdin=subprocess.DEVNULL,
             env=env,
             start_new_session=True,
         )
-    server = Served(port, process, log)
+    server = Served(port, process, log, errors)
     try:
         _wait_until_up(server)
         yield server
@@ -112,7 +133,7 @@ def _wait_until_up(server: Served) -> None:
         if server.process.poll() is not None:
             raise AssertionError(f"vagent-tui serve ended: {server.output()}")
         try:
-            if httpx.get(server.url, timeout=2).status_code == 200:
+            if "\nOpen http" in server.printed() and httpx.get(server.url, timeout=2).status_code:
                 return
         except httpx.HTTPError:
             pass

@@ -1,8 +1,10 @@
 """``vagent-tui serve`` in a real headless browser: Debian's Chromium driven by Playwright.
 
-The page must draw the console, be titled, fetch nothing from anywhere but the server it
-was opened on (directly or through a tunnel on another port), take keys, put a copy on
-the browser's clipboard, show no token, and a page of another origin must not get a
+The page, opened at the address ``serve`` printed (its secret in it), must take the
+secret as a cookie and leave the address bar without it, draw the console, be titled,
+fetch nothing from anywhere but the server it was opened on (directly or through a
+tunnel on another port), take keys, put a copy on the browser's clipboard, show no
+token; a browser without the secret, or a page of another origin, must not get a
 console. The terminal is drawn on a canvas: the test reads what the page's websocket
 received through a terminal emulator (pyte), the same bytes xterm.js drew.
 
@@ -117,7 +119,7 @@ class Tab:
 
 @pytest.fixture
 def tab(browser: Any, server: Served) -> Iterator[Tab]:
-    opened = Tab(browser, server.url)
+    opened = Tab(browser, server.address)
     yield opened
     opened.close()
 
@@ -153,10 +155,49 @@ def test_the_console_draws_takes_keys_and_copies_to_the_browser(tab: Tab, server
     shown = tab.page.content() + tab.screen() + "\n".join(tab.console) + server.output()
     assert SECRET not in shown
     assert not any(SECRET in line for line in server.console_command_lines())
+    # the run's secret: printed once, in no log line, not in the page
+    assert server.printed().count(server.secret) == 1
+    assert server.secret not in tab.page.content() + server.logged()
+
+
+def test_the_secret_becomes_a_cookie_the_page_cannot_read_and_leaves_the_url(
+    tab: Tab, server: Served
+) -> None:
+    tab.wait_for(lambda: "Voices ·" in tab.screen(), "the console never drew its header")
+    assert tab.page.url == server.url  # no ?token= in the address bar
+    assert server.secret not in tab.page.evaluate("location.href + document.cookie")
+    cookies = tab.context.cookies()
+    assert [(c["name"], c["httpOnly"], c["sameSite"]) for c in cookies] == [
+        (f"vagent-tui-{server.port}", True, "Strict")
+    ]
+    assert cookies[0]["value"] == server.secret
+    # reloading the page (the address without the secret) keeps working: the cookie
+    tab.received.clear()
+    tab.page.reload()
+    tab.wait_for(lambda: "Voices ·" in tab.screen(), "no console after a reload")
+    # nor is it in the history: one step back is the blank page the tab started on
+    tab.page.go_back()
+    assert tab.page.url == "about:blank"
+
+
+def test_a_browser_without_the_secret_gets_no_console(browser: Any, server: Served) -> None:
+    tab = Tab(browser, server.url)
+    try:
+        assert tab.page.title() != "vagent-tui"
+        assert "open the address it printed" in tab.page.content()
+        assert tab.sockets == []
+        wrong = Tab(browser, server.url + "?token=" + "A" * len(server.secret))
+        try:
+            assert "open the address it printed" in wrong.page.content()
+            assert wrong.sockets == [] and wrong.context.cookies() == []
+        finally:
+            wrong.close()
+    finally:
+        tab.close()
 
 
 def test_a_ping_parameter_makes_the_page_call_nowhere(browser: Any, server: Served) -> None:
-    tab = Tab(browser, server.url + "?ping=http://ping.example/x")
+    tab = Tab(browser, server.address + "&ping=http://ping.example/x")
     try:
         tab.wait_for(lambda: "openai-alloy" in tab.screen(), "the voices never showed")
         assert _only_from(tab.requests + tab.sockets, server.port) == []
@@ -167,9 +208,10 @@ def test_a_ping_parameter_makes_the_page_call_nowhere(browser: Any, server: Serv
 
 def test_through_a_tunnel_on_another_port_the_page_works(browser: Any, server: Served) -> None:
     with Forwarder(server.port) as tunnel:
-        tab = Tab(browser, f"http://localhost:{tunnel.port}/")
+        tab = Tab(browser, f"http://localhost:{tunnel.port}/?token={server.secret}")
         try:
             assert tab.page.title() == "vagent-tui"
+            assert tab.page.url == f"http://localhost:{tunnel.port}/"
             tab.wait_for(lambda: "openai-alloy" in tab.screen(), "no console through the tunnel")
             tab.page.focus("textarea.xterm-helper-textarea")
             tab.page.keyboard.press("Enter")  # hide the detail pane
@@ -181,10 +223,16 @@ def test_through_a_tunnel_on_another_port_the_page_works(browser: Any, server: S
 
 
 def test_a_page_of_another_origin_gets_no_console(browser: Any, server: Served) -> None:
-    """A page on another local port opens the console's websocket: the browser is refused."""
+    """A page on another local port opens the console's websocket: the browser is refused.
+
+    The browser holds the console's cookie (ports do not part sites: it is sent along);
+    the origin check refuses it.
+    """
     context = browser.new_context()
     page = context.new_page()
     try:
+        page.goto(server.address)
+        assert context.cookies()
         with OtherSite() as other:
             page.goto(f"http://127.0.0.1:{other.port}/")
             outcome = page.evaluate(

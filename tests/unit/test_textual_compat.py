@@ -1,7 +1,10 @@
-"""The one private Textual hook we override still exists and still does its job.
+"""The private Textual hooks we use still exist and do their job; the Textual faults we
+work around are still there.
 
 If Textual renames ``App._fatal_error`` or stops calling it, these fail loudly: the
 crash output would print local variables again (see vagent_tui/ui/textual_compat.py).
+If Textual learns to page an option list before its first layout, the last tests say
+the guard of ``ui/widgets/option_pages.py`` can go.
 """
 
 from __future__ import annotations
@@ -92,3 +95,78 @@ async def test_forget_copied_clears_only_that_text_from_the_in_app_clipboard() -
         assert app.clipboard == "vt_new_token"
         forget_copied(app, "vt_new_token")
         assert app.clipboard == ""
+
+
+# ------------------------------------------------- paging a list before its lines (issue 24)
+# Not private API: a Textual fault the console works around (`ui/widgets/option_pages.py`,
+# `ui/command_palette.py`). The first test fails once Textual pages such a list by itself:
+# the workaround can go then. The others fail when the workaround stops covering a key.
+
+
+class _Unlaid(App[None]):
+    """An option list with options and a highlight, never laid out (it is not displayed)."""
+
+    def compose(self) -> ComposeResult:
+        from textual.widgets import OptionList
+
+        from vagent_tui.ui.widgets.option_pages import PagedOptionList
+
+        plain = OptionList("one", "two", "three", id="plain")
+        guarded = PagedOptionList("one", "two", "three", id="guarded")
+        for options in (plain, guarded):
+            options.display = False
+            options.highlighted = 0
+        yield plain
+        yield guarded
+
+
+async def test_textual_still_fails_to_page_an_option_list_without_lines() -> None:
+    from textual.widgets import OptionList
+
+    from vagent_tui.ui.widgets.option_pages import has_lines
+
+    app = _Unlaid()
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        plain = app.query_one("#plain", OptionList)
+        assert plain.option_count == 3 and plain.highlighted == 0 and not has_lines(plain)
+        with pytest.raises(KeyError):  # Textual 8.2; when this fails, it was fixed
+            plain.action_page_down()
+        with pytest.raises(KeyError):
+            plain.action_page_up()
+
+
+async def test_a_paged_option_list_waits_for_its_lines() -> None:
+    from vagent_tui.ui.widgets.option_pages import PagedOptionList
+
+    app = _Unlaid()
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        guarded = app.query_one("#guarded", PagedOptionList)
+        guarded.action_page_down()  # no lines yet: nothing moves, nothing fails
+        guarded.action_page_up()
+        await pilot.pause()
+        assert guarded.highlighted == 0
+        guarded.display = True  # laid out at the next refresh: now it pages
+        await pilot.pause()
+        guarded.action_page_down()
+        assert guarded.highlighted == 2
+
+
+def test_the_palette_binds_every_page_key_of_textuals_palette_to_the_guard() -> None:
+    from textual.binding import Binding
+    from textual.command import CommandPalette
+
+    from vagent_tui.ui.command_palette import ConsolePalette
+
+    def keys(bindings: list[object], wanted: str) -> set[str]:
+        found: set[str] = set()
+        for b in bindings:
+            if isinstance(b, Binding) and wanted in b.action:
+                found |= {k.strip() for k in b.key.split(",")}
+        return found
+
+    for move in ("page_down", "page_up"):
+        theirs = keys(list(CommandPalette.BINDINGS), f"command_list('{move}')")
+        assert theirs, f"Textual's palette no longer binds {move} as it did"
+        assert keys(list(ConsolePalette.BINDINGS), move) >= theirs

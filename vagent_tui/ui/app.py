@@ -23,6 +23,7 @@ from vagent_tui import collector
 from vagent_tui import config as cfg
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.ui import palette
+from vagent_tui.ui.command_palette import ConsolePalette
 from vagent_tui.ui.connections import ConnectionApp
 from vagent_tui.ui.convention import NO_KEY_PREFIX, action_name, effective_keys
 from vagent_tui.ui.registry import BY_NAME, SCREENS
@@ -251,6 +252,11 @@ class VagentApp(ConnectionApp):
         if isinstance(self.screen, KeysScreen):
             self.screen.dismiss()
         self.switch_mode(name)
+
+    def action_command_palette(self) -> None:
+        """``:`` or ctrl+p: the palette (Textual's, with page keys that cannot crash it)."""
+        if self.use_command_palette and not isinstance(self.screen, CommandPalette):
+            self.push_screen(ConsolePalette(id="--command-palette"))
 
     def pop_screen(self) -> AwaitComplete:
         """Pop the current screen; a second pop of the last screen is ignored, not fatal.

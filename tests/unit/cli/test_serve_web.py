@@ -80,6 +80,61 @@ def test_host_is_loopback(host: str | None, loopback: bool) -> None:
     assert host_is_loopback(host) is loopback
 
 
+# ---------------------------------------------------------------- the run's secret
+
+
+def test_every_run_has_its_own_long_secret() -> None:
+    run = launch(["--demo"])
+    first, second = serve_web.ConsoleServer(run, 8100), serve_web.ConsoleServer(run, 8100)
+    assert first.secret != second.secret
+    assert len(first.secret) >= 40 and re.fullmatch(r"[A-Za-z0-9_-]+", first.secret)
+    assert first.address == f"http://127.0.0.1:8100/?token={first.secret}"
+
+
+@pytest.mark.parametrize(
+    ("given", "matches"),
+    [("s3cret-value", True), ("s3cret-valuE", False), ("s3cret", False), ("", False),
+     (None, False), ("s3cret-välue", False), ("s3cret-value ", False)],
+)  # fmt: skip
+def test_secret_matches_exactly(given: str | None, matches: bool) -> None:
+    assert serve_web.secret_matches(given, "s3cret-value") is matches
+
+
+def test_the_secret_is_compared_in_constant_time() -> None:
+    assert "hmac.compare_digest" in inspect.getsource(serve_web.secret_matches)
+
+
+@pytest.mark.parametrize(
+    ("host", "name"),
+    [("127.0.0.1:8123", "vagent-tui-8123"), ("localhost:9001", "vagent-tui-9001"),
+     ("[::1]:8200", "vagent-tui-8200"), ("localhost", "vagent-tui-80"), ("[::1]", "vagent-tui-80"),
+     ("localhost:x", "vagent-tui-80")],
+)  # fmt: skip
+def test_the_cookie_is_named_by_the_port_the_browser_sees(host: str, name: str) -> None:
+    assert serve_web.cookie_name(host) == name
+
+
+def test_the_log_masks_the_secret_and_any_token_in_a_query() -> None:
+    import logging
+
+    secret = "Zq9-secret_value"
+    masking = serve_web.SecretFilter(secret)
+
+    def line(msg: str, *args: object) -> str:
+        record = logging.LogRecord("aiohttp.access", logging.INFO, "", 0, msg, args, None)
+        assert masking.filter(record)
+        return record.getMessage()
+
+    assert line('"GET /?token=%s&fontsize=20 HTTP/1.1" 303', secret) == (
+        '"GET /?token=****&fontsize=20 HTTP/1.1" 303'
+    )
+    assert line('"GET /ws?width=80&token=%s HTTP/1.1"', "wrong") == (
+        '"GET /ws?width=80&token=**** HTTP/1.1"'
+    )
+    assert line("cookie %s seen", secret) == "cookie **** seen"
+    assert line("refused a %s", "page") == "refused a page"
+
+
 # ---------------------------------------------------------------- the token
 
 

@@ -13,7 +13,7 @@ from typing import ClassVar
 from rich.text import Text, TextType
 from textual import events
 from textual.binding import Binding, BindingType
-from textual.widgets import OptionList, Tree
+from textual.widgets import Tree
 from textual.widgets.option_list import Option
 from textual.widgets.tree import TreeNode
 
@@ -22,6 +22,7 @@ from vagent_tui.inert import DISPLAY_LIMIT
 from vagent_tui.services.accounts import Matches, has_children
 from vagent_tui.ui.caps import ROW_CAP
 from vagent_tui.ui.text import inert, safe
+from vagent_tui.ui.widgets.option_pages import PagedOptionList
 
 LABEL_LIMIT = 2 * DISPLAY_LIMIT
 """Characters of a label: one value (already cut at `DISPLAY_LIMIT`) and a few words."""
@@ -111,7 +112,7 @@ class AccountTree(Tree[Account]):
         return walk(self.root)
 
 
-class AccountMatches(OptionList):
+class AccountMatches(PagedOptionList):
     """The filter's answer: the best matches first, at most `SEARCH_CAP`, then how many more.
 
     It shows one answer at a time, for one text (`show`); while the answer for a newer

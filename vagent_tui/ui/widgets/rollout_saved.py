@@ -23,6 +23,7 @@ from vagent_tui.services.rollout_apply import SavedRollout
 from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.dialogs import MODAL_CSS
 from vagent_tui.ui.text import inert
+from vagent_tui.ui.widgets.option_pages import PagedOptionList
 
 OPEN_FILE = "open-file"
 
@@ -65,7 +66,7 @@ class SavedRolloutsModal(ModalScreen[SavedRollout | str | None]):
             options = [Option(saved_line(s, self.origin), id=str(i)) for i, s in
                        enumerate(self.saved)]  # fmt: skip
             options.append(Option("Open a plan file (JSON)…", id=OPEN_FILE))
-            yield OptionList(*options, id="rollout-saved-list", markup=False)
+            yield PagedOptionList(*options, id="rollout-saved-list", markup=False)
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()
