@@ -12,6 +12,7 @@ import json
 import logging
 import re
 from functools import lru_cache
+from typing import Self
 from urllib.parse import parse_qsl, quote, quote_plus, urlencode, urlsplit, urlunsplit
 
 REDACTED = "***"
@@ -90,6 +91,15 @@ class PlatformError(Exception):
         self.method = method
         self.url = redact_url(url) if url else ""
         super().__init__(message)
+
+    def reworded(self, message: str) -> Self:
+        """This error (its kind, status, request) with ``message`` instead: a caller
+        says what it was doing. Nothing of the original rides along as context."""
+        clone = type(self).__new__(type(self))
+        clone.__dict__.update(self.__dict__)
+        clone.message = message
+        clone.args = (message,)
+        return clone
 
     def describe(self) -> str:
         """One line for a person: what failed and where."""
