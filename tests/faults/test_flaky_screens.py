@@ -22,6 +22,7 @@ from tests.pilot.test_rollout import confirm_review, fill_form, run_done, status
 from tests.pilot.test_scope import expand, node_of
 from vagent_tui.services.rollout_apply import DONE
 from vagent_tui.sim.faults import Faults
+from vagent_tui.sim.fleet import ORG_BASE
 from vagent_tui.ui.dialogs import ReviewModal
 from vagent_tui.ui.widgets.rollout_form import RolloutForm
 
@@ -71,6 +72,8 @@ async def test_rollout_of_200_accounts_lists_plans_and_writes_every_one() -> Non
                 await confirm_review(pilot)
                 await run_done(pilot)
                 left = [r for r in log.results.values() if r.result not in DONE]
+                if any(r.result in ("failed", "unknown") for r in left):
+                    assert "not written again (each read first)" in status_text(app)
                 if left and all(r.result == "changed-meanwhile" for r in left):
                     break  # "staging changed since the plan: plan it again"
             if len(screen.results_log.written()) == len(screen.plan.changing()):
@@ -142,3 +145,33 @@ async def test_the_inbox_pages_to_its_end() -> None:
             await pilot.press("n")
             await wait_for(pilot, lambda w=wanted: screen.pager.page == w or failed(app), LONG)
         assert screen.pager.total == 200 and len(seen) == 200
+
+
+async def test_a_page_that_keeps_failing_says_which_and_r_lists_the_rest() -> None:
+    app = flaky_app("rollout", accounts=200)
+    faults = sim_of(app).faults
+    faults.rate = 0.0
+    broken = [True]
+    original = faults.pick
+
+    def pick(method: str, path: str, query: str = "") -> str | None:
+        if broken[0] and path.endswith("/listAccounts") and f"={ORG_BASE + 3}&" in query + "&":
+            return "truncated"
+        return original(method, path, query)
+
+    faults.pick = pick
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.screen
+        await wait_for(pilot, lambda: failed(app), LONG)
+        message = status_text(app)
+        assert f"Could not read page 1 of the accounts below {ORG_BASE + 3}" in message
+        assert "not JSON" in message and "press r to retry" in message
+        sim = sim_of(app)
+        sim.clear_log()
+        broken[0] = False
+        await pilot.press("r")
+        await wait_for(pilot, lambda: screen.accounts is not None or failed(app), LONG)
+        assert len(screen.accounts) == 200, status_text(app)
+        listed = {r.query.get("targetOrganizationId") for r in sim.requests
+                  if r.path.endswith("/listAccounts")}  # fmt: skip
+        assert listed == {str(ORG_BASE + 3)}  # the others' pages were kept

@@ -309,6 +309,10 @@ class RolloutRuns(BaseScreen):
         trouble = sum(n for k, n in self._tally.items() if k not in DONE)
         follow = " · o shows the accounts with trouble" if trouble else ""
         if step == "write":
+            left = sum(n for k, n in self._tally.items() if k in ("failed", "unknown"))
+            if left:  # a flaky link: a write is never resent by itself, the user asks again
+                follow = (f" · A tries the {left:,} not written again (each read first); "
+                          "o shows them")  # fmt: skip
             self.status.ok(f"Written in {elapsed}: {counts}. P publishes the {written:,} "
                            f"written accounts{follow}")  # fmt: skip
         else:
