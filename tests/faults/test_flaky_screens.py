@@ -75,7 +75,8 @@ async def test_rollout_of_200_accounts_lists_plans_and_writes_every_one() -> Non
                 if any(r.result in ("failed", "unknown") for r in left):
                     assert "not written again (each read first)" in status_text(app)
                 if left and all(r.result == "changed-meanwhile" for r in left):
-                    break  # "staging changed since the plan: plan it again"
+                    assert "changed since the plan: p plans again" in status_text(app)
+                    break
             if len(screen.results_log.written()) == len(screen.plan.changing()):
                 break
             await pilot.press("p")
