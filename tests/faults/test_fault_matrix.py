@@ -52,6 +52,7 @@ PLAIN: dict[str, tuple[str, ...]] = {
     "refused": ("Could not reach the platform",),
     "malformed": ("not JSON",),
     "truncated": ("not JSON",),
+    "cut": ("Could not reach the platform",),
     "wrong-types": ("unexpected type", "not a list", "not an object", "not JSON"),
     **{kind: (ERROR_MESSAGES[int(kind)],) for kind in ("500", "503", "429")},
 }

@@ -36,6 +36,7 @@ EXPECTED: dict[str, type[PlatformError] | None] = {
     "refused": TransportError,
     "malformed": MalformedResponse,
     "truncated": MalformedResponse,
+    "cut": TransportError,
     "wrong-types": MalformedResponse,
     "extra-fields": None,
     "unknown-status": None,
@@ -240,7 +241,7 @@ async def test_faults_over_loopback(transport: str, monkeypatch: pytest.MonkeyPa
             await asyncio.sleep(0.02)
         client = PlatformClient(f"http://127.0.0.1:{port}", TOKEN, timeout=0.5, get_retries=0)
         faults = app.state.sim.faults
-        for kind in ("refused", "truncated", "malformed", "429", "timeout"):
+        for kind in ("refused", "truncated", "cut", "malformed", "429", "timeout"):
             faults.set(kind, timeout_seconds=3.0)
             with pytest.raises(EXPECTED[kind]) as info:  # type: ignore[arg-type]
                 await client.list_tokens()
@@ -253,10 +254,28 @@ async def test_faults_over_loopback(transport: str, monkeypatch: pytest.MonkeyPa
         thread.join(timeout=10)
 
 
-async def test_a_garbled_reply_is_not_retried() -> None:
+@pytest.mark.parametrize("kind", ["truncated", "cut", "malformed", "wrong-types"])
+async def test_a_cut_or_garbled_reply_to_a_read_is_asked_again(kind: str) -> None:
     client = faulty_client(client_options={"get_retries": 2, "backoff": 0.0})
-    sim(client).faults.set("truncated", remaining=1)
-    with pytest.raises(MalformedResponse):
-        await client.list_tokens()
-    assert sim(client).count("GET", "/api/v2/tokens") == 1
+    sim(client).faults.set(kind, remaining=1)
+    assert await client.list_tokens()
+    assert sim(client).faults.count(kind) == 1
+    assert sim(client).count("GET", "/api/v2/tokens") == 2  # the garbled one, then the good
     await client.aclose()
+
+
+def test_keyed_draws_do_not_depend_on_the_order_of_requests() -> None:
+    requests = [("GET", "/api/v2/listAccounts", f"page={n}") for n in range(40)] * 3
+
+    def draws(order: list[tuple[str, str, str]]) -> dict[tuple[str, str, str, int], str | None]:
+        faults = Faults(rate=0.3, seed=5, keyed=True)
+        seen: dict[tuple[str, str, str], int] = {}
+        out = {}
+        for request in order:
+            nth = seen[request] = seen.get(request, -1) + 1
+            out[(*request, nth)] = faults.pick(*request)
+        return out
+
+    forward = draws(requests)
+    assert forward == draws(list(reversed(requests)))
+    assert 0 < sum(1 for kind in forward.values() if kind) < len(forward)

@@ -8,16 +8,17 @@ request machinery (errors, retries, redaction, observers) is in `transport`.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Mapping
 from typing import Any, TypeGuard
 from urllib.parse import parse_qsl, quote, urlsplit, urlunsplit
 
+import httpx
 from pydantic_core import from_json
 
 from vagent_tui.api import models as m
 from vagent_tui.api.base import without_nulls
 from vagent_tui.api.errors import MalformedResponse, PlatformError, redact_url
+from vagent_tui.api.replies import Json
 from vagent_tui.api.targets import Target
 from vagent_tui.api.transport import (
     API_PREFIX,
@@ -49,9 +50,14 @@ class PlatformClient(ApiTransport):
 
     async def get_account(self, *, target: int | None = None) -> m.Account:
         """``GET /account``: the key owner, or the selected account with a target."""
-        payload = await self.request("GET", "/account", target=target)
-        account = payload.get("account") if isinstance(payload.get("account"), dict) else payload
-        return self._parse(m.Account, account, url="/account")
+
+        def parse(payload: Json) -> m.Account:
+            account = payload.get("account")
+            return self._parse(
+                m.Account, account if isinstance(account, dict) else payload, url="/account"
+            )
+
+        return await self.get("/account", parse, target=target)
 
     async def _child_page(
         self,
@@ -65,15 +71,18 @@ class PlatformClient(ApiTransport):
     ) -> m.AccountPage:
         if page is not None:
             params.update(pagination=True, page=page, pageSize=page_size or 50)
-        payload = await self.request("GET", path, params=params, target=target)
-        items = self._parse_list(m.Account, payload, key, path)
-        total, size, number = (payload.get(k) for k in (total_key, "pageSize", "pageNumber"))
-        return m.AccountPage(
-            items=items,
-            total=total if _is_int(total) else len(items),
-            page_size=size if _is_int(size) else None,
-            page_number=number if _is_int(number) else None,
-        )
+
+        def parse(payload: Json) -> m.AccountPage:
+            items = self._parse_list(m.Account, payload, key, path)
+            total, size, number = (payload.get(k) for k in (total_key, "pageSize", "pageNumber"))
+            return m.AccountPage(
+                items=items,
+                total=total if _is_int(total) else len(items),
+                page_size=size if _is_int(size) else None,
+                page_number=number if _is_int(number) else None,
+            )
+
+        return await self.get(path, parse, params=params, target=target)
 
     async def list_resellers(
         self, partner_id: int, *, page: int | None = None, page_size: int | None = None
@@ -127,11 +136,11 @@ class PlatformClient(ApiTransport):
         return await self._get_list(m.Voice, "/agent/voices", "voices", target=target)
 
     async def _campaign(self, path: str, target: int | None) -> m.AgentConfig | None:
-        payload = await self.request("GET", path, target=target)
-        campaign = payload.get("campaign")
-        if campaign is None:
-            return None
-        return self._parse(m.AgentConfig, campaign, url=path)
+        def parse(payload: Json) -> m.AgentConfig | None:
+            campaign = payload.get("campaign")
+            return None if campaign is None else self._parse(m.AgentConfig, campaign, url=path)
+
+        return await self.get(path, parse, target=target)
 
     async def get_agent(
         self, agent_config_id: str, *, target: int | None = None
@@ -299,8 +308,11 @@ class PlatformClient(ApiTransport):
 
     async def get_relay(self, relay_type: str, *, target: int | None = None) -> m.RelayConfig:
         path = f"/webhookRelay/{quote(relay_type, safe='')}"
-        payload = await self.request("GET", path, target=target)
-        return self._parse(m.RelayConfig, payload.get("config", payload), url=path)
+        return await self.get(
+            path,
+            lambda payload: self._parse(m.RelayConfig, payload.get("config", payload), url=path),
+            target=target,
+        )
 
     async def save_relay(
         self, relay_type: str, request: m.RelayRequest, *, target: int | None = None
@@ -339,11 +351,14 @@ class PlatformClient(ApiTransport):
 
     async def recording_status(self, account_id: int) -> m.WorkflowRecording | None:
         path = self._computer(account_id, "/workflow-recordings/status")
-        payload = await self.request("GET", path)
-        recording = payload.get("recording", payload)
-        if recording is None:
-            return None
-        return self._parse(m.WorkflowRecording, recording, url=path)
+
+        def parse(payload: Json) -> m.WorkflowRecording | None:
+            recording = payload.get("recording", payload)
+            if recording is None:
+                return None
+            return self._parse(m.WorkflowRecording, recording, url=path)
+
+        return await self.get(path, parse)
 
     async def start_recording(self, account_id: int, slot_id: int) -> m.WorkflowRecording:
         """Start a browser workflow recording; the account id rides in the path only."""
@@ -456,8 +471,13 @@ class PlatformClient(ApiTransport):
         for key, value in parse_qsl(parts.query, keep_blank_values=True):
             if key != "token" and key not in TARGET_PARAMS:
                 params.setdefault(key, []).append(value)
-        payload = await self.request("GET", url, target=target, params=params, as_given=True)
-        return self._parse(m.MigrationTask, payload, url=parts.path)
+        return await self.get(
+            url,
+            lambda payload: self._parse(m.MigrationTask, payload, url=parts.path),
+            target=target,
+            params=params,
+            as_given=True,
+        )
 
     # ------------------------------------------------------------------ messaging
 
@@ -472,8 +492,14 @@ class PlatformClient(ApiTransport):
         params: dict[str, Any] = {"pagination": True, "page": page, "pageSize": page_size}
         if unread:  # an optional flag: sent only when set
             params["unread"] = True
-        payload = await self.request("GET", "/junkConversations", target=target, params=params)
-        return _as_asked(self._parse(m.JunkRoomPage, payload, url="/junkConversations"), params)
+        return await self.get(
+            "/junkConversations",
+            lambda payload: _as_asked(
+                self._parse(m.JunkRoomPage, payload, url="/junkConversations"), params
+            ),
+            target=target,
+            params=params,
+        )
 
     async def list_priority_rooms(
         self,
@@ -490,8 +516,14 @@ class PlatformClient(ApiTransport):
         params = {"pagination": True, "page": page, "pageSize": page_size}
         if unread:
             params["unread"] = True
-        payload = await self.request("GET", "/conversations", target=target, params=params)
-        return _as_asked(self._parse(m.InboxPage, payload, url="/conversations"), params)
+        return await self.get(
+            "/conversations",
+            lambda payload: _as_asked(
+                self._parse(m.InboxPage, payload, url="/conversations"), params
+            ),
+            target=target,
+            params=params,
+        )
 
     async def list_room_messages(
         self, room_id: str, *, target: int | None = None
@@ -503,27 +535,28 @@ class PlatformClient(ApiTransport):
         """
         path = f"/messages/{quote(room_id, safe=':')}"
         url = API_PREFIX + path
-        response, started = await self._exchange("GET", url, target, None, None, None, None, None)
-        items: Any = None
-        if response.status_code < 400:
-            try:
-                items = from_json(response.content)
-            except ValueError:
-                items = None  # not JSON: the general path below says so
-        if isinstance(items, list):
-            elapsed = asyncio.get_running_loop().time() - started
-            self._notify("GET", url, target, None, response.status_code, None, elapsed)
-        else:
-            payload = self._finish("GET", url, target, None, None, response, started)
-            items = payload.get("messages")
-            if items is None:
-                return []
+
+        def take(response: httpx.Response) -> tuple[list[m.RoomMessage], str | None]:
+            items: Any = None
+            message = None
+            if response.status_code < 400:
+                try:
+                    items = from_json(response.content)
+                except ValueError:
+                    items = None  # not JSON: the general path below says so
             if not isinstance(items, list):
-                raise MalformedResponse(
-                    "The platform's reply has 'messages' that is not a list", url=path
-                )
-        wrapped = {"messages": without_nulls(items)}
-        return self._parse_list(m.RoomMessage, wrapped, "messages", path)
+                payload, message = self._decode("GET", url, response)
+                items = payload.get("messages")
+                if items is None:
+                    return [], message
+                if not isinstance(items, list):
+                    raise MalformedResponse(
+                        "The platform's reply has 'messages' that is not a list", url=path
+                    )
+            wrapped = {"messages": without_nulls(items)}
+            return self._parse_list(m.RoomMessage, wrapped, "messages", path), message
+
+        return await self._attempts("GET", url, target, None, take)
 
 
 __all__ = ["Exchange", "Observer", "PlatformClient", "redact_url"]

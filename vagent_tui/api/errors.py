@@ -12,6 +12,7 @@ import json
 import logging
 import re
 from functools import lru_cache
+from typing import Self
 from urllib.parse import parse_qsl, quote, quote_plus, urlencode, urlsplit, urlunsplit
 
 REDACTED = "***"
@@ -90,6 +91,15 @@ class PlatformError(Exception):
         self.method = method
         self.url = redact_url(url) if url else ""
         super().__init__(message)
+
+    def reworded(self, message: str) -> Self:
+        """This error (its kind, status, request) with ``message`` instead: a caller
+        says what it was doing. Nothing of the original rides along as context."""
+        clone = type(self).__new__(type(self))
+        clone.__dict__.update(self.__dict__)
+        clone.message = message
+        clone.args = (message,)
+        return clone
 
     def describe(self) -> str:
         """One line for a person: what failed and where."""
@@ -198,3 +208,31 @@ def outcome_unknown(error: BaseException | str) -> bool:
     if isinstance(error, ApiError):
         return error.status in GATEWAY_STATUSES
     return isinstance(error, TransportError | MalformedResponse)
+
+
+def retry_status(status: int) -> bool:
+    """A status worth asking a read again for: the platform (or a gateway) failed or is
+    busy (5xx, 429), not the request (4xx)."""
+    return status >= 500 or status == 429
+
+
+def transient(error: BaseException) -> bool:
+    """A failed read that may well succeed when asked again.
+
+    Yes: no reply (refused, reset, dropped mid-body, timed out: `TransportError`), a
+    5xx or 429, a reply that could not be read (not JSON, cut short, JSON its model
+    refuses: `MalformedResponse`), all of which a flaky link or a busy platform makes.
+    No: a 4xx or an error envelope (the platform said no), a reply past the size limit
+    (asking again would read as much again), anything not from the client. Only reads
+    are asked again: whether a change may be resent is `outcome_unknown`'s question
+    (never: it is read back).
+    """
+    if isinstance(error, TransportError):
+        return True
+    if isinstance(error, ReplyTooLarge):
+        return False
+    if isinstance(error, MalformedResponse):
+        return True
+    if isinstance(error, ApiError):
+        return retry_status(error.status)
+    return False

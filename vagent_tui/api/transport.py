@@ -10,11 +10,16 @@ token: `ApiError` (an error envelope or a non-2xx status, with the server's
 ``message``), `TransportError` / `RequestTimeout` (no reply), `MalformedResponse`
 (a reply that is not the JSON the API promises).
 
-GET requests are retried a bounded number of times with exponential backoff and jitter
-on transport faults (timeouts included), 5xx and 429 (honouring ``Retry-After``), not on
-replies that are not the JSON promised; each attempt has an overall deadline besides
-httpx's per-phase timeouts. POST, PUT and DELETE are
-never retried automatically: a token, a migration or a deletion must not happen twice.
+GET requests are retried a bounded number of times (``get_retries``) with exponential
+backoff and jitter, honouring ``Retry-After``, on every transient fault (`retry_reason`):
+no reply (refused, reset, dropped mid-body, timed out), 5xx and 429, and a reply that
+cannot be read: not JSON, cut short, or JSON the endpoint's model refuses (a GET's reply
+is read whole, parsed and validated inside the retry loop: `ApiTransport.get`). Each
+attempt has an overall deadline besides httpx's per-phase timeouts. Not retried: 4xx,
+an error envelope, a reply past the size limit. POST, PUT and DELETE are never retried
+automatically: a token, a migration or a deletion must not happen twice; when their
+reply is lost or garbled the outcome is unknown and the caller reads back
+(`vagent_tui.api.errors.outcome_unknown`).
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ from asyncio import timeout as _deadline
 from collections.abc import Callable, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlencode, urlsplit
 
 import httpx
@@ -43,7 +48,9 @@ from vagent_tui.api.errors import (
     TransportError,
     redact_text,
     redact_url,
+    retry_status,
     strip_userinfo,
+    transient,
 )
 from vagent_tui.api.replies import (
     Json,
@@ -54,6 +61,8 @@ from vagent_tui.api.replies import (
     parse_model,
 )
 from vagent_tui.api.targets import Target, target_param
+
+R = TypeVar("R")
 
 API_PREFIX = "/api/v2"
 TARGET_PARAMS = frozenset(
@@ -247,34 +256,53 @@ class ApiTransport:
         URL (which the caller has checked is the platform's own origin).
         ``body_optional``: a success status is a success whatever its body (empty, not
         JSON, JSON but not an object: then ``{}``), for endpoints whose spec shows no
-        reply fields.
+        reply fields. A GET whose reply is to become a model goes through `get`, so that
+        a reply the model refuses is asked again too.
         """
-        url = path if as_given or path.startswith(API_PREFIX) else API_PREFIX + path
+        url = self._url(path, as_given)
         if self.read_only and method != "GET":
             raise ReadOnlyRefused(
                 "Read-only profile: changes are disabled (nothing was sent)",
                 method=method,
                 url=url,
             )
-        response, started = await self._exchange(
-            method, url, target, params, json, data, files, journal_body
-        )
-        return self._finish(
-            method, url, target, journal_body, json, response, started, body_optional
-        )
 
-    async def _exchange(
+        def take(response: httpx.Response) -> tuple[Json, str | None]:
+            return self._decode(method, url, response, body_optional)
+
+        return await self._attempts(
+            method, url, target, params, take, json=json, data=data, files=files,
+            journal_body=journal_body,
+        )  # fmt: skip
+
+    async def get(
         self,
-        method: str,
-        url: str,
-        target: Target | None,
-        params: Mapping[str, Any] | None,
-        json: Any,
-        data: Mapping[str, str] | None,
-        files: Mapping[str, Any] | None,
-        journal_body: Any,
-    ) -> tuple[httpx.Response, float]:
-        """Send with the retry policy; the reply (any status) and when it started, or raise."""
+        path: str,
+        parse: Callable[[Json], R],
+        *,
+        target: Target | None = None,
+        params: Mapping[str, Any] | None = None,
+        as_given: bool = False,
+    ) -> R:
+        """``GET path``, its JSON object turned into what the caller wants by ``parse``.
+
+        Reading, decoding and ``parse`` run inside the retry policy: a reply that is not
+        JSON, is cut short, or that ``parse`` refuses (`MalformedResponse`) is asked
+        again like a 503, within the same budget. ``path`` and ``as_given``: as `request`.
+        """
+        url = self._url(path, as_given)
+
+        def take(response: httpx.Response) -> tuple[R, str | None]:
+            payload, message = self._decode("GET", url, response)
+            return parse(payload), message
+
+        return await self._attempts("GET", url, target, params, take)
+
+    @staticmethod
+    def _url(path: str, as_given: bool = False) -> str:
+        return path if as_given or path.startswith(API_PREFIX) else API_PREFIX + path
+
+    def _query(self, target: Target | None, params: Mapping[str, Any] | None) -> dict[str, Any]:
         query: dict[str, Any] = {"token": self._token}
         if target is not None:
             name, account_id = target_param(target)
@@ -283,56 +311,78 @@ class ApiTransport:
             if value is None:
                 continue
             query[key] = as_bool(value) if isinstance(value, bool) else value
-        attempts = 1 + (self.get_retries if method == "GET" else 0)
-        loop = asyncio.get_running_loop()
-        started = loop.time()
-        for attempt in range(attempts):
-            failure, response = await self._send(method, url, query, json, data, files)
-            if response is not None and response.status_code in PRESSURE_STATUSES:
-                hook = _pressure.get()
-                if hook is not None:
-                    hook(response.status_code, retry_after_seconds(response))
-            delay = self._retry_delay(attempt, attempts, failure, response)
-            if delay is None:
-                break
-            await asyncio.sleep(delay)
-        if failure is not None:
-            body = journal_body if journal_body is not None else json
-            self._notify(method, url, target, body, None, failure.message, loop.time() - started)
-            raise failure
-        assert response is not None
-        return response, started
+        return query
 
-    def _finish(
+    async def _attempts(
         self,
         method: str,
         url: str,
         target: Target | None,
-        journal_body: Any,
-        json: Any,
-        response: httpx.Response,
-        started: float,
-        body_optional: bool = False,
-    ) -> Json:
-        """Decode a reply into its JSON object (or raise), and tell the observers."""
+        params: Mapping[str, Any] | None,
+        take: Callable[[httpx.Response], tuple[R, str | None]],
+        *,
+        json: Any = None,
+        data: Mapping[str, str] | None = None,
+        files: Mapping[str, Any] | None = None,
+        journal_body: Any = None,
+    ) -> R:
+        """Send with the retry policy and ``take`` the reply: its result, or raise.
+
+        ``take`` reads a reply (any status) into ``(result, the reply's message)`` or
+        raises the `PlatformError` it stands for. A GET is sent again (at most
+        ``get_retries`` times, after `backoff_delay`) while it ends in a transient fault
+        (`transient`): no reply, a 5xx or 429 status (not taken: only the last attempt's
+        error is read), or a reply ``take`` found cut or garbled. Other methods are sent
+        once. The observers hear the outcome once, when it is final.
+        """
+        query = self._query(target, params)
+        attempts = 1 + (self.get_retries if method == "GET" else 0)
+        loop = asyncio.get_running_loop()
+        started = loop.time()
         body = journal_body if journal_body is not None else json
-        elapsed = asyncio.get_running_loop().time() - started
+        failure: PlatformError | None = None
+        status: int | None = None
+        for attempt in range(attempts):
+            last = attempt + 1 >= attempts
+            failure, response = await self._send(method, url, query, json, data, files)
+            status = None if response is None else response.status_code
+            if response is not None:
+                self._hear_pressure(response)
+                if last or method != "GET" or not retry_status(response.status_code):
+                    try:
+                        result, message = take(response)
+                    except PlatformError as exc:
+                        failure = exc
+                    else:
+                        elapsed = loop.time() - started
+                        self._notify(method, url, target, body, status, message, elapsed)
+                        return result
+                    if last or method != "GET" or not transient(failure):
+                        break
+            elif last or method != "GET" or failure is None or not transient(failure):
+                break
+            await asyncio.sleep(self.backoff_delay(attempt, response))
+        assert failure is not None
+        if status is not None:
+            status = getattr(failure, "status", status) or status
+        self._notify(method, url, target, body, status, failure.message, loop.time() - started)
+        raise failure
+
+    def _hear_pressure(self, response: httpx.Response) -> None:
+        if response.status_code in PRESSURE_STATUSES:
+            hook = _pressure.get()
+            if hook is not None:
+                hook(response.status_code, retry_after_seconds(response))
+
+    def _decode(
+        self, method: str, url: str, response: httpx.Response, body_optional: bool = False
+    ) -> tuple[Json, str | None]:
+        """The reply's JSON object and its ``message``, or raise the error it stands for."""
         result = decode_reply(method, url, response, self._token, body_optional=body_optional)
         if isinstance(result, PlatformError):
-            status = getattr(result, "status", response.status_code)
-            self._notify(method, url, target, body, status, result.message, elapsed)
             raise result
         message = result.get("message")
-        self._notify(
-            method,
-            url,
-            target,
-            body,
-            response.status_code,
-            message if isinstance(message, str) else None,
-            elapsed,
-        )
-        return result
+        return result, message if isinstance(message, str) else None
 
     async def _send(
         self,
@@ -448,21 +498,13 @@ class ApiTransport:
                 return None
         return httpx.URL(f"{self.base_url}{url}?{urlencode(query)}")
 
-    def _retry_delay(
-        self,
-        attempt: int,
-        attempts: int,
-        failure: PlatformError | None,
-        response: httpx.Response | None,
-    ) -> float | None:
-        """Seconds to wait before the next attempt, or None to stop here."""
-        if attempt + 1 >= attempts:
-            return None
-        if failure is not None:
-            if not isinstance(failure, TransportError):
-                return None
-        elif response is None or not (response.status_code >= 500 or response.status_code == 429):
-            return None
+    def backoff_delay(self, attempt: int, response: httpx.Response | None = None) -> float:
+        """Seconds to wait before asking again after attempt ``attempt`` (0-based) failed.
+
+        ``backoff * 2**attempt``, times a random 1..2 (so that many clients that failed
+        together do not come back together), at least the reply's ``Retry-After``, at
+        most ``max_retry_after``.
+        """
         delay: float = self.backoff * (2**attempt) * (1 + random.random())
         if response is not None:
             retry_after = retry_after_seconds(response)
@@ -501,26 +543,31 @@ class ApiTransport:
         target: Target | None = None,
         params: Mapping[str, Any] | None = None,
     ) -> list[ModelT]:
-        url = path if path.startswith(API_PREFIX) else API_PREFIX + path
-        response, started = await self._exchange("GET", url, target, params, None, None, None, None)
-        if response.status_code < 400:
-            # The usual reply, validated from its bytes in one pass (no dicts built
-            # first): about a third of the cost of from_json + validate_python. Anything
-            # else (an error envelope, a reply that does not fit) takes the general path
-            # below, which raises exactly what it always did.
+        url = self._url(path)
+
+        def take(response: httpx.Response) -> tuple[list[ModelT], str | None]:
             counted = empty_count()
+            if response.status_code < 400:
+                # The usual reply, validated from its bytes in one pass (no dicts built
+                # first): about a third of the cost of from_json + validate_python.
+                # Anything else (an error envelope, a reply that does not fit) takes the
+                # general path below, which raises exactly what it always did.
+                try:
+                    reply = list_envelope(model, key).validate_json(response.content)
+                except ValidationError:
+                    reply = None
+                    set_empty_count(counted)  # read again below: counted once
+                if reply is not None and reply.success is not False:
+                    message = reply.message if isinstance(reply.message, str) else None
+                    return reply.items or [], message
+            payload, message = self._decode("GET", url, response)
             try:
-                reply = list_envelope(model, key).validate_json(response.content)
-            except ValidationError:
-                reply = None
-                set_empty_count(counted)  # read again below: counted once
-            if reply is not None and reply.success is not False:
-                message = reply.message if isinstance(reply.message, str) else None
-                elapsed = asyncio.get_running_loop().time() - started
-                self._notify("GET", url, target, None, response.status_code, message, elapsed)
-                return reply.items or []
-        payload = self._finish("GET", url, target, None, None, response, started)
-        return self._parse_list(model, payload, key, path)
+                return self._parse_list(model, payload, key, path), message
+            except Exception:
+                set_empty_count(counted)  # asked again: this attempt's entries not counted
+                raise
+
+        return await self._attempts("GET", url, target, params, take)
 
     async def _envelope(self, method: str, path: str, **kwargs: Any) -> m.Envelope:
         payload = await self.request(method, path, **kwargs)

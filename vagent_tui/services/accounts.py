@@ -14,12 +14,14 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Protocol
 
 from vagent_tui.api.client import PlatformClient
-from vagent_tui.api.errors import ApiError
+from vagent_tui.api.errors import ApiError, PlatformError
 from vagent_tui.api.models import Account
 from vagent_tui.api.scope import Scope, ScopeLevel
+from vagent_tui.services.reread import read_again
 
 PAGE_SIZE = 200
 SEARCH_CAP = 50
@@ -30,6 +32,11 @@ REFUSED_SEARCH = frozenset({400, 403, 404, 405, 501})
 """Statuses that mean this platform or key does not search: the filter walks from then on."""
 
 CHILD_KIND = {"partner": "reseller", "reseller": "organization", "organization": "account"}
+
+
+def page_of(page: int, kind: str, account_id: int) -> str:
+    """``page 8 of the accounts below 1234``: a page of a listing, in an error."""
+    return f"page {page + 1} of the {CHILD_KIND.get(kind, 'account')}s below {account_id}"
 
 
 class NamedAccount(Protocol):
@@ -98,6 +105,9 @@ class AccountDirectory:
         self._locks: dict[int, asyncio.Lock] = {}
         self._unseen: dict[int, Exception] = {}
         """Failures of `prefetch`, given to the next `children` of the same account."""
+        self._partial: dict[int, tuple[list[Account], int]] = {}
+        """The pages read of a listing that failed part way, and the page that failed:
+        the next read of those children goes on from there (``r`` after a failure)."""
         self.known: dict[int, Account] = {}
         self.parents: dict[int, int] = {}
         self.walk_limit = WALK_LIMIT
@@ -196,7 +206,9 @@ class AccountDirectory:
 
         async def read(account_id: int) -> Account | None:
             try:
-                return await self.client.get_account(target=account_id)
+                return await read_again(
+                    self.client, lambda: self.client.get_account(target=account_id)
+                )
             except ApiError as exc:
                 if exc.status in (403, 404):
                     return None
@@ -212,7 +224,9 @@ class AccountDirectory:
         listed under the key owner.
         """
         try:
-            return [await self.client.get_account(target=account_id)]
+            return [
+                await read_again(self.client, lambda: self.client.get_account(target=account_id))
+            ]
         except ApiError as exc:
             if exc.status not in (403, 404):
                 raise
@@ -226,10 +240,18 @@ class AccountDirectory:
         }.get(kind)
         if fetch is None:
             return []
-        items: list[Account] = []
-        page = 0
+        # Pages kept from a read that failed part way: this one asks from its failed page.
+        items, page = self._partial.pop(account_id, ([], 0))
         while True:
-            result = await fetch(account_id, page=page, page_size=PAGE_SIZE)
+            try:
+                result = await read_again(
+                    self.client, partial(fetch, account_id, page=page, page_size=PAGE_SIZE),
+                    what=page_of(page, kind, account_id),
+                )  # fmt: skip
+            except PlatformError:
+                if items:
+                    self._partial[account_id] = (items, page)
+                raise
             items.extend(result.items)
             if not result.items or len(items) >= result.total:
                 return items

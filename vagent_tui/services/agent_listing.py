@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import partial
 
 from vagent_tui.api.client import PlatformClient
+from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import Account
 from vagent_tui.services.accounts import (
     PAGE_SIZE,
@@ -20,7 +22,9 @@ from vagent_tui.services.accounts import (
     NamedAccount,
     account_kind,
     has_children,
+    page_of,
 )
+from vagent_tui.services.reread import read_again
 
 
 def is_agent_account(account: Account) -> bool:
@@ -106,54 +110,100 @@ LISTING_PAGES = 4
 many parsed together stays with the process after they are gone."""
 
 
+@dataclass
+class ListingProgress:
+    """What a listing has read so far: a listing that failed part way goes on from here.
+
+    The directory keeps the resellers and organizations it listed (and the pages read of
+    a list of them that failed); this keeps the agent accounts found, the organizations
+    read to their end, and for an organization whose page failed, the pages it had.
+    """
+
+    directory: AccountDirectory
+    rows: dict[int, AgentRow] = field(default_factory=dict)
+    parents: dict[int, int] = field(default_factory=dict)
+    done: set[int] = field(default_factory=set)
+    """Organizations whose accounts were read to the end."""
+    resume: dict[int, tuple[int, int]] = field(default_factory=dict)
+    """An organization whose page failed: ``(that page, accounts seen before it)``."""
+
+
 async def list_agents(
-    client: PlatformClient, directory: AccountDirectory, *, limit: int = 100_000
+    client: PlatformClient,
+    directory: AccountDirectory,
+    *,
+    limit: int = 100_000,
+    progress: ListingProgress | None = None,
 ) -> AgentListing:
     """The same accounts as `fleet_accounts`, as an `AgentListing`, read leanly.
 
     The resellers and organizations are listed through ``directory``; each organization's
     accounts page by page, every page turned into rows at once, so ten thousand full
     accounts are never held together (the memory they take would stay with the process).
-    A restricted member, or an admin whose rule names another account, gets
+    A page that fails is asked again (`vagent_tui.services.reread.read_again`); one that
+    keeps failing fails the listing, and ``progress`` (when given: its directory is then
+    the one used) keeps what was read, so that the next call with it asks only for the
+    rest. A restricted member, or an admin whose rule names another account, gets
     `fleet_accounts` as is.
     """
+    if progress is not None:
+        directory = progress.directory
     scope = directory.scope
     root_kind = directory.root_kind()
     if scope.restricted or not root_kind or directory.scope_account_id() is not None:
         return AgentListing.of(client, directory, await fleet_accounts(directory, limit=limit))
     owner = directory.owner
-    rows: dict[int, AgentRow] = {}
-    parents: dict[int, int] = {}
+    state = progress if progress is not None else ListingProgress(directory)
+    rows, parents = state.rows, state.parents
     pages = asyncio.Semaphore(LISTING_PAGES)
 
     def kind_of(account: Account) -> str:
         return root_kind if account is owner else account_kind(account)
 
     async def agents_of(organization: Account) -> None:
-        if organization.id is None:
+        if organization.id is None or organization.id in state.done:
             return
-        list_id = (scope.root_id or organization.id) if organization is owner else organization.id
-        page = seen = 0
+        org_id = organization.id
+        list_id = (scope.root_id or org_id) if organization is owner else org_id
+        page, seen = state.resume.pop(org_id, (0, 0))
         while True:
-            async with pages:
-                result = await client.list_accounts(list_id, page=page, page_size=PAGE_SIZE)
+            try:
+                async with pages:
+                    result = await read_again(
+                        client, partial(client.list_accounts, list_id, page=page,
+                                        page_size=PAGE_SIZE),
+                        what=page_of(page, "organization", list_id),
+                    )  # fmt: skip
+            except PlatformError:
+                state.resume[org_id] = (page, seen)
+                raise
             seen += len(result.items)
             for account in result.items:
                 if account.id is not None and is_agent_account(account):
                     rows[account.id] = AgentRow.of(account)
-                    parents[account.id] = organization.id
+                    parents[account.id] = org_id
             if not result.items or seen >= result.total:
+                state.done.add(org_id)
                 return
             page += 1
 
     frontier = [owner]
     while frontier and len(directory.known) + len(rows) < limit:
         above = [a for a in frontier if kind_of(a) in ("partner", "reseller")]
-        level, _ = await asyncio.gather(
-            asyncio.gather(*(directory.children(a) for a in above)),
-            asyncio.gather(*(agents_of(a) for a in frontier if kind_of(a) == "organization")),
-        )
-        frontier = [child for kids in level for child in kids if has_children(child)]
+        # Every read of a level finishes (each keeps its pages) before a failure is
+        # raised: one organization's bad page does not cancel the others' reads.
+        level, organizations = await asyncio.gather(
+            asyncio.gather(*(directory.children(a) for a in above), return_exceptions=True),
+            asyncio.gather(*(agents_of(a) for a in frontier if kind_of(a) == "organization"),
+                           return_exceptions=True),
+        )  # fmt: skip
+        for outcome in (*level, *organizations):
+            if isinstance(outcome, BaseException):
+                raise outcome
+        frontier = [
+            child for kids in level if isinstance(kids, list) for child in kids
+            if has_children(child)
+        ]  # fmt: skip
     parents.update(directory.parents)
     ordered = dict(sorted(rows.items()))
     return AgentListing(client, ordered, parents, dict(directory.known))
@@ -165,16 +215,20 @@ class AgentListings:
     Fleet and Rollout both list every agent account below the key: at ten thousand
     accounts each copy is megabytes, so they share one. Only the last client's listing
     is kept (another client, another key: listed afresh, the old one dropped); callers
-    asking while a listing is under way wait for that one. A failed listing is not kept.
+    asking while a listing is under way wait for that one. A failed listing is not kept,
+    but what it had read is: the next listing for the same client (``r``, ``fresh`` or
+    not) asks only for the pages it lacked.
     """
 
     def __init__(self) -> None:
         self._client: PlatformClient | None = None
         self._task: asyncio.Task[AgentListing] | None = None
+        self._progress: ListingProgress | None = None
+        """What the listing under way (or the last that failed) has read."""
 
     def forget(self) -> None:
         """Drop the listing kept (the client changed, or the accounts are to be read again)."""
-        self._client, self._task = None, None
+        self._client, self._task, self._progress = None, None, None
 
     async def get(
         self, client: PlatformClient, make_directory: Callable[[], AccountDirectory],
@@ -182,26 +236,35 @@ class AgentListings:
     ) -> AgentListing:  # fmt: skip
         """The listing for ``client``: the one kept, or a new one (``fresh`` forces it).
 
-        Cancelling the caller does not cancel a listing another caller may be waiting on.
+        A new listing after one that failed for the same client goes on from what that
+        one read. Cancelling the caller does not cancel a listing another caller may be
+        waiting on.
         """
         task = self._task
-        if fresh or task is None or self._client is not client or (
-            task.done() and (task.cancelled() or task.exception() is not None)
-        ):  # fmt: skip
-            directory = make_directory()
+        failed = (
+            task is not None and task.done() and (task.cancelled() or task.exception() is not None)
+        )
+        if fresh or task is None or self._client is not client or failed:
+            progress = self._progress if failed and self._client is client else None
+            if progress is None:
+                progress = ListingProgress(make_directory())
+            kept = progress
 
             async def listing() -> AgentListing:
-                return await list_agents(client, directory)
+                return await list_agents(client, kept.directory, progress=kept)
 
             task = asyncio.ensure_future(listing())
             task.add_done_callback(lambda t: t.cancelled() or t.exception())  # retrieved
-            self._client, self._task = client, task
+            self._client, self._task, self._progress = client, task, progress
         try:
-            return await asyncio.shield(task)
+            listed = await asyncio.shield(task)
         except BaseException:
-            if task.done() and self._task is task and (task.cancelled() or task.exception()):
+            if task.done() and self._task is task and task.cancelled():
                 self.forget()
             raise
+        if self._task is task:
+            self._progress = None  # listed whole: nothing to go on from
+        return listed
 
 
 # ---------------------------------------------------------------------------- output

@@ -33,6 +33,7 @@ from vagent_tui.api.transport import listen_for_pressure
 from vagent_tui.services.accounts import (
     NamedAccount,
 )
+from vagent_tui.services.reread import read_again
 
 DEFAULT_CONCURRENCY = 8
 """A fixed limit's default (`ask_fleet` without a `AdaptiveLimit`)."""
@@ -264,7 +265,8 @@ async def ask_fleet(
     as ``limiter`` allows (then ``concurrency`` is not used).
 
     Returns the answers in arrival order (also given one by one to ``on_answer``).
-    An account whose request fails gets an answer with ``error``; the others go on.
+    An account whose request fails transiently is asked again (`read_again`); one that
+    still fails gets an answer with ``error``; the others go on.
     """
     ask = (QUESTIONS[question] if isinstance(question, str) else question).ask
     ids = list(account_ids)
@@ -277,9 +279,14 @@ async def ask_fleet(
             listen_for_pressure(lambda status, after: gate.throttled(epoch, status, after))
         started = clock()
         latency: float | None = None
+        asked_again: list[object] = []
         try:
-            answer = FleetAnswer(account_id, await ask(client, account_id))
-            latency = clock() - started
+            values = await read_again(
+                client, lambda: ask(client, account_id), on_retry=asked_again.append
+            )
+            answer = FleetAnswer(account_id, values)
+            # An answer asked again took its pauses too: no measure of the platform's pace.
+            latency = None if asked_again else clock() - started
         except Exception as exc:  # one account's failure is its answer
             answer = FleetAnswer(account_id, error=describe(exc))
         finally:

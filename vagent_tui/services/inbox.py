@@ -4,10 +4,12 @@ fetched), and the messages of one room, paged here (the platform sends them all)
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Literal
 
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.models import InboxPage, InboxRoom, RoomMessage
+from vagent_tui.services.reread import read_again
 
 PAGE_SIZES = (20, 50, 100, 200)
 
@@ -78,9 +80,12 @@ class InboxPager:
 
     async def fetch(self, client: PlatformClient, target: int | None) -> InboxPage:
         read = client.list_priority_rooms if self.inbox == PRIORITY else client.list_junk_rooms
-        return await read(
-            page=self.page, page_size=self.page_size, unread=self.unread, target=target
-        )
+        return await read_again(
+            client,
+            partial(read, page=self.page, page_size=self.page_size, unread=self.unread,
+                    target=target),
+            what=f"page {self.page + 1} of the inbox",
+        )  # fmt: skip
 
 
 MESSAGE_PAGE_SIZE = 50

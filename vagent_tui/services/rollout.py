@@ -37,6 +37,7 @@ from vagent_tui.services.accounts import NamedAccount
 from vagent_tui.services.changes import ENTRY_FIELDS, Change, FunctionSwitch
 from vagent_tui.services.diff import FieldDiff, diff_configs, show
 from vagent_tui.services.fleet import describe
+from vagent_tui.services.reread import read_again
 from vagent_tui.services.settings import check_value
 from vagent_tui.services.staging import context_for, plan_for
 
@@ -105,7 +106,9 @@ async def plan_account(
     account_id = account.id or 0
     name = account.display_name
     try:
-        context = await context_for(client, account_id, change)
+        # A read that fails on a flaky link is asked again: one account out of hundreds
+        # must not be left out of the plan for a dropped reply.
+        context = await read_again(client, lambda: context_for(client, account_id, change))
     except Exception as exc:  # one account's failure is its outcome
         return AccountPlan(account_id, name, "unreadable", reasons=(describe(exc),))
     if keep is not None and not keep(context.base):

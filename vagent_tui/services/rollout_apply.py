@@ -24,9 +24,11 @@ from typing import Any, Literal
 
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.errors import PlatformError, outcome_unknown
+from vagent_tui.api.models import AgentConfig
 from vagent_tui.config import state_dir
 from vagent_tui.services.diff import diff_configs, holds
 from vagent_tui.services.fleet import describe
+from vagent_tui.services.reread import read_again
 from vagent_tui.services.rollout import DEFAULT_CONCURRENCY, AccountPlan, RolloutPlan, in_pool
 from vagent_tui.services.staging import wire
 
@@ -222,7 +224,7 @@ def _holds(config: Mapping[str, Any] | None, p: AccountPlan) -> bool:
 
 async def _write_one(client: PlatformClient, p: AccountPlan) -> AccountResult:
     try:
-        now = await _base_now(client, p.account_id)
+        now = await read_again(client, lambda: _base_now(client, p.account_id))
     except PlatformError as exc:
         return AccountResult(p.account_id, "write", "failed", describe(exc))
     if _holds(now, p):
@@ -236,7 +238,8 @@ async def _write_one(client: PlatformClient, p: AccountPlan) -> AccountResult:
         if not outcome_unknown(exc):
             return AccountResult(p.account_id, "write", "failed", describe(exc))
         try:
-            after = wire(await client.get_staging(target=p.account_id)) or {}
+            staging = await read_again(client, lambda: client.get_staging(target=p.account_id))
+            after = wire(staging) or {}
         except PlatformError:
             return AccountResult(p.account_id, "write", "unknown", describe(exc))
         there = holds(after, p.body)
@@ -287,10 +290,15 @@ async def publish_rollout(
 
 async def _publish_one(client: PlatformClient, p: AccountPlan) -> AccountResult:
     account_id = p.account_id
-    try:
-        raw_staging, raw_live = await asyncio.gather(
+
+    async def slots() -> tuple[AgentConfig | None, AgentConfig | None]:
+        staging, live = await asyncio.gather(
             client.get_staging(target=account_id), client.get_live(target=account_id)
         )
+        return staging, live
+
+    try:
+        raw_staging, raw_live = await read_again(client, slots)
     except PlatformError as exc:
         return AccountResult(account_id, "publish", "failed", describe(exc))
     staging, live = wire(raw_staging), wire(raw_live)
@@ -313,7 +321,7 @@ async def _publish_one(client: PlatformClient, p: AccountPlan) -> AccountResult:
         if not outcome_unknown(exc):
             return AccountResult(account_id, "publish", "failed", describe(exc))
         try:
-            now_live = wire(await client.get_live(target=account_id))
+            now_live = wire(await read_again(client, lambda: client.get_live(target=account_id)))
         except PlatformError:
             return AccountResult(account_id, "publish", "unknown", describe(exc))
         done = not diff_configs(staging, now_live or {})

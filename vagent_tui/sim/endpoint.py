@@ -156,7 +156,7 @@ def wrap(handler: Handler, *, acts: bool = True) -> Callable[[Request], Awaitabl
         delay = state.latency_ms / 1000 + faults.delay()
         if delay > 0:
             await asyncio.sleep(delay)
-        fault = faults.pick(request.method, request.url.path)
+        fault = faults.pick(request.method, request.url.path, request.url.query)
         if fault is not None:
             replaced = await sim_faults.before(fault, faults)
             if replaced is not None:

@@ -26,6 +26,10 @@ real reply is mangled on its way back):
 
 * ``malformed``: a body that is not JSON (status 200, JSON content type);
 * ``truncated``: the real reply cut in half (its Content-Length matches the cut body);
+* ``cut``: the connection dropped mid-body: the real reply's status, headers and full
+  Content-Length go out, then half its body, then the connection closes (in-process the
+  app raises `SimulatedDrop` after the first half, which the client reports as a
+  transport failure);
 * ``wrong-types``: every top-level field except ``success``/``message`` gets a value of
   another type (strings become numbers, numbers strings, lists strings, objects lists);
 * ``extra-fields``: unknown fields added to every object of the reply;
@@ -35,6 +39,12 @@ real reply is mangled on its way back):
 Error replies of the handler itself (4xx) are never altered. ``rate`` defaults to 1 when
 kinds are given; an empty ``kinds`` with a ``rate`` picks from every kind (`ALL_KINDS`).
 Each injected fault is appended to ``injected`` as ``(method, path, kind)``.
+
+With a ``seed``, the draws come one after another from one generator: the same requests
+in the same order fail alike. Requests sent concurrently reach the simulator in an order
+the event loop decides, so a test that sends many at once sets ``keyed``: then each
+request's draw depends only on the seed, the request (method, path, query) and how many
+times that same request came before, whatever came between.
 """
 
 from __future__ import annotations
@@ -51,7 +61,7 @@ from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
 BEFORE_KINDS = ("timeout", "500", "503", "429", "refused")
-AFTER_KINDS = ("malformed", "truncated", "wrong-types", "extra-fields", "unknown-status")
+AFTER_KINDS = ("malformed", "truncated", "cut", "wrong-types", "extra-fields", "unknown-status")
 ALL_KINDS: tuple[str, ...] = BEFORE_KINDS + AFTER_KINDS
 """Every fault kind, in a stable order."""
 
@@ -107,6 +117,9 @@ class Faults:
         max_in_flight: a rate limit: a request arriving while this many are being
             served gets ``429`` with ``Retry-After: retry_after`` at once (None: no
             limit). The platform publishes none; this is how a client's back-off is tried.
+        keyed: with a ``seed``, draw each request's fault from the request itself and
+            how many times it came before (the module's docstring), not from the order
+            in which requests arrive.
     """
 
     kinds: list[str] = field(default_factory=list)
@@ -120,6 +133,7 @@ class Faults:
     retry_after: int = 1
     timeout_seconds: float = 3600.0
     max_in_flight: int | None = None
+    keyed: bool = False
     injected: list[tuple[str, str, str]] = field(default_factory=list)
     in_flight: int = 0
     throttled: int = 0
@@ -134,6 +148,7 @@ class Faults:
         if self.max_in_flight is not None and self.max_in_flight < 1:
             raise ValueError("max in flight must be 1 or more")
         self.rng = random.Random(self.seed)
+        self._seen: dict[tuple[str, str, str], int] = {}
 
     # ------------------------------------------------------------------ changing at run time
 
@@ -174,17 +189,22 @@ class Faults:
         jitter = self.rng.uniform(0, self.jitter_ms) if self.jitter_ms else 0.0
         return (self.latency_ms + jitter) / 1000
 
-    def pick(self, method: str, path: str) -> str | None:
-        """The fault for this request, or None."""
+    def pick(self, method: str, path: str, query: str = "") -> str | None:
+        """The fault for this request, or None (``query``: the draw of ``keyed``)."""
         if not self.active:
             return None
         if self.methods is not None and method.upper() not in self.methods:
             return None
         if self.path_contains and self.path_contains not in path:
             return None
-        if self.rng.random() >= self.effective_rate:
+        rng = self.rng
+        if self.keyed and self.seed is not None:
+            key = (method.upper(), path, query)
+            nth = self._seen[key] = self._seen.get(key, -1) + 1
+            rng = random.Random(f"{self.seed}|{key[0]}|{path}|{query}|{nth}")
+        if rng.random() >= self.effective_rate:
             return None
-        kind = self.rng.choice(self.kinds or ALL_KINDS)
+        kind = rng.choice(self.kinds or ALL_KINDS)
         if self.remaining is not None:
             self.remaining -= 1
         self.injected.append((method, path, kind))
@@ -253,6 +273,19 @@ def describe(faults: Faults, latency_ms: int = 0) -> str:
 # ---------------------------------------------------------------------- replies
 
 
+class CutResponse(Response):
+    """Sends the status, the headers with the whole body's length and half the body,
+    then drops the connection (the ``cut`` fault)."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await send({"type": "http.response.start", "status": self.status_code,
+                    "headers": self.raw_headers})  # fmt: skip
+        body = bytes(self.body)
+        await send({"type": "http.response.body", "body": body[: max(1, len(body) // 2)],
+                    "more_body": True})  # fmt: skip
+        raise SimulatedDrop("connection dropped by the simulator mid-body")
+
+
 class DropResponse(Response):
     """Starts a reply, then drops the connection (the ``refused`` fault)."""
 
@@ -291,6 +324,8 @@ def after(kind: str, status: int, body: dict[str, Any] | list[Any]) -> Response:
         raw = _dump(body)
         return Response(raw[: max(1, len(raw) // 2)], status_code=status,
                         media_type="application/json")  # fmt: skip
+    if kind == "cut":
+        return CutResponse(_dump(body), status_code=status, media_type="application/json")
     if kind == "wrong-types":
         body = _wrong_record(body)
     elif kind == "extra-fields":

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import types
+from collections.abc import AsyncIterator, Callable
 
 import httpx
 import pytest
@@ -13,8 +14,10 @@ from vagent_tui.api.errors import (
     ApiError,
     MalformedResponse,
     PlatformError,
+    ReplyTooLarge,
     RequestTimeout,
     TransportError,
+    outcome_unknown,
 )
 
 from .helpers import Recorder, ok
@@ -249,13 +252,148 @@ async def test_get_client_errors_not_retried(make_client, sleeps, status: int) -
     assert sleeps == []
 
 
-async def test_malformed_reply_not_retried(make_client, sleeps) -> None:
-    recorder = Recorder(httpx.Response(200, content=b"not json"))
+class CutStream(httpx.AsyncByteStream):
+    """A body that stops half way: the connection dropped mid-reply."""
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        yield b'{"success": true, "voices": [{"id": "v'
+        raise httpx.RemoteProtocolError("peer closed connection without sending complete body")
+
+
+def cut() -> httpx.Response:
+    return httpx.Response(200, headers={"Content-Length": "4000"}, stream=CutStream())
+
+
+def garbled(content: bytes) -> Callable[[httpx.Request], httpx.Response]:
+    """A fresh 200 reply of ``content`` per request (a Response is read once)."""
+    return lambda _request: httpx.Response(
+        200, content=content, headers={"Content-Type": "application/json"}
+    )
+
+
+GOOD_VOICES = b'{"success": true, "voices": [{"id": "v1"}]}'
+GARBLED = [
+    pytest.param(garbled(b'{"success": true, "message": "oops", ]]'), id="not-json"),
+    pytest.param(garbled(GOOD_VOICES[: len(GOOD_VOICES) // 2]), id="truncated"),
+    pytest.param(garbled(b""), id="empty"),
+    pytest.param(garbled(b'["not", "an", "object"]'), id="not-an-object"),
+    pytest.param(garbled(b'{"success": true, "voices": "not a list"}'), id="wrong-types"),
+    pytest.param(lambda _request: cut(), id="cut-mid-body"),
+]
+
+
+@pytest.mark.parametrize("bad", GARBLED)
+async def test_get_with_a_garbled_or_cut_reply_is_asked_again(make_client, sleeps, bad) -> None:
+    recorder = Recorder(bad, garbled(GOOD_VOICES))
+    client = make_client(recorder, get_retries=2)
+
+    voices = await client.list_voices()
+
+    assert [v.id for v in voices] == ["v1"]
+    assert recorder.calls == 2
+    assert len(sleeps) == 1
+
+
+MODEL_READS = [
+    pytest.param(lambda c: c.get_account(), b'{"success": true, "id": "x"}', id="account"),
+    pytest.param(lambda c: c.get_staging(), b'{"success": true, "campaign": 7}', id="staging"),
+    pytest.param(
+        lambda c: c.list_accounts(5, page=0, page_size=10),
+        b'{"success": true, "accounts": "no"}',
+        id="accounts-page",
+    ),
+    pytest.param(
+        lambda c: c.list_junk_rooms(), b'{"success": true, "rooms": "no"}', id="junk-page"
+    ),
+    pytest.param(lambda c: c.list_room_messages("r1"), b'{"messages": 5}', id="room-messages"),
+]
+
+
+@pytest.mark.parametrize(("read", "refused"), MODEL_READS)
+async def test_a_reply_its_model_refuses_is_asked_again(make_client, sleeps, read, refused):
+    recorder = Recorder(garbled(refused), garbled(b"{oops"), garbled(b'{"success": true}'))
+    client = make_client(recorder, get_retries=2)
+
+    await read(client)
+
+    assert recorder.calls == 3
+    assert len(sleeps) == 2
+
+
+@pytest.mark.parametrize("retries", [0, 2])
+async def test_garbled_replies_are_asked_again_within_the_budget(make_client, sleeps, retries):
+    recorder = Recorder(garbled(b"not json"))
+    client = make_client(recorder, get_retries=retries)
+
+    with pytest.raises(MalformedResponse) as info:
+        await client.get_account()
+
+    assert "not JSON" in info.value.message
+    assert recorder.calls == 1 + retries
+    assert len(sleeps) == retries
+
+
+async def test_a_mix_of_faults_shares_one_budget(make_client, sleeps) -> None:
+    recorder = Recorder(
+        envelope(503, "Busy", headers={"Retry-After": "2"}), garbled(b"{"), cut(), ok()
+    )
+    client = make_client(recorder, get_retries=2, max_retry_after=10)
+
+    with pytest.raises(TransportError):
+        await client.get_account()
+
+    assert recorder.calls == 3
+    assert sleeps[0] == 2.0  # Retry-After honoured
+
+
+async def test_a_reply_past_the_size_limit_is_not_asked_again(make_client, sleeps) -> None:
+    recorder = Recorder(lambda _r: httpx.Response(200, content=b"x" * 2048))
+    client = make_client(recorder, get_retries=3, max_reply_bytes=1024)
+
+    with pytest.raises(ReplyTooLarge):
+        await client.get_account()
+
+    assert recorder.calls == 1
+    assert sleeps == []
+
+
+async def test_an_error_envelope_in_a_200_is_not_asked_again(make_client, sleeps) -> None:
+    recorder = Recorder(ok({"success": False, "message": "No such agent"}))
     client = make_client(recorder, get_retries=3)
 
-    with pytest.raises(MalformedResponse):
-        await client.get_account()
+    with pytest.raises(ApiError):
+        await client.get_staging()
+
     assert recorder.calls == 1
+
+
+async def test_observers_hear_a_retried_read_once(make_client, sleeps) -> None:
+    recorder = Recorder(garbled(b"{"), cut(), garbled(GOOD_VOICES))
+    client = make_client(recorder, get_retries=2)
+    heard = []
+    client.observers.append(heard.append)
+
+    await client.list_voices()
+
+    assert [(e.method, e.status, e.message) for e in heard] == [("GET", 200, None)]
+
+
+@pytest.mark.parametrize(
+    "call",
+    [lambda c: c.write_staging({"agentVoice": "v2"}), lambda c: c.publish_staging()],
+    ids=["write", "publish"],
+)
+@pytest.mark.parametrize("bad", [p for p in GARBLED if p.id != "wrong-types"])
+async def test_a_write_whose_reply_is_garbled_is_not_resent(make_client, sleeps, call, bad):
+    recorder = Recorder(bad, ok())
+    client = make_client(recorder, get_retries=5)
+
+    with pytest.raises(PlatformError) as info:
+        await call(client)
+
+    assert recorder.calls == 1
+    assert sleeps == []
+    assert outcome_unknown(info.value)  # the caller reads back
 
 
 async def test_retry_after_is_honoured(make_client, sleeps) -> None:

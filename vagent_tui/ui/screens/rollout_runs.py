@@ -309,6 +309,16 @@ class RolloutRuns(BaseScreen):
         trouble = sum(n for k, n in self._tally.items() if k not in DONE)
         follow = " · o shows the accounts with trouble" if trouble else ""
         if step == "write":
+            # What a flaky link leaves is one key away: a write is never resent by itself.
+            left = sum(n for k, n in self._tally.items() if k in ("failed", "unknown"))
+            moved = self._tally.get("changed-meanwhile", 0)
+            hints = []
+            if left:
+                hints.append(f"A tries the {left:,} not written again (each read first)")
+            if moved:
+                hints.append(f"{moved:,} changed since the plan: p plans again")
+            if hints:
+                follow = " · " + "; ".join(hints) + "; o shows them"
             self.status.ok(f"Written in {elapsed}: {counts}. P publishes the {written:,} "
                            f"written accounts{follow}")  # fmt: skip
         else:
