@@ -12,6 +12,11 @@ inert: `inert`, `safe`, `safe_value`, `safe_rich`, `safe_markup`, `plain`, `join
 the formatters of `ui/format.py`, a number's format (``{count:,}``, ``{x:.1f}``), ``len``
 and other calls that give a number. A literal needs nothing.
 
+Toasts are not read here: `ConnectionApp.notify` is the one way to show one, and it
+makes the message inert whatever it is given. Nor is an assignment to a widget's
+``.value`` (a Select's or a Checkbox's value is no text): an Input filled from a reply
+is what the hostile walks read on screen.
+
 A static rule cannot know every type: what it flags that is not outside text is named in
 `TRUSTED` with the reason, one line each. Keep that list short: wrapping a value in
 `inert` costs nothing when it is plain text (it comes back unchanged).
