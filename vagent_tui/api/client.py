@@ -17,11 +17,11 @@ from pydantic_core import from_json
 
 from vagent_tui.api import models as m
 from vagent_tui.api.errors import MalformedResponse, PlatformError, redact_url
+from vagent_tui.api.logs import LogsApi
 from vagent_tui.api.targets import Target
 from vagent_tui.api.transport import (
     API_PREFIX,
     TARGET_PARAMS,
-    ApiTransport,
     Exchange,
     Observer,
     as_bool,
@@ -32,8 +32,9 @@ def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-class PlatformClient(ApiTransport):
-    """An async client of the platform's ``/api/v2``."""
+class PlatformClient(LogsApi):
+    """An async client of the platform's ``/api/v2`` (the conversation logs' endpoints
+    in `vagent_tui.api.logs`)."""
 
     # ------------------------------------------------------------------ accounts
 
