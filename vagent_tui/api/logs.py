@@ -16,7 +16,7 @@ the key last so no parameter can replace it.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncGenerator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from vagent_tui.api.errors import MalformedResponse
@@ -76,7 +76,7 @@ class LogsApi(StreamingTransport):
         *,
         target: int | None = None,
         chunk_bytes: int = 64 * 1024,
-    ) -> AsyncIterator[bytes]:
+    ) -> AsyncGenerator[bytes, None]:
         """``GET /logs?format=csv``: the whole query as CSV, in chunks as they arrive
         (never held whole). Raises `ApiError` 404 when no entry matches (the reference:
         ``No logs found for CSV export``), and what `StreamingTransport.stream_get` does.

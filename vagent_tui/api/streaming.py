@@ -7,25 +7,27 @@ connecting, a 5xx, a 429 with its ``Retry-After``), the pressure hook and the ob
 An error reply (any status >= 400, or a JSON envelope where a file was asked for) is
 read up to the transport's reply limit and raised as `ApiError` with the server's
 ``message``. The body of a success is never held whole: each chunk is yielded as it
-comes, and a fault in the middle of it (a dropped connection, a read timeout) raises
-`TransportError` / `RequestTimeout` from the iterator; nothing is retried then, the
-caller knows how much it got.
+comes (the key masked should the server echo it), and a fault in the middle of it (a
+dropped connection, a read timeout) raises `TransportError` / `RequestTimeout` from the
+iterator; nothing is retried then, the caller knows how much it got.
 """
 
 from __future__ import annotations
 
 import asyncio
 from asyncio import timeout as _deadline
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncGenerator, Mapping
 from typing import Any
 
 import httpx
 
 from vagent_tui.api.errors import (
+    REDACTED,
     MalformedResponse,
     PlatformError,
     RequestTimeout,
     TransportError,
+    encodings,
     redact_text,
 )
 from vagent_tui.api.replies import decode_reply
@@ -42,8 +44,19 @@ from vagent_tui.api.transport import (
 CHUNK_BYTES = 64 * 1024
 
 
+def _mask(data: bytes, forms: list[bytes]) -> bytes:
+    for form in forms:
+        if form in data:
+            data = data.replace(form, REDACTED.encode())
+    return data
+
+
 class StreamingTransport(ApiTransport):
     """`ApiTransport` with a GET that streams its body."""
+
+    def redact(self, text: str) -> str:
+        """``text`` with this client's key masked in every form a server may echo it."""
+        return redact_text(text, self._token)
 
     def _stream_query(
         self, target: Target | None, params: Mapping[str, Any] | None
@@ -112,7 +125,7 @@ class StreamingTransport(ApiTransport):
         target: Target | None = None,
         params: Mapping[str, Any] | None = None,
         chunk_bytes: int = CHUNK_BYTES,
-    ) -> AsyncIterator[bytes]:
+    ) -> AsyncGenerator[bytes, None]:
         """The body of ``GET path`` in chunks of at most ``chunk_bytes``, as it arrives.
 
         Raises (from the iterator): `ApiError` for an error reply, `MalformedResponse`
@@ -151,9 +164,20 @@ class StreamingTransport(ApiTransport):
             raise error
         self._notify("GET", url, target, None, response.status_code, None, loop.time() - started)
         broke: PlatformError | None = None
+        # A body that echoes the key (in any of the forms a server may write it) has it
+        # masked here: the tail of each chunk that could start one waits for the next.
+        forms = sorted((f.encode() for f in encodings(self._token)), key=len, reverse=True)
+        hold = max((len(f) for f in forms), default=1) - 1
+        carry = b""
         try:
             async for chunk in response.aiter_bytes(chunk_bytes):
-                yield chunk
+                data = _mask(carry + chunk, forms)
+                cut = max(0, len(data) - hold)
+                carry = data[cut:]
+                if cut:
+                    yield data[:cut]
+            if carry:
+                yield carry
         except (httpx.TimeoutException, TimeoutError):
             broke = RequestTimeout(
                 f"The platform stopped sending ({self.host}): timed out", method="GET", url=url
