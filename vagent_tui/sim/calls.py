@@ -30,6 +30,7 @@ entry over the range: O(range), bounded by the time range asked for.
 from __future__ import annotations
 
 import bisect
+import functools
 import json
 import random
 from collections.abc import Iterator, Mapping, Sequence
@@ -175,10 +176,15 @@ def text_of(value: Any) -> str:
     Text as it is, ``true``/``false``, numbers in JSON form, ``null`` as the empty
     text, lists and objects as compact JSON.
     """
+    kind = type(value)
+    if kind is str:
+        return value  # type: ignore[no-any-return]
     if value is None:
         return ""
-    if isinstance(value, str):
-        return value
+    if kind is bool:
+        return "true" if value else "false"
+    if kind is int:
+        return str(value)
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
@@ -601,9 +607,20 @@ def project(log: Mapping[str, Any], fields: Sequence[str] | None) -> dict[str, A
     return out
 
 
+@functools.lru_cache(maxsize=64)
+def _paths(columns: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(name.split(".")) for name in columns)
+
+
 def flat_row(log: Mapping[str, Any], columns: Sequence[str]) -> list[str]:
     """One CSV row: each column's value as `text_of` gives it (missing: empty)."""
-    return [text_of(lookup(log, name)[1]) for name in columns]
+    row = []
+    for path in _paths(tuple(columns)):
+        value: Any = log
+        for part in path:
+            value = value.get(part) if isinstance(value, dict) else None
+        row.append(text_of(value))
+    return row
 
 
 # ---------------------------------------------------------------------- state helpers
