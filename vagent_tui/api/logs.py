@@ -17,6 +17,7 @@ the key last so no parameter can replace it.
 from __future__ import annotations
 
 from collections.abc import AsyncGenerator, Sequence
+from contextlib import aclosing
 from typing import TYPE_CHECKING, Any
 
 from vagent_tui.api.errors import MalformedResponse
@@ -85,10 +86,10 @@ class LogsApi(StreamingTransport):
 
         params = (query or LogQuery()).params()
         params["format"] = "csv"
-        async for chunk in self.stream_get(
-            "/logs", target=target, params=params, chunk_bytes=chunk_bytes
-        ):
-            yield chunk
+        stream = self.stream_get("/logs", target=target, params=params, chunk_bytes=chunk_bytes)
+        async with aclosing(stream):  # leaving early closes the connection at once
+            async for chunk in stream:
+                yield chunk
 
     async def get_conversations(
         self, refs: Sequence[ConversationRef], *, target: int | None = None

@@ -44,6 +44,18 @@ from vagent_tui.api.transport import (
 CHUNK_BYTES = 64 * 1024
 
 
+def _tail_start(data: bytes, forms: list[bytes]) -> int:
+    """Where the end of ``data`` starts what could be the key (in one of its ``forms``)
+    continued in the next chunk: that much is held back; ``len(data)`` if nothing is.
+    (On a failure the held part is dropped: at most the start of the key.)"""
+    longest = len(forms[0]) if forms else 0
+    for i in range(max(0, len(data) - longest + 1), len(data)):
+        tail = data[i:]
+        if any(form.startswith(tail) for form in forms):
+            return i
+    return len(data)
+
+
 def _mask(data: bytes, forms: list[bytes]) -> bytes:
     for form in forms:
         if form in data:
@@ -167,12 +179,11 @@ class StreamingTransport(ApiTransport):
         # A body that echoes the key (in any of the forms a server may write it) has it
         # masked here: the tail of each chunk that could start one waits for the next.
         forms = sorted((f.encode() for f in encodings(self._token)), key=len, reverse=True)
-        hold = max((len(f) for f in forms), default=1) - 1
         carry = b""
         try:
             async for chunk in response.aiter_bytes(chunk_bytes):
                 data = _mask(carry + chunk, forms)
-                cut = max(0, len(data) - hold)
+                cut = _tail_start(data, forms)
                 carry = data[cut:]
                 if cut:
                     yield data[:cut]
