@@ -33,7 +33,7 @@ import bisect
 import functools
 import json
 import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -425,6 +425,23 @@ def _named(value: str, prefix: str) -> tuple[int, int] | None:
     return int(left), int(right)
 
 
+class AgentSet:
+    """The accounts of a query in merge order (phase down, then id), with what the
+    arithmetic needs of them. Built once per key, root and size of the world
+    (`agents_below`), so a page of a 10,000-account query does not sort them again."""
+
+    def __init__(self, agents: Iterable[Agent]) -> None:
+        self.agents = sorted(agents, key=lambda a: (-a.phase, a.id))
+        self.phases_up = sorted(a.phase for a in self.agents)
+        self.shifts = [0] * CYCLE
+        for agent in self.agents:
+            self.shifts[agent.shift] += 1
+        self.by_id = {a.id: a for a in self.agents}
+
+    def __len__(self) -> int:
+        return len(self.agents)
+
+
 class Query:
     """One query's matches, newest first, over a set of accounts and a time range.
 
@@ -435,18 +452,24 @@ class Query:
         filters: what the entries must match.
     """
 
-    def __init__(self, agents: Sequence[Agent], lo: int, hi: int, step: int,
+    def __init__(self, agents: Sequence[Agent] | AgentSet, lo: int, hi: int, step: int,
                  filters: Filters) -> None:  # fmt: skip
-        for key, value in filters.accounts:
-            attr = "org_id" if key == "org_id" else "id"
-            agents = [a for a in agents if text_of(getattr(a, attr)) == value]
+        if filters.accounts:
+            chosen = list(agents.agents if isinstance(agents, AgentSet) else agents)
+            for key, value in filters.accounts:
+                attr = "org_id" if key == "org_id" else "id"
+                chosen = [a for a in chosen if text_of(getattr(a, attr)) == value]
+            agents = chosen
+        group = agents if isinstance(agents, AgentSet) else AgentSet(agents)
+        self.group = group
         self.step = step
         self.filters = filters
-        self.agents = sorted(agents, key=lambda a: (-a.phase, a.id))
+        self.agents = group.agents
         self.k = k = len(self.agents)
         self.residues = _residues(filters)
+        self.everything = len(self.residues) == CYCLE
         self.lo, self.hi = lo, hi
-        phases_up = sorted(a.phase for a in self.agents)
+        phases_up = group.phases_up
         self.top = hi // step
         if k == 0 or lo > hi or not self.residues:
             self.v_start = self.v_end = 0
@@ -457,13 +480,14 @@ class Query:
             self.v_start = above_hi
             self.v_end = max(above_hi, (self.top - bottom) * k + at_or_above_lo)
         # Matches per full row, by q % CYCLE.
-        shifts = [0] * CYCLE
-        for a in self.agents:
-            shifts[a.shift] += 1
-        self.per_row = [
-            sum(n for s, n in enumerate(shifts) if n and (r + s) % CYCLE in self.residues)
-            for r in range(CYCLE)
-        ]
+        if self.everything:
+            self.per_row = [k] * CYCLE
+        else:
+            shifts = group.shifts
+            self.per_row = [
+                sum(n for s, n in enumerate(shifts) if n and (r + s) % CYCLE in self.residues)
+                for r in range(CYCLE)
+            ]
         self.per_period = sum(self.per_row)
         self.arithmetic = not filters.generic and not filters.named
 
@@ -477,6 +501,8 @@ class Query:
 
     def _row_count(self, v: int, end: int) -> int:
         """Pattern matches among positions ``[v, end)`` of one row."""
+        if self.everything:
+            return end - v
         q = self.top - v // self.k
         base = (self.top - q) * self.k
         if v == base and end == base + self.k:
@@ -485,6 +511,9 @@ class Query:
 
     def _seek(self, skip: int) -> int | None:
         """``v`` of the pattern match after ``skip`` others, or None past the end."""
+        if self.everything:
+            v = self.v_start + skip
+            return v if v < self.v_end else None
         v, k = self.v_start, self.k
         while v < self.v_end:
             row_end = (v // k + 1) * k
@@ -525,7 +554,7 @@ class Query:
             named = _named(value, "log" if key == "id" else "c")
             these = {named} if named is not None else set()
             found = these if found is None else found & these
-        by_id = {a.id: a for a in self.agents}
+        by_id = self.group.by_id
         out = []
         for account_id, q in found or ():
             agent = by_id.get(account_id)
@@ -555,6 +584,8 @@ class Query:
     def total(self) -> int:
         if not self.arithmetic:
             return sum(1 for _ in self._all())
+        if self.everything:
+            return max(0, self.v_end - self.v_start)
         if self.v_end <= self.v_start:
             return 0
         total, v, k = 0, self.v_start, self.k
@@ -637,15 +668,25 @@ def window(state: SimState) -> tuple[int, int]:
     return now - calls * step_of(calls) + 1, now
 
 
-def agents_below(state: SimState, caller: Account, root: Account) -> list[Agent]:
-    """The voice agent accounts at or below ``root`` that ``caller``'s key may select."""
+def agents_below(state: SimState, caller: Account, root: Account) -> AgentSet:
+    """The voice agent accounts at or below ``root`` that ``caller``'s key may select.
+
+    Kept per key, root, number of accounts and step in ``state.call_groups`` (16 at
+    most): the simulator never moves an account, and a page asks for them again.
+    """
     step = step_of(calls_per_account(state))
-    return [agent_of(a, step) for a in state.selectable_below(caller, root, lambda a: a.is_agent)]
+    key = (caller.id, root.id, len(state.accounts), step)
+    group: AgentSet | None = state.call_groups.get(key)
+    if group is None:
+        below = state.selectable_below(caller, root, lambda a: a.is_agent)
+        group = AgentSet(agent_of(a, step) for a in below)
+        if len(state.call_groups) >= 16:
+            state.call_groups.clear()
+        state.call_groups[key] = group
+    return group
 
 
-def find(
-    state: SimState, agents: Sequence[Agent], room_id: str, uuid: str
-) -> tuple[Agent, int] | None:
+def find(state: SimState, agents: AgentSet, room_id: str, uuid: str) -> tuple[Agent, int] | None:
     """The entry a batch item names, or None (unknown, out of reach, out of retention)."""
     left, sep, _ = room_id.partition(":")
     parts = uuid.split(":")
@@ -654,7 +695,7 @@ def find(
     if len(left) > 18 or len(parts[1]) > 18:
         return None
     account_id, at = int(left), int(parts[1])
-    agent = next((a for a in agents if a.id == account_id), None)
+    agent = agents.by_id.get(account_id)
     if agent is None:
         return None
     step = step_of(calls_per_account(state))

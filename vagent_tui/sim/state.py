@@ -181,6 +181,8 @@ class SimState:
     sessions: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
     files: dict[int, dict[str, dict[str, Any]]] = field(default_factory=dict)
     requests: list[LoggedRequest] = field(default_factory=list)
+    call_groups: dict[tuple[int, ...], Any] = field(default_factory=dict, repr=False)
+    """The call log's account sets per key and root (`vagent_tui.sim.calls.agents_below`)."""
     counter: int = 0
     faults: Faults = field(default_factory=Faults)
     _below: dict[tuple[Any, ...], list[Account]] = field(default_factory=dict, repr=False)
