@@ -27,6 +27,8 @@ DEFERRED = (
     "vagent_tui.api.migration_models",
     "vagent_tui.api.agent_config",
     "vagent_tui.api.requests",
+    "vagent_tui.api.log_models",  # the conversation logs' models, at their first request
+    "vagent_tui.services.calls",
     "vagent_tui.services.journal",  # opened with the first change or the Journal screen
     "vagent_tui.services.migrations",  # the watcher, made with the first migration
     "vagent_tui.ui.dialogs",
@@ -35,6 +37,8 @@ DEFERRED = (
     "vagent_tui.sim.routes_agents",  # routes other than the accounts', at first request
     "vagent_tui.sim.routes_admin",
     "vagent_tui.sim.routes_staging",
+    "vagent_tui.sim.routes_logs",
+    "vagent_tui.sim.calls",
     "tomli_w",  # the config writer
 )
 

@@ -12,18 +12,14 @@ from collections.abc import Mapping
 from typing import Any, TypeGuard
 from urllib.parse import parse_qsl, quote, urlsplit, urlunsplit
 
-import httpx
-from pydantic_core import from_json
-
 from vagent_tui.api import models as m
-from vagent_tui.api.base import without_nulls
-from vagent_tui.api.errors import MalformedResponse, PlatformError, redact_url
+from vagent_tui.api.errors import PlatformError, redact_url
+from vagent_tui.api.logs import LogsApi
 from vagent_tui.api.replies import Json
 from vagent_tui.api.targets import Target
 from vagent_tui.api.transport import (
     API_PREFIX,
     TARGET_PARAMS,
-    ApiTransport,
     Exchange,
     Observer,
     as_bool,
@@ -43,8 +39,9 @@ def _as_asked(page: m.InboxPage, params: Mapping[str, Any]) -> m.InboxPage:
     return page
 
 
-class PlatformClient(ApiTransport):
-    """An async client of the platform's ``/api/v2``."""
+class PlatformClient(LogsApi):
+    """An async client of the platform's ``/api/v2`` (the conversation logs' endpoints
+    in `vagent_tui.api.logs`)."""
 
     # ------------------------------------------------------------------ accounts
 
@@ -534,29 +531,7 @@ class PlatformClient(ApiTransport):
         ``messages`` is read too. ``null`` items are skipped.
         """
         path = f"/messages/{quote(room_id, safe=':')}"
-        url = API_PREFIX + path
-
-        def take(response: httpx.Response) -> tuple[list[m.RoomMessage], str | None]:
-            items: Any = None
-            message = None
-            if response.status_code < 400:
-                try:
-                    items = from_json(response.content)
-                except ValueError:
-                    items = None  # not JSON: the general path below says so
-            if not isinstance(items, list):
-                payload, message = self._decode("GET", url, response)
-                items = payload.get("messages")
-                if items is None:
-                    return [], message
-                if not isinstance(items, list):
-                    raise MalformedResponse(
-                        "The platform's reply has 'messages' that is not a list", url=path
-                    )
-            wrapped = {"messages": without_nulls(items)}
-            return self._parse_list(m.RoomMessage, wrapped, "messages", path), message
-
-        return await self._attempts("GET", url, target, None, take)
+        return await self._get_bare_list(m.RoomMessage, path, "messages", target=target)
 
 
 __all__ = ["Exchange", "Observer", "PlatformClient", "redact_url"]

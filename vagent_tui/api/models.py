@@ -32,6 +32,18 @@ if TYPE_CHECKING:
         SkillEntry,
         StagingWrite,
     )
+    from vagent_tui.api.log_models import (
+        BatchReply,
+        BatchResult,
+        BatchStats,
+        ConversationMessage,
+        ConversationRef,
+        DialogTurn,
+        LogEntry,
+        LogPage,
+        LogPagination,
+        LogQuery,
+    )
     from vagent_tui.api.migration_models import (
         FINAL_STATUSES,
         MigrationCounts,
@@ -101,8 +113,14 @@ __all__ = [
     "AgentConfig",
     "AppEntry",
     "AutomationSession",
+    "BatchReply",
+    "BatchResult",
+    "BatchStats",
     "ComputerAccount",
+    "ConversationMessage",
+    "ConversationRef",
     "CreatedVersion",
+    "DialogTurn",
     "EffectiveReportingField",
     "Envelope",
     "FunctionDescriptor",
@@ -113,6 +131,10 @@ __all__ = [
     "InboxRoom",
     "JunkRoom",
     "JunkRoomPage",
+    "LogEntry",
+    "LogPage",
+    "LogPagination",
+    "LogQuery",
     "MigrationCounts",
     "MigrationRequest",
     "MigrationTask",
@@ -176,6 +198,10 @@ _REEXPORTED = dict.fromkeys(
 ) | dict.fromkeys(
     ("FINAL_STATUSES", "MigrationCounts", "MigrationTask", "StatusChange", "Template"),
     "vagent_tui.api.migration_models",
+) | dict.fromkeys(
+    ("BatchReply", "BatchResult", "BatchStats", "ConversationMessage", "ConversationRef",
+     "DialogTurn", "LogEntry", "LogPage", "LogPagination", "LogQuery"),
+    "vagent_tui.api.log_models",
 ) | dict.fromkeys(
     ("FunctionDescriptor", "AccountAvailability", "Voice", "SavedVersion", "TitleChange",
      "ComputerAccount", "TokenRecord", "WorkflowRecording", "AutomationSession",

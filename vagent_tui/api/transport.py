@@ -37,10 +37,12 @@ from urllib.parse import urlencode, urlsplit
 
 import httpx
 from pydantic import ValidationError
+from pydantic_core import from_json
 
 from vagent_tui.api import models as m
-from vagent_tui.api.base import empty_count, set_empty_count
+from vagent_tui.api.base import empty_count, set_empty_count, without_nulls
 from vagent_tui.api.errors import (
+    MalformedResponse,
     PlatformError,
     ReadOnlyRefused,
     ReplyTooLarge,
@@ -568,6 +570,38 @@ class ApiTransport:
                 raise
 
         return await self._attempts("GET", url, target, params, take)
+
+    async def _get_bare_list(
+        self, model: type[ModelT], path: str, key: str, *, target: Target | None = None
+    ) -> list[ModelT]:
+        """``GET path`` whose published reply is a bare JSON array of ``model``.
+
+        An object holding the list under ``key`` is read too (no list there: empty).
+        ``null`` items are skipped and counted. Read inside the retry policy like `get`.
+        """
+        url = self._url(path)
+
+        def take(response: httpx.Response) -> tuple[list[ModelT], str | None]:
+            items: Any = None
+            message = None
+            if response.status_code < 400:
+                try:
+                    items = from_json(response.content)
+                except ValueError:
+                    items = None  # not JSON: the general path below says so
+            if not isinstance(items, list):
+                payload, message = self._decode("GET", url, response)
+                items = payload.get(key)
+                if items is None:
+                    return [], message
+                if not isinstance(items, list):
+                    raise MalformedResponse(
+                        f"The platform's reply has '{key}' that is not a list", url=path
+                    )
+            wrapped = {key: without_nulls(items)}
+            return self._parse_list(model, wrapped, key, path), message
+
+        return await self._attempts("GET", url, target, None, take)
 
     async def _envelope(self, method: str, path: str, **kwargs: Any) -> m.Envelope:
         payload = await self.request(method, path, **kwargs)

@@ -1,10 +1,13 @@
 """Asking one question of every agent account below the key (the fleet view).
 
-Three questions (`QUESTIONS`), each one request per account:
+Four questions (`QUESTIONS`), each one request per account:
 
 * ``functions``: ``GET /agent/functions`` -> allowed / total, and the unavailable names;
 * ``voice``: ``GET /agentEventRules/default`` -> voice, TTS, S2S and STT engines, language;
-* ``junk``: ``GET /junkConversations?unread=true&pageSize=1`` -> ``totalRooms`` (unread).
+* ``junk``: ``GET /junkConversations?unread=true&pageSize=1`` -> ``totalRooms`` (unread);
+* ``calls``: ``GET /logs`` of the last 24 hours (10,000 entries a request, only the
+  fields it counts) -> calls, failed, and the count of each outcome
+  (`vagent_tui.services.calls.calls_last_24h`).
 
 `ask_fleet` runs them with a limit on the requests in flight: a fixed ``concurrency``, or
 an `AdaptiveLimit` (what the Fleet screen uses: the platform publishes no rate limit, so
@@ -102,6 +105,14 @@ async def _junk(client: PlatformClient, account_id: int) -> Values:
     return {"unread": page.total_rooms}
 
 
+async def _calls(client: PlatformClient, account_id: int) -> Values:
+    from vagent_tui.services.calls import calls_last_24h  # the log models, on first use
+
+    summary = await calls_last_24h(client, account_id)
+    return {"calls": summary.count, "failed": summary.failed,
+            "outcomes": summary.outcome_texts()}  # fmt: skip
+
+
 QUESTIONS: dict[str, Question] = {
     q.name: q
     for q in (
@@ -118,6 +129,12 @@ QUESTIONS: dict[str, Question] = {
             _voice,
         ),
         Question("junk", "Junk inbox unread", (("unread", "Unread"),), _junk),
+        Question(
+            "calls",
+            "Calls in the last 24 h",
+            (("calls", "Calls"), ("failed", "Failed"), ("outcomes", "By outcome")),
+            _calls,
+        ),
     )
 }
 

@@ -77,6 +77,7 @@ _LAZY_MODULES = (
     "routes_admin",
     "routes_computer",
     "routes_templates",
+    "routes_logs",  # before routes_messages: /messages/recent is not a room id
     "routes_messages",
 )
 
@@ -140,5 +141,6 @@ def create_app(
         from vagent_tui.sim.hostile import HostileReplies, plant_keys
 
         plant_keys(state)
+        state.hostile = True
         app.add_middleware(HostileReplies)
     return app

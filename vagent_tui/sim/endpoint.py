@@ -30,8 +30,9 @@ from vagent_tui.sim.state import Account, LoggedRequest, SimState
 
 log = logging.getLogger("vagent_tui.sim")
 
-Reply = dict[str, Any] | list[Any] | tuple[int, dict[str, Any]]
-"""A reply body (an object; a bare array where the platform answers one), with a status."""
+Reply = dict[str, Any] | list[Any] | tuple[int, dict[str, Any]] | Response
+"""A reply body (an object; a bare array where the platform answers one), with a status;
+or a response of its own (a streamed CSV file), sent as it is."""
 Handler = Callable[["Ctx"], Awaitable[Reply]]
 
 
@@ -172,6 +173,11 @@ def wrap(handler: Handler, *, acts: bool = True) -> Callable[[Request], Awaitabl
             else:
                 ctx.described  # noqa: B018 -- a sent targetAccountId is checked alike
             result = await handler(ctx)
+            if isinstance(result, Response):
+                record(state, request, ctx.body_log, result.status_code)
+                if fault is not None:
+                    return sim_faults.after_stream(fault, result)
+                return result
             status, body = result if isinstance(result, tuple) else (200, result)
         except SimError as exc:
             status, body = exc.status, {"success": False, "message": exc.message}

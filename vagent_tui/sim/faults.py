@@ -36,7 +36,9 @@ real reply is mangled on its way back):
 * ``unknown-status``: every ``status``/``state``/``analysisStatus`` value (migration
   tasks, workflow recordings) replaced by a status no client knows.
 
-Error replies of the handler itself (4xx) are never altered. ``rate`` defaults to 1 when
+A streamed reply (the logs' CSV file) hit by one of them starts and is then dropped
+after its first chunk (`after_stream`). Error replies of the handler itself (4xx) are
+never altered. ``rate`` defaults to 1 when
 kinds are given; an empty ``kinds`` with a ``rate`` picks from every kind (`ALL_KINDS`).
 Each injected fault is appended to ``injected`` as ``(method, path, kind)``.
 
@@ -53,11 +55,11 @@ import argparse
 import asyncio
 import json
 import random
-from collections.abc import Iterable
+from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from starlette.responses import Response
+from starlette.responses import Response, StreamingResponse
 from starlette.types import Receive, Scope, Send
 
 BEFORE_KINDS = ("timeout", "500", "503", "429", "refused")
@@ -333,6 +335,23 @@ def after(kind: str, status: int, body: dict[str, Any] | list[Any]) -> Response:
     elif kind == "unknown-status":
         body = _unknown_status(body)
     return _json(status, body)
+
+
+def after_stream(kind: str, response: Response) -> Response:
+    """A streamed reply (a CSV file) hit by an altering fault: it starts, then the
+    connection drops after its first chunk (a body cannot be mangled before it exists)."""
+    if not isinstance(response, StreamingResponse):
+        return response
+    source = response.body_iterator
+
+    async def cut() -> AsyncIterator[Any]:
+        async for chunk in source:
+            yield chunk
+            break
+        raise SimulatedDrop(f"stream dropped by the simulator ({kind})")
+
+    response.body_iterator = cut()
+    return response
 
 
 def _dump(body: Any) -> bytes:

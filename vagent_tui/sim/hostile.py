@@ -170,10 +170,21 @@ class HostileReplies:
             return
         start: Message = {}
         body: list[bytes] = []
+        passing = False
 
         async def keep(message: Message) -> None:
+            nonlocal passing
             if message["type"] == "http.response.start":
                 start.update(message)
+                headers = message.get("headers", [])
+                # Only JSON is planted here: another body (a streamed CSV file, planted
+                # by its route) goes out as it comes, never held whole.
+                passing = not any(k.lower() == b"content-type" and b"json" in v for k, v in headers)
+                if passing:
+                    await send(message)
+                return
+            if passing:
+                await send(message)
                 return
             if message["type"] == "http.response.body":
                 body.append(message.get("body", b""))

@@ -159,6 +159,11 @@ class SimState:
     task_seconds: float = 10.0
     clock: Callable[[], float] = time.time
     latency_ms: int = 0
+    calls: int = 2_000
+    """Call log entries per voice agent account (0..1,000,000; `vagent_tui.sim.calls`)."""
+    hostile: bool = False
+    """Hostile mode is on: what the hostile middleware does not see (a CSV stream) is
+    planted by its route."""
     accounts: dict[int, Account] = field(default_factory=dict)
     tokens: dict[str, dict[str, Any]] = field(default_factory=dict)
     live: dict[int, dict[str, Any]] = field(default_factory=dict)
@@ -176,6 +181,8 @@ class SimState:
     sessions: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
     files: dict[int, dict[str, dict[str, Any]]] = field(default_factory=dict)
     requests: list[LoggedRequest] = field(default_factory=list)
+    call_groups: dict[tuple[int, ...], Any] = field(default_factory=dict, repr=False)
+    """The call log's account sets per key and root (`vagent_tui.sim.calls.agents_below`)."""
     counter: int = 0
     faults: Faults = field(default_factory=Faults)
     _below: dict[tuple[Any, ...], list[Account]] = field(default_factory=dict, repr=False)
@@ -184,6 +191,8 @@ class SimState:
     def __post_init__(self) -> None:
         if not 0 <= self.rooms <= 1_000_000:
             raise ValueError("rooms must be between 0 and 1,000,000")
+        if not 0 <= self.calls <= 1_000_000:
+            raise ValueError("calls must be between 0 and 1,000,000")
         if self.task_seconds <= 0:
             raise ValueError("task_seconds must be positive")
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -10,7 +11,7 @@ import pytest
 
 from vagent_tui.api import models as m
 from vagent_tui.api.client import PlatformClient
-from vagent_tui.api.errors import PlatformError
+from vagent_tui.api.errors import MalformedResponse, PlatformError
 
 from .helpers import TOKEN, Recorder, json_body, multipart_fields, query
 
@@ -30,6 +31,13 @@ class Case:
     params: dict[str, str] = field(default_factory=dict)
     takes_target: bool = True
     target_required: bool = False
+
+
+async def _drain(stream: Any) -> None:
+    """Read a stream to its end; the recorder's JSON reply is no file (that is fine here)."""
+    with contextlib.suppress(MalformedResponse):
+        async for _ in stream:
+            pass
 
 
 def adr() -> m.AdrExportConfig:
@@ -308,6 +316,34 @@ CASES = [
         "GET",
         "/api/v2/messages/1111:240",
     ),
+    # The conversation logs (the vendor's reference; api/logs.py).
+    Case(
+        "list_logs",
+        lambda c, t: c.list_logs(m.LogQuery(start=1, filters=(("status", "failed"),)), target=t),
+        "GET",
+        "/api/v2/logs",
+        params={"start": "1", "status": "failed", "page": "1", "pageSize": "20"},
+    ),
+    Case(
+        "stream_logs_csv",
+        lambda c, t: _drain(c.stream_logs_csv(target=t)),
+        "GET",
+        "/api/v2/logs",
+        params={"format": "csv"},
+    ),
+    Case(
+        "get_conversations",
+        lambda c, t: c.get_conversations([m.ConversationRef("1:2", "u:3")], target=t),
+        "POST",
+        "/api/v2/conversation/batch",
+        body={"items": [{"roomId": "1:2", "uuid": "u:3"}]},
+    ),
+    Case(
+        "recent_messages",
+        lambda c, t: c.recent_messages(target=t),
+        "GET",
+        "/api/v2/messages/recent",
+    ),
     # Child lists: scoped by their own target*Id, not by targetAccountId.
     Case(
         "list_resellers",
@@ -457,7 +493,7 @@ def test_every_public_method_has_a_case() -> None:
         if not name.startswith("_") and callable(getattr(PlatformClient, name))
     }
     # request and get carry the others' requests; the rest send nothing
-    plumbing = {"request", "get", "aclose", "uses_token", "backoff_delay"}
+    plumbing = {"request", "get", "aclose", "uses_token", "backoff_delay", "stream_get", "redact"}
     covered = {case.id.removesuffix("_paged") for case in CASES} | {"upload_file"}
     covered |= {"list_junk_rooms", "list_versions", "migrate", "set_adr_export"}
     missing = public - plumbing - covered

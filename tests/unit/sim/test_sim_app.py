@@ -158,4 +158,6 @@ async def test_no_route_answers_500_to_odd_input(sim: Sim, token: str):
                     r = await sim.call(method, _concrete(path), token, params=query,
                                        **extra)  # fmt: skip
                     assert r.status_code != 500, (method, path, query, r.text)
-                    assert r.json()["success"] in (True, False)
+                    body = r.json()
+                    # A bare array where the platform answers one (GET /messages/recent).
+                    assert isinstance(body, list) or body["success"] in (True, False)

@@ -1,0 +1,202 @@
+"""Conversation logs and the conversations behind them (the vendor's OpenAPI reference;
+not in the spec): ``GET /logs``, ``POST /conversation/batch``, ``GET /messages/recent``.
+
+The entries are computed (`vagent_tui.sim.calls`); what this module adds is the wire:
+
+* ``GET /logs`` covers the voice agent accounts at or below the selected account
+  (``targetAccountId``, else the key owner) that the key may select: an agent account
+  its own history, an organization, reseller or partner every agent below it. Query:
+  ``start``/``end`` (Unix seconds, inclusive; default the 7 days up to now), ``fields``
+  (comma-separated, dotted names allowed), ``format`` ``json``/``csv``, ``pageSize``
+  1..10,000 (default 20), ``page`` from 1, ``includeFields``; every other parameter but
+  the credential and the target parameters is a filter ``key=value`` on a top-level or
+  dotted field, compared as text (`calls.text_of`; several are ANDed).
+* ``format=csv`` streams the whole query (``page``/``pageSize`` do not apply): a header
+  row (``fields`` in their order, else `calls.CSV_COLUMNS`), then one row per entry,
+  newest first, CRLF line ends, RFC 4180 quoting, nested values as JSON text; 404
+  ``No logs found for CSV export`` when nothing matches.
+* ``POST /conversation/batch``: ``{items: [{roomId, uuid}]}``, 1..200 items, each
+  answered on its own (``Conversation not found`` for an entry outside the selected
+  account's reach or its retention, no existence leak).
+* ``GET /messages/recent``: the newest `RECENT` conversations of the last 7 days of the
+  same accounts, as message records (``callDialog`` for calls, ``chatDialog`` for SMS).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+from starlette.responses import StreamingResponse
+
+from vagent_tui.sim import calls
+from vagent_tui.sim.common import SimError, bad, parse_bool, parse_int
+from vagent_tui.sim.endpoint import Ctx, Reply, route
+
+MAX_PAGE_SIZE = 10_000
+MAX_BATCH = 200
+RECENT = 50
+CSV_ROWS_PER_CHUNK = 500
+RESERVED = frozenset({
+    "token", "targetAccountId", "targetPartnerId", "targetResellerId",
+    "targetOrganizationId", "start", "end", "fields", "format", "pageSize", "page",
+    "includeFields",
+})  # fmt: skip
+"""Query parameters that are not filters."""
+
+
+def _query(ctx: Ctx) -> tuple[calls.Query, list[str] | None]:
+    q = ctx.query
+    now = int(ctx.state.now())
+    end = parse_int("end", q.get("end"))
+    end = now if end is None else end
+    start = parse_int("start", q.get("start"))
+    start = end - calls.DEFAULT_WINDOW if start is None else start
+    kept_lo, kept_hi = calls.window(ctx.state)
+    raw_fields = q.get("fields")
+    fields = [f.strip() for f in raw_fields.split(",") if f.strip()] if raw_fields else None
+    pairs = [(k, v) for k, v in q.multi_items() if k not in RESERVED]
+    for key, _ in pairs:
+        if not key.strip():
+            raise bad("a filter needs a field name")
+    agents = calls.agents_below(ctx.state, ctx.me, ctx.target)
+    step = calls.step_of(calls.calls_per_account(ctx.state))
+    query = calls.Query(agents, max(start, kept_lo), min(end, kept_hi), step,
+                        calls.Filters.of(pairs))  # fmt: skip
+    return query, fields
+
+
+async def logs(ctx: Ctx) -> Reply:
+    q = ctx.query
+    fmt = q.get("format", "json")
+    if fmt not in ("json", "csv"):
+        raise bad("format must be json or csv")
+    size = parse_int("pageSize", q.get("pageSize"))
+    size = 20 if size is None else size
+    if not 1 <= size <= MAX_PAGE_SIZE:
+        raise bad(f"pageSize must be an integer between 1 and {MAX_PAGE_SIZE}")
+    page = parse_int("page", q.get("page"))
+    page = 1 if page is None else page
+    if page < 1:
+        raise bad("page must be an integer >= 1")
+    include = parse_bool("includeFields", q.get("includeFields"), False)
+    query, fields = _query(ctx)
+    if fmt == "csv":
+        return _csv(ctx, query, fields)
+    total = query.total()
+    logs_ = [
+        calls.project(calls.entry(agent, n, query.step), fields)
+        for agent, n in query.page((page - 1) * size, size)
+    ]
+    pages = (total + size - 1) // size
+    reply: dict[str, Any] = {
+        "success": True,
+        "message": "Success",
+        "logs": logs_,
+        "count": len(logs_),
+        "totalCount": total,
+        "pagination": {
+            "page": page,
+            "pageSize": size,
+            "totalPages": pages,
+            "totalCount": total,
+            "hasMore": page < pages,
+            "pageCount": pages,
+        },
+    }
+    if include:
+        reply["schema"] = calls.schema_fields()
+    return reply
+
+
+def _csv(ctx: Ctx, query: calls.Query, fields: list[str] | None) -> StreamingResponse:
+    matches = query.iter_from(0)
+    first = next(matches, None)
+    if first is None:
+        raise SimError(404, "No logs found for CSV export")
+    columns = fields or list(calls.CSV_COLUMNS)
+    planter = None
+    if ctx.state.hostile:
+        from vagent_tui.sim.hostile import Planter
+
+        planter = Planter()
+
+    def rows() -> Iterator[tuple[calls.Agent, int]]:
+        yield first
+        yield from matches
+
+    async def body() -> AsyncIterator[bytes]:
+        out = io.StringIO()
+        writer = csv.writer(out)  # RFC 4180: CRLF, quotes where needed
+        writer.writerow(columns)
+        for n, (agent, at) in enumerate(rows(), 1):
+            log = calls.entry(agent, at, query.step)
+            if planter is not None:
+                log = planter.reply(log)
+            writer.writerow(calls.flat_row(log, columns))
+            if n % CSV_ROWS_PER_CHUNK == 0:
+                yield out.getvalue().encode("utf-8")
+                out.seek(0)
+                out.truncate()
+        if out.tell():
+            yield out.getvalue().encode("utf-8")
+
+    name = f"logs-{query.lo}-{query.hi}.csv"
+    return StreamingResponse(
+        body(),
+        media_type="text/csv; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )
+
+
+async def batch(ctx: Ctx) -> Reply:
+    body = await ctx.json()
+    items = body.get("items")
+    if not isinstance(items, list) or not items:
+        raise bad("items array is required")
+    if len(items) > MAX_BATCH:
+        raise bad(f"items array holds more than {MAX_BATCH} items")
+    agents = calls.agents_below(ctx.state, ctx.me, ctx.target)
+    step = calls.step_of(calls.calls_per_account(ctx.state))
+    results: list[dict[str, Any]] = []
+    for item in items:
+        room_id = item.get("roomId") if isinstance(item, dict) else None
+        uuid = item.get("uuid") if isinstance(item, dict) else None
+        if not isinstance(room_id, str) or not isinstance(uuid, str):
+            results.append({"success": False, "roomId": room_id, "uuid": uuid,
+                            "message": "roomId and uuid are required"})  # fmt: skip
+            continue
+        found = calls.find(ctx.state, agents, room_id, uuid)
+        if found is None:
+            results.append({"success": False, "roomId": room_id, "uuid": uuid,
+                            "message": "Conversation not found"})  # fmt: skip
+            continue
+        agent, n = found
+        results.append({
+            "success": True, "roomId": room_id, "uuid": uuid, "message": "Success",
+            "conversation": [calls.conversation(agent, n, step)],
+        })  # fmt: skip
+    ok = sum(1 for r in results if r["success"])
+    return {
+        "success": True,
+        "message": "Success",
+        "stats": {"requested": len(items), "ok": ok, "failed": len(items) - ok},
+        "results": results,
+    }
+
+
+async def recent(ctx: Ctx) -> Reply:
+    agents = calls.agents_below(ctx.state, ctx.me, ctx.target)
+    step = calls.step_of(calls.calls_per_account(ctx.state))
+    lo, hi = calls.window(ctx.state)
+    query = calls.Query(agents, max(lo, hi - calls.DEFAULT_WINDOW), hi, step, calls.Filters())
+    return [calls.conversation(agent, n, step) for agent, n in query.page(0, RECENT)]
+
+
+ROUTES = [
+    route("/logs", logs),
+    route("/conversation/batch", batch, "POST"),
+    route("/messages/recent", recent),
+]
