@@ -1,4 +1,4 @@
-"""Add forms of the SIP whitelist and webhooks screens, and the relay form, as dialogs.
+"""Add forms of the SIP whitelist, webhooks and tokens screens, and the relay form, as dialogs.
 
 A `FormModal` validates with the request model before anything is sent (errors under
 their fields, focus on the first invalid one), then sends through the ``send`` coroutine
@@ -26,6 +26,7 @@ from vagent_tui.api.models import (
     RelayRequest,
     Request,
     SipEntryRequest,
+    TokenRequest,
     WebhookRequest,
     header_lines,
     parse_header_lines,
@@ -271,6 +272,32 @@ class WebhookForm(FormModal):
             "label": self.value("label"),
         }
         return build(WebhookRequest, values, "url", "type")
+
+
+TOKEN_TYPES = ("admin",)
+"""The only token type the API documents."""
+
+
+class TokenForm(FormModal):
+    """A new token: a description (optional) and its type."""
+
+    TITLE_TEXT = "Create a token"
+    CONFIRM = "Create"
+
+    def make_fields(self) -> Iterable[FormField]:
+        yield FormField(
+            "Description", _input("description", "what is it for?"), name="description",
+            hint="optional",
+        )  # fmt: skip
+        types: Select[str] = Select(
+            [(t, t) for t in TOKEN_TYPES], value="admin", allow_blank=False, id="form-type",
+            compact=True,
+        )  # fmt: skip
+        yield FormField("Type", types, name="type", hint="admin is the only documented type")
+
+    def build_request(self) -> TokenRequest:
+        values = {"type": self.value("type"), "description": self.value("description")}
+        return build(TokenRequest, values, "type")
 
 
 def shown(value: object, *, multiline: bool = False) -> str:
