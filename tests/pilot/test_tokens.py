@@ -304,7 +304,7 @@ async def test_delete_unknown_outcome_reads_back_and_never_resends(
         await pilot.click("#confirm")
         await settle(pilot)
         status = status_text(screen)
-        assert f"Read back: token {mask_secret(crm)} is deleted." in status, status
+        assert f"Read back now: token {mask_secret(crm)} is deleted." in status, status
         assert "press d to retry" not in status
         assert crm not in status
         assert sim_of(app).count("DELETE", PATH) == 1

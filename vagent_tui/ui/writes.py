@@ -210,7 +210,7 @@ async def _read_back(write: Write[Any], exc: PlatformError, start: Connection) -
             f"{describe_error(exc)} It could not be read back either "
             f"({describe_error(again)}): look before trying again."
         )
-    return f"{describe_error(exc)} Read back: {held}"
+    return f"{describe_error(exc)} Read back now: {held}"
 
 
 def _journal_note(journal_error: Callable[[], str | None] | None) -> str:
