@@ -22,17 +22,21 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, cast
 
 from textual.screen import ModalScreen
+from textual.widget import Widget
+from textual.worker import Worker
 
 from vagent_tui.api.errors import ApiError, PlatformError, outcome_unknown
+from vagent_tui.ui.failures import WRITE_GROUP_PREFIX, write_in_flight
 from vagent_tui.ui.widgets.status import StatusReport, describe_error
 
 if TYPE_CHECKING:
     from textual.app import App
 
     from vagent_tui.services.session import Connection
+    from vagent_tui.ui.host import Console
 
 T = TypeVar("T")
 T_co = TypeVar("T_co", covariant=True)
@@ -97,6 +101,8 @@ class Write(Generic[T]):
     done: Callable[[T], str] | str = ""
     gone: str | None = None
     read_back: ReadBack | None = None
+    unsure: str = "Look at what the platform holds before trying again."
+    """After an unknown outcome, when nothing can be read back: what to do."""
     failed: Callable[[PlatformError], str] | None = None
     retry_key: str | Callable[[PlatformError], str | None] | None = None
     after: Callable[[Written[T]], object] | None = None
@@ -108,6 +114,31 @@ async def listed(
     """A read-back sentence: ``present`` if a listed item is ``there``, else ``absent``."""
     items = await read
     return present if any(there(item) for item in items) else absent
+
+
+def write_from(
+    pane: Widget, write: Write[T], *, still: Callable[[], bool] | None = None
+) -> Worker[Written[T]] | None:
+    """`BaseScreen.write` for a pane (a widget of a screen): the same path, its lines
+    reported to the screen's status line (`StatusReport`). ``still``: whether what the
+    pane shows is still what the user saw (default: the same connection and target).
+    None (and said) while another change is being sent."""
+    if write_in_flight(pane.app):
+        pane.post_message(StatusReport.info("A change is being sent: wait for its answer."))
+        return None
+    console = cast("Console", pane.app)
+    start = console.connection
+    return pane.run_worker(
+        perform(
+            write, app=pane.app, start=start,
+            still=still or (lambda: start.same_context(console.connection)),
+            say=pane.post_message,
+            toast=lambda line: pane.app.notify(line, markup=False),
+            in_view=lambda: pane.screen.is_current,
+            journal_error=lambda: console.journal.error,
+        ),
+        group=WRITE_GROUP_PREFIX + write.name, exit_on_error=False,
+    )  # fmt: skip
 
 
 async def perform(
@@ -202,7 +233,7 @@ async def _failed(
 async def _read_back(write: Write[Any], exc: PlatformError, start: Connection) -> str:
     """The unknown outcome and what the platform holds now: never a resend."""
     if write.read_back is None:
-        return f"{describe_error(exc)} Look at what the platform holds before trying again."
+        return f"{describe_error(exc)} {write.unsure}"
     try:
         held = await write.read_back(start)
     except PlatformError as again:

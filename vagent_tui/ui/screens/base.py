@@ -200,16 +200,16 @@ class BaseScreen(Screen[None]):
 
     # ------------------------------------------------------------------ writing
 
-    def write(self, write: Write[T]) -> Worker[Written[T]] | None:
+    def write(self, write: Write[T], start: Connection | None = None) -> Worker[Written[T]] | None:
         """The one way a screen changes the platform: `write` run in a ``write-`` worker.
 
-        Asked at the key press: the connection in force now is the one the user saw,
-        and the change is sent through it or not at all (`vagent_tui.ui.writes`). None
-        (and said) while another change is being sent.
+        ``start`` is the connection the user saw (default: the one in force now, at the
+        key press): the change is sent through it or not at all (`vagent_tui.ui.writes`).
+        None (and said) while another change is being sent.
         """
         if self.busy_writing():
             return None
-        start = self.connection
+        start = start or self.connection
         return self.run_worker(
             self.written(write, start), group=WRITE_GROUP_PREFIX + write.name,
             exit_on_error=False,

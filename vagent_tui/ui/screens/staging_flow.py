@@ -3,8 +3,9 @@
 Run from a screen's ``write-*`` worker: read the account's staging, live and the lists
 the change is checked against; refuse with the specific reasons, or say it is already
 so; show the diff and ask; read staging again and, when someone changed it meanwhile,
-show what moved and ask again; then write once. A write whose reply never came is not
-retried: staging is read back and the screen says whether the change is there.
+show what moved and ask again; then write once, through the write path
+(`vagent_tui.ui.writes`). A write whose reply never came is not retried: staging is read
+back and the screen says whether the change is there.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from vagent_tui.api.errors import PlatformError
+from vagent_tui.api.models import StagingWrite
 from vagent_tui.services.changes import Change, Plan
 from vagent_tui.services.diff import FieldDiff, diff_configs, holds, summary
 from vagent_tui.services.session import Connection
@@ -21,7 +23,7 @@ from vagent_tui.services.staging import base_moved, context_for, plan_for, read_
 from vagent_tui.ui.dialogs import ReviewModal
 from vagent_tui.ui.diff_text import Names, diff_text
 from vagent_tui.ui.screens.base import BaseScreen
-from vagent_tui.ui.widgets.status import describe_error, outcome_unknown
+from vagent_tui.ui.writes import Write
 
 Outcome = Literal["written", "already", "refused", "cancelled", "failed"]
 
@@ -93,36 +95,25 @@ async def stage_change(
             return Staged("failed", plan=plan, error=exc)
         if not moved:
             break  # someone else wrote meanwhile: plan again on what is there, and ask
-    if not start.same_context(screen.connection):  # the review stayed open meanwhile
-        status.info("The target account changed meanwhile; nothing was sent.")
+    written = await screen.written(
+        Write[StagingWrite](
+            "staging",
+            f"Writing the staging of {who}",
+            lambda c: c.api.write_staging(plan.body, target=c.target_id),
+            done=f"Staging of {who} saved: {summary(plan.diffs)}. Publish it on the Agent screen.",
+            read_back=lambda c: _in_staging(c, plan),
+        ),
+        start,  # the review may have stayed open while the target changed: not sent then
+    )
+    if written.outcome == "done":
+        return Staged("written", plan=plan)
+    if written.outcome in ("cancelled", "moved"):
         return Staged("cancelled", plan=plan)
-    status.busy(f"Writing the staging of {who}")
-    try:
-        await client.write_staging(plan.body, target=target)
-    except PlatformError as exc:
-        if outcome_unknown(exc):
-            await _say_what_happened(screen, plan, exc, start)
-        else:
-            status.error(exc, retry_key=None)
-        return Staged("failed", plan=plan, error=exc)
-    status.ok(f"Staging of {who} saved: {summary(plan.diffs)}. Publish it on the Agent screen.")
-    screen.notify_if_away(f"Staging saved: {what}")
-    return Staged("written", plan=plan)
+    return Staged("failed", plan=plan, error=written.error)
 
 
-async def _say_what_happened(
-    screen: BaseScreen, plan: Plan, error: PlatformError, conn: Connection
-) -> None:
-    """No reply to the write: read ``conn``'s staging back, say whether the change is there."""
-    try:
-        slots = await read_slots(conn.api, conn.target_id)
-    except PlatformError as again:
-        screen.status.error(
-            f"{describe_error(error)} Staging could not be read back either "
-            f"({describe_error(again)}): look before writing again.",
-            retry_key=None,
-        )
-        return
+async def _in_staging(conn: Connection, plan: Plan) -> str:
+    """No reply to the write: whether ``conn``'s staging holds the change now."""
+    slots = await read_slots(conn.api, conn.target_id)
     there = holds(slots.staging, plan.body)
-    found = "the change IS in staging" if there else "the change is NOT in staging"
-    screen.status.error(f"{describe_error(error)} Read back: {found}.", retry_key=None)
+    return "the change IS in staging." if there else "the change is NOT in staging."
