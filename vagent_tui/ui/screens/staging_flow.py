@@ -10,7 +10,7 @@ back and the screen says whether the change is there.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -23,7 +23,7 @@ from vagent_tui.services.staging import base_moved, context_for, plan_for, read_
 from vagent_tui.ui.dialogs import ReviewModal
 from vagent_tui.ui.diff_text import Names, diff_text
 from vagent_tui.ui.screens.base import BaseScreen
-from vagent_tui.ui.writes import Write
+from vagent_tui.ui.writes import Write, Written
 
 Outcome = Literal["written", "already", "refused", "cancelled", "failed"]
 
@@ -42,6 +42,99 @@ def who_of(screen: BaseScreen) -> str:
     return acting.display_name if acting is not None else "the key owner"
 
 
+def staging_write(
+    screen: BaseScreen,
+    change: Change,
+    *,
+    what: str,
+    seen: Mapping[str, Any] | None = None,
+    names: Names | None = None,
+    then: Callable[[Staged], object] | None = None,
+) -> Write[StagingWrite]:
+    """``change`` to the selected agent's staging as a `Write`: its question checks,
+    shows and confirms; ``then`` hears how it ended.
+
+    ``seen`` is the configuration the user based the change on (a form's), when the
+    screen showed one: if staging moved since, the review says what moved.
+    """
+    who = who_of(screen)
+    status = screen.status
+    # What the question found: the plan confirmed, or how it ended before sending.
+    plans: list[Plan] = []
+    ended: list[Staged] = []
+
+    async def confirm() -> bool:
+        start = screen.connection
+        client, target = start.api, start.target_id
+        status.busy(f"Checking {what} against the staging of {who}")
+        try:
+            context = await context_for(client, target, change)
+        except PlatformError as exc:
+            status.error(exc)
+            ended.append(Staged("failed", error=exc))
+            return False
+        moved: list[FieldDiff] = []
+        if seen is not None and dict(seen) != context.base:
+            moved = diff_configs(seen, context.base)
+        while True:
+            plan = plan_for(change, context)
+            plans[:] = [plan]
+            if plan.refused:
+                reasons = "; ".join(str(r) for r in plan.refusals)
+                status.error(f"Refused, nothing was sent: {reasons}", retry_key=None)
+                ended.append(Staged("refused", plan=plan))
+                return False
+            if plan.already:
+                status.info(f"Nothing to write: staging of {who} already has {what}.")
+                ended.append(Staged("already", plan=plan))
+                return False
+            slot = "staging" if context.staging is not None else "live (staging is empty)"
+            review = ReviewModal(
+                f"Write {what} to the staging of {who}?",
+                f"Against its {slot}: {summary(plan.diffs)}. Live is not changed until you "
+                "publish (Agent screen, P)." + "".join(f"\n⚠ {note}" for note in plan.notes),
+                diff_text(plan.diffs, names=names),
+                meanwhile=diff_text(moved, names=names) if moved else None,
+                confirm_label="Write staging",
+            )
+            if not await screen.app.push_screen_wait(review):
+                status.info("Cancelled; nothing was sent.")
+                return False
+            try:
+                context, moved = await base_moved(client, target, context)
+            except PlatformError as exc:
+                status.error(exc)
+                ended.append(Staged("failed", plan=plan, error=exc))
+                return False
+            if not moved:
+                return True  # else someone wrote meanwhile: plan again on what is there
+
+    def after(written: Written[StagingWrite]) -> None:
+        plan = plans[0] if plans else None
+        if ended:
+            staged = ended[0]
+        elif written.outcome == "done":
+            staged = Staged("written", plan=plan)
+        elif written.outcome in ("cancelled", "moved"):
+            staged = Staged("cancelled", plan=plan)
+        else:
+            staged = Staged("failed", plan=plan, error=written.error)
+        if then is not None:
+            then(staged)
+
+    return Write(
+        "staging",
+        f"Writing the staging of {who}",
+        lambda c: c.api.write_staging(plans[0].body, target=c.target_id),
+        confirm=confirm,
+        done=lambda _reply: (
+            f"Staging of {who} saved: {summary(plans[0].diffs)}. Publish it on the Agent screen."
+        ),
+        read_back=lambda c: _in_staging(c, plans[0]),
+        after=after,
+    )
+
+
 async def stage_change(
     screen: BaseScreen,
     change: Change,
@@ -50,66 +143,13 @@ async def stage_change(
     seen: Mapping[str, Any] | None = None,
     names: Names | None = None,
 ) -> Staged:
-    """Check, show, confirm and write ``change`` to the selected agent's staging.
-
-    ``seen`` is the configuration the user based the change on (a form's), when the
-    screen showed one: if staging moved since, the review says what moved.
-    """
-    start = screen.connection
-    client, target, who = start.api, start.target_id, who_of(screen)
-    status = screen.status
-    status.busy(f"Checking {what} against the staging of {who}")
-    try:
-        context = await context_for(client, target, change)
-    except PlatformError as exc:
-        status.error(exc)
-        return Staged("failed", error=exc)
-    moved: list[FieldDiff] = []
-    if seen is not None and dict(seen) != context.base:
-        moved = diff_configs(seen, context.base)
-    while True:
-        plan = plan_for(change, context)
-        if plan.refused:
-            reasons = "; ".join(str(r) for r in plan.refusals)
-            status.error(f"Refused, nothing was sent: {reasons}", retry_key=None)
-            return Staged("refused", plan=plan)
-        if plan.already:
-            status.info(f"Nothing to write: staging of {who} already has {what}.")
-            return Staged("already", plan=plan)
-        slot = "staging" if context.staging is not None else "live (staging is empty)"
-        review = ReviewModal(
-            f"Write {what} to the staging of {who}?",
-            f"Against its {slot}: {summary(plan.diffs)}. Live is not changed until you "
-            "publish (Agent screen, P)." + "".join(f"\n⚠ {note}" for note in plan.notes),
-            diff_text(plan.diffs, names=names),
-            meanwhile=diff_text(moved, names=names) if moved else None,
-            confirm_label="Write staging",
-        )
-        if not await screen.app.push_screen_wait(review):
-            status.info("Cancelled; nothing was sent.")
-            return Staged("cancelled", plan=plan)
-        try:
-            context, moved = await base_moved(client, target, context)
-        except PlatformError as exc:
-            status.error(exc)
-            return Staged("failed", plan=plan, error=exc)
-        if not moved:
-            break  # someone else wrote meanwhile: plan again on what is there, and ask
-    written = await screen.written(
-        Write[StagingWrite](
-            "staging",
-            f"Writing the staging of {who}",
-            lambda c: c.api.write_staging(plan.body, target=c.target_id),
-            done=f"Staging of {who} saved: {summary(plan.diffs)}. Publish it on the Agent screen.",
-            read_back=lambda c: _in_staging(c, plan),
-        ),
-        start,  # the review may have stayed open while the target changed: not sent then
+    """`staging_write` performed from a ``write-`` worker the screen runs (a flow that
+    goes on after it, such as an editor asked again); how it ended."""
+    ended: list[Staged] = []
+    await screen.written(
+        staging_write(screen, change, what=what, seen=seen, names=names, then=ended.append)
     )
-    if written.outcome == "done":
-        return Staged("written", plan=plan)
-    if written.outcome in ("cancelled", "moved"):
-        return Staged("cancelled", plan=plan)
-    return Staged("failed", plan=plan, error=written.error)
+    return ended[0]
 
 
 async def _in_staging(conn: Connection, plan: Plan) -> str:
