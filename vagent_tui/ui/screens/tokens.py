@@ -90,6 +90,12 @@ class TokensScreen(BaseScreen):
     def on_mount(self) -> None:
         self.table.focus()
 
+    @property
+    def highlighted_key(self) -> str | None:
+        """The row key of the highlighted token (a digest: never the value)."""
+        record = self.table.highlighted_record
+        return row_key(record) if record is not None else None
+
     # ------------------------------------------------------------------ loading
 
     def _who(self) -> str:
