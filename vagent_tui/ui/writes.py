@@ -29,8 +29,7 @@ from textual.widget import Widget
 from textual.worker import Worker
 
 from vagent_tui.api.errors import ApiError, PlatformError, outcome_unknown
-from vagent_tui.ui.failures import WRITE_GROUP_PREFIX, write_in_flight
-from vagent_tui.ui.widgets.status import StatusReport, describe_error
+from vagent_tui.ui.failures import WRITE_GROUP_PREFIX, StatusReport, describe_error, write_in_flight
 
 if TYPE_CHECKING:
     from textual.app import App
