@@ -346,7 +346,7 @@ class WebhooksScreen(BaseScreen):
         )
 
     def _after_delete(self, written: Written[object], load: Callable[..., object]) -> None:
-        if written.sent:
+        if written.stale:  # done, already gone, or unknown: show what the platform holds
             load(quiet=True)
 
     def _delete_relay(self) -> None:
