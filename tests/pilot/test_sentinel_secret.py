@@ -109,8 +109,10 @@ async def test_sentinel_token_leaks_nowhere(tmp_path: Path) -> None:
             await settle(pilot)
             screen = app.screen
             screen.action_new_token()
-            screen.description_input.value = "sentinel run"
-            screen.submit()
+            await settle(pilot)
+            form = app.screen  # the create form (a dialog)
+            form.query_one("#form-description").value = "sentinel run"
+            form.submit()
             await settle(pilot)
             modal = app.screen
             created.append(modal._value)

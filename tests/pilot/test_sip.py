@@ -226,3 +226,57 @@ async def test_added_column_shows_a_date_for_a_number_or_text(make_app: Any) -> 
         cells = [str(c) for i in range(table.row_count) for c in table.get_row_at(i)]
         assert "2023-03-14 21:24 UTC" in cells and "2023-03-15 21:24 UTC" in cells
         assert "2025-11-08 00:00 UTC" in cells
+
+
+# ---------------------------------------------------------------------- the write path
+
+
+async def test_remove_confirmed_after_the_target_changed_is_not_sent(make_app: Any) -> None:
+    app = make_app("sip")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        ips = _ips(app)
+        await pilot.press("d")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmModal)
+        app.select_target(1111)  # another account while the question is open
+        await settle(pilot)
+        await pilot.click("#confirm")
+        await settle(pilot)
+        assert _path_count(app, "DELETE") == 0
+        assert _ips(app) == ips and _ips(app, 1111)
+        assert "target account changed meanwhile; nothing was sent" in _status(app)
+
+
+async def test_remove_whose_reply_is_lost_is_read_back_not_resent(make_app: Any) -> None:
+    app = make_app("sip")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        first = _ips(app)[0]
+        # The platform removes it; the reply is cut on the way back.
+        sim_of(app).faults.set("truncated", path_contains="/sip", methods={"DELETE"})
+        await pilot.press("d")
+        await settle(pilot)
+        await pilot.click("#confirm")
+        await settle(pilot)
+        status = _status(app)
+        assert "may have been made" in status, status
+        assert f"Read back now: {first} is no longer whitelisted." in status
+        assert "press d to retry" not in status
+        assert _path_count(app, "DELETE") == 1  # never sent twice
+        assert first not in [e.ip for e in app.screen.entries]  # the list shows it
+
+
+async def test_remove_is_journaled(make_app: Any) -> None:
+    app = make_app("sip")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        first = _ips(app)[0]
+        await pilot.press("d")
+        await settle(pilot)
+        await pilot.click("#confirm")
+        await settle(pilot)
+        [entry] = app.journal.read()
+        assert (entry.method, entry.status, entry.target) == ("DELETE", 200, None)
+        assert entry.path.endswith(PATH) and first in str(entry.body)
+        assert "⚠" not in _status(app)  # the journal was written

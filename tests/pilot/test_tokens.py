@@ -1,4 +1,10 @@
-"""Pilot flows of the Tokens screen: masked list, create (value shown once), delete."""
+"""Pilot flows of the Tokens screen: masked list, create (value shown once), delete.
+
+Create and delete go through the write path: the form is a `TokenForm` dialog (errors
+at their fields, the server's message under them), a token deleted elsewhere is said
+to be gone, a delete whose reply was lost is read back and never resent, and a delete
+confirmed after the target account changed is not sent.
+"""
 
 from __future__ import annotations
 
@@ -6,12 +12,13 @@ import asyncio
 import html
 from typing import Any
 
-from textual.widgets import DataTable, Input, TextArea
+from textual.widgets import DataTable, Input, Label, TextArea
 
 from tests.helpers import fail_once, settle, sim_of
-from vagent_tui.api.errors import ApiError
+from vagent_tui.api.errors import ApiError, RequestTimeout
 from vagent_tui.api.models import mask_secret
 from vagent_tui.ui.dialogs import ConfirmModal
+from vagent_tui.ui.widgets.entry_forms import TokenForm
 from vagent_tui.ui.widgets.form import FormField
 from vagent_tui.ui.widgets.new_token import NewTokenModal
 
@@ -44,6 +51,15 @@ def field(screen: Any, name: str) -> FormField:
     return screen.query_one(f"#field-{name}", FormField)
 
 
+def form_error(form: Any) -> str:
+    return str(form.query_one("#form-error", Label).content)
+
+
+async def highlight(screen: Any, token: str) -> None:
+    row = [r[0] for r in cells(screen)].index(mask_secret(token))
+    screen.query_one("#tokens-table", DataTable).move_cursor(row=row)
+
+
 async def test_list_is_masked_and_complete(make_app: Any) -> None:
     app = make_app("tokens")
     async with app.run_test(size=(120, 40)) as pilot:
@@ -74,7 +90,10 @@ async def test_create_shows_the_value_once_then_forgets_it(make_app: Any) -> Non
         screen = app.screen
         before = set(tokens_of(app, 1000))
         await pilot.press("a")
-        assert screen.focused is screen.query_one("#tokens-description", Input)
+        await pilot.pause()
+        form = app.screen
+        assert isinstance(form, TokenForm)
+        assert form.focused is form.query_one("#form-description", Input)
         await pilot.press(*"Nightly export", "enter")
         await settle(pilot)
         [value] = set(tokens_of(app, 1000)) - before
@@ -110,8 +129,6 @@ async def test_create_shows_the_value_once_then_forgets_it(make_app: Any) -> Non
         assert modal._value == ""
         held = [k for k, v in vars(screen).items() if isinstance(v, str) and value in v]
         assert held == []
-        assert screen.query_one("#tokens-description", Input).value == ""
-        assert screen.query_one("#tokens-form").has_class("-hidden")
 
 
 async def test_create_server_error_keeps_the_input(make_app: Any, monkeypatch: Any) -> None:
@@ -127,10 +144,10 @@ async def test_create_server_error_keeps_the_input(make_app: Any, monkeypatch: A
         count = len(sim_of(app).tokens)
         await pilot.press("a", *"Nightly export", "enter")
         await settle(pilot)
-        assert "HTTP 500: boom" in status_text(screen)
-        assert screen.query_one("#tokens-description", Input).value == "Nightly export"
-        assert not screen.query_one("#tokens-form").has_class("-hidden")
-        assert not isinstance(app.screen, NewTokenModal)
+        form = app.screen
+        assert isinstance(form, TokenForm)  # the form stays, with the server's message
+        assert "HTTP 500: boom" in form_error(form)
+        assert form.query_one("#form-description", Input).value == "Nightly export"
         assert len(sim_of(app).tokens) == count
         # Enter again retries with what was typed.
         monkeypatch.undo()
@@ -139,19 +156,43 @@ async def test_create_server_error_keeps_the_input(make_app: Any, monkeypatch: A
         assert isinstance(app.screen, NewTokenModal)
         await pilot.press("escape")
         await settle(pilot)
+        assert app.screen is screen
         assert len(sim_of(app).tokens) == count + 1
 
 
-async def test_escape_closes_the_form_and_keeps_the_text(make_app: Any) -> None:
+async def test_create_unknown_outcome_reads_back_and_never_resends(
+    make_app: Any, monkeypatch: Any
+) -> None:
+    app = make_app("tokens")
+    original = app.connection.api.create_token
+
+    async def lost(*args: Any, **kwargs: Any) -> Any:
+        await original(*args, **kwargs)  # made on the platform; the reply never came
+        raise RequestTimeout("The platform did not answer in time", method="POST", url=PATH)
+
+    monkeypatch.setattr(app.connection.api, "create_token", lost)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("a", *"lost reply", "enter")
+        await settle(pilot)
+        form = app.screen
+        assert isinstance(form, TokenForm)
+        error = form_error(form)
+        assert "did not answer" in error and "Read back" in error
+        assert "a token with this description exists now" in error
+        assert sim_of(app).count("POST", PATH) == 1  # never resent
+        assert sim_of(app).count("GET", PATH) >= 2  # read back (and the list reloaded)
+
+
+async def test_escape_cancels_the_form(make_app: Any) -> None:
     app = make_app("tokens")
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         screen = app.screen
         await pilot.press("a", *"draft", "escape")
-        assert screen.query_one("#tokens-form").has_class("-hidden")
+        await settle(pilot)
+        assert app.screen is screen
         assert screen.focused is screen.query_one("#tokens-table")
-        await pilot.press("a")
-        assert screen.query_one("#tokens-description", Input).value == "draft"
         assert sim_of(app).count("POST", PATH) == 0
 
 
@@ -210,23 +251,94 @@ async def test_deleting_the_key_in_use_warns(make_app: Any) -> None:
         await pilot.press("escape")
 
 
-async def test_delete_server_error_is_shown(make_app: Any) -> None:
+async def test_delete_of_a_token_already_gone_says_so(make_app: Any) -> None:
     app = make_app("tokens")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         screen = app.screen
         [crm] = [t for t, v in tokens_of(app, 1000).items() if v["description"] == "CRM sync"]
-        row = [r[0] for r in cells(screen)].index(mask_secret(crm))
-        screen.query_one("#tokens-table", DataTable).move_cursor(row=row)
+        await highlight(screen, crm)
         del sim_of(app).tokens[crm]  # deleted elsewhere meanwhile
         await pilot.press("d")
         await pilot.pause()
         await pilot.click("#confirm")
         await settle(pilot)
-        assert "HTTP 404: Token not found" in status_text(screen)
-        await pilot.press("r")
+        status = status_text(screen)
+        assert "HTTP 404: Token not found" in status and "already gone" in status
+        assert "retry" not in status
+        assert len(cells(screen)) == 1  # the list is refreshed
+
+
+async def test_delete_server_error_offers_a_retry(make_app: Any, monkeypatch: Any) -> None:
+    app = make_app("tokens")
+    async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        assert len(cells(screen)) == 1
+        screen = app.screen
+        fail_once(monkeypatch, app.connection.api, "delete_token", ApiError(500, "boom"))
+        await pilot.press("d")
+        await pilot.pause()
+        await pilot.click("#confirm")
+        await settle(pilot)
+        assert "HTTP 500: boom" in status_text(screen) and "press d to retry" in status_text(screen)
+        assert len(tokens_of(app, 1000)) == 2
+
+
+async def test_delete_unknown_outcome_reads_back_and_never_resends(
+    make_app: Any, monkeypatch: Any
+) -> None:
+    app = make_app("tokens")
+    original = app.connection.api.delete_token
+
+    async def lost(*args: Any, **kwargs: Any) -> Any:
+        await original(*args, **kwargs)  # deleted on the platform; the reply never came
+        raise RequestTimeout("The platform did not answer in time", method="DELETE", url=PATH)
+
+    monkeypatch.setattr(app.connection.api, "delete_token", lost)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        [crm] = [t for t, v in tokens_of(app, 1000).items() if v["description"] == "CRM sync"]
+        await highlight(screen, crm)
+        await pilot.press("d")
+        await pilot.pause()
+        await pilot.click("#confirm")
+        await settle(pilot)
+        status = status_text(screen)
+        assert f"Read back now: token {mask_secret(crm)} is deleted." in status, status
+        assert "press d to retry" not in status
+        assert crm not in status
+        assert sim_of(app).count("DELETE", PATH) == 1
+        assert len(cells(screen)) == 1  # the list shows what the platform holds
+
+
+async def test_delete_confirmed_after_the_target_changed_is_not_sent(make_app: Any) -> None:
+    app = make_app("tokens")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        await pilot.press("d")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmModal)
+        app.select_target(1111)  # the account changes while the question is open
+        await settle(pilot)
+        await pilot.click("#confirm")
+        await settle(pilot)
+        assert sim_of(app).count("DELETE", PATH) == 0
+        assert len(tokens_of(app, 1000)) == 2
+        assert "target account changed meanwhile; nothing was sent" in status_text(screen)
+
+
+async def test_no_token_highlighted_is_said_on_the_status_line(make_app: Any) -> None:
+    app = make_app("tokens")
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        screen.table.clear()
+        await pilot.press("d")
+        await pilot.pause()
+        assert "No token highlighted" in status_text(screen)
+        assert not isinstance(app.screen, ConfirmModal)
+        assert notes(app) == []
 
 
 async def test_follows_the_target_account(make_app: Any) -> None:

@@ -130,8 +130,9 @@ def test_token_create_form(drive: Any) -> None:
         # Whatever is typed is a description, an empty one included (CONTRACT.md).
         before = len(d.writes("/tokens"))
         d.step(screen.action_new_token)
-        screen.description_input.value = description
-        d.step(screen.submit)
+        form = d.app.screen
+        form.query_one("#form-description", Input).value = description
+        d.step(form.submit)
         writes = d.writes("/tokens")
         assert len(writes) == before + 1
         assert writes[-1].body == TokenRequest(description=description).wire()

@@ -5,19 +5,29 @@ bubble), so a failure inside a pane would be seen by nobody. A widget that runs
 workers mixes in `ReportsWorkerFailures`: an unexpected failure becomes a
 `WorkerFailed` message that bubbles to its screen, where `BaseScreen` shows it with a
 way to retry, the same way as a failure of the screen's own workers.
+
+What reads and writes report travels as a `StatusReport` (shown on the screen's
+`StatusLine`), each failure described by `describe_error`: here, below the widgets, so
+the write path (`vagent_tui.ui.writes`) and the widgets that use it share them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import TypeVar
+from typing import Literal, Protocol, TypeVar
 
 from textual.app import App
 from textual.message import Message
 from textual.widget import Widget
 from textual.worker import NoActiveWorker, Worker, WorkerState, get_current_worker
 
-from vagent_tui.api.errors import PlatformError
+from vagent_tui.api.errors import (
+    ApiError,
+    MalformedResponse,
+    PlatformError,
+    outcome_unknown,
+    redact_text,
+)
 
 T = TypeVar("T")
 
@@ -40,6 +50,80 @@ def write_in_flight(app: App[object]) -> bool:
     return any(
         w is not me and w.is_running and w.group.startswith(WRITE_GROUP_PREFIX) for w in app.workers
     )
+
+
+UNSURE = " (the change may have been made: check before retrying)"
+"""After a write got no reply or an unreadable one, the platform may have carried it out."""
+
+
+class Line(Protocol):
+    """A screen's status line (`vagent_tui.ui.widgets.status.StatusLine`)."""
+
+    def info(self, message: str) -> None: ...
+
+    def ok(self, message: str) -> None: ...
+
+    def busy(self, what: str = "Loading") -> None: ...
+
+    def error(
+        self, error: BaseException | str, *, retry_key: str | None = "r", prefix: str = ""
+    ) -> None: ...
+
+
+class StatusReport(Message):
+    """A widget's word for its screen's status line (the screen owns the line).
+
+    A pane inside a screen posts one (``StatusReport.error(exc, retry_key="t")``);
+    `BaseScreen` shows it on its `StatusLine`.
+    """
+
+    def __init__(
+        self,
+        kind: Literal["info", "ok", "busy", "error"],
+        what: BaseException | str,
+        retry_key: str | None = "r",
+    ) -> None:
+        super().__init__()
+        self.kind = kind
+        self.what = what
+        self.retry_key = retry_key
+
+    @classmethod
+    def info(cls, message: str) -> StatusReport:
+        return cls("info", message)
+
+    @classmethod
+    def ok(cls, message: str) -> StatusReport:
+        return cls("ok", message)
+
+    @classmethod
+    def busy(cls, what: str = "Loading") -> StatusReport:
+        return cls("busy", what)
+
+    @classmethod
+    def error(cls, error: BaseException | str, *, retry_key: str | None = "r") -> StatusReport:
+        return cls("error", error, retry_key)
+
+    def show_on(self, line: Line) -> None:
+        if self.kind == "error":
+            line.error(self.what, retry_key=self.retry_key)
+        elif self.kind == "ok":
+            line.ok(describe_error(self.what))
+        elif self.kind == "busy":
+            line.busy(describe_error(self.what))
+        else:
+            line.info(describe_error(self.what))
+
+
+def describe_error(error: BaseException | str) -> str:
+    """One readable line for a failure; the server's message for an API error."""
+    if isinstance(error, str):
+        return error
+    if isinstance(error, PlatformError):
+        status = error.status if isinstance(error, ApiError | MalformedResponse) else None
+        prefix = f"HTTP {status}: " if status and f"HTTP {status}" not in error.message else ""
+        return prefix + error.message + (UNSURE if outcome_unknown(error) else "")
+    return redact_text(f"{type(error).__name__}: {error}")
 
 
 class WorkerFailed(Message):

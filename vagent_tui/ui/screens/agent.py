@@ -26,8 +26,9 @@ from textual.widget import Widget
 from textual.widgets import Static, TabbedContent, TabPane
 
 from vagent_tui.api.errors import PlatformError
-from vagent_tui.api.models import AgentConfig, SavedVersion
+from vagent_tui.api.models import AgentConfig, SavedVersion, TitleChange, TitleRequest
 from vagent_tui.services.agents import AgentSlots, load_agent
+from vagent_tui.services.session import Connection
 from vagent_tui.services.staging import Slots, wire
 from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.dialogs import PromptModal
@@ -39,6 +40,7 @@ from vagent_tui.ui.widgets.account_info import kind_name
 from vagent_tui.ui.widgets.agent_view import AgentView, ScrollPane
 from vagent_tui.ui.widgets.status import describe_error, token_refused
 from vagent_tui.ui.widgets.tables import ROW_CAP, SafeTable, left_out, row_table
+from vagent_tui.ui.writes import Write, Written
 
 
 def differing_fields(live: AgentConfig, staging: AgentConfig) -> list[str]:
@@ -313,38 +315,53 @@ class AgentScreen(AgentChanges):
             "Rename saved version", body, value=value, placeholder="New title",
             confirm_label="Rename", validate=title_problem,
         )  # fmt: skip
-        target = self.connection.target_id
-        self.app.push_screen(modal, partial(self._rename_chosen, version, live_id, target))
+        start = self.connection  # the account whose version is renamed
+        self.app.push_screen(modal, partial(self._rename_chosen, version, live_id, start))
 
     def _rename_chosen(
-        self, version: SavedVersion, live_id: str, target: int | None, title: str | None
+        self, version: SavedVersion, live_id: str, start: Connection, title: str | None
     ) -> None:
         if title is None:
             self.status.info("Rename cancelled; nothing was sent")
             return
-        self.rename(version, live_id, target, title)
-
-    @work(group="write-agent-rename", exit_on_error=False)
-    async def rename(
-        self, version: SavedVersion, live_id: str, target: int | None, title: str
-    ) -> None:
-        if self.busy_writing():
-            return
-        self.status.busy(f"Renaming version {version.version_id}")
         try:
-            change = await self.connection.api.rename_version(
-                live_id, version.version_id, title, target=target
-            )
-        except (PlatformError, ValidationError) as exc:
-            problem = describe_error(exc)
-            if isinstance(exc, ValidationError):
-                problem = "; ".join(e["msg"] for e in exc.errors())
+            TitleRequest(title=title)
+        except ValidationError as exc:
+            problem = "; ".join(e["msg"] for e in exc.errors())
             self.status.error(problem, retry_key=None)
             self._prompt(version, live_id, title, error=problem)
             return
-        new_title = change.new_title if change.new_title is not None else title
-        version.title = new_title
-        rows = [i for i, v in enumerate(self.versions) if v is version]
-        if self.connection.target_id == target and rows:
-            self.versions_table.update_cell_at(Coordinate(rows[0], 0), safe(new_title))
-        self.status.ok(f"Version {version.version_id} is now titled “{new_title}”")
+        version_id = version.version_id
+
+        def done(change: TitleChange) -> str:
+            new_title = change.new_title if change.new_title is not None else title
+            return f"Version {version_id} is now titled “{new_title}”"
+
+        def after(written: Written[TitleChange]) -> None:
+            if written.result is not None:
+                change = written.result
+                version.title = change.new_title if change.new_title is not None else title
+                rows = [i for i, v in enumerate(self.versions) if v is version]
+                if start.same_context(self.connection) and rows:
+                    self.versions_table.update_cell_at(Coordinate(rows[0], 0), safe(version.title))
+            elif written.outcome == "refused":
+                self._prompt(version, live_id, title, error=written.line)  # as typed
+
+        async def read_back(c: Connection) -> str:
+            versions = await c.api.list_versions(live_id, target=c.target_id)
+            now = next((v for v in versions if v.version_id == version_id), None)
+            if now is None:
+                return f"version {version_id} is not listed."
+            return f"version {version_id} is titled “{now.title}”."
+
+        self.write(
+            Write[TitleChange](
+                "agent-rename",
+                f"Renaming version {version_id}",
+                lambda c: c.api.rename_version(live_id, version_id, title, target=c.target_id),
+                done=done,
+                read_back=read_back,
+                after=after,
+            ),
+            start,
+        )

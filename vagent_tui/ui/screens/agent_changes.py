@@ -10,13 +10,14 @@ read back and the screen says what the platform holds.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 from textual import work
 from textual.binding import Binding, BindingType
 
 from vagent_tui.api.errors import PlatformError
-from vagent_tui.api.models import SavedVersion
+from vagent_tui.api.models import CreatedVersion, Envelope, Published, SavedVersion
 from vagent_tui.services.diff import FieldDiff, diff_configs, summary
 from vagent_tui.services.session import Connection
 from vagent_tui.services.staging import Slots, read_slots
@@ -26,9 +27,61 @@ from vagent_tui.ui.format import fmt_datetime
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.screens.settings import SettingsScreen
 from vagent_tui.ui.screens.staging_flow import who_of
-from vagent_tui.ui.widgets.status import describe_error, outcome_unknown
+from vagent_tui.ui.widgets.status import describe_error
+from vagent_tui.ui.writes import Write, Written
 
 SlotName = Literal["staging", "live"]
+
+
+@dataclass(frozen=True)
+class StagingVerb:
+    """The words and the call of a change of the whole staging slot (publish, revert)."""
+
+    verb: str
+    reading: str
+    """The busy line while both slots are read again ("" : none)."""
+    empty: str
+    """Staging is empty: nothing to do."""
+    title: str
+    intro: str
+    confirm: str
+    doing: str
+    done: str
+    unknown: str
+    """After a lost reply, with what the slots hold: what to do."""
+    sides: Callable[[Slots], tuple[Mapping[str, Any] | None, Mapping[str, Any] | None]]
+    """The diff's two sides: before, after."""
+    send: Callable[[Connection], Awaitable[Published | Envelope]]
+
+
+PUBLISH = StagingVerb(
+    "publish",
+    reading="Reading the staging and live configuration of {who}",
+    empty="Staging is empty: nothing to publish.",
+    title="Publish the staging of {who} to live?",
+    intro="Live answers calls at once. {summary} change; a version of the new live is "
+    "saved by the platform.",
+    confirm="Publish",
+    doing="Publishing the staging of {who}",
+    done="Published: live of {who} is the former staging{saved}.",
+    unknown="compare live with what you published (D).",
+    sides=lambda s: (s.live, s.staging),
+    send=lambda c: c.api.publish_staging(target=c.target_id),
+)
+REVERT = StagingVerb(
+    "revert",
+    reading="",
+    empty="Staging is already empty (it shows live).",
+    title="Revert the staging of {who}?",
+    intro="Staging is emptied and shows live again: {summary} of unpublished changes are "
+    "lost. Live is not touched.",
+    confirm="Revert",
+    doing="Reverting the staging of {who}",
+    done="Staging of {who} reverted: it is live's again.",
+    unknown="revert again only if it is still set.",
+    sides=lambda s: (s.staging, s.live),
+    send=lambda c: c.api.revert_staging(target=c.target_id),
+)
 
 
 def title_problem(text: str) -> str | None:
@@ -149,17 +202,6 @@ class AgentChanges(BaseScreen):
                 return again
             slots = again  # someone else wrote meanwhile: show what moved, ask again
 
-    async def _unknown(self, error: PlatformError, what: str, start: Connection) -> None:
-        """No reply: read both slots back and say what the platform holds now."""
-        after = await self._fresh(start)
-        if after is None:
-            return
-        self.changes_done(
-            f"{describe_error(error)} Read back now: staging is "
-            f"{'empty' if after.staging is None else 'set'}; {what}",
-            failed=True,
-        )
-
     # ------------------------------------------------------------------ diff
 
     def action_diff(self) -> None:
@@ -222,97 +264,79 @@ class AgentChanges(BaseScreen):
     # ------------------------------------------------------------------ publish, revert
 
     def action_publish(self) -> None:
-        if not self.busy_writing():
-            self.publish()
-
-    @work(group="write-agent-publish", exit_on_error=False)
-    async def publish(self) -> None:
-        start = self.connection
-        who = who_of(self)
-        shown = self.shown_slots()
-        self.status.busy(f"Reading the staging and live configuration of {who}")
-        slots = await self._fresh(start)
-        if slots is None:
-            return
-        moved = diff_configs(shown.staging, slots.staging) if shown is not None else []
-
-        async def ask(slots: Slots, moved: list[FieldDiff]) -> bool:
-            if slots.staging is None:
-                if moved:  # someone published or reverted meanwhile: show it
-                    self.changes_done("Staging is empty now: nothing to publish.")
-                else:
-                    self.status.info("Staging is empty: nothing to publish.")
-                return False
-            diffs = diff_configs(slots.live, slots.staging)
-            confirmed = await self._review(
-                f"Publish the staging of {who} to live?",
-                f"Live answers calls at once. {summary(diffs)} change; a version of the new "
-                "live is saved by the platform.",
-                diffs, moved, confirm="Publish",
-            )  # fmt: skip
-            if not confirmed:
-                self.status.info("Publish cancelled; nothing was sent.")
-            return confirmed
-
-        if await self._until_still(start, slots, lambda s: s.staging, ask, moved) is None:
-            return
-        self.status.busy(f"Publishing the staging of {who}")
-        try:
-            reply = await start.api.publish_staging(target=start.target_id)
-        except PlatformError as exc:
-            if outcome_unknown(exc):
-                await self._unknown(exc, "compare live with what you published (D).", start)
-            else:
-                self.changes_done(describe_error(exc), failed=True)
-            return
-        saved = f"; version {reply.version_id} saved" if reply.version_id else ""
-        self.notify_if_away(f"Published {who}{saved}")
-        self.slot = "live"
-        self.changes_done(f"Published: live of {who} is the former staging{saved}.")
+        self.change_staging(PUBLISH)
 
     def action_revert(self) -> None:
-        if not self.busy_writing():
-            self.revert()
+        self.change_staging(REVERT)
 
-    @work(group="write-agent-revert", exit_on_error=False)
-    async def revert(self) -> None:
-        start = self.connection
+    def change_staging(self, kind: StagingVerb) -> None:
+        """Publish staging to live, or empty it (revert): one flow, two sets of words.
+
+        Both slots are read again first; the review shows the diff (and what moved
+        since the screen showed it) and is asked again while staging moves meanwhile.
+        """
         who = who_of(self)
         shown = self.shown_slots()
-        slots = await self._fresh(start)
-        if slots is None:
-            return
-        moved = diff_configs(shown.staging, slots.staging) if shown is not None else []
+        ready: list[Slots] = []
 
-        async def ask(slots: Slots, moved: list[FieldDiff]) -> bool:
-            if slots.staging is None:
-                self.status.info("Staging is already empty (it shows live).")
-                if moved:
-                    self.changes_done("Staging is empty now: nothing to revert.")
+        async def confirm() -> bool:
+            start = self.connection
+            if kind.reading:
+                self.status.busy(kind.reading.format(who=who))
+            slots = await self._fresh(start)
+            if slots is None:
                 return False
-            diffs = diff_configs(slots.staging, slots.live)
-            confirmed = await self._review(
-                f"Revert the staging of {who}?",
-                f"Staging is emptied and shows live again: {summary(diffs)} of unpublished "
-                "changes are lost. Live is not touched.",
-                diffs, moved, confirm="Revert",
-            )  # fmt: skip
-            if not confirmed:
-                self.status.info("Revert cancelled; nothing was sent.")
-            return confirmed
+            moved = diff_configs(shown.staging, slots.staging) if shown is not None else []
 
-        if await self._until_still(start, slots, lambda s: s.staging, ask, moved) is None:
-            return
-        self.status.busy(f"Reverting the staging of {who}")
-        try:
-            await start.api.revert_staging(target=start.target_id)
-        except PlatformError as exc:
-            if outcome_unknown(exc):
-                await self._unknown(exc, "revert again only if it is still set.", start)
-            else:
-                self.changes_done(describe_error(exc), failed=True)
-            return
-        self.changes_done(f"Staging of {who} reverted: it is live's again.")
+            async def ask(slots: Slots, moved: list[FieldDiff]) -> bool:
+                if slots.staging is None:
+                    if moved:  # someone published or reverted meanwhile: show it
+                        self.changes_done(f"Staging is empty now: nothing to {kind.verb}.")
+                    else:
+                        self.status.info(kind.empty)
+                    return False
+                before, after = kind.sides(slots)
+                diffs = diff_configs(before, after)
+                confirmed = await self._review(
+                    kind.title.format(who=who), kind.intro.format(summary=summary(diffs)),
+                    diffs, moved, confirm=kind.confirm,
+                )  # fmt: skip
+                if not confirmed:
+                    self.status.info(f"{kind.verb.capitalize()} cancelled; nothing was sent.")
+                return confirmed
+
+            fresh = await self._until_still(start, slots, lambda s: s.staging, ask, moved)
+            ready[:] = [fresh] if fresh is not None else []
+            return fresh is not None
+
+        def after(written: Written[Published | Envelope]) -> None:
+            result = written.result
+            if result is not None:
+                saved = ""
+                if isinstance(result, Published) and result.version_id:
+                    saved = f"; version {result.version_id} saved"
+                    self.notify_if_away(f"Published {who}{saved}")
+                if kind is PUBLISH:
+                    self.slot = "live"
+                self.changes_done(kind.done.format(who=who, saved=saved))
+            elif written.outcome in ("refused", "unknown", "gone"):
+                self.changes_done(written.line, failed=True)
+
+        self.write(
+            Write[Published | Envelope](
+                f"agent-{kind.verb}",
+                kind.doing.format(who=who),
+                kind.send,
+                confirm=confirm,
+                read_back=lambda c: self._slots_now(c, kind.unknown),
+                after=after,
+            )
+        )
+
+    async def _slots_now(self, conn: Connection, what: str) -> str:
+        """After a reply that never came: what both slots hold now, and what to do."""
+        after = await read_slots(conn.api, conn.target_id)
+        return f"staging is {'empty' if after.staging is None else 'set'}; {what}"
 
     # ------------------------------------------------------------------ versions
 
@@ -331,6 +355,8 @@ class AgentChanges(BaseScreen):
 
     @work(group="write-agent-save-version", exit_on_error=False)
     async def save_version(self, source: SlotName, live_id: str) -> None:
+        """Ask for a title, then save through the write path; a title the platform
+        refused is offered again as typed."""
         start = self.connection
         who = who_of(self)
         title, problem = "", ""
@@ -349,24 +375,31 @@ class AgentChanges(BaseScreen):
                 self.status.info("Nothing saved.")
                 return
             title = typed
-            if self._moved_away(start):
-                return
-            self.status.busy(f"Saving a version of {source}")
-            try:
-                created = await start.api.save_version(
-                    live_id, title, "default" if source == "live" else "staging",
-                    target=start.target_id,
-                )  # fmt: skip
-            except PlatformError as exc:
-                if outcome_unknown(exc):
-                    self.changes_done(f"{describe_error(exc)} Look at the versions (v) before "
-                                      "saving again.", failed=True)  # fmt: skip
-                    return
-                problem = describe_error(exc)  # the title is offered again, as typed
-                self.status.error(exc, retry_key=None)
-                continue
-            break
-        self.changes_done(f"Version “{created.title or title}” ({created.version_id}) saved.")
+            written = await self.written(self._save_write(source, live_id, title), start)
+            if written.outcome != "refused" or written.error is None:
+                break
+            problem = describe_error(written.error)  # the title is offered again, as typed
+        if written.result is not None:
+            created = written.result
+            self.changes_done(f"Version “{created.title or title}” ({created.version_id}) saved.")
+        elif written.outcome == "unknown":
+            self.changes_done(written.line, failed=True)
+
+    def _save_write(self, source: SlotName, live_id: str, title: str) -> Write[CreatedVersion]:
+        slot: Literal["staging", "default"] = "default" if source == "live" else "staging"
+        return Write(
+            "agent-save-version",
+            f"Saving a version of {source}",
+            lambda c: c.api.save_version(live_id, title, slot, target=c.target_id),
+            read_back=lambda c: self._versions_titled(c, live_id, title),
+        )
+
+    async def _versions_titled(self, conn: Connection, live_id: str, title: str) -> str:
+        versions = await conn.api.list_versions(live_id, target=conn.target_id)
+        count = sum(1 for v in versions if v.title == title)
+        if not count:
+            return f"no version is titled “{title}”."
+        return f"{count} version(s) titled “{title}”: look at the versions (v) before saving again."
 
     def action_restore(self, into: str) -> None:
         version = self.highlighted_version() if self.on_versions_tab() else None
@@ -374,60 +407,68 @@ class AgentChanges(BaseScreen):
             self.status.error("Highlight a saved version on the Versions tab (v) first",
                               retry_key=None)  # fmt: skip
             return
-        if not self.busy_writing():
-            self.restore(version, "live" if into == "live" else "staging")
+        self.restore(version, "live" if into == "live" else "staging")
 
-    @work(group="write-agent-restore", exit_on_error=False)
-    async def restore(self, version: SavedVersion, into: SlotName) -> None:
-        start = self.connection
+    def restore(self, version: SavedVersion, into: SlotName) -> None:
         who = who_of(self)
-        found = await self._version_with_snapshot(version, start)
-        slots = await self._fresh(start)
-        if found is None or found.snapshot is None or slots is None:
-            return
-        live_id = self._live_id(slots)
-        if live_id is None:
-            return
+        target_slot: Literal["staging", "default"] = "default" if into == "live" else "staging"
+        live_ids: list[str] = []
 
         def current(s: Slots) -> Mapping[str, Any] | None:
             return s.live if into == "live" else (s.staging or s.live)
 
-        snapshot = found.snapshot
         live_warning = (
             "Live answers calls at once: type live to confirm. "
             if into == "live" else "Live is not changed until you publish. "
         )  # fmt: skip
 
-        async def ask(slots: Slots, moved: list[FieldDiff]) -> bool:
-            diffs = diff_configs(current(slots), snapshot)
-            confirmed = await self._review(
-                f"Restore “{version.title}” into {into} of {who}?",
-                f"{live_warning}{summary(diffs) + ' change' if diffs else 'Nothing differs'}.",
-                diffs, moved,
-                confirm=f"Restore into {into}",
-                expected="live" if into == "live" else None,
-            )  # fmt: skip
-            if not confirmed:
-                self.status.info("Restore cancelled; nothing was sent.")
-            return confirmed
+        async def confirm() -> bool:
+            start = self.connection
+            found = await self._version_with_snapshot(version, start)
+            slots = await self._fresh(start)
+            if found is None or found.snapshot is None or slots is None:
+                return False
+            live_id = self._live_id(slots)
+            if live_id is None:
+                return False
+            live_ids[:] = [live_id]
+            snapshot = found.snapshot
 
-        if await self._until_still(start, slots, current, ask, []) is None:
-            return
-        self.status.busy(f"Restoring version {version.version_id} into {into}")
-        try:
-            await start.api.restore_version(
-                live_id, version.version_id, "default" if into == "live" else "staging",
-                target=start.target_id,
-            )  # fmt: skip
-        except PlatformError as exc:
-            if outcome_unknown(exc):
-                await self._unknown(exc, f"compare {into} with the version (D).", start)
-            else:
-                self.changes_done(describe_error(exc), failed=True)
-            return
-        self.notify_if_away(f"Restored “{version.title}” into {into}")
-        self.slot = into
-        self.changes_done(f"“{version.title}” restored into {into} of {who}.")
+            async def ask(slots: Slots, moved: list[FieldDiff]) -> bool:
+                diffs = diff_configs(current(slots), snapshot)
+                confirmed = await self._review(
+                    f"Restore “{version.title}” into {into} of {who}?",
+                    f"{live_warning}{summary(diffs) + ' change' if diffs else 'Nothing differs'}.",
+                    diffs, moved,
+                    confirm=f"Restore into {into}",
+                    expected="live" if into == "live" else None,
+                )  # fmt: skip
+                if not confirmed:
+                    self.status.info("Restore cancelled; nothing was sent.")
+                return confirmed
+
+            return await self._until_still(start, slots, current, ask, []) is not None
+
+        def after(written: Written[Envelope]) -> None:
+            if written.result is not None:
+                self.notify_if_away(f"Restored “{version.title}” into {into}")
+                self.slot = into
+                self.changes_done(f"“{version.title}” restored into {into} of {who}.")
+            elif written.outcome in ("refused", "unknown", "gone"):
+                self.changes_done(written.line, failed=True)
+
+        self.write(
+            Write[Envelope](
+                "agent-restore",
+                f"Restoring version {version.version_id} into {into}",
+                lambda c: c.api.restore_version(
+                    live_ids[0], version.version_id, target_slot, target=c.target_id
+                ),
+                confirm=confirm,
+                read_back=lambda c: self._slots_now(c, f"compare {into} with the version (D)."),
+                after=after,
+            )
+        )
 
     # ------------------------------------------------------------------ settings
 

@@ -40,6 +40,7 @@ from vagent_tui.ui.widgets.table_filter import (
     FilterInput,
     FilterRow,
 )
+from vagent_tui.ui.writes import Write, Written, perform
 
 if TYPE_CHECKING:
     from vagent_tui.services.session import Connection
@@ -206,6 +207,36 @@ class BaseScreen(Screen[None]):
                 read = ""
             self.status.count_empty(read, empty.count)
         return result
+
+    # ------------------------------------------------------------------ writing
+
+    def write(self, write: Write[T], start: Connection | None = None) -> Worker[Written[T]] | None:
+        """The one way a screen changes the platform: `write` run in a ``write-`` worker.
+
+        ``start`` is the connection the user saw (default: the one in force now, at the
+        key press): the change is sent through it or not at all (`vagent_tui.ui.writes`).
+        None (and said) while another change is being sent.
+        """
+        if self.busy_writing():
+            return None
+        start = start or self.connection
+        return self.run_worker(
+            self.written(write, start), group=WRITE_GROUP_PREFIX + write.name,
+            exit_on_error=False,
+        )  # fmt: skip
+
+    async def written(self, write: Write[T], start: Connection | None = None) -> Written[T]:
+        """`write` performed from a ``write-`` worker the screen already runs (a flow
+        with steps of its own first); ``start``: the connection the user saw."""
+        seen = start or self.connection
+        return await perform(
+            write, app=self.app, start=seen,
+            still=lambda: seen.same_context(self.connection),
+            say=lambda report: report.show_on(self.status),
+            toast=lambda line: self.app.notify(line, markup=False),
+            in_view=lambda: self.is_current,
+            journal_error=lambda: self.vapp.journal.error,
+        )  # fmt: skip
 
     # ------------------------------------------------------------------ failures
 

@@ -16,19 +16,19 @@ from collections.abc import Iterable
 from typing import Any, ClassVar
 
 from pydantic import ValidationError
-from textual import on, work
+from textual import on
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Button, Input, Select, Static
 
-from vagent_tui.api.errors import PlatformError
-from vagent_tui.api.models import AdrExportConfig
+from vagent_tui.api.models import AdrExportConfig, Envelope
 from vagent_tui.api.scope import ScopeLevel
 from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.form import FormField, errors_by_field, first_invalid, show_errors
+from vagent_tui.ui.writes import Write, Written
 
 PROTOCOLS = [("SFTP", "sftp"), ("FTPS", "ftps"), ("FTP", "ftp")]
 DEFAULT_PORTS = {"sftp": 22, "ftps": 990, "ftp": 21}
@@ -266,33 +266,37 @@ class BillingScreen(BaseScreen):
         show_errors(self.fields, {})
         self.save(config)
 
-    @work(group="write-billing-save", exit_on_error=False)
-    async def save(self, config: AdrExportConfig) -> None:
-        if self.busy_writing():
-            return
+    def save(self, config: AdrExportConfig) -> None:
+        """Send ``config`` through the write path; every field stays as typed on failure."""
         target, who = self.connection.target_id, self._who()
-        # Configured at partner, reseller or organization level: an account of those
-        # levels goes by the parameter of its level (rule 9), others by targetAccountId.
-        selected = self.connection.target_at(*ADR_LEVELS)
         button = self.query_one("#billing-save", Button)
-        button.disabled = True
-        self.status.busy(f"Saving the ADR export of {who}")
-        try:
-            reply = await self.connection.api.set_adr_export(config, target=selected)
-        except PlatformError as exc:
-            self.status.error(exc, retry_key="ctrl+s")  # every field stays as typed
-            return
-        finally:
-            button.disabled = False
         where = f"{config.delivery_protocol}://{config.username}@{config.host}:{config.port}"
-        folder = config.path or "(home folder)"
-        self._saved[target] = (
-            f"Saved in this session: {where} {folder}, rotation "
+        note = (
+            f"Saved in this session: {where} {config.path or '(home folder)'}, rotation "
             f"{config.rotation_minutes} min (password sent, not kept)"
         )
-        del config
-        with self.prevent(Input.Changed):
-            self._input("password").value = ""
-        if target == self.connection.target_id:
-            self._show_saved()
-        self.status.ok(f"{reply.message or 'Saved'} · {who}")
+
+        def after(written: Written[Envelope]) -> None:
+            button.disabled = False
+            if written.result is None:
+                return
+            self._saved[target] = note
+            with self.prevent(Input.Changed):
+                self._input("password").value = ""
+            if target == self.connection.target_id:
+                self._show_saved()
+
+        # Configured at partner, reseller or organization level: an account of those
+        # levels goes by the parameter of its level (rule 9), others by targetAccountId.
+        worker = self.write(
+            Write[Envelope](
+                "billing-save",
+                f"Saving the ADR export of {who}",
+                lambda c: c.api.set_adr_export(config, target=c.target_at(*ADR_LEVELS)),
+                done=lambda reply: f"{reply.message or 'Saved'} · {who}",
+                retry_key="ctrl+s",
+                after=after,
+            )
+        )
+        if worker is not None:
+            button.disabled = True

@@ -30,7 +30,7 @@ from vagent_tui.ui.dialogs import EditorModal
 from vagent_tui.ui.format import flag, plain
 from vagent_tui.ui.palette import FAILED, FAILED_STRONG, WARN
 from vagent_tui.ui.screens.base import BaseScreen
-from vagent_tui.ui.screens.staging_flow import stage_change
+from vagent_tui.ui.screens.staging_flow import Staged, stage_change, staging_write
 from vagent_tui.ui.text import inert, safe
 from vagent_tui.ui.widgets.details import findings_text, function_detail
 from vagent_tui.ui.widgets.status import describe_error, outcome_unknown
@@ -378,12 +378,15 @@ class FunctionsScreen(BaseScreen):
                 FunctionSwitch(fn.name, True, another=True), f"one more {fn.label or fn.name}"
             )
 
-    @work(group="write-functions-switch", exit_on_error=False)
-    async def switch(self, switch: FunctionSwitch, what: str) -> None:
+    def switch(self, switch: FunctionSwitch, what: str) -> None:
         """The switch checked against staging, the actions diff reviewed, then written."""
-        staged = await stage_change(self, Change(functions=(switch,)), what=what, seen=self.base)
-        if staged.outcome in ("written", "failed"):
-            self.action_reload()  # show what the platform holds now
+
+        def then(staged: Staged) -> None:
+            if staged.outcome in ("written", "failed"):
+                self.action_reload()  # show what the platform holds now
+
+        change = Change(functions=(switch,))
+        self.write(staging_write(self, change, what=what, seen=self.base, then=then))
 
     def action_edit_instructions(self) -> None:
         fn = self.highlighted

@@ -35,7 +35,7 @@ from textual.widgets import (
 from textual.widgets.option_list import Option
 
 from vagent_tui.api.errors import ApiError, PlatformError
-from vagent_tui.api.models import MigrationRequest, Template
+from vagent_tui.api.models import MigrationRequest, MigrationTask, Template
 from vagent_tui.api.scope import ScopeLevel
 from vagent_tui.api.targets import Target, target_param
 from vagent_tui.services.migrations import (
@@ -57,8 +57,9 @@ from vagent_tui.ui.widgets.migration_rows import (
     task_detail,
     template_label,
 )
-from vagent_tui.ui.widgets.status import describe_error, outcome_unknown
+from vagent_tui.ui.widgets.status import describe_error
 from vagent_tui.ui.widgets.table_filter import filter_binding
+from vagent_tui.ui.writes import Write, Written
 
 WIDE = 140
 NO_LIST = "This platform lists no templates: type a template id (i)"
@@ -401,8 +402,7 @@ class MigrationsScreen(BaseScreen):
             self.connection.target_at(ScopeLevel.RESELLER),
         )
 
-    @work(group="write-migrations-start", exit_on_error=False)
-    async def _start(
+    def _start(
         self,
         template: Template,
         sections: list[str],
@@ -410,67 +410,68 @@ class MigrationsScreen(BaseScreen):
         force: bool,
         target: Target | None,
     ) -> None:
-        if self.busy_writing():
-            return
-        try:
-            await self._confirm_and_send(template, sections, dry_run, force, target)
-        finally:
-            self.starting = False
-
-    async def _confirm_and_send(
-        self,
-        template: Template,
-        sections: list[str],
-        dry_run: bool,
-        force: bool,
-        target: Target | None,
-    ) -> None:
+        """A real run asks first (and again, typed, to replace customer overrides); a
+        dry run changes nothing and is sent at once. Through the write path."""
         name = template.name or template.id
-        if not dry_run:
-            tried = any(t.template_id == template.id and t.dry_run for t in self._tasks())
-            if not await self.app.push_screen_wait(real_run_modal(template, sections, tried)):
-                self.status.info("Migration cancelled; nothing was sent.")
-                return
-            if force and await self.app.push_screen_wait(force_modal(template)) is None:
-                self.status.info("Migration cancelled; nothing was sent.")
-                return
-        if target != self.connection.target_at(ScopeLevel.RESELLER):
-            self.status.info("The target account changed meanwhile; nothing was sent.")
-            return
+        kind = "Dry run" if dry_run else "Migration"
         request = MigrationRequest(
             dry_run=dry_run, sections_to_migrate=sections, force_migrate_overridden_fields=force
         )
-        kind = "Dry run" if dry_run else "Migration"
-        self.status.busy(f"Starting the {kind.lower()} of {name}")
-        try:
-            reply = await self.connection.api.migrate(template.id, request, target=target)
-        except PlatformError as exc:
-            if outcome_unknown(exc) and not dry_run:
-                # A real run may be queued now; the platform lists no tasks to check.
-                self.status.error(
-                    f"{describe_error(exc)} — a migration of {name} may be running: check its "
-                    "agents (or ask the platform) before starting it again",
-                    retry_key=None,
-                )
-                return
+
+        async def confirm() -> bool:
+            tried = any(t.template_id == template.id and t.dry_run for t in self._tasks())
+            if not await self.app.push_screen_wait(real_run_modal(template, sections, tried)):
+                self.status.info("Migration cancelled; nothing was sent.")
+                return False
+            if force and await self.app.push_screen_wait(force_modal(template)) is None:
+                self.status.info("Migration cancelled; nothing was sent.")
+                return False
+            return True
+
+        def failed(exc: PlatformError) -> str:
             if isinstance(exc, ApiError) and exc.status == 404:
                 # Sending the same id again will not find it: the id is what to change.
-                self.status.error(f"{describe_error(exc)}: check the id (i)", retry_key=None)
+                return f"{describe_error(exc)}: check the id (i)"
+            return describe_error(exc)
+
+        def after(written: Written[MigrationTask]) -> None:
+            self.starting = False
+            reply = written.result
+            if reply is None:
                 return
-            self.status.error(exc, retry_key="s")  # a dry run changes nothing: safe again
-            return
-        self._remember(template.id, target_param(target)[1] if target is not None else None)
-        if not reply.is_task:
-            message = f"Nothing to migrate: every agent of {name} is up to date."
-            self.status.ok(message)
-            self.notify_if_away(message)
-            return
-        if reply.dry_run is None:
-            reply.dry_run = dry_run
-        task = self.vapp.watch_task(reply, name)
-        self.status.ok(reply.message or f"{kind} of {name} queued ({task.task_id})")
-        table = self.query_one("#mig-tasks", DataTable)
-        table.move_cursor(row=table.get_row_index(task.task_id))
+            self._remember(template.id, target_param(target)[1] if target is not None else None)
+            if not reply.is_task:
+                message = f"Nothing to migrate: every agent of {name} is up to date."
+                self.status.ok(message)
+                self.notify_if_away(message)
+                return
+            if reply.dry_run is None:
+                reply.dry_run = dry_run
+            task = self.vapp.watch_task(reply, name)
+            self.status.ok(reply.message or f"{kind} of {name} queued ({task.task_id})")
+            table = self.query_one("#mig-tasks", DataTable)
+            table.move_cursor(row=table.get_row_index(task.task_id))
+
+        worker = self.write(
+            Write[MigrationTask](
+                "migrations-start",
+                f"Starting the {kind.lower()} of {name}",
+                lambda c: c.api.migrate(template.id, request, target=target),
+                confirm=None if dry_run else confirm,
+                # A real run may be queued now; the platform lists no tasks to check.
+                unsure=f"— a migration of {name} may be running: check its agents (or ask "
+                "the platform) before starting it again"
+                if not dry_run
+                else "A dry run changes nothing: s starts it again.",
+                failed=failed,
+                retry_key=lambda exc: (
+                    None if isinstance(exc, ApiError) and exc.status == 404 else "s"
+                ),  # a dry run changes nothing: safe again
+                after=after,
+            )
+        )
+        if worker is None:
+            self.starting = False
 
     def _remember(self, template_id: str, target: int | None) -> None:
         """The platform took the id: offer it again (here and in later sessions)."""

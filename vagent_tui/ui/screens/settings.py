@@ -26,7 +26,7 @@ from vagent_tui.services.settings import BY_NAME, SETTINGS, Setting, form_text, 
 from vagent_tui.services.staging import read_context
 from vagent_tui.ui.dialogs import ConfirmModal
 from vagent_tui.ui.screens.base import BaseScreen
-from vagent_tui.ui.screens.staging_flow import stage_change, who_of
+from vagent_tui.ui.screens.staging_flow import Staged, staging_write, who_of
 from vagent_tui.ui.text import inert, safe
 from vagent_tui.ui.widgets.form import FormField, first_invalid, show_errors
 
@@ -197,28 +197,30 @@ class SettingsScreen(BaseScreen):
         if not values:
             self.status.info("Nothing changed: nothing to write.")
             return
-        if not self.busy_writing():
-            self.save(values)
+        self.save(values)
 
-    @work(group="write-settings-save", exit_on_error=False)
-    async def save(self, values: dict[str, Any]) -> None:
+    def save(self, values: dict[str, Any]) -> None:
         count = len(values)
         what = f"{count} setting{'s' if count != 1 else ''}"
-        staged = await stage_change(self, Change.of_settings(values), what=what, seen=self.base)
-        if staged.outcome == "written":
-            self.dismiss(None)
-            return
-        errors: dict[str, str] = {}
-        if staged.plan is not None:
-            errors = {r.what: r.reason for r in staged.plan.refusals}
-        if isinstance(staged.error, ApiError):
-            named = [n for n in values if n in staged.error.message]
-            errors[named[0] if named else ""] = staged.error.message
-        rest = show_errors(self._fields(), errors)
-        self.query_one("#settings-error", Label).update(safe("; ".join(rest)))
-        invalid = first_invalid(self._fields())
-        if invalid is not None:
-            invalid.scroll_visible()
+
+        def then(staged: Staged) -> None:
+            if staged.outcome == "written":
+                self.dismiss(None)
+                return
+            errors: dict[str, str] = {}
+            if staged.plan is not None:
+                errors = {r.what: r.reason for r in staged.plan.refusals}
+            if isinstance(staged.error, ApiError):
+                named = [n for n in values if n in staged.error.message]
+                errors[named[0] if named else ""] = staged.error.message
+            rest = show_errors(self._fields(), errors)
+            self.query_one("#settings-error", Label).update(safe("; ".join(rest)))
+            invalid = first_invalid(self._fields())
+            if invalid is not None:
+                invalid.scroll_visible()
+
+        change = Change.of_settings(values)
+        self.write(staging_write(self, change, what=what, seen=self.base, then=then))
 
     def action_close(self) -> None:
         self.close_form()

@@ -7,8 +7,8 @@ IP, so after an add or a removal the cursor lands on the row that matters.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import ClassVar
+from collections.abc import Awaitable, Iterable
+from typing import ClassVar, cast
 
 from rich.text import Text
 from textual import work
@@ -16,8 +16,8 @@ from textual.binding import Binding, BindingType
 from textual.widget import Widget
 from textual.widgets import Static
 
-from vagent_tui.api.errors import ApiError, PlatformError
-from vagent_tui.api.models import SipEntry, SipEntryRequest
+from vagent_tui.api.models import Envelope, SipEntry, SipEntryRequest
+from vagent_tui.services.session import Connection
 from vagent_tui.ui.caps import ROW_CAP, left_out
 from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.dialogs import ConfirmModal
@@ -25,9 +25,10 @@ from vagent_tui.ui.format import fmt_datetime, plain
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.entry_forms import SipEntryForm
-from vagent_tui.ui.widgets.status import describe_error, outcome_unknown
+from vagent_tui.ui.widgets.status import describe_error
 from vagent_tui.ui.widgets.table_filter import filter_binding
-from vagent_tui.ui.widgets.tables import SafeTable, place_cursor, row_table
+from vagent_tui.ui.widgets.tables import RecordTable, record_table
+from vagent_tui.ui.writes import Write, Written, listed
 
 
 class SipScreen(BaseScreen):
@@ -41,15 +42,15 @@ class SipScreen(BaseScreen):
     ]
     DEFAULT_CSS = stylesheet(__file__)
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.entries: list[SipEntry] = []
-
     # ------------------------------------------------------------------ layout
 
     def compose_body(self) -> Iterable[Widget]:
         yield Static("", id="sip-header", markup=False)
-        yield row_table("sip-table", (("IP address", "ip"), ("Label", "label"), ("Added", "added")))
+        yield record_table(
+            "sip-table",
+            (("IP address", "ip"), ("Label", "label"), ("Added", "added")),
+            key=lambda entry: entry.ip,
+        )
         yield Static(
             "No address is whitelisted: SIP traffic from anywhere is refused. Press a to add one.",
             id="sip-empty",
@@ -57,8 +58,8 @@ class SipScreen(BaseScreen):
         )
 
     @property
-    def table(self) -> SafeTable:
-        return self.query_one("#sip-table", SafeTable)
+    def table(self) -> RecordTable[SipEntry]:
+        return cast("RecordTable[SipEntry]", self.query_one("#sip-table", RecordTable))
 
     def on_mount(self) -> None:
         self.table.focus()
@@ -89,43 +90,37 @@ class SipScreen(BaseScreen):
             self.status.ok(f"{len(entries)} whitelisted addresses for {self.who}{more}")
 
     def show_entries(self, entries: list[SipEntry], highlight: str | None = None) -> None:
-        table = self.table
-        keep = highlight or (self.highlighted.ip if self.highlighted else None)
-        row = table.cursor_row
-        self.entries = entries = entries[:ROW_CAP]  # the status line says how many more
-        with self.app.batch_update():
-            table.clear()
-            for entry in entries:
-                table.add_row(
-                    safe(entry.ip, style="bold"),
-                    Text(plain(entry.label)),
-                    Text(fmt_datetime(entry.added_at)),
-                    key=entry.ip,
-                )
-            place_cursor(table, [e.ip for e in entries], keep, row)
-        self.set_class(not entries, "-empty")
-        plural = "" if len(entries) == 1 else "es"
+        shown = entries[:ROW_CAP]  # the status line says how many more
+        self.table.show(shown, entry_cells, keep=highlight)
+        self.set_class(not shown, "-empty")
+        plural = "" if len(shown) == 1 else "es"
         self.query_one("#sip-header", Static).update(
-            safe(f"{len(entries)} address{plural} allowed to send SIP traffic for {self.who}")
+            safe(f"{len(shown)} address{plural} allowed to send SIP traffic for {self.who}")
         )
 
     @property
+    def entries(self) -> list[SipEntry]:
+        return self.table.records
+
+    @property
     def highlighted(self) -> SipEntry | None:
-        row = self.table.source_row
-        if not self.entries or not 0 <= row < len(self.entries):
-            return None
-        return self.entries[row]
+        return self.table.highlighted_record
 
     # ------------------------------------------------------------------ add
 
     def action_add(self) -> None:
-        target = self.connection.target_id
-
-        async def send(request: SipEntryRequest) -> str:
-            reply = await self.connection.api.add_sip_entry(
-                request.ip, request.label, target=target
-            )
+        async def send(c: Connection, request: SipEntryRequest) -> str:
+            reply = await c.api.add_sip_entry(request.ip, request.label, target=c.target_id)
             return reply.message or "IP entry created"
+
+        def read_back(c: Connection, request: SipEntryRequest) -> Awaitable[str]:
+            ip = request.ip
+            return listed(
+                c.api.list_sip_whitelist(target=c.target_id), lambda e: e.ip == ip,
+                present=f"{ip} is whitelisted now.", absent=f"{ip} is not whitelisted.",
+            )  # fmt: skip
+
+        target = self.connection.target_id
 
         def done(result: tuple[SipEntryRequest, str] | None) -> None:
             if result is None or target != self.connection.target_id:
@@ -135,8 +130,9 @@ class SipScreen(BaseScreen):
             self.load_entries(request.ip, quiet=True)
 
         form = SipEntryForm(
-            send, subtitle=f"For {self.who}", after_unknown=lambda: self.load_entries(quiet=True)
-        )
+            send, subtitle=f"For {self.who}", read_back=read_back,
+            after_unknown=lambda: self.load_entries(quiet=True),
+        )  # fmt: skip
         self.app.push_screen(form, done)
 
     # ------------------------------------------------------------------ remove
@@ -146,53 +142,40 @@ class SipScreen(BaseScreen):
         if entry is None:
             self.status.info("No address highlighted: nothing to remove")
             return
+        ip = entry.ip
         label = f" ({entry.label})" if entry.label else " (no label)"
         body = (
-            f"Remove {entry.ip}{label} from the SIP whitelist of {self.who}?\n"
+            f"Remove {ip}{label} from the SIP whitelist of {self.who}?\n"
             "SIP traffic from this address will be refused."
         )
-
-        def confirmed(yes: bool | None) -> None:
-            if yes:
-                self.remove_entry(entry)
-
-        self.app.push_screen(
-            ConfirmModal("Remove a whitelisted address", body, confirm_label="Remove"), confirmed
+        self.write(
+            Write[Envelope](
+                "sip-remove",
+                f"Removing {ip}",
+                lambda c: c.api.delete_sip_entry(ip, target=c.target_id),
+                confirm=ConfirmModal("Remove a whitelisted address", body, confirm_label="Remove"),
+                done=lambda reply: f"{reply.message or 'IP entry deleted'}: {ip}",
+                gone=f"{ip} was already gone; the list is refreshed",
+                read_back=lambda c: listed(
+                    c.api.list_sip_whitelist(target=c.target_id),
+                    lambda e: e.ip == ip,
+                    present=f"{ip} is still whitelisted.",
+                    absent=f"{ip} is no longer whitelisted.",
+                ),
+                failed=lambda exc: f"Could not remove {ip}: {describe_error(exc)}",
+                retry_key="d",
+                after=self._after_remove,
+            )
         )
 
-    @work(group="write-sip-remove", exit_on_error=False)
-    async def remove_entry(self, entry: SipEntry) -> None:
-        if self.busy_writing():
-            return
-        target = self.connection.target_id
-        self.status.busy(f"Removing {entry.ip}")
-        try:
-            reply = await self.connection.api.delete_sip_entry(entry.ip, target=target)
-        except ApiError as exc:
-            if target != self.connection.target_id:
-                return
-            if exc.status == 404:
-                self.status.error(
-                    f"{describe_error(exc)} — {entry.ip} was already gone; the list is refreshed",
-                    retry_key=None,
-                )
-                self.load_entries(quiet=True)
-            else:
-                self.status.error(
-                    f"Could not remove {entry.ip}: {describe_error(exc)}", retry_key="d"
-                )
-            return
-        except PlatformError as exc:
-            if target == self.connection.target_id:
-                unsure = outcome_unknown(exc)
-                self.status.error(
-                    f"Could not remove {entry.ip}: {describe_error(exc)}",
-                    retry_key=None if unsure else "d",
-                )
-                if unsure:
-                    self.load_entries(quiet=True)  # show whether it is gone
-            return
-        if target != self.connection.target_id:
-            return
-        self.status.ok(f"{reply.message or 'IP entry deleted'}: {entry.ip}")
-        self.load_entries(quiet=True)
+    def _after_remove(self, written: Written[object]) -> None:
+        if written.stale:
+            self.load_entries(quiet=True)
+
+
+def entry_cells(entry: SipEntry) -> tuple[Text, Text, Text]:
+    return (
+        safe(entry.ip, style="bold"),
+        Text(plain(entry.label)),
+        Text(fmt_datetime(entry.added_at)),
+    )

@@ -24,7 +24,7 @@ from vagent_tui.services.changes import Change
 from vagent_tui.ui.format import NO, YES, plain
 from vagent_tui.ui.palette import FAILED, OK
 from vagent_tui.ui.screens.base import BaseScreen
-from vagent_tui.ui.screens.staging_flow import stage_change
+from vagent_tui.ui.screens.staging_flow import staging_write
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.details import voice_detail
 from vagent_tui.ui.widgets.tables import ROW_CAP, left_out, row_table
@@ -269,15 +269,18 @@ class VoicesScreen(BaseScreen):
         if voice is None:
             self.notify("No voice highlighted", severity="warning")
             return
-        if not self.busy_writing():
-            self.use_voice(voice)
+        self.use_voice(voice)
 
-    @work(group="write-voices-use", exit_on_error=False)
-    async def use_voice(self, voice: Voice) -> None:
+    def use_voice(self, voice: Voice) -> None:
         """The voice as ``agentVoice`` in staging: checked, shown, confirmed, written."""
         names = {"agentVoice": {v.id: v.name for v in self.voices if v.name}}
-        await stage_change(
-            self, Change(voice=voice.id), what=f"the voice {voice.name or voice.id}", names=names
+        self.write(
+            staging_write(
+                self,
+                Change(voice=voice.id),
+                what=f"the voice {voice.name or voice.id}",
+                names=names,
+            )
         )
 
     def action_toggle_detail(self) -> None:

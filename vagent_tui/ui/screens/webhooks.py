@@ -13,7 +13,7 @@ not guess which).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, ClassVar
 
 from textual import events, on, work
@@ -22,7 +22,14 @@ from textual.widget import Widget
 from textual.widgets import DataTable, TabbedContent, TabPane
 
 from vagent_tui.api.errors import ApiError, PlatformError
-from vagent_tui.api.models import RelayConfig, RelayRequest, RelayType, Webhook, WebhookRequest
+from vagent_tui.api.models import (
+    Envelope,
+    RelayConfig,
+    RelayRequest,
+    RelayType,
+    Webhook,
+    WebhookRequest,
+)
 from vagent_tui.services.session import Connection
 from vagent_tui.ui.caps import left_out
 from vagent_tui.ui.css import stylesheet
@@ -32,8 +39,9 @@ from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.widgets.entry_forms import RelayForm, WebhookForm
 from vagent_tui.ui.widgets.hooks import HookPane
 from vagent_tui.ui.widgets.relays import RelayPane, RelayRow, explain, relay_rows
-from vagent_tui.ui.widgets.status import describe_error, outcome_unknown
+from vagent_tui.ui.widgets.status import describe_error
 from vagent_tui.ui.widgets.table_filter import filter_binding
+from vagent_tui.ui.writes import Write, Written, listed
 
 WIDE = 120
 """From this width the relay detail sits beside the relay table, below it otherwise."""
@@ -226,11 +234,18 @@ class WebhooksScreen(BaseScreen):
             return
         target = self.connection.target_id
 
-        async def send(request: WebhookRequest) -> str:
-            reply = await self.connection.api.add_webhook(
-                request.url, request.type, request.label, target=target
+        async def send(c: Connection, request: WebhookRequest) -> str:
+            reply = await c.api.add_webhook(
+                request.url, request.type, request.label, target=c.target_id
             )
             return reply.message or "Webhook created"
+
+        def read_back(c: Connection, request: WebhookRequest) -> Awaitable[str]:
+            url = request.url
+            return listed(
+                c.api.list_webhooks(target=c.target_id), lambda hook: hook.url == url,
+                present=f"{url} is a destination now.", absent=f"{url} is not a destination.",
+            )  # fmt: skip
 
         def done(result: tuple[WebhookRequest, str] | None) -> None:
             if result is None or target != self.connection.target_id:
@@ -241,8 +256,9 @@ class WebhooksScreen(BaseScreen):
             self.load_hooks(request.url, quiet=True)
 
         form = WebhookForm(
-            send, subtitle=f"For {self.who}", after_unknown=lambda: self.load_hooks(quiet=True)
-        )
+            send, subtitle=f"For {self.who}", read_back=read_back,
+            after_unknown=lambda: self.load_hooks(quiet=True),
+        )  # fmt: skip
         self.app.push_screen(form, done)
 
     # ------------------------------------------------------------------ configure a relay
@@ -262,9 +278,17 @@ class WebhooksScreen(BaseScreen):
         target = self.connection.target_id
         name = relay.name
 
-        async def send(request: RelayRequest) -> str:
-            reply = await self.connection.api.save_relay(name, request, target=target)
+        async def send(c: Connection, request: RelayRequest) -> str:
+            reply = await c.api.save_relay(name, request, target=c.target_id)
             return reply.message or f"Webhook Relay for type '{name}' configured."
+
+        def read_back(c: Connection, request: RelayRequest) -> Awaitable[str]:
+            return listed(
+                c.api.list_relays(target=c.target_id),
+                lambda config: config.type == name and config.url == request.url,
+                present=f"{name} relays to {request.url} now.",
+                absent=f"{name} does not relay to {request.url}.",
+            )
 
         def done(result: tuple[RelayRequest, str] | None) -> None:
             if result is None or target != self.connection.target_id:
@@ -278,6 +302,7 @@ class WebhooksScreen(BaseScreen):
             send,
             subtitle=f"For {self.who}",
             after_unknown=lambda: self.load_relays(quiet=True),
+            read_back=read_back,
         )
         self.app.push_screen(form, done)
 
@@ -294,44 +319,35 @@ class WebhooksScreen(BaseScreen):
         if hook is None:
             self.status.info("No destination highlighted: nothing to remove")
             return
+        url = hook.url
         label = f"{hook.label}, " if hook.label else ""
         body = (
-            f"Remove the webhook destination\n{hook.url}\n({label}type {plain(hook.type)}) "
+            f"Remove the webhook destination\n{url}\n({label}type {plain(hook.type)}) "
             f"of {self.who}? It will no longer receive events."
         )
-        modal = ConfirmModal("Remove a webhook destination", body, confirm_label="Remove")
+        self.write(
+            Write[Envelope](
+                "webhooks-delete",
+                f"Removing {url}",
+                lambda c: c.api.delete_webhook(url, target=c.target_id),
+                confirm=ConfirmModal("Remove a webhook destination", body, confirm_label="Remove"),
+                done=lambda reply: f"{reply.message or 'Webhook deleted'}: {url}",
+                gone="it was already gone; the list is refreshed",
+                read_back=lambda c: listed(
+                    c.api.list_webhooks(target=c.target_id),
+                    lambda h: h.url == url,
+                    present=f"{url} is still a destination.",
+                    absent=f"{url} is no longer a destination.",
+                ),
+                failed=lambda exc: f"Could not remove: {describe_error(exc)}",
+                retry_key="d",
+                after=lambda written: self._after_delete(written, self.load_hooks),
+            )
+        )
 
-        def answered(yes: bool | None) -> None:
-            if yes:
-                self.remove_hook(hook)
-
-        self.app.push_screen(modal, answered)
-
-    @work(group="write-webhooks-delete", exit_on_error=False)
-    async def remove_hook(self, hook: Webhook) -> None:
-        if self.busy_writing():
-            return
-        target = self.connection.target_id
-        self.status.busy(f"Removing {hook.url}")
-        try:
-            reply = await self.connection.api.delete_webhook(hook.url, target=target)
-        except PlatformError as exc:
-            if target != self.connection.target_id:
-                return
-            if isinstance(exc, ApiError) and exc.status == 404:
-                gone = f"{describe_error(exc)} — it was already gone; the list is refreshed"
-                self.status.error(gone, retry_key=None)
-                self.load_hooks(quiet=True)
-            elif outcome_unknown(exc):
-                unsure = f"Could not remove: {describe_error(exc)} — the list is refreshed"
-                self.status.error(unsure, retry_key=None)
-                self.load_hooks(quiet=True)
-            else:
-                self.status.error(f"Could not remove: {describe_error(exc)}", retry_key="d")
-            return
-        if target == self.connection.target_id:
-            self.status.ok(f"{reply.message or 'Webhook deleted'}: {hook.url}")
-            self.load_hooks(quiet=True)
+    def _after_delete(self, written: Written[object], load: Callable[..., object]) -> None:
+        if written.stale:  # done, already gone, or unknown: show what the platform holds
+            load(quiet=True)
 
     def _delete_relay(self) -> None:
         relay = self.highlighted_relay
@@ -344,48 +360,52 @@ class WebhooksScreen(BaseScreen):
         if relay.config is None:
             self.status.info(f"{relay.name} is not configured: there is nothing to delete")
             return
+        name = relay.name
         body = (
-            f"Delete the {relay.name} relay configuration of {self.who}?\n"
+            f"Delete the {name} relay configuration of {self.who}?\n"
             f"Events of this type will no longer be relayed to {plain(relay.config.url)}."
         )
-        modal = ConfirmModal("Delete a relay configuration", body, confirm_label="Delete")
 
-        def answered(yes: bool | None) -> None:
-            if yes:
-                self.remove_relay(relay.name)
+        def failed(exc: PlatformError) -> str:
+            """Every documented answer of a relay delete, explained."""
+            if isinstance(exc, ApiError):
+                return f"{name}: {describe_error(exc)} — {explain(exc.status)}"
+            return f"{name}: {describe_error(exc)}"
 
-        self.app.push_screen(modal, answered)
+        def done(reply: Envelope) -> str:
+            return f"HTTP 200: {removed(reply)} — {explain(200)}"
 
-    @work(group="write-webhooks-relay-delete", exit_on_error=False)
-    async def remove_relay(self, name: str) -> None:
-        """Delete one relay configuration; every outcome gets its own explanation."""
-        if self.busy_writing():
-            return
-        target = self.connection.target_id
-        self.status.busy(f"Deleting the {name} relay configuration")
-        try:
-            reply = await self.connection.api.delete_relay(name, target=target)
-        except ApiError as exc:
-            if target != self.connection.target_id:
-                return
-            self.last_outcome = (exc.status, exc.message)
-            line = f"{name}: HTTP {exc.status}: {exc.message} — {explain(exc.status)}"
-            self.status.error(line, retry_key="d" if exc.status >= 500 else None)
-            if exc.status in (403, 404):
+        def removed(reply: Envelope) -> str:
+            return reply.message or f"Webhook Relay type '{name}' removed."
+
+        def after(written: Written[Envelope]) -> None:
+            error = written.error
+            if written.result is not None:
+                self.last_outcome = (200, removed(written.result))
+            elif isinstance(error, ApiError):
+                self.last_outcome = (error.status, error.message)
+            # a 500 is the platform failing: the configuration is probably still there
+            if written.stale or (isinstance(error, ApiError) and error.status == 403):
                 self.load_relays(quiet=True)
-            return
-        except PlatformError as exc:
-            if target == self.connection.target_id:
-                unsure = outcome_unknown(exc)
-                self.status.error(
-                    f"{name}: {describe_error(exc)}", retry_key=None if unsure else "d"
-                )
-                if unsure:
-                    self.load_relays(quiet=True)  # show whether it is still configured
-            return
-        if target != self.connection.target_id:
-            return
-        message = reply.message or f"Webhook Relay type '{name}' removed."
-        self.last_outcome = (200, message)
-        self.status.ok(f"HTTP 200: {message} — {explain(200)}")
-        self.load_relays(quiet=True)
+
+        self.write(
+            Write[Envelope](
+                "webhooks-relay-delete",
+                f"Deleting the {name} relay configuration",
+                lambda c: c.api.delete_relay(name, target=c.target_id),
+                confirm=ConfirmModal("Delete a relay configuration", body, confirm_label="Delete"),
+                done=done,
+                gone=explain(404),
+                read_back=lambda c: listed(
+                    c.api.list_relays(target=c.target_id),
+                    lambda config: config.type == name,
+                    present=f"{name} is still configured.",
+                    absent=f"{name} is not configured.",
+                ),
+                failed=failed,
+                retry_key=lambda exc: (
+                    "d" if isinstance(exc, ApiError) and exc.status >= 500 else None
+                ),
+                after=after,
+            )
+        )

@@ -10,6 +10,7 @@ brings the normal pace back.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar, cast
 
 from pydantic import ValidationError
@@ -21,13 +22,15 @@ from textual.widgets import Button, Input, Label, Static
 
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import AutomationSession, RecordingStartRequest, WorkflowRecording
-from vagent_tui.ui.failures import ReportsWorkerFailures, guarded_read, write_in_flight
+from vagent_tui.ui.failures import ReportsWorkerFailures, guarded_read
 from vagent_tui.ui.widgets.computer_render import is_final, recording_detail, session_text
 from vagent_tui.ui.widgets.form import FormField, errors_by_field, show_errors
 from vagent_tui.ui.widgets.status import StatusReport
+from vagent_tui.ui.writes import Write, Written, write_from
 
 if TYPE_CHECKING:
     from vagent_tui.api.client import PlatformClient
+    from vagent_tui.services.session import Connection
     from vagent_tui.ui.host import Console
 
 TTL_DEFAULT = 600
@@ -190,42 +193,57 @@ class RecordingPane(ReportsWorkerFailures, Vertical):
         self.field("slot_id").set_error(None)
         self.start_recording(account, request.slot_id)
 
-    @work(group="write-computer-start", exit_on_error=False)
-    async def start_recording(self, account: int, slot: int) -> None:
-        if write_in_flight(self.app):
-            self.post_message(StatusReport.info("A change is being sent: wait for its answer."))
-            return
-        self.post_message(StatusReport.busy(f"Starting a recording on slot {slot}"))
-        try:
-            recording = await self.client.start_recording(account, slot)
-        except PlatformError as exc:
-            self.post_message(StatusReport.error(exc, retry_key="s"))
-            return
-        self.query_one("#computer-slot", Input).value = ""
-        if account == self.account:
-            self.set_recording(recording)
-        self.post_message(
-            StatusReport.ok(f"Recording {recording.recording_id or ''} started on slot {slot}")
+    def still(self, account: int) -> Callable[[], bool]:
+        """Whether the pane still shows ``account`` through the same client."""
+        client = self.client
+        return lambda: account == self.account and client is self.client
+
+    def start_recording(self, account: int, slot: int) -> None:
+        def after(written: Written[WorkflowRecording]) -> None:
+            if written.result is None:
+                return
+            self.query_one("#computer-slot", Input).value = ""
+            if account == self.account:
+                self.set_recording(written.result)
+
+        write_from(
+            self,
+            Write[WorkflowRecording](
+                "computer-start",
+                f"Starting a recording on slot {slot}",
+                lambda c: c.api.start_recording(account, slot),
+                done=lambda r: f"Recording {r.recording_id or ''} started on slot {slot}",
+                read_back=lambda c: self._recording_now(c, account),
+                retry_key="s",
+                after=after,
+            ),
+            still=self.still(account),
         )
 
-    @work(group="write-computer-stop", exit_on_error=False)
-    async def stop_recording(self, account: int) -> None:
-        if write_in_flight(self.app):
-            self.post_message(StatusReport.info("A change is being sent: wait for its answer."))
-            return
-        self.post_message(StatusReport.busy("Stopping the recording"))
-        try:
-            recording = await self.client.stop_recording(account)
-        except PlatformError as exc:
-            self.post_message(StatusReport.error(exc, retry_key="x"))
-            return
-        if account == self.account:
-            self.set_recording(recording)
-        self.post_message(
-            StatusReport.ok(
-                f"Recording {recording.recording_id or ''} {recording.state or 'stopped'}"
-            )
+    def stop_recording(self, account: int) -> None:
+        def after(written: Written[WorkflowRecording]) -> None:
+            if written.result is not None and account == self.account:
+                self.set_recording(written.result)
+
+        write_from(
+            self,
+            Write[WorkflowRecording](
+                "computer-stop",
+                "Stopping the recording",
+                lambda c: c.api.stop_recording(account),
+                done=lambda r: f"Recording {r.recording_id or ''} {r.state or 'stopped'}",
+                read_back=lambda c: self._recording_now(c, account),
+                retry_key="x",
+                after=after,
+            ),
+            still=self.still(account),
         )
+
+    async def _recording_now(self, conn: Connection, account: int) -> str:
+        recording = await conn.api.recording_status(account)
+        if recording is None:
+            return "no recording."
+        return f"recording {recording.recording_id or ''} is {recording.state or 'unknown'}."
 
     def open_session(self, account: int) -> None:
         """Validate the TTL at its field, then ask for a browser automation session."""
@@ -241,24 +259,26 @@ class RecordingPane(ReportsWorkerFailures, Vertical):
         self.field("ttl_seconds").set_error(None)
         self.create_session(account, ttl)
 
-    @work(group="write-computer-browser", exit_on_error=False)
-    async def create_session(self, account: int, ttl: int) -> None:
-        if write_in_flight(self.app):
-            self.post_message(StatusReport.info("A change is being sent: wait for its answer."))
-            return
-        self.post_message(StatusReport.busy(f"Opening a browser automation session ({ttl} s)"))
-        try:
-            browser = await self.client.create_automation_session(account, ttl)
-        except PlatformError as exc:
-            self.post_message(StatusReport.error(exc, retry_key="b"))
-            return
-        if account != self.account:
-            return
-        self.browser = browser
-        self.query_one("#computer-session", Static).update(session_text(browser))
-        if browser.slot is not None:
-            self.query_one("#computer-slot", Input).value = str(browser.slot)
-            self.field("slot_id").set_error(None)
-        self.post_message(
-            StatusReport.ok(f"Browser session on slot {browser.slot}: press s to start recording")
+    def create_session(self, account: int, ttl: int) -> None:
+        def after(written: Written[AutomationSession]) -> None:
+            browser = written.result
+            if browser is None or account != self.account:
+                return
+            self.browser = browser
+            self.query_one("#computer-session", Static).update(session_text(browser))
+            if browser.slot is not None:
+                self.query_one("#computer-slot", Input).value = str(browser.slot)
+                self.field("slot_id").set_error(None)
+
+        write_from(
+            self,
+            Write[AutomationSession](
+                "computer-browser",
+                f"Opening a browser automation session ({ttl} s)",
+                lambda c: c.api.create_automation_session(account, ttl),
+                done=lambda b: f"Browser session on slot {b.slot}: press s to start recording",
+                retry_key="b",
+                after=after,
+            ),
+            still=self.still(account),
         )

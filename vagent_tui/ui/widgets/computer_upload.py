@@ -19,20 +19,21 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Button, DataTable, Input, Label, Static, Switch
 
-from vagent_tui.api.errors import PlatformError
-from vagent_tui.api.models import UploadRequest
+from vagent_tui.api.models import UploadRequest, UploadResult
 from vagent_tui.ui.caps import ROW_CAP, left_out
 from vagent_tui.ui.dialogs import ConfirmModal
-from vagent_tui.ui.failures import ReportsWorkerFailures, guarded_read, write_in_flight
+from vagent_tui.ui.failures import ReportsWorkerFailures, guarded_read
 from vagent_tui.ui.format import flag
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.computer_render import file_cells, fmt_size
 from vagent_tui.ui.widgets.form import FormField, errors_by_field, first_invalid, show_errors
 from vagent_tui.ui.widgets.status import StatusReport
 from vagent_tui.ui.widgets.tables import row_table
+from vagent_tui.ui.writes import Write, Written, write_from
 
 if TYPE_CHECKING:
     from vagent_tui.api.client import PlatformClient
+    from vagent_tui.services.session import Connection
     from vagent_tui.ui.host import Console
 
 _NONE = Text("none picked: f opens the file tree", style="dim")
@@ -179,58 +180,77 @@ class UploadPane(ReportsWorkerFailures, Vertical):
             return
         self.upload(account, request, self.local_file)
 
-    @work(group="write-computer-upload", exit_on_error=False)
-    async def upload(self, account: int, request: UploadRequest, local: Path) -> None:
-        if write_in_flight(self.app):
-            self.post_message(StatusReport.info("A change is being sent: wait for its answer."))
-            return
-        if request.overwrite:
-            replace = await self.app.push_screen_wait(
-                ConfirmModal(
-                    "Replace a workspace file?",
-                    f"If {request.path} already exists in the workspace of account "
-                    f"{account}, it will be replaced by {local.name}.",
-                    confirm_label="Replace",
+    def upload(self, account: int, request: UploadRequest, local: Path) -> None:
+        """Confirm a replacement, read the file, then send it through the write path."""
+        read: list[bytes] = []
+        client = self.client
+
+        async def confirm() -> bool:
+            if request.overwrite:
+                replace = await self.app.push_screen_wait(
+                    ConfirmModal(
+                        "Replace a workspace file?",
+                        f"If {request.path} already exists in the workspace of account "
+                        f"{account}, it will be replaced by {local.name}.",
+                        confirm_label="Replace",
+                    )
                 )
-            )
-            if not replace:
-                self.post_message(StatusReport.info("Upload cancelled: nothing was sent"))
-                return
-        self.post_message(StatusReport.busy(f"Reading {local.name}"))
-        try:
-            content = await asyncio.to_thread(read_file, local)
-        except LocalFileError as exc:
-            self.field("file").set_error(str(exc))
-            self.post_message(StatusReport.error(str(exc), retry_key=None))
-            return
-        self.post_message(
-            StatusReport.busy(
-                f"Uploading {local.name} ({fmt_size(len(content))}) to {request.path}"
-            )
-        )
-        try:
-            result = await self.client.upload_file(
-                account,
-                request.path,
-                content,
-                filename=local.name,
-                overwrite=request.overwrite,
-                mode=request.mode,
-            )
-        except PlatformError as exc:
-            self.post_message(StatusReport.error(exc, retry_key="u"))
-            return
-        size = result.size if result.size is not None else len(content)
-        replaced = " (replaced the existing file)" if result.overwritten else ""
-        self.post_message(
-            StatusReport.ok(
+                if not replace:
+                    self.post_message(StatusReport.info("Upload cancelled: nothing was sent"))
+                    return False
+            self.post_message(StatusReport.busy(f"Reading {local.name}"))
+            try:
+                read[:] = [await asyncio.to_thread(read_file, local)]
+            except LocalFileError as exc:
+                self.field("file").set_error(str(exc))
+                self.post_message(StatusReport.error(str(exc), retry_key=None))
+                return False
+            return True
+
+        def done(result: UploadResult) -> str:
+            size = result.size if result.size is not None else len(read[0])
+            replaced = " (replaced the existing file)" if result.overwritten else ""
+            return (
                 f"{result.message or 'Uploaded'}: {result.path or request.path}, {fmt_size(size)}, "
                 f"mode {result.mode or request.mode or 'default'}{replaced}"
             )
+
+        async def read_back(c: Connection) -> str:
+            files = await c.api.list_workspace_files(account)
+            there = next((f for f in files if f.path == request.path), None)
+            if there is None:
+                return f"{request.path} is not in the workspace."
+            return f"{request.path} is in the workspace ({fmt_size(there.size or 0)})."
+
+        def after(written: Written[UploadResult]) -> None:
+            read.clear()
+            if written.result is None:
+                return
+            self.reset()
+            if account == self.account:
+                self.load_files()
+
+        write_from(
+            self,
+            Write[UploadResult](
+                "computer-upload",
+                f"Uploading {local.name} to {request.path}",
+                lambda c: c.api.upload_file(
+                    account,
+                    request.path,
+                    read[0],
+                    filename=local.name,
+                    overwrite=request.overwrite,
+                    mode=request.mode,
+                ),
+                confirm=confirm,
+                done=done,
+                read_back=read_back,
+                retry_key="u",
+                after=after,
+            ),
+            still=lambda: account == self.account and client is self.client,
         )
-        self.reset()
-        if account == self.account:
-            self.load_files()
 
     def reset(self) -> None:
         self.local_file, self.local_error, self._prefilled = None, None, ""

@@ -1,4 +1,4 @@
-"""Add forms of the SIP whitelist and webhooks screens, and the relay form, as dialogs.
+"""Add forms of the SIP whitelist, webhooks and tokens screens, and the relay form, as dialogs.
 
 A `FormModal` validates with the request model before anything is sent (errors under
 their fields, focus on the first invalid one), then sends through the ``send`` coroutine
@@ -9,7 +9,7 @@ and the server's message; only a success closes it. ESC only cancels.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable
-from typing import Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, cast
 
 from pydantic import ValidationError
 from rich.text import Text
@@ -20,13 +20,13 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static, TextArea
 
-from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import (
     WEBHOOK_TYPES,
     RelayConfig,
     RelayRequest,
     Request,
     SipEntryRequest,
+    TokenRequest,
     WebhookRequest,
     header_lines,
     parse_header_lines,
@@ -35,10 +35,19 @@ from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.dialogs import MODAL_CSS
 from vagent_tui.ui.text import inert, safe
 from vagent_tui.ui.widgets.form import FormField, errors_by_field, first_invalid, show_errors
-from vagent_tui.ui.widgets.status import describe_error, outcome_unknown
+from vagent_tui.ui.widgets.status import StatusReport, describe_error
+from vagent_tui.ui.writes import Write, perform
 
-Send = Callable[[Any], Awaitable[str]]
-"""Sends a validated request; returns the server's message or raises PlatformError."""
+if TYPE_CHECKING:
+    from vagent_tui.services.session import Connection
+    from vagent_tui.ui.host import Console
+
+Send = Callable[["Connection", Any], Awaitable[Any]]
+"""Sends a validated request through the connection the form was opened for; returns
+the reply (a server's message, a record) or raises PlatformError."""
+
+FormReadBack = Callable[["Connection", Any], Awaitable[str]]
+"""After a send of unknown outcome: what the platform holds of that request, a sentence."""
 
 
 def _input(name: str, placeholder: str, value: str = "") -> Input:
@@ -49,8 +58,8 @@ def _input(name: str, placeholder: str, value: str = "") -> Input:
     return field
 
 
-class FormModal(ModalScreen[tuple[Any, str] | None]):
-    """A dialog form; dismisses with ``(request, server message)`` after a success."""
+class FormModal(ModalScreen[tuple[Any, Any] | None]):
+    """A dialog form; dismisses with ``(request, reply)`` after a success."""
 
     SCOPED_CSS: ClassVar[bool] = False  # MODAL_CSS styles the screen itself (.modal)
     DEFAULT_CSS = MODAL_CSS + stylesheet(__file__)
@@ -61,14 +70,22 @@ class FormModal(ModalScreen[tuple[Any, str] | None]):
     CONFIRM = "Add"
 
     def __init__(
-        self, send: Send, *, subtitle: str = "", after_unknown: Callable[[], object] | None = None
+        self,
+        send: Send,
+        *,
+        subtitle: str = "",
+        after_unknown: Callable[[], object] | None = None,
+        read_back: FormReadBack | None = None,
     ) -> None:
         super().__init__(classes="modal")
         self.send = send
         self.subtitle = subtitle
         self.after_unknown = after_unknown
         """Called when a send's outcome is unknown: the screen reloads what it shows."""
+        self.read_back = read_back
         self.sending = False
+        self.start: Connection
+        """The connection in force when the form opened: what it sends through."""
 
     # ------------------------------------------------------------------ subclass hooks
 
@@ -85,6 +102,7 @@ class FormModal(ModalScreen[tuple[Any, str] | None]):
         return Text(self.TITLE_TEXT)
 
     def compose(self) -> ComposeResult:
+        self.start = cast("Console", self.app).connection
         with Vertical():
             yield Static(self.title_text, classes="modal-title", markup=False)
             if self.subtitle:
@@ -137,28 +155,38 @@ class FormModal(ModalScreen[tuple[Any, str] | None]):
 
     @work(group="write-form-send", exit_on_error=False)
     async def send_request(self, request: Request) -> None:
+        """Send through the write path (`vagent_tui.ui.writes`): once, to the account
+        the form was opened for; an unknown outcome is read back, never resent."""
         button = self.query_one("#form-submit", Button)
         self.sending = True
         button.disabled = True
         button.label = "Sending…"
+        read_back = self.read_back
         try:
-            message = await self.send(request)
-        except PlatformError as exc:
-            if outcome_unknown(exc):
-                self.set_form_error(
-                    f"✗ {describe_error(exc)}. The list behind this form is reloaded: "
-                    "Esc closes the form to check it before sending again."
-                )
-                if self.after_unknown is not None:
-                    self.after_unknown()
-                return
-            self.set_form_error(f"✗ {describe_error(exc)}")
-            return
+            written = await perform(
+                Write(
+                    "form-send", "Sending", lambda c: self.send(c, request),
+                    read_back=(lambda c: read_back(c, request)) if read_back else None,
+                ),
+                app=self.app, start=self.start,
+                still=lambda: self.start.same_context(cast("Console", self.app).connection),
+                say=self._say,
+            )  # fmt: skip
         finally:
             self.sending = False
             button.disabled = False
             button.label = self.CONFIRM
-        self.dismiss((request, message))
+        if written.outcome == "done":
+            self.dismiss((request, written.result))
+        elif written.outcome == "unknown" and self.after_unknown is not None:
+            self.after_unknown()
+
+    def _say(self, report: StatusReport) -> None:
+        """The write path's word: a failure (or nothing sent) under the fields."""
+        if report.kind == "error":
+            self.set_form_error(f"✗ {describe_error(report.what)}")
+        elif report.kind == "info":
+            self.set_form_error(describe_error(report.what))
 
     @on(Input.Submitted)
     def _input_submitted(self, event: Input.Submitted) -> None:
@@ -246,6 +274,32 @@ class WebhookForm(FormModal):
         return build(WebhookRequest, values, "url", "type")
 
 
+TOKEN_TYPES = ("admin",)
+"""The only token type the API documents."""
+
+
+class TokenForm(FormModal):
+    """A new token: a description (optional) and its type."""
+
+    TITLE_TEXT = "Create a token"
+    CONFIRM = "Create"
+
+    def make_fields(self) -> Iterable[FormField]:
+        yield FormField(
+            "Description", _input("description", "what is it for?"), name="description",
+            hint="optional",
+        )  # fmt: skip
+        types: Select[str] = Select(
+            [(t, t) for t in TOKEN_TYPES], value="admin", allow_blank=False, id="form-type",
+            compact=True,
+        )  # fmt: skip
+        yield FormField("Type", types, name="type", hint="admin is the only documented type")
+
+    def build_request(self) -> TokenRequest:
+        values = {"type": self.value("type"), "description": self.value("description")}
+        return build(TokenRequest, values, "type")
+
+
 def shown(value: object, *, multiline: bool = False) -> str:
     """Outside text for a field: inert and never cut (the field would send the cut)."""
     text = "" if value is None else str(value)
@@ -270,6 +324,7 @@ class RelayForm(FormModal):
         *,
         subtitle: str = "",
         after_unknown: Callable[[], object] | None = None,
+        read_back: FormReadBack | None = None,
     ) -> None:
         self.relay_type = relay_type
         self.config = config
@@ -287,7 +342,7 @@ class RelayForm(FormModal):
                 "\nSome stored values hold characters that cannot be shown as they are: "
                 "they are shown cleaned, and saving sends them as shown."
             )
-        super().__init__(send, subtitle=subtitle, after_unknown=after_unknown)
+        super().__init__(send, subtitle=subtitle, after_unknown=after_unknown, read_back=read_back)
 
     def on_mount(self) -> None:
         super().on_mount()

@@ -6,6 +6,8 @@ table, and the added date loses its time, so the four columns fit 80 columns.
 
 from __future__ import annotations
 
+from typing import cast
+
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -17,7 +19,7 @@ from vagent_tui.ui.caps import ROW_CAP
 from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.format import fmt_datetime, plain
 from vagent_tui.ui.text import safe
-from vagent_tui.ui.widgets.tables import SafeTable, place_cursor, row_table
+from vagent_tui.ui.widgets.tables import RecordTable, record_table
 
 
 def shorten(text: str, room: int | None) -> str:
@@ -33,43 +35,37 @@ class HookPane(Vertical):
 
     DEFAULT_CSS = stylesheet(__file__)
 
-    def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id)
-        self.hooks: list[Webhook] = []
-
     def compose(self) -> ComposeResult:
         columns = (("URL", "url"), ("Label", "label"), ("Type", "type"), ("Added", "added"))
-        yield row_table("hooks-table", columns)
+        yield record_table("hooks-table", columns, key=lambda hook: hook.url)
         yield Static("", id="hook-detail", markup=False)
 
     @property
-    def table(self) -> SafeTable:
-        return self.query_one("#hooks-table", SafeTable)
+    def table(self) -> RecordTable[Webhook]:
+        return cast("RecordTable[Webhook]", self.query_one("#hooks-table", RecordTable))
+
+    @property
+    def hooks(self) -> list[Webhook]:
+        return self.table.records
 
     def show(self, hooks: list[Webhook], highlight: str | None = None) -> None:
         """Replace the rows; the cursor goes to ``highlight`` or stays where it was."""
-        table = self.table
-        current = self.highlighted
-        keep = highlight or (current.url if current else None)
-        row = table.cursor_row
-        self.hooks = hooks[:ROW_CAP]  # the screen's count says how many more
-        hooks = self.hooks
         room = None if self.has_class("-wide") else max(20, self.size.width - 52)
-        with self.app.batch_update():
-            table.clear()
-            for hook in hooks:
-                cells = (shorten(hook.url, room), plain(hook.label), plain(hook.type))
-                added = Text(fmt_datetime(hook.added_at))
-                if room is not None and hook.added_at is not None:
-                    added = Text(hook.added_at.strftime("%Y-%m-%d"))
-                table.add_row(*(safe(c) for c in cells), added, key=hook.url)
-            place_cursor(table, [h.url for h in hooks], keep, row)
+
+        def cells(hook: Webhook) -> list[Text]:
+            added = Text(fmt_datetime(hook.added_at))
+            if room is not None and hook.added_at is not None:
+                added = Text(hook.added_at.strftime("%Y-%m-%d"))
+            texts = (shorten(hook.url, room), plain(hook.label), plain(hook.type))
+            return [*(safe(c) for c in texts), added]
+
+        # the screen's count says how many more than ROW_CAP
+        self.table.show(hooks[:ROW_CAP], cells, keep=highlight)
         self.show_detail()
 
     @property
     def highlighted(self) -> Webhook | None:
-        row = self.table.source_row
-        return self.hooks[row] if self.hooks and 0 <= row < len(self.hooks) else None
+        return self.table.highlighted_record
 
     @on(DataTable.RowHighlighted, "#hooks-table")
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:

@@ -9,6 +9,7 @@ explanation next to the server's message.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 from rich.console import RenderableType
 from rich.text import Text
@@ -23,7 +24,7 @@ from vagent_tui.ui.format import flag, plain
 from vagent_tui.ui.palette import WARN
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.details import Field, field_grid
-from vagent_tui.ui.widgets.tables import SafeTable, place_cursor, row_table
+from vagent_tui.ui.widgets.tables import RecordTable, record_table
 
 EXPLAIN: dict[int, str] = {
     200: "removed: events of this type are no longer relayed",
@@ -111,26 +112,30 @@ class RelayPane(Vertical):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.rows: list[RelayRow] = []
         self.premium: bool | None = None
 
     def compose(self) -> ComposeResult:
         yield Static("", id="relay-notice", markup=False)
         with Container(id="relay-body"):
-            yield row_table(
+            yield record_table(
                 "relay-table",
                 (
                     ("Relay type", "type"),
                     ("Configured", "configured"),
                     ("Description", "description"),
                 ),
+                key=lambda relay: relay.name,
             )
             with VerticalScroll(id="relay-detail"):
                 yield Static(relay_detail(None, premium=True), id="relay-detail-text", markup=False)
 
     @property
-    def table(self) -> SafeTable:
-        return self.query_one("#relay-table", SafeTable)
+    def table(self) -> RecordTable[RelayRow]:
+        return cast("RecordTable[RelayRow]", self.query_one("#relay-table", RecordTable))
+
+    @property
+    def rows(self) -> list[RelayRow]:
+        return self.table.records
 
     def set_notice(self, text: str, kind: str = "") -> None:
         """A line above the table: ``-refused`` or ``-error``; empty text hides it."""
@@ -140,23 +145,13 @@ class RelayPane(Vertical):
 
     def show(self, rows: list[RelayRow], *, premium: bool) -> None:
         """Replace the rows; the cursor stays on the same type."""
-        table = self.table
-        current = self.highlighted
-        row = table.cursor_row
-        self.rows = rows
         self.premium = premium
-        with self.app.batch_update():
-            table.clear()
-            for relay in rows:
-                table.add_row(*relay_cells(relay, premium=premium), key=relay.name)
-            keep = current.name if current else None
-            place_cursor(table, [r.name for r in rows], keep, row)
+        self.table.show(rows, lambda relay: relay_cells(relay, premium=premium))
         self.show_detail()
 
     @property
     def highlighted(self) -> RelayRow | None:
-        row = self.table.source_row
-        return self.rows[row] if self.rows and 0 <= row < len(self.rows) else None
+        return self.table.highlighted_record
 
     @on(DataTable.RowHighlighted, "#relay-table")
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:

@@ -2,21 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 from rich.text import Text
-from textual.message import Message
 from textual.widgets import Static
 
-from vagent_tui.api.errors import (
-    ApiError,
-    MalformedResponse,
-    PlatformError,
-    outcome_unknown,
-    redact_text,
-)
+from vagent_tui.api.errors import ApiError, outcome_unknown
 
 __all__ = [
+    "UNSURE",
     "StatusLine",
     "StatusReport",
     "describe_error",
@@ -26,12 +20,10 @@ __all__ = [
 ]
 from vagent_tui.inert import inert
 from vagent_tui.ui.css import stylesheet
+from vagent_tui.ui.failures import UNSURE, StatusReport, describe_error
 
 if TYPE_CHECKING:
     from vagent_tui import config as cfg
-
-UNSURE = " (the change may have been made: check before retrying)"
-"""After a write got no reply or an unreadable one, the platform may have carried it out."""
 
 
 class StatusLine(Static):
@@ -98,51 +90,6 @@ class StatusLine(Static):
         self.update(Text(self._empty_note().removeprefix(" · ")))
 
 
-class StatusReport(Message):
-    """A widget's word for its screen's status line (the screen owns the line).
-
-    A pane inside a screen posts one (``StatusReport.error(exc, retry_key="t")``);
-    `BaseScreen` shows it on its `StatusLine`.
-    """
-
-    def __init__(
-        self,
-        kind: Literal["info", "ok", "busy", "error"],
-        what: BaseException | str,
-        retry_key: str | None = "r",
-    ) -> None:
-        super().__init__()
-        self.kind = kind
-        self.what = what
-        self.retry_key = retry_key
-
-    @classmethod
-    def info(cls, message: str) -> StatusReport:
-        return cls("info", message)
-
-    @classmethod
-    def ok(cls, message: str) -> StatusReport:
-        return cls("ok", message)
-
-    @classmethod
-    def busy(cls, what: str = "Loading") -> StatusReport:
-        return cls("busy", what)
-
-    @classmethod
-    def error(cls, error: BaseException | str, *, retry_key: str | None = "r") -> StatusReport:
-        return cls("error", error, retry_key)
-
-    def show_on(self, line: StatusLine) -> None:
-        if self.kind == "error":
-            line.error(self.what, retry_key=self.retry_key)
-        elif self.kind == "ok":
-            line.ok(describe_error(self.what))
-        elif self.kind == "busy":
-            line.busy(describe_error(self.what))
-        else:
-            line.info(describe_error(self.what))
-
-
 def advice_for(connection: object) -> str:
     """`token_advice` for the connection in force (None outside the console): its
     profile's source of the token, or the demo's keys."""
@@ -193,14 +140,3 @@ def token_advice(profile: cfg.Profile | None, *, demo: bool = False) -> str:
             f"{inert(profile.base_url)}{keep} --token-stdin"
         )
     return f"the token of profile {name} needs replacing, not a retry: {where}; or {new}"
-
-
-def describe_error(error: BaseException | str) -> str:
-    """One readable line for a failure; the server's message for an API error."""
-    if isinstance(error, str):
-        return error
-    if isinstance(error, PlatformError):
-        status = error.status if isinstance(error, ApiError | MalformedResponse) else None
-        prefix = f"HTTP {status}: " if status and f"HTTP {status}" not in error.message else ""
-        return prefix + error.message + (UNSURE if outcome_unknown(error) else "")
-    return redact_text(f"{type(error).__name__}: {error}")

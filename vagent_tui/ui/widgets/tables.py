@@ -9,9 +9,9 @@ stopping the table: every row the platform sent is shown.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Self
+from typing import Any, Generic, Self, TypeVar
 
 from rich.segment import Segment
 from rich.style import Style
@@ -25,8 +25,8 @@ from vagent_tui.ui.caps import ROW_CAP, left_out
 from vagent_tui.ui.text import safe_value
 
 __all__ = [
-    "DUPLICATE_MARK", "ROW_CAP", "SafeTable", "cut_at_edge", "left_out", "original_key",
-    "place_cursor", "row_table", "row_words", "safe_cell",
+    "DUPLICATE_MARK", "ROW_CAP", "RecordTable", "SafeTable", "cut_at_edge", "left_out",
+    "original_key", "place_cursor", "record_table", "row_table", "row_words", "safe_cell",
 ]  # fmt: skip
 
 DUPLICATE_MARK = "\x00dup"
@@ -269,6 +269,76 @@ class SafeTable(DataTable[Any]):
             row.words = row_words(row.cells)
         if row is None or row_name in self.rows:  # one it does not know: DataTable says so
             super().update_cell(row_key, column_key, cell, update_width=update_width)
+
+
+R = TypeVar("R")
+
+
+class RecordTable(SafeTable, Generic[R]):
+    """A `SafeTable` bound to records: each row is one record, keyed by `record_key`.
+
+    What a key acts on is `highlighted_record`, the record of the row under the cursor,
+    never an index into a list the screen keeps beside the table: a filter, a repeated
+    key or a reload between the key press and the action cannot make it another one.
+    `show` replaces the records and keeps the cursor on the same record.
+    """
+
+    def __init__(self, *args: Any, record_key: Callable[[R], str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.record_key = record_key
+        self.records: list[R] = []
+        self._record_of: dict[str, R] = {}
+
+    def show(
+        self,
+        records: Sequence[R],
+        cells: Callable[[R], Iterable[Any]],
+        *,
+        keep: str | None = None,
+    ) -> None:
+        """Rows for ``records``; the cursor on the record keyed ``keep`` (default: the one
+        highlighted now), else as near its old row as the rows allow."""
+        highlighted = self.highlighted_record
+        if keep is None and highlighted is not None:
+            keep = self.record_key(highlighted)
+        row = self.cursor_row
+        with self.app.batch_update():
+            self.clear()
+            self.records = list(records)
+            for record in self.records:
+                key = self.add_row(*cells(record), key=self.record_key(record))
+                if key.value is not None:
+                    self._record_of[key.value] = record
+            place_cursor(self, [self.record_key(r) for r in self.records], keep, row)
+
+    def clear(self, columns: bool = False) -> Self:
+        self.records = []
+        self._record_of = {}
+        return super().clear(columns)
+
+    @property
+    def highlighted_record(self) -> R | None:
+        """The record of the highlighted row (None: no row shown)."""
+        rows = self.ordered_rows
+        if not 0 <= self.cursor_row < len(rows):
+            return None
+        return self._record_of.get(rows[self.cursor_row].key.value or "")
+
+    def record(self, key: str) -> R | None:
+        """The record shown under ``key`` (as `record_key` gives it)."""
+        return self._record_of.get(key)
+
+
+def record_table(
+    id: str, columns: Iterable[tuple[str, str]], key: Callable[[R], str]
+) -> RecordTable[R]:
+    """`row_table`, bound to records keyed by ``key``."""
+    table: RecordTable[R] = RecordTable(
+        id=id, cursor_type="row", zebra_stripes=True, record_key=key
+    )
+    for label, name in columns:
+        table.add_column(label, key=name)
+    return table
 
 
 def cut_at_edge(strip: Strip, width: int) -> Strip:
