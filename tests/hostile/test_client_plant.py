@@ -224,6 +224,7 @@ NOT_REPLIES = {
     "client.py": "m.WebhookRequest.model_validate(",  # a request the console builds
     "scope.py": "account = Account.model_validate(account)",  # an account the caller read
     "transport.py": "list_envelope(model, key).validate_json(",  # the plant's own
+    "logs.py": "return BatchReply.model_validate({",  # batches already read, combined
 }
 
 

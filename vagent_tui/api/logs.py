@@ -67,8 +67,12 @@ class LogsApi(StreamingTransport):
         params.update(page=page, pageSize=page_size)
         if include_fields:  # an optional flag: sent only when set
             params["includeFields"] = True
-        payload = await self.request("GET", "/logs", target=target, params=params)
-        return self._parse(LogPage, payload, url="/logs")
+        return await self.get(
+            "/logs",
+            lambda payload: self._parse(LogPage, payload, url="/logs"),
+            target=target,
+            params=params,
+        )
 
     async def stream_logs_csv(
         self,
