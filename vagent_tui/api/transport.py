@@ -27,7 +27,7 @@ from asyncio import timeout as _deadline
 from collections.abc import Callable, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode, urlsplit
 
 import httpx
@@ -47,12 +47,16 @@ from vagent_tui.api.errors import (
 from vagent_tui.api.replies import (
     Json,
     ModelT,
+    Reply,
     decode_reply,
     list_envelope,
     parse_list,
     parse_model,
 )
 from vagent_tui.api.targets import Target, target_param
+
+if TYPE_CHECKING:
+    from vagent_tui.api.direct import DirectSender
 
 API_PREFIX = "/api/v2"
 TARGET_PARAMS = frozenset(
@@ -114,7 +118,7 @@ def listen_for_pressure(hook: PressureHook | None) -> None:
     _pressure.set(hook)
 
 
-def retry_after_seconds(response: httpx.Response) -> float | None:
+def retry_after_seconds(response: Reply) -> float | None:
     """The ``Retry-After`` header in seconds (the delta form), or None."""
     value = response.headers.get("Retry-After", "").strip()
     return float(value) if value.isdigit() else None
@@ -191,12 +195,18 @@ class ApiTransport:
         self.observers: list[Observer] = []
         self.read_only = False
         """Set by a read-only profile: every request but GET is refused before sending."""
+        chosen = transport if transport is not None else default_transport()
+        timeouts = httpx.Timeout(timeout, connect=min(timeout, 5.0))
         self._http = httpx.AsyncClient(
-            base_url=self.base_url,
-            transport=transport if transport is not None else default_transport(),
-            timeout=httpx.Timeout(timeout, connect=min(timeout, 5.0)),
-            follow_redirects=False,
+            base_url=self.base_url, transport=chosen, timeout=timeouts, follow_redirects=False
         )
+        self._direct: DirectSender | None = None
+        """Plain requests straight on aiohttp's pool (`vagent_tui.api.direct`): only on
+        the transport this client chose itself, never on one it was given."""
+        if transport is None and chosen is not None:
+            from vagent_tui.api.direct import direct_sender
+
+            self._direct = direct_sender(chosen, timeouts)
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -272,7 +282,7 @@ class ApiTransport:
         data: Mapping[str, str] | None,
         files: Mapping[str, Any] | None,
         journal_body: Any,
-    ) -> tuple[httpx.Response, float]:
+    ) -> tuple[Reply, float]:
         """Send with the retry policy; the reply (any status) and when it started, or raise."""
         query: dict[str, Any] = {"token": self._token}
         if target is not None:
@@ -309,7 +319,7 @@ class ApiTransport:
         target: Target | None,
         journal_body: Any,
         json: Any,
-        response: httpx.Response,
+        response: Reply,
         started: float,
         body_optional: bool = False,
     ) -> Json:
@@ -341,7 +351,7 @@ class ApiTransport:
         json: Any,
         data: Mapping[str, str] | None,
         files: Mapping[str, Any] | None,
-    ) -> tuple[PlatformError | None, httpx.Response | None]:
+    ) -> tuple[PlatformError | None, Reply | None]:
         # Errors are built outside the except blocks so that no httpx exception (whose
         # text embeds the URL, token included) rides along as __context__.
         failure: PlatformError | None = None
@@ -349,22 +359,14 @@ class ApiTransport:
         # covers transports without timeouts (the in-process simulator). Uploads are
         # left to the per-phase timeouts: a big file may take long and still progress.
         deadline = None if files else self.total_timeout
+        read: Reply | PlatformError
         try:
             full = self._full_url(url, query)
             async with _deadline(deadline):
-                if full is not None:
-                    request = self._http.build_request(
-                        method, full, json=json, data=data, files=files
-                    )
+                if full is not None and self._direct is not None and not (data or files):
+                    read = await self._send_direct(method, url, full, json)
                 else:
-                    request = self._http.build_request(
-                        method, url, params=query, json=json, data=data, files=files
-                    )
-                streamed = await self._http.send(request, stream=True)
-                try:
-                    read = await self._read_capped(method, url, streamed)
-                finally:
-                    await streamed.aclose()
+                    read = await self._send_httpx(method, url, full, query, json, data, files)
             if isinstance(read, PlatformError):
                 return read, None
             response = read
@@ -388,6 +390,49 @@ class ApiTransport:
             return failure, None
         return None, response
 
+    async def _send_httpx(
+        self,
+        method: str,
+        url: str,
+        full: str | None,
+        query: Mapping[str, Any],
+        json: Any,
+        data: Mapping[str, str] | None,
+        files: Mapping[str, Any] | None,
+    ) -> Reply | PlatformError:
+        if full is not None:
+            request = self._http.build_request(method, full, json=json, data=data, files=files)
+        else:
+            request = self._http.build_request(
+                method, url, params=query, json=json, data=data, files=files
+            )
+        streamed = await self._http.send(request, stream=True)
+        try:
+            return await self._read_capped(method, url, streamed)
+        finally:
+            await streamed.aclose()
+
+    async def _send_direct(
+        self, method: str, url: str, full: str, json: Any
+    ) -> Reply | PlatformError:
+        """A plain request on aiohttp's pool (`vagent_tui.api.direct`)."""
+        from vagent_tui.api.direct import TooLarge
+
+        assert self._direct is not None
+        try:
+            return await self._direct.send(method, full, json, self.max_reply_bytes)
+        except TooLarge as exc:
+            return self._too_large(method, url, exc.status)
+
+    def _too_large(self, method: str, url: str, status: int) -> ReplyTooLarge:
+        return ReplyTooLarge(
+            f"The platform sent a reply of more than {self.max_reply_bytes / MIB:g} MiB "
+            f"({method} {url}): refused, nothing of it was read",
+            status=status,
+            method=method,
+            url=url,
+        )
+
     async def _read_capped(
         self, method: str, url: str, response: httpx.Response
     ) -> httpx.Response | PlatformError:
@@ -398,13 +443,7 @@ class ApiTransport:
         """
         limit = self.max_reply_bytes
         declared = response.headers.get("content-length", "")
-        too_large = ReplyTooLarge(
-            f"The platform sent a reply of more than {limit / MIB:g} MiB ({method} "
-            f"{url}): refused, nothing of it was read",
-            status=response.status_code,
-            method=method,
-            url=url,
-        )
+        too_large = self._too_large(method, url, response.status_code)
         if declared.isdigit():
             if int(declared) > limit:
                 return too_large
@@ -433,7 +472,7 @@ class ApiTransport:
             extensions=response.extensions,
         )
 
-    def _full_url(self, url: str, query: Mapping[str, Any]) -> httpx.URL | None:
+    def _full_url(self, url: str, query: Mapping[str, Any]) -> str | None:
         """The request's URL with its query, built in one go; None: let httpx merge them.
 
         The same URL httpx builds from ``base_url``, ``url`` and ``params=`` (the same
@@ -445,14 +484,14 @@ class ApiTransport:
         for value in query.values():
             if type(value) is not str and type(value) is not int:
                 return None
-        return httpx.URL(f"{self.base_url}{url}?{urlencode(query)}")
+        return f"{self.base_url}{url}?{urlencode(query)}"
 
     def _retry_delay(
         self,
         attempt: int,
         attempts: int,
         failure: PlatformError | None,
-        response: httpx.Response | None,
+        response: Reply | None,
     ) -> float | None:
         """Seconds to wait before the next attempt, or None to stop here."""
         if attempt + 1 >= attempts:
