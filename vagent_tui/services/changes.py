@@ -287,8 +287,8 @@ def plan_change(
         return Plan(base=base, body={}, refusals=tuple(refusals))
     # Only the fields the write sets can differ: the rest of the configuration is not
     # compared (taken in ``base``'s order, as a diff of the whole would list them).
-    before = {name: value for name, value in base.items() if name in body}
-    diffs = tuple(diff_configs(before, {**before, **body}))
+    touched = {name: value for name, value in base.items() if name in body}
+    diffs = tuple(diff_configs(touched, {**touched, **body}))
     return Plan(base=base, body=body, diffs=diffs, notes=tuple(notes))
 
 
