@@ -30,13 +30,22 @@ answers 429 + ``Retry-After: 1`` past N requests at once (``sim --max-in-flight 
 the console asks 1,000 accounts with a ceiling of 200 and prints its time, the limits
 it took, the back-offs and how many answers failed.
 
+At ``--large`` accounts (default 100,000; 0 skips it) a simulator of that size serves
+one pair more, screen then aiohttp (a run takes N / C * 50 ms = 100 s at the ideal):
+``fleet-ui-N-ideal`` (target 1.5) and ``fleet-ui-N`` against the bare script (target
+1.2); ``fleet-ui-N-rss``: this process's resident set (``VmRSS``, which holds the app,
+its accounts and answers; the simulator runs in its own process) after the screen's run,
+target 200 MB; and ``fleet-ui-N-keys``: while the screen runs, a key (down) every
+second, timed from the key until the matrix's cursor has moved, the worst of them in
+ms (target 100). The yardsticks are the same bare aiohttp script and the ideal.
+
 Prints one ``fleet-N: ratio R (target 1.15)`` line per size against aiohttp, one
 ``fleet-N-ideal: ratio R (target 1.5)`` against the ideal, ``fleet-ui-N`` lines for
 the screen, and last the overall ``fleet: ratio R (target 1.15)``: the worst of the
 aiohttp ratios (service layer and screen).
 
 Usage: ``python bench/fleet.py [--reps N] [--concurrency C] [--sizes 1000,10000]
-[--sweep] [--no-ui]``
+[--large 100000] [--sweep] [--no-ui]``
 """
 
 from __future__ import annotations
@@ -63,6 +72,9 @@ from vagent_tui.services.fleet import MAX_CAP, AdaptiveLimit, ask_fleet
 
 TARGET = 1.15
 IDEAL_TARGET = 1.5
+LARGE_TARGET = 1.2
+RSS_TARGET_MB = 200.0
+KEY_TARGET_MS = 100.0
 TOKEN = "demo-partner"
 LATENCY = 0.05
 
@@ -182,6 +194,74 @@ async def measure_ui(base: str, size: int, concurrency: int, reps: int) -> tuple
             await client.aclose()
 
 
+def rss_mb() -> float:
+    """This process's resident set in MB (10^6 bytes)."""
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024 / 1e6
+    raise SystemExit("no VmRSS in /proc/self/status")
+
+
+async def measure_large(base: str, size: int, concurrency: int) -> list[str]:
+    """One pair at ``size`` accounts: the screen (with a key a second) then aiohttp."""
+    from vagent_tui.ui.app import VagentApp
+    from vagent_tui.ui.screens.fleet import FleetScreen
+
+    os.environ["VAGENT_FLEET_CONCURRENCY"] = str(concurrency)
+    client = PlatformClient(base, TOKEN, timeout=60)
+    app = VagentApp(client, profile_label="bench", initial_screen="fleet")
+    connector = aiohttp.TCPConnector(limit=concurrency, keepalive_timeout=120)
+    session = aiohttp.ClientSession(connector=connector)
+    keys: list[float] = []
+    async with app.run_test(size=(120, 40)) as pilot:
+        deadline = time.monotonic() + 600
+        while not (isinstance(app.screen, FleetScreen) and app.screen.accounts):
+            assert time.monotonic() < deadline, "the Fleet screen did not list the accounts"
+            await pilot.pause(0.1)
+        screen = app.screen
+        assert screen.accounts is not None and len(screen.accounts) >= size
+        screen.accounts = screen.accounts[:size]
+        ids = [a.id for a in screen.accounts if a.id is not None]
+        try:
+            started = time.perf_counter()
+            screen.action_start()
+            next_key = time.perf_counter() + 1.0
+            while screen.running:
+                await asyncio.sleep(0.002)
+                if time.perf_counter() >= next_key and screen.matrix.has_focus:
+                    before, sent = screen.matrix.cursor_row, time.perf_counter()
+                    app.simulate_key("down")
+                    while screen.matrix.cursor_row == before and screen.running:
+                        await asyncio.sleep(0.001)
+                    if screen.matrix.cursor_row != before:
+                        keys.append(time.perf_counter() - sent)
+                    next_key = time.perf_counter() + 1.0
+            await pilot.pause()
+            ours = time.perf_counter() - started
+            answered = sum(a.ok for a in screen.answers.values())
+            assert answered == size, (answered, size)
+            memory = rss_mb()
+            started = time.perf_counter()
+            assert await aiohttp_side(session, base, ids, concurrency) == size
+            theirs = time.perf_counter() - started
+        finally:
+            await session.close()
+            await client.aclose()
+    ideal = size / concurrency * LATENCY
+    worst = max(keys) * 1000 if keys else float("nan")
+    print(f"  screen at {size:,}: {ours:.1f} s, aiohttp {theirs:.1f} s, ideal {ideal:.1f} s; "
+          f"RSS {memory:.0f} MB; {len(keys)} keys while it ran, median "
+          f"{statistics.median(keys) * 1000 if keys else float('nan'):.0f} ms, "
+          f"max {worst:.0f} ms", flush=True)  # fmt: skip
+    return [
+        f"fleet-ui-{size}-ideal: ratio {ours / ideal:.2f} (target {IDEAL_TARGET})",
+        f"fleet-ui-{size}: ratio {ours / theirs:.2f} (target {LARGE_TARGET})",
+        f"fleet-ui-{size}-rss: {memory:.0f} MB (target {RSS_TARGET_MB:.0f} MB)",
+        f"fleet-ui-{size}-keys: {worst:.0f} ms (target {KEY_TARGET_MS:.0f} ms)",
+    ]
+
+
 async def run(
     base: str, sizes: list[int], concurrency: int, reps: int, sweep: bool, ui: bool
 ) -> None:
@@ -249,6 +329,8 @@ def main() -> None:
     parser.add_argument("--reps", type=int, default=7, help="pairs of runs (default 7)")
     parser.add_argument("--concurrency", type=int, default=50, help="requests in flight (50)")
     parser.add_argument("--sizes", default="1000,10000", help="accounts (1000,10000)")
+    parser.add_argument("--large", type=int, default=100_000,
+                        help="the screen at N accounts, one pair (100000; 0: not)")  # fmt: skip
     parser.add_argument("--sweep", action="store_true", help="also 1,000 at 25/100/200")
     parser.add_argument("--no-ui", action="store_true", help="the service layer only")
     parser.add_argument("--throttle", type=int, default=0, help="only the 429 back-off at N")
@@ -263,10 +345,20 @@ def main() -> None:
             asyncio.run(throttled(base, args.throttle))
         return
     sizes = [int(s) for s in args.sizes.split(",") if s]
+    large: list[str] = []
+    if args.large and not args.no_ui:
+        big = loopback_sim(
+            "--accounts", str(args.large), "--latency-ms", str(int(LATENCY * 1000)),
+            keep_alive=600,
+        )  # fmt: skip
+        with big as base:
+            large = asyncio.run(measure_large(base, args.large, args.concurrency))
     sim = loopback_sim(
         "--accounts", str(max(sizes)), "--latency-ms", str(int(LATENCY * 1000)), keep_alive=120
     )
     with sim as base:
+        for line in large:
+            print(line)
         asyncio.run(run(base, sizes, args.concurrency, args.reps, args.sweep, not args.no_ui))
 
 

@@ -1,7 +1,8 @@
-"""Rollout: plan and apply one settings change on 1,000 agent accounts, 50 ms latency.
+"""Rollout: plan and apply one settings change on 1,000 and 10,000 agent accounts, 50 ms.
 
-A simulator serves over loopback HTTP (uvicorn in its own process, ``--accounts 1000
---latency-ms 50``). The agent accounts are listed once (not timed). Then, R times:
+A simulator serves over loopback HTTP (uvicorn in its own process, ``--accounts 10000
+--latency-ms 50``). The agent accounts are listed once (not timed). Then, for 1,000 of
+them R times and for all 10,000 R10 times (``--reps-large``, default 2):
 
 * plan: ``services.rollout.plan_rollout(client, accounts, change, concurrency=C)``
   (each account's staging and live read together: ``speakingTimeout`` needs neither
@@ -18,11 +19,19 @@ The yardstick is the network's physical ideal: round trips x latency at the
 concurrency limit. C workers, each one account at a time, go through N accounts in
 ceil(N / C) rounds; a plan round is one round trip (the reads of an account go out
 together), an apply round two (the reads, then the write). At N = 1,000, C = 32 and
-50 ms: plan 32 x 50 ms = 1.60 s, apply 32 x 2 x 50 ms = 3.20 s. The printed ratios are
-the medians over the R runs divided by those ideals; the targets of the issue are
-absolute (plan under 3 s, apply under 5 s). Each run also shows the CPU time of the
-bench process (client, services, httpx): when it comes close to the wall time, the
-client is CPU-bound and the figure no longer measures the network.
+50 ms: plan 32 x 50 ms = 1.60 s, apply 32 x 2 x 50 ms = 3.20 s; at 10,000, 313 rounds.
+The ratios ``rollout-{plan,apply}-N-ideal`` are the medians over the runs divided by
+those ideals (target 1.5); ``rollout-plan`` and ``rollout-apply`` are the medians at
+1,000 against the issue's first, absolute targets (plan under 3 s, apply under 5 s).
+
+CPU: each run shows the CPU time of the bench process (client, services, aiohttp): when
+it comes close to the wall time, the client is CPU-bound and the figure no longer
+measures the network. The yardstick of the plan's CPU is a bare aiohttp script that
+shares no code with the console and makes the plan's reads (per account staging and
+live together, ``response.json()`` each, the same accounts in flight), run next to
+every plan (which one first alternating). ``rollout-plan-cpu`` is the console's own CPU
+per account: the median over the runs of (plan CPU - bare CPU) / accounts, in ms
+(target 0.5 ms); the process CPU per account of both is printed beside it.
 
 Memory: after each run (plan, apply, their results dropped, ``gc.collect()``) the
 bench process's resident set (``/proc/self/statm``) and its count of gc-tracked objects
@@ -40,7 +49,8 @@ in flight that CPU, not the network, sets the pace. The simulator keeps idle con
 for 120 s (uvicorn's 5 s could close pooled connections between runs, racing the next
 requests).
 
-Usage: ``python bench/rollout.py [--reps R] [--concurrency C] [--pool P]``
+Usage: ``python bench/rollout.py [--reps R] [--reps-large R10] [--sizes 1000,10000]
+[--concurrency C] [--pool P]``
 """
 
 from __future__ import annotations
@@ -56,6 +66,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import aiohttp
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -63,7 +74,7 @@ from _common import loopback_sim
 
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.scope import classify
-from vagent_tui.services.accounts import AccountDirectory
+from vagent_tui.services.accounts import AccountDirectory, NamedAccount
 from vagent_tui.services.agent_listing import fleet_accounts
 from vagent_tui.services.changes import Change
 from vagent_tui.services.rollout import DEFAULT_CONCURRENCY, plan_rollout
@@ -71,9 +82,12 @@ from vagent_tui.services.rollout_apply import RolloutLog, apply_rollout
 
 PLAN_TARGET = 3.0
 APPLY_TARGET = 5.0
+IDEAL_TARGET = 1.5
+CPU_TARGET_MS = 0.5
 GROWTH_LIMIT = 5 * 1024 * 1024
 TOKEN = "demo-partner"
 ACCOUNTS = 1000
+SIZES = (1000, 10_000)
 LATENCY = 0.050
 VALUES = (900, 901)
 
@@ -91,102 +105,202 @@ def verdict(ok: bool) -> str:
 def summary(what: str, times: list[float], ideal: float, target: float) -> float:
     """Print the median of ``times`` against the ideal and the target; return it."""
     median = statistics.median(times)
+    absolute = f"; {verdict(median < target)} (target: under {target:.0f} s)" if target else ""
     print(f"{what + ':':6} median {median:.2f} s (min {min(times):.2f}, max {max(times):.2f}), "
-          f"ideal {ideal:.2f} s, ratio {median / ideal:.2f}; "
-          f"{verdict(median < target)} (target: under {target:.0f} s)")  # fmt: skip
+          f"ideal {ideal:.2f} s, ratio {median / ideal:.2f}{absolute}")  # fmt: skip
     return median
 
 
-async def run(
-    base: str, reps: int, concurrency: int, pool: int, folder: Path
-) -> tuple[float, float]:
-    if pool:
-        limits = httpx.Limits(max_connections=pool, max_keepalive_connections=pool)
-        transport = httpx.AsyncHTTPTransport(limits=limits)
-        client = PlatformClient(base, TOKEN, transport=transport, timeout=30)
-    else:
-        client = PlatformClient(base, TOKEN, timeout=30)
-    owner = await client.get_account()
-    directory = AccountDirectory(client, classify(owner), owner)
-    accounts = (await fleet_accounts(directory))[:ACCOUNTS]
-    assert len(accounts) == ACCOUNTS, len(accounts)
-    del directory
+async def bare_reads(
+    session: aiohttp.ClientSession, base: str, ids: list[int], concurrency: int
+) -> int:
+    """The yardstick: each account's staging and live read together, C accounts at once."""
+    gate = asyncio.Semaphore(concurrency)
+    slots = [f"{base}/api/v2/agentEventRules/{slot}" for slot in ("staging", "default")]
 
+    async def read(url: str, account_id: int) -> object:
+        params = {"token": TOKEN, "targetAccountId": str(account_id)}
+        async with session.get(url, params=params) as response:
+            return (await response.json())["campaign"]
+
+    async def one(account_id: int) -> int:
+        async with gate:
+            return len(await asyncio.gather(*(read(url, account_id) for url in slots)))
+
+    return sum(await asyncio.gather(*(one(i) for i in ids)))
+
+
+async def run_size(
+    client: PlatformClient,
+    session: aiohttp.ClientSession,
+    base: str,
+    accounts: list[NamedAccount],
+    reps: int,
+    concurrency: int,
+    folder: Path,
+    first: int = 0,
+) -> dict[str, float]:
+    """R plans and applies over ``accounts``; their medians, ideals and CPU figures.
+
+    ``first``: the index in `VALUES` of the first run's value (the one the accounts do
+    not hold after the runs before)."""
     rounds = math.ceil(len(accounts) / concurrency)
     plan_ideal, apply_ideal = rounds * LATENCY, rounds * 2 * LATENCY
+    ids = [a.id or 0 for a in accounts]
     plans: list[float] = []
     applies: list[float] = []
+    own_cpu: list[float] = []
+    plan_cpus: list[float] = []
+    bare_cpus: list[float] = []
     memory: list[tuple[int, int]] = []
-    pooled = f"httpx's pool of {pool} connections" if pool else "the client's own transport"
-    print(f"{len(accounts)} accounts, concurrency {concurrency}, {pooled}, {reps} runs; ideal: "
+    size = len(accounts)
+    print(f"{size:,} accounts, concurrency {concurrency}, {reps} runs; ideal: "
           f"plan {rounds} x {LATENCY * 1000:.0f} ms = {plan_ideal:.2f} s, "
-          f"apply {rounds} x 2 x {LATENCY * 1000:.0f} ms = {apply_ideal:.2f} s")  # fmt: skip
-    try:
-        for rep in range(reps):
-            value = VALUES[rep % 2]
-            change = Change.of_settings({"speakingTimeout": value})
-            started, cpu = time.perf_counter(), time.process_time()
-            plan = await plan_rollout(client, accounts, change, concurrency=concurrency)
-            plans.append(time.perf_counter() - started)
-            plan_cpu = time.process_time() - cpu
-            counts = plan.counts()
-            assert counts["change"] == len(accounts), dict(counts)
+          f"apply {rounds} x 2 x {LATENCY * 1000:.0f} ms = {apply_ideal:.2f} s",
+          flush=True)  # fmt: skip
+    for rep in range(reps):
+        value = VALUES[(first + rep) % 2]
+        change = Change.of_settings({"speakingTimeout": value})
 
-            log = RolloutLog(folder / f"run-{rep}.jsonl")
-            started, cpu = time.perf_counter(), time.process_time()
-            results = await apply_rollout(client, plan, log, concurrency=concurrency)
-            applies.append(time.perf_counter() - started)
-            apply_cpu = time.process_time() - cpu
-            log.release()
-            written = sum(r.result == "written" for r in results)
-            others = [r for r in results if r.result != "written"]
-            assert written == len(accounts), (written, others[:3])
+        async def bare() -> float:
+            cpu = time.process_time()
+            assert await bare_reads(session, base, ids, concurrency) == 2 * size
+            return time.process_time() - cpu
 
-            del plan, results, log
-            gc.collect()
-            memory.append((rss(), len(gc.get_objects())))
-            print(f"  run {rep + 1}: speakingTimeout {value}: "
-                  f"plan {plans[-1]:.2f} s ({plans[-1] / plan_ideal:.2f}x, CPU {plan_cpu:.2f} s), "
-                  f"apply {applies[-1]:.2f} s ({applies[-1] / apply_ideal:.2f}x, "
-                  f"CPU {apply_cpu:.2f} s), {written} written; "
-                  f"RSS {memory[-1][0] / 2**20:.1f} MB, {memory[-1][1]:,} objects")  # fmt: skip
-    finally:
-        await client.aclose()
+        bare_cpu = await bare() if rep % 2 == 0 else 0.0
+        started, cpu = time.perf_counter(), time.process_time()
+        plan = await plan_rollout(client, accounts, change, concurrency=concurrency)
+        plans.append(time.perf_counter() - started)
+        plan_cpu = time.process_time() - cpu
+        if rep % 2:
+            bare_cpu = await bare()
+        counts = plan.counts()
+        assert counts["change"] == size, dict(counts)
+        plan_cpus.append(plan_cpu / size * 1000)
+        bare_cpus.append(bare_cpu / size * 1000)
+        own_cpu.append((plan_cpu - bare_cpu) / size * 1000)
 
-    plan_s = summary("plan", plans, plan_ideal, PLAN_TARGET)
-    apply_s = summary("apply", applies, apply_ideal, APPLY_TARGET)
-    # The same medians in the form bench/run_all.py reads.
-    print(f"rollout-plan: {plan_s:.2f} s (target {PLAN_TARGET:.0f} s)")
-    print(f"rollout-apply: {apply_s:.2f} s (target {APPLY_TARGET:.0f} s)")
+        log = RolloutLog(folder / f"run-{size}-{rep}.jsonl")
+        started, cpu = time.perf_counter(), time.process_time()
+        results = await apply_rollout(client, plan, log, concurrency=concurrency)
+        applies.append(time.perf_counter() - started)
+        apply_cpu = time.process_time() - cpu
+        log.release()
+        written = sum(r.result == "written" for r in results)
+        others = [r for r in results if r.result != "written"]
+        assert written == size, (written, others[:3])
+
+        del plan, results, log
+        gc.collect()
+        memory.append((rss(), len(gc.get_objects())))
+        print(f"  run {rep + 1}: speakingTimeout {value}: "
+              f"plan {plans[-1]:.2f} s ({plans[-1] / plan_ideal:.2f}x, CPU {plan_cpu:.2f} s: "
+              f"{plan_cpus[-1]:.2f} ms per account, bare reads {bare_cpus[-1]:.2f}), "
+              f"apply {applies[-1]:.2f} s ({applies[-1] / apply_ideal:.2f}x, "
+              f"CPU {apply_cpu:.2f} s), {written} written; "
+              f"RSS {memory[-1][0] / 2**20:.1f} MB, {memory[-1][1]:,} objects",
+              flush=True)  # fmt: skip
+    plan_s = summary("plan", plans, plan_ideal, PLAN_TARGET if size <= ACCOUNTS else 0)
+    apply_s = summary("apply", applies, apply_ideal, APPLY_TARGET if size <= ACCOUNTS else 0)
+    figures = {
+        "plan": plan_s,
+        "apply": apply_s,
+        "plan_ideal": plan_s / plan_ideal,
+        "apply_ideal": apply_s / apply_ideal,
+        "own_cpu": statistics.median(own_cpu),
+        "plan_cpu": statistics.median(plan_cpus),
+        "bare_cpu": statistics.median(bare_cpus),
+    }
     if len(memory) >= 3:
         growth = memory[-1][0] - memory[1][0]
         objects = memory[-1][1] - memory[1][1]
         print(f"memory: RSS growth from run 2 to run {len(memory)}: {growth / 2**20:+.2f} MB, "
               f"gc-tracked objects {objects:+,}; {verdict(growth < GROWTH_LIMIT)} "
               f"(limit {GROWTH_LIMIT / 2**20:.0f} MB)")  # fmt: skip
-        print(f"rollout-memory: {growth / 2**20:+.2f} MB (target {GROWTH_LIMIT / 2**20:.0f} MB)")
+        figures["growth"] = growth
+    return figures
+
+
+async def run(
+    base: str,
+    sizes: list[int],
+    reps: int,
+    reps_large: int,
+    concurrency: int,
+    pool: int,
+    folder: Path,
+) -> None:
+    if pool:
+        limits = httpx.Limits(max_connections=pool, max_keepalive_connections=pool)
+        transport = httpx.AsyncHTTPTransport(limits=limits)
+        client = PlatformClient(base, TOKEN, transport=transport, timeout=30)
     else:
-        print("memory: growth needs at least 3 runs (--reps 3)")
-    return plan_s / plan_ideal, apply_s / apply_ideal
+        client = PlatformClient(base, TOKEN, timeout=30)
+    connector = aiohttp.TCPConnector(limit=2 * concurrency, keepalive_timeout=120)
+    session = aiohttp.ClientSession(connector=connector)
+    pooled = f"httpx's pool of {pool} connections" if pool else "the client's own transport"
+    print(f"the console on {pooled}; the yardstick of the plan's CPU on aiohttp")
+    results: dict[int, dict[str, float]] = {}
+    try:
+        owner = await client.get_account()
+        directory = AccountDirectory(client, classify(owner), owner)
+        everyone = await fleet_accounts(directory)
+        del directory
+        done = 0
+        for size in sizes:
+            accounts = everyone[:size]
+            assert len(accounts) == size, (len(accounts), size)
+            runs = reps if size <= ACCOUNTS else reps_large
+            results[size] = await run_size(
+                client, session, base, accounts, runs, concurrency, folder, first=done
+            )
+            done += runs
+    finally:
+        await client.aclose()
+        await session.close()
+
+    # The figures in the form bench/run_all.py reads.
+    for size, got in results.items():
+        print(f"{size:,} accounts: plan CPU per account {got['plan_cpu']:.2f} ms, bare reads "
+              f"{got['bare_cpu']:.2f} ms: the console's own {got['own_cpu']:.2f} ms")  # fmt: skip
+    for size, got in results.items():
+        print(f"rollout-plan-{size}-ideal: ratio {got['plan_ideal']:.2f} (target {IDEAL_TARGET})")
+        print(f"rollout-apply-{size}-ideal: ratio {got['apply_ideal']:.2f} "
+              f"(target {IDEAL_TARGET})")  # fmt: skip
+    if ACCOUNTS in results:
+        small = results[ACCOUNTS]
+        print(f"rollout-apply: {small['apply']:.2f} s (target {APPLY_TARGET:.0f} s)")
+        if "growth" in small:
+            growth = small["growth"] / 2**20
+            print(f"rollout-memory: {growth:+.2f} MB (target {GROWTH_LIMIT / 2**20:.0f} MB)")
+        else:
+            print("memory: growth needs at least 3 runs (--reps 3)")
+    own = max(got["own_cpu"] for got in results.values())
+    print(f"rollout-plan-cpu: {own:.2f} ms (target {CPU_TARGET_MS} ms)")
+    if ACCOUNTS in results:
+        print(f"rollout-plan: {results[ACCOUNTS]['plan']:.2f} s (target {PLAN_TARGET:.0f} s)")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--reps", type=int, default=5, help="plan + apply runs (default 5)")
+    parser.add_argument("--reps", type=int, default=5,
+                        help="plan + apply runs at 1,000 (default 5)")  # fmt: skip
+    parser.add_argument("--reps-large", type=int, default=2,
+                        help="plan + apply runs at 10,000 (default 2)")  # fmt: skip
+    parser.add_argument("--sizes", default=",".join(str(n) for n in SIZES),
+                        help="accounts (1000,10000)")  # fmt: skip
     parser.add_argument("--concurrency", type=int, default=DEFAULT_CONCURRENCY,
                         help=f"accounts in flight ({DEFAULT_CONCURRENCY})")  # fmt: skip
     parser.add_argument("--pool", type=int, default=0,
                         help="httpx's own pool with P connections kept alive (default 0: "
                              "the client's own transport, as the console runs)")  # fmt: skip
     args = parser.parse_args()
-    pool = args.pool
-    sim = loopback_sim("--accounts", str(ACCOUNTS), "--latency-ms", "50", keep_alive=120)
+    sizes = [int(n) for n in args.sizes.split(",") if n]
+    sim = loopback_sim("--accounts", str(max(sizes)), "--latency-ms", "50", keep_alive=120)
     with sim as base, tempfile.TemporaryDirectory(prefix="vagent-rollout-bench-") as tmp:
-        plan_ratio, apply_ratio = asyncio.run(
-            run(base, args.reps, args.concurrency, pool, Path(tmp))
+        asyncio.run(
+            run(base, sizes, args.reps, args.reps_large, args.concurrency, args.pool, Path(tmp))
         )
-    print(f"rollout: plan ratio {plan_ratio:.2f}, apply ratio {apply_ratio:.2f} "
-          f"(targets: plan < {PLAN_TARGET:.0f} s, apply < {APPLY_TARGET:.0f} s)")  # fmt: skip
 
 
 if __name__ == "__main__":

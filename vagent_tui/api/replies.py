@@ -6,10 +6,10 @@ which may echo a secret. Each becomes a `MalformedResponse` naming only the fiel
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import GenericAlias
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
-import httpx
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, create_model
 from pydantic_core import from_json
 
@@ -21,6 +21,22 @@ if TYPE_CHECKING:
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 Json = dict[str, Any]
+
+
+class Reply(Protocol):
+    """What is read of a reply: an `httpx.Response`, or `api.direct.DirectReply`."""
+
+    @property
+    def status_code(self) -> int: ...
+
+    @property
+    def reason_phrase(self) -> str: ...
+
+    @property
+    def headers(self) -> Mapping[str, str]: ...
+
+    @property
+    def content(self) -> bytes: ...
 
 
 def _list_of(model: type[ModelT]) -> TypeForm[list[ModelT]]:
@@ -66,7 +82,7 @@ def list_envelope(model: type[BaseModel], key: str) -> TypeAdapter[Any]:
 
 
 def decode_reply(
-    method: str, url: str, response: httpx.Response, token: str, *, body_optional: bool = False
+    method: str, url: str, response: Reply, token: str, *, body_optional: bool = False
 ) -> Json | PlatformError:
     """The reply's JSON object, or the error it stands for (never raised here).
 

@@ -32,7 +32,7 @@ from asyncio import timeout as _deadline
 from collections.abc import Callable, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlencode, urlsplit
 
 import httpx
@@ -57,6 +57,7 @@ from vagent_tui.api.errors import (
 from vagent_tui.api.replies import (
     Json,
     ModelT,
+    Reply,
     decode_reply,
     list_envelope,
     parse_list,
@@ -65,6 +66,9 @@ from vagent_tui.api.replies import (
 from vagent_tui.api.targets import Target, target_param
 
 R = TypeVar("R")
+
+if TYPE_CHECKING:
+    from vagent_tui.api.direct import DirectSender
 
 API_PREFIX = "/api/v2"
 TARGET_PARAMS = frozenset(
@@ -126,7 +130,7 @@ def listen_for_pressure(hook: PressureHook | None) -> None:
     _pressure.set(hook)
 
 
-def retry_after_seconds(response: httpx.Response) -> float | None:
+def retry_after_seconds(response: Reply) -> float | None:
     """The ``Retry-After`` header in seconds (the delta form), or None."""
     value = response.headers.get("Retry-After", "").strip()
     return float(value) if value.isdigit() else None
@@ -203,12 +207,18 @@ class ApiTransport:
         self.observers: list[Observer] = []
         self.read_only = False
         """Set by a read-only profile: every request but GET is refused before sending."""
+        chosen = transport if transport is not None else default_transport()
+        timeouts = httpx.Timeout(timeout, connect=min(timeout, 5.0))
         self._http = httpx.AsyncClient(
-            base_url=self.base_url,
-            transport=transport if transport is not None else default_transport(),
-            timeout=httpx.Timeout(timeout, connect=min(timeout, 5.0)),
-            follow_redirects=False,
+            base_url=self.base_url, transport=chosen, timeout=timeouts, follow_redirects=False
         )
+        self._direct: DirectSender | None = None
+        """Plain requests straight on aiohttp's pool (`vagent_tui.api.direct`): only on
+        the transport this client chose itself, never on one it was given."""
+        if transport is None and chosen is not None:
+            from vagent_tui.api.direct import direct_sender
+
+            self._direct = direct_sender(chosen, timeouts)
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -269,7 +279,7 @@ class ApiTransport:
                 url=url,
             )
 
-        def take(response: httpx.Response) -> tuple[Json, str | None]:
+        def take(response: Reply) -> tuple[Json, str | None]:
             return self._decode(method, url, response, body_optional)
 
         return await self._attempts(
@@ -294,7 +304,7 @@ class ApiTransport:
         """
         url = self._url(path, as_given)
 
-        def take(response: httpx.Response) -> tuple[R, str | None]:
+        def take(response: Reply) -> tuple[R, str | None]:
             payload, message = self._decode("GET", url, response)
             return parse(payload), message
 
@@ -321,7 +331,7 @@ class ApiTransport:
         url: str,
         target: Target | None,
         params: Mapping[str, Any] | None,
-        take: Callable[[httpx.Response], tuple[R, str | None]],
+        take: Callable[[Reply], tuple[R, str | None]],
         *,
         json: Any = None,
         data: Mapping[str, str] | None = None,
@@ -370,14 +380,14 @@ class ApiTransport:
         self._notify(method, url, target, body, status, failure.message, loop.time() - started)
         raise failure
 
-    def _hear_pressure(self, response: httpx.Response) -> None:
+    def _hear_pressure(self, response: Reply) -> None:
         if response.status_code in PRESSURE_STATUSES:
             hook = _pressure.get()
             if hook is not None:
                 hook(response.status_code, retry_after_seconds(response))
 
     def _decode(
-        self, method: str, url: str, response: httpx.Response, body_optional: bool = False
+        self, method: str, url: str, response: Reply, body_optional: bool = False
     ) -> tuple[Json, str | None]:
         """The reply's JSON object and its ``message``, or raise the error it stands for."""
         result = decode_reply(method, url, response, self._token, body_optional=body_optional)
@@ -394,7 +404,7 @@ class ApiTransport:
         json: Any,
         data: Mapping[str, str] | None,
         files: Mapping[str, Any] | None,
-    ) -> tuple[PlatformError | None, httpx.Response | None]:
+    ) -> tuple[PlatformError | None, Reply | None]:
         # Errors are built outside the except blocks so that no httpx exception (whose
         # text embeds the URL, token included) rides along as __context__.
         failure: PlatformError | None = None
@@ -402,22 +412,14 @@ class ApiTransport:
         # covers transports without timeouts (the in-process simulator). Uploads are
         # left to the per-phase timeouts: a big file may take long and still progress.
         deadline = None if files else self.total_timeout
+        read: Reply | PlatformError
         try:
             full = self._full_url(url, query)
             async with _deadline(deadline):
-                if full is not None:
-                    request = self._http.build_request(
-                        method, full, json=json, data=data, files=files
-                    )
+                if full is not None and self._direct is not None and not (data or files):
+                    read = await self._send_direct(method, url, full, json)
                 else:
-                    request = self._http.build_request(
-                        method, url, params=query, json=json, data=data, files=files
-                    )
-                streamed = await self._http.send(request, stream=True)
-                try:
-                    read = await self._read_capped(method, url, streamed)
-                finally:
-                    await streamed.aclose()
+                    read = await self._send_httpx(method, url, full, query, json, data, files)
             if isinstance(read, PlatformError):
                 return read, None
             response = read
@@ -441,6 +443,49 @@ class ApiTransport:
             return failure, None
         return None, response
 
+    async def _send_httpx(
+        self,
+        method: str,
+        url: str,
+        full: str | None,
+        query: Mapping[str, Any],
+        json: Any,
+        data: Mapping[str, str] | None,
+        files: Mapping[str, Any] | None,
+    ) -> Reply | PlatformError:
+        if full is not None:
+            request = self._http.build_request(method, full, json=json, data=data, files=files)
+        else:
+            request = self._http.build_request(
+                method, url, params=query, json=json, data=data, files=files
+            )
+        streamed = await self._http.send(request, stream=True)
+        try:
+            return await self._read_capped(method, url, streamed)
+        finally:
+            await streamed.aclose()
+
+    async def _send_direct(
+        self, method: str, url: str, full: str, json: Any
+    ) -> Reply | PlatformError:
+        """A plain request on aiohttp's pool (`vagent_tui.api.direct`)."""
+        from vagent_tui.api.direct import TooLarge
+
+        assert self._direct is not None
+        try:
+            return await self._direct.send(method, full, json, self.max_reply_bytes)
+        except TooLarge as exc:
+            return self._too_large(method, url, exc.status)
+
+    def _too_large(self, method: str, url: str, status: int) -> ReplyTooLarge:
+        return ReplyTooLarge(
+            f"The platform sent a reply of more than {self.max_reply_bytes / MIB:g} MiB "
+            f"({method} {url}): refused, nothing of it was read",
+            status=status,
+            method=method,
+            url=url,
+        )
+
     async def _read_capped(
         self, method: str, url: str, response: httpx.Response
     ) -> httpx.Response | PlatformError:
@@ -451,13 +496,7 @@ class ApiTransport:
         """
         limit = self.max_reply_bytes
         declared = response.headers.get("content-length", "")
-        too_large = ReplyTooLarge(
-            f"The platform sent a reply of more than {limit / MIB:g} MiB ({method} "
-            f"{url}): refused, nothing of it was read",
-            status=response.status_code,
-            method=method,
-            url=url,
-        )
+        too_large = self._too_large(method, url, response.status_code)
         if declared.isdigit():
             if int(declared) > limit:
                 return too_large
@@ -486,7 +525,7 @@ class ApiTransport:
             extensions=response.extensions,
         )
 
-    def _full_url(self, url: str, query: Mapping[str, Any]) -> httpx.URL | None:
+    def _full_url(self, url: str, query: Mapping[str, Any]) -> str | None:
         """The request's URL with its query, built in one go; None: let httpx merge them.
 
         The same URL httpx builds from ``base_url``, ``url`` and ``params=`` (the same
@@ -498,9 +537,9 @@ class ApiTransport:
         for value in query.values():
             if type(value) is not str and type(value) is not int:
                 return None
-        return httpx.URL(f"{self.base_url}{url}?{urlencode(query)}")
+        return f"{self.base_url}{url}?{urlencode(query)}"
 
-    def backoff_delay(self, attempt: int, response: httpx.Response | None = None) -> float:
+    def backoff_delay(self, attempt: int, response: Reply | None = None) -> float:
         """Seconds to wait before asking again after attempt ``attempt`` (0-based) failed.
 
         ``backoff * 2**attempt``, times a random 1..2 (so that many clients that failed
@@ -547,7 +586,7 @@ class ApiTransport:
     ) -> list[ModelT]:
         url = self._url(path)
 
-        def take(response: httpx.Response) -> tuple[list[ModelT], str | None]:
+        def take(response: Reply) -> tuple[list[ModelT], str | None]:
             counted = empty_count()
             if response.status_code < 400:
                 # The usual reply, validated from its bytes in one pass (no dicts built
@@ -581,7 +620,7 @@ class ApiTransport:
         """
         url = self._url(path)
 
-        def take(response: httpx.Response) -> tuple[list[ModelT], str | None]:
+        def take(response: Reply) -> tuple[list[ModelT], str | None]:
             items: Any = None
             message = None
             if response.status_code < 400:

@@ -112,6 +112,11 @@ class AccountDirectory:
         self.parents: dict[int, int] = {}
         self.walk_limit = WALK_LIMIT
         self.search_refused = ""
+        self._whole: tuple[str, list[Account]] | None = None
+        """The last search answered whole (its text, every account it matched): a text
+        that holds it is answered from those accounts, without asking again."""
+        self._texts: dict[int, tuple[Account, str]] = {}
+        """Each known account's searchable text, lower case (made once, not per key)."""
         if owner.id is not None:
             self.known[owner.id] = owner
 
@@ -315,6 +320,13 @@ class AccountDirectory:
         text = query.strip()
         reason = ""
         if self.can_search():
+            whole = self._whole
+            if whole is not None and whole[0].lower() in text.lower():
+                # The text typed on: what holds it holds the text before too, and every
+                # account that did came in that answer (`holds` is the search's rule).
+                found = [a for a in whole[1] if holds(text, a)]
+                self._whole = (text, found)
+                return self._merge(text, found, len(found), cap)
             try:
                 page = await self.client.search_accounts(
                     text, page=0, page_size=cap, target=self.search_target()
@@ -324,6 +336,9 @@ class AccountDirectory:
                     self.search_refused = f"the platform refused searchAccounts (HTTP {exc.status})"
                 reason = f"search failed (HTTP {exc.status}): walked the tree instead"
             else:
+                items = [a for a in page.items if a.id is not None]
+                whole_answer = page.total <= len(items) and all(holds(text, a) for a in items)
+                self._whole = (text, items) if whole_answer else None
                 return self._merge(text, page.items, page.total, cap)
         elif self.search_refused:
             reason = f"{self.search_refused}: walked the tree instead"
@@ -347,11 +362,16 @@ class AccountDirectory:
             if account.parent_id is not None and account.id != self.owner.id:
                 self.parents.setdefault(account.id, account.parent_id)
         needle = text.lower()
-        extra = [
-            a
-            for a in self.known.values()
-            if a.id not in ids and needle in account_search_text(a).lower()
-        ]
+        extra: list[Account] = []
+        texts = self._texts
+        for account_id, account in self.known.items():
+            if account_id in ids:
+                continue
+            kept = texts.get(account_id)
+            if kept is None or kept[0] is not account:  # new, or read again since
+                kept = texts[account_id] = (account, account_search_text(account).lower())
+            if needle in kept[1]:
+                extra.append(account)
         # Known accounts the search counted already (their name holds the text) are in
         # its total; the others (by id or kind) add to it.
         total = max(total, len(ids)) + sum(1 for a in extra if not holds(text, a))

@@ -285,7 +285,10 @@ def plan_change(
             body["actions"] = after
     if refusals:
         return Plan(base=base, body={}, refusals=tuple(refusals))
-    diffs = tuple(diff_configs(base, {**base, **body}))
+    # Only the fields the write sets can differ: the rest of the configuration is not
+    # compared (taken in ``base``'s order, as a diff of the whole would list them).
+    touched = {name: value for name, value in base.items() if name in body}
+    diffs = tuple(diff_configs(touched, {**touched, **body}))
     return Plan(base=base, body=body, diffs=diffs, notes=tuple(notes))
 
 

@@ -119,7 +119,8 @@ async def plan_account(
         return AccountPlan(account_id, name, "refused", reasons=reasons)
     outcome: Outcome = "already" if plan.already else "change"
     notes = plan.notes
-    if outcome == "change" and context.staging is not None:
+    if outcome == "change" and context.staging is not None and context.staging != context.live:
+        # Compared first: most stagings equal live, and then nothing needs to be listed.
         drafts = diff_configs(context.live or {}, context.staging)
         if drafts:
             notes += (f"staging already holds {len(drafts)} other unpublished "

@@ -50,6 +50,26 @@ async def test_finds_agents_deep_in_a_large_tree_with_a_count_of_the_rest() -> N
     assert requests_to(client, *LISTS) == []
 
 
+async def test_a_text_typed_on_from_a_whole_answer_is_narrowed_without_asking() -> None:
+    """An answer that held every match answers the texts that hold its text; an answer
+    cut at the page, or a text that does not hold it, asks the platform."""
+    client, found = await directory_for("demo-partner")
+    pine = await found.search("pine")
+    assert pine.total == 3 and not pine.more
+    narrowed = await found.search("pinecrest l")
+    assert ids(narrowed) == [1310] and narrowed.total == 1  # Pinecrest Law
+    assert [r.query["queryText"] for r in requests_to(client, SEARCH)] == ["pine"]
+    await found.search("pin")  # not the text typed on: asked
+    assert [r.query["queryText"] for r in requests_to(client, SEARCH)] == ["pine", "pin"]
+
+    client, large = await directory_for("demo-partner", accounts=10_000)
+    wide = await large.search("fleet agent")
+    assert wide.more
+    exact = await large.search("fleet agent 01234")  # the page held only some: asked
+    assert [a.display_name for a in exact.accounts] == ["Fleet Agent 01234"]
+    assert len(requests_to(client, SEARCH)) == 2
+
+
 async def test_a_user_shaped_admin_searches_below_the_account_its_rule_names() -> None:
     client, found = await directory_for("demo-partner-user")
     matches = await found.search("metro")

@@ -113,6 +113,7 @@ class FleetScreen(BaseScreen):
         self._names: dict[int, str] = {}
         self._fresh = False
         """``r``: the next listing reads the accounts again (not the shared listing)."""
+        self._matrix = FleetMatrix(id="fleet-table")
 
     def compose_body(self) -> Iterable[Widget]:
         with Horizontal(id="fleet-controls"):
@@ -124,13 +125,14 @@ class FleetScreen(BaseScreen):
             )
             yield Static("", id="fleet-summary", markup=False)
         yield ProgressBar(total=None, show_eta=False, id="fleet-progress")
-        yield FleetMatrix(id="fleet-table")
+        yield self._matrix
         with VerticalScroll(id="fleet-detail"):
             yield Static("", id="fleet-detail-text", markup=False)
 
     @property
     def matrix(self) -> FleetMatrix:
-        return self.query_one("#fleet-table", FleetMatrix)
+        # Kept, not queried: each answer of a run writes to it.
+        return self._matrix
 
     def on_mount(self) -> None:
         self.matrix.focus()

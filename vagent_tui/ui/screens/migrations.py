@@ -513,7 +513,9 @@ class MigrationsScreen(BaseScreen):
         if line.plain != self._detail_elapsed:
             self._detail_elapsed = line.plain
             elapsed = self.query_one("#mig-task-elapsed", Static)
-            elapsed.display = task is not None
+            if elapsed.display != (task is not None):
+                # Set only when it changes: setting it lays the whole screen out again.
+                elapsed.display = task is not None
             elapsed.update(line, layout=False)
 
     def _show_detail(self, *, layout: bool | None = True) -> None:

@@ -159,7 +159,6 @@ class AccountMatches(PagedOptionList):
         """The answer for ``matches.query``; the top match highlighted (``keep``: the one
         highlighted before, when it is still there, e.g. after the target changed)."""
         before = self.highlighted_option.id if keep and self.highlighted_option else None
-        self.clear_options()
         options = [Option(text_of(a), id=str(a.id)) for a in matches.accounts if a.id is not None]
         options_shown = list(options)  # none: the line above the list says so
         if matches.more:
@@ -167,7 +166,7 @@ class AccountMatches(PagedOptionList):
             options_shown.append(Option(Text(more, style="dim italic"), disabled=True))
         if matches.partial:
             options_shown.append(Option(safe(f"⚠ {matches.partial}", style="dim"), disabled=True))
-        self.add_options(options_shown)
+        self.set_options(options_shown)  # one update of the list, not a clear and an add
         ids = [o.id for o in options]
         self.highlighted = ids.index(before) if before in ids else (0 if options else None)
         self.answered = matches.query

@@ -125,6 +125,8 @@ class FleetMatrix(ScrollView, can_focus=True):
         """Told ``(rows shown, rows in all)`` when the filter changes (the filter row)."""
         self.repainted_rows = 0
         """Rows rendered since `setup` (a measure of the work an answer costs)."""
+        self._height = 0
+        """Lines of the widget (header included), as of its last resize."""
 
     # ------------------------------------------------------------------ reading
 
@@ -196,6 +198,17 @@ class FleetMatrix(ScrollView, can_focus=True):
         cells.update(self._cells[index] or {})
         return cells
 
+    def _shown(self, index: int, column: str) -> Text | None:
+        """One cell of a row as `_row` has it (None: not a column), without the others."""
+        written = self._cells[index]
+        if written is not None and column in written:
+            return written[column]
+        if column == "id":
+            return Text(self._keys[index])
+        if column == "name":
+            return Text(self._names[index])
+        return self._blank.get(column)
+
     def highlighted_account(self) -> int | None:
         if not self.row_count:
             return None
@@ -244,17 +257,16 @@ class FleetMatrix(ScrollView, can_focus=True):
         index = self._index.get(row)
         if index is None:
             return  # an account past the display cap: no row
-        shown = self._row(index)
         written = self._cells[index]
         changed = grew = False
         for column, text in cells:
-            old = shown.get(column)
+            # Only the cells written are looked at (an answer costs its own cells).
+            old = self._shown(index, column)
             if old is None:
                 continue  # not a column of this question
             if old is text or (old.plain == text.plain and old.style == text.style):
                 continue
             text = safe_value(text)
-            shown[column] = text
             if written is None:
                 written = self._cells[index] = {}
             written[column] = text
@@ -280,10 +292,17 @@ class FleetMatrix(ScrollView, can_focus=True):
             self.put(key, "mark", MARK if key in chosen else BLANK)
 
     def show_waiting(self, account_ids: Iterable[int]) -> None:
+        """``…`` in the rows of ``account_ids``, their answer cells blank: one repaint."""
         assert self.question is not None
-        cells = [("result", PENDING), *((key, BLANK) for key in self.question.keys)]
+        cells = {"result": PENDING, **dict.fromkeys(self.question.keys, BLANK)}
         for account_id in account_ids:
-            self.put_row(str(account_id), cells)
+            index = self._index.get(str(account_id))
+            if index is None:
+                continue  # an account past the display cap: no row
+            written = self._cells[index]
+            self._cells[index] = dict(cells) if written is None else {**written, **cells}
+        self._relayout()
+        self.post_message(self.Highlighted(self.highlighted_account()))
 
     def show_not_asked(self, account_ids: Iterable[int]) -> None:
         for account_id in account_ids:
@@ -315,7 +334,9 @@ class FleetMatrix(ScrollView, can_focus=True):
     def _refresh_row(self, position: int) -> None:
         """Repaint the row at ``position`` among the rows shown, if it is in view."""
         y = position - int(self.scroll_y) + 1  # line 0 is the header
-        if 1 <= y < self.size.height:
+        # The height as of the last resize: reading the widget's size walks its region
+        # up the DOM, a cost paid per answer here, where most rows are out of view.
+        if 1 <= y < self._height:
             self.refresh(Region(0, y, self.size.width, 1))
 
     def _line(self, cells: dict[str, Text], style: Style) -> Strip:
@@ -360,7 +381,8 @@ class FleetMatrix(ScrollView, can_focus=True):
             strip = strip.apply_style(Style(reverse=True))
         return _crop_marked(strip, scroll_x, width, self.rich_style)
 
-    def on_resize(self, _event: events.Resize) -> None:
+    def on_resize(self, event: events.Resize) -> None:
+        self._height = event.size.height
         self._strips.clear()
 
     def notify_style_update(self) -> None:
