@@ -17,6 +17,7 @@ from pydantic_core import from_json
 
 from vagent_tui.api import models as m
 from vagent_tui.api.errors import MalformedResponse, PlatformError, redact_url
+from vagent_tui.api.replies import no_list
 from vagent_tui.api.targets import Target
 from vagent_tui.api.transport import (
     API_PREFIX,
@@ -463,6 +464,8 @@ class PlatformClient(ApiTransport):
         if unread:  # an optional flag: sent only when set
             params["unread"] = True
         payload = await self.request("GET", "/junkConversations", target=target, params=params)
+        if payload.get("rooms") is None:
+            raise no_list("rooms", "/junkConversations")
         return self._parse(m.JunkRoomPage, payload, url="/junkConversations")
 
     async def list_priority_rooms(
@@ -481,6 +484,8 @@ class PlatformClient(ApiTransport):
         if unread:
             params["unread"] = True
         payload = await self.request("GET", "/conversations", target=target, params=params)
+        if payload.get("rooms") is None:
+            raise no_list("rooms", "/conversations")
         return self._parse(m.InboxPage, payload, url="/conversations")
 
     async def list_room_messages(
@@ -507,7 +512,7 @@ class PlatformClient(ApiTransport):
             payload = self._finish("GET", url, target, None, None, response, started)
             items = payload.get("messages")
             if items is None:
-                return []
+                raise no_list("messages", path)
             if not isinstance(items, list):
                 raise MalformedResponse(
                     "The platform's reply has 'messages' that is not a list", url=path

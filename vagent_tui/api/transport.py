@@ -511,7 +511,7 @@ class ApiTransport:
                 reply = list_envelope(model, key).validate_json(response.content)
             except ValidationError:
                 reply = None
-            if reply is not None and reply.success is not False:
+            if reply is not None and reply.success is not False and reply.items is not None:
                 message = reply.message if isinstance(reply.message, str) else None
                 elapsed = asyncio.get_running_loop().time() - started
                 self._notify("GET", url, target, None, response.status_code, message, elapsed)
