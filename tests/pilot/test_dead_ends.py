@@ -48,3 +48,106 @@ async def test_all_beside_other_words_is_refused_at_the_field(make_app: Any) -> 
         assert isinstance(form, RolloutForm)
         errors = {f.name: f.error for f in form.query("FormField")}
         assert "all means every account" in str(errors["accounts"])
+
+
+# --------------------------------------------------------------------------- r where it helps
+
+
+async def test_no_account_matching_is_not_offered_a_retry(make_app: Any) -> None:
+    app = make_app("rollout")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await fill_form(pilot, voice=VOICE, accounts="no-such-account-anywhere")
+        await wait_for(pilot, lambda: "matches" in status_text(app))
+        line = status_text(app)
+        assert "press r" not in line and "retry" not in line
+        assert "c changes the accounts field" in line
+
+
+async def test_a_route_the_platform_lacks_says_so_and_offers_no_retry(
+    make_app: Any, monkeypatch: Any
+) -> None:
+    app = make_app("computer", account=1110)
+    client = app.connection.api
+
+    async def absent(**_kwargs: Any) -> Any:
+        # The platform's own answer to a route it does not have (the sim's 404).
+        return await client.request("GET", "/computer/no-such-route")
+
+    monkeypatch.setattr(client, "list_computer_accounts", absent)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await wait_for(pilot, lambda: "404" in status_of(app))
+        line = status_of(app)
+        assert "press r" not in line
+        assert "no such route or record" in line and "a retry gets the same answer" in line
+
+
+async def test_a_fault_of_a_moment_is_offered_a_retry(make_app: Any, monkeypatch: Any) -> None:
+    from vagent_tui.api.errors import ApiError, RequestTimeout
+
+    app = make_app("voices", account=1111)
+    client = app.connection.api
+    errors = iter([ApiError(503, "Service Unavailable"), RequestTimeout("timed out"),
+                   ApiError(429, "Too many requests"), ApiError(403, "Forbidden")])  # fmt: skip
+
+    async def failing(**_kwargs: Any) -> Any:
+        raise next(errors)
+
+    monkeypatch.setattr(client, "list_voices", failing)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        for _ in range(3):
+            await wait_for(pilot, lambda: "✗" in status_of(app))
+            assert status_of(app).endswith("press r to retry"), status_of(app)
+            app.screen.status.clear()
+            await pilot.press("r")
+            await settle(pilot)
+        assert "Forbidden" in status_of(app) and "press r" not in status_of(app)
+        assert "Scope (1) selects another account" in status_of(app)
+
+
+# ------------------------------------------------------------------ a reply without its list
+
+
+class Without:
+    """The simulator, but ``path`` answers ``{"success": true}`` and no list."""
+
+    def __init__(self, inner: Any, path: str) -> None:
+        self.inner, self.path, self.state = inner, path, inner.state
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or scope["path"] != self.path:
+            await self.inner(scope, receive, send)
+            return
+        body = b'{"success": true, "message": "ok"}'
+        await send({"type": "http.response.start", "status": 200,
+                    "headers": [(b"content-type", b"application/json")]})  # fmt: skip
+        await send({"type": "http.response.body", "body": body})
+
+
+def app_without(path: str, screen: str) -> Any:
+    from vagent_tui.services.connect import demo_client
+    from vagent_tui.sim import create_app
+    from vagent_tui.ui.app import VagentApp
+
+    client = demo_client(sim_app=Without(create_app(), path))
+    return VagentApp(client, profile_label="demo", initial_screen=screen, initial_account=1111)
+
+
+async def test_voices_without_a_list_say_so_not_zero_voices() -> None:
+    app = app_without("/api/v2/agent/voices", "voices")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await wait_for(pilot, lambda: "✗" in status_of(app))
+        line = status_of(app)
+        assert "holds no 'voices' list" in line and "0 voices" not in line
+
+
+async def test_functions_without_a_list_say_so_not_zero_functions() -> None:
+    app = app_without("/api/v2/agent/functions", "functions")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await wait_for(pilot, lambda: "✗" in status_of(app))
+        line = status_of(app)
+        assert "holds no 'functions' list" in line and "0 functions" not in line

@@ -17,7 +17,15 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.worker import NoActiveWorker, Worker, WorkerState, get_current_worker
 
-from vagent_tui.api.errors import PlatformError
+from vagent_tui.api.errors import (
+    ApiError,
+    MalformedResponse,
+    PlatformError,
+    ReadOnlyRefused,
+    ReplyTooLarge,
+    TransportError,
+    outcome_unknown,
+)
 
 T = TypeVar("T")
 
@@ -40,6 +48,56 @@ def write_in_flight(app: App[object]) -> bool:
     return any(
         w is not me and w.is_running and w.group.startswith(WRITE_GROUP_PREFIX) for w in app.workers
     )
+
+
+RETRY_STATUSES = frozenset({408, 425, 429})
+"""Refusals of a moment (a timeout, too early, too many requests): asked again, they may
+pass. Every 5xx is such a one too."""
+
+
+def retry_helps(error: BaseException) -> bool:
+    """Whether asking again may get another answer, by the error's kind.
+
+    A network fault, a timeout, a 5xx, a 429 or a reply cut or garbled on its way may
+    pass on a retry; a refusal (4xx), a route the platform does not have (404), a reply
+    over the size limit or a change refused by a read-only profile come back the same.
+    An error of no known kind (a bug, a local file) may be of a moment: offered.
+    """
+    if isinstance(error, ApiError):
+        return error.status >= 500 or error.status in RETRY_STATUSES
+    if isinstance(error, ReplyTooLarge | ReadOnlyRefused):
+        return False
+    if isinstance(error, TransportError | MalformedResponse):
+        return True
+    return not isinstance(error, PlatformError)
+
+
+def instead_of_retry(error: BaseException) -> str:
+    """What to do about a failure a retry cannot mend ("" when its message says it)."""
+    if isinstance(error, ApiError):
+        if error.status == 404:
+            return "this platform has no such route or record here: a retry gets the same answer"
+        if error.status == 403:
+            return "not allowed here: a retry gets the same; Scope (1) selects another account"
+        if 400 <= error.status < 500:
+            return "the platform refuses the request as it is: a retry gets the same answer"
+    if isinstance(error, ReplyTooLarge):
+        return "a retry gets the same reply"
+    return ""
+
+
+def next_step(error: BaseException | str, retry_key: str | None) -> str:
+    """What a status line adds after a failure: ``press r to retry`` where a retry may
+    help (``retry_key``: the key that retries; None: none does), else what to do instead.
+
+    A failure told as text says its next step itself: nothing is added. A change whose
+    outcome is unknown is never offered again blindly: it is read back.
+    """
+    if isinstance(error, str) or outcome_unknown(error):
+        return ""
+    if retry_helps(error):
+        return f"press {retry_key} to retry" if retry_key else ""
+    return instead_of_retry(error)
 
 
 class WorkerFailed(Message):

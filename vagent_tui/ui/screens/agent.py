@@ -31,6 +31,7 @@ from vagent_tui.services.agents import AgentSlots, load_agent
 from vagent_tui.services.staging import Slots, wire
 from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.dialogs import PromptModal
+from vagent_tui.ui.failures import next_step
 from vagent_tui.ui.format import fmt_datetime, joined
 from vagent_tui.ui.palette import BADGE_OK, BADGE_WARN, FAILED, WARN
 from vagent_tui.ui.screens.agent_changes import AgentChanges, title_problem
@@ -198,8 +199,8 @@ class AgentScreen(AgentChanges):
             line = safe(f"✗ {what}: {describe_error(error)}", FAILED)
             if token_refused(error):
                 line.append(" (a new token is needed: see the status line)", style="dim")
-            else:
-                line.append(" (r: retry)", style="dim")
+            elif step := next_step(error, "r"):
+                line.append(f" ({step})", style="dim")
             self.query_one("#agent-slot", Static).update(line)
 
     # ------------------------------------------------------------------ showing

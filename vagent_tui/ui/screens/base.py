@@ -234,7 +234,7 @@ class BaseScreen(Screen[None]):
             )
             self.call_after_refresh(self._maybe_reload)
         else:
-            self.status.error(f"Unexpected error: {describe_error(error)}")
+            self.status.error(error, prefix="Unexpected error: ")
 
     def notify_if_away(self, message: str) -> None:
         """A toast for an outcome this screen's status line says, when the line is not in

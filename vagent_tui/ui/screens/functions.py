@@ -181,7 +181,7 @@ class FunctionsScreen(BaseScreen):
         allowed = sum(1 for f in functions if f.allowed is not False)
         who = conn.acting_as.display_name if conn.acting_as else "the key owner"
         if isinstance(live, BaseException):
-            self.status.error(f"Agent configuration: {describe_error(live)}")
+            self.status.error(live, prefix="Agent configuration: ")
         else:
             self.status.ok(f"{len(functions)} functions for {who}, {allowed} allowed")
 

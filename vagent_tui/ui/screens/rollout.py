@@ -54,7 +54,6 @@ from vagent_tui.ui.widgets.fleet_export import export_csv
 from vagent_tui.ui.widgets.rollout_form import Catalog, RolloutForm, RolloutRequest
 from vagent_tui.ui.widgets.rollout_saved import OPEN_FILE, SavedRolloutsModal
 from vagent_tui.ui.widgets.rollout_table import RolloutTable, detail_lines
-from vagent_tui.ui.widgets.status import describe_error
 from vagent_tui.ui.widgets.table_filter import filter_binding
 from vagent_tui.ui.widgets.tables import left_out
 
@@ -281,7 +280,7 @@ class RolloutScreen(RolloutRuns):
         )  # fmt: skip
         if not picked:
             self.status.error(f"No agent account below {self._under_label()} matches: "
-                              f"{self._chosen_text()}")  # fmt: skip
+                              f"{self._chosen_text()} — c changes the accounts field")  # fmt: skip
             return
         self._describe()
         self._plan(picked)
@@ -319,7 +318,7 @@ class RolloutScreen(RolloutRuns):
             self.status.error(f"Nothing to plan: {exc}")
             return
         except Exception as exc:
-            self.status.error(f"Planning stopped: {describe_error(first_error(exc))}")
+            self.status.error(first_error(exc), prefix="Planning stopped: ", retry_key="p")
             return
         finally:
             self._end()

@@ -178,17 +178,12 @@ class SipScreen(BaseScreen):
                 )
                 self.load_entries(quiet=True)
             else:
-                self.status.error(
-                    f"Could not remove {entry.ip}: {describe_error(exc)}", retry_key="d"
-                )
+                self.status.error(exc, prefix=f"Could not remove {entry.ip}: ", retry_key="d")
             return
         except PlatformError as exc:
             if target == self.connection.target_id:
                 unsure = outcome_unknown(exc)
-                self.status.error(
-                    f"Could not remove {entry.ip}: {describe_error(exc)}",
-                    retry_key=None if unsure else "d",
-                )
+                self.status.error(exc, prefix=f"Could not remove {entry.ip}: ", retry_key="d")
                 if unsure:
                     self.load_entries(quiet=True)  # show whether it is gone
             return

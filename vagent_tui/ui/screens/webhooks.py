@@ -27,6 +27,7 @@ from vagent_tui.services.session import Connection
 from vagent_tui.ui.caps import left_out
 from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.dialogs import ConfirmModal
+from vagent_tui.ui.failures import next_step
 from vagent_tui.ui.format import plain
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.widgets.entry_forms import RelayForm, WebhookForm
@@ -176,7 +177,7 @@ class WebhooksScreen(BaseScreen):
     def _part_failed(self, part: str, exc: PlatformError) -> None:
         self._failed.add(part)
         what = "Destinations" if part == "hooks" else "Relays"
-        self.status.error(f"{what}: {describe_error(exc)}")
+        self.status.error(exc, prefix=f"{what}: ")
 
     @work(exclusive=True, group="webhooks-hooks", exit_on_error=False)
     async def load_hooks(self, highlight: str | None = None, *, quiet: bool = False) -> None:
@@ -203,7 +204,9 @@ class WebhooksScreen(BaseScreen):
                 return types, None, (f"Relay configurations refused: {exc.message}", "-refused")
 
         def failed(exc: PlatformError) -> None:
-            self.relay_pane.set_notice(f"✗ {describe_error(exc)}  — press r to retry", "-error")
+            step = next_step(exc, "r")
+            notice = f"✗ {describe_error(exc)}" + (f"  — {step}" if step else "")
+            self.relay_pane.set_notice(notice, "-error")
             self._part_failed("relays", exc)
 
         ok, read_ = await self.load(read, busy=self.relay_table, on_error=failed)
@@ -327,7 +330,7 @@ class WebhooksScreen(BaseScreen):
                 self.status.error(unsure, retry_key=None)
                 self.load_hooks(quiet=True)
             else:
-                self.status.error(f"Could not remove: {describe_error(exc)}", retry_key="d")
+                self.status.error(exc, prefix="Could not remove: ", retry_key="d")
             return
         if target == self.connection.target_id:
             self.status.ok(f"{reply.message or 'Webhook deleted'}: {hook.url}")
@@ -370,16 +373,14 @@ class WebhooksScreen(BaseScreen):
                 return
             self.last_outcome = (exc.status, exc.message)
             line = f"{name}: HTTP {exc.status}: {exc.message} — {explain(exc.status)}"
-            self.status.error(line, retry_key="d" if exc.status >= 500 else None)
+            self.status.error(line, retry_key="d", cause=exc)
             if exc.status in (403, 404):
                 self.load_relays(quiet=True)
             return
         except PlatformError as exc:
             if target == self.connection.target_id:
                 unsure = outcome_unknown(exc)
-                self.status.error(
-                    f"{name}: {describe_error(exc)}", retry_key=None if unsure else "d"
-                )
+                self.status.error(exc, prefix=f"{name}: ", retry_key="d")
                 if unsure:
                     self.load_relays(quiet=True)  # show whether it is still configured
             return

@@ -75,7 +75,7 @@ def export_csv(
             path.write_text(text if isinstance(text, str) else text(path), encoding="utf-8")
         except OSError as exc:
             problem = f"Could not write {path}: {exc.strerror or exc}"
-            screen.post_message(StatusReport.error(problem, retry_key="e"))
+            screen.post_message(StatusReport.error(problem, retry_key="w", cause=exc))
             return
         screen.post_message(StatusReport.ok(f"Wrote {rows:,} rows to {path}"))
         screen.notify(f"Wrote {path}", title="Export", markup=False)
