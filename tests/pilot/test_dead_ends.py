@@ -151,3 +151,69 @@ async def test_functions_without_a_list_say_so_not_zero_functions() -> None:
         await wait_for(pilot, lambda: "✗" in status_of(app))
         line = status_of(app)
         assert "holds no 'functions' list" in line and "0 functions" not in line
+
+
+# --------------------------------------------------------------------------- 1-0 go to screens
+
+
+def no_template_list(app: Any, monkeypatch: Any) -> None:
+    from vagent_tui.api.errors import ApiError
+
+    async def absent(**_kwargs: Any) -> Any:
+        raise ApiError(404, "Not found")
+
+    monkeypatch.setattr(app.connection.api, "list_templates", absent)
+
+
+async def test_with_no_template_list_7_goes_to_tokens_and_i_to_the_field(
+    make_app: Any, monkeypatch: Any
+) -> None:
+    app = make_app("migrations", token="demo-reseller")
+    no_template_list(app, monkeypatch)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert "type a template id (i)" in status_of(app)
+        field = app.screen.query_one("#mig-template-id", Input)
+        assert app.focused is not field
+        await pilot.press("7")
+        await wait_for(pilot, lambda: app.current_mode == "tokens")
+        assert field.value == ""
+        await pilot.press("6")
+        await wait_for(pilot, lambda: app.current_mode == "migrations")
+        await pilot.press("i", "7")  # i: the user chose the field, digits are typed
+        assert field.value == "7" and app.current_mode == "migrations"
+
+
+SCREENS_AFTER_LOAD = [
+    "scope", "agent", "voices", "functions", "inbox", "migrations", "tokens", "sip",
+    "webhooks", "computer", "billing", "journal", "fleet", "rollout",
+]  # fmt: skip
+
+
+async def test_no_screen_leaves_the_focus_in_a_text_field_after_its_load(
+    make_app: Any, monkeypatch: Any
+) -> None:
+    """The focus rule: 1-0 go to the screens until the user chooses a field. Every
+    screen, loaded with and without a template list, and the settings form."""
+    from textual.widgets import TextArea
+
+    from vagent_tui.ui.registry import SCREENS
+
+    assert {info.name for info in SCREENS} <= set(SCREENS_AFTER_LOAD)
+    for list_route in (True, False):
+        app = make_app("scope", token="demo-reseller" if list_route else "demo-partner",
+                       account=1111)  # fmt: skip
+        if not list_route:
+            no_template_list(app, monkeypatch)
+        async with app.run_test(size=(120, 40)) as pilot:
+            for name in SCREENS_AFTER_LOAD:
+                await app.run_action(f"show('{name}')")
+                await settle(pilot)
+                assert not isinstance(app.focused, Input | TextArea), (name, app.focused)
+            await app.run_action("show('agent')")
+            await settle(pilot)
+            await pilot.press("E")  # the settings form
+            await wait_for(pilot, lambda a=app: type(a.screen).__name__ == "SettingsScreen")
+            await wait_for(pilot, lambda a=app: a.screen.built)
+            await settle(pilot)
+            assert not isinstance(app.focused, Input | TextArea), app.focused

@@ -188,8 +188,9 @@ class MigrationsScreen(BaseScreen):
                 self.templates_error = NO_LIST
                 self._fill_options()
                 why = describe_error(exc)
+                # The focus stays on the list: keys (1-0 to the screens, s, t, f) stay keys
+                # until the user chooses the field (i, a click, tab).
                 self.status.info(f"{NO_LIST}; enter there starts a dry run ({why})")
-                self.call_after_refresh(self._type_unless_busy)
                 return
             self.templates_error = exc.message
             self._fill_options()
@@ -217,11 +218,6 @@ class MigrationsScreen(BaseScreen):
         self._fill_options()
         count = len(self.templates)
         self.status.info(f"{count} template(s). Pick one or type an id (i), set the options, s.")
-
-    def _type_unless_busy(self) -> None:
-        """The focus to the id field, unless the user has put it elsewhere meanwhile."""
-        if self.focused in (None, self.query_one("#mig-templates", OptionList)):
-            self.query_one("#mig-template-id", Input).focus()
 
     def _listed(self, template_id: str) -> Template | None:
         return next((t for t in self.templates if t.id == template_id), None)

@@ -149,8 +149,9 @@ class SettingsScreen(BaseScreen):
         await form.mount_all(widgets)
         self.built = True
         self.status.info(f"{len(SETTINGS)} settings · ctrl+s to review and save")
-        first = form.query(Input).first()
-        first.focus()
+        # The form, not its first field: 1-0 stay the screen keys until the user chooses
+        # a field (tab, a click).
+        form.focus()
 
     # ------------------------------------------------------------------ saving
 
