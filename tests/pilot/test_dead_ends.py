@@ -217,3 +217,122 @@ async def test_no_screen_leaves_the_focus_in_a_text_field_after_its_load(
             await wait_for(pilot, lambda a=app: a.screen.built)
             await settle(pilot)
             assert not isinstance(app.focused, Input | TextArea), app.focused
+
+
+# ------------------------------------------------------------------ typing kept while a load lands
+
+
+async def test_the_change_typed_while_the_accounts_are_listed_is_kept_and_planned(
+    make_app: Any, monkeypatch: Any
+) -> None:
+    import asyncio
+
+    app = make_app("rollout")
+    gate = asyncio.Event()
+    listings = app.agent_listings
+    real_get = listings.get
+
+    async def slow_get(*args: Any, **kwargs: Any) -> Any:
+        await gate.wait()  # a slow platform: the listing lands when the test says
+        return await real_get(*args, **kwargs)
+
+    monkeypatch.setattr(listings, "get", slow_get)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: "Listing the agent accounts" in status_of(app))
+        screen = app.screen
+        await pilot.press("c")  # while "⟳ Listing the agent accounts…"
+        await wait_for(pilot, lambda: isinstance(app.screen, RolloutForm))
+        await pilot.press(*"elevenlabs-ant")
+        voice = app.screen.query_one("#rollout-voice", Input)
+        assert voice.value == "elevenlabs-ant"
+        gate.set()  # the listing lands, then the sample's catalog
+        await wait_for(pilot, lambda: screen.accounts is not None)
+        await wait_for(pilot, lambda: screen.catalog.voices)
+        await settle(pilot)
+        assert isinstance(app.screen, RolloutForm) and app.focused is voice
+        assert voice.value == "elevenlabs-ant"  # nothing typed is dropped
+        await pilot.press(*"oni")
+        assert voice.value == "elevenlabs-antoni"
+        assert app.screen.catalog.voices  # the open form checks against the catalog now
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: screen.plan is not None and not screen.phase)
+        assert [p.account_id for p in screen.plan.accounts] == AGENTS
+        assert screen.plan.change.voice == VOICE
+
+
+async def test_a_change_submitted_before_the_listing_lands_is_planned_once_listed(
+    make_app: Any, monkeypatch: Any
+) -> None:
+    import asyncio
+
+    app = make_app("rollout")
+    gate = asyncio.Event()
+    listings = app.agent_listings
+    real_get = listings.get
+
+    async def slow_get(*args: Any, **kwargs: Any) -> Any:
+        await gate.wait()
+        return await real_get(*args, **kwargs)
+
+    monkeypatch.setattr(listings, "get", slow_get)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: "Listing the agent accounts" in status_of(app))
+        screen = app.screen
+        await fill_form(pilot, voice=VOICE)
+        await wait_for(pilot, lambda: not isinstance(app.screen, RolloutForm))
+        assert "planned once listed" in status_of(app)
+        gate.set()
+        await wait_for(pilot, lambda: screen.plan is not None and not screen.phase)
+        assert [p.account_id for p in screen.plan.accounts] == AGENTS
+
+
+async def test_a_listing_landing_leaves_the_focus_in_the_field_being_typed_in(
+    make_app: Any, monkeypatch: Any
+) -> None:
+    """The mechanism: a load that gives the focus back to its list (`focus_after_load`)
+    never takes it from a text field the user is typing in (Fleet's filter here)."""
+    import asyncio
+
+    app = make_app("fleet")
+    gate = asyncio.Event()
+    listings = app.agent_listings
+    real_get = listings.get
+
+    async def slow_get(*args: Any, **kwargs: Any) -> Any:
+        await gate.wait()
+        return await real_get(*args, **kwargs)
+
+    monkeypatch.setattr(listings, "get", slow_get)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: "Listing the agent accounts" in status_of(app))
+        await pilot.press("slash")
+        await wait_for(pilot, lambda: isinstance(app.focused, Input))
+        field = app.focused
+        await pilot.press(*"acm")
+        gate.set()
+        await wait_for(pilot, lambda: app.screen.accounts is not None)
+        await settle(pilot)
+        await pilot.press("e")
+        assert app.focused is field and field.value == "acme"
+
+
+# ------------------------------------------------------------------ counted words
+
+
+async def test_one_address_and_one_destination_are_singular(make_app: Any) -> None:
+    """Issue 24: "1 whitelisted addresses", "1 destinations"."""
+    app = make_app("sip", account=1111)
+    sim = app.connection.api.sim_app.state.sim
+    sim.sip[1111] = [{"ip": "203.0.113.7", "label": "office", "timestamp": 1_763_600_000}]
+    sim.webhooks[1111] = [{"url": "https://hooks.example.com/a", "type": "conversation",
+                           "timestamp": 1_763_600_000}]  # fmt: skip
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await wait_for(pilot, lambda: "whitelisted" in status_of(app))
+        assert "1 whitelisted address for" in status_of(app)
+        header = str(app.screen.query_one("#sip-header", Static).content)
+        assert header.startswith("1 address allowed")
+        await app.run_action("show('webhooks')")
+        await settle(pilot)
+        await wait_for(pilot, lambda: "destination" in status_of(app))
+        assert "1 destination" in status_of(app) and "1 destinations" not in status_of(app)

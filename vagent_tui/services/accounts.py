@@ -20,6 +20,7 @@ from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.errors import ApiError
 from vagent_tui.api.models import Account
 from vagent_tui.api.scope import Scope, ScopeLevel
+from vagent_tui.words import counted
 
 PAGE_SIZE = 200
 SEARCH_CAP = 50
@@ -310,7 +311,7 @@ class AccountDirectory:
         partial = ""
         if not walk.complete:
             partial = (
-                f"only the first {len(walk.accounts):,} accounts of the tree were walked: "
+                f"only the first {counted(len(walk.accounts), 'account')} of the tree were walked: "
                 "others may match"
             )
         return Matches(text, tuple(found[:cap]), len(found), "walk", partial, reason)

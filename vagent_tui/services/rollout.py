@@ -39,6 +39,7 @@ from vagent_tui.services.diff import FieldDiff, diff_configs, show
 from vagent_tui.services.fleet import describe
 from vagent_tui.services.settings import check_value
 from vagent_tui.services.staging import context_for, plan_for
+from vagent_tui.words import counted
 
 T = TypeVar("T")
 Outcome = Literal["change", "already", "refused", "unreadable"]
@@ -119,8 +120,8 @@ async def plan_account(
     if outcome == "change" and context.staging is not None:
         drafts = diff_configs(context.live or {}, context.staging)
         if drafts:
-            notes += (f"staging already holds {len(drafts)} other unpublished "
-                      f"change(s): the rollout's publish leaves this account out",)  # fmt: skip
+            notes += (f"staging already holds {counted(len(drafts), 'other unpublished change')}: "
+                      "the rollout's publish leaves this account out",)  # fmt: skip
     return AccountPlan(
         account_id, name, outcome, body=plan.body, changes=change_lines(plan.diffs),
         base=dict(context.base) if outcome == "change" else None, notes=notes,

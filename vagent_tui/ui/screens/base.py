@@ -18,7 +18,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
-from textual.widgets import DataTable, OptionList
+from textual.widgets import DataTable, Input, OptionList, TextArea
 from textual.worker import Worker
 
 from vagent_tui.api.errors import PlatformError
@@ -196,6 +196,15 @@ class BaseScreen(Screen[None]):
             call(start), still_wanted=still_wanted, on_error=on_error or self.status.error,
             busy=busy,
         )  # fmt: skip
+
+    # ------------------------------------------------------------------ the focus
+
+    def focus_after_load(self, widget: Widget) -> None:
+        """Give ``widget`` the focus a load's busy indicator took, unless the user has
+        chosen a text field meanwhile: a load landing never takes the keys from what
+        is being typed (loads never focus a text field by themselves)."""
+        if not isinstance(self.focused, Input | TextArea):
+            widget.focus()
 
     # ------------------------------------------------------------------ failures
 

@@ -59,6 +59,7 @@ from vagent_tui.ui.widgets.migration_rows import (
 )
 from vagent_tui.ui.widgets.status import describe_error, outcome_unknown
 from vagent_tui.ui.widgets.table_filter import filter_binding
+from vagent_tui.words import counted
 
 WIDE = 140
 NO_LIST = "This platform lists no templates: type a template id (i)"
@@ -217,7 +218,9 @@ class MigrationsScreen(BaseScreen):
             self._fill(self.templates[0].id)  # the first listed, unless an id was typed
         self._fill_options()
         count = len(self.templates)
-        self.status.info(f"{count} template(s). Pick one or type an id (i), set the options, s.")
+        self.status.info(
+            f"{counted(count, 'template')}. Pick one or type an id (i), set the options, s."
+        )
 
     def _listed(self, template_id: str) -> Template | None:
         return next((t for t in self.templates if t.id == template_id), None)
@@ -347,7 +350,7 @@ class MigrationsScreen(BaseScreen):
         force = self.query_one("#mig-force", Checkbox).value
         picked = self._sections()
         text = Text("dry run" if dry else "REAL RUN", style="" if dry else WARN_STRONG)
-        text.append(f" · {len(picked)} section(s)" if picked else " · all sections")
+        text.append(f" · {counted(len(picked), 'section')}" if picked else " · all sections")
         if force:
             text.append(" · replaces overrides", style=FAILED_STRONG)
         self.query_one("#mig-plan", Static).update(text)

@@ -29,6 +29,7 @@ from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.screens.staging_flow import stage_change, who_of
 from vagent_tui.ui.text import inert, safe
 from vagent_tui.ui.widgets.form import FormField, first_invalid, show_errors
+from vagent_tui.words import counted
 
 _BOOL = [("true", "true"), ("false", "false")]
 
@@ -148,7 +149,7 @@ class SettingsScreen(BaseScreen):
             widgets.append(FormField(setting.label, editor, name=setting.name, hint=hint))
         await form.mount_all(widgets)
         self.built = True
-        self.status.info(f"{len(SETTINGS)} settings · ctrl+s to review and save")
+        self.status.info(f"{counted(len(SETTINGS), 'setting')} · ctrl+s to review and save")
         # The form, not its first field: 1-0 stay the screen keys until the user chooses
         # a field (tab, a click).
         form.focus()
@@ -192,7 +193,7 @@ class SettingsScreen(BaseScreen):
                 invalid.widget.focus()
                 invalid.scroll_visible()
             count = len(errors)
-            self.status.error(f"{count} field{'s' if count != 1 else ''} to fix; nothing was sent",
+            self.status.error(f"{counted(count, 'field')} to fix; nothing was sent",
                               retry_key=None)  # fmt: skip
             return
         if not values:
@@ -204,7 +205,7 @@ class SettingsScreen(BaseScreen):
     @work(group="write-settings-save", exit_on_error=False)
     async def save(self, values: dict[str, Any]) -> None:
         count = len(values)
-        what = f"{count} setting{'s' if count != 1 else ''}"
+        what = counted(count, "setting")
         staged = await stage_change(self, Change.of_settings(values), what=what, seen=self.base)
         if staged.outcome == "written":
             self.dismiss(None)
@@ -230,7 +231,7 @@ class SettingsScreen(BaseScreen):
         if values or errors:
             keep = ConfirmModal(
                 "Discard your edits?",
-                f"{len(values) + len(errors)} setting(s) edited and not written.",
+                f"{counted(len(values) + len(errors), 'setting')} edited and not written.",
                 confirm_label="Discard",
             )
             if not await self.app.push_screen_wait(keep):

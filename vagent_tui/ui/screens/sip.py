@@ -28,6 +28,7 @@ from vagent_tui.ui.widgets.entry_forms import SipEntryForm
 from vagent_tui.ui.widgets.status import describe_error, outcome_unknown
 from vagent_tui.ui.widgets.table_filter import filter_binding
 from vagent_tui.ui.widgets.tables import SafeTable, place_cursor, row_table
+from vagent_tui.words import counted
 
 
 class SipScreen(BaseScreen):
@@ -85,8 +86,8 @@ class SipScreen(BaseScreen):
             return
         self.show_entries(entries, highlight)
         if not quiet:
-            more = left_out(len(entries), "addresses")
-            self.status.ok(f"{len(entries)} whitelisted addresses for {self.who}{more}")
+            more = left_out(len(entries), "address")
+            self.status.ok(f"{counted(len(entries), 'whitelisted address')} for {self.who}{more}")
 
     def show_entries(self, entries: list[SipEntry], highlight: str | None = None) -> None:
         table = self.table
@@ -104,9 +105,8 @@ class SipScreen(BaseScreen):
                 )
             place_cursor(table, [e.ip for e in entries], keep, row)
         self.set_class(not entries, "-empty")
-        plural = "" if len(entries) == 1 else "es"
         self.query_one("#sip-header", Static).update(
-            safe(f"{len(entries)} address{plural} allowed to send SIP traffic for {self.who}")
+            safe(f"{counted(len(entries), 'address')} allowed to send SIP traffic for {self.who}")
         )
 
     @property

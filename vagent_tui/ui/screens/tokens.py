@@ -33,6 +33,7 @@ from vagent_tui.ui.widgets.new_token import NewTokenModal
 from vagent_tui.ui.widgets.status import describe_error, outcome_unknown
 from vagent_tui.ui.widgets.table_filter import filter_binding
 from vagent_tui.ui.widgets.tables import SafeTable, row_table
+from vagent_tui.words import counted
 
 TOKEN_TYPES = [("admin", "admin")]  # the only type the API documents
 
@@ -141,8 +142,7 @@ class TokensScreen(BaseScreen):
         self.query_one("#tokens-note", Static).update(
             safe(f"Tokens of {self._who()} · masked; a new value is shown once")
         )
-        count = f"{len(records)} token{'s' if len(records) != 1 else ''}"
-        count += left_out(len(records), "tokens")
+        count = counted(len(records), "token") + left_out(len(records), "token")
         self.status.ok(f"{done} · {count}" if done else count)
 
     def _fill(self, records: list[TokenRecord]) -> None:

@@ -35,6 +35,7 @@ from vagent_tui.ui.widgets.hooks import HookPane
 from vagent_tui.ui.widgets.relays import RelayPane, RelayRow, explain, relay_rows
 from vagent_tui.ui.widgets.status import describe_error, outcome_unknown
 from vagent_tui.ui.widgets.table_filter import filter_binding
+from vagent_tui.words import counted
 
 WIDE = 120
 """From this width the relay detail sits beside the relay table, below it otherwise."""
@@ -189,7 +190,7 @@ class WebhooksScreen(BaseScreen):
         if not ok or hooks is None:
             return
         self.hook_pane.show(hooks, highlight)
-        count = f"{len(hooks)} destinations{left_out(len(hooks), 'destinations')}"
+        count = counted(len(hooks), "destination") + left_out(len(hooks), "destination")
         self._part_done("hooks", count, quiet=quiet)
 
     @work(exclusive=True, group="webhooks-relays", exit_on_error=False)
@@ -218,7 +219,7 @@ class WebhooksScreen(BaseScreen):
         if configs is None:
             summary = "relays: refused (HTTP 403)"
         else:
-            summary = f"{len(configs)} of {len(self.relays)} relay types configured"
+            summary = f"{len(configs)} of {counted(len(self.relays), 'relay type')} configured"
         self._part_done("relays", summary, quiet=quiet)
 
     # ------------------------------------------------------------------ add a destination
