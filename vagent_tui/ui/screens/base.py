@@ -176,7 +176,8 @@ class BaseScreen(Screen[None]):
         ``call`` gets the connection in force and reads through it (``connection.api``,
         ``connection.target_id``). ``note`` goes on the status line and ``busy`` shows
         the loading indicator meanwhile. A platform error is shown by ``on_error``
-        (the status line, with ``r`` to retry, by default); any other exception ends the
+        (the status line by default: ``r`` where a retry may help, else what to do
+        instead, `vagent_tui.ui.failures.next_step`); any other exception ends the
         worker and `load_failed` shows it. Nothing is shown, and ``(False, None)``
         comes back, when the client changed meanwhile (another profile), or the target
         did and the read is for the target (``follows_target``; a read of the key's
