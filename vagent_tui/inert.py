@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import unicodedata
 
+from vagent_tui.words import counted
+
 DISPLAY_LIMIT = 2_000
 """Characters of one displayed value (a name, a label, a message) before it is cut."""
 
@@ -75,5 +77,5 @@ def inert(value: object, *, multiline: bool = False, limit: int | None = None) -
     if not text.isprintable():  # the fast path: most text is
         text = "".join(c if c.isprintable() else _visible(c, multiline) for c in text)
     if cut:
-        text += f"…(+{cut:,} characters)"
+        text += f"…(+{counted(cut, 'character')})"
     return text

@@ -17,6 +17,8 @@ import threading
 from collections.abc import Callable
 from typing import IO
 
+from vagent_tui.words import counted
+
 
 class TokenCommandError(Exception):
     """The command could not give a token; the text says why, never what it printed."""
@@ -103,7 +105,8 @@ def run(command: str, who: str, *, timeout: float, output_limit: int) -> str:
     if status != 0 or not token:
         ended = f"status {status}" if status >= 0 else f"signal {-status}"
         said = (
-            f"; it wrote {err.seen:,} bytes on stderr, not shown here (run it yourself to see)"
+            f"; it wrote {counted(err.seen, 'byte')} on stderr, not shown here (run it yourself "
+            "to see)"
             if err.seen
             else ""
         )

@@ -116,3 +116,40 @@ async def test_a_disabled_key_is_dim_and_rings() -> None:
         assert footer.tooltip == "Go" and footer.styles.pointer == "pointer"
         await pilot.hover(footer, offset=(30, 0))  # past the keys
         assert footer.tooltip is None and footer.styles.pointer == "default"
+
+
+async def test_a_click_on_the_hint_runs_what_its_keys_run(make_app: Any) -> None:
+    """Issue 24: the way-around hint looked like keys, and a click on it did nothing."""
+    from textual.command import CommandInput, CommandPalette
+
+    from vagent_tui.ui.keys_panel import KeysScreen
+
+    app = make_app("voices")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        footer = app.screen.query_one(KeysFooter)
+        line = footer.render().plain
+
+        async def click(words: str) -> None:
+            await pilot.click(footer, offset=(line.index(words) + 1, 0))
+            await pilot.pause()
+
+        await click("? keys")
+        await wait_for(pilot, lambda: isinstance(app.screen, KeysScreen))
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, KeysScreen))
+
+        await click(": ^p commands")
+        await wait_for(pilot, lambda: CommandPalette.is_open(app))
+        assert app.screen.query_one(CommandInput).value == ""
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not CommandPalette.is_open(app))
+
+        await click("1-0 screens")
+        await wait_for(pilot, lambda: CommandPalette.is_open(app))
+        await wait_for(pilot, lambda: app.screen.query_one(CommandInput).value == "screen: ")
+        await pilot.hover(footer, offset=(line.index("? keys") + 1, 0))
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not CommandPalette.is_open(app))
+        await pilot.hover(footer, offset=(line.index("? keys") + 1, 0))
+        assert footer.tooltip == "?: keys" and footer.styles.pointer == "pointer"

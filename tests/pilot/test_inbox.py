@@ -244,8 +244,9 @@ async def test_server_error_message_for_a_bad_target(make_app: Any) -> None:
         sim = app.connection.api.sim_app.state.sim
         sim.accounts.pop(9111)  # the account vanishes: the server refuses the target
         await press(pilot, "n")
-        assert "press r to retry" in str(screen.status.content)
+        assert "press r" not in str(screen.status.content)  # a refusal: same on a retry
         assert "HTTP 403" in str(screen.status.content)
+        assert "Scope (1) selects another account" in str(screen.status.content)
 
 
 async def test_agent_key_reads_its_own_inbox_without_a_target(make_app: Any) -> None:

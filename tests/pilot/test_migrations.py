@@ -352,7 +352,8 @@ async def test_partner_key_shows_the_server_message_then_follows_the_target(
         screen = app.screen
         status = str(screen.status.content)
         assert "Templates are a reseller feature; select a reseller account" in status
-        assert "press r to retry" in status
+        assert "press r" not in status  # a refusal: a retry gets the same (issue 24)
+        assert "Scope (1) selects another account" in status
         await start(pilot)
         assert posts(app) == []
         app.select_target(1100)

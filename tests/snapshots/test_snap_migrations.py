@@ -94,7 +94,8 @@ def no_list_app(make_app: Any, monkeypatch: Any) -> Any:
 
 async def run_before_typed(pilot: Any) -> None:
     await settle(pilot)
-    await pilot.press(*"tpl-dental-reception")
+    await pilot.press("i", *"tpl-dental-reception")  # i: the user chooses the field
+    pilot.app.focused.cursor_blink = False  # the cursor shown, whatever the time taken
     await settle(pilot)
     pilot.app.screen.query_one("#mig-sections-typed").value = "voice, instructions"
     await settle(pilot)

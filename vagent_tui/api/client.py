@@ -15,7 +15,7 @@ from urllib.parse import parse_qsl, quote, urlsplit, urlunsplit
 from vagent_tui.api import models as m
 from vagent_tui.api.errors import PlatformError, redact_url
 from vagent_tui.api.logs import LogsApi
-from vagent_tui.api.replies import Json
+from vagent_tui.api.replies import Json, no_list, parse_model
 from vagent_tui.api.targets import Target
 from vagent_tui.api.transport import (
     API_PREFIX,
@@ -28,6 +28,14 @@ from vagent_tui.api.transport import (
 
 def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _rooms_page(payload: Json, url: str, params: Mapping[str, Any]) -> m.InboxPage:
+    """An inbox page: its ``rooms`` list is required (absent or null is no list, not an
+    empty one); a ``pageSize`` or ``pageNumber`` that came null is what was asked."""
+    if payload.get("rooms") is None:
+        raise no_list("rooms", url)
+    return _as_asked(parse_model(m.InboxPage, payload, url=url), params)
 
 
 def _as_asked(page: m.InboxPage, params: Mapping[str, Any]) -> m.InboxPage:
@@ -491,9 +499,7 @@ class PlatformClient(LogsApi):
             params["unread"] = True
         return await self.get(
             "/junkConversations",
-            lambda payload: _as_asked(
-                self._parse(m.JunkRoomPage, payload, url="/junkConversations"), params
-            ),
+            lambda payload: _rooms_page(payload, "/junkConversations", params),
             target=target,
             params=params,
         )
@@ -515,9 +521,7 @@ class PlatformClient(LogsApi):
             params["unread"] = True
         return await self.get(
             "/conversations",
-            lambda payload: _as_asked(
-                self._parse(m.InboxPage, payload, url="/conversations"), params
-            ),
+            lambda payload: _rooms_page(payload, "/conversations", params),
             target=target,
             params=params,
         )

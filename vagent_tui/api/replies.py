@@ -140,10 +140,21 @@ def parse_model(model: type[ModelT], value: Any, *, method: str = "", url: str =
     )
 
 
+def no_list(key: str, url: str) -> MalformedResponse:
+    """A reply without the list it is for: not an empty list (nothing is known of them)."""
+    return MalformedResponse(f"The platform's reply holds no {key!r} list", method="GET", url=url)
+
+
 def parse_list(model: type[ModelT], payload: Json, key: str, url: str) -> list[ModelT]:
+    """The ``key`` list of a reply as models; null items skipped.
+
+    Raises:
+        MalformedResponse: the reply holds no such list (absent or null: an empty list
+            is ``[]``), or not a list, or items that do not fit ``model``.
+    """
     items = payload.get(key)
     if items is None:
-        return []
+        raise no_list(key, url)
     if not isinstance(items, list):
         raise MalformedResponse(f"The platform's reply has {key!r} that is not a list", url=url)
     # A null item is no record: skipped (and counted), so that it does not cost the list

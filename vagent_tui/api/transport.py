@@ -60,6 +60,7 @@ from vagent_tui.api.replies import (
     Reply,
     decode_reply,
     list_envelope,
+    no_list,
     parse_list,
     parse_model,
 )
@@ -632,7 +633,7 @@ class ApiTransport:
                 payload, message = self._decode("GET", url, response)
                 items = payload.get(key)
                 if items is None:
-                    return [], message
+                    raise no_list(key, path)
                 if not isinstance(items, list):
                     raise MalformedResponse(
                         f"The platform's reply has '{key}' that is not a list", url=path

@@ -22,6 +22,7 @@ from vagent_tui.api.errors import ApiError, PlatformError
 from vagent_tui.api.models import Account
 from vagent_tui.api.scope import Scope, ScopeLevel
 from vagent_tui.services.reread import read_again
+from vagent_tui.words import counted
 
 PAGE_SIZE = 200
 SEARCH_CAP = 50
@@ -347,7 +348,7 @@ class AccountDirectory:
         partial = ""
         if not walk.complete:
             partial = (
-                f"only the first {len(walk.accounts):,} accounts of the tree were walked: "
+                f"only the first {counted(len(walk.accounts), 'account')} of the tree were walked: "
                 "others may match"
             )
         return Matches(text, tuple(found[:cap]), len(found), "walk", partial, reason)

@@ -17,6 +17,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from vagent_tui.words import counted
+
 Kind = Literal["changed", "added", "removed"]
 
 ENTRY_KEYS: dict[str, str] = {
@@ -204,10 +206,10 @@ def summary(diffs: Sequence[FieldDiff]) -> str:
             lists[name] += 1
         else:
             settings += 1
-    parts = [f"{settings} setting{'s' if settings != 1 else ''}"] if settings else []
+    parts = [counted(settings, "setting")] if settings else []
     nouns = {"actions": "function", "reportingFields": "reporting field", "apps": "app",
              "skills": "skill"}  # fmt: skip
     for name, count in lists.items():
         if count:
-            parts.append(f"{count} {nouns[name]}{'s' if count != 1 else ''}")
+            parts.append(counted(count, nouns[name]))
     return ", ".join(parts)

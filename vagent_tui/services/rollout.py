@@ -40,6 +40,7 @@ from vagent_tui.services.fleet import describe
 from vagent_tui.services.reread import read_again
 from vagent_tui.services.settings import check_value
 from vagent_tui.services.staging import context_for, plan_for
+from vagent_tui.words import counted
 
 T = TypeVar("T")
 Outcome = Literal["change", "already", "refused", "unreadable"]
@@ -123,8 +124,8 @@ async def plan_account(
         # Compared first: most stagings equal live, and then nothing needs to be listed.
         drafts = diff_configs(context.live or {}, context.staging)
         if drafts:
-            notes += (f"staging already holds {len(drafts)} other unpublished "
-                      f"change(s): the rollout's publish leaves this account out",)  # fmt: skip
+            notes += (f"staging already holds {counted(len(drafts), 'other unpublished change')}: "
+                      "the rollout's publish leaves this account out",)  # fmt: skip
     return AccountPlan(
         account_id, name, outcome, body=plan.body, changes=change_lines(plan.diffs),
         base=dict(context.base) if outcome == "change" else None, notes=notes,

@@ -6,10 +6,11 @@ with a message for that field (nothing is planned while one is wrong):
 * functions: ``bookAppointment on, transferCall off`` (``,`` or ``;`` between switches);
 * settings: ``speakingTimeout=900; agentLang=en-US`` (``;`` between settings, since a
   value may hold commas), each value checked as the Settings screen checks it;
-* accounts: words matched against the account's name, username, id and the names of
-  the accounts above it (its organization, its reseller), and ``voice:``, ``engine:``,
-  ``lang:`` matched against its current configuration (read while planning: an account
-  that does not match is left out of the plan, and the plan counts it).
+* accounts: ``all`` (or nothing) for every account; else words matched against the
+  account's name, username, id and the names of the accounts above it (its
+  organization, its reseller), and ``voice:``, ``engine:``, ``lang:`` matched against
+  its current configuration (read while planning: an account that does not match is
+  left out of the plan, and the plan counts it).
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ from vagent_tui.services.settings import BY_NAME, parse_value
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]*$")
 FILTER_KEYS = ("voice", "engine", "lang")
 ENGINE_FIELDS = ("agentTtsEngine", "agentS2SEngine", "agentSttEngine")
+ALL = "all"
+"""The accounts field's word for every account (as an empty field)."""
 
 
 def parse_functions(text: str) -> tuple[FunctionSwitch, ...]:
@@ -85,16 +88,22 @@ class AccountFilter:
 
     @classmethod
     def parse(cls, text: str) -> AccountFilter:
-        """``acme dental voice:openai-ash engine:elevenlabs lang:en-US``.
+        """``acme dental voice:openai-ash engine:elevenlabs lang:en-US``; ``all`` (any
+        case) or nothing at all: every account.
 
         Raises:
-            ValueError: a ``key:value`` with an unknown key or no value.
+            ValueError: a ``key:value`` with an unknown key or no value; ``all`` beside
+                other words (it would be matched as a word: say which is meant).
         """
+        if text.strip().casefold() == ALL:
+            return cls()
         words: list[str] = []
         keyed: dict[str, str] = {}
         for word in text.split():
             key, sep, value = word.partition(":")
             if not sep:
+                if word.casefold() == ALL:
+                    raise ValueError("all means every account: give it alone, or only words")
                 words.append(word.casefold())
                 continue
             if key.lower() not in FILTER_KEYS:

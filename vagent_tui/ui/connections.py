@@ -37,6 +37,7 @@ from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.textual_compat import CrashReportingApp
 from vagent_tui.ui.themes import honour_empty_no_color, no_color_wanted
 from vagent_tui.ui.widgets.status import describe_error
+from vagent_tui.words import counted
 
 if TYPE_CHECKING:  # the journal and the watcher are imported when first used
     from vagent_tui.api.models import MigrationTask
@@ -299,7 +300,7 @@ class ConnectionApp(CrashReportingApp[None]):
         names = ", ".join(f"{t.template_name or t.template_id} ({t.task_id})" for t in running)
         count = len(running)
         body = (
-            f"{count} migration{'s' if count != 1 else ''} still running: {names}.\n\n"
+            f"{counted(count, 'migration')} still running: {names}.\n\n"
             "They continue on the platform after you quit: only watching them here stops, "
             "and the platform lists no tasks, so note the task ids to check them later.\n\n"
             "ctrl+q again or Quit leaves; ESC stays."
@@ -548,8 +549,8 @@ class ConnectionApp(CrashReportingApp[None]):
             worker.cancel()
         if dropped:
             self.notify(
-                f"Stopped watching {len(dropped)} migration task(s) of the previous profile; "
-                "they go on on the platform.",
+                f"Stopped watching {counted(len(dropped), 'migration task')} of the previous "
+                "profile; they go on on the platform.",
                 severity="warning",
             )
         self._watcher, self._watched_client = None, client

@@ -25,6 +25,9 @@ from vagent_tui.api.errors import (
     ApiError,
     MalformedResponse,
     PlatformError,
+    ReadOnlyRefused,
+    ReplyTooLarge,
+    TransportError,
     outcome_unknown,
     redact_text,
 )
@@ -66,7 +69,12 @@ class Line(Protocol):
     def busy(self, what: str = "Loading") -> None: ...
 
     def error(
-        self, error: BaseException | str, *, retry_key: str | None = "r", prefix: str = ""
+        self,
+        error: BaseException | str,
+        *,
+        retry_key: str | None = "r",
+        prefix: str = "",
+        cause: BaseException | None = None,
     ) -> None: ...
 
 
@@ -82,11 +90,13 @@ class StatusReport(Message):
         kind: Literal["info", "ok", "busy", "error"],
         what: BaseException | str,
         retry_key: str | None = "r",
+        cause: BaseException | None = None,
     ) -> None:
         super().__init__()
         self.kind = kind
         self.what = what
         self.retry_key = retry_key
+        self.cause = cause
 
     @classmethod
     def info(cls, message: str) -> StatusReport:
@@ -101,12 +111,18 @@ class StatusReport(Message):
         return cls("busy", what)
 
     @classmethod
-    def error(cls, error: BaseException | str, *, retry_key: str | None = "r") -> StatusReport:
-        return cls("error", error, retry_key)
+    def error(
+        cls,
+        error: BaseException | str,
+        *,
+        retry_key: str | None = "r",
+        cause: BaseException | None = None,
+    ) -> StatusReport:
+        return cls("error", error, retry_key, cause)
 
     def show_on(self, line: Line) -> None:
         if self.kind == "error":
-            line.error(self.what, retry_key=self.retry_key)
+            line.error(self.what, retry_key=self.retry_key, cause=self.cause)
         elif self.kind == "ok":
             line.ok(describe_error(self.what))
         elif self.kind == "busy":
@@ -124,6 +140,56 @@ def describe_error(error: BaseException | str) -> str:
         prefix = f"HTTP {status}: " if status and f"HTTP {status}" not in error.message else ""
         return prefix + error.message + (UNSURE if outcome_unknown(error) else "")
     return redact_text(f"{type(error).__name__}: {error}")
+
+
+RETRY_STATUSES = frozenset({408, 425, 429})
+"""Refusals of a moment (a timeout, too early, too many requests): asked again, they may
+pass. Every 5xx is such a one too."""
+
+
+def retry_helps(error: BaseException) -> bool:
+    """Whether asking again may get another answer, by the error's kind.
+
+    A network fault, a timeout, a 5xx, a 429 or a reply cut or garbled on its way may
+    pass on a retry; a refusal (4xx), a route the platform does not have (404), a reply
+    over the size limit or a change refused by a read-only profile come back the same.
+    An error of no known kind (a bug, a local file) may be of a moment: offered.
+    """
+    if isinstance(error, ApiError):
+        return error.status >= 500 or error.status in RETRY_STATUSES
+    if isinstance(error, ReplyTooLarge | ReadOnlyRefused):
+        return False
+    if isinstance(error, TransportError | MalformedResponse):
+        return True
+    return not isinstance(error, PlatformError)
+
+
+def instead_of_retry(error: BaseException) -> str:
+    """What to do about a failure a retry cannot mend ("" when its message says it)."""
+    if isinstance(error, ApiError):
+        if error.status == 404:
+            return "this platform has no such route or record here: a retry gets the same answer"
+        if error.status == 403:
+            return "not allowed here: a retry gets the same; Scope (1) selects another account"
+        if 400 <= error.status < 500:
+            return "the platform refuses the request as it is: a retry gets the same answer"
+    if isinstance(error, ReplyTooLarge):
+        return "a retry gets the same reply"
+    return ""
+
+
+def next_step(error: BaseException | str, retry_key: str | None) -> str:
+    """What a status line adds after a failure: ``press r to retry`` where a retry may
+    help (``retry_key``: the key that retries; None: none does), else what to do instead.
+
+    A failure told as text says its next step itself: nothing is added. A change whose
+    outcome is unknown is never offered again blindly: it is read back.
+    """
+    if isinstance(error, str) or outcome_unknown(error):
+        return ""
+    if retry_helps(error):
+        return f"press {retry_key} to retry" if retry_key else ""
+    return instead_of_retry(error)
 
 
 class WorkerFailed(Message):

@@ -17,6 +17,7 @@ from textual.binding import Binding
 from textual.dom import DOMNode
 
 from vagent_tui.ui.registry import SCREENS
+from vagent_tui.words import noun_for
 
 _EXTRA_MODULES = (
     "vagent_tui.ui.app",
@@ -74,8 +75,8 @@ def unknown_ids(keymap: Mapping[str, str]) -> list[str]:
 
 def keymap_warning(profile: str, unknown: list[str]) -> str:
     names = ", ".join(repr(i) for i in unknown)
-    plural = "s" if len(unknown) > 1 else ""
+    ids = noun_for(len(unknown), "id")
     return (
-        f"Profile {profile!r}: keymap has unknown binding id{plural} {names}, ignored. "
+        f"Profile {profile!r}: keymap has unknown binding {ids} {names}, ignored. "
         "`vagent-tui keys` lists the ids."
     )

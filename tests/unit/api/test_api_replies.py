@@ -7,6 +7,7 @@ import pytest
 
 from vagent_tui.api import models as m
 from vagent_tui.api.client import Exchange
+from vagent_tui.api.errors import MalformedResponse
 
 from .helpers import TOKEN, Recorder, ok
 
@@ -41,8 +42,37 @@ async def test_list_voices_parses_models_and_keeps_unknown_fields(make_client) -
     assert aria.model_extra == {"futureField": {"nested": 1}}
 
 
-async def test_list_missing_key_is_empty_list(make_client) -> None:
-    client = make_client(Recorder(ok({"success": True})))
+@pytest.mark.parametrize("reply", [{"success": True}, {"success": True, "voices": None}])
+async def test_a_reply_without_its_list_is_not_an_empty_list(make_client, reply) -> None:
+    """Issue 24: ``{"success": true}`` alone said "0 voices"; nothing is known of them."""
+    client = make_client(Recorder(ok(reply)))
+
+    with pytest.raises(MalformedResponse, match="holds no 'voices' list"):
+        await client.list_voices()
+
+
+@pytest.mark.parametrize(
+    ("call", "key"),
+    [
+        (lambda c: c.list_functions(1111), "functions"),
+        (lambda c: c.list_webhooks(), "webhooks"),
+        (lambda c: c.list_sip_whitelist(), "whitelist"),
+        (lambda c: c.list_tokens(), "tokens"),
+        (lambda c: c.list_templates(), "templates"),
+        (lambda c: c.list_accounts(1110), "accounts"),
+        (lambda c: c.list_junk_rooms(), "rooms"),
+        (lambda c: c.list_room_messages("1111:1"), "messages"),
+    ],
+)
+async def test_every_list_reader_refuses_a_reply_without_its_list(make_client, call, key) -> None:
+    client = make_client(Recorder(ok({"success": True, "message": "ok"})))
+
+    with pytest.raises(MalformedResponse, match=f"holds no '{key}' list"):
+        await call(client)
+
+
+async def test_an_empty_list_is_an_empty_list(make_client) -> None:
+    client = make_client(Recorder(ok({"success": True, "voices": [], "webhooks": []})))
 
     assert await client.list_voices() == []
     assert await client.list_webhooks() == []

@@ -13,7 +13,7 @@ from vagent_tui.api import models as m
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.errors import MalformedResponse, PlatformError
 
-from .helpers import TOKEN, Recorder, json_body, multipart_fields, query
+from .helpers import TOKEN, Recorder, json_body, multipart_fields, ok, query
 
 TARGET = 4242
 NO_BODY = object()
@@ -500,9 +500,18 @@ def test_every_public_method_has_a_case() -> None:
     assert not missing, f"methods without a request-shape case: {sorted(missing)}"
 
 
+EVERY_LIST = {
+    "success": True,
+    **{key: [] for key in ("voices", "functions", "versions", "tokens", "whitelist", "webhooks",
+                           "types", "configs", "accounts", "resellers", "organizations", "files",
+                           "templates", "rooms", "messages")},
+}  # fmt: skip
+"""A reply holding every list the client reads, empty (a reply without its list is refused)."""
+
+
 @pytest.mark.parametrize(("case", "target"), _variants())
 async def test_request_shape(make_client, case: Case, target: int | None) -> None:
-    recorder = Recorder()
+    recorder = Recorder(ok(EVERY_LIST))
     client = make_client(recorder)
 
     await case.call(client, target)

@@ -32,6 +32,7 @@ from vagent_tui.services.session import Connection
 from vagent_tui.services.staging import Slots, wire
 from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.dialogs import PromptModal
+from vagent_tui.ui.failures import next_step
 from vagent_tui.ui.format import fmt_datetime, joined
 from vagent_tui.ui.palette import BADGE_OK, BADGE_WARN, FAILED, WARN
 from vagent_tui.ui.screens.agent_changes import AgentChanges, title_problem
@@ -41,6 +42,7 @@ from vagent_tui.ui.widgets.agent_view import AgentView, ScrollPane
 from vagent_tui.ui.widgets.status import describe_error, token_refused
 from vagent_tui.ui.widgets.tables import ROW_CAP, SafeTable, left_out, row_table
 from vagent_tui.ui.writes import Write, Written
+from vagent_tui.words import counted, noun_for
 
 
 def differing_fields(live: AgentConfig, staging: AgentConfig) -> list[str]:
@@ -172,7 +174,7 @@ class AgentScreen(AgentChanges):
         self._show_slot()
         self._show_versions()
         count = len(slots.versions)
-        more = left_out(count, "versions")
+        more = left_out(count, "version")
         if self.done_note:  # a change just made: say what it did, on what is shown now
             if self.done_failed:
                 self.status.error(self.done_note, retry_key=None)
@@ -180,7 +182,7 @@ class AgentScreen(AgentChanges):
                 self.status.ok(self.done_note)
             self.done_note = ""
             return
-        self.status.info(f"Loaded; {count:,} saved version{'s' if count != 1 else ''}{more}")
+        self.status.info(f"Loaded; {counted(count, 'saved version')}{more}")
 
     def load_failed(self, error: BaseException, group: str = "") -> None:
         super().load_failed(error, group)
@@ -200,8 +202,8 @@ class AgentScreen(AgentChanges):
             line = safe(f"✗ {what}: {describe_error(error)}", FAILED)
             if token_refused(error):
                 line.append(" (a new token is needed: see the status line)", style="dim")
-            else:
-                line.append(" (r: retry)", style="dim")
+            elif step := next_step(error, "r"):
+                line.append(f" ({step})", style="dim")
             self.query_one("#agent-slot", Static).update(line)
 
     # ------------------------------------------------------------------ showing
@@ -223,7 +225,8 @@ class AgentScreen(AgentChanges):
             line.append("  staging is empty: showing the live configuration", style=WARN)
         elif self.slot == "staging" and slots.live is not None and slots.staging is not None:
             diff = differing_fields(slots.live, slots.staging)
-            line.append(f"  {len(diff)} field(s) differ from live", style="dim")
+            differ = noun_for(len(diff), "differs", "differ")
+            line.append(f"  {counted(len(diff), 'field')} {differ} from live", style="dim")
             if diff:
                 line.append(": " + joined(diff), style="dim")
         line.append("  (s: staging/live)", style="dim")

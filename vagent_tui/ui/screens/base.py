@@ -18,7 +18,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
-from textual.widgets import DataTable, OptionList
+from textual.widgets import DataTable, Input, OptionList, TextArea
 from textual.worker import NoActiveWorker, Worker, get_current_worker
 
 from vagent_tui.api.base import counting_empty
@@ -178,7 +178,8 @@ class BaseScreen(Screen[None]):
         ``call`` gets the connection in force and reads through it (``connection.api``,
         ``connection.target_id``). ``note`` goes on the status line and ``busy`` shows
         the loading indicator meanwhile. A platform error is shown by ``on_error``
-        (the status line, with ``r`` to retry, by default); any other exception ends the
+        (the status line by default: ``r`` where a retry may help, else what to do
+        instead, `vagent_tui.ui.failures.next_step`); any other exception ends the
         worker and `load_failed` shows it. Nothing is shown, and ``(False, None)``
         comes back, when the client changed meanwhile (another profile), or the target
         did and the read is for the target (``follows_target``; a read of the key's
@@ -238,6 +239,15 @@ class BaseScreen(Screen[None]):
             journal_error=lambda: self.vapp.journal.error,
         )  # fmt: skip
 
+    # ------------------------------------------------------------------ the focus
+
+    def focus_after_load(self, widget: Widget) -> None:
+        """Give ``widget`` the focus a load's busy indicator took, unless the user has
+        chosen a text field meanwhile: a load landing never takes the keys from what
+        is being typed (loads never focus a text field by themselves)."""
+        if not isinstance(self.focused, Input | TextArea):
+            widget.focus()
+
     # ------------------------------------------------------------------ failures
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
@@ -275,7 +285,7 @@ class BaseScreen(Screen[None]):
             )
             self.call_after_refresh(self._maybe_reload)
         else:
-            self.status.error(f"Unexpected error: {describe_error(error)}")
+            self.status.error(error, prefix="Unexpected error: ")
 
     def notify_if_away(self, message: str) -> None:
         """A toast for an outcome this screen's status line says, when the line is not in

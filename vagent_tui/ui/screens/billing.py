@@ -29,6 +29,7 @@ from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.form import FormField, errors_by_field, first_invalid, show_errors
 from vagent_tui.ui.writes import Write, Written
+from vagent_tui.words import counted
 
 PROTOCOLS = [("SFTP", "sftp"), ("FTPS", "ftps"), ("FTP", "ftp")]
 DEFAULT_PORTS = {"sftp": 22, "ftps": 990, "ftp": 21}
@@ -255,8 +256,7 @@ class BillingScreen(BaseScreen):
             rest = show_errors(self.fields, errors)
             count = len(errors)
             self.status.error(
-                "; ".join(rest)
-                or f"{count} field{'s' if count != 1 else ''} to fix: nothing was sent",
+                "; ".join(rest) or f"{counted(count, 'field')} to fix: nothing was sent",
                 retry_key=None,
             )
             invalid = first_invalid(self.fields)

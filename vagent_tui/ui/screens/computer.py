@@ -28,6 +28,7 @@ from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.computer_recording import RecordingPane
 from vagent_tui.ui.widgets.computer_upload import UploadPane
 from vagent_tui.ui.widgets.table_filter import filter_binding
+from vagent_tui.words import counted
 
 TREE_ROOT: Path | None = None
 """Where the file tree starts; None is the current working directory (tests pin it)."""
@@ -140,7 +141,7 @@ class ComputerScreen(BaseScreen):
             self.status.ok(f"The Computer Agent that agent #{choice.delegate_of} delegates to")
         else:
             n = len(ids)
-            self.status.ok(f"{n} Computer Agent account{'s' if n != 1 else ''} within reach")
+            self.status.ok(f"{counted(n, 'Computer Agent account')} within reach")
         self._account_changed(force=True)
 
     @on(Select.Changed, "#computer-account")

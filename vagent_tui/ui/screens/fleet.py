@@ -54,6 +54,7 @@ from vagent_tui.ui.widgets.fleet_export import ask_concurrency, default_concurre
 from vagent_tui.ui.widgets.fleet_matrix import FleetMatrix
 from vagent_tui.ui.widgets.table_filter import filter_binding
 from vagent_tui.ui.widgets.tables import left_out
+from vagent_tui.words import counted
 
 SUMMARY_SECONDS = 0.2
 """The progress bar and the summary follow the answers at most this often."""
@@ -182,13 +183,13 @@ class FleetScreen(BaseScreen):
         self.errors = 0
         self.matrix.setup(self.question, accounts)
         self.matrix.show_marks(self.vapp.marked_accounts)
-        self.matrix.focus()  # its loading indicator had passed the focus on to the select
+        self.focus_after_load(self.matrix)  # its loading indicator had passed the focus on
         self.query_one(ProgressBar).update(total=len(accounts) or None, progress=0)
         self._summary()
         if accounts:
-            more = left_out(len(accounts), "accounts")
+            more = left_out(len(accounts), "account")
             self.status.info(
-                f"{len(accounts):,} agent accounts · s asks: {self.question.label}{more}"
+                f"{counted(len(accounts), 'agent account')} · s asks: {self.question.label}{more}"
             )
         else:
             self.status.info("No agent account below this key")
@@ -220,7 +221,9 @@ class FleetScreen(BaseScreen):
         self.query_one(ProgressBar).update(progress=0)
         self._summary()
         if self.accounts:
-            self.status.info(f"s asks {len(self.accounts):,} accounts: {self.question.label}")
+            self.status.info(
+                f"s asks {counted(len(self.accounts), 'account')}: {self.question.label}"
+            )
 
     # ------------------------------------------------------------------ running
 
@@ -250,7 +253,9 @@ class FleetScreen(BaseScreen):
             self.matrix.show_waiting(ids)
             self.query_one(ProgressBar).update(total=len(ids), progress=0)
             self._summary()
-        self.status.busy(f"Asking {len(ids):,} accounts, up to {self.concurrency} at a time")
+        self.status.busy(
+            f"Asking {counted(len(ids), 'account')}, up to {self.concurrency} at a time"
+        )
         self.refresh_bindings()
         self._show_detail()
         self._run(self._run_id, ids, self.limit)
@@ -424,7 +429,7 @@ class FleetScreen(BaseScreen):
             text += f" · limit {self.limit.limit} of {self.concurrency}"
         else:
             text += f" · limit {self.concurrency}"
-        text += left_out(total, "accounts")
+        text += left_out(total, "account")
         summary = self.query_one("#fleet-summary", Static)
         summary.update(text, layout=False)
 

@@ -36,6 +36,7 @@ from vagent_tui.ui.widgets.details import findings_text, function_detail
 from vagent_tui.ui.widgets.status import describe_error, outcome_unknown
 from vagent_tui.ui.widgets.table_filter import filter_binding
 from vagent_tui.ui.widgets.tables import ROW_CAP, SafeTable, row_table
+from vagent_tui.words import counted
 
 VIEWS = ("all", "unavailable", "configured", "problems")
 _VIEW_TIP = "Show all, unavailable, configured or problem functions"
@@ -181,9 +182,9 @@ class FunctionsScreen(BaseScreen):
         allowed = sum(1 for f in functions if f.allowed is not False)
         who = conn.acting_as.display_name if conn.acting_as else "the key owner"
         if isinstance(live, BaseException):
-            self.status.error(f"Agent configuration: {describe_error(live)}")
+            self.status.error(live, prefix="Agent configuration: ")
         else:
-            self.status.ok(f"{len(functions)} functions for {who}, {allowed} allowed")
+            self.status.ok(f"{counted(len(functions), 'function')} for {who}, {allowed} allowed")
 
     def _failed(self, error: PlatformError, is_agent: bool) -> None:
         """Keep no stale rows; say why, and what to do when an agent account is needed."""
@@ -294,7 +295,7 @@ class FunctionsScreen(BaseScreen):
     def _show_view(self) -> None:
         shown, total = len(self.matching), len(self.functions)
         allowed = sum(1 for f in self.functions if f.allowed is not False)
-        summary = f"{shown:,} of {total:,} functions · {allowed:,} allowed"
+        summary = f"{shown:,} of {counted(total, 'function')} · {allowed:,} allowed"
         if len(self.shown) < shown:
             summary += f" · first {len(self.shown):,} shown, {shown - len(self.shown):,} more"
         if self.configured is not None:

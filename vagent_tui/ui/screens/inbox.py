@@ -402,7 +402,9 @@ class InboxScreen(BaseScreen):
             text.append(f" · page {shown.page + 1:,} of {shown.last_page + 1:,}")
         text.append(f" · {want.page_size}/page")
         text.append(" · unread only" if want.unread else " · all rooms")
-        text.append(left_out(len(shown.rooms), "rooms on this page"), style=WARN)
+        text.append(
+            left_out(len(shown.rooms), "room on this page", "rooms on this page"), style=WARN
+        )
         if shown is not want and want.inbox != shown.inbox:
             text.append(f" · → {want.title.lower()}", style="italic")
         elif shown is not want and (want.page != shown.page or want.unread != shown.unread):

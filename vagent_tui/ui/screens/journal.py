@@ -30,6 +30,7 @@ from vagent_tui.ui.palette import FAILED, OK
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.tables import row_table
+from vagent_tui.words import counted
 
 PAGE_SIZE = 500
 _METHODS = [(m, m) for m in ("POST", "PUT", "PATCH", "DELETE")]
@@ -145,11 +146,12 @@ class JournalScreen(BaseScreen):
         if self.journal.error:
             self.status.error(self.journal.error, retry_key=None)
             return
-        plural = "" if len(self.entries) == 1 else "s"
         where = f"page {self.page + 1}" + (" · n: older" if self.has_older else "")
         where += " · p: newer" if self.page else ""
-        skipped = f" · {page.unreadable} unreadable lines skipped" if page.unreadable else ""
-        self.status.ok(f"{len(self.entries)} change{plural} on {where}{skipped}")
+        skipped = (
+            f" · {counted(page.unreadable, 'unreadable line')} skipped" if page.unreadable else ""
+        )
+        self.status.ok(f"{counted(len(self.entries), 'change')} on {where}{skipped}")
 
     def action_page(self, step: int) -> None:
         if (step > 0 and not self.has_older) or (step < 0 and self.page == 0):

@@ -60,6 +60,7 @@ from vagent_tui.ui.widgets.migration_rows import (
 from vagent_tui.ui.widgets.status import describe_error
 from vagent_tui.ui.widgets.table_filter import filter_binding
 from vagent_tui.ui.writes import Write, Written
+from vagent_tui.words import counted
 
 WIDE = 140
 NO_LIST = "This platform lists no templates: type a template id (i)"
@@ -189,8 +190,9 @@ class MigrationsScreen(BaseScreen):
                 self.templates_error = NO_LIST
                 self._fill_options()
                 why = describe_error(exc)
+                # The focus stays on the list: keys (1-0 to the screens, s, t, f) stay keys
+                # until the user chooses the field (i, a click, tab).
                 self.status.info(f"{NO_LIST}; enter there starts a dry run ({why})")
-                self.call_after_refresh(self._type_unless_busy)
                 return
             self.templates_error = exc.message
             self._fill_options()
@@ -217,12 +219,9 @@ class MigrationsScreen(BaseScreen):
             self._fill(self.templates[0].id)  # the first listed, unless an id was typed
         self._fill_options()
         count = len(self.templates)
-        self.status.info(f"{count} template(s). Pick one or type an id (i), set the options, s.")
-
-    def _type_unless_busy(self) -> None:
-        """The focus to the id field, unless the user has put it elsewhere meanwhile."""
-        if self.focused in (None, self.query_one("#mig-templates", OptionList)):
-            self.query_one("#mig-template-id", Input).focus()
+        self.status.info(
+            f"{counted(count, 'template')}. Pick one or type an id (i), set the options, s."
+        )
 
     def _listed(self, template_id: str) -> Template | None:
         return next((t for t in self.templates if t.id == template_id), None)
@@ -358,7 +357,7 @@ class MigrationsScreen(BaseScreen):
         force = self.query_one("#mig-force", Checkbox).value
         picked = self._sections()
         text = Text("dry run" if dry else "REAL RUN", style="" if dry else WARN_STRONG)
-        text.append(f" · {len(picked)} section(s)" if picked else " · all sections")
+        text.append(f" · {counted(len(picked), 'section')}" if picked else " · all sections")
         if force:
             text.append(" · replaces overrides", style=FAILED_STRONG)
         self.query_one("#mig-plan", Static).update(text)

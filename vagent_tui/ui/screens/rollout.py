@@ -54,9 +54,9 @@ from vagent_tui.ui.widgets.fleet_export import export_csv
 from vagent_tui.ui.widgets.rollout_form import Catalog, RolloutForm, RolloutRequest
 from vagent_tui.ui.widgets.rollout_saved import OPEN_FILE, SavedRolloutsModal
 from vagent_tui.ui.widgets.rollout_table import RolloutTable, detail_lines
-from vagent_tui.ui.widgets.status import describe_error
 from vagent_tui.ui.widgets.table_filter import filter_binding
 from vagent_tui.ui.widgets.tables import left_out
+from vagent_tui.words import counted
 
 SHOWN = ("all", "change", "refused", "unreadable", "already", "trouble")
 SHOWN_LABEL = {
@@ -101,6 +101,8 @@ class RolloutScreen(RolloutRuns):
         self.shown = "all"
         self._choose_when_listed = False
         """Came from Fleet's ``R``: the form opens once the accounts are listed."""
+        self._plan_when_listed = False
+        """The change was chosen while the accounts were being listed: planned once listed."""
         self._unfinished = 0
         self._fresh = False
         """``r``: the next listing reads the accounts again (not the shared listing)."""
@@ -175,11 +177,14 @@ class RolloutScreen(RolloutRuns):
         )  # the kept logs are read once per listing, off the screen's thread
         self.listing, self.accounts = listed, list(listed.accounts)
         self.listed_with = self.connection
-        self.table.focus()  # its loading indicator had let the focus go
+        self.focus_after_load(self.table)  # its loading indicator had let the focus go
         self._describe()
         self._ready_note()
         self._read_catalog()
         self._choose_now()
+        if self._plan_when_listed:
+            self._plan_when_listed = False
+            self.action_plan()
 
     @work(exclusive=True, group="rollout-catalog", exit_on_error=False)
     async def _read_catalog(self) -> None:
@@ -200,6 +205,9 @@ class RolloutScreen(RolloutRuns):
             tuple(v.id for v in voices if v.id), tuple(f.name for f in functions if f.name),
             inert(sample.display_name, limit=60),
         )  # fmt: skip
+        for form in self.app.screen_stack:
+            if isinstance(form, RolloutForm):
+                form.take_catalog(self.catalog)  # an open form: its fields keep what is typed
 
     def _sample(self) -> NamedAccount | None:
         target = self.connection.target
@@ -223,8 +231,10 @@ class RolloutScreen(RolloutRuns):
             self.status.info("No agent account below this key")
             return
         unfinished = self._unfinished
-        more = f" · {unfinished} unfinished rollout(s): l resumes" if unfinished else ""
-        self.status.info(f"{len(self.accounts):,} agent accounts · c chooses a change{more}")
+        more = f" · {counted(unfinished, 'unfinished rollout')}: l resumes" if unfinished else ""
+        self.status.info(
+            f"{counted(len(self.accounts), 'agent account')} · c chooses a change{more}"
+        )
 
     # ------------------------------------------------------------------ choosing and planning
 
@@ -239,17 +249,24 @@ class RolloutScreen(RolloutRuns):
         return True
 
     def action_choose(self) -> None:
-        if self.phase or not self.accounts:
-            if self.accounts is None:
-                self.status.info("The agent accounts are still being listed")
-            elif not self.phase:
-                self.status.info("No agent account below this key: nothing to roll out to")
+        """The form; while the accounts are still being listed too (the change is chosen
+        meanwhile, and planned once they are)."""
+        if self.phase:
+            return
+        if self.accounts is not None and not self.accounts:
+            self.status.info("No agent account below this key: nothing to roll out to")
             return
         marks = self.vapp.marked_accounts
 
         def chosen(request: RolloutRequest | None) -> None:
-            if request is not None:
-                self.request = request
+            if request is None:
+                return
+            self.request = request
+            if self.accounts is None:
+                self._plan_when_listed = True
+                self._describe()
+                self.status.busy("Listing the agent accounts: the change is planned once listed")
+            else:
                 self.action_plan()
 
         self.app.push_screen(
@@ -280,8 +297,8 @@ class RolloutScreen(RolloutRuns):
             account_filter=self.request.account_filter,
         )  # fmt: skip
         if not picked:
-            self.status.error(f"No agent account below {self._under_label()} matches: "
-                              f"{self._chosen_text()}")  # fmt: skip
+            self.status.error(f"No agent account matches: {self._chosen_text()} — c changes "
+                              "the accounts field")  # fmt: skip
             return
         self._describe()
         self._plan(picked)
@@ -290,7 +307,7 @@ class RolloutScreen(RolloutRuns):
         r = self.request
         parts = [f"below {self._under_label()}"]
         if r.only_ids is not None:
-            parts.append(f"the {len(r.only_ids):,} accounts of the loaded plan")
+            parts.append(f"the {counted(len(r.only_ids), 'account')} of the loaded plan")
         elif r.marked_only:
             parts.append(f"marked in Fleet ({len(self.vapp.marked_accounts):,})")
         if str(r.account_filter):
@@ -301,8 +318,8 @@ class RolloutScreen(RolloutRuns):
     async def _plan(self, picked: list[NamedAccount]) -> None:
         start = self.connection
         self._begin("plan", len(picked))
-        self.status.busy(f"Planning for {len(picked):,} accounts, {self.concurrency} at a time: "
-                         "nothing is written")  # fmt: skip
+        self.status.busy(f"Planning for {counted(len(picked), 'account')}, {self.concurrency} "
+                         "at a time: nothing is written")  # fmt: skip
         account_filter = self.request.account_filter
         try:
             plan = await plan_rollout(
@@ -319,7 +336,7 @@ class RolloutScreen(RolloutRuns):
             self.status.error(f"Nothing to plan: {exc}")
             return
         except Exception as exc:
-            self.status.error(f"Planning stopped: {describe_error(first_error(exc))}")
+            self.status.error(first_error(exc), prefix="Planning stopped: ", retry_key="p")
             return
         finally:
             self._end()
@@ -368,7 +385,9 @@ class RolloutScreen(RolloutRuns):
         self._show()
         self._describe()
         rows = self.table.row_count
-        self.status.info(f"Showing {SHOWN_LABEL[self.shown]}: {rows:,} rows · o shows the next")
+        self.status.info(
+            f"Showing {SHOWN_LABEL[self.shown]}: {counted(rows, 'row')} · o shows the next"
+        )
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
@@ -403,7 +422,7 @@ class RolloutScreen(RolloutRuns):
                 written, published = len(log.written()), log.count("publish", "published")
                 text += f" · {written:,} written, {published:,} published"
             text += f" · showing {SHOWN_LABEL[self.shown]}"
-            text += left_out(len(self.plan.accounts), "accounts")
+            text += left_out(len(self.plan.accounts), "account")
         self.query_one("#rollout-summary", Static).update(inert(text, limit=400))
 
     # ------------------------------------------------------------------ export, saved plans

@@ -41,6 +41,7 @@ from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.text import inert
 from vagent_tui.ui.widgets.rollout_table import RolloutTable
 from vagent_tui.ui.widgets.status import describe_error
+from vagent_tui.words import counted, noun_for
 
 Phase = Literal["", "plan", "write", "publish"]
 FLUSH_SECONDS = 0.1
@@ -219,8 +220,9 @@ class RolloutRuns(BaseScreen):
         strangers = sorted(plan.changing() - reach)
         if strangers:
             shown = ", ".join(str(a) for a in strangers[:5])
-            self.status.error(f"The plan names {len(strangers):,} account(s) this key does not "
-                              f"reach ({shown}…): nothing is sent; plan it again")  # fmt: skip
+            self.status.error(f"The plan names {counted(len(strangers), 'account')} this "
+                              f"key does not reach ({shown}…): nothing is sent; plan it "
+                              "again")  # fmt: skip
             return None
         if self.busy_writing():
             return None
@@ -249,12 +251,12 @@ class RolloutRuns(BaseScreen):
         done = len(log.written())
         skipped = f"{done:,} written by an earlier run are skipped. " if done else ""
         intro = (
-            f"Write the staging of {len(todo):,} accounts: {plan.change.describe()}. "
+            f"Write the staging of {counted(len(todo), 'account')}: {plan.change.describe()}. "
             f"{skipped}Nothing goes live until you publish (P). Each account's staging is "
             "read again first: one that changed since the plan is skipped and listed."
         )
         review = ReviewModal(
-            f"Apply the rollout to {len(todo):,} accounts", intro, _listing(todo),
+            f"Apply the rollout to {counted(len(todo), 'account')}", intro, _listing(todo),
             confirm_label=f"Write {len(todo):,}",
         )  # fmt: skip
 
@@ -262,7 +264,7 @@ class RolloutRuns(BaseScreen):
             if yes and self._still(connection):
                 self._begin("write", len(todo))
                 self.table.put_pending([p.account_id for p in todo])
-                self.status.busy(f"Writing staging of {len(todo):,} accounts, "
+                self.status.busy(f"Writing staging of {counted(len(todo), 'account')}, "
                                  f"{self.concurrency} at a time · x cancels")  # fmt: skip
                 self._apply(plan, log, connection.api)
 
@@ -319,11 +321,14 @@ class RolloutRuns(BaseScreen):
                 hints.append(f"{moved:,} changed since the plan: p plans again")
             if hints:
                 follow = " · " + "; ".join(hints) + "; o shows them"
-            self.status.ok(f"Written in {elapsed}: {counts}. P publishes the {written:,} "
-                           f"written accounts{follow}")  # fmt: skip
+            self.status.ok(f"Written in {elapsed}: {counts}. P publishes the "
+                           f"{counted(written, 'written account')}{follow}")  # fmt: skip
         else:
             left, refused = self._untried(), len(self._unpublished()) - self._untried()
-            more = f" · {left:,} written accounts wait: P publishes them" if left else ""
+            more = ""
+            if left:
+                wait, them = noun_for(left, "waits", "wait"), noun_for(left, "it", "them")
+                more = f" · {counted(left, 'written account')} {wait}: P publishes {them}"
             if refused and not left:
                 more = f" · {refused:,} not published; P checks them again"
             self.status.ok(f"Published in {elapsed}: {counts}{more}{follow}")
@@ -376,7 +381,8 @@ class RolloutRuns(BaseScreen):
         self.app.push_screen(
             PromptModal(
                 "Publish: all, or a first wave",
-                f"{len(waiting):,} written accounts are not published yet. How many go live "
+                f"{counted(len(waiting), 'written account')} "
+                f"{noun_for(len(waiting), 'is', 'are')} not published yet. How many go live "
                 "now? A number publishes a first wave (in plan order); P again does the rest.",
                 value="all", confirm_label="Next", validate=check,
             ),
@@ -390,15 +396,17 @@ class RolloutRuns(BaseScreen):
         if plan is None or log is None:
             return
         rest = waiting - len(wave)
-        later = f" {rest:,} stay written for a later wave." if rest else ""
+        later = (
+            f" {rest:,} {noun_for(rest, 'stays', 'stay')} written for a later wave." if rest else ""
+        )
         intro = (
-            f"Publish {len(wave):,} accounts: {plan.change.describe()}. Their staging goes "
-            "live: callers get it at once. An account is published only when publishing "
+            f"Publish {counted(len(wave), 'account')}: {plan.change.describe()}. Their staging "
+            "goes live: callers get it at once. An account is published only when publishing "
             "changes its live configuration by exactly this (no one else's unpublished "
             f"edit, no newer live undone); the others are listed.{later}"
         )
         review = ReviewModal(
-            f"Publish {len(wave):,} accounts", intro, _listing(wave),
+            f"Publish {counted(len(wave), 'account')}", intro, _listing(wave),
             confirm_label=f"Publish {len(wave):,}", expected="publish",
         )  # fmt: skip
 
@@ -408,7 +416,7 @@ class RolloutRuns(BaseScreen):
             ids = [p.account_id for p in wave]
             self._begin("publish", len(ids))
             self.table.put_pending(ids)
-            self.status.busy(f"Publishing {len(ids):,} accounts · x cancels")
+            self.status.busy(f"Publishing {counted(len(ids), 'account')} · x cancels")
             self._publish(plan, log, ids, connection.api)
 
         self.app.push_screen(review, answer)
@@ -449,5 +457,5 @@ def _listing(plans: list[AccountPlan]) -> Text:
         text.append(f"{inert(p.account_id)}  {inert(p.name, limit=60)}", style="bold")
         text.append(f"  {inert('; '.join(p.changes), limit=200)}\n")
     if len(plans) > REVIEW_LINES:
-        text.append(f"… and {len(plans) - REVIEW_LINES:,} more accounts", style="dim")
+        text.append(f"… and {counted(len(plans) - REVIEW_LINES, 'more account')}", style="dim")
     return text

@@ -36,6 +36,7 @@ from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.text import inert
 from vagent_tui.ui.widgets.account_info import account_detail, label_for, scope_info, selectable
 from vagent_tui.ui.widgets.account_tree import AccountMatches, AccountTree
+from vagent_tui.words import counted
 
 SEARCH_DEBOUNCE = 0.03
 """Seconds a key that follows another this closely waits for the next before its search
@@ -200,7 +201,7 @@ class ScopeScreen(BaseScreen):
         self._loaded.add(account.id)
         self.account_tree.populate(node, children)
         noun = "account" if len(children) == 1 else "accounts"
-        shown = left_out(len(children), "accounts")
+        shown = left_out(len(children), "account")
         self.status.info(f"{len(children):,} {noun} under {account.display_name}{shown}")
         scope_id = self.directory.scope_account_id() if self.directory else None
         if node is self.account_tree.root and scope_id is not None:
@@ -292,7 +293,9 @@ class ScopeScreen(BaseScreen):
 
         def walked(count: int) -> None:
             if self._wanted(directory, text):
-                self._say(f"Searching for “{inert(text)}”: walking the tree, {count:,} accounts…")
+                self._say(
+                    f"Searching for “{inert(text)}”: walking the tree, {counted(count, 'account')}…"
+                )
 
         def failed(exc: PlatformError) -> None:
             if self._wanted(directory, text):

@@ -29,6 +29,7 @@ from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.screens.staging_flow import Staged, staging_write, who_of
 from vagent_tui.ui.text import inert, safe
 from vagent_tui.ui.widgets.form import FormField, first_invalid, show_errors
+from vagent_tui.words import counted
 
 _BOOL = [("true", "true"), ("false", "false")]
 
@@ -148,9 +149,10 @@ class SettingsScreen(BaseScreen):
             widgets.append(FormField(setting.label, editor, name=setting.name, hint=hint))
         await form.mount_all(widgets)
         self.built = True
-        self.status.info(f"{len(SETTINGS)} settings · ctrl+s to review and save")
-        first = form.query(Input).first()
-        first.focus()
+        self.status.info(f"{counted(len(SETTINGS), 'setting')} · ctrl+s to review and save")
+        # The form, not its first field: 1-0 stay the screen keys until the user chooses
+        # a field (tab, a click).
+        form.focus()
 
     # ------------------------------------------------------------------ saving
 
@@ -191,7 +193,7 @@ class SettingsScreen(BaseScreen):
                 invalid.widget.focus()
                 invalid.scroll_visible()
             count = len(errors)
-            self.status.error(f"{count} field{'s' if count != 1 else ''} to fix; nothing was sent",
+            self.status.error(f"{counted(count, 'field')} to fix; nothing was sent",
                               retry_key=None)  # fmt: skip
             return
         if not values:
@@ -201,7 +203,7 @@ class SettingsScreen(BaseScreen):
 
     def save(self, values: dict[str, Any]) -> None:
         count = len(values)
-        what = f"{count} setting{'s' if count != 1 else ''}"
+        what = counted(count, "setting")
 
         def then(staged: Staged) -> None:
             if staged.outcome == "written":
@@ -231,7 +233,7 @@ class SettingsScreen(BaseScreen):
         if values or errors:
             keep = ConfirmModal(
                 "Discard your edits?",
-                f"{len(values) + len(errors)} setting(s) edited and not written.",
+                f"{counted(len(values) + len(errors), 'setting')} edited and not written.",
                 confirm_label="Discard",
             )
             if not await self.app.push_screen_wait(keep):

@@ -27,8 +27,12 @@ from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.entry_forms import SipEntryForm
 from vagent_tui.ui.widgets.status import describe_error
 from vagent_tui.ui.widgets.table_filter import filter_binding
-from vagent_tui.ui.widgets.tables import RecordTable, record_table
+from vagent_tui.ui.widgets.tables import (
+    RecordTable,
+    record_table,
+)
 from vagent_tui.ui.writes import Write, Written, listed
+from vagent_tui.words import counted
 
 
 class SipScreen(BaseScreen):
@@ -86,16 +90,15 @@ class SipScreen(BaseScreen):
             return
         self.show_entries(entries, highlight)
         if not quiet:
-            more = left_out(len(entries), "addresses")
-            self.status.ok(f"{len(entries)} whitelisted addresses for {self.who}{more}")
+            more = left_out(len(entries), "address")
+            self.status.ok(f"{counted(len(entries), 'whitelisted address')} for {self.who}{more}")
 
     def show_entries(self, entries: list[SipEntry], highlight: str | None = None) -> None:
         shown = entries[:ROW_CAP]  # the status line says how many more
         self.table.show(shown, entry_cells, keep=highlight)
         self.set_class(not shown, "-empty")
-        plural = "" if len(shown) == 1 else "es"
         self.query_one("#sip-header", Static).update(
-            safe(f"{len(shown)} address{plural} allowed to send SIP traffic for {self.who}")
+            safe(f"{counted(len(shown), 'address')} allowed to send SIP traffic for {self.who}")
         )
 
     @property

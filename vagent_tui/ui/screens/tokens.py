@@ -34,6 +34,7 @@ from vagent_tui.ui.widgets.new_token import NewTokenModal
 from vagent_tui.ui.widgets.table_filter import filter_binding
 from vagent_tui.ui.widgets.tables import RecordTable, record_table
 from vagent_tui.ui.writes import Write, Written, listed
+from vagent_tui.words import counted
 
 
 def row_key(record: TokenRecord) -> str:
@@ -122,8 +123,7 @@ class TokensScreen(BaseScreen):
         )
         if quiet:
             return
-        count = f"{len(records)} token{'s' if len(records) != 1 else ''}"
-        count += left_out(len(records), "tokens")
+        count = counted(len(records), "token") + left_out(len(records), "token")
         self.status.ok(f"{done} · {count}" if done else count)
 
     # ------------------------------------------------------------------ create

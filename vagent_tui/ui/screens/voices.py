@@ -28,6 +28,7 @@ from vagent_tui.ui.screens.staging_flow import staging_write
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.details import voice_detail
 from vagent_tui.ui.widgets.tables import ROW_CAP, left_out, row_table
+from vagent_tui.words import counted
 
 _TRI = [("TTS: yes", True), ("TTS: no", False)]
 _AVAIL = [("available", True), ("unavailable", False)]
@@ -133,7 +134,9 @@ class VoicesScreen(BaseScreen):
             self.connection.acting_as.display_name if self.connection.acting_as else "the key owner"
         )
         note = f", {unavailable} unavailable" if unavailable else ", all available"
-        self.status.ok(f"{len(voices):,} voices for {who}{note}{left_out(len(voices), 'voices')}")
+        self.status.ok(
+            f"{counted(len(voices), 'voice')} for {who}{note}{left_out(len(voices), 'voice')}"
+        )
 
     def _set_options(self, voices: list[Voice]) -> None:
         languages = sorted({lang for v in voices for lang in v.languages})
@@ -186,7 +189,7 @@ class VoicesScreen(BaseScreen):
             ids = [v.id for v in self.shown]
             if keep in ids:
                 table.move_cursor(row=ids.index(keep), animate=False)
-        count = f"{len(matching):,} of {len(self.voices):,} voices"
+        count = f"{len(matching):,} of {counted(len(self.voices), 'voice')}"
         if len(matching) > len(self.shown):
             count += f" (first {len(self.shown):,} shown: filter to see the others)"
         self.query_one("#voices-count", Static).update(count)

@@ -34,6 +34,7 @@ from vagent_tui.services.session import Connection
 from vagent_tui.ui.caps import left_out
 from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.dialogs import ConfirmModal
+from vagent_tui.ui.failures import next_step
 from vagent_tui.ui.format import plain
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.widgets.entry_forms import RelayForm, WebhookForm
@@ -42,6 +43,7 @@ from vagent_tui.ui.widgets.relays import RelayPane, RelayRow, explain, relay_row
 from vagent_tui.ui.widgets.status import describe_error
 from vagent_tui.ui.widgets.table_filter import filter_binding
 from vagent_tui.ui.writes import Write, Written, listed
+from vagent_tui.words import counted
 
 WIDE = 120
 """From this width the relay detail sits beside the relay table, below it otherwise."""
@@ -184,7 +186,7 @@ class WebhooksScreen(BaseScreen):
     def _part_failed(self, part: str, exc: PlatformError) -> None:
         self._failed.add(part)
         what = "Destinations" if part == "hooks" else "Relays"
-        self.status.error(f"{what}: {describe_error(exc)}")
+        self.status.error(exc, prefix=f"{what}: ")
 
     @work(exclusive=True, group="webhooks-hooks", exit_on_error=False)
     async def load_hooks(self, highlight: str | None = None, *, quiet: bool = False) -> None:
@@ -196,7 +198,7 @@ class WebhooksScreen(BaseScreen):
         if not ok or hooks is None:
             return
         self.hook_pane.show(hooks, highlight)
-        count = f"{len(hooks)} destinations{left_out(len(hooks), 'destinations')}"
+        count = counted(len(hooks), "destination") + left_out(len(hooks), "destination")
         self._part_done("hooks", count, quiet=quiet)
 
     @work(exclusive=True, group="webhooks-relays", exit_on_error=False)
@@ -211,7 +213,9 @@ class WebhooksScreen(BaseScreen):
                 return types, None, (f"Relay configurations refused: {exc.message}", "-refused")
 
         def failed(exc: PlatformError) -> None:
-            self.relay_pane.set_notice(f"✗ {describe_error(exc)}  — press r to retry", "-error")
+            step = next_step(exc, "r")
+            notice = f"✗ {describe_error(exc)}" + (f"  — {step}" if step else "")
+            self.relay_pane.set_notice(notice, "-error")
             self._part_failed("relays", exc)
 
         ok, read_ = await self.load(read, busy=self.relay_table, on_error=failed)
@@ -223,7 +227,7 @@ class WebhooksScreen(BaseScreen):
         if configs is None:
             summary = "relays: refused (HTTP 403)"
         else:
-            summary = f"{len(configs)} of {len(self.relays)} relay types configured"
+            summary = f"{len(configs)} of {counted(len(self.relays), 'relay type')} configured"
         self._part_done("relays", summary, quiet=quiet)
 
     # ------------------------------------------------------------------ add a destination

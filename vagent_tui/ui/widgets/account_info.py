@@ -15,6 +15,7 @@ from vagent_tui.api.models import Account
 from vagent_tui.api.scope import ScopeLevel
 from vagent_tui.services.accounts import account_kind
 from vagent_tui.services.session import Connection
+from vagent_tui.ui.failures import next_step
 from vagent_tui.ui.format import flag, joined, plain
 from vagent_tui.ui.palette import FAILED, FAILED_STRONG, OK_STRONG, WARN
 from vagent_tui.ui.text import inert, safe
@@ -87,7 +88,7 @@ def _failure(error: BaseException, connection: Connection) -> Text:
         then = "pick one below"
     else:
         what = "Could not connect"
-        then = "press r to retry"
+        then = next_step(error, "r") or "r connects again"
     if token_refused(error):
         then = advice_for(connection)
     return safe(f"✗ {what}: {describe_error(error)} — {then}", FAILED)

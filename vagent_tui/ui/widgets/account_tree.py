@@ -23,6 +23,7 @@ from vagent_tui.services.accounts import Matches, has_children
 from vagent_tui.ui.caps import ROW_CAP
 from vagent_tui.ui.text import inert, safe
 from vagent_tui.ui.widgets.option_pages import PagedOptionList
+from vagent_tui.words import counted
 
 LABEL_LIMIT = 2 * DISPLAY_LIMIT
 """Characters of a label: one value (already cut at `DISPLAY_LIMIT`) and a few words."""
@@ -97,7 +98,8 @@ class AccountTree(Tree[Account]):
         for child in children[:ROW_CAP]:
             node.add(self.labeler(child, ""), data=child, allow_expand=has_children(child))
         if len(children) > ROW_CAP:
-            more = f"… {len(children) - ROW_CAP:,} more accounts not shown: / filters them all"
+            more = counted(len(children) - ROW_CAP, "more account")
+            more = f"… {more} not shown: / filters them all"
             node.add_leaf(Text(more, style="dim italic"))
 
     def node_for(self, account_id: int) -> TreeNode[Account] | None:
@@ -162,7 +164,7 @@ class AccountMatches(PagedOptionList):
         options = [Option(text_of(a), id=str(a.id)) for a in matches.accounts if a.id is not None]
         options_shown = list(options)  # none: the line above the list says so
         if matches.more:
-            more = f"… {matches.more:,} more matches not shown: type more to narrow"
+            more = f"… {counted(matches.more, 'more match')} not shown: type more to narrow"
             options_shown.append(Option(Text(more, style="dim italic"), disabled=True))
         if matches.partial:
             options_shown.append(Option(safe(f"⚠ {matches.partial}", style="dim"), disabled=True))

@@ -30,6 +30,7 @@ from vagent_tui.ui.widgets.form import FormField, errors_by_field, first_invalid
 from vagent_tui.ui.widgets.status import StatusReport
 from vagent_tui.ui.widgets.tables import row_table
 from vagent_tui.ui.writes import Write, Written, write_from
+from vagent_tui.words import counted
 
 if TYPE_CHECKING:
     from vagent_tui.api.client import PlatformClient
@@ -291,5 +292,7 @@ class UploadPane(ReportsWorkerFailures, Vertical):
                 table.add_row(*file_cells(item), key=item.path)
         if len(files) > ROW_CAP:
             self.post_message(
-                StatusReport.info(f"{len(files):,} workspace files{left_out(len(files), 'files')}")
+                StatusReport.info(
+                    counted(len(files), "workspace file") + left_out(len(files), "file")
+                )
             )

@@ -19,6 +19,7 @@ from vagent_tui.services.agents import Finding
 from vagent_tui.ui.format import flag, plain
 from vagent_tui.ui.palette import FAILED, FAILED_STRONG, OK, WARN
 from vagent_tui.ui.text import safe, safe_value
+from vagent_tui.words import counted
 
 Field = tuple[str, Text | str]
 
@@ -132,11 +133,14 @@ def findings_text(
     """The cross-check in a few lines: a headline, then one line per problem."""
     total = sum(configured.values())
     if not findings:
-        return Text(f"✓ {total} configured functions: all allowed and within their limits", OK)
+        return Text(
+            f"✓ {counted(total, 'configured function')}: all allowed and within their limits", OK
+        )
     by_name = {f.name: f for f in functions}
     n = len(findings)
-    plural = "s" if n != 1 else ""
-    text = Text(f"{n} problem{plural} with the {total} configured functions:", style="bold")
+    text = Text(
+        f"{counted(n, 'problem')} with the {counted(total, 'configured function')}:", style="bold"
+    )
     text.no_wrap, text.overflow = True, "ellipsis"
     lines = findings if n <= room else findings[: room - 1]
     for finding in lines:

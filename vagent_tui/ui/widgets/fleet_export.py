@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from vagent_tui.services.fleet import ADAPTIVE_CAP, MAX_CAP
 from vagent_tui.ui.dialogs import ConfirmModal, PromptModal
 from vagent_tui.ui.widgets.status import StatusReport
+from vagent_tui.words import counted
 
 if TYPE_CHECKING:
     from textual.screen import Screen
@@ -75,9 +76,9 @@ def export_csv(
             path.write_text(text if isinstance(text, str) else text(path), encoding="utf-8")
         except OSError as exc:
             problem = f"Could not write {path}: {exc.strerror or exc}"
-            screen.post_message(StatusReport.error(problem, retry_key="e"))
+            screen.post_message(StatusReport.error(problem, retry_key="w", cause=exc))
             return
-        screen.post_message(StatusReport.ok(f"Wrote {rows:,} rows to {path}"))
+        screen.post_message(StatusReport.ok(f"Wrote {counted(rows, 'row')} to {path}"))
         screen.notify(f"Wrote {path}", title="Export", markup=False)
 
     def chosen(value: str | None) -> None:

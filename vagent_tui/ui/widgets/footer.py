@@ -17,6 +17,7 @@ from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual import events
+from textual.command import CommandInput
 from textual.widget import Widget
 
 from vagent_tui.ui.convention import key_display, screens_keys
@@ -33,28 +34,46 @@ def _keys(overrides: dict[str, str], binding_id: str, default: str) -> str:
     return "/".join(key_display(k.strip()) for k in overrides.get(binding_id, default).split(","))
 
 
-def hint_parts(overrides: dict[str, str]) -> list[tuple[str, str]]:
-    """(keys, what) of the hint: how to switch screens, open the palette, see the keys.
+@dataclass(frozen=True)
+class HintPart:
+    """One part of the way-around hint, and what a click on it does."""
+
+    keys: str
+    what: str
+    action: str
+    """The app's action a click runs (the one its keys run)."""
+    query: str = ""
+    """Typed into the palette the action opens (``screen: `` lists the screens)."""
+
+
+def hint_parts(overrides: dict[str, str]) -> list[HintPart]:
+    """The hint: how to switch screens, open the palette, see the keys.
 
     The keys in force: a profile's keymap applied. The screen keys are said as ``1-0``
-    while they are the convention's; a keymap that moves one leaves them to ``?``.
+    while they are the convention's; a keymap that moves one leaves them to ``?``. A
+    click on the screen keys opens the palette at its screens (no one key is all ten).
     """
     parts = []
     if not any(f"goto.{info.name}" in overrides for info in SCREENS if info.key):
-        parts.append((screens_keys(), "screens"))
+        parts.append(HintPart(screens_keys(), "screens", "app.command_palette", "screen: "))
     palette = [_keys(overrides, "app.goto", "colon"), _keys(overrides, "app.palette", "ctrl+p")]
-    parts.append((" ".join(k.replace("ctrl+", "^") for k in palette), "commands"))
-    parts.append((_keys(overrides, "app.keys", "question_mark"), "keys"))
+    keys = " ".join(k.replace("ctrl+", "^") for k in palette)
+    parts.append(HintPart(keys, "commands", "app.command_palette"))
+    parts.append(HintPart(_keys(overrides, "app.keys", "question_mark"), "keys", "app.toggle_keys"))
     return parts
 
 
-def hint_text(overrides: dict[str, str]) -> Text:
+def hint_text(parts: list[HintPart]) -> tuple[Text, list[tuple[int, int, HintPart]]]:
+    """The hint's line, and where each part is on it (first column, end column, part)."""
     text = Text(no_wrap=True, overflow="ellipsis")
-    for keys, what in hint_parts(overrides):
+    spans = []
+    for part in parts:
+        start = text.cell_len
         text.append(" ")
-        text.append(inert(keys), style=HEADING)  # a profile's keymap: outside text
-        text.append(f" {what} ")
-    return text
+        text.append(inert(part.keys), style=HEADING)  # a profile's keymap: outside text
+        text.append(f" {part.what} ")
+        spans.append((start, text.cell_len, part))
+    return text, spans
 
 
 def _label(item: FooterItem) -> str:
@@ -82,8 +101,8 @@ class KeysFooter(Widget, can_focus=False):
     (``1-0 screens  : ^p commands  ? keys``, 35 columns; `hint_parts`). The screen's
     keys fill the rest in their order, each shown whole or not at all: the first that
     does not fit and every one after it are left out (screens put their least needed
-    key last; ``?`` lists them all). A disabled key is dim. A click on a key presses it;
-    hovering shows its tooltip.
+    key last; ``?`` lists them all). A disabled key is dim. A click on a key presses it,
+    one on a part of the hint runs what its keys run; hovering shows its tooltip.
     """
 
     DEFAULT_CSS = stylesheet(__file__)
@@ -102,9 +121,13 @@ class KeysFooter(Widget, can_focus=False):
         """The screen's keys in force, shown or not (`shown_items`: those that fit)."""
         self._hint_from: dict[str, str] | None = None
         self._hint: Text = Text()
+        self._hint_spans: list[tuple[int, int, HintPart]] = []
+        """Where each part of the hint is, from the hint's first column."""
+        self._hint_at = 0
+        """The column the hint starts at (its last paint)."""
         self._spans: list[tuple[int, int, FooterItem]] = []
         """Where each key shown was drawn: (first column, end column, item)."""
-        self._hover: FooterItem | None = None
+        self._hover: FooterItem | HintPart | None = None
 
     # ------------------------------------------------------------------ what it shows
 
@@ -143,7 +166,8 @@ class KeysFooter(Widget, can_focus=False):
             self._hover_on(None)  # what was under the mouse may be gone or elsewhere
             if overrides != self._hint_from:
                 self._hint_from = overrides
-                self._hint = hint_text(overrides) if self.show_hint else Text()
+                parts = hint_parts(overrides) if self.show_hint else []
+                self._hint, self._hint_spans = hint_text(parts)
             self.refresh()
 
     def _overrides(self) -> dict[str, str]:
@@ -191,15 +215,23 @@ class KeysFooter(Widget, can_focus=False):
         if self._hint:
             hint = self._hint.copy()
             hint.stylize_before(self.get_component_rich_style("keys-footer--hint"))
+            for start, end, part in self._hint_spans:
+                if part == self._hover:
+                    hint.stylize(hover_style, start, end)
             hint.append(" ")
             line.append(" " * max(0, width - line.cell_len - hint.cell_len))
+            self._hint_at = line.cell_len
             line.append_text(hint)
         return line
 
     # ------------------------------------------------------------------ the mouse
 
-    def _item_at(self, x: int) -> FooterItem | None:
-        return next((item for start, end, item in self._spans if start <= x < end), None)
+    def _item_at(self, x: int) -> FooterItem | HintPart | None:
+        key = next((item for start, end, item in self._spans if start <= x < end), None)
+        if key is not None or not self._hint:
+            return key
+        x -= self._hint_at
+        return next((part for start, end, part in self._hint_spans if start <= x < end), None)
 
     def on_mouse_move(self, event: events.MouseMove) -> None:
         self._hover_on(self._item_at(event.x))
@@ -207,20 +239,39 @@ class KeysFooter(Widget, can_focus=False):
     def on_leave(self, event: events.Leave) -> None:
         self._hover_on(None)
 
-    def _hover_on(self, item: FooterItem | None) -> None:
+    def _hover_on(self, item: FooterItem | HintPart | None) -> None:
         """``item`` under the mouse: its background, its tooltip, a hand pointer."""
         if item != self._hover:
             self._hover = item
-            self.tooltip = item.tooltip if item is not None else None
+            if isinstance(item, HintPart):
+                self.tooltip = f"{item.keys}: {item.what}"
+            else:
+                self.tooltip = item.tooltip if item is not None else None
             self.styles.pointer = "pointer" if item is not None else "default"
             self.refresh()
 
-    def on_click(self, event: events.Click) -> None:
+    async def on_click(self, event: events.Click) -> None:
         event.stop()
         item = self._item_at(event.x)
         if item is None:
             return
-        if item.enabled:
+        if isinstance(item, HintPart):
+            await self._hint_clicked(item)
+        elif item.enabled:
             self.app.simulate_key(item.key)
         else:
             self.app.bell()
+
+    async def _hint_clicked(self, part: HintPart) -> None:
+        """Run what the part's keys run (through the app: a keymap moves the keys, not
+        the action); a palette opened for it gets its query typed in."""
+        app = self.app
+        await app.run_action(part.action)
+        if not part.query:
+            return
+
+        def type_query() -> None:
+            for field in app.screen.query(CommandInput).results(CommandInput):
+                field.insert_text_at_cursor(part.query)
+
+        app.call_after_refresh(type_query)

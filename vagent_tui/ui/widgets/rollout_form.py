@@ -178,6 +178,13 @@ class RolloutForm(ModalScreen[RolloutRequest | None]):
     def on_mount(self) -> None:
         self.query_one("#rollout-voice", Input).focus()
 
+    def take_catalog(self, catalog: Catalog) -> None:
+        """The sample account's lists, read after the form opened: its completions and
+        checks follow them; every field keeps what is typed in it."""
+        self.catalog = catalog
+        self.query_one("#rollout-voice", Input).suggester = LastWord(catalog.voices, " ")
+        self.query_one("#rollout-functions", Input).suggester = LastWord(catalog.functions)
+
     def _text(self, name: str) -> str:
         return self.query_one(f"#rollout-{name}", Input).value
 

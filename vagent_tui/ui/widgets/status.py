@@ -20,7 +20,7 @@ __all__ = [
 ]
 from vagent_tui.inert import inert
 from vagent_tui.ui.css import stylesheet
-from vagent_tui.ui.failures import UNSURE, StatusReport, describe_error
+from vagent_tui.ui.failures import UNSURE, StatusReport, describe_error, next_step
 
 if TYPE_CHECKING:
     from vagent_tui import config as cfg
@@ -67,22 +67,31 @@ class StatusLine(Static):
         self.info(f"⟳ {what}…")
 
     def error(
-        self, error: BaseException | str, *, retry_key: str | None = "r", prefix: str = ""
+        self,
+        error: BaseException | str,
+        *,
+        retry_key: str | None = "r",
+        prefix: str = "",
+        cause: BaseException | None = None,
     ) -> None:
-        """Show an error where it happened, with the server's message and the retry key.
+        """Show an error where it happened, with the server's message and what to do next.
 
-        A refused token (401) is not offered a retry, which would be refused the same
-        way: the line says how to give a new one instead.
+        ``retry_key`` (the key that asks again) is offered only where a retry may help,
+        by the error's kind (`vagent_tui.ui.failures.next_step`): a refusal or a route
+        the platform lacks says what to do instead. Text says its own next step, unless
+        ``cause`` names the error it tells of. A refused token (401) gets how to give a
+        new one.
         """
         self.remove_class("-ok")
         self.add_class("-error")
-        if outcome_unknown(error):
-            retry_key = None  # never a blind retry of a change that may have been made
         message = prefix + describe_error(error)
-        if token_refused(error):
-            message += "  — " + advice_for(getattr(self.app, "connection", None))
-        elif retry_key:
-            message += f"  — press {retry_key} to retry"
+        kind = cause if cause is not None and isinstance(error, str) else error
+        if token_refused(kind):
+            step = advice_for(getattr(self.app, "connection", None))
+        else:
+            step = next_step(kind, retry_key)
+        if step:
+            message += "  — " + step
         self.update(Text("✗ " + inert(message)))
 
     def clear(self) -> None:
