@@ -177,10 +177,13 @@ def run_keys(args: argparse.Namespace) -> int:
     from vagent_tui.ui import convention
 
     if getattr(args, "write_readme", None):
+        from vagent_tui.ui.keys import readme_with_screens
+
         path = Path(args.write_readme)
         try:
             text = path.read_text(encoding="utf-8")
-            path.write_text(convention.readme_with_table(text), encoding="utf-8")
+            text = readme_with_screens(convention.readme_with_table(text))
+            path.write_text(text, encoding="utf-8")
         except (OSError, ValueError) as exc:
             _say(f"{path}: {exc}")
             return 2

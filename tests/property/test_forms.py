@@ -129,7 +129,7 @@ def test_token_create_form(drive: Any) -> None:
     def prop(description: str) -> None:
         # Whatever is typed is a description, an empty one included (CONTRACT.md).
         before = len(d.writes("/tokens"))
-        d.step(screen.action_new_token)
+        d.step(screen.action_add)
         screen.description_input.value = description
         d.step(screen.submit)
         writes = d.writes("/tokens")

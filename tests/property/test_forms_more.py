@@ -110,7 +110,7 @@ def test_agent_rename_form(drive: Any) -> None:
         version = next(v for v in d.sim.versions[AGENT] if v["versionId"] == version_id)
         old_title = version["title"]
         before = len(d.writes("/title"))
-        d.step(screen.action_rename)  # the e key
+        d.step(lambda: screen.action_edit("version"))  # the e key
         modal = d.app.screen
         assert isinstance(modal, PromptModal)
         assert modal.query_one("#prompt-input", Input).value == old_title

@@ -20,7 +20,7 @@ from typing import Any
 
 from vagent_tui.api.models import FunctionDescriptor, Voice
 from vagent_tui.services.diff import FieldDiff, diff_configs
-from vagent_tui.services.settings import BY_NAME, check_value
+from vagent_tui.services.settings import check_value
 
 ENTRY_FIELDS = ("name", "instructions", "placeholder")
 """What a staging write carries of an ``actions`` entry (the rest is the platform's)."""
@@ -287,8 +287,3 @@ def plan_change(
         return Plan(base=base, body={}, refusals=tuple(refusals))
     diffs = tuple(diff_configs(base, {**base, **body}))
     return Plan(base=base, body=body, diffs=diffs, notes=tuple(notes))
-
-
-def setting_label(name: str) -> str:
-    setting = BY_NAME.get(name)
-    return f"{setting.label} ({name})" if setting else name

@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 
 from pydantic import ValidationError
 from textual import on, work
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Button, Input, Select, Static
@@ -26,6 +26,7 @@ from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import AdrExportConfig
 from vagent_tui.api.scope import ScopeLevel
 from vagent_tui.ui.css import stylesheet
+from vagent_tui.ui.safety import WRITES, Key
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.form import FormField, errors_by_field, first_invalid, show_errors
@@ -67,19 +68,21 @@ class BillingScreen(BaseScreen):
 
     TITLE: ClassVar[str] = "ADR export"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding(
+        Key(
             "ctrl+s",
             "save",
             "Save",
             id="billing.save",
+            does=WRITES,
             tooltip="Validate and send the ADR export settings",
         ),
-        Binding(
+        Key(
             "ctrl+o",
             "save",
             "Save",
             show=False,
             id="billing.save-alt",
+            does=WRITES,
             tooltip="Save (for terminals that keep ctrl+s)",
         ),
     ]

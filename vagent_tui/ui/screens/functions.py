@@ -29,6 +29,7 @@ from vagent_tui.services.session import Connection
 from vagent_tui.ui.dialogs import EditorModal
 from vagent_tui.ui.format import flag
 from vagent_tui.ui.palette import FAILED, FAILED_STRONG, WARN
+from vagent_tui.ui.safety import WRITES, Key
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.screens.staging_flow import stage_change
 from vagent_tui.ui.text import inert, safe
@@ -50,26 +51,29 @@ class FunctionsScreen(BaseScreen):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (20, "-tall")]  # -short: the detail gives way
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding(
+        Key(
             "space",
             "toggle_function",
             "On/Off",
             id="functions.toggle",
+            does=WRITES,
             tooltip="Switch the function on or off in the agent's staging (reviewed first)",
         ),
-        Binding(
+        Key(
             "a",
-            "add_entry",
+            "add",
             "+1 entry",
             show=False,
             id="functions.add",
+            does=WRITES,
             tooltip="One more entry of the function in staging (its limit permitting)",
         ),
-        Binding(
+        Key(
             "e",
-            "edit_instructions",
+            "edit",
             "Instructions",
             id="functions.instructions",
+            does=WRITES,
             tooltip="Edit the instructions of the function's entry in staging",
         ),
         Binding("v", "cycle_view", "View", id="functions.view", tooltip=_VIEW_TIP),
@@ -352,7 +356,7 @@ class FunctionsScreen(BaseScreen):
         """The staging keys need an agent account: hidden from the footer otherwise."""
         if super().check_action(action, parameters) is False:
             return False  # read-only
-        if action in ("toggle_function", "add_entry", "edit_instructions"):
+        if action in ("toggle_function", "add", "edit"):
             return self.connection.is_agent_selected
         return True
 
@@ -370,7 +374,8 @@ class FunctionsScreen(BaseScreen):
             return
         self.switch(FunctionSwitch(fn.name, on), f"{fn.label or fn.name} {'on' if on else 'off'}")
 
-    def action_add_entry(self) -> None:
+    def action_add(self) -> None:
+        """One more entry of the highlighted function."""
         fn = self.highlighted
         if fn is None:
             self.notify("No function highlighted", severity="warning")
@@ -387,7 +392,8 @@ class FunctionsScreen(BaseScreen):
         if staged.outcome in ("written", "failed"):
             self.action_reload()  # show what the platform holds now
 
-    def action_edit_instructions(self) -> None:
+    def action_edit(self) -> None:
+        """The instructions of the highlighted function's entry."""
         fn = self.highlighted
         if fn is None:
             self.notify("No function highlighted", severity="warning")

@@ -47,6 +47,7 @@ from vagent_tui.services.migrations import (
 )
 from vagent_tui.ui.caps import ROW_CAP
 from vagent_tui.ui.palette import FAILED, FAILED_STRONG, WARN, WARN_STRONG
+from vagent_tui.ui.safety import DESTRUCTIVE, Key
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.migration_rows import (
@@ -73,7 +74,14 @@ class MigrationsScreen(BaseScreen):
     CSS_PATH = "migrations.tcss"
     AUTO_FOCUS = "#mig-templates"  # keys s, t, f work at once; i goes to the id field
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("s", "start", "Start", id="migrations.start", tooltip="Start the migration"),
+        Key(
+            "s",
+            "start",
+            "Start",
+            id="migrations.start",
+            tooltip="Start the migration",
+            does=DESTRUCTIVE,
+        ),
         Binding(
             "t",
             "toggle_dry_run",

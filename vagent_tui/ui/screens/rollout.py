@@ -48,6 +48,7 @@ from vagent_tui.services.rollout_pick import pick_accounts
 from vagent_tui.services.session import Connection
 from vagent_tui.ui import format as fmt
 from vagent_tui.ui.dialogs import PromptModal, TextModal
+from vagent_tui.ui.safety import DESTRUCTIVE, WRITES, Key
 from vagent_tui.ui.screens.rollout_runs import RolloutRuns, first_error, origin_of
 from vagent_tui.ui.text import inert
 from vagent_tui.ui.widgets.fleet_export import export_csv
@@ -76,9 +77,9 @@ class RolloutScreen(RolloutRuns):
                 tooltip="Choose the change and the accounts, then plan"),
         Binding("p", "plan", "Plan", id="rollout.plan",
                 tooltip="Plan the same change again (nothing is written)"),
-        Binding("A", "apply", "Apply", id="rollout.apply",
+        Key("A", "apply", "Apply", id="rollout.apply", does=WRITES,
                 tooltip="Write the staging of the accounts that will change"),
-        Binding("P", "publish", "Publish", id="rollout.publish",
+        Key("P", "publish", "Publish", id="rollout.publish", does=DESTRUCTIVE,
                 tooltip="Publish the written accounts, all or a first wave"),
         Binding("x", "cancel", "Cancel", id="rollout.cancel",
                 tooltip="Stop: what was written stays written"),

@@ -12,7 +12,7 @@ from typing import ClassVar
 
 from rich.text import Text
 from textual import work
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.widget import Widget
 from textual.widgets import Static
 
@@ -22,6 +22,7 @@ from vagent_tui.ui.caps import ROW_CAP, left_out
 from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.dialogs import ConfirmModal
 from vagent_tui.ui.format import fmt_datetime, plain
+from vagent_tui.ui.safety import DESTRUCTIVE, WRITES, Key
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.entry_forms import SipEntryForm
@@ -35,8 +36,22 @@ class SipScreen(BaseScreen):
 
     TITLE: ClassVar[str] = "SIP whitelist"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("a", "add", "Add", id="sip.add", tooltip="Add an IP address to the whitelist"),
-        Binding("d", "remove", "Remove", id="sip.remove", tooltip="Remove the highlighted address"),
+        Key(
+            "a",
+            "add",
+            "Add",
+            id="sip.add",
+            tooltip="Add an IP address to the whitelist",
+            does=WRITES,
+        ),
+        Key(
+            "d",
+            "delete",
+            "Remove",
+            id="sip.remove",
+            tooltip="Remove the highlighted address",
+            does=DESTRUCTIVE,
+        ),
         filter_binding("sip"),  # last: the footer drops it first
     ]
     DEFAULT_CSS = stylesheet(__file__)
@@ -141,7 +156,7 @@ class SipScreen(BaseScreen):
 
     # ------------------------------------------------------------------ remove
 
-    def action_remove(self) -> None:
+    def action_delete(self) -> None:
         entry = self.highlighted
         if entry is None:
             self.status.info("No address highlighted: nothing to remove")

@@ -26,6 +26,7 @@ from vagent_tui.ui.caps import ROW_CAP, left_out
 from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.dialogs import ConfirmModal
 from vagent_tui.ui.format import fmt_datetime, plain
+from vagent_tui.ui.safety import DESTRUCTIVE, WRITES, Key
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.form import FormField, errors_by_field, first_invalid, show_errors
@@ -46,12 +47,13 @@ class TokensScreen(BaseScreen):
 
     TITLE: ClassVar[str] = "Tokens"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("a", "new_token", "New token", id="tokens.new", tooltip="Create a token"),
-        Binding(
+        Key("a", "add", "New token", id="tokens.new", tooltip="Create a token", does=WRITES),
+        Key(
             "d",
-            "delete_token",
+            "delete",
             "Delete",
             id="tokens.delete",
+            does=DESTRUCTIVE,
             tooltip="Delete the highlighted token (asks first)",
         ),
         Binding(
@@ -176,7 +178,7 @@ class TokensScreen(BaseScreen):
 
     # ------------------------------------------------------------------ create
 
-    def action_new_token(self) -> None:
+    def action_add(self) -> None:
         self.query_one("#tokens-form").remove_class("-hidden")
         self.description_input.focus()
 
@@ -259,7 +261,7 @@ class TokensScreen(BaseScreen):
 
     # ------------------------------------------------------------------ delete
 
-    def action_delete_token(self) -> None:
+    def action_delete(self) -> None:
         key = self.highlighted_key
         record = self._records.get(key or "")
         if key is None or record is None:

@@ -23,6 +23,7 @@ from vagent_tui.services.agents import VoiceFilter, filter_voices
 from vagent_tui.services.changes import Change
 from vagent_tui.ui.format import NO, YES, plain
 from vagent_tui.ui.palette import FAILED, OK
+from vagent_tui.ui.safety import WRITES, Key
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.screens.staging_flow import stage_change
 from vagent_tui.ui.text import safe
@@ -41,11 +42,12 @@ class VoicesScreen(BaseScreen):
     VERTICAL_BREAKPOINTS = [(0, "-short"), (20, "-tall")]  # -short: the detail gives way
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("slash", "focus_text", "Filter", id="voices.filter", tooltip="Type to filter"),
-        Binding(
+        Key(
             "u",
             "use_voice",
             "Use for agent",
             id="voices.use",
+            does=WRITES,
             tooltip="Check the voice against the agent's staging, then write it there",
         ),
         Binding("y", "copy_id", "Copy id", id="voices.copy", tooltip="Copy the voice id"),

@@ -28,6 +28,7 @@ from vagent_tui.ui.caps import left_out
 from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.dialogs import ConfirmModal
 from vagent_tui.ui.format import plain
+from vagent_tui.ui.safety import DESTRUCTIVE, WRITES, Key
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.widgets.entry_forms import RelayForm, WebhookForm
 from vagent_tui.ui.widgets.hooks import HookPane
@@ -49,18 +50,20 @@ class WebhooksScreen(BaseScreen):
 
     TITLE: ClassVar[str] = "Webhooks"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding(
+        Key(
             "a",
             "add",
             "Add",
             id="webhooks.add",
+            does=WRITES,
             tooltip="Add a webhook destination, or configure the highlighted relay type",
         ),
-        Binding(
+        Key(
             "d",
             "delete",
             "Delete",
             id="webhooks.delete",
+            does=DESTRUCTIVE,
             tooltip="Delete the highlighted destination or relay configuration",
         ),
         Binding("t", "switch_tab", "Destinations/Relays", id="webhooks.tab", tooltip="Switch tab"),
