@@ -358,7 +358,7 @@ async def test_rows_marked_in_fleet_are_the_rollouts_accounts(make_app: Any) -> 
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         await pilot.press("space", "down", "space")  # 1111, then (a mark moves down) 1113
-        assert app.marked_accounts == (1111, 1113)
+        assert app.screen.marked == (1111, 1113)
         assert "2 marked (R rolls out)" in str(app.screen.query_one("#fleet-summary").render())
         await pilot.press("R")
         await wait_for(pilot, lambda: isinstance(app.screen, RolloutForm))

@@ -29,7 +29,6 @@ from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import AgentConfig, SavedVersion
 from vagent_tui.services.agents import AgentSlots, load_agent
 from vagent_tui.services.staging import Slots, wire
-from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.dialogs import PromptModal
 from vagent_tui.ui.format import fmt_datetime, joined
 from vagent_tui.ui.palette import BADGE_OK, BADGE_WARN, FAILED, WARN
@@ -52,7 +51,7 @@ class AgentScreen(AgentChanges):
 
     TITLE = "Agent"
     AUTO_FOCUS = "#agent-view"
-    DEFAULT_CSS = stylesheet(__file__)
+    CSS_PATH = "agent.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "toggle_slot", "Staging/Live", id="agent.slot",
                 tooltip="Show the staging or the live configuration"),

@@ -24,9 +24,8 @@ from vagent_tui.ui.dialogs import DiffModal, PromptModal, ReviewModal
 from vagent_tui.ui.diff_text import diff_text
 from vagent_tui.ui.format import fmt_datetime
 from vagent_tui.ui.safety import DESTRUCTIVE, WRITES, Key
-from vagent_tui.ui.screens.base import BaseScreen
+from vagent_tui.ui.screens.base import BaseScreen, who_of
 from vagent_tui.ui.screens.settings import SettingsScreen
-from vagent_tui.ui.screens.staging_flow import who_of
 from vagent_tui.ui.widgets.status import describe_error, outcome_unknown
 
 SlotName = Literal["staging", "live"]

@@ -51,6 +51,15 @@ TYPED_IN_FILTER = frozenset({"next_page", "prev_page", "first_page", "last_page"
 """Actions of one-letter priority keys: refused while the filter field has the focus."""
 
 
+def who_of(screen: BaseScreen, *, with_id: bool = False) -> str:
+    """Whom the screen acts for: the target account's name (``with_id``: and its id), or
+    the key owner. Every screen says it this way, in its status line and questions."""
+    acting = screen.connection.acting_as
+    if acting is None:
+        return "the key owner"
+    return f"{acting.display_name} (#{acting.id})" if with_id else acting.display_name
+
+
 class BaseScreen(Screen[None]):
     """Header + body + status line + footer; reloads when the target changes."""
 

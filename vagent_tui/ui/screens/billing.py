@@ -25,9 +25,8 @@ from textual.widgets import Button, Input, Select, Static
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import AdrExportConfig
 from vagent_tui.api.scope import ScopeLevel
-from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.safety import WRITES, Key
-from vagent_tui.ui.screens.base import BaseScreen
+from vagent_tui.ui.screens.base import BaseScreen, who_of
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.form import FormField, errors_by_field, first_invalid, show_errors
 
@@ -86,7 +85,7 @@ class BillingScreen(BaseScreen):
             tooltip="Save (for terminals that keep ctrl+s)",
         ),
     ]
-    DEFAULT_CSS = stylesheet(__file__)
+    CSS_PATH = "billing.tcss"
 
     def __init__(self) -> None:
         super().__init__()
@@ -167,10 +166,6 @@ class BillingScreen(BaseScreen):
 
     # ------------------------------------------------------------------ the target
 
-    def _who(self) -> str:
-        account = self.connection.acting_as
-        return f"{account.display_name} (#{account.id})" if account else "the key owner"
-
     def reload(self) -> None:
         """Nothing to read (write-only): show whom it applies to and what was saved."""
         level = self.query_one("#billing-level", Static)
@@ -179,13 +174,13 @@ class BillingScreen(BaseScreen):
             shown = "an agent" if kind == "account" else f"a {kind}"
             level.update(
                 safe(
-                    f"⚠ {self._who()} is {shown} account: the platform accepts this "
+                    f"⚠ {who_of(self, with_id=True)} is {shown} account: the platform accepts this "
                     "only for partner, reseller or organization accounts."
                 )
             )
         level.set_class(not kind or kind in LEVELS, "-hidden")
         self._show_saved()
-        self.status.info(f"ADR export of {self._who()} · fill in and save (ctrl+s)")
+        self.status.info(f"ADR export of {who_of(self, with_id=True)} · fill in and save (ctrl+s)")
 
     def _show_saved(self) -> None:
         saved = self._saved.get(self.connection.target_id, "")
@@ -273,7 +268,7 @@ class BillingScreen(BaseScreen):
     async def save(self, config: AdrExportConfig) -> None:
         if self.busy_writing():
             return
-        target, who = self.connection.target_id, self._who()
+        target, who = self.connection.target_id, who_of(self, with_id=True)
         # Configured at partner, reseller or organization level: an account of those
         # levels goes by the parameter of its level (rule 9), others by targetAccountId.
         selected = self.connection.target_at(*ADR_LEVELS)

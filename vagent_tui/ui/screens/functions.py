@@ -30,7 +30,7 @@ from vagent_tui.ui.dialogs import EditorModal
 from vagent_tui.ui.format import flag
 from vagent_tui.ui.palette import FAILED, FAILED_STRONG, WARN
 from vagent_tui.ui.safety import WRITES, Key
-from vagent_tui.ui.screens.base import BaseScreen
+from vagent_tui.ui.screens.base import BaseScreen, who_of
 from vagent_tui.ui.screens.staging_flow import stage_change
 from vagent_tui.ui.text import inert, safe
 from vagent_tui.ui.widgets.details import findings_text, function_detail
@@ -183,7 +183,7 @@ class FunctionsScreen(BaseScreen):
         self.base = base.wire() if isinstance(base, AgentConfig) else None
         self.refresh_rows()
         allowed = sum(1 for f in functions if f.allowed is not False)
-        who = conn.acting_as.display_name if conn.acting_as else "the key owner"
+        who = who_of(self)
         if isinstance(live, BaseException):
             self.status.error(f"Agent configuration: {describe_error(live)}")
         else:

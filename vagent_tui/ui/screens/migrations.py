@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from typing import ClassVar
 
 from rich.text import Text
-from textual import events, work
+from textual import work
 from textual.binding import Binding, BindingType
 from textual.containers import Container, Horizontal, Vertical, VerticalScroll
 from textual.timer import Timer
@@ -61,7 +61,6 @@ from vagent_tui.ui.widgets.migration_rows import (
 from vagent_tui.ui.widgets.status import describe_error, outcome_unknown
 from vagent_tui.ui.widgets.table_filter import filter_binding
 
-WIDE = 140
 NO_LIST = "This platform lists no templates: type a template id (i)"
 RECENT_PREFIX = "\x00recent\x00"
 """Option ids of recent ids: never the id of a listed template (no id holds a NUL)."""
@@ -71,6 +70,7 @@ class MigrationsScreen(BaseScreen):
     """Template migrations: start (dry run by default), watch, review."""
 
     TITLE = "Migrations"
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (140, "-wide")]
     CSS_PATH = "migrations.tcss"
     AUTO_FOCUS = "#mig-templates"  # keys s, t, f work at once; i goes to the id field
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -160,7 +160,6 @@ class MigrationsScreen(BaseScreen):
         self.vapp.task_changed_signal.subscribe(self, self.task_changed, immediate=True)
         for task in self.vapp.watcher.tasks.values():
             self.task_changed(task)
-        self._layout(self.size.width)
         self._plan()
         self._ticker = self.set_interval(1.0, self._tick)
 
@@ -172,12 +171,6 @@ class MigrationsScreen(BaseScreen):
     def on_screen_suspend(self) -> None:
         if self._ticker is not None:
             self._ticker.pause()
-
-    def on_resize(self, event: events.Resize) -> None:
-        self._layout(event.size.width)
-
-    def _layout(self, width: int) -> None:
-        self.set_class(width >= WIDE, "-wide")
 
     # ------------------------------------------------------------------ templates
 

@@ -26,8 +26,8 @@ from vagent_tui.services.settings import BY_NAME, SETTINGS, Setting, form_text, 
 from vagent_tui.services.staging import read_context
 from vagent_tui.ui.dialogs import ConfirmModal
 from vagent_tui.ui.safety import WRITES, Key
-from vagent_tui.ui.screens.base import BaseScreen
-from vagent_tui.ui.screens.staging_flow import stage_change, who_of
+from vagent_tui.ui.screens.base import BaseScreen, who_of
+from vagent_tui.ui.screens.staging_flow import stage_change
 from vagent_tui.ui.text import inert, safe
 from vagent_tui.ui.widgets.form import FormField, first_invalid, show_errors
 

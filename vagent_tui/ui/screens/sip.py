@@ -19,11 +19,10 @@ from textual.widgets import Static
 from vagent_tui.api.errors import ApiError, PlatformError
 from vagent_tui.api.models import SipEntry, SipEntryRequest
 from vagent_tui.ui.caps import ROW_CAP, left_out
-from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.dialogs import ConfirmModal
 from vagent_tui.ui.format import fmt_datetime, plain
 from vagent_tui.ui.safety import DESTRUCTIVE, WRITES, Key
-from vagent_tui.ui.screens.base import BaseScreen
+from vagent_tui.ui.screens.base import BaseScreen, who_of
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.entry_forms import SipEntryForm
 from vagent_tui.ui.widgets.status import describe_error, outcome_unknown
@@ -54,7 +53,7 @@ class SipScreen(BaseScreen):
         ),
         filter_binding("sip"),  # last: the footer drops it first
     ]
-    DEFAULT_CSS = stylesheet(__file__)
+    CSS_PATH = "sip.tcss"
 
     def __init__(self) -> None:
         super().__init__()
@@ -78,11 +77,6 @@ class SipScreen(BaseScreen):
     def on_mount(self) -> None:
         self.table.focus()
 
-    @property
-    def who(self) -> str:
-        acting = self.connection.acting_as
-        return f"{acting.display_name} (#{acting.id})" if acting else "the key owner"
-
     # ------------------------------------------------------------------ loading
 
     def reload(self) -> None:
@@ -101,7 +95,9 @@ class SipScreen(BaseScreen):
         self.show_entries(entries, highlight)
         if not quiet:
             more = left_out(len(entries), "addresses")
-            self.status.ok(f"{len(entries)} whitelisted addresses for {self.who}{more}")
+            self.status.ok(
+                f"{len(entries)} whitelisted addresses for {who_of(self, with_id=True)}{more}"
+            )
 
     def show_entries(self, entries: list[SipEntry], highlight: str | None = None) -> None:
         table = self.table
@@ -120,8 +116,9 @@ class SipScreen(BaseScreen):
             place_cursor(table, [e.ip for e in entries], keep, row)
         self.set_class(not entries, "-empty")
         plural = "" if len(entries) == 1 else "es"
+        who = who_of(self, with_id=True)
         self.query_one("#sip-header", Static).update(
-            safe(f"{len(entries)} address{plural} allowed to send SIP traffic for {self.who}")
+            safe(f"{len(entries)} address{plural} allowed to send SIP traffic for {who}")
         )
 
     @property
@@ -150,7 +147,9 @@ class SipScreen(BaseScreen):
             self.load_entries(request.ip, quiet=True)
 
         form = SipEntryForm(
-            send, subtitle=f"For {self.who}", after_unknown=lambda: self.load_entries(quiet=True)
+            send,
+            subtitle=f"For {who_of(self, with_id=True)}",
+            after_unknown=lambda: self.load_entries(quiet=True),
         )
         self.app.push_screen(form, done)
 
@@ -163,7 +162,7 @@ class SipScreen(BaseScreen):
             return
         label = f" ({entry.label})" if entry.label else " (no label)"
         body = (
-            f"Remove {entry.ip}{label} from the SIP whitelist of {self.who}?\n"
+            f"Remove {entry.ip}{label} from the SIP whitelist of {who_of(self, with_id=True)}?\n"
             "SIP traffic from this address will be refused."
         )
 

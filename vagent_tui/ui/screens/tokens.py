@@ -23,11 +23,10 @@ from textual.widgets import Button, Input, Label, Select, Static
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import TokenRecord, TokenRequest
 from vagent_tui.ui.caps import ROW_CAP, left_out
-from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.dialogs import ConfirmModal
 from vagent_tui.ui.format import fmt_datetime, plain
 from vagent_tui.ui.safety import DESTRUCTIVE, WRITES, Key
-from vagent_tui.ui.screens.base import BaseScreen
+from vagent_tui.ui.screens.base import BaseScreen, who_of
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.form import FormField, errors_by_field, first_invalid, show_errors
 from vagent_tui.ui.widgets.new_token import NewTokenModal
@@ -66,7 +65,7 @@ class TokensScreen(BaseScreen):
         ),
         filter_binding("tokens"),  # last: the footer drops it first
     ]
-    DEFAULT_CSS = stylesheet(__file__)
+    CSS_PATH = "tokens.tcss"
 
     def __init__(self) -> None:
         super().__init__()
@@ -123,10 +122,6 @@ class TokensScreen(BaseScreen):
 
     # ------------------------------------------------------------------ loading
 
-    def _who(self) -> str:
-        account = self.connection.acting_as
-        return f"{account.display_name} (#{account.id})" if account else "the key owner"
-
     def reload(self) -> None:
         self.load_tokens()
 
@@ -141,7 +136,7 @@ class TokensScreen(BaseScreen):
             return
         self._fill(records)
         self.query_one("#tokens-note", Static).update(
-            safe(f"Tokens of {self._who()} · masked; a new value is shown once")
+            safe(f"Tokens of {who_of(self, with_id=True)} · masked; a new value is shown once")
         )
         count = f"{len(records)} token{'s' if len(records) != 1 else ''}"
         count += left_out(len(records), "tokens")
@@ -226,7 +221,7 @@ class TokensScreen(BaseScreen):
     async def create_token(self, request: TokenRequest) -> None:
         if self.busy_writing():
             return
-        target, who = self.connection.target_id, self._who()
+        target, who = self.connection.target_id, who_of(self, with_id=True)
         button = self.query_one("#tokens-create", Button)
         button.disabled = True
         self.status.busy("Creating a token")
@@ -269,7 +264,7 @@ class TokensScreen(BaseScreen):
             return
         body = (
             f"Delete token {record.masked} "
-            f"({record.description or 'no description'}) of {self._who()}?\n"
+            f"({record.description or 'no description'}) of {who_of(self, with_id=True)}?\n"
             "Anything using it will get Unauthorized from then on."
         )
         if record.token and self.connection.api.uses_token(record.token):

@@ -24,7 +24,7 @@ from vagent_tui.services.changes import Change
 from vagent_tui.ui.format import NO, YES, plain
 from vagent_tui.ui.palette import FAILED, OK
 from vagent_tui.ui.safety import WRITES, Key
-from vagent_tui.ui.screens.base import BaseScreen
+from vagent_tui.ui.screens.base import BaseScreen, who_of
 from vagent_tui.ui.screens.staging_flow import stage_change
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.details import voice_detail
@@ -131,9 +131,7 @@ class VoicesScreen(BaseScreen):
         self._set_options(voices)
         self.apply_filters()
         unavailable = sum(1 for v in voices if not v.available)
-        who = (
-            self.connection.acting_as.display_name if self.connection.acting_as else "the key owner"
-        )
+        who = who_of(self)
         note = f", {unavailable} unavailable" if unavailable else ", all available"
         self.status.ok(f"{len(voices):,} voices for {who}{note}{left_out(len(voices), 'voices')}")
 
