@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
+from textual.pilot import Pilot
 from textual.widgets import Input, Label, Select
 
 from tests.faults.helpers import faulty_app
@@ -28,7 +29,7 @@ not run it)."""
 """Faults answered before the handler ran: the platform did not change."""
 
 
-async def submit(pilot: Any, widget_id: str, key: str = "enter") -> None:
+async def submit(pilot: Pilot[None], widget_id: str, key: str = "enter") -> None:
     pilot.app.screen.query_one(widget_id).focus()
     await pilot.pause()
     await pilot.press(key)
@@ -50,7 +51,7 @@ def assert_error(text: str, kind: str) -> None:
 # ---------------------------------------------------------------------- per form
 
 
-async def tokens_case(pilot: Any, kind: str, n: int) -> None:
+async def tokens_case(pilot: Pilot[None], kind: str, n: int) -> None:
     app = pilot.app
     screen = app.screen
     faults = sim_of(app).faults
@@ -82,7 +83,7 @@ async def tokens_case(pilot: Any, kind: str, n: int) -> None:
     await idle(pilot)
 
 
-async def sip_case(pilot: Any, kind: str, n: int) -> None:
+async def sip_case(pilot: Pilot[None], kind: str, n: int) -> None:
     app = pilot.app
     faults = sim_of(app).faults
     await pilot.press("a")
@@ -108,7 +109,7 @@ async def sip_case(pilot: Any, kind: str, n: int) -> None:
     assert ip in [e["ip"] for e in sim_of(app).sip[1000]]
 
 
-async def webhooks_case(pilot: Any, kind: str, n: int) -> None:
+async def webhooks_case(pilot: Pilot[None], kind: str, n: int) -> None:
     app = pilot.app
     faults = sim_of(app).faults
     await pilot.press("a")
@@ -136,7 +137,7 @@ async def webhooks_case(pilot: Any, kind: str, n: int) -> None:
     assert url in [h["url"] for h in sim_of(app).webhooks[1000]]
 
 
-async def billing_case(pilot: Any, kind: str, n: int) -> None:
+async def billing_case(pilot: Pilot[None], kind: str, n: int) -> None:
     app = pilot.app
     screen = app.screen
     faults = sim_of(app).faults

@@ -17,8 +17,9 @@ from typing import Any
 
 import pytest
 from textual import events
+from textual.pilot import Pilot
 
-from tests.helpers import settle, sim_of, wait_for
+from tests.helpers import MakeApp, settle, sim_of, wait_for
 from vagent_tui.api.errors import ApiError
 from vagent_tui.services.fleet import FleetAnswer
 from vagent_tui.sim.catalog import functions_for
@@ -48,12 +49,12 @@ def cell(app: Any, account_id: int, column: str) -> str:
     return table(app).cell(str(account_id), column).plain
 
 
-async def run_question(pilot: Any, app: Any) -> None:
+async def run_question(pilot: Pilot[None], app: Any) -> None:
     await pilot.press("s")
     await settle(pilot, rounds=200)
 
 
-async def test_each_question_fills_the_matrix(make_app: Any) -> None:
+async def test_each_question_fills_the_matrix(make_app: MakeApp) -> None:
     app = make_app("fleet")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -97,7 +98,7 @@ async def test_each_question_fills_the_matrix(make_app: Any) -> None:
 
 
 async def test_a_failing_account_shows_its_error_and_the_rest_fill(
-    make_app: Any, monkeypatch: Any
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     app = make_app("fleet")
     real = app.connection.api.list_functions
@@ -122,7 +123,7 @@ async def test_a_failing_account_shows_its_error_and_the_rest_fill(
         assert "12" not in str(app.screen.status.render()).split("answered")[0].replace("13", "")
 
 
-async def test_cancel_stops_further_requests(make_app: Any) -> None:
+async def test_cancel_stops_further_requests(make_app: MakeApp) -> None:
     # 400 accounts, 100 ms each, starting 16 at a time: a whole run takes a while
     app = make_app("fleet", accounts=400, latency_ms=100)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -155,7 +156,9 @@ async def test_cancel_stops_further_requests(make_app: Any) -> None:
         assert len(screen.answers) < 400
 
 
-async def test_csv_export(make_app: Any, monkeypatch: Any, tmp_path: Path) -> None:
+async def test_csv_export(
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     monkeypatch.chdir(tmp_path)
     app = make_app("fleet")
     real = app.connection.api.list_functions
@@ -206,7 +209,7 @@ async def test_csv_export(make_app: Any, monkeypatch: Any, tmp_path: Path) -> No
         assert path.read_text(encoding="utf-8") == "old"
 
 
-async def test_restricted_member_sees_only_permitted_accounts(make_app: Any) -> None:
+async def test_restricted_member_sees_only_permitted_accounts(make_app: MakeApp) -> None:
     app = make_app("fleet", token="demo-member")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -219,7 +222,7 @@ async def test_restricted_member_sees_only_permitted_accounts(make_app: Any) -> 
 
 
 async def test_concurrency_setting_bounds_requests_in_flight(
-    make_app: Any, monkeypatch: Any
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     app = make_app("fleet", accounts=60)
     real = app.connection.api.list_functions
@@ -253,7 +256,7 @@ async def test_concurrency_setting_bounds_requests_in_flight(
         assert flight["max"] == 3 and len(app.screen.answers) == 60
 
 
-async def test_two_hundred_accounts_complete(make_app: Any) -> None:
+async def test_two_hundred_accounts_complete(make_app: MakeApp) -> None:
     app = make_app("fleet", accounts=200)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, rounds=200)
@@ -267,7 +270,7 @@ async def test_two_hundred_accounts_complete(make_app: Any) -> None:
         assert "200 answered" in str(screen.status.render())
 
 
-async def test_target_change_keeps_the_fleet(make_app: Any) -> None:
+async def test_target_change_keeps_the_fleet(make_app: MakeApp) -> None:
     app = make_app("fleet")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -300,7 +303,7 @@ def wheel(widget: Any, *, down: bool = True) -> None:
     ("turns", "opens"), [(0, "FunctionsScreen"), (1, "AgentScreen"), (2, "InboxScreen")]
 )
 async def test_enter_acts_as_the_account_and_opens_the_questions_screen(
-    make_app: Any, turns: int, opens: str
+    make_app: MakeApp, turns: int, opens: str
 ) -> None:
     app = make_app("fleet")
     async with app.run_test(size=(120, 40)) as pilot:
@@ -323,7 +326,7 @@ async def test_enter_acts_as_the_account_and_opens_the_questions_screen(
         assert len(app.screen.answers) == 13 and row_ids(app) == AGENTS
 
 
-async def test_enter_on_a_running_fleet_does_not_leave(make_app: Any) -> None:
+async def test_enter_on_a_running_fleet_does_not_leave(make_app: MakeApp) -> None:
     app = make_app("fleet", accounts=400, latency_ms=100)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot, rounds=200)
@@ -340,7 +343,7 @@ async def test_enter_on_a_running_fleet_does_not_leave(make_app: Any) -> None:
         await settle(pilot)
 
 
-async def test_the_whole_unavailable_list_scrolls_with_keys_and_wheel(make_app: Any) -> None:
+async def test_the_whole_unavailable_list_scrolls_with_keys_and_wheel(make_app: MakeApp) -> None:
     app = make_app("fleet")
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
@@ -367,7 +370,7 @@ async def test_the_whole_unavailable_list_scrolls_with_keys_and_wheel(make_app: 
         assert pane.scroll_y > 0
 
 
-async def test_the_matrix_scrolls_with_keys_wheel_and_click(make_app: Any) -> None:
+async def test_the_matrix_scrolls_with_keys_wheel_and_click(make_app: MakeApp) -> None:
     app = make_app("fleet", accounts=200)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, rounds=200)
@@ -393,7 +396,7 @@ async def test_the_matrix_scrolls_with_keys_wheel_and_click(make_app: Any) -> No
         assert str(ids[int(top) + 2]) in detail(app)
 
 
-async def test_an_answer_repaints_its_own_row_only(make_app: Any) -> None:
+async def test_an_answer_repaints_its_own_row_only(make_app: MakeApp) -> None:
     app = make_app("fleet", accounts=400)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, rounds=200)
@@ -422,7 +425,7 @@ async def test_an_answer_repaints_its_own_row_only(make_app: Any) -> None:
         assert cell(app, ids[300], "allowed") == str(changed(ids[300]).values["allowed"])
 
 
-async def test_slash_filters_the_matrix_and_enter_opens_the_row_shown(make_app: Any) -> None:
+async def test_slash_filters_the_matrix_and_enter_opens_the_row_shown(make_app: MakeApp) -> None:
     """``/`` on Fleet as on every list: the words narrow the rows (id, name, answers),
     the count says so, enter acts on the row highlighted among those shown, esc shows
     every row again."""

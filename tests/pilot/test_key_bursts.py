@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from textual import events
 
-from tests.helpers import settle
+from tests.helpers import MakeApp, settle
 
 CHARS = {"colon": ":", "enter": "\r", "space": " "}
 
@@ -33,7 +33,7 @@ def post_burst(app: Any, keys: tuple[str, ...]) -> None:
 
 @pytest.mark.parametrize("keys", BURSTS, ids=[" ".join(b) for b in BURSTS])
 async def test_a_burst_of_keys_leaves_the_console_running(
-    make_app: Any, keys: tuple[str, ...]
+    make_app: MakeApp, keys: tuple[str, ...]
 ) -> None:
     app = make_app("scope")
     async with app.run_test(size=(120, 40)) as pilot:

@@ -15,9 +15,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.pilot import Pilot
 from textual.widgets import Checkbox, DataTable, Input, Static
 
-from tests.helpers import settle, wait_for
+from tests.helpers import MakeApp, settle, wait_for
 from vagent_tui.services.connect import demo_client
 from vagent_tui.ui.app import VagentApp
 from vagent_tui.ui.dialogs import PromptModal, ReviewModal, TextModal
@@ -70,7 +71,7 @@ def rollout(app: Any) -> Any:
     return screen if type(screen).__name__ == "RolloutScreen" else app.screen_stack[0]
 
 
-async def fill_form(pilot: Any, **fields: str) -> None:
+async def fill_form(pilot: Pilot[None], **fields: str) -> None:
     """Open the form (``c``) unless open, type each field, submit."""
     app = pilot.app
     if not isinstance(app.screen, RolloutForm):
@@ -83,7 +84,7 @@ async def fill_form(pilot: Any, **fields: str) -> None:
     await pilot.pause()
 
 
-async def planned(pilot: Any, **fields: str) -> Any:
+async def planned(pilot: Pilot[None], **fields: str) -> Any:
     await fill_form(pilot, **fields)
     app = pilot.app
     await wait_for(pilot, lambda: not isinstance(app.screen, RolloutForm))
@@ -92,7 +93,7 @@ async def planned(pilot: Any, **fields: str) -> Any:
     return app.screen.plan
 
 
-async def confirm_review(pilot: Any, word: str | None = None) -> str:
+async def confirm_review(pilot: Pilot[None], word: str | None = None) -> str:
     app = pilot.app
     await wait_for(pilot, lambda: isinstance(app.screen, ReviewModal))
     text = "\n".join(str(s.content) for s in app.screen.query(Static))
@@ -105,7 +106,7 @@ async def confirm_review(pilot: Any, word: str | None = None) -> str:
     return text
 
 
-async def answer_prompt(pilot: Any, value: str) -> None:
+async def answer_prompt(pilot: Pilot[None], value: str) -> None:
     app = pilot.app
     await wait_for(pilot, lambda: isinstance(app.screen, PromptModal))
     app.screen.query_one("#prompt-input", Input).value = value
@@ -113,7 +114,7 @@ async def answer_prompt(pilot: Any, value: str) -> None:
     await pilot.pause()
 
 
-async def run_done(pilot: Any) -> None:
+async def run_done(pilot: Pilot[None]) -> None:
     await wait_for(pilot, lambda: not pilot.app.screen.phase and not any(
         w.is_running for w in pilot.app.workers if w.group.startswith("write-")))  # fmt: skip
     await pilot.pause()
@@ -122,7 +123,7 @@ async def run_done(pilot: Any) -> None:
 # --------------------------------------------------------------------------- plan
 
 
-async def test_plan_says_what_each_account_would_get_and_writes_nothing(make_app: Any) -> None:
+async def test_plan_says_what_each_account_would_get_and_writes_nothing(make_app: MakeApp) -> None:
     app = make_app("rollout")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -153,7 +154,7 @@ async def test_plan_says_what_each_account_would_get_and_writes_nothing(make_app
         await wait_for(pilot, lambda: isinstance(app.screen, TextModal))
 
 
-async def test_bad_fields_are_refused_at_the_field_and_nothing_is_read(make_app: Any) -> None:
+async def test_bad_fields_are_refused_at_the_field_and_nothing_is_read(make_app: MakeApp) -> None:
     app = make_app("rollout")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -178,7 +179,7 @@ async def test_bad_fields_are_refused_at_the_field_and_nothing_is_read(make_app:
         assert not sim_of(app).requests  # nothing planned
 
 
-async def test_filter_by_words_and_current_voice(make_app: Any) -> None:
+async def test_filter_by_words_and_current_voice(make_app: MakeApp) -> None:
     app = make_app("rollout")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -196,7 +197,7 @@ async def test_filter_by_words_and_current_voice(make_app: Any) -> None:
 # --------------------------------------------------------------------------- apply, publish
 
 
-async def test_apply_then_publish_in_two_waves_all_in_the_journal(make_app: Any) -> None:
+async def test_apply_then_publish_in_two_waves_all_in_the_journal(make_app: MakeApp) -> None:
     app = make_app("rollout")
     no_drafts(sim_of(app))
     async with app.run_test(size=(120, 40)) as pilot:
@@ -237,7 +238,7 @@ async def test_apply_then_publish_in_two_waves_all_in_the_journal(make_app: Any)
         assert sorted(written) == sorted(will) and sorted(published) == sorted(will)
 
 
-async def test_publish_needs_the_typed_word_and_escape_cancels(make_app: Any) -> None:
+async def test_publish_needs_the_typed_word_and_escape_cancels(make_app: MakeApp) -> None:
     app = make_app("rollout")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -256,7 +257,7 @@ async def test_publish_needs_the_typed_word_and_escape_cancels(make_app: Any) ->
 
 
 async def test_cancel_halfway_keeps_what_was_written_and_a_rerun_finishes(
-    make_app: Any, monkeypatch: pytest.MonkeyPatch
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("VAGENT_ROLLOUT_CONCURRENCY", "1")
     app = make_app("rollout", latency_ms=40)
@@ -284,7 +285,7 @@ async def test_cancel_halfway_keeps_what_was_written_and_a_rerun_finishes(
         assert sorted(targets(app)) == sorted(will)  # each account written exactly once
 
 
-async def test_a_console_started_again_resumes_from_disk(make_app: Any) -> None:
+async def test_a_console_started_again_resumes_from_disk(make_app: MakeApp) -> None:
     first = make_app("rollout")
     sim_app = first.connection.api.sim_app
     no_drafts(sim_app.state.sim)
@@ -321,7 +322,7 @@ async def test_a_console_started_again_resumes_from_disk(make_app: Any) -> None:
     assert sorted(published) == AGENTS  # each once, across both consoles
 
 
-async def test_staging_changed_since_the_plan_is_skipped_and_listed(make_app: Any) -> None:
+async def test_staging_changed_since_the_plan_is_skipped_and_listed(make_app: MakeApp) -> None:
     app = make_app("rollout")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -353,7 +354,7 @@ async def test_read_only_profile_plans_but_cannot_apply_or_publish() -> None:
         assert not [r for r in sim_of(app).requests if r.method != "GET"]
 
 
-async def test_rows_marked_in_fleet_are_the_rollouts_accounts(make_app: Any) -> None:
+async def test_rows_marked_in_fleet_are_the_rollouts_accounts(make_app: MakeApp) -> None:
     app = make_app("fleet")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -369,7 +370,7 @@ async def test_rows_marked_in_fleet_are_the_rollouts_accounts(make_app: Any) -> 
 
 
 async def test_export_csv_with_results_and_json_that_opens_again(
-    make_app: Any, tmp_path: Path
+    make_app: MakeApp, tmp_path: Path
 ) -> None:
     app = make_app("rollout")
     async with app.run_test(size=(120, 40)) as pilot:
@@ -398,7 +399,7 @@ async def test_export_csv_with_results_and_json_that_opens_again(
         assert cell(app, 1111, "result") == "✓ written"  # its results came with it
 
 
-async def test_an_agent_with_its_own_draft_is_written_but_not_published(make_app: Any) -> None:
+async def test_an_agent_with_its_own_draft_is_written_but_not_published(make_app: MakeApp) -> None:
     app = make_app("rollout")
     sim = sim_of(app)
     no_drafts(sim)
@@ -423,7 +424,7 @@ async def test_an_agent_with_its_own_draft_is_written_but_not_published(make_app
 
 
 async def test_a_loaded_plan_is_planned_again_for_its_own_change_and_accounts(
-    make_app: Any,
+    make_app: MakeApp,
 ) -> None:
     app = make_app("rollout")
     async with app.run_test(size=(120, 40)) as pilot:
@@ -448,7 +449,7 @@ async def test_a_loaded_plan_is_planned_again_for_its_own_change_and_accounts(
 
 
 async def test_an_unexpected_failure_ends_the_run_and_says_so(
-    make_app: Any, monkeypatch: pytest.MonkeyPatch
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from vagent_tui.services import rollout_apply
 

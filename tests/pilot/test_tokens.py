@@ -6,9 +6,10 @@ import asyncio
 import html
 from typing import Any
 
+import pytest
 from textual.widgets import DataTable, Input, TextArea
 
-from tests.helpers import fail_once, settle, sim_of
+from tests.helpers import MakeApp, fail_once, settle, sim_of
 from vagent_tui.api.errors import ApiError
 from vagent_tui.api.models import mask_secret
 from vagent_tui.ui.dialogs import ConfirmModal
@@ -44,7 +45,7 @@ def field(screen: Any, name: str) -> FormField:
     return screen.query_one(f"#field-{name}", FormField)
 
 
-async def test_list_is_masked_and_complete(make_app: Any) -> None:
+async def test_list_is_masked_and_complete(make_app: MakeApp) -> None:
     app = make_app("tokens")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -67,7 +68,7 @@ async def test_list_is_masked_and_complete(make_app: Any) -> None:
         assert "2 tokens" in status_text(screen)
 
 
-async def test_create_shows_the_value_once_then_forgets_it(make_app: Any) -> None:
+async def test_create_shows_the_value_once_then_forgets_it(make_app: MakeApp) -> None:
     app = make_app("tokens")
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await settle(pilot)
@@ -114,7 +115,9 @@ async def test_create_shows_the_value_once_then_forgets_it(make_app: Any) -> Non
         assert screen.query_one("#tokens-form").has_class("-hidden")
 
 
-async def test_create_server_error_keeps_the_input(make_app: Any, monkeypatch: Any) -> None:
+async def test_create_server_error_keeps_the_input(
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
+) -> None:
     app = make_app("tokens")
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await settle(pilot)
@@ -142,7 +145,7 @@ async def test_create_server_error_keeps_the_input(make_app: Any, monkeypatch: A
         assert len(sim_of(app).tokens) == count + 1
 
 
-async def test_escape_closes_the_form_and_keeps_the_text(make_app: Any) -> None:
+async def test_escape_closes_the_form_and_keeps_the_text(make_app: MakeApp) -> None:
     app = make_app("tokens")
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
@@ -155,7 +158,7 @@ async def test_escape_closes_the_form_and_keeps_the_text(make_app: Any) -> None:
         assert sim_of(app).count("POST", PATH) == 0
 
 
-async def test_delete_after_confirmation(make_app: Any) -> None:
+async def test_delete_after_confirmation(make_app: MakeApp) -> None:
     app = make_app("tokens")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -180,7 +183,7 @@ async def test_delete_after_confirmation(make_app: Any) -> None:
         assert "1 token" in status_text(screen)
 
 
-async def test_cancelled_delete_sends_nothing(make_app: Any) -> None:
+async def test_cancelled_delete_sends_nothing(make_app: MakeApp) -> None:
     app = make_app("tokens")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -197,7 +200,7 @@ async def test_cancelled_delete_sends_nothing(make_app: Any) -> None:
         assert len(tokens_of(app, 1000)) == 2
 
 
-async def test_deleting_the_key_in_use_warns(make_app: Any) -> None:
+async def test_deleting_the_key_in_use_warns(make_app: MakeApp) -> None:
     app = make_app("tokens")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -210,7 +213,7 @@ async def test_deleting_the_key_in_use_warns(make_app: Any) -> None:
         await pilot.press("escape")
 
 
-async def test_delete_server_error_is_shown(make_app: Any) -> None:
+async def test_delete_server_error_is_shown(make_app: MakeApp) -> None:
     app = make_app("tokens")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -229,7 +232,7 @@ async def test_delete_server_error_is_shown(make_app: Any) -> None:
         assert len(cells(screen)) == 1
 
 
-async def test_follows_the_target_account(make_app: Any) -> None:
+async def test_follows_the_target_account(make_app: MakeApp) -> None:
     app = make_app("tokens")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -251,7 +254,7 @@ async def test_follows_the_target_account(make_app: Any) -> None:
         assert len(cells(screen)) == len(theirs) + 1
 
 
-async def test_list_error_then_retry(make_app: Any, monkeypatch: Any) -> None:
+async def test_list_error_then_retry(make_app: MakeApp, monkeypatch: pytest.MonkeyPatch) -> None:
     app = make_app("tokens")
     fail_once(monkeypatch, app.connection.api, "list_tokens", ApiError(500, "boom"))
     async with app.run_test(size=(120, 40)) as pilot:
@@ -266,7 +269,7 @@ async def test_list_error_then_retry(make_app: Any, monkeypatch: Any) -> None:
 
 
 async def test_a_second_enter_while_creating_does_not_lose_the_value(
-    make_app: Any, monkeypatch: Any
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     app = make_app("tokens")
     original = app.connection.api.create_token

@@ -4,35 +4,37 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.helpers import settle, wait_for
+from textual.pilot import Pilot
+
+from tests.helpers import MakeApp, SnapCompare, settle, wait_for
 from vagent_tui.ui.dialogs import DiffModal, ReviewModal
 
 
-async def _review_of(pilot: Any, key: str) -> None:
+async def _review_of(pilot: Pilot[None], key: str) -> None:
     await settle(pilot)
     await pilot.press(key)
     await wait_for(pilot, lambda: isinstance(pilot.app.screen, ReviewModal | DiffModal))
     await pilot.pause(0.1)
 
 
-def test_publish_review_120x40(snap_compare: Any, make_app: Any) -> None:
-    async def run_before(pilot: Any) -> None:
+def test_publish_review_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:
+    async def run_before(pilot: Pilot[None]) -> None:
         await _review_of(pilot, "P")
 
     app = make_app("agent", account=1112)
     assert snap_compare(app, terminal_size=(120, 40), run_before=run_before)
 
 
-def test_diff_80x24(snap_compare: Any, make_app: Any) -> None:
-    async def run_before(pilot: Any) -> None:
+def test_diff_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:
+    async def run_before(pilot: Pilot[None]) -> None:
         await _review_of(pilot, "D")
 
     app = make_app("agent", account=1112)
     assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
 
 
-def test_restore_into_live_review_80x24(snap_compare: Any, make_app: Any) -> None:
-    async def run_before(pilot: Any) -> None:
+def test_restore_into_live_review_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:
+    async def run_before(pilot: Pilot[None]) -> None:
         await settle(pilot)
         await pilot.press("v")
         await pilot.press("down")
@@ -43,7 +45,7 @@ def test_restore_into_live_review_80x24(snap_compare: Any, make_app: Any) -> Non
 
 
 def _settings(size: tuple[int, int]) -> Any:
-    async def run_before(pilot: Any) -> None:
+    async def run_before(pilot: Pilot[None]) -> None:
         await settle(pilot)
         await pilot.press("E")
         await wait_for(pilot, lambda: getattr(pilot.app.screen, "built", False))
@@ -61,11 +63,11 @@ def _settings(size: tuple[int, int]) -> Any:
     return run_before
 
 
-def test_settings_form_120x40(snap_compare: Any, make_app: Any) -> None:
+def test_settings_form_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:
     app = make_app("agent", account=1112)
     assert snap_compare(app, terminal_size=(120, 40), run_before=_settings((120, 40)))
 
 
-def test_settings_form_80x24(snap_compare: Any, make_app: Any) -> None:
+def test_settings_form_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:
     app = make_app("agent", account=1112)
     assert snap_compare(app, terminal_size=(80, 24), run_before=_settings((80, 24)))

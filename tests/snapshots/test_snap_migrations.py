@@ -6,7 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.helpers import settle, wait_for
+import pytest
+from textual.pilot import Pilot
+
+from tests.helpers import MakeApp, SnapCompare, settle, wait_for
 
 
 class SimClock:
@@ -19,7 +22,7 @@ class SimClock:
         return self.now
 
 
-def reseller_app(make_app: Any) -> Any:
+def reseller_app(make_app: MakeApp) -> Any:
     clock = SimClock()
     app = make_app("migrations", token="demo-reseller", task_seconds=10, clock=clock)
     app.sim_clock = clock
@@ -29,7 +32,7 @@ def reseller_app(make_app: Any) -> Any:
     return app
 
 
-async def _until(pilot: Any, status: str) -> None:
+async def _until(pilot: Pilot[None], status: str) -> None:
     def seen() -> bool:
         tasks = list(pilot.app.watcher.tasks.values())
         return bool(tasks) and tasks[0].status == status
@@ -37,14 +40,14 @@ async def _until(pilot: Any, status: str) -> None:
     await wait_for(pilot, seen, 30.0)
 
 
-async def run_before(pilot: Any) -> None:
+async def run_before(pilot: Pilot[None]) -> None:
     # the templates, not a bounded settle: a loaded machine may take longer to list them
     screen = pilot.app.screen
     await wait_for(pilot, lambda: screen.templates or screen.templates_error, 30.0)
     await settle(pilot)
 
 
-async def run_before_dry_run(pilot: Any) -> None:
+async def run_before_dry_run(pilot: Pilot[None]) -> None:
     await settle(pilot)
     await pilot.press("s")
     app = pilot.app
@@ -60,22 +63,22 @@ async def run_before_dry_run(pilot: Any) -> None:
     await settle(pilot)
 
 
-def test_migrations_80x24(snap_compare: Any, make_app: Any) -> None:
+def test_migrations_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:
     app = reseller_app(make_app)
     assert snap_compare(app, terminal_size=(80, 24), run_before=run_before_dry_run)
 
 
-def test_migrations_120x40(snap_compare: Any, make_app: Any) -> None:
+def test_migrations_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:
     app = reseller_app(make_app)
     assert snap_compare(app, terminal_size=(120, 40), run_before=run_before_dry_run)
 
 
-def test_migrations_partner_key_80x24(snap_compare: Any, make_app: Any) -> None:
+def test_migrations_partner_key_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:
     app = make_app("migrations")
     assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
 
 
-def no_list_app(make_app: Any, monkeypatch: Any) -> Any:
+def no_list_app(make_app: MakeApp, monkeypatch: pytest.MonkeyPatch) -> Any:
     """The real platform's case: no template list (404), two ids used before."""
     from vagent_tui.api.errors import ApiError
     from vagent_tui.services.migrations import RecentTemplates
@@ -92,7 +95,7 @@ def no_list_app(make_app: Any, monkeypatch: Any) -> Any:
     return app
 
 
-async def run_before_typed(pilot: Any) -> None:
+async def run_before_typed(pilot: Pilot[None]) -> None:
     await settle(pilot)
     await pilot.press(*"tpl-dental-reception")
     await settle(pilot)
@@ -100,11 +103,15 @@ async def run_before_typed(pilot: Any) -> None:
     await settle(pilot)
 
 
-def test_migrations_typed_id_80x24(snap_compare: Any, make_app: Any, monkeypatch: Any) -> None:
+def test_migrations_typed_id_80x24(
+    snap_compare: SnapCompare, make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
+) -> None:
     app = no_list_app(make_app, monkeypatch)
     assert snap_compare(app, terminal_size=(80, 24), run_before=run_before_typed)
 
 
-def test_migrations_typed_id_120x40(snap_compare: Any, make_app: Any, monkeypatch: Any) -> None:
+def test_migrations_typed_id_120x40(
+    snap_compare: SnapCompare, make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
+) -> None:
     app = no_list_app(make_app, monkeypatch)
     assert snap_compare(app, terminal_size=(120, 40), run_before=run_before_typed)

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from tests.unit.api.conftest import MakeClient
 from vagent_tui.api import models as m
 from vagent_tui.api.client import Exchange
 from vagent_tui.api.scope import ScopeLevel
@@ -37,7 +38,7 @@ def adr() -> m.AdrExportConfig:
     ],
     ids=["list_templates", "migrate", "migration_status", "set_adr_export"],
 )
-async def test_a_reseller_is_selected_by_target_reseller_id(make_client, call) -> None:
+async def test_a_reseller_is_selected_by_target_reseller_id(make_client: MakeClient, call) -> None:
     recorder = Recorder(ok({"success": True, "templates": []}))
     client = make_client(recorder)
 
@@ -54,7 +55,9 @@ async def test_a_reseller_is_selected_by_target_reseller_id(make_client, call) -
         (ScopeLevel.ORGANIZATION, "targetOrganizationId"),
     ],
 )
-async def test_the_adr_export_takes_the_parameter_of_its_level(make_client, level, param) -> None:
+async def test_the_adr_export_takes_the_parameter_of_its_level(
+    make_client: MakeClient, level, param
+) -> None:
     recorder = Recorder()
     client = make_client(recorder)
 
@@ -63,7 +66,7 @@ async def test_the_adr_export_takes_the_parameter_of_its_level(make_client, leve
     assert query(recorder.last) == {"token": [TOKEN], param: ["77"]}
 
 
-async def test_an_account_id_is_still_target_account_id(make_client) -> None:
+async def test_an_account_id_is_still_target_account_id(make_client: MakeClient) -> None:
     recorder = Recorder()
     client = make_client(recorder)
 
@@ -72,7 +75,9 @@ async def test_an_account_id_is_still_target_account_id(make_client) -> None:
     assert query(recorder.last) == {"token": [TOKEN], "targetAccountId": ["1111"]}
 
 
-async def test_a_status_endpoint_with_its_own_target_sends_only_ours(make_client) -> None:
+async def test_a_status_endpoint_with_its_own_target_sends_only_ours(
+    make_client: MakeClient,
+) -> None:
     recorder = Recorder(ok({"success": True, "taskId": "t-1"}))
     client = make_client(recorder)
 
@@ -82,7 +87,9 @@ async def test_a_status_endpoint_with_its_own_target_sends_only_ours(make_client
     assert query(recorder.last) == {"token": [TOKEN], "targetResellerId": ["1100"]}
 
 
-async def test_observers_hear_the_parameter_that_carried_the_target(make_client) -> None:
+async def test_observers_hear_the_parameter_that_carried_the_target(
+    make_client: MakeClient,
+) -> None:
     client = make_client(Recorder(ok({"success": True, "taskId": "t-1"})))
     heard: list[Exchange] = []
     client.observers.append(heard.append)

@@ -62,7 +62,7 @@ def _screen_classes() -> list[type[Screen[object]]]:
 
     classes = {info.load().__class__ for info in SCREENS}
     classes |= {owner for owner in _ours() if issubclass(owner, BaseScreen)}
-    return sorted(classes, key=lambda c: c.__name__)  # type: ignore[arg-type]
+    return sorted(classes, key=lambda c: c.__name__)
 
 
 def test_every_screen_answers_to_the_list_keys() -> None:
