@@ -20,6 +20,11 @@ if TYPE_CHECKING:
 S = TypeVar("S", bound=Screen[Any])
 
 
+def console(pilot: Pilot[Any]) -> VagentApp:
+    """The app a pilot drives: the console."""
+    return _console(pilot.app)
+
+
 def shown(app: App[Any], kind: type[S]) -> S:
     """The screen on show, which the test expects to be a ``kind``."""
     screen = app.screen
@@ -92,12 +97,19 @@ def fail_once(
     return calls
 
 
-def client_of(app: VagentApp) -> PlatformClient:
-    """The client of the app's connection in force."""
-    return app.connection.api
+def _console(app: App[Any]) -> VagentApp:
+    from vagent_tui.ui.app import VagentApp
+
+    assert isinstance(app, VagentApp)
+    return app
 
 
-def sim_of(app: VagentApp) -> SimState:
-    """The embedded simulator's state behind a demo app (``Sim``)."""
-    sim: SimState = app.connection.api.sim_app.state.sim  # type: ignore[attr-defined]
+def client_of(app: App[Any]) -> PlatformClient:
+    """The client of the console's connection in force."""
+    return _console(app).connection.api
+
+
+def sim_of(app: App[Any]) -> SimState:
+    """The embedded simulator's state behind a demo console (``Sim``)."""
+    sim: SimState = _console(app).connection.api.sim_app.state.sim  # type: ignore[attr-defined]
     return sim

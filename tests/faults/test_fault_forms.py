@@ -18,7 +18,8 @@ from textual.widgets import Input, Label, Select
 
 from tests.faults.helpers import faulty_app
 from tests.faults.test_fault_matrix import PLAIN, idle
-from tests.helpers import sim_of
+from tests.helpers import shown, sim_of
+from vagent_tui.ui.screens.base import BaseScreen
 
 KINDS = ("500", "503", "429", "timeout", "refused", "malformed")
 STOPPED = {"500", "503", "429", "timeout", "refused"}
@@ -53,7 +54,7 @@ def assert_error(text: str, kind: str) -> None:
 
 async def tokens_case(pilot: Pilot[None], kind: str, n: int) -> None:
     app = pilot.app
-    screen = app.screen
+    screen = shown(app, BaseScreen)
     faults = sim_of(app).faults
     await pilot.press("a")
     await pilot.pause()
@@ -139,7 +140,7 @@ async def webhooks_case(pilot: Pilot[None], kind: str, n: int) -> None:
 
 async def billing_case(pilot: Pilot[None], kind: str, n: int) -> None:
     app = pilot.app
-    screen = app.screen
+    screen = shown(app, BaseScreen)
     faults = sim_of(app).faults
     typed = {"host": f"files{n}.example.com", "username": "adr", "password": "p@ss word",
              "path": "/exports"}  # fmt: skip

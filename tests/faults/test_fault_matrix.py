@@ -28,8 +28,10 @@ from textual.pilot import Pilot
 from textual.widgets import Input, TextArea
 
 from tests.faults.helpers import faulty_app
+from tests.helpers import shown, sim_of
 from vagent_tui.sim.faults import ALL_KINDS, ERROR_MESSAGES
 from vagent_tui.ui.registry import SCREENS
+from vagent_tui.ui.screens.base import BaseScreen
 
 
 @dataclass(frozen=True)
@@ -96,7 +98,7 @@ async def idle(pilot: Pilot[None], limit: float = 6.0) -> None:
 
 
 def status_of(app: Any) -> tuple[str, bool]:
-    status = app.screen.status
+    status = shown(app, BaseScreen).status
     return str(status.content), status.has_class("-error")
 
 
@@ -117,7 +119,7 @@ def unexpected_errors(app: Any) -> list[str]:
 async def one_fault(pilot: Pilot[None], kind: str, before: str) -> list[str]:
     """Switch ``kind`` on, reload, check; lift it, reload, check. Returns the problems."""
     app = pilot.app
-    faults = app.connection.api.sim_app.state.sim.faults
+    faults = sim_of(app).faults
     shown = type(app.screen).__name__
     problems: list[str] = []
     injected = faults.count()

@@ -15,10 +15,11 @@ from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, Static, Switch
 
-from tests.helpers import MakeApp, fail_once, settle, sim_of, wait_for
+from tests.helpers import MakeApp, fail_once, settle, shown, sim_of, wait_for
 from vagent_tui.api.errors import ApiError
 from vagent_tui.ui.dialogs import ConfirmModal
 from vagent_tui.ui.screens import computer
+from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.widgets.computer_recording import RecordingPane
 
 ACCOUNT = 1118
@@ -205,7 +206,7 @@ async def test_stop_without_recording_shows_the_server_message(make_app: MakeApp
         await settle(pilot)
         await pilot.press("x")
         await settle(pilot)
-        assert "HTTP 409: No recording is active" in str(app.screen.status.content)
+        assert "HTTP 409: No recording is active" in str(shown(app, BaseScreen).status.content)
 
 
 # ---------------------------------------------------------------------- upload
@@ -480,4 +481,4 @@ async def test_x_typed_in_the_ttl_field_stops_instead_of_landing_there(make_app:
         await pilot.press("x")
         await settle(pilot)
         assert ttl.value == "6000"  # the digit typed, the letter not
-        assert "HTTP 409: No recording is active" in str(app.screen.status.content)
+        assert "HTTP 409: No recording is active" in str(shown(app, BaseScreen).status.content)

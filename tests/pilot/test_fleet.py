@@ -19,11 +19,12 @@ import pytest
 from textual import events
 from textual.pilot import Pilot
 
-from tests.helpers import MakeApp, settle, sim_of, wait_for
+from tests.helpers import MakeApp, settle, shown, sim_of, wait_for
 from vagent_tui.api.errors import ApiError
 from vagent_tui.services.fleet import FleetAnswer
 from vagent_tui.sim.catalog import functions_for
 from vagent_tui.ui.palette import FAILED
+from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.widgets.fleet_matrix import FleetMatrix
 
 AGENTS = [1111, 1112, 1113, 1121, 1122, 1211, 1212, 1221, 1222, 1311, 1312, 1321, 1322]
@@ -119,8 +120,10 @@ async def test_a_failing_account_shows_its_error_and_the_rest_fill(
             a for a in AGENTS if a != 1212
         ]
         assert sim_of(app).count("GET", FUNCTIONS) == 12
-        assert "1 with an error" in str(app.screen.status.render())
-        assert "12" not in str(app.screen.status.render()).split("answered")[0].replace("13", "")
+        assert "1 with an error" in str(shown(app, BaseScreen).status.render())
+        assert "12" not in str(shown(app, BaseScreen).status.render()).split("answered")[0].replace(
+            "13", ""
+        )
 
 
 async def test_cancel_stops_further_requests(make_app: MakeApp) -> None:
@@ -195,7 +198,7 @@ async def test_csv_export(
         by_id = {int(r[0]): r for r in rows[1:]}
         assert by_id[1111][1] == "Acme Dental Front Desk" and by_id[1111][5] == "ok"
         assert by_id[1321][5:] == ["error", "HTTP 403: Target account is outside your hierarchy"]
-        assert str(path) in str(app.screen.status.render())
+        assert str(path) in str(shown(app, BaseScreen).status.render())
 
         # exporting again over the same file asks first; cancelling keeps the file
         path.write_text("old", encoding="utf-8")

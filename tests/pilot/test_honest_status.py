@@ -13,9 +13,10 @@ import pytest
 from rich.console import Console
 from textual.widgets import Static
 
-from tests.helpers import MakeApp, client_of, fail_once, settle
+from tests.helpers import MakeApp, client_of, fail_once, settle, shown
 from vagent_tui import config as cfg
 from vagent_tui.api.errors import ApiError, TransportError
+from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.widgets.status import token_advice
 
 
@@ -42,7 +43,7 @@ async def test_a_refused_token_says_how_to_give_a_new_one(make_app: MakeApp) -> 
     toasts = record_toasts(app)
     async with app.run_test(size=(160, 30)) as pilot:
         await settle(pilot)
-        status = text_of(app.screen.status)
+        status = text_of(shown(app, BaseScreen).status)
         assert "401" in status, status
         assert "press r" not in status, status
         # The demo's own advice: the key goes on the command line, not in VAGENT_TOKEN.
@@ -75,11 +76,11 @@ async def test_agent_after_a_failed_connect_shows_the_failure_then_loads(
         assert not app.connection.connected
         slot = text_of(app.screen.query_one("#agent-slot"))
         assert "Loading" not in slot and "Not connected" in slot and "network down" in slot
-        assert "press r to retry" in text_of(app.screen.status)
+        assert "press r to retry" in text_of(shown(app, BaseScreen).status)
         await pilot.press("r")
         await settle(pilot)
         assert app.connection.connected
-        status = text_of(app.screen.status)
+        status = text_of(shown(app, BaseScreen).status)
         assert "Not connected" not in status and "network down" not in status, status
         assert "LIVE" in text_of(app.screen.query_one("#agent-slot"))
 
@@ -171,8 +172,6 @@ async def test_quit_with_only_a_dry_run_running_asks_nothing(make_app: MakeApp) 
 
 async def test_a_staging_write_on_show_is_said_once(make_app: MakeApp) -> None:
     """The status line says the staging was saved; no toast repeats it."""
-    from vagent_tui.ui.screens.base import BaseScreen
-
     app = make_app("voices", account=1111)
     toasts = record_toasts(app)
     async with app.run_test(size=(120, 40)) as pilot:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from textual.widgets import Select
 
-from tests.helpers import MakeApp, settle
+from tests.helpers import MakeApp, settle, shown
 from tests.pilot.test_hostile_display import (
     HOSTILE,
     SHOWN,
@@ -19,6 +19,7 @@ from tests.pilot.test_hostile_display import (
     sim_of,
     watch_actions,
 )
+from vagent_tui.ui.screens.base import BaseScreen
 
 PARTNER = 1000
 COMPUTER_AGENT = 1118
@@ -38,7 +39,7 @@ async def test_sip_labels_are_inert_and_a_repeated_ip_keeps_both_rows(make_app: 
         assert SHOWN in text
         no_raw_controls(text)
         assert text.count("192.0.2.77") >= 2, "one of the two entries of one IP is missing"
-        assert "Loading" not in str(app.screen.status.content)
+        assert "Loading" not in str(shown(app, BaseScreen).status.content)
         assert calls == [] and app.is_running
 
 
@@ -84,7 +85,7 @@ async def test_a_computer_agent_named_with_markup_loads_and_is_counted_once(
         await settle(pilot)
         select = app.screen.query_one("#computer-account", Select)
         assert select.value == COMPUTER_AGENT, "the Computer Agent was not loaded"
-        assert "Loading" not in str(app.screen.status.content)
+        assert "Loading" not in str(shown(app, BaseScreen).status.content)
         text = screen_text(app)
         no_raw_controls(text)
         assert calls == [] and app.is_running

@@ -10,16 +10,17 @@ from typing import Any
 
 from textual.widgets import Input, Select, Static
 
-from tests.helpers import MakeApp, settle
+from tests.helpers import MakeApp, settle, shown
 from vagent_tui.api.errors import ApiError
 from vagent_tui.config import state_dir
 from vagent_tui.services.journal import JournalEntry
 from vagent_tui.ui.dialogs import ConfirmModal
+from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.screens.journal import JournalScreen
 
 
 def _status(app: Any) -> str:
-    return str(app.screen.status.content)
+    return str(shown(app, BaseScreen).status.content)
 
 
 def _lines() -> list[dict[str, Any]]:

@@ -12,15 +12,16 @@ from typing import Any
 import pytest
 from textual.widgets import Static
 
-from tests.helpers import MakeApp, settle
+from tests.helpers import MakeApp, settle, shown
 from vagent_tui.api.errors import ApiError
 from vagent_tui.ui.dialogs import ConfirmModal
+from vagent_tui.ui.screens.base import BaseScreen
 
 FORBIDDEN = "Forbidden: relays are managed by your reseller"
 
 
 def _status(app: Any) -> str:
-    return str(app.screen.status.content)
+    return str(shown(app, BaseScreen).status.content)
 
 
 def _notice(app: Any) -> str:

@@ -8,9 +8,10 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Button, DataTable, Input, Label
 
-from tests.helpers import MakeApp, fail_once, settle, sim_of
+from tests.helpers import MakeApp, fail_once, settle, shown, sim_of
 from vagent_tui.api.errors import ApiError
 from vagent_tui.ui.dialogs import ConfirmModal
+from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.widgets.entry_forms import SipEntryForm
 
 PATH = "/api/v2/sip/ipWhitelist"
@@ -22,7 +23,7 @@ def _ips(app: Any, account: int = OWNER) -> list[str]:
 
 
 def _status(app: Any) -> str:
-    return str(app.screen.status.content)
+    return str(shown(app, BaseScreen).status.content)
 
 
 async def _open_form(pilot: Pilot[None]) -> SipEntryForm:

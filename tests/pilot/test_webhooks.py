@@ -10,9 +10,10 @@ from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import Button, Input, Label, Select, Static, TextArea
 
-from tests.helpers import MakeApp, fail_once, settle, sim_of
+from tests.helpers import MakeApp, fail_once, settle, shown, sim_of
 from vagent_tui.api.errors import ApiError
 from vagent_tui.ui.dialogs import ConfirmModal
+from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.widgets.entry_forms import RelayForm, WebhookForm
 from vagent_tui.ui.widgets.relays import EXPLAIN
 
@@ -25,7 +26,7 @@ def _urls(app: Any, account: int = OWNER) -> list[str]:
 
 
 def _status(app: Any) -> str:
-    return str(app.screen.status.content)
+    return str(shown(app, BaseScreen).status.content)
 
 
 def _count(app: Any, method: str, path_end: str) -> int:

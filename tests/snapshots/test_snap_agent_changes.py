@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from textual.pilot import Pilot
+from textual.widgets import Input, TextArea
 
 from tests.helpers import MakeApp, SnapCompare, settle, wait_for
 from vagent_tui.ui.dialogs import DiffModal, ReviewModal
+from vagent_tui.ui.widgets.form import FormField
 
 
 async def _review_of(pilot: Pilot[None], key: str) -> None:
@@ -50,11 +52,11 @@ def _settings(size: tuple[int, int]) -> Any:
         await pilot.press("E")
         await wait_for(pilot, lambda: getattr(pilot.app.screen, "built", False))
         screen = pilot.app.screen
-        for editor in screen.query("Input, TextArea"):
+        for editor in [*screen.query(Input), *screen.query(TextArea)]:
             editor.cursor_blink = False  # a blinking cursor is a matter of timing
-        screen.query_one("#set-agentLang").value = "english"
+        screen.query_one("#set-agentLang", Input).value = "english"
         await pilot.press("ctrl+s")  # refused at the field: nothing sent
-        field = screen.query_one("#field-agentLang")
+        field = screen.query_one("#field-agentLang", FormField)
         await wait_for(pilot, lambda: field.error)
         field.scroll_visible(animate=False)
         await settle(pilot)

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
+from textual.widgets import Input
 
 from tests.conftest import FIXED_NOW
 from tests.helpers import MakeApp, SnapCompare, settle
@@ -39,9 +40,9 @@ async def run_before_recording(pilot: Pilot[None]) -> None:
 async def run_before_errors(pilot: Pilot[None]) -> None:
     await settle(pilot)
     screen = pilot.app.screen
-    screen.query_one("#computer-slot").value = "-1"
-    screen.query_one("#computer-path").value = "../outside.txt"
-    screen.query_one("#computer-mode").value = "999"
+    screen.query_one("#computer-slot", Input).value = "-1"
+    screen.query_one("#computer-path", Input).value = "../outside.txt"
+    screen.query_one("#computer-mode", Input).value = "999"
     await pilot.pause()
     await pilot.press("s")
     await pilot.press("escape", "u")

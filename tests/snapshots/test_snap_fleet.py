@@ -49,7 +49,7 @@ def test_fleet_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:
             raise ApiError(500, "Internal error")
         return await real(target=target)
 
-    app.connection.api.get_live = failing
+    app.connection.api.get_live = failing  # type: ignore[method-assign]
     assert snap_compare(app, terminal_size=(120, 40), run_before=run_voice)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from textual.pilot import Pilot
+from textual.widgets import Select
 
 from tests.helpers import MakeApp, SnapCompare, settle
 from vagent_tui.services.journal import Journal, JournalEntry
@@ -47,7 +48,7 @@ def test_journal_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:
 def test_journal_failed_filter_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:
     async def run_before(pilot: Pilot[None]) -> None:
         await settle(pilot)
-        pilot.app.screen.query_one("#journal-status").value = "failed"
+        pilot.app.screen.query_one("#journal-status", Select).value = "failed"
         await settle(pilot)
 
     assert snap_compare(_seeded(make_app), terminal_size=(120, 40), run_before=run_before)

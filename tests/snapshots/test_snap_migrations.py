@@ -8,8 +8,11 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
+from textual.widgets import Input
 
-from tests.helpers import MakeApp, SnapCompare, settle, wait_for
+from tests.helpers import MakeApp, SnapCompare, console, settle, shown, sim_of, wait_for
+from vagent_tui.ui.app import VagentApp
+from vagent_tui.ui.screens.migrations import MigrationsScreen
 
 
 class SimClock:
@@ -22,10 +25,15 @@ class SimClock:
         return self.now
 
 
-def reseller_app(make_app: MakeApp) -> Any:
+def sim_clock(app: VagentApp) -> SimClock:
+    clock = sim_of(app).clock
+    assert isinstance(clock, SimClock)
+    return clock
+
+
+def reseller_app(make_app: MakeApp) -> VagentApp:
     clock = SimClock()
     app = make_app("migrations", token="demo-reseller", task_seconds=10, clock=clock)
-    app.sim_clock = clock
     app.watcher.min_interval = 0.05
     app.watcher.max_interval = 0.1
     app.watcher.clock = lambda: 1000.0
@@ -34,7 +42,7 @@ def reseller_app(make_app: MakeApp) -> Any:
 
 async def _until(pilot: Pilot[None], status: str) -> None:
     def seen() -> bool:
-        tasks = list(pilot.app.watcher.tasks.values())
+        tasks = list(console(pilot).watcher.tasks.values())
         return bool(tasks) and tasks[0].status == status
 
     await wait_for(pilot, seen, 30.0)
@@ -42,7 +50,7 @@ async def _until(pilot: Pilot[None], status: str) -> None:
 
 async def run_before(pilot: Pilot[None]) -> None:
     # the templates, not a bounded settle: a loaded machine may take longer to list them
-    screen = pilot.app.screen
+    screen = shown(pilot.app, MigrationsScreen)
     await wait_for(pilot, lambda: screen.templates or screen.templates_error, 30.0)
     await settle(pilot)
 
@@ -50,11 +58,11 @@ async def run_before(pilot: Pilot[None]) -> None:
 async def run_before_dry_run(pilot: Pilot[None]) -> None:
     await settle(pilot)
     await pilot.press("s")
-    app = pilot.app
+    app = console(pilot)
     await _until(pilot, "queued")
-    app.sim_clock.now += 5  # running, half of the agents processed
+    sim_clock(app).now += 5  # running, half of the agents processed
     await _until(pilot, "running")
-    app.sim_clock.now += 10  # past the end: completed
+    sim_clock(app).now += 10  # past the end: completed
     await _until(pilot, "completed")
     # The watch announces the end after its last poll: let it finish before clearing the
     # toasts, or a loaded machine shows the toast in the picture.
@@ -99,7 +107,7 @@ async def run_before_typed(pilot: Pilot[None]) -> None:
     await settle(pilot)
     await pilot.press(*"tpl-dental-reception")
     await settle(pilot)
-    pilot.app.screen.query_one("#mig-sections-typed").value = "voice, instructions"
+    pilot.app.screen.query_one("#mig-sections-typed", Input).value = "voice, instructions"
     await settle(pilot)
 
 

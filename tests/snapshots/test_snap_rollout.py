@@ -10,8 +10,9 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from tests.helpers import MakeApp, SnapCompare, settle, wait_for
+from tests.helpers import MakeApp, SnapCompare, console, settle, shown, sim_of, wait_for
 from tests.pilot.test_rollout import answer_prompt, confirm_review, planned, run_done
+from vagent_tui.ui.screens.rollout import RolloutScreen
 from vagent_tui.ui.widgets.rollout_form import RolloutForm
 
 VOICE = "elevenlabs-antoni"
@@ -25,7 +26,7 @@ def _pinned_clock(monkeypatch: pytest.MonkeyPatch) -> None:
 async def form_with_errors(pilot: Pilot[None]) -> None:
     app = pilot.app
     await settle(pilot)
-    await wait_for(pilot, lambda: app.screen.catalog.voices)
+    await wait_for(pilot, lambda: shown(app, RolloutScreen).catalog.voices)
     await pilot.press("c")
     await wait_for(pilot, lambda: isinstance(app.screen, RolloutForm))
     for name, value in (("voice", "no-such-voice"), ("settings", "speakingTimeout=soon"),
@@ -43,7 +44,7 @@ async def plan(pilot: Pilot[None]) -> None:
 
 async def applied_and_a_wave(pilot: Pilot[None]) -> None:
     """One agent (1111) keeps its own unpublished draft, one (1212) is edited meanwhile."""
-    sim = pilot.app.connection.api.sim_app.state.sim
+    sim = sim_of(console(pilot))
     for account_id in list(sim.staging):
         if account_id != 1111:
             sim.staging[account_id] = None
