@@ -230,8 +230,10 @@ async def test_search_accounts_in_a_grown_fleet() -> None:
     app = create_app(accounts=100_000)
     transport = httpx.ASGITransport(app=app)
     async with httpx.AsyncClient(transport=transport, base_url="http://sim") as client:
-        params = {"token": "demo-reseller", "queryText": "fleet agent", "pagination": "true",
-                  "page": 0, "pageSize": 3}  # fmt: skip
+        params: dict[str, str | int] = {
+            "token": "demo-reseller", "queryText": "fleet agent", "pagination": "true",
+            "page": 0, "pageSize": 3,
+        }  # fmt: skip
         r = (await client.get("/api/v2/searchAccounts", params=params)).json()
         assert r["totalAccounts"] == 0  # the fleet grows below partner 1000 in its own resellers
         params["token"] = "demo-partner"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from .helpers import FakeClock, Sim, envelope
@@ -36,7 +38,7 @@ async def test_adr_export_saves(sim: Sim) -> None:
         {"password": 123},
     ],
 )
-async def test_adr_export_rejects_bad_fields(sim: Sim, change: dict) -> None:
+async def test_adr_export_rejects_bad_fields(sim: Sim, change: dict[str, Any]) -> None:
     envelope(await sim.call("POST", "/billing/adrExportConfig", json={**ADR, **change}), 400)
 
 
@@ -64,7 +66,7 @@ async def test_sip_whitelist_cycle(sim: Sim) -> None:
 
 
 @pytest.mark.parametrize("body", [{"ip": "300.1.1.1"}, {"ip": 5}, {}, {"ip": "::g"}])
-async def test_sip_bad_ip(sim: Sim, body: dict) -> None:
+async def test_sip_bad_ip(sim: Sim, body: dict[str, Any]) -> None:
     envelope(await sim.call("POST", "/sip/ipWhitelist", json=body), 400)
     envelope(await sim.call("DELETE", "/sip/ipWhitelist", json=body), 400)
 
@@ -98,7 +100,7 @@ async def test_webhooks_cycle(sim: Sim) -> None:
         {"url": ["https://x.example.com"], "type": "agent"},
     ],
 )
-async def test_webhook_bad_input(sim: Sim, body: dict) -> None:
+async def test_webhook_bad_input(sim: Sim, body: dict[str, Any]) -> None:
     envelope(await sim.call("POST", "/webhooks", json=body), 400)
 
 

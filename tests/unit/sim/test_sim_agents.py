@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from .helpers import Sim, envelope
@@ -165,7 +167,7 @@ async def test_versions_list_and_rename(sim: Sim) -> None:
         ("/agent/cfg-1112/versions/{vid}/title", {"title": "x"}, 403),
     ],
 )
-async def test_rename_errors(sim: Sim, path: str, body: dict, status: int) -> None:
+async def test_rename_errors(sim: Sim, path: str, body: dict[str, Any], status: int) -> None:
     vid = sim.state.versions[1111][0]["versionId"]
     r = await sim.call("PUT", path.format(vid=vid), "demo-agent", json=body)
     envelope(r, status)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
+from typing import Any
 
 import httpx
 import pytest
@@ -139,14 +140,17 @@ def _concrete(path: str) -> str:
             .replace("{taskId}", "mig-0001"))  # fmt: skip
 
 
-GARBAGE = [
+GARBAGE: list[dict[str, Any]] = [
     {"content": b"[" * 5000},
     {"json": {"slotId": 10**30, "ttlSeconds": -1, "title": "\x00", "ip": "1.1.1.1/33"}},
     {"content": b"a=1&b=2", "headers": {"content-type": "application/x-www-form-urlencoded"}},
     {"content": b"--b\r\n", "headers": {"content-type": "multipart/form-data"}},
 ]
-ODD_QUERIES = [{"targetAccountId": "9" * 30}, {"page": "99999999999", "pageSize": "500",
-               "pagination": "true"}, {"unread": "", "includeData": "tru"}]  # fmt: skip
+ODD_QUERIES: list[dict[str, str]] = [
+    {"targetAccountId": "9" * 30},
+    {"page": "99999999999", "pageSize": "500", "pagination": "true"},
+    {"unread": "", "includeData": "tru"},
+]
 
 
 @pytest.mark.parametrize("token", ["demo-partner", "demo-reseller", "demo-org", "demo-agent"])

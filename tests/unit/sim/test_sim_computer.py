@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from .helpers import FakeClock, Sim, envelope
@@ -10,7 +12,7 @@ BASE = "/computer/accounts/1118"
 
 
 def upload_args(path: str, *, mode: str | None = "0644", overwrite: str | None = None,
-                content: bytes = b"hello") -> dict:  # fmt: skip
+                content: bytes = b"hello") -> dict[str, Any]:  # fmt: skip
     data = {"path": path}
     if mode is not None:
         data["mode"] = mode
@@ -28,7 +30,9 @@ async def test_computer_accounts(sim: Sim) -> None:
     assert (await sim.get("/computer/accounts", "demo-other")).json()["accounts"] == []
 
 
-async def open_sessions(sim: Sim, count: int, token: str = "demo-org", ttl: int = 1800) -> list:
+async def open_sessions(
+    sim: Sim, count: int, token: str = "demo-org", ttl: int = 1800
+) -> list[Any]:
     """Browser automation sessions on 1118: their slots (0, 1, ...)."""
     slots = []
     for _ in range(count):
@@ -72,7 +76,7 @@ async def test_recording_lifecycle(sim: Sim, clock: FakeClock) -> None:
 
 @pytest.mark.parametrize("body", [{"slotId": -1}, {"slotId": "0"}, {"slotId": 1.5},
                                   {"slotId": True}, {}])  # fmt: skip
-async def test_recording_bad_slot(sim: Sim, body: dict) -> None:
+async def test_recording_bad_slot(sim: Sim, body: dict[str, Any]) -> None:
     envelope(await sim.call("POST", BASE + "/workflow-recordings/start", json=body), 400)
 
 

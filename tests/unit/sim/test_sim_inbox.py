@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import httpx
 import pytest
@@ -76,7 +77,7 @@ async def test_partial_last_page(sim: Sim) -> None:
         {"pagination": "yes"},
     ],
 )
-async def test_bad_paging_values(sim: Sim, params: dict) -> None:
+async def test_bad_paging_values(sim: Sim, params: dict[str, Any]) -> None:
     query = {"pagination": "true", **params}
     envelope(await sim.get("/junkConversations", "demo-agent", **query), 400)
 
@@ -99,10 +100,15 @@ async def test_a_million_rooms_quickly() -> None:
     started = time.perf_counter()
     async with httpx.AsyncClient(transport=transport, base_url="http://sim") as client:
 
-        async def page(number: int, unread: str) -> dict:
-            params = {"token": "demo-agent", "pagination": "true", "page": number,
-                      "pageSize": 500, "unread": unread}  # fmt: skip
-            return (await client.get(API + "/junkConversations", params=params)).json()
+        async def page(number: int, unread: str) -> dict[str, Any]:
+            params: dict[str, str | int] = {
+                "token": "demo-agent", "pagination": "true", "page": number,
+                "pageSize": 500, "unread": unread,
+            }  # fmt: skip
+            reply: dict[str, Any] = (
+                await client.get(API + "/junkConversations", params=params)
+            ).json()
+            return reply
 
         first = await page(0, "false")
         assert first["totalRooms"] == 1_000_000 and len(first["rooms"]) == 500

@@ -11,6 +11,7 @@ the key owner). User-shaped keys get the scope the rules give them, whatever the
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 
@@ -138,7 +139,9 @@ async def test_unknown_ids_are_refused_alike_for_a_member(sim: Sim) -> None:
         ("demo-org-user", 1117, {"organizationId": 1110, "permittedAccountIds": []}),
     ],
 )
-async def test_user_keys_describe_themselves(sim: Sim, token: str, aid: int, fields: dict) -> None:
+async def test_user_keys_describe_themselves(
+    sim: Sim, token: str, aid: int, fields: dict[str, Any]
+) -> None:
     body = (await sim.get("/account", token)).json()
     assert body["id"] == aid and body["accountType"] == "user"
     assert {k: body[k] for k in fields} == fields

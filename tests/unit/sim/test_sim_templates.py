@@ -2,20 +2,26 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import httpx
 import pytest
 
 from .helpers import FakeClock, Sim, envelope
 
 
-async def migrate(sim: Sim, template: str, body: dict | None = None, token: str = "demo-reseller"):
-    kwargs = {} if body is None else {"json": body}
+async def migrate(
+    sim: Sim, template: str, body: dict[str, Any] | None = None, token: str = "demo-reseller"
+) -> httpx.Response:
+    kwargs: dict[str, Any] = {} if body is None else {"json": body}
     return await sim.call("POST", f"/templates/{template}/migrate", token, **kwargs)
 
 
-async def status(sim: Sim, task_id: str, token: str = "demo-reseller") -> dict:
+async def status(sim: Sim, task_id: str, token: str = "demo-reseller") -> dict[str, Any]:
     r = await sim.get(f"/templates/migrations/{task_id}", token)
     assert r.status_code == 200, r.text
-    return r.json()
+    reply: dict[str, Any] = r.json()
+    return reply
 
 
 async def test_templates_list_and_access(sim: Sim) -> None:
@@ -104,7 +110,7 @@ async def test_failed_template(sim: Sim, clock: FakeClock) -> None:
         {"forceMigrateOverriddenFields": 1},
     ],
 )
-async def test_migrate_bad_input(sim: Sim, body: dict) -> None:
+async def test_migrate_bad_input(sim: Sim, body: dict[str, Any]) -> None:
     envelope(await migrate(sim, "tpl-dental-reception", body), 400)
 
 
