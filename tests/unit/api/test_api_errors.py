@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import types
+from typing import Any
 
 import httpx
 import pytest
 
 from tests.unit.api.conftest import MakeClient
+from tests.unit.api.helpers import ClientCall
 from vagent_tui.api import transport as client_module
 from vagent_tui.api.errors import (
     ApiError,
@@ -21,7 +23,7 @@ from vagent_tui.api.errors import (
 from .helpers import Recorder, ok
 
 
-def envelope(status: int, message: str, **kwargs) -> httpx.Response:
+def envelope(status: int, message: str, **kwargs: Any) -> httpx.Response:
     return httpx.Response(status, json={"success": False, "message": message}, **kwargs)
 
 
@@ -151,7 +153,9 @@ async def test_non_object_reply_is_malformed(
         "resellers-dict",
     ],
 )
-async def test_wrong_field_types_are_malformed(make_client: MakeClient, call, payload) -> None:
+async def test_wrong_field_types_are_malformed(
+    make_client: MakeClient, call: ClientCall, payload: Any
+) -> None:
     client = make_client(Recorder(ok(payload)))
 
     with pytest.raises(MalformedResponse):
@@ -210,7 +214,9 @@ async def test_errors_do_not_chain_httpx_exceptions(make_client: MakeClient) -> 
     ],
     ids=["503", "429", "500", "connect-error", "read-timeout"],
 )
-async def test_get_retried_then_succeeds(make_client: MakeClient, sleeps, failure) -> None:
+async def test_get_retried_then_succeeds(
+    make_client: MakeClient, sleeps: list[float], failure: httpx.Response | Exception
+) -> None:
     recorder = Recorder(failure, failure, ok({"success": True, "voices": [{"id": "v1"}]}))
     client = make_client(recorder, get_retries=2)
 
@@ -222,7 +228,9 @@ async def test_get_retried_then_succeeds(make_client: MakeClient, sleeps, failur
 
 
 @pytest.mark.parametrize("retries", [0, 1, 3])
-async def test_get_retries_are_bounded(make_client: MakeClient, sleeps, retries: int) -> None:
+async def test_get_retries_are_bounded(
+    make_client: MakeClient, sleeps: list[float], retries: int
+) -> None:
     recorder = Recorder(envelope(503, "Service unavailable"))
     client = make_client(recorder, get_retries=retries)
 
@@ -236,7 +244,7 @@ async def test_get_retries_are_bounded(make_client: MakeClient, sleeps, retries:
 
 
 async def test_transport_failure_after_retries_raises_last_failure(
-    make_client: MakeClient, sleeps
+    make_client: MakeClient, sleeps: list[float]
 ) -> None:
     recorder = Recorder(httpx.ConnectError("refused"))
     client = make_client(recorder, get_retries=2)
@@ -247,7 +255,9 @@ async def test_transport_failure_after_retries_raises_last_failure(
 
 
 @pytest.mark.parametrize("status", [400, 401, 403, 404, 409])
-async def test_get_client_errors_not_retried(make_client: MakeClient, sleeps, status: int) -> None:
+async def test_get_client_errors_not_retried(
+    make_client: MakeClient, sleeps: list[float], status: int
+) -> None:
     recorder = Recorder(envelope(status, "nope"))
     client = make_client(recorder, get_retries=3)
 
@@ -258,7 +268,7 @@ async def test_get_client_errors_not_retried(make_client: MakeClient, sleeps, st
     assert sleeps == []
 
 
-async def test_malformed_reply_not_retried(make_client: MakeClient, sleeps) -> None:
+async def test_malformed_reply_not_retried(make_client: MakeClient, sleeps: list[float]) -> None:
     recorder = Recorder(httpx.Response(200, content=b"not json"))
     client = make_client(recorder, get_retries=3)
 
@@ -267,7 +277,7 @@ async def test_malformed_reply_not_retried(make_client: MakeClient, sleeps) -> N
     assert recorder.calls == 1
 
 
-async def test_retry_after_is_honoured(make_client: MakeClient, sleeps) -> None:
+async def test_retry_after_is_honoured(make_client: MakeClient, sleeps: list[float]) -> None:
     recorder = Recorder(
         envelope(429, "Slow down", headers={"Retry-After": "3"}),
         envelope(503, "Busy", headers={"Retry-After": "1"}),
@@ -281,7 +291,7 @@ async def test_retry_after_is_honoured(make_client: MakeClient, sleeps) -> None:
     assert recorder.calls == 3
 
 
-async def test_retry_after_is_capped(make_client: MakeClient, sleeps) -> None:
+async def test_retry_after_is_capped(make_client: MakeClient, sleeps: list[float]) -> None:
     recorder = Recorder(envelope(429, "Slow down", headers={"Retry-After": "3600"}), ok())
     client = make_client(recorder, get_retries=1, backoff=0, max_retry_after=0.5)
 
@@ -290,7 +300,9 @@ async def test_retry_after_is_capped(make_client: MakeClient, sleeps) -> None:
     assert sleeps == [0.5]
 
 
-async def test_backoff_grows_without_retry_after(make_client: MakeClient, sleeps) -> None:
+async def test_backoff_grows_without_retry_after(
+    make_client: MakeClient, sleeps: list[float]
+) -> None:
     recorder = Recorder(envelope(503, "a"), envelope(503, "b"), envelope(503, "c"), ok())
     client = make_client(recorder, get_retries=3, backoff=0.01, max_retry_after=10)
 
@@ -302,7 +314,9 @@ async def test_backoff_grows_without_retry_after(make_client: MakeClient, sleeps
         assert 0.01 * 2**attempt <= delay < 0.01 * 2 ** (attempt + 1)
 
 
-async def test_backoff_capped_by_max_retry_after(make_client: MakeClient, sleeps) -> None:
+async def test_backoff_capped_by_max_retry_after(
+    make_client: MakeClient, sleeps: list[float]
+) -> None:
     recorder = Recorder(envelope(503, "a"), ok())
     client = make_client(recorder, get_retries=1, backoff=100, max_retry_after=0.25)
 
@@ -335,7 +349,11 @@ WRITES = [
     ids=["503", "429", "connect", "timeout"],
 )
 async def test_writes_are_never_retried(
-    make_client: MakeClient, sleeps, call, failure, error
+    make_client: MakeClient,
+    sleeps: list[float],
+    call: ClientCall,
+    failure: httpx.Response | Exception,
+    error: type[Exception],
 ) -> None:
     recorder = Recorder(failure, ok())
     client = make_client(recorder, get_retries=5)

@@ -7,6 +7,7 @@ import httpx
 import pytest
 
 from tests.unit.api.conftest import MakeClient
+from tests.unit.api.helpers import Reply
 from vagent_tui.api import models as m
 from vagent_tui.api.client import Exchange
 from vagent_tui.api.errors import ApiError, MalformedResponse
@@ -142,7 +143,9 @@ async def test_messages_of_unexpected_shapes_are_kept_and_shown(make_client: Mak
     ],
     ids=["404", "truncated", "a-string", "messages-not-a-list"],
 )
-async def test_room_messages_errors(make_client: MakeClient, reply, error, text) -> None:
+async def test_room_messages_errors(
+    make_client: MakeClient, reply: Reply, error: type[Exception], text: str
+) -> None:
     client = make_client(Recorder(reply))
 
     with pytest.raises(error, match=text):

@@ -8,13 +8,14 @@ ADR export is configured at partner, reseller or organization level.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
 
 from tests.unit.api.conftest import MakeClient
 from vagent_tui.api import models as m
-from vagent_tui.api.client import Exchange
+from vagent_tui.api.client import Exchange, PlatformClient
 from vagent_tui.api.scope import ScopeLevel
 from vagent_tui.api.targets import LevelTarget, level_target
 
@@ -38,7 +39,9 @@ def adr() -> m.AdrExportConfig:
     ],
     ids=["list_templates", "migrate", "migration_status", "set_adr_export"],
 )
-async def test_a_reseller_is_selected_by_target_reseller_id(make_client: MakeClient, call) -> None:
+async def test_a_reseller_is_selected_by_target_reseller_id(
+    make_client: MakeClient, call: Callable[[PlatformClient, LevelTarget], Awaitable[Any]]
+) -> None:
     recorder = Recorder(ok({"success": True, "templates": []}))
     client = make_client(recorder)
 
@@ -56,7 +59,7 @@ async def test_a_reseller_is_selected_by_target_reseller_id(make_client: MakeCli
     ],
 )
 async def test_the_adr_export_takes_the_parameter_of_its_level(
-    make_client: MakeClient, level, param
+    make_client: MakeClient, level: ScopeLevel, param: str
 ) -> None:
     recorder = Recorder()
     client = make_client(recorder)
@@ -137,7 +140,9 @@ ADR_LEVELS = (ScopeLevel.PARTNER, ScopeLevel.RESELLER, ScopeLevel.ORGANIZATION)
     ],
     ids=["reseller", "partner", "organization", "reseller-user", "org-for-templates", "agent"],
 )  # fmt: skip
-def test_level_target_of_an_account(fields, levels, expected) -> None:
+def test_level_target_of_an_account(
+    fields: dict[str, Any], levels: tuple[ScopeLevel, ...], expected: LevelTarget | None
+) -> None:
     assert level_target(account(**fields), *levels) == expected
 
 

@@ -29,7 +29,7 @@ from .helpers import BASE, TOKEN, Recorder, ok, query
     ids=["prefixed", "other-root-path", "repeated-key", "absolute-same-origin", "relative"],
 )  # fmt: skip
 async def test_status_endpoint_is_used_as_given(
-    make_client: MakeClient, endpoint, path, params
+    make_client: MakeClient, endpoint: str, path: str, params: dict[str, list[str]]
 ) -> None:
     recorder = Recorder(ok({"success": True, "taskId": "t-9", "status": "running"}))
     client = make_client(recorder)

@@ -11,6 +11,7 @@ import httpx
 import pytest
 
 from tests.unit.api.conftest import MakeClient
+from tests.unit.api.helpers import Reply
 from vagent_tui.api import models as m
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.errors import (
@@ -106,7 +107,7 @@ FAILURES = [
 
 @pytest.mark.parametrize(("reply", "kind", "call"), FAILURES)
 async def test_errors_never_show_the_token(
-    make_client: MakeClient, reply, kind, call: Call
+    make_client: MakeClient, reply: Reply, kind: type[Exception], call: Call
 ) -> None:
     client = make_client(Recorder(reply), get_retries=1)
 

@@ -13,6 +13,7 @@ import httpx
 import pytest
 
 from tests.unit.api.conftest import MakeClient
+from tests.unit.api.helpers import Reply
 from vagent_tui.api import models as m
 from vagent_tui.api.errors import ApiError, MalformedResponse
 
@@ -171,8 +172,8 @@ async def test_token_create_reply_with_a_bare_string_and_flat_fields(
 
 
 async def test_token_create_reply_with_a_record(make_client: MakeClient) -> None:
-    record = {"token": "vt_" + "z" * 40, "description": "d", "timestamp": "1"}
-    reply = {"success": True, "message": "ok", "token": record}
+    sent = {"token": "vt_" + "z" * 40, "description": "d", "timestamp": "1"}
+    reply = {"success": True, "message": "ok", "token": sent}
     client = make_client(Recorder(ok(reply)))
 
     record = await client.create_token("CI deploys")
@@ -194,7 +195,7 @@ async def test_token_create_reply_with_a_record(make_client: MakeClient) -> None
     ids=["empty", "text", "html", "json-not-object"],
 )
 async def test_upload_200_without_a_json_object_is_a_success(
-    make_client: MakeClient, reply
+    make_client: MakeClient, reply: Reply
 ) -> None:
     recorder = Recorder(reply)
     client = make_client(recorder)
