@@ -103,6 +103,19 @@ class BaseScreen(Screen[None]):
     def compose_body(self) -> Iterable[Widget]:
         return ()
 
+    def apply_breakpoints(self) -> None:
+        """The class of ``HORIZONTAL_BREAKPOINTS`` for the screen's width, set now.
+
+        Textual sets it on the screen's next Resize, which a screen pushed or switched to
+        gets after its first frame: a screen whose layout changes with the class calls
+        this in ``on_mount``, so its first frame is laid out for the width.
+        """
+        points = self.HORIZONTAL_BREAKPOINTS or []
+        width = self.size.width
+        chosen = next((n for least, n in sorted(points, reverse=True) if width >= least), None)
+        for _, name in points:
+            self.set_class(name == chosen, name)
+
     @property
     def status(self) -> StatusLine:
         return self.query_one("#status", StatusLine)

@@ -272,6 +272,8 @@ class InboxScreen(PagedScreen):
 
     def on_mount(self) -> None:
         self.table.focus()
+        self.apply_breakpoints()
+        self._follow_width()
         self._header()
         self._title()
 

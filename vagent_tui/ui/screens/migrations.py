@@ -160,6 +160,7 @@ class MigrationsScreen(BaseScreen):
         self.vapp.task_changed_signal.subscribe(self, self.task_changed, immediate=True)
         for task in self.vapp.watcher.tasks.values():
             self.task_changed(task)
+        self.apply_breakpoints()
         self._plan()
         self._ticker = self.set_interval(1.0, self._tick)
 

@@ -92,6 +92,7 @@ class RoomScreen(PagedScreen):
     def on_mount(self) -> None:
         self.query_one(ContextBar).set_title(f"{INBOX_TITLES[self.inbox]} › room")
         self.table.focus()
+        self.apply_breakpoints()
         self._header()
 
     @property

@@ -127,19 +127,21 @@ class WebhooksScreen(BaseScreen):
         return self.query_one("#webhooks-tabs", TabbedContent)
 
     def on_mount(self) -> None:
+        self.apply_breakpoints()
+        self._follow_width(show=False)
         self.hooks_table.focus()
 
     def on_resize(self) -> None:
         # Textual sets the breakpoint's class after this handler: follow it once it has.
         self.call_after_refresh(self._follow_width)
 
-    def _follow_width(self) -> None:
+    def _follow_width(self, *, show: bool = True) -> None:
         """The panes lay out as the screen does (their own styles read ``-wide``)."""
         wide = self.has_class("-wide")
         changed = wide != self.hook_pane.has_class("-wide")
         self.relay_pane.set_class(wide, "-wide")
         self.hook_pane.set_class(wide, "-wide")
-        if changed:
+        if changed and show:
             self.hook_pane.show(self.hooks)
 
     # ------------------------------------------------------------------ tabs
