@@ -46,9 +46,17 @@ def test_the_screens_are_found() -> None:
     assert {"VoicesScreen", "AgentScreen", "InboxScreen", "RoomScreen", "SetupScreen"} <= names
 
 
+DEFAULT_RULES = frozenset({"ComputerScreen"})
+"""Screens whose rules are still default rules (`DEFAULT_CSS`): moved to ``CSS_PATH`` they
+would beat the widgets' and app.tcss's and change the screen's look. Not to grow."""
+
+
 @pytest.mark.parametrize("screen", SCREENS, ids=lambda cls: cls.__name__)
 def test_a_screen_names_its_stylesheet_in_css_path(screen: type[Screen[Any]]) -> None:
     module = Path(inspect.getfile(screen))
+    if screen.__name__ in DEFAULT_RULES:
+        assert "CSS_PATH" not in vars(screen) and "DEFAULT_CSS" in vars(screen)
+        return
     assert "DEFAULT_CSS" not in vars(screen), "a screen's rules go in CSS_PATH"
     css_path = vars(screen).get("CSS_PATH")
     assert css_path == module.with_suffix(".tcss").name

@@ -22,6 +22,7 @@ from textual.widgets import Button, DataTable, DirectoryTree, Input, Label, Sele
 from vagent_tui.api.models import ComputerAccount
 from vagent_tui.services.agents import computer_accounts_for
 from vagent_tui.ui.caps import ROW_CAP
+from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.safety import READS, WRITES, Does, Key
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.text import safe
@@ -60,7 +61,10 @@ class ComputerScreen(BaseScreen):
         _b("escape", "leave", "Leave field", "Close the file tree / leave the field", show=False),
         filter_binding("computer"),  # last: the footer drops it first
     ]
-    CSS_PATH = "computer.tcss"
+    # Its rules are default rules (the widgets' and app.tcss win over them): as CSS_PATH
+    # they would win and the screen would look different. The one screen left so; see
+    # tests/unit/ui/test_screen_rules.py.
+    DEFAULT_CSS = stylesheet(__file__)
 
     def __init__(self, *, tree_root: Path | None = None) -> None:
         super().__init__()
