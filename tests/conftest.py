@@ -7,10 +7,14 @@ use it. ``VAGENT_NOW`` pins the clock of every relative time shown on screen.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
+
+from tests.helpers import MakeApp
+
+if TYPE_CHECKING:
+    from vagent_tui.ui.app import VagentApp
 
 FIXED_NOW = "2025-11-20T12:00:00+00:00"
 os.environ.setdefault("VAGENT_NOW", FIXED_NOW)
@@ -27,7 +31,7 @@ def _private_home(
 
 
 @pytest.fixture
-def make_app() -> Callable[..., Any]:
+def make_app() -> MakeApp:
     """``make_app(screen="scope", token="demo-partner", account=None, **sim_options)``.
 
     Returns a `VagentApp` on its own simulator; ``app.connection.api.sim_app.state.sim`` is the
@@ -40,7 +44,7 @@ def make_app() -> Callable[..., Any]:
         token: str = "demo-partner",
         account: int | None = None,
         **sim_options: Any,
-    ) -> Any:
+    ) -> VagentApp:
         from vagent_tui.services.connect import demo_client
         from vagent_tui.ui.app import VagentApp
 

@@ -1,16 +1,67 @@
-"""Helpers for pilot tests."""
+"""Helpers for pilot tests, and the types of the suite's fixtures."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Awaitable, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+
+import pytest
+from textual.app import App
+from textual.pilot import Pilot
+from textual.screen import Screen
+
+if TYPE_CHECKING:
+    from vagent_tui.api.client import PlatformClient
+    from vagent_tui.sim.state import SimState
+    from vagent_tui.ui.app import VagentApp
+
+
+S = TypeVar("S", bound=Screen[Any])
+
+
+def console(pilot: Pilot[Any]) -> VagentApp:
+    """The app a pilot drives: the console."""
+    return _console(pilot.app)
+
+
+def shown(app: App[Any], kind: type[S]) -> S:
+    """The screen on show, which the test expects to be a ``kind``."""
+    screen = app.screen
+    assert isinstance(screen, kind), f"{type(screen).__name__} on show, not {kind.__name__}"
+    return screen
+
+
+class MakeApp(Protocol):
+    """The ``make_app`` fixture (tests/conftest.py): the console on its own simulator."""
+
+    def __call__(
+        self,
+        screen: str = "scope",
+        *,
+        token: str = "demo-partner",
+        account: int | None = None,
+        **sim_options: Any,
+    ) -> VagentApp: ...
+
+
+class SnapCompare(Protocol):
+    """pytest-textual-snapshot's ``snap_compare`` fixture, as it is called here."""
+
+    def __call__(
+        self,
+        app: str | App[Any],
+        press: Iterable[str] = (),
+        terminal_size: tuple[int, int] = (80, 24),
+        run_before: Callable[[Pilot[Any]], Awaitable[None] | None] | None = None,
+    ) -> bool: ...
+
 
 PERPETUAL = frozenset({"_loader"})
 """Worker groups that never finish while their widget lives (DirectoryTree's loader)."""
 
 
-async def settle(pilot: Any, *, rounds: int = 40) -> None:
+async def settle(pilot: Pilot[Any], *, rounds: int = 40) -> None:
     """Let workers finish: pause until no worker is running (bounded)."""
     app = pilot.app
     for _ in range(rounds):
@@ -21,7 +72,7 @@ async def settle(pilot: Any, *, rounds: int = 40) -> None:
         await pilot.pause(0.02)
 
 
-async def wait_for(pilot: Any, check: Callable[[], object], seconds: float = 10.0) -> None:
+async def wait_for(pilot: Pilot[Any], check: Callable[[], object], seconds: float = 10.0) -> None:
     """Pause until ``check()`` is true; fail with a clear message after ``seconds``."""
     deadline = time.monotonic() + seconds
     while not check():
@@ -29,7 +80,9 @@ async def wait_for(pilot: Any, check: Callable[[], object], seconds: float = 10.
         await pilot.pause(0.02)
 
 
-def fail_once(monkeypatch: Any, owner: Any, name: str, error: BaseException) -> dict[str, int]:
+def fail_once(
+    monkeypatch: pytest.MonkeyPatch, owner: object, name: str, error: BaseException
+) -> dict[str, int]:
     """Make ``owner.name`` raise ``error`` on its first call, then behave; counts calls."""
     real = getattr(owner, name)
     calls = {"n": 0}
@@ -44,11 +97,19 @@ def fail_once(monkeypatch: Any, owner: Any, name: str, error: BaseException) -> 
     return calls
 
 
-def client_of(app: Any) -> Any:
-    """The client of the app's connection in force."""
-    return app.connection.api
+def _console(app: App[Any]) -> VagentApp:
+    from vagent_tui.ui.app import VagentApp
+
+    assert isinstance(app, VagentApp)
+    return app
 
 
-def sim_of(app: Any) -> Any:
-    """The embedded simulator's state behind a demo app (``Sim``)."""
-    return app.connection.api.sim_app.state.sim
+def client_of(app: App[Any]) -> PlatformClient:
+    """The client of the console's connection in force."""
+    return _console(app).connection.api
+
+
+def sim_of(app: App[Any]) -> SimState:
+    """The embedded simulator's state behind a demo console (``Sim``)."""
+    sim: SimState = _console(app).connection.api.sim_app.state.sim  # type: ignore[attr-defined]
+    return sim

@@ -221,13 +221,14 @@ def run_keys(args: argparse.Namespace) -> int:
 
 def _readme_tables(text: str) -> str:
     """``text`` with every generated table whose markers it has written anew: the key
-    convention's (`convention`) and the screens' (`registry`); at least one of them."""
-    from vagent_tui.ui import convention, registry
+    convention's (`convention`) and the screens' (`keys`: the registry and each screen's
+    writing keys); at least one of them."""
+    from vagent_tui.ui import convention, keys
 
     written = 0
-    for table in (convention, registry):
+    for table in (convention.readme_with_table, keys.readme_with_screens):
         try:
-            text = table.readme_with_table(text)
+            text = table(text)
         except ValueError:
             continue
         written += 1

@@ -13,11 +13,13 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
+from textual.pilot import Pilot
 from textual.widgets import Input, Label, Select
 
 from tests.faults.helpers import faulty_app
 from tests.faults.test_fault_matrix import PLAIN, idle
-from tests.helpers import sim_of
+from tests.helpers import shown, sim_of
+from vagent_tui.ui.screens.base import BaseScreen
 
 KINDS = ("500", "503", "429", "timeout", "refused", "malformed")
 STOPPED = {"500", "503", "429", "timeout", "refused"}
@@ -28,7 +30,7 @@ not run it)."""
 """Faults answered before the handler ran: the platform did not change."""
 
 
-async def submit(pilot: Any, widget_id: str, key: str = "enter") -> None:
+async def submit(pilot: Pilot[None], widget_id: str, key: str = "enter") -> None:
     pilot.app.screen.query_one(widget_id).focus()
     await pilot.pause()
     await pilot.press(key)
@@ -50,7 +52,7 @@ def assert_error(text: str, kind: str) -> None:
 # ---------------------------------------------------------------------- per form
 
 
-async def tokens_case(pilot: Any, kind: str, n: int) -> None:
+async def tokens_case(pilot: Pilot[None], kind: str, n: int) -> None:
     app = pilot.app
     faults = sim_of(app).faults
     await pilot.press("a")
@@ -80,7 +82,7 @@ async def tokens_case(pilot: Any, kind: str, n: int) -> None:
     assert not app.screen.status.has_class("-error"), app.screen.status.content
 
 
-async def sip_case(pilot: Any, kind: str, n: int) -> None:
+async def sip_case(pilot: Pilot[None], kind: str, n: int) -> None:
     app = pilot.app
     faults = sim_of(app).faults
     await pilot.press("a")
@@ -106,7 +108,7 @@ async def sip_case(pilot: Any, kind: str, n: int) -> None:
     assert ip in [e["ip"] for e in sim_of(app).sip[1000]]
 
 
-async def webhooks_case(pilot: Any, kind: str, n: int) -> None:
+async def webhooks_case(pilot: Pilot[None], kind: str, n: int) -> None:
     app = pilot.app
     faults = sim_of(app).faults
     await pilot.press("a")
@@ -134,9 +136,9 @@ async def webhooks_case(pilot: Any, kind: str, n: int) -> None:
     assert url in [h["url"] for h in sim_of(app).webhooks[1000]]
 
 
-async def billing_case(pilot: Any, kind: str, n: int) -> None:
+async def billing_case(pilot: Pilot[None], kind: str, n: int) -> None:
     app = pilot.app
-    screen = app.screen
+    screen = shown(app, BaseScreen)
     faults = sim_of(app).faults
     typed = {"host": f"files{n}.example.com", "username": "adr", "password": "p@ss word",
              "path": "/exports"}  # fmt: skip

@@ -24,11 +24,14 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from textual.pilot import Pilot
 from textual.widgets import Input, TextArea
 
 from tests.faults.helpers import faulty_app
+from tests.helpers import shown, sim_of
 from vagent_tui.sim.faults import ALL_KINDS, ERROR_MESSAGES
 from vagent_tui.ui.registry import SCREENS
+from vagent_tui.ui.screens.base import BaseScreen
 
 
 @dataclass(frozen=True)
@@ -80,7 +83,7 @@ CASES = [
 ]
 
 
-async def idle(pilot: Any, limit: float = 6.0) -> None:
+async def idle(pilot: Pilot[None], limit: float = 6.0) -> None:
     """Until no worker of the app runs (migration watchers aside), bounded in time."""
     app = pilot.app
     end = time.monotonic() + limit
@@ -96,11 +99,11 @@ async def idle(pilot: Any, limit: float = 6.0) -> None:
 
 
 def status_of(app: Any) -> tuple[str, bool]:
-    status = app.screen.status
+    status = shown(app, BaseScreen).status
     return str(status.content), status.has_class("-error")
 
 
-async def press_reload(pilot: Any) -> None:
+async def press_reload(pilot: Pilot[None]) -> None:
     """``r`` with the focus off text fields (there ``r`` is a letter)."""
     screen = pilot.app.screen
     if isinstance(screen.focused, Input | TextArea):
@@ -114,10 +117,10 @@ def unexpected_errors(app: Any) -> list[str]:
     return [n.message for n in app._notifications if "Unexpected error" in n.message]
 
 
-async def one_fault(pilot: Any, kind: str, before: str) -> list[str]:
+async def one_fault(pilot: Pilot[None], kind: str, before: str) -> list[str]:
     """Switch ``kind`` on, reload, check; lift it, reload, check. Returns the problems."""
     app = pilot.app
-    faults = app.connection.api.sim_app.state.sim.faults
+    faults = sim_of(app).faults
     shown = type(app.screen).__name__
     problems: list[str] = []
     injected = faults.count()

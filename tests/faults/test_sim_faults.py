@@ -26,6 +26,7 @@ from vagent_tui.api.errors import (
 from vagent_tui.cli import build_parser
 from vagent_tui.sim import create_app
 from vagent_tui.sim.faults import ALL_KINDS, UNKNOWN_STATUS, Faults, from_args, parse_kinds
+from vagent_tui.sim.state import SimState
 
 TOKEN = "demo-partner"
 EXPECTED: dict[str, type[PlatformError] | None] = {
@@ -43,8 +44,9 @@ EXPECTED: dict[str, type[PlatformError] | None] = {
 }
 
 
-def sim(client: PlatformClient):
-    return client.sim_app.state.sim  # type: ignore[attr-defined]
+def sim(client: PlatformClient) -> SimState:
+    state: SimState = client.sim_app.state.sim  # type: ignore[attr-defined]
+    return state
 
 
 @pytest.mark.parametrize("kind", ALL_KINDS)

@@ -4,17 +4,19 @@ and resume at the normal pace after. Driven by the simulator's fault injection."
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import pytest
 
 from tests.faults.helpers import faulty_app, faulty_client
 from tests.faults.test_fault_matrix import idle
-from tests.helpers import sim_of
+from tests.helpers import shown, sim_of
 from vagent_tui.services.migrations import MigrationWatcher
 from vagent_tui.sim.faults import Faults
+from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.widgets.computer_recording import RecordingPane
 
-JITTER = {"latency_ms": 5, "jitter_ms": 60}
+JITTER: dict[str, Any] = {"latency_ms": 5, "jitter_ms": 60}
 PATIENT = {"timeout": 5.0}
 """Timeouts are not the subject of the jitter tests: a loaded machine must not make one."""
 
@@ -46,7 +48,7 @@ async def test_fast_target_switches_under_jitter_show_the_last_target() -> None:
         name = sim_of(app).accounts[1113].name
         # The last switch's reload may start a frame after the switch itself ends.
         for _ in range(100):
-            text = str(app.screen.status.content)
+            text = str(shown(app, BaseScreen).status.content)
             if name in text and not any(w.is_running for w in app.workers):
                 break
             await pilot.pause(0.05)

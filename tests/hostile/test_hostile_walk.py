@@ -26,15 +26,17 @@ import time
 from typing import Any
 
 import pytest
-from textual.widgets import DataTable, Select
+from textual.widgets import DataTable, Input, Select, Static
 
-from tests.helpers import settle, wait_for
+from tests.helpers import MakeApp, settle, shown, wait_for
 from tests.terminal import console_on_pty
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.services.connect import demo_client
 from vagent_tui.services.journal import Journal
 from vagent_tui.sim.hostile import KEY_PAYLOAD, PAYLOADS
 from vagent_tui.ui.registry import SCREENS
+from vagent_tui.ui.screens.inbox import InboxScreen
+from vagent_tui.ui.screens.room import RoomScreen
 
 AGENT, RESELLER, COMPUTER_AGENT = 1111, 1100, 1118
 ACCOUNT_FOR = {
@@ -84,29 +86,29 @@ async def write_hostile_journal() -> None:
 
 
 @pytest.mark.parametrize("name", NAMES)
-async def test_each_screen_shows_hostile_text_inert(make_app: Any, name: str) -> None:
+async def test_each_screen_shows_hostile_text_inert(make_app: MakeApp, name: str) -> None:
     if name == "journal":
         await write_hostile_journal()
     app = make_app(name, account=ACCOUNT_FOR.get(name), hostile=True)
     calls: list[str] = []
-    app.action_screenshot = lambda *a, **k: calls.append("screenshot")
+    app.action_screenshot = lambda *a, **k: calls.append("screenshot")  # type: ignore[method-assign]
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         if name == "fleet":
             await pilot.press("s")
             await wait_for(
-                pilot, lambda: "answered" in str(app.screen.query_one("#status").content)
+                pilot, lambda: "answered" in str(app.screen.query_one("#status", Static).content)
             )
         if name == "rollout":  # a plan: hostile names, the platform's refusals
             await pilot.press("c")
             await wait_for(pilot, lambda: app.screen.query("#rollout-settings"))
-            app.screen.query_one("#rollout-settings").value = "speakingTimeout=901"
+            app.screen.query_one("#rollout-settings", Input).value = "speakingTimeout=901"
             await pilot.press("enter")
             await wait_for(pilot, lambda: getattr(app.screen, "plan", None) is not None)
             await settle(pilot)
         text = assert_inert(app, name)
         assert any(mark in text for mark in SHOWN), f"{name}: no planted text shown at all"
-        status_line = app.screen.query_one("#status")
+        status_line = app.screen.query_one("#status", Static)
         status = str(status_line.content)
         assert "Loading" not in status and "⟳" not in status, f"{name}: still {status!r}"
         # The hostile simulator answers every load: an error here is the console's own.
@@ -181,15 +183,15 @@ def test_the_demo_flag_reaches_the_simulator() -> None:
     assert "--hostile" in result.stdout
 
 
-async def test_both_inboxes_and_a_room_show_hostile_text_inert(make_app: Any) -> None:
+async def test_both_inboxes_and_a_room_show_hostile_text_inert(make_app: MakeApp) -> None:
     """The priority inbox and a room's messages (sender, text, attachment addresses, the
     repeated first message) against the hostile simulator: inert, alive, no action run."""
     app = make_app("inbox", account=AGENT, hostile=True)
     calls: list[str] = []
-    app.action_screenshot = lambda *a, **k: calls.append("screenshot")
+    app.action_screenshot = lambda *a, **k: calls.append("screenshot")  # type: ignore[method-assign]
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        inbox = app.screen
+        inbox = shown(app, InboxScreen)
         for inbox_name in ("junk", "priority"):
             if inbox_name == "priority":
                 await pilot.press("i")
@@ -197,8 +199,7 @@ async def test_both_inboxes_and_a_room_show_hostile_text_inert(make_app: Any) ->
                 assert inbox.pager.inbox == "priority"
             await pilot.press("enter")
             await settle(pilot)
-            room = app.screen
-            assert type(room).__name__ == "RoomScreen", inbox_name
+            room = shown(app, RoomScreen)
             assert room.thread is not None and room.thread.total > 1, inbox_name
             text = assert_inert(app, f"{inbox_name} room")
             assert any(mark in text for mark in SHOWN), f"{inbox_name} room: nothing planted"

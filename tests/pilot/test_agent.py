@@ -6,10 +6,11 @@ import io
 import json
 from typing import Any
 
+import pytest
 from rich.console import Console
 from textual.widgets import DataTable, Input, Static
 
-from tests.helpers import fail_once, settle, sim_of
+from tests.helpers import MakeApp, fail_once, settle, sim_of
 from vagent_tui.api.errors import ApiError
 from vagent_tui.api.models import AgentConfig
 from vagent_tui.ui.dialogs import PromptModal
@@ -31,7 +32,7 @@ def test_every_spec_field_has_a_group() -> None:
     assert wire_names <= grouped, wire_names - grouped
 
 
-async def test_live_and_staging_toggle(make_app: Any) -> None:
+async def test_live_and_staging_toggle(make_app: MakeApp) -> None:
     app = make_app("agent", account=1111)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -61,7 +62,7 @@ async def test_live_and_staging_toggle(make_app: Any) -> None:
         assert "LIVE" in text_of(screen, "#agent-slot")
 
 
-async def test_staging_empty_falls_back_to_live(make_app: Any) -> None:
+async def test_staging_empty_falls_back_to_live(make_app: MakeApp) -> None:
     app = make_app("agent", account=1113)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -76,7 +77,7 @@ async def test_staging_empty_falls_back_to_live(make_app: Any) -> None:
         assert "✗ no" in fields and "requires a paid account" in fields
 
 
-async def test_json_view_is_the_whole_configuration(make_app: Any) -> None:
+async def test_json_view_is_the_whole_configuration(make_app: MakeApp) -> None:
     app = make_app("agent", account=1111)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -91,7 +92,7 @@ async def test_json_view_is_the_whole_configuration(make_app: Any) -> None:
         assert screen.tabs.active == "tab-config"
 
 
-async def test_versions_and_rename(make_app: Any) -> None:
+async def test_versions_and_rename(make_app: MakeApp) -> None:
     app = make_app("agent", account=1111)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -117,7 +118,7 @@ async def test_versions_and_rename(make_app: Any) -> None:
         assert "is now titled “After the move”" in text_of(screen, "#status")
 
 
-async def test_rename_empty_is_refused_and_sends_nothing(make_app: Any) -> None:
+async def test_rename_empty_is_refused_and_sends_nothing(make_app: MakeApp) -> None:
     app = make_app("agent", account=1111)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -138,7 +139,7 @@ async def test_rename_empty_is_refused_and_sends_nothing(make_app: Any) -> None:
         assert "Rename cancelled; nothing was sent" in text_of(app.screen, "#status")
 
 
-async def test_rename_server_error_keeps_the_text(make_app: Any) -> None:
+async def test_rename_server_error_keeps_the_text(make_app: MakeApp) -> None:
     app = make_app("agent", account=1111)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -164,7 +165,7 @@ async def test_rename_server_error_keeps_the_text(make_app: Any) -> None:
         assert first["title"] == wanted
 
 
-async def test_non_agent_target_shows_a_hint(make_app: Any) -> None:
+async def test_non_agent_target_shows_a_hint(make_app: MakeApp) -> None:
     app = make_app("agent")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -184,7 +185,7 @@ async def test_non_agent_target_shows_a_hint(make_app: Any) -> None:
         assert screen.has_class("-no-agent")
 
 
-async def test_agent_level_key(make_app: Any) -> None:
+async def test_agent_level_key(make_app: MakeApp) -> None:
     app = make_app("agent", token="demo-agent")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -195,7 +196,7 @@ async def test_agent_level_key(make_app: Any) -> None:
         assert staging and "targetAccountId" not in staging[0].query
 
 
-async def test_load_error_and_retry(make_app: Any, monkeypatch: Any) -> None:
+async def test_load_error_and_retry(make_app: MakeApp, monkeypatch: pytest.MonkeyPatch) -> None:
     app = make_app("agent", account=1111)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)

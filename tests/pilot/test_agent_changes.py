@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, Static
 
-from tests.helpers import settle, wait_for
+from tests.helpers import MakeApp, settle, wait_for
 from vagent_tui.ui.dialogs import DiffModal, ReviewModal
 
 AGENT = 1111  # elevenlabs-rachel, en-US, no S2S engine; staging set
@@ -30,14 +31,14 @@ def review_text(app: Any) -> str:
     return "\n".join(str(s.content) for s in app.screen.query(Static))
 
 
-async def highlight(pilot: Any, table_id: str, key: str) -> None:
+async def highlight(pilot: Pilot[None], table_id: str, key: str) -> None:
     table = pilot.app.screen.query_one(table_id, DataTable)
     keys = [str(k.value) for k in table.rows]
     table.move_cursor(row=keys.index(key))
     await pilot.pause()
 
 
-async def until_review(pilot: Any) -> Any:
+async def until_review(pilot: Pilot[None]) -> Any:
     await wait_for(pilot, lambda: isinstance(pilot.app.screen, ReviewModal | DiffModal))
     await pilot.pause()
     return pilot.app.screen
@@ -46,7 +47,7 @@ async def until_review(pilot: Any) -> Any:
 # --------------------------------------------------------------------------- voices
 
 
-async def test_use_a_voice_shows_the_change_and_writes_staging(make_app: Any) -> None:
+async def test_use_a_voice_shows_the_change_and_writes_staging(make_app: MakeApp) -> None:
     app = make_app("voices", account=AGENT)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -64,7 +65,7 @@ async def test_use_a_voice_shows_the_change_and_writes_staging(make_app: Any) ->
         await wait_for(pilot, lambda: "saved" in status_text(app))
 
 
-async def test_a_voice_that_does_not_fit_is_refused_with_its_reason(make_app: Any) -> None:
+async def test_a_voice_that_does_not_fit_is_refused_with_its_reason(make_app: MakeApp) -> None:
     app = make_app("voices", account=AGENT)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -75,7 +76,7 @@ async def test_a_voice_that_does_not_fit_is_refused_with_its_reason(make_app: An
         assert not posts(app)
 
 
-async def test_escape_cancels_the_review_and_sends_nothing(make_app: Any) -> None:
+async def test_escape_cancels_the_review_and_sends_nothing(make_app: MakeApp) -> None:
     app = make_app("voices", account=AGENT)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -90,7 +91,7 @@ async def test_escape_cancels_the_review_and_sends_nothing(make_app: Any) -> Non
 # --------------------------------------------------------------------------- functions
 
 
-async def test_switch_a_function_on_keeps_the_other_entries(make_app: Any) -> None:
+async def test_switch_a_function_on_keeps_the_other_entries(make_app: MakeApp) -> None:
     app = make_app("functions", account=AGENT)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -108,7 +109,7 @@ async def test_switch_a_function_on_keeps_the_other_entries(make_app: Any) -> No
             assert new.get("placeholder") == old.get("placeholder")
 
 
-async def test_a_function_not_allowed_or_over_its_limit_is_refused(make_app: Any) -> None:
+async def test_a_function_not_allowed_or_over_its_limit_is_refused(make_app: MakeApp) -> None:
     app = make_app("functions", account=AGENT)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -122,7 +123,7 @@ async def test_a_function_not_allowed_or_over_its_limit_is_refused(make_app: Any
         assert not posts(app)
 
 
-async def test_edit_a_function_s_instructions(make_app: Any) -> None:
+async def test_edit_a_function_s_instructions(make_app: MakeApp) -> None:
     app = make_app("functions", account=AGENT)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -142,7 +143,7 @@ async def test_edit_a_function_s_instructions(make_app: Any) -> None:
 # --------------------------------------------------------------------------- settings
 
 
-async def open_settings(pilot: Any) -> Any:
+async def open_settings(pilot: Pilot[None]) -> Any:
     await pilot.press("E")
     await wait_for(pilot, lambda: type(pilot.app.screen).__name__ == "SettingsScreen")
     await wait_for(pilot, lambda: pilot.app.screen.built)
@@ -150,7 +151,7 @@ async def open_settings(pilot: Any) -> Any:
 
 
 async def test_settings_bad_value_is_refused_at_its_field_and_nothing_sent(
-    make_app: Any,
+    make_app: MakeApp,
 ) -> None:
     app = make_app("agent", account=AGENT)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -165,7 +166,7 @@ async def test_settings_bad_value_is_refused_at_its_field_and_nothing_sent(
         assert screen.query_one("#set-agentLang", Input).value == "english"  # kept
 
 
-async def test_settings_send_only_what_changed(make_app: Any) -> None:
+async def test_settings_send_only_what_changed(make_app: MakeApp) -> None:
     app = make_app("agent", account=AGENT)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -180,7 +181,7 @@ async def test_settings_send_only_what_changed(make_app: Any) -> None:
         await wait_for(pilot, lambda: type(app.screen).__name__ == "AgentScreen")
 
 
-async def test_settings_platform_refusal_lands_at_the_field(make_app: Any) -> None:
+async def test_settings_platform_refusal_lands_at_the_field(make_app: MakeApp) -> None:
     app = make_app("agent", account=AGENT)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -195,7 +196,7 @@ async def test_settings_platform_refusal_lands_at_the_field(make_app: Any) -> No
         assert screen.query_one("#set-agentSttEngine", Input).value == "whisper"
 
 
-async def test_settings_escape_asks_before_losing_edits(make_app: Any) -> None:
+async def test_settings_escape_asks_before_losing_edits(make_app: MakeApp) -> None:
     app = make_app("agent", account=AGENT)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -211,7 +212,7 @@ async def test_settings_escape_asks_before_losing_edits(make_app: Any) -> None:
 # --------------------------------------------------------------------------- publish & co
 
 
-async def test_diff_publish_and_live_changed(make_app: Any) -> None:
+async def test_diff_publish_and_live_changed(make_app: MakeApp) -> None:
     app = make_app("agent", account=AGENT)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -231,7 +232,7 @@ async def test_diff_publish_and_live_changed(make_app: Any) -> None:
         await wait_for(pilot, lambda: "Published" in status_text(app))
 
 
-async def test_a_change_made_meanwhile_is_shown_and_asked_again(make_app: Any) -> None:
+async def test_a_change_made_meanwhile_is_shown_and_asked_again(make_app: MakeApp) -> None:
     app = make_app("agent", account=AGENT)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -249,7 +250,7 @@ async def test_a_change_made_meanwhile_is_shown_and_asked_again(make_app: Any) -
         assert sim.live[AGENT]["speakingTimeout"] == 4321
 
 
-async def test_revert_empties_staging(make_app: Any) -> None:
+async def test_revert_empties_staging(make_app: MakeApp) -> None:
     app = make_app("agent", account=AGENT)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -260,7 +261,7 @@ async def test_revert_empties_staging(make_app: Any) -> None:
         assert sim_of(app).staging[AGENT] is None
 
 
-async def test_save_and_restore_a_version_into_staging_and_live(make_app: Any) -> None:
+async def test_save_and_restore_a_version_into_staging_and_live(make_app: MakeApp) -> None:
     app = make_app("agent", account=EMPTY)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -313,7 +314,7 @@ async def test_read_only_profile_cannot_change_an_agent() -> None:
         assert not [r for r in sim_of(app).requests if r.method != "GET"]
 
 
-async def test_a_publish_whose_reply_is_lost_is_read_back_not_retried(make_app: Any) -> None:
+async def test_a_publish_whose_reply_is_lost_is_read_back_not_retried(make_app: MakeApp) -> None:
     app = make_app("agent", account=AGENT)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -329,7 +330,7 @@ async def test_a_publish_whose_reply_is_lost_is_read_back_not_retried(make_app: 
         assert sim.live[AGENT] == staged
 
 
-async def test_a_staging_write_without_reply_says_whether_it_is_there(make_app: Any) -> None:
+async def test_a_staging_write_without_reply_says_whether_it_is_there(make_app: MakeApp) -> None:
     app = make_app("voices", account=AGENT)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -343,7 +344,7 @@ async def test_a_staging_write_without_reply_says_whether_it_is_there(make_app: 
         assert len(posts(app)) == 1
 
 
-async def test_a_value_the_form_cannot_show_as_it_is_is_not_editable(make_app: Any) -> None:
+async def test_a_value_the_form_cannot_show_as_it_is_is_not_editable(make_app: MakeApp) -> None:
     app = make_app("agent", account=AGENT)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -361,7 +362,7 @@ async def test_a_value_the_form_cannot_show_as_it_is_is_not_editable(make_app: A
         assert posts(app)[0].body == {"speakingTimeout": 901}
 
 
-async def test_a_target_switch_during_a_review_sends_nothing(make_app: Any) -> None:
+async def test_a_target_switch_during_a_review_sends_nothing(make_app: MakeApp) -> None:
     app = make_app("agent", account=AGENT)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -377,7 +378,7 @@ async def test_a_target_switch_during_a_review_sends_nothing(make_app: Any) -> N
 
 
 async def test_a_staging_write_asks_again_when_staging_moved_during_the_review(
-    make_app: Any,
+    make_app: MakeApp,
 ) -> None:
     app = make_app("voices", account=AGENT)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -399,7 +400,7 @@ async def test_a_staging_write_asks_again_when_staging_moved_during_the_review(
 
 
 async def test_the_settings_form_never_writes_back_over_someone_else_s_change(
-    make_app: Any,
+    make_app: MakeApp,
 ) -> None:
     app = make_app("agent", account=AGENT)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -418,7 +419,7 @@ async def test_the_settings_form_never_writes_back_over_someone_else_s_change(
         assert sim_of(app).staging[AGENT]["callerResponseTimeout"] == 77
 
 
-async def test_discarding_edits_closes_the_form(make_app: Any) -> None:
+async def test_discarding_edits_closes_the_form(make_app: MakeApp) -> None:
     app = make_app("agent", account=AGENT)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -431,7 +432,7 @@ async def test_discarding_edits_closes_the_form(make_app: Any) -> None:
         assert not posts(app)
 
 
-async def test_a_version_s_diff_keeps_it_highlighted_for_the_restore(make_app: Any) -> None:
+async def test_a_version_s_diff_keeps_it_highlighted_for_the_restore(make_app: MakeApp) -> None:
     app = make_app("agent", account=1112)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -449,7 +450,7 @@ async def test_a_version_s_diff_keeps_it_highlighted_for_the_restore(make_app: A
         assert chosen.title in review_text(app)
 
 
-async def test_a_function_no_longer_allowed_leaves_with_the_change(make_app: Any) -> None:
+async def test_a_function_no_longer_allowed_leaves_with_the_change(make_app: MakeApp) -> None:
     app = make_app("functions", account=1112)  # its staging holds a retired function
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -469,7 +470,7 @@ async def test_a_function_no_longer_allowed_leaves_with_the_change(make_app: Any
         assert "sendEmail" in [a["name"] for a in sim_of(app).staging[1112]["actions"]]
 
 
-async def test_live_moving_under_an_empty_staging_is_seen_before_writing(make_app: Any) -> None:
+async def test_live_moving_under_an_empty_staging_is_seen_before_writing(make_app: MakeApp) -> None:
     app = make_app("voices", account=EMPTY)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)

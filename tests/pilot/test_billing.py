@@ -5,9 +5,11 @@ from __future__ import annotations
 import html
 from typing import Any
 
+import pytest
+from textual.pilot import Pilot
 from textual.widgets import Input, Select
 
-from tests.helpers import settle, sim_of
+from tests.helpers import MakeApp, settle, sim_of
 from vagent_tui.api.errors import ApiError
 from vagent_tui.ui.widgets.form import FormField
 
@@ -40,12 +42,12 @@ def fill(screen: Any, **values: str) -> None:
         screen.query_one(f"#billing-{name}", Input).value = text
 
 
-async def set_protocol(pilot: Any, screen: Any, protocol: str) -> None:
+async def set_protocol(pilot: Pilot[None], screen: Any, protocol: str) -> None:
     screen.query_one("#billing-protocol", Select).value = protocol
     await pilot.pause()
 
 
-async def test_valid_submission_is_saved(make_app: Any) -> None:
+async def test_valid_submission_is_saved(make_app: MakeApp) -> None:
     app = make_app("billing")
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await settle(pilot)
@@ -84,7 +86,7 @@ async def test_valid_submission_is_saved(make_app: Any) -> None:
             assert SECRET not in shown
 
 
-async def test_protocols_are_sent_lower_case_and_path_is_optional(make_app: Any) -> None:
+async def test_protocols_are_sent_lower_case_and_path_is_optional(make_app: MakeApp) -> None:
     app = make_app("billing")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -100,7 +102,7 @@ async def test_protocols_are_sent_lower_case_and_path_is_optional(make_app: Any)
         assert "(home folder)" in screen_text(app)
 
 
-async def test_port_follows_the_protocol_until_typed(make_app: Any) -> None:
+async def test_port_follows_the_protocol_until_typed(make_app: MakeApp) -> None:
     app = make_app("billing")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -130,7 +132,7 @@ async def test_port_follows_the_protocol_until_typed(make_app: Any) -> None:
         assert sim_of(app).adr[1000]["port"] == 21
 
 
-async def test_each_invalid_field_is_refused_and_nothing_sent(make_app: Any) -> None:
+async def test_each_invalid_field_is_refused_and_nothing_sent(make_app: MakeApp) -> None:
     app = make_app("billing")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -172,7 +174,7 @@ async def test_each_invalid_field_is_refused_and_nothing_sent(make_app: Any) -> 
         assert all(not f.error for f in screen.query(FormField).results(FormField))
 
 
-async def test_enter_moves_on_and_submits_on_the_last_field(make_app: Any) -> None:
+async def test_enter_moves_on_and_submits_on_the_last_field(make_app: MakeApp) -> None:
     app = make_app("billing")
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
@@ -189,7 +191,7 @@ async def test_enter_moves_on_and_submits_on_the_last_field(make_app: Any) -> No
         assert sim_of(app).adr[1000]["path"] == "/adr"
 
 
-async def test_server_error_keeps_every_field(make_app: Any) -> None:
+async def test_server_error_keeps_every_field(make_app: MakeApp) -> None:
     app = make_app("billing")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -217,7 +219,7 @@ async def test_server_error_keeps_every_field(make_app: Any) -> None:
         assert sim_of(app).adr[1000]["rotationMinutes"] == "1440"
 
 
-async def test_agent_account_gets_the_servers_403(make_app: Any) -> None:
+async def test_agent_account_gets_the_servers_403(make_app: MakeApp) -> None:
     app = make_app("billing", token="demo-agent")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -235,7 +237,9 @@ async def test_agent_account_gets_the_servers_403(make_app: Any) -> None:
         assert sim_of(app).adr == {}
 
 
-async def test_500_is_shown_and_follows_the_target(make_app: Any, monkeypatch: Any) -> None:
+async def test_500_is_shown_and_follows_the_target(
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
+) -> None:
     app = make_app("billing")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)

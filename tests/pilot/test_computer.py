@@ -12,12 +12,14 @@ from typing import Any
 
 import pytest
 from rich.console import Console
+from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, Static, Switch
 
-from tests.helpers import fail_once, settle, sim_of, wait_for
+from tests.helpers import MakeApp, fail_once, settle, shown, sim_of, wait_for
 from vagent_tui.api.errors import ApiError
 from vagent_tui.ui.dialogs import ConfirmModal
 from vagent_tui.ui.screens import computer
+from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.widgets.computer_recording import RecordingPane
 
 ACCOUNT = 1118
@@ -48,12 +50,12 @@ def file_rows(screen: Any) -> list[str]:
     return [str(key.value) for key in screen.query_one("#computer-files", DataTable).rows]
 
 
-async def set_value(pilot: Any, screen: Any, selector: str, value: str) -> None:
+async def set_value(pilot: Pilot[None], screen: Any, selector: str, value: str) -> None:
     screen.query_one(selector, Input).value = value
     await pilot.pause()
 
 
-async def pick(pilot: Any, screen: Any, path: Path) -> None:
+async def pick(pilot: Pilot[None], screen: Any, path: Path) -> None:
     screen.upload_pane.pick_file(path)
     await settle(pilot)
 
@@ -61,7 +63,7 @@ async def pick(pilot: Any, screen: Any, path: Path) -> None:
 # ---------------------------------------------------------------------- recordings
 
 
-async def test_browser_session_fills_slot_then_start_and_status(make_app: Any) -> None:
+async def test_browser_session_fills_slot_then_start_and_status(make_app: MakeApp) -> None:
     app = make_app("computer", account=ACCOUNT)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -96,7 +98,7 @@ async def test_browser_session_fills_slot_then_start_and_status(make_app: Any) -
         assert "Recording status refreshed" in str(screen.status.content)
 
 
-async def test_second_start_shows_the_servers_409(make_app: Any) -> None:
+async def test_second_start_shows_the_servers_409(make_app: MakeApp) -> None:
     app = make_app("computer", account=ACCOUNT)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -114,7 +116,7 @@ async def test_second_start_shows_the_servers_409(make_app: Any) -> None:
 
 
 async def test_a_slot_without_a_browser_session_shows_the_servers_message(
-    make_app: Any,
+    make_app: MakeApp,
 ) -> None:
     """The slot must be an existing session's: slot 99 starts nothing, the reason shows."""
     app = make_app("computer", account=ACCOUNT)
@@ -133,7 +135,7 @@ async def test_a_slot_without_a_browser_session_shows_the_servers_message(
 
 
 @pytest.mark.parametrize("slot", ["-1", "abc", "", "1.5"])
-async def test_invalid_slot_sends_nothing(make_app: Any, slot: str) -> None:
+async def test_invalid_slot_sends_nothing(make_app: MakeApp, slot: str) -> None:
     app = make_app("computer", account=ACCOUNT)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -149,7 +151,7 @@ async def test_invalid_slot_sends_nothing(make_app: Any, slot: str) -> None:
 
 
 @pytest.mark.parametrize("ttl", ["59", "1801", "ten"])
-async def test_invalid_ttl_sends_nothing(make_app: Any, ttl: str) -> None:
+async def test_invalid_ttl_sends_nothing(make_app: MakeApp, ttl: str) -> None:
     app = make_app("computer", account=ACCOUNT)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -162,7 +164,7 @@ async def test_invalid_ttl_sends_nothing(make_app: Any, ttl: str) -> None:
 
 
 async def test_status_is_polled_until_final_and_not_while_hidden(
-    make_app: Any, monkeypatch: pytest.MonkeyPatch
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     clock = [1_800_000_000.0]
     monkeypatch.setattr(RecordingPane, "POLL_SECONDS", 0.05)
@@ -198,19 +200,19 @@ async def test_status_is_polled_until_final_and_not_while_hidden(
         assert sim.count("GET", STATUS) == polls
 
 
-async def test_stop_without_recording_shows_the_server_message(make_app: Any) -> None:
+async def test_stop_without_recording_shows_the_server_message(make_app: MakeApp) -> None:
     app = make_app("computer", account=ACCOUNT)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         await pilot.press("x")
         await settle(pilot)
-        assert "HTTP 409: No recording is active" in str(app.screen.status.content)
+        assert "HTTP 409: No recording is active" in str(shown(app, BaseScreen).status.content)
 
 
 # ---------------------------------------------------------------------- upload
 
 
-async def test_upload_picked_from_the_tree(make_app: Any, folder: Path) -> None:
+async def test_upload_picked_from_the_tree(make_app: MakeApp, folder: Path) -> None:
     app = make_app("computer", account=ACCOUNT)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
@@ -238,7 +240,7 @@ async def test_upload_picked_from_the_tree(make_app: Any, folder: Path) -> None:
         assert screen.query_one("#computer-path", Input).value == ""  # success resets
 
 
-async def test_upload_with_mode_and_a_folder_path(make_app: Any, folder: Path) -> None:
+async def test_upload_with_mode_and_a_folder_path(make_app: MakeApp, folder: Path) -> None:
     app = make_app("computer", account=ACCOUNT)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -266,7 +268,7 @@ async def test_upload_with_mode_and_a_folder_path(make_app: Any, folder: Path) -
     ],
 )
 async def test_invalid_path_or_mode_sends_nothing(
-    make_app: Any, folder: Path, path: str, mode: str, field: str
+    make_app: MakeApp, folder: Path, path: str, mode: str, field: str
 ) -> None:
     app = make_app("computer", account=ACCOUNT)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -284,7 +286,7 @@ async def test_invalid_path_or_mode_sends_nothing(
 
 
 async def test_no_file_directory_or_missing_file_refused_at_the_field(
-    make_app: Any, folder: Path
+    make_app: MakeApp, folder: Path
 ) -> None:
     app = make_app("computer", account=ACCOUNT)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -312,7 +314,7 @@ async def test_no_file_directory_or_missing_file_refused_at_the_field(
         assert sim_of(app).count("POST", UPLOAD) == 0
 
 
-async def test_overwrite_asks_and_cancel_sends_nothing(make_app: Any, folder: Path) -> None:
+async def test_overwrite_asks_and_cancel_sends_nothing(make_app: MakeApp, folder: Path) -> None:
     app = make_app("computer", account=ACCOUNT)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -352,7 +354,7 @@ async def test_overwrite_asks_and_cancel_sends_nothing(make_app: Any, folder: Pa
 
 
 async def test_existing_file_without_overwrite_is_409_and_form_kept(
-    make_app: Any, folder: Path
+    make_app: MakeApp, folder: Path
 ) -> None:
     app = make_app("computer", account=ACCOUNT)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -380,7 +382,7 @@ async def test_existing_file_without_overwrite_is_409_and_form_kept(
     ],
 )
 async def test_protected_paths_refused_with_the_servers_message(
-    make_app: Any, folder: Path, path: str, message: str
+    make_app: MakeApp, folder: Path, path: str, message: str
 ) -> None:
     app = make_app("computer", account=ACCOUNT)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -396,7 +398,7 @@ async def test_protected_paths_refused_with_the_servers_message(
 
 
 async def test_server_error_shown_input_kept_and_retry_works(
-    make_app: Any, folder: Path, monkeypatch: pytest.MonkeyPatch
+    make_app: MakeApp, folder: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     app = make_app("computer", account=ACCOUNT)
     fail_once(monkeypatch, app.connection.api, "upload_file", ApiError(500, "boom"))
@@ -419,7 +421,7 @@ async def test_server_error_shown_input_kept_and_retry_works(
 # ---------------------------------------------------------------------- accounts
 
 
-async def test_account_follows_the_target_and_paths_hold_the_id(make_app: Any) -> None:
+async def test_account_follows_the_target_and_paths_hold_the_id(make_app: MakeApp) -> None:
     app = make_app("computer")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -453,7 +455,9 @@ async def test_account_follows_the_target_and_paths_hold_the_id(make_app: Any) -
         assert "No Computer Agent account selected" in str(screen.status.content)
 
 
-async def test_accounts_error_then_retry(make_app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_accounts_error_then_retry(
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
+) -> None:
     app = make_app("computer", account=ACCOUNT)
     fail_once(monkeypatch, app.connection.api, "list_computer_accounts", ApiError(500, "boom"))
     async with app.run_test(size=(120, 40)) as pilot:
@@ -466,7 +470,7 @@ async def test_accounts_error_then_retry(make_app: Any, monkeypatch: pytest.Monk
         assert "notes/readme.txt" in file_rows(screen)
 
 
-async def test_x_typed_in_the_ttl_field_stops_instead_of_landing_there(make_app: Any) -> None:
+async def test_x_typed_in_the_ttl_field_stops_instead_of_landing_there(make_app: MakeApp) -> None:
     """The slot and TTL fields take digits; a letter is the screen's key (x: stop)."""
     app = make_app("computer", account=ACCOUNT)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -477,4 +481,4 @@ async def test_x_typed_in_the_ttl_field_stops_instead_of_landing_there(make_app:
         await pilot.press("x")
         await settle(pilot)
         assert ttl.value == "6000"  # the digit typed, the letter not
-        assert "HTTP 409: No recording is active" in str(app.screen.status.content)
+        assert "HTTP 409: No recording is active" in str(shown(app, BaseScreen).status.content)

@@ -17,12 +17,14 @@ from typing import Any
 
 import pytest
 from textual import events
+from textual.pilot import Pilot
 
-from tests.helpers import settle, sim_of, wait_for
+from tests.helpers import MakeApp, settle, shown, sim_of, wait_for
 from vagent_tui.api.errors import ApiError
 from vagent_tui.services.fleet import FleetAnswer
 from vagent_tui.sim.catalog import functions_for
 from vagent_tui.ui.palette import FAILED
+from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.widgets.fleet_matrix import FleetMatrix
 
 AGENTS = [1111, 1112, 1113, 1121, 1122, 1211, 1212, 1221, 1222, 1311, 1312, 1321, 1322]
@@ -48,12 +50,12 @@ def cell(app: Any, account_id: int, column: str) -> str:
     return table(app).cell(str(account_id), column).plain
 
 
-async def run_question(pilot: Any, app: Any) -> None:
+async def run_question(pilot: Pilot[None], app: Any) -> None:
     await pilot.press("s")
     await settle(pilot, rounds=200)
 
 
-async def test_each_question_fills_the_matrix(make_app: Any) -> None:
+async def test_each_question_fills_the_matrix(make_app: MakeApp) -> None:
     app = make_app("fleet")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -97,7 +99,7 @@ async def test_each_question_fills_the_matrix(make_app: Any) -> None:
 
 
 async def test_a_failing_account_shows_its_error_and_the_rest_fill(
-    make_app: Any, monkeypatch: Any
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     app = make_app("fleet")
     real = app.connection.api.list_functions
@@ -118,11 +120,13 @@ async def test_a_failing_account_shows_its_error_and_the_rest_fill(
             a for a in AGENTS if a != 1212
         ]
         assert sim_of(app).count("GET", FUNCTIONS) == 12
-        assert "1 with an error" in str(app.screen.status.render())
-        assert "12" not in str(app.screen.status.render()).split("answered")[0].replace("13", "")
+        assert "1 with an error" in str(shown(app, BaseScreen).status.render())
+        assert "12" not in str(shown(app, BaseScreen).status.render()).split("answered")[0].replace(
+            "13", ""
+        )
 
 
-async def test_cancel_stops_further_requests(make_app: Any) -> None:
+async def test_cancel_stops_further_requests(make_app: MakeApp) -> None:
     # 400 accounts, 100 ms each, starting 16 at a time: a whole run takes a while
     app = make_app("fleet", accounts=400, latency_ms=100)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -155,7 +159,9 @@ async def test_cancel_stops_further_requests(make_app: Any) -> None:
         assert len(screen.answers) < 400
 
 
-async def test_csv_export(make_app: Any, monkeypatch: Any, tmp_path: Path) -> None:
+async def test_csv_export(
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     monkeypatch.chdir(tmp_path)
     app = make_app("fleet")
     real = app.connection.api.list_functions
@@ -192,7 +198,7 @@ async def test_csv_export(make_app: Any, monkeypatch: Any, tmp_path: Path) -> No
         by_id = {int(r[0]): r for r in rows[1:]}
         assert by_id[1111][1] == "Acme Dental Front Desk" and by_id[1111][5] == "ok"
         assert by_id[1321][5:] == ["error", "HTTP 403: Target account is outside your hierarchy"]
-        assert str(path) in str(app.screen.status.render())
+        assert str(path) in str(shown(app, BaseScreen).status.render())
 
         # exporting again over the same file asks first; cancelling keeps the file
         path.write_text("old", encoding="utf-8")
@@ -206,7 +212,7 @@ async def test_csv_export(make_app: Any, monkeypatch: Any, tmp_path: Path) -> No
         assert path.read_text(encoding="utf-8") == "old"
 
 
-async def test_restricted_member_sees_only_permitted_accounts(make_app: Any) -> None:
+async def test_restricted_member_sees_only_permitted_accounts(make_app: MakeApp) -> None:
     app = make_app("fleet", token="demo-member")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -219,7 +225,7 @@ async def test_restricted_member_sees_only_permitted_accounts(make_app: Any) -> 
 
 
 async def test_concurrency_setting_bounds_requests_in_flight(
-    make_app: Any, monkeypatch: Any
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     app = make_app("fleet", accounts=60)
     real = app.connection.api.list_functions
@@ -253,7 +259,7 @@ async def test_concurrency_setting_bounds_requests_in_flight(
         assert flight["max"] == 3 and len(app.screen.answers) == 60
 
 
-async def test_two_hundred_accounts_complete(make_app: Any) -> None:
+async def test_two_hundred_accounts_complete(make_app: MakeApp) -> None:
     app = make_app("fleet", accounts=200)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, rounds=200)
@@ -267,7 +273,7 @@ async def test_two_hundred_accounts_complete(make_app: Any) -> None:
         assert "200 answered" in str(screen.status.render())
 
 
-async def test_target_change_keeps_the_fleet(make_app: Any) -> None:
+async def test_target_change_keeps_the_fleet(make_app: MakeApp) -> None:
     app = make_app("fleet")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -300,7 +306,7 @@ def wheel(widget: Any, *, down: bool = True) -> None:
     ("turns", "opens"), [(0, "FunctionsScreen"), (1, "AgentScreen"), (2, "InboxScreen")]
 )
 async def test_enter_acts_as_the_account_and_opens_the_questions_screen(
-    make_app: Any, turns: int, opens: str
+    make_app: MakeApp, turns: int, opens: str
 ) -> None:
     app = make_app("fleet")
     async with app.run_test(size=(120, 40)) as pilot:
@@ -323,7 +329,7 @@ async def test_enter_acts_as_the_account_and_opens_the_questions_screen(
         assert len(app.screen.answers) == 13 and row_ids(app) == AGENTS
 
 
-async def test_enter_on_a_running_fleet_does_not_leave(make_app: Any) -> None:
+async def test_enter_on_a_running_fleet_does_not_leave(make_app: MakeApp) -> None:
     app = make_app("fleet", accounts=400, latency_ms=100)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot, rounds=200)
@@ -340,7 +346,7 @@ async def test_enter_on_a_running_fleet_does_not_leave(make_app: Any) -> None:
         await settle(pilot)
 
 
-async def test_the_whole_unavailable_list_scrolls_with_keys_and_wheel(make_app: Any) -> None:
+async def test_the_whole_unavailable_list_scrolls_with_keys_and_wheel(make_app: MakeApp) -> None:
     app = make_app("fleet")
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
@@ -367,7 +373,7 @@ async def test_the_whole_unavailable_list_scrolls_with_keys_and_wheel(make_app: 
         assert pane.scroll_y > 0
 
 
-async def test_the_matrix_scrolls_with_keys_wheel_and_click(make_app: Any) -> None:
+async def test_the_matrix_scrolls_with_keys_wheel_and_click(make_app: MakeApp) -> None:
     app = make_app("fleet", accounts=200)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, rounds=200)
@@ -393,7 +399,7 @@ async def test_the_matrix_scrolls_with_keys_wheel_and_click(make_app: Any) -> No
         assert str(ids[int(top) + 2]) in detail(app)
 
 
-async def test_an_answer_repaints_its_own_row_only(make_app: Any) -> None:
+async def test_an_answer_repaints_its_own_row_only(make_app: MakeApp) -> None:
     app = make_app("fleet", accounts=400)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, rounds=200)
@@ -422,7 +428,7 @@ async def test_an_answer_repaints_its_own_row_only(make_app: Any) -> None:
         assert cell(app, ids[300], "allowed") == str(changed(ids[300]).values["allowed"])
 
 
-async def test_slash_filters_the_matrix_and_enter_opens_the_row_shown(make_app: Any) -> None:
+async def test_slash_filters_the_matrix_and_enter_opens_the_row_shown(make_app: MakeApp) -> None:
     """``/`` on Fleet as on every list: the words narrow the rows (id, name, answers),
     the count says so, enter acts on the row highlighted among those shown, esc shows
     every row again."""

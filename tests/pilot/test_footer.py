@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.style import Style
 from textual.widgets import Input
 
-from tests.helpers import settle, wait_for
+from tests.helpers import MakeApp, settle, wait_for
 from vagent_tui.ui.widgets.footer import KeysFooter
 
 
-async def test_binding_refreshes_that_change_nothing_keep_the_keys(make_app: Any) -> None:
+async def test_binding_refreshes_that_change_nothing_keep_the_keys(make_app: MakeApp) -> None:
     app = make_app("scope")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -27,7 +25,7 @@ async def test_binding_refreshes_that_change_nothing_keep_the_keys(make_app: Any
         assert not footer.children  # one line drawn by one widget, no key widgets
 
 
-async def test_the_keys_follow_the_focus(make_app: Any) -> None:
+async def test_the_keys_follow_the_focus(make_app: MakeApp) -> None:
     app = make_app("scope")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -44,7 +42,7 @@ async def test_the_keys_follow_the_focus(make_app: Any) -> None:
         await wait_for(pilot, lambda: "Expand" in descriptions())
 
 
-async def test_a_key_shows_whole_or_not_at_all_and_the_hint_stays(make_app: Any) -> None:
+async def test_a_key_shows_whole_or_not_at_all_and_the_hint_stays(make_app: MakeApp) -> None:
     app = make_app("migrations")
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
@@ -63,7 +61,7 @@ async def test_a_key_shows_whole_or_not_at_all_and_the_hint_stays(make_app: Any)
         await wait_for(pilot, lambda: footer.shown_items == list(footer.items))
 
 
-async def test_a_click_on_a_key_presses_it_and_a_disabled_one_rings(make_app: Any) -> None:
+async def test_a_click_on_a_key_presses_it_and_a_disabled_one_rings(make_app: MakeApp) -> None:
     app = make_app("voices")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -118,7 +116,7 @@ async def test_a_disabled_key_is_dim_and_rings() -> None:
         assert footer.tooltip is None and footer.styles.pointer == "default"
 
 
-async def test_a_click_on_the_hint_runs_what_its_keys_run(make_app: Any) -> None:
+async def test_a_click_on_the_hint_runs_what_its_keys_run(make_app: MakeApp) -> None:
     """Issue 24: the way-around hint looked like keys, and a click on it did nothing."""
     from textual.command import CommandInput, CommandPalette
 

@@ -12,10 +12,11 @@ from __future__ import annotations
 import io
 from typing import Any
 
+import pytest
 from rich.console import Console
 from textual.widgets import DataTable, Static
 
-from tests.helpers import fail_once, settle
+from tests.helpers import MakeApp, fail_once, settle
 from vagent_tui.api.errors import ApiError
 from vagent_tui.ui.palette import FAILED, OK
 
@@ -43,7 +44,7 @@ def requests(app: Any, path: str) -> list[Any]:
     return [r for r in app.connection.api.sim_app.state.sim.requests if r.path == path]
 
 
-async def test_checklist_and_findings_of_an_agent(make_app: Any) -> None:
+async def test_checklist_and_findings_of_an_agent(make_app: MakeApp) -> None:
     app = make_app("functions", account=1113)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -90,7 +91,7 @@ async def test_checklist_and_findings_of_an_agent(make_app: Any) -> None:
             assert expected in detail, expected
 
 
-async def test_over_limit_on_another_agent_and_target_change(make_app: Any) -> None:
+async def test_over_limit_on_another_agent_and_target_change(make_app: MakeApp) -> None:
     app = make_app("functions", account=1113)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -108,7 +109,7 @@ async def test_over_limit_on_another_agent_and_target_change(make_app: Any) -> N
         assert table.get_cell("endCall", "configured").plain == "1"
 
 
-async def test_views_cycle(make_app: Any) -> None:
+async def test_views_cycle(make_app: MakeApp) -> None:
     app = make_app("functions", account=1113)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -137,7 +138,7 @@ async def test_views_cycle(make_app: Any) -> None:
         assert len(row_names(screen)) == 24
 
 
-async def test_copy_docs_url_or_name(make_app: Any) -> None:
+async def test_copy_docs_url_or_name(make_app: MakeApp) -> None:
     app = make_app("functions", account=1113)
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await settle(pilot)
@@ -153,7 +154,7 @@ async def test_copy_docs_url_or_name(make_app: Any) -> None:
 
 
 async def test_a_platform_refusing_a_non_agent_account_gets_a_hint(
-    make_app: Any, monkeypatch: Any
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The spec evaluates any account; a platform that refuses one gets a way out."""
     app = make_app("functions")  # the partner key acting as itself
@@ -182,7 +183,7 @@ async def test_a_platform_refusing_a_non_agent_account_gets_a_hint(
         assert "pauseRecording not allowed (This function has been retired)" in findings
 
 
-async def test_a_non_agent_account_gets_its_list_and_a_cross_check_hint(make_app: Any) -> None:
+async def test_a_non_agent_account_gets_its_list_and_a_cross_check_hint(make_app: MakeApp) -> None:
     app = make_app("functions", account=1110)  # an organization
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -198,7 +199,9 @@ async def test_a_non_agent_account_gets_its_list_and_a_cross_check_hint(make_app
         assert table.get_cell("transferCall", "configured").plain == "—"
 
 
-async def test_api_error_shown_and_retry(make_app: Any, monkeypatch: Any) -> None:
+async def test_api_error_shown_and_retry(
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
+) -> None:
     app = make_app("functions", account=1113)
     fail_once(monkeypatch, app.connection.api, "list_functions", ApiError(500, "boom"))
     async with app.run_test(size=(120, 40)) as pilot:
@@ -214,7 +217,9 @@ async def test_api_error_shown_and_retry(make_app: Any, monkeypatch: Any) -> Non
         assert "boom" not in text_of(screen, "#status")
 
 
-async def test_live_read_failure_keeps_the_list(make_app: Any, monkeypatch: Any) -> None:
+async def test_live_read_failure_keeps_the_list(
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
+) -> None:
     app = make_app("functions", account=1113)
 
     async def broken(**kwargs: Any) -> Any:

@@ -9,12 +9,14 @@ from __future__ import annotations
 import io
 from typing import Any
 
+import pytest
 from rich.console import Console
 from textual.widgets import Static
 
-from tests.helpers import client_of, fail_once, settle
+from tests.helpers import MakeApp, client_of, fail_once, settle, shown
 from vagent_tui import config as cfg
 from vagent_tui.api.errors import ApiError, TransportError
+from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.widgets.status import token_advice
 
 
@@ -36,12 +38,12 @@ def record_toasts(app: Any) -> list[str]:
     return toasts
 
 
-async def test_a_refused_token_says_how_to_give_a_new_one(make_app: Any) -> None:
+async def test_a_refused_token_says_how_to_give_a_new_one(make_app: MakeApp) -> None:
     app = make_app("voices", token="not-a-demo-token")
     toasts = record_toasts(app)
     async with app.run_test(size=(160, 30)) as pilot:
         await settle(pilot)
-        status = text_of(app.screen.status)
+        status = text_of(shown(app, BaseScreen).status)
         assert "401" in status, status
         assert "press r" not in status, status
         # The demo's own advice: the key goes on the command line, not in VAGENT_TOKEN.
@@ -65,7 +67,7 @@ def test_the_advice_names_the_profile_source_and_keeps_its_tier() -> None:
 
 
 async def test_agent_after_a_failed_connect_shows_the_failure_then_loads(
-    make_app: Any, monkeypatch: Any
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     app = make_app("agent", account=1111)
     fail_once(monkeypatch, client_of(app), "get_account", TransportError("network down"))
@@ -74,17 +76,17 @@ async def test_agent_after_a_failed_connect_shows_the_failure_then_loads(
         assert not app.connection.connected
         slot = text_of(app.screen.query_one("#agent-slot"))
         assert "Loading" not in slot and "Not connected" in slot and "network down" in slot
-        assert "press r to retry" in text_of(app.screen.status)
+        assert "press r to retry" in text_of(shown(app, BaseScreen).status)
         await pilot.press("r")
         await settle(pilot)
         assert app.connection.connected
-        status = text_of(app.screen.status)
+        status = text_of(shown(app, BaseScreen).status)
         assert "Not connected" not in status and "network down" not in status, status
         assert "LIVE" in text_of(app.screen.query_one("#agent-slot"))
 
 
 async def test_loading_after_a_lost_connection_is_replaced_by_the_failure(
-    make_app: Any,
+    make_app: MakeApp,
 ) -> None:
     """A screen left mid-load (its read cancelled) while the connection then fails."""
     app = make_app("agent", account=1111)
@@ -105,7 +107,7 @@ async def test_loading_after_a_lost_connection_is_replaced_by_the_failure(
 
 
 async def test_a_target_refused_at_start_is_forgotten_once_another_is_picked(
-    make_app: Any,
+    make_app: MakeApp,
 ) -> None:
     app = make_app("scope", account=987654)
     async with app.run_test(size=(120, 30)) as pilot:
@@ -135,7 +137,7 @@ def _watch(app: Any, *, dry_run: bool) -> None:
     app.watcher.add(reply, template_name="Dental default")
 
 
-async def test_quit_while_a_real_migration_runs_says_it_goes_on_and_asks(make_app: Any) -> None:
+async def test_quit_while_a_real_migration_runs_says_it_goes_on_and_asks(make_app: MakeApp) -> None:
     from vagent_tui.ui.dialogs import QuitConfirm
 
     app = make_app("scope")
@@ -158,7 +160,7 @@ async def test_quit_while_a_real_migration_runs_says_it_goes_on_and_asks(make_ap
         assert not app.is_running, app.screen
 
 
-async def test_quit_with_only_a_dry_run_running_asks_nothing(make_app: Any) -> None:
+async def test_quit_with_only_a_dry_run_running_asks_nothing(make_app: MakeApp) -> None:
     app = make_app("scope")
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
@@ -168,10 +170,8 @@ async def test_quit_with_only_a_dry_run_running_asks_nothing(make_app: Any) -> N
         assert not app.is_running
 
 
-async def test_a_staging_write_on_show_is_said_once(make_app: Any) -> None:
+async def test_a_staging_write_on_show_is_said_once(make_app: MakeApp) -> None:
     """The status line says the staging was saved; no toast repeats it."""
-    from vagent_tui.ui.screens.base import BaseScreen
-
     app = make_app("voices", account=1111)
     toasts = record_toasts(app)
     async with app.run_test(size=(120, 40)) as pilot:

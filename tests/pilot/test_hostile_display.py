@@ -19,7 +19,7 @@ import pytest
 from rich.console import Console
 from textual.widgets import DataTable, Select, Static
 
-from tests.helpers import fail_once, settle, sim_of, wait_for
+from tests.helpers import MakeApp, fail_once, settle, sim_of, wait_for
 from vagent_tui import inert as inert_module
 from vagent_tui.sim import catalog, routes_agents
 from vagent_tui.sim import inbox as sim_inbox
@@ -134,7 +134,7 @@ SCREENS = {
 
 @pytest.mark.parametrize("screen", list(SCREENS))
 async def test_hostile_text_is_shown_inert(
-    make_app: Any, monkeypatch: pytest.MonkeyPatch, screen: str
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch, screen: str
 ) -> None:
     app = make_app(screen, account=SCREENS[screen])
     plant(app, screen, monkeypatch)
@@ -173,7 +173,7 @@ async def test_hostile_text_is_shown_inert(
 
 
 async def test_voices_filter_option_with_markup_is_inert(
-    make_app: Any, monkeypatch: pytest.MonkeyPatch
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Opening the language filter and picking a hostile option runs nothing, ends nothing."""
     monkeypatch.setattr(catalog, "VOICES", hostile_voices())
@@ -211,7 +211,7 @@ async def test_voices_filter_option_with_markup_is_inert(
 
 
 async def test_two_voices_of_one_id_are_two_rows(
-    make_app: Any, monkeypatch: pytest.MonkeyPatch
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     twin = {**catalog.VOICES[0], "name": "Twin of Alloy"}
     monkeypatch.setattr(catalog, "VOICES", [*catalog.VOICES, twin])
@@ -227,7 +227,7 @@ async def test_two_voices_of_one_id_are_two_rows(
 
 
 async def test_two_functions_of_one_name_are_two_rows(
-    make_app: Any, monkeypatch: pytest.MonkeyPatch
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     def twin(out: list[dict[str, Any]]) -> None:
         out.append({**out[0], "label": "Twin of the first"})
@@ -245,7 +245,7 @@ async def test_two_functions_of_one_name_are_two_rows(
 
 
 async def test_two_rooms_of_one_room_id_are_two_rows(
-    make_app: Any, monkeypatch: pytest.MonkeyPatch
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     def same_id(room: dict[str, Any]) -> None:
         room["roomId"] = "same"
@@ -264,7 +264,7 @@ async def test_two_rooms_of_one_room_id_are_two_rows(
         assert name in static_text(app, "#inbox-detail-text")
 
 
-async def test_two_saved_versions_of_one_id_are_two_rows(make_app: Any) -> None:
+async def test_two_saved_versions_of_one_id_are_two_rows(make_app: MakeApp) -> None:
     app = make_app("agent", account=AGENT)
     versions = sim_of(app).versions[AGENT]
     versions.append({**versions[0], "title": "Twin version"})
@@ -283,7 +283,7 @@ async def test_two_saved_versions_of_one_id_are_two_rows(make_app: Any) -> None:
 
 
 async def test_agent_load_failure_says_what_failed(
-    make_app: Any, monkeypatch: pytest.MonkeyPatch
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Not a platform error: the slot line says it failed instead of "Loading…" forever."""
     from vagent_tui.ui.screens import agent as agent_screen
@@ -305,7 +305,7 @@ async def test_agent_load_failure_says_what_failed(
 
 
 async def test_voices_past_the_cap_show_the_first_and_say_how_many_more(
-    make_app: Any, monkeypatch: pytest.MonkeyPatch
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     base = catalog.VOICES[0]
     many = [{**base, "id": f"v{i}", "name": f"Voice {i}"} for i in range(ROW_CAP + 7)]
@@ -329,7 +329,9 @@ def small_cap(monkeypatch: pytest.MonkeyPatch) -> Iterator[int]:
     yield 2
 
 
-async def test_scope_level_past_the_cap_says_how_many_more(make_app: Any, small_cap: int) -> None:
+async def test_scope_level_past_the_cap_says_how_many_more(
+    make_app: MakeApp, small_cap: int
+) -> None:
     app = make_app("scope")
     async with app.run_test(size=(160, 40)) as pilot:
         await settle(pilot)
@@ -345,7 +347,9 @@ async def test_scope_level_past_the_cap_says_how_many_more(make_app: Any, small_
         assert more in screen_text(app)
 
 
-async def test_fleet_past_the_cap_shows_the_first_accounts(make_app: Any, small_cap: int) -> None:
+async def test_fleet_past_the_cap_shows_the_first_accounts(
+    make_app: MakeApp, small_cap: int
+) -> None:
     app = make_app("fleet")
     async with app.run_test(size=(160, 40)) as pilot:
         await settle(pilot)
@@ -362,7 +366,7 @@ async def test_fleet_past_the_cap_shows_the_first_accounts(make_app: Any, small_
         assert app.is_running
 
 
-async def test_a_huge_account_name_is_cut(make_app: Any) -> None:
+async def test_a_huge_account_name_is_cut(make_app: MakeApp) -> None:
     app = make_app("scope")
     huge = "N" * 3_000_000
     sim_of(app).accounts[1100].name = huge
@@ -389,7 +393,7 @@ FIRST_CALL = {
 
 @pytest.mark.parametrize("screen", list(SCREENS))
 async def test_any_failure_of_a_load_is_shown_and_r_retries(
-    make_app: Any, monkeypatch: pytest.MonkeyPatch, screen: str
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch, screen: str
 ) -> None:
     """Not a platform error: the status line says it, nothing says loading, ``r`` loads."""
     app = make_app(screen, account=SCREENS[screen])

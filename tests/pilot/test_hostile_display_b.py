@@ -8,11 +8,9 @@ runs, the app keeps running, and repeated keys keep every row.
 
 from __future__ import annotations
 
-from typing import Any
-
 from textual.widgets import Select
 
-from tests.helpers import settle
+from tests.helpers import MakeApp, settle, shown
 from tests.pilot.test_hostile_display import (
     HOSTILE,
     SHOWN,
@@ -21,12 +19,13 @@ from tests.pilot.test_hostile_display import (
     sim_of,
     watch_actions,
 )
+from vagent_tui.ui.screens.base import BaseScreen
 
 PARTNER = 1000
 COMPUTER_AGENT = 1118
 
 
-async def test_sip_labels_are_inert_and_a_repeated_ip_keeps_both_rows(make_app: Any) -> None:
+async def test_sip_labels_are_inert_and_a_repeated_ip_keeps_both_rows(make_app: MakeApp) -> None:
     app = make_app("sip")
     entries = sim_of(app).sip.setdefault(PARTNER, [])
     for label in (HOSTILE, "second"):
@@ -40,11 +39,11 @@ async def test_sip_labels_are_inert_and_a_repeated_ip_keeps_both_rows(make_app: 
         assert SHOWN in text
         no_raw_controls(text)
         assert text.count("192.0.2.77") >= 2, "one of the two entries of one IP is missing"
-        assert "Loading" not in str(app.screen.status.content)
+        assert "Loading" not in str(shown(app, BaseScreen).status.content)
         assert calls == [] and app.is_running
 
 
-async def test_webhook_labels_and_urls_are_inert_and_repeated_urls_kept(make_app: Any) -> None:
+async def test_webhook_labels_and_urls_are_inert_and_repeated_urls_kept(make_app: MakeApp) -> None:
     app = make_app("webhooks")
     hooks = sim_of(app).webhooks.setdefault(PARTNER, [])
     for label in (HOSTILE, "twin"):
@@ -63,7 +62,7 @@ async def test_webhook_labels_and_urls_are_inert_and_repeated_urls_kept(make_app
         assert app.is_running
 
 
-async def test_token_descriptions_are_inert(make_app: Any) -> None:
+async def test_token_descriptions_are_inert(make_app: MakeApp) -> None:
     app = make_app("tokens")
     for record in sim_of(app).tokens.values():
         if record["userId"] == PARTNER:
@@ -77,7 +76,7 @@ async def test_token_descriptions_are_inert(make_app: Any) -> None:
 
 
 async def test_a_computer_agent_named_with_markup_loads_and_is_counted_once(
-    make_app: Any,
+    make_app: MakeApp,
 ) -> None:
     app = make_app("computer", account=COMPUTER_AGENT)
     sim_of(app).accounts[COMPUTER_AGENT].name = "[/] " + HOSTILE
@@ -86,13 +85,13 @@ async def test_a_computer_agent_named_with_markup_loads_and_is_counted_once(
         await settle(pilot)
         select = app.screen.query_one("#computer-account", Select)
         assert select.value == COMPUTER_AGENT, "the Computer Agent was not loaded"
-        assert "Loading" not in str(app.screen.status.content)
+        assert "Loading" not in str(shown(app, BaseScreen).status.content)
         text = screen_text(app)
         no_raw_controls(text)
         assert calls == [] and app.is_running
 
 
-async def test_template_names_are_inert(make_app: Any) -> None:
+async def test_template_names_are_inert(make_app: MakeApp) -> None:
     app = make_app("migrations", account=1100)
     template = next(iter(sim_of(app).templates.values()))
     template["name"] = HOSTILE
@@ -105,7 +104,7 @@ async def test_template_names_are_inert(make_app: Any) -> None:
         assert calls == [] and app.is_running
 
 
-async def test_relay_headers_and_form_are_inert(make_app: Any) -> None:
+async def test_relay_headers_and_form_are_inert(make_app: MakeApp) -> None:
     """A relay whose header name, value and URL carry escape sequences and markup."""
     from textual.widgets import Input, TextArea
 

@@ -6,10 +6,12 @@ from __future__ import annotations
 import io
 from typing import Any
 
+import pytest
 from rich.console import Console
+from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
 
-from tests.helpers import fail_once, settle
+from tests.helpers import MakeApp, fail_once, settle
 from vagent_tui.api.errors import ApiError
 
 AGENT = 1111
@@ -34,12 +36,12 @@ def row_keys(screen: Any) -> list[str]:
     return [str(key.value) for key in table(screen).rows]
 
 
-async def press(pilot: Any, *keys: str) -> None:
+async def press(pilot: Pilot[None], *keys: str) -> None:
     await pilot.press(*keys)
     await settle(pilot)
 
 
-async def test_first_page_shows_rooms_label_and_detail(make_app: Any) -> None:
+async def test_first_page_shows_rooms_label_and_detail(make_app: MakeApp) -> None:
     app = make_app("inbox", account=AGENT, rooms=1234)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -61,7 +63,7 @@ async def test_first_page_shows_rooms_label_and_detail(make_app: Any) -> None:
         assert "unread" in detail and "1111:1234" in detail
 
 
-async def test_paging_keys_each_send_one_request(make_app: Any) -> None:
+async def test_paging_keys_each_send_one_request(make_app: MakeApp) -> None:
     app = make_app("inbox", account=AGENT, rooms=1234)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -93,7 +95,7 @@ async def test_paging_keys_each_send_one_request(make_app: Any) -> None:
         assert len(table(screen).rows) == 20
 
 
-async def test_no_request_past_either_end(make_app: Any) -> None:
+async def test_no_request_past_either_end(make_app: MakeApp) -> None:
     app = make_app("inbox", account=AGENT, rooms=30)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -108,7 +110,7 @@ async def test_no_request_past_either_end(make_app: Any) -> None:
         assert "last page" in str(screen.status.content)
 
 
-async def test_page_size_cycles_and_keeps_the_first_room_in_view(make_app: Any) -> None:
+async def test_page_size_cycles_and_keeps_the_first_room_in_view(make_app: MakeApp) -> None:
     app = make_app("inbox", account=AGENT, rooms=1234)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -127,7 +129,7 @@ async def test_page_size_cycles_and_keeps_the_first_room_in_view(make_app: Any) 
         assert "· 20/page ·" in text_of(screen, "#inbox-header")
 
 
-async def test_unread_only_toggle(make_app: Any) -> None:
+async def test_unread_only_toggle(make_app: MakeApp) -> None:
     app = make_app("inbox", account=AGENT, rooms=1234)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -145,7 +147,7 @@ async def test_unread_only_toggle(make_app: Any) -> None:
         assert "1–20 of 1,234" in text_of(screen, "#inbox-header")
 
 
-async def test_refresh_keeps_cursor_and_page(make_app: Any) -> None:
+async def test_refresh_keeps_cursor_and_page(make_app: MakeApp) -> None:
     app = make_app("inbox", account=AGENT, rooms=1234)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -163,7 +165,7 @@ async def test_refresh_keeps_cursor_and_page(make_app: Any) -> None:
         assert key in text_of(screen, "#inbox-detail-text")
 
 
-async def test_million_rooms_last_page_is_one_request_per_page(make_app: Any) -> None:
+async def test_million_rooms_last_page_is_one_request_per_page(make_app: MakeApp) -> None:
     app = make_app("inbox", account=AGENT, rooms=1_000_000)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
@@ -182,7 +184,7 @@ async def test_million_rooms_last_page_is_one_request_per_page(make_app: Any) ->
         assert all(r.query["pageSize"] == "20" for r in requests)
 
 
-async def test_fast_paging_shows_only_the_last_wanted_page(make_app: Any) -> None:
+async def test_fast_paging_shows_only_the_last_wanted_page(make_app: MakeApp) -> None:
     app = make_app("inbox", account=AGENT, rooms=1234, latency_ms=60)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -196,7 +198,7 @@ async def test_fast_paging_shows_only_the_last_wanted_page(make_app: Any) -> Non
         assert "61–80 of 1,234" in text_of(screen, "#inbox-header")
 
 
-async def test_hint_without_agent_then_follows_the_target(make_app: Any) -> None:
+async def test_hint_without_agent_then_follows_the_target(make_app: MakeApp) -> None:
     app = make_app("inbox")  # partner key acting as itself: no inbox of its own
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -219,7 +221,9 @@ async def test_hint_without_agent_then_follows_the_target(make_app: Any) -> None
         assert inbox_requests(app)[-1].query["targetAccountId"] == "1112"
 
 
-async def test_api_error_is_shown_and_retry_works(make_app: Any, monkeypatch: Any) -> None:
+async def test_api_error_is_shown_and_retry_works(
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
+) -> None:
     app = make_app("inbox", account=AGENT, rooms=1234)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -235,7 +239,7 @@ async def test_api_error_is_shown_and_retry_works(make_app: Any, monkeypatch: An
         assert not screen.status.has_class("-error")
 
 
-async def test_server_error_message_for_a_bad_target(make_app: Any) -> None:
+async def test_server_error_message_for_a_bad_target(make_app: MakeApp) -> None:
     app = make_app("inbox", token="demo-other", account=9111)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -249,7 +253,7 @@ async def test_server_error_message_for_a_bad_target(make_app: Any) -> None:
         assert "Scope (1) selects another account" in str(screen.status.content)
 
 
-async def test_agent_key_reads_its_own_inbox_without_a_target(make_app: Any) -> None:
+async def test_agent_key_reads_its_own_inbox_without_a_target(make_app: MakeApp) -> None:
     app = make_app("inbox", token="demo-agent")
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)

@@ -10,9 +10,10 @@ import asyncio
 import re
 from typing import Any
 
+import pytest
 from textual.widgets import Static
 
-from tests.helpers import settle, wait_for
+from tests.helpers import MakeApp, settle, wait_for
 from vagent_tui.ui.screens import inbox
 from vagent_tui.ui.screens.inbox import RoomsTable
 from vagent_tui.ui.widgets.inbox_rows import DetailText
@@ -25,7 +26,7 @@ def screen_text(app: Any) -> str:
     return re.sub(r"&#160;|\s+", " ", " ".join(re.findall(r">([^<>]*)</text>", svg)))
 
 
-async def test_a_page_move_draws_each_row_and_the_detail_once(make_app: Any) -> None:
+async def test_a_page_move_draws_each_row_and_the_detail_once(make_app: MakeApp) -> None:
     app = make_app("inbox", account=AGENT, rooms=1234)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -56,7 +57,7 @@ async def test_a_page_move_draws_each_row_and_the_detail_once(make_app: Any) -> 
         assert (table.lines_drawn, detail.renders) == (lines, renders)
 
 
-async def test_a_click_on_a_drawn_row_highlights_it(make_app: Any) -> None:
+async def test_a_click_on_a_drawn_row_highlights_it(make_app: MakeApp) -> None:
     app = make_app("inbox", account=AGENT, rooms=1234)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -71,7 +72,7 @@ def header_of(app: Any) -> str:
 
 
 async def test_a_page_that_comes_in_time_is_not_announced_first(
-    make_app: Any, monkeypatch: Any
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(inbox, "PENDING_DELAY", 60.0)  # every page comes in time
     app = make_app("inbox", account=AGENT, rooms=1234)
@@ -90,7 +91,9 @@ async def test_a_page_that_comes_in_time_is_not_announced_first(
         assert not str(screen.status.content)
 
 
-async def test_a_slow_page_is_announced_until_it_comes(make_app: Any, monkeypatch: Any) -> None:
+async def test_a_slow_page_is_announced_until_it_comes(
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(inbox, "PENDING_DELAY", 0.01)  # the held page is late
     app = make_app("inbox", account=AGENT, rooms=1234)
     async with app.run_test(size=(120, 40)) as pilot:

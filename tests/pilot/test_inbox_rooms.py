@@ -7,11 +7,13 @@ from __future__ import annotations
 import io
 from typing import Any
 
+import pytest
 from rich.console import Console
 from textual import events
+from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
 
-from tests.helpers import fail_once, settle, sim_of
+from tests.helpers import MakeApp, fail_once, settle, sim_of
 from vagent_tui.api.errors import ApiError
 from vagent_tui.sim.inbox import PRIORITY_BASE
 
@@ -40,12 +42,12 @@ def title(screen: Any) -> str:
     return str(screen.query_one("#context-bar", Static).content)
 
 
-async def press(pilot: Any, *keys: str) -> None:
+async def press(pilot: Pilot[None], *keys: str) -> None:
     await pilot.press(*keys)
     await settle(pilot)
 
 
-async def test_one_key_switches_to_the_priority_inbox_and_back(make_app: Any) -> None:
+async def test_one_key_switches_to_the_priority_inbox_and_back(make_app: MakeApp) -> None:
     app = make_app("inbox", account=AGENT, rooms=1234)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -76,7 +78,7 @@ async def test_one_key_switches_to_the_priority_inbox_and_back(make_app: Any) ->
         assert row_keys(screen)[0] == "1111:1234"
 
 
-async def test_the_inbox_shown_is_kept_for_another_target(make_app: Any) -> None:
+async def test_the_inbox_shown_is_kept_for_another_target(make_app: MakeApp) -> None:
     app = make_app("inbox", account=AGENT)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
@@ -89,7 +91,9 @@ async def test_the_inbox_shown_is_kept_for_another_target(make_app: Any) -> None
         assert title(screen).startswith("Priority inbox · ")
 
 
-async def test_a_failed_switch_says_so_and_r_retries_it(make_app: Any, monkeypatch: Any) -> None:
+async def test_a_failed_switch_says_so_and_r_retries_it(
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
+) -> None:
     app = make_app("inbox", account=AGENT)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -105,7 +109,7 @@ async def test_a_failed_switch_says_so_and_r_retries_it(make_app: Any, monkeypat
         assert row_keys(screen)[0] == f"1111:{PRIORITY_BASE + 240}"
 
 
-async def test_enter_opens_a_room_paged_here_and_esc_comes_back(make_app: Any) -> None:
+async def test_enter_opens_a_room_paged_here_and_esc_comes_back(make_app: MakeApp) -> None:
     app = make_app("inbox", account=AGENT, rooms=1234)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -148,7 +152,7 @@ async def test_enter_opens_a_room_paged_here_and_esc_comes_back(make_app: Any) -
         assert title(inbox).startswith("Junk inbox · ")
 
 
-async def test_enter_typed_ahead_opens_the_room_the_arrows_reached(make_app: Any) -> None:
+async def test_enter_typed_ahead_opens_the_room_the_arrows_reached(make_app: MakeApp) -> None:
     app = make_app("inbox", account=AGENT)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
@@ -169,7 +173,7 @@ async def test_enter_typed_ahead_opens_the_room_the_arrows_reached(make_app: Any
         assert len(message_requests(app)) == 1
 
 
-async def test_a_message_shows_everything_and_its_links_as_text(make_app: Any) -> None:
+async def test_a_message_shows_everything_and_its_links_as_text(make_app: MakeApp) -> None:
     app = make_app("inbox", account=AGENT)
     copied: list[str] = []
     app.copy_text = lambda text, what, secret=False: copied.append(text)
@@ -200,7 +204,7 @@ async def test_a_message_shows_everything_and_its_links_as_text(make_app: Any) -
 
 
 async def test_a_room_that_fails_to_load_says_why_and_retries(
-    make_app: Any, monkeypatch: Any
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     app = make_app("inbox", account=AGENT)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -217,7 +221,7 @@ async def test_a_room_that_fails_to_load_says_why_and_retries(
         assert not room.status.has_class("-error")
 
 
-async def test_a_priority_room_and_the_target_changing_close_the_room(make_app: Any) -> None:
+async def test_a_priority_room_and_the_target_changing_close_the_room(make_app: MakeApp) -> None:
     app = make_app("inbox", account=AGENT)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -233,7 +237,7 @@ async def test_a_priority_room_and_the_target_changing_close_the_room(make_app: 
         assert row_keys(inbox)[0] == f"1112:{PRIORITY_BASE + 240}"
 
 
-async def test_the_oldest_room_of_a_million(make_app: Any) -> None:
+async def test_the_oldest_room_of_a_million(make_app: MakeApp) -> None:
     app = make_app("inbox", account=AGENT, rooms=1_000_000)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)

@@ -10,16 +10,17 @@ from typing import Any
 
 from textual.widgets import Input, Select, Static
 
-from tests.helpers import settle
+from tests.helpers import MakeApp, settle, shown
 from vagent_tui.api.errors import ApiError
 from vagent_tui.config import state_dir
 from vagent_tui.services.journal import JournalEntry
 from vagent_tui.ui.dialogs import ConfirmModal
+from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.screens.journal import JournalScreen
 
 
 def _status(app: Any) -> str:
-    return str(app.screen.status.content)
+    return str(shown(app, BaseScreen).status.content)
 
 
 def _lines() -> list[dict[str, Any]]:
@@ -38,7 +39,7 @@ async def _changes(app: Any) -> None:
         await client.delete_sip_entry("198.51.100.77", target=1111)  # not there: 404
 
 
-async def test_every_mutating_request_is_journaled(make_app: Any) -> None:
+async def test_every_mutating_request_is_journaled(make_app: MakeApp) -> None:
     app = make_app("sip")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -70,7 +71,7 @@ async def test_every_mutating_request_is_journaled(make_app: Any) -> None:
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
 
 
-async def test_empty_journal_says_so(make_app: Any) -> None:
+async def test_empty_journal_says_so(make_app: MakeApp) -> None:
     app = make_app("journal")
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
@@ -80,7 +81,7 @@ async def test_empty_journal_says_so(make_app: Any) -> None:
         assert "No change journaled yet" in str(screen.query_one("#journal-empty", Static).content)
 
 
-async def test_table_filters_detail_and_live_update(make_app: Any) -> None:
+async def test_table_filters_detail_and_live_update(make_app: MakeApp) -> None:
     app = make_app("journal")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -116,7 +117,7 @@ async def test_table_filters_detail_and_live_update(make_app: Any) -> None:
         assert [e.status for e in screen.shown] == [404]
 
 
-async def test_profile_filter(make_app: Any) -> None:
+async def test_profile_filter(make_app: MakeApp) -> None:
     app = make_app("journal")
     journal = app.journal
     for profile in ("work", "prod", "work"):
@@ -142,7 +143,7 @@ async def test_profile_filter(make_app: Any) -> None:
         assert [e.profile for e in screen.shown] == ["prod"]
 
 
-async def test_copy_as_curl(make_app: Any) -> None:
+async def test_copy_as_curl(make_app: MakeApp) -> None:
     app = make_app("journal")
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await settle(pilot)
@@ -160,7 +161,7 @@ async def test_copy_as_curl(make_app: Any) -> None:
         assert "demo-partner?" not in app.clipboard
 
 
-async def test_secrets_stay_masked_in_table_detail_and_curl(make_app: Any) -> None:
+async def test_secrets_stay_masked_in_table_detail_and_curl(make_app: MakeApp) -> None:
     app = make_app("journal")
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await settle(pilot)
@@ -191,7 +192,7 @@ async def test_secrets_stay_masked_in_table_detail_and_curl(make_app: Any) -> No
         assert record.token not in app.clipboard
 
 
-async def test_text_filter_input_keeps_typed_text(make_app: Any) -> None:
+async def test_text_filter_input_keeps_typed_text(make_app: MakeApp) -> None:
     app = make_app("journal")
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)

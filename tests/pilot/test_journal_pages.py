@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from tests.helpers import settle
+from tests.helpers import MakeApp, settle
 from vagent_tui.api.transport import Exchange
 from vagent_tui.services.journal import Journal
 from vagent_tui.ui.screens.journal import PAGE_SIZE
@@ -26,7 +26,7 @@ def write_entries(count: int, message: str = "IP entry created") -> None:
             handle.write(line.replace('"x"', f'"{index}"'))
 
 
-async def test_a_long_journal_opens_on_its_newest_page(make_app: Any) -> None:
+async def test_a_long_journal_opens_on_its_newest_page(make_app: MakeApp) -> None:
     write_entries(100_000)
     app = make_app("journal")
     async with app.run_test(size=(120, 40)) as pilot:
@@ -43,7 +43,7 @@ async def test_a_long_journal_opens_on_its_newest_page(make_app: Any) -> None:
         assert screen.entries[0].body == {"ip": "99999"}
 
 
-async def test_an_edited_journal_is_shown_inert(make_app: Any) -> None:
+async def test_an_edited_journal_is_shown_inert(make_app: MakeApp) -> None:
     write_entries(3, message="\x1b]52;c;SGFja2Vk\x07 [@click=app.screenshot()]x[/] \u202e")
     app = make_app("journal")
     calls: list[str] = []

@@ -18,7 +18,7 @@ import pytest
 from textual import events
 from textual.command import CommandList, CommandPalette
 
-from tests.helpers import settle, wait_for
+from tests.helpers import MakeApp, settle, wait_for
 from vagent_tui.ui.widgets.option_pages import has_lines
 
 CHARS = {"colon": ":", "enter": "\r", "space": " "}
@@ -41,7 +41,7 @@ def post_burst(app: Any, keys: tuple[str, ...]) -> None:
 
 @pytest.mark.parametrize("keys", BURSTS, ids=[" ".join(b) for b in BURSTS])
 async def test_a_burst_of_keys_leaves_the_console_running(
-    make_app: Any, keys: tuple[str, ...]
+    make_app: MakeApp, keys: tuple[str, ...]
 ) -> None:
     app = make_app("scope")
     async with app.run_test(size=(120, 40)) as pilot:

@@ -11,14 +11,14 @@ import pytest
 from textual.command import CommandPalette
 from textual.widgets import DataTable, Input
 
-from tests.helpers import settle, wait_for
+from tests.helpers import MakeApp, settle, wait_for
 from vagent_tui.ui.keys_panel import KeysScreen
 from vagent_tui.ui.registry import SCREENS
 from vagent_tui.ui.widgets.footer import KeysFooter
 
 
 @pytest.mark.parametrize("key", ["ctrl+p", "colon"])
-async def test_ctrl_p_and_colon_open_the_palette(make_app: Any, key: str) -> None:
+async def test_ctrl_p_and_colon_open_the_palette(make_app: MakeApp, key: str) -> None:
     app = make_app("voices")
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
@@ -27,7 +27,7 @@ async def test_ctrl_p_and_colon_open_the_palette(make_app: Any, key: str) -> Non
 
 
 @pytest.mark.parametrize("name", ["fleet", "journal", "billing", "rollout", "sip"])
-async def test_the_palette_goes_to_every_screen_by_name(make_app: Any, name: str) -> None:
+async def test_the_palette_goes_to_every_screen_by_name(make_app: MakeApp, name: str) -> None:
     title = next(info.title for info in SCREENS if info.name == name)
     app = make_app("scope")
     async with app.run_test(size=(120, 40)) as pilot:
@@ -48,7 +48,7 @@ def _palette_text(app: Any) -> str:
 
 
 async def test_the_palette_lists_every_screen_and_the_screens_hidden_actions(
-    make_app: Any,
+    make_app: MakeApp,
 ) -> None:
     app = make_app("fleet")
     async with app.run_test(size=(120, 40)) as pilot:
@@ -63,7 +63,7 @@ async def test_the_palette_lists_every_screen_and_the_screens_hidden_actions(
         assert "(or --screen fleet)" in helps["screen: Fleet"]
 
 
-async def test_a_keyless_screen_gets_a_key_from_the_keymap(make_app: Any) -> None:
+async def test_a_keyless_screen_gets_a_key_from_the_keymap(make_app: MakeApp) -> None:
     app = make_app("scope")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -77,7 +77,7 @@ async def test_a_keyless_screen_gets_a_key_from_the_keymap(make_app: Any) -> Non
 
 
 @pytest.mark.parametrize("size", [(80, 24), (60, 15), (120, 40)])
-async def test_the_footer_always_says_how_to_get_around(make_app: Any, size: Any) -> None:
+async def test_the_footer_always_says_how_to_get_around(make_app: MakeApp, size: Any) -> None:
     app = make_app("voices")
     async with app.run_test(size=size) as pilot:
         await settle(pilot)
@@ -88,7 +88,7 @@ async def test_the_footer_always_says_how_to_get_around(make_app: Any, size: Any
         assert footer.region.y == size[1] - 1
 
 
-async def test_the_footer_hint_follows_the_keymap(make_app: Any) -> None:
+async def test_the_footer_hint_follows_the_keymap(make_app: MakeApp) -> None:
     app = make_app("voices")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -101,7 +101,7 @@ async def test_the_footer_hint_follows_the_keymap(make_app: Any) -> None:
         assert ": f1 commands" in footer.render().plain
 
 
-async def test_question_mark_fits_80x24_and_scrolls_with_the_keyboard(make_app: Any) -> None:
+async def test_question_mark_fits_80x24_and_scrolls_with_the_keyboard(make_app: MakeApp) -> None:
     app = make_app("voices")
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
@@ -140,7 +140,7 @@ async def test_question_mark_fits_80x24_and_scrolls_with_the_keyboard(make_app: 
         assert app.current_mode == "voices"
 
 
-async def test_g_G_home_end_on_a_list(make_app: Any) -> None:
+async def test_g_G_home_end_on_a_list(make_app: MakeApp) -> None:
     app = make_app("voices", account=1112)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -155,7 +155,7 @@ async def test_g_G_home_end_on_a_list(make_app: Any) -> None:
         await wait_for(pilot, lambda: table.cursor_row > 0)
 
 
-async def test_enter_shows_and_hides_the_voice_detail(make_app: Any) -> None:
+async def test_enter_shows_and_hides_the_voice_detail(make_app: MakeApp) -> None:
     app = make_app("voices", account=1112)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -170,7 +170,7 @@ async def test_enter_shows_and_hides_the_voice_detail(make_app: Any) -> None:
         await wait_for(pilot, lambda: detail.has_class("-hidden") != shown)
 
 
-async def test_keys_a_focused_widget_hides_are_still_listed(make_app: Any) -> None:
+async def test_keys_a_focused_widget_hides_are_still_listed(make_app: MakeApp) -> None:
     # The voices table takes Enter for itself (and shows the detail through it): the
     # screen's Enter binding is not among Textual's active bindings, but ? and the
     # palette list it; a read-only profile's hidden write keys stay hidden.
@@ -194,7 +194,7 @@ async def test_keys_a_focused_widget_hides_are_still_listed(make_app: Any) -> No
         assert "voices: Detail" in titles and "voices: Use for agent" not in titles
 
 
-async def test_a_key_the_focused_widget_answers_is_listed_once(make_app: Any) -> None:
+async def test_a_key_the_focused_widget_answers_is_listed_once(make_app: MakeApp) -> None:
     from vagent_tui.ui.keys_panel import screen_rows
 
     app = make_app("scope")

@@ -11,7 +11,7 @@ from rich.console import Console
 from textual.app import App, ComposeResult
 from textual.widgets import DataTable, Static
 
-from tests.helpers import settle
+from tests.helpers import MakeApp, settle
 from vagent_tui.ui.widgets.tables import SafeTable
 
 
@@ -44,7 +44,7 @@ async def test_a_cut_cell_ends_in_an_ellipsis_and_an_updated_one_too() -> None:
         assert table.get_cell("2", "name").plain == "now much longer than before"
 
 
-async def test_the_header_keeps_the_profile_at_80_columns(make_app: Any) -> None:
+async def test_the_header_keeps_the_profile_at_80_columns(make_app: MakeApp) -> None:
     app = make_app("voices", account=1111)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
@@ -55,7 +55,7 @@ async def test_the_header_keeps_the_profile_at_80_columns(make_app: Any) -> None
 
 
 @pytest.mark.parametrize("name", ["voices", "functions"])
-async def test_rows_are_visible_at_60x15(make_app: Any, name: str) -> None:
+async def test_rows_are_visible_at_60x15(make_app: MakeApp, name: str) -> None:
     app = make_app(name, account=1111)
     async with app.run_test(size=(60, 15)) as pilot:
         await settle(pilot)
@@ -66,7 +66,7 @@ async def test_rows_are_visible_at_60x15(make_app: Any, name: str) -> None:
 
 
 @pytest.mark.parametrize("name", ["voices", "functions"])
-async def test_the_detail_pane_grows_with_the_width(make_app: Any, name: str) -> None:
+async def test_the_detail_pane_grows_with_the_width(make_app: MakeApp, name: str) -> None:
     widths = []
     for size in ((120, 40), (200, 50)):
         app = make_app(name, account=1111)

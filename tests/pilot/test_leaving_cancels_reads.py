@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.helpers import settle
+from textual.pilot import Pilot
+
+from tests.helpers import MakeApp, settle
 
 
-async def _wait(pilot: Any, condition: Any, seconds: float = 5.0) -> bool:
+async def _wait(pilot: Pilot[None], condition: Any, seconds: float = 5.0) -> bool:
     for _ in range(int(seconds / 0.05)):
         if condition():
             return True
@@ -15,7 +17,7 @@ async def _wait(pilot: Any, condition: Any, seconds: float = 5.0) -> bool:
     return condition()
 
 
-async def test_leaving_a_loading_screen_cancels_its_read_then_reloads(make_app: Any) -> None:
+async def test_leaving_a_loading_screen_cancels_its_read_then_reloads(make_app: MakeApp) -> None:
     app = make_app("scope", account=1111)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot, rounds=80)

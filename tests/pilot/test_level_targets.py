@@ -11,7 +11,7 @@ from typing import Any
 
 from textual.widgets import Input, OptionList
 
-from tests.helpers import settle, sim_of, wait_for
+from tests.helpers import MakeApp, settle, sim_of, wait_for
 
 RESELLER = 1100
 
@@ -21,7 +21,7 @@ def requests(app: Any, path_part: str) -> list[Any]:
 
 
 async def test_a_partner_reaches_a_resellers_templates_by_target_reseller_id(
-    make_app: Any,
+    make_app: MakeApp,
 ) -> None:
     app = make_app("migrations", account=RESELLER, task_seconds=0.2)
     app.watcher.min_interval = 0.02
@@ -41,7 +41,7 @@ async def test_a_partner_reaches_a_resellers_templates_by_target_reseller_id(
             assert request.status == 200, request
 
 
-async def test_the_adr_export_goes_with_the_parameter_of_its_level(make_app: Any) -> None:
+async def test_the_adr_export_goes_with_the_parameter_of_its_level(make_app: MakeApp) -> None:
     app = make_app("billing", account=RESELLER)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import settle
+from tests.helpers import MakeApp, settle
 from vagent_tui.sim import catalog
 
 MARK = "[bold red]X[/]"
@@ -43,7 +43,7 @@ def screen_text(app: Any) -> str:
 
 @pytest.mark.parametrize("screen", ["scope", "voices", "sip", "webhooks", "tokens"])
 async def test_server_text_with_markup_is_literal(
-    make_app: Any, monkeypatch: pytest.MonkeyPatch, screen: str
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch, screen: str
 ) -> None:
     monkeypatch.setitem(catalog.VOICES[0], "name", MARKS["voices"])
     app = make_app(screen)

@@ -12,10 +12,12 @@ from __future__ import annotations
 import io
 from typing import Any
 
+import pytest
 from rich.console import Console
+from textual.pilot import Pilot
 from textual.widgets import Checkbox, DataTable, Input, OptionList, SelectionList, Static
 
-from tests.helpers import settle, wait_for
+from tests.helpers import MakeApp, settle, wait_for
 from vagent_tui.api.errors import ApiError
 from vagent_tui.ui.widgets.migration_rows import TasksTable
 
@@ -53,7 +55,7 @@ def cell(screen: Any, task_id: str, column: str) -> str:
     return screen.query_one("#mig-tasks", DataTable).get_cell(task_id, column).plain
 
 
-async def until(pilot: Any, check: Any, timeout: float = 30.0) -> None:
+async def until(pilot: Pilot[None], check: Any, timeout: float = 30.0) -> None:
     await wait_for(pilot, check, timeout)
 
 
@@ -76,7 +78,7 @@ def announced(app: Any, *tasks: Any) -> bool:
     return not any(w.group in groups and w.is_running for w in app.workers)
 
 
-async def run_through(pilot: Any, app: Any, *tasks: Any) -> None:
+async def run_through(pilot: Pilot[None], app: Any, *tasks: Any) -> None:
     """Move the clock so ``tasks`` (started together) run, then end; wait for each step."""
     await until(pilot, lambda: all(t.status == "queued" for t in tasks))
     app.sim_clock.now += TASK_SECONDS / 2
@@ -85,13 +87,13 @@ async def run_through(pilot: Any, app: Any, *tasks: Any) -> None:
     await until(pilot, lambda: all(t.final for t in tasks) and announced(app, *tasks))
 
 
-async def start(pilot: Any) -> None:
+async def start(pilot: Pilot[None]) -> None:
     await pilot.press("s")
     await pilot.pause()
     await pilot.pause()
 
 
-def reseller_app(make_app: Any, **options: Any) -> Any:
+def reseller_app(make_app: MakeApp, **options: Any) -> Any:
     clock = SimClock()
     app = make_app(
         "migrations", token="demo-reseller", task_seconds=TASK_SECONDS, clock=clock, **options
@@ -103,7 +105,7 @@ def reseller_app(make_app: Any, **options: Any) -> Any:
     return app
 
 
-async def test_templates_sections_and_safe_defaults(make_app: Any) -> None:
+async def test_templates_sections_and_safe_defaults(make_app: MakeApp) -> None:
     app = reseller_app(make_app)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -120,7 +122,7 @@ async def test_templates_sections_and_safe_defaults(make_app: Any) -> None:
         assert "dry run · all sections" in text_of(screen, "#mig-plan")
 
 
-async def test_dry_run_then_confirmed_real_run_watched_to_completion(make_app: Any) -> None:
+async def test_dry_run_then_confirmed_real_run_watched_to_completion(make_app: MakeApp) -> None:
     app = reseller_app(make_app)
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await settle(pilot)
@@ -174,7 +176,7 @@ async def test_dry_run_then_confirmed_real_run_watched_to_completion(make_app: A
         assert "Nothing to migrate" in str(screen.status.content)
 
 
-async def test_cancelling_the_confirmation_sends_nothing(make_app: Any) -> None:
+async def test_cancelling_the_confirmation_sends_nothing(make_app: MakeApp) -> None:
     app = reseller_app(make_app)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -191,7 +193,7 @@ async def test_cancelling_the_confirmation_sends_nothing(make_app: Any) -> None:
         assert app.watcher.tasks == {}
 
 
-async def test_forcing_overrides_requires_typing_the_template_id(make_app: Any) -> None:
+async def test_forcing_overrides_requires_typing_the_template_id(make_app: MakeApp) -> None:
     app = reseller_app(make_app)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -225,7 +227,7 @@ async def test_forcing_overrides_requires_typing_the_template_id(make_app: Any) 
         assert cell(screen, task.task_id, "kept") == "0"
 
 
-async def test_sections_selected_are_sent(make_app: Any) -> None:
+async def test_sections_selected_are_sent(make_app: MakeApp) -> None:
     app = reseller_app(make_app)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -240,7 +242,7 @@ async def test_sections_selected_are_sent(make_app: Any) -> None:
         assert posts(app)[0].body["sectionsToMigrate"] == ["instructions", "voice"]
 
 
-async def test_success_alone_says_nothing_to_migrate(make_app: Any) -> None:
+async def test_success_alone_says_nothing_to_migrate(make_app: MakeApp) -> None:
     app = reseller_app(make_app)
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await settle(pilot)
@@ -256,7 +258,7 @@ async def test_success_alone_says_nothing_to_migrate(make_app: Any) -> None:
         assert screen.query_one("#mig-tasks", DataTable).row_count == 0
 
 
-async def test_several_tasks_at_once_and_watching_on_another_screen(make_app: Any) -> None:
+async def test_several_tasks_at_once_and_watching_on_another_screen(make_app: MakeApp) -> None:
     app = reseller_app(make_app)
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await settle(pilot)
@@ -287,7 +289,9 @@ async def test_several_tasks_at_once_and_watching_on_another_screen(make_app: An
         assert "is locked; migration stopped" in text_of(screen, "#mig-task-detail-text")
 
 
-async def test_poll_error_shown_and_watching_goes_on(make_app: Any, monkeypatch: Any) -> None:
+async def test_poll_error_shown_and_watching_goes_on(
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
+) -> None:
     app = reseller_app(make_app)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -315,7 +319,7 @@ async def test_poll_error_shown_and_watching_goes_on(make_app: Any, monkeypatch:
         assert cell(screen, task.task_id, "status") == "✓ completed"
 
 
-async def test_only_changed_cells_are_updated(make_app: Any) -> None:
+async def test_only_changed_cells_are_updated(make_app: MakeApp) -> None:
     app = reseller_app(make_app)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -344,7 +348,7 @@ async def test_only_changed_cells_are_updated(make_app: Any) -> None:
 
 
 async def test_partner_key_shows_the_server_message_then_follows_the_target(
-    make_app: Any,
+    make_app: MakeApp,
 ) -> None:
     app = make_app("migrations")
     async with app.run_test(size=(120, 40)) as pilot:
@@ -364,7 +368,9 @@ async def test_partner_key_shows_the_server_message_then_follows_the_target(
         assert not screen.status.has_class("-error")
 
 
-async def test_template_list_error_and_retry(make_app: Any, monkeypatch: Any) -> None:
+async def test_template_list_error_and_retry(
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
+) -> None:
     app = reseller_app(make_app)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)

@@ -13,7 +13,7 @@ from typing import Any
 
 from textual.app import App, ComposeResult
 
-from tests.helpers import settle, wait_for
+from tests.helpers import MakeApp, settle, wait_for
 from vagent_tui.api.models import MigrationCounts
 from vagent_tui.services.migrations import WatchedTask
 from vagent_tui.ui.widgets.migration_rows import TasksTable
@@ -132,7 +132,7 @@ async def test_a_finished_task_is_not_redrawn_and_keeps_its_duration() -> None:
         assert table.get_cell("task-0", "elapsed").plain == "1m05s"
 
 
-async def test_the_screen_ticks_the_elapsed_times_and_nothing_else(make_app: Any) -> None:
+async def test_the_screen_ticks_the_elapsed_times_and_nothing_else(make_app: MakeApp) -> None:
     """On the Migrations screen: a tick shows the new elapsed time in the table and in the
     detail pane's first line; a tick that would change no text draws nothing."""
     from textual.widgets import Static

@@ -8,10 +8,11 @@ import io
 import json
 from typing import Any
 
+import pytest
 from rich.console import Console
 from textual.widgets import Input, OptionList, Static
 
-from tests.helpers import settle, wait_for
+from tests.helpers import MakeApp, settle, wait_for
 from vagent_tui.api.errors import ApiError
 from vagent_tui.config import state_dir
 
@@ -34,7 +35,7 @@ def labels(screen: Any) -> list[str]:
     return [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
 
 
-def no_list_route(app: Any, monkeypatch: Any) -> None:
+def no_list_route(app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """The real platform: ``GET /templates`` is not in the spec (404 there)."""
 
     async def absent(**kwargs: Any) -> Any:
@@ -43,7 +44,9 @@ def no_list_route(app: Any, monkeypatch: Any) -> None:
     monkeypatch.setattr(app.connection.api, "list_templates", absent)
 
 
-def reseller_app(make_app: Any, monkeypatch: Any, *, listed: bool = False) -> Any:
+def reseller_app(
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch, *, listed: bool = False
+) -> Any:
     app = make_app("migrations", token="demo-reseller", task_seconds=0.2)
     app.watcher.min_interval = 0.02
     if not listed:
@@ -52,7 +55,7 @@ def reseller_app(make_app: Any, monkeypatch: Any, *, listed: bool = False) -> An
 
 
 async def test_without_a_list_an_id_and_its_sections_are_typed_and_remembered(
-    make_app: Any, monkeypatch: Any
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     app = reseller_app(make_app, monkeypatch)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -95,7 +98,9 @@ async def test_without_a_list_an_id_and_its_sections_are_typed_and_remembered(
         await wait_for(pilot, lambda: task.final, 30)
 
 
-async def test_a_recent_id_is_offered_to_the_next_console(make_app: Any, monkeypatch: Any) -> None:
+async def test_a_recent_id_is_offered_to_the_next_console(
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
+) -> None:
     first = reseller_app(make_app, monkeypatch)
     async with first.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -122,7 +127,7 @@ async def test_a_recent_id_is_offered_to_the_next_console(make_app: Any, monkeyp
 
 
 async def test_an_id_the_platform_does_not_know_is_said_and_not_remembered(
-    make_app: Any, monkeypatch: Any
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     app = reseller_app(make_app, monkeypatch)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -139,7 +144,7 @@ async def test_an_id_the_platform_does_not_know_is_said_and_not_remembered(
 
 
 async def test_what_no_id_can_hold_is_refused_before_sending(
-    make_app: Any, monkeypatch: Any
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     app = reseller_app(make_app, monkeypatch)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -154,7 +159,9 @@ async def test_what_no_id_can_hold_is_refused_before_sending(
         assert posts(app) == []
 
 
-async def test_a_real_run_of_a_typed_id_names_no_revision(make_app: Any, monkeypatch: Any) -> None:
+async def test_a_real_run_of_a_typed_id_names_no_revision(
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
+) -> None:
     app = reseller_app(make_app, monkeypatch)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -172,7 +179,7 @@ async def test_a_real_run_of_a_typed_id_names_no_revision(make_app: Any, monkeyp
 
 
 async def test_with_the_list_typing_a_listed_id_picks_it_and_picking_fills_the_field(
-    make_app: Any, monkeypatch: Any
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     app = reseller_app(make_app, monkeypatch, listed=True)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -203,7 +210,7 @@ async def test_with_the_list_typing_a_listed_id_picks_it_and_picking_fills_the_f
 
 
 async def test_a_failed_list_other_than_absent_is_an_error_and_typing_still_works(
-    make_app: Any, monkeypatch: Any
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     app = reseller_app(make_app, monkeypatch, listed=True)
 
@@ -222,7 +229,9 @@ async def test_a_failed_list_other_than_absent_is_an_error_and_typing_still_work
         assert len(app.watcher.tasks) == 1
 
 
-async def test_enter_in_the_field_is_refused_on_a_read_only_profile(monkeypatch: Any) -> None:
+async def test_enter_in_the_field_is_refused_on_a_read_only_profile(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     from vagent_tui.services.connect import demo_client
     from vagent_tui.ui.app import VagentApp
 

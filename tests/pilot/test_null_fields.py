@@ -14,7 +14,7 @@ import pytest
 from rich.console import Console
 from textual.widgets import DataTable, Static
 
-from tests.helpers import settle, sim_of
+from tests.helpers import MakeApp, settle, sim_of
 from vagent_tui.sim import routes_agents
 
 AGENT = 1111
@@ -30,7 +30,7 @@ def cells(table: DataTable[Any], row: int) -> list[str]:
     return [str(getattr(cell, "plain", cell)) for cell in table.get_row_at(row)]
 
 
-async def test_a_token_with_nulls_and_a_numeric_timestamp_is_listed(make_app: Any) -> None:
+async def test_a_token_with_nulls_and_a_numeric_timestamp_is_listed(make_app: MakeApp) -> None:
     app = make_app("tokens")
     secret = "sk_nulls_" + "0" * 24
     sim_of(app).tokens[secret] = {"token": secret, "description": None, "type": None,
@@ -46,7 +46,7 @@ async def test_a_token_with_nulls_and_a_numeric_timestamp_is_listed(make_app: An
 
 
 async def test_voices_with_null_names_and_items_are_listed(
-    make_app: Any, monkeypatch: pytest.MonkeyPatch
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     real = routes_agents.voices_for
 
@@ -67,7 +67,7 @@ async def test_voices_with_null_names_and_items_are_listed(
         assert "openai-alloy" in detail and "Name" in detail
 
 
-async def test_an_agent_configuration_with_nulls_is_shown(make_app: Any) -> None:
+async def test_an_agent_configuration_with_nulls_is_shown(make_app: MakeApp) -> None:
     app = make_app("agent", account=AGENT)
     live = sim_of(app).live[AGENT]
     live["actions"] = [None, {**live["actions"][0], "instructions": None}]

@@ -10,9 +10,10 @@ from typing import Any
 
 import pytest
 from textual.command import CommandList
+from textual.pilot import Pilot
 from textual.widgets import Button, Input, Static
 
-from tests.helpers import settle, wait_for
+from tests.helpers import MakeApp, settle, wait_for
 from vagent_tui import config as cfg
 from vagent_tui.services.connect import demo_client
 from vagent_tui.sim import create_app
@@ -70,7 +71,7 @@ def _bar(app: Any) -> ContextBar:
     return app.screen.query_one(ContextBar)
 
 
-async def _until_listed(pilot: Any, palette: Any, text: str) -> None:
+async def _until_listed(pilot: Pilot[None], palette: Any, text: str) -> None:
     """Until the palette's search has put a match for ``text`` first in its list."""
     results = palette.query_one(CommandList)
 
@@ -83,7 +84,7 @@ async def _until_listed(pilot: Any, palette: Any, text: str) -> None:
     await wait_for(pilot, first_matches)
 
 
-async def _palette(pilot: Any, text: str) -> None:
+async def _palette(pilot: Pilot[None], text: str) -> None:
     pilot.app.action_command_palette()
     await pilot.pause()
     palette = pilot.app.screen
@@ -96,7 +97,9 @@ async def _palette(pilot: Any, text: str) -> None:
 # ---------------------------------------------------------------------- setup screen
 
 
-async def _fill_setup(pilot: Any, *, token: str, name: str = "lab", tier: str = "dev") -> Any:
+async def _fill_setup(
+    pilot: Pilot[None], *, token: str, name: str = "lab", tier: str = "dev"
+) -> Any:
     screen = pilot.app.screen
     assert isinstance(screen, SetupScreen)
     screen.query_one("#setup-url", Input).value = URL
@@ -443,7 +446,7 @@ def test_copy_in_a_browser_goes_to_the_browsers_clipboard_whatever_the_servers_t
     assert copy_method({"VAGENT_COPY": "modal"}, web=True) == "modal"
 
 
-async def test_agent_json_copies(make_app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_agent_json_copies(make_app: MakeApp, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("VAGENT_COPY", "osc52")
     app = make_app("agent", account=1111)
     async with app.run_test(size=(120, 40), notifications=True) as pilot:

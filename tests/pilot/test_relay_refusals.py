@@ -12,15 +12,16 @@ from typing import Any
 import pytest
 from textual.widgets import Static
 
-from tests.helpers import settle
+from tests.helpers import MakeApp, settle, shown
 from vagent_tui.api.errors import ApiError
 from vagent_tui.ui.dialogs import ConfirmModal
+from vagent_tui.ui.screens.base import BaseScreen
 
 FORBIDDEN = "Forbidden: relays are managed by your reseller"
 
 
 def _status(app: Any) -> str:
-    return str(app.screen.status.content)
+    return str(shown(app, BaseScreen).status.content)
 
 
 def _notice(app: Any) -> str:
@@ -28,7 +29,7 @@ def _notice(app: Any) -> str:
 
 
 async def test_a_403_on_the_relay_list_shows_the_servers_message(
-    make_app: Any, monkeypatch: pytest.MonkeyPatch
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     app = make_app("webhooks")
 
@@ -49,7 +50,7 @@ async def test_a_403_on_the_relay_list_shows_the_servers_message(
         assert "premium" not in detail.lower()
 
 
-async def test_a_403_on_a_relay_delete_shows_the_servers_message(make_app: Any) -> None:
+async def test_a_403_on_a_relay_delete_shows_the_servers_message(make_app: MakeApp) -> None:
     app = make_app("webhooks")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)

@@ -15,12 +15,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.app import App
+from textual.pilot import Pilot
 from textual.widgets import Checkbox, DataTable, Input, Static
 
-from tests.helpers import settle, wait_for
+from tests.helpers import MakeApp, settle, shown, sim_of, wait_for
 from vagent_tui.services.connect import demo_client
+from vagent_tui.services.rollout import RolloutPlan
+from vagent_tui.sim.state import SimState
 from vagent_tui.ui.app import VagentApp
 from vagent_tui.ui.dialogs import PromptModal, ReviewModal, TextModal
+from vagent_tui.ui.screens.fleet import FleetScreen
+from vagent_tui.ui.screens.rollout import RolloutScreen
+from vagent_tui.ui.widgets.form import FormField
 from vagent_tui.ui.widgets.rollout_form import RolloutForm
 from vagent_tui.ui.widgets.rollout_saved import SavedRolloutsModal
 
@@ -30,47 +37,43 @@ AGENT_POST = "/api/v2/agent"
 PUBLISH = "/api/v2/agent/publish"
 
 
-def sim_of(app: Any) -> Any:
-    return app.connection.api.sim_app.state.sim
-
-
-def no_drafts(sim: Any) -> None:
+def no_drafts(sim: SimState) -> None:
     """Empty every agent's staging: the seed keeps unpublished drafts in some, and a
     rollout never publishes those (see test_drafts_are_noted_in_the_plan_and_never_published)."""
     for account_id in list(sim.staging):
         sim.staging[account_id] = None
 
 
-def writes(app: Any, path: str = AGENT_POST) -> list[Any]:
+def writes(app: App[Any], path: str = AGENT_POST) -> list[Any]:
     return [r for r in sim_of(app).requests if r.method == "POST" and r.path == path]
 
 
-def targets(app: Any, path: str = AGENT_POST) -> list[int]:
+def targets(app: App[Any], path: str = AGENT_POST) -> list[int]:
     return [int(r.query["targetAccountId"]) for r in writes(app, path)]
 
 
-def status_text(app: Any) -> str:
+def status_text(app: App[Any]) -> str:
     return str(app.screen.query_one("#status", Static).content)
 
 
-def summary_text(app: Any) -> str:
+def summary_text(app: App[Any]) -> str:
     return str(app.screen.query_one("#rollout-summary", Static).content)
 
 
-def table(app: Any) -> DataTable[Any]:
+def table(app: App[Any]) -> DataTable[Any]:
     return app.screen.query_one("#rollout-table", DataTable)
 
 
-def cell(app: Any, account_id: int, column: str) -> str:
-    return table(app).get_cell(str(account_id), column).plain
+def cell(app: App[Any], account_id: int, column: str) -> str:
+    return str(table(app).get_cell(str(account_id), column).plain)
 
 
-def rollout(app: Any) -> Any:
+def rollout(app: App[Any]) -> Any:
     screen = app.get_screen_stack("rollout")[0] if app.current_mode != "rollout" else app.screen
     return screen if type(screen).__name__ == "RolloutScreen" else app.screen_stack[0]
 
 
-async def fill_form(pilot: Any, **fields: str) -> None:
+async def fill_form(pilot: Pilot[None], **fields: str) -> None:
     """Open the form (``c``) unless open, type each field, submit."""
     app = pilot.app
     if not isinstance(app.screen, RolloutForm):
@@ -83,16 +86,23 @@ async def fill_form(pilot: Any, **fields: str) -> None:
     await pilot.pause()
 
 
-async def planned(pilot: Any, **fields: str) -> Any:
+async def planned(pilot: Pilot[None], **fields: str) -> RolloutPlan:
     await fill_form(pilot, **fields)
     app = pilot.app
     await wait_for(pilot, lambda: not isinstance(app.screen, RolloutForm))
-    await wait_for(pilot, lambda: app.screen.plan is not None and not app.screen.phase)
+
+    def ready() -> bool:
+        screen = shown(app, RolloutScreen)
+        return screen.plan is not None and not screen.phase
+
+    await wait_for(pilot, ready)
     await pilot.pause()
-    return app.screen.plan
+    plan = shown(app, RolloutScreen).plan
+    assert plan is not None
+    return plan
 
 
-async def confirm_review(pilot: Any, word: str | None = None) -> str:
+async def confirm_review(pilot: Pilot[None], word: str | None = None) -> str:
     app = pilot.app
     await wait_for(pilot, lambda: isinstance(app.screen, ReviewModal))
     text = "\n".join(str(s.content) for s in app.screen.query(Static))
@@ -105,7 +115,7 @@ async def confirm_review(pilot: Any, word: str | None = None) -> str:
     return text
 
 
-async def answer_prompt(pilot: Any, value: str) -> None:
+async def answer_prompt(pilot: Pilot[None], value: str) -> None:
     app = pilot.app
     await wait_for(pilot, lambda: isinstance(app.screen, PromptModal))
     app.screen.query_one("#prompt-input", Input).value = value
@@ -113,8 +123,8 @@ async def answer_prompt(pilot: Any, value: str) -> None:
     await pilot.pause()
 
 
-async def run_done(pilot: Any) -> None:
-    await wait_for(pilot, lambda: not pilot.app.screen.phase and not any(
+async def run_done(pilot: Pilot[None]) -> None:
+    await wait_for(pilot, lambda: not shown(pilot.app, RolloutScreen).phase and not any(
         w.is_running for w in pilot.app.workers if w.group.startswith("write-")))  # fmt: skip
     await pilot.pause()
 
@@ -122,7 +132,7 @@ async def run_done(pilot: Any) -> None:
 # --------------------------------------------------------------------------- plan
 
 
-async def test_plan_says_what_each_account_would_get_and_writes_nothing(make_app: Any) -> None:
+async def test_plan_says_what_each_account_would_get_and_writes_nothing(make_app: MakeApp) -> None:
     app = make_app("rollout")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -153,11 +163,11 @@ async def test_plan_says_what_each_account_would_get_and_writes_nothing(make_app
         await wait_for(pilot, lambda: isinstance(app.screen, TextModal))
 
 
-async def test_bad_fields_are_refused_at_the_field_and_nothing_is_read(make_app: Any) -> None:
+async def test_bad_fields_are_refused_at_the_field_and_nothing_is_read(make_app: MakeApp) -> None:
     app = make_app("rollout")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        await wait_for(pilot, lambda: app.screen.catalog.voices)
+        await wait_for(pilot, lambda: shown(app, RolloutScreen).catalog.voices)
         sim_of(app).clear_log()
         await fill_form(
             pilot, voice="no-such-voice", functions="bookAppointment maybe",
@@ -165,7 +175,7 @@ async def test_bad_fields_are_refused_at_the_field_and_nothing_is_read(make_app:
         )  # fmt: skip
         form = app.screen
         assert isinstance(form, RolloutForm)
-        errors = {f.name: f.error for f in form.query("FormField")}
+        errors = {f.name: f.error for f in form.query(FormField)}
         assert "no voice has this id" in errors["voice"]
         assert "write <function> on" in errors["functions"]
         assert errors["settings"] == "speakingTimeout: a whole number is needed"
@@ -178,7 +188,7 @@ async def test_bad_fields_are_refused_at_the_field_and_nothing_is_read(make_app:
         assert not sim_of(app).requests  # nothing planned
 
 
-async def test_filter_by_words_and_current_voice(make_app: Any) -> None:
+async def test_filter_by_words_and_current_voice(make_app: MakeApp) -> None:
     app = make_app("rollout")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -196,7 +206,7 @@ async def test_filter_by_words_and_current_voice(make_app: Any) -> None:
 # --------------------------------------------------------------------------- apply, publish
 
 
-async def test_apply_then_publish_in_two_waves_all_in_the_journal(make_app: Any) -> None:
+async def test_apply_then_publish_in_two_waves_all_in_the_journal(make_app: MakeApp) -> None:
     app = make_app("rollout")
     no_drafts(sim_of(app))
     async with app.run_test(size=(120, 40)) as pilot:
@@ -211,7 +221,7 @@ async def test_apply_then_publish_in_two_waves_all_in_the_journal(make_app: Any)
         await run_done(pilot)
         assert sorted(targets(app)) == sorted(will)  # once each, only those
         sim = sim_of(app)
-        assert all(sim.staging[a]["agentVoice"] == VOICE for a in will)
+        assert all((sim.staging[a] or {}).get("agentVoice") == VOICE for a in will)
         assert all(cell(app, a, "result") == "✓ written" for a in will)
         assert f"P publishes the {len(will)} written accounts" in status_text(app)
 
@@ -232,12 +242,12 @@ async def test_apply_then_publish_in_two_waves_all_in_the_journal(make_app: Any)
         assert all(cell(app, a, "result") == "✓ published" for a in will)
 
         entries = app.journal.read()
-        written = [e.target for e in entries if e.method == "POST" and e.path == AGENT_POST]
-        published = [e.target for e in entries if e.path == PUBLISH]
+        written = [e.target or 0 for e in entries if e.method == "POST" and e.path == AGENT_POST]
+        published = [e.target or 0 for e in entries if e.path == PUBLISH]
         assert sorted(written) == sorted(will) and sorted(published) == sorted(will)
 
 
-async def test_publish_needs_the_typed_word_and_escape_cancels(make_app: Any) -> None:
+async def test_publish_needs_the_typed_word_and_escape_cancels(make_app: MakeApp) -> None:
     app = make_app("rollout")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -256,7 +266,7 @@ async def test_publish_needs_the_typed_word_and_escape_cancels(make_app: Any) ->
 
 
 async def test_cancel_halfway_keeps_what_was_written_and_a_rerun_finishes(
-    make_app: Any, monkeypatch: pytest.MonkeyPatch
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("VAGENT_ROLLOUT_CONCURRENCY", "1")
     app = make_app("rollout", latency_ms=40)
@@ -272,7 +282,8 @@ async def test_cancel_halfway_keeps_what_was_written_and_a_rerun_finishes(
         await run_done(pilot)
         done = targets(app)
         assert 3 <= len(done) < len(will)
-        log = app.screen.results_log
+        log = shown(app, RolloutScreen).results_log
+        assert log is not None
         assert sorted(log.written()) == sorted(done)  # every write sent has its result
         assert "Cancelled" in status_text(app) and "A writes the rest" in status_text(app)
         assert all(cell(app, a, "result") == "✓ written" for a in done)
@@ -284,9 +295,9 @@ async def test_cancel_halfway_keeps_what_was_written_and_a_rerun_finishes(
         assert sorted(targets(app)) == sorted(will)  # each account written exactly once
 
 
-async def test_a_console_started_again_resumes_from_disk(make_app: Any) -> None:
+async def test_a_console_started_again_resumes_from_disk(make_app: MakeApp) -> None:
     first = make_app("rollout")
-    sim_app = first.connection.api.sim_app
+    sim_app = first.connection.api.sim_app  # type: ignore[attr-defined]
     no_drafts(sim_app.state.sim)
     async with first.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -308,8 +319,9 @@ async def test_a_console_started_again_resumes_from_disk(make_app: Any) -> None:
         await pilot.press("l")
         await wait_for(pilot, lambda: isinstance(again.screen, SavedRolloutsModal))
         await pilot.press("enter")
-        await wait_for(pilot, lambda: again.screen.plan is not None)
-        assert again.screen.plan.to_json() == plan.to_json()
+        await wait_for(pilot, lambda: shown(again, RolloutScreen).plan is not None)
+        loaded = shown(again, RolloutScreen).plan
+        assert loaded is not None and loaded.to_json() == plan.to_json()
         assert "13/13 written, 3 published" in status_text(again)
         assert cell(again, 1111, "result") == "✓ published"
         await pilot.press("P")
@@ -321,7 +333,7 @@ async def test_a_console_started_again_resumes_from_disk(make_app: Any) -> None:
     assert sorted(published) == AGENTS  # each once, across both consoles
 
 
-async def test_staging_changed_since_the_plan_is_skipped_and_listed(make_app: Any) -> None:
+async def test_staging_changed_since_the_plan_is_skipped_and_listed(make_app: MakeApp) -> None:
     app = make_app("rollout")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -333,7 +345,7 @@ async def test_staging_changed_since_the_plan_is_skipped_and_listed(make_app: An
         assert 1112 not in targets(app) and len(targets(app)) == 12
         assert cell(app, 1112, "result") == "⚠ changed"
         assert "staging changed since the plan" in cell(app, 1112, "detail")
-        while app.screen.shown != "trouble":
+        while shown(app, RolloutScreen).shown != "trouble":
             await pilot.press("o")
         assert [str(k.value) for k in table(app).rows] == ["1112"]
 
@@ -353,12 +365,12 @@ async def test_read_only_profile_plans_but_cannot_apply_or_publish() -> None:
         assert not [r for r in sim_of(app).requests if r.method != "GET"]
 
 
-async def test_rows_marked_in_fleet_are_the_rollouts_accounts(make_app: Any) -> None:
+async def test_rows_marked_in_fleet_are_the_rollouts_accounts(make_app: MakeApp) -> None:
     app = make_app("fleet")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         await pilot.press("space", "down", "space")  # 1111, then (a mark moves down) 1113
-        assert app.marked_accounts == (1111, 1113)
+        assert shown(app, FleetScreen).marked == (1111, 1113)
         assert "2 marked (R rolls out)" in str(app.screen.query_one("#fleet-summary").render())
         await pilot.press("R")
         await wait_for(pilot, lambda: isinstance(app.screen, RolloutForm))
@@ -369,7 +381,7 @@ async def test_rows_marked_in_fleet_are_the_rollouts_accounts(make_app: Any) -> 
 
 
 async def test_export_csv_with_results_and_json_that_opens_again(
-    make_app: Any, tmp_path: Path
+    make_app: MakeApp, tmp_path: Path
 ) -> None:
     app = make_app("rollout")
     async with app.run_test(size=(120, 40)) as pilot:
@@ -394,11 +406,12 @@ async def test_export_csv_with_results_and_json_that_opens_again(
         await pilot.press("end", "enter")  # the last line: open a plan file
         await answer_prompt(pilot, str(tmp_path / "r.json"))
         await wait_for(pilot, lambda: "Loaded" in status_text(app))
-        assert app.screen.plan.to_json() == plan.to_json()
+        loaded = shown(app, RolloutScreen).plan
+        assert loaded is not None and loaded.to_json() == plan.to_json()
         assert cell(app, 1111, "result") == "✓ written"  # its results came with it
 
 
-async def test_an_agent_with_its_own_draft_is_written_but_not_published(make_app: Any) -> None:
+async def test_an_agent_with_its_own_draft_is_written_but_not_published(make_app: MakeApp) -> None:
     app = make_app("rollout")
     sim = sim_of(app)
     no_drafts(sim)
@@ -423,7 +436,7 @@ async def test_an_agent_with_its_own_draft_is_written_but_not_published(make_app
 
 
 async def test_a_loaded_plan_is_planned_again_for_its_own_change_and_accounts(
-    make_app: Any,
+    make_app: MakeApp,
 ) -> None:
     app = make_app("rollout")
     async with app.run_test(size=(120, 40)) as pilot:
@@ -439,16 +452,19 @@ async def test_a_loaded_plan_is_planned_again_for_its_own_change_and_accounts(
         await wait_for(pilot, lambda: "Loaded" in status_text(app))
         sim_of(app).clear_log()
         await pilot.press("p")
-        await wait_for(pilot, lambda: not app.screen.phase and bool(sim_of(app).requests))
+        await wait_for(
+            pilot, lambda: not shown(app, RolloutScreen).phase and bool(sim_of(app).requests)
+        )
         await settle(pilot)
-        plan = app.screen.plan
+        plan = shown(app, RolloutScreen).plan
+        assert plan is not None
         assert plan.change.settings == (("speakingTimeout", 906),) and plan.change.voice is None
         assert all("Acme" in p.name for p in plan.accounts)
         assert {p.outcome for p in plan.accounts} == {"already"}  # written by the first run
 
 
 async def test_an_unexpected_failure_ends_the_run_and_says_so(
-    make_app: Any, monkeypatch: pytest.MonkeyPatch
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from vagent_tui.services import rollout_apply
 
@@ -464,6 +480,6 @@ async def test_an_unexpected_failure_ends_the_run_and_says_so(
         await pilot.press("A")
         await confirm_review(pilot)
         await run_done(pilot)
-        assert app.screen.phase == ""  # not stuck: every key works again
+        assert shown(app, RolloutScreen).phase == ""  # not stuck: every key works again
         assert "No space left on device" in status_text(app)
         assert app.screen.check_action("choose", ()) and app.screen.check_action("apply", ())

@@ -7,9 +7,10 @@ from typing import Any
 
 import pytest
 from rich.console import Console
+from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, Static
 
-from tests.helpers import fail_once, settle, sim_of, wait_for
+from tests.helpers import MakeApp, fail_once, settle, sim_of, wait_for
 from vagent_tui.api.errors import ApiError
 from vagent_tui.ui.widgets.account_tree import AccountMatches
 
@@ -37,7 +38,7 @@ def node_of(screen: Any, account_id: int) -> Any:
     return walk(screen.account_tree.root)
 
 
-async def expand(pilot: Any, screen: Any, account_id: int) -> None:
+async def expand(pilot: Pilot[None], screen: Any, account_id: int) -> None:
     node = node_of(screen, account_id)
     assert node is not None, f"node {account_id} is not in the tree"
     screen.account_tree.move_cursor(node)
@@ -52,7 +53,7 @@ def text_of(screen: Any, selector: str) -> str:
     return console.export_text()
 
 
-async def test_owner_scope_and_lazy_tree(make_app: Any) -> None:
+async def test_owner_scope_and_lazy_tree(make_app: MakeApp) -> None:
     app = make_app("scope")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -79,7 +80,7 @@ async def test_owner_scope_and_lazy_tree(make_app: Any) -> None:
         assert "Premium" in detail and "✓ yes" in detail
 
 
-async def test_pick_target_updates_header_and_agent_screen(make_app: Any) -> None:
+async def test_pick_target_updates_header_and_agent_screen(make_app: MakeApp) -> None:
     app = make_app("scope")
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await settle(pilot)
@@ -125,7 +126,7 @@ def highlighted_id(screen: Any) -> int | None:
     return int(option.id) if option is not None and option.id is not None else None
 
 
-async def test_filter_searches_and_one_enter_picks_the_top_match(make_app: Any) -> None:
+async def test_filter_searches_and_one_enter_picks_the_top_match(make_app: MakeApp) -> None:
     app = make_app("scope")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -151,7 +152,7 @@ async def test_filter_searches_and_one_enter_picks_the_top_match(make_app: Any) 
         assert screen.query_one("#scope-filter", Input).value == ""
 
 
-async def test_pine_enter_picks_pinecrest_not_the_key_owner(make_app: Any) -> None:
+async def test_pine_enter_picks_pinecrest_not_the_key_owner(make_app: MakeApp) -> None:
     """The owner matches "pine" fuzzily (p-artners northw-i-nd …) but is not the top."""
     app = make_app("scope")
     async with app.run_test(size=(120, 40)) as pilot:
@@ -176,7 +177,7 @@ async def test_pine_enter_picks_pinecrest_not_the_key_owner(make_app: Any) -> No
         assert app.screen.TITLE == "Voices"
 
 
-async def test_enter_typed_fast_waits_for_the_answer_for_the_text(make_app: Any) -> None:
+async def test_enter_typed_fast_waits_for_the_answer_for_the_text(make_app: MakeApp) -> None:
     """``/metro`` + enter before the answer came: nothing is picked from an older list;
     the top match of the answer for "metro" is, once it shows."""
     app = make_app("scope")
@@ -203,7 +204,7 @@ async def test_enter_typed_fast_waits_for_the_answer_for_the_text(make_app: Any)
 
 
 async def test_typing_on_drops_a_waiting_enter_and_an_older_answer(
-    make_app: Any, monkeypatch: Any
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import asyncio
 
@@ -241,7 +242,7 @@ async def test_typing_on_drops_a_waiting_enter_and_an_older_answer(
         assert screen._answer.query == "petro"  # the answer for "pine" never showed
 
 
-async def test_no_answer_is_given_while_the_search_is_on_its_way(make_app: Any) -> None:
+async def test_no_answer_is_given_while_the_search_is_on_its_way(make_app: MakeApp) -> None:
     app = make_app("scope")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -256,7 +257,7 @@ async def test_no_answer_is_given_while_the_search_is_on_its_way(make_app: Any) 
         assert shown(screen) == []
 
 
-async def test_down_in_the_field_moves_the_highlight_and_enter_picks_it(make_app: Any) -> None:
+async def test_down_in_the_field_moves_the_highlight_and_enter_picks_it(make_app: MakeApp) -> None:
     app = make_app("scope")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -272,7 +273,7 @@ async def test_down_in_the_field_moves_the_highlight_and_enter_picks_it(make_app
         assert app.connection.target_id == second
 
 
-async def test_a_click_highlights_and_a_double_click_picks(make_app: Any) -> None:
+async def test_a_click_highlights_and_a_double_click_picks(make_app: MakeApp) -> None:
     app = make_app("scope")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -301,7 +302,7 @@ async def test_a_click_highlights_and_a_double_click_picks(make_app: Any) -> Non
 
 
 async def test_a_key_that_cannot_search_walks_and_says_how_far(
-    make_app: Any, monkeypatch: Any
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     app = make_app("scope")
     async with app.run_test(size=(120, 40)) as pilot:
@@ -326,7 +327,9 @@ async def test_a_key_that_cannot_search_walks_and_says_how_far(
         assert not any("only the first" in line for line in shown(screen))
 
 
-async def test_failed_switch_keeps_old_target(make_app: Any, monkeypatch: Any) -> None:
+async def test_failed_switch_keeps_old_target(
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
+) -> None:
     app = make_app("scope", account=1111)
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await settle(pilot)
@@ -346,7 +349,7 @@ async def test_failed_switch_keeps_old_target(make_app: Any, monkeypatch: Any) -
         assert any("boom" in n.message for n in app._notifications)
 
 
-async def test_escape_cancels_a_slow_switch(make_app: Any) -> None:
+async def test_escape_cancels_a_slow_switch(make_app: MakeApp) -> None:
     app = make_app("scope")
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await settle(pilot)
@@ -362,7 +365,7 @@ async def test_escape_cancels_a_slow_switch(make_app: Any) -> None:
         assert not [w for w in app.workers if w.group == "target" and w.is_running]
 
 
-async def test_restricted_member(make_app: Any) -> None:
+async def test_restricted_member(make_app: MakeApp) -> None:
     app = make_app("scope", token="demo-member")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -405,7 +408,7 @@ async def test_restricted_member(make_app: Any) -> None:
     ],
 )  # fmt: skip
 async def test_user_shaped_admin_keys(
-    make_app: Any,
+    make_app: MakeApp,
     token: str,
     verdict: str,
     reason: str,
@@ -437,7 +440,7 @@ async def test_user_shaped_admin_keys(
         assert "pick it below" not in text_of(screen, "#scope-info")
 
 
-async def test_agent_level_key(make_app: Any) -> None:
+async def test_agent_level_key(make_app: MakeApp) -> None:
     app = make_app("scope", token="demo-agent")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -450,7 +453,7 @@ async def test_agent_level_key(make_app: Any) -> None:
         assert "own account only" in text_of(screen, "#status")
 
 
-async def test_connect_error_and_retry(make_app: Any) -> None:
+async def test_connect_error_and_retry(make_app: MakeApp) -> None:
     app = make_app("scope", token="not-a-key")
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await settle(pilot)
@@ -467,7 +470,9 @@ async def test_connect_error_and_retry(make_app: Any) -> None:
         assert [c.data.id for c in screen.account_tree.root.children] == [1111, 1112, 1113, 1118]
 
 
-async def test_tree_load_error_and_retry(make_app: Any, monkeypatch: Any) -> None:
+async def test_tree_load_error_and_retry(
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
+) -> None:
     app = make_app("scope")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -485,7 +490,7 @@ async def test_tree_load_error_and_retry(make_app: Any, monkeypatch: Any) -> Non
 
 
 async def test_children_still_arrive_when_the_target_changes_meanwhile(
-    make_app: Any, monkeypatch: Any
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The tree is the key's, not the target's: a new target does not drop its children."""
     import asyncio
@@ -514,7 +519,7 @@ async def test_children_still_arrive_when_the_target_changes_meanwhile(
         assert "loading" not in node.label.plain
 
 
-async def test_another_profile_rebuilds_the_tree(make_app: Any) -> None:
+async def test_another_profile_rebuilds_the_tree(make_app: MakeApp) -> None:
     from vagent_tui.services.connect import demo_client
 
     app = make_app("scope")
@@ -529,7 +534,7 @@ async def test_another_profile_rebuilds_the_tree(make_app: Any) -> None:
 
 
 async def test_the_first_level_is_read_while_the_screen_is_built_and_r_reads_afresh(
-    make_app: Any, monkeypatch: pytest.MonkeyPatch
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from vagent_tui.ui.screens.scope import ScopeScreen
 
@@ -562,7 +567,7 @@ async def test_the_first_level_is_read_while_the_screen_is_built_and_r_reads_afr
         assert node_of(screen, 1100) is not None
 
 
-async def test_another_first_screen_reads_no_tree(make_app: Any) -> None:
+async def test_another_first_screen_reads_no_tree(make_app: MakeApp) -> None:
     app = make_app("voices")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)

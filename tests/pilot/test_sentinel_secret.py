@@ -108,7 +108,7 @@ async def test_sentinel_token_leaks_nowhere(tmp_path: Path) -> None:
             app.action_show("tokens")
             await settle(pilot)
             screen = app.screen
-            screen.action_new_token()
+            screen.action_add()
             await settle(pilot)
             form = app.screen  # the create form (a dialog)
             form.query_one("#form-description").value = "sentinel run"

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+from textual.pilot import Pilot
 from textual.widgets import Button, DataTable, Input, Label
 
-from tests.helpers import fail_once, settle, sim_of
+from tests.helpers import MakeApp, fail_once, settle, shown, sim_of
 from vagent_tui.api.errors import ApiError
 from vagent_tui.ui.dialogs import ConfirmModal
+from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.widgets.entry_forms import SipEntryForm
 
 PATH = "/api/v2/sip/ipWhitelist"
@@ -20,10 +23,10 @@ def _ips(app: Any, account: int = OWNER) -> list[str]:
 
 
 def _status(app: Any) -> str:
-    return str(app.screen.status.content)
+    return str(shown(app, BaseScreen).status.content)
 
 
-async def _open_form(pilot: Any) -> SipEntryForm:
+async def _open_form(pilot: Pilot[None]) -> SipEntryForm:
     await pilot.press("a")
     await settle(pilot)
     form = pilot.app.screen
@@ -31,14 +34,14 @@ async def _open_form(pilot: Any) -> SipEntryForm:
     return form
 
 
-async def _submit(pilot: Any, form: Any, via: str = "#form-ip") -> None:
+async def _submit(pilot: Pilot[None], form: Any, via: str = "#form-ip") -> None:
     """Enter on a form widget (no mouse: a click could land before a re-layout)."""
     form.query_one(via).focus()
     await pilot.pause()
     await pilot.press("enter")
 
 
-async def _fill(pilot: Any, form: SipEntryForm, ip: str, label: str = "") -> None:
+async def _fill(pilot: Pilot[None], form: SipEntryForm, ip: str, label: str = "") -> None:
     form.query_one("#form-ip", Input).value = ip
     form.query_one("#form-label", Input).value = label
     await pilot.pause()
@@ -48,7 +51,7 @@ def _path_count(app: Any, method: str) -> int:
     return sum(1 for r in sim_of(app).requests if r.method == method and r.path.endswith(PATH))
 
 
-async def test_lists_entries_of_the_acting_account(make_app: Any) -> None:
+async def test_lists_entries_of_the_acting_account(make_app: MakeApp) -> None:
     app = make_app("sip")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -58,7 +61,7 @@ async def test_lists_entries_of_the_acting_account(make_app: Any) -> None:
         assert "whitelisted addresses" in _status(app)
 
 
-async def test_add_valid_entry_refreshes_and_highlights(make_app: Any) -> None:
+async def test_add_valid_entry_refreshes_and_highlights(make_app: MakeApp) -> None:
     app = make_app("sip")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -75,7 +78,7 @@ async def test_add_valid_entry_refreshes_and_highlights(make_app: Any) -> None:
         assert "created" in _status(app)
 
 
-async def test_invalid_input_is_shown_at_the_field_and_nothing_sent(make_app: Any) -> None:
+async def test_invalid_input_is_shown_at_the_field_and_nothing_sent(make_app: MakeApp) -> None:
     app = make_app("sip")
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
@@ -97,7 +100,7 @@ async def test_invalid_input_is_shown_at_the_field_and_nothing_sent(make_app: An
         assert _path_count(app, "POST") == before
 
 
-async def test_duplicate_shows_server_message_and_keeps_input(make_app: Any) -> None:
+async def test_duplicate_shows_server_message_and_keeps_input(make_app: MakeApp) -> None:
     app = make_app("sip")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -116,7 +119,7 @@ async def test_duplicate_shows_server_message_and_keeps_input(make_app: Any) -> 
 
 
 async def test_server_error_keeps_input_then_retry_succeeds(
-    make_app: Any, monkeypatch: Any
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     app = make_app("sip")
     async with app.run_test(size=(120, 40)) as pilot:
@@ -135,7 +138,7 @@ async def test_server_error_keeps_input_then_retry_succeeds(
         assert "192.0.2.77" in _ips(app)
 
 
-async def test_escape_cancels_the_form(make_app: Any) -> None:
+async def test_escape_cancels_the_form(make_app: MakeApp) -> None:
     app = make_app("sip")
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
@@ -148,7 +151,7 @@ async def test_escape_cancels_the_form(make_app: Any) -> None:
         assert len(sim_of(app).requests) == before
 
 
-async def test_remove_after_confirmation(make_app: Any) -> None:
+async def test_remove_after_confirmation(make_app: MakeApp) -> None:
     app = make_app("sip")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -166,7 +169,7 @@ async def test_remove_after_confirmation(make_app: Any) -> None:
         assert "deleted" in _status(app)
 
 
-async def test_cancelled_confirmation_sends_nothing(make_app: Any) -> None:
+async def test_cancelled_confirmation_sends_nothing(make_app: MakeApp) -> None:
     app = make_app("sip")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -182,7 +185,7 @@ async def test_cancelled_confirmation_sends_nothing(make_app: Any) -> None:
         assert _ips(app) == ips
 
 
-async def test_remove_already_gone_shows_404(make_app: Any) -> None:
+async def test_remove_already_gone_shows_404(make_app: MakeApp) -> None:
     app = make_app("sip")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -197,7 +200,9 @@ async def test_remove_already_gone_shows_404(make_app: Any) -> None:
         assert first not in [e.ip for e in app.screen.entries]  # list refreshed
 
 
-async def test_follows_target_change_and_shows_list_errors(make_app: Any, monkeypatch: Any) -> None:
+async def test_follows_target_change_and_shows_list_errors(
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
+) -> None:
     app = make_app("sip")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -213,7 +218,7 @@ async def test_follows_target_change_and_shows_list_errors(make_app: Any, monkey
         assert "whitelisted addresses" in _status(app)
 
 
-async def test_added_column_shows_a_date_for_a_number_or_text(make_app: Any) -> None:
+async def test_added_column_shows_a_date_for_a_number_or_text(make_app: MakeApp) -> None:
     """api-facts: ``timestamp`` is a number of epoch seconds; text and a fraction read too."""
     app = make_app("sip")
     entries = sim_of(app).sip[OWNER]

@@ -7,11 +7,9 @@ simulator agree); a version title has no length limit of the console's own.
 
 from __future__ import annotations
 
-from typing import Any
-
 from textual.widgets import DataTable, Input
 
-from tests.helpers import settle, sim_of
+from tests.helpers import MakeApp, settle, sim_of
 from vagent_tui.ui.dialogs import PromptModal
 from vagent_tui.ui.widgets.new_token import NewTokenModal
 
@@ -19,7 +17,9 @@ ADR = "/api/v2/billing/adrExportConfig"
 TOKENS = "/api/v2/tokens"
 
 
-async def test_a_long_adr_rotation_is_sent_and_the_platforms_answer_shown(make_app: Any) -> None:
+async def test_a_long_adr_rotation_is_sent_and_the_platforms_answer_shown(
+    make_app: MakeApp,
+) -> None:
     app = make_app("billing")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -40,7 +40,7 @@ async def test_a_long_adr_rotation_is_sent_and_the_platforms_answer_shown(make_a
         assert 1000 not in sim.adr
 
 
-async def test_a_token_with_an_empty_description_is_created(make_app: Any) -> None:
+async def test_a_token_with_an_empty_description_is_created(make_app: MakeApp) -> None:
     app = make_app("tokens")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -60,7 +60,7 @@ async def test_a_token_with_an_empty_description_is_created(make_app: Any) -> No
         assert "—" in descriptions
 
 
-async def test_a_long_version_title_is_sent(make_app: Any) -> None:
+async def test_a_long_version_title_is_sent(make_app: MakeApp) -> None:
     app = make_app("agent", account=1111)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)

@@ -8,9 +8,10 @@ import re
 from typing import Any
 
 import pytest
+from textual.pilot import Pilot
 from textual.widgets import Static
 
-from tests.helpers import settle, sim_of
+from tests.helpers import MakeApp, settle, sim_of
 from vagent_tui.ui.dialogs import ConfirmModal
 from vagent_tui.ui.widgets.table_filter import FilterInput, FilterRow
 from vagent_tui.ui.widgets.tables import SafeTable, original_key
@@ -20,7 +21,7 @@ def _keys(table: SafeTable) -> list[str | None]:
     return [row.key.value for row in table.ordered_rows]
 
 
-async def _filter(pilot: Any, text: str) -> FilterRow:
+async def _filter(pilot: Pilot[None], text: str) -> FilterRow:
     await pilot.press("slash")
     await settle(pilot)
     field = pilot.app.screen.focused
@@ -37,7 +38,7 @@ def _count(row: FilterRow) -> str:
 
 
 async def test_sip_filter_narrows_restores_and_delete_targets_the_shown_row(
-    make_app: Any,
+    make_app: MakeApp,
 ) -> None:
     app = make_app("sip")
     async with app.run_test(size=(120, 40)) as pilot:
@@ -105,7 +106,7 @@ CASES = [
 
 @pytest.mark.parametrize(("name", "options", "table_id", "pick"), CASES)
 async def test_slash_narrows_the_rows_and_the_screen_acts_on_the_row_shown(
-    make_app: Any, name: str, options: dict[str, Any], table_id: str, pick: Any
+    make_app: MakeApp, name: str, options: dict[str, Any], table_id: str, pick: Any
 ) -> None:
     app = make_app(name, **options)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -113,7 +114,7 @@ async def test_slash_narrows_the_rows_and_the_screen_acts_on_the_row_shown(
         await _narrow_and_restore(pilot, table_id, pick)
 
 
-async def _narrow_and_restore(pilot: Any, table_id: str, pick: Any) -> None:
+async def _narrow_and_restore(pilot: Pilot[None], table_id: str, pick: Any) -> None:
     """``/`` + a word of the last row: only rows holding it; the screen's highlighted
     item is the row highlighted among them; Esc shows every row again."""
     screen = pilot.app.screen
@@ -151,7 +152,7 @@ def _room_pick(screen: Any) -> str | None:
     return None if message is None else f"{screen.thread.page}:{screen.thread.shown.index(message)}"
 
 
-async def test_room_filters_the_messages_of_its_page(make_app: Any) -> None:
+async def test_room_filters_the_messages_of_its_page(make_app: MakeApp) -> None:
     app = make_app("inbox", account=1111, rooms=30)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -171,7 +172,7 @@ def _relay_pick(screen: Any) -> str | None:
     return screen.highlighted_relay.name if screen.highlighted_relay else None
 
 
-async def test_webhooks_relays_tab_filters_its_own_table(make_app: Any) -> None:
+async def test_webhooks_relays_tab_filters_its_own_table(make_app: MakeApp) -> None:
     app = make_app("webhooks")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -187,7 +188,7 @@ def _rollout_pick(screen: Any) -> str | None:
     return None if plan is None else str(plan.account_id)
 
 
-async def test_rollout_filters_its_plan(make_app: Any) -> None:
+async def test_rollout_filters_its_plan(make_app: MakeApp) -> None:
     from tests.pilot.test_rollout import VOICE, planned
 
     app = make_app("rollout")
@@ -199,7 +200,7 @@ async def test_rollout_filters_its_plan(make_app: Any) -> None:
         await _narrow_and_restore(pilot, "#rollout-table", _rollout_pick)
 
 
-async def test_migrations_tasks_filter_and_draw_the_rows_shown(make_app: Any) -> None:
+async def test_migrations_tasks_filter_and_draw_the_rows_shown(make_app: MakeApp) -> None:
     from tests.pilot.test_migrations import reseller_app, start
 
     app = reseller_app(make_app)
@@ -225,7 +226,7 @@ async def test_migrations_tasks_filter_and_draw_the_rows_shown(make_app: Any) ->
         assert _keys(table) == [dental.task_id, after.task_id]
 
 
-async def test_computer_files_filter(make_app: Any) -> None:
+async def test_computer_files_filter(make_app: MakeApp) -> None:
     app = make_app("computer", account=1118)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)

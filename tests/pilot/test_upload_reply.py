@@ -7,12 +7,11 @@ The spec: "200 on success. Response body fields: not shown". The simulator's
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 from textual.widgets import Input
 
-from tests.helpers import settle, sim_of
+from tests.helpers import MakeApp, settle, sim_of
 from vagent_tui.ui.screens import computer
 
 ACCOUNT = 1118
@@ -21,7 +20,7 @@ UPLOAD = f"/api/v2/computer/accounts/{ACCOUNT}/workspace/upload"
 
 @pytest.mark.parametrize("fault", ["malformed", "truncated"])
 async def test_an_upload_whose_reply_is_not_json_is_reported_done(
-    make_app: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fault: str
+    make_app: MakeApp, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fault: str
 ) -> None:
     (tmp_path / "hello.txt").write_bytes(b"hello workspace\n")
     monkeypatch.setattr(computer, "TREE_ROOT", tmp_path)

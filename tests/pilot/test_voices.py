@@ -5,10 +5,11 @@ from __future__ import annotations
 import io
 from typing import Any
 
+import pytest
 from rich.console import Console
 from textual.widgets import DataTable, Input, Select, Static
 
-from tests.helpers import fail_once, settle
+from tests.helpers import MakeApp, fail_once, settle
 from vagent_tui.api.errors import ApiError
 from vagent_tui.ui.palette import FAILED
 
@@ -31,7 +32,7 @@ def voices_requests(app: Any) -> list[Any]:
     return [r for r in sim.requests if r.path == "/api/v2/agent/voices"]
 
 
-async def test_table_lists_every_voice_with_count_and_detail(make_app: Any) -> None:
+async def test_table_lists_every_voice_with_count_and_detail(make_app: MakeApp) -> None:
     app = make_app("voices")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -58,7 +59,7 @@ async def test_table_lists_every_voice_with_count_and_detail(make_app: Any) -> N
         assert "openai-ballad" in text_of(screen, "#voices-detail")
 
 
-async def test_each_filter_narrows(make_app: Any) -> None:
+async def test_each_filter_narrows(make_app: MakeApp) -> None:
     app = make_app("voices", account=1113)  # starter plan: advanced voices unavailable
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -110,7 +111,7 @@ async def test_each_filter_narrows(make_app: Any) -> None:
         assert language.value is Select.NULL and avail.value is Select.NULL
 
 
-async def test_unavailable_rows_have_a_glyph(make_app: Any) -> None:
+async def test_unavailable_rows_have_a_glyph(make_app: MakeApp) -> None:
     app = make_app("voices", account=1113)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -120,7 +121,7 @@ async def test_unavailable_rows_have_a_glyph(make_app: Any) -> None:
         assert table.get_cell("openai-alloy", "avail").plain.startswith("✓")
 
 
-async def test_text_filter_with_slash(make_app: Any) -> None:
+async def test_text_filter_with_slash(make_app: MakeApp) -> None:
     app = make_app("voices")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -144,7 +145,7 @@ async def test_text_filter_with_slash(make_app: Any) -> None:
         assert screen.focused is screen.query_one("#voices-table", DataTable)
 
 
-async def test_copy_voice_id(make_app: Any) -> None:
+async def test_copy_voice_id(make_app: MakeApp) -> None:
     app = make_app("voices")
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await settle(pilot)
@@ -154,7 +155,7 @@ async def test_copy_voice_id(make_app: Any) -> None:
         assert any("Copied voice id" in n.message for n in app._notifications)
 
 
-async def test_follows_the_target_account(make_app: Any) -> None:
+async def test_follows_the_target_account(make_app: MakeApp) -> None:
     app = make_app("voices")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -170,7 +171,9 @@ async def test_follows_the_target_account(make_app: Any) -> None:
         assert all(v.available for v in screen.voices)
 
 
-async def test_api_error_shown_and_retry(make_app: Any, monkeypatch: Any) -> None:
+async def test_api_error_shown_and_retry(
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
+) -> None:
     app = make_app("voices")
     fail_once(monkeypatch, app.connection.api, "list_voices", ApiError(500, "boom"))
     async with app.run_test(size=(120, 40)) as pilot:
@@ -186,7 +189,7 @@ async def test_api_error_shown_and_retry(make_app: Any, monkeypatch: Any) -> Non
 
 
 async def test_failed_load_after_a_switch_shows_no_stale_rows(
-    make_app: Any, monkeypatch: Any
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     app = make_app("voices")
     async with app.run_test(size=(120, 40)) as pilot:
@@ -205,7 +208,9 @@ async def test_failed_load_after_a_switch_shows_no_stale_rows(
         assert text_of(screen, "#voices-count").strip() == "0 of 0 voices"
 
 
-async def test_connect_failure_is_explained_on_the_screen_and_r_reconnects(make_app: Any) -> None:
+async def test_connect_failure_is_explained_on_the_screen_and_r_reconnects(
+    make_app: MakeApp,
+) -> None:
     app = make_app("voices", token="not-a-key")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)

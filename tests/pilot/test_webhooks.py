@@ -7,11 +7,13 @@ from typing import Any
 
 import pytest
 from rich.console import Console
+from textual.pilot import Pilot
 from textual.widgets import Button, Input, Label, Select, Static, TextArea
 
-from tests.helpers import fail_once, settle, sim_of
+from tests.helpers import MakeApp, fail_once, settle, shown, sim_of
 from vagent_tui.api.errors import ApiError
 from vagent_tui.ui.dialogs import ConfirmModal
+from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.widgets.entry_forms import RelayForm, WebhookForm
 from vagent_tui.ui.widgets.relays import EXPLAIN
 
@@ -24,14 +26,14 @@ def _urls(app: Any, account: int = OWNER) -> list[str]:
 
 
 def _status(app: Any) -> str:
-    return str(app.screen.status.content)
+    return str(shown(app, BaseScreen).status.content)
 
 
 def _count(app: Any, method: str, path_end: str) -> int:
     return sum(1 for r in sim_of(app).requests if r.method == method and r.path.endswith(path_end))
 
 
-async def _open_form(pilot: Any) -> WebhookForm:
+async def _open_form(pilot: Pilot[None]) -> WebhookForm:
     await pilot.press("a")
     await settle(pilot)
     form = pilot.app.screen
@@ -39,14 +41,16 @@ async def _open_form(pilot: Any) -> WebhookForm:
     return form
 
 
-async def _submit(pilot: Any, form: Any, via: str = "#form-url") -> None:
+async def _submit(pilot: Pilot[None], form: Any, via: str = "#form-url") -> None:
     """Enter on a form widget (no mouse: a click could land before a re-layout)."""
     form.query_one(via).focus()
     await pilot.pause()
     await pilot.press("enter")
 
 
-async def _fill(pilot: Any, form: WebhookForm, url: str, kind: str | None, label: str = "") -> None:
+async def _fill(
+    pilot: Pilot[None], form: WebhookForm, url: str, kind: str | None, label: str = ""
+) -> None:
     form.query_one("#form-url", Input).value = url
     select = form.query_one("#form-type", Select)
     if kind is None:
@@ -57,7 +61,7 @@ async def _fill(pilot: Any, form: WebhookForm, url: str, kind: str | None, label
     await pilot.pause()
 
 
-async def _relays_tab(pilot: Any) -> Any:
+async def _relays_tab(pilot: Pilot[None]) -> Any:
     await pilot.press("t")
     await settle(pilot)
     screen = pilot.app.screen
@@ -66,14 +70,14 @@ async def _relays_tab(pilot: Any) -> Any:
     return screen
 
 
-async def _highlight_relay(pilot: Any, name: str) -> None:
+async def _highlight_relay(pilot: Pilot[None], name: str) -> None:
     screen = pilot.app.screen
     screen.relay_table.move_cursor(row=[r.name for r in screen.relays].index(name))
     await pilot.pause()
     assert screen.highlighted_relay.name == name
 
 
-async def _delete_relay(pilot: Any, name: str) -> None:
+async def _delete_relay(pilot: Pilot[None], name: str) -> None:
     await _highlight_relay(pilot, name)
     await pilot.press("d")
     await settle(pilot)
@@ -86,7 +90,7 @@ async def _delete_relay(pilot: Any, name: str) -> None:
 # ---------------------------------------------------------------------- destinations
 
 
-async def test_lists_destinations_and_relays(make_app: Any) -> None:
+async def test_lists_destinations_and_relays(make_app: MakeApp) -> None:
     app = make_app("webhooks")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -98,7 +102,7 @@ async def test_lists_destinations_and_relays(make_app: Any) -> None:
         assert "2 destinations" in _status(app) and "3 of 6 relay types" in _status(app)
 
 
-async def test_add_destination_refreshes_and_highlights(make_app: Any) -> None:
+async def test_add_destination_refreshes_and_highlights(make_app: MakeApp) -> None:
     app = make_app("webhooks")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -125,7 +129,7 @@ async def test_add_destination_refreshes_and_highlights(make_app: Any) -> None:
     ],
 )
 async def test_invalid_destination_nothing_sent(
-    make_app: Any, url: str, kind: str | None, field: str, message: str
+    make_app: MakeApp, url: str, kind: str | None, field: str, message: str
 ) -> None:
     app = make_app("webhooks")
     async with app.run_test(size=(80, 24)) as pilot:
@@ -141,7 +145,7 @@ async def test_invalid_destination_nothing_sent(
         assert _count(app, "POST", "/webhooks") == 0
 
 
-async def test_duplicate_destination_shows_409_and_keeps_input(make_app: Any) -> None:
+async def test_duplicate_destination_shows_409_and_keeps_input(make_app: MakeApp) -> None:
     app = make_app("webhooks")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -163,7 +167,7 @@ async def test_duplicate_destination_shows_409_and_keeps_input(make_app: Any) ->
         assert _urls(app).count(existing) == 1
 
 
-async def test_remove_destination_confirmed_and_cancelled(make_app: Any) -> None:
+async def test_remove_destination_confirmed_and_cancelled(make_app: MakeApp) -> None:
     app = make_app("webhooks")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -189,7 +193,7 @@ async def test_remove_destination_confirmed_and_cancelled(make_app: Any) -> None
         assert "deleted" in _status(app)
 
 
-async def test_remove_destination_already_gone(make_app: Any) -> None:
+async def test_remove_destination_already_gone(make_app: MakeApp) -> None:
     app = make_app("webhooks")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -206,7 +210,7 @@ async def test_remove_destination_already_gone(make_app: Any) -> None:
 # ---------------------------------------------------------------------- relays
 
 
-async def test_relay_detail_follows_highlight(make_app: Any) -> None:
+async def test_relay_detail_follows_highlight(make_app: MakeApp) -> None:
     app = make_app("webhooks")
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
@@ -221,7 +225,7 @@ async def test_relay_detail_follows_highlight(make_app: Any) -> None:
         assert screen.highlighted_relay.config is None
 
 
-async def test_relay_delete_200(make_app: Any) -> None:
+async def test_relay_delete_200(make_app: MakeApp) -> None:
     app = make_app("webhooks")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -234,7 +238,7 @@ async def test_relay_delete_200(make_app: Any) -> None:
         assert not row.configured  # the list refreshed
 
 
-async def test_relay_delete_cancelled_sends_nothing(make_app: Any) -> None:
+async def test_relay_delete_cancelled_sends_nothing(make_app: MakeApp) -> None:
     app = make_app("webhooks")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -248,7 +252,7 @@ async def test_relay_delete_cancelled_sends_nothing(make_app: Any) -> None:
         assert "chargebee" in sim_of(app).relays[OWNER]
 
 
-async def test_relay_delete_unconfigured_is_not_offered(make_app: Any) -> None:
+async def test_relay_delete_unconfigured_is_not_offered(make_app: MakeApp) -> None:
     app = make_app("webhooks")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -261,7 +265,7 @@ async def test_relay_delete_unconfigured_is_not_offered(make_app: Any) -> None:
         assert _count(app, "DELETE", "/webhookRelay/stripe") == 0
 
 
-async def test_relay_delete_404_after_removal_behind_the_back(make_app: Any) -> None:
+async def test_relay_delete_404_after_removal_behind_the_back(make_app: MakeApp) -> None:
     app = make_app("webhooks")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -274,7 +278,7 @@ async def test_relay_delete_404_after_removal_behind_the_back(make_app: Any) -> 
         assert not next(r for r in screen.relays if r.name == "chargebee").configured
 
 
-async def test_relay_delete_500_legacy_crm(make_app: Any) -> None:
+async def test_relay_delete_500_legacy_crm(make_app: MakeApp) -> None:
     app = make_app("webhooks")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -286,7 +290,7 @@ async def test_relay_delete_500_legacy_crm(make_app: Any) -> None:
         assert "legacyCrm" in sim_of(app).relays[OWNER]
 
 
-async def test_relay_delete_403_when_premium_lost(make_app: Any) -> None:
+async def test_relay_delete_403_when_premium_lost(make_app: MakeApp) -> None:
     app = make_app("webhooks")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -305,7 +309,7 @@ async def test_relay_delete_403_when_premium_lost(make_app: Any) -> None:
     ("status", "message"),
     [(400, "type path parameter is required and must be a string"), (401, "Unauthorized Request")],
 )
-async def test_relay_delete_other_outcomes(make_app: Any, status: int, message: str) -> None:
+async def test_relay_delete_other_outcomes(make_app: MakeApp, status: int, message: str) -> None:
     app = make_app("webhooks")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -320,7 +324,7 @@ async def test_relay_delete_other_outcomes(make_app: Any, status: int, message: 
         assert f"HTTP {status}: {message}" in _status(app) and EXPLAIN[status] in _status(app)
 
 
-async def test_non_premium_target_relays_403_destinations_work(make_app: Any) -> None:
+async def test_non_premium_target_relays_403_destinations_work(make_app: MakeApp) -> None:
     app = make_app("webhooks", account=NON_PREMIUM)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
@@ -345,7 +349,9 @@ async def test_non_premium_target_relays_403_destinations_work(make_app: Any) ->
         assert "https://hooks.example.com/np" in _urls(app, NON_PREMIUM)
 
 
-async def test_follows_target_and_list_error_retry(make_app: Any, monkeypatch: Any) -> None:
+async def test_follows_target_and_list_error_retry(
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
+) -> None:
     app = make_app("webhooks")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -372,7 +378,7 @@ def _detail(screen: Any) -> str:
     return console.export_text()
 
 
-async def _open_relay_form(pilot: Any, name: str) -> RelayForm:
+async def _open_relay_form(pilot: Pilot[None], name: str) -> RelayForm:
     await _highlight_relay(pilot, name)
     await pilot.press("a")
     await settle(pilot)
@@ -381,7 +387,7 @@ async def _open_relay_form(pilot: Any, name: str) -> RelayForm:
     return form
 
 
-async def test_relay_headers_shown_and_edited_as_published(make_app: Any) -> None:
+async def test_relay_headers_shown_and_edited_as_published(make_app: MakeApp) -> None:
     """The headers are read from, and sent as, an array of single-key objects."""
     app = make_app("webhooks")
     async with app.run_test(size=(120, 40)) as pilot:
@@ -416,7 +422,7 @@ async def test_relay_headers_shown_and_edited_as_published(make_app: Any) -> Non
         assert "Authorization: Bearer xyz" in detail and "X-Tag: b" in detail
 
 
-async def test_relay_form_configures_a_new_type(make_app: Any) -> None:
+async def test_relay_form_configures_a_new_type(make_app: MakeApp) -> None:
     app = make_app("webhooks")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -430,7 +436,7 @@ async def test_relay_form_configures_a_new_type(make_app: Any) -> None:
         assert next(r for r in screen.relays if r.name == "stripe").configured
 
 
-async def test_relay_form_refuses_at_the_field_and_shows_the_servers_404(make_app: Any) -> None:
+async def test_relay_form_refuses_at_the_field_and_shows_the_servers_404(make_app: MakeApp) -> None:
     app = make_app("webhooks")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -453,7 +459,7 @@ async def test_relay_form_refuses_at_the_field_and_shows_the_servers_404(make_ap
         assert "HTTP 404: Webhook Relay type 'stripe' is not supported." in error
 
 
-async def test_relay_form_not_offered_without_premium(make_app: Any) -> None:
+async def test_relay_form_not_offered_without_premium(make_app: MakeApp) -> None:
     app = make_app("webhooks", account=NON_PREMIUM)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -464,7 +470,7 @@ async def test_relay_form_not_offered_without_premium(make_app: Any) -> None:
         assert "refused this account's relay configurations" in _status(app)
 
 
-async def test_destination_added_date_from_a_number(make_app: Any) -> None:
+async def test_destination_added_date_from_a_number(make_app: MakeApp) -> None:
     app = make_app("webhooks")
     sim_of(app).webhooks[OWNER][0]["timestamp"] = 1678829072.5
     async with app.run_test(size=(120, 40)) as pilot:

@@ -16,9 +16,18 @@ from typing import Any
 import pytest
 from hypothesis import Phase, example, given, settings
 from hypothesis import strategies as st
-from textual.widgets import Button, Checkbox, DataTable, Input, OptionList, SelectionList, Switch
+from textual.widgets import (
+    Button,
+    Checkbox,
+    DataTable,
+    Input,
+    OptionList,
+    SelectionList,
+    Static,
+    Switch,
+)
 
-from tests.helpers import settle
+from tests.helpers import MakeApp, settle
 from tests.property import strategies as s
 from tests.property.driver import Driver
 from tests.property.test_forms import PILOT, field_error, valid
@@ -34,7 +43,7 @@ second here, and a failing one is reported as drawn rather than after minutes.""
 
 
 @pytest.fixture
-def drive(make_app: Any) -> Iterator[Callable[..., Driver]]:
+def drive(make_app: MakeApp) -> Iterator[Callable[..., Driver]]:
     """``drive(screen, **make_app options)``: a running console, closed after the test."""
     drivers: list[Driver] = []
 
@@ -79,7 +88,14 @@ async def enter(modal: PromptModal, text: str) -> None:
 
 
 def prompt_error(modal: PromptModal) -> str:
-    return str(modal.query_one("#prompt-error").content)
+    return str(modal.query_one("#prompt-error", Static).content)
+
+
+def closed(d: Driver, modal: object, *, or_refused: bool = False) -> Callable[[], object]:
+    """A check for `until`: ``modal`` is no longer on show (or, a prompt, said why not)."""
+    if or_refused and isinstance(modal, PromptModal):
+        return lambda: d.app.screen is not modal or prompt_error(modal)
+    return lambda: d.app.screen is not modal
 
 
 # --------------------------------------------------------------------------- agent: rename
@@ -110,7 +126,7 @@ def test_agent_rename_form(drive: Any) -> None:
         version = next(v for v in d.sim.versions[AGENT] if v["versionId"] == version_id)
         old_title = version["title"]
         before = len(d.writes("/title"))
-        d.step(screen.action_rename)  # the e key
+        d.step(lambda: screen.action_edit("version"))  # the e key
         modal = d.app.screen
         assert isinstance(modal, PromptModal)
         assert modal.query_one("#prompt-input", Input).value == old_title
@@ -340,13 +356,13 @@ async def _start(d: Driver, screen: Any, typed: str) -> str | None:
             accept(modal)  # the real run, accepted explicitly
         elif isinstance(modal, PromptModal):
             await enter(modal, typed)
-            await until(d, lambda shown=modal: d.app.screen is not shown or prompt_error(shown))
+            await until(d, closed(d, modal, or_refused=True))
             if d.app.screen is modal:  # refused at the field: nothing to do but cancel
                 refused = prompt_error(modal)
                 modal.action_cancel()
         else:
             break
-        await until(d, lambda shown=modal: d.app.screen is not shown)
+        await until(d, closed(d, modal))
     await until(d, lambda: not screen.starting)
     await settle(d.pilot)
     return refused

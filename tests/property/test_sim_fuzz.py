@@ -148,7 +148,7 @@ def send(request: dict[str, Any]) -> httpx.Response:
 
 
 def allowed_500(request: dict[str, Any]) -> bool:
-    return request["method"] == "DELETE" and request["url"].rstrip("/").endswith(
+    return request["method"] == "DELETE" and str(request["url"]).rstrip("/").endswith(
         "/webhookRelay/legacyCrm"
     )
 

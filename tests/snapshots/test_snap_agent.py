@@ -2,27 +2,27 @@
 
 from __future__ import annotations
 
-from typing import Any
+from textual.pilot import Pilot
 
-from tests.helpers import settle
+from tests.helpers import MakeApp, SnapCompare, settle
 
 
-async def _settled(pilot: Any) -> None:
+async def _settled(pilot: Pilot[None]) -> None:
     await settle(pilot)
 
 
-def test_agent_80x24(snap_compare: Any, make_app: Any) -> None:
+def test_agent_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:
     app = make_app("agent", account=1111)
     assert snap_compare(app, terminal_size=(80, 24), run_before=_settled)
 
 
-def test_agent_120x40(snap_compare: Any, make_app: Any) -> None:
+def test_agent_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:
     app = make_app("agent", account=1111)
     assert snap_compare(app, terminal_size=(120, 40), run_before=_settled)
 
 
-def test_agent_functions_staging_empty_120x40(snap_compare: Any, make_app: Any) -> None:
-    async def run_before(pilot: Any) -> None:
+def test_agent_functions_staging_empty_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:
+    async def run_before(pilot: Pilot[None]) -> None:
         await settle(pilot)
         await pilot.press("s")
         pilot.app.screen.query_one("#agent-view").scroll_to(y=60, animate=False)
@@ -32,8 +32,8 @@ def test_agent_functions_staging_empty_120x40(snap_compare: Any, make_app: Any) 
     assert snap_compare(app, terminal_size=(120, 40), run_before=run_before)
 
 
-def test_agent_json_80x24(snap_compare: Any, make_app: Any) -> None:
-    async def run_before(pilot: Any) -> None:
+def test_agent_json_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:
+    async def run_before(pilot: Pilot[None]) -> None:
         await settle(pilot)
         await pilot.press("J")
         await settle(pilot)
@@ -42,8 +42,8 @@ def test_agent_json_80x24(snap_compare: Any, make_app: Any) -> None:
     assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
 
 
-def test_agent_versions_120x40(snap_compare: Any, make_app: Any) -> None:
-    async def run_before(pilot: Any) -> None:
+def test_agent_versions_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:
+    async def run_before(pilot: Pilot[None]) -> None:
         await settle(pilot)
         await pilot.press("v")
         await settle(pilot)
@@ -52,5 +52,5 @@ def test_agent_versions_120x40(snap_compare: Any, make_app: Any) -> None:
     assert snap_compare(app, terminal_size=(120, 40), run_before=run_before)
 
 
-def test_agent_hint_80x24(snap_compare: Any, make_app: Any) -> None:
+def test_agent_hint_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:
     assert snap_compare(make_app("agent"), terminal_size=(80, 24), run_before=_settled)

@@ -2,29 +2,29 @@
 
 from __future__ import annotations
 
-from typing import Any
+from textual.pilot import Pilot
 
-from tests.helpers import settle
+from tests.helpers import MakeApp, SnapCompare, settle
 
 
-async def run_before(pilot: Any) -> None:
+async def run_before(pilot: Pilot[None]) -> None:
     await settle(pilot)
 
 
-async def run_before_errors(pilot: Any) -> None:
+async def run_before_errors(pilot: Pilot[None]) -> None:
     await settle(pilot)
     await pilot.press("ctrl+s")  # host, username and password are required
     await settle(pilot)
 
 
-def test_billing_80x24(snap_compare: Any, make_app: Any) -> None:
+def test_billing_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:
     assert snap_compare(make_app("billing"), terminal_size=(80, 24), run_before=run_before)
 
 
-def test_billing_120x40(snap_compare: Any, make_app: Any) -> None:
+def test_billing_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:
     assert snap_compare(make_app("billing"), terminal_size=(120, 40), run_before=run_before)
 
 
-def test_billing_errors_120x40(snap_compare: Any, make_app: Any) -> None:
+def test_billing_errors_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:
     app = make_app("billing")
     assert snap_compare(app, terminal_size=(120, 40), run_before=run_before_errors)

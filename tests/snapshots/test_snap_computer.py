@@ -11,23 +11,25 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.pilot import Pilot
+from textual.widgets import Input
 
 from tests.conftest import FIXED_NOW
-from tests.helpers import settle
+from tests.helpers import MakeApp, SnapCompare, settle
 from vagent_tui.ui.screens import computer
 
 SIM_NOW = datetime.fromisoformat(FIXED_NOW).timestamp() - 120  # two minutes before "now"
 
 
-def app_for(make_app: Any) -> Any:
+def app_for(make_app: MakeApp) -> Any:
     return make_app("computer", account=1118, clock=lambda: SIM_NOW)
 
 
-async def run_before(pilot: Any) -> None:
+async def run_before(pilot: Pilot[None]) -> None:
     await settle(pilot)
 
 
-async def run_before_recording(pilot: Any) -> None:
+async def run_before_recording(pilot: Pilot[None]) -> None:
     await settle(pilot)
     await pilot.press("b")  # a browser session fills the slot
     await settle(pilot)
@@ -35,19 +37,19 @@ async def run_before_recording(pilot: Any) -> None:
     await settle(pilot)
 
 
-async def run_before_errors(pilot: Any) -> None:
+async def run_before_errors(pilot: Pilot[None]) -> None:
     await settle(pilot)
     screen = pilot.app.screen
-    screen.query_one("#computer-slot").value = "-1"
-    screen.query_one("#computer-path").value = "../outside.txt"
-    screen.query_one("#computer-mode").value = "999"
+    screen.query_one("#computer-slot", Input).value = "-1"
+    screen.query_one("#computer-path", Input).value = "../outside.txt"
+    screen.query_one("#computer-mode", Input).value = "999"
     await pilot.pause()
     await pilot.press("s")
     await pilot.press("escape", "u")
     await settle(pilot)
 
 
-async def run_before_picker(pilot: Any) -> None:
+async def run_before_picker(pilot: Pilot[None]) -> None:
     await settle(pilot)
     await pilot.press("f")
     await settle(pilot)
@@ -63,29 +65,31 @@ def tree_root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return root
 
 
-def test_computer_80x24(snap_compare: Any, make_app: Any) -> None:
+def test_computer_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:
     assert snap_compare(app_for(make_app), terminal_size=(80, 24), run_before=run_before)
 
 
-def test_computer_120x40(snap_compare: Any, make_app: Any) -> None:
+def test_computer_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:
     assert snap_compare(app_for(make_app), terminal_size=(120, 40), run_before=run_before)
 
 
-def test_computer_recording_80x24(snap_compare: Any, make_app: Any) -> None:
+def test_computer_recording_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:
     app = app_for(make_app)
     assert snap_compare(app, terminal_size=(80, 24), run_before=run_before_recording)
 
 
-def test_computer_recording_120x40(snap_compare: Any, make_app: Any) -> None:
+def test_computer_recording_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:
     app = app_for(make_app)
     assert snap_compare(app, terminal_size=(120, 40), run_before=run_before_recording)
 
 
-def test_computer_errors_120x40(snap_compare: Any, make_app: Any) -> None:
+def test_computer_errors_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:
     app = app_for(make_app)
     assert snap_compare(app, terminal_size=(120, 40), run_before=run_before_errors)
 
 
-def test_computer_picker_80x24(snap_compare: Any, make_app: Any, tree_root: Path) -> None:
+def test_computer_picker_80x24(
+    snap_compare: SnapCompare, make_app: MakeApp, tree_root: Path
+) -> None:
     app = app_for(make_app)
     assert snap_compare(app, terminal_size=(80, 24), run_before=run_before_picker)

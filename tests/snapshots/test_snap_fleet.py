@@ -10,8 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from textual.pilot import Pilot
 
-from tests.helpers import settle
+from tests.helpers import MakeApp, SnapCompare, settle
 from vagent_tui.api.errors import ApiError
 
 
@@ -20,13 +21,13 @@ def _pinned_clock(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("vagent_tui.ui.screens.fleet._clock", lambda: 0.0)
 
 
-async def run_functions(pilot: Any) -> None:
+async def run_functions(pilot: Pilot[None]) -> None:
     await settle(pilot)
     await pilot.press("s")
     await settle(pilot, rounds=200)
 
 
-async def run_voice(pilot: Any) -> None:
+async def run_voice(pilot: Pilot[None]) -> None:
     await settle(pilot)
     await pilot.press("v")
     await settle(pilot)
@@ -34,12 +35,12 @@ async def run_voice(pilot: Any) -> None:
     await settle(pilot, rounds=200)
 
 
-def test_fleet_80x24(snap_compare: Any, make_app: Any) -> None:
+def test_fleet_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:
     app = make_app("fleet")
     assert snap_compare(app, terminal_size=(80, 24), run_before=run_functions)
 
 
-def test_fleet_120x40(snap_compare: Any, make_app: Any) -> None:
+def test_fleet_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:
     app = make_app("fleet")
     real = app.connection.api.get_live
 
@@ -48,16 +49,16 @@ def test_fleet_120x40(snap_compare: Any, make_app: Any) -> None:
             raise ApiError(500, "Internal error")
         return await real(target=target)
 
-    app.connection.api.get_live = failing
+    app.connection.api.get_live = failing  # type: ignore[method-assign]
     assert snap_compare(app, terminal_size=(120, 40), run_before=run_voice)
 
 
-async def run_functions_and_pick_1113(pilot: Any) -> None:
+async def run_functions_and_pick_1113(pilot: Pilot[None]) -> None:
     await run_functions(pilot)
     await pilot.press("down", "down")  # 1113: thirteen unavailable functions, scrollable
     await settle(pilot)
 
 
-def test_fleet_detail_80x24(snap_compare: Any, make_app: Any) -> None:
+def test_fleet_detail_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:
     app = make_app("fleet")
     assert snap_compare(app, terminal_size=(80, 24), run_before=run_functions_and_pick_1113)

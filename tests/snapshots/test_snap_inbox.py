@@ -8,11 +8,10 @@ clock is pinned a few hours after it: the humanized times read "3 h ago", "1 d a
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+from textual.pilot import Pilot
 
-from tests.helpers import settle
+from tests.helpers import MakeApp, SnapCompare, settle
 
 INBOX_NOW = "2025-11-20T03:00:00+00:00"
 
@@ -22,11 +21,11 @@ def _inbox_clock(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("VAGENT_NOW", INBOX_NOW)
 
 
-async def run_before(pilot: Any) -> None:
+async def run_before(pilot: Pilot[None]) -> None:
     await settle(pilot)
 
 
-async def run_before_paged(pilot: Any) -> None:
+async def run_before_paged(pilot: Pilot[None]) -> None:
     await settle(pilot)
     await pilot.press("n", "n")  # 41-60 of 1,234
     await settle(pilot)
@@ -34,21 +33,21 @@ async def run_before_paged(pilot: Any) -> None:
     await settle(pilot)
 
 
-def test_inbox_80x24(snap_compare: Any, make_app: Any) -> None:
+def test_inbox_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:
     app = make_app("inbox", account=1111, rooms=1234)
     assert snap_compare(app, terminal_size=(80, 24), run_before=run_before_paged)
 
 
-def test_inbox_120x40(snap_compare: Any, make_app: Any) -> None:
+def test_inbox_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:
     app = make_app("inbox", account=1111, rooms=1234)
     assert snap_compare(app, terminal_size=(120, 40), run_before=run_before_paged)
 
 
-def test_inbox_no_agent_80x24(snap_compare: Any, make_app: Any) -> None:
+def test_inbox_no_agent_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:
     assert snap_compare(make_app("inbox"), terminal_size=(80, 24), run_before=run_before)
 
 
-async def run_before_priority(pilot: Any) -> None:
+async def run_before_priority(pilot: Pilot[None]) -> None:
     await settle(pilot)
     await pilot.press("i")  # the priority inbox
     await settle(pilot)
@@ -56,7 +55,7 @@ async def run_before_priority(pilot: Any) -> None:
     await settle(pilot)
 
 
-async def run_before_room(pilot: Any) -> None:
+async def run_before_room(pilot: Pilot[None]) -> None:
     await settle(pilot)
     await pilot.press("n", "down", "down", "down", "down")  # 1111:1210, a long thread
     await settle(pilot)
@@ -68,26 +67,26 @@ async def run_before_room(pilot: Any) -> None:
     await settle(pilot)
 
 
-def test_priority_inbox_80x24(snap_compare: Any, make_app: Any) -> None:
+def test_priority_inbox_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:
     app = make_app("inbox", account=1111, rooms=1234)
     assert snap_compare(app, terminal_size=(80, 24), run_before=run_before_priority)
 
 
-def test_priority_inbox_120x40(snap_compare: Any, make_app: Any) -> None:
+def test_priority_inbox_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:
     app = make_app("inbox", account=1111, rooms=1234)
     assert snap_compare(app, terminal_size=(120, 40), run_before=run_before_priority)
 
 
-def test_room_80x24(snap_compare: Any, make_app: Any) -> None:
+def test_room_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:
     app = make_app("inbox", account=1111, rooms=1234)
     assert snap_compare(app, terminal_size=(80, 24), run_before=run_before_room)
 
 
-def test_room_120x40(snap_compare: Any, make_app: Any) -> None:
+def test_room_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:
     app = make_app("inbox", account=1111, rooms=1234)
     assert snap_compare(app, terminal_size=(120, 40), run_before=run_before_room)
 
 
-def test_room_140x40(snap_compare: Any, make_app: Any) -> None:
+def test_room_140x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:
     app = make_app("inbox", account=1111, rooms=1234)
     assert snap_compare(app, terminal_size=(140, 40), run_before=run_before_room)

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.helpers import settle
+from textual.pilot import Pilot
+from textual.widgets import Select
+
+from tests.helpers import MakeApp, SnapCompare, settle
 from vagent_tui.services.journal import Journal, JournalEntry
 
 _ENTRIES = [
@@ -23,33 +26,33 @@ _ENTRIES = [
 ]  # fmt: skip
 
 
-def _seeded(make_app: Any) -> Any:
+def _seeded(make_app: MakeApp) -> Any:
     journal = Journal()
     for entry in _ENTRIES:
         journal.append(entry)
     return make_app("journal")
 
 
-async def _settled(pilot: Any) -> None:
+async def _settled(pilot: Pilot[None]) -> None:
     await settle(pilot)
 
 
-def test_journal_80x24(snap_compare: Any, make_app: Any) -> None:
+def test_journal_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:
     assert snap_compare(_seeded(make_app), terminal_size=(80, 24), run_before=_settled)
 
 
-def test_journal_120x40(snap_compare: Any, make_app: Any) -> None:
+def test_journal_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:
     assert snap_compare(_seeded(make_app), terminal_size=(120, 40), run_before=_settled)
 
 
-def test_journal_failed_filter_120x40(snap_compare: Any, make_app: Any) -> None:
-    async def run_before(pilot: Any) -> None:
+def test_journal_failed_filter_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:
+    async def run_before(pilot: Pilot[None]) -> None:
         await settle(pilot)
-        pilot.app.screen.query_one("#journal-status").value = "failed"
+        pilot.app.screen.query_one("#journal-status", Select).value = "failed"
         await settle(pilot)
 
     assert snap_compare(_seeded(make_app), terminal_size=(120, 40), run_before=run_before)
 
 
-def test_journal_empty_80x24(snap_compare: Any, make_app: Any) -> None:
+def test_journal_empty_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:
     assert snap_compare(make_app("journal"), terminal_size=(80, 24), run_before=_settled)

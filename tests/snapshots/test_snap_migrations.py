@@ -6,7 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.helpers import settle, wait_for
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import Input
+
+from tests.helpers import MakeApp, SnapCompare, console, settle, shown, sim_of, wait_for
+from vagent_tui.ui.app import VagentApp
+from vagent_tui.ui.screens.migrations import MigrationsScreen
 
 
 class SimClock:
@@ -19,39 +25,44 @@ class SimClock:
         return self.now
 
 
-def reseller_app(make_app: Any) -> Any:
+def sim_clock(app: VagentApp) -> SimClock:
+    clock = sim_of(app).clock
+    assert isinstance(clock, SimClock)
+    return clock
+
+
+def reseller_app(make_app: MakeApp) -> VagentApp:
     clock = SimClock()
     app = make_app("migrations", token="demo-reseller", task_seconds=10, clock=clock)
-    app.sim_clock = clock
     app.watcher.min_interval = 0.05
     app.watcher.max_interval = 0.1
     app.watcher.clock = lambda: 1000.0
     return app
 
 
-async def _until(pilot: Any, status: str) -> None:
+async def _until(pilot: Pilot[None], status: str) -> None:
     def seen() -> bool:
-        tasks = list(pilot.app.watcher.tasks.values())
+        tasks = list(console(pilot).watcher.tasks.values())
         return bool(tasks) and tasks[0].status == status
 
     await wait_for(pilot, seen, 30.0)
 
 
-async def run_before(pilot: Any) -> None:
+async def run_before(pilot: Pilot[None]) -> None:
     # the templates, not a bounded settle: a loaded machine may take longer to list them
-    screen = pilot.app.screen
+    screen = shown(pilot.app, MigrationsScreen)
     await wait_for(pilot, lambda: screen.templates or screen.templates_error, 30.0)
     await settle(pilot)
 
 
-async def run_before_dry_run(pilot: Any) -> None:
+async def run_before_dry_run(pilot: Pilot[None]) -> None:
     await settle(pilot)
     await pilot.press("s")
-    app = pilot.app
+    app = console(pilot)
     await _until(pilot, "queued")
-    app.sim_clock.now += 5  # running, half of the agents processed
+    sim_clock(app).now += 5  # running, half of the agents processed
     await _until(pilot, "running")
-    app.sim_clock.now += 10  # past the end: completed
+    sim_clock(app).now += 10  # past the end: completed
     await _until(pilot, "completed")
     # The watch announces the end after its last poll: let it finish before clearing the
     # toasts, or a loaded machine shows the toast in the picture.
@@ -60,22 +71,22 @@ async def run_before_dry_run(pilot: Any) -> None:
     await settle(pilot)
 
 
-def test_migrations_80x24(snap_compare: Any, make_app: Any) -> None:
+def test_migrations_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:
     app = reseller_app(make_app)
     assert snap_compare(app, terminal_size=(80, 24), run_before=run_before_dry_run)
 
 
-def test_migrations_120x40(snap_compare: Any, make_app: Any) -> None:
+def test_migrations_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:
     app = reseller_app(make_app)
     assert snap_compare(app, terminal_size=(120, 40), run_before=run_before_dry_run)
 
 
-def test_migrations_partner_key_80x24(snap_compare: Any, make_app: Any) -> None:
+def test_migrations_partner_key_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:
     app = make_app("migrations")
     assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
 
 
-def no_list_app(make_app: Any, monkeypatch: Any) -> Any:
+def no_list_app(make_app: MakeApp, monkeypatch: pytest.MonkeyPatch) -> Any:
     """The real platform's case: no template list (404), two ids used before."""
     from vagent_tui.api.errors import ApiError
     from vagent_tui.services.migrations import RecentTemplates
@@ -92,20 +103,24 @@ def no_list_app(make_app: Any, monkeypatch: Any) -> Any:
     return app
 
 
-async def run_before_typed(pilot: Any) -> None:
+async def run_before_typed(pilot: Pilot[None]) -> None:
     await settle(pilot)
     await pilot.press("i", *"tpl-dental-reception")  # i: the user chooses the field
     pilot.app.focused.cursor_blink = False  # the cursor shown, whatever the time taken
     await settle(pilot)
-    pilot.app.screen.query_one("#mig-sections-typed").value = "voice, instructions"
+    pilot.app.screen.query_one("#mig-sections-typed", Input).value = "voice, instructions"
     await settle(pilot)
 
 
-def test_migrations_typed_id_80x24(snap_compare: Any, make_app: Any, monkeypatch: Any) -> None:
+def test_migrations_typed_id_80x24(
+    snap_compare: SnapCompare, make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
+) -> None:
     app = no_list_app(make_app, monkeypatch)
     assert snap_compare(app, terminal_size=(80, 24), run_before=run_before_typed)
 
 
-def test_migrations_typed_id_120x40(snap_compare: Any, make_app: Any, monkeypatch: Any) -> None:
+def test_migrations_typed_id_120x40(
+    snap_compare: SnapCompare, make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
+) -> None:
     app = no_list_app(make_app, monkeypatch)
     assert snap_compare(app, terminal_size=(120, 40), run_before=run_before_typed)

@@ -3,11 +3,10 @@ and the layouts of a short and a very wide terminal."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+from textual.pilot import Pilot
 
-from tests.helpers import settle
+from tests.helpers import MakeApp, SnapCompare, settle
 
 
 @pytest.fixture
@@ -15,12 +14,12 @@ def no_color(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("NO_COLOR", "1")
 
 
-async def _settled(pilot: Any) -> None:
+async def _settled(pilot: Pilot[None]) -> None:
     await settle(pilot)
 
 
-def test_no_color_scope_80x24(snap_compare: Any, make_app: Any, no_color: None) -> None:
-    async def run_before(pilot: Any) -> None:
+def test_no_color_scope_80x24(snap_compare: SnapCompare, make_app: MakeApp, no_color: None) -> None:
+    async def run_before(pilot: Pilot[None]) -> None:
         await settle(pilot)
         await pilot.press("down", "space")
         await settle(pilot)
@@ -30,15 +29,15 @@ def test_no_color_scope_80x24(snap_compare: Any, make_app: Any, no_color: None) 
     assert snap_compare(make_app("scope"), terminal_size=(80, 24), run_before=run_before)
 
 
-def test_no_color_agent_80x24(snap_compare: Any, make_app: Any, no_color: None) -> None:
+def test_no_color_agent_80x24(snap_compare: SnapCompare, make_app: MakeApp, no_color: None) -> None:
     app = make_app("agent", account=1111)
     assert snap_compare(app, terminal_size=(80, 24), run_before=_settled)
 
 
 def test_no_color_voices_focused_dropdown_80x24(
-    snap_compare: Any, make_app: Any, no_color: None
+    snap_compare: SnapCompare, make_app: MakeApp, no_color: None
 ) -> None:
-    async def run_before(pilot: Any) -> None:
+    async def run_before(pilot: Pilot[None]) -> None:
         await settle(pilot)
         pilot.app.screen.query_one("#voices-language").focus()
         await pilot.pause()
@@ -48,9 +47,9 @@ def test_no_color_voices_focused_dropdown_80x24(
 
 
 def test_no_color_form_dialog_with_focus_80x24(
-    snap_compare: Any, make_app: Any, no_color: None
+    snap_compare: SnapCompare, make_app: MakeApp, no_color: None
 ) -> None:
-    async def run_before(pilot: Any) -> None:
+    async def run_before(pilot: Pilot[None]) -> None:
         await settle(pilot)
         await pilot.press("a")
         await settle(pilot)
@@ -61,12 +60,12 @@ def test_no_color_form_dialog_with_focus_80x24(
 
 
 @pytest.mark.parametrize("name", ["voices", "functions"])
-def test_short_terminal_60x15(snap_compare: Any, make_app: Any, name: str) -> None:
+def test_short_terminal_60x15(snap_compare: SnapCompare, make_app: MakeApp, name: str) -> None:
     app = make_app(name, account=1111)
     assert snap_compare(app, terminal_size=(60, 15), run_before=_settled)
 
 
 @pytest.mark.parametrize("name", ["voices", "inbox"])
-def test_wide_terminal_200x50(snap_compare: Any, make_app: Any, name: str) -> None:
+def test_wide_terminal_200x50(snap_compare: SnapCompare, make_app: MakeApp, name: str) -> None:
     app = make_app(name, account=1111)
     assert snap_compare(app, terminal_size=(200, 50), run_before=_settled)

@@ -6,13 +6,13 @@ Elapsed times are pinned (``rollout_runs._clock``); the runs finish before the p
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+from textual.pilot import Pilot
 from textual.widgets import Input
 
-from tests.helpers import settle, wait_for
+from tests.helpers import MakeApp, SnapCompare, console, settle, shown, sim_of, wait_for
 from tests.pilot.test_rollout import answer_prompt, confirm_review, planned, run_done
+from vagent_tui.ui.screens.rollout import RolloutScreen
 from vagent_tui.ui.widgets.rollout_form import RolloutForm
 
 VOICE = "elevenlabs-antoni"
@@ -23,10 +23,10 @@ def _pinned_clock(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("vagent_tui.ui.screens.rollout_runs._clock", lambda: 0.0)
 
 
-async def form_with_errors(pilot: Any) -> None:
+async def form_with_errors(pilot: Pilot[None]) -> None:
     app = pilot.app
     await settle(pilot)
-    await wait_for(pilot, lambda: app.screen.catalog.voices)
+    await wait_for(pilot, lambda: shown(app, RolloutScreen).catalog.voices)
     await pilot.press("c")
     await wait_for(pilot, lambda: isinstance(app.screen, RolloutForm))
     for name, value in (("voice", "no-such-voice"), ("settings", "speakingTimeout=soon"),
@@ -37,14 +37,14 @@ async def form_with_errors(pilot: Any) -> None:
     await pilot.pause()
 
 
-async def plan(pilot: Any) -> None:
+async def plan(pilot: Pilot[None]) -> None:
     await settle(pilot)
     await planned(pilot, voice=VOICE)
 
 
-async def applied_and_a_wave(pilot: Any) -> None:
+async def applied_and_a_wave(pilot: Pilot[None]) -> None:
     """One agent (1111) keeps its own unpublished draft, one (1212) is edited meanwhile."""
-    sim = pilot.app.connection.api.sim_app.state.sim
+    sim = sim_of(console(pilot))
     for account_id in list(sim.staging):
         if account_id != 1111:
             sim.staging[account_id] = None
@@ -61,21 +61,21 @@ async def applied_and_a_wave(pilot: Any) -> None:
     await pilot.pause()
 
 
-def test_rollout_form_80x24(snap_compare: Any, make_app: Any) -> None:
+def test_rollout_form_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:
     app = make_app("rollout")
     assert snap_compare(app, terminal_size=(80, 24), run_before=form_with_errors)
 
 
-def test_rollout_plan_120x40(snap_compare: Any, make_app: Any) -> None:
+def test_rollout_plan_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:
     app = make_app("rollout")
     assert snap_compare(app, terminal_size=(120, 40), run_before=plan)
 
 
-def test_rollout_result_80x24(snap_compare: Any, make_app: Any) -> None:
+def test_rollout_result_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:
     app = make_app("rollout")
     assert snap_compare(app, terminal_size=(80, 24), run_before=applied_and_a_wave)
 
 
-def test_rollout_result_120x40(snap_compare: Any, make_app: Any) -> None:
+def test_rollout_result_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:
     app = make_app("rollout")
     assert snap_compare(app, terminal_size=(120, 40), run_before=applied_and_a_wave)

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from textual.pilot import Pilot
 
-from tests.helpers import settle
+from tests.helpers import MakeApp, SnapCompare, settle
 
 
-async def _expanded(pilot: Any) -> None:
+async def _expanded(pilot: Pilot[None]) -> None:
     """Expand Bluebird Telecom and Acme Dental Group, highlight the front desk agent."""
     await settle(pilot)
     await pilot.press("down", "space")
@@ -18,16 +18,16 @@ async def _expanded(pilot: Any) -> None:
     await settle(pilot)
 
 
-def test_scope_80x24(snap_compare: Any, make_app: Any) -> None:
+def test_scope_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:
     assert snap_compare(make_app("scope"), terminal_size=(80, 24), run_before=_expanded)
 
 
-def test_scope_120x40(snap_compare: Any, make_app: Any) -> None:
+def test_scope_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:
     assert snap_compare(make_app("scope"), terminal_size=(120, 40), run_before=_expanded)
 
 
-def test_scope_target_120x40(snap_compare: Any, make_app: Any) -> None:
-    async def run_before(pilot: Any) -> None:
+def test_scope_target_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:
+    async def run_before(pilot: Pilot[None]) -> None:
         await _expanded(pilot)
         await pilot.press("enter")
         await settle(pilot)
@@ -38,8 +38,8 @@ def test_scope_target_120x40(snap_compare: Any, make_app: Any) -> None:
     assert snap_compare(make_app("scope"), terminal_size=(120, 40), run_before=run_before)
 
 
-def test_scope_filter_80x24(snap_compare: Any, make_app: Any) -> None:
-    async def run_before(pilot: Any) -> None:
+def test_scope_filter_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:
+    async def run_before(pilot: Pilot[None]) -> None:
         await settle(pilot)
         await pilot.press("slash", *"acme")
         await settle(pilot)
@@ -49,8 +49,8 @@ def test_scope_filter_80x24(snap_compare: Any, make_app: Any) -> None:
     assert snap_compare(make_app("scope"), terminal_size=(80, 24), run_before=run_before)
 
 
-def test_scope_member_80x24(snap_compare: Any, make_app: Any) -> None:
-    async def run_before(pilot: Any) -> None:
+def test_scope_member_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:
+    async def run_before(pilot: Pilot[None]) -> None:
         await settle(pilot)
 
     app = make_app("scope", token="demo-member")

@@ -2,25 +2,25 @@
 
 from __future__ import annotations
 
-from typing import Any
+from textual.pilot import Pilot
 
-from tests.helpers import settle
+from tests.helpers import MakeApp, SnapCompare, settle
 
 
-async def _settled(pilot: Any) -> None:
+async def _settled(pilot: Pilot[None]) -> None:
     await settle(pilot)
 
 
-def test_sip_80x24(snap_compare: Any, make_app: Any) -> None:
+def test_sip_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:
     assert snap_compare(make_app("sip"), terminal_size=(80, 24), run_before=_settled)
 
 
-def test_sip_120x40(snap_compare: Any, make_app: Any) -> None:
+def test_sip_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:
     assert snap_compare(make_app("sip", account=1111), terminal_size=(120, 40), run_before=_settled)
 
 
-def test_sip_add_form_invalid_80x24(snap_compare: Any, make_app: Any) -> None:
-    async def run_before(pilot: Any) -> None:
+def test_sip_add_form_invalid_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:
+    async def run_before(pilot: Pilot[None]) -> None:
         await settle(pilot)
         await pilot.press("a")
         await settle(pilot)
@@ -30,8 +30,8 @@ def test_sip_add_form_invalid_80x24(snap_compare: Any, make_app: Any) -> None:
     assert snap_compare(make_app("sip"), terminal_size=(80, 24), run_before=run_before)
 
 
-def test_sip_remove_confirm_120x40(snap_compare: Any, make_app: Any) -> None:
-    async def run_before(pilot: Any) -> None:
+def test_sip_remove_confirm_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:
+    async def run_before(pilot: Pilot[None]) -> None:
         await settle(pilot)
         await pilot.press("d")
         await settle(pilot)

@@ -2,28 +2,28 @@
 
 from __future__ import annotations
 
-from typing import Any
+from textual.pilot import Pilot
 
-from tests.helpers import settle
+from tests.helpers import MakeApp, SnapCompare, settle
 
 
-async def run_before(pilot: Any) -> None:
+async def run_before(pilot: Pilot[None]) -> None:
     await settle(pilot)
 
 
-async def run_before_form(pilot: Any) -> None:
+async def run_before_form(pilot: Pilot[None]) -> None:
     await settle(pilot)
     await pilot.press("a")  # the form open: the description is optional
     await settle(pilot)
 
 
-def test_tokens_80x24(snap_compare: Any, make_app: Any) -> None:
+def test_tokens_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:
     assert snap_compare(make_app("tokens"), terminal_size=(80, 24), run_before=run_before)
 
 
-def test_tokens_120x40(snap_compare: Any, make_app: Any) -> None:
+def test_tokens_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:
     assert snap_compare(make_app("tokens"), terminal_size=(120, 40), run_before=run_before)
 
 
-def test_tokens_form_80x24(snap_compare: Any, make_app: Any) -> None:
+def test_tokens_form_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:
     assert snap_compare(make_app("tokens"), terminal_size=(80, 24), run_before=run_before_form)

@@ -2,39 +2,39 @@
 
 from __future__ import annotations
 
-from typing import Any
+from textual.pilot import Pilot
 
-from tests.helpers import settle
+from tests.helpers import MakeApp, SnapCompare, settle
 
 
-async def _settled(pilot: Any) -> None:
+async def _settled(pilot: Pilot[None]) -> None:
     await settle(pilot)
 
 
-async def _relays(pilot: Any) -> None:
+async def _relays(pilot: Pilot[None]) -> None:
     await settle(pilot)
     await pilot.press("t")
     await settle(pilot)
 
 
-def test_webhooks_80x24(snap_compare: Any, make_app: Any) -> None:
+def test_webhooks_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:
     assert snap_compare(make_app("webhooks"), terminal_size=(80, 24), run_before=_settled)
 
 
-def test_webhooks_120x40(snap_compare: Any, make_app: Any) -> None:
+def test_webhooks_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:
     assert snap_compare(make_app("webhooks"), terminal_size=(120, 40), run_before=_settled)
 
 
-def test_webhooks_relays_80x24(snap_compare: Any, make_app: Any) -> None:
+def test_webhooks_relays_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:
     assert snap_compare(make_app("webhooks"), terminal_size=(80, 24), run_before=_relays)
 
 
-def test_webhooks_relays_120x40(snap_compare: Any, make_app: Any) -> None:
+def test_webhooks_relays_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:
     assert snap_compare(make_app("webhooks"), terminal_size=(120, 40), run_before=_relays)
 
 
-def test_webhooks_relay_delete_500_120x40(snap_compare: Any, make_app: Any) -> None:
-    async def run_before(pilot: Any) -> None:
+def test_webhooks_relay_delete_500_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:
+    async def run_before(pilot: Pilot[None]) -> None:
         await _relays(pilot)
         await pilot.press("k", "k", "k", "k", "k", "k", "j", "j", "j", "j", "j", "d")
         await settle(pilot)
@@ -44,13 +44,13 @@ def test_webhooks_relay_delete_500_120x40(snap_compare: Any, make_app: Any) -> N
     assert snap_compare(make_app("webhooks"), terminal_size=(120, 40), run_before=run_before)
 
 
-def test_webhooks_relays_non_premium_80x24(snap_compare: Any, make_app: Any) -> None:
+def test_webhooks_relays_non_premium_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:
     app = make_app("webhooks", account=1200)
     assert snap_compare(app, terminal_size=(80, 24), run_before=_relays)
 
 
-def test_webhooks_add_form_invalid_80x24(snap_compare: Any, make_app: Any) -> None:
-    async def run_before(pilot: Any) -> None:
+def test_webhooks_add_form_invalid_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:
+    async def run_before(pilot: Pilot[None]) -> None:
         await settle(pilot)
         await pilot.press("a")
         await settle(pilot)

@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 import gc
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
+from tests.helpers import MakeApp
 from vagent_tui import cli, collector
 
 
@@ -39,7 +39,7 @@ def test_only_a_pause_made_here_is_resumed() -> None:
     assert not gc.isenabled()
 
 
-def test_the_console_starts_with_the_collector_paused(monkeypatch: Any) -> None:
+def test_the_console_starts_with_the_collector_paused(monkeypatch: pytest.MonkeyPatch) -> None:
     gc.enable()
     seen: list[bool] = []
 
@@ -54,7 +54,7 @@ def test_the_console_starts_with_the_collector_paused(monkeypatch: Any) -> None:
 
 
 async def test_the_app_resumes_it_once_started(
-    make_app: Any, monkeypatch: pytest.MonkeyPatch
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from vagent_tui.ui import app as app_module
 

@@ -32,7 +32,7 @@ from asyncio import timeout as _deadline
 from collections.abc import Callable, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Self, TypeVar
 from urllib.parse import urlencode, urlsplit
 
 import httpx
@@ -240,7 +240,7 @@ class ApiTransport:
     async def aclose(self) -> None:
         await self._http.aclose()
 
-    async def __aenter__(self) -> ApiTransport:
+    async def __aenter__(self) -> Self:
         return self
 
     async def __aexit__(self, *exc: object) -> None:

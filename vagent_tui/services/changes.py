@@ -20,7 +20,7 @@ from typing import Any
 
 from vagent_tui.api.models import FunctionDescriptor, Voice
 from vagent_tui.services.diff import FieldDiff, diff_configs
-from vagent_tui.services.settings import BY_NAME, check_value
+from vagent_tui.services.settings import check_value
 
 ENTRY_FIELDS = ("name", "instructions", "placeholder")
 """What a staging write carries of an ``actions`` entry (the rest is the platform's)."""
@@ -290,8 +290,3 @@ def plan_change(
     touched = {name: value for name, value in base.items() if name in body}
     diffs = tuple(diff_configs(touched, {**touched, **body}))
     return Plan(base=base, body=body, diffs=diffs, notes=tuple(notes))
-
-
-def setting_label(name: str) -> str:
-    setting = BY_NAME.get(name)
-    return f"{setting.label} ({name})" if setting else name

@@ -16,8 +16,8 @@ the limit grows while the latency stays flat and backs off on 429/503, honouring
 starts a request whenever the limit has room (no task parked per account). Each answer
 is handed to ``on_answer`` as it arrives; a failing account becomes an answer with
 ``error`` set and the others go on. Cancelling the task that awaits `ask_fleet` cancels
-the requests in flight and asks nothing more. `iter_fleet` is the same as an async
-iterator. No per-call work beyond the client's own parsing.
+the requests in flight and asks nothing more. No per-call work beyond the client's own
+parsing.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ import asyncio
 import csv
 import io
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -318,46 +318,6 @@ async def ask_fleet(
                 epoch = await gate.acquire()
                 group.create_task(one(account_id, epoch))
     return answers
-
-
-async def iter_fleet(
-    client: PlatformClient,
-    account_ids: Iterable[int],
-    question: str | Question,
-    *,
-    concurrency: int = DEFAULT_CONCURRENCY,
-    limiter: AdaptiveLimit | None = None,
-) -> AsyncIterator[FleetAnswer]:
-    """`ask_fleet` as an async iterator of answers in arrival order.
-
-    Leaving the loop early (``break``, or closing the iterator) cancels what is in flight.
-    """
-    ids = list(account_ids)
-    queue: asyncio.Queue[FleetAnswer] = asyncio.Queue()
-    task = asyncio.ensure_future(
-        ask_fleet(
-            client,
-            ids,
-            question,
-            concurrency=concurrency,
-            limiter=limiter,
-            on_answer=queue.put_nowait,
-        )
-    )
-    try:
-        for _ in ids:
-            getter = asyncio.ensure_future(queue.get())
-            await asyncio.wait({getter, task}, return_when=asyncio.FIRST_COMPLETED)
-            if not getter.done():
-                getter.cancel()
-                task.result()  # the run failed outside any one account: raise it
-                break
-            yield getter.result()
-        await task
-    finally:
-        if not task.done():
-            task.cancel()
-            await asyncio.gather(task, return_exceptions=True)
 
 
 def cell_text(value: Any) -> str:

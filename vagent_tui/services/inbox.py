@@ -17,7 +17,6 @@ Inbox = Literal["junk", "priority"]
 JUNK: Inbox = "junk"
 PRIORITY: Inbox = "priority"
 INBOX_TITLES: dict[Inbox, str] = {JUNK: "Junk inbox", PRIORITY: "Priority inbox"}
-INBOX_ROUTES: dict[Inbox, str] = {JUNK: "/junkConversations", PRIORITY: "/conversations"}
 
 
 def other_inbox(inbox: Inbox) -> Inbox:

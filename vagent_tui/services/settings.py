@@ -11,7 +11,6 @@ Region/City zone name.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -168,8 +167,3 @@ def form_text(name: str, value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)
-
-
-def changed_settings(current: Mapping[str, Any], wanted: Mapping[str, Any]) -> dict[str, Any]:
-    """The settings of ``wanted`` whose values differ from ``current``'s."""
-    return {k: v for k, v in wanted.items() if current.get(k) != v}

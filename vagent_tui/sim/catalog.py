@@ -80,7 +80,6 @@ VOICES: list[dict[str, Any]] = [
     }
     for p, n, langs, s2s, std, adv, d in _VOICE_ROWS
 ]
-VOICE_IDS = [v["id"] for v in VOICES]
 
 
 def voices_for(account: Account) -> list[dict[str, Any]]:
@@ -224,6 +223,5 @@ RELAY_TYPES: list[dict[str, str]] = [
     {"name": "calendly", "description": "Relay Calendly booking events"},
     {"name": "legacyCrm", "description": "Legacy CRM relay (simulator: storage is broken)"},
 ]
-RELAY_TYPE_NAMES = {t["name"] for t in RELAY_TYPES}
 #: Deleting this relay type always answers 500 ``Internal error`` (its storage is broken).
 BROKEN_RELAY_TYPE = "legacyCrm"

@@ -104,12 +104,8 @@ class ConnectionApp(CrashReportingApp[None]):
         self.key_overrides: dict[str, str] = {}
         """The keymap in force (binding id -> keys), as given to `set_keymap`."""
         self._journal: Journal | None = None
-        self.marked_accounts: tuple[int, ...] = ()
-        """Accounts marked in Fleet (``m``), for a rollout; forgotten with the client."""
         self.agent_listings = AgentListings()
         """The agent accounts below the key, listed once for Fleet and Rollout."""
-        self.roll_out_marked = False
-        """Fleet's ``R`` asks the Rollout screen to open its form for the marked accounts."""
         self.task_changed_signal: Signal[WatchedTask] = Signal(self, "task-changed")
         """Every change of a watched migration task (the migrations screen listens)."""
         self._watcher: MigrationWatcher | None = None
@@ -555,7 +551,6 @@ class ConnectionApp(CrashReportingApp[None]):
             )
         self._watcher, self._watched_client = None, client
         if old_client is not client:
-            self.marked_accounts = ()  # ids of another key's tree, maybe another platform
             self.agent_listings.forget()
         client.read_only = connection.read_only
         profile = connection.profile

@@ -1,10 +1,12 @@
 """The key convention of the whole console, written once.
 
-One table, `CONVENTION`: a verb, its keys and what it means. Every screen, widget and
-dialog follows it: a key of the table is bound to nothing but its verb's actions, and
-an action of a verb with ``only`` set is bound to nothing but the verb's keys
-(`problems` checks both; a test runs it over every class with ``BINDINGS``). Keys the
-table does not name are each screen's own, listed by ``?``.
+One table, `CONVENTION`: a verb, its keys, what it means and its action names (one per
+verb that writes: ``add``, ``delete``, ``edit``, ``publish``). Every screen, widget and
+dialog follows it: a key of the table is bound to nothing but its verb's actions, an
+action of a verb with ``only`` set is bound to nothing but the verb's keys, and a verb
+that writes is bound with a `vagent_tui.ui.safety.Key` that says so (`problems` checks
+all three; a test runs it over every class with ``BINDINGS``). Keys the table does not
+name are each screen's own, listed by ``?``.
 
 The same table makes the ``?`` panel's "Everywhere" part (`ui/keys_panel.py`) and the
 README's "Keys" section (`markdown`, written by ``vagent-tui keys --markdown``; a test
@@ -18,6 +20,8 @@ from dataclasses import dataclass
 
 from textual.binding import Binding, BindingsMap, BindingType
 from textual.keys import key_to_character
+
+from vagent_tui.ui.safety import DESTRUCTIVE, WRITES, Does, does_of
 
 NO_KEY_PREFIX = "unbound-"
 """A default "key" no terminal sends: an id bindable by the keymap, with no key of its own."""
@@ -35,6 +39,9 @@ class Verb:
     """These actions take no key but the verb's."""
     dialogs: bool = False
     """A dialog's verb (a question asked in a dialog), not a screen's."""
+    does: Does | None = None
+    """What a key of this verb does to the platform at least (`vagent_tui.ui.safety`):
+    its bindings must declare it (``Key(..., does=...)``)."""
 
 
 def _verb(
@@ -45,6 +52,7 @@ def _verb(
     *,
     only: bool = False,
     dialogs: bool = False,
+    does: Does | None = None,
 ) -> Verb:
     return Verb(
         name,
@@ -53,6 +61,7 @@ def _verb(
         frozenset(actions.split()),
         only=only,
         dialogs=dialogs,
+        does=does,
     )
 
 
@@ -85,11 +94,11 @@ CONVENTION: tuple[Verb, ...] = (
     _verb("refresh", "r", "load the screen again; retry after an error", "reload", only=True),
     _verb("filter", "slash", "filter the list", "focus_filter focus_text", only=True),
     _verb("add", "a", "add: a form opens, nothing is sent before you confirm",
-          "add add_entry new_token", only=True),
+          "add", only=True, does=WRITES),
     _verb("delete", "d", "delete or remove the highlighted item (asks first)",
-          "delete remove delete_token", only=True),
+          "delete", only=True, does=DESTRUCTIVE),
     _verb("edit", "e,E", "edit the highlighted item (E: the Agent's settings form)",
-          "edit rename edit_instructions edit_settings", only=True),
+          "edit", only=True, does=WRITES),
     _verb("toggle", "space", "switch on/off, mark, expand", "toggle toggle_function "
           "toggle_node mark"),
     _verb("copy", "y,Y", "copy (Y: the other thing there is to copy)",
@@ -97,7 +106,8 @@ CONVENTION: tuple[Verb, ...] = (
           only=True),
     _verb("stop / clear", "x", "stop what runs; clear the filters", "cancel stop clear_filters"),
     _verb("export", "w", "write to a file (CSV, JSON)", "export", only=True),
-    _verb("publish", "P", "publish staging to live (asks first)", "publish", only=True),
+    _verb("publish", "P", "publish staging to live (asks first)", "publish", only=True,
+          does=DESTRUCTIVE),
     _verb("save", "ctrl+s,ctrl+o", "save a form (ctrl+o where the terminal keeps ctrl+s)",
           "save", only=True),
     _verb("show copied", "ctrl+y", "show the last copied text, to select it by hand",
@@ -182,6 +192,19 @@ def problems(owner: str, bindings: Iterable[BindingType], *, dialog: bool = Fals
                 found.append(
                     f"{owner}: {binding.action!r} ({binding.id}) is on {binding.key!r}; "
                     f"the convention puts {verb.name} on {keys_display(verb.keys)}"
+                )
+    for declared in bindings:
+        if not isinstance(declared, Binding):
+            continue
+        name = action_name(declared.action)
+        for verb in CONVENTION:
+            if verb.does is None or verb.dialogs or name not in verb.actions:
+                continue
+            does = does_of(declared)
+            if not does.writes or (verb.does is DESTRUCTIVE and does is not DESTRUCTIVE):
+                found.append(
+                    f"{owner}: {declared.action!r} ({declared.id}) is {verb.name}, which "
+                    f"{verb.does.value}: declare it Key(..., does={verb.does.name})"
                 )
     return found
 

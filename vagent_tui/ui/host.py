@@ -44,12 +44,8 @@ class Console(Protocol):
 
     config: cfg.Config | None
     config_error: str | None
-    marked_accounts: tuple[int, ...]
-    """Accounts marked in Fleet (``m``): a rollout may go to them only."""
     agent_listings: AgentListings
     """The agent accounts below the key, listed once and shared by Fleet and Rollout."""
-    roll_out_marked: bool
-    """Set by Fleet's ``R``: the Rollout screen opens its form for the marked accounts."""
 
     def adopt_config(self, config: cfg.Config) -> None: ...
 

@@ -1,8 +1,9 @@
-"""Every binding id of the console: what a profile's ``keymap`` may override.
+"""Every binding of the console: the ids a profile's ``keymap`` may override, the ones
+that write, and the README's table of screens.
 
 Finding them imports every screen module, so this runs only on demand: the
-``vagent-tui keys`` command, and a check of a profile's keymap in a thread once the
-console is up (an unknown id would otherwise be ignored without a word).
+``vagent-tui keys`` command, tests, and a check of a profile's keymap in a thread once
+the console is up (an unknown id would otherwise be ignored without a word).
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ from dataclasses import dataclass
 from textual.binding import Binding
 from textual.dom import DOMNode
 
-from vagent_tui.ui.registry import SCREENS
+from vagent_tui.ui.convention import key_display
+from vagent_tui.ui.registry import SCREENS, ScreenInfo
+from vagent_tui.ui.safety import does_of
 from vagent_tui.words import noun_for
 
 _EXTRA_MODULES = (
@@ -80,3 +83,63 @@ def keymap_warning(profile: str, unknown: list[str]) -> str:
         f"Profile {profile!r}: keymap has unknown binding {ids} {names}, ignored. "
         "`vagent-tui keys` lists the ids."
     )
+
+
+def mutating_binding_ids() -> frozenset[str]:
+    """The id of every binding declared to write (`vagent_tui.ui.safety.Key`)."""
+    return frozenset(
+        binding.id
+        for owner in binding_owners()
+        for binding in owner.BINDINGS
+        if isinstance(binding, Binding) and binding.id and does_of(binding).writes
+    )
+
+
+def screen_class(info: ScreenInfo) -> type[DOMNode]:
+    module, _, name = info.target.partition(":")
+    found: type[DOMNode] = getattr(importlib.import_module(module), name)
+    return found
+
+
+def writing_keys(screen: type[DOMNode]) -> list[Binding]:
+    """The bindings of ``screen`` (its bases' included) declared to write, in order."""
+    found: dict[str, Binding] = {}
+    for klass in reversed(screen.__mro__):
+        for binding in vars(klass).get("BINDINGS", ()):
+            if isinstance(binding, Binding) and binding.id and does_of(binding).writes:
+                found[binding.id] = binding
+    return list(found.values())
+
+
+SCREENS_BEGIN = (
+    "<!-- screens:begin (made by `vagent-tui keys --write-readme`; "
+    "from ui/registry.py and each screen's keys) -->"
+)
+SCREENS_END = "<!-- screens:end -->"
+
+
+def screens_markdown() -> str:
+    """The README's table of screens: ``--screen`` name, key, and the keys that write."""
+    lines = [
+        "| `--screen` | Key | Screen | Shows | Keys that change the platform "
+        "(hidden when read-only) |",
+        "|---|---|---|---|---|",
+    ]
+    for info in SCREENS:
+        keys: dict[tuple[str, str], list[str]] = {}
+        for b in writing_keys(screen_class(info)):
+            shown = keys.setdefault((b.action, b.description), [])
+            shown.extend(key_display(k.strip()) for k in b.key.split(","))
+        writes = ", ".join(f"`{'/'.join(k)}` {what}" for (_, what), k in keys.items())
+        key = f"`{info.key}`" if info.key else "palette"
+        lines.append(f"| `{info.name}` | {key} | {info.title} | {info.help} | {writes or '-'} |")
+    return "\n".join(lines)
+
+
+def readme_with_screens(readme: str) -> str:
+    """``readme`` with the text between the screens markers replaced by `screens_markdown`."""
+    head, begin, rest = readme.partition(SCREENS_BEGIN)
+    _, end, tail = rest.partition(SCREENS_END)
+    if not begin or not end:
+        raise ValueError("README has no screens markers")
+    return f"{head}{SCREENS_BEGIN}\n{screens_markdown()}\n{SCREENS_END}{tail}"

@@ -124,29 +124,3 @@ SCREENS: tuple[ScreenInfo, ...] = (
 )
 
 BY_NAME = {info.name: info for info in SCREENS}
-
-
-README_BEGIN = (
-    "<!-- screens:begin (made by `vagent-tui keys --write-readme README.md`; "
-    "edit ui/registry.py) -->"
-)
-README_END = "<!-- screens:end -->"
-
-
-def markdown() -> str:
-    """README's table of the screens: the ``--screen`` name, key, title, what it shows."""
-    lines = ["| `--screen` | Key | Title | Shows |", "|---|---|---|---|"]
-    for info in SCREENS:
-        key = f"`{info.key}`" if info.key else "— (`:`)"
-        cells = (info.title.replace("|", "\\|"), info.help.replace("|", "\\|"))
-        lines.append(f"| `{info.name}` | {key} | {cells[0]} | {cells[1]} |")
-    return "\n".join(lines)
-
-
-def readme_with_table(readme: str) -> str:
-    """``readme`` with the text between the screens markers replaced by `markdown`."""
-    head, begin, rest = readme.partition(README_BEGIN)
-    _, end, tail = rest.partition(README_END)
-    if not begin or not end:
-        raise ValueError("README has no screens markers")
-    return f"{head}{README_BEGIN}\n{markdown()}\n{README_END}{tail}"

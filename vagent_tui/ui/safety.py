@@ -1,57 +1,72 @@
-"""Read-only mode: which actions change the platform, and how they are refused.
+"""What a key does to the platform, declared where the key is bound, and the read-only rule.
 
-Every binding that changes the platform (or opens a form whose only purpose is to do
-so) is listed here by its binding id. A screen derives the action names to hide from
-its own ``BINDINGS``; `ConnectionApp.run_action` refuses them with a reason when they are
-invoked anyway (a keymap override, the palette, a test). The transport refuses any
-non-GET request on a read-only client as the last line (buttons inside forms).
+A screen declares each of its keys once, in its ``BINDINGS``: a plain `Binding` reads;
+a `Key` with ``does=WRITES`` changes the platform (or opens a form whose only purpose is
+to), with ``does=DESTRUCTIVE`` it deletes, publishes, overwrites or starts what cannot
+be taken back (it asks first). Everything else is derived from that declaration:
 
-A new screen with a mutating binding adds its id below.
+- a read-only profile hides the writing keys from the footer, the palette and the ``?``
+  panel (`BaseScreen.check_action`, from `mutating_actions` over the screen's bindings),
+  and `ConnectionApp.run_action` refuses them with a reason when they are invoked anyway
+  (a keymap override, the palette, a test); the transport refuses any non-GET request on
+  a read-only client as the last line (buttons inside forms);
+- the list of writing binding ids (`vagent_tui.ui.keys.mutating_binding_ids`) and the
+  README's screen table (`vagent-tui keys --write-readme`).
+
+``tests/unit/ui/test_declared_writes.py`` fails when an action that reaches a write
+(a ``write-*`` worker, `stage_change`) is bound without ``does=WRITES`` or
+``DESTRUCTIVE``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import Enum
 
 from textual.binding import Binding, BindingType
 
-MUTATING_BINDING_IDS: frozenset[str] = frozenset(
-    {
-        "agent.rename",
-        "agent.edit",
-        "agent.publish",
-        "agent.revert",
-        "agent.save-version",
-        "agent.restore",
-        "agent.restore-live",
-        "voices.use",
-        "functions.toggle",
-        "functions.add",
-        "functions.instructions",
-        "tokens.new",
-        "tokens.delete",
-        "sip.add",
-        "sip.remove",
-        "webhooks.add",
-        "webhooks.delete",  # destinations and relay configurations
-        "computer.start",
-        "computer.stop",
-        "computer.browser_session",
-        "computer.upload",
-        "billing.save",
-        "billing.save-alt",
-        "migrations.start",
-        "rollout.apply",
-        "rollout.publish",
-    }
-)
+
+class Does(Enum):
+    """What a key does to the platform."""
+
+    READS = "reads"
+    WRITES = "writes"
+    DESTRUCTIVE = "destructive"
+    """Deletes, publishes, restores to live, starts a real migration: asks first."""
+
+    @property
+    def writes(self) -> bool:
+        return self is not Does.READS
+
+
+READS = Does.READS
+WRITES = Does.WRITES
+DESTRUCTIVE = Does.DESTRUCTIVE
+
+
+@dataclass(frozen=True)
+class Key(Binding):
+    """A `Binding` that says what it does: ``Key("d", "delete", "Delete", id=..., does=...)``.
+
+    Textual copies bindings into plain `Binding` values when it builds its maps (and
+    when a keymap rebinds them), so what a key does is read from the class's
+    ``BINDINGS`` (`does_of`), never from an active binding.
+    """
+
+    does: Does = Does.READS
+
+
+def does_of(binding: BindingType) -> Does:
+    """What a declared binding does (a plain `Binding` or tuple reads)."""
+    return binding.does if isinstance(binding, Key) else Does.READS
 
 
 def mutating_actions(bindings: Iterable[BindingType]) -> dict[str, str]:
-    """Action name -> description of the mutating bindings among ``bindings``."""
+    """Action name -> description of the bindings among ``bindings`` that write."""
     found: dict[str, str] = {}
     for binding in bindings:
-        if isinstance(binding, Binding) and binding.id in MUTATING_BINDING_IDS:
+        if isinstance(binding, Key) and binding.does.writes:
             name = binding.action.partition("(")[0]
             found[name] = binding.description or name.replace("_", " ")
     return found

@@ -3,17 +3,22 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from email.parser import BytesParser
 from email.policy import HTTP
 from typing import Any
 
 import httpx
 
+from vagent_tui.api.client import PlatformClient
+
 TOKEN = "SENTINEL-TOKEN-9f8e7d6c5b4a"
 BASE = "http://platform.test"
 
 Reply = httpx.Response | BaseException | Callable[[httpx.Request], httpx.Response]
+
+ClientCall = Callable[[PlatformClient], Awaitable[Any]]
+"""A call of the client, as the parametrized tests give it."""
 
 
 def ok(payload: Any = None, status: int = 200, **kwargs: Any) -> httpx.Response:
@@ -74,7 +79,8 @@ def multipart_fields(request: httpx.Request) -> dict[str, tuple[str | None, byte
     fields: dict[str, tuple[str | None, bytes]] = {}
     for part in message.iter_parts():
         name = part.get_param("name", header="content-disposition")
-        fields[str(name)] = (part.get_filename(), part.get_payload(decode=True) or b"")
+        payload = part.get_payload(decode=True)
+        fields[str(name)] = (part.get_filename(), payload if isinstance(payload, bytes) else b"")
     return fields
 
 

@@ -5,10 +5,13 @@ from __future__ import annotations
 import asyncio
 import types
 from collections.abc import AsyncIterator, Callable
+from typing import Any
 
 import httpx
 import pytest
 
+from tests.unit.api.conftest import MakeClient
+from tests.unit.api.helpers import ClientCall
 from vagent_tui.api import transport as client_module
 from vagent_tui.api.errors import (
     ApiError,
@@ -23,7 +26,7 @@ from vagent_tui.api.errors import (
 from .helpers import Recorder, ok
 
 
-def envelope(status: int, message: str, **kwargs) -> httpx.Response:
+def envelope(status: int, message: str, **kwargs: Any) -> httpx.Response:
     return httpx.Response(status, json={"success": False, "message": message}, **kwargs)
 
 
@@ -54,7 +57,9 @@ def sleeps(monkeypatch: pytest.MonkeyPatch) -> list[float]:
         (500, "Internal error"),
     ],
 )
-async def test_error_envelope_becomes_api_error(make_client, status: int, message: str) -> None:
+async def test_error_envelope_becomes_api_error(
+    make_client: MakeClient, status: int, message: str
+) -> None:
     recorder = Recorder(envelope(status, message))
     client = make_client(recorder, get_retries=0)
 
@@ -71,7 +76,7 @@ async def test_error_envelope_becomes_api_error(make_client, status: int, messag
     assert error.kind == "api"
 
 
-async def test_success_false_with_200_is_api_error(make_client) -> None:
+async def test_success_false_with_200_is_api_error(make_client: MakeClient) -> None:
     client = make_client(Recorder(envelope(200, "targetAccountId is outside your hierarchy")))
 
     with pytest.raises(ApiError) as info:
@@ -81,7 +86,7 @@ async def test_success_false_with_200_is_api_error(make_client) -> None:
     assert info.value.message == "targetAccountId is outside your hierarchy"
 
 
-async def test_error_without_message_names_the_status(make_client) -> None:
+async def test_error_without_message_names_the_status(make_client: MakeClient) -> None:
     client = make_client(Recorder(httpx.Response(404, json={"success": False})))
 
     with pytest.raises(ApiError) as info:
@@ -92,7 +97,9 @@ async def test_error_without_message_names_the_status(make_client) -> None:
 
 
 @pytest.mark.parametrize("content", [b"", b"<html>Bad Gateway</html>"])
-async def test_error_status_with_non_json_body_is_api_error(make_client, content: bytes) -> None:
+async def test_error_status_with_non_json_body_is_api_error(
+    make_client: MakeClient, content: bytes
+) -> None:
     client = make_client(Recorder(httpx.Response(502, content=content)), get_retries=0)
 
     with pytest.raises(ApiError) as info:
@@ -111,7 +118,9 @@ async def test_error_status_with_non_json_body_is_api_error(make_client, content
     ],
     ids=["html", "empty", "array", "string"],
 )
-async def test_non_object_reply_is_malformed(make_client, response: httpx.Response) -> None:
+async def test_non_object_reply_is_malformed(
+    make_client: MakeClient, response: httpx.Response
+) -> None:
     client = make_client(Recorder(response))
 
     with pytest.raises(MalformedResponse) as info:
@@ -147,14 +156,16 @@ async def test_non_object_reply_is_malformed(make_client, response: httpx.Respon
         "resellers-dict",
     ],
 )
-async def test_wrong_field_types_are_malformed(make_client, call, payload) -> None:
+async def test_wrong_field_types_are_malformed(
+    make_client: MakeClient, call: ClientCall, payload: Any
+) -> None:
     client = make_client(Recorder(ok(payload)))
 
     with pytest.raises(MalformedResponse):
         await call(client)
 
 
-async def test_connect_error_is_transport_error(make_client) -> None:
+async def test_connect_error_is_transport_error(make_client: MakeClient) -> None:
     recorder = Recorder(httpx.ConnectError("Connection refused"))
     client = make_client(recorder, get_retries=0)
 
@@ -172,7 +183,7 @@ async def test_connect_error_is_transport_error(make_client) -> None:
     "exc",
     [httpx.ReadTimeout("timed out"), httpx.ConnectTimeout("timed out"), httpx.PoolTimeout("x")],
 )
-async def test_timeouts_are_request_timeout(make_client, exc: Exception) -> None:
+async def test_timeouts_are_request_timeout(make_client: MakeClient, exc: Exception) -> None:
     client = make_client(Recorder(exc), get_retries=0)
 
     with pytest.raises(RequestTimeout) as info:
@@ -182,7 +193,7 @@ async def test_timeouts_are_request_timeout(make_client, exc: Exception) -> None
     assert isinstance(info.value, TransportError)
 
 
-async def test_errors_do_not_chain_httpx_exceptions(make_client) -> None:
+async def test_errors_do_not_chain_httpx_exceptions(make_client: MakeClient) -> None:
     client = make_client(Recorder(httpx.ConnectError("boom")), get_retries=0)
 
     with pytest.raises(TransportError) as info:
@@ -206,7 +217,9 @@ async def test_errors_do_not_chain_httpx_exceptions(make_client) -> None:
     ],
     ids=["503", "429", "500", "connect-error", "read-timeout"],
 )
-async def test_get_retried_then_succeeds(make_client, sleeps, failure) -> None:
+async def test_get_retried_then_succeeds(
+    make_client: MakeClient, sleeps: list[float], failure: httpx.Response | Exception
+) -> None:
     recorder = Recorder(failure, failure, ok({"success": True, "voices": [{"id": "v1"}]}))
     client = make_client(recorder, get_retries=2)
 
@@ -218,7 +231,9 @@ async def test_get_retried_then_succeeds(make_client, sleeps, failure) -> None:
 
 
 @pytest.mark.parametrize("retries", [0, 1, 3])
-async def test_get_retries_are_bounded(make_client, sleeps, retries: int) -> None:
+async def test_get_retries_are_bounded(
+    make_client: MakeClient, sleeps: list[float], retries: int
+) -> None:
     recorder = Recorder(envelope(503, "Service unavailable"))
     client = make_client(recorder, get_retries=retries)
 
@@ -231,7 +246,9 @@ async def test_get_retries_are_bounded(make_client, sleeps, retries: int) -> Non
     assert len(sleeps) == retries
 
 
-async def test_transport_failure_after_retries_raises_last_failure(make_client, sleeps) -> None:
+async def test_transport_failure_after_retries_raises_last_failure(
+    make_client: MakeClient, sleeps: list[float]
+) -> None:
     recorder = Recorder(httpx.ConnectError("refused"))
     client = make_client(recorder, get_retries=2)
 
@@ -241,7 +258,9 @@ async def test_transport_failure_after_retries_raises_last_failure(make_client, 
 
 
 @pytest.mark.parametrize("status", [400, 401, 403, 404, 409])
-async def test_get_client_errors_not_retried(make_client, sleeps, status: int) -> None:
+async def test_get_client_errors_not_retried(
+    make_client: MakeClient, sleeps: list[float], status: int
+) -> None:
     recorder = Recorder(envelope(status, "nope"))
     client = make_client(recorder, get_retries=3)
 
@@ -396,7 +415,7 @@ async def test_a_write_whose_reply_is_garbled_is_not_resent(make_client, sleeps,
     assert outcome_unknown(info.value)  # the caller reads back
 
 
-async def test_retry_after_is_honoured(make_client, sleeps) -> None:
+async def test_retry_after_is_honoured(make_client: MakeClient, sleeps: list[float]) -> None:
     recorder = Recorder(
         envelope(429, "Slow down", headers={"Retry-After": "3"}),
         envelope(503, "Busy", headers={"Retry-After": "1"}),
@@ -410,7 +429,7 @@ async def test_retry_after_is_honoured(make_client, sleeps) -> None:
     assert recorder.calls == 3
 
 
-async def test_retry_after_is_capped(make_client, sleeps) -> None:
+async def test_retry_after_is_capped(make_client: MakeClient, sleeps: list[float]) -> None:
     recorder = Recorder(envelope(429, "Slow down", headers={"Retry-After": "3600"}), ok())
     client = make_client(recorder, get_retries=1, backoff=0, max_retry_after=0.5)
 
@@ -419,7 +438,9 @@ async def test_retry_after_is_capped(make_client, sleeps) -> None:
     assert sleeps == [0.5]
 
 
-async def test_backoff_grows_without_retry_after(make_client, sleeps) -> None:
+async def test_backoff_grows_without_retry_after(
+    make_client: MakeClient, sleeps: list[float]
+) -> None:
     recorder = Recorder(envelope(503, "a"), envelope(503, "b"), envelope(503, "c"), ok())
     client = make_client(recorder, get_retries=3, backoff=0.01, max_retry_after=10)
 
@@ -431,7 +452,9 @@ async def test_backoff_grows_without_retry_after(make_client, sleeps) -> None:
         assert 0.01 * 2**attempt <= delay < 0.01 * 2 ** (attempt + 1)
 
 
-async def test_backoff_capped_by_max_retry_after(make_client, sleeps) -> None:
+async def test_backoff_capped_by_max_retry_after(
+    make_client: MakeClient, sleeps: list[float]
+) -> None:
     recorder = Recorder(envelope(503, "a"), ok())
     client = make_client(recorder, get_retries=1, backoff=100, max_retry_after=0.25)
 
@@ -463,7 +486,13 @@ WRITES = [
     ],
     ids=["503", "429", "connect", "timeout"],
 )
-async def test_writes_are_never_retried(make_client, sleeps, call, failure, error) -> None:
+async def test_writes_are_never_retried(
+    make_client: MakeClient,
+    sleeps: list[float],
+    call: ClientCall,
+    failure: httpx.Response | Exception,
+    error: type[Exception],
+) -> None:
     recorder = Recorder(failure, ok())
     client = make_client(recorder, get_retries=5)
 
@@ -474,7 +503,7 @@ async def test_writes_are_never_retried(make_client, sleeps, call, failure, erro
     assert sleeps == []
 
 
-async def test_other_host_refusal_is_a_platform_error(make_client) -> None:
+async def test_other_host_refusal_is_a_platform_error(make_client: MakeClient) -> None:
     client = make_client(Recorder())
 
     with pytest.raises(PlatformError) as info:

@@ -21,10 +21,11 @@ from .helpers import Recorder, ok
 async def test_full_url_is_the_url_httpx_builds_from_params(base: str, path: str) -> None:
     transport = ApiTransport(base, "tok en/é+&=")
     try:
-        for query in (
+        queries: tuple[dict[str, str | int], ...] = (
             {"token": transport._token},
             {"token": transport._token, "targetAccountId": 5, "q": "a b&c=d/é?#", "e": ""},
-        ):
+        )
+        for query in queries:
             full = transport._full_url(path, query)
             assert full is not None
             expected = transport._http.build_request("GET", path, params=query).url

@@ -6,6 +6,8 @@ from __future__ import annotations
 import httpx
 import pytest
 
+from tests.unit.api.conftest import MakeClient
+from tests.unit.api.helpers import Reply
 from vagent_tui.api import models as m
 from vagent_tui.api.client import Exchange
 from vagent_tui.api.errors import ApiError, MalformedResponse
@@ -35,7 +37,7 @@ ROOM = {"roomId": "1:5000041", "name": "Maria", "destinationInboxType": "priorit
 PAGE = {"success": True, "pageSize": 20, "pageNumber": 2, "totalRooms": 41, "rooms": [ROOM]}
 
 
-async def test_priority_inbox_sends_the_junk_inbox_paging(make_client) -> None:
+async def test_priority_inbox_sends_the_junk_inbox_paging(make_client: MakeClient) -> None:
     recorder = Recorder(ok(PAGE))
     client = make_client(recorder)
 
@@ -51,7 +53,7 @@ async def test_priority_inbox_sends_the_junk_inbox_paging(make_client) -> None:
     assert page.rooms[0].destination_inbox_type == "priority"
 
 
-async def test_priority_inbox_sends_unread_only_when_set(make_client) -> None:
+async def test_priority_inbox_sends_unread_only_when_set(make_client: MakeClient) -> None:
     recorder = Recorder(ok(PAGE))
     client = make_client(recorder)
 
@@ -60,7 +62,7 @@ async def test_priority_inbox_sends_unread_only_when_set(make_client) -> None:
     assert query(recorder.last)["unread"] == ["true"]
 
 
-async def test_priority_inbox_error_is_the_platform_message(make_client) -> None:
+async def test_priority_inbox_error_is_the_platform_message(make_client: MakeClient) -> None:
     reply = {"success": False, "message": "targetAccountId must select an agent account"}
     client = make_client(Recorder(ok(reply, status=400)))
 
@@ -68,7 +70,7 @@ async def test_priority_inbox_error_is_the_platform_message(make_client) -> None
         await client.list_priority_rooms()
 
 
-async def test_room_messages_read_the_published_bare_array(make_client) -> None:
+async def test_room_messages_read_the_published_bare_array(make_client: MakeClient) -> None:
     recorder = Recorder(ok([MESSAGE, None, {"message": "short"}]))
     client = make_client(recorder)
     heard: list[Exchange] = []
@@ -92,7 +94,7 @@ async def test_room_messages_read_the_published_bare_array(make_client) -> None:
     ]
 
 
-async def test_room_id_is_one_path_segment(make_client) -> None:
+async def test_room_id_is_one_path_segment(make_client: MakeClient) -> None:
     recorder = Recorder(ok([]))
     client = make_client(recorder)
 
@@ -101,7 +103,7 @@ async def test_room_id_is_one_path_segment(make_client) -> None:
     assert recorder.last.url.raw_path.startswith(b"/api/v2/messages/a%2Fb%3Fc%23d:1?")
 
 
-async def test_room_messages_under_a_key_are_read_too(make_client) -> None:
+async def test_room_messages_under_a_key_are_read_too(make_client: MakeClient) -> None:
     client = make_client(Recorder(ok({"success": True, "messages": [MESSAGE]})))
 
     (message,) = await client.list_room_messages("1111:240")
@@ -109,7 +111,7 @@ async def test_room_messages_under_a_key_are_read_too(make_client) -> None:
     assert message.message == MESSAGE["message"]
 
 
-async def test_messages_of_unexpected_shapes_are_kept_and_shown(make_client) -> None:
+async def test_messages_of_unexpected_shapes_are_kept_and_shown(make_client: MakeClient) -> None:
     odd = {
         "message": 42, "from": "x", "fromUser": {"name": "Wei Kim", "id": 7}, "to": None,
         "timestamp": "1763596783", "attachments": [None, {"url": "https://x.example/f.pdf"},
@@ -141,7 +143,9 @@ async def test_messages_of_unexpected_shapes_are_kept_and_shown(make_client) -> 
     ],
     ids=["404", "truncated", "a-string", "messages-not-a-list"],
 )
-async def test_room_messages_errors(make_client, reply, error, text) -> None:
+async def test_room_messages_errors(
+    make_client: MakeClient, reply: Reply, error: type[Exception], text: str
+) -> None:
     client = make_client(Recorder(reply))
 
     with pytest.raises(error, match=text):

@@ -8,12 +8,14 @@ ADR export is configured at partner, reseller or organization level.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
 
+from tests.unit.api.conftest import MakeClient
 from vagent_tui.api import models as m
-from vagent_tui.api.client import Exchange
+from vagent_tui.api.client import Exchange, PlatformClient
 from vagent_tui.api.scope import ScopeLevel
 from vagent_tui.api.targets import LevelTarget, level_target
 
@@ -37,7 +39,9 @@ def adr() -> m.AdrExportConfig:
     ],
     ids=["list_templates", "migrate", "migration_status", "set_adr_export"],
 )
-async def test_a_reseller_is_selected_by_target_reseller_id(make_client, call) -> None:
+async def test_a_reseller_is_selected_by_target_reseller_id(
+    make_client: MakeClient, call: Callable[[PlatformClient, LevelTarget], Awaitable[Any]]
+) -> None:
     recorder = Recorder(ok({"success": True, "templates": []}))
     client = make_client(recorder)
 
@@ -54,7 +58,9 @@ async def test_a_reseller_is_selected_by_target_reseller_id(make_client, call) -
         (ScopeLevel.ORGANIZATION, "targetOrganizationId"),
     ],
 )
-async def test_the_adr_export_takes_the_parameter_of_its_level(make_client, level, param) -> None:
+async def test_the_adr_export_takes_the_parameter_of_its_level(
+    make_client: MakeClient, level: ScopeLevel, param: str
+) -> None:
     recorder = Recorder()
     client = make_client(recorder)
 
@@ -63,7 +69,7 @@ async def test_the_adr_export_takes_the_parameter_of_its_level(make_client, leve
     assert query(recorder.last) == {"token": [TOKEN], param: ["77"]}
 
 
-async def test_an_account_id_is_still_target_account_id(make_client) -> None:
+async def test_an_account_id_is_still_target_account_id(make_client: MakeClient) -> None:
     recorder = Recorder()
     client = make_client(recorder)
 
@@ -72,7 +78,9 @@ async def test_an_account_id_is_still_target_account_id(make_client) -> None:
     assert query(recorder.last) == {"token": [TOKEN], "targetAccountId": ["1111"]}
 
 
-async def test_a_status_endpoint_with_its_own_target_sends_only_ours(make_client) -> None:
+async def test_a_status_endpoint_with_its_own_target_sends_only_ours(
+    make_client: MakeClient,
+) -> None:
     recorder = Recorder(ok({"success": True, "taskId": "t-1"}))
     client = make_client(recorder)
 
@@ -82,7 +90,9 @@ async def test_a_status_endpoint_with_its_own_target_sends_only_ours(make_client
     assert query(recorder.last) == {"token": [TOKEN], "targetResellerId": ["1100"]}
 
 
-async def test_observers_hear_the_parameter_that_carried_the_target(make_client) -> None:
+async def test_observers_hear_the_parameter_that_carried_the_target(
+    make_client: MakeClient,
+) -> None:
     client = make_client(Recorder(ok({"success": True, "taskId": "t-1"})))
     heard: list[Exchange] = []
     client.observers.append(heard.append)
@@ -130,7 +140,9 @@ ADR_LEVELS = (ScopeLevel.PARTNER, ScopeLevel.RESELLER, ScopeLevel.ORGANIZATION)
     ],
     ids=["reseller", "partner", "organization", "reseller-user", "org-for-templates", "agent"],
 )  # fmt: skip
-def test_level_target_of_an_account(fields, levels, expected) -> None:
+def test_level_target_of_an_account(
+    fields: dict[str, Any], levels: tuple[ScopeLevel, ...], expected: LevelTarget | None
+) -> None:
     assert level_target(account(**fields), *levels) == expected
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
+from tests.unit.api.conftest import MakeClient
 from vagent_tui.api import models as m
 from vagent_tui.api.client import Exchange
 from vagent_tui.api.errors import MalformedResponse
@@ -26,7 +27,7 @@ VOICE = {
 }
 
 
-async def test_list_voices_parses_models_and_keeps_unknown_fields(make_client) -> None:
+async def test_list_voices_parses_models_and_keeps_unknown_fields(make_client: MakeClient) -> None:
     client = make_client(Recorder(ok({"success": True, "voices": [VOICE, {"id": "v-2"}]})))
 
     voices = await client.list_voices()
@@ -78,13 +79,13 @@ async def test_an_empty_list_is_an_empty_list(make_client) -> None:
     assert await client.list_webhooks() == []
 
 
-async def test_staging_null_campaign_is_none(make_client) -> None:
+async def test_staging_null_campaign_is_none(make_client: MakeClient) -> None:
     client = make_client(Recorder(ok({"success": True, "message": "", "campaign": None})))
 
     assert await client.get_staging(target=5) is None
 
 
-async def test_live_campaign_is_agent_config_with_extras(make_client) -> None:
+async def test_live_campaign_is_agent_config_with_extras(make_client: MakeClient) -> None:
     campaign = {"id": "cfg-5", "title": "Front desk", "agentS2SEngine": "openai", "newKnob": 7}
     client = make_client(Recorder(ok({"success": True, "message": "ok", "campaign": campaign})))
 
@@ -96,7 +97,7 @@ async def test_live_campaign_is_agent_config_with_extras(make_client) -> None:
     assert config.model_extra == {"newKnob": 7}
 
 
-async def test_get_agent_parses_campaign(make_client) -> None:
+async def test_get_agent_parses_campaign(make_client: MakeClient) -> None:
     client = make_client(Recorder(ok({"success": True, "campaign": {"id": "cfg-1"}})))
 
     config = await client.get_agent("cfg-1")
@@ -104,7 +105,7 @@ async def test_get_agent_parses_campaign(make_client) -> None:
     assert config is not None and config.id == "cfg-1"
 
 
-async def test_migrate_success_only_is_not_a_task(make_client) -> None:
+async def test_migrate_success_only_is_not_a_task(make_client: MakeClient) -> None:
     client = make_client(Recorder(ok({"success": True})))
 
     task = await client.migrate("tpl-1")
@@ -115,7 +116,7 @@ async def test_migrate_success_only_is_not_a_task(make_client) -> None:
     assert task.template_id == "tpl-1"
 
 
-async def test_migrate_task_shape(make_client) -> None:
+async def test_migrate_task_shape(make_client: MakeClient) -> None:
     reply = {
         "success": True,
         "taskId": "task-9",
@@ -134,7 +135,9 @@ async def test_migrate_task_shape(make_client) -> None:
     assert task.model_extra == {"agentsMatched": 12}
 
 
-async def test_migration_status_tolerates_unknown_status_and_fields(make_client) -> None:
+async def test_migration_status_tolerates_unknown_status_and_fields(
+    make_client: MakeClient,
+) -> None:
     reply = {
         "success": True,
         "taskId": "task-9",
@@ -154,7 +157,7 @@ async def test_migration_status_tolerates_unknown_status_and_fields(make_client)
     assert task.model_extra == {"shiny": True}
 
 
-async def test_get_account_reads_details(make_client) -> None:
+async def test_get_account_reads_details(make_client: MakeClient) -> None:
     reply = {
         "success": True,
         "id": 77,
@@ -171,7 +174,7 @@ async def test_get_account_reads_details(make_client) -> None:
     assert account.model_extra == {"success": True}
 
 
-async def test_child_page_totals_and_items(make_client) -> None:
+async def test_child_page_totals_and_items(make_client: MakeClient) -> None:
     reply = {
         "success": True,
         "totalResellers": 41,
@@ -189,7 +192,7 @@ async def test_child_page_totals_and_items(make_client) -> None:
     assert [a.display_name for a in page.items] == ["A", "b"]
 
 
-async def test_child_page_without_total_counts_items(make_client) -> None:
+async def test_child_page_without_total_counts_items(make_client: MakeClient) -> None:
     client = make_client(Recorder(ok({"success": True, "accounts": [{"id": 1}]})))
 
     page = await client.list_accounts(3)
@@ -197,7 +200,7 @@ async def test_child_page_without_total_counts_items(make_client) -> None:
     assert page.total == 1
 
 
-async def test_junk_rooms_page(make_client) -> None:
+async def test_junk_rooms_page(make_client: MakeClient) -> None:
     reply = {
         "success": True,
         "pageSize": 20,
@@ -226,7 +229,7 @@ async def test_junk_rooms_page(make_client) -> None:
     assert room.last_message_at is not None and room.last_message_at.year == 2025
 
 
-async def test_create_token_returns_record(make_client) -> None:
+async def test_create_token_returns_record(make_client: MakeClient) -> None:
     record = {
         "token": "new-secret-token-abcd",
         "description": "ci",
@@ -245,7 +248,7 @@ async def test_create_token_returns_record(make_client) -> None:
     assert token.created_at is not None and token.created_at.year == 2025
 
 
-async def test_rename_version_reply(make_client) -> None:
+async def test_rename_version_reply(make_client: MakeClient) -> None:
     reply = {"success": True, "versionId": 1750194180352, "newTitle": "Launch"}
     client = make_client(Recorder(ok(reply)))
 
@@ -254,7 +257,7 @@ async def test_rename_version_reply(make_client) -> None:
     assert (change.version_id, change.new_title) == (1750194180352, "Launch")
 
 
-async def test_recording_status_null_and_present(make_client) -> None:
+async def test_recording_status_null_and_present(make_client: MakeClient) -> None:
     recording = {"state": "recording", "recordingId": "r-1", "slotId": 2, "finalized": False}
     client = make_client(
         Recorder(ok({"success": True, "recording": None}), ok({"recording": recording}))
@@ -265,7 +268,7 @@ async def test_recording_status_null_and_present(make_client) -> None:
     assert status is not None and (status.recording_id, status.slot_id) == ("r-1", 2)
 
 
-async def test_start_recording_reply_fields(make_client) -> None:
+async def test_start_recording_reply_fields(make_client: MakeClient) -> None:
     reply = {
         "success": True,
         "state": "recording",
@@ -284,7 +287,7 @@ async def test_start_recording_reply_fields(make_client) -> None:
     assert recording.finalized is False
 
 
-async def test_upload_result(make_client) -> None:
+async def test_upload_result(make_client: MakeClient) -> None:
     reply = {"success": True, "path": "a.txt", "size": 3, "mode": "0644", "overwritten": False}
     client = make_client(Recorder(ok(reply)))
 
@@ -293,7 +296,7 @@ async def test_upload_result(make_client) -> None:
     assert (result.path, result.size, result.overwritten) == ("a.txt", 3, False)
 
 
-async def test_delete_relay_envelope_message(make_client) -> None:
+async def test_delete_relay_envelope_message(make_client: MakeClient) -> None:
     message = "Webhook Relay type 'chargebee' removed successfully."
     client = make_client(Recorder(ok({"success": True, "message": message})))
 
@@ -303,7 +306,7 @@ async def test_delete_relay_envelope_message(make_client) -> None:
     assert envelope.message == message
 
 
-async def test_201_created_is_success(make_client) -> None:
+async def test_201_created_is_success(make_client: MakeClient) -> None:
     client = make_client(
         Recorder(ok({"success": True, "message": "IP entry created successfully"}, status=201))
     )
@@ -313,7 +316,7 @@ async def test_201_created_is_success(make_client) -> None:
     assert envelope.message == "IP entry created successfully"
 
 
-async def test_observers_hear_exchanges_without_secrets(make_client) -> None:
+async def test_observers_hear_exchanges_without_secrets(make_client: MakeClient) -> None:
     heard: list[Exchange] = []
     client = make_client(Recorder(ok({"success": True, "message": "done"})))
     client.observers.append(heard.append)
@@ -340,7 +343,7 @@ async def test_observers_hear_exchanges_without_secrets(make_client) -> None:
     assert heard[0].message == "done"
 
 
-async def test_observer_hears_failures(make_client) -> None:
+async def test_observer_hears_failures(make_client: MakeClient) -> None:
     heard: list[Exchange] = []
     client = make_client(
         Recorder(httpx.Response(404, json={"success": False, "message": "No such agent"}))
@@ -354,7 +357,9 @@ async def test_observer_hears_failures(make_client) -> None:
     assert heard[0].message == "No such agent"
 
 
-async def test_relays_read_the_published_headers_and_the_old_object(make_client) -> None:
+async def test_relays_read_the_published_headers_and_the_old_object(
+    make_client: MakeClient,
+) -> None:
     """api-facts: ``headers`` is an array of single-key objects; one object is read too."""
     published = {
         "type": "twilioSMS",
@@ -376,7 +381,7 @@ async def test_relays_read_the_published_headers_and_the_old_object(make_client)
     assert relays[0].success_status_codes == [200, 202]
 
 
-async def test_save_relay_reply_message(make_client) -> None:
+async def test_save_relay_reply_message(make_client: MakeClient) -> None:
     message = "Webhook Relay for type 'stripe' configured successfully."
     client = make_client(Recorder(ok({"success": True, "message": message})))
 
@@ -389,7 +394,9 @@ async def test_save_relay_reply_message(make_client) -> None:
     "stamp",
     [1678829072, 1678829072.5, "1678829072", 1678829072000, "1678829072000", "2023-03-14T21:24:32"],
 )
-async def test_sip_and_webhook_timestamps_number_or_text(make_client, stamp: object) -> None:
+async def test_sip_and_webhook_timestamps_number_or_text(
+    make_client: MakeClient, stamp: object
+) -> None:
     """api-facts: a number (epoch seconds); numeric text, milliseconds and ISO read too."""
     entry = {"ip": "192.0.2.1", "label": "pbx", "timestamp": stamp, "userId": 5}
     hook = {"url": "https://h.example.com", "type": "agent", "timestamp": stamp}
@@ -406,7 +413,9 @@ async def test_sip_and_webhook_timestamps_number_or_text(make_client, stamp: obj
 
 
 @pytest.mark.parametrize("stamp", [None, "", "soon", True, {"at": 1}, [1]])
-async def test_an_unreadable_timestamp_keeps_the_record(make_client, stamp: object) -> None:
+async def test_an_unreadable_timestamp_keeps_the_record(
+    make_client: MakeClient, stamp: object
+) -> None:
     entry = {"ip": "192.0.2.1", "timestamp": stamp}
     client = make_client(Recorder(ok({"success": True, "whitelist": [entry]})))
 

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from tests.unit.api.conftest import MakeClient
 from vagent_tui.api import models as m
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.errors import MalformedResponse, PlatformError
@@ -42,8 +43,8 @@ async def _drain(stream: Any) -> None:
 
 def adr() -> m.AdrExportConfig:
     return m.AdrExportConfig(
-        delivery_protocol="SFTP",
-        rotation_minutes=30,
+        delivery_protocol="SFTP",  # type: ignore[arg-type]  # the model lowers it
+        rotation_minutes=30,  # type: ignore[arg-type]  # the model takes a number too
         host="ftp.example.com",
         port=2202,
         username="exporter",
@@ -55,7 +56,7 @@ CASES = [
     Case("get_account", lambda c, t: c.get_account(target=t), "GET", "/api/v2/account"),
     Case(
         "list_functions",
-        lambda c, t: c.list_functions(t),
+        lambda c, t: c.list_functions(t),  # type: ignore[arg-type]  # the case gives a target
         "GET",
         "/api/v2/agent/functions",
         target_required=True,
@@ -510,7 +511,7 @@ EVERY_LIST = {
 
 
 @pytest.mark.parametrize(("case", "target"), _variants())
-async def test_request_shape(make_client, case: Case, target: int | None) -> None:
+async def test_request_shape(make_client: MakeClient, case: Case, target: int | None) -> None:
     recorder = Recorder(ok(EVERY_LIST))
     client = make_client(recorder)
 
@@ -542,7 +543,7 @@ async def test_request_shape(make_client, case: Case, target: int | None) -> Non
         assert str(TARGET) not in request.url.query.decode()
 
 
-async def test_upload_is_multipart_with_account_in_path_only(make_client) -> None:
+async def test_upload_is_multipart_with_account_in_path_only(make_client: MakeClient) -> None:
     recorder = Recorder()
     client = make_client(recorder)
 
@@ -562,7 +563,7 @@ async def test_upload_is_multipart_with_account_in_path_only(make_client) -> Non
     assert b"targetAccountId" not in request.content
 
 
-async def test_upload_overwrite_true_and_explicit_filename(make_client) -> None:
+async def test_upload_overwrite_true_and_explicit_filename(make_client: MakeClient) -> None:
     recorder = Recorder()
     client = make_client(recorder)
 
@@ -582,7 +583,9 @@ async def test_upload_overwrite_true_and_explicit_filename(make_client) -> None:
         {"path": "docs/notes.txt", "mode": "999"},
     ],
 )
-async def test_upload_refuses_bad_form_without_sending(make_client, bad: dict[str, str]) -> None:
+async def test_upload_refuses_bad_form_without_sending(
+    make_client: MakeClient, bad: dict[str, str]
+) -> None:
     recorder = Recorder()
     client = make_client(recorder)
 
@@ -592,7 +595,9 @@ async def test_upload_refuses_bad_form_without_sending(make_client, bad: dict[st
 
 
 @pytest.mark.parametrize("ttl", [59, 1801])
-async def test_automation_session_ttl_bounds_checked_before_sending(make_client, ttl: int) -> None:
+async def test_automation_session_ttl_bounds_checked_before_sending(
+    make_client: MakeClient, ttl: int
+) -> None:
     recorder = Recorder()
     client = make_client(recorder)
 
@@ -601,7 +606,9 @@ async def test_automation_session_ttl_bounds_checked_before_sending(make_client,
     assert recorder.calls == 0
 
 
-async def test_start_recording_refuses_negative_slot_without_sending(make_client) -> None:
+async def test_start_recording_refuses_negative_slot_without_sending(
+    make_client: MakeClient,
+) -> None:
     recorder = Recorder()
     client = make_client(recorder)
 
@@ -618,7 +625,9 @@ async def test_start_recording_refuses_negative_slot_without_sending(make_client
         "http://platform.test/api/v2/templates/migrations/task-9",
     ],
 )
-async def test_migration_status_accepts_relative_and_same_origin(make_client, endpoint) -> None:
+async def test_migration_status_accepts_relative_and_same_origin(
+    make_client: MakeClient, endpoint: str
+) -> None:
     recorder = Recorder(
         lambda request: __import__("httpx").Response(
             200, json={"success": True, "taskId": "task-9", "status": "running"}
@@ -645,7 +654,9 @@ async def test_migration_status_accepts_relative_and_same_origin(make_client, en
         "http://platform.test:8080/api/v2/templates/migrations/task-9",  # another port
     ],
 )
-async def test_migration_status_refuses_other_origin_without_sending(make_client, endpoint) -> None:
+async def test_migration_status_refuses_other_origin_without_sending(
+    make_client: MakeClient, endpoint: str
+) -> None:
     recorder = Recorder()
     client = make_client(recorder)
 
@@ -656,7 +667,7 @@ async def test_migration_status_refuses_other_origin_without_sending(make_client
     assert TOKEN not in str(info.value)
 
 
-async def test_request_accepts_prefixed_and_unprefixed_paths(make_client) -> None:
+async def test_request_accepts_prefixed_and_unprefixed_paths(make_client: MakeClient) -> None:
     recorder = Recorder()
     client = make_client(recorder)
 
@@ -666,7 +677,7 @@ async def test_request_accepts_prefixed_and_unprefixed_paths(make_client) -> Non
     assert [r.url.path for r in recorder.requests] == ["/api/v2/account"] * 2
 
 
-async def test_agent_config_id_is_escaped_in_path(make_client) -> None:
+async def test_agent_config_id_is_escaped_in_path(make_client: MakeClient) -> None:
     recorder = Recorder()
     client = make_client(recorder)
 

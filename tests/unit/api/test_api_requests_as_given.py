@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.unit.api.conftest import MakeClient
 from vagent_tui.api.client import PlatformClient
 
 from .helpers import BASE, TOKEN, Recorder, ok, query
@@ -27,7 +28,9 @@ from .helpers import BASE, TOKEN, Recorder, ok, query
     ],
     ids=["prefixed", "other-root-path", "repeated-key", "absolute-same-origin", "relative"],
 )  # fmt: skip
-async def test_status_endpoint_is_used_as_given(make_client, endpoint, path, params) -> None:
+async def test_status_endpoint_is_used_as_given(
+    make_client: MakeClient, endpoint: str, path: str, params: dict[str, list[str]]
+) -> None:
     recorder = Recorder(ok({"success": True, "taskId": "t-9", "status": "running"}))
     client = make_client(recorder)
 
@@ -39,7 +42,7 @@ async def test_status_endpoint_is_used_as_given(make_client, endpoint, path, par
     assert task.status == "running"
 
 
-async def test_status_endpoint_keeps_the_base_path_of_a_gateway(make_client) -> None:
+async def test_status_endpoint_keeps_the_base_path_of_a_gateway(make_client: MakeClient) -> None:
     recorder = Recorder(ok({"success": True, "taskId": "t-9"}))
     client = PlatformClient(f"{BASE}/vida", TOKEN, transport=recorder.transport())
     try:
@@ -51,7 +54,9 @@ async def test_status_endpoint_keeps_the_base_path_of_a_gateway(make_client) -> 
     assert query(recorder.last) == {"token": [TOKEN], "a": ["b"]}
 
 
-async def test_status_endpoint_never_carries_a_second_token_or_target(make_client) -> None:
+async def test_status_endpoint_never_carries_a_second_token_or_target(
+    make_client: MakeClient,
+) -> None:
     recorder = Recorder(ok({"success": True, "taskId": "t-9"}))
     client = make_client(recorder)
 
@@ -65,7 +70,7 @@ async def test_status_endpoint_never_carries_a_second_token_or_target(make_clien
 # --------------------------------------------------------------------------- point 10: flags
 
 
-async def test_unread_is_sent_only_when_asked(make_client) -> None:
+async def test_unread_is_sent_only_when_asked(make_client: MakeClient) -> None:
     recorder = Recorder(ok({"success": True, "rooms": []}))
     client = make_client(recorder)
 
@@ -77,7 +82,7 @@ async def test_unread_is_sent_only_when_asked(make_client) -> None:
     assert second["unread"] == ["true"]
 
 
-async def test_include_data_is_sent_only_when_asked(make_client) -> None:
+async def test_include_data_is_sent_only_when_asked(make_client: MakeClient) -> None:
     recorder = Recorder(ok({"success": True, "versions": []}))
     client = make_client(recorder)
 

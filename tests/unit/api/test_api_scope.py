@@ -166,7 +166,9 @@ def test_scope_rules(account: dict[str, Any], level: ScopeLevel, rule: int | Non
         ),
     ],
 )
-def test_permitted_account_ids_restriction(account, restricted: bool, ids) -> None:
+def test_permitted_account_ids_restriction(
+    account: dict[str, Any], restricted: bool, ids: tuple[int, ...]
+) -> None:
     scope = classify(account)
 
     assert scope.restricted is restricted
@@ -210,7 +212,7 @@ def test_permits() -> None:
         ),
     ],
 )
-def test_summary_names_rule_and_reason(account, fragments: list[str]) -> None:
+def test_summary_names_rule_and_reason(account: dict[str, Any], fragments: list[str]) -> None:
     summary = classify(account).summary()
 
     for fragment in fragments:
@@ -231,7 +233,7 @@ def test_unrestricted_summary_does_not_claim_restriction() -> None:
         ({"id": 5, "accountType": "partner"}, 5),
     ],
 )
-def test_root_id(account, root: int) -> None:
+def test_root_id(account: dict[str, Any], root: int) -> None:
     assert classify(account).root_id == root
 
 

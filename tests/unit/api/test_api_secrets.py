@@ -10,6 +10,8 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.unit.api.conftest import MakeClient
+from tests.unit.api.helpers import Reply
 from vagent_tui.api import models as m
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.errors import (
@@ -104,7 +106,9 @@ FAILURES = [
 
 
 @pytest.mark.parametrize(("reply", "kind", "call"), FAILURES)
-async def test_errors_never_show_the_token(make_client, reply, kind, call: Call) -> None:
+async def test_errors_never_show_the_token(
+    make_client: MakeClient, reply: Reply, kind: type[Exception], call: Call
+) -> None:
     client = make_client(Recorder(reply), get_retries=1)
 
     with pytest.raises(kind) as info:
@@ -114,7 +118,7 @@ async def test_errors_never_show_the_token(make_client, reply, kind, call: Call)
     assert_no_token(info.value)  # and again: describing it changes nothing
 
 
-async def test_transport_error_keeps_redacted_url_text(make_client) -> None:
+async def test_transport_error_keeps_redacted_url_text(make_client: MakeClient) -> None:
     client = make_client(Recorder(raising(httpx.ConnectError)), get_retries=0)
 
     with pytest.raises(TransportError) as info:
@@ -124,7 +128,7 @@ async def test_transport_error_keeps_redacted_url_text(make_client) -> None:
     assert info.value.url.endswith("/api/v2/account")
 
 
-async def test_other_host_refusal_never_shows_the_token(make_client) -> None:
+async def test_other_host_refusal_never_shows_the_token(make_client: MakeClient) -> None:
     client = make_client(Recorder())
 
     with pytest.raises(PlatformError) as info:
@@ -133,7 +137,7 @@ async def test_other_host_refusal_never_shows_the_token(make_client) -> None:
     assert_no_token(info.value)
 
 
-async def test_client_repr_masks_token(make_client) -> None:
+async def test_client_repr_masks_token(make_client: MakeClient) -> None:
     client = make_client(Recorder())
 
     assert TOKEN not in repr(client)
@@ -141,7 +145,7 @@ async def test_client_repr_masks_token(make_client) -> None:
     assert BASE in repr(client)
 
 
-async def test_client_tells_its_own_key_without_giving_it(make_client) -> None:
+async def test_client_tells_its_own_key_without_giving_it(make_client: MakeClient) -> None:
     client = make_client(Recorder())
 
     assert client.uses_token(TOKEN)
@@ -149,7 +153,9 @@ async def test_client_tells_its_own_key_without_giving_it(make_client) -> None:
     assert not client.uses_token("")
 
 
-async def test_httpx_log_lines_are_redacted(make_client, caplog) -> None:
+async def test_httpx_log_lines_are_redacted(
+    make_client: MakeClient, caplog: pytest.LogCaptureFixture
+) -> None:
     caplog.set_level(logging.DEBUG, logger="httpx")
     caplog.set_level(logging.DEBUG, logger="httpcore")
     client = make_client(Recorder(ok({"success": True, "voices": []})))
@@ -167,7 +173,9 @@ async def test_httpx_log_lines_are_redacted(make_client, caplog) -> None:
         assert TOKEN not in str(record.msg)
 
 
-async def test_log_redaction_covers_error_replies(make_client, caplog) -> None:
+async def test_log_redaction_covers_error_replies(
+    make_client: MakeClient, caplog: pytest.LogCaptureFixture
+) -> None:
     caplog.set_level(logging.DEBUG, logger="httpx")
     client = make_client(Recorder(echo_url(404)))
 

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
+from tests.unit.api.conftest import MakeClient
 from vagent_tui.api import models as m
 
 from .helpers import Recorder, json_body, ok
@@ -37,7 +38,7 @@ def test_adr_rotation_is_still_a_whole_number_of_minutes(minutes: Any) -> None:
         )  # fmt: skip
 
 
-async def test_token_description_may_be_empty_or_long(make_client) -> None:
+async def test_token_description_may_be_empty_or_long(make_client: MakeClient) -> None:
     recorder = Recorder(ok({"success": True, "token": {"token": "vt_" + "q" * 40}}))
     client = make_client(recorder)
 
@@ -48,7 +49,7 @@ async def test_token_description_may_be_empty_or_long(make_client) -> None:
     assert [json_body(r)["description"] for r in recorder.requests] == ["", "", "d" * 500]
 
 
-async def test_version_titles_have_no_invented_length_limit(make_client) -> None:
+async def test_version_titles_have_no_invented_length_limit(make_client: MakeClient) -> None:
     recorder = Recorder(ok({"success": True, "versionId": 1, "newTitle": "t" * 300}))
     client = make_client(recorder)
 

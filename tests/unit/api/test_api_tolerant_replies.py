@@ -12,6 +12,8 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.unit.api.conftest import MakeClient
+from tests.unit.api.helpers import Reply
 from vagent_tui.api import models as m
 from vagent_tui.api.errors import ApiError, MalformedResponse
 
@@ -20,7 +22,9 @@ from .helpers import Recorder, ok
 # --------------------------------------------------------------------------- point 6: nulls
 
 
-async def test_a_voice_with_null_strings_and_null_list_items_is_kept(make_client) -> None:
+async def test_a_voice_with_null_strings_and_null_list_items_is_kept(
+    make_client: MakeClient,
+) -> None:
     voices = [
         None,
         {"id": "v-1", "name": None, "description": None, "languages": ["en-US", None],
@@ -37,7 +41,7 @@ async def test_a_voice_with_null_strings_and_null_list_items_is_kept(make_client
     assert got[0].compatible_s2_s_engines == []
 
 
-async def test_a_function_with_null_label_and_details_is_kept(make_client) -> None:
+async def test_a_function_with_null_label_and_details_is_kept(make_client: MakeClient) -> None:
     functions = [{"name": "transfer", "label": None, "details": None, "placeholder": None}, None]
     client = make_client(Recorder(ok({"success": True, "functions": functions})))
 
@@ -46,7 +50,7 @@ async def test_a_function_with_null_label_and_details_is_kept(make_client) -> No
     assert [(f.name, f.label, f.details) for f in got] == [("transfer", "", "")]
 
 
-async def test_a_token_record_with_nulls_is_kept(make_client) -> None:
+async def test_a_token_record_with_nulls_is_kept(make_client: MakeClient) -> None:
     tokens = [{"token": None, "description": None, "type": None, "timestamp": None}]
     client = make_client(Recorder(ok({"success": True, "tokens": [*tokens, None]})))
 
@@ -56,7 +60,7 @@ async def test_a_token_record_with_nulls_is_kept(make_client) -> None:
     assert got[0].token == "" and got[0].description is None and got[0].created_at is None
 
 
-async def test_a_room_page_with_null_rooms_keeps_the_others(make_client) -> None:
+async def test_a_room_page_with_null_rooms_keeps_the_others(make_client: MakeClient) -> None:
     rooms = [None, {"roomId": "1:2", "name": None, "lastMessage": None}]
     page = {"success": True, "pageSize": 20, "pageNumber": 0, "totalRooms": 2, "rooms": rooms}
     client = make_client(Recorder(ok(page)))
@@ -68,7 +72,7 @@ async def test_a_room_page_with_null_rooms_keeps_the_others(make_client) -> None
 
 
 async def test_an_agent_configuration_with_nulls_in_lists_and_strings_is_kept(
-    make_client,
+    make_client: MakeClient,
 ) -> None:
     campaign: dict[str, Any] = {
         "id": "cfg-1",
@@ -104,7 +108,7 @@ async def test_an_agent_configuration_with_nulls_in_lists_and_strings_is_kept(
     assert [(s.slug, s.instructions) for s in config.skills] == [("faq", "")]
 
 
-async def test_a_version_list_with_a_null_item_keeps_the_others(make_client) -> None:
+async def test_a_version_list_with_a_null_item_keeps_the_others(make_client: MakeClient) -> None:
     versions = [None, {"versionId": 1750194180352, "title": None}]
     client = make_client(Recorder(ok({"success": True, "versions": versions})))
 
@@ -117,7 +121,7 @@ async def test_a_version_list_with_a_null_item_keeps_the_others(make_client) -> 
 
 
 @pytest.mark.parametrize("stamp", [1750194180352, "1750194180352", 1750194180.352])
-async def test_token_timestamp_as_number_or_text(make_client, stamp: Any) -> None:
+async def test_token_timestamp_as_number_or_text(make_client: MakeClient, stamp: Any) -> None:
     record = {"token": "vt_abcdefghijkl", "timestamp": stamp}
     client = make_client(Recorder(ok({"success": True, "tokens": [record]})))
 
@@ -128,7 +132,9 @@ async def test_token_timestamp_as_number_or_text(make_client, stamp: Any) -> Non
 
 
 @pytest.mark.parametrize("value", ["true", True, False, "false"])
-async def test_auto_recording_notification_as_text_or_boolean(make_client, value: Any) -> None:
+async def test_auto_recording_notification_as_text_or_boolean(
+    make_client: MakeClient, value: Any
+) -> None:
     campaign = {"id": "cfg-1", "autoRecordingNotification": value}
     client = make_client(Recorder(ok({"success": True, "campaign": campaign})))
 
@@ -138,7 +144,7 @@ async def test_auto_recording_notification_as_text_or_boolean(make_client, value
     assert config.wire()["autoRecordingNotification"] == value
 
 
-async def test_token_create_reply_with_a_bare_string_token(make_client) -> None:
+async def test_token_create_reply_with_a_bare_string_token(make_client: MakeClient) -> None:
     reply = {"success": True, "message": "Token created successfully", "token": "vt_" + "x" * 40}
     client = make_client(Recorder(ok(reply)))
 
@@ -149,7 +155,9 @@ async def test_token_create_reply_with_a_bare_string_token(make_client) -> None:
     assert "x" * 40 not in repr(record)
 
 
-async def test_token_create_reply_with_a_bare_string_and_flat_fields(make_client) -> None:
+async def test_token_create_reply_with_a_bare_string_and_flat_fields(
+    make_client: MakeClient,
+) -> None:
     reply = {"success": True, "message": "Token created successfully", "token": "vt_" + "y" * 40,
              "description": "from the server", "type": "admin", "timestamp": 1750194180352,
              "userId": 7}  # fmt: skip
@@ -163,9 +171,9 @@ async def test_token_create_reply_with_a_bare_string_and_flat_fields(make_client
     assert record.model_extra == {}  # the envelope's success and message are not fields
 
 
-async def test_token_create_reply_with_a_record(make_client) -> None:
-    record = {"token": "vt_" + "z" * 40, "description": "d", "timestamp": "1"}
-    reply = {"success": True, "message": "ok", "token": record}
+async def test_token_create_reply_with_a_record(make_client: MakeClient) -> None:
+    sent = {"token": "vt_" + "z" * 40, "description": "d", "timestamp": "1"}
+    reply = {"success": True, "message": "ok", "token": sent}
     client = make_client(Recorder(ok(reply)))
 
     record = await client.create_token("CI deploys")
@@ -186,7 +194,9 @@ async def test_token_create_reply_with_a_record(make_client) -> None:
     ],
     ids=["empty", "text", "html", "json-not-object"],
 )
-async def test_upload_200_without_a_json_object_is_a_success(make_client, reply) -> None:
+async def test_upload_200_without_a_json_object_is_a_success(
+    make_client: MakeClient, reply: Reply
+) -> None:
     recorder = Recorder(reply)
     client = make_client(recorder)
 
@@ -197,7 +207,7 @@ async def test_upload_200_without_a_json_object_is_a_success(make_client, reply)
     assert recorder.calls == 1
 
 
-async def test_upload_error_status_without_json_is_still_an_error(make_client) -> None:
+async def test_upload_error_status_without_json_is_still_an_error(make_client: MakeClient) -> None:
     client = make_client(Recorder(httpx.Response(413, content=b"Too large")))
 
     with pytest.raises(ApiError) as info:
@@ -205,7 +215,7 @@ async def test_upload_error_status_without_json_is_still_an_error(make_client) -
     assert info.value.status == 413
 
 
-async def test_upload_200_with_success_false_is_an_error(make_client) -> None:
+async def test_upload_200_with_success_false_is_an_error(make_client: MakeClient) -> None:
     client = make_client(Recorder(ok({"success": False, "message": "Quota exceeded"})))
 
     with pytest.raises(ApiError) as info:
@@ -213,7 +223,7 @@ async def test_upload_200_with_success_false_is_an_error(make_client) -> None:
     assert info.value.message == "Quota exceeded"
 
 
-async def test_other_writes_still_refuse_an_empty_200(make_client) -> None:
+async def test_other_writes_still_refuse_an_empty_200(make_client: MakeClient) -> None:
     client = make_client(Recorder(httpx.Response(200)))
 
     with pytest.raises(MalformedResponse):

@@ -1,46 +1,56 @@
-"""The read-only list names real bindings: a renamed binding id must not silently
-become available on a read-only profile."""
+"""The read-only rule comes from each binding's declaration (`vagent_tui.ui.safety.Key`):
+a screen's writing actions are hidden and refused, a reading one is not."""
 
 from __future__ import annotations
 
-import importlib
-
 from textual.binding import Binding
 
+from vagent_tui.ui.keys import mutating_binding_ids, screen_class
 from vagent_tui.ui.registry import SCREENS
-from vagent_tui.ui.safety import MUTATING_BINDING_IDS, mutating_actions
+from vagent_tui.ui.safety import DESTRUCTIVE, WRITES, Key, mutating_actions
+from vagent_tui.ui.screens.base import BaseScreen
 
 
-def _screen_classes() -> list[type]:
-    out = []
+def _screens() -> dict[str, type[BaseScreen]]:
+    found = {}
     for info in SCREENS:
-        module, _, name = info.target.partition(":")
-        out.append(getattr(importlib.import_module(module), name))
-    return out
+        cls = screen_class(info)
+        assert issubclass(cls, BaseScreen)
+        found[cls.__name__] = cls
+    return found
 
 
-def test_every_listed_id_is_a_binding_of_a_screen() -> None:
-    ids = {
-        b.id
-        for cls in _screen_classes()
-        for klass in cls.__mro__  # a screen's bindings include its bases' (AgentChanges)
-        for b in getattr(klass, "BINDINGS", ())
-        if isinstance(b, Binding)
+def test_the_writing_ids_are_the_declared_ones() -> None:
+    assert mutating_binding_ids() >= {
+        "agent.publish",
+        "agent.restore-live",
+        "tokens.new",
+        "tokens.delete",
+        "sip.add",
+        "sip.remove",
+        "computer.upload",
+        "billing.save",
+        "billing.save-alt",
+        "rollout.apply",
     }
-    assert ids >= MUTATING_BINDING_IDS, MUTATING_BINDING_IDS - ids
+    assert not mutating_binding_ids() & {"screen.reload", "voices.copy", "agent.diff"}
 
 
 def test_screens_know_their_mutating_actions() -> None:
-    by_name = {cls.__name__: cls for cls in _screen_classes()}
-    assert set(by_name["SipScreen"].mutating()) == {"add", "remove"}  # type: ignore[attr-defined]
-    assert set(by_name["TokensScreen"].mutating()) == {"new_token", "delete_token"}  # type: ignore[attr-defined]
-    assert by_name["VoicesScreen"].mutating() == {"use_voice": "Use for agent"}  # type: ignore[attr-defined]
-    assert set(by_name["FunctionsScreen"].mutating()) == {  # type: ignore[attr-defined]
-        "toggle_function",
-        "add_entry",
-        "edit_instructions",
-    }
-    assert by_name["JournalScreen"].mutating() == {}  # type: ignore[attr-defined]
-    assert mutating_actions([Binding("z", "save('x')", "Save", id="billing.save")]) == {
+    by_name = _screens()
+    assert set(by_name["SipScreen"].mutating()) == {"add", "delete"}
+    assert set(by_name["TokensScreen"].mutating()) == {"add", "delete"}
+    assert by_name["VoicesScreen"].mutating() == {"use_voice": "Use for agent"}
+    assert set(by_name["FunctionsScreen"].mutating()) == {"toggle_function", "add", "edit"}
+    assert by_name["JournalScreen"].mutating() == {}
+
+
+def test_only_a_declared_binding_writes() -> None:
+    assert mutating_actions([Key("z", "save('x')", "Save", id="b.save", does=WRITES)]) == {
         "save": "Save"
     }
+    assert mutating_actions([Key("d", "delete", "Delete", id="b.d", does=DESTRUCTIVE)]) == {
+        "delete": "Delete"
+    }
+    assert mutating_actions([Binding("z", "save('x')", "Save", id="b.save")]) == {}
+    assert mutating_actions([Key("y", "copy", "Copy", id="b.copy")]) == {}

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from vagent_tui.api.errors import ApiError
 from vagent_tui.api.scope import classify
 from vagent_tui.services.accounts import AccountDirectory, Matches
@@ -85,7 +87,9 @@ async def test_a_restricted_member_filters_its_permitted_accounts_without_search
     assert requests_to(client, SEARCH) == []
 
 
-async def test_a_refused_search_walks_the_tree_from_then_on(monkeypatch: Any) -> None:
+async def test_a_refused_search_walks_the_tree_from_then_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     client, found = await directory_for("demo-partner")
 
     async def refuse(*args: Any, **kwargs: Any) -> Any:
@@ -101,7 +105,7 @@ async def test_a_refused_search_walks_the_tree_from_then_on(monkeypatch: Any) ->
 
 
 async def test_a_failed_search_walks_this_time_and_searches_again_next_time(
-    monkeypatch: Any,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     client, found = await directory_for("demo-partner")
     real = client.search_accounts

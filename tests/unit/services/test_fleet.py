@@ -20,7 +20,6 @@ from vagent_tui.services.fleet import (
     AdaptiveLimit,
     FleetAnswer,
     ask_fleet,
-    iter_fleet,
     to_csv,
 )
 from vagent_tui.services.session import open_connection
@@ -132,21 +131,6 @@ async def test_cancel_stops_further_requests() -> None:
     assert client.in_flight == 0
     await asyncio.sleep(0.02)
     assert len(client.asked) == asked < 20
-
-
-async def test_iter_fleet_yields_as_they_arrive_and_break_cancels() -> None:
-    client = FakeClient()
-    got = [a.account_id async for a in iter_fleet(client, IDS[:30], "junk", concurrency=6)]  # type: ignore[arg-type]
-    assert sorted(got) == IDS[:30] and client.max_in_flight == 6
-    client = FakeClient()
-    stream = iter_fleet(client, IDS, "junk", concurrency=4)  # type: ignore[arg-type]
-    async for answer in stream:
-        if answer.account_id:
-            break
-    await stream.aclose()
-    asked = len(client.asked)
-    await asyncio.sleep(0.02)
-    assert len(client.asked) == asked < 10 and client.in_flight == 0
 
 
 async def test_fleet_accounts_on_the_simulator() -> None:

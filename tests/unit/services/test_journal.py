@@ -6,6 +6,7 @@ import json
 import os
 import stat
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 
@@ -25,13 +26,15 @@ def ex(method="POST", path="/api/v2/sip/ipWhitelist", target=1111, body=None, st
     return Exchange(method, path, target, body, status, message, 0.012)
 
 
-def test_default_path_follows_xdg_state_home(tmp_path, monkeypatch) -> None:
+def test_default_path_follows_xdg_state_home(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "xdg"))
     assert Journal().path == tmp_path / "xdg" / "vagent-tui" / "journal.jsonl"
     assert state_dir() == tmp_path / "xdg" / "vagent-tui"
 
 
-def test_record_appends_one_private_json_line(tmp_path) -> None:
+def test_record_appends_one_private_json_line(tmp_path: Path) -> None:
     journal = make_journal(tmp_path)
     observe = journal.observer("work")
     observe(ex(body={"ip": "203.0.113.9", "label": "office"}))
@@ -56,7 +59,7 @@ def test_record_appends_one_private_json_line(tmp_path) -> None:
     assert [e.ok for e in entries] == [True, False]
 
 
-def test_existing_file_with_loose_mode_is_tightened(tmp_path) -> None:
+def test_existing_file_with_loose_mode_is_tightened(tmp_path: Path) -> None:
     journal = make_journal(tmp_path)
     journal.path.write_text("")
     os.chmod(journal.path, 0o644)
@@ -83,7 +86,7 @@ def test_secrets_are_masked() -> None:
     assert mask_body(published) == {"headers": [{"Authorization": "***"}, {"X-Key": "***"}]}
 
 
-def test_unreadable_lines_are_skipped(tmp_path) -> None:
+def test_unreadable_lines_are_skipped(tmp_path: Path) -> None:
     journal = make_journal(tmp_path)
     journal.record(ex(), "p")
     with journal.path.open("a") as handle:
@@ -92,7 +95,7 @@ def test_unreadable_lines_are_skipped(tmp_path) -> None:
     assert [e.method for e in journal.read()] == ["POST", "DELETE"]
 
 
-def test_write_failure_is_kept_not_raised(tmp_path) -> None:
+def test_write_failure_is_kept_not_raised(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("")
     journal = Journal(path=blocker / "journal.jsonl")
@@ -112,7 +115,7 @@ def test_write_failure_is_kept_not_raised(tmp_path) -> None:
         (JournalFilter(text="nothing-like-this"), 0),
     ],
 )
-def test_filters(tmp_path, flt, expected) -> None:
+def test_filters(tmp_path: Path, flt, expected) -> None:
     journal = make_journal(tmp_path)
     journal.record(ex(), "demo")
     journal.record(ex(method="DELETE", status=500, message="boom"), "demo")
@@ -120,7 +123,7 @@ def test_filters(tmp_path, flt, expected) -> None:
     assert len(journal.read(flt)) == expected
 
 
-def test_curl_of_a_delete(tmp_path) -> None:
+def test_curl_of_a_delete(tmp_path: Path) -> None:
     journal = make_journal(tmp_path)
     entry = journal.record(ex(method="DELETE", body={"ip": "203.0.113.9"}, status=200), "p")
     command, note = to_curl(entry)
@@ -132,7 +135,7 @@ def test_curl_of_a_delete(tmp_path) -> None:
     assert note is None
 
 
-def test_curl_keeps_masks_with_a_note_and_quotes_the_body(tmp_path) -> None:
+def test_curl_keeps_masks_with_a_note_and_quotes_the_body(tmp_path: Path) -> None:
     journal = make_journal(tmp_path)
     body = {"host": "h.example", "password": "s3cr3t", "path": "it's"}
     entry = journal.record(ex(path="/api/v2/billing/adrExportConfig", body=body), "p")
@@ -142,7 +145,7 @@ def test_curl_keeps_masks_with_a_note_and_quotes_the_body(tmp_path) -> None:
     assert "'\"'\"'" in command or "'\\''" in command  # the single quote survives shell quoting
 
 
-def test_curl_of_an_upload_uses_form_fields(tmp_path) -> None:
+def test_curl_of_an_upload_uses_form_fields(tmp_path: Path) -> None:
     journal = make_journal(tmp_path)
     body = {"path": "notes/a.txt", "overwrite": "false", "file": "<5 bytes>"}
     entry = journal.record(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from pathlib import Path
 
 from vagent_tui.api.client import Exchange
 from vagent_tui.api.models import Account
@@ -27,7 +28,7 @@ def test_the_connection_selects_a_reseller_target_by_its_level() -> None:
     assert conn.with_target(AGENT).target_at(ScopeLevel.RESELLER) == 1111
 
 
-def test_the_journal_keeps_the_parameter_and_curl_uses_it(tmp_path) -> None:
+def test_the_journal_keeps_the_parameter_and_curl_uses_it(tmp_path: Path) -> None:
     journal = Journal(
         path=tmp_path / "journal.jsonl", clock=lambda: datetime(2025, 1, 1, tzinfo=UTC)
     )
@@ -40,7 +41,7 @@ def test_the_journal_keeps_the_parameter_and_curl_uses_it(tmp_path) -> None:
     assert "&targetResellerId=1100" in command and "targetAccountId" not in command
 
 
-def test_an_old_journal_line_reads_as_target_account_id(tmp_path) -> None:
+def test_an_old_journal_line_reads_as_target_account_id(tmp_path: Path) -> None:
     path = tmp_path / "journal.jsonl"
     path.write_text(
         '{"time":"2025-01-01T00:00:00.000+00:00","profile":"p","method":"POST",'

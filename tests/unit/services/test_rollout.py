@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -120,7 +121,7 @@ async def test_json_round_trip_and_csv_is_safe_in_a_spreadsheet() -> None:
     assert csv_cell("=HYPERLINK(1)") == "'=HYPERLINK(1)" and csv_cell("Acme") == "Acme"
 
 
-async def test_apply_writes_skips_what_moved_and_a_rerun_finishes(tmp_path: Any) -> None:
+async def test_apply_writes_skips_what_moved_and_a_rerun_finishes(tmp_path: Path) -> None:
     from vagent_tui.services.rollout_apply import RolloutLog, apply_rollout, publish_rollout
 
     client = demo_client("demo-partner")
@@ -154,7 +155,7 @@ async def test_apply_writes_skips_what_moved_and_a_rerun_finishes(tmp_path: Any)
     assert await publish_rollout(client, plan, first_wave, again) == []  # never twice
 
 
-async def test_a_lost_reply_is_read_back_not_resent(tmp_path: Any) -> None:
+async def test_a_lost_reply_is_read_back_not_resent(tmp_path: Path) -> None:
     from vagent_tui.services.rollout_apply import RolloutLog, apply_rollout
 
     client = demo_client("demo-partner")
@@ -169,7 +170,7 @@ async def test_a_lost_reply_is_read_back_not_resent(tmp_path: Any) -> None:
 
 
 async def test_a_cut_off_run_is_finished_by_the_rerun_and_runs_never_overlap(
-    tmp_path: Any,
+    tmp_path: Path,
 ) -> None:
     from vagent_tui.services.rollout_apply import RolloutBusy, RolloutLog, apply_rollout
 
@@ -200,7 +201,7 @@ async def test_a_cut_off_run_is_finished_by_the_rerun_and_runs_never_overlap(
     assert set(reread.written()) == set(log.written())
 
 
-async def test_publish_skips_staging_someone_changed_after_the_write(tmp_path: Any) -> None:
+async def test_publish_skips_staging_someone_changed_after_the_write(tmp_path: Path) -> None:
     from vagent_tui.services.rollout_apply import RolloutLog, apply_rollout, publish_rollout
 
     client = demo_client("demo-partner")
@@ -424,7 +425,7 @@ def posts_per_account(sim: Any, path: str = "/api/v2/agent") -> Counter[int]:
 
 
 async def test_apply_stopped_after_the_first_result_and_a_rerun_writes_the_rest(
-    tmp_path: Any,
+    tmp_path: Path,
 ) -> None:
     from vagent_tui.services.rollout_apply import RolloutLog, apply_rollout
 
@@ -456,7 +457,7 @@ async def test_apply_stopped_after_the_first_result_and_a_rerun_writes_the_rest(
     assert await apply_rollout(client, plan, log) == []
 
 
-async def test_apply_with_stop_already_true_writes_nothing(tmp_path: Any) -> None:
+async def test_apply_with_stop_already_true_writes_nothing(tmp_path: Path) -> None:
     from vagent_tui.services.rollout_apply import RolloutLog, apply_rollout
 
     client = demo_client("demo-partner")
@@ -470,7 +471,7 @@ async def test_apply_with_stop_already_true_writes_nothing(tmp_path: Any) -> Non
     assert log.written() == []
 
 
-async def test_publish_stopped_and_rerun_publishes_each_once(tmp_path: Any) -> None:
+async def test_publish_stopped_and_rerun_publishes_each_once(tmp_path: Path) -> None:
     from vagent_tui.services.rollout_apply import RolloutLog, apply_rollout, publish_rollout
 
     client = demo_client("demo-partner")
@@ -495,7 +496,7 @@ async def test_publish_stopped_and_rerun_publishes_each_once(tmp_path: Any) -> N
 # ------------------------------------------------------------------- saved plans, CSV
 
 
-async def test_save_plan_is_private_and_idempotent(tmp_path: Any) -> None:
+async def test_save_plan_is_private_and_idempotent(tmp_path: Path) -> None:
     import os
 
     from vagent_tui.services.rollout_apply import plan_id, save_plan
@@ -520,7 +521,7 @@ async def test_save_plan_is_private_and_idempotent(tmp_path: Any) -> None:
     assert sorted(p.name for p in folder.iterdir()) == [meta, path.name]  # no temporary left
 
 
-async def test_saved_rollouts_newest_first_with_progress_from_the_log(tmp_path: Any) -> None:
+async def test_saved_rollouts_newest_first_with_progress_from_the_log(tmp_path: Path) -> None:
     import os
 
     from vagent_tui.services.rollout_apply import (
@@ -564,13 +565,13 @@ async def test_saved_rollouts_newest_first_with_progress_from_the_log(tmp_path: 
     assert (done.written, done.published, done.finished) == (3, 3, True)
 
 
-def test_saved_rollouts_of_no_folder_is_empty(tmp_path: Any) -> None:
+def test_saved_rollouts_of_no_folder_is_empty(tmp_path: Path) -> None:
     from vagent_tui.services.rollout_apply import saved_rollouts
 
     assert saved_rollouts(tmp_path / "missing") == []
 
 
-async def test_results_csv_carries_each_accounts_write_and_publish(tmp_path: Any) -> None:
+async def test_results_csv_carries_each_accounts_write_and_publish(tmp_path: Path) -> None:
     from vagent_tui.services.rollout_apply import (
         RolloutLog,
         apply_rollout,
@@ -600,7 +601,7 @@ async def test_results_csv_carries_each_accounts_write_and_publish(tmp_path: Any
                                  "staging changed since the plan: plan it again"]  # fmt: skip
 
 
-def test_results_csv_quotes_formula_cells(tmp_path: Any) -> None:
+def test_results_csv_quotes_formula_cells(tmp_path: Path) -> None:
     from vagent_tui.services.rollout import AccountPlan
     from vagent_tui.services.rollout_apply import AccountResult, RolloutLog, results_csv
 
@@ -615,7 +616,7 @@ def test_results_csv_quotes_formula_cells(tmp_path: Any) -> None:
     assert rows[2] == ["6", "Fine", "change", "", "", "", "", "", "", ""]
 
 
-def test_log_count_counts_results_per_step(tmp_path: Any) -> None:
+def test_log_count_counts_results_per_step(tmp_path: Path) -> None:
     from vagent_tui.services.rollout_apply import AccountResult, RolloutLog
 
     log = RolloutLog(tmp_path / "log.jsonl")
@@ -635,7 +636,7 @@ def test_log_count_counts_results_per_step(tmp_path: Any) -> None:
         assert again.count("publish", "written") == 0
 
 
-async def test_drafts_are_noted_in_the_plan_and_never_published(tmp_path: Any) -> None:
+async def test_drafts_are_noted_in_the_plan_and_never_published(tmp_path: Path) -> None:
     from vagent_tui.services.rollout_apply import RolloutLog, apply_rollout, publish_rollout
 
     client = demo_client("demo-partner")
@@ -658,7 +659,7 @@ async def test_drafts_are_noted_in_the_plan_and_never_published(tmp_path: Any) -
     assert all(results[a].result == "published" for a in clean)
 
 
-async def test_publish_refuses_when_live_moved_since_the_write(tmp_path: Any) -> None:
+async def test_publish_refuses_when_live_moved_since_the_write(tmp_path: Path) -> None:
     from vagent_tui.services.rollout_apply import RolloutLog, apply_rollout, publish_rollout
 
     client = demo_client("demo-partner")

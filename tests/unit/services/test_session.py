@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from vagent_tui.api.errors import PlatformError
@@ -11,7 +13,7 @@ from vagent_tui.services.session import Connection, open_connection
 
 
 class FakeClient:
-    def __init__(self, owner: dict, accounts: dict[int, dict]) -> None:
+    def __init__(self, owner: dict[str, Any], accounts: dict[int, dict[str, Any]]) -> None:
         self.owner = owner
         self.accounts = accounts
         self.targets: list[int | None] = []

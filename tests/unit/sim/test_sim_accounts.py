@@ -26,7 +26,9 @@ NOT_PERMITTED = "Target account is not one of this key's permitted accounts (per
         ("demo-org-user", "user", 1117),
     ],
 )
-async def test_demo_tokens_describe_their_accounts(sim: Sim, token: str, kind: str, aid: int):
+async def test_demo_tokens_describe_their_accounts(
+    sim: Sim, token: str, kind: str, aid: int
+) -> None:
     r = await sim.get("/account", token)
     assert r.status_code == 200
     body = r.json()
@@ -38,7 +40,7 @@ async def test_demo_tokens_describe_their_accounts(sim: Sim, token: str, kind: s
     assert {"name", "email", "createdAt"} <= body["details"].keys()
 
 
-async def test_member_scope_fields(sim: Sim):
+async def test_member_scope_fields(sim: Sim) -> None:
     body = (await sim.get("/account", "demo-member")).json()
     assert body["organizationId"] == 1110
     assert body["permittedAccountIds"] == [1112, 1113]
@@ -48,11 +50,11 @@ async def test_member_scope_fields(sim: Sim):
 
 
 @pytest.mark.parametrize("token", [None, "", "nope", "DEMO-PARTNER"])
-async def test_missing_or_unknown_token_is_401(sim: Sim, token: str | None):
+async def test_missing_or_unknown_token_is_401(sim: Sim, token: str | None) -> None:
     envelope(await sim.get("/account", token), 401, "Unauthorized Request")
 
 
-async def test_401_comes_before_input_checks(sim: Sim):
+async def test_401_comes_before_input_checks(sim: Sim) -> None:
     r = await sim.call("POST", "/tokens", "nope", content=b"{broken")
     envelope(r, 401, "Unauthorized Request")
 
@@ -83,7 +85,7 @@ async def test_401_comes_before_input_checks(sim: Sim):
         ("demo-partner", 424242, False),
     ],
 )
-async def test_delegation(sim: Sim, token: str, target: int, ok: bool):
+async def test_delegation(sim: Sim, token: str, target: int, ok: bool) -> None:
     r = await sim.get("/account", token, targetAccountId=target)
     if ok:
         assert r.status_code == 200
@@ -92,7 +94,7 @@ async def test_delegation(sim: Sim, token: str, target: int, ok: bool):
         envelope(r, 403, NOT_PERMITTED if token == "demo-member" else OUTSIDE)
 
 
-async def test_targeted_read_describes_target_without_changing_owner(sim: Sim):
+async def test_targeted_read_describes_target_without_changing_owner(sim: Sim) -> None:
     r = await sim.get("/account", "demo-partner", targetAccountId=1111)
     assert r.json()["accountType"] == "account"
     assert r.json()["organizationId"] == 1110
@@ -100,11 +102,11 @@ async def test_targeted_read_describes_target_without_changing_owner(sim: Sim):
 
 
 @pytest.mark.parametrize("raw", ["abc", "1.5", "", "true"])
-async def test_bad_target_id_is_400(sim: Sim, raw: str):
+async def test_bad_target_id_is_400(sim: Sim, raw: str) -> None:
     envelope(await sim.get("/account", "demo-partner", targetAccountId=raw), 400)
 
 
-async def test_child_lists(sim: Sim):
+async def test_child_lists(sim: Sim) -> None:
     r = (await sim.get("/listResellers", targetPartnerId=1000)).json()
     assert r["totalResellers"] == 3 and len(r["resellers"]) == 3
     assert {"id", "parentId", "vidaPremium", "computerAgent"} <= r["resellers"][0].keys()
@@ -117,7 +119,7 @@ async def test_child_lists(sim: Sim):
     assert r["totalOrganizations"] == 2
 
 
-async def test_child_list_paging(sim: Sim):
+async def test_child_list_paging(sim: Sim) -> None:
     r = (await sim.get("/listResellers", pagination="true", page=1, pageSize=2)).json()
     assert r["totalResellers"] == 3
     assert r["pageNumber"] == 1 and r["pageSize"] == 2
@@ -126,7 +128,7 @@ async def test_child_list_paging(sim: Sim):
     assert r["resellers"] == [] and r["totalResellers"] == 3
 
 
-async def test_child_list_errors(sim: Sim):
+async def test_child_list_errors(sim: Sim) -> None:
     envelope(await sim.get("/listResellers", "demo-reseller"), 400)
     envelope(await sim.get("/listResellers", targetPartnerId=1100), 400)
     envelope(await sim.get("/listResellers", targetPartnerId=9000), 403, OUTSIDE)
@@ -135,7 +137,7 @@ async def test_child_list_errors(sim: Sim):
     envelope(await sim.get("/listResellers", pagination="true", pageSize=0), 400)
 
 
-async def test_member_lists_only_permitted_accounts(sim: Sim):
+async def test_member_lists_only_permitted_accounts(sim: Sim) -> None:
     """Not its organization's list (rule 5): each permitted account, as a target."""
     r = await sim.get("/listAccounts", "demo-member", targetOrganizationId=1110)
     envelope(r, 403, NOT_PERMITTED)
@@ -144,7 +146,7 @@ async def test_member_lists_only_permitted_accounts(sim: Sim):
     assert [a["id"] for a in r["accounts"]] == [1113]
 
 
-async def test_search_accounts(sim: Sim):
+async def test_search_accounts(sim: Sim) -> None:
     r = (await sim.get("/searchAccounts", accountType="account", queryText="acme")).json()
     assert r["success"] is True
     assert [a["id"] for a in r["accounts"]] == [1111, 1112, 1113, 1118]
@@ -153,7 +155,7 @@ async def test_search_accounts(sim: Sim):
     envelope(await sim.get("/searchAccounts", accountType="robot"), 400)
 
 
-async def test_tokens_create_authenticates_at_once_and_delete_revokes(sim: Sim):
+async def test_tokens_create_authenticates_at_once_and_delete_revokes(sim: Sim) -> None:
     r = await sim.call("POST", "/tokens", "demo-partner", params={"targetAccountId": 1111},
                        json={"type": "admin", "description": "CI"})  # fmt: skip
     assert r.status_code == 200
@@ -184,17 +186,17 @@ async def test_tokens_create_authenticates_at_once_and_delete_revokes(sim: Sim):
         [],
     ],
 )
-async def test_token_create_bad_input(sim: Sim, body: object):
+async def test_token_create_bad_input(sim: Sim, body: object) -> None:
     envelope(await sim.call("POST", "/tokens", json=body), 400)
 
 
-async def test_token_of_another_account_cannot_be_deleted(sim: Sim):
+async def test_token_of_another_account_cannot_be_deleted(sim: Sim) -> None:
     partner_tokens = (await sim.get("/tokens")).json()["tokens"]
     victim = partner_tokens[0]["token"]
     envelope(await sim.call("DELETE", "/tokens", "demo-agent", json={"token": victim}), 404)
 
 
-async def test_search_accounts_keeps_to_the_keys_scope(sim: Sim):
+async def test_search_accounts_keeps_to_the_keys_scope(sim: Sim) -> None:
     """The scope rules of every other route: below the selected account, within the
     key's reach, only a restricted member's permitted ids; a page and the whole count."""
     r = (await sim.get("/searchAccounts", "demo-reseller", queryText="lakeside")).json()
@@ -228,8 +230,10 @@ async def test_search_accounts_in_a_grown_fleet() -> None:
     app = create_app(accounts=100_000)
     transport = httpx.ASGITransport(app=app)
     async with httpx.AsyncClient(transport=transport, base_url="http://sim") as client:
-        params = {"token": "demo-reseller", "queryText": "fleet agent", "pagination": "true",
-                  "page": 0, "pageSize": 3}  # fmt: skip
+        params: dict[str, str | int] = {
+            "token": "demo-reseller", "queryText": "fleet agent", "pagination": "true",
+            "page": 0, "pageSize": 3,
+        }  # fmt: skip
         r = (await client.get("/api/v2/searchAccounts", params=params)).json()
         assert r["totalAccounts"] == 0  # the fleet grows below partner 1000 in its own resellers
         params["token"] = "demo-partner"

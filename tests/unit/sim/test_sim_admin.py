@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from .helpers import FakeClock, Sim, envelope
@@ -11,7 +13,7 @@ ADR = {"deliveryProtocol": "sftp", "rotationMinutes": "60", "host": "files.examp
 PREMIUM = "Webhook Relay is a premium feature. Please upgrade your account to use it."
 
 
-async def test_adr_export_saves(sim: Sim):
+async def test_adr_export_saves(sim: Sim) -> None:
     r = await sim.call("POST", "/billing/adrExportConfig", "demo-org", json=ADR)
     assert r.status_code == 200 and r.json()["success"] is True
     assert sim.state.adr[1110]["host"] == "files.example.com"
@@ -36,17 +38,17 @@ async def test_adr_export_saves(sim: Sim):
         {"password": 123},
     ],
 )
-async def test_adr_export_rejects_bad_fields(sim: Sim, change: dict):
+async def test_adr_export_rejects_bad_fields(sim: Sim, change: dict[str, Any]) -> None:
     envelope(await sim.call("POST", "/billing/adrExportConfig", json={**ADR, **change}), 400)
 
 
-async def test_adr_export_level_and_body(sim: Sim):
+async def test_adr_export_level_and_body(sim: Sim) -> None:
     envelope(await sim.call("POST", "/billing/adrExportConfig", "demo-agent", json=ADR), 403)
     envelope(await sim.call("POST", "/billing/adrExportConfig", content=b"not json"), 400)
     envelope(await sim.call("POST", "/billing/adrExportConfig"), 400)
 
 
-async def test_sip_whitelist_cycle(sim: Sim):
+async def test_sip_whitelist_cycle(sim: Sim) -> None:
     r = await sim.call("POST", "/sip/ipWhitelist", "demo-agent",
                        json={"ip": "192.0.2.10", "label": "Lab"})  # fmt: skip
     assert r.status_code == 201 and r.json()["message"] == "IP entry created successfully"
@@ -64,17 +66,17 @@ async def test_sip_whitelist_cycle(sim: Sim):
 
 
 @pytest.mark.parametrize("body", [{"ip": "300.1.1.1"}, {"ip": 5}, {}, {"ip": "::g"}])
-async def test_sip_bad_ip(sim: Sim, body: dict):
+async def test_sip_bad_ip(sim: Sim, body: dict[str, Any]) -> None:
     envelope(await sim.call("POST", "/sip/ipWhitelist", json=body), 400)
     envelope(await sim.call("DELETE", "/sip/ipWhitelist", json=body), 400)
 
 
-async def test_sip_ipv6(sim: Sim):
+async def test_sip_ipv6(sim: Sim) -> None:
     r = await sim.call("POST", "/sip/ipWhitelist", json={"ip": "2001:db8::42"})
     assert r.status_code == 201
 
 
-async def test_webhooks_cycle(sim: Sim):
+async def test_webhooks_cycle(sim: Sim) -> None:
     hook = {"url": "https://example.com/hook", "label": "Mine", "type": "agent"}
     r = await sim.call("POST", "/webhooks", "demo-agent", json=hook)
     assert r.status_code == 201 and r.json()["message"] == "Webhook created successfully"
@@ -98,11 +100,11 @@ async def test_webhooks_cycle(sim: Sim):
         {"url": ["https://x.example.com"], "type": "agent"},
     ],
 )
-async def test_webhook_bad_input(sim: Sim, body: dict):
+async def test_webhook_bad_input(sim: Sim, body: dict[str, Any]) -> None:
     envelope(await sim.call("POST", "/webhooks", json=body), 400)
 
 
-async def test_relay_types_and_configs(sim: Sim):
+async def test_relay_types_and_configs(sim: Sim) -> None:
     types = (await sim.get("/webhookRelay/types", "demo-member")).json()["types"]
     assert {"twilioSMS", "chargebee"} <= {t["name"] for t in types}
     configs = (await sim.get("/webhookRelay", "demo-agent")).json()["configs"]
@@ -112,7 +114,7 @@ async def test_relay_types_and_configs(sim: Sim):
     envelope(await sim.get("/webhookRelay", "demo-partner", targetAccountId=1112), 403, PREMIUM)
 
 
-async def test_relay_delete_five_outcomes(sim: Sim):
+async def test_relay_delete_five_outcomes(sim: Sim) -> None:
     r = await sim.call("DELETE", "/webhookRelay/twilioSMS", "demo-agent")
     assert r.status_code == 200
     assert r.json() == {
@@ -138,7 +140,7 @@ async def test_relay_delete_five_outcomes(sim: Sim):
     assert "legacyCrm" in {c["type"] for c in configs}
 
 
-async def test_relay_save_then_delete(sim: Sim):
+async def test_relay_save_then_delete(sim: Sim) -> None:
     body = {"url": "https://relay.example.com/stripe", "timeout": 5000,
             "headers": [{"X-A": "1"}, {"X-A": "2"}], "successStatusCodes": [200]}  # fmt: skip
     r = await sim.call("POST", "/webhookRelay/stripe", "demo-agent", json=body)
@@ -153,7 +155,7 @@ async def test_relay_save_then_delete(sim: Sim):
     envelope(await sim.call("POST", "/webhookRelay/stripe", "demo-member", json=body), 403)
 
 
-async def test_relay_headers_are_an_array_of_single_key_objects(sim: Sim):
+async def test_relay_headers_are_an_array_of_single_key_objects(sim: Sim) -> None:
     """The published shape (api-facts): ``[{"Authorization": "Bearer xyz"}]``."""
     configs = (await sim.get("/webhookRelay", "demo-agent")).json()["configs"]
     for config in configs:
@@ -175,20 +177,22 @@ async def test_relay_headers_are_an_array_of_single_key_objects(sim: Sim):
         "Authorization: Bearer xyz",
     ],
 )
-async def test_relay_headers_of_another_shape_are_400(sim: Sim, headers: object):
+async def test_relay_headers_of_another_shape_are_400(sim: Sim, headers: object) -> None:
     body = {"url": "https://relay.example.com/stripe", "headers": headers}
     r = await sim.call("POST", "/webhookRelay/stripe", "demo-agent", json=body)
     envelope(r, 400, "headers must be an array of single-key objects")
 
 
 @pytest.mark.parametrize("method", ["GET", "POST", "DELETE"])
-async def test_unknown_relay_type_is_404_not_supported(sim: Sim, method: str):
+async def test_unknown_relay_type_is_404_not_supported(sim: Sim, method: str) -> None:
     body = {"url": "https://relay.example.com/pager"} if method == "POST" else None
     r = await sim.call(method, "/webhookRelay/pager", "demo-agent", json=body)
     envelope(r, 404, "Webhook Relay type 'pager' is not supported.")
 
 
-async def test_sip_and_webhook_timestamps_are_numbers_in_seconds(sim: Sim, clock: FakeClock):
+async def test_sip_and_webhook_timestamps_are_numbers_in_seconds(
+    sim: Sim, clock: FakeClock
+) -> None:
     """api-facts: a number (epoch seconds, as the published example 1678829072)."""
     clock.now = 1_800_000_123.75
     await sim.call("POST", "/sip/ipWhitelist", json={"ip": "192.0.2.44"})

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from .helpers import Sim, envelope
@@ -35,7 +37,7 @@ HEARTBEAT_FIELDS = {
 AGENTS = [1111, 1112, 1113, 1121, 1122, 1211, 1212, 1221, 1222, 1311, 1312, 1321, 1322]
 
 
-async def test_functions_mix(sim: Sim):
+async def test_functions_mix(sim: Sim) -> None:
     r = await sim.get("/agent/functions", targetAccountId=1113)
     assert r.status_code == 200
     body = r.json()
@@ -60,7 +62,7 @@ async def test_functions_mix(sim: Sim):
     assert not paid["pauseRecording"]["allowed"]
 
 
-async def test_functions_need_a_target_the_key_may_select(sim: Sim):
+async def test_functions_need_a_target_the_key_may_select(sim: Sim) -> None:
     envelope(await sim.get("/agent/functions", "demo-agent"), 400, "targetAccountId is required")
     envelope(await sim.get("/agent/functions", "demo-other", targetAccountId=1111), 403)
     # Any account is evaluated, an organization too: paid plan, no Computer Agent of its own.
@@ -70,7 +72,7 @@ async def test_functions_need_a_target_the_key_may_select(sim: Sim):
     assert not fns["runComputerTask"]["allowed"] and fns["runComputerTask"]["missingRequirement"]
 
 
-async def test_voices(sim: Sim):
+async def test_voices(sim: Sim) -> None:
     voices = (await sim.get("/agent/voices", targetAccountId=1113)).json()["voices"]
     assert len(voices) >= 30
     langs = {lang for v in voices for lang in v["languages"]}
@@ -85,7 +87,7 @@ async def test_voices(sim: Sim):
 
 
 @pytest.mark.parametrize("aid", AGENTS)
-async def test_every_agent_has_a_full_live_config(sim: Sim, aid: int):
+async def test_every_agent_has_a_full_live_config(sim: Sim, aid: int) -> None:
     r = await sim.get(f"/agent/cfg-{aid}")
     assert r.status_code == 200
     cfg = r.json()["campaign"]
@@ -104,7 +106,7 @@ async def test_every_agent_has_a_full_live_config(sim: Sim, aid: int):
     assert all({"slug", "instructions"} <= s.keys() for s in cfg["skills"])
 
 
-async def test_configs_hold_disallowed_and_over_limit_actions(sim: Sim):
+async def test_configs_hold_disallowed_and_over_limit_actions(sim: Sim) -> None:
     after_hours = (await sim.get("/agent/cfg-1113")).json()["campaign"]["actions"]
     assert any(not a["allowed"] for a in after_hours)
     law = (await sim.get("/agent/cfg-1311")).json()["campaign"]["actions"]
@@ -112,7 +114,7 @@ async def test_configs_hold_disallowed_and_over_limit_actions(sim: Sim):
     assert len(over) == 2 and "limit" in over[0]["reason"]
 
 
-async def test_agent_read_errors(sim: Sim):
+async def test_agent_read_errors(sim: Sim) -> None:
     envelope(await sim.get("/agent/cfg-999999"), 404)
     envelope(await sim.get("/agent/nonsense"), 404)
     envelope(await sim.get("/agent/cfg-1111", "demo-other"), 403)
@@ -121,7 +123,7 @@ async def test_agent_read_errors(sim: Sim):
     envelope(await sim.get("/agent/cfg-1111", targetAccountId=1112), 403)
 
 
-async def test_staging_and_live(sim: Sim):
+async def test_staging_and_live(sim: Sim) -> None:
     live = (await sim.get("/agentEventRules/default", "demo-agent")).json()
     staging = (await sim.get("/agentEventRules/staging", "demo-agent")).json()
     assert live["success"] and staging["success"]
@@ -134,7 +136,7 @@ async def test_staging_and_live(sim: Sim):
     envelope(await sim.get("/agentEventRules/staging", "demo-member", targetAccountId=1111), 403)
 
 
-async def test_versions_list_and_rename(sim: Sim):
+async def test_versions_list_and_rename(sim: Sim) -> None:
     r = (await sim.get("/agent/cfg-1111/versions", "demo-agent")).json()
     versions = r["versions"]
     assert len(versions) >= 3
@@ -165,13 +167,13 @@ async def test_versions_list_and_rename(sim: Sim):
         ("/agent/cfg-1112/versions/{vid}/title", {"title": "x"}, 403),
     ],
 )
-async def test_rename_errors(sim: Sim, path: str, body: dict, status: int):
+async def test_rename_errors(sim: Sim, path: str, body: dict[str, Any], status: int) -> None:
     vid = sim.state.versions[1111][0]["versionId"]
     r = await sim.call("PUT", path.format(vid=vid), "demo-agent", json=body)
     envelope(r, status)
 
 
-async def test_rename_malformed_json(sim: Sim):
+async def test_rename_malformed_json(sim: Sim) -> None:
     vid = sim.state.versions[1111][0]["versionId"]
     headers = {"content-type": "application/json"}
     path = f"/agent/cfg-1111/versions/{vid}/title"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
+from typing import Any
 
 import httpx
 import pytest
@@ -34,26 +35,28 @@ BAD_BODIES = [b"{not json", b"[1, 2]", b'"text"', b"null", b"\xff\xfe"]
 
 @pytest.mark.parametrize(("method", "path", "token"), JSON_ENDPOINTS)
 @pytest.mark.parametrize("raw", BAD_BODIES)
-async def test_malformed_bodies_are_400(sim: Sim, method: str, path: str, token: str, raw: bytes):
+async def test_malformed_bodies_are_400(
+    sim: Sim, method: str, path: str, token: str, raw: bytes
+) -> None:
     r = await sim.call(method, path, token, content=raw,
                        headers={"content-type": "application/json"})  # fmt: skip
     envelope(r, 400)
 
 
 @pytest.mark.parametrize(("method", "path", "token"), JSON_ENDPOINTS)
-async def test_wrong_types_are_400(sim: Sim, method: str, path: str, token: str):
+async def test_wrong_types_are_400(sim: Sim, method: str, path: str, token: str) -> None:
     body = {k: {"nested": True} for k in ("type", "description", "token", "deliveryProtocol",
             "ip", "url", "title", "slotId", "ttlSeconds", "dryRun")}  # fmt: skip
     envelope(await sim.call(method, path, token, json=body), 400)
 
 
-async def test_unknown_route_and_method(sim: Sim):
+async def test_unknown_route_and_method(sim: Sim) -> None:
     envelope(await sim.get("/nothing/here"), 404, "Not found")
     envelope(await sim.call("PATCH", "/account"), 405, "Method not allowed")
     assert sim.state.requests[-1].status == 405
 
 
-async def test_request_log_redacts_token_and_can_be_cleared(sim: Sim):
+async def test_request_log_redacts_token_and_can_be_cleared(sim: Sim) -> None:
     sim.state.clear_log()
     await sim.get("/account", "demo-agent", targetAccountId=1111)
     await sim.call("DELETE", "/tokens", "demo-agent", json={"token": "secret-value"})
@@ -72,7 +75,7 @@ async def test_request_log_redacts_token_and_can_be_cleared(sim: Sim):
     assert sim.state.requests == []
 
 
-async def test_state_is_per_instance_and_shared_through_app():
+async def test_state_is_per_instance_and_shared_through_app() -> None:
     state = demo_state(rooms=7)
     app = create_app(state)
     assert app.state.sim is state
@@ -87,7 +90,7 @@ async def test_state_is_per_instance_and_shared_through_app():
     assert not any(e["ip"] == "192.0.2.99" for e in demo_state().sip[1111])
 
 
-def test_seed_is_deterministic():
+def test_seed_is_deterministic() -> None:
     a, b = demo_state(), demo_state()
     assert a.live == b.live and a.versions == b.versions and a.tokens == b.tokens
     assert len([x for x in a.accounts.values() if x.is_agent]) >= 12
@@ -97,7 +100,7 @@ def test_seed_is_deterministic():
                                 "demo-reseller-user", "demo-org-user"}  # fmt: skip
 
 
-async def test_latency_is_applied():
+async def test_latency_is_applied() -> None:
     app = create_app(latency_ms=80)
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app),
                                  base_url="http://sim") as client:  # fmt: skip
@@ -107,14 +110,14 @@ async def test_latency_is_applied():
         assert time.perf_counter() - started >= 0.07
 
 
-def test_import_does_not_pull_textual():
+def test_import_does_not_pull_textual() -> None:
     code = ("import sys, vagent_tui.sim, vagent_tui.sim.serve; "
             "sys.exit(1 if 'textual' in sys.modules else 0)")  # fmt: skip
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=30)
     assert result.returncode == 0, result.stderr
 
 
-def test_banner_lists_url_and_tokens():
+def test_banner_lists_url_and_tokens() -> None:
     text = banner("127.0.0.1", 8765)
     assert "http://127.0.0.1:8765" in text
     assert all(token in text for token in DEMO_TOKENS)
@@ -122,7 +125,7 @@ def test_banner_lists_url_and_tokens():
     assert "http://[::1]:8765" in named and "Acme Dental Front Desk (account 1111)" in named
 
 
-def test_module_cli_help():
+def test_module_cli_help() -> None:
     result = subprocess.run([sys.executable, "-m", "vagent_tui.sim", "--help"],
                             capture_output=True, text=True, timeout=30)  # fmt: skip
     assert result.returncode == 0
@@ -137,18 +140,21 @@ def _concrete(path: str) -> str:
             .replace("{taskId}", "mig-0001"))  # fmt: skip
 
 
-GARBAGE = [
+GARBAGE: list[dict[str, Any]] = [
     {"content": b"[" * 5000},
     {"json": {"slotId": 10**30, "ttlSeconds": -1, "title": "\x00", "ip": "1.1.1.1/33"}},
     {"content": b"a=1&b=2", "headers": {"content-type": "application/x-www-form-urlencoded"}},
     {"content": b"--b\r\n", "headers": {"content-type": "multipart/form-data"}},
 ]
-ODD_QUERIES = [{"targetAccountId": "9" * 30}, {"page": "99999999999", "pageSize": "500",
-               "pagination": "true"}, {"unread": "", "includeData": "tru"}]  # fmt: skip
+ODD_QUERIES: list[dict[str, str]] = [
+    {"targetAccountId": "9" * 30},
+    {"page": "99999999999", "pageSize": "500", "pagination": "true"},
+    {"unread": "", "includeData": "tru"},
+]
 
 
 @pytest.mark.parametrize("token", ["demo-partner", "demo-reseller", "demo-org", "demo-agent"])
-async def test_no_route_answers_500_to_odd_input(sim: Sim, token: str):
+async def test_no_route_answers_500_to_odd_input(sim: Sim, token: str) -> None:
     app = sim.client._transport.app  # type: ignore[attr-defined]
     paths = {r.path for r in api_routes(app)}
     for path in sorted(paths):

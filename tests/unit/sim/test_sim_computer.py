@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from .helpers import FakeClock, Sim, envelope
@@ -10,7 +12,7 @@ BASE = "/computer/accounts/1118"
 
 
 def upload_args(path: str, *, mode: str | None = "0644", overwrite: str | None = None,
-                content: bytes = b"hello") -> dict:  # fmt: skip
+                content: bytes = b"hello") -> dict[str, Any]:  # fmt: skip
     data = {"path": path}
     if mode is not None:
         data["mode"] = mode
@@ -19,7 +21,7 @@ def upload_args(path: str, *, mode: str | None = "0644", overwrite: str | None =
     return {"data": data, "files": {"file": ("f.txt", content, "text/plain")}}
 
 
-async def test_computer_accounts(sim: Sim):
+async def test_computer_accounts(sim: Sim) -> None:
     r = (await sim.get("/computer/accounts")).json()
     assert {a["id"] for a in r["accounts"]} == {1118, 1218, 1228}
     assert {"id", "name", "username", "organizationId", "slots"} <= r["accounts"][0].keys()
@@ -28,7 +30,9 @@ async def test_computer_accounts(sim: Sim):
     assert (await sim.get("/computer/accounts", "demo-other")).json()["accounts"] == []
 
 
-async def open_sessions(sim: Sim, count: int, token: str = "demo-org", ttl: int = 1800) -> list:
+async def open_sessions(
+    sim: Sim, count: int, token: str = "demo-org", ttl: int = 1800
+) -> list[Any]:
     """Browser automation sessions on 1118: their slots (0, 1, ...)."""
     slots = []
     for _ in range(count):
@@ -39,7 +43,7 @@ async def open_sessions(sim: Sim, count: int, token: str = "demo-org", ttl: int 
     return slots
 
 
-async def test_recording_lifecycle(sim: Sim, clock: FakeClock):
+async def test_recording_lifecycle(sim: Sim, clock: FakeClock) -> None:
     assert (await sim.get(BASE + "/workflow-recordings/status", "demo-org")).json() == {
         "success": True, "recording": None}  # fmt: skip
     assert await open_sessions(sim, 3) == [0, 1, 2]
@@ -72,14 +76,16 @@ async def test_recording_lifecycle(sim: Sim, clock: FakeClock):
 
 @pytest.mark.parametrize("body", [{"slotId": -1}, {"slotId": "0"}, {"slotId": 1.5},
                                   {"slotId": True}, {}])  # fmt: skip
-async def test_recording_bad_slot(sim: Sim, body: dict):
+async def test_recording_bad_slot(sim: Sim, body: dict[str, Any]) -> None:
     envelope(await sim.call("POST", BASE + "/workflow-recordings/start", json=body), 400)
 
 
 NO_SESSION = "slotId {} is not the slot of an active browser automation session"
 
 
-async def test_recording_needs_the_slot_of_an_existing_browser_session(sim: Sim, clock: FakeClock):
+async def test_recording_needs_the_slot_of_an_existing_browser_session(
+    sim: Sim, clock: FakeClock
+) -> None:
     """The spec: "pass the exact slot of that session"; slot 99 starts nothing."""
     start = BASE + "/workflow-recordings/start"
     envelope(await sim.call("POST", start, json={"slotId": 99}), 400, NO_SESSION.format(99))
@@ -98,7 +104,7 @@ async def test_recording_needs_the_slot_of_an_existing_browser_session(sim: Sim,
     assert r.status_code == 200 and r.json()["slotId"] == 0
 
 
-async def test_computer_path_rules(sim: Sim):
+async def test_computer_path_rules(sim: Sim) -> None:
     envelope(await sim.get("/computer/accounts/1111/workspace/files"), 400)
     envelope(await sim.get("/computer/accounts/1218/workspace/files", "demo-org"), 403)
     envelope(await sim.get("/computer/accounts/abc/workspace/files"), 400)
@@ -107,7 +113,7 @@ async def test_computer_path_rules(sim: Sim):
     assert (await sim.get(BASE + "/workspace/files", targetAccountId=1118)).status_code == 200
 
 
-async def test_browser_sessions(sim: Sim, clock: FakeClock):
+async def test_browser_sessions(sim: Sim, clock: FakeClock) -> None:
     path = "/computer/accounts/1228/browser/automation-sessions"
     r = await sim.call("POST", path, json={"ttlSeconds": 60})
     body = r.json()
@@ -120,7 +126,7 @@ async def test_browser_sessions(sim: Sim, clock: FakeClock):
         envelope(await sim.call("POST", path, json={"ttlSeconds": ttl}), 400)
 
 
-async def test_upload_success_and_overwrite(sim: Sim):
+async def test_upload_success_and_overwrite(sim: Sim) -> None:
     r = await sim.call("POST", BASE + "/workspace/upload", "demo-org",
                        **upload_args("reports/q3.csv", mode="755"))  # fmt: skip
     assert r.status_code == 200
@@ -162,18 +168,18 @@ async def test_upload_success_and_overwrite(sim: Sim):
         ("a\\b.txt", 400),
     ],
 )
-async def test_upload_refusals(sim: Sim, path: str, status: int):
+async def test_upload_refusals(sim: Sim, path: str, status: int) -> None:
     r = await sim.call("POST", BASE + "/workspace/upload", **upload_args(path, overwrite="true"))
     envelope(r, status)
 
 
 @pytest.mark.parametrize("mode", ["rw-r--r--", "999", "0o644", "64", "", "12345"])
-async def test_upload_bad_mode(sim: Sim, mode: str):
+async def test_upload_bad_mode(sim: Sim, mode: str) -> None:
     envelope(await sim.call("POST", BASE + "/workspace/upload", **upload_args("a.txt", mode=mode)),
              400)  # fmt: skip
 
 
-async def test_upload_malformed(sim: Sim):
+async def test_upload_malformed(sim: Sim) -> None:
     envelope(await sim.call("POST", BASE + "/workspace/upload", json={"path": "a"}), 400)
     r = await sim.call("POST", BASE + "/workspace/upload", data={"path": "a.txt"},
                        files={"other": ("f", b"x")})  # fmt: skip

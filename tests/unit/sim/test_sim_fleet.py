@@ -90,7 +90,7 @@ async def test_a_rate_limit_refuses_past_n_requests_at_once() -> None:
     async with httpx.AsyncClient(transport=transport, base_url="http://sim") as client:
 
         async def ask(aid: int) -> httpx.Response:
-            params = {"token": "demo-partner", "targetAccountId": aid}
+            params: dict[str, str | int] = {"token": "demo-partner", "targetAccountId": aid}
             return await client.get("/api/v2/agent/functions", params=params)
 
         replies = await asyncio.gather(*(ask(AGENT_BASE + i) for i in range(12)))

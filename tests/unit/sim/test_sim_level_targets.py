@@ -54,7 +54,9 @@ async def test_a_migration_is_started_and_read_by_target_reseller_id(sim: Sim) -
     ],
     ids=["not-a-reseller", "outside", "not-an-integer", "disagree"],
 )  # fmt: skip
-async def test_a_bad_target_reseller_id_is_refused(sim: Sim, params, status, message) -> None:
+async def test_a_bad_target_reseller_id_is_refused(
+    sim: Sim, params: dict[str, Any], status: int, message: str
+) -> None:
     envelope(await sim.get("/templates", "demo-partner", **params), status, message)
 
 
@@ -93,7 +95,9 @@ async def test_the_adr_export_takes_the_parameter_of_its_level(
     ],
     ids=["org-param-on-a-reseller", "partner-param-on-a-reseller", "two"],
 )  # fmt: skip
-async def test_a_bad_adr_level_parameter_is_refused(sim: Sim, params, message) -> None:
+async def test_a_bad_adr_level_parameter_is_refused(
+    sim: Sim, params: dict[str, Any], message: str
+) -> None:
     r = await sim.call("POST", "/billing/adrExportConfig", "demo-partner", params=params, json=ADR)
     envelope(r, 400, message)
     assert sim.state.adr == {}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from datetime import UTC, datetime
+from typing import Any
 
 import httpx
 import pytest
@@ -20,7 +21,9 @@ MESSAGE_FIELDS = {
 }  # fmt: skip
 
 
-async def first_rooms(sim: Sim, path: str, token: str = "demo-agent", **params: object) -> list:
+async def first_rooms(
+    sim: Sim, path: str, token: str = "demo-agent", **params: object
+) -> list[Any]:
     reply = await sim.get(path, token, pagination="true", pageSize=20, **params)
     assert reply.status_code == 200, reply.text
     return list(reply.json()["rooms"])

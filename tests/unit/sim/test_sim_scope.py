@@ -11,6 +11,7 @@ the key owner). User-shaped keys get the scope the rules give them, whatever the
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 
@@ -54,7 +55,7 @@ ROUTES = _api_routes()
 DESCRIBE_OWNER = {("GET", "/account"), ("GET", "/webhookRelay/types")}
 
 
-def test_every_route_is_covered():
+def test_every_route_is_covered() -> None:
     assert len(ROUTES) >= 45
     assert ("POST", "/tokens") in ROUTES and ("GET", "/agent/cfg-1111") in ROUTES
 
@@ -62,7 +63,7 @@ def test_every_route_is_covered():
 @pytest.mark.parametrize(("method", "path"), ROUTES)
 async def test_member_targeting_a_non_permitted_account_is_refused_everywhere(
     sim: Sim, method: str, path: str
-):
+) -> None:
     """Its organization, or an agent of it outside the list: 403 at every route.
 
     Itself too, except where a read describes the key owner.
@@ -75,13 +76,13 @@ async def test_member_targeting_a_non_permitted_account_is_refused_everywhere(
 
 
 @pytest.mark.parametrize(("method", "path"), [r for r in ROUTES if r not in DESCRIBE_OWNER])
-async def test_member_without_target_acts_on_nothing(sim: Sim, method: str, path: str):
+async def test_member_without_target_acts_on_nothing(sim: Sim, method: str, path: str) -> None:
     r = await sim.call(method, path, "demo-member", json={})
     envelope(r, 403)
     assert r.json()["message"] in (RESTRICTED, NOT_PERMITTED)
 
 
-async def test_member_cannot_do_what_the_issue_found(sim: Sim):
+async def test_member_cannot_do_what_the_issue_found(sim: Sim) -> None:
     """Select its organization, create a token there, read 1111, list the org's tokens."""
     envelope(await sim.get("/account", "demo-member", targetAccountId=1110), 403, NOT_PERMITTED)
     before = set(sim.state.tokens)
@@ -96,7 +97,7 @@ async def test_member_cannot_do_what_the_issue_found(sim: Sim):
     envelope(await sim.get("/tokens", "demo-member"), 403, RESTRICTED)
 
 
-async def test_member_acts_on_its_permitted_accounts(sim: Sim):
+async def test_member_acts_on_its_permitted_accounts(sim: Sim) -> None:
     me = (await sim.get("/account", "demo-member")).json()
     assert me["id"] == 1119 and me["permittedAccountIds"] == [1112, 1113]
     assert (await sim.get("/account", "demo-member", targetAccountId=1112)).json()["id"] == 1112
@@ -112,7 +113,7 @@ async def test_member_acts_on_its_permitted_accounts(sim: Sim):
     assert [a["id"] for a in found["accounts"]] == [1112]
 
 
-async def test_member_cannot_list_its_organization(sim: Sim):
+async def test_member_cannot_list_its_organization(sim: Sim) -> None:
     """The console reads the permitted accounts one by one instead."""
     r = await sim.get("/listAccounts", "demo-member", targetOrganizationId=1110)
     envelope(r, 403, NOT_PERMITTED)
@@ -120,7 +121,7 @@ async def test_member_cannot_list_its_organization(sim: Sim):
     envelope(await sim.get("/searchAccounts", "demo-member", accountType="account"), 403)
 
 
-async def test_unknown_ids_are_refused_alike_for_a_member(sim: Sim):
+async def test_unknown_ids_are_refused_alike_for_a_member(sim: Sim) -> None:
     """No difference between an id of another tree, an unknown id and a sibling."""
     for target in (9111, 424242, 1111):
         envelope(await sim.get("/account", "demo-member", targetAccountId=target), 403,
@@ -138,7 +139,9 @@ async def test_unknown_ids_are_refused_alike_for_a_member(sim: Sim):
         ("demo-org-user", 1117, {"organizationId": 1110, "permittedAccountIds": []}),
     ],
 )
-async def test_user_keys_describe_themselves(sim: Sim, token: str, aid: int, fields: dict):
+async def test_user_keys_describe_themselves(
+    sim: Sim, token: str, aid: int, fields: dict[str, Any]
+) -> None:
     body = (await sim.get("/account", token)).json()
     assert body["id"] == aid and body["accountType"] == "user"
     assert {k: body[k] for k in fields} == fields
@@ -163,7 +166,7 @@ async def test_user_keys_describe_themselves(sim: Sim, token: str, aid: int, fie
         ("demo-org-user", 1100, False),
     ],
 )
-async def test_user_keys_delegate_by_the_rules(sim: Sim, token: str, target: int, ok: bool):
+async def test_user_keys_delegate_by_the_rules(sim: Sim, token: str, target: int, ok: bool) -> None:
     r = await sim.get("/account", token, targetAccountId=target)
     if ok:
         assert r.status_code == 200 and r.json()["id"] == target
@@ -171,7 +174,7 @@ async def test_user_keys_delegate_by_the_rules(sim: Sim, token: str, target: int
         envelope(r, 403, OUTSIDE)
 
 
-async def test_user_keys_act_as_themselves_and_name_their_scope_account(sim: Sim):
+async def test_user_keys_act_as_themselves_and_name_their_scope_account(sim: Sim) -> None:
     """Without ``targetAccountId`` a request acts on the key owner, a user like any other;
     the account its rule names is reached by naming it, like every delegation."""
     tokens = (await sim.get("/tokens", "demo-org-user")).json()["tokens"]
@@ -190,7 +193,7 @@ async def test_user_keys_act_as_themselves_and_name_their_scope_account(sim: Sim
     envelope(await sim.get("/agent/cfg-1211", "demo-reseller-user"), 403, OUTSIDE)
 
 
-async def test_rules_follow_the_fields_not_the_account_type(sim: Sim):
+async def test_rules_follow_the_fields_not_the_account_type(sim: Sim) -> None:
     """The member without its list is an organization admin (rule 4); a user whose
     organizationId is its reseller's id is a reseller admin (rule 2)."""
     member = sim.state.accounts[1119]

@@ -2,23 +2,29 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import httpx
 import pytest
 
 from .helpers import FakeClock, Sim, envelope
 
 
-async def migrate(sim: Sim, template: str, body: dict | None = None, token: str = "demo-reseller"):
-    kwargs = {} if body is None else {"json": body}
+async def migrate(
+    sim: Sim, template: str, body: dict[str, Any] | None = None, token: str = "demo-reseller"
+) -> httpx.Response:
+    kwargs: dict[str, Any] = {} if body is None else {"json": body}
     return await sim.call("POST", f"/templates/{template}/migrate", token, **kwargs)
 
 
-async def status(sim: Sim, task_id: str, token: str = "demo-reseller") -> dict:
+async def status(sim: Sim, task_id: str, token: str = "demo-reseller") -> dict[str, Any]:
     r = await sim.get(f"/templates/migrations/{task_id}", token)
     assert r.status_code == 200, r.text
-    return r.json()
+    reply: dict[str, Any] = r.json()
+    return reply
 
 
-async def test_templates_list_and_access(sim: Sim):
+async def test_templates_list_and_access(sim: Sim) -> None:
     r = (await sim.get("/templates", "demo-reseller")).json()
     ids = {t["id"] for t in r["templates"]}
     assert ids == {"tpl-dental-reception", "tpl-realty-inbound", "tpl-after-hours"}
@@ -33,14 +39,14 @@ async def test_templates_list_and_access(sim: Sim):
     envelope(await sim.get("/templates/tpl-clinic-intake", "demo-reseller"), 404)
 
 
-async def test_up_to_date_template_answers_success_alone(sim: Sim):
+async def test_up_to_date_template_answers_success_alone(sim: Sim) -> None:
     r = await migrate(sim, "tpl-realty-inbound")
     assert r.status_code == 200 and r.json() == {"success": True}
     r = await migrate(sim, "tpl-realty-inbound", {"dryRun": False})
     assert r.json() == {"success": True}
 
 
-async def test_dry_run_lifecycle(sim: Sim, clock: FakeClock):
+async def test_dry_run_lifecycle(sim: Sim, clock: FakeClock) -> None:
     r = await migrate(sim, "tpl-dental-reception")  # dryRun defaults to true
     task = r.json()
     assert task["success"] is True and task["status"] == "queued"
@@ -67,7 +73,7 @@ async def test_dry_run_lifecycle(sim: Sim, clock: FakeClock):
     assert live["templateRevision"] == 3
 
 
-async def test_real_run_applies_and_later_dry_run_has_nothing(sim: Sim, clock: FakeClock):
+async def test_real_run_applies_and_later_dry_run_has_nothing(sim: Sim, clock: FakeClock) -> None:
     body = {"dryRun": False, "forceMigrateOverriddenFields": True,
             "sectionsToMigrate": ["instructions", "voice"]}  # fmt: skip
     task = (await migrate(sim, "tpl-dental-reception", body)).json()
@@ -82,7 +88,7 @@ async def test_real_run_applies_and_later_dry_run_has_nothing(sim: Sim, clock: F
     assert (await migrate(sim, "tpl-dental-reception")).json() == {"success": True}
 
 
-async def test_failed_template(sim: Sim, clock: FakeClock):
+async def test_failed_template(sim: Sim, clock: FakeClock) -> None:
     task = (await migrate(sim, "tpl-after-hours", {"dryRun": False})).json()
     clock.advance(9)
     s = await status(sim, task["taskId"])
@@ -104,11 +110,11 @@ async def test_failed_template(sim: Sim, clock: FakeClock):
         {"forceMigrateOverriddenFields": 1},
     ],
 )
-async def test_migrate_bad_input(sim: Sim, body: dict):
+async def test_migrate_bad_input(sim: Sim, body: dict[str, Any]) -> None:
     envelope(await migrate(sim, "tpl-dental-reception", body), 400)
 
 
-async def test_migrate_errors(sim: Sim):
+async def test_migrate_errors(sim: Sim) -> None:
     envelope(await migrate(sim, "tpl-unknown"), 404)
     envelope(await migrate(sim, "tpl-clinic-intake"), 404)
     envelope(await migrate(sim, "tpl-dental-reception", token="demo-org"), 403)

@@ -10,8 +10,9 @@ from textual.binding import Binding
 from textual.screen import ModalScreen, Screen
 
 from vagent_tui.ui import convention
-from vagent_tui.ui.keys import binding_owners, catalog
+from vagent_tui.ui.keys import SCREENS_BEGIN, binding_owners, catalog, readme_with_screens
 from vagent_tui.ui.registry import SCREENS
+from vagent_tui.ui.safety import WRITES, Key
 
 README = Path(__file__).resolve().parents[3] / "README.md"
 
@@ -33,7 +34,10 @@ def test_every_screen_widget_and_dialog_follows_the_convention() -> None:
     [
         (Binding("d", "toggle_detail", id="x.detail"), "keeps d for delete"),
         (Binding("d", "toggle_dry_run", id="x.dry"), "keeps d for delete"),
-        (Binding("n", "new_token", id="x.new"), "puts add on a"),
+        (Binding("n", "add", id="x.new"), "puts add on a"),
+        (Binding("a", "add", id="x.add"), "declare it Key(..., does=WRITES)"),
+        (Key("d", "delete", id="x.d", does=WRITES), "does=DESTRUCTIVE"),
+        (Binding("a", "new_token", id="x.new"), "keeps a for add"),
         (Binding("q", "next_question", id="x.q"), "keeps q for nothing"),
         (Binding("c", "copy_id", id="x.copy"), "puts copy on y Y"),
         (Binding("e", "export", id="x.export"), "keeps e for edit"),
@@ -58,7 +62,7 @@ def _screen_classes() -> list[type[Screen[object]]]:
 
     classes = {info.load().__class__ for info in SCREENS}
     classes |= {owner for owner in _ours() if issubclass(owner, BaseScreen)}
-    return sorted(classes, key=lambda c: c.__name__)  # type: ignore[arg-type]
+    return sorted(classes, key=lambda c: c.__name__)
 
 
 def test_every_screen_answers_to_the_list_keys() -> None:
@@ -94,6 +98,17 @@ def test_the_readme_keys_section_is_the_conventions_table() -> None:
         "README's Keys table differs from ui/convention.py: "
         "run `vagent-tui keys --write-readme README.md`"
     )
+
+
+def test_the_readme_screens_table_is_the_registrys_with_each_screens_keys() -> None:
+    text = README.read_text(encoding="utf-8")
+    assert SCREENS_BEGIN in text
+    assert readme_with_screens(text) == text, (
+        "README's screens table differs from the screens: "
+        "run `vagent-tui keys --write-readme README.md`"
+    )
+    for info in SCREENS:
+        assert f"| `{info.name}` |" in text
 
 
 def test_the_readme_table_is_written_between_the_markers(tmp_path: Path) -> None:

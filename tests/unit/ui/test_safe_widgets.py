@@ -7,6 +7,7 @@ from typing import Any
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.content import Content
+from textual.coordinate import Coordinate
 
 from vagent_tui.ui.text import safe, safe_markup, safe_rich
 from vagent_tui.ui.widgets.tables import SafeTable, original_key, row_table
@@ -50,9 +51,10 @@ async def test_table_cells_are_inert_and_repeated_keys_kept() -> None:
         assert table.row_count == 3
         cells: list[Any] = [table.get_row_at(i)[1] for i in range(3)]
         assert [c.plain for c in cells] == ["[/]", "␛[2J", "third"]
-        keys = [table.coordinate_to_cell_key((i, 0)).row_key.value for i in range(3)]
+        keys = [table.coordinate_to_cell_key(Coordinate(i, 0)).row_key.value for i in range(3)]
         assert len(set(keys)) == 3
         assert {original_key(k) for k in keys} == {"192.0.2.1"}
+        assert keys[1] is not None
         table.update_cell(keys[1], "label", "\x1b]0;pwned\x07")
         assert table.get_row_at(1)[1].plain == "␛]0;pwned␇"
 

@@ -30,11 +30,11 @@ from vagent_tui.api.models import AgentConfig, SavedVersion, TitleChange, TitleR
 from vagent_tui.services.agents import AgentSlots, load_agent
 from vagent_tui.services.session import Connection
 from vagent_tui.services.staging import Slots, wire
-from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.dialogs import PromptModal
 from vagent_tui.ui.failures import next_step
 from vagent_tui.ui.format import fmt_datetime, joined
 from vagent_tui.ui.palette import BADGE_OK, BADGE_WARN, FAILED, WARN
+from vagent_tui.ui.safety import WRITES, Key
 from vagent_tui.ui.screens.agent_changes import AgentChanges, title_problem
 from vagent_tui.ui.text import inert, safe
 from vagent_tui.ui.widgets.account_info import kind_name
@@ -55,7 +55,7 @@ class AgentScreen(AgentChanges):
 
     TITLE = "Agent"
     AUTO_FOCUS = "#agent-view"
-    DEFAULT_CSS = stylesheet(__file__)
+    CSS_PATH = "agent.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "toggle_slot", "Staging/Live", id="agent.slot",
                 tooltip="Show the staging or the live configuration"),
@@ -65,7 +65,7 @@ class AgentScreen(AgentChanges):
                 tooltip="The configuration, grouped"),
         Binding("v", "tab('tab-versions')", "Versions", show=False, id="agent.versions",
                 tooltip="Saved versions of the live configuration"),
-        Binding("e", "rename", "Rename", show=False, id="agent.rename",
+        Key("e", "edit('version')", "Rename", show=False, id="agent.rename", does=WRITES,
                 tooltip="Rename the highlighted saved version"),
         Binding("y", "copy_json", "Copy JSON", show=False, id="agent.copy-json",
                 tooltip="Copy the raw JSON of the configuration shown"),
@@ -109,10 +109,9 @@ class AgentScreen(AgentChanges):
             "toggle_slot",
             "toggle_json",
             "tab",
-            "rename",
             "copy_json",
             "diff",
-            "edit_settings",
+            "edit",
             "publish",
             "revert",
             "save_version",
@@ -300,7 +299,11 @@ class AgentScreen(AgentChanges):
         row = self.versions_table.cursor_row  # row i is versions[i], repeated ids too
         return self.versions[row] if 0 <= row < len(self.versions) else None
 
-    def action_rename(self) -> None:
+    def action_edit(self, what: str = "settings") -> None:
+        """e: rename the highlighted saved version; E: the staging settings form."""
+        if what != "version":
+            super().action_edit(what)
+            return
         self.tabs.active = "tab-versions"
         version = self.highlighted_version()
         live = self.slots.live if self.slots else None

@@ -24,9 +24,9 @@ from vagent_tui.services.staging import Slots, read_slots
 from vagent_tui.ui.dialogs import DiffModal, PromptModal, ReviewModal
 from vagent_tui.ui.diff_text import diff_text
 from vagent_tui.ui.format import fmt_datetime
-from vagent_tui.ui.screens.base import BaseScreen
+from vagent_tui.ui.safety import DESTRUCTIVE, WRITES, Key
+from vagent_tui.ui.screens.base import BaseScreen, who_of
 from vagent_tui.ui.screens.settings import SettingsScreen
-from vagent_tui.ui.screens.staging_flow import who_of
 from vagent_tui.ui.widgets.status import describe_error
 from vagent_tui.ui.writes import Write, Written
 
@@ -98,18 +98,19 @@ class AgentChanges(BaseScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("D", "diff", "Diff", id="agent.diff",
                 tooltip="Staging against live (on Versions: the version against the slot shown)"),
-        Binding("E", "edit_settings", "Edit", id="agent.edit",
+        Key("E", "edit('settings')", "Edit", id="agent.edit", does=WRITES,
                 tooltip="Edit the staging settings in a form (reviewed before writing)"),
-        Binding("P", "publish", "Publish", id="agent.publish",
+        Key("P", "publish", "Publish", id="agent.publish", does=DESTRUCTIVE,
                 tooltip="Publish staging to live (the diff is shown first)"),
-        Binding("X", "revert", "Revert", show=False, id="agent.revert",
+        Key("X", "revert", "Revert", show=False, id="agent.revert", does=DESTRUCTIVE,
                 tooltip="Empty staging: it becomes live's again"),
-        Binding("S", "save_version", "Save version", show=False, id="agent.save-version",
+        Key("S", "save_version", "Save version", show=False, id="agent.save-version", does=WRITES,
                 tooltip="Save a version of the slot on show, with a title"),
-        Binding("o", "restore('staging')", "Restore", show=False, id="agent.restore",
+        Key("o", "restore('staging')", "Restore", show=False, id="agent.restore", does=WRITES,
                 tooltip="Restore the highlighted version into staging"),
-        Binding("L", "restore('live')", "Restore to live", show=False, id="agent.restore-live",
-                tooltip="Restore the highlighted version into live (type 'live' to confirm)"),
+        Key("L", "restore('live')", "Restore to live", show=False, id="agent.restore-live",
+            tooltip="Restore the highlighted version into live (type 'live' to confirm)",
+            does=DESTRUCTIVE),
     ]  # fmt: skip
 
     slot: str
@@ -472,5 +473,6 @@ class AgentChanges(BaseScreen):
 
     # ------------------------------------------------------------------ settings
 
-    def action_edit_settings(self) -> None:
+    def action_edit(self, what: str = "settings") -> None:
+        """E: the staging settings in a form (reviewed before writing)."""
         self.app.push_screen(SettingsScreen(), lambda _saved: self.changes_done())

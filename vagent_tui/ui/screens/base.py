@@ -53,6 +53,15 @@ TYPED_IN_FILTER = frozenset({"next_page", "prev_page", "first_page", "last_page"
 """Actions of one-letter priority keys: refused while the filter field has the focus."""
 
 
+def who_of(screen: BaseScreen, *, with_id: bool = False) -> str:
+    """Whom the screen acts for: the target account's name (``with_id``: and its id), or
+    the key owner. Every screen says it this way, in its status line and questions."""
+    acting = screen.connection.acting_as
+    if acting is None:
+        return "the key owner"
+    return f"{acting.display_name} (#{acting.id})" if with_id else acting.display_name
+
+
 class BaseScreen(Screen[None]):
     """Header + body + status line + footer; reloads when the target changes."""
 
@@ -95,6 +104,19 @@ class BaseScreen(Screen[None]):
 
     def compose_body(self) -> Iterable[Widget]:
         return ()
+
+    def apply_breakpoints(self) -> None:
+        """The class of ``HORIZONTAL_BREAKPOINTS`` for the screen's width, set now.
+
+        Textual sets it on the screen's next Resize, which a screen pushed or switched to
+        gets after its first frame: a screen whose layout changes with the class calls
+        this in ``on_mount``, so its first frame is laid out for the width.
+        """
+        points = self.HORIZONTAL_BREAKPOINTS or []
+        width = self.size.width
+        chosen = next((n for least, n in sorted(points, reverse=True) if width >= least), None)
+        for _, name in points:
+            self.set_class(name == chosen, name)
 
     @property
     def status(self) -> StatusLine:

@@ -17,15 +17,15 @@ from typing import Any, ClassVar
 
 from pydantic import ValidationError
 from textual import on
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Button, Input, Select, Static
 
 from vagent_tui.api.models import AdrExportConfig, Envelope
 from vagent_tui.api.scope import ScopeLevel
-from vagent_tui.ui.css import stylesheet
-from vagent_tui.ui.screens.base import BaseScreen
+from vagent_tui.ui.safety import WRITES, Key
+from vagent_tui.ui.screens.base import BaseScreen, who_of
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.form import FormField, errors_by_field, first_invalid, show_errors
 from vagent_tui.ui.writes import Write, Written
@@ -68,23 +68,25 @@ class BillingScreen(BaseScreen):
 
     TITLE: ClassVar[str] = "ADR export"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding(
+        Key(
             "ctrl+s",
             "save",
             "Save",
             id="billing.save",
+            does=WRITES,
             tooltip="Validate and send the ADR export settings",
         ),
-        Binding(
+        Key(
             "ctrl+o",
             "save",
             "Save",
             show=False,
             id="billing.save-alt",
+            does=WRITES,
             tooltip="Save (for terminals that keep ctrl+s)",
         ),
     ]
-    DEFAULT_CSS = stylesheet(__file__)
+    CSS_PATH = "billing.tcss"
 
     def __init__(self) -> None:
         super().__init__()
@@ -165,10 +167,6 @@ class BillingScreen(BaseScreen):
 
     # ------------------------------------------------------------------ the target
 
-    def _who(self) -> str:
-        account = self.connection.acting_as
-        return f"{account.display_name} (#{account.id})" if account else "the key owner"
-
     def reload(self) -> None:
         """Nothing to read (write-only): show whom it applies to and what was saved."""
         level = self.query_one("#billing-level", Static)
@@ -177,13 +175,13 @@ class BillingScreen(BaseScreen):
             shown = "an agent" if kind == "account" else f"a {kind}"
             level.update(
                 safe(
-                    f"⚠ {self._who()} is {shown} account: the platform accepts this "
+                    f"⚠ {who_of(self, with_id=True)} is {shown} account: the platform accepts this "
                     "only for partner, reseller or organization accounts."
                 )
             )
         level.set_class(not kind or kind in LEVELS, "-hidden")
         self._show_saved()
-        self.status.info(f"ADR export of {self._who()} · fill in and save (ctrl+s)")
+        self.status.info(f"ADR export of {who_of(self, with_id=True)} · fill in and save (ctrl+s)")
 
     def _show_saved(self) -> None:
         saved = self._saved.get(self.connection.target_id, "")
@@ -268,7 +266,7 @@ class BillingScreen(BaseScreen):
 
     def save(self, config: AdrExportConfig) -> None:
         """Send ``config`` through the write path; every field stays as typed on failure."""
-        target, who = self.connection.target_id, self._who()
+        target, who = self.connection.target_id, who_of(self, with_id=True)
         button = self.query_one("#billing-save", Button)
         where = f"{config.delivery_protocol}://{config.username}@{config.host}:{config.port}"
         note = (

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from textual import on, work
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Button, DataTable, DirectoryTree, Input, Label, Select
@@ -23,6 +23,7 @@ from vagent_tui.api.models import ComputerAccount
 from vagent_tui.services.agents import computer_accounts_for
 from vagent_tui.ui.caps import ROW_CAP
 from vagent_tui.ui.css import stylesheet
+from vagent_tui.ui.safety import READS, WRITES, Does, Key
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.computer_recording import RecordingPane
@@ -34,8 +35,8 @@ TREE_ROOT: Path | None = None
 """Where the file tree starts; None is the current working directory (tests pin it)."""
 
 
-def _b(key: str, action: str, text: str, tip: str, *, show: bool = True) -> Binding:
-    return Binding(key, action, text, show=show, id=f"computer.{action}", tooltip=tip)
+def _b(key: str, action: str, text: str, tip: str, *, show: bool = True, does: Does = READS) -> Key:
+    return Key(key, action, text, show=show, id=f"computer.{action}", tooltip=tip, does=does)
 
 
 class ComputerScreen(BaseScreen):
@@ -44,17 +45,26 @@ class ComputerScreen(BaseScreen):
     TITLE: ClassVar[str] = "Computer Agents"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
     BINDINGS: ClassVar[list[BindingType]] = [
-        _b("s", "start", "Start", "Start a workflow recording on the slot"),
-        _b("x", "stop", "Stop", "Stop the active workflow recording"),
-        _b("b", "browser_session", "Browser", "Open a browser automation session for a slot"),
+        _b("s", "start", "Start", "Start a workflow recording on the slot", does=WRITES),
+        _b("x", "stop", "Stop", "Stop the active workflow recording", does=WRITES),
+        _b(
+            "b",
+            "browser_session",
+            "Browser",
+            "Open a browser automation session for a slot",
+            does=WRITES,
+        ),
         _b("t", "status", "Status", "Refresh the recording status"),
         _b("f", "toggle_tree", "Pick file", "Show or hide the local file tree"),
-        _b("u", "upload", "Upload", "Upload the picked file into the workspace"),
+        _b("u", "upload", "Upload", "Upload the picked file into the workspace", does=WRITES),
         _b("i", "focus_account", "Account", "Choose the Computer Agent account", show=False),
         _b("y", "copy_cdp", "Copy CDP URL", "Copy the browser session's CDP URL", show=False),
         _b("escape", "leave", "Leave field", "Close the file tree / leave the field", show=False),
         filter_binding("computer"),  # last: the footer drops it first
     ]
+    # Its rules are default rules (the widgets' and app.tcss win over them): as CSS_PATH
+    # they would win and the screen would look different. The one screen left so; see
+    # tests/unit/ui/test_screen_rules.py.
     DEFAULT_CSS = stylesheet(__file__)
 
     def __init__(self, *, tree_root: Path | None = None) -> None:

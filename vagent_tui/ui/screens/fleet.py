@@ -115,6 +115,8 @@ class FleetScreen(BaseScreen):
         self._fresh = False
         """``r``: the next listing reads the accounts again (not the shared listing)."""
         self._matrix = FleetMatrix(id="fleet-table")
+        self.marked: tuple[int, ...] = ()
+        """Accounts marked here (space); ``R`` hands them to the Rollout screen."""
 
     def compose_body(self) -> Iterable[Widget]:
         with Horizontal(id="fleet-controls"):
@@ -147,6 +149,7 @@ class FleetScreen(BaseScreen):
             return
         if self.listed_with is not self.connection.client:
             self.accounts = None  # another profile: another key, other accounts
+            self.marked = ()  # ids of another key's tree, maybe another platform
         if self.accounts is None:
             self._load_accounts()
 
@@ -182,7 +185,7 @@ class FleetScreen(BaseScreen):
         self.answers = {}
         self.errors = 0
         self.matrix.setup(self.question, accounts)
-        self.matrix.show_marks(self.vapp.marked_accounts)
+        self.matrix.show_marks(self.marked)
         self.focus_after_load(self.matrix)  # its loading indicator had passed the focus on
         self.query_one(ProgressBar).update(total=len(accounts) or None, progress=0)
         self._summary()
@@ -217,7 +220,7 @@ class FleetScreen(BaseScreen):
         self.answers = {}
         self.errors = 0
         self.matrix.setup(self.question, self.accounts or [])
-        self.matrix.show_marks(self.vapp.marked_accounts)
+        self.matrix.show_marks(self.marked)
         self.query_one(ProgressBar).update(progress=0)
         self._summary()
         if self.accounts:
@@ -402,29 +405,35 @@ class FleetScreen(BaseScreen):
         account_id = self.matrix.highlighted_account()
         if account_id is None:
             return
-        marks = list(self.vapp.marked_accounts)
+        marks = list(self.marked)
         if account_id in marks:
             marks.remove(account_id)
         else:
             marks.append(account_id)
-        self.vapp.marked_accounts = tuple(marks)
+        self.marked = tuple(marks)
         self.matrix.show_marks(marks)
         self.matrix.action_cursor_down()
         self._summary()
 
     async def action_roll_out(self) -> None:
-        if not self.vapp.marked_accounts:
+        """``R``: the Rollout screen, handed the marked accounts in a message."""
+        if not self.marked:
             self.status.info("No row is marked: space marks the highlighted row")
             return
-        self.vapp.roll_out_marked = True
+        from vagent_tui.ui.screens.rollout import RolloutScreen
+
         await self.app.run_action("app.show('rollout')")
+        # Switching modes is synchronous: the screen shown now is Rollout's.
+        self.app.screen.post_message(
+            RolloutScreen.RollOut(self.marked, client=self.connection.client)
+        )
 
     def _summary(self) -> None:
         total = len(self.accounts) if self.accounts is not None else 0
         errors = f"{self.errors:,} error" + ("" if self.errors == 1 else "s")
         text = f"{len(self.answers):,}/{total:,} answered · {errors}"
-        if self.vapp.marked_accounts:
-            text += f" · {len(self.vapp.marked_accounts):,} marked (R rolls out)"
+        if self.marked:
+            text += f" · {len(self.marked):,} marked (R rolls out)"
         if self.running and self.limit is not None:
             text += f" · limit {self.limit.limit} of {self.concurrency}"
         else:

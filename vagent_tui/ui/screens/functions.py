@@ -29,7 +29,8 @@ from vagent_tui.services.session import Connection
 from vagent_tui.ui.dialogs import EditorModal
 from vagent_tui.ui.format import flag, plain
 from vagent_tui.ui.palette import FAILED, FAILED_STRONG, WARN
-from vagent_tui.ui.screens.base import BaseScreen
+from vagent_tui.ui.safety import WRITES, Key
+from vagent_tui.ui.screens.base import BaseScreen, who_of
 from vagent_tui.ui.screens.staging_flow import Staged, stage_change, staging_write
 from vagent_tui.ui.text import inert, safe
 from vagent_tui.ui.widgets.details import findings_text, function_detail
@@ -51,26 +52,29 @@ class FunctionsScreen(BaseScreen):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (20, "-tall")]  # -short: the detail gives way
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding(
+        Key(
             "space",
             "toggle_function",
             "On/Off",
             id="functions.toggle",
+            does=WRITES,
             tooltip="Switch the function on or off in the agent's staging (reviewed first)",
         ),
-        Binding(
+        Key(
             "a",
-            "add_entry",
+            "add",
             "+1 entry",
             show=False,
             id="functions.add",
+            does=WRITES,
             tooltip="One more entry of the function in staging (its limit permitting)",
         ),
-        Binding(
+        Key(
             "e",
-            "edit_instructions",
+            "edit",
             "Instructions",
             id="functions.instructions",
+            does=WRITES,
             tooltip="Edit the instructions of the function's entry in staging",
         ),
         Binding("v", "cycle_view", "View", id="functions.view", tooltip=_VIEW_TIP),
@@ -180,7 +184,7 @@ class FunctionsScreen(BaseScreen):
         self.base = base.wire() if isinstance(base, AgentConfig) else None
         self.refresh_rows()
         allowed = sum(1 for f in functions if f.allowed is not False)
-        who = conn.acting_as.display_name if conn.acting_as else "the key owner"
+        who = who_of(self)
         if isinstance(live, BaseException):
             self.status.error(live, prefix="Agent configuration: ")
         else:
@@ -351,7 +355,7 @@ class FunctionsScreen(BaseScreen):
         """The staging keys need an agent account: hidden from the footer otherwise."""
         if super().check_action(action, parameters) is False:
             return False  # read-only
-        if action in ("toggle_function", "add_entry", "edit_instructions"):
+        if action in ("toggle_function", "add", "edit"):
             return self.connection.is_agent_selected
         return True
 
@@ -369,7 +373,8 @@ class FunctionsScreen(BaseScreen):
             return
         self.switch(FunctionSwitch(fn.name, on), f"{fn.label or fn.name} {'on' if on else 'off'}")
 
-    def action_add_entry(self) -> None:
+    def action_add(self) -> None:
+        """One more entry of the highlighted function."""
         fn = self.highlighted
         if fn is None:
             self.notify("No function highlighted", severity="warning")
@@ -389,7 +394,8 @@ class FunctionsScreen(BaseScreen):
         change = Change(functions=(switch,))
         self.write(staging_write(self, change, what=what, seen=self.base, then=then))
 
-    def action_edit_instructions(self) -> None:
+    def action_edit(self) -> None:
+        """The instructions of the highlighted function's entry."""
         fn = self.highlighted
         if fn is None:
             self.notify("No function highlighted", severity="warning")

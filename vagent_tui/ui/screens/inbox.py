@@ -25,7 +25,7 @@ from typing import Any, ClassVar, Self
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
-from textual import events, work
+from textual import work
 from textual.binding import Binding, BindingType
 from textual.containers import Container, VerticalScroll
 from textual.message import Message
@@ -39,7 +39,7 @@ from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import InboxRoom
 from vagent_tui.services.inbox import INBOX_TITLES, PAGE_SIZES, InboxPager, other_inbox
 from vagent_tui.ui.palette import FAILED_STRONG, WARN
-from vagent_tui.ui.screens.base import BaseScreen
+from vagent_tui.ui.screens.paging import PagedScreen, page_keys
 from vagent_tui.ui.screens.room import RoomScreen
 from vagent_tui.ui.widgets.context_bar import ContextBar
 from vagent_tui.ui.widgets.inbox_rows import DetailText, room_cells, room_detail
@@ -47,7 +47,6 @@ from vagent_tui.ui.widgets.table_filter import filter_binding
 from vagent_tui.ui.widgets.tables import ROW_CAP, SafeTable, left_out
 
 HINT = "Select an agent account on the Scope screen (1) to see its inboxes."
-WIDE = 140
 """From this width the detail pane sits beside the table, below it otherwise."""
 PENDING_DELAY = 0.1
 """Seconds a page may take before the header and the status line say it is on its way.
@@ -56,12 +55,6 @@ A page that comes sooner is drawn in one frame with nothing drawn before it: a f
 drawn for the key alone (the header's "→ page N", "Loading page N") would not only
 flash, it would make the page's own frame wait for Textual's next frame slot, 17 to
 33 ms after it."""
-
-
-def _nav(keys: str, action: str, label: str, tip: str, *, show: bool = True) -> Binding:
-    # priority: the table would otherwise take left/right/home/end/page keys for itself
-    ident = f"inbox.{action}" if show else f"inbox.{action}-alt"
-    return Binding(keys, action, label, show=show, priority=True, id=ident, tooltip=tip)
 
 
 class RoomsTable(SafeTable):
@@ -222,21 +215,16 @@ class RoomsTable(SafeTable):
         super().notify_style_update()
 
 
-class InboxScreen(BaseScreen):
+class InboxScreen(PagedScreen):
     """Junk or priority inbox rooms of the acting account, paged by the server."""
 
     TITLE = "Junk inbox"
+    LAST_PAGE_UNKNOWN = "The number of rooms is not known yet; wait for the page"
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (140, "-wide")]
     FILTER_PLACEHOLDER = "/ filter the rooms of this page only (the server pages them)"
     CSS_PATH = "inbox.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
-        _nav("n", "next_page", "Next", "Next page"),
-        _nav("p", "prev_page", "Prev", "Previous page"),
-        _nav("g", "first_page", "First", "First page"),
-        _nav("G", "last_page", "Last", "Last page (one request)"),
-        _nav("right,pagedown", "next_page", "Next", "Next page", show=False),
-        _nav("left,pageup", "prev_page", "Prev", "Previous page", show=False),
-        _nav("home", "first_page", "First", "First page", show=False),
-        _nav("end", "last_page", "Last", "Last page", show=False),
+        *page_keys("inbox", last_key_tip="Last page (one request)"),
         Binding(
             "i",
             "switch_inbox",
@@ -267,6 +255,8 @@ class InboxScreen(BaseScreen):
         """The rooms in the table: row ``i`` is ``_rooms[i]``."""
         self._detail_shown: tuple[object, ...] | None = None
         """What the detail pane shows: the room (itself, not an equal one), filter, shape."""
+        self._wide = False
+        """The breakpoint class the detail pane was last shaped for."""
         self._pending_timer: Timer | None = None
         """Runs from a request until the page comes, fails, or `PENDING_DELAY` passes."""
         self._pending_shown = False
@@ -282,17 +272,19 @@ class InboxScreen(BaseScreen):
 
     def on_mount(self) -> None:
         self.table.focus()
-        self._layout(self.size.width)
+        self.apply_breakpoints()
+        self._follow_width()
         self._header()
         self._title()
 
-    def on_resize(self, event: events.Resize) -> None:
-        self._layout(event.size.width)
+    def on_resize(self) -> None:
+        # Textual sets the breakpoint's class after this handler: look once it has.
+        self.call_after_refresh(self._follow_width)
 
-    def _layout(self, width: int) -> None:
-        wide = width >= WIDE
-        if wide != self.has_class("-wide"):
-            self.set_class(wide, "-wide")
+    def _follow_width(self) -> None:
+        wide = self.has_class("-wide")
+        if wide != self._wide:
+            self._wide = wide
             self._show_detail()
 
     # ------------------------------------------------------------------ loading
@@ -487,7 +479,15 @@ class InboxScreen(BaseScreen):
         same = (self.pager.unread, self.pager.inbox) == (want.unread, want.inbox)
         return self.pager.total if same else 0
 
-    def _go(self, page: int) -> None:
+    def page_now(self) -> int:
+        return self.wanted.page
+
+    def last_page(self) -> int | None:
+        if self._ready() and not self._known_total(self.wanted):
+            return None
+        return 2**62  # clamped to the last page of the known total
+
+    def go_to_page(self, page: int) -> None:
         if not self._ready():
             return
         want = replace(self.wanted, rooms=[])
@@ -498,21 +498,6 @@ class InboxScreen(BaseScreen):
             self.status.info(f"Already on the {edge} page")
             return
         self._request(want, keep_cursor=False)
-
-    def action_next_page(self) -> None:
-        self._go(self.wanted.page + 1)
-
-    def action_prev_page(self) -> None:
-        self._go(self.wanted.page - 1)
-
-    def action_first_page(self) -> None:
-        self._go(0)
-
-    def action_last_page(self) -> None:
-        if self._ready() and not self._known_total(self.wanted):
-            self.status.info("The number of rooms is not known yet; wait for the page")
-            return
-        self._go(2**62)  # clamped to the last page of the known total
 
     def action_page_size(self) -> None:
         if not self._ready():

@@ -27,7 +27,7 @@ from vagent_tui.inert import inert
 from vagent_tui.services.journal import Journal, JournalEntry, JournalFilter, to_curl
 from vagent_tui.ui.format import NO, YES
 from vagent_tui.ui.palette import FAILED, OK
-from vagent_tui.ui.screens.base import BaseScreen
+from vagent_tui.ui.screens.paging import PagedScreen
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.tables import row_table
 from vagent_tui.words import counted
@@ -37,7 +37,7 @@ _METHODS = [(m, m) for m in ("POST", "PUT", "PATCH", "DELETE")]
 _STATUS = [(f"{YES} ok", "ok"), (f"{NO} failed", "failed")]
 
 
-class JournalScreen(BaseScreen):
+class JournalScreen(PagedScreen):
     """The journal of changes: table, filters, detail pane, copy as curl."""
 
     TITLE: ClassVar[str] = "Journal"
@@ -49,8 +49,8 @@ class JournalScreen(BaseScreen):
             "y", "copy_curl", "Copy curl", id="journal.curl", tooltip="Copy the request as curl"
         ),
         Binding("x", "clear_filters", "Clear", id="journal.clear", tooltip="Clear all filters"),
-        Binding("n", "page(1)", "Older", id="journal.older", tooltip="The next page: older"),
-        Binding("p", "page(-1)", "Newer", id="journal.newer", tooltip="The page before: newer"),
+        Binding("n", "next_page", "Older", id="journal.older", tooltip="The next page: older"),
+        Binding("p", "prev_page", "Newer", id="journal.newer", tooltip="The page before: newer"),
         Binding("g,home", "first_page", "Newest", id="journal.newest", tooltip="The newest page"),
         Binding("escape", "focus_table", "Table", show=False, id="journal.table", tooltip="Table"),
     ]
@@ -153,15 +153,17 @@ class JournalScreen(BaseScreen):
         )
         self.status.ok(f"{counted(len(self.entries), 'change')} on {where}{skipped}")
 
-    def action_page(self, step: int) -> None:
-        if (step > 0 and not self.has_older) or (step < 0 and self.page == 0):
-            self.status.info("No older page" if step > 0 else "This is the newest page")
-            return
-        self.page += step
-        self.reload()
+    def page_now(self) -> int:
+        return self.page
 
-    def action_first_page(self) -> None:
-        self.page = 0
+    def last_page(self) -> int | None:
+        return None  # read from the newest end: how many pages there are is not counted
+
+    def go_to_page(self, page: int) -> None:
+        if (page > self.page and not self.has_older) or page < 0:
+            self.status.info("No older page" if page > self.page else "This is the newest page")
+            return
+        self.page = page
         self.reload()
 
     def _set_profiles(self, entries: list[JournalEntry]) -> None:

@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from typing import ClassVar
 
 from rich.text import Text
-from textual import events, work
+from textual import work
 from textual.binding import Binding, BindingType
 from textual.containers import Container, Horizontal, Vertical, VerticalScroll
 from textual.timer import Timer
@@ -47,6 +47,7 @@ from vagent_tui.services.migrations import (
 )
 from vagent_tui.ui.caps import ROW_CAP
 from vagent_tui.ui.palette import FAILED, FAILED_STRONG, WARN, WARN_STRONG
+from vagent_tui.ui.safety import DESTRUCTIVE, Key
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.text import inert, safe
 from vagent_tui.ui.widgets.migration_rows import (
@@ -62,7 +63,6 @@ from vagent_tui.ui.widgets.table_filter import filter_binding
 from vagent_tui.ui.writes import Write, Written
 from vagent_tui.words import counted
 
-WIDE = 140
 NO_LIST = "This platform lists no templates: type a template id (i)"
 RECENT_PREFIX = "\x00recent\x00"
 """Option ids of recent ids: never the id of a listed template (no id holds a NUL)."""
@@ -72,10 +72,18 @@ class MigrationsScreen(BaseScreen):
     """Template migrations: start (dry run by default), watch, review."""
 
     TITLE = "Migrations"
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (140, "-wide")]
     CSS_PATH = "migrations.tcss"
     AUTO_FOCUS = "#mig-templates"  # keys s, t, f work at once; i goes to the id field
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("s", "start", "Start", id="migrations.start", tooltip="Start the migration"),
+        Key(
+            "s",
+            "start",
+            "Start",
+            id="migrations.start",
+            tooltip="Start the migration",
+            does=DESTRUCTIVE,
+        ),
         Binding(
             "t",
             "toggle_dry_run",
@@ -154,7 +162,7 @@ class MigrationsScreen(BaseScreen):
         self.vapp.task_changed_signal.subscribe(self, self.task_changed, immediate=True)
         for task in self.vapp.watcher.tasks.values():
             self.task_changed(task)
-        self._layout(self.size.width)
+        self.apply_breakpoints()
         self._plan()
         self._ticker = self.set_interval(1.0, self._tick)
 
@@ -166,12 +174,6 @@ class MigrationsScreen(BaseScreen):
     def on_screen_suspend(self) -> None:
         if self._ticker is not None:
             self._ticker.pause()
-
-    def on_resize(self, event: events.Resize) -> None:
-        self._layout(event.size.width)
-
-    def _layout(self, width: int) -> None:
-        self.set_class(width >= WIDE, "-wide")
 
     # ------------------------------------------------------------------ templates
 

@@ -27,9 +27,11 @@ from typing import ClassVar
 
 from textual import work
 from textual.binding import Binding, BindingType
+from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import DataTable, ProgressBar, Static
 
+from vagent_tui.api.client import PlatformClient
 from vagent_tui.services.accounts import AccountDirectory, NamedAccount
 from vagent_tui.services.agent_listing import AgentListing, is_agent_account
 from vagent_tui.services.rollout import (
@@ -48,6 +50,7 @@ from vagent_tui.services.rollout_pick import pick_accounts
 from vagent_tui.services.session import Connection
 from vagent_tui.ui import format as fmt
 from vagent_tui.ui.dialogs import PromptModal, TextModal
+from vagent_tui.ui.safety import DESTRUCTIVE, WRITES, Key
 from vagent_tui.ui.screens.rollout_runs import RolloutRuns, first_error, origin_of
 from vagent_tui.ui.text import inert
 from vagent_tui.ui.widgets.fleet_export import export_csv
@@ -76,9 +79,9 @@ class RolloutScreen(RolloutRuns):
                 tooltip="Choose the change and the accounts, then plan"),
         Binding("p", "plan", "Plan", id="rollout.plan",
                 tooltip="Plan the same change again (nothing is written)"),
-        Binding("A", "apply", "Apply", id="rollout.apply",
+        Key("A", "apply", "Apply", id="rollout.apply", does=WRITES,
                 tooltip="Write the staging of the accounts that will change"),
-        Binding("P", "publish", "Publish", id="rollout.publish",
+        Key("P", "publish", "Publish", id="rollout.publish", does=DESTRUCTIVE,
                 tooltip="Publish the written accounts, all or a first wave"),
         Binding("x", "cancel", "Cancel", id="rollout.cancel",
                 tooltip="Stop: what was written stays written"),
@@ -103,6 +106,8 @@ class RolloutScreen(RolloutRuns):
         """Came from Fleet's ``R``: the form opens once the accounts are listed."""
         self._plan_when_listed = False
         """The change was chosen while the accounts were being listed: planned once listed."""
+        self._marked: tuple[int, ...] = ()
+        self._marked_with: PlatformClient | None = None
         self._unfinished = 0
         self._fresh = False
         """``r``: the next listing reads the accounts again (not the shared listing)."""
@@ -118,9 +123,25 @@ class RolloutScreen(RolloutRuns):
         self.table.focus()
         self._describe()
 
-    def on_screen_resume(self) -> None:
-        if self.vapp.roll_out_marked and not self.phase:
-            self.vapp.roll_out_marked = False  # Fleet's R: choose the change for its marks
+    class RollOut(Message):
+        """Fleet's ``R``: roll out to these accounts (marked there, with ``client``'s key)."""
+
+        def __init__(self, accounts: tuple[int, ...], *, client: PlatformClient | None) -> None:
+            super().__init__()
+            self.accounts = accounts
+            self.client = client
+
+    @property
+    def fleet_marks(self) -> tuple[int, ...]:
+        """The accounts Fleet handed over, while the key is still the one they were
+        marked with (another profile's ids are of another tree)."""
+        if self._marked_with is not self.connection.client:
+            return ()
+        return self._marked
+
+    def on_rollout_screen_roll_out(self, message: RollOut) -> None:
+        self._marked, self._marked_with = message.accounts, message.client
+        if not self.phase:  # choose the change for the marks
             self.request = replace(self.request, marked_only=True, only_ids=None)
             self._choose_when_listed = True
             if self.accounts is not None:
@@ -256,7 +277,7 @@ class RolloutScreen(RolloutRuns):
         if self.accounts is not None and not self.accounts:
             self.status.info("No agent account below this key: nothing to roll out to")
             return
-        marks = self.vapp.marked_accounts
+        marks = self.fleet_marks
 
         def chosen(request: RolloutRequest | None) -> None:
             if request is None:
@@ -290,7 +311,7 @@ class RolloutScreen(RolloutRuns):
         if self.request.only_ids is not None:
             marks = set(self.request.only_ids)
         elif self.request.marked_only:
-            marks = set(self.vapp.marked_accounts)
+            marks = set(self.fleet_marks)
         path_of = self.listing.path_of if self.listing else (lambda _i: [])
         picked = pick_accounts(
             self.accounts, path_of=path_of, under=self.connection.target_id, marked=marks,
@@ -309,7 +330,7 @@ class RolloutScreen(RolloutRuns):
         if r.only_ids is not None:
             parts.append(f"the {counted(len(r.only_ids), 'account')} of the loaded plan")
         elif r.marked_only:
-            parts.append(f"marked in Fleet ({len(self.vapp.marked_accounts):,})")
+            parts.append(f"marked in Fleet ({len(self.fleet_marks):,})")
         if str(r.account_filter):
             parts.append(f"matching {r.account_filter}")
         return ", ".join(parts)

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from typing import ClassVar
 
 from rich.text import Text
-from textual import events, work
+from textual import work
 from textual.binding import Binding, BindingType
 from textual.containers import Container, VerticalScroll
 from textual.widget import Widget
@@ -26,7 +26,7 @@ from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import InboxRoom, RoomMessage
 from vagent_tui.services.inbox import INBOX_TITLES, Inbox, RoomThread, read_room
 from vagent_tui.ui.palette import FAILED_STRONG
-from vagent_tui.ui.screens.base import BaseScreen
+from vagent_tui.ui.screens.paging import PagedScreen, page_keys
 from vagent_tui.ui.text import inert, safe
 from vagent_tui.ui.widgets.context_bar import ContextBar
 from vagent_tui.ui.widgets.inbox_rows import room_name
@@ -34,32 +34,24 @@ from vagent_tui.ui.widgets.room_messages import message_cells, message_detail, w
 from vagent_tui.ui.widgets.table_filter import filter_binding
 from vagent_tui.ui.widgets.tables import SafeTable, row_table
 
-WIDE = 140
 """From this width the detail pane sits beside the table, below it otherwise."""
 
 
-def _nav(keys: str, action: str, label: str, tip: str, *, show: bool = True) -> Binding:
-    # priority: the table would otherwise take left/right/home/end/page keys for itself
-    ident = f"room.{action}" if show else f"room.{action}-alt"
-    return Binding(keys, action, label, show=show, priority=True, id=ident, tooltip=tip)
-
-
-class RoomScreen(BaseScreen):
+class RoomScreen(PagedScreen):
     """The messages of one room, paged here."""
 
     TITLE = "Room"
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (140, "-wide")]
     FILTER_PLACEHOLDER = "/ filter the messages of this page only (the server pages them)"
     CSS_PATH = "room.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back", id="room.back", tooltip="Back to the inbox"),
-        _nav("n", "next_page", "Next", "Next page (newer → older)"),
-        _nav("p", "prev_page", "Prev", "Previous page"),
-        _nav("g", "first_page", "First", "Newest messages"),
-        _nav("G", "last_page", "Last", "Oldest messages"),
-        _nav("right,pagedown", "next_page", "Next", "Next page", show=False),
-        _nav("left,pageup", "prev_page", "Prev", "Previous page", show=False),
-        _nav("home", "first_page", "First", "Newest messages", show=False),
-        _nav("end", "last_page", "Last", "Oldest messages", show=False),
+        *page_keys(
+            "room",
+            next_tip="Next page (newer → older)",
+            first_tip="Newest messages",
+            last_tip="Oldest messages",
+        ),
         Binding(
             "y",
             "copy_links",
@@ -100,14 +92,8 @@ class RoomScreen(BaseScreen):
     def on_mount(self) -> None:
         self.query_one(ContextBar).set_title(f"{INBOX_TITLES[self.inbox]} › room")
         self.table.focus()
-        self._layout(self.size.width)
+        self.apply_breakpoints()
         self._header()
-
-    def on_resize(self, event: events.Resize) -> None:
-        self._layout(event.size.width)
-
-    def _layout(self, width: int) -> None:
-        self.set_class(width >= WIDE, "-wide")
 
     @property
     def table(self) -> SafeTable:
@@ -218,7 +204,13 @@ class RoomScreen(BaseScreen):
     def action_back(self) -> None:
         self.app.pop_screen()
 
-    def _go(self, page: int) -> None:
+    def page_now(self) -> int:
+        return self.thread.page if self.thread else 0
+
+    def last_page(self) -> int | None:
+        return self.thread.last_page if self.thread else 0
+
+    def go_to_page(self, page: int) -> None:
         thread = self.thread
         if thread is None:
             self.status.info("The messages are not loaded yet")
@@ -229,18 +221,6 @@ class RoomScreen(BaseScreen):
             return
         self.status.clear()
         self._fill()
-
-    def action_next_page(self) -> None:
-        self._go((self.thread.page if self.thread else 0) + 1)
-
-    def action_prev_page(self) -> None:
-        self._go((self.thread.page if self.thread else 0) - 1)
-
-    def action_first_page(self) -> None:
-        self._go(0)
-
-    def action_last_page(self) -> None:
-        self._go(self.thread.last_page if self.thread else 0)
 
     def action_copy_links(self) -> None:
         message = self._current()

@@ -31,7 +31,6 @@ from vagent_tui.api.models import Account
 from vagent_tui.services.accounts import AccountDirectory, Matches
 from vagent_tui.services.session import Connection
 from vagent_tui.ui.caps import left_out
-from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.text import inert
 from vagent_tui.ui.widgets.account_info import account_detail, label_for, scope_info, selectable
@@ -58,7 +57,7 @@ class ScopeScreen(BaseScreen):
 
     TITLE = "Scope"
     AUTO_FOCUS = "#scope-tree"
-    DEFAULT_CSS = stylesheet(__file__)
+    CSS_PATH = "scope.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "pick", "Pick", show=False, id="scope.pick-any", tooltip="Act as it"),
         Binding("slash", "focus_filter", "Filter", id="scope.filter", tooltip="Find an account"),

@@ -25,8 +25,9 @@ from vagent_tui.services.changes import Change
 from vagent_tui.services.settings import BY_NAME, SETTINGS, Setting, form_text, parse_value
 from vagent_tui.services.staging import read_context
 from vagent_tui.ui.dialogs import ConfirmModal
-from vagent_tui.ui.screens.base import BaseScreen
-from vagent_tui.ui.screens.staging_flow import Staged, staging_write, who_of
+from vagent_tui.ui.safety import WRITES, Key
+from vagent_tui.ui.screens.base import BaseScreen, who_of
+from vagent_tui.ui.screens.staging_flow import Staged, staging_write
 from vagent_tui.ui.text import inert, safe
 from vagent_tui.ui.widgets.form import FormField, first_invalid, show_errors
 from vagent_tui.words import counted
@@ -81,7 +82,7 @@ class SettingsScreen(BaseScreen):
     CSS_PATH = "settings.tcss"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+s", "save", "Review & save", id="settings.save", priority=True,
+        Key("ctrl+s", "save", "Review & save", id="settings.save", priority=True, does=WRITES,
                 tooltip="Check every changed field, then review and write them to staging"),
         Binding("escape", "close", "Close", id="settings.close",
                 tooltip="Close the form (asks first when edits would be lost)"),

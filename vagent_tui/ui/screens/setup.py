@@ -24,7 +24,6 @@ from textual.widgets import Button, Input, Label, Select, Static
 from vagent_tui import config as cfg
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.scope import classify
-from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.footer import KeysFooter
 from vagent_tui.ui.widgets.status import describe_error
@@ -63,7 +62,7 @@ class SetupScreen(Screen[None]):
         ),
         Binding("escape", "cancel", "Cancel", id="setup.cancel", tooltip="Close without saving"),
     ]
-    DEFAULT_CSS = stylesheet(__file__)
+    CSS_PATH = "setup.tcss"
 
     def __init__(self, *, first_run: bool = False) -> None:
         super().__init__()

@@ -12,17 +12,17 @@ from typing import ClassVar, cast
 
 from rich.text import Text
 from textual import work
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.widget import Widget
 from textual.widgets import Static
 
 from vagent_tui.api.models import Envelope, SipEntry, SipEntryRequest
 from vagent_tui.services.session import Connection
 from vagent_tui.ui.caps import ROW_CAP, left_out
-from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.dialogs import ConfirmModal
 from vagent_tui.ui.format import fmt_datetime, plain
-from vagent_tui.ui.screens.base import BaseScreen
+from vagent_tui.ui.safety import DESTRUCTIVE, WRITES, Key
+from vagent_tui.ui.screens.base import BaseScreen, who_of
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.entry_forms import SipEntryForm
 from vagent_tui.ui.widgets.status import describe_error
@@ -40,11 +40,25 @@ class SipScreen(BaseScreen):
 
     TITLE: ClassVar[str] = "SIP whitelist"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("a", "add", "Add", id="sip.add", tooltip="Add an IP address to the whitelist"),
-        Binding("d", "remove", "Remove", id="sip.remove", tooltip="Remove the highlighted address"),
+        Key(
+            "a",
+            "add",
+            "Add",
+            id="sip.add",
+            tooltip="Add an IP address to the whitelist",
+            does=WRITES,
+        ),
+        Key(
+            "d",
+            "delete",
+            "Remove",
+            id="sip.remove",
+            tooltip="Remove the highlighted address",
+            does=DESTRUCTIVE,
+        ),
         filter_binding("sip"),  # last: the footer drops it first
     ]
-    DEFAULT_CSS = stylesheet(__file__)
+    CSS_PATH = "sip.tcss"
 
     # ------------------------------------------------------------------ layout
 
@@ -68,11 +82,6 @@ class SipScreen(BaseScreen):
     def on_mount(self) -> None:
         self.table.focus()
 
-    @property
-    def who(self) -> str:
-        acting = self.connection.acting_as
-        return f"{acting.display_name} (#{acting.id})" if acting else "the key owner"
-
     # ------------------------------------------------------------------ loading
 
     def reload(self) -> None:
@@ -90,15 +99,16 @@ class SipScreen(BaseScreen):
             return
         self.show_entries(entries, highlight)
         if not quiet:
-            more = left_out(len(entries), "address")
-            self.status.ok(f"{counted(len(entries), 'whitelisted address')} for {self.who}{more}")
+            more, who = left_out(len(entries), "address"), who_of(self, with_id=True)
+            self.status.ok(f"{counted(len(entries), 'whitelisted address')} for {who}{more}")
 
     def show_entries(self, entries: list[SipEntry], highlight: str | None = None) -> None:
         shown = entries[:ROW_CAP]  # the status line says how many more
         self.table.show(shown, entry_cells, keep=highlight)
         self.set_class(not shown, "-empty")
+        who = who_of(self, with_id=True)
         self.query_one("#sip-header", Static).update(
-            safe(f"{counted(len(shown), 'address')} allowed to send SIP traffic for {self.who}")
+            safe(f"{counted(len(shown), 'address')} allowed to send SIP traffic for {who}")
         )
 
     @property
@@ -133,14 +143,14 @@ class SipScreen(BaseScreen):
             self.load_entries(request.ip, quiet=True)
 
         form = SipEntryForm(
-            send, subtitle=f"For {self.who}", read_back=read_back,
+            send, subtitle=f"For {who_of(self, with_id=True)}", read_back=read_back,
             after_unknown=lambda: self.load_entries(quiet=True),
         )  # fmt: skip
         self.app.push_screen(form, done)
 
     # ------------------------------------------------------------------ remove
 
-    def action_remove(self) -> None:
+    def action_delete(self) -> None:
         entry = self.highlighted
         if entry is None:
             self.status.info("No address highlighted: nothing to remove")
@@ -148,7 +158,7 @@ class SipScreen(BaseScreen):
         ip = entry.ip
         label = f" ({entry.label})" if entry.label else " (no label)"
         body = (
-            f"Remove {ip}{label} from the SIP whitelist of {self.who}?\n"
+            f"Remove {ip}{label} from the SIP whitelist of {who_of(self, with_id=True)}?\n"
             "SIP traffic from this address will be refused."
         )
         self.write(

@@ -22,7 +22,7 @@ from vagent_tui.services.session import Connection
 from vagent_tui.services.staging import base_moved, context_for, plan_for, read_slots
 from vagent_tui.ui.dialogs import ReviewModal
 from vagent_tui.ui.diff_text import Names, diff_text
-from vagent_tui.ui.screens.base import BaseScreen
+from vagent_tui.ui.screens.base import BaseScreen, who_of
 from vagent_tui.ui.writes import Write, Written
 
 Outcome = Literal["written", "already", "refused", "cancelled", "failed"]
@@ -35,11 +35,6 @@ class Staged:
     outcome: Outcome
     plan: Plan | None = None
     error: PlatformError | None = None
-
-
-def who_of(screen: BaseScreen) -> str:
-    acting = screen.connection.acting_as
-    return acting.display_name if acting is not None else "the key owner"
 
 
 def staging_write(

@@ -17,17 +17,17 @@ from typing import ClassVar, cast
 
 from rich.text import Text
 from textual import work
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.widget import Widget
 from textual.widgets import Static
 
 from vagent_tui.api.models import Envelope, TokenRecord, TokenRequest
 from vagent_tui.services.session import Connection
 from vagent_tui.ui.caps import ROW_CAP, left_out
-from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.dialogs import ConfirmModal
 from vagent_tui.ui.format import fmt_datetime, plain
-from vagent_tui.ui.screens.base import BaseScreen
+from vagent_tui.ui.safety import DESTRUCTIVE, WRITES, Key
+from vagent_tui.ui.screens.base import BaseScreen, who_of
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.entry_forms import TokenForm
 from vagent_tui.ui.widgets.new_token import NewTokenModal
@@ -56,17 +56,18 @@ class TokensScreen(BaseScreen):
 
     TITLE: ClassVar[str] = "Tokens"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("a", "new_token", "New token", id="tokens.new", tooltip="Create a token"),
-        Binding(
+        Key("a", "add", "New token", id="tokens.new", tooltip="Create a token", does=WRITES),
+        Key(
             "d",
-            "delete_token",
+            "delete",
             "Delete",
             id="tokens.delete",
+            does=DESTRUCTIVE,
             tooltip="Delete the highlighted token (asks first)",
         ),
         filter_binding("tokens"),  # last: the footer drops it first
     ]
-    DEFAULT_CSS = stylesheet(__file__)
+    CSS_PATH = "tokens.tcss"
 
     # ------------------------------------------------------------------ layout
 
@@ -99,10 +100,6 @@ class TokensScreen(BaseScreen):
 
     # ------------------------------------------------------------------ loading
 
-    def _who(self) -> str:
-        account = self.connection.acting_as
-        return f"{account.display_name} (#{account.id})" if account else "the key owner"
-
     def reload(self) -> None:
         self.load_tokens()
 
@@ -119,7 +116,7 @@ class TokensScreen(BaseScreen):
             return
         self.table.show(records[:ROW_CAP], token_cells)
         self.query_one("#tokens-note", Static).update(
-            safe(f"Tokens of {self._who()} · masked; a new value is shown once")
+            safe(f"Tokens of {who_of(self, with_id=True)} · masked; a new value is shown once")
         )
         if quiet:
             return
@@ -128,8 +125,8 @@ class TokensScreen(BaseScreen):
 
     # ------------------------------------------------------------------ create
 
-    def action_new_token(self) -> None:
-        who = self._who()
+    def action_add(self) -> None:
+        who = who_of(self, with_id=True)
 
         async def send(c: Connection, request: TokenRequest) -> TokenRecord:
             return await c.api.create_token(
@@ -165,7 +162,7 @@ class TokensScreen(BaseScreen):
 
     # ------------------------------------------------------------------ delete
 
-    def action_delete_token(self) -> None:
+    def action_delete(self) -> None:
         record = self.table.highlighted_record
         if record is None:
             self.status.info("No token highlighted: nothing to delete")
@@ -173,7 +170,7 @@ class TokensScreen(BaseScreen):
         masked, token = record.masked, record.token
         body = (
             f"Delete token {masked} "
-            f"({record.description or 'no description'}) of {self._who()}?\n"
+            f"({record.description or 'no description'}) of {who_of(self, with_id=True)}?\n"
             "Anything using it will get Unauthorized from then on."
         )
         if token and self.connection.api.uses_token(token):

@@ -23,7 +23,8 @@ from vagent_tui.services.agents import VoiceFilter, filter_voices
 from vagent_tui.services.changes import Change
 from vagent_tui.ui.format import NO, YES, plain
 from vagent_tui.ui.palette import FAILED, OK
-from vagent_tui.ui.screens.base import BaseScreen
+from vagent_tui.ui.safety import WRITES, Key
+from vagent_tui.ui.screens.base import BaseScreen, who_of
 from vagent_tui.ui.screens.staging_flow import staging_write
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.details import voice_detail
@@ -42,11 +43,12 @@ class VoicesScreen(BaseScreen):
     VERTICAL_BREAKPOINTS = [(0, "-short"), (20, "-tall")]  # -short: the detail gives way
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("slash", "focus_text", "Filter", id="voices.filter", tooltip="Type to filter"),
-        Binding(
+        Key(
             "u",
             "use_voice",
             "Use for agent",
             id="voices.use",
+            does=WRITES,
             tooltip="Check the voice against the agent's staging, then write it there",
         ),
         Binding("y", "copy_id", "Copy id", id="voices.copy", tooltip="Copy the voice id"),
@@ -130,9 +132,7 @@ class VoicesScreen(BaseScreen):
         self._set_options(voices)
         self.apply_filters()
         unavailable = sum(1 for v in voices if not v.available)
-        who = (
-            self.connection.acting_as.display_name if self.connection.acting_as else "the key owner"
-        )
+        who = who_of(self)
         note = f", {unavailable} unavailable" if unavailable else ", all available"
         self.status.ok(
             f"{counted(len(voices), 'voice')} for {who}{note}{left_out(len(voices), 'voice')}"

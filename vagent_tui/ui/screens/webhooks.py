@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, ClassVar
 
-from textual import events, on, work
+from textual import on, work
 from textual.binding import Binding, BindingType
 from textual.widget import Widget
 from textual.widgets import DataTable, TabbedContent, TabPane
@@ -32,11 +32,11 @@ from vagent_tui.api.models import (
 )
 from vagent_tui.services.session import Connection
 from vagent_tui.ui.caps import left_out
-from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.dialogs import ConfirmModal
 from vagent_tui.ui.failures import next_step
 from vagent_tui.ui.format import plain
-from vagent_tui.ui.screens.base import BaseScreen
+from vagent_tui.ui.safety import DESTRUCTIVE, WRITES, Key
+from vagent_tui.ui.screens.base import BaseScreen, who_of
 from vagent_tui.ui.widgets.entry_forms import RelayForm, WebhookForm
 from vagent_tui.ui.widgets.hooks import HookPane
 from vagent_tui.ui.widgets.relays import RelayPane, RelayRow, explain, relay_rows
@@ -45,7 +45,6 @@ from vagent_tui.ui.widgets.table_filter import filter_binding
 from vagent_tui.ui.writes import Write, Written, listed
 from vagent_tui.words import counted
 
-WIDE = 120
 """From this width the relay detail sits beside the relay table, below it otherwise."""
 HOOKS, RELAYS = "tab-destinations", "tab-relays"
 
@@ -58,25 +57,28 @@ class WebhooksScreen(BaseScreen):
     """Webhook destinations and webhook relay configurations of the acting account."""
 
     TITLE: ClassVar[str] = "Webhooks"
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding(
+        Key(
             "a",
             "add",
             "Add",
             id="webhooks.add",
+            does=WRITES,
             tooltip="Add a webhook destination, or configure the highlighted relay type",
         ),
-        Binding(
+        Key(
             "d",
             "delete",
             "Delete",
             id="webhooks.delete",
+            does=DESTRUCTIVE,
             tooltip="Delete the highlighted destination or relay configuration",
         ),
         Binding("t", "switch_tab", "Destinations/Relays", id="webhooks.tab", tooltip="Switch tab"),
         filter_binding("webhooks"),  # last: the footer drops it first
     ]
-    DEFAULT_CSS = stylesheet(__file__)
+    CSS_PATH = "webhooks.tcss"
 
     def __init__(self) -> None:
         super().__init__()
@@ -135,26 +137,22 @@ class WebhooksScreen(BaseScreen):
         return self.query_one("#webhooks-tabs", TabbedContent)
 
     def on_mount(self) -> None:
-        self._layout(self.size.width)
+        self.apply_breakpoints()
+        self._follow_width(show=False)
         self.hooks_table.focus()
 
-    def on_resize(self, event: events.Resize) -> None:
-        if self._layout(event.size.width):
-            self.hook_pane.show(self.hooks)
+    def on_resize(self) -> None:
+        # Textual sets the breakpoint's class after this handler: follow it once it has.
+        self.call_after_refresh(self._follow_width)
 
-    def _layout(self, width: int) -> bool:
-        """Wide or narrow layout; True if it changed."""
-        wide = width >= WIDE
-        changed = wide != self.has_class("-wide")
-        self.set_class(wide, "-wide")
+    def _follow_width(self, *, show: bool = True) -> None:
+        """The panes lay out as the screen does (their own styles read ``-wide``)."""
+        wide = self.has_class("-wide")
+        changed = wide != self.hook_pane.has_class("-wide")
         self.relay_pane.set_class(wide, "-wide")
         self.hook_pane.set_class(wide, "-wide")
-        return changed
-
-    @property
-    def who(self) -> str:
-        acting = self.connection.acting_as
-        return f"{acting.display_name} (#{acting.id})" if acting else "the key owner"
+        if changed and show:
+            self.hook_pane.show(self.hooks)
 
     # ------------------------------------------------------------------ tabs
 
@@ -260,7 +258,7 @@ class WebhooksScreen(BaseScreen):
             self.load_hooks(request.url, quiet=True)
 
         form = WebhookForm(
-            send, subtitle=f"For {self.who}", read_back=read_back,
+            send, subtitle=f"For {who_of(self, with_id=True)}", read_back=read_back,
             after_unknown=lambda: self.load_hooks(quiet=True),
         )  # fmt: skip
         self.app.push_screen(form, done)
@@ -304,7 +302,7 @@ class WebhooksScreen(BaseScreen):
             name,
             relay.config,
             send,
-            subtitle=f"For {self.who}",
+            subtitle=f"For {who_of(self, with_id=True)}",
             after_unknown=lambda: self.load_relays(quiet=True),
             read_back=read_back,
         )
@@ -327,7 +325,7 @@ class WebhooksScreen(BaseScreen):
         label = f"{hook.label}, " if hook.label else ""
         body = (
             f"Remove the webhook destination\n{url}\n({label}type {plain(hook.type)}) "
-            f"of {self.who}? It will no longer receive events."
+            f"of {who_of(self, with_id=True)}? It will no longer receive events."
         )
         self.write(
             Write[Envelope](
@@ -366,7 +364,7 @@ class WebhooksScreen(BaseScreen):
             return
         name = relay.name
         body = (
-            f"Delete the {name} relay configuration of {self.who}?\n"
+            f"Delete the {name} relay configuration of {who_of(self, with_id=True)}?\n"
             f"Events of this type will no longer be relayed to {plain(relay.config.url)}."
         )
 

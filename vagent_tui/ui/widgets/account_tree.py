@@ -102,17 +102,6 @@ class AccountTree(Tree[Account]):
             more = f"… {more} not shown: / filters them all"
             node.add_leaf(Text(more, style="dim italic"))
 
-    def node_for(self, account_id: int) -> TreeNode[Account] | None:
-        def walk(node: TreeNode[Account]) -> TreeNode[Account] | None:
-            if node.data is not None and node.data.id == account_id:
-                return node
-            for child in node.children:
-                if (found := walk(child)) is not None:
-                    return found
-            return None
-
-        return walk(self.root)
-
 
 class AccountMatches(PagedOptionList):
     """The filter's answer: the best matches first, at most `SEARCH_CAP`, then how many more.

@@ -1,0 +1,51 @@
+"""vulture's allow-list (`.ci/run` runs ``vulture``; settings in pyproject's [tool.vulture]).
+
+pyproject ignores by pattern what a framework calls by name: Textual's ``on_*``,
+``action_*``, ``watch_*``, ``compose``, its class settings (``BINDINGS``, ``CSS_PATH``,
+``AUTO_FOCUS``, ...), handlers decorated with ``@on``/``@work``, pydantic's validators,
+screens made from their "module:Class" name (`vagent_tui.ui.registry`), and the modules
+of wire models (`api/agent_config.py`, `resources.py`, `replies.py`,
+`migration_models.py`: pydantic reads every field from the platform's JSON).
+
+What is left here is named one by one, each with why it is kept. A new entry needs a
+reason as good: code only a test calls is dead code (remove it and its test).
+"""
+
+# ruff: noqa: B018, F821
+# mypy: ignore-errors
+from vagent_tui.api import base, models, requests
+from vagent_tui.services import accounts
+from vagent_tui.ui import textual_compat
+
+# Read by a framework, not by our code.
+base.NullAsEmpty  # type aliases that pydantic reads as field annotations
+base.Items
+models.__getattr__  # the module's lazy names (PEP 562)
+models.__dir__
+models.AccountPage.page_number  # a wire field
+requests.MigrationRequest.sections_to_migrate  # sent by keyword (migrations screen)
+requests.MigrationRequest.force_migrate_overridden_fields
+textual_compat._fatal_error  # Textual's hook, overridden in the one compat module
+textual_compat._clipboard
+_.container  # Widget.get_content_height's arguments (an override keeps the names)
+_.viewport
+_.pointer  # Textual's Style attribute
+
+# Checks and controls that tests and CI run on purpose (not product code left over).
+_.paused  # collector: whether the cycle collector is paused (tests/unit/test_collector.py)
+_.problems  # convention: the key convention check (tests/unit/ui/test_convention.py)
+_.LIST_KEYS
+_.mutating_binding_ids  # keys: every writing binding id (tests/unit/config)
+_.NAMES  # palette: the semantic style names (tests/unit/ui/test_palette.py)
+_.api_routes  # simulator: its route table (tests/unit/sim, startup imports)
+_.lift  # simulator: faults lifted, state log cleared between test steps
+_.clear_log
+accounts.Matches.how  # which way a search went ("search" or "walk"), asserted by tests
+
+# Counters a screen or widget keeps about its own drawing, asserted by the tests that
+# keep redraws bounded (tests/pilot/test_inbox_drawing.py, test_fleet.py, migrations).
+_.lines_drawn
+_.repainted_rows
+_.cells_drawn
+_.table_updates
+_.last_outcome  # webhooks: the outcome of the last delete, asserted by tests
