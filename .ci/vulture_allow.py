@@ -25,6 +25,8 @@ models.__dir__
 models.AccountPage.page_number  # a wire field
 requests.MigrationRequest.sections_to_migrate  # sent by keyword (migrations screen)
 requests.MigrationRequest.force_migrate_overridden_fields
+_.reason_phrase  # api/direct.py DirectReply: read through the Reply protocol (api/replies.py)
+_.completer  # cli_profiles: argcomplete reads an argument's completer
 textual_compat._fatal_error  # Textual's hook, overridden in the one compat module
 textual_compat._clipboard
 _.container  # Widget.get_content_height's arguments (an override keeps the names)
@@ -49,3 +51,15 @@ _.repainted_rows
 _.cells_drawn
 _.table_updates
 _.last_outcome  # webhooks: the outcome of the last delete, asserted by tests
+
+# The calls core (api/logs.py, services/calls.py, sim/calls.py), merged ahead of the
+# Calls screen that drives it: each is pinned by its unit tests (tests/unit/api/
+# test_api_logs.py, tests/unit/services/test_calls.py, tests/unit/sim/test_sim_logs.py).
+_.recent_messages  # GET /messages/recent
+_.parse_filters  # LogQuery: the filter field's text to pairs
+_.with_range  # CallFilters: a typed time range
+_.cleared
+_.set_filters  # the pager, when the filters change
+_.gap  # the follower: a page was missed between two polls
+_.EVENT_TYPES  # the simulator's call mix, checked against its patterns
+_.STATUSES

@@ -16,7 +16,7 @@ Re-exported by `vagent_tui.api.models` on first use.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Annotated, Any
@@ -439,9 +439,6 @@ class LogQuery:
                 raise ValueError(f"{part!r} is not key=value")
             out.append((key.strip(), value))
         return tuple(out)
-
-    def with_filters(self, pairs: Iterable[tuple[str, str]]) -> LogQuery:
-        return LogQuery(self.start, self.end, self.fields, tuple(pairs))
 
     def params(self) -> dict[str, Any]:
         """The query parameters (without paging, format or target)."""

@@ -55,7 +55,6 @@ PRESETS: dict[str, int] = {"hour": HOUR, "day": DAY, "week": WEEK}
 PAGE_SIZES = (50, 100, 200, 500)
 DEFAULT_PAGE_SIZE = 100
 
-Clock = Callable[[], float]
 Sleep = Callable[[float], Awaitable[object]]
 
 
