@@ -79,7 +79,8 @@ async def tokens_case(pilot: Pilot[None], kind: str, n: int) -> None:
     assert type(app.screen).__name__ == "NewTokenModal"  # shown once
     await pilot.press("escape")
     await idle(pilot)
-    assert not app.screen.status.has_class("-error"), app.screen.status.content
+    status = shown(app, BaseScreen).status
+    assert not status.has_class("-error"), status.content
 
 
 async def sip_case(pilot: Pilot[None], kind: str, n: int) -> None:

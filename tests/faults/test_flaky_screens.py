@@ -81,7 +81,11 @@ async def test_rollout_of_200_accounts_lists_plans_and_writes_every_one() -> Non
                 break
             await pilot.press("p")
             old = screen.plan
-            await wait_for(pilot, lambda old=old: screen.plan is not old and not screen.phase, LONG)
+
+            def planned_again(old: Any = old) -> bool:
+                return bool(screen.plan is not old and not screen.phase)
+
+            await wait_for(pilot, planned_again, LONG)
 
         assert all(sim.staging[a]["speakingTimeout"] == 901 for a in first.changing())
         posts = [r for r in sim.requests if r.method == "POST" and r.path == "/api/v2/agent"]
@@ -144,7 +148,11 @@ async def test_the_inbox_pages_to_its_end() -> None:
                 break
             wanted = screen.pager.page + 1
             await pilot.press("n")
-            await wait_for(pilot, lambda w=wanted: screen.pager.page == w or failed(app), LONG)
+
+            def paged(wanted: int = wanted) -> bool:
+                return bool(screen.pager.page == wanted or failed(app))
+
+            await wait_for(pilot, paged, LONG)
         assert screen.pager.total == 200 and len(seen) == 200
 
 
@@ -158,7 +166,8 @@ async def test_a_page_that_keeps_failing_says_which_and_r_lists_the_rest() -> No
     def pick(method: str, path: str, query: str = "") -> str | None:
         if broken[0] and path.endswith("/listAccounts") and f"={ORG_BASE + 3}&" in query + "&":
             return "truncated"
-        return original(method, path, query)
+        fault: str | None = original(method, path, query)
+        return fault
 
     faults.pick = pick
     async with app.run_test(size=(120, 40)) as pilot:

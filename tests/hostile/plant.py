@@ -223,8 +223,8 @@ class Plant:
             return self.form()
         value_type = dict_value(tp)
         if value_type is not None and accepts_text(value_type):
-            planted = {k: self.anything(v) for k, v in (old or {}).items()}
-            return {**planted, HOSTILE_KEY: self.form()}
+            values = {k: self.anything(v) for k, v in (old or {}).items()}
+            return {**values, HOSTILE_KEY: self.form()}
         return _KEEP
 
     def anything(self, value: Any) -> Any:

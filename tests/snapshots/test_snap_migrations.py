@@ -106,7 +106,9 @@ def no_list_app(make_app: MakeApp, monkeypatch: pytest.MonkeyPatch) -> Any:
 async def run_before_typed(pilot: Pilot[None]) -> None:
     await settle(pilot)
     await pilot.press("i", *"tpl-dental-reception")  # i: the user chooses the field
-    pilot.app.focused.cursor_blink = False  # the cursor shown, whatever the time taken
+    focused = pilot.app.focused
+    assert isinstance(focused, Input)
+    focused.cursor_blink = False  # the cursor shown, whatever the time taken
     await settle(pilot)
     pilot.app.screen.query_one("#mig-sections-typed", Input).value = "voice, instructions"
     await settle(pilot)

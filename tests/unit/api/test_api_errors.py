@@ -11,8 +11,9 @@ import httpx
 import pytest
 
 from tests.unit.api.conftest import MakeClient
-from tests.unit.api.helpers import ClientCall
+from tests.unit.api.helpers import ClientCall, Reply
 from vagent_tui.api import transport as client_module
+from vagent_tui.api.client import Exchange
 from vagent_tui.api.errors import (
     ApiError,
     MalformedResponse,
@@ -302,7 +303,9 @@ GARBLED = [
 
 
 @pytest.mark.parametrize("bad", GARBLED)
-async def test_get_with_a_garbled_or_cut_reply_is_asked_again(make_client, sleeps, bad) -> None:
+async def test_get_with_a_garbled_or_cut_reply_is_asked_again(
+    make_client: MakeClient, sleeps: list[float], bad: Reply
+) -> None:
     recorder = Recorder(bad, garbled(GOOD_VOICES))
     client = make_client(recorder, get_retries=2)
 
@@ -329,7 +332,9 @@ MODEL_READS = [
 
 
 @pytest.mark.parametrize(("read", "refused"), MODEL_READS)
-async def test_a_reply_its_model_refuses_is_asked_again(make_client, sleeps, read, refused):
+async def test_a_reply_its_model_refuses_is_asked_again(
+    make_client: MakeClient, sleeps: list[float], read: ClientCall, refused: bytes
+) -> None:
     recorder = Recorder(garbled(refused), garbled(b"{oops"), garbled(b'{"success": true}'))
     client = make_client(recorder, get_retries=2)
 
@@ -340,7 +345,9 @@ async def test_a_reply_its_model_refuses_is_asked_again(make_client, sleeps, rea
 
 
 @pytest.mark.parametrize("retries", [0, 2])
-async def test_garbled_replies_are_asked_again_within_the_budget(make_client, sleeps, retries):
+async def test_garbled_replies_are_asked_again_within_the_budget(
+    make_client: MakeClient, sleeps: list[float], retries: int
+) -> None:
     recorder = Recorder(garbled(b"not json"))
     client = make_client(recorder, get_retries=retries)
 
@@ -352,7 +359,9 @@ async def test_garbled_replies_are_asked_again_within_the_budget(make_client, sl
     assert len(sleeps) == retries
 
 
-async def test_a_mix_of_faults_shares_one_budget(make_client, sleeps) -> None:
+async def test_a_mix_of_faults_shares_one_budget(
+    make_client: MakeClient, sleeps: list[float]
+) -> None:
     recorder = Recorder(
         envelope(503, "Busy", headers={"Retry-After": "2"}), garbled(b"{"), cut(), ok()
     )
@@ -365,7 +374,9 @@ async def test_a_mix_of_faults_shares_one_budget(make_client, sleeps) -> None:
     assert sleeps[0] == 2.0  # Retry-After honoured
 
 
-async def test_a_reply_past_the_size_limit_is_not_asked_again(make_client, sleeps) -> None:
+async def test_a_reply_past_the_size_limit_is_not_asked_again(
+    make_client: MakeClient, sleeps: list[float]
+) -> None:
     recorder = Recorder(lambda _r: httpx.Response(200, content=b"x" * 2048))
     client = make_client(recorder, get_retries=3, max_reply_bytes=1024)
 
@@ -376,7 +387,9 @@ async def test_a_reply_past_the_size_limit_is_not_asked_again(make_client, sleep
     assert sleeps == []
 
 
-async def test_an_error_envelope_in_a_200_is_not_asked_again(make_client, sleeps) -> None:
+async def test_an_error_envelope_in_a_200_is_not_asked_again(
+    make_client: MakeClient, sleeps: list[float]
+) -> None:
     recorder = Recorder(ok({"success": False, "message": "No such agent"}))
     client = make_client(recorder, get_retries=3)
 
@@ -386,10 +399,12 @@ async def test_an_error_envelope_in_a_200_is_not_asked_again(make_client, sleeps
     assert recorder.calls == 1
 
 
-async def test_observers_hear_a_retried_read_once(make_client, sleeps) -> None:
+async def test_observers_hear_a_retried_read_once(
+    make_client: MakeClient, sleeps: list[float]
+) -> None:
     recorder = Recorder(garbled(b"{"), cut(), garbled(GOOD_VOICES))
     client = make_client(recorder, get_retries=2)
-    heard = []
+    heard: list[Exchange] = []
     client.observers.append(heard.append)
 
     await client.list_voices()
@@ -403,7 +418,9 @@ async def test_observers_hear_a_retried_read_once(make_client, sleeps) -> None:
     ids=["write", "publish"],
 )
 @pytest.mark.parametrize("bad", [p for p in GARBLED if p.id != "wrong-types"])
-async def test_a_write_whose_reply_is_garbled_is_not_resent(make_client, sleeps, call, bad):
+async def test_a_write_whose_reply_is_garbled_is_not_resent(
+    make_client: MakeClient, sleeps: list[float], call: ClientCall, bad: Reply
+) -> None:
     recorder = Recorder(bad, ok())
     client = make_client(recorder, get_retries=5)
 

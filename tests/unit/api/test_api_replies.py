@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 import httpx
 import pytest
 
 from tests.unit.api.conftest import MakeClient
 from vagent_tui.api import models as m
-from vagent_tui.api.client import Exchange
+from vagent_tui.api.client import Exchange, PlatformClient
 from vagent_tui.api.errors import MalformedResponse
 
 from .helpers import TOKEN, Recorder, ok
@@ -44,7 +46,9 @@ async def test_list_voices_parses_models_and_keeps_unknown_fields(make_client: M
 
 
 @pytest.mark.parametrize("reply", [{"success": True}, {"success": True, "voices": None}])
-async def test_a_reply_without_its_list_is_not_an_empty_list(make_client, reply) -> None:
+async def test_a_reply_without_its_list_is_not_an_empty_list(
+    make_client: MakeClient, reply: dict[str, object]
+) -> None:
     """Issue 24: ``{"success": true}`` alone said "0 voices"; nothing is known of them."""
     client = make_client(Recorder(ok(reply)))
 
@@ -65,14 +69,16 @@ async def test_a_reply_without_its_list_is_not_an_empty_list(make_client, reply)
         (lambda c: c.list_room_messages("1111:1"), "messages"),
     ],
 )
-async def test_every_list_reader_refuses_a_reply_without_its_list(make_client, call, key) -> None:
+async def test_every_list_reader_refuses_a_reply_without_its_list(
+    make_client: MakeClient, call: Callable[[PlatformClient], Awaitable[object]], key: str
+) -> None:
     client = make_client(Recorder(ok({"success": True, "message": "ok"})))
 
     with pytest.raises(MalformedResponse, match=f"holds no '{key}' list"):
         await call(client)
 
 
-async def test_an_empty_list_is_an_empty_list(make_client) -> None:
+async def test_an_empty_list_is_an_empty_list(make_client: MakeClient) -> None:
     client = make_client(Recorder(ok({"success": True, "voices": [], "webhooks": []})))
 
     assert await client.list_voices() == []

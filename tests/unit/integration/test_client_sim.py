@@ -353,7 +353,7 @@ async def test_junk_inbox_paging(client: PlatformClient) -> None:
     past = await client.list_junk_rooms(page=12, page_size=20, target=AGENT)
     assert past.rooms == [] and past.total_rooms == 240
     unread = await client.list_junk_rooms(unread=True, target=AGENT)
-    assert 0 < unread.total_rooms < 240
+    assert unread.total_rooms is not None and 0 < unread.total_rooms < 240
     with pytest.raises(ApiError) as info:
         await client.list_junk_rooms(page=-1, target=AGENT)
     assert info.value.status == 400

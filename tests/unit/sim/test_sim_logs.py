@@ -7,6 +7,7 @@ import csv
 import io
 import random
 import tracemalloc
+from collections.abc import MutableMapping
 from datetime import datetime
 from typing import Any
 
@@ -15,6 +16,7 @@ import pytest
 
 from vagent_tui.sim import calls as C
 from vagent_tui.sim import create_app
+from vagent_tui.sim.common import iso
 from vagent_tui.sim.faults import Faults, SimulatedDrop
 
 from .helpers import FakeClock, Sim, envelope
@@ -155,7 +157,7 @@ async def test_default_range_is_the_last_seven_days(sim: Sim, clock: FakeClock) 
     body = await logs(sim, "demo-agent", pageSize=10_000)
     now = int(clock())
     stamps = {e["timestamp"] for e in body["logs"]}
-    assert max(stamps) <= C.iso(now) and min(stamps) >= C.iso(now - 7 * 86400)
+    assert max(stamps) <= iso(now) and min(stamps) >= iso(now - 7 * 86400)
     step = C.step_of(C.DEFAULT_CALLS)
     assert abs(body["totalCount"] - 7 * 86400 // step) <= 1
     clock.advance(3 * step)
@@ -288,7 +290,7 @@ async def test_csv_is_streamed_in_chunks() -> None:
         asked.set()
         return {"type": "http.request", "body": b"", "more_body": False}
 
-    async def send(message: dict[str, Any]) -> None:
+    async def send(message: MutableMapping[str, Any]) -> None:
         if message["type"] == "http.response.body" and message.get("body"):
             chunks.append(message["body"])
 
