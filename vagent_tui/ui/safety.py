@@ -14,7 +14,8 @@ be taken back (it asks first). Everything else is derived from that declaration:
   README's screen table (`vagent-tui keys --write-readme`).
 
 ``tests/unit/ui/test_declared_writes.py`` fails when an action that reaches a write
-(a ``write-*`` worker, `stage_change`) is bound without ``does=WRITES`` or
+(the write path's ``self.write``/``written``/``write_from``, `staging_write`, a
+``write-*`` worker, a dialog that sends) is bound without ``does=WRITES`` or
 ``DESTRUCTIVE``.
 """
 
