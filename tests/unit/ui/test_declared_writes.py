@@ -4,7 +4,7 @@ Read from the code: from each bound ``action_*`` method, follow what it calls or
 on (``self.name`` of its own class, and methods of the console's other classes called
 on a widget or dialog) until a write is met: a worker in a ``write-*`` group (every
 write runs in one: `vagent_tui.ui.failures.WRITE_GROUP_PREFIX`), the write path
-(`WRITE_CALLS`) or a dialog that sends (a `FormModal`). Such a
+(`SELF_WRITE_CALLS`, `WRITE_CALLS`) or a dialog that sends (a `FormModal`). Such a
 binding that does not say ``does=WRITES`` or ``DESTRUCTIVE`` would stay on a read-only
 profile's footer and palette (the transport would still refuse the request), so the
 test names it.
@@ -28,10 +28,12 @@ from vagent_tui.ui.failures import WRITE_GROUP_PREFIX
 from vagent_tui.ui.keys import binding_owners
 from vagent_tui.ui.safety import WRITES, Key, does_of
 
-WRITE_CALLS = frozenset({"write", "written", "write_from", "staging_write", "stage_change"})
-"""Functions that write when called (besides ``write-*`` workers): the write path
-(`vagent_tui.ui.writes`: ``self.write(Write(...))``, ``await self.written(...)``, a
-pane's ``write_from``) and the staging flow's `Write`."""
+WRITE_CALLS = frozenset({"write_from", "staging_write", "stage_change"})
+"""Functions that write when called (besides ``write-*`` workers): a pane's ``write_from``
+(`vagent_tui.ui.writes`) and the staging flow's `Write`."""
+SELF_WRITE_CALLS = frozenset({"write", "written"})
+"""A screen's write path (`BaseScreen.write`, `BaseScreen.written`), called on ``self``
+(another object's ``written()``, a rollout log's, writes nothing)."""
 
 
 def _ours() -> list[type[DOMNode]]:
@@ -140,7 +142,11 @@ def write_path(owner: type, action: str) -> list[str] | None:
         if _is_write_worker(node, function.__module__):
             return chain
         for on_self, name in _names_used(node, function.__module__):
-            if name in WRITE_CALLS or _opens_a_writing_screen(function.__module__, name):
+            if (
+                name in WRITE_CALLS
+                or (on_self and name in SELF_WRITE_CALLS)
+                or _opens_a_writing_screen(function.__module__, name)
+            ):
                 return [*chain, name]
             if on_self:
                 found = _function(klass, name)
