@@ -315,7 +315,7 @@ async def test_a_console_started_again_resumes_from_disk(make_app: MakeApp) -> N
     again = VagentApp(demo_client(sim_app=sim_app), initial_screen="rollout")
     async with again.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        assert "1 unfinished rollout(s): l resumes" in status_text(again)
+        assert "1 unfinished rollout: l resumes" in status_text(again)
         await pilot.press("l")
         await wait_for(pilot, lambda: isinstance(again.screen, SavedRolloutsModal))
         await pilot.press("enter")

@@ -225,7 +225,10 @@ async def _failed(
         retry = write.retry_key(exc) if callable(write.retry_key) else write.retry_key
         line = write.failed(exc) if write.failed is not None else describe_error(exc)
     line += _journal_note(journal_error)
-    tell(StatusReport.error(line, retry_key=retry))
+    # A refusal's next step is its error's (retry where that helps, else what to do);
+    # "already gone" and a read-back say theirs in the line.
+    cause = exc if outcome == "refused" else None
+    tell(StatusReport.error(line, retry_key=retry, cause=cause))
     return Written(outcome, error=exc, line=line)
 
 
