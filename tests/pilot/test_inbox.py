@@ -11,7 +11,7 @@ from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
 
-from tests.helpers import MakeApp, fail_once, settle
+from tests.helpers import MakeApp, settle, wait_for
 from vagent_tui.api.errors import ApiError
 
 AGENT = 1111
@@ -228,12 +228,23 @@ async def test_api_error_is_shown_and_retry_works(
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         screen = app.screen
-        fail_once(monkeypatch, app.connection.api, "list_junk_rooms", ApiError(500, "boom"))
+        api = app.connection.api
+        real, down = api.list_junk_rooms, [True]
+
+        async def failing(*args: Any, **kwargs: Any) -> Any:
+            # Down for as long as the page is read again (the pager asks a 5xx again).
+            if down[0]:
+                raise ApiError(500, "boom")
+            return await real(*args, **kwargs)
+
+        monkeypatch.setattr(api, "list_junk_rooms", failing)
         await press(pilot, "n")
+        await wait_for(pilot, lambda: screen.status.has_class("-error"))  # after its rounds
         status = str(screen.status.content)
         assert "boom" in status and "press r to retry" in status
         assert screen.status.has_class("-error")
         assert screen.pager.page == 0  # the shown page is still the first one
+        down[0] = False
         await press(pilot, "r")
         assert screen.pager.page == 1 and row_keys(screen)[0] == "1111:1214"
         assert not screen.status.has_class("-error")
