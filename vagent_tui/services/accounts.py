@@ -22,7 +22,7 @@ from vagent_tui.api.errors import ApiError, PlatformError
 from vagent_tui.api.models import Account
 from vagent_tui.api.scope import Scope, ScopeLevel
 from vagent_tui.services.reread import read_again
-from vagent_tui.words import counted
+from vagent_tui.words import counted, plural
 
 PAGE_SIZE = 200
 SEARCH_CAP = 50
@@ -37,7 +37,8 @@ CHILD_KIND = {"partner": "reseller", "reseller": "organization", "organization":
 
 def page_of(page: int, kind: str, account_id: int) -> str:
     """``page 8 of the accounts below 1234``: a page of a listing, in an error."""
-    return f"page {page + 1} of the {CHILD_KIND.get(kind, 'account')}s below {account_id}"
+    children = plural(CHILD_KIND.get(kind, "account"))
+    return f"page {page + 1} of the {children} below {account_id}"
 
 
 class NamedAccount(Protocol):

@@ -29,6 +29,7 @@ from vagent_tui.ui.screens.base import BaseScreen, who_of
 from vagent_tui.ui.screens.settings import SettingsScreen
 from vagent_tui.ui.widgets.status import describe_error
 from vagent_tui.ui.writes import Write, Written
+from vagent_tui.words import counted
 
 SlotName = Literal["staging", "live"]
 
@@ -400,7 +401,8 @@ class AgentChanges(BaseScreen):
         count = sum(1 for v in versions if v.title == title)
         if not count:
             return f"no version is titled “{title}”."
-        return f"{count} version(s) titled “{title}”: look at the versions (v) before saving again."
+        versions_titled = counted(count, "version")
+        return f"{versions_titled} titled “{title}”: look at the versions (v) before saving again."
 
     def action_restore(self, into: str) -> None:
         version = self.highlighted_version() if self.on_versions_tab() else None
