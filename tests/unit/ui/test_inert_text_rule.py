@@ -42,6 +42,9 @@ CLEANERS = frozenset(
         # helpers of ui/ that return inert text (each calls inert, or gives a number's text)
         "truncate", "literal", "_cut", "when", "saved_line", "_pairs", "_count", "_extras",
         "strftime",
+        # the console's own words around a number or an error's kind (vagent_tui.words,
+        # ui/failures.py)
+        "counted", "noun_for", "next_step",
     }
 )  # fmt: skip
 """Calls whose result is inert text (or a number, or a `Text` built inert)."""
@@ -103,7 +106,6 @@ TRUSTED: dict[str, str] = {
     "ui/widgets/agent_view.py: key": "a setting's wire name from GROUPS (the code's own list)",
     "ui/widgets/fleet_matrix.py: self._names[index]": "the plain text of a safe Text",
     "ui/widgets/fleet_matrix.py: key": "an account id",
-    "ui/widgets/footer.py: f' {what} '": "hint_parts: the code's own words",
     "ui/widgets/footer.py: f' {item.display} '": "made inert where the item is built",
     "ui/widgets/footer.py: f'{item.description} '": "a binding's description: the code's own",
     "ui/widgets/footer.py: item.tooltip if item is not None else None": "a binding's tooltip",

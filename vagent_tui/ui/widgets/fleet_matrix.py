@@ -204,7 +204,7 @@ class FleetMatrix(ScrollView, can_focus=True):
         if written is not None and column in written:
             return written[column]
         if column == "id":
-            return Text(self._keys[index])
+            return Text(inert(self._keys[index]))
         if column == "name":
             return Text(self._names[index])
         return self._blank.get(column)

@@ -71,7 +71,7 @@ def hint_text(parts: list[HintPart]) -> tuple[Text, list[tuple[int, int, HintPar
         start = text.cell_len
         text.append(" ")
         text.append(inert(part.keys), style=HEADING)  # a profile's keymap: outside text
-        text.append(f" {part.what} ")
+        text.append(f" {inert(part.what)} ")
         spans.append((start, text.cell_len, part))
     return text, spans
 
@@ -244,7 +244,7 @@ class KeysFooter(Widget, can_focus=False):
         if item != self._hover:
             self._hover = item
             if isinstance(item, HintPart):
-                self.tooltip = f"{item.keys}: {item.what}"
+                self.tooltip = inert(f"{item.keys}: {item.what}")  # keys: a keymap's
             else:
                 self.tooltip = item.tooltip if item is not None else None
             self.styles.pointer = "pointer" if item is not None else "default"

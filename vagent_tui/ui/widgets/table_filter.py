@@ -21,6 +21,7 @@ from textual.containers import Horizontal
 from textual.widgets import Input, Static
 
 from vagent_tui.ui.css import stylesheet
+from vagent_tui.ui.text import inert
 from vagent_tui.words import counted
 
 __all__ = ["DEFAULT_PLACEHOLDER", "FilterInput", "FilterRow", "Filterable", "filter_binding"]
@@ -122,4 +123,4 @@ class FilterRow(Horizontal):
     def _count(self, shown: int, total: int) -> None:
         rows = counted(total, "row")
         text = f"{shown:,} of {rows}" if self.table.filter_words else rows
-        self.query_one(".table-filter-count", Static).update(Text(text))
+        self.query_one(".table-filter-count", Static).update(Text(inert(text)))
