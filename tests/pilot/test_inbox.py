@@ -224,6 +224,7 @@ async def test_api_error_is_shown_and_retry_works(make_app: Any, monkeypatch: An
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         screen = app.screen
+        app.connection.api.get_retries = 0  # no retry of the service's: the failure shows
         fail_once(monkeypatch, app.connection.api, "list_junk_rooms", ApiError(500, "boom"))
         await press(pilot, "n")
         status = str(screen.status.content)
