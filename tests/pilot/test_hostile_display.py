@@ -342,7 +342,8 @@ async def test_scope_level_past_the_cap_says_how_many_more(
         assert total > small_cap
         assert len(children) == small_cap + 1
         assert children[-1].data is None
-        more = f"{total - small_cap:,} more accounts not shown"
+        left = total - small_cap
+        more = f"{left:,} more account{'' if left == 1 else 's'} not shown"
         assert more in str(children[-1].label)
         assert more in screen_text(app)
 

@@ -99,6 +99,7 @@ async def test_a_failed_switch_says_so_and_r_retries_it(
         await settle(pilot)
         screen = app.screen
         api = app.connection.api
+        api.get_retries = 0  # no retry of the client's or the service's: the failure shows
         fail_once(monkeypatch, api, "list_priority_rooms", ApiError(503, "busy, try later"))
         await press(pilot, "i")
         assert "busy, try later" in str(screen.status.content)
@@ -210,11 +211,12 @@ async def test_a_room_that_fails_to_load_says_why_and_retries(
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         api = app.connection.api
-        fail_once(monkeypatch, api, "list_room_messages", ApiError(404, "Room not found"))
+        api.get_retries = 0  # no retry of the client's or the service's: the failure shows
+        fail_once(monkeypatch, api, "list_room_messages", ApiError(503, "Room not reachable"))
         await press(pilot, "enter")
         room = app.screen
         status = str(room.status.content)
-        assert "Room not found" in status and "press r to retry" in status
+        assert "Room not reachable" in status and "press r to retry" in status
         assert "not loaded (r: retry)" in text_of(room, "#room-header")
         await press(pilot, "r")
         assert room.thread is not None and room.thread.total > 0

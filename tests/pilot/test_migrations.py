@@ -236,7 +236,7 @@ async def test_sections_selected_are_sent(make_app: MakeApp) -> None:
         sections.focus()
         await pilot.press("space", "down", "space")
         await pilot.pause()
-        assert "2 section(s)" in text_of(screen, "#mig-plan")
+        assert "2 sections" in text_of(screen, "#mig-plan")
         await start(pilot)
         await settle(pilot)
         assert posts(app)[0].body["sectionsToMigrate"] == ["instructions", "voice"]

@@ -77,7 +77,7 @@ async def test_without_a_list_an_id_and_its_sections_are_typed_and_remembered(
         assert sections.display
         sections.value = "voice, instructions ,, voice"
         await pilot.pause()
-        assert "2 section(s)" in text_of(screen, "#mig-plan")
+        assert "2 sections" in text_of(screen, "#mig-plan")
         field.focus()
         await pilot.press("enter")  # Enter in the field starts a dry run, as s does
         await settle(pilot)
