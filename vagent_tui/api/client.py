@@ -15,7 +15,7 @@ from urllib.parse import parse_qsl, quote, urlsplit, urlunsplit
 from vagent_tui.api import models as m
 from vagent_tui.api.errors import PlatformError, redact_url
 from vagent_tui.api.logs import LogsApi
-from vagent_tui.api.replies import Json, no_list, parse_model
+from vagent_tui.api.replies import Json, no_list
 from vagent_tui.api.targets import Target
 from vagent_tui.api.transport import (
     API_PREFIX,
@@ -30,12 +30,12 @@ def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _rooms_page(payload: Json, url: str, params: Mapping[str, Any]) -> m.InboxPage:
-    """An inbox page: its ``rooms`` list is required (absent or null is no list, not an
-    empty one); a ``pageSize`` or ``pageNumber`` that came null is what was asked."""
+def _with_rooms(payload: Json, url: str) -> Json:
+    """An inbox page's reply, which must hold its ``rooms`` list (absent or null is no
+    list, not an empty one)."""
     if payload.get("rooms") is None:
         raise no_list("rooms", url)
-    return _as_asked(parse_model(m.InboxPage, payload, url=url), params)
+    return payload
 
 
 def _as_asked(page: m.InboxPage, params: Mapping[str, Any]) -> m.InboxPage:
@@ -499,7 +499,14 @@ class PlatformClient(LogsApi):
             params["unread"] = True
         return await self.get(
             "/junkConversations",
-            lambda payload: _rooms_page(payload, "/junkConversations", params),
+            lambda payload: _as_asked(
+                self._parse(
+                    m.JunkRoomPage,
+                    _with_rooms(payload, "/junkConversations"),
+                    url="/junkConversations",
+                ),
+                params,
+            ),
             target=target,
             params=params,
         )
@@ -521,7 +528,12 @@ class PlatformClient(LogsApi):
             params["unread"] = True
         return await self.get(
             "/conversations",
-            lambda payload: _rooms_page(payload, "/conversations", params),
+            lambda payload: _as_asked(
+                self._parse(
+                    m.InboxPage, _with_rooms(payload, "/conversations"), url="/conversations"
+                ),
+                params,
+            ),
             target=target,
             params=params,
         )

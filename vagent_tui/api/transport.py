@@ -599,7 +599,7 @@ class ApiTransport:
                 except ValidationError:
                     reply = None
                     set_empty_count(counted)  # read again below: counted once
-                if reply is not None and reply.success is not False:
+                if reply is not None and reply.success is not False and reply.items is not None:
                     message = reply.message if isinstance(reply.message, str) else None
                     return reply.items or [], message
             payload, message = self._decode("GET", url, response)

@@ -19,6 +19,7 @@ from typing import TypeVar
 
 from vagent_tui.api.errors import PlatformError, transient
 from vagent_tui.api.transport import ApiTransport
+from vagent_tui.words import counted
 
 T = TypeVar("T")
 
@@ -55,7 +56,7 @@ async def read_again(
             if round_ >= rounds or not transient(exc):
                 if what and transient(exc):
                     asked = (rounds + 1) * (1 + retries)
-                    raise exc.reworded(f"Could not read {what} (asked {asked} times): "
+                    raise exc.reworded(f"Could not read {what} (asked {counted(asked, 'time')}): "
                                        f"{exc.message}") from None  # fmt: skip
                 raise
             if on_retry is not None:

@@ -317,25 +317,41 @@ async def test_get_with_a_garbled_or_cut_reply_is_asked_again(
 
 
 MODEL_READS = [
-    pytest.param(lambda c: c.get_account(), b'{"success": true, "id": "x"}', id="account"),
-    pytest.param(lambda c: c.get_staging(), b'{"success": true, "campaign": 7}', id="staging"),
+    pytest.param(
+        lambda c: c.get_account(),
+        b'{"success": true, "id": "x"}',
+        b'{"success": true}',
+        id="account",
+    ),
+    pytest.param(
+        lambda c: c.get_staging(),
+        b'{"success": true, "campaign": 7}',
+        b'{"success": true}',
+        id="staging",
+    ),
     pytest.param(
         lambda c: c.list_accounts(5, page=0, page_size=10),
         b'{"success": true, "accounts": "no"}',
+        b'{"success": true, "accounts": []}',
         id="accounts-page",
     ),
     pytest.param(
-        lambda c: c.list_junk_rooms(), b'{"success": true, "rooms": "no"}', id="junk-page"
+        lambda c: c.list_junk_rooms(),
+        b'{"success": true, "rooms": "no"}',
+        b'{"success": true, "rooms": []}',
+        id="junk-page",
     ),
-    pytest.param(lambda c: c.list_room_messages("r1"), b'{"messages": 5}', id="room-messages"),
+    pytest.param(
+        lambda c: c.list_room_messages("r1"), b'{"messages": 5}', b"[]", id="room-messages"
+    ),
 ]
 
 
-@pytest.mark.parametrize(("read", "refused"), MODEL_READS)
+@pytest.mark.parametrize(("read", "refused", "good"), MODEL_READS)
 async def test_a_reply_its_model_refuses_is_asked_again(
-    make_client: MakeClient, sleeps: list[float], read: ClientCall, refused: bytes
+    make_client: MakeClient, sleeps: list[float], read: ClientCall, refused: bytes, good: bytes
 ) -> None:
-    recorder = Recorder(garbled(refused), garbled(b"{oops"), garbled(b'{"success": true}'))
+    recorder = Recorder(garbled(refused), garbled(b"{oops"), garbled(good))
     client = make_client(recorder, get_retries=2)
 
     await read(client)
