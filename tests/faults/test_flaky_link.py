@@ -27,7 +27,9 @@ from vagent_tui.sim.faults import ALL_KINDS, Faults
 from vagent_tui.sim.fleet import ORG_BASE
 
 RATE = 0.15
-FLAKY_CLIENT = {"timeout": 0.25, "get_retries": 2, "backoff": 0.0, "max_retry_after": 0.0}
+FLAKY_CLIENT = {"timeout": 1.0, "get_retries": 2, "backoff": 0.0, "max_retry_after": 0.0}
+"""A deadline of a second: a planted timeout costs that much, and a loaded machine (CI
+with every worker busy) still answers a request that was not planted in time."""
 ACCOUNTS = 200
 AGENTS = ACCOUNTS  # the grown tree holds this many voice agents (the seed's 13 included)
 
