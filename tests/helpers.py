@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 import pytest
 from textual.app import App
 from textual.pilot import Pilot
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
+from textual.worker import Worker
 
 if TYPE_CHECKING:
     from vagent_tui.api.client import PlatformClient
@@ -64,9 +65,15 @@ PERPETUAL = frozenset({"_loader"})
 async def settle(pilot: Pilot[Any], *, rounds: int = 40) -> None:
     """Let workers finish: pause until no worker is running (bounded)."""
     app = pilot.app
+
+    def working(worker: Worker[Any]) -> bool:
+        # A write waiting for the user's answer in a dialog is idle until it is answered.
+        asking = isinstance(app.screen, ModalScreen) and worker.group.startswith("write-")
+        return worker.is_running and worker.group not in PERPETUAL and not asking
+
     for _ in range(rounds):
         await pilot.pause()
-        if not any(w.is_running and w.group not in PERPETUAL for w in app.workers):
+        if not any(working(w) for w in app.workers):
             await pilot.pause()
             return
         await pilot.pause(0.02)
