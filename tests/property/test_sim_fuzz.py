@@ -157,6 +157,9 @@ def check(request: dict[str, Any], response: httpx.Response) -> None:
     where = f"{request['method']} {request['url'][:80]} -> {response.status_code}"
     assert response.status_code < 500 or allowed_500(request), where
     payload = response.json()
+    if response.status_code < 400 and str(request["url"]).endswith("/messages/recent"):
+        assert isinstance(payload, list), where  # a bare array, as the reference shows
+        return
     assert isinstance(payload, dict), where
     if response.status_code >= 400:
         assert payload.get("success") is False, where
