@@ -70,7 +70,7 @@ class StreamingTransport(ApiTransport):
 
     def redact(self, text: str) -> str:
         """``text`` with this client's key masked in every form a server may echo it."""
-        return redact_text(text, self._token)
+        return redact_text(text, self._api_key_text())
 
     def _stream_query(
         self, target: Target | None, params: Mapping[str, Any] | None
@@ -86,7 +86,7 @@ class StreamingTransport(ApiTransport):
             if value is None:
                 continue
             query[key] = as_bool(value) if isinstance(value, bool) else value
-        query["token"] = self._token
+        query["token"] = self._api_key_text()
         return query
 
     async def _open(
@@ -103,7 +103,7 @@ class StreamingTransport(ApiTransport):
                 f"The platform did not answer in time ({self.host})", method="GET", url=url
             )
         except Exception as exc:  # httpx's or the in-process transport's: no reply
-            reason = redact_text(str(exc) or type(exc).__name__, self._token)
+            reason = redact_text(str(exc) or type(exc).__name__, self._api_key_text())
             failure = TransportError(
                 f"Could not reach the platform at {self.host}: {reason}", method="GET", url=url
             )
@@ -114,7 +114,7 @@ class StreamingTransport(ApiTransport):
         try:
             read = await self._read_capped("GET", url, response)
         except Exception as exc:
-            reason = redact_text(str(exc) or type(exc).__name__, self._token)
+            reason = redact_text(str(exc) or type(exc).__name__, self._api_key_text())
             read = TransportError(
                 f"The platform's reply broke off ({self.host}): {reason}", method="GET", url=url
             )
@@ -122,7 +122,7 @@ class StreamingTransport(ApiTransport):
             await response.aclose()
         if isinstance(read, PlatformError):
             return read
-        result = decode_reply("GET", url, read, self._token)
+        result = decode_reply("GET", url, read, self._api_key_text())
         if isinstance(result, PlatformError):
             return result
         return MalformedResponse(
@@ -185,7 +185,7 @@ class StreamingTransport(ApiTransport):
         broke: PlatformError | None = None
         # A body that echoes the key (in any of the forms a server may write it) has it
         # masked here: the tail of each chunk that could start one waits for the next.
-        forms = sorted((f.encode() for f in encodings(self._token)), key=len, reverse=True)
+        forms = sorted((f.encode() for f in encodings(self._api_key_text())), key=len, reverse=True)
         carry = b""
         try:
             async for chunk in response.aiter_bytes(chunk_bytes):
@@ -201,7 +201,7 @@ class StreamingTransport(ApiTransport):
                 f"The platform stopped sending ({self.host}): timed out", method="GET", url=url
             )
         except Exception as exc:
-            reason = redact_text(str(exc) or type(exc).__name__, self._token)
+            reason = redact_text(str(exc) or type(exc).__name__, self._api_key_text())
             broke = TransportError(
                 f"The platform's reply broke off ({self.host}): {reason}", method="GET", url=url
             )

@@ -228,6 +228,11 @@ class ApiTransport:
         base_url = redact_url(self.base_url)
         return f"{type(self).__name__}(base_url={base_url!r}, token={masked!r})"
 
+    def _api_key_text(self) -> str:
+        """The credential, for the mixins that build their own requests (`streaming`);
+        named apart from ``_token``, which Textual's private API also uses."""
+        return self._token
+
     def uses_token(self, token: str) -> bool:
         """Whether ``token`` is this client's own key (the secret itself never leaves)."""
         return hmac.compare_digest(token.encode(), self._token.encode())
