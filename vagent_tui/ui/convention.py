@@ -249,10 +249,19 @@ def markdown() -> str:
     return "\n".join(lines)
 
 
+def between_markers(readme: str, begin: str, end: str, body: str, what: str) -> str:
+    """``readme`` with the text between the ``begin`` and ``end`` markers made ``body``.
+
+    Raises:
+        ValueError: README has no such markers (``what`` names them).
+    """
+    head, found_begin, rest = readme.partition(begin)
+    _, found_end, tail = rest.partition(end)
+    if not found_begin or not found_end:
+        raise ValueError(f"README has no {what} markers")
+    return f"{head}{begin}\n{body}\n{end}{tail}"
+
+
 def readme_with_table(readme: str) -> str:
     """``readme`` with the text between the markers replaced by `markdown`."""
-    head, begin, rest = readme.partition(MARK_BEGIN)
-    _, end, tail = rest.partition(MARK_END)
-    if not begin or not end:
-        raise ValueError("README has no keys markers")
-    return f"{head}{MARK_BEGIN}\n{markdown()}\n{MARK_END}{tail}"
+    return between_markers(readme, MARK_BEGIN, MARK_END, markdown(), "keys")

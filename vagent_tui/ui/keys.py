@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from textual.binding import Binding
 from textual.dom import DOMNode
 
-from vagent_tui.ui.convention import key_display
+from vagent_tui.ui.convention import between_markers, key_display
 from vagent_tui.ui.registry import SCREENS, ScreenInfo
 from vagent_tui.ui.safety import does_of
 from vagent_tui.words import noun_for
@@ -138,8 +138,4 @@ def screens_markdown() -> str:
 
 def readme_with_screens(readme: str) -> str:
     """``readme`` with the text between the screens markers replaced by `screens_markdown`."""
-    head, begin, rest = readme.partition(SCREENS_BEGIN)
-    _, end, tail = rest.partition(SCREENS_END)
-    if not begin or not end:
-        raise ValueError("README has no screens markers")
-    return f"{head}{SCREENS_BEGIN}\n{screens_markdown()}\n{SCREENS_END}{tail}"
+    return between_markers(readme, SCREENS_BEGIN, SCREENS_END, screens_markdown(), "screens")
