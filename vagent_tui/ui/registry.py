@@ -94,6 +94,13 @@ SCREENS: tuple[ScreenInfo, ...] = (
         "Workflow recordings and workspace uploads",
     ),
     ScreenInfo(
+        "calls",
+        "",
+        "Calls",
+        _P + "calls:CallsScreen",
+        "Calls and messages: filter, transcripts, follow, export",
+    ),
+    ScreenInfo(
         "billing",
         "",
         "ADR export",

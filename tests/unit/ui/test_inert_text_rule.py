@@ -97,6 +97,9 @@ TRUSTED: dict[str, str] = {
     "ui/screens/inbox.py: '…' if waiting else shown.label": "a page range of ints",
     "ui/screens/inbox.py: shown.title.split()[0]": "the inbox's title (INBOX_TITLES)",
     "ui/screens/room.py: f' · {thread.label} messages'": "a page range of ints",
+    "ui/screens/calls.py: shown.label": "a page range of ints (CallsPage.label)",
+    "ui/widgets/call_rows.py: f'Message {number}'": "a count",
+    "ui/widgets/call_rows.py: label": "the console's own row labels (conversation_view)",
     "ui/widgets/account_info.py: f' — to act as {level} #{inert(scope.root_id)}, pick it below'":
         "a scope level's name (ScopeLevel)",
     "ui/widgets/account_info.py: f'every child account ({below})'": "a scope level's name",

@@ -36,6 +36,7 @@ from vagent_tui.ui.format import fmt_datetime, joined
 from vagent_tui.ui.palette import BADGE_OK, BADGE_WARN, FAILED, WARN
 from vagent_tui.ui.safety import WRITES, Key
 from vagent_tui.ui.screens.agent_changes import AgentChanges, title_problem
+from vagent_tui.ui.screens.calls_link import calls_binding, show_calls
 from vagent_tui.ui.text import inert, safe
 from vagent_tui.ui.widgets.account_info import kind_name
 from vagent_tui.ui.widgets.agent_view import AgentView, ScrollPane
@@ -69,6 +70,7 @@ class AgentScreen(AgentChanges):
                 tooltip="Rename the highlighted saved version"),
         Binding("y", "copy_json", "Copy JSON", show=False, id="agent.copy-json",
                 tooltip="Copy the raw JSON of the configuration shown"),
+        calls_binding("agent", "The calls of this agent account"),
     ]  # fmt: skip
 
     def __init__(self) -> None:
@@ -96,6 +98,9 @@ class AgentScreen(AgentChanges):
 
     def on_mount(self) -> None:
         self.query_one("#agent-view").focus()
+
+    async def action_calls(self) -> None:
+        await show_calls(self, self.connection.target_id)
 
     @property
     def versions_table(self) -> SafeTable:

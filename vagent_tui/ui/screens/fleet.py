@@ -49,6 +49,7 @@ from vagent_tui.services.session import Connection
 from vagent_tui.ui import format as fmt
 from vagent_tui.ui.registry import BY_NAME
 from vagent_tui.ui.screens.base import BaseScreen
+from vagent_tui.ui.screens.calls_link import calls_binding, show_calls
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.fleet_export import ask_concurrency, default_concurrency, export_csv
 from vagent_tui.ui.widgets.fleet_matrix import FleetMatrix
@@ -93,6 +94,7 @@ class FleetScreen(BaseScreen):
             id="fleet.roll-out",
             tooltip="Roll a change out to the marked accounts",
         ),
+        calls_binding("fleet", "The calls of the highlighted account"),
         filter_binding("fleet"),  # last: the footer drops it first
     ]
 
@@ -414,6 +416,14 @@ class FleetScreen(BaseScreen):
         self.matrix.show_marks(marks)
         self.matrix.action_cursor_down()
         self._summary()
+
+    async def action_calls(self) -> None:
+        """``C``: the Calls screen for the highlighted account."""
+        account_id = self.matrix.highlighted_account()
+        if account_id is None:
+            self.status.info("No account highlighted")
+            return
+        await show_calls(self, account_id)
 
     async def action_roll_out(self) -> None:
         """``R``: the Rollout screen, handed the marked accounts in a message."""

@@ -39,6 +39,7 @@ from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import InboxRoom
 from vagent_tui.services.inbox import INBOX_TITLES, PAGE_SIZES, InboxPager, other_inbox
 from vagent_tui.ui.palette import FAILED_STRONG, WARN
+from vagent_tui.ui.screens.calls_link import calls_binding, show_calls
 from vagent_tui.ui.screens.paging import PagedScreen, page_keys
 from vagent_tui.ui.screens.room import RoomScreen
 from vagent_tui.ui.widgets.context_bar import ContextBar
@@ -238,6 +239,7 @@ class InboxScreen(PagedScreen):
             "z", "page_size", "Size", id="inbox.page_size", tooltip="Cycle 20/50/100/200 per page"
         ),
         Binding("u", "unread", "Unread", id="inbox.unread", tooltip="Show only unread rooms"),
+        calls_binding("inbox", "The calls and messages of this agent account"),
         filter_binding("inbox"),  # last: the footer drops it first
     ]
 
@@ -514,6 +516,9 @@ class InboxScreen(PagedScreen):
             return
         want = replace(self.wanted, rooms=[], page=0, total=0, unread=not self.wanted.unread)
         self._request(want, keep_cursor=False)
+
+    async def action_calls(self) -> None:
+        await show_calls(self, self.connection.target_id)
 
     def action_switch_inbox(self) -> None:
         """The other inbox, from its first page (page size and unread filter kept)."""

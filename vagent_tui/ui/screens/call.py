@@ -1,0 +1,181 @@
+"""One call: its conversation (who said what, summary, outcome, attachments as text) and
+every field of its log entry, pushed over Calls by Enter; esc comes back to the same
+page and row.
+
+The conversation normally came with the page (`CallsScreen` reads a page's
+conversations in one batch request); if not, this screen asks for it (one batch item).
+``v`` shows the agent's configuration that was live when the call happened: the newest
+saved version (versions are named by their epoch-ms) at or before the call's time.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from datetime import datetime
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.text import Text
+from textual import work
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.widget import Widget
+from textual.widgets import Static
+
+from vagent_tui.api.log_models import BatchResult, LogEntry, cell
+from vagent_tui.api.models import SavedVersion
+from vagent_tui.services.calls import fetch_transcripts
+from vagent_tui.ui.screens.base import BaseScreen
+from vagent_tui.ui.text import inert
+from vagent_tui.ui.widgets.call_rows import conversation_view, transcript_plain, when
+
+if TYPE_CHECKING:
+    from vagent_tui.api.client import PlatformClient
+
+
+def version_at(versions: Iterable[SavedVersion], moment: datetime) -> SavedVersion | None:
+    """The newest version saved at or before ``moment`` (None: none was yet)."""
+    limit = moment.timestamp() * 1000
+    before = [v for v in versions if v.version_id and v.version_id <= limit]
+    return max(before, key=lambda v: v.version_id) if before else None
+
+
+class CallScreen(BaseScreen):
+    """The conversation of one log entry."""
+
+    TITLE = "Call"
+    CSS_PATH = "call.tcss"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "back", "Back", id="call.back", tooltip="Back to the calls"),
+        Binding("v", "version", "Version then", id="call.version",
+                tooltip="The agent's configuration live at the time of the call"),
+        Binding("y", "copy", "Copy", id="call.copy", tooltip="Copy the transcript as text"),
+    ]  # fmt: skip
+
+    def __init__(
+        self, entry: LogEntry, result: BatchResult | None, *, local: bool, target: int | None
+    ) -> None:
+        super().__init__()
+        self.entry = entry
+        self.result = result
+        self.local = local
+        self.target = target
+        """The account the query was for (None: the key's own scope)."""
+        self.fetching = False
+
+    def compose_body(self) -> Iterable[Widget]:
+        yield Static("", id="call-header", markup=False)
+        with VerticalScroll(id="call-body"):
+            yield Static("", id="call-text", markup=False)
+
+    def on_mount(self) -> None:
+        self._show()
+        self.query_one("#call-body", VerticalScroll).focus()
+
+    def _account(self) -> int | None:
+        account = self.entry.account_id
+        if isinstance(account, int) and not isinstance(account, bool):
+            return account
+        if isinstance(account, str) and account.isdigit():
+            return int(account)
+        return self.target
+
+    def reload(self) -> None:
+        if self.result is None and self.entry.conversation_ref is not None:
+            self._fetch()
+
+    @work(exclusive=True, group="call-load", exit_on_error=False)
+    async def _fetch(self) -> None:
+        self.fetching = True
+        self._show()
+        entry, target = self.entry, self.target
+        try:
+            ok, results = await self.load(
+                lambda c: fetch_transcripts(c.api, [entry], target=target),
+                note="Loading the conversation",
+                follows_target=False,
+            )
+        finally:
+            self.fetching = False
+        if ok and results is not None:
+            self.result = next(iter(results.values()), None)
+            self.status.clear()
+        self._show()
+
+    def _show(self) -> None:
+        entry = self.entry
+        header = Text(no_wrap=True, overflow="ellipsis")
+        header.append(when(entry.at, local=self.local), style="bold")
+        header.append(" · account ")
+        header.append(inert(cell(entry.account_id) or "?"))
+        header.append(" · ")
+        header.append(inert(f"{cell(entry.from_number) or '?'} → {cell(entry.to_number) or '?'}"))
+        outcome = cell(entry.agent_outcome) or cell(entry.status)
+        if outcome:
+            header.append(" · " + inert(outcome))
+        self.query_one("#call-header", Static).update(header)
+        view = conversation_view(entry, self.result, local=self.local, fetching=self.fetching)
+        self.query_one("#call-text", Static).update(view)
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+    def action_copy(self) -> None:
+        self.vapp.copy_text(inert(transcript_plain(self.entry, self.result), multiline=True),
+                            "transcript")  # fmt: skip
+
+    def action_version(self) -> None:
+        moment = self.entry.at
+        if moment is None:
+            self.status.info("This entry has no time: no version to match")
+            return
+        account = self._account()
+        if account is None:
+            self.status.info("This entry names no account")
+            return
+        self._version(account, moment)
+
+    @work(exclusive=True, group="call-version", exit_on_error=False)
+    async def _version(self, account: int, moment: datetime) -> None:
+        config_id = self.entry.get("agentConfigId")
+
+        async def read(api: PlatformClient) -> tuple[str | None, list[SavedVersion]]:
+            ident = config_id if isinstance(config_id, str) and config_id else None
+            if ident is None:
+                live = await api.get_live(target=account)
+                ident = live.id if live is not None else None
+            if ident is None:
+                return None, []
+            return ident, await api.list_versions(ident, include_data=True, target=account)
+
+        ok, got = await self.load(
+            lambda c: read(c.api), note="Reading the agent's saved versions",
+            follows_target=False,
+        )  # fmt: skip
+        if not ok or got is None:
+            return
+        ident, versions = got
+        self.status.clear()
+        if ident is None:
+            self.status.info(f"Account #{account} has no live agent configuration")
+            return
+        version = version_at(versions, moment)
+        from vagent_tui.ui.dialogs import TextModal
+
+        if version is None:
+            self.status.info(
+                f"No version of {inert(ident)} was saved before this call "
+                f"({len(versions):,} saved, all later): the live one then is not kept"
+            )
+            return
+        saved = when(version.saved_at, local=self.local)
+        body = json.dumps(version.snapshot or {}, ensure_ascii=False, indent=2, default=str)
+        self.app.push_screen(
+            TextModal(
+                f"Live at the call's time: version {version.version_id} of {ident}",
+                body,
+                note=f"“{version.title or 'untitled'}”, saved {saved}; the newest of "
+                f"{len(versions):,} saved versions that is not after the call.",
+            )
+        )
+        self.status.info(f"Version {version.version_id} ({version.title or 'untitled'})")

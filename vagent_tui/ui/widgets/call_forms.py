@@ -1,0 +1,323 @@
+"""The Calls screen's dialogs: the filters, the export, the columns.
+
+Each checks what was typed at its field before anything is asked of the platform (a
+time that is no time, a ``key=value`` that is not one, a filter on a reserved name,
+a path whose folder does not exist); ESC only cancels, and a dialog keeps what was
+typed until it is valid.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Select, SelectionList, Static
+from textual.widgets.selection_list import Selection
+
+from vagent_tui.api.log_models import LogQuery
+from vagent_tui.services.call_columns import column
+from vagent_tui.services.calls import CallFilters, parse_time
+from vagent_tui.ui.dialogs import MODAL_CSS
+from vagent_tui.ui.text import inert, safe
+from vagent_tui.ui.widgets.form import FormField, first_invalid
+
+_CANCEL: list[BindingType] = [
+    Binding("escape", "cancel", "Cancel", id="modal.cancel", tooltip="Cancel"),
+]
+
+
+def _input(name: str, value: str, placeholder: str) -> Input:
+    field = Input(value=value, placeholder=placeholder, id=f"calls-{name}", compact=True)
+    field.cursor_blink = False
+    return field
+
+
+def _typed_time(seconds: int | None) -> str:
+    return "" if seconds is None else str(seconds)
+
+
+class CallFiltersModal(ModalScreen[CallFilters | None]):
+    """The query's filters: time range, event type, outcome, status, ``key=value``."""
+
+    SCOPED_CSS: ClassVar[bool] = False
+    DEFAULT_CSS = MODAL_CSS
+    BINDINGS: ClassVar[list[BindingType]] = _CANCEL
+
+    def __init__(self, filters: CallFilters, *, now: float) -> None:
+        super().__init__(classes="modal")
+        self.filters = filters
+        self.now = now
+
+    def compose(self) -> ComposeResult:
+        f = self.filters
+        extra = " ".join(f"{k}={_quoted(v)}" for k, v in f.extra)
+        start = f"1{f.preset[0]}" if f.preset else _typed_time(f.start)
+        with Vertical():
+            yield Static("Filter the calls (the platform filters them)", classes="modal-title")
+            yield FormField(
+                "From", _input("start", start, "7d (default), 1h, 90m, 2025-11-20T14:30"),
+                name="start", hint="back from now, ISO or Unix seconds",
+            )  # fmt: skip
+            yield FormField(
+                "To", _input("end", _typed_time(f.end), "now"), name="end", hint="empty: now"
+            )
+            yield FormField(
+                "Event type", _input("event", f.event_type or "", "inbound-call, outbound-sms…"),
+                name="event",
+            )  # fmt: skip
+            yield FormField(
+                "Outcome", _input("outcome", f.outcome or "", "appointment_booked…"),
+                name="outcome", hint="agentOutcome",
+            )  # fmt: skip
+            yield FormField(
+                "Status", _input("status", f.status or "", "completed, failed, missed"),
+                name="status",
+            )  # fmt: skip
+            yield FormField(
+                "More filters", _input("extra", extra, "key=value key2=value2"),
+                name="extra", hint="any field, sent as given",
+            )  # fmt: skip
+            with Horizontal(classes="modal-buttons"):
+                yield Button("Cancel", id="cancel")
+                yield Button("Apply", id="confirm", variant="primary")
+
+    def on_mount(self) -> None:
+        self.query_one("#calls-start", Input).focus()
+
+    def _value(self, name: str) -> str:
+        return self.query_one(f"#calls-{name}", Input).value.strip()
+
+    def _field(self, name: str) -> FormField:
+        return self.query_one(f"#field-{name}", FormField)
+
+    def read(self) -> CallFilters | None:
+        """The filters typed, or None with each problem under its field."""
+        for form_field in self.query(FormField):
+            form_field.set_error(None)
+        problems: dict[str, str] = {}
+        start = end = None
+        preset = None
+        typed_start = self._value("start")
+        back = typed_start.lower()
+        for name, seconds in (("hour", 3600), ("day", 86400), ("week", 604800)):
+            if back in (f"1{name[0]}", name, f"last {name}"):
+                preset, start = name, int(self.now) - seconds
+        if preset is None and typed_start:
+            try:
+                start = parse_time(typed_start, now=self.now)
+            except ValueError as exc:
+                problems["start"] = str(exc)
+        if self._value("end"):
+            try:
+                end = parse_time(self._value("end"), now=self.now)
+            except ValueError as exc:
+                problems["end"] = str(exc)
+        if start is not None and end is not None and start > end:
+            problems["end"] = "the end must not be before the start"
+        try:
+            extra = LogQuery.parse_filters(self._value("extra"))
+        except ValueError as exc:
+            problems["extra"] = str(exc)
+            extra = ()
+        chosen = replace(
+            self.filters,
+            start=start,
+            end=end,
+            preset=preset if end is None else None,
+            event_type=self._value("event") or None,
+            outcome=self._value("outcome") or None,
+            status=self._value("status") or None,
+            extra=extra,
+        )
+        if "extra" not in problems:
+            try:
+                chosen.query()
+            except ValueError as exc:
+                problems["extra"] = str(exc)
+        for name, message in problems.items():
+            self._field(name).set_error(message)
+        if problems:
+            invalid = first_invalid(self.query(FormField))
+            if invalid is not None:
+                invalid.widget.focus()
+            return None
+        return chosen
+
+    def _submit(self) -> None:
+        chosen = self.read()
+        if chosen is not None:
+            self.dismiss(chosen)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self._submit()
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "confirm":
+            self._submit()
+        else:
+            self.dismiss(None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+def _quoted(value: str) -> str:
+    return f'"{value}"' if any(c.isspace() for c in value) or not value else value
+
+
+# --------------------------------------------------------------------------- export
+
+
+FORMATS = (("CSV (the platform's columns)", "csv"), ("JSON lines (every field)", "jsonl"))
+
+
+@dataclass(frozen=True)
+class ExportChoice:
+    path: Path
+    format: str
+
+
+class CallExportModal(ModalScreen[ExportChoice | None]):
+    """Where to write the query's entries, and as what (CSV or JSON lines)."""
+
+    SCOPED_CSS: ClassVar[bool] = False
+    DEFAULT_CSS = MODAL_CSS
+    BINDINGS: ClassVar[list[BindingType]] = _CANCEL
+
+    def __init__(self, default_name: str, *, summary: str) -> None:
+        super().__init__(classes="modal")
+        self.default_name = default_name
+        self.summary = summary
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static("Export the calls of this query", classes="modal-title")
+            yield Static(safe(self.summary, multiline=True))
+            yield FormField(
+                "Format",
+                Select(FORMATS, value="csv", allow_blank=False, id="calls-format", compact=True),
+                name="format",
+            )
+            yield FormField(
+                "File", _input("path", self.default_name, "calls.csv"), name="path",
+                hint="relative to the current folder",
+            )  # fmt: skip
+            with Horizontal(classes="modal-buttons"):
+                yield Button("Cancel", id="cancel")
+                yield Button("Export", id="confirm", variant="primary")
+
+    def on_mount(self) -> None:
+        self.query_one("#calls-path", Input).focus()
+
+    @on(Select.Changed, "#calls-format")
+    def _format_changed(self, event: Select.Changed) -> None:
+        field = self.query_one("#calls-path", Input)
+        path = Path(field.value.strip() or self.default_name)
+        suffix = ".jsonl" if event.value == "jsonl" else ".csv"
+        if path.suffix in (".csv", ".jsonl") and path.suffix != suffix:
+            field.value = str(path.with_suffix(suffix))
+
+    def read(self) -> ExportChoice | None:
+        path_field = self.query_one("#field-path", FormField)
+        text = self.query_one("#calls-path", Input).value.strip()
+        problem = None
+        path = Path(text).expanduser() if text else None
+        if path is None:
+            problem = "a file name is needed"
+        elif path.is_dir():
+            problem = f"{inert(str(path))} is a folder: name a file in it"
+        elif not path.absolute().parent.is_dir():
+            problem = f"the folder {inert(str(path.absolute().parent))} does not exist"
+        path_field.set_error(problem)
+        if problem or path is None:
+            path_field.widget.focus()
+            return None
+        value = self.query_one("#calls-format", Select).value
+        return ExportChoice(path, value if isinstance(value, str) else "csv")
+
+    def _submit(self) -> None:
+        chosen = self.read()
+        if chosen is not None:
+            self.dismiss(chosen)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self._submit()
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "confirm":
+            self._submit()
+        else:
+            self.dismiss(None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+# --------------------------------------------------------------------------- columns
+
+
+class CallColumnsModal(ModalScreen[tuple[str, ...] | None]):
+    """Which columns the table shows (space ticks, Enter keeps)."""
+
+    SCOPED_CSS: ClassVar[bool] = False
+    DEFAULT_CSS = MODAL_CSS
+    BINDINGS: ClassVar[list[BindingType]] = _CANCEL
+
+    def __init__(self, offered: Sequence[str], chosen: Sequence[str]) -> None:
+        super().__init__(classes="modal")
+        # the chosen ones first, in their order, then the others
+        self.offered = [*chosen, *(name for name in offered if name not in chosen)]
+        self.chosen = tuple(chosen)
+
+    def compose(self) -> ComposeResult:
+        options = [
+            Selection(safe(_label(name)), name, name in self.chosen) for name in self.offered
+        ]
+        with Vertical():
+            yield Static("Columns (kept for this profile)", classes="modal-title")
+            yield SelectionList[str](*options, id="calls-columns")
+            yield Static("", id="calls-columns-error", classes="field-error")
+            with Horizontal(classes="modal-buttons"):
+                yield Button("Cancel", id="cancel")
+                yield Button("Keep", id="confirm", variant="primary")
+
+    def on_mount(self) -> None:
+        self.query_one(SelectionList).focus()
+
+    def _submit(self) -> None:
+        picked = self.query_one(SelectionList).selected
+        if not picked:
+            self.query_one("#calls-columns-error", Static).update("Tick one column at least")
+            return
+        order = {name: n for n, name in enumerate(self.offered)}
+        self.dismiss(tuple(sorted(picked, key=lambda name: order.get(name, 0))))
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "confirm":
+            self._submit()
+        else:
+            self.dismiss(None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+def _label(name: str) -> str:
+    from vagent_tui.services.call_columns import BUILT_IN
+
+    return column(name).label if name in BUILT_IN else name
