@@ -58,7 +58,7 @@ class SnapCompare(Protocol):
     ) -> bool: ...
 
 
-PERPETUAL = frozenset({"_loader"})
+PERPETUAL = frozenset({"_loader", "calls-follow"})
 """Worker groups that never finish while their widget lives (DirectoryTree's loader)."""
 
 
