@@ -85,7 +85,7 @@ def parse_time(text: str, *, now: float) -> int:
         moment = datetime.fromisoformat(value.replace("Z", "+00:00").replace(" ", "T", 1))
     except ValueError:
         raise ValueError(
-            f"{value!r} is not a time: use 2025-11-20T14:30, Unix seconds or 2h/3d back"
+            f"{value!r} is not a time: try 2h, 3d, 2025-11-20T14:30 or Unix seconds"
         ) from None
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)

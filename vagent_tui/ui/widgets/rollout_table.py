@@ -93,7 +93,10 @@ class RolloutTable(SafeTable):
             ("Result", "result"),
             ("Details", "detail"),
         ):
-            self.add_column(label, key=key)
+            # The result's column is as wide as its longest word from the start: grown
+            # by each result as it came, its width would depend on the order they came.
+            width = max(len(text) for text, _ in RESULT_TEXT.values()) if key == "result" else None
+            self.add_column(label, key=key, width=width)
 
     def show(
         self, plan: RolloutPlan, results: Results, keep: Callable[[AccountPlan], bool]
@@ -122,8 +125,7 @@ class RolloutTable(SafeTable):
             return  # filtered out, or past the cap
         row = str(result.account_id)
         try:
-            self.update_cell(row, "result", latest(result.account_id, results),
-                             update_width=True)  # fmt: skip
+            self.update_cell(row, "result", latest(result.account_id, results))
             self.update_cell(row, "detail", _detail(plan, results))
         except RowDoesNotExist:
             return
