@@ -13,11 +13,16 @@ import contextlib
 import os
 import sys
 import tempfile
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 os.environ.setdefault("VAGENT_NOW", "2025-11-20T12:00:00+00:00")
+os.environ["TZ"] = "UTC"  # local times (Calls) read the same wherever the pictures are made
+time.tzset()
+FIXED_CLOCK = 1_763_640_000.0
+"""VAGENT_NOW as epoch seconds: the simulator's clock of the Calls picture."""
 # The pictures never read or write the user's own configuration or journal.
 _SCRATCH = tempfile.mkdtemp(prefix="vagent-shots-")
 os.environ["XDG_STATE_HOME"] = os.path.join(_SCRATCH, "state")
@@ -62,6 +67,11 @@ async def _migrations(pilot: Any) -> None:
 async def _room(pilot: Any) -> None:
     # 1111:230, a long thread: the second page, a message with attachments highlighted
     await _keys(pilot, *["down"] * 10, "enter", "n", *["down"] * 14)
+
+
+async def _calls(pilot: Any) -> None:
+    # the simulator's clock at the pictures' fixed time: the same calls on every run
+    await _keys(pilot, "down", "down")
 
 
 async def _webhooks_relays(pilot: Any) -> None:
@@ -155,6 +165,7 @@ SHOTS: dict[str, tuple[str, str, int | None, Steps | None]] = {
     "functions": ("functions", "demo-partner", 1113, None),
     "inbox": ("inbox", "demo-partner", 1111, None),
     "room": ("inbox", "demo-partner", 1111, _room),
+    "calls": ("calls", "demo-partner", 1111, _calls),
     "migrations": ("migrations", "demo-partner", 1100, _migrations),
     "tokens": ("tokens", "demo-partner", None, None),
     "billing": ("billing", "demo-partner", 1100, None),
@@ -201,7 +212,10 @@ async def shoot(name: str) -> Path:
         "initial_account": account,
         **_options(name),
     }
-    client = demo_client(token, task_seconds=3) if token else None
+    # The call log moves with the simulator's clock: pinned for its picture (the
+    # migrations' tasks need theirs to run).
+    clock = {"clock": lambda: FIXED_CLOCK} if name == "calls" else {}
+    client = demo_client(token, task_seconds=3, **clock) if token else None
     app = VagentApp(client, **options)
     async with app.run_test(size=SIZE) as pilot:
         await _idle(pilot)

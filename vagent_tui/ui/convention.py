@@ -68,7 +68,7 @@ def _verb(
 CONVENTION: tuple[Verb, ...] = (
     _verb("screens", "1,2,3,4,5,6,7,8,9,0",
           "go to a screen: Scope, Agent, Voices, Functions, Inboxes, Migrations, Tokens, "
-          "SIP, Webhooks, Computer Agents; the others (Fleet, Rollout, Journal, ADR "
+          "SIP, Webhooks, Computer Agents; the others (Calls, Fleet, Rollout, Journal, ADR "
           "export) are in the palette", "show"),
     _verb("palette", "colon,ctrl+p",
           "the command palette: every screen, action, profile and theme by name",
