@@ -85,6 +85,9 @@ class PlatformError(Exception):
     """Base of every error the client raises. Its text never holds the token."""
 
     kind = "error"
+    reads = False
+    """Set on the error of a request that only reads whatever its method (a batch read):
+    its outcome is never unknown."""
 
     def __init__(self, message: str, *, method: str = "", url: str = "") -> None:
         self.message = message
@@ -203,7 +206,7 @@ GATEWAY_STATUSES = frozenset({502, 503, 504})
 def outcome_unknown(error: BaseException | str) -> bool:
     """A change that got no reply, one that could not be read, or a gateway's error
     instead of the platform's: it may have been made, so it is read back, never resent."""
-    if not isinstance(error, PlatformError) or error.method in ("", "GET"):
+    if not isinstance(error, PlatformError) or error.method in ("", "GET") or error.reads:
         return False
     if isinstance(error, ApiError):
         return error.status in GATEWAY_STATUSES

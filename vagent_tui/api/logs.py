@@ -100,8 +100,9 @@ class LogsApi(StreamingTransport):
         """``POST /conversation/batch`` for these conversations: 200 at most per request
         (a longer list goes in several, one after the other), one reply in their order.
 
-        A read, though a POST: it is not retried by the transport (no POST is), and a
-        failure of any request raises (the results of earlier ones are dropped).
+        A read, though a POST (``reads``): retried like a GET, allowed on a read-only
+        profile, never journaled as a change; a failure of any request raises (the
+        results of earlier ones are dropped).
         """
         from vagent_tui.api.log_models import MAX_BATCH, BatchReply
 
@@ -111,7 +112,9 @@ class LogsApi(StreamingTransport):
         for start in range(0, len(refs), MAX_BATCH):
             part = refs[start : start + MAX_BATCH]
             body = {"items": [ref.wire() for ref in part]}
-            payload = await self.request("POST", "/conversation/batch", target=target, json=body)
+            payload = await self.request(
+                "POST", "/conversation/batch", target=target, json=body, reads=True
+            )
             reply = self._parse(BatchReply, payload, method="POST", url="/conversation/batch")
             results.extend(reply.results)
             stats = reply.stats

@@ -110,6 +110,13 @@ class Exchange:
     elapsed: float
     target_param: str = "targetAccountId"
     """The query parameter that carried ``target``."""
+    reads: bool = False
+    """A POST that only reads (`ApiTransport.request`'s ``reads``): not a change."""
+
+    @property
+    def is_change(self) -> bool:
+        """Whether the request may have changed the platform (the journal keeps those)."""
+        return not self.reads and self.method.upper() not in ("GET", "HEAD", "OPTIONS")
 
 
 Observer = Callable[[Exchange], None]
@@ -266,6 +273,7 @@ class ApiTransport:
         journal_body: Any = None,
         body_optional: bool = False,
         as_given: bool = False,
+        reads: bool = False,
     ) -> Json:
         """Send one request and return the reply's JSON object, or raise.
 
@@ -276,9 +284,13 @@ class ApiTransport:
         JSON, JSON but not an object: then ``{}``), for endpoints whose spec shows no
         reply fields. A GET whose reply is to become a model goes through `get`, so that
         a reply the model refuses is asked again too.
+        ``reads``: a request that only reads though its method is not GET (the platform's
+        batch reads, ``POST /conversation/batch``): retried like a GET, allowed on a
+        read-only profile, not a change for the journal, and its failure is a read's
+        (nothing to read back: `errors.outcome_unknown`).
         """
         url = self._url(path, as_given)
-        if self.read_only and method != "GET":
+        if self.read_only and method != "GET" and not reads:
             raise ReadOnlyRefused(
                 "Read-only profile: changes are disabled (nothing was sent)",
                 method=method,
@@ -290,7 +302,7 @@ class ApiTransport:
 
         return await self._attempts(
             method, url, target, params, take, json=json, data=data, files=files,
-            journal_body=journal_body,
+            journal_body=journal_body, reads=reads,
         )  # fmt: skip
 
     async def get(
@@ -343,6 +355,7 @@ class ApiTransport:
         data: Mapping[str, str] | None = None,
         files: Mapping[str, Any] | None = None,
         journal_body: Any = None,
+        reads: bool = False,
     ) -> R:
         """Send with the retry policy and ``take`` the reply: its result, or raise.
 
@@ -350,11 +363,13 @@ class ApiTransport:
         raises the `PlatformError` it stands for. A GET is sent again (at most
         ``get_retries`` times, after `backoff_delay`) while it ends in a transient fault
         (`transient`): no reply, a 5xx or 429 status (not taken: only the last attempt's
-        error is read), or a reply ``take`` found cut or garbled. Other methods are sent
-        once. The observers hear the outcome once, when it is final.
+        error is read), or a reply ``take`` found cut or garbled; so is a request that
+        ``reads``. Others are sent once. The observers hear the outcome once, when it is
+        final.
         """
         query = self._query(target, params)
-        attempts = 1 + (self.get_retries if method == "GET" else 0)
+        retried = method == "GET" or reads
+        attempts = 1 + (self.get_retries if retried else 0)
         loop = asyncio.get_running_loop()
         started = loop.time()
         body = journal_body if journal_body is not None else json
@@ -366,24 +381,26 @@ class ApiTransport:
             status = None if response is None else response.status_code
             if response is not None:
                 self._hear_pressure(response)
-                if last or method != "GET" or not retry_status(response.status_code):
+                if last or not retried or not retry_status(response.status_code):
                     try:
                         result, message = take(response)
                     except PlatformError as exc:
                         failure = exc
                     else:
                         elapsed = loop.time() - started
-                        self._notify(method, url, target, body, status, message, elapsed)
+                        self._notify(method, url, target, body, status, message, elapsed, reads)
                         return result
-                    if last or method != "GET" or not transient(failure):
+                    if last or not retried or not transient(failure):
                         break
-            elif last or method != "GET" or failure is None or not transient(failure):
+            elif last or not retried or failure is None or not transient(failure):
                 break
             await asyncio.sleep(self.backoff_delay(attempt, response))
         assert failure is not None
         if status is not None:
             status = getattr(failure, "status", status) or status
-        self._notify(method, url, target, body, status, failure.message, loop.time() - started)
+        failure.reads = reads
+        elapsed = loop.time() - started
+        self._notify(method, url, target, body, status, failure.message, elapsed, reads)
         raise failure
 
     def _hear_pressure(self, response: Reply) -> None:
@@ -568,13 +585,15 @@ class ApiTransport:
         status: int | None,
         message: str | None,
         elapsed: float,
+        reads: bool = False,
     ) -> None:
         if not self.observers:
             return
         param, account_id = target_param(target) if target is not None else ("", None)
         exchange = Exchange(
-            method, url, account_id, body, status, message, elapsed, param or "targetAccountId"
-        )
+            method, url, account_id, body, status, message, elapsed,
+            param or "targetAccountId", reads,
+        )  # fmt: skip
         for observer in list(self.observers):
             observer(exchange)
 

@@ -267,7 +267,7 @@ class Journal:
         """A `client.observers` callback recording non-GET exchanges under ``profile``."""
 
         def observe(exchange: Exchange) -> None:
-            if exchange.method.upper() in ("GET", "HEAD", "OPTIONS"):
+            if not exchange.is_change:
                 return
             self.record(exchange, profile() if callable(profile) else profile)
 

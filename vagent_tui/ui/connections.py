@@ -139,7 +139,7 @@ class ConnectionApp(CrashReportingApp[None]):
 
     def _record_change(self, exchange: Exchange) -> None:
         """The client's observer: the journal records the changes (it skips reads)."""
-        if exchange.method.upper() not in ("GET", "HEAD", "OPTIONS"):
+        if exchange.is_change:
             self.journal.observer(self.connection.label)(exchange)
 
     @property

@@ -19,6 +19,7 @@ from vagent_tui.api.errors import (
     MalformedResponse,
     RequestTimeout,
     TransportError,
+    outcome_unknown,
 )
 from vagent_tui.api.log_models import (
     ConversationMessage,
@@ -27,6 +28,7 @@ from vagent_tui.api.log_models import (
     LogPage,
     LogQuery,
 )
+from vagent_tui.api.transport import Exchange
 
 from .conftest import MakeClient
 from .helpers import TOKEN, Recorder, error_chain, json_body, ok, query
@@ -342,12 +344,36 @@ async def test_a_batch_reply_without_stats_is_counted(make_client: MakeClient) -
     assert reply.by_ref()[ConversationRef("1:2", "b")].message == "nope"
 
 
-async def test_a_batch_is_never_retried(make_client: MakeClient) -> None:
-    recorder = Recorder(httpx.Response(503, json={"success": False, "message": "busy"}))
+async def test_a_batch_is_a_read_retried_like_a_get(make_client: MakeClient) -> None:
+    busy = httpx.Response(503, json={"success": False, "message": "busy"})
+    recorder = Recorder(busy, busy, _batch_reply)
     client = make_client(recorder, get_retries=3)
-    with pytest.raises(ApiError):
+    heard: list[Exchange] = []
+    client.observers.append(heard.append)
+    reply = await client.get_conversations([ConversationRef("1:1", "a")])
+    assert recorder.calls == 3 and reply.stats is not None and reply.stats.ok == 1
+    # a read, though a POST: not a change for the journal
+    assert [e.method for e in heard] == ["POST"] and not heard[0].is_change
+
+
+async def test_a_failed_batch_is_a_failed_read_not_an_unknown_change(
+    make_client: MakeClient,
+) -> None:
+    busy = httpx.Response(503, json={"success": False, "message": "busy"})
+    recorder = Recorder(busy, busy, busy)
+    client = make_client(recorder, get_retries=2)
+    with pytest.raises(ApiError) as caught:
         await client.get_conversations([ConversationRef("1:1", "a")])
-    assert recorder.calls == 1
+    assert recorder.calls == 3
+    assert not outcome_unknown(caught.value)
+
+
+async def test_a_batch_reads_on_a_read_only_profile(make_client: MakeClient) -> None:
+    recorder = Recorder(_batch_reply)
+    client = make_client(recorder)
+    client.read_only = True  # what a read-only profile sets
+    reply = await client.get_conversations([ConversationRef("1:1", "a")])
+    assert recorder.calls == 1 and reply.stats is not None and reply.stats.ok == 1
 
 
 async def test_recent_messages_bare_or_wrapped(make_client: MakeClient) -> None:
