@@ -159,7 +159,7 @@ class CallsScreen(PagedScreen):
             yield Static("", id="calls-export-label", markup=False)
             yield ProgressBar(id="calls-export-bar", show_eta=False)
         with Container(id="calls-body"):
-            yield record_table("calls-table", [], entry_key)
+            yield record_table("calls-table", [], entry_key, lines=True)
             with VerticalScroll(id="calls-detail"):
                 yield DetailText(Text("No call highlighted.", style="dim"), id="calls-detail-text")
 
