@@ -108,7 +108,8 @@ class Timing:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         if scope["path"] == "/_bench/log":
-            since = int(urllib.parse.parse_qs(scope["query_string"].decode()).get("since", ["0"])[0])
+            asked = urllib.parse.parse_qs(scope["query_string"].decode())
+            since = int(asked.get("since", ["0"])[0])
             body = json.dumps({"total": len(self.log), "entries": self.log[since:]}).encode()
             await send({"type": "http.response.start", "status": 200,
                         "headers": [(b"content-type", b"application/json")]})
@@ -191,7 +192,9 @@ class Pty:
             )
             argv = [sys.executable, "-c", code]
         else:
-            argv = [sys.executable, "-m", "vagent_tui", *args]
+            # CALLS_WRAP: a command the console runs under (a sampling profiler).
+            wrap = os.environ.get("CALLS_WRAP", "").split()
+            argv = [*wrap, sys.executable, "-m", "vagent_tui", *args]
         env = {**os.environ, "VAGENT_TOKEN": "demo-partner", "TERM": "xterm-256color"}
         env.pop("VAGENT_BASE_URL", None)
         self.pid, self.fd = pty.fork()
@@ -302,7 +305,7 @@ def terminal(base: str, moves: int, profile: str | None) -> dict[str, list[float
             asked = log.since(mark)
             assert not asked, f"Enter on row {row + 1} sent {len(asked)} requests: {asked}"
             out["transcript"].append(frame - sent)
-            term.step(b"\x1b", ())
+            term.step(b"\x1b", (b"Filters: ",))
             term.step(b"\x1b[B", ())  # down: the next row
         # Filter changes: t (hour, day, week, ...).
         for n in range(9):
@@ -428,7 +431,8 @@ def report_terminal(out: dict[str, list[float]]) -> None:
     print(f"calls-first-page: ratio {first / FIRST_PAGE_BUDGET:.2f} (target 1.0)")
     move = statistics.median(out["move"])
     print(f"calls-move: ratio {move / MOVE_BUDGET:.2f} (target 1.0)")
-    ratios = [c / (b + FILTER_SLACK) for c, b in zip(out["filter"], out["filter_bare"], strict=True)]
+    pairs = zip(out["filter"], out["filter_bare"], strict=True)
+    ratios = [c / (b + FILTER_SLACK) for c, b in pairs]
     print(f"calls-filter: ratio {statistics.median(ratios):.2f} (target 1.0)")
     opened = statistics.median(out["transcript"])
     print(f"calls-transcript: ratio {opened / TRANSCRIPT_BUDGET:.2f} (target 1.0)")
