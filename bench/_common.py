@@ -28,15 +28,20 @@ raise SystemExit(main(sys.argv[2:]))
 
 
 @contextlib.contextmanager
-def loopback_sim(*args: str, keep_alive: float | None = None) -> Iterator[str]:
+def loopback_sim(
+    *args: str, keep_alive: float | None = None, launcher: str | None = None
+) -> Iterator[str]:
     """Run ``vagent-tui sim`` (uvicorn) on a free loopback port; yield its base URL.
 
     ``keep_alive``: seconds uvicorn keeps an idle connection open (default 5). A bench
     whose two sides take turns for longer than that needs more, or the server closes
-    the idle side's pooled connections, racing its next requests.
+    the idle side's pooled connections, racing its next requests. ``launcher``: Python
+    code run instead (``python -c``), given the sim's options as ``sys.argv[1:]``.
     """
     port = free_port()
-    if keep_alive is None:
+    if launcher is not None:
+        command = [sys.executable, "-c", launcher]
+    elif keep_alive is None:
         command = [sys.executable, "-m", "vagent_tui", "sim"]
     else:
         command = [sys.executable, "-c", _SIM_WITH_KEEP_ALIVE, str(keep_alive)]

@@ -109,6 +109,13 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="grow the demo partner's tree to N agent accounts (up to 100,000)",
     )
+    sim.add_argument(
+        "--calls",
+        type=_positive_int,
+        default=2_000,
+        metavar="N",
+        help="call log entries per voice agent account (up to 1,000,000; default 2,000)",
+    )
     # Fault injection (vagent_tui/sim/faults.py; not imported here: start-up stays fast).
     sim.add_argument(
         "--jitter-ms", type=_positive_int, default=0, metavar="J",
@@ -151,6 +158,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         from vagent_tui.sim.faults import from_args as faults_from_args
         from vagent_tui.sim.serve import run
 
+        if args.calls > 1_000_000:
+            parser.error("--calls must be between 0 and 1000000")
         run(
             host=args.host,
             port=args.port,
@@ -160,6 +169,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             accounts=args.accounts,
             faults=faults_from_args(args, parser),
             hostile=args.hostile,
+            calls=args.calls,
         )
         return 0
     if args.command == "serve":

@@ -110,6 +110,7 @@ def create_app(
     accounts: int = 0,
     faults: Faults | None = None,
     hostile: bool = False,
+    calls: int = 2_000,
 ) -> Starlette:
     """Build the simulator app.
 
@@ -124,10 +125,11 @@ def create_app(
         faults: fault injection (`vagent_tui.sim.faults`), kept as ``state.faults``
             (also when ``state`` is given); tests may change it at run time.
         hostile: plant hostile text in every reply (`vagent_tui.sim.hostile`).
+        calls: call log entries per voice agent account (0..1,000,000).
     """
     if state is None:
         state = demo_state(rooms=rooms, task_seconds=task_seconds, clock=clock or time.time,
-                           latency_ms=latency_ms, agent_accounts=accounts)  # fmt: skip
+                           latency_ms=latency_ms, agent_accounts=accounts, calls=calls)  # fmt: skip
     if faults is not None:
         state.faults = faults
     routes: list[BaseRoute] = [

@@ -31,6 +31,7 @@ def run(
     accounts: int = 0,
     faults: Faults | None = None,
     hostile: bool = False,
+    calls: int = 2_000,
 ) -> None:
     """Print the base URL and the demo tokens, then serve until interrupted.
 
@@ -45,6 +46,7 @@ def run(
         accounts=accounts,
         faults=faults,
         hostile=hostile,
+        calls=calls,
     )
     print(banner(host, port, app.state.sim), flush=True)
     print(describe_faults(app.state.sim.faults, latency_ms), flush=True)

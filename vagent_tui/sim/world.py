@@ -21,6 +21,7 @@ def demo_state(
     clock: Callable[[], float] = time.time,
     latency_ms: int = 0,
     agent_accounts: int = 0,
+    calls: int = 2_000,
 ) -> SimState:
     """A fresh simulator state holding the seed data (see `seed`).
 
@@ -31,11 +32,14 @@ def demo_state(
         latency_ms: artificial delay added to every request.
         agent_accounts: grow the demo partner's tree to this many voice agent accounts
             (`vagent_tui.sim.fleet`); 0 keeps the seed as it is.
+        calls: call log entries per voice agent account (0..1,000,000;
+            `vagent_tui.sim.calls`).
 
     Raises:
         ValueError: a count or duration out of its range.
     """
-    state = SimState(rooms=rooms, task_seconds=task_seconds, clock=clock, latency_ms=latency_ms)
+    state = SimState(rooms=rooms, task_seconds=task_seconds, clock=clock, latency_ms=latency_ms,
+                     calls=calls)  # fmt: skip
     seed(state)
     if agent_accounts:
         grow(state, agent_accounts)

@@ -91,7 +91,7 @@ TRUSTED: dict[str, str] = {
         "counts",
     "ui/screens/functions.py: f'{count}→{staged}'": "counts",
     "ui/screens/functions.py: f'{count} ⚠' if problem else str(count) if count else ''": "a count",
-    "ui/screens/inbox.py: str(c)": "a cell of the inbox's own SafeTable: inert already",
+    "ui/widgets/tables.py: str(c)": "a cell of a LineTable, a SafeTable: inert already",
     "ui/screens/inbox.py: f' · → {want.title.lower()}'": "the inbox's title (INBOX_TITLES)",
     "ui/screens/inbox.py: f' · {want.page_size}/page'": "an int the console chose",
     "ui/screens/inbox.py: '…' if waiting else shown.label": "a page range of ints",

@@ -28,6 +28,7 @@ from textual import work
 from textual.binding import Binding, BindingType
 from textual.containers import Container, Horizontal, VerticalScroll
 from textual.message import Message
+from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import DataTable, ProgressBar, Static
 
@@ -60,6 +61,11 @@ from vagent_tui.ui.widgets.tables import ROW_CAP, RecordTable, record_table
 from vagent_tui.words import counted
 
 _UNSET = object()
+PENDING_DELAY = 0.1
+"""Seconds a page may take before the header, the filter line and the status line say
+it is on its way: a page that comes sooner is drawn in one frame with them, with no
+frame drawn for the key alone (that frame would make the page's wait for Textual's
+next frame slot, and lay the screen out once more for the status line)."""
 FOLLOW_INTERVAL = 5.0
 """Seconds between two polls of ``f`` while the platform answers."""
 EXPORT_GROUP = "calls-export"
@@ -135,6 +141,12 @@ class CallsScreen(PagedScreen):
         self.follow_note = ""
         self._seq = 0
         self._failed = False
+        self._pending_timer: Timer | None = None
+        """Runs from a request until the page comes, fails, or `PENDING_DELAY` passes."""
+        self._pending_shown = False
+        self._detail_key: tuple[object, ...] | None = None
+        """What the detail pane shows (entry, conversation, loading, local time): it is
+        not drawn again for the same."""
         self._export_cancel: asyncio.Event | None = None
         self._columns_width = 0
 
@@ -147,7 +159,7 @@ class CallsScreen(PagedScreen):
             yield Static("", id="calls-export-label", markup=False)
             yield ProgressBar(id="calls-export-bar", show_eta=False)
         with Container(id="calls-body"):
-            yield record_table("calls-table", [], entry_key)
+            yield record_table("calls-table", [], entry_key, lines=True)
             with VerticalScroll(id="calls-detail"):
                 yield DetailText(Text("No call highlighted.", style="dim"), id="calls-detail-text")
 
@@ -226,21 +238,41 @@ class CallsScreen(PagedScreen):
         self._seq += 1
         self._failed = False
         self.wanted_page = max(1, page)
+        if self._pending_shown or self.shown is None:
+            self._show_pending()  # already said (or nothing shown yet): now about this page
+        elif self._pending_timer is None:
+            self._pending_timer = self.set_timer(PENDING_DELAY, self._show_pending)
+        self._fetch(self._query(), self.wanted_page, self.page_size, self._seq)
+
+    def _show_pending(self) -> None:
+        """The header, the filter line and the status line say what is on its way."""
+        self._pending_timer = None
+        if self._failed:
+            return
+        self._pending_shown = True
         self._header()
         self._filters_line()
-        self._fetch(self._query(), self.wanted_page, self.page_size, self._seq)
+        if self.wanted_page > 1 or self.shown is None:
+            self.status.busy(f"Loading page {self.wanted_page:,}")
+
+    def _pending_over(self) -> None:
+        """The page came, or will not: nothing more to announce."""
+        if self._pending_timer is not None:
+            self._pending_timer.stop()
+            self._pending_timer = None
+        self._pending_shown = False
 
     @work(exclusive=True, group="calls-page", exit_on_error=False)
     async def _fetch(self, filters: CallFilters, page: int, size: int, seq: int) -> None:
         def failed(exc: PlatformError) -> None:
             if seq == self._seq:
+                self._pending_over()
                 self._failed = True
                 self.status.error(exc)
                 self._header()
+                self._filters_line()
 
         want_schema = not self.schema
-        if page > 1 or self.shown is None:
-            self.status.busy(f"Loading page {page:,}")
         ok, got = await self.load(
             lambda c: fetch_page(c.api, filters, page, size, include_fields=want_schema),
             on_error=failed,
@@ -250,15 +282,21 @@ class CallsScreen(PagedScreen):
         if not got.entries and got.total and page > got.last_page:
             self._request(got.last_page)  # fewer calls than when the page was asked for
             return
+        self._pending_over()
         if got.field_names:
             self.schema = got.field_names
         self.shown = got
         if page == 1:
             self.new_count = 0
+        # The page's transcripts are asked for next: its first frame says so already.
+        self.fetching |= {
+            ref for e in self.transcripts.missing(got.entries) if (ref := e.conversation_ref)
+        }
         self._fill(got.entries, keep=None)
         if str(self.status.content) or self.status.counts_empty:
             self.status.clear()
         self._header()
+        self._filters_line()
         self._fetch_transcripts(got.entries, filters.account_id)
 
     @work(group="calls-transcripts", exit_on_error=False)
@@ -269,7 +307,7 @@ class CallsScreen(PagedScreen):
         if not refs:
             return
         self.fetching |= refs
-        self._show_detail(force=True)
+        self._show_detail()
         try:
             ok, results = await self.load(
                 lambda c: fetch_transcripts(c.api, missing, target=target),
@@ -279,7 +317,7 @@ class CallsScreen(PagedScreen):
             self.fetching -= refs
         if ok and results is not None:
             self.transcripts.add(results)
-        self._show_detail(force=True)
+        self._show_detail()
 
     # ------------------------------------------------------------------ showing
 
@@ -328,13 +366,20 @@ class CallsScreen(PagedScreen):
         self.query_one("#calls-filters", Static).update(text, layout=False)
 
     def _show_detail(self, *, force: bool = False) -> None:
-        del force  # the pane is cheap: drawn again each time it is asked
+        """The highlighted entry in the detail pane; not drawn again when the pane shows
+        it already (a page fill shows it, then the table says its row is highlighted),
+        unless ``force``."""
         entry = self.table.highlighted_record
         result = self.transcripts.get(entry) if entry is not None else None
         ref = entry.conversation_ref if entry is not None else None
-        detail = entry_detail(
-            entry, result, local=self.local, fetching=ref is not None and ref in self.fetching
-        )
+        fetching = ref is not None and ref in self.fetching
+        key = (entry, result, fetching, self.local)
+        last = self._detail_key
+        # Compared by identity: the objects are held here, so no other can take their id.
+        if not force and last is not None and all(a is b for a, b in zip(key, last, strict=True)):
+            return
+        self._detail_key = key
+        detail = entry_detail(entry, result, local=self.local, fetching=fetching)
         self.query_one("#calls-detail-text", DetailText).show(detail)
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:

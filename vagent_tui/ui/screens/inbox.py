@@ -20,20 +20,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import replace
-from typing import Any, ClassVar, Self
+from typing import ClassVar
 
-from rich.segment import Segment
-from rich.style import Style
 from rich.text import Text
 from textual import work
 from textual.binding import Binding, BindingType
 from textual.containers import Container, VerticalScroll
 from textual.message import Message
-from textual.strip import Strip
 from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import DataTable, Static
-from textual.widgets.data_table import RowKey
 
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import InboxRoom
@@ -45,7 +41,7 @@ from vagent_tui.ui.screens.room import RoomScreen
 from vagent_tui.ui.widgets.context_bar import ContextBar
 from vagent_tui.ui.widgets.inbox_rows import DetailText, room_cells, room_detail
 from vagent_tui.ui.widgets.table_filter import filter_binding
-from vagent_tui.ui.widgets.tables import ROW_CAP, SafeTable, left_out
+from vagent_tui.ui.widgets.tables import ROW_CAP, LineTable, SafeTable, left_out
 
 HINT = "Select an agent account on the Scope screen (1) to see its inboxes."
 """From this width the detail pane sits beside the table, below it otherwise."""
@@ -58,20 +54,13 @@ flash, it would make the page's own frame wait for Textual's next frame slot, 17
 33 ms after it."""
 
 
-class RoomsTable(SafeTable):
+class RoomsTable(LineTable):
     """The rooms of a page; Enter opens the highlighted one.
 
     Enter is the table's own key (not a priority key of the screen) so that it comes in
     order after the arrows typed before it, and the footer shows it; a click only
-    highlights (the detail pane shows the room).
-
-    A page move replaces every row. `DataTable` would render each new cell through
-    Rich (a padded renderable, wrapped, cropped: most of a page move's time at 120x40);
-    this table draws a row's line itself from its one-line cells, with the styles
-    `DataTable` uses (the row's zebra stripe, the cursor, the cell's own style, the
-    mouse's row/column for a click), and keeps each line until the row, the cursor,
-    the width or the focus changes. The header and the lines below the rows stay
-    `DataTable`'s. No hover highlight (the row under the mouse is not lit).
+    highlights (the detail pane shows the room). Its rows are drawn as `LineTable` draws
+    them (a page move replaces every row).
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -80,16 +69,6 @@ class RoomsTable(SafeTable):
 
     class OpenRoom(Message):
         """Enter on a row."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self._rooms_cells: list[list[Text]] = []
-        """Row ``i``'s cells as stored (inert), for drawing its line."""
-        self._rooms_lines: dict[tuple[object, ...], Strip] = {}
-        self._rooms_styles: dict[tuple[object, ...], tuple[Style, Style, Style, Style]] = {}
-        self._rooms_cell_styles: dict[tuple[object, ...], tuple[Style, Style]] = {}
-        self.lines_drawn = 0
-        """Row lines drawn by this class (tests)."""
 
     @classmethod
     def make(cls) -> RoomsTable:
@@ -107,113 +86,6 @@ class RoomsTable(SafeTable):
 
     def action_open(self) -> None:
         self.post_message(self.OpenRoom())
-
-    def show_row(
-        self, cells: list[Any], *, height: int | None, key: str | None, label: Any
-    ) -> RowKey:
-        row = super().show_row(cells, height=height, key=key, label=label)
-        self._rooms_cells.append(
-            [c if isinstance(c, Text) else Text(str(c)) for c in self.get_row(row)]
-        )
-        return row
-
-    def clear_shown(self, columns: bool = False) -> Self:
-        self._rooms_cells = []
-        self._rooms_lines.clear()
-        return super().clear_shown(columns)
-
-    def render_line(self, y: int) -> Strip:
-        index = y - self.header_height + self.scroll_offset.y
-        if y < self.header_height or not 0 <= index < len(self._rooms_cells) or self.fixed_rows:
-            return super().render_line(y)
-        width = self.size.width
-        cursor = self.show_cursor and index == self.cursor_row
-        key = (index, cursor, self.scroll_offset.x, width, self.has_focus, self.app.theme)
-        line = self._rooms_lines.get(key)
-        if line is None:
-            line = self._draw_row(index, cursor, width)
-            if len(self._rooms_lines) > 4 * len(self._rooms_cells) + 64:
-                self._rooms_lines.clear()
-            self._rooms_lines[key] = line
-        return line
-
-    def _draw_row(self, index: int, cursor: bool, width: int) -> Strip:
-        """Row ``index``'s line, as `DataTable` draws it (no hover)."""
-        self.lines_drawn += 1
-        _, _, post, base = self._row_styles(index % 2 == 1, cursor)
-        console = self.app.console
-        pad = " " * self.cell_padding
-        segments: list[Segment] = []
-        used = 0
-        for column_index, (column, text) in enumerate(
-            zip(self.ordered_columns, self._rooms_cells[index], strict=False)
-        ):
-            pre, plain = self._cell_styles(index, column_index, cursor)
-            inner = column.get_render_width(self) - 2 * self.cell_padding
-            if text.cell_len > inner:
-                text = text.copy()
-                text.truncate(inner, overflow="ellipsis")
-            segments.append(Segment(pad, plain))
-            # `Text.render` leaves out the text's own style (only its spans'): it goes first.
-            own = console.get_style(text.style, default=Style.null()) if text.style else None
-            for segment in text.render(console):
-                style = segment.style if own is None else own + segment.style
-                segments.append(Segment(segment.text, pre + style + post if style else plain))
-            segments.append(Segment(" " * (inner - text.cell_len) + pad, plain))
-            used += inner + 2 * self.cell_padding
-        extend, _ = self._cell_styles(index, -1, cursor)
-        segments.append(Segment(" " * max(0, width - used), extend))
-        x = self.scroll_offset.x
-        strip = Strip(segments).crop(x, x + width)
-        return strip.adjust_cell_length(width, base).simplify()
-
-    def _cell_styles(self, index: int, column: int, cursor: bool) -> tuple[Style, Style]:
-        """A cell's style before its text's, and with the cursor's after it (the same
-        for row ``index`` of every page: kept while the styles are). Column -1: the
-        space right of the last column."""
-        key = (index, column, cursor, self.has_focus, self.app.theme)
-        styles = self._rooms_cell_styles.get(key)
-        if styles is None:
-            row_style, component, post, _ = self._row_styles(index % 2 == 1, cursor)
-            if column < 0:
-                meta = {"row": index, "column": 0, "out_of_bounds": True}
-                styles = (row_style + component + Style.from_meta(meta), Style.null())
-            else:
-                pre = row_style + Style.from_meta({"row": index, "column": column}) + component
-                styles = (pre, pre + post)
-            if len(self._rooms_cell_styles) > 8192:
-                self._rooms_cell_styles.clear()
-            self._rooms_cell_styles[key] = styles
-        return styles
-
-    def _row_styles(self, odd: bool, cursor: bool) -> tuple[Style, Style, Style, Style]:
-        """The row's stripe, the cursor's component and post styles, the table's own:
-        read from CSS once per state (dropped when the styles change)."""
-        key = (odd, cursor, self.has_focus, self.app.theme)
-        styles = self._rooms_styles.get(key)
-        if styles is None:
-            stripe = "datatable--odd-row" if odd else "datatable--even-row"
-            row_style = (
-                self.get_component_styles(stripe).rich_style
-                if self.zebra_stripes
-                else self.rich_style
-            )
-            component = self.get_component_rich_style("datatable--cursor") if cursor else Style()
-            post = (
-                Style.from_color(color=component.color)
-                if self.cursor_foreground_priority == "css"
-                else Style.null()
-            )
-            if self.cursor_background_priority == "css":
-                post += Style.from_color(bgcolor=component.bgcolor)
-            styles = self._rooms_styles[key] = (row_style, component, post, self.rich_style)
-        return styles
-
-    def notify_style_update(self) -> None:
-        self._rooms_styles.clear()
-        self._rooms_cell_styles.clear()
-        self._rooms_lines.clear()
-        super().notify_style_update()
 
 
 class InboxScreen(PagedScreen):

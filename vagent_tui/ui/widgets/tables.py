@@ -25,8 +25,9 @@ from vagent_tui.ui.caps import ROW_CAP, left_out
 from vagent_tui.ui.text import safe_value
 
 __all__ = [
-    "DUPLICATE_MARK", "ROW_CAP", "RecordTable", "SafeTable", "cut_at_edge", "left_out",
-    "original_key", "place_cursor", "record_table", "row_table", "row_words", "safe_cell",
+    "DUPLICATE_MARK", "ROW_CAP", "LineRecordTable", "LineTable", "RecordTable", "SafeTable",
+    "cut_at_edge", "left_out", "original_key", "place_cursor", "record_table", "row_table",
+    "row_words", "safe_cell",
 ]  # fmt: skip
 
 DUPLICATE_MARK = "\x00dup"
@@ -271,6 +272,138 @@ class SafeTable(DataTable[Any]):
             super().update_cell(row_key, column_key, cell, update_width=update_width)
 
 
+class LineTable(SafeTable):
+    """A `SafeTable` that draws its rows' lines itself, from one-line cells.
+
+    A page move replaces every row. `DataTable` would render each new cell through
+    Rich (a padded renderable, wrapped, cropped: most of a page move's time at 120x40);
+    this table draws a row's line itself from its one-line cells, with the styles
+    `DataTable` uses (the row's zebra stripe, the cursor, the cell's own style, the
+    mouse's row/column for a click), and keeps each line until the row, the cursor,
+    the width, the columns' widths or the focus changes. The header and the lines below
+    the rows stay `DataTable`'s. No hover highlight (the row under the mouse is not lit).
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._line_cells: list[list[Text]] = []
+        """Row ``i``'s cells as stored (inert), for drawing its line."""
+        self._line_lines: dict[tuple[object, ...], Strip] = {}
+        self._line_styles: dict[tuple[object, ...], tuple[Style, Style, Style, Style]] = {}
+        self._line_cell_styles: dict[tuple[object, ...], tuple[Style, Style]] = {}
+        self.lines_drawn = 0
+        """Row lines drawn by this class (tests)."""
+
+    def show_row(
+        self, cells: list[Any], *, height: int | None, key: str | None, label: Any
+    ) -> RowKey:
+        row = super().show_row(cells, height=height, key=key, label=label)
+        self._line_cells.append(
+            [c if isinstance(c, Text) else Text(str(c)) for c in self.get_row(row)]
+        )
+        return row
+
+    def clear_shown(self, columns: bool = False) -> Self:
+        self._line_cells = []
+        self._line_lines.clear()
+        return super().clear_shown(columns)
+
+    def render_line(self, y: int) -> Strip:
+        index = y - self.header_height + self.scroll_offset.y
+        if y < self.header_height or not 0 <= index < len(self._line_cells) or self.fixed_rows:
+            return super().render_line(y)
+        width = self.size.width
+        cursor = self.show_cursor and index == self.cursor_row
+        # The columns' widths: a column sized to its cells widens when they are measured.
+        widths = tuple(column.get_render_width(self) for column in self.ordered_columns)
+        key = (index, cursor, self.scroll_offset.x, width, widths, self.has_focus, self.app.theme)
+        line = self._line_lines.get(key)
+        if line is None:
+            line = self._draw_row(index, cursor, width)
+            if len(self._line_lines) > 4 * len(self._line_cells) + 64:
+                self._line_lines.clear()
+            self._line_lines[key] = line
+        return line
+
+    def _draw_row(self, index: int, cursor: bool, width: int) -> Strip:
+        """Row ``index``'s line, as `DataTable` draws it (no hover)."""
+        self.lines_drawn += 1
+        _, _, post, base = self._row_styles(index % 2 == 1, cursor)
+        console = self.app.console
+        pad = " " * self.cell_padding
+        segments: list[Segment] = []
+        used = 0
+        for column_index, (column, text) in enumerate(
+            zip(self.ordered_columns, self._line_cells[index], strict=False)
+        ):
+            pre, plain = self._cell_styles(index, column_index, cursor)
+            inner = column.get_render_width(self) - 2 * self.cell_padding
+            if text.cell_len > inner:
+                text = text.copy()
+                text.truncate(inner, overflow="ellipsis")
+            segments.append(Segment(pad, plain))
+            # `Text.render` leaves out the text's own style (only its spans'): it goes first.
+            own = console.get_style(text.style, default=Style.null()) if text.style else None
+            for segment in text.render(console):
+                style = segment.style if own is None else own + segment.style
+                segments.append(Segment(segment.text, pre + style + post if style else plain))
+            segments.append(Segment(" " * (inner - text.cell_len) + pad, plain))
+            used += inner + 2 * self.cell_padding
+        extend, _ = self._cell_styles(index, -1, cursor)
+        segments.append(Segment(" " * max(0, width - used), extend))
+        x = self.scroll_offset.x
+        strip = Strip(segments).crop(x, x + width)
+        return strip.adjust_cell_length(width, base).simplify()
+
+    def _cell_styles(self, index: int, column: int, cursor: bool) -> tuple[Style, Style]:
+        """A cell's style before its text's, and with the cursor's after it (the same
+        for row ``index`` of every page: kept while the styles are). Column -1: the
+        space right of the last column."""
+        key = (index, column, cursor, self.has_focus, self.app.theme)
+        styles = self._line_cell_styles.get(key)
+        if styles is None:
+            row_style, component, post, _ = self._row_styles(index % 2 == 1, cursor)
+            if column < 0:
+                meta = {"row": index, "column": 0, "out_of_bounds": True}
+                styles = (row_style + component + Style.from_meta(meta), Style.null())
+            else:
+                pre = row_style + Style.from_meta({"row": index, "column": column}) + component
+                styles = (pre, pre + post)
+            if len(self._line_cell_styles) > 8192:
+                self._line_cell_styles.clear()
+            self._line_cell_styles[key] = styles
+        return styles
+
+    def _row_styles(self, odd: bool, cursor: bool) -> tuple[Style, Style, Style, Style]:
+        """The row's stripe, the cursor's component and post styles, the table's own:
+        read from CSS once per state (dropped when the styles change)."""
+        key = (odd, cursor, self.has_focus, self.app.theme)
+        styles = self._line_styles.get(key)
+        if styles is None:
+            stripe = "datatable--odd-row" if odd else "datatable--even-row"
+            row_style = (
+                self.get_component_styles(stripe).rich_style
+                if self.zebra_stripes
+                else self.rich_style
+            )
+            component = self.get_component_rich_style("datatable--cursor") if cursor else Style()
+            post = (
+                Style.from_color(color=component.color)
+                if self.cursor_foreground_priority == "css"
+                else Style.null()
+            )
+            if self.cursor_background_priority == "css":
+                post += Style.from_color(bgcolor=component.bgcolor)
+            styles = self._line_styles[key] = (row_style, component, post, self.rich_style)
+        return styles
+
+    def notify_style_update(self) -> None:
+        self._line_styles.clear()
+        self._line_cell_styles.clear()
+        self._line_lines.clear()
+        super().notify_style_update()
+
+
 R = TypeVar("R")
 
 
@@ -329,13 +462,17 @@ class RecordTable(SafeTable, Generic[R]):
         return self._record_of.get(key)
 
 
+class LineRecordTable(RecordTable[R], LineTable):
+    """A `RecordTable` whose rows are drawn as `LineTable` draws them."""
+
+
 def record_table(
-    id: str, columns: Iterable[tuple[str, str]], key: Callable[[R], str]
+    id: str, columns: Iterable[tuple[str, str]], key: Callable[[R], str], *, lines: bool = False
 ) -> RecordTable[R]:
-    """`row_table`, bound to records keyed by ``key``."""
-    table: RecordTable[R] = RecordTable(
-        id=id, cursor_type="row", zebra_stripes=True, record_key=key
-    )
+    """`row_table`, bound to records keyed by ``key``; ``lines``: a `LineRecordTable`
+    (one-line cells, many rows replaced at once)."""
+    kind = LineRecordTable if lines else RecordTable
+    table: RecordTable[R] = kind(id=id, cursor_type="row", zebra_stripes=True, record_key=key)
     for label, name in columns:
         table.add_column(label, key=name)
     return table
