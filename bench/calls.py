@@ -18,10 +18,10 @@ together): its time runs to the last byte before that pause. Then the bench wait
 
 * ``calls-first-page``: a first page of a query of 1,000,000+ entries (the screen's
   opening, and ``t`` reaching "last week"), from the last byte of the ``GET /logs``
-  reply leaving the simulator to the frame holding the page (its header's ``1–100 of
+  reply leaving the simulator to the frame holding the page (its header's ``1–50 of
   1,1xx,xxx``); the median / 150 ms (target 1.0).
 * ``calls-move``: ``n`` ten times then ``p`` ten times, twice, from the key to the frame
-  holding the new page (``101–200 of ...``); the median / 40 ms (target 1.0). The time
+  holding the new page (``51–100 of ...``); the median / 40 ms (target 1.0). The time
   until its transcripts are in the detail pane too is printed (not a figure).
 * ``calls-filter``: ``t`` (last hour, day, week, in turn; 9 changes), from the key to
   the frame holding the new query's first page; each paired with the yardstick: the
@@ -89,7 +89,7 @@ FRAME_QUIET = 0.015
 """Seconds without a byte that end a frame."""
 QUIET = 0.100
 """Seconds without a byte after which a step counts as settled."""
-PAGE_SIZE = 100
+PAGE_SIZE = 50
 EXPORT_SECONDS = 700_000
 """The export's time range: 100,000 entries of one account at one entry every 7 s."""
 clock = time.monotonic
@@ -139,7 +139,8 @@ EN_DASH = "–".encode()
 
 
 def first_label(total_pattern: bytes) -> re.Pattern[bytes]:
-    return re.compile(rb"(?<![\d,])1" + EN_DASH + rb"100 of " + total_pattern + rb"(?![\d,])")
+    head = b"1" + EN_DASH + str(PAGE_SIZE).encode() + b" of "
+    return re.compile(rb"(?<![\d,])" + re.escape(head) + total_pattern + rb"(?![\d,])")
 
 
 MILLION = rb"1,\d{3},\d{3}"

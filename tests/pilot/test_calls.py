@@ -68,16 +68,16 @@ async def test_first_page_of_the_selected_account_with_its_transcripts(
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await opened(pilot)
         header = text_of(screen, "#calls-header")
-        assert "1–100 of" in header and "page 1 of" in header
+        assert "1–50 of" in header and "page 1 of" in header
         assert "account #1111" in text_of(screen, "#calls-filters")
         (first,) = log_requests(app)
         assert first.query["targetAccountId"] == str(AGENT)
-        assert first.query["page"] == "1" and first.query["pageSize"] == "100"
+        assert first.query["page"] == "1" and first.query["pageSize"] == "50"
         assert first.query["includeFields"] == "true"  # the schema, for the columns
         entries = screen.table.records
-        assert len(entries) == 100
+        assert len(entries) == 50
         times = [e.at for e in entries if e.at is not None]
-        assert len(times) == 100 and times == sorted(times, reverse=True)  # newest first
+        assert len(times) == 50 and times == sorted(times, reverse=True)  # newest first
         assert {e.account_id for e in entries} == {AGENT}
         # the page's conversations came in one batch request, not one per row
         assert len(log_requests(app, "/api/v2/conversation/batch")) == 1
@@ -93,7 +93,7 @@ async def test_paging_is_one_request_per_page(make_app: MakeApp) -> None:
         first_ids = [e.id for e in screen.table.records]
         await press(pilot, "n")
         assert [r.query["page"] for r in log_requests(app)] == ["1", "2"]
-        assert "101–200 of" in text_of(screen, "#calls-header")
+        assert "51–100 of" in text_of(screen, "#calls-header")
         assert not set(first_ids) & {e.id for e in screen.table.records}
         await press(pilot, "G")
         last = log_requests(app)[-1].query["page"]
@@ -298,5 +298,5 @@ async def test_a_failed_page_says_so_and_r_loads_it(make_app: MakeApp) -> None:
         assert "not loaded (r: retry)" in text_of(screen, "#calls-header")
         assert "r" in str(screen.status.content)
         await press(pilot, "r")
-        assert "1–100 of" in text_of(screen, "#calls-header")
-        assert len(screen.table.records) == 100
+        assert "1–50 of" in text_of(screen, "#calls-header")
+        assert len(screen.table.records) == 50

@@ -36,7 +36,6 @@ from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.log_models import ConversationRef, LogEntry
 from vagent_tui.services.call_columns import ColumnStore, column, offered
 from vagent_tui.services.calls import (
-    DEFAULT_PAGE_SIZE,
     PAGE_SIZES,
     PRESETS,
     CallFilters,
@@ -66,6 +65,10 @@ PENDING_DELAY = 0.1
 it is on its way: a page that comes sooner is drawn in one frame with them, with no
 frame drawn for the key alone (that frame would make the page's wait for Textual's
 next frame slot, and lay the screen out once more for the status line)."""
+SCREEN_PAGE_SIZE = 50
+"""Calls a page until ``z`` says otherwise: more than a tall terminal shows, and half
+the work of a page move at 100 (every row of a page is built, measured by the table
+and kept, seen or not)."""
 FOLLOW_INTERVAL = 5.0
 """Seconds between two polls of ``f`` while the platform answers."""
 EXPORT_GROUP = "calls-export"
@@ -121,7 +124,7 @@ class CallsScreen(PagedScreen):
     def __init__(self) -> None:
         super().__init__()
         self.filters = CallFilters()
-        self.page_size = DEFAULT_PAGE_SIZE
+        self.page_size = SCREEN_PAGE_SIZE
         self.wanted_page = 1
         self.shown: CallsPage | None = None
         self.local = True
@@ -564,7 +567,10 @@ class CallsScreen(PagedScreen):
         if shown.page != 1:
             self.new_count += len(fresh)
         else:
-            entries = (*fresh, *shown.entries)[: max(self.page_size, len(fresh))]
+            # The page grows while followed (up to the table's cap): dropping its older
+            # rows would drop the call the cursor is on; the next page move reads the
+            # platform's pages afresh.
+            entries = (*fresh, *shown.entries)[:ROW_CAP]
             self.shown = replace(shown, entries=entries, total=shown.total + len(fresh))
             keep = self.table.highlighted_record
             self._fill(entries, keep=entry_key(keep) if keep is not None else None)
