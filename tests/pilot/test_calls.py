@@ -13,7 +13,7 @@ import pytest
 from rich.console import Console
 from textual.app import App
 from textual.pilot import Pilot
-from textual.widgets import Input, SelectionList, Static
+from textual.widgets import Input, Static
 
 from tests.helpers import MakeApp, settle, shown, sim_of, wait_for
 from vagent_tui.sim.faults import Faults
@@ -25,6 +25,7 @@ from vagent_tui.ui.widgets.call_forms import (
     CallColumnsModal,
     CallExportModal,
     CallFiltersModal,
+    ColumnPicks,
 )
 from vagent_tui.ui.widgets.form import FormField
 
@@ -261,11 +262,13 @@ async def test_columns_are_chosen_from_the_schema_and_kept(make_app: MakeApp) ->
         await press(pilot, "c")
         modal = shown(app, CallColumnsModal)
         assert "metadata.tokens" in modal.offered  # from the page's schema
-        picks = modal.query_one(SelectionList)
-        picks.deselect("summary")
-        picks.deselect("route")
-        picks.select("metadata.tokens")
-        await press(pilot, "tab", "tab", "enter")  # to Keep
+        picks = modal.query_one(ColumnPicks)
+        assert "[x] Summary" in str(picks.get_option_at_index(6).prompt)  # ticked as text
+        for name in ("summary", "route", "metadata.tokens"):
+            picks.highlighted = picks.names.index(name)
+            await press(pilot, "space")
+        assert "[ ] Summary" in str(picks.get_option_at_index(6).prompt)
+        await press(pilot, "ctrl+s")
         assert screen.columns[-1] == "metadata.tokens"
         assert "summary" not in screen.columns
         labels = [str(c.label) for c in screen.table.columns.values()]

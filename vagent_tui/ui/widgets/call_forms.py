@@ -13,13 +13,13 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import ClassVar
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Select, SelectionList, Static
-from textual.widgets.selection_list import Selection
+from textual.widgets import Button, Input, OptionList, Select, Static
 
 from vagent_tui.api.log_models import LogQuery
 from vagent_tui.services.call_columns import column
@@ -269,12 +269,43 @@ class CallExportModal(ModalScreen[ExportChoice | None]):
 # --------------------------------------------------------------------------- columns
 
 
+class ColumnPicks(OptionList):
+    """The columns, each ``[x]`` or ``[ ]``: a tick is text, so it shows in monochrome
+    too (a `SelectionList` tells them apart by colour only). Space or Enter ticks."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("space", "select", "Tick", id="calls-columns.tick", tooltip="Tick or untick"),
+    ]
+
+    def __init__(self, names: Sequence[str], chosen: Sequence[str]) -> None:
+        self.names = list(names)
+        self.ticked = {name for name in names if name in chosen}
+        super().__init__(*(self._prompt(name) for name in self.names), id="calls-columns")
+
+    def _prompt(self, name: str) -> Text:
+        text = Text("[x] " if name in self.ticked else "[ ] ")
+        text.append_text(safe(_label(name)))
+        return text
+
+    def toggle(self, index: int) -> None:
+        name = self.names[index]
+        self.ticked.symmetric_difference_update({name})
+        self.replace_option_prompt_at_index(index, self._prompt(name))
+
+    @property
+    def selected(self) -> list[str]:
+        return [name for name in self.names if name in self.ticked]
+
+
 class CallColumnsModal(ModalScreen[tuple[str, ...] | None]):
-    """Which columns the table shows (space ticks, Enter keeps)."""
+    """Which columns the table shows (space or Enter ticks; Keep or ctrl+s keeps)."""
 
     SCOPED_CSS: ClassVar[bool] = False
     DEFAULT_CSS = MODAL_CSS
-    BINDINGS: ClassVar[list[BindingType]] = _CANCEL
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *_CANCEL,
+        Binding("ctrl+s,ctrl+o", "save", "Keep", id="calls-columns.save", tooltip="Keep"),
+    ]
 
     def __init__(self, offered: Sequence[str], chosen: Sequence[str]) -> None:
         super().__init__(classes="modal")
@@ -283,33 +314,34 @@ class CallColumnsModal(ModalScreen[tuple[str, ...] | None]):
         self.chosen = tuple(chosen)
 
     def compose(self) -> ComposeResult:
-        options = [
-            Selection(safe(_label(name)), name, name in self.chosen) for name in self.offered
-        ]
         with Vertical():
             yield Static("Columns (kept for this profile)", classes="modal-title")
-            yield SelectionList[str](*options, id="calls-columns")
+            yield ColumnPicks(self.offered, self.chosen)
             yield Static("", id="calls-columns-error", classes="field-error")
             with Horizontal(classes="modal-buttons"):
                 yield Button("Cancel", id="cancel")
                 yield Button("Keep", id="confirm", variant="primary")
 
     def on_mount(self) -> None:
-        self.query_one(SelectionList).focus()
+        self.query_one(ColumnPicks).focus()
 
-    def _submit(self) -> None:
-        picked = self.query_one(SelectionList).selected
+    @on(OptionList.OptionSelected, "#calls-columns")
+    def _ticked(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.query_one(ColumnPicks).toggle(event.option_index)
+
+    def action_save(self) -> None:
+        picked = self.query_one(ColumnPicks).selected
         if not picked:
             self.query_one("#calls-columns-error", Static).update("Tick one column at least")
             return
-        order = {name: n for n, name in enumerate(self.offered)}
-        self.dismiss(tuple(sorted(picked, key=lambda name: order.get(name, 0))))
+        self.dismiss(tuple(picked))
 
     @on(Button.Pressed)
     def _pressed(self, event: Button.Pressed) -> None:
         event.stop()
         if event.button.id == "confirm":
-            self._submit()
+            self.action_save()
         else:
             self.dismiss(None)
 
