@@ -97,6 +97,15 @@ async def test_each_question_fills_the_matrix(make_app: MakeApp) -> None:
         assert {cell(app, a, "unread") for a in AGENTS} == {"80"}
         assert table(app).row_count == 13
 
+        await pilot.press("v")  # calls in the last 24 h
+        await settle(pilot)
+        assert screen.question.name == "calls"
+        await pilot.press("down")  # the detail of a highlighted row names the screen Enter opens
+        await run_question(pilot, app)
+        logs = [r for r in sim.requests if r.path == "/api/v2/logs"]
+        assert len(logs) == 13 and all(int(r.query["start"]) > 0 for r in logs)
+        assert all(cell(app, a, "calls").isdigit() for a in AGENTS)
+
 
 async def test_a_failing_account_shows_its_error_and_the_rest_fill(
     make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
@@ -303,7 +312,8 @@ def wheel(widget: Any, *, down: bool = True) -> None:
 
 
 @pytest.mark.parametrize(
-    ("turns", "opens"), [(0, "FunctionsScreen"), (1, "AgentScreen"), (2, "InboxScreen")]
+    ("turns", "opens"),
+    [(0, "FunctionsScreen"), (1, "AgentScreen"), (2, "InboxScreen"), (3, "CallsScreen")],
 )
 async def test_enter_acts_as_the_account_and_opens_the_questions_screen(
     make_app: MakeApp, turns: int, opens: str
@@ -311,7 +321,7 @@ async def test_enter_acts_as_the_account_and_opens_the_questions_screen(
     app = make_app("fleet")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        for _ in range(turns):  # functions -> voice -> junk
+        for _ in range(turns):  # functions -> voice -> junk -> calls
             await pilot.press("v")
             await settle(pilot)
         await run_question(pilot, app)

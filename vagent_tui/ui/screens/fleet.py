@@ -59,7 +59,7 @@ from vagent_tui.words import counted
 
 SUMMARY_SECONDS = 0.2
 """The progress bar and the summary follow the answers at most this often."""
-OPENS = {"functions": "functions", "voice": "agent", "junk": "inbox"}
+OPENS = {"functions": "functions", "voice": "agent", "junk": "inbox", "calls": "calls"}
 """The screen (registry name) that answers each question in full, for one account."""
 _clock = time.monotonic
 """Measures a run (tests pin it for stable snapshots)."""
