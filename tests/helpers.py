@@ -33,6 +33,17 @@ def shown(app: App[Any], kind: type[S]) -> S:
     return screen
 
 
+class _Identified(Protocol):
+    @property
+    def id(self) -> int | None: ...
+
+
+def id_of(thing: _Identified) -> int:
+    """The id of an account (or anything with an optional ``id``) the test expects it has."""
+    assert thing.id is not None, f"{thing!r} has no id"
+    return thing.id
+
+
 class MakeApp(Protocol):
     """The ``make_app`` fixture (tests/conftest.py): the console on its own simulator."""
 
