@@ -38,7 +38,11 @@ TARGET = 1.10
 TOKEN = "demo-partner"
 
 
-async def batch(call: Callable[[], Awaitable[object]], calls: int) -> float:
+Call = Callable[[], Awaitable[object]]
+"""One request, as the client or a bare HTTP call makes it."""
+
+
+async def batch(call: Call, calls: int) -> float:
     started = time.perf_counter()
     for _ in range(calls):
         await call()
@@ -55,7 +59,7 @@ async def run(base: str, reps: int, calls: int) -> float:
         payload = response.json()
         return payload[key] if key else payload
 
-    cases = {
+    cases: dict[str, tuple[Call, Call]] = {
         "list_voices": (client.list_voices, lambda: raw_get("/agent/voices", "voices")),
         "get_account": (client.get_account, lambda: raw_get("/account", None)),
     }

@@ -68,6 +68,7 @@ async def child(base: str, cycles: int) -> dict[str, object]:
     client = real_client(base, "demo-agent")
     pages: list[str] = []
     client.observers.append(lambda ex: pages.append(ex.path) if "junk" in ex.path else None)
+    from vagent_tui.services.inbox import InboxPager
     from vagent_tui.ui.screens.inbox import InboxScreen
 
     shown = asyncio.Event()
@@ -79,8 +80,8 @@ async def child(base: str, cycles: int) -> dict[str, object]:
         drawn.append(time.perf_counter())
         shown.set()
 
-    def fill(self: InboxScreen, *args: object, **kwargs: object) -> None:
-        original(self, *args, **kwargs)
+    def fill(self: InboxScreen, pager: InboxPager, *, keep: tuple[str | None, int] | None) -> None:
+        original(self, pager, keep=keep)
         if self.pager.rooms:
             self.app.call_after_refresh(frame_done)
 
@@ -119,7 +120,8 @@ def run_child(base: str, cycles: int) -> dict[str, object]:
         capture_output=True,
         text=True,
     ).stdout
-    return json.loads(out.strip().splitlines()[-1])
+    result: dict[str, object] = json.loads(out.strip().splitlines()[-1])
+    return result
 
 
 async def first_rooms(base: str, pages: int) -> list[tuple[bytes, bytes]]:

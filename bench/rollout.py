@@ -64,6 +64,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import aiohttp
@@ -134,7 +135,7 @@ async def run_size(
     client: PlatformClient,
     session: aiohttp.ClientSession,
     base: str,
-    accounts: list[NamedAccount],
+    accounts: Sequence[NamedAccount],
     reps: int,
     concurrency: int,
     folder: Path,

@@ -130,8 +130,9 @@ def bare(base: str, query: str) -> list[float]:
     times = []
     with httpx.Client(base_url=base, timeout=30) as client:
         for end in range(1, len(query) + 1):
-            params = {"token": TOKEN, "queryText": query[:end], "pagination": "true",
-                      "page": 0, "pageSize": 50}  # fmt: skip
+            params: dict[str, str | int] = {
+                "token": TOKEN, "queryText": query[:end], "pagination": "true",
+                "page": 0, "pageSize": 50}  # fmt: skip
             started = time.perf_counter()
             client.get("/api/v2/searchAccounts", params=params).json()
             times.append(time.perf_counter() - started)

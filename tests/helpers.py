@@ -10,6 +10,7 @@ import pytest
 from textual.app import App
 from textual.pilot import Pilot
 from textual.screen import ModalScreen, Screen
+from textual.widget import Widget
 from textual.worker import Worker
 
 if TYPE_CHECKING:
@@ -19,6 +20,7 @@ if TYPE_CHECKING:
 
 
 S = TypeVar("S", bound=Screen[Any])
+T = TypeVar("T")
 
 
 def console(pilot: Pilot[Any]) -> VagentApp:
@@ -31,6 +33,32 @@ def shown(app: App[Any], kind: type[S]) -> S:
     screen = app.screen
     assert isinstance(screen, kind), f"{type(screen).__name__} on show, not {kind.__name__}"
     return screen
+
+
+def focus_of(screen: Screen[Any]) -> Widget | None:
+    """The widget with the focus on ``screen`` now.
+
+    A call, not ``screen.focused``: mypy keeps a type an earlier assert narrowed that
+    attribute to, across the key presses that move the focus.
+    """
+    return screen.focused
+
+
+def known(value: T | None) -> T:
+    """``value``, which the test expects is there by now (not None)."""
+    assert value is not None, "None where the test expects a value"
+    return value
+
+
+class _Identified(Protocol):
+    @property
+    def id(self) -> int | None: ...
+
+
+def id_of(thing: _Identified) -> int:
+    """The id of an account (or anything with an optional ``id``) the test expects it has."""
+    assert thing.id is not None, f"{thing!r} has no id"
+    return thing.id
 
 
 class MakeApp(Protocol):

@@ -8,12 +8,15 @@ from typing import Any
 
 import pytest
 from rich.console import Console
+from rich.syntax import Syntax
+from textual.coordinate import Coordinate
 from textual.widgets import DataTable, Input, Static
 
-from tests.helpers import MakeApp, fail_once, settle, sim_of
+from tests.helpers import MakeApp, fail_once, known, settle, shown, sim_of
 from vagent_tui.api.errors import ApiError
 from vagent_tui.api.models import AgentConfig
 from vagent_tui.ui.dialogs import PromptModal
+from vagent_tui.ui.screens.agent import AgentScreen
 from vagent_tui.ui.widgets.agent_view import GROUPS, LISTED
 
 TITLE_PATH = "/api/v2/agent/cfg-1111/versions/{}/title"
@@ -36,12 +39,12 @@ async def test_live_and_staging_toggle(make_app: MakeApp) -> None:
     app = make_app("agent", account=1111)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, AgentScreen)
         assert "LIVE" in text_of(screen, "#agent-slot") and "cfg-1111" in text_of(
             screen, "#agent-slot"
         )
         live = sim_of(app).live[1111]
-        staging = sim_of(app).staging[1111]
+        staging = known(sim_of(app).staging[1111])
         fields = text_of(screen, "#agent-fields")
         assert live["welcomeMessage"] in fields
         for title in ("Identity and instructions", "Model and thinking", "Transfers",
@@ -66,7 +69,7 @@ async def test_staging_empty_falls_back_to_live(make_app: MakeApp) -> None:
     app = make_app("agent", account=1113)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, AgentScreen)
         await pilot.press("s")
         await pilot.pause()
         slot = text_of(screen, "#agent-slot")
@@ -81,11 +84,12 @@ async def test_json_view_is_the_whole_configuration(make_app: MakeApp) -> None:
     app = make_app("agent", account=1111)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, AgentScreen)
         await pilot.press("J")
         await pilot.pause()
         assert screen.tabs.active == "tab-json"
         syntax = screen.query_one("#agent-json", Static).content
+        assert isinstance(syntax, Syntax)
         assert json.loads(syntax.code) == sim_of(app).live[1111]
         await pilot.press("J")
         await pilot.pause()
@@ -96,15 +100,15 @@ async def test_versions_and_rename(make_app: MakeApp) -> None:
     app = make_app("agent", account=1111)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, AgentScreen)
         await pilot.press("v")
         await pilot.pause()
         table = screen.query_one("#agent-versions", DataTable)
         versions = sim_of(app).versions[1111]
         assert table.row_count == len(versions)
         second = versions[1]
-        assert str(table.get_cell_at((1, 0))) == second["title"]
-        assert str(table.get_cell_at((1, 2))) == str(second["versionId"])
+        assert str(table.get_cell_at(Coordinate(1, 0))) == second["title"]
+        assert str(table.get_cell_at(Coordinate(1, 2))) == str(second["versionId"])
         await pilot.press("down", "e")
         await pilot.pause()
         assert isinstance(app.screen, PromptModal)
@@ -114,7 +118,7 @@ async def test_versions_and_rename(make_app: MakeApp) -> None:
         await pilot.press("enter")
         await settle(pilot)
         assert second["title"] == "After the move"  # the simulator's state changed
-        assert str(table.get_cell_at((1, 0))) == "After the move"
+        assert str(table.get_cell_at(Coordinate(1, 0))) == "After the move"
         assert "is now titled “After the move”" in text_of(screen, "#status")
 
 
@@ -143,7 +147,7 @@ async def test_rename_server_error_keeps_the_text(make_app: MakeApp) -> None:
     app = make_app("agent", account=1111)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, AgentScreen)
         sim = sim_of(app)
         first = sim.versions[1111][0]
         wanted = "Before the spring campaign"
@@ -169,7 +173,7 @@ async def test_non_agent_target_shows_a_hint(make_app: MakeApp) -> None:
     app = make_app("agent")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, AgentScreen)
         assert screen.has_class("-no-agent")
         hint = text_of(screen, "#agent-hint")
         assert "Select an agent account on the Scope screen (1)" in hint
@@ -189,7 +193,7 @@ async def test_agent_level_key(make_app: MakeApp) -> None:
     app = make_app("agent", token="demo-agent")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, AgentScreen)
         assert app.connection.target is None
         assert "cfg-1111" in text_of(screen, "#agent-slot")
         staging = [r for r in sim_of(app).requests if r.path.endswith("/staging")]
@@ -200,7 +204,7 @@ async def test_load_error_and_retry(make_app: MakeApp, monkeypatch: pytest.Monke
     app = make_app("agent", account=1111)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, AgentScreen)
         calls = fail_once(monkeypatch, app.connection.api, "get_live", ApiError(500, "boom"))
         await pilot.press("r")
         await settle(pilot)

@@ -6,10 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 from textual.pilot import Pilot
-from textual.widgets import DataTable, Input, Static
+from textual.widgets import DataTable, Input, Static, TextArea
 
-from tests.helpers import MakeApp, settle, wait_for
+from tests.helpers import MakeApp, known, settle, shown, wait_for
 from vagent_tui.ui.dialogs import DiffModal, ReviewModal
+from vagent_tui.ui.screens.agent import AgentScreen
+from vagent_tui.ui.screens.settings import SettingsScreen
+from vagent_tui.ui.widgets.form import FormField
 
 AGENT = 1111  # elevenlabs-rachel, en-US, no S2S engine; staging set
 EMPTY = 1113  # staging empty
@@ -130,7 +133,7 @@ async def test_edit_a_function_s_instructions(make_app: MakeApp) -> None:
         await highlight(pilot, "#functions-table", "transferCall")
         await pilot.press("e")
         await wait_for(pilot, lambda: app.screen.query("#editor-area"))
-        area = app.screen.query_one("#editor-area")
+        area = app.screen.query_one("#editor-area", TextArea)
         area.text = "Transfer billing questions to extension 22."
         await pilot.press("ctrl+s")
         await until_review(pilot)
@@ -143,11 +146,11 @@ async def test_edit_a_function_s_instructions(make_app: MakeApp) -> None:
 # --------------------------------------------------------------------------- settings
 
 
-async def open_settings(pilot: Pilot[None]) -> Any:
+async def open_settings(pilot: Pilot[None]) -> SettingsScreen:
     await pilot.press("E")
     await wait_for(pilot, lambda: type(pilot.app.screen).__name__ == "SettingsScreen")
-    await wait_for(pilot, lambda: pilot.app.screen.built)
-    return pilot.app.screen
+    await wait_for(pilot, lambda: shown(pilot.app, SettingsScreen).built)
+    return shown(pilot.app, SettingsScreen)
 
 
 async def test_settings_bad_value_is_refused_at_its_field_and_nothing_sent(
@@ -160,7 +163,7 @@ async def test_settings_bad_value_is_refused_at_its_field_and_nothing_sent(
         screen.query_one("#set-agentLang", Input).value = "english"
         await pilot.press("ctrl+s")
         await pilot.pause()
-        field = screen.query_one("#field-agentLang")
+        field = screen.query_one("#field-agentLang", FormField)
         assert "language tag" in field.error
         assert not posts(app)
         assert screen.query_one("#set-agentLang", Input).value == "english"  # kept
@@ -191,8 +194,11 @@ async def test_settings_platform_refusal_lands_at_the_field(make_app: MakeApp) -
         await until_review(pilot)
         await pilot.press("y")
         await wait_for(pilot, lambda: posts(app) and app.screen is screen)
-        await wait_for(pilot, lambda: screen.query_one("#field-agentSttEngine").error)
-        assert "agentSttEngine must be one of" in screen.query_one("#field-agentSttEngine").error
+        await wait_for(pilot, lambda: screen.query_one("#field-agentSttEngine", FormField).error)
+        assert (
+            "agentSttEngine must be one of"
+            in screen.query_one("#field-agentSttEngine", FormField).error
+        )
         assert screen.query_one("#set-agentSttEngine", Input).value == "whisper"
 
 
@@ -243,7 +249,7 @@ async def test_a_change_made_meanwhile_is_shown_and_asked_again(make_app: MakeAp
         await pilot.press("y")
         await wait_for(pilot, lambda: isinstance(app.screen, ReviewModal)
                        and app.screen.query("#review-meanwhile"))  # fmt: skip
-        assert "speakingTimeout" in str(app.screen.query_one("#review-meanwhile").content)
+        assert "speakingTimeout" in str(app.screen.query_one("#review-meanwhile", Static).content)
         assert not posts(app, "/api/v2/agent/publish")  # asked again before sending
         await pilot.press("y")
         await wait_for(pilot, lambda: posts(app, "/api/v2/agent/publish"))
@@ -391,7 +397,7 @@ async def test_a_staging_write_asks_again_when_staging_moved_during_the_review(
         await wait_for(
             pilot, lambda: app.screen is not first and isinstance(app.screen, ReviewModal)
         )
-        assert "speakingTimeout" in str(app.screen.query_one("#review-meanwhile").content)
+        assert "speakingTimeout" in str(app.screen.query_one("#review-meanwhile", Static).content)
         assert not posts(app)
         await pilot.press("y")
         await wait_for(pilot, lambda: posts(app))
@@ -412,7 +418,9 @@ async def test_the_settings_form_never_writes_back_over_someone_else_s_change(
         screen.query_one("#set-speakingTimeout", Input).value = "900"
         await pilot.press("ctrl+s")
         await until_review(pilot)
-        assert "callerResponseTimeout" in str(app.screen.query_one("#review-meanwhile").content)
+        assert "callerResponseTimeout" in str(
+            app.screen.query_one("#review-meanwhile", Static).content
+        )
         await pilot.press("y")
         await wait_for(pilot, lambda: posts(app))
         assert posts(app)[0].body == {"speakingTimeout": 900}
@@ -438,13 +446,13 @@ async def test_a_version_s_diff_keeps_it_highlighted_for_the_restore(make_app: M
         await settle(pilot)
         await pilot.press("v")
         await pilot.press("down", "down")
-        chosen = app.screen.highlighted_version()
+        chosen = known(shown(app, AgentScreen).highlighted_version())
         await pilot.press("D")
         await until_review(pilot)
         await pilot.press("escape")
         await wait_for(pilot, lambda: type(app.screen).__name__ == "AgentScreen")
         await settle(pilot)
-        assert app.screen.highlighted_version() is chosen
+        assert shown(app, AgentScreen).highlighted_version() is chosen
         await pilot.press("o")
         await until_review(pilot)
         assert chosen.title in review_text(app)
@@ -483,5 +491,5 @@ async def test_live_moving_under_an_empty_staging_is_seen_before_writing(make_ap
         await wait_for(
             pilot, lambda: app.screen is not first and isinstance(app.screen, ReviewModal)
         )
-        assert "speakingTimeout" in str(app.screen.query_one("#review-meanwhile").content)
+        assert "speakingTimeout" in str(app.screen.query_one("#review-meanwhile", Static).content)
         assert not posts(app)

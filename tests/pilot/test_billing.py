@@ -9,8 +9,9 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, Select
 
-from tests.helpers import MakeApp, settle, sim_of
+from tests.helpers import MakeApp, settle, shown, sim_of
 from vagent_tui.api.errors import ApiError
+from vagent_tui.ui.screens.billing import BillingScreen
 from vagent_tui.ui.widgets.form import FormField
 
 PATH = "/api/v2/billing/adrExportConfig"
@@ -21,11 +22,11 @@ def posts(app: Any) -> int:
     return sim_of(app).count("POST", PATH)
 
 
-def value(screen: Any, name: str) -> str:
+def value(screen: BillingScreen, name: str) -> str:
     return screen.query_one(f"#billing-{name}", Input).value
 
 
-def error(screen: Any, field_id: str) -> str:
+def error(screen: BillingScreen, field_id: str) -> str:
     return screen.query_one(f"#field-{field_id}", FormField).error
 
 
@@ -51,7 +52,7 @@ async def test_valid_submission_is_saved(make_app: MakeApp) -> None:
     app = make_app("billing")
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, BillingScreen)
         assert type(screen).__name__ == "BillingScreen"
         text = screen_text(app)
         assert "the platform does not return the current settings" in text
@@ -78,19 +79,19 @@ async def test_valid_submission_is_saved(make_app: MakeApp) -> None:
         # The password is dropped after a success and shown nowhere.
         assert value(screen, "password") == ""
         assert value(screen, "host") == "files.example.com"
-        for shown in [
+        for text in [
             screen_text(app),
             status_text(screen),
             *(n.message for n in app._notifications),
         ]:
-            assert SECRET not in shown
+            assert SECRET not in text
 
 
 async def test_protocols_are_sent_lower_case_and_path_is_optional(make_app: MakeApp) -> None:
     app = make_app("billing")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, BillingScreen)
         await set_protocol(pilot, screen, "ftp")
         fill(screen, host="10.0.0.5", username="u", password=SECRET)
         await pilot.press("ctrl+o")  # the second save key
@@ -106,7 +107,7 @@ async def test_port_follows_the_protocol_until_typed(make_app: MakeApp) -> None:
     app = make_app("billing")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, BillingScreen)
         assert value(screen, "port") == "22" and not screen.port_touched
         await set_protocol(pilot, screen, "ftps")
         assert value(screen, "port") == "990"
@@ -136,7 +137,7 @@ async def test_each_invalid_field_is_refused_and_nothing_sent(make_app: MakeApp)
     app = make_app("billing")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, BillingScreen)
         # Everything empty but the defaults: host, username, password are required.
         await pilot.press("ctrl+s")
         await settle(pilot)
@@ -178,7 +179,7 @@ async def test_enter_moves_on_and_submits_on_the_last_field(make_app: MakeApp) -
     app = make_app("billing")
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, BillingScreen)
         screen.query_one("#billing-host", Input).focus()
         await pilot.press(*"files.example.com", "enter")
         assert screen.focused is screen.query_one("#billing-username", Input)
@@ -195,7 +196,7 @@ async def test_server_error_keeps_every_field(make_app: MakeApp) -> None:
     app = make_app("billing")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, BillingScreen)
         typed = {
             "host": "files.example.com",
             "username": "adr",
@@ -223,7 +224,7 @@ async def test_agent_account_gets_the_servers_403(make_app: MakeApp) -> None:
     app = make_app("billing", token="demo-agent")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, BillingScreen)
         assert "is an agent account" in screen_text(app)
         fill(screen, host="files.example.com", username="adr", password=SECRET)
         await pilot.press("ctrl+s")
@@ -243,7 +244,7 @@ async def test_500_is_shown_and_follows_the_target(
     app = make_app("billing")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, BillingScreen)
         original = app.connection.api.set_adr_export
 
         async def boom(*_args: Any, **_kwargs: Any) -> Any:

@@ -13,14 +13,16 @@ from typing import Any
 import pytest
 from rich.console import Console
 from textual.pilot import Pilot
-from textual.widgets import DataTable, Input, Static, Switch
+from textual.widgets import DataTable, DirectoryTree, Input, Static, Switch
 
 from tests.helpers import MakeApp, fail_once, settle, shown, sim_of, wait_for
 from vagent_tui.api.errors import ApiError
 from vagent_tui.ui.dialogs import ConfirmModal
 from vagent_tui.ui.screens import computer
 from vagent_tui.ui.screens.base import BaseScreen
+from vagent_tui.ui.screens.computer import ComputerScreen
 from vagent_tui.ui.widgets.computer_recording import RecordingPane
+from vagent_tui.ui.widgets.form import FormField
 
 ACCOUNT = 1118
 BASE = f"/api/v2/computer/accounts/{ACCOUNT}"
@@ -67,7 +69,7 @@ async def test_browser_session_fills_slot_then_start_and_status(make_app: MakeAp
     app = make_app("computer", account=ACCOUNT)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, ComputerScreen)
         sim = sim_of(app)
         assert screen.account_id == ACCOUNT
         assert "No workflow recording yet" in text_of(screen, "#computer-recording")
@@ -102,7 +104,7 @@ async def test_second_start_shows_the_servers_409(make_app: MakeApp) -> None:
     app = make_app("computer", account=ACCOUNT)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, ComputerScreen)
         for slot in ("0", "1"):  # each start on the slot of its own browser session
             await pilot.press("escape", "b")
             await settle(pilot)
@@ -122,7 +124,7 @@ async def test_a_slot_without_a_browser_session_shows_the_servers_message(
     app = make_app("computer", account=ACCOUNT)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, ComputerScreen)
         await set_value(pilot, screen, "#computer-slot", "99")
         await pilot.press("escape", "s")
         await settle(pilot)
@@ -139,12 +141,12 @@ async def test_invalid_slot_sends_nothing(make_app: MakeApp, slot: str) -> None:
     app = make_app("computer", account=ACCOUNT)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, ComputerScreen)
         await set_value(pilot, screen, "#computer-slot", slot)
         await pilot.press("s")
         await settle(pilot)
         assert sim_of(app).count("POST", START) == 0
-        field = screen.query_one("#field-slot-id")
+        field = screen.query_one("#field-slot-id", FormField)
         assert field.has_class("-invalid") and field.error
         assert screen.focused is screen.query_one("#computer-slot", Input)
         assert screen.query_one("#computer-slot", Input).value == slot
@@ -155,12 +157,12 @@ async def test_invalid_ttl_sends_nothing(make_app: MakeApp, ttl: str) -> None:
     app = make_app("computer", account=ACCOUNT)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, ComputerScreen)
         await set_value(pilot, screen, "#computer-ttl", ttl)
         await pilot.press("b")
         await settle(pilot)
         assert sim_of(app).count("POST", SESSION) == 0
-        assert "60 to 1800" in screen.query_one("#field-ttl-seconds").error
+        assert "60 to 1800" in screen.query_one("#field-ttl-seconds", FormField).error
 
 
 async def test_status_is_polled_until_final_and_not_while_hidden(
@@ -171,7 +173,7 @@ async def test_status_is_polled_until_final_and_not_while_hidden(
     app = make_app("computer", account=ACCOUNT, clock=lambda: clock[0], task_seconds=10)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, ComputerScreen)
         sim = sim_of(app)
         await pilot.press("escape", "b")  # a browser session fills the slot
         await settle(pilot)
@@ -216,12 +218,12 @@ async def test_upload_picked_from_the_tree(make_app: MakeApp, folder: Path) -> N
     app = make_app("computer", account=ACCOUNT)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, ComputerScreen)
         sim = sim_of(app)
         assert "hello.txt" not in sim.files[ACCOUNT]
         await pilot.press("f")
         await settle(pilot)
-        tree = screen.query_one("#computer-tree")
+        tree = screen.query_one("#computer-tree", DirectoryTree)
         assert Path(tree.path) == folder and screen.has_class("-picking")
         # The root, then "sub" (folders first), then hello.txt.
         await pilot.press("down", "down", "enter")
@@ -244,7 +246,7 @@ async def test_upload_with_mode_and_a_folder_path(make_app: MakeApp, folder: Pat
     app = make_app("computer", account=ACCOUNT)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, ComputerScreen)
         await pick(pilot, screen, folder / "hello.txt")
         await set_value(pilot, screen, "#computer-path", "notes/hello.sh")
         await set_value(pilot, screen, "#computer-mode", "755")
@@ -273,14 +275,14 @@ async def test_invalid_path_or_mode_sends_nothing(
     app = make_app("computer", account=ACCOUNT)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, ComputerScreen)
         await pick(pilot, screen, folder / "hello.txt")
         await set_value(pilot, screen, "#computer-path", path)
         await set_value(pilot, screen, "#computer-mode", mode)
         await pilot.press("escape", "u")
         await settle(pilot)
         assert sim_of(app).count("POST", UPLOAD) == 0
-        assert screen.query_one(f"#field-{field}").error
+        assert screen.query_one(f"#field-{field}", FormField).error
         assert screen.query_one("#computer-path", Input).value == path
         assert screen.query_one("#computer-mode", Input).value == mode
 
@@ -291,18 +293,18 @@ async def test_no_file_directory_or_missing_file_refused_at_the_field(
     app = make_app("computer", account=ACCOUNT)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, ComputerScreen)
         await set_value(pilot, screen, "#computer-path", "x.txt")
         await pilot.press("escape", "u")
         await settle(pilot)
-        assert "pick a local file" in screen.query_one("#field-file").error
+        assert "pick a local file" in screen.query_one("#field-file", FormField).error
         await pick(pilot, screen, folder / "sub")
-        assert "is a directory" in screen.query_one("#field-file").error
+        assert "is a directory" in screen.query_one("#field-file", FormField).error
         await pick(pilot, screen, folder / "gone.txt")
-        assert "does not exist" in screen.query_one("#field-file").error
+        assert "does not exist" in screen.query_one("#field-file", FormField).error
         await pilot.press("escape", "u")
         await settle(pilot)
-        assert "does not exist" in screen.query_one("#field-file").error
+        assert "does not exist" in screen.query_one("#field-file", FormField).error
         # A file that disappears after picking is refused when read for the upload.
         (folder / "brief.txt").write_text("x")
         await pick(pilot, screen, folder / "brief.txt")
@@ -310,7 +312,7 @@ async def test_no_file_directory_or_missing_file_refused_at_the_field(
         await set_value(pilot, screen, "#computer-path", "x.txt")
         await pilot.press("escape", "u")
         await settle(pilot)
-        assert "does not exist" in screen.query_one("#field-file").error
+        assert "does not exist" in screen.query_one("#field-file", FormField).error
         assert sim_of(app).count("POST", UPLOAD) == 0
 
 
@@ -318,7 +320,7 @@ async def test_overwrite_asks_and_cancel_sends_nothing(make_app: MakeApp, folder
     app = make_app("computer", account=ACCOUNT)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, ComputerScreen)
         sim = sim_of(app)
         assert screen.query_one("#computer-overwrite", Switch).value is False
         await pick(pilot, screen, folder / "hello.txt")
@@ -359,7 +361,7 @@ async def test_existing_file_without_overwrite_is_409_and_form_kept(
     app = make_app("computer", account=ACCOUNT)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, ComputerScreen)
         await pick(pilot, screen, folder / "hello.txt")
         await set_value(pilot, screen, "#computer-path", "notes/readme.txt")
         await set_value(pilot, screen, "#computer-mode", "0600")
@@ -387,7 +389,7 @@ async def test_protected_paths_refused_with_the_servers_message(
     app = make_app("computer", account=ACCOUNT)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, ComputerScreen)
         await pick(pilot, screen, folder / "hello.txt")
         await set_value(pilot, screen, "#computer-path", path)
         await pilot.press("escape", "u")
@@ -404,7 +406,7 @@ async def test_server_error_shown_input_kept_and_retry_works(
     fail_once(monkeypatch, app.connection.api, "upload_file", ApiError(500, "boom"))
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, ComputerScreen)
         await pick(pilot, screen, folder / "hello.txt")
         await set_value(pilot, screen, "#computer-path", "docs/hello.txt")
         await pilot.press("escape", "u")
@@ -425,7 +427,7 @@ async def test_account_follows_the_target_and_paths_hold_the_id(make_app: MakeAp
     app = make_app("computer")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, ComputerScreen)
         sim = sim_of(app)
         # The partner key reaches several Computer Agents: the first is preselected.
         assert len(screen.accounts) >= 3 and screen.account_id == screen.accounts[0].id
@@ -462,7 +464,7 @@ async def test_accounts_error_then_retry(
     fail_once(monkeypatch, app.connection.api, "list_computer_accounts", ApiError(500, "boom"))
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, ComputerScreen)
         assert "HTTP 500: boom" in str(screen.status.content)
         await pilot.press("r")
         await settle(pilot)

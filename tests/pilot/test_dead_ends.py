@@ -11,8 +11,11 @@ from typing import Any
 
 from textual.widgets import Input, Static
 
-from tests.helpers import settle, wait_for
+from tests.helpers import known, settle, shown, wait_for
 from tests.pilot.test_rollout import AGENTS, VOICE, fill_form, planned, status_text
+from vagent_tui.ui.screens.rollout import RolloutScreen
+from vagent_tui.ui.screens.settings import SettingsScreen
+from vagent_tui.ui.widgets.form import FormField
 from vagent_tui.ui.widgets.rollout_form import RolloutForm
 
 
@@ -46,7 +49,7 @@ async def test_all_beside_other_words_is_refused_at_the_field(make_app: Any) -> 
         await fill_form(pilot, voice=VOICE, accounts="all acme")
         form = app.screen
         assert isinstance(form, RolloutForm)
-        errors = {f.name: f.error for f in form.query("FormField")}
+        errors = {f.name: f.error for f in form.query(FormField)}
         assert "all means every account" in str(errors["accounts"])
 
 
@@ -197,6 +200,7 @@ async def test_no_screen_leaves_the_focus_in_a_text_field_after_its_load(
     screen, loaded with and without a template list, and the settings form."""
     from textual.widgets import TextArea
 
+    from vagent_tui.ui.app import VagentApp
     from vagent_tui.ui.registry import SCREENS
 
     assert {info.name for info in SCREENS} <= set(SCREENS_AFTER_LOAD)
@@ -213,8 +217,15 @@ async def test_no_screen_leaves_the_focus_in_a_text_field_after_its_load(
             await app.run_action("show('agent')")
             await settle(pilot)
             await pilot.press("E")  # the settings form
-            await wait_for(pilot, lambda a=app: type(a.screen).__name__ == "SettingsScreen")
-            await wait_for(pilot, lambda a=app: a.screen.built)
+
+            def on_settings(a: VagentApp = app) -> bool:
+                return type(a.screen).__name__ == "SettingsScreen"
+
+            def built(a: VagentApp = app) -> bool:
+                return shown(a, SettingsScreen).built
+
+            await wait_for(pilot, on_settings)
+            await wait_for(pilot, built)
             await settle(pilot)
             assert not isinstance(app.focused, Input | TextArea), app.focused
 
@@ -239,7 +250,7 @@ async def test_the_change_typed_while_the_accounts_are_listed_is_kept_and_planne
     monkeypatch.setattr(listings, "get", slow_get)
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_for(pilot, lambda: "Listing the agent accounts" in status_of(app))
-        screen = app.screen
+        screen = shown(app, RolloutScreen)
         await pilot.press("c")  # while "⟳ Listing the agent accounts…"
         await wait_for(pilot, lambda: isinstance(app.screen, RolloutForm))
         await pilot.press(*"elevenlabs-ant")
@@ -256,8 +267,9 @@ async def test_the_change_typed_while_the_accounts_are_listed_is_kept_and_planne
         assert app.screen.catalog.voices  # the open form checks against the catalog now
         await pilot.press("enter")
         await wait_for(pilot, lambda: screen.plan is not None and not screen.phase)
-        assert [p.account_id for p in screen.plan.accounts] == AGENTS
-        assert screen.plan.change.voice == VOICE
+        plan = known(screen.plan)
+        assert [p.account_id for p in plan.accounts] == AGENTS
+        assert plan.change.voice == VOICE
 
 
 async def test_a_change_submitted_before_the_listing_lands_is_planned_once_listed(
@@ -277,13 +289,13 @@ async def test_a_change_submitted_before_the_listing_lands_is_planned_once_liste
     monkeypatch.setattr(listings, "get", slow_get)
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_for(pilot, lambda: "Listing the agent accounts" in status_of(app))
-        screen = app.screen
+        screen = shown(app, RolloutScreen)
         await fill_form(pilot, voice=VOICE)
         await wait_for(pilot, lambda: not isinstance(app.screen, RolloutForm))
         assert "planned once listed" in status_of(app)
         gate.set()
         await wait_for(pilot, lambda: screen.plan is not None and not screen.phase)
-        assert [p.account_id for p in screen.plan.accounts] == AGENTS
+        assert [p.account_id for p in known(screen.plan).accounts] == AGENTS
 
 
 async def test_a_listing_landing_leaves_the_focus_in_the_field_being_typed_in(

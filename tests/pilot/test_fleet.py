@@ -17,14 +17,17 @@ from typing import Any
 
 import pytest
 from textual import events
+from textual.app import App
 from textual.pilot import Pilot
+from textual.widgets import Input
 
-from tests.helpers import MakeApp, settle, shown, sim_of, wait_for
+from tests.helpers import MakeApp, known, settle, shown, sim_of, wait_for
 from vagent_tui.api.errors import ApiError
 from vagent_tui.services.fleet import FleetAnswer
 from vagent_tui.sim.catalog import functions_for
 from vagent_tui.ui.palette import FAILED
 from vagent_tui.ui.screens.base import BaseScreen
+from vagent_tui.ui.screens.fleet import FleetScreen
 from vagent_tui.ui.widgets.fleet_matrix import FleetMatrix
 
 AGENTS = [1111, 1112, 1113, 1121, 1122, 1211, 1212, 1221, 1222, 1311, 1312, 1321, 1322]
@@ -38,7 +41,7 @@ def screen_text(app: Any) -> str:
     return html.unescape(app.export_screenshot()).replace("\xa0", " ")
 
 
-def table(app: Any) -> FleetMatrix:
+def table(app: App[Any]) -> FleetMatrix:
     return app.screen.query_one("#fleet-table", FleetMatrix)
 
 
@@ -59,7 +62,7 @@ async def test_each_question_fills_the_matrix(make_app: MakeApp) -> None:
     app = make_app("fleet")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, FleetScreen)
         assert type(screen).__name__ == "FleetScreen" and screen.TITLE == "Fleet"
         assert row_ids(app) == AGENTS
         assert {cell(app, a, "result") for a in AGENTS} == {""}
@@ -142,7 +145,7 @@ async def test_cancel_stops_further_requests(make_app: MakeApp) -> None:
         await settle(pilot, rounds=200)
         assert table(app).row_count == 400
         sim = sim_of(app)
-        screen = app.screen
+        screen = shown(app, FleetScreen)
         screen.action_start()  # (a key press would wait for an idle app)
         while sim.count("GET", FUNCTIONS) < 16:
             await pilot.pause(0.02)
@@ -187,7 +190,7 @@ async def test_csv_export(
         await pilot.press("w")
         await settle(pilot)
         modal = app.screen
-        assert modal.query_one("#prompt-input").value == "fleet-functions-2025-11-20.csv"
+        assert modal.query_one("#prompt-input", Input).value == "fleet-functions-2025-11-20.csv"
         await pilot.press("enter")
         await settle(pilot)
         path = tmp_path / "fleet-functions-2025-11-20.csv"
@@ -252,20 +255,21 @@ async def test_concurrency_setting_bounds_requests_in_flight(
     monkeypatch.setattr(app.connection.api, "list_functions", tracked)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot, rounds=100)
-        assert app.screen.concurrency == 100  # the ceiling; a run starts at 16 and adapts
+        # the ceiling; a run starts at 16 and adapts
+        assert shown(app, FleetScreen).concurrency == 100
         await run_question(pilot, app)
-        assert app.screen.limit.history[0] == 16
-        assert 16 <= flight["max"] <= 100 and len(app.screen.answers) == 60
+        assert known(shown(app, FleetScreen).limit).history[0] == 16
+        assert 16 <= flight["max"] <= 100 and len(shown(app, FleetScreen).answers) == 60
         await pilot.press("c")
         await settle(pilot)
-        inp = app.screen.query_one("#prompt-input")
+        inp = app.screen.query_one("#prompt-input", Input)
         inp.value = "3"
         await pilot.press("enter")
         await settle(pilot)
-        assert app.screen.concurrency == 3
+        assert shown(app, FleetScreen).concurrency == 3
         flight["max"] = 0
         await run_question(pilot, app)
-        assert flight["max"] == 3 and len(app.screen.answers) == 60
+        assert flight["max"] == 3 and len(shown(app, FleetScreen).answers) == 60
 
 
 async def test_two_hundred_accounts_complete(make_app: MakeApp) -> None:
@@ -275,7 +279,7 @@ async def test_two_hundred_accounts_complete(make_app: MakeApp) -> None:
         ids = row_ids(app)
         assert len(ids) == 200 and ids == sorted(ids)
         await run_question(pilot, app)
-        screen = app.screen
+        screen = shown(app, FleetScreen)
         assert len(screen.answers) == 200 and screen.errors == 0
         assert table(app).row_count == 200
         assert sim_of(app).count("GET", FUNCTIONS) == 200
@@ -290,12 +294,12 @@ async def test_target_change_keeps_the_fleet(make_app: MakeApp) -> None:
         listed = sim_of(app).count("GET", "/api/v2/listResellers")
         app.select_target(1111)
         await settle(pilot)
-        assert len(app.screen.answers) == 13
+        assert len(shown(app, FleetScreen).answers) == 13
         assert sim_of(app).count("GET", "/api/v2/listResellers") == listed
         await pilot.press("r")
         await settle(pilot)
         assert sim_of(app).count("GET", "/api/v2/listResellers") == listed + 1
-        assert app.screen.answers == {} and row_ids(app) == AGENTS
+        assert shown(app, FleetScreen).answers == {} and row_ids(app) == AGENTS
 
 
 # ---------------------------------------------------------------------------- one account
@@ -336,7 +340,7 @@ async def test_enter_acts_as_the_account_and_opens_the_questions_screen(
         # back in Fleet: the answers are kept (the fleet is the key's, not the target's)
         await app.run_action("app.show('fleet')")
         await settle(pilot)
-        assert len(app.screen.answers) == 13 and row_ids(app) == AGENTS
+        assert len(shown(app, FleetScreen).answers) == 13 and row_ids(app) == AGENTS
 
 
 async def test_enter_on_a_running_fleet_does_not_leave(make_app: MakeApp) -> None:
@@ -345,8 +349,8 @@ async def test_enter_on_a_running_fleet_does_not_leave(make_app: MakeApp) -> Non
         await settle(pilot, rounds=200)
         # Slow answers (5 s) from now: the run is still going when enter comes, on a
         # busy machine too.
-        app.connection.api.sim_app.state.sim.latency_ms = 5000
-        screen = app.screen
+        sim_of(app).latency_ms = 5000
+        screen = shown(app, FleetScreen)
         screen.action_start()
         await pilot.pause()
         await pilot.press("enter")
@@ -415,7 +419,7 @@ async def test_an_answer_repaints_its_own_row_only(make_app: MakeApp) -> None:
         await settle(pilot, rounds=200)
         matrix = table(app)
         await run_question(pilot, app)
-        assert len(app.screen.answers) == 400
+        assert len(shown(app, FleetScreen).answers) == 400
         ids = row_ids(app)
         # about 10 rows are in view: each is drawn a few times (waiting, answered, a
         # column growing); the rows out of view are not drawn at all
@@ -423,7 +427,7 @@ async def test_an_answer_repaints_its_own_row_only(make_app: MakeApp) -> None:
         drawn = matrix.repainted_rows
 
         def changed(account_id: int) -> FleetAnswer:
-            answer = app.screen.answers[account_id]
+            answer = shown(app, FleetScreen).answers[account_id]
             values = dict(answer.values, allowed=answer.values["allowed"] - 1)
             return FleetAnswer(account_id, values)
 

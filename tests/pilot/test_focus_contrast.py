@@ -75,7 +75,7 @@ def contrast(a: tuple[int, int, int], b: tuple[int, int, int]) -> float:
 def _cells(widget: Widget) -> list[tuple[str, tuple[int, int, int], tuple[int, int, int]]]:
     """(glyph, seen foreground, seen background) of every cell the widget and the
     widgets inside it (a dropdown's current value) draw."""
-    cells = []
+    cells: list[tuple[str, tuple[int, int, int], tuple[int, int, int]]] = []
     for part in [widget, *widget.query("*")]:
         assert isinstance(part, Widget)
         size = part.outer_size

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.style import Style
 from textual.widgets import Input
 
-from tests.helpers import MakeApp, settle, wait_for
+from tests.helpers import MakeApp, settle, shown, wait_for
+from vagent_tui.ui.screens.scope import ScopeScreen
 from vagent_tui.ui.widgets.footer import KeysFooter
 
 
@@ -17,7 +20,12 @@ async def test_binding_refreshes_that_change_nothing_keep_the_keys(make_app: Mak
         items = footer.items
         assert items
         painted: list[int] = []
-        footer.refresh = lambda *a, **k: painted.append(1) or footer  # type: ignore[method-assign]
+
+        def refresh(*args: Any, **kwargs: Any) -> KeysFooter:
+            painted.append(1)
+            return footer
+
+        footer.refresh = refresh  # type: ignore[method-assign]
         for _ in range(3):  # what showing a screen does: resume, focus, ...
             app.screen.refresh_bindings()
         await settle(pilot)
@@ -38,7 +46,7 @@ async def test_the_keys_follow_the_focus(make_app: MakeApp) -> None:
         await wait_for(pilot, lambda: {"Expand", "Filter"} <= set(descriptions()))
         app.screen.query_one("#scope-filter", Input).focus()
         await wait_for(pilot, lambda: "Filter" in descriptions() and "Expand" not in descriptions())
-        app.screen.account_tree.focus()
+        shown(app, ScopeScreen).account_tree.focus()
         await wait_for(pilot, lambda: "Expand" in descriptions())
 
 
@@ -68,7 +76,7 @@ async def test_a_click_on_a_key_presses_it_and_a_disabled_one_rings(make_app: Ma
         footer = app.screen.query_one(KeysFooter)
         pressed: list[str] = []
         rung: list[int] = []
-        app.simulate_key = pressed.append  # type: ignore[method-assign]
+        app.simulate_key = lambda key: pressed.append(key)  # type: ignore[method-assign]
         app.bell = lambda: rung.append(1)  # type: ignore[method-assign]
         start = 0
         for item in footer.shown_items:
@@ -102,7 +110,7 @@ async def test_a_disabled_key_is_dim_and_rings() -> None:
         assert [(s.start, s.end) for s in dim] == [(8, 14)]  # " y Go ", the disabled key
         pressed: list[str] = []
         rung: list[int] = []
-        app.simulate_key = pressed.append  # type: ignore[method-assign]
+        app.simulate_key = lambda key: pressed.append(key)  # type: ignore[method-assign]
         app.bell = lambda: rung.append(1)  # type: ignore[method-assign]
         await pilot.click(footer, offset=(8, 0))  # on "y Go"
         assert (pressed, rung) == ([], [1])
@@ -118,7 +126,12 @@ async def test_a_disabled_key_is_dim_and_rings() -> None:
 
 async def test_a_click_on_the_hint_runs_what_its_keys_run(make_app: MakeApp) -> None:
     """Issue 24: the way-around hint looked like keys, and a click on it did nothing."""
+    from textual.app import App
     from textual.command import CommandInput, CommandPalette
+
+    def palette_open() -> bool:
+        palette_app: App[Any] = app  # is_open takes an App[object]: VagentApp is an App[None]
+        return CommandPalette.is_open(palette_app)
 
     from vagent_tui.ui.keys_panel import KeysScreen
 
@@ -138,16 +151,16 @@ async def test_a_click_on_the_hint_runs_what_its_keys_run(make_app: MakeApp) -> 
         await wait_for(pilot, lambda: not isinstance(app.screen, KeysScreen))
 
         await click(": ^p commands")
-        await wait_for(pilot, lambda: CommandPalette.is_open(app))
+        await wait_for(pilot, palette_open)
         assert app.screen.query_one(CommandInput).value == ""
         await pilot.press("escape")
-        await wait_for(pilot, lambda: not CommandPalette.is_open(app))
+        await wait_for(pilot, lambda: not palette_open())
 
         await click("1-0 screens")
-        await wait_for(pilot, lambda: CommandPalette.is_open(app))
+        await wait_for(pilot, palette_open)
         await wait_for(pilot, lambda: app.screen.query_one(CommandInput).value == "screen: ")
         await pilot.hover(footer, offset=(line.index("? keys") + 1, 0))
         await pilot.press("escape")
-        await wait_for(pilot, lambda: not CommandPalette.is_open(app))
+        await wait_for(pilot, lambda: not palette_open())
         await pilot.hover(footer, offset=(line.index("? keys") + 1, 0))
         assert footer.tooltip == "?: keys" and footer.styles.pointer == "pointer"

@@ -16,9 +16,10 @@ import pytest
 from rich.console import Console
 from textual.widgets import DataTable, Static
 
-from tests.helpers import MakeApp, fail_once, settle
+from tests.helpers import MakeApp, fail_once, settle, shown
 from vagent_tui.api.errors import ApiError
 from vagent_tui.ui.palette import FAILED, OK
+from vagent_tui.ui.screens.functions import FunctionsScreen
 
 FUNCTIONS = "/api/v2/agent/functions"
 LIVE = "/api/v2/agentEventRules/default"
@@ -48,7 +49,7 @@ async def test_checklist_and_findings_of_an_agent(make_app: MakeApp) -> None:
     app = make_app("functions", account=1113)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, FunctionsScreen)
         assert type(screen).__name__ == "FunctionsScreen"
         names = row_names(screen)
         assert len(names) == 24 and names[0] == "transferCall"
@@ -95,7 +96,7 @@ async def test_over_limit_on_another_agent_and_target_change(make_app: MakeApp) 
     app = make_app("functions", account=1113)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, FunctionsScreen)
         app.select_target(1311)
         await settle(pilot)
         assert requests(app, FUNCTIONS)[-1].query["targetAccountId"] == "1311"
@@ -113,7 +114,7 @@ async def test_views_cycle(make_app: MakeApp) -> None:
     app = make_app("functions", account=1113)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, FunctionsScreen)
         by_name = {f.name: f for f in screen.functions}
         await pilot.press("v")
         names = row_names(screen)
@@ -142,7 +143,7 @@ async def test_copy_docs_url_or_name(make_app: MakeApp) -> None:
     app = make_app("functions", account=1113)
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, FunctionsScreen)
         await pilot.press("y")
         assert app.clipboard == "https://vida.io/docs/functions/transferCall"
         await pilot.press("Y")
@@ -168,7 +169,7 @@ async def test_a_platform_refusing_a_non_agent_account_gets_a_hint(
     monkeypatch.setattr(app.connection.api, "list_functions", agents_only)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, FunctionsScreen)
         assert requests(app, LIVE) == []
         status = text_of(screen, "#status")
         assert "targetAccountId must select an agent account" in status
@@ -187,7 +188,7 @@ async def test_a_non_agent_account_gets_its_list_and_a_cross_check_hint(make_app
     app = make_app("functions", account=1110)  # an organization
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, FunctionsScreen)
         # The list is asked for with the acting account's id; the cross-check is not.
         assert requests(app, FUNCTIONS)[-1].query["targetAccountId"] == "1110"
         assert requests(app, LIVE) == []
@@ -206,7 +207,7 @@ async def test_api_error_shown_and_retry(
     fail_once(monkeypatch, app.connection.api, "list_functions", ApiError(500, "boom"))
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, FunctionsScreen)
         status = text_of(screen, "#status")
         assert "HTTP 500: boom" in status and "press r to retry" in status
         assert row_names(screen) == []
@@ -228,7 +229,7 @@ async def test_live_read_failure_keeps_the_list(
     monkeypatch.setattr(app.connection.api, "get_live", broken)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, FunctionsScreen)
         assert len(row_names(screen)) == 24
         assert "config store down" in text_of(screen, "#functions-findings")
         status = text_of(screen, "#status")

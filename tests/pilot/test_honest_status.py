@@ -16,7 +16,9 @@ from textual.widgets import Static
 from tests.helpers import MakeApp, client_of, fail_once, settle, shown
 from vagent_tui import config as cfg
 from vagent_tui.api.errors import ApiError, TransportError
+from vagent_tui.ui.screens.agent import AgentScreen
 from vagent_tui.ui.screens.base import BaseScreen
+from vagent_tui.ui.screens.voices import VoicesScreen
 from vagent_tui.ui.widgets.status import token_advice
 
 
@@ -92,9 +94,9 @@ async def test_loading_after_a_lost_connection_is_replaced_by_the_failure(
     app = make_app("agent", account=1111)
     async with app.run_test(size=(120, 30)) as pilot:
         await settle(pilot)
-        agent = app.screen
+        agent = shown(app, AgentScreen)
         agent.slots = None
-        agent.query_one("#agent-slot").update("⟳ Loading…")
+        agent.query_one("#agent-slot", Static).update("⟳ Loading…")
         await pilot.press("1")
         await settle(pilot)
         app.connection = app.connection.__class__(
@@ -176,7 +178,7 @@ async def test_a_staging_write_on_show_is_said_once(make_app: MakeApp) -> None:
     toasts = record_toasts(app)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, VoicesScreen)
         assert isinstance(screen, BaseScreen)
         screen.notify_if_away("Staging saved: on show")
         assert toasts == []

@@ -19,11 +19,14 @@ import pytest
 from rich.console import Console
 from textual.widgets import DataTable, Select, Static
 
-from tests.helpers import MakeApp, fail_once, settle, sim_of, wait_for
+from tests.helpers import MakeApp, fail_once, known, settle, shown, sim_of, wait_for
 from vagent_tui import inert as inert_module
 from vagent_tui.sim import catalog, routes_agents
 from vagent_tui.sim import inbox as sim_inbox
 from vagent_tui.ui import caps
+from vagent_tui.ui.screens.agent import AgentScreen
+from vagent_tui.ui.screens.fleet import FleetScreen
+from vagent_tui.ui.screens.inbox import InboxScreen
 from vagent_tui.ui.widgets import account_tree, fleet_matrix
 from vagent_tui.ui.widgets.tables import ROW_CAP
 
@@ -72,7 +75,7 @@ def hostile_voices(*extra: dict[str, Any]) -> list[dict[str, Any]]:
 
 def plant_functions(monkeypatch: pytest.MonkeyPatch, change: Callable[[list[Any]], None]) -> None:
     """The simulator's functions list, changed by ``change`` (the module is left alone)."""
-    real = routes_agents.functions_for
+    real = catalog.functions_for
 
     def functions(account: Any) -> list[dict[str, Any]]:
         out = [dict(f) for f in real(account)]
@@ -254,13 +257,13 @@ async def test_two_rooms_of_one_room_id_are_two_rows(
     app = make_app("inbox", account=AGENT, rooms=30)
     async with app.run_test(size=(160, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, InboxScreen)
         table = screen.query_one("#inbox-table", DataTable)
         assert table.row_count == 20  # the first page, every room of it
         table.move_cursor(row=3)
         await settle(pilot)
         assert screen._current_room() is screen.pager.rooms[3]
-        name = screen.pager.rooms[3].name
+        name = known(screen.pager.rooms[3].name)
         assert name in static_text(app, "#inbox-detail-text")
 
 
@@ -275,7 +278,7 @@ async def test_two_saved_versions_of_one_id_are_two_rows(make_app: MakeApp) -> N
         assert table.row_count == len(versions)
         table.move_cursor(row=table.row_count - 1)
         await settle(pilot)
-        version = app.screen.highlighted_version()
+        version = shown(app, AgentScreen).highlighted_version()
         assert version is not None and version.title == "Twin version"
 
 
@@ -354,8 +357,8 @@ async def test_fleet_past_the_cap_shows_the_first_accounts(
     app = make_app("fleet")
     async with app.run_test(size=(160, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
-        total = len(screen.accounts)
+        screen = shown(app, FleetScreen)
+        total = len(known(screen.accounts))
         assert total > small_cap
         assert screen.query_one("#fleet-table", fleet_matrix.FleetMatrix).row_count == small_cap
         assert f"{total - small_cap:,} more accounts not shown" in static_text(

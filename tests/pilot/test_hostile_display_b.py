@@ -10,16 +10,16 @@ from __future__ import annotations
 
 from textual.widgets import Select
 
-from tests.helpers import MakeApp, settle, shown
+from tests.helpers import MakeApp, settle, shown, sim_of
 from tests.pilot.test_hostile_display import (
     HOSTILE,
     SHOWN,
     no_raw_controls,
     screen_text,
-    sim_of,
     watch_actions,
 )
 from vagent_tui.ui.screens.base import BaseScreen
+from vagent_tui.ui.screens.webhooks import WebhooksScreen
 
 PARTNER = 1000
 COMPUTER_AGENT = 1118
@@ -58,7 +58,7 @@ async def test_webhook_labels_and_urls_are_inert_and_repeated_urls_kept(make_app
         assert SHOWN in text
         assert "␛]0;pwned" in text
         no_raw_controls(text)
-        assert app.screen.hooks_table.row_count == len(hooks)
+        assert shown(app, WebhooksScreen).hooks_table.row_count == len(hooks)
         assert app.is_running
 
 
@@ -118,7 +118,7 @@ async def test_relay_headers_and_form_are_inert(make_app: MakeApp) -> None:
         await settle(pilot)
         await pilot.press("t")
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, WebhooksScreen)
         screen.relay_table.move_cursor(row=[r.name for r in screen.relays].index("chargebee"))
         await pilot.pause()
         text = screen_text(app)

@@ -11,8 +11,9 @@ from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
 
-from tests.helpers import MakeApp, settle, wait_for
+from tests.helpers import MakeApp, settle, shown, sim_of, wait_for
 from vagent_tui.api.errors import ApiError
+from vagent_tui.ui.screens.inbox import InboxScreen
 
 AGENT = 1111
 
@@ -28,7 +29,7 @@ def inbox_requests(app: Any) -> list[Any]:
     return [r for r in sim.requests if r.path == "/api/v2/junkConversations"]
 
 
-def table(screen: Any) -> DataTable[Any]:
+def table(screen: InboxScreen) -> DataTable[Any]:
     return screen.query_one("#inbox-table", DataTable)
 
 
@@ -45,7 +46,7 @@ async def test_first_page_shows_rooms_label_and_detail(make_app: MakeApp) -> Non
     app = make_app("inbox", account=AGENT, rooms=1234)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, InboxScreen)
         assert type(screen).__name__ == "InboxScreen"
         header = text_of(screen, "#inbox-header")
         assert "1–20 of 1,234" in header and "page 1 of 62" in header
@@ -67,7 +68,7 @@ async def test_paging_keys_each_send_one_request(make_app: MakeApp) -> None:
     app = make_app("inbox", account=AGENT, rooms=1234)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, InboxScreen)
         steps = [
             ("n", 1, "21–40 of 1,234"),
             ("n", 2, "41–60 of 1,234"),
@@ -99,7 +100,7 @@ async def test_no_request_past_either_end(make_app: MakeApp) -> None:
     app = make_app("inbox", account=AGENT, rooms=30)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, InboxScreen)
         await press(pilot, "p")
         assert len(inbox_requests(app)) == 1
         assert "first page" in str(screen.status.content)
@@ -114,7 +115,7 @@ async def test_page_size_cycles_and_keeps_the_first_room_in_view(make_app: MakeA
     app = make_app("inbox", account=AGENT, rooms=1234)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, InboxScreen)
         await press(pilot, "n", "n", "n")  # rooms 61-80
         await press(pilot, "z")
         last = inbox_requests(app)[-1].query
@@ -133,7 +134,7 @@ async def test_unread_only_toggle(make_app: MakeApp) -> None:
     app = make_app("inbox", account=AGENT, rooms=1234)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, InboxScreen)
         await press(pilot, "n")
         await press(pilot, "u")
         last = inbox_requests(app)[-1].query
@@ -151,7 +152,7 @@ async def test_refresh_keeps_cursor_and_page(make_app: MakeApp) -> None:
     app = make_app("inbox", account=AGENT, rooms=1234)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, InboxScreen)
         await press(pilot, "n", "n")
         await press(pilot, "down", "down", "j")
         assert table(screen).cursor_row == 3
@@ -169,7 +170,7 @@ async def test_million_rooms_last_page_is_one_request_per_page(make_app: MakeApp
     app = make_app("inbox", account=AGENT, rooms=1_000_000)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, InboxScreen)
         assert len(inbox_requests(app)) == 1
         await press(pilot, "G")
         requests = inbox_requests(app)
@@ -188,7 +189,7 @@ async def test_fast_paging_shows_only_the_last_wanted_page(make_app: MakeApp) ->
     app = make_app("inbox", account=AGENT, rooms=1234, latency_ms=60)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, InboxScreen)
         await pilot.press("n", "n", "n")
         await settle(pilot)
         await pilot.pause(0.2)
@@ -202,7 +203,7 @@ async def test_hint_without_agent_then_follows_the_target(make_app: MakeApp) -> 
     app = make_app("inbox")  # partner key acting as itself: no inbox of its own
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, InboxScreen)
         assert screen.has_class("-no-agent")
         assert "Select an agent account" in text_of(screen, "#inbox-hint")
         assert inbox_requests(app) == []
@@ -227,7 +228,7 @@ async def test_api_error_is_shown_and_retry_works(
     app = make_app("inbox", account=AGENT, rooms=1234)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, InboxScreen)
         api = app.connection.api
         real, down = api.list_junk_rooms, [True]
 
@@ -254,9 +255,9 @@ async def test_server_error_message_for_a_bad_target(make_app: MakeApp) -> None:
     app = make_app("inbox", token="demo-other", account=9111)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, InboxScreen)
         assert row_keys(screen)[0] == "9111:240"
-        sim = app.connection.api.sim_app.state.sim
+        sim = sim_of(app)
         sim.accounts.pop(9111)  # the account vanishes: the server refuses the target
         await press(pilot, "n")
         assert "press r" not in str(screen.status.content)  # a refusal: same on a retry
@@ -268,7 +269,7 @@ async def test_agent_key_reads_its_own_inbox_without_a_target(make_app: MakeApp)
     app = make_app("inbox", token="demo-agent")
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, InboxScreen)
         assert not screen.has_class("-no-agent")
         assert row_keys(screen)[0] == "1111:240"
         assert "targetAccountId" not in inbox_requests(app)[0].query

@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 from textual.widgets import Static
 
-from tests.helpers import MakeApp, settle, wait_for
+from tests.helpers import MakeApp, settle, shown, wait_for
 from vagent_tui.ui.screens import inbox
-from vagent_tui.ui.screens.inbox import RoomsTable
+from vagent_tui.ui.screens.inbox import InboxScreen, RoomsTable
 from vagent_tui.ui.widgets.inbox_rows import DetailText
 
 AGENT = 1111
@@ -30,7 +30,7 @@ async def test_a_page_move_draws_each_row_and_the_detail_once(make_app: MakeApp)
     app = make_app("inbox", account=AGENT, rooms=1234)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, InboxScreen)
         table = screen.query_one("#inbox-table", RoomsTable)
         detail = screen.query_one("#inbox-detail-text", DetailText)
         visible = min(table.row_count, table.size.height - table.header_height)
@@ -78,11 +78,16 @@ async def test_a_page_that_comes_in_time_is_not_announced_first(
     app = make_app("inbox", account=AGENT, rooms=1234)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, InboxScreen)
         said: list[str] = []
         header = screen.query_one("#inbox-header", Static)
         update = header.update
-        monkeypatch.setattr(header, "update", lambda c, **k: (said.append(str(c)), update(c, **k)))
+
+        def updating(content: Any, **kwargs: Any) -> None:
+            said.append(str(content))
+            update(content, **kwargs)
+
+        monkeypatch.setattr(header, "update", updating)
         monkeypatch.setattr(screen.status, "busy", lambda what="": said.append(what))
         await pilot.press("n")
         await settle(pilot)
@@ -98,7 +103,7 @@ async def test_a_slow_page_is_announced_until_it_comes(
     app = make_app("inbox", account=AGENT, rooms=1234)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, InboxScreen)
         api = app.connection.api
         real = api.list_junk_rooms
         gate = asyncio.Event()

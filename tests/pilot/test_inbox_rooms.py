@@ -8,14 +8,16 @@ import io
 from typing import Any
 
 import pytest
-from rich.console import Console
+from rich.console import Console, ConsoleRenderable
 from textual import events
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
 
-from tests.helpers import MakeApp, fail_once, settle, sim_of
+from tests.helpers import MakeApp, fail_once, known, settle, shown, sim_of
 from vagent_tui.api.errors import ApiError
 from vagent_tui.sim.inbox import PRIORITY_BASE
+from vagent_tui.ui.screens.inbox import InboxScreen
+from vagent_tui.ui.screens.room import RoomScreen
 
 AGENT = 1111
 
@@ -51,7 +53,7 @@ async def test_one_key_switches_to_the_priority_inbox_and_back(make_app: MakeApp
     app = make_app("inbox", account=AGENT, rooms=1234)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, InboxScreen)
         assert title(screen).startswith("Junk inbox · ")
         assert text_of(screen, "#inbox-header").startswith("Junk · 1–20 of 1,234")
         await press(pilot, "z", "u", "n")  # 50 a page, unread only, page 2
@@ -82,7 +84,7 @@ async def test_the_inbox_shown_is_kept_for_another_target(make_app: MakeApp) -> 
     app = make_app("inbox", account=AGENT)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, InboxScreen)
         await press(pilot, "i")
         app.select_target(1112)
         await settle(pilot)
@@ -97,7 +99,7 @@ async def test_a_failed_switch_says_so_and_r_retries_it(
     app = make_app("inbox", account=AGENT)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, InboxScreen)
         api = app.connection.api
         api.get_retries = 0  # no retry of the client's or the service's: the failure shows
         fail_once(monkeypatch, api, "list_priority_rooms", ApiError(503, "busy, try later"))
@@ -114,18 +116,18 @@ async def test_enter_opens_a_room_paged_here_and_esc_comes_back(make_app: MakeAp
     app = make_app("inbox", account=AGENT, rooms=1234)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        inbox = app.screen
+        inbox = shown(app, InboxScreen)
         await press(pilot, "n", "down", "down", "down", "down")  # room 1111:1210, a long thread
         assert row_keys(inbox)[4] == "1111:1210"
         inbox_before = len(requests_to(app, "/junkConversations"))
         await press(pilot, "enter")
-        room = app.screen
+        room = shown(app, RoomScreen)
         assert type(room).__name__ == "RoomScreen"
         (request,) = message_requests(app)
         assert request.path == "/api/v2/messages/1111:1210"
         assert request.query["targetAccountId"] == str(AGENT)
         assert title(room).startswith("Junk inbox › room · ")
-        total = room.thread.total
+        total = known(room.thread).total
         assert total >= 120
         header = text_of(room, "#room-header")
         assert "1111:1210" in header and f"1–50 of {total} messages" in header
@@ -133,7 +135,7 @@ async def test_enter_opens_a_room_paged_here_and_esc_comes_back(make_app: MakeAp
         table = room.query_one("#room-table", DataTable)
         assert table.row_count == 50
         # Newest first: the first row is the room's last message.
-        last_message = inbox._rooms[4].last_message
+        last_message = known(inbox._rooms[4].last_message)
         assert table.get_row_at(0)[-1].plain.rstrip("…") in last_message
         await press(pilot, "n")
         assert "51–100 of" in text_of(room, "#room-header")
@@ -157,9 +159,9 @@ async def test_enter_typed_ahead_opens_the_room_the_arrows_reached(make_app: Mak
     app = make_app("inbox", account=AGENT)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        inbox = app.screen
-        shown = {a.binding.id for a in inbox.active_bindings.values() if a.binding.show}
-        assert "inbox.open" in shown  # in the footer
+        inbox = shown(app, InboxScreen)
+        in_footer = {a.binding.id for a in inbox.active_bindings.values() if a.binding.show}
+        assert "inbox.open" in in_footer  # in the footer
         for key, char in (("down", None), ("down", None), ("enter", "\r")):
             app.post_message(events.Key(key, char))  # a burst, as a terminal delivers it
         await settle(pilot)
@@ -177,20 +179,24 @@ async def test_enter_typed_ahead_opens_the_room_the_arrows_reached(make_app: Mak
 async def test_a_message_shows_everything_and_its_links_as_text(make_app: MakeApp) -> None:
     app = make_app("inbox", account=AGENT)
     copied: list[str] = []
-    app.copy_text = lambda text, what, secret=False: copied.append(text)
+
+    def copy_text(text: str, what: str, secret: bool = False) -> None:
+        copied.append(text)
+
+    app.copy_text = copy_text  # type: ignore[method-assign]
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         await press(pilot, "enter")  # 1111:240: a long thread with attachments
-        room = app.screen
-        shown = room.thread.shown
-        assert not shown[0].links
+        room = shown(app, RoomScreen)
+        messages = known(room.thread).shown
+        assert not messages[0].links
         await press(pilot, "y")
         assert "no attachments" in str(room.status.content) and copied == []
-        row = next(i for i, m in enumerate(shown) if m.links)
+        row = next(i for i, m in enumerate(messages) if m.links)
         await press(pilot, *["down"] * row)
         detail = room.query_one("#room-detail-text", Static).content
         text = text_of(room, "#room-detail-text")
-        message = shown[row]
+        message = messages[row]
         for link in message.links:
             assert link in text
         for key in ("From", "To", "Sent", "Status", "Source", "Attachments", "Message",
@@ -198,6 +204,7 @@ async def test_a_message_shows_everything_and_its_links_as_text(make_app: MakeAp
             assert key in text
         # No renderable of the pane carries a link style: nothing on screen opens an address.
         console = Console(width=100, file=io.StringIO(), record=True)
+        assert isinstance(detail, ConsoleRenderable)
         segments = list(console.render(detail))
         assert not any(seg.style and seg.style.link for seg in segments)
         await press(pilot, "y")
@@ -214,7 +221,7 @@ async def test_a_room_that_fails_to_load_says_why_and_retries(
         api.get_retries = 0  # no retry of the client's or the service's: the failure shows
         fail_once(monkeypatch, api, "list_room_messages", ApiError(503, "Room not reachable"))
         await press(pilot, "enter")
-        room = app.screen
+        room = shown(app, RoomScreen)
         status = str(room.status.content)
         assert "Room not reachable" in status and "press r to retry" in status
         assert "not loaded (r: retry)" in text_of(room, "#room-header")
@@ -227,10 +234,10 @@ async def test_a_priority_room_and_the_target_changing_close_the_room(make_app: 
     app = make_app("inbox", account=AGENT)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        inbox = app.screen
+        inbox = shown(app, InboxScreen)
         await press(pilot, "i", "down")
         await press(pilot, "enter")
-        room = app.screen
+        room = shown(app, RoomScreen)
         assert message_requests(app)[-1].path == f"/api/v2/messages/1111:{PRIORITY_BASE + 239}"
         assert title(room).startswith("Priority inbox › room · ")
         app.select_target(1112)
@@ -244,7 +251,7 @@ async def test_the_oldest_room_of_a_million(make_app: MakeApp) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         await press(pilot, "G")
-        inbox = app.screen
+        inbox = shown(app, InboxScreen)
         inbox.table.move_cursor(row=inbox.table.row_count - 1)
         await press(pilot, "enter")
         assert message_requests(app)[-1].path == "/api/v2/messages/1111:1"

@@ -10,13 +10,14 @@ from typing import Any
 
 from textual.widgets import Input, Select, Static
 
-from tests.helpers import MakeApp, settle, shown
+from tests.helpers import MakeApp, known, settle, shown
 from vagent_tui.api.errors import ApiError
 from vagent_tui.config import state_dir
 from vagent_tui.services.journal import JournalEntry
 from vagent_tui.ui.dialogs import ConfirmModal
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.screens.journal import JournalScreen
+from vagent_tui.ui.screens.sip import SipScreen
 
 
 def _status(app: Any) -> str:
@@ -46,8 +47,8 @@ async def test_every_mutating_request_is_journaled(make_app: MakeApp) -> None:
         assert _lines() == []  # reads are never journaled
         await _changes(app)
         # and one through the screen itself: remove the highlighted entry
-        screen = app.screen
-        ip = screen.highlighted.ip
+        screen = shown(app, SipScreen)
+        ip = known(screen.highlighted).ip
         await pilot.press("d")
         await settle(pilot)
         assert isinstance(app.screen, ConfirmModal)
@@ -75,7 +76,7 @@ async def test_empty_journal_says_so(make_app: MakeApp) -> None:
     app = make_app("journal")
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, JournalScreen)
         assert isinstance(screen, JournalScreen)
         assert screen.has_class("-empty")
         assert "No change journaled yet" in str(screen.query_one("#journal-empty", Static).content)
@@ -87,7 +88,7 @@ async def test_table_filters_detail_and_live_update(make_app: MakeApp) -> None:
         await settle(pilot)
         await _changes(app)
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, JournalScreen)
         assert isinstance(screen, JournalScreen)
         assert screen.table.row_count == 3  # appeared while showing
         assert screen.shown[0].method == "DELETE"  # newest first
@@ -135,10 +136,10 @@ async def test_profile_filter(make_app: MakeApp) -> None:
         )
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
-        profile: Select[str] = screen.query_one("#journal-profile", Select)
+        screen = shown(app, JournalScreen)
+        choice: Select[str] = screen.query_one("#journal-profile", Select)
         assert len(screen.shown) == 3
-        profile.value = "prod"
+        choice.value = "prod"
         await settle(pilot)
         assert [e.profile for e in screen.shown] == ["prod"]
 
@@ -175,7 +176,7 @@ async def test_secrets_stay_masked_in_table_detail_and_curl(make_app: MakeApp) -
         )  # fmt: skip
         await app.connection.api.set_adr_export(adr, target=1110)
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, JournalScreen)
         text = json.dumps([e.body for e in screen.entries])
         assert record.token not in text and "pa55-SECRET-word" not in text
         assert record.token not in (state_dir() / "journal.jsonl").read_text()

@@ -5,10 +5,10 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from tests.helpers import MakeApp, settle
+from tests.helpers import MakeApp, settle, shown
 from vagent_tui.api.transport import Exchange
 from vagent_tui.services.journal import Journal
-from vagent_tui.ui.screens.journal import PAGE_SIZE
+from vagent_tui.ui.screens.journal import PAGE_SIZE, JournalScreen
 
 
 def screen_text(app: Any) -> str:
@@ -31,7 +31,7 @@ async def test_a_long_journal_opens_on_its_newest_page(make_app: MakeApp) -> Non
     app = make_app("journal")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, JournalScreen)
         assert len(screen.entries) == PAGE_SIZE and screen.has_older
         assert screen.entries[0].body == {"ip": "99999"}, "not the newest entry first"
         assert "page 1" in str(screen.status.content)
@@ -47,7 +47,11 @@ async def test_an_edited_journal_is_shown_inert(make_app: MakeApp) -> None:
     write_entries(3, message="\x1b]52;c;SGFja2Vk\x07 [@click=app.screenshot()]x[/] \u202e")
     app = make_app("journal")
     calls: list[str] = []
-    app.action_screenshot = lambda *a, **k: calls.append("screenshot")
+
+    def screenshot(*args: Any, **kwargs: Any) -> None:
+        calls.append("screenshot")
+
+    app.action_screenshot = screenshot  # type: ignore[method-assign]
     async with app.run_test(size=(160, 40)) as pilot:
         await settle(pilot)
         text = screen_text(app)

@@ -11,9 +11,10 @@ import pytest
 from textual.command import CommandPalette
 from textual.widgets import DataTable, Input
 
-from tests.helpers import MakeApp, settle, wait_for
+from tests.helpers import MakeApp, settle, shown, wait_for
 from vagent_tui.ui.keys_panel import KeysScreen
 from vagent_tui.ui.registry import SCREENS
+from vagent_tui.ui.screens.scope import ScopeScreen
 from vagent_tui.ui.widgets.footer import KeysFooter
 
 
@@ -150,7 +151,11 @@ async def test_g_G_home_end_on_a_list(make_app: MakeApp) -> None:
         last = table.row_count - 1
         for key, row in (("G", last), ("g", 0), ("end", last), ("home", 0)):
             await pilot.press(key)
-            await wait_for(pilot, lambda row=row: table.cursor_row == row)
+
+            def there(row: int = row) -> bool:
+                return table.cursor_row == row
+
+            await wait_for(pilot, there)
         await pilot.press("pagedown")
         await wait_for(pilot, lambda: table.cursor_row > 0)
 
@@ -200,7 +205,7 @@ async def test_a_key_the_focused_widget_answers_is_listed_once(make_app: MakeApp
     app = make_app("scope")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        app.screen.account_tree.focus()
+        shown(app, ScopeScreen).account_tree.focus()
         await pilot.pause()
         rows = screen_rows(app.bindings_of(app.screen), app.get_key_display)
         assert [what for keys, what in rows if keys == "⏎"] == ["Pick target: Act as this account"]

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
 
 from textual.pilot import Pilot
+from textual.widgets import DataTable
 
-from tests.helpers import MakeApp, settle
+from tests.helpers import MakeApp, settle, sim_of
 
 
-async def _wait(pilot: Pilot[None], condition: Any, seconds: float = 5.0) -> bool:
+async def _wait(pilot: Pilot[None], condition: Callable[[], bool], seconds: float = 5.0) -> bool:
     for _ in range(int(seconds / 0.05)):
         if condition():
             return True
@@ -21,7 +22,7 @@ async def test_leaving_a_loading_screen_cancels_its_read_then_reloads(make_app: 
     app = make_app("scope", account=1111)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot, rounds=80)
-        sim = app.connection.api.sim_app.state.sim
+        sim = sim_of(app)
         sim.latency_ms = 2000  # every read from now on stays in flight for 2 s
         await pilot.press("3")  # voices: a slow read starts
         voices = app.screen
@@ -34,5 +35,5 @@ async def test_leaving_a_loading_screen_cancels_its_read_then_reloads(make_app: 
         assert any(w.is_cancelled for w in running)
         sim.latency_ms = 0
         await pilot.press("3")  # back: it loads again
-        table = voices.query_one("DataTable")
+        table = voices.query_one(DataTable)
         assert await _wait(pilot, lambda: table.row_count > 0, seconds=10)

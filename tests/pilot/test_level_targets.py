@@ -11,7 +11,9 @@ from typing import Any
 
 from textual.widgets import Input, OptionList
 
-from tests.helpers import MakeApp, settle, sim_of, wait_for
+from tests.helpers import MakeApp, settle, shown, sim_of, wait_for
+from vagent_tui.ui.screens.billing import BillingScreen
+from vagent_tui.ui.screens.migrations import MigrationsScreen
 
 RESELLER = 1100
 
@@ -27,7 +29,7 @@ async def test_a_partner_reaches_a_resellers_templates_by_target_reseller_id(
     app.watcher.min_interval = 0.02
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, MigrationsScreen)
         assert screen.query_one("#mig-templates", OptionList).option_count == 3
         await pilot.press("s")  # a dry run of the first template
         await settle(pilot)
@@ -45,7 +47,7 @@ async def test_the_adr_export_goes_with_the_parameter_of_its_level(make_app: Mak
     app = make_app("billing", account=RESELLER)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, BillingScreen)
         for name, text in {"host": "files.example.com", "username": "adr",
                            "password": "pw-1"}.items():  # fmt: skip
             screen.query_one(f"#billing-{name}", Input).value = text

@@ -14,11 +14,16 @@ from typing import Any
 
 import pytest
 from rich.console import Console
+from rich.text import Text
+from textual.app import App
 from textual.pilot import Pilot
-from textual.widgets import Checkbox, DataTable, Input, OptionList, SelectionList, Static
+from textual.screen import Screen
+from textual.widgets import Checkbox, DataTable, Input, Label, OptionList, SelectionList, Static
 
-from tests.helpers import MakeApp, settle, wait_for
+from tests.helpers import MakeApp, settle, shown, sim_of, wait_for
 from vagent_tui.api.errors import ApiError
+from vagent_tui.ui.app import VagentApp
+from vagent_tui.ui.screens.migrations import MigrationsScreen
 from vagent_tui.ui.widgets.migration_rows import TasksTable
 
 DENTAL = "tpl-dental-reception"
@@ -31,8 +36,7 @@ def text_of(screen: Any, selector: str) -> str:
 
 
 def posts(app: Any) -> list[Any]:
-    sim = app.connection.api.sim_app.state.sim
-    return [r for r in sim.requests if r.method == "POST"]
+    return [r for r in sim_of(app).requests if r.method == "POST"]
 
 
 def notes(app: Any) -> list[str]:
@@ -51,8 +55,9 @@ def keep_notes(app: Any) -> None:
     app.notify = recording
 
 
-def cell(screen: Any, task_id: str, column: str) -> str:
-    return screen.query_one("#mig-tasks", DataTable).get_cell(task_id, column).plain
+def cell(screen: Screen[Any], task_id: str, column: str) -> str:
+    text: Text = screen.query_one("#mig-tasks", DataTable).get_cell(task_id, column)
+    return text.plain
 
 
 async def until(pilot: Pilot[None], check: Any, timeout: float = 30.0) -> None:
@@ -72,6 +77,13 @@ class SimClock:
 TASK_SECONDS = 10.0
 
 
+def clock_of(app: App[Any]) -> SimClock:
+    """The hand-moved clock of the app's simulator (`reseller_app`)."""
+    clock = sim_of(app).clock
+    assert isinstance(clock, SimClock)
+    return clock
+
+
 def announced(app: Any, *tasks: Any) -> bool:
     """Every task's watch has ended (its final notification has been posted)."""
     groups = {f"watch-{task.task_id}" for task in tasks}
@@ -81,9 +93,9 @@ def announced(app: Any, *tasks: Any) -> bool:
 async def run_through(pilot: Pilot[None], app: Any, *tasks: Any) -> None:
     """Move the clock so ``tasks`` (started together) run, then end; wait for each step."""
     await until(pilot, lambda: all(t.status == "queued" for t in tasks))
-    app.sim_clock.now += TASK_SECONDS / 2
+    clock_of(app).now += TASK_SECONDS / 2
     await until(pilot, lambda: all(t.status == "running" for t in tasks))
-    app.sim_clock.now += TASK_SECONDS
+    clock_of(app).now += TASK_SECONDS
     await until(pilot, lambda: all(t.final for t in tasks) and announced(app, *tasks))
 
 
@@ -93,12 +105,11 @@ async def start(pilot: Pilot[None]) -> None:
     await pilot.pause()
 
 
-def reseller_app(make_app: MakeApp, **options: Any) -> Any:
+def reseller_app(make_app: MakeApp, **options: Any) -> VagentApp:
     clock = SimClock()
     app = make_app(
         "migrations", token="demo-reseller", task_seconds=TASK_SECONDS, clock=clock, **options
     )
-    app.sim_clock = clock
     keep_notes(app)
     app.watcher.min_interval = 0.02
     app.watcher.max_interval = 0.05  # a frozen clock must not make the polls back off
@@ -109,7 +120,7 @@ async def test_templates_sections_and_safe_defaults(make_app: MakeApp) -> None:
     app = reseller_app(make_app)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, MigrationsScreen)
         assert type(screen).__name__ == "MigrationsScreen"
         options = screen.query_one("#mig-templates", OptionList)
         labels = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
@@ -126,8 +137,8 @@ async def test_dry_run_then_confirmed_real_run_watched_to_completion(make_app: M
     app = reseller_app(make_app)
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await settle(pilot)
-        screen = app.screen
-        sim = app.connection.api.sim_app.state.sim
+        screen = shown(app, MigrationsScreen)
+        sim = sim_of(app)
         await start(pilot)
         await settle(pilot)
         assert len(posts(app)) == 1
@@ -180,7 +191,7 @@ async def test_cancelling_the_confirmation_sends_nothing(make_app: MakeApp) -> N
     app = reseller_app(make_app)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, MigrationsScreen)
         await pilot.press("t")
         for cancel in ("escape", "n", "enter"):  # enter: the cancel button has the focus
             await start(pilot)
@@ -197,7 +208,7 @@ async def test_forcing_overrides_requires_typing_the_template_id(make_app: MakeA
     app = reseller_app(make_app)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, MigrationsScreen)
         await pilot.press("t", "f")
         assert "replaces overrides" in text_of(screen, "#mig-plan")
         await start(pilot)
@@ -208,7 +219,9 @@ async def test_forcing_overrides_requires_typing_the_template_id(make_app: MakeA
         await pilot.press(*"tpl-dental", "enter")
         await pilot.pause()
         assert app.screen is prompt and posts(app) == []
-        assert "Type tpl-dental-reception exactly" in str(prompt.query_one("#prompt-error").content)
+        assert "Type tpl-dental-reception exactly" in str(
+            prompt.query_one("#prompt-error", Label).content
+        )
         await pilot.press("escape")
         await settle(pilot)
         assert app.screen is screen and posts(app) == []
@@ -231,7 +244,7 @@ async def test_sections_selected_are_sent(make_app: MakeApp) -> None:
     app = reseller_app(make_app)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, MigrationsScreen)
         sections = screen.query_one("#mig-sections", SelectionList)
         sections.focus()
         await pilot.press("space", "down", "space")
@@ -246,7 +259,7 @@ async def test_success_alone_says_nothing_to_migrate(make_app: MakeApp) -> None:
     app = reseller_app(make_app)
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, MigrationsScreen)
         await pilot.press("down")  # Realty inbound: its agent is up to date
         await start(pilot)
         await settle(pilot)
@@ -262,7 +275,7 @@ async def test_several_tasks_at_once_and_watching_on_another_screen(make_app: Ma
     app = reseller_app(make_app)
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, MigrationsScreen)
         await start(pilot)  # Dental reception, dry run
         await pilot.press("down", "down")  # After-hours answering: a locked agent
         await start(pilot)
@@ -295,7 +308,7 @@ async def test_poll_error_shown_and_watching_goes_on(
     app = reseller_app(make_app)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, MigrationsScreen)
         original = app.connection.api.migration_status
         failing = {"on": True, "calls": 0}
 
@@ -323,7 +336,7 @@ async def test_only_changed_cells_are_updated(make_app: MakeApp) -> None:
     app = reseller_app(make_app)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, MigrationsScreen)
         await start(pilot)
         (task,) = app.watcher.tasks.values()
         await run_through(pilot, app, task)
@@ -353,7 +366,7 @@ async def test_partner_key_shows_the_server_message_then_follows_the_target(
     app = make_app("migrations")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, MigrationsScreen)
         status = str(screen.status.content)
         assert "Templates are a reseller feature; select a reseller account" in status
         assert "press r" not in status  # a refusal: a retry gets the same (issue 24)
@@ -374,7 +387,7 @@ async def test_template_list_error_and_retry(
     app = reseller_app(make_app)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, MigrationsScreen)
         original = app.connection.api.list_templates
 
         async def broken(**kwargs: Any) -> Any:

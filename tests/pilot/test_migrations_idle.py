@@ -13,9 +13,10 @@ from typing import Any
 
 from textual.app import App, ComposeResult
 
-from tests.helpers import MakeApp, settle, wait_for
+from tests.helpers import MakeApp, settle, shown, wait_for
 from vagent_tui.api.models import MigrationCounts
 from vagent_tui.services.migrations import WatchedTask
+from vagent_tui.ui.screens.migrations import MigrationsScreen
 from vagent_tui.ui.widgets.migration_rows import TasksTable
 
 ROWS = 40
@@ -143,7 +144,7 @@ async def test_the_screen_ticks_the_elapsed_times_and_nothing_else(make_app: Mak
     app.watcher.min_interval = app.watcher.max_interval = 3600.0  # no poll meanwhile
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, MigrationsScreen)
         await pilot.press("s")
         await wait_for(pilot, lambda: len(app.watcher.tasks) == 1)
         await settle(pilot)

@@ -239,7 +239,12 @@ async def test_enter_in_the_field_is_refused_on_a_read_only_profile(
     app = VagentApp(demo_client("demo-reseller"), initial_screen="migrations", read_only=True)
     said: list[str] = []
     notify = app.notify
-    app.notify = lambda message, **kw: (said.append(str(message)), notify(message, **kw))[1]
+
+    def recording(message: str, **kwargs: Any) -> None:
+        said.append(str(message))
+        notify(message, **kwargs)
+
+    monkeypatch.setattr(app, "notify", recording)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         screen = app.screen

@@ -14,8 +14,11 @@ import pytest
 from rich.console import Console
 from textual.widgets import DataTable, Static
 
-from tests.helpers import MakeApp, settle, sim_of
-from vagent_tui.sim import routes_agents
+from tests.helpers import MakeApp, settle, shown, sim_of
+from vagent_tui.sim import catalog, routes_agents
+from vagent_tui.ui.screens.agent import AgentScreen
+from vagent_tui.ui.screens.tokens import TokensScreen
+from vagent_tui.ui.screens.voices import VoicesScreen
 
 AGENT = 1111
 
@@ -37,7 +40,7 @@ async def test_a_token_with_nulls_and_a_numeric_timestamp_is_listed(make_app: Ma
                                   "timestamp": 1750194180352, "userId": 1000}  # fmt: skip
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, TokensScreen)
         table = screen.query_one("#tokens-table", DataTable)
         rows = [cells(table, k) for k in range(table.row_count)]
         [row] = [r for r in rows if r[0].endswith("0000")]
@@ -48,7 +51,7 @@ async def test_a_token_with_nulls_and_a_numeric_timestamp_is_listed(make_app: Ma
 async def test_voices_with_null_names_and_items_are_listed(
     make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real = routes_agents.voices_for
+    real = catalog.voices_for
 
     def with_nulls(*args: Any, **kwargs: Any) -> list[Any]:
         voices = list(real(*args, **kwargs))
@@ -59,7 +62,7 @@ async def test_voices_with_null_names_and_items_are_listed(
     app = make_app("voices")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, VoicesScreen)
         table = screen.query_one("#voices-table", DataTable)
         assert table.row_count == 34
         assert cells(table, 0)[:3] == ["—", "—", "en-US"]
@@ -75,7 +78,7 @@ async def test_an_agent_configuration_with_nulls_is_shown(make_app: MakeApp) -> 
                 autoRecordingNotification=True)  # fmt: skip
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, AgentScreen)
         fields = text_of(screen, "#agent-fields")
         assert "front desk" in fields
         assert "Functions (actions)" in fields and live["actions"][1]["name"] in fields

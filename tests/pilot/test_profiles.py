@@ -9,11 +9,12 @@ import stat
 from typing import Any
 
 import pytest
+from textual.app import App
 from textual.command import CommandList
 from textual.pilot import Pilot
-from textual.widgets import Button, Input, Static
+from textual.widgets import Button, Input, Select, Static
 
-from tests.helpers import MakeApp, settle, wait_for
+from tests.helpers import MakeApp, settle, sim_of, wait_for
 from vagent_tui import config as cfg
 from vagent_tui.services.connect import demo_client
 from vagent_tui.sim import create_app
@@ -67,7 +68,7 @@ def _notes(app: Any) -> list[str]:
     return [str(n.message) for n in app._notifications]
 
 
-def _bar(app: Any) -> ContextBar:
+def _bar(app: App[Any]) -> ContextBar:
     return app.screen.query_one(ContextBar)
 
 
@@ -105,7 +106,7 @@ async def _fill_setup(
     screen.query_one("#setup-url", Input).value = URL
     screen.query_one("#setup-token", Input).value = token
     screen.query_one("#setup-name", Input).value = name
-    screen.query_one("#setup-tier").value = tier
+    screen.query_one("#setup-tier", Select).value = tier
     await pilot.pause()
     return screen
 
@@ -268,11 +269,11 @@ async def test_prod_profile_banner_and_read_only_refusals() -> None:
     app = _app(config, "p", screen="sip")
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await settle(pilot)
-        sim = app.connection.api.sim_app.state.sim  # type: ignore[union-attr]
+        sim = sim_of(app)
         bar = _bar(app)
         assert bar.has_class("-tier-prod") and " PROD " in str(bar.content)
         assert "read-only" in str(bar.content)
-        assert app.read_only and app.connection.api.read_only  # type: ignore[union-attr]
+        assert app.read_only and app.connection.api.read_only
         footer = {b.binding.action for b in app.screen.active_bindings.values() if b.enabled}
         assert "add" not in footer and "remove" not in footer and "reload" in footer
         before = len(sim.requests)
@@ -299,10 +300,10 @@ async def test_transport_refuses_writes_even_from_a_form_button() -> None:
     app = _app(None, None, read_only=True, screen="sip")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        sim = app.connection.api.sim_app.state.sim  # type: ignore[union-attr]
+        sim = sim_of(app)
         before = sim.count("POST")
         with pytest.raises(ReadOnlyRefused):
-            await app.connection.api.add_sip_entry("10.0.0.1")  # type: ignore[union-attr]
+            await app.connection.api.add_sip_entry("10.0.0.1")
         assert sim.count("POST") == before
 
 

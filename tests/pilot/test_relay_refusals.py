@@ -16,6 +16,7 @@ from tests.helpers import MakeApp, settle, shown
 from vagent_tui.api.errors import ApiError
 from vagent_tui.ui.dialogs import ConfirmModal
 from vagent_tui.ui.screens.base import BaseScreen
+from vagent_tui.ui.screens.webhooks import WebhooksScreen
 
 FORBIDDEN = "Forbidden: relays are managed by your reseller"
 
@@ -39,7 +40,7 @@ async def test_a_403_on_the_relay_list_shows_the_servers_message(
     monkeypatch.setattr(app.connection.api, "list_relays", refuse)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, WebhooksScreen)
         assert screen.premium is False  # the configurations are unknown
         notice = _notice(app)
         assert FORBIDDEN in notice and "premium" not in notice.lower()
@@ -54,12 +55,12 @@ async def test_a_403_on_a_relay_delete_shows_the_servers_message(make_app: MakeA
     app = make_app("webhooks")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, WebhooksScreen)
 
         async def refuse(*args: Any, **kwargs: Any) -> Any:
             raise ApiError(403, FORBIDDEN)
 
-        app.connection.api.delete_relay = refuse
+        app.connection.api.delete_relay = refuse  # type: ignore[method-assign]
         await pilot.press("t")
         await settle(pilot)
         table = screen.relay_table

@@ -7,11 +7,16 @@ from typing import Any
 
 import pytest
 from rich.console import Console
+from textual.app import App
 from textual.pilot import Pilot
+from textual.screen import Screen
 from textual.widgets import Input, OptionList, Static
+from textual.widgets.tree import TreeNode
 
-from tests.helpers import MakeApp, fail_once, settle, sim_of, wait_for
+from tests.helpers import MakeApp, fail_once, settle, shown, sim_of, wait_for
 from vagent_tui.api.errors import ApiError
+from vagent_tui.api.models import Account
+from vagent_tui.ui.screens.scope import ScopeScreen
 from vagent_tui.ui.widgets.account_tree import AccountMatches
 
 ACCOUNT = "/api/v2/account"
@@ -19,14 +24,16 @@ SEARCH = "/api/v2/searchAccounts"
 LISTS = ("/api/v2/listResellers", "/api/v2/listOrganizations", "/api/v2/listAccounts")
 
 
-def list_requests(app: Any) -> list[str]:
-    sim = app.connection.api.sim_app.state.sim
+def list_requests(app: App[Any]) -> list[str]:
+    sim = sim_of(app)
     keys = ("targetPartnerId", "targetResellerId", "targetOrganizationId")
     return [next(r.query[k] for k in keys if k in r.query) for r in sim.requests if r.path in LISTS]
 
 
-def node_of(screen: Any, account_id: int) -> Any:
-    def walk(node: Any) -> Any:
+def node_of(screen: Screen[Any], account_id: int) -> TreeNode[Account] | None:
+    assert isinstance(screen, ScopeScreen), f"{type(screen).__name__} on show, not the scope"
+
+    def walk(node: TreeNode[Account]) -> TreeNode[Account] | None:
         if node.data is not None and node.data.id == account_id:
             return node
         for child in node.children:
@@ -38,15 +45,27 @@ def node_of(screen: Any, account_id: int) -> Any:
     return walk(screen.account_tree.root)
 
 
-async def expand(pilot: Pilot[None], screen: Any, account_id: int) -> None:
+def node_at(screen: ScopeScreen, account_id: int) -> TreeNode[Account]:
+    """The tree's node of ``account_id``, which the test expects is there."""
     node = node_of(screen, account_id)
     assert node is not None, f"node {account_id} is not in the tree"
+    return node
+
+
+def data_of(node: TreeNode[Account]) -> Account:
+    """The account a node of the tree shows."""
+    assert node.data is not None, f"node {node.label} has no account"
+    return node.data
+
+
+async def expand(pilot: Pilot[None], screen: ScopeScreen, account_id: int) -> None:
+    node = node_at(screen, account_id)
     screen.account_tree.move_cursor(node)
     await pilot.press("space")
     await settle(pilot)
 
 
-def text_of(screen: Any, selector: str) -> str:
+def text_of(screen: Screen[Any], selector: str) -> str:
     """The plain text a Static shows (a Text or a rich table), on one wide console."""
     console = Console(width=300, file=io.StringIO(), record=True)
     console.print(screen.query_one(selector, Static).content)
@@ -57,7 +76,7 @@ async def test_owner_scope_and_lazy_tree(make_app: MakeApp) -> None:
     app = make_app("scope")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, ScopeScreen)
         info = text_of(screen, "#scope-info")
         assert "Northwind Voice Partners" in info
         assert "Partner Admin" in info and "rule 1 of 4: accountType is partner" in info
@@ -84,7 +103,7 @@ async def test_pick_target_updates_header_and_agent_screen(make_app: MakeApp) ->
     app = make_app("scope")
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, ScopeScreen)
         await expand(pilot, screen, 1100)
         await expand(pilot, screen, 1110)
         screen.account_tree.move_cursor(node_of(screen, 1111))
@@ -93,7 +112,7 @@ async def test_pick_target_updates_header_and_agent_screen(make_app: MakeApp) ->
         assert app.connection.target_id == 1111
         header = text_of(screen, "#context-bar")
         assert "acting as Acme Dental Front Desk (#1111) via key of Northwind" in header
-        assert "● " in str(node_of(screen, 1111).label)
+        assert "● " in str(node_at(screen, 1111).label)
         assert "✓ Now acting as Acme Dental Front Desk" in text_of(screen, "#status")
         # The agent screen follows the target.
         await pilot.press("2")
@@ -109,19 +128,19 @@ async def test_pick_target_updates_header_and_agent_screen(make_app: MakeApp) ->
         assert "acting as key owner" in text_of(app.screen, "#context-bar")
 
 
-def searches(app: Any) -> list[str]:
+def searches(app: App[Any]) -> list[str]:
     """The ``queryText`` of every ``searchAccounts`` request so far."""
-    sim = app.connection.api.sim_app.state.sim
+    sim = sim_of(app)
     return [r.query.get("queryText", "") for r in sim.requests if r.path == SEARCH]
 
 
-def shown(screen: Any) -> list[str]:
+def match_lines(screen: Screen[Any]) -> list[str]:
     """The lines of the matches list, as shown."""
     matches = screen.query_one("#scope-matches", OptionList)
     return [str(matches.get_option_at_index(i).prompt) for i in range(matches.option_count)]
 
 
-def highlighted_id(screen: Any) -> int | None:
+def highlighted_id(screen: Screen[Any]) -> int | None:
     option = screen.query_one("#scope-matches", OptionList).highlighted_option
     return int(option.id) if option is not None and option.id is not None else None
 
@@ -130,7 +149,7 @@ async def test_filter_searches_and_one_enter_picks_the_top_match(make_app: MakeA
     app = make_app("scope")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, ScopeScreen)
         await pilot.press("slash")
         assert isinstance(app.focused, Input)
         await pilot.press(*"lakeside bil")
@@ -159,7 +178,12 @@ async def test_pine_enter_picks_pinecrest_not_the_key_owner(make_app: MakeApp) -
         await settle(pilot)
         toasts: list[str] = []
         shown_toast = app.notify
-        app.notify = lambda message, **kw: (toasts.append(message), shown_toast(message, **kw))
+
+        def notify(message: str, **kw: Any) -> None:
+            toasts.append(message)
+            shown_toast(message, **kw)
+
+        app.notify = notify  # type: ignore[method-assign]
         await pilot.press("slash", *"pine")
         await settle(pilot)
         assert highlighted_id(app.screen) == 1310  # Pinecrest Law
@@ -183,10 +207,10 @@ async def test_enter_typed_fast_waits_for_the_answer_for_the_text(make_app: Make
     app = make_app("scope")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, ScopeScreen)
         await pilot.press("slash", *"sum")
         await settle(pilot)
-        assert "Summit Reseller Group" in shown(screen)[0]
+        assert "Summit Reseller Group" in match_lines(screen)[0]
         sim_of(app).latency_ms = 1500  # long enough to look before the answer
         await pilot.press("backspace", "backspace", "backspace", *"metro", "enter")
         await pilot.pause(0.1)
@@ -213,7 +237,7 @@ async def test_typing_on_drops_a_waiting_enter_and_an_older_answer(
     app = make_app("scope")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, ScopeScreen)
         real = AccountDirectory.search
         release = asyncio.Event()
         pine_answered = asyncio.Event()
@@ -239,14 +263,15 @@ async def test_typing_on_drops_a_waiting_enter_and_an_older_answer(
         await settle(pilot)
         assert screen.query_one(AccountMatches).answered == "petro"
         assert app.connection.target is None
-        assert screen._answer.query == "petro"  # the answer for "pine" never showed
+        answer = screen._answer
+        assert answer is not None and answer.query == "petro"  # the one for "pine" never showed
 
 
 async def test_no_answer_is_given_while_the_search_is_on_its_way(make_app: MakeApp) -> None:
     app = make_app("scope")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, ScopeScreen)
         sim_of(app).latency_ms = 1500
         await pilot.press("slash", *"zzzz")
         await pilot.pause(0.1)
@@ -254,14 +279,14 @@ async def test_no_answer_is_given_while_the_search_is_on_its_way(make_app: MakeA
         assert "No account" not in text_of(screen, "#scope-answer")
         await wait_for(pilot, lambda: screen.query_one(AccountMatches).answered == "zzzz")
         assert text_of(screen, "#scope-answer").strip() == "No account matches “zzzz”"
-        assert shown(screen) == []
+        assert match_lines(screen) == []
 
 
 async def test_down_in_the_field_moves_the_highlight_and_enter_picks_it(make_app: MakeApp) -> None:
     app = make_app("scope")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, ScopeScreen)
         await pilot.press("slash", *"pinecrest")
         await settle(pilot)
         first = highlighted_id(screen)
@@ -277,7 +302,7 @@ async def test_a_click_highlights_and_a_double_click_picks(make_app: MakeApp) ->
     app = make_app("scope")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, ScopeScreen)
         await pilot.press("slash", *"pinecrest")
         await settle(pilot)
         assert highlighted_id(screen) == 1310
@@ -294,7 +319,7 @@ async def test_a_click_highlights_and_a_double_click_picks(make_app: MakeApp) ->
         await pilot.click("#scope-tree", offset=(6, 1))  # Bluebird Telecom
         await settle(pilot)
         cursor = screen.account_tree.cursor_node
-        assert cursor is not None and cursor.data.id == 1100
+        assert cursor is not None and data_of(cursor).id == 1100
         assert app.connection.target_id == second
         await pilot.click("#scope-tree", offset=(6, 1), times=2)
         await settle(pilot)
@@ -307,24 +332,26 @@ async def test_a_key_that_cannot_search_walks_and_says_how_far(
     app = make_app("scope")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, ScopeScreen)
 
         async def refuse(*args: Any, **kwargs: Any) -> Any:
             raise ApiError(404, "Not found")
 
         monkeypatch.setattr(app.connection.api, "search_accounts", refuse)
-        screen.directory.walk_limit = 3  # the root's children, then it stops
+        directory = screen.directory
+        assert directory is not None
+        directory.walk_limit = 3  # the root's children, then it stops
         await pilot.press("slash", *"pinecrest intake")
         await settle(pilot)
-        lines = shown(screen)
+        lines = match_lines(screen)
         assert "No account matches “pinecrest intake”" in text_of(screen, "#scope-answer")
         assert "only the first" in lines[-1] and "others may match" in lines[-1]
         assert "HTTP 404" in text_of(screen, "#status")
-        screen.directory.walk_limit = 5000
+        directory.walk_limit = 5000
         await pilot.press("backspace")
         await settle(pilot)
-        assert "Pinecrest Intake" in shown(screen)[0]
-        assert not any("only the first" in line for line in shown(screen))
+        assert "Pinecrest Intake" in match_lines(screen)[0]
+        assert not any("only the first" in line for line in match_lines(screen))
 
 
 async def test_failed_switch_keeps_old_target(
@@ -333,7 +360,7 @@ async def test_failed_switch_keeps_old_target(
     app = make_app("scope", account=1111)
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, ScopeScreen)
         assert app.connection.target_id == 1111
 
         async def refuse(*, target: int | None = None) -> Any:
@@ -353,8 +380,8 @@ async def test_escape_cancels_a_slow_switch(make_app: MakeApp) -> None:
     app = make_app("scope")
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await settle(pilot)
-        screen = app.screen
-        app.connection.api.sim_app.state.sim.latency_ms = 3000
+        screen = shown(app, ScopeScreen)
+        sim_of(app).latency_ms = 3000
         screen.account_tree.move_cursor(node_of(screen, 1200))
         await pilot.press("enter")
         await wait_for(pilot, lambda: "Switching to Cascade" in text_of(screen, "#status"))
@@ -369,7 +396,7 @@ async def test_restricted_member(make_app: MakeApp) -> None:
     app = make_app("scope", token="demo-member")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, ScopeScreen)
         info = text_of(screen, "#scope-info")
         assert "Organization Admin" in info and "rule 4" in info
         assert "restricted by permittedAccountIds to 1112, 1113" in info
@@ -378,10 +405,10 @@ async def test_restricted_member(make_app: MakeApp) -> None:
         # Rule 5: the member may not list its organization; each permitted account is
         # read as a target instead.
         assert list_requests(app) == []
-        sim = app.connection.api.sim_app.state.sim
+        sim = sim_of(app)
         reads = {r.query.get("targetAccountId") for r in sim.requests if r.path == ACCOUNT}
         assert reads == {None, "1112", "1113"}
-        ids = [child.data.id for child in screen.account_tree.root.children]
+        ids = [data_of(child).id for child in screen.account_tree.root.children]
         assert ids == [1112, 1113]
         screen.account_tree.move_cursor(node_of(screen, 1113))
         await pilot.press("enter")
@@ -424,15 +451,15 @@ async def test_user_shaped_admin_keys(
     app = make_app("scope", token=token)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, ScopeScreen)
         info = text_of(screen, "#scope-info")
         assert f"{verdict} — {reason}" in info
         assert f"every child account of {level} #{scope_id}" in info
         assert f"to act as {level} #{scope_id}, pick it below" in info
         assert "restricted" not in info
         (child,) = screen.account_tree.root.children
-        assert child.data.id == scope_id and child.is_expanded
-        assert [c.data.id for c in child.children] == below
+        assert data_of(child).id == scope_id and child.is_expanded
+        assert [data_of(c).id for c in child.children] == below
         screen.account_tree.move_cursor(child)
         await pilot.press("enter")
         await settle(pilot)
@@ -444,7 +471,7 @@ async def test_agent_level_key(make_app: MakeApp) -> None:
     app = make_app("scope", token="demo-agent")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, ScopeScreen)
         info = text_of(screen, "#scope-info")
         assert "Agent account" in info and "rule 3 of 4: accountType is account" in info
         assert "its own agent account only" in info
@@ -457,7 +484,7 @@ async def test_connect_error_and_retry(make_app: MakeApp) -> None:
     app = make_app("scope", token="not-a-key")
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, ScopeScreen)
         assert "Could not connect: HTTP 401: Unauthorized Request" in text_of(screen, "#scope-info")
         # A refused token needs a new one, not a retry (r still reconnects, with one).
         assert "needs replacing, not a retry" in text_of(screen, "#status")
@@ -467,7 +494,12 @@ async def test_connect_error_and_retry(make_app: MakeApp) -> None:
         await settle(pilot)
         info = text_of(screen, "#scope-info")
         assert "Acme Dental Group" in info and "Organization Admin" in info
-        assert [c.data.id for c in screen.account_tree.root.children] == [1111, 1112, 1113, 1118]
+        assert [data_of(c).id for c in screen.account_tree.root.children] == [
+            1111,
+            1112,
+            1113,
+            1118,
+        ]
 
 
 async def test_tree_load_error_and_retry(
@@ -476,7 +508,7 @@ async def test_tree_load_error_and_retry(
     app = make_app("scope")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, ScopeScreen)
         app.connection.api.get_retries = 0  # no retry of the service's: the failure shows
         fail_once(
             monkeypatch, app.connection.api, "list_organizations", ApiError(500, "Internal error")
@@ -484,11 +516,11 @@ async def test_tree_load_error_and_retry(
         await expand(pilot, screen, 1100)
         status = text_of(screen, "#status")
         assert "HTTP 500" in status and "Internal error" in status
-        assert "failed" in str(node_of(screen, 1100).label)
+        assert "failed" in str(node_at(screen, 1100).label)
         await pilot.press("r")
         await settle(pilot)
         await expand(pilot, screen, 1100)
-        assert [c.data.id for c in node_of(screen, 1100).children] == [1110, 1120]
+        assert [data_of(c).id for c in node_at(screen, 1100).children] == [1110, 1120]
 
 
 async def test_children_still_arrive_when_the_target_changes_meanwhile(
@@ -502,7 +534,7 @@ async def test_children_still_arrive_when_the_target_changes_meanwhile(
     app = make_app("scope")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, ScopeScreen)
         await expand(pilot, screen, 1100)
         real = AccountDirectory.children
 
@@ -511,14 +543,14 @@ async def test_children_still_arrive_when_the_target_changes_meanwhile(
             return await real(self, account, **kw)
 
         monkeypatch.setattr(AccountDirectory, "children", slow)
-        node = node_of(screen, 1110)
+        node = node_at(screen, 1110)
         screen.account_tree.move_cursor(node)
         await pilot.press("space")
         await pilot.pause(0.05)
         app.select_target(1100)  # another target while the children load
         await wait_for(pilot, lambda: app.connection.target_id == 1100)
         await wait_for(pilot, lambda: len(node.children) == 4)
-        assert "loading" not in node.label.plain
+        assert "loading" not in str(node.label)
 
 
 async def test_another_profile_rebuilds_the_tree(make_app: MakeApp) -> None:
@@ -552,7 +584,7 @@ async def test_the_first_level_is_read_while_the_screen_is_built_and_r_reads_afr
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         assert tree_reads == []  # the tree had its first level when it was built
-        screen = app.screen
+        screen = shown(app, ScopeScreen)
         connection = app.connection
         assert connection.directory is not None and connection.owner is not None
         # Read once, by the connection, and shown from there: no second read by the tree.

@@ -14,7 +14,9 @@ import re
 import stat
 from pathlib import Path
 
-from tests.helpers import settle
+from textual.widgets import Input
+
+from tests.helpers import settle, shown
 from vagent_tui import config
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import AdrExportConfig
@@ -22,6 +24,10 @@ from vagent_tui.services.connect import demo_client
 from vagent_tui.sim import create_app
 from vagent_tui.ui.app import VagentApp
 from vagent_tui.ui.registry import SCREENS
+from vagent_tui.ui.screens.base import BaseScreen
+from vagent_tui.ui.screens.tokens import TokensScreen
+from vagent_tui.ui.widgets.entry_forms import TokenForm
+from vagent_tui.ui.widgets.new_token import NewTokenModal
 
 SENTINEL = "vgt-SENTINEL-4242-abcdef"
 UNREDACTED = re.compile(r"token=(?!\*\*\*|\$VAGENT_TOKEN)[^&\s'\"]+", re.I)
@@ -73,7 +79,7 @@ async def test_sentinel_token_leaks_nowhere(tmp_path: Path) -> None:
             for info in SCREENS:
                 app.action_show(info.name)
                 await settle(pilot)
-                app.screen.action_reload()
+                shown(app, BaseScreen).action_reload()
                 await settle(pilot)
                 shots.append(app.export_screenshot())
                 for key in ("j", "k", "question_mark", "question_mark"):
@@ -107,14 +113,13 @@ async def test_sentinel_token_leaks_nowhere(tmp_path: Path) -> None:
             # a token created through the tokens screen: shown once
             app.action_show("tokens")
             await settle(pilot)
-            screen = app.screen
-            screen.action_add()
+            shown(app, TokensScreen).action_add()
             await settle(pilot)
-            form = app.screen  # the create form (a dialog)
-            form.query_one("#form-description").value = "sentinel run"
+            form = shown(app, TokenForm)  # the create form (a dialog)
+            form.query_one("#form-description", Input).value = "sentinel run"
             form.submit()
             await settle(pilot)
-            modal = app.screen
+            modal = shown(app, NewTokenModal)
             created.append(modal._value)
             shots.append(app.export_screenshot())
             modal.action_close()
@@ -122,7 +127,7 @@ async def test_sentinel_token_leaks_nowhere(tmp_path: Path) -> None:
             shots.append(app.export_screenshot())
             # a 401: a bad token (containing the sentinel's shape) fails without echoing it
             sim.tokens.pop(SENTINEL)
-            app.screen.action_reload()
+            shown(app, BaseScreen).action_reload()
             await settle(pilot)
             shots.append(app.export_screenshot())
             try:

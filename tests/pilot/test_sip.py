@@ -12,7 +12,9 @@ from tests.helpers import MakeApp, fail_once, settle, shown, sim_of
 from vagent_tui.api.errors import ApiError
 from vagent_tui.ui.dialogs import ConfirmModal
 from vagent_tui.ui.screens.base import BaseScreen
+from vagent_tui.ui.screens.sip import SipScreen
 from vagent_tui.ui.widgets.entry_forms import SipEntryForm
+from vagent_tui.ui.widgets.form import FormField
 
 PATH = "/api/v2/sip/ipWhitelist"
 OWNER = 1000  # demo-partner's own account
@@ -55,7 +57,7 @@ async def test_lists_entries_of_the_acting_account(make_app: MakeApp) -> None:
     app = make_app("sip")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, SipScreen)
         assert [e.ip for e in screen.entries] == _ips(app)
         assert screen.table.row_count == len(_ips(app))
         assert "whitelisted addresses" in _status(app)
@@ -69,7 +71,7 @@ async def test_add_valid_entry_refreshes_and_highlights(make_app: MakeApp) -> No
         await _fill(pilot, form, "2001:DB8::42", "Lab trunk")
         await pilot.press("enter")
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, SipScreen)
         assert screen.__class__.__name__ == "SipScreen"
         assert "2001:db8::42" in _ips(app)  # normalised before sending
         entry = next(e for e in sim_of(app).sip[OWNER] if e["ip"] == "2001:db8::42")
@@ -93,7 +95,7 @@ async def test_invalid_input_is_shown_at_the_field_and_nothing_sent(make_app: Ma
             await _fill(pilot, form, bad, "x")
             await _submit(pilot, form)
             await settle(pilot)
-            field = form.query_one("#field-ip")
+            field = form.query_one("#field-ip", FormField)
             assert expected in field.error, (bad, field.error)
             assert app.focused is form.query_one("#form-ip", Input)
             assert app.screen is form
@@ -165,7 +167,7 @@ async def test_remove_after_confirmation(make_app: MakeApp) -> None:
         await pilot.click("#confirm")
         await settle(pilot)
         assert first not in _ips(app)
-        assert first not in [e.ip for e in app.screen.entries]
+        assert first not in [e.ip for e in shown(app, SipScreen).entries]
         assert "deleted" in _status(app)
 
 
@@ -197,7 +199,7 @@ async def test_remove_already_gone_shows_404(make_app: MakeApp) -> None:
         await settle(pilot)
         status = _status(app)
         assert "HTTP 404: IP entry not found" in status and "already gone" in status
-        assert first not in [e.ip for e in app.screen.entries]  # list refreshed
+        assert first not in [e.ip for e in shown(app, SipScreen).entries]  # list refreshed
 
 
 async def test_follows_target_change_and_shows_list_errors(
@@ -208,7 +210,7 @@ async def test_follows_target_change_and_shows_list_errors(
         await settle(pilot)
         app.select_target(1111)
         await settle(pilot)
-        assert [e.ip for e in app.screen.entries] == _ips(app, 1111)
+        assert [e.ip for e in shown(app, SipScreen).entries] == _ips(app, 1111)
         fail_once(monkeypatch, app.connection.api, "list_sip_whitelist", ApiError(500, "boom"))
         await pilot.press("r")
         await settle(pilot)

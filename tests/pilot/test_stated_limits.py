@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from textual.widgets import DataTable, Input
 
-from tests.helpers import MakeApp, settle, sim_of
+from tests.helpers import MakeApp, settle, shown, sim_of
 from vagent_tui.ui.dialogs import PromptModal
+from vagent_tui.ui.screens.billing import BillingScreen
+from vagent_tui.ui.screens.tokens import TokensScreen
 from vagent_tui.ui.widgets.new_token import NewTokenModal
 
 ADR = "/api/v2/billing/adrExportConfig"
@@ -23,7 +25,7 @@ async def test_a_long_adr_rotation_is_sent_and_the_platforms_answer_shown(
     app = make_app("billing")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, BillingScreen)
         typed = {"host": "files.example.com", "username": "adr", "password": "pw-1",
                  "rotation": "2880"}  # fmt: skip
         for name, text in typed.items():
@@ -44,7 +46,7 @@ async def test_a_token_with_an_empty_description_is_created(make_app: MakeApp) -
     app = make_app("tokens")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, TokensScreen)
         sim = sim_of(app)
         await pilot.press("a", "enter")  # the description left empty
         await settle(pilot)

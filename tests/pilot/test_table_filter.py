@@ -11,8 +11,12 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Static
 
-from tests.helpers import MakeApp, settle, sim_of
+from tests.helpers import MakeApp, known, settle, shown, sim_of
 from vagent_tui.ui.dialogs import ConfirmModal
+from vagent_tui.ui.screens.rollout import RolloutScreen
+from vagent_tui.ui.screens.sip import SipScreen
+from vagent_tui.ui.screens.tokens import TokensScreen
+from vagent_tui.ui.widgets.migration_rows import TasksTable
 from vagent_tui.ui.widgets.table_filter import FilterInput, FilterRow
 from vagent_tui.ui.widgets.tables import SafeTable, original_key
 
@@ -43,14 +47,14 @@ async def test_sip_filter_narrows_restores_and_delete_targets_the_shown_row(
     app = make_app("sip")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, SipScreen)
         table = screen.table
         everything = _keys(table)
         assert len(everything) == 2
         row = await _filter(pilot, "BACK")  # any case: "Backup trunk"
         assert _keys(table) == ["198.51.100.107"]
         assert _count(row) == "1 of 2 rows"
-        assert screen.highlighted.ip == "198.51.100.107"
+        assert known(screen.highlighted).ip == "198.51.100.107"
         await pilot.press("enter")  # back to the table, still filtered
         await settle(pilot)
         assert screen.focused is table
@@ -78,7 +82,7 @@ def _words(table: SafeTable, key: str | None) -> str:
     return " ".join(c.plain if hasattr(c, "plain") else str(c) for c in cells).lower()
 
 
-def _tokens_pick(screen: Any) -> str | None:
+def _tokens_pick(screen: TokensScreen) -> str | None:
     return screen.highlighted_key
 
 
@@ -195,7 +199,7 @@ async def test_rollout_filters_its_plan(make_app: MakeApp) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         await planned(pilot, voice=VOICE)
-        app.screen.table.focus()
+        shown(app, RolloutScreen).table.focus()
         await settle(pilot)
         await _narrow_and_restore(pilot, "#rollout-table", _rollout_pick)
 
@@ -212,7 +216,7 @@ async def test_migrations_tasks_filter_and_draw_the_rows_shown(make_app: MakeApp
         await start(pilot)
         await settle(pilot)
         dental, after = app.watcher.tasks.values()
-        table = screen.query_one("#mig-tasks", SafeTable)
+        table = screen.query_one("#mig-tasks", TasksTable)
         table.focus()
         await settle(pilot)
         row = await _filter(pilot, "after")

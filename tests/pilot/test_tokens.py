@@ -12,12 +12,14 @@ import asyncio
 import html
 from typing import Any
 
+from textual.screen import Screen
 from textual.widgets import DataTable, Input, Label, TextArea
 
-from tests.helpers import fail_once, settle, sim_of
+from tests.helpers import fail_once, settle, shown, sim_of
 from vagent_tui.api.errors import ApiError, RequestTimeout
 from vagent_tui.api.models import mask_secret
 from vagent_tui.ui.dialogs import ConfirmModal
+from vagent_tui.ui.screens.tokens import TokensScreen
 from vagent_tui.ui.widgets.entry_forms import TokenForm
 from vagent_tui.ui.widgets.form import FormField
 from vagent_tui.ui.widgets.new_token import NewTokenModal
@@ -47,7 +49,7 @@ def screen_text(app: Any) -> str:
     return html.unescape(app.export_screenshot()).replace("\xa0", " ")
 
 
-def field(screen: Any, name: str) -> FormField:
+def field(screen: Screen[Any], name: str) -> FormField:
     return screen.query_one(f"#field-{name}", FormField)
 
 
@@ -64,13 +66,13 @@ async def test_list_is_masked_and_complete(make_app: Any) -> None:
     app = make_app("tokens")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, TokensScreen)
         assert type(screen).__name__ == "TokensScreen"
         mine = tokens_of(app, 1000)
         rows = cells(screen)
         assert len(rows) == len(mine) == 2
-        shown = {row[0] for row in rows}
-        assert shown == {mask_secret(t) for t in mine}
+        masked = {row[0] for row in rows}
+        assert masked == {mask_secret(t) for t in mine}
         for row in rows:
             assert row[2] == "admin" and row[4] == "1000"
             assert row[3].endswith("UTC")
@@ -87,7 +89,7 @@ async def test_create_shows_the_value_once_then_forgets_it(make_app: Any) -> Non
     app = make_app("tokens")
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, TokensScreen)
         before = set(tokens_of(app, 1000))
         await pilot.press("a")
         await pilot.pause()
@@ -105,9 +107,9 @@ async def test_create_shows_the_value_once_then_forgets_it(make_app: Any) -> Non
         modal = app.screen
         assert isinstance(modal, NewTokenModal)
         assert modal.query_one("#new-token-value", TextArea).text == value
-        shown = screen_text(app)
-        assert "will not be shown again" in shown
-        assert value in shown  # so the sentinel below can see a value when one is shown
+        text = screen_text(app)
+        assert "will not be shown again" in text
+        assert value in text  # so the sentinel below can see a value when one is shown
         await pilot.press("y")
         await pilot.pause()
         assert app.clipboard == value
@@ -115,7 +117,7 @@ async def test_create_shows_the_value_once_then_forgets_it(make_app: Any) -> Non
         await pilot.press("escape")
         await settle(pilot)
 
-        assert app.screen is screen
+        assert shown(app, TokensScreen) is screen
         # The list refreshed: the new token is there, masked.
         rows = cells(screen)
         assert len(rows) == 3
@@ -135,7 +137,7 @@ async def test_create_server_error_keeps_the_input(make_app: Any, monkeypatch: A
     app = make_app("tokens")
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, TokensScreen)
 
         async def boom(*_args: Any, **_kwargs: Any) -> Any:
             raise ApiError(500, "boom")
@@ -156,7 +158,7 @@ async def test_create_server_error_keeps_the_input(make_app: Any, monkeypatch: A
         assert isinstance(app.screen, NewTokenModal)
         await pilot.press("escape")
         await settle(pilot)
-        assert app.screen is screen
+        assert shown(app, TokensScreen) is screen
         assert len(sim_of(app).tokens) == count + 1
 
 
@@ -188,10 +190,10 @@ async def test_escape_cancels_the_form(make_app: Any) -> None:
     app = make_app("tokens")
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, TokensScreen)
         await pilot.press("a", *"draft", "escape")
         await settle(pilot)
-        assert app.screen is screen
+        assert shown(app, TokensScreen) is screen
         assert screen.focused is screen.query_one("#tokens-table")
         assert sim_of(app).count("POST", PATH) == 0
 
@@ -200,7 +202,7 @@ async def test_delete_after_confirmation(make_app: Any) -> None:
     app = make_app("tokens")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, TokensScreen)
         [crm] = [t for t, v in tokens_of(app, 1000).items() if v["description"] == "CRM sync"]
         row = [r[0] for r in cells(screen)].index(mask_secret(crm))
         screen.query_one("#tokens-table", DataTable).move_cursor(row=row)
@@ -225,14 +227,14 @@ async def test_cancelled_delete_sends_nothing(make_app: Any) -> None:
     app = make_app("tokens")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, TokensScreen)
         for cancel in ("escape", "enter", "n"):  # Cancel has the focus: Enter cancels
             await pilot.press("d")
             await pilot.pause()
             assert isinstance(app.screen, ConfirmModal)
             await pilot.press(cancel)
             await settle(pilot)
-            assert app.screen is screen
+            assert shown(app, TokensScreen) is screen
             assert "nothing was sent" in status_text(screen)
         assert sim_of(app).count("DELETE", PATH) == 0
         assert len(tokens_of(app, 1000)) == 2
@@ -242,7 +244,7 @@ async def test_deleting_the_key_in_use_warns(make_app: Any) -> None:
     app = make_app("tokens")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, TokensScreen)
         row = [r[0] for r in cells(screen)].index(mask_secret("demo-partner"))
         screen.query_one("#tokens-table", DataTable).move_cursor(row=row)
         await pilot.press("d")
@@ -255,7 +257,7 @@ async def test_delete_of_a_token_already_gone_says_so(make_app: Any) -> None:
     app = make_app("tokens")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, TokensScreen)
         [crm] = [t for t, v in tokens_of(app, 1000).items() if v["description"] == "CRM sync"]
         await highlight(screen, crm)
         del sim_of(app).tokens[crm]  # deleted elsewhere meanwhile
@@ -273,7 +275,7 @@ async def test_delete_server_error_offers_a_retry(make_app: Any, monkeypatch: An
     app = make_app("tokens")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, TokensScreen)
         fail_once(monkeypatch, app.connection.api, "delete_token", ApiError(500, "boom"))
         await pilot.press("d")
         await pilot.pause()
@@ -296,7 +298,7 @@ async def test_delete_unknown_outcome_reads_back_and_never_resends(
     monkeypatch.setattr(app.connection.api, "delete_token", lost)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, TokensScreen)
         [crm] = [t for t, v in tokens_of(app, 1000).items() if v["description"] == "CRM sync"]
         await highlight(screen, crm)
         await pilot.press("d")
@@ -315,7 +317,7 @@ async def test_delete_confirmed_after_the_target_changed_is_not_sent(make_app: A
     app = make_app("tokens")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, TokensScreen)
         await pilot.press("d")
         await pilot.pause()
         assert isinstance(app.screen, ConfirmModal)
@@ -332,7 +334,7 @@ async def test_no_token_highlighted_is_said_on_the_status_line(make_app: Any) ->
     app = make_app("tokens")
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, TokensScreen)
         screen.table.clear()
         await pilot.press("d")
         await pilot.pause()
@@ -345,7 +347,7 @@ async def test_follows_the_target_account(make_app: Any) -> None:
     app = make_app("tokens")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, TokensScreen)
         app.select_target(1111)
         await settle(pilot)
         theirs = tokens_of(app, 1111)
@@ -368,7 +370,7 @@ async def test_list_error_then_retry(make_app: Any, monkeypatch: Any) -> None:
     fail_once(monkeypatch, app.connection.api, "list_tokens", ApiError(500, "boom"))
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, TokensScreen)
         assert "HTTP 500: boom" in status_text(screen)
         assert "press r to retry" in status_text(screen)
         await pilot.press("r")

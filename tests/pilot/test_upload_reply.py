@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input
 
-from tests.helpers import MakeApp, settle, sim_of
+from tests.helpers import MakeApp, settle, shown, sim_of
 from vagent_tui.ui.screens import computer
+from vagent_tui.ui.screens.computer import ComputerScreen
 
 ACCOUNT = 1118
 UPLOAD = f"/api/v2/computer/accounts/{ACCOUNT}/workspace/upload"
@@ -27,7 +28,7 @@ async def test_an_upload_whose_reply_is_not_json_is_reported_done(
     app = make_app("computer", account=ACCOUNT)
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, ComputerScreen)
         sim = sim_of(app)
         sim.faults.set(fault, path_contains="/workspace/upload", remaining=1)
         screen.upload_pane.pick_file(tmp_path / "hello.txt")

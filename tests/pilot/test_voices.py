@@ -9,9 +9,10 @@ import pytest
 from rich.console import Console
 from textual.widgets import DataTable, Input, Select, Static
 
-from tests.helpers import MakeApp, fail_once, settle
+from tests.helpers import MakeApp, fail_once, focus_of, settle, shown
 from vagent_tui.api.errors import ApiError
 from vagent_tui.ui.palette import FAILED
+from vagent_tui.ui.screens.voices import VoicesScreen
 
 ADVANCED = {"elevenlabs", "cartesia"}  # need a pro or enterprise plan in the simulator
 
@@ -36,7 +37,7 @@ async def test_table_lists_every_voice_with_count_and_detail(make_app: MakeApp) 
     app = make_app("voices")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, VoicesScreen)
         assert type(screen).__name__ == "VoicesScreen"
         ids = row_ids(screen)
         assert len(ids) == 34 and ids[0] == "openai-alloy"
@@ -63,7 +64,7 @@ async def test_each_filter_narrows(make_app: MakeApp) -> None:
     app = make_app("voices", account=1113)  # starter plan: advanced voices unavailable
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, VoicesScreen)
         voices = {v.id: v for v in screen.voices}
 
         language = screen.query_one("#voices-language", Select)
@@ -108,7 +109,7 @@ async def test_each_filter_narrows(make_app: MakeApp) -> None:
         await pilot.press("x")  # clear every filter
         await pilot.pause()
         assert len(row_ids(screen)) == 34
-        assert language.value is Select.NULL and avail.value is Select.NULL
+        assert language.is_blank() and avail.is_blank()
 
 
 async def test_unavailable_rows_have_a_glyph(make_app: MakeApp) -> None:
@@ -125,7 +126,7 @@ async def test_text_filter_with_slash(make_app: MakeApp) -> None:
     app = make_app("voices")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, VoicesScreen)
         await pilot.press("slash")
         assert screen.focused is screen.query_one("#voices-text", Input)
         await pilot.press(*"spanish")
@@ -142,7 +143,7 @@ async def test_text_filter_with_slash(make_app: MakeApp) -> None:
         }  # the descriptions say "Spanish" (matching ignores case)
         assert text_of(screen, "#voices-count").strip() == "7 of 34 voices"
         await pilot.press("enter")
-        assert screen.focused is screen.query_one("#voices-table", DataTable)
+        assert focus_of(screen) is screen.query_one("#voices-table", DataTable)
 
 
 async def test_copy_voice_id(make_app: MakeApp) -> None:
@@ -159,7 +160,7 @@ async def test_follows_the_target_account(make_app: MakeApp) -> None:
     app = make_app("voices")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, VoicesScreen)
         assert all(v.available for v in screen.voices)  # enterprise partner
         app.select_target(1113)  # starter plan
         await settle(pilot)
@@ -178,7 +179,7 @@ async def test_api_error_shown_and_retry(
     fail_once(monkeypatch, app.connection.api, "list_voices", ApiError(500, "boom"))
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, VoicesScreen)
         status = text_of(screen, "#status")
         assert "HTTP 500: boom" in status and "press r to retry" in status
         assert row_ids(screen) == []
@@ -194,7 +195,7 @@ async def test_failed_load_after_a_switch_shows_no_stale_rows(
     app = make_app("voices")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, VoicesScreen)
         assert len(row_ids(screen)) == 34
 
         async def refused(**kwargs: Any) -> Any:
@@ -214,7 +215,7 @@ async def test_connect_failure_is_explained_on_the_screen_and_r_reconnects(
     app = make_app("voices", token="not-a-key")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, VoicesScreen)
         status = text_of(screen, "#status")
         assert "Not connected: HTTP 401: Unauthorized Request" in status
         assert "needs replacing, not a retry" in status  # r would be refused the same way

@@ -10,11 +10,13 @@ from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import Button, Input, Label, Select, Static, TextArea
 
-from tests.helpers import MakeApp, fail_once, settle, shown, sim_of
+from tests.helpers import MakeApp, fail_once, known, settle, shown, sim_of
 from vagent_tui.api.errors import ApiError
 from vagent_tui.ui.dialogs import ConfirmModal
 from vagent_tui.ui.screens.base import BaseScreen
+from vagent_tui.ui.screens.webhooks import WebhooksScreen
 from vagent_tui.ui.widgets.entry_forms import RelayForm, WebhookForm
+from vagent_tui.ui.widgets.form import FormField
 from vagent_tui.ui.widgets.relays import EXPLAIN
 
 OWNER = 1000  # demo-partner: premium
@@ -61,20 +63,21 @@ async def _fill(
     await pilot.pause()
 
 
-async def _relays_tab(pilot: Pilot[None]) -> Any:
+async def _relays_tab(pilot: Pilot[None]) -> WebhooksScreen:
     await pilot.press("t")
     await settle(pilot)
-    screen = pilot.app.screen
+    screen = shown(pilot.app, WebhooksScreen)
     assert screen.tabs.active == "tab-relays"
     assert pilot.app.focused is screen.relay_table
     return screen
 
 
 async def _highlight_relay(pilot: Pilot[None], name: str) -> None:
-    screen = pilot.app.screen
+    screen = shown(pilot.app, WebhooksScreen)
     screen.relay_table.move_cursor(row=[r.name for r in screen.relays].index(name))
     await pilot.pause()
-    assert screen.highlighted_relay.name == name
+    relay = screen.highlighted_relay
+    assert relay is not None and relay.name == name
 
 
 async def _delete_relay(pilot: Pilot[None], name: str) -> None:
@@ -94,7 +97,7 @@ async def test_lists_destinations_and_relays(make_app: MakeApp) -> None:
     app = make_app("webhooks")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, WebhooksScreen)
         assert [h.url for h in screen.hooks] == _urls(app)
         configured = {r.name for r in screen.relays if r.configured}
         assert configured == set(sim_of(app).relays[OWNER])
@@ -113,8 +116,8 @@ async def test_add_destination_refreshes_and_highlights(make_app: MakeApp) -> No
         assert "https://hooks.example.com/agent" in _urls(app)
         stored = sim_of(app).webhooks[OWNER][-1]
         assert (stored["type"], stored["label"]) == ("agent", "Agent events")
-        screen = app.screen
-        assert screen.highlighted_hook.url == "https://hooks.example.com/agent"
+        screen = shown(app, WebhooksScreen)
+        assert known(screen.highlighted_hook).url == "https://hooks.example.com/agent"
         assert "created" in _status(app)
 
 
@@ -139,7 +142,7 @@ async def test_invalid_destination_nothing_sent(
         await _submit(pilot, form)
         await settle(pilot)
         assert app.screen is form
-        assert message in form.query_one(f"#field-{field}").error
+        assert message in form.query_one(f"#field-{field}", FormField).error
         focus_id = "#form-url" if field == "url" else "#form-type"
         assert app.focused is form.query_one(focus_id)
         assert _count(app, "POST", "/webhooks") == 0
@@ -189,7 +192,7 @@ async def test_remove_destination_confirmed_and_cancelled(make_app: MakeApp) -> 
         await pilot.click("#confirm")
         await settle(pilot)
         assert first not in _urls(app)
-        assert first not in [h.url for h in app.screen.hooks]
+        assert first not in [h.url for h in shown(app, WebhooksScreen).hooks]
         assert "deleted" in _status(app)
 
 
@@ -204,7 +207,7 @@ async def test_remove_destination_already_gone(make_app: MakeApp) -> None:
         await pilot.click("#confirm")
         await settle(pilot)
         assert "HTTP 404: Webhook not found" in _status(app)
-        assert first not in [h.url for h in app.screen.hooks]
+        assert first not in [h.url for h in shown(app, WebhooksScreen).hooks]
 
 
 # ---------------------------------------------------------------------- relays
@@ -218,11 +221,12 @@ async def test_relay_detail_follows_highlight(make_app: MakeApp) -> None:
         await _highlight_relay(pilot, "chargebee")
         detail = str(screen.query_one("#relay-detail-text", Static).render())
         config = sim_of(app).relays[OWNER]["chargebee"]
-        assert screen.highlighted_relay.config.url == config["url"]
-        assert screen.highlighted_relay.config.timeout == config["timeout"]
+        chargebee = known(known(screen.highlighted_relay).config)
+        assert chargebee.url == config["url"]
+        assert chargebee.timeout == config["timeout"]
         assert detail  # rendered
         await _highlight_relay(pilot, "stripe")
-        assert screen.highlighted_relay.config is None
+        assert known(screen.highlighted_relay).config is None
 
 
 async def test_relay_delete_200(make_app: MakeApp) -> None:
@@ -272,7 +276,7 @@ async def test_relay_delete_404_after_removal_behind_the_back(make_app: MakeApp)
         screen = await _relays_tab(pilot)
         del sim_of(app).relays[OWNER]["chargebee"]
         await _delete_relay(pilot, "chargebee")
-        assert screen.last_outcome[0] == 404
+        assert known(screen.last_outcome)[0] == 404
         assert "HTTP 404: Webhook Relay type 'chargebee' was not configured." in _status(app)
         assert EXPLAIN[404] in _status(app)
         assert not next(r for r in screen.relays if r.name == "chargebee").configured
@@ -297,7 +301,7 @@ async def test_relay_delete_403_when_premium_lost(make_app: MakeApp) -> None:
         screen = await _relays_tab(pilot)
         sim_of(app).accounts[OWNER].vida_premium = False
         await _delete_relay(pilot, "chargebee")
-        assert screen.last_outcome[0] == 403
+        assert known(screen.last_outcome)[0] == 403
         status = _status(app)
         assert "Webhook Relay is a premium feature" in status and EXPLAIN[403] in status
         assert screen.premium is False  # the relay part was refreshed: notice shown
@@ -318,7 +322,7 @@ async def test_relay_delete_other_outcomes(make_app: MakeApp, status: int, messa
         async def refuse(*args: Any, **kwargs: Any) -> Any:
             raise ApiError(status, message)
 
-        app.connection.api.delete_relay = refuse
+        app.connection.api.delete_relay = refuse  # type: ignore[method-assign]
         await _delete_relay(pilot, "chargebee")
         assert screen.last_outcome == (status, message)
         assert f"HTTP {status}: {message}" in _status(app) and EXPLAIN[status] in _status(app)
@@ -328,7 +332,7 @@ async def test_non_premium_target_relays_403_destinations_work(make_app: MakeApp
     app = make_app("webhooks", account=NON_PREMIUM)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, WebhooksScreen)
         assert [h.url for h in screen.hooks] == _urls(app, NON_PREMIUM)
         assert screen.premium is False
         assert "relays: refused (HTTP 403)" in _status(app)
@@ -357,7 +361,7 @@ async def test_follows_target_and_list_error_retry(
         await settle(pilot)
         app.select_target(1111)
         await settle(pilot)
-        screen = app.screen
+        screen = shown(app, WebhooksScreen)
         assert [h.url for h in screen.hooks] == _urls(app, 1111)
         fail_once(monkeypatch, app.connection.api, "list_webhooks", ApiError(500, "boom"))
         await pilot.press("r")
@@ -417,7 +421,7 @@ async def test_relay_headers_shown_and_edited_as_published(make_app: MakeApp) ->
         ]
         assert (stored["timeout"], stored["successStatusCodes"]) == (7000, [200, 202])
         assert "Webhook Relay for type 'twilioSMS' configured successfully." in _status(app)
-        assert screen.highlighted_relay.name == "twilioSMS"
+        assert known(screen.highlighted_relay).name == "twilioSMS"
         detail = _detail(screen)
         assert "Authorization: Bearer xyz" in detail and "X-Tag: b" in detail
 
@@ -446,7 +450,7 @@ async def test_relay_form_refuses_at_the_field_and_shows_the_servers_404(make_ap
         form.query_one("#form-headers", TextArea).text = "X-A: 1\nno colon"
         await _submit(pilot, form)
         await settle(pilot)
-        assert "line 2" in form.query_one("#field-headers").error
+        assert "line 2" in form.query_one("#field-headers", FormField).error
         assert _count(app, "POST", "/webhookRelay/stripe") == 0
         # A type the platform stopped knowing: its 404 message, in the form, kept open.
         sim = sim_of(app)
@@ -475,7 +479,7 @@ async def test_destination_added_date_from_a_number(make_app: MakeApp) -> None:
     sim_of(app).webhooks[OWNER][0]["timestamp"] = 1678829072.5
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        table = app.screen.hooks_table
+        table = shown(app, WebhooksScreen).hooks_table
         cells = [str(c) for i in range(table.row_count) for c in table.get_row_at(i)]
         assert "2023-03-14 21:24 UTC" in cells
         assert "2025-11-08 00:00 UTC" in cells

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from tests.helpers import id_of
 from vagent_tui.api.errors import ApiError
 from vagent_tui.api.scope import classify
 from vagent_tui.services.accounts import AccountDirectory, Matches
@@ -83,7 +84,7 @@ async def test_a_restricted_member_filters_its_permitted_accounts_without_search
     client, found = await directory_for("demo-member")
     matches = await found.search("acme")
     assert matches.how == "walk" and not matches.partial
-    assert sorted(ids(matches)) == [1112, 1113]  # never 1111, its sibling
+    assert sorted(id_of(a) for a in matches.accounts) == [1112, 1113]  # never 1111, its sibling
     assert requests_to(client, SEARCH) == []
 
 

@@ -3,6 +3,7 @@ member (rule 5) and a user whose fields make it an admin (rules 1, 2 and 4)."""
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 import pytest
@@ -44,10 +45,12 @@ ORG = {"id": 3, "accountType": "organization", "organizationId": 3}
 AGENTS = {i: {"id": i, "accountType": "account", "parentId": 3} for i in (5, 6, 7)}
 
 
-def directory(owner: dict[str, Any], refused: set[int] = frozenset()) -> Any:
-    client: Any = FakeClient({3: ORG, **AGENTS}, set(refused))
+def directory(
+    owner: dict[str, Any], refused: AbstractSet[int] = frozenset()
+) -> tuple[FakeClient, AccountDirectory]:
+    client = FakeClient({3: ORG, **AGENTS}, set(refused))
     account = Account.model_validate(owner)
-    return client, AccountDirectory(client, classify(account), account)
+    return client, AccountDirectory(client, classify(account), account)  # type: ignore[arg-type]
 
 
 async def test_restricted_member_reads_its_permitted_accounts_and_skips_refused_ones() -> None:
@@ -92,10 +95,10 @@ async def test_a_prefetch_is_read_once_and_its_failure_reaches_the_next_reader()
     async def down(*_: Any, **__: Any) -> AccountPage:
         raise ApiError(503, "Service unavailable")
 
-    client.list_accounts = down
+    client.list_accounts = down  # type: ignore[method-assign]
     await found.prefetch(found.owner)  # nobody is waiting: nothing raised here
     assert found.cached_children(found.owner) is None
-    client.list_accounts = real
+    client.list_accounts = real  # type: ignore[method-assign]
     with pytest.raises(ApiError, match="unavailable"):
         await found.children(found.owner)  # the failure nobody saw, once
     assert [a.id for a in await found.children(found.owner)] == [5, 6, 7]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import csv
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -240,7 +240,7 @@ async def test_export_csv_task_cancelled_leaves_no_file(api: SimClient, tmp_path
 
     real = api.stream_logs_csv
 
-    async def stalling(*args: Any, **kwargs: Any) -> AsyncIterator[bytes]:
+    async def stalling(*args: Any, **kwargs: Any) -> AsyncGenerator[bytes, None]:
         async for chunk in real(*args, **kwargs):
             yield chunk
             await gate.wait()  # the platform goes quiet after the first chunk

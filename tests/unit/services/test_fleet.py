@@ -6,10 +6,12 @@ import asyncio
 import csv
 import io
 import random
+from collections.abc import Set as AbstractSet
 
 import httpx
 import pytest
 
+from tests.helpers import id_of
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.errors import ApiError
 from vagent_tui.api.models import Account, FunctionDescriptor, JunkRoomPage
@@ -28,7 +30,7 @@ from vagent_tui.services.session import open_connection
 class FakeClient:
     """Answers after a random short delay; tracks the requests in flight."""
 
-    def __init__(self, *, fail: set[int] = frozenset(), seed: int = 1) -> None:
+    def __init__(self, *, fail: AbstractSet[int] = frozenset(), seed: int = 1) -> None:
         self.fail = set(fail)
         self.rnd = random.Random(seed)
         self.in_flight = 0
@@ -142,7 +144,7 @@ async def test_fleet_accounts_on_the_simulator() -> None:
         assert connection.scope is not None and connection.owner is not None
         directory = AccountDirectory(client, connection.scope, connection.owner)
         accounts = await fleet_accounts(directory)
-        ids = [a.id for a in accounts]
+        ids = [id_of(a) for a in accounts]
         assert len(ids) == expected and ids == sorted(ids), token
         if token == "demo-member":
             assert ids == [1112, 1113]

@@ -53,9 +53,9 @@ def test_fuzzy_score_orders_word_starts_and_runs_first() -> None:
 
 def test_filter_accounts_matches_name_id_and_type() -> None:
     accounts = [
-        Account(id=101, name="Acme Dental", accountType="account"),
-        Account(id=102, name="Blue Plumbing", accountType="account"),
-        Account(id=7, name="Northwind Resellers", accountType="reseller"),
+        Account(id=101, name="Acme Dental", account_type="account"),
+        Account(id=102, name="Blue Plumbing", account_type="account"),
+        Account(id=7, name="Northwind Resellers", account_type="reseller"),
     ]
     assert [a.id for a in filter_accounts(accounts, "acme")] == [101]
     assert [a.id for a in filter_accounts(accounts, "102")] == [102]

@@ -7,6 +7,7 @@ import os
 import stat
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,12 +18,13 @@ from vagent_tui.services.journal import Journal, JournalFilter, mask_body, to_cu
 FIXED = datetime(2025, 11, 20, 12, 0, 3, tzinfo=UTC)
 
 
-def make_journal(tmp_path) -> Journal:
+def make_journal(tmp_path: Path) -> Journal:
     return Journal(path=tmp_path / "journal.jsonl", clock=lambda: FIXED)
 
 
-def ex(method="POST", path="/api/v2/sip/ipWhitelist", target=1111, body=None, status=201,
-       message="IP entry created successfully") -> Exchange:  # fmt: skip
+def ex(method: str = "POST", path: str = "/api/v2/sip/ipWhitelist", target: int | None = 1111,
+       body: Any = None, status: int | None = 201,
+       message: str | None = "IP entry created successfully") -> Exchange:  # fmt: skip
     return Exchange(method, path, target, body, status, message, 0.012)
 
 
@@ -115,7 +117,7 @@ def test_write_failure_is_kept_not_raised(tmp_path: Path) -> None:
         (JournalFilter(text="nothing-like-this"), 0),
     ],
 )
-def test_filters(tmp_path: Path, flt, expected) -> None:
+def test_filters(tmp_path: Path, flt: JournalFilter, expected: int) -> None:
     journal = make_journal(tmp_path)
     journal.record(ex(), "demo")
     journal.record(ex(method="DELETE", status=500, message="boom"), "demo")

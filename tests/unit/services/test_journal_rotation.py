@@ -62,7 +62,7 @@ def test_a_page_is_read_from_the_end_only(tmp_path: Path, monkeypatch: pytest.Mo
 
         def read(size: int = -1) -> bytes:
             nonlocal read_bytes
-            data = real_read(size)
+            data: bytes = real_read(size)
             read_bytes += len(data)
             return data
 

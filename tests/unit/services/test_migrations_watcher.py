@@ -59,9 +59,9 @@ async def test_watch_until_final_with_history_and_backoff() -> None:
     )
     clock = Clock()
     watcher = MigrationWatcher(
-        client,
+        client,  # type: ignore[arg-type]
         clock=clock,
-        sleep=clock.sleep,  # type: ignore[arg-type]
+        sleep=clock.sleep,
         min_interval=1.0,
         max_interval=8.0,
     )

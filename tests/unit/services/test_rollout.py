@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from tests.helpers import id_of
 from vagent_tui.api.models import Account
 from vagent_tui.api.scope import classify
 from vagent_tui.services.accounts import AccountDirectory
@@ -17,6 +18,7 @@ from vagent_tui.services.agent_listing import fleet_accounts
 from vagent_tui.services.changes import Change, FunctionSwitch
 from vagent_tui.services.connect import demo_client
 from vagent_tui.services.rollout import (
+    AccountPlan,
     RolloutPlan,
     change_problem,
     csv_cell,
@@ -41,10 +43,14 @@ async def test_a_voice_planned_for_every_agent_with_each_outcome() -> None:
     sim = client.sim_app.state.sim
     sim.clear_log()
     seen: list[int] = []
-    plan = await plan_rollout(client, accounts, Change(voice="elevenlabs-rachel"),
-                              on_plan=lambda p: seen.append(p.account_id))  # fmt: skip
+
+    def planned(p: AccountPlan | None) -> None:
+        assert p is not None  # nothing is left out here
+        seen.append(p.account_id)
+
+    plan = await plan_rollout(client, accounts, Change(voice="elevenlabs-rachel"), on_plan=planned)
     assert [p.account_id for p in plan.accounts] == [a.id for a in accounts]  # given order
-    assert sorted(seen) == sorted(a.id for a in accounts)
+    assert sorted(seen) == sorted(id_of(a) for a in accounts)
     counts = plan.counts()
     assert counts["change"] and counts["refused"] and counts["already"]
     assert sum(counts.values()) == len(accounts)
@@ -211,13 +217,13 @@ async def test_publish_skips_staging_someone_changed_after_the_write(tmp_path: P
     plan = await plan_rollout(client, accounts, Change.of_settings({"speakingTimeout": 904}))
     log = RolloutLog.for_plan(plan, tmp_path)
     await apply_rollout(client, plan, log)
-    touched = accounts[0].id
+    touched = id_of(accounts[0])
     sim.edit_staging(touched, callerResponseTimeout=3)  # an unreviewed edit
     results = {r.account_id: r.result for r in await publish_rollout(
         client, plan, log.written(), log)}  # fmt: skip
     assert results[touched] == "changed-meanwhile"
     assert sim.live[touched]["callerResponseTimeout"] != 3
-    assert all(results[a.id] == "published" for a in accounts[1:])
+    assert all(results[id_of(a)] == "published" for a in accounts[1:])
 
 
 # ---------------------------------------------------------------- planning with a filter
@@ -642,7 +648,7 @@ async def test_drafts_are_noted_in_the_plan_and_never_published(tmp_path: Path) 
     client = demo_client("demo-partner")
     sim = client.sim_app.state.sim
     accounts = await agents(client)
-    drafted = [a.id for a in accounts if sim.staging.get(a.id)]
+    drafted = [id_of(a) for a in accounts if sim.staging.get(a.id)]
     assert drafted  # the seed keeps unpublished drafts in some agents
     plan = await plan_rollout(client, accounts, Change.of_settings({"speakingTimeout": 911}))
     by_id = {p.account_id: p for p in plan.accounts}
@@ -655,7 +661,7 @@ async def test_drafts_are_noted_in_the_plan_and_never_published(tmp_path: Path) 
         assert results[a].result == "changed-meanwhile"
         assert "more than the rollout's change" in results[a].message
         assert sim.live[a] == live_before[a]  # nobody's draft went live unreviewed
-    clean = [a.id for a in accounts if a.id not in drafted]
+    clean = [id_of(a) for a in accounts if a.id not in drafted]
     assert all(results[a].result == "published" for a in clean)
 
 
@@ -669,7 +675,7 @@ async def test_publish_refuses_when_live_moved_since_the_write(tmp_path: Path) -
     plan = await plan_rollout(client, accounts, Change.of_settings({"speakingTimeout": 912}))
     log = RolloutLog.for_plan(plan, tmp_path)
     await apply_rollout(client, plan, log)
-    moved = accounts[0].id
+    moved = id_of(accounts[0])
     sim.live[moved]["welcomeMessage"] = "published by someone else meanwhile"
     results = {r.account_id: r.result for r in await publish_rollout(
         client, plan, log.written(), log)}  # fmt: skip

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
 
 from vagent_tui.api.models import Account
 from vagent_tui.api.scope import classify
-from vagent_tui.services.accounts import AccountDirectory
+from vagent_tui.services.accounts import AccountDirectory, NamedAccount
 from vagent_tui.services.agent_listing import fleet_accounts
 from vagent_tui.services.changes import FunctionSwitch
 from vagent_tui.services.connect import demo_client
@@ -248,7 +249,7 @@ async def directory_and_agents() -> tuple[AccountDirectory, list[Account]]:
     return directory, await fleet_accounts(directory)
 
 
-def ids(accounts: list[Account]) -> list[int | None]:
+def ids(accounts: Sequence[NamedAccount]) -> list[int | None]:
     return [a.id for a in accounts]
 
 
