@@ -12,7 +12,6 @@ from datetime import UTC, datetime
 from typing import Any
 
 from rich.console import Group, RenderableType
-from rich.table import Table
 from rich.text import Text
 
 from vagent_tui.api.log_models import BatchResult, ConversationMessage, LogEntry, cell
@@ -22,6 +21,8 @@ from vagent_tui.ui.text import inert, safe
 
 DIRECTIONS = {"inbound": "←", "outbound": "→"}
 """How a direction shows in the table: in ← from the caller, out → to them."""
+LABEL_WIDTH = 24
+"""The widest label the values line up after."""
 PREVIEW_TURNS = 6
 """Turns of a transcript the detail pane shows (Enter shows them all)."""
 
@@ -95,11 +96,40 @@ def column_label(name: str) -> str:
 # --------------------------------------------------------------------------- detail
 
 
-def _grid() -> Table:
-    grid = Table.grid(padding=(0, 1), expand=True)
-    grid.add_column(style="bold", no_wrap=True)
-    grid.add_column(ratio=1, overflow="fold")
-    return grid
+class _Pairs:
+    """Label and value lines, the values lined up after the longest label, drawn as one
+    `Text` (a Rich table grid of the same costs several times as much to draw, and a
+    conversation's every field is thirty rows of it). A value of several lines keeps
+    its indent."""
+
+    def __init__(self) -> None:
+        self.rows: list[tuple[Text, Text]] = []
+
+    def add_row(self, label: str | Text, value: Text) -> None:
+        shown = label.copy() if isinstance(label, Text) else Text(label)
+        shown.stylize("bold")
+        self.rows.append((shown, value))
+
+    def __rich__(self) -> Text:
+        # a label longer than LABEL_WIDTH (a field the platform named so) is followed by
+        # one space: the others do not move for it
+        width = min(LABEL_WIDTH, max((label.cell_len for label, _ in self.rows), default=0))
+        indent = " " * (width + 1)
+        out = Text()
+        for number, (label, value) in enumerate(self.rows):
+            if number:
+                out.append("\n")
+            out.append_text(label)
+            out.append(" " * max(1, width - label.cell_len + 1))
+            for index, line in enumerate(value.split("\n")):
+                if index:
+                    out.append("\n" + indent)
+                out.append_text(line)
+        return out
+
+
+def _grid() -> _Pairs:
+    return _Pairs()
 
 
 def turn_lines(message: ConversationMessage, limit: int | None = None) -> list[Text]:
