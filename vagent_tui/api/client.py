@@ -160,6 +160,28 @@ class PlatformClient(LogsApi):
         """The live (``default``) slot of the selected account."""
         return await self._campaign("/agentEventRules/default", target)
 
+    async def review_agent(
+        self, agent_config_id: str, *, target: int | None = None
+    ) -> m.AgentReview:
+        """``POST /agent/autoReviewAgentConfiguration`` in ``agent`` mode: the platform's
+        suggestions for the agent's instructions, greeting, actions and apps.
+
+        A read, though a POST: it changes nothing, so it is retried like a GET and allowed
+        on a read-only profile (``reads``). The reply is read leniently: an object of the
+        suggestions, else nothing suggested.
+        """
+        payload = await self.request(
+            "POST",
+            "/agent/autoReviewAgentConfiguration",
+            target=target,
+            json={"mode": "agent", "agentId": agent_config_id},
+            reads=True,
+            body_optional=True,
+        )
+        return self._parse(
+            m.AgentReview, payload, method="POST", url="/agent/autoReviewAgentConfiguration"
+        )
+
     async def list_versions(
         self, agent_config_id: str, *, include_data: bool = False, target: int | None = None
     ) -> list[m.SavedVersion]:

@@ -76,6 +76,7 @@ if TYPE_CHECKING:
     )
     from vagent_tui.api.resources import (
         AccountAvailability,
+        AgentReview,
         AutomationSession,
         ComputerAccount,
         Envelope,
@@ -89,6 +90,7 @@ if TYPE_CHECKING:
         RoomMessage,
         SavedVersion,
         SipEntry,
+        Suggestion,
         TitleChange,
         TokenRecord,
         UploadResult,
@@ -111,6 +113,7 @@ __all__ = [
     "ActiveHours",
     "AdrExportConfig",
     "AgentConfig",
+    "AgentReview",
     "AppEntry",
     "AutomationSession",
     "BatchReply",
@@ -156,6 +159,7 @@ __all__ = [
     "Slot",
     "StagingWrite",
     "StatusChange",
+    "Suggestion",
     "Template",
     "TitleChange",
     "TitleRequest",
@@ -207,7 +211,7 @@ _REEXPORTED = dict.fromkeys(
      "ComputerAccount", "TokenRecord", "WorkflowRecording", "AutomationSession",
      "UploadResult", "WorkspaceFile", "JunkRoom", "JunkRoomPage", "RoomMessage", "SipEntry",
      "Webhook", "RelayType", "RelayConfig", "Envelope", "mask_secret", "party", "InboxRoom",
-     "InboxPage"),
+     "InboxPage", "AgentReview", "Suggestion"),
     "vagent_tui.api.resources",
 )  # fmt: skip
 

@@ -377,3 +377,29 @@ class Envelope(Resource):
 
     success: bool | None = None
     message: str | None = None
+
+
+# --------------------------------------------------------------------------- review
+
+
+class Suggestion(Resource):
+    """One suggestion of ``POST /agent/autoReviewAgentConfiguration``: of an action
+    (``name``), an app (``appId``, ``version``) or a field (``key``, its ``value``)."""
+
+    name: Any = None
+    app_id: Any = None
+    version: Any = None
+    key: Any = None
+    value: Any = None
+    prompt_suggestion: Any = None
+
+
+class AgentReview(Resource):
+    """The platform's review of an agent (``mode`` ``agent``). Every field may be
+    missing or of another type: the screen shows what is text and says what is not."""
+
+    agent_id: Any = None
+    agent_instructions_suggestion: Any = None
+    greeting_suggestion: Any = None
+    action_suggestions: Items[Suggestion] = Field(default_factory=list)
+    app_suggestions: Items[Suggestion] = Field(default_factory=list)

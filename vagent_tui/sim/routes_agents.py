@@ -12,6 +12,13 @@
 * Versions use the live ``agentConfigId``; listed newest first; ``snapshot`` only with
   ``includeData=true``. Renaming needs a nonempty ``title`` of at most 120 characters;
   an unknown ``versionId`` is 404 ``Version not found``.
+* ``POST /agent/autoReviewAgentConfiguration`` (the vendor's reference): ``mode``
+  ``agent`` (``agentId`` required) reviews the configuration the agent runs next (its
+  staging, else live) and answers ``agentInstructionsSuggestion``,
+  ``greetingSuggestion``, ``actionSuggestions`` (enabled actions with instructions) and
+  ``appSuggestions`` (enabled apps); ``mode`` ``fields`` answers one
+  ``{key, value, promptSuggestion}`` per field asked (``agentId`` or ``templateId``).
+  The suggestions are computed from the text (deterministic), and nothing is changed.
 """
 
 from __future__ import annotations
@@ -21,7 +28,7 @@ from typing import Any
 
 from vagent_tui.sim.catalog import functions_for, voices_for
 from vagent_tui.sim.common import OUTSIDE, SimError, bad, parse_bool, parse_int, req_str
-from vagent_tui.sim.endpoint import Ctx, route
+from vagent_tui.sim.endpoint import Ctx, Reply, route
 from vagent_tui.sim.state import Account
 
 MAX_TITLE = 120
@@ -39,8 +46,8 @@ async def voices(ctx: Ctx) -> dict[str, Any]:
     return {"success": True, "voices": voices_for(ctx.target)}
 
 
-def config_owner(ctx: Ctx) -> Account:
-    raw = ctx.path("agentConfigId")
+def config_owner(ctx: Ctx, raw: str | None = None) -> Account:
+    raw = ctx.path("agentConfigId") if raw is None else raw
     num = raw[4:] if raw.startswith("cfg-") else ""
     owner = ctx.state.accounts.get(int(num)) if num.isdigit() and num.isascii() else None
     if owner is None or owner.id not in ctx.state.live:
@@ -100,8 +107,83 @@ async def version_title(ctx: Ctx) -> dict[str, Any]:
     raise SimError(404, "Version not found")
 
 
+def _tightened(text: str, brand: str) -> str:
+    """A shorter, voice-ready rewrite: the first three sentences and two house rules."""
+    sentences = [p.strip() for p in text.replace("\n", " ").split(". ") if p.strip()]
+    kept = ". ".join(sentences[:3]).rstrip(".")
+    lead = f"{kept}." if kept else f"You are the voice agent of {brand}."
+    rules = [rule for rule in (
+        "Keep each answer under three sentences.",
+        "Confirm names, dates and phone numbers back to the caller before acting on them.",
+    ) if rule.split()[1].lower() not in lead.lower()]  # fmt: skip
+    return " ".join([lead, *rules])
+
+
+def _suggestion(key: str, value: str, brand: str) -> str:
+    if key in ("greeting", "welcomeMessage"):
+        return f"Thank you for calling {brand}. How can I help you today?"
+    if key == "agentInstructions":
+        return _tightened(value, brand)
+    return (value.strip().rstrip(".") + ". Say what you are doing before you do it.").lstrip(". ")
+
+
+async def review(ctx: Ctx) -> Reply:
+    body = await ctx.json()
+    if not isinstance(body, dict):
+        raise bad("body must be a JSON object")
+    mode = body.get("mode", "fields")
+    if mode not in ("fields", "agent"):
+        raise bad("mode must be fields or agent")
+    agent_id = body.get("agentId")
+    if agent_id is not None and not isinstance(agent_id, str):
+        raise bad("agentId must be a string")
+    if mode == "agent" and not agent_id:
+        raise bad("agentId is required in agent mode")
+    cfg: dict[str, Any] = {}
+    brand = "us"
+    if agent_id:
+        owner = config_owner(ctx, agent_id)
+        cfg = ctx.state.staging.get(owner.id) or ctx.state.live[owner.id]
+        brand = str(cfg.get("brandName") or cfg.get("title") or brand)
+    elif not body.get("templateId"):
+        raise bad("templateId or agentId is required")
+    if mode == "fields":
+        fields = body.get("fields")
+        if not isinstance(fields, list) or not fields:
+            raise bad("fields must be a nonempty array of {key, value}")
+        out = []
+        for item in fields:
+            if not isinstance(item, dict) or not isinstance(item.get("key"), str):
+                raise bad("each field needs a key")
+            key = item["key"]
+            name = "welcomeMessage" if key == "greeting" else key
+            value = str(cfg.get(name, "")) if agent_id else str(item.get("value", ""))
+            out.append({"key": key, "value": value,
+                        "promptSuggestion": _suggestion(key, value, brand)})  # fmt: skip
+        return out
+    actions = [
+        {"name": a["name"], "promptSuggestion": _suggestion(a["name"], a["instructions"], brand)}
+        for a in cfg.get("actions") or []
+        if isinstance(a, dict) and a.get("allowed", True) and a.get("instructions")
+    ]
+    apps = [
+        {"appId": a["appId"], "version": a.get("version"),
+         "promptSuggestion": _suggestion(a["appId"], a["instructions"], brand)}
+        for a in cfg.get("apps") or []
+        if isinstance(a, dict) and a.get("enabled") and a.get("instructions")
+    ]  # fmt: skip
+    return {
+        "agentId": agent_id,
+        "agentInstructionsSuggestion": _tightened(str(cfg.get("agentInstructions") or ""), brand),
+        "greetingSuggestion": _suggestion("greeting", "", brand),
+        "actionSuggestions": actions,
+        "appSuggestions": apps,
+    }
+
+
 ROUTES = [
     route("/agent/functions", functions),
+    route("/agent/autoReviewAgentConfiguration", review, "POST"),
     route("/agent/voices", voices),
     route("/agentEventRules/staging", staging_read),
     route("/agentEventRules/default", live_read),

@@ -71,6 +71,8 @@ class AgentScreen(AgentChanges):
         Binding("y", "copy_json", "Copy JSON", show=False, id="agent.copy-json",
                 tooltip="Copy the raw JSON of the configuration shown"),
         calls_binding("agent", "The calls of this agent account"),
+        Binding("R", "review", "Review", id="agent.review",
+                tooltip="Ask the platform to review staging: each suggestion beside the text"),
     ]  # fmt: skip
 
     def __init__(self) -> None:
@@ -98,6 +100,11 @@ class AgentScreen(AgentChanges):
 
     def on_mount(self) -> None:
         self.query_one("#agent-view").focus()
+
+    def action_review(self) -> None:
+        from vagent_tui.ui.screens.review import ReviewScreen
+
+        self.app.push_screen(ReviewScreen(), lambda _done: self.changes_done())
 
     async def action_calls(self) -> None:
         await show_calls(self, self.connection.target_id)

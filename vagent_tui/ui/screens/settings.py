@@ -10,7 +10,7 @@ be lost.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar
 
 from textual import work
@@ -88,8 +88,11 @@ class SettingsScreen(BaseScreen):
                 tooltip="Close the form (asks first when edits would be lost)"),
     ]  # fmt: skip
 
-    def __init__(self) -> None:
+    def __init__(self, prefill: Mapping[str, str] | None = None) -> None:
         super().__init__()
+        self.prefill = dict(prefill or {})
+        """Text to type into fields once the form is built (a review's suggestion taken):
+        an edit like any other, written only after the review and confirmation."""
         self.base: dict[str, Any] | None = None
         """The fields' starting point (staging, or live when it is empty): what an edit is
         measured against, and what the review compares staging with (someone else's
@@ -151,9 +154,30 @@ class SettingsScreen(BaseScreen):
         await form.mount_all(widgets)
         self.built = True
         self.status.info(f"{counted(len(SETTINGS), 'setting')} · ctrl+s to review and save")
+        if self.prefill:
+            self._type_prefill()
         # The form, not its first field: 1-0 stay the screen keys until the user chooses
         # a field (tab, a click).
         form.focus()
+
+    def _type_prefill(self) -> None:
+        taken = []
+        for name, text in self.prefill.items():
+            matches = self.query(f"#set-{name}")
+            field = matches.first() if matches else None
+            if isinstance(field, TextArea) and not field.disabled:
+                field.load_text(text)
+            elif isinstance(field, Input) and not field.disabled:
+                field.value = text
+            else:
+                continue
+            taken.append(BY_NAME[name].label)
+        self.prefill = {}
+        if taken:
+            self.status.info(
+                f"Suggestion typed into {', '.join(taken)}: edit it if you like; ctrl+s shows "
+                "the diff and asks before writing it to staging"
+            )
 
     # ------------------------------------------------------------------ saving
 
