@@ -104,7 +104,6 @@ class ReviewScreen(BaseScreen):
     def __init__(self) -> None:
         super().__init__()
         self.rows: list[Suggested] = []
-        self.reviewed_for: int | None = None
 
     def compose_body(self) -> Iterable[Widget]:
         yield Static("", id="review-intro", markup=False)
@@ -154,7 +153,6 @@ class ReviewScreen(BaseScreen):
             self.status.error("The agent has no configuration to review", retry_key=None)
             return
         self.rows = suggestions(review, config)
-        self.reviewed_for = self.connection.target_id
         self.query_one("#review-intro", Static).update(safe(
             f"The platform's review of {who_of(self)} ({source}): "
             f"{counted(len(self.rows), 'suggestion')}. t types a suggestion for the "
