@@ -52,9 +52,12 @@ if TYPE_CHECKING:
         Template,
     )
     from vagent_tui.api.requests import (
+        MEMBER_ROLES,
         WEBHOOK_TYPES,
         AdrExportConfig,
         Header,
+        MemberInvite,
+        MemberUpdate,
         MigrationRequest,
         RecordingStartRequest,
         RelayRequest,
@@ -84,6 +87,7 @@ if TYPE_CHECKING:
         InboxRoom,
         JunkRoom,
         JunkRoomPage,
+        Member,
         RelayConfig,
         RelayType,
         RoomMessage,
@@ -104,6 +108,7 @@ if TYPE_CHECKING:
 # for a re-export only when `__all__` lists it.
 __all__ = [
     "FINAL_STATUSES",
+    "MEMBER_ROLES",
     "WEBHOOK_TYPES",
     "Account",
     "AccountAvailability",
@@ -135,6 +140,9 @@ __all__ = [
     "LogPage",
     "LogPagination",
     "LogQuery",
+    "Member",
+    "MemberInvite",
+    "MemberUpdate",
     "MigrationCounts",
     "MigrationRequest",
     "MigrationTask",
@@ -189,7 +197,8 @@ _REEXPORTED = dict.fromkeys(
      "SkillEntry", "StagingWrite"),
     "vagent_tui.api.agent_config",
 ) | dict.fromkeys(
-    ("WEBHOOK_TYPES", "AdrExportConfig", "Header", "MigrationRequest",
+    ("WEBHOOK_TYPES", "MEMBER_ROLES", "MemberInvite", "MemberUpdate", "AdrExportConfig",
+     "Header", "MigrationRequest",
      "RecordingStartRequest", "RelayRequest", "Request", "RestoreRequest", "SipEntryRequest",
      "Slot", "TitleRequest", "TokenRequest", "UploadRequest", "VersionRequest",
      "WebhookRequest", "check_http_url", "check_ip", "check_octal_mode", "header_lines",
@@ -207,7 +216,7 @@ _REEXPORTED = dict.fromkeys(
      "ComputerAccount", "TokenRecord", "WorkflowRecording", "AutomationSession",
      "UploadResult", "WorkspaceFile", "JunkRoom", "JunkRoomPage", "RoomMessage", "SipEntry",
      "Webhook", "RelayType", "RelayConfig", "Envelope", "mask_secret", "party", "InboxRoom",
-     "InboxPage"),
+     "InboxPage", "Member"),
     "vagent_tui.api.resources",
 )  # fmt: skip
 
