@@ -98,7 +98,7 @@ class MembersScreen(BaseScreen):
         self.query_one("#members-header", Static).update(
             safe(
                 f"{counted(len(shown), 'member')} of the organization of "
-                f"{who_of(self, with_id=True)}; {restricted} limited to some accounts"
+                f"{who_of(self, with_id=True)}; {restricted} limited to accounts"
             )
         )
 
@@ -207,7 +207,7 @@ def reach(member: Member) -> str:
     """Where a member may act: every account, or the accounts it is limited to (rule 5)."""
     ids = member.permitted_account_ids
     if not ids:
-        return "every account of the organization"
+        return "every account"
     return f"only {counted(len(ids), 'account')}: {', '.join(str(i) for i in ids)}"
 
 
