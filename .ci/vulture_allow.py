@@ -25,6 +25,8 @@ models.__dir__
 models.AccountPage.page_number  # a wire field
 requests.MigrationRequest.sections_to_migrate  # sent by keyword (migrations screen)
 requests.MigrationRequest.force_migrate_overridden_fields
+requests.MemberInvite.redirect_url  # filled by keyword from the invite form (members screen)
+requests.MemberInvite.send_welcome_email  # filled by keyword from the invite form
 _.reason_phrase  # api/direct.py DirectReply: read through the Reply protocol (api/replies.py)
 _.completer  # cli_profiles: argcomplete reads an argument's completer
 textual_compat._fatal_error  # Textual's hook, overridden in the one compat module

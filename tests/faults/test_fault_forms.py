@@ -109,6 +109,33 @@ async def sip_case(pilot: Pilot[None], kind: str, n: int) -> None:
     assert ip in [e["ip"] for e in sim_of(app).sip[1000]]
 
 
+async def members_case(pilot: Pilot[None], kind: str, n: int) -> None:
+    app = pilot.app
+    faults = sim_of(app).faults
+    await pilot.press("a")
+    await idle(pilot)
+    form = app.screen
+    email = f"fault{n}@partner.test"
+    form.query_one("#form-email", Input).value = email
+    form.query_one("#form-redirect-url", Input).value = "https://partner.test/welcome"
+    await pilot.pause()
+    ids = ("#form-email", "#form-role", "#form-permitted-account-ids", "#form-redirect-url")
+    typed = values(form, ids)
+    faults.set(kind)
+    await submit(pilot, "#form-email")
+    assert app.screen is form
+    assert_error(str(form.query_one("#form-error", Label).content), kind)
+    assert values(form, ids) == typed
+    faults.lift()
+    if kind not in STOPPED:  # the invitation was made; its reply was lost on the way
+        await pilot.press("escape")
+        await idle(pilot)
+        return
+    await submit(pilot, "#form-submit")
+    assert app.screen is not form, str(form.query_one("#form-error", Label).content)
+    assert email in [a.email for a in sim_of(app).children(1000)]
+
+
 async def webhooks_case(pilot: Pilot[None], kind: str, n: int) -> None:
     app = pilot.app
     faults = sim_of(app).faults
@@ -165,6 +192,7 @@ FORMS: dict[str, Case] = {
     "tokens": tokens_case,
     "sip": sip_case,
     "webhooks": webhooks_case,
+    "members": members_case,
     "billing": billing_case,
 }
 

@@ -312,6 +312,41 @@ class PlatformClient(LogsApi):
     async def delete_sip_entry(self, ip: str, *, target: int | None = None) -> m.Envelope:
         return await self._envelope("DELETE", "/sip/ipWhitelist", target=target, json={"ip": ip})
 
+    # ------------------------------------------------------------------ members
+
+    async def list_members(self, *, target: int | None = None) -> list[m.Member]:
+        """``GET /members``: the members of the selected account's organization."""
+        return await self._get_list(m.Member, "/members", "members", target=target)
+
+    async def get_member(self, member_id: int, *, target: int | None = None) -> m.Member:
+        """``GET /member``: one member (``member`` in the reply, or the reply itself)."""
+
+        def parse(payload: Json) -> m.Member:
+            member = payload.get("member")
+            return self._parse(
+                m.Member, member if isinstance(member, dict) else payload, url="/member"
+            )
+
+        return await self.get("/member", parse, params={"targetMemberId": member_id}, target=target)
+
+    async def invite_member(
+        self, invite: m.MemberInvite, *, target: int | None = None
+    ) -> m.Envelope:
+        """``POST /member``: an invitation (the reference answers 201 and a message)."""
+        return await self._envelope("POST", "/member", target=target, json=invite.wire())
+
+    async def update_member(
+        self, update: m.MemberUpdate, *, target: int | None = None
+    ) -> m.Envelope:
+        """``PUT /member``: email, role and accounts (``[]``: no restriction)."""
+        return await self._envelope("PUT", "/member", target=target, json=update.wire())
+
+    async def delete_member(self, member_id: int, *, target: int | None = None) -> m.Envelope:
+        """``DELETE /member``: the member loses access (a 404: already gone)."""
+        return await self._envelope(
+            "DELETE", "/member", target=target, json={"targetMemberId": member_id}
+        )
+
     # ------------------------------------------------------------------ webhooks
 
     async def list_webhooks(self, *, target: int | None = None) -> list[m.Webhook]:

@@ -52,9 +52,12 @@ if TYPE_CHECKING:
         Template,
     )
     from vagent_tui.api.requests import (
+        MEMBER_ROLES,
         WEBHOOK_TYPES,
         AdrExportConfig,
         Header,
+        MemberInvite,
+        MemberUpdate,
         MigrationRequest,
         RecordingStartRequest,
         RelayRequest,
@@ -85,6 +88,7 @@ if TYPE_CHECKING:
         InboxRoom,
         JunkRoom,
         JunkRoomPage,
+        Member,
         RelayConfig,
         RelayType,
         RoomMessage,
@@ -106,6 +110,7 @@ if TYPE_CHECKING:
 # for a re-export only when `__all__` lists it.
 __all__ = [
     "FINAL_STATUSES",
+    "MEMBER_ROLES",
     "WEBHOOK_TYPES",
     "Account",
     "AccountAvailability",
@@ -138,6 +143,9 @@ __all__ = [
     "LogPage",
     "LogPagination",
     "LogQuery",
+    "Member",
+    "MemberInvite",
+    "MemberUpdate",
     "MigrationCounts",
     "MigrationRequest",
     "MigrationTask",
@@ -193,7 +201,8 @@ _REEXPORTED = dict.fromkeys(
      "SkillEntry", "StagingWrite"),
     "vagent_tui.api.agent_config",
 ) | dict.fromkeys(
-    ("WEBHOOK_TYPES", "AdrExportConfig", "Header", "MigrationRequest",
+    ("WEBHOOK_TYPES", "MEMBER_ROLES", "MemberInvite", "MemberUpdate", "AdrExportConfig",
+     "Header", "MigrationRequest",
      "RecordingStartRequest", "RelayRequest", "Request", "RestoreRequest", "SipEntryRequest",
      "Slot", "TitleRequest", "TokenRequest", "UploadRequest", "VersionRequest",
      "WebhookRequest", "check_http_url", "check_ip", "check_octal_mode", "header_lines",
@@ -211,7 +220,7 @@ _REEXPORTED = dict.fromkeys(
      "ComputerAccount", "TokenRecord", "WorkflowRecording", "AutomationSession",
      "UploadResult", "WorkspaceFile", "JunkRoom", "JunkRoomPage", "RoomMessage", "SipEntry",
      "Webhook", "RelayType", "RelayConfig", "Envelope", "mask_secret", "party", "InboxRoom",
-     "InboxPage", "AgentReview", "Suggestion"),
+     "InboxPage", "AgentReview", "Suggestion", "Member"),
     "vagent_tui.api.resources",
 )  # fmt: skip
 

@@ -155,6 +155,100 @@ class SipEntryRequest(Request):
         return check_ip(value)
 
 
+MEMBER_ROLES = ("admin", "member")
+"""The roles the console offers (the simulator's; the reference names ``admin`` only)."""
+
+_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+_ROLE = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,39}$")
+
+
+def check_email(value: str) -> str:
+    """An email address (one ``@``, a dot in the domain, no spaces), or ValueError."""
+    if not _EMAIL.match(value):
+        raise ValueError("not an email address")
+    return value
+
+
+def check_role(value: str) -> str:
+    """A role: one word."""
+    if not _ROLE.match(value):
+        raise ValueError("a role is one word (admin, member)")
+    return value
+
+
+def typed_ids(value: Any) -> Any:
+    """Account ids typed as ``1112, 1113`` (or a list)."""
+    if isinstance(value, str):
+        parts = [p.strip() for p in value.replace(",", " ").split()]
+        for part in parts:
+            if not (part.isascii() and part.isdigit()):
+                raise ValueError(f"{part!r} is not an account id")
+        return [int(p) for p in parts]
+    return value
+
+
+class MemberInvite(Request):
+    """``POST /member``: invite someone by email."""
+
+    email: str
+    role: str = "admin"
+    permitted_account_ids: list[int] = Field(default_factory=list)
+    redirect_url: str | None = None
+    send_welcome_email: bool = True
+
+    @field_validator("email")
+    @classmethod
+    def _email(cls, value: str) -> str:
+        return check_email(value)
+
+    @field_validator("role")
+    @classmethod
+    def _role(cls, value: str) -> str:
+        return check_role(value)
+
+    @field_validator("permitted_account_ids", mode="before")
+    @classmethod
+    def _ids(cls, value: Any) -> Any:
+        return typed_ids(value)
+
+    @field_validator("redirect_url")
+    @classmethod
+    def _redirect(cls, value: str | None) -> str | None:
+        return check_http_url(value) if value else None
+
+    def wire(self) -> dict[str, Any]:
+        body = super().wire()
+        if not body["permittedAccountIds"]:
+            del body["permittedAccountIds"]  # none: every account of the organization
+        if body["redirectUrl"] is None:
+            del body["redirectUrl"]
+        return body
+
+
+class MemberUpdate(Request):
+    """``PUT /member``: email, role and accounts; an empty list removes the restriction."""
+
+    target_member_id: int
+    email: str
+    role: str
+    permitted_account_ids: list[int] = Field(default_factory=list)
+
+    @field_validator("email")
+    @classmethod
+    def _email(cls, value: str) -> str:
+        return check_email(value)
+
+    @field_validator("role")
+    @classmethod
+    def _role(cls, value: str) -> str:
+        return check_role(value)
+
+    @field_validator("permitted_account_ids", mode="before")
+    @classmethod
+    def _ids(cls, value: Any) -> Any:
+        return typed_ids(value)
+
+
 WEBHOOK_TYPES = ("conversation", "incoming", "contact", "agent", "onboarding")
 
 

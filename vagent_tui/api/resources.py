@@ -322,6 +322,24 @@ class SipEntry(Resource):
         return _epoch_text(self.timestamp)
 
 
+class Member(Resource):
+    """A member of an organization (``GET /members``): the reference shows no fields, so
+    every one is optional (sim/CONTRACT.md, "Members")."""
+
+    id: int | None = None
+    email: NullAsEmpty = ""
+    name: str | None = None
+    role: str | None = None
+    permitted_account_ids: Items[int] = Field(default_factory=list)
+    organization_id: int | None = None
+    status: str | None = None
+
+    @property
+    def restricted(self) -> bool:
+        """Limited to ``permitted_account_ids`` (none: every account of its organization)."""
+        return bool(self.permitted_account_ids)
+
+
 class Webhook(Resource):
     url: NullAsEmpty = ""
     label: str | None = None

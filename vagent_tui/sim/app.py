@@ -79,6 +79,7 @@ _LAZY_MODULES = (
     "routes_templates",
     "routes_logs",  # before routes_messages: /messages/recent is not a room id
     "routes_messages",
+    "routes_members",
 )
 
 

@@ -90,7 +90,7 @@ _ACCOUNTS: list[tuple[int, str, str, int | None, str, bool, tuple[str, ...], dic
     (1118, "Acme Ops Computer Agent", "account", 1110, "enterprise", False, (),
      {"computer_agent": True, "slots": 4}),
     (1119, "Dana Whitfield", "user", 1110, "enterprise", False, (),
-     {"permitted_ids": [1112, 1113]}),
+     {"permitted_ids": [1112, 1113], "role": "member"}),
     (1121, "Harbor Realty Leads", "account", 1120, "pro", True, ("calendar", "crm"), {}),
     (1122, "Harbor Realty Rentals", "account", 1120, "pro", False, (), {"active": False}),
     (1211, "Lakeside Intake", "account", 1210, "enterprise", True, ("calendar", "sms"),

@@ -77,10 +77,16 @@ class Account:
     integrations: tuple[str, ...] = ()
     slots: int = 0
     created_at: str = "2024-01-01T00:00:00.000Z"
+    email_address: str | None = None
+    """A member's email as invited or changed; else one made from the username."""
+    role: str = "admin"
+    """A member's (``user``'s) role (`vagent_tui.sim.routes_members`)."""
+    invited: bool = False
+    """A member invited by ``POST /member`` who has not accepted yet."""
 
     @property
     def email(self) -> str:
-        return f"{self.username}@example.com"
+        return self.email_address or f"{self.username}@example.com"
 
     @property
     def paid(self) -> bool:
@@ -115,6 +121,18 @@ class Account:
         }
         return {"success": True, "id": self.id, "username": self.username, **scope,
                 "details": details}  # fmt: skip
+
+    def member(self) -> dict[str, Any]:
+        """The member record of ``GET /members`` and ``GET /member`` (a ``user``)."""
+        return {
+            "id": self.id,
+            "email": self.email,
+            "name": self.name,
+            "role": self.role,
+            "permittedAccountIds": list(self.permitted_ids or []),
+            "organizationId": self.organization_id,
+            "status": "invited" if self.invited else "active",
+        }
 
     def summary(self) -> dict[str, Any]:
         """The account object of list replies."""
@@ -295,6 +313,13 @@ class SimState:
                 self._below.clear()
             self._below[key] = below
         return below[:] if where is None else [a for a in below if where(a)]
+
+    def tree_changed(self) -> None:
+        """An account was added or removed: forget what was worked out from the tree
+        (`selectable_below` keys on the number of accounts only, which a removal and an
+        addition leave the same)."""
+        self._below.clear()
+        self.call_groups.clear()
 
     def _inside(self, root_id: int) -> Callable[[Account], bool]:
         """``is_within`` for one root, remembering the answer for every account it passes."""

@@ -87,6 +87,13 @@ SCREENS: tuple[ScreenInfo, ...] = (
         "Webhook destinations and relay configurations",
     ),
     ScreenInfo(
+        "members",
+        "",
+        "Members",
+        _P + "members:MembersScreen",
+        "Who can act where: invite, change and remove members of the organization",
+    ),
+    ScreenInfo(
         "computer",
         "0",
         "Computer Agents",

@@ -505,6 +505,7 @@ WRITES = [
     pytest.param(lambda c: c.delete_token("some-token-1234"), id="DELETE-token"),
     pytest.param(lambda c: c.delete_relay("chargebee"), id="DELETE-relay"),
     pytest.param(lambda c: c.delete_sip_entry("192.0.2.1"), id="DELETE-sip"),
+    pytest.param(lambda c: c.delete_member(3), id="DELETE-member"),
 ]
 
 

@@ -464,6 +464,49 @@ def test_sip_entry_refuses_bad_ips(ip: str) -> None:
         m.SipEntryRequest(ip=ip)
 
 
+def test_member_invite_wire_leaves_out_what_is_not_given() -> None:
+    typed: Any = "1112, 1113"  # ids as typed in a form
+    invite = m.MemberInvite(email="x@acme.test", permitted_account_ids=typed)
+    assert invite.wire() == {"email": "x@acme.test", "role": "admin",
+                             "permittedAccountIds": [1112, 1113],
+                             "sendWelcomeEmail": True}  # fmt: skip
+    full = m.MemberInvite(email="x@acme.test", role="member", redirect_url="https://a.test/w",
+                          send_welcome_email=False).wire()  # fmt: skip
+    assert full["redirectUrl"] == "https://a.test/w" and full["sendWelcomeEmail"] is False
+    assert "permittedAccountIds" not in full
+
+
+def test_member_update_sends_an_empty_list_to_lift_the_restriction() -> None:
+    update = m.MemberUpdate(target_member_id=7, email="x@acme.test", role="admin")
+    assert update.wire()["permittedAccountIds"] == []
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("email", "no-at-sign"),
+        ("email", "two@@ats.test"),
+        ("email", ""),
+        ("role", "two words"),
+        ("permitted_account_ids", "1112, abc"),
+        ("redirect_url", "ftp://x.test"),
+    ],
+)
+def test_member_invite_refuses(field: str, value: str) -> None:
+    values: dict[str, Any] = {"email": "x@acme.test", field: value}
+    with pytest.raises(ValidationError) as caught:
+        m.MemberInvite(**values)
+    assert caught.value.errors()[0]["loc"] == (field,)
+
+
+def test_member_reads_leniently() -> None:
+    member = m.Member.model_validate(
+        {"id": 3, "email": None, "permittedAccountIds": [1, None, 2], "extra": {"a": 1}}
+    )
+    assert member.email == "" and member.permitted_account_ids == [1, 2] and member.restricted
+    assert not m.Member.model_validate({}).restricted
+
+
 @pytest.mark.parametrize("hook_type", list(m.WEBHOOK_TYPES))
 def test_webhook_accepts_valid(hook_type: str) -> None:
     body = m.WebhookRequest(url="https://hooks.example.com/in?x=1", type=hook_type).wire()  # type: ignore[arg-type]  # a str of WEBHOOK_TYPES

@@ -196,6 +196,49 @@ CASES = [
         "/api/v2/sip/ipWhitelist",
         body={"ip": "192.0.2.10"},
     ),
+    Case("list_members", lambda c, t: c.list_members(target=t), "GET", "/api/v2/members"),
+    Case(
+        "get_member",
+        lambda c, t: c.get_member(1119, target=t),
+        "GET",
+        "/api/v2/member",
+        params={"targetMemberId": "1119"},
+    ),
+    Case(
+        "invite_member",
+        lambda c, t: c.invite_member(
+            m.MemberInvite(email="a@b.test", permitted_account_ids=[1112]), target=t
+        ),
+        "POST",
+        "/api/v2/member",
+        body={
+            "email": "a@b.test",
+            "role": "admin",
+            "permittedAccountIds": [1112],
+            "sendWelcomeEmail": True,
+        },
+    ),
+    Case(
+        "update_member",
+        lambda c, t: c.update_member(
+            m.MemberUpdate(target_member_id=1119, email="a@b.test", role="member"), target=t
+        ),
+        "PUT",
+        "/api/v2/member",
+        body={
+            "targetMemberId": 1119,
+            "email": "a@b.test",
+            "role": "member",
+            "permittedAccountIds": [],
+        },
+    ),
+    Case(
+        "delete_member",
+        lambda c, t: c.delete_member(1119, target=t),
+        "DELETE",
+        "/api/v2/member",
+        body={"targetMemberId": 1119},
+    ),
     Case("list_webhooks", lambda c, t: c.list_webhooks(target=t), "GET", "/api/v2/webhooks"),
     Case(
         "add_webhook",
@@ -505,7 +548,7 @@ EVERY_LIST = {
     "success": True,
     **{key: [] for key in ("voices", "functions", "versions", "tokens", "whitelist", "webhooks",
                            "types", "configs", "accounts", "resellers", "organizations", "files",
-                           "templates", "rooms", "messages")},
+                           "templates", "rooms", "messages", "members")},
 }  # fmt: skip
 """A reply holding every list the client reads, empty (a reply without its list is refused)."""
 

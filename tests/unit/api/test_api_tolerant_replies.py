@@ -228,3 +228,24 @@ async def test_other_writes_still_refuse_an_empty_200(make_client: MakeClient) -
 
     with pytest.raises(MalformedResponse):
         await client.start_recording(5, 0)
+
+
+async def test_members_with_nulls_and_another_shape_are_kept(make_client: MakeClient) -> None:
+    members = [
+        None,
+        {"id": 3, "email": None, "role": None, "permittedAccountIds": None, "extra": [1]},
+        {"id": "4", "email": "b@x.test", "permittedAccountIds": [1112, None]},
+    ]
+    client = make_client(Recorder(ok({"success": True, "members": members})))
+
+    got = await client.list_members()
+
+    assert [m.id for m in got] == [3, 4]
+    assert got[0].email == "" and not got[0].restricted
+    assert got[1].permitted_account_ids == [1112] and got[1].restricted
+
+
+async def test_one_member_as_a_record_or_at_the_top_level(make_client: MakeClient) -> None:
+    nested = make_client(Recorder(ok({"success": True, "member": {"id": 3, "email": "a@x.test"}})))
+    flat = make_client(Recorder(ok({"success": True, "id": 3, "email": "a@x.test"})))
+    assert (await nested.get_member(3)).email == (await flat.get_member(3)).email == "a@x.test"

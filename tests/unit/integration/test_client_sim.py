@@ -226,6 +226,24 @@ async def test_sip_whitelist_add_list_delete(client: PlatformClient) -> None:
     assert gone.value.status == 404
 
 
+async def test_members_invite_list_change_remove(client: PlatformClient) -> None:
+    org = 1110
+    before = [mem.id for mem in await client.list_members(target=org)]
+    assert before == [1117, 1119]
+    invite = m.MemberInvite(email="ops@acme.test", role="member", permitted_account_ids=[1112])
+    assert (await client.invite_member(invite, target=org)).message == "Invitation sent"
+    new = next(mem for mem in await client.list_members(target=org) if mem.email == "ops@acme.test")
+    assert new.id is not None and new.restricted and new.status == "invited"
+    update = m.MemberUpdate(target_member_id=new.id, email="ops@acme.test", role="admin")
+    await client.update_member(update, target=org)
+    again = await client.get_member(new.id, target=org)
+    assert again.role == "admin" and not again.restricted  # [] lifted the restriction
+    await client.delete_member(new.id, target=org)
+    with pytest.raises(ApiError) as gone:
+        await client.delete_member(new.id, target=org)
+    assert gone.value.status == 404
+
+
 async def test_webhooks_add_list_delete(client: PlatformClient) -> None:
     url = "https://hooks.example.com/vida"
     assert (await client.add_webhook(url, "conversation", "CRM")).message == (

@@ -1,4 +1,5 @@
-"""Add forms of the SIP whitelist, webhooks and tokens screens, and the relay form, as dialogs.
+"""Add forms of the SIP whitelist, webhooks, tokens and members screens, and the relay and
+member forms, as dialogs.
 
 A `FormModal` validates with the request model before anything is sent (errors under
 their fields, focus on the first invalid one), then sends through the ``send`` coroutine
@@ -21,7 +22,11 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static, TextArea
 
 from vagent_tui.api.models import (
+    MEMBER_ROLES,
     WEBHOOK_TYPES,
+    Member,
+    MemberInvite,
+    MemberUpdate,
     RelayConfig,
     RelayRequest,
     Request,
@@ -272,6 +277,79 @@ class WebhookForm(FormModal):
             "label": self.value("label"),
         }
         return build(WebhookRequest, values, "url", "type")
+
+
+def _roles(current: str = "admin") -> Select[str]:
+    roles = list(MEMBER_ROLES) + ([current] if current not in MEMBER_ROLES else [])
+    return Select([(safe(r), r) for r in roles], value=current, allow_blank=False,
+                  id="form-role", compact=True)  # fmt: skip
+
+
+ACCOUNTS_HINT = "account ids, e.g. 1112, 1113; empty: every account"
+
+
+class MemberInviteForm(FormModal):
+    """An invitation: email, role, the accounts it is limited to, redirect, welcome email."""
+
+    TITLE_TEXT = "Invite a member"
+    CONFIRM = "Invite"
+
+    def make_fields(self) -> Iterable[FormField]:
+        yield FormField("Email", _input("email", "admin@customer.example"), name="email")
+        yield FormField("Role", _roles(), name="role")
+        yield FormField(
+            "Accounts", _input("permitted_account_ids", "1112, 1113"),
+            name="permitted_account_ids", hint=ACCOUNTS_HINT,
+        )  # fmt: skip
+        yield FormField(
+            "Redirect URL", _input("redirect_url", "https://customer.example/welcome"),
+            name="redirect_url", hint="optional: where accepting the invitation leads",
+        )  # fmt: skip
+        welcome: Select[str] = Select(
+            [("yes", "yes"), ("no", "no")], value="yes", allow_blank=False,
+            id="form-send-welcome-email", compact=True,
+        )  # fmt: skip
+        yield FormField("Welcome email", welcome, name="send_welcome_email")
+
+    def build_request(self) -> MemberInvite:
+        values = {
+            "email": self.value("email"),
+            "role": self.value("role"),
+            "permitted_account_ids": self.value("permitted_account_ids"),
+            "redirect_url": self.value("redirect_url"),
+            "send_welcome_email": self.value("send_welcome_email"),
+        }
+        return build(MemberInvite, values, "email")
+
+
+class MemberEditForm(FormModal):
+    """A member's email, role and accounts; clearing the accounts lifts the restriction."""
+
+    TITLE_TEXT = "Change a member"
+    CONFIRM = "Save"
+
+    def __init__(self, member: Member, send: Send, **kwargs: Any) -> None:
+        super().__init__(send, **kwargs)
+        self.member = member
+
+    def make_fields(self) -> Iterable[FormField]:
+        member = self.member
+        yield FormField("Email", _input("email", "", member.email), name="email")
+        yield FormField("Role", _roles(member.role or "admin"), name="role")
+        ids = ", ".join(str(i) for i in member.permitted_account_ids)
+        yield FormField(
+            "Accounts", _input("permitted_account_ids", "1112, 1113", ids),
+            name="permitted_account_ids", hint=ACCOUNTS_HINT,
+        )  # fmt: skip
+
+    def build_request(self) -> MemberUpdate:
+        values = {
+            "target_member_id": str(self.member.id),
+            "email": self.value("email"),
+            "role": self.value("role"),
+            "permitted_account_ids": self.value("permitted_account_ids"),
+        }
+        return build(MemberUpdate, values, "email")
 
 
 TOKEN_TYPES = ("admin",)

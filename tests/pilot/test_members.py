@@ -1,0 +1,244 @@
+"""Members screen: list, invite (validated at the field), change, remove (confirmed), 404,
+an unknown outcome read back, a restricted member refused, a read-only profile."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.pilot import Pilot
+from textual.widgets import Button, Input, Label, Select
+
+from tests.helpers import MakeApp, settle, shown, sim_of
+from vagent_tui.api.client import PlatformClient
+from vagent_tui.services.connect import demo_client
+from vagent_tui.ui.app import VagentApp
+from vagent_tui.ui.dialogs import ConfirmModal
+from vagent_tui.ui.screens.base import BaseScreen
+from vagent_tui.ui.screens.members import MembersScreen
+from vagent_tui.ui.widgets.entry_forms import MemberEditForm, MemberInviteForm
+from vagent_tui.ui.widgets.form import FormField
+
+PATH = "/api/v2/member"
+ORG = 1110
+
+
+def _app(make_app: MakeApp, token: str = "demo-org", account: int | None = ORG) -> VagentApp:
+    return make_app("members", token=token, account=account)
+
+
+def _members(app: Any, org: int = ORG) -> dict[int, Any]:
+    sim = sim_of(app)
+    return {a.id: a for a in sim.children(org) if a.account_type == "user"}
+
+
+def _status(app: Any) -> str:
+    return str(shown(app, BaseScreen).status.content)
+
+
+def _sent(app: Any, method: str) -> int:
+    return sum(1 for r in sim_of(app).requests if r.method == method and r.path == PATH)
+
+
+def _screen(app: Any) -> MembersScreen:
+    screen = app.screen
+    assert isinstance(screen, MembersScreen)
+    return screen
+
+
+async def _highlight(pilot: Pilot[None], member_id: int) -> None:
+    screen = _screen(pilot.app)
+    ids = [m.id for m in screen.members]
+    screen.table.move_cursor(row=ids.index(member_id))
+    await pilot.pause()
+
+
+async def test_lists_members_with_their_reach(make_app: MakeApp) -> None:
+    app = _app(make_app)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = _screen(app)
+        assert [m.id for m in screen.members] == [1117, 1119]
+        cells = [str(c) for c in screen.table.get_row_at(1)]
+        assert "only 2 accounts: 1112, 1113" in cells and "member" in cells
+        assert "2 members of the organization of Acme Dental Group" in _status(app)
+
+
+async def test_invite_refuses_bad_values_at_their_fields_and_sends_nothing(
+    make_app: MakeApp,
+) -> None:
+    app = _app(make_app)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("a")
+        await settle(pilot)
+        form = app.screen
+        assert isinstance(form, MemberInviteForm)
+        for field, value, expected in (
+            ("email", "", "required"),
+            ("email", "not-an-email", "not an email address"),
+            ("permitted_account_ids", "1112, abc", "'abc' is not an account id"),
+            ("redirect_url", "ftp://x.test", "http"),
+        ):
+            form.query_one("#form-email", Input).value = "ok@acme.test"
+            form.query_one("#form-permitted-account-ids", Input).value = ""
+            form.query_one("#form-redirect-url", Input).value = ""
+            form.query_one(f"#form-{field.replace('_', '-')}", Input).value = value
+            form.submit()
+            await settle(pilot)
+            error = form.query_one(f"#field-{field.replace('_', '-')}", FormField).error
+            assert expected in error, (field, value, error)
+            assert isinstance(app.screen, MemberInviteForm)
+        assert _sent(app, "POST") == 0
+
+
+async def test_invite_sends_once_and_lists_the_new_member(make_app: MakeApp) -> None:
+    app = _app(make_app)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("a")
+        await settle(pilot)
+        form = app.screen
+        assert isinstance(form, MemberInviteForm)
+        form.query_one("#form-email", Input).value = "front@acme.test"
+        form.query_one("#form-role", Select).value = "member"
+        form.query_one("#form-permitted-account-ids", Input).value = "1111"
+        form.query_one("#form-send-welcome-email", Select).value = "no"
+        form.submit()
+        await settle(pilot)
+        assert isinstance(app.screen, MembersScreen)
+        [request] = [r for r in sim_of(app).requests if r.method == "POST" and r.path == PATH]
+        assert request.body == {"email": "front@acme.test", "role": "member",
+                                "permittedAccountIds": [1111],
+                                "sendWelcomeEmail": False}  # fmt: skip
+        new = next(m for m in _members(app).values() if m.email == "front@acme.test")
+        assert new.permitted_ids == [1111] and new.invited
+        assert any(m.email == "front@acme.test" for m in _screen(app).members)
+        assert "Invitation sent: front@acme.test" in _status(app)
+
+
+async def test_change_lifts_a_restriction_with_an_empty_list(make_app: MakeApp) -> None:
+    app = _app(make_app)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await _highlight(pilot, 1119)
+        await pilot.press("e")
+        await settle(pilot)
+        form = app.screen
+        assert isinstance(form, MemberEditForm)
+        ids = form.query_one("#form-permitted-account-ids", Input)
+        assert ids.value == "1112, 1113"  # what the member holds now
+        ids.value = ""
+        form.submit()
+        await settle(pilot)
+        assert isinstance(app.screen, MembersScreen)
+        assert _members(app)[1119].permitted_ids is None
+        assert "Member updated" in _status(app)
+        highlighted = _screen(app).highlighted
+        assert highlighted is not None and highlighted.id == 1119 and not highlighted.restricted
+
+
+async def test_a_refused_change_keeps_the_form_and_says_why(make_app: MakeApp) -> None:
+    app = _app(make_app)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("e")  # Sam, the last unrestricted admin
+        await settle(pilot)
+        form = app.screen
+        assert isinstance(form, MemberEditForm)
+        form.query_one("#form-role", Select).value = "member"
+        form.submit()
+        await settle(pilot)
+        assert app.screen is form
+        error = str(form.query_one("#form-error", Label).content)
+        assert "409" in error and "last unrestricted admin" in error
+        assert not form.query_one("#form-submit", Button).disabled
+        assert _members(app)[1117].role == "admin"
+
+
+async def test_remove_asks_first_then_removes(make_app: MakeApp) -> None:
+    app = _app(make_app)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await _highlight(pilot, 1119)
+        await pilot.press("d")
+        await settle(pilot)
+        modal = app.screen
+        assert isinstance(modal, ConfirmModal)
+        assert "dana.whitfield@example.com" in modal.body_text
+        assert "only 2 accounts" in modal.body_text
+        assert app.focused is modal.query_one("#cancel", Button)  # default is cancel
+        await pilot.press("escape")
+        await settle(pilot)
+        assert _sent(app, "DELETE") == 0
+        await pilot.press("d")
+        await settle(pilot)
+        await pilot.click("#confirm")
+        await settle(pilot)
+        assert 1119 not in _members(app)
+        assert [m.id for m in _screen(app).members] == [1117]
+        [entry] = app.journal.read()
+        assert entry.method == "DELETE" and entry.path.endswith(PATH)
+
+
+async def test_remove_of_one_already_gone_says_so(make_app: MakeApp) -> None:
+    app = _app(make_app)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await _highlight(pilot, 1119)
+        del sim_of(app).accounts[1119]
+        await pilot.press("d")
+        await settle(pilot)
+        await pilot.click("#confirm")
+        await settle(pilot)
+        status = _status(app)
+        assert "Member not found" in status and "already gone" in status
+        assert [m.id for m in _screen(app).members] == [1117]
+
+
+async def test_remove_whose_reply_is_lost_is_read_back_not_resent(make_app: MakeApp) -> None:
+    app = _app(make_app)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await _highlight(pilot, 1119)
+        sim_of(app).faults.set("truncated", path_contains="/member", methods={"DELETE"})
+        await pilot.press("d")
+        await settle(pilot)
+        await pilot.click("#confirm")
+        await settle(pilot)
+        status = _status(app)
+        assert "may have been made" in status, status
+        assert "dana.whitfield@example.com is no longer a member." in status
+        assert _sent(app, "DELETE") == 1
+
+
+async def test_a_restricted_member_reads_but_may_not_invite(make_app: MakeApp) -> None:
+    app = _app(make_app, token="demo-member", account=1112)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert [m.id for m in _screen(app).members] == [1117, 1119]
+        await pilot.press("a")
+        await settle(pilot)
+        form = app.screen
+        assert isinstance(form, MemberInviteForm)
+        form.query_one("#form-email", Input).value = "x@acme.test"
+        form.submit()
+        await settle(pilot)
+        error = str(form.query_one("#form-error", Label).content)
+        assert "403" in error and "restricted to accounts" in error
+
+
+async def test_read_only_hides_the_keys_and_sends_nothing() -> None:
+    client = demo_client("demo-org")
+    app = VagentApp(client, profile_label="ro", initial_screen="members", read_only=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        shown_keys = {key for key, b in app.active_bindings.items() if b.enabled and b.binding.show}
+        assert "r" in shown_keys
+        assert not {"a", "e", "d"} & shown_keys
+        for key in ("a", "e", "d"):
+            await pilot.press(key)
+            await settle(pilot)
+        assert isinstance(app.screen, MembersScreen)
+        assert isinstance(client, PlatformClient)
+        sim = sim_of(app)
+        assert not [r for r in sim.requests if r.method != "GET"]

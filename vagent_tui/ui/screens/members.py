@@ -1,0 +1,222 @@
+"""Members: who can act where, for the selected account's organization.
+
+``a`` invites someone (email, role, the accounts they are limited to), ``e`` changes a
+member's email, role and accounts (clearing the accounts lifts the restriction), ``d``
+removes a member after a confirmation whose default is cancel. A restricted member's
+reach is the list of its accounts (rule 5: those accounts only, not its organization).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Iterable
+from typing import ClassVar, cast
+
+from rich.text import Text
+from textual import work
+from textual.binding import BindingType
+from textual.widget import Widget
+from textual.widgets import Static
+
+from vagent_tui.api.models import Envelope, Member, MemberInvite, MemberUpdate
+from vagent_tui.services.session import Connection
+from vagent_tui.ui.caps import ROW_CAP, left_out
+from vagent_tui.ui.dialogs import ConfirmModal
+from vagent_tui.ui.safety import DESTRUCTIVE, WRITES, Key
+from vagent_tui.ui.screens.base import BaseScreen, who_of
+from vagent_tui.ui.text import inert, safe
+from vagent_tui.ui.widgets.entry_forms import MemberEditForm, MemberInviteForm
+from vagent_tui.ui.widgets.status import describe_error
+from vagent_tui.ui.widgets.table_filter import filter_binding
+from vagent_tui.ui.widgets.tables import RecordTable, record_table
+from vagent_tui.ui.writes import Write, Written, listed
+from vagent_tui.words import counted
+
+
+class MembersScreen(BaseScreen):
+    """The members of the acting account's organization: list, invite, change, remove."""
+
+    TITLE: ClassVar[str] = "Members"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Key("a", "add", "Invite", id="members.add", tooltip="Invite a member by email",
+            does=WRITES),
+        Key("e", "edit", "Change", id="members.edit",
+            tooltip="Change the highlighted member's email, role and accounts", does=WRITES),
+        Key("d", "delete", "Remove", id="members.remove",
+            tooltip="Remove the highlighted member", does=DESTRUCTIVE),
+        filter_binding("members"),  # last: the footer drops it first
+    ]  # fmt: skip
+    CSS_PATH = "members.tcss"
+
+    # ------------------------------------------------------------------ layout
+
+    def compose_body(self) -> Iterable[Widget]:
+        yield Static("", id="members-header", markup=False)
+        yield record_table(
+            "members-table",
+            (("Email", "email"), ("Name", "name"), ("Role", "role"), ("Reach", "reach"),
+             ("Status", "status")),
+            key=lambda member: str(member.id),
+        )  # fmt: skip
+        yield Static(
+            "No member is listed for this organization. Press a to invite one.",
+            id="members-empty",
+            markup=False,
+        )
+
+    @property
+    def table(self) -> RecordTable[Member]:
+        return cast("RecordTable[Member]", self.query_one("#members-table", RecordTable))
+
+    def on_mount(self) -> None:
+        self.table.focus()
+
+    # ------------------------------------------------------------------ loading
+
+    def reload(self) -> None:
+        self.load_members()
+
+    @work(exclusive=True, group="members-load", exit_on_error=False)
+    async def load_members(self, highlight: str | None = None, *, quiet: bool = False) -> None:
+        """Fetch the list; ``quiet`` leaves the status line to the action that asked."""
+        if not quiet:
+            self.status.busy("Loading the members")
+        ok, members = await self.load(
+            lambda c: c.api.list_members(target=c.target_id), busy=self.table
+        )
+        if not ok or members is None:
+            return
+        self.show_members(members, highlight)
+        if not quiet:
+            more, who = left_out(len(members), "member"), who_of(self, with_id=True)
+            self.status.ok(f"{counted(len(members), 'member')} of the organization of {who}{more}")
+
+    def show_members(self, members: list[Member], highlight: str | None = None) -> None:
+        shown = members[:ROW_CAP]  # the status line says how many more
+        self.table.show(shown, member_cells, keep=highlight)
+        self.set_class(not shown, "-empty")
+        restricted = sum(1 for m in shown if m.restricted)
+        self.query_one("#members-header", Static).update(
+            safe(
+                f"{counted(len(shown), 'member')} of the organization of "
+                f"{who_of(self, with_id=True)}; {restricted} limited to accounts"
+            )
+        )
+
+    @property
+    def members(self) -> list[Member]:
+        return self.table.records
+
+    @property
+    def highlighted(self) -> Member | None:
+        return self.table.highlighted_record
+
+    # ------------------------------------------------------------------ invite
+
+    def action_add(self) -> None:
+        async def send(c: Connection, request: MemberInvite) -> str:
+            reply = await c.api.invite_member(request, target=c.target_id)
+            return reply.message or "Invitation sent"
+
+        def read_back(c: Connection, request: MemberInvite) -> Awaitable[str]:
+            email = request.email.lower()
+            return listed(
+                c.api.list_members(target=c.target_id), lambda m: m.email.lower() == email,
+                present=f"{email} is a member now.", absent=f"{email} is not a member.",
+            )  # fmt: skip
+
+        self._open(MemberInviteForm(
+            send, subtitle=f"For the organization of {who_of(self, with_id=True)}",
+            read_back=read_back, after_unknown=lambda: self.load_members(quiet=True),
+        ))  # fmt: skip
+
+    # ------------------------------------------------------------------ change
+
+    def action_edit(self) -> None:
+        member = self.highlighted
+        if member is None or member.id is None:
+            self.status.info("No member highlighted: nothing to change")
+            return
+        member_id = member.id
+
+        async def send(c: Connection, request: MemberUpdate) -> str:
+            reply = await c.api.update_member(request, target=c.target_id)
+            return reply.message or "Member updated"
+
+        async def read_back(c: Connection, request: MemberUpdate) -> str:
+            now = await c.api.get_member(member_id, target=c.target_id)
+            return f"The platform holds {now.email or '?'} as {now.role or '?'}, {reach(now)}."
+
+        self._open(MemberEditForm(
+            member, send, subtitle=f"{member.email} ({member.name or 'no name'}); "
+            "clear Accounts to give every account of the organization",
+            read_back=read_back, after_unknown=lambda: self.load_members(quiet=True),
+        ))  # fmt: skip
+
+    def _open(self, form: MemberInviteForm | MemberEditForm) -> None:
+        target = self.connection.target_id
+
+        def done(result: tuple[MemberInvite | MemberUpdate, str] | None) -> None:
+            if result is None or target != self.connection.target_id:
+                return
+            request, message = result
+            self.status.ok(f"{message}: {request.email}")
+            keep = str(request.target_member_id) if isinstance(request, MemberUpdate) else None
+            self.load_members(keep, quiet=True)
+
+        self.app.push_screen(form, done)
+
+    # ------------------------------------------------------------------ remove
+
+    def action_delete(self) -> None:
+        member = self.highlighted
+        if member is None or member.id is None:
+            self.status.info("No member highlighted: nothing to remove")
+            return
+        member_id, email = member.id, member.email or f"member {member.id}"
+        body = (
+            f"Remove {email} ({member.name or 'no name'}, {member.role or 'no role'}, "
+            f"{reach(member)}) from the organization of {who_of(self, with_id=True)}?\n"
+            "They lose access at once; inviting them again starts over."
+        )
+        self.write(
+            Write[Envelope](
+                "members-remove",
+                f"Removing {email}",
+                lambda c: c.api.delete_member(member_id, target=c.target_id),
+                confirm=ConfirmModal("Remove a member", body, confirm_label="Remove"),
+                done=lambda reply: f"{reply.message or 'Member removed'}: {email}",
+                gone=f"{email} was already gone; the list is refreshed",
+                read_back=lambda c: listed(
+                    c.api.list_members(target=c.target_id),
+                    lambda m: m.id == member_id,
+                    present=f"{email} is still a member.",
+                    absent=f"{email} is no longer a member.",
+                ),
+                failed=lambda exc: f"Could not remove {email}: {describe_error(exc)}",
+                retry_key="d",
+                after=self._after_remove,
+            )
+        )
+
+    def _after_remove(self, written: Written[object]) -> None:
+        if written.stale:  # done, already gone, or unknown: show what the platform holds
+            self.load_members(quiet=True)
+
+
+def reach(member: Member) -> str:
+    """Where a member may act: every account, or the accounts it is limited to (rule 5)."""
+    ids = member.permitted_account_ids
+    if not ids:
+        return "every account"
+    return f"only {counted(len(ids), 'account')}: {', '.join(str(i) for i in ids)}"
+
+
+def member_cells(member: Member) -> tuple[Text, Text, Text, Text, Text]:
+    status = member.status or ""
+    return (
+        safe(member.email, style="bold"),
+        safe(member.name or ""),
+        safe(member.role or ""),
+        Text(inert(reach(member)), style="" if member.restricted else "dim"),
+        safe(status, style="italic" if status == "invited" else ""),
+    )
