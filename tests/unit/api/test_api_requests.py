@@ -383,6 +383,13 @@ CASES = [
         body={"items": [{"roomId": "1:2", "uuid": "u:3"}]},
     ),
     Case(
+        "review_agent",
+        lambda c, t: c.review_agent("cfg-12", target=t),
+        "POST",
+        "/api/v2/agent/autoReviewAgentConfiguration",
+        body={"mode": "agent", "agentId": "cfg-12"},
+    ),
+    Case(
         "recent_messages",
         lambda c, t: c.recent_messages(target=t),
         "GET",

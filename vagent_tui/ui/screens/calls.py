@@ -589,7 +589,7 @@ class CallsScreen(PagedScreen):
         from vagent_tui.ui.widgets.call_forms import CallExportModal, ExportChoice
 
         stamp = datetime.fromtimestamp(now().timestamp(), UTC).strftime("%Y%m%d-%H%M")
-        total = f"{self.shown.total:,} calls" if self.shown else "the calls"
+        total = counted(self.shown.total, "call") if self.shown else "the calls"
         summary = f"{total} · " + " · ".join(self._query().describe(local=self.local))
 
         def chosen(choice: ExportChoice | None) -> None:
