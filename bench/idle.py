@@ -143,7 +143,7 @@ def main() -> None:
             ratios.append(got["idle"] / budget)
             print(
                 f"{n:>3} running tasks: between polls CPU {got['idle'] * 100:.2f} % of one core "
-                f"(budget {budget * 100:.1f} %; bare Textual app, DataTable of {n} rows: "
+                f"(budget {budget * 100:.2f} %; bare Textual app, DataTable of {n} rows: "
                 f"{bare * 100:.2f} %); with polls {got['with_polls'] * 100:.1f} % "
                 f"at {got['polls_per_s']:.1f} polls/s",
                 flush=True,
