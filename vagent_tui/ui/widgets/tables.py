@@ -76,12 +76,6 @@ class SafeTable(DataTable[Any]):
     given, for a screen that maps rows to its data by index; row keys stay as given.
     """
 
-    _pass_region: Region | None = None
-    """`region` for the lines of one `render_lines` pass (None: between passes); a class
-    default, as Textual asks for the region while the table is being made."""
-    _pass_view: Region | None = None
-    """`scrollable_content_region` for the lines of one pass."""
-
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._source: list[_Row] = []
@@ -109,33 +103,12 @@ class SafeTable(DataTable[Any]):
             return super().rich_style
         return self._pass_style
 
-    @property
-    def region(self) -> Region:
-        """The widget's region on screen; within one pass of `render_lines`, looked up
-        once.
-
-        `DataTable` asks for its `size` twice a line (and this class for the view's
-        width): each asks the screen's map for the region, finding the screen through
-        every ancestor. A region cannot change in the middle of a pass.
-        """
-        if self._pass_region is None:
-            return super().region
-        return self._pass_region
-
-    @property
-    def scrollable_content_region(self) -> Region:
-        if self._pass_view is None:
-            return super().scrollable_content_region
-        return self._pass_view
-
     def render_lines(self, crop: Region) -> list[Strip]:
         self._pass_style = super().rich_style
-        self._pass_region = super().region
-        self._pass_view = super().scrollable_content_region
         try:
             return super().render_lines(crop)
         finally:
-            self._pass_style = self._pass_region = self._pass_view = None
+            self._pass_style = None
 
     # ------------------------------------------------------------------ filter
 
