@@ -3,13 +3,24 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import socket
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
+
+ROOT = str(Path(__file__).resolve().parent.parent)
+"""The checkout this bench belongs to: its ``vagent_tui`` is the one measured."""
+
+# The project is installed editable from another checkout: without this, ``python
+# bench/NAME.py`` (its path starts at bench/) and the processes it starts (simulators,
+# consoles) would import that checkout's code, not this one's.
+sys.path.insert(0, ROOT)
+os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (ROOT, os.environ.get("PYTHONPATH", "")) if p)
 
 
 def free_port() -> int:

@@ -18,7 +18,8 @@ key ``demo-reseller``; the dry runs are started through the same path the screen
 For information, the same window is measured on a minimal Textual app showing a
 DataTable of as many rows and the same ten columns, idling (no timer of its own).
 
-The yardstick is the budget: 0.5 % of one core with 10 tasks, 2 % with 50 and 200.
+The yardstick is the budget: 0.35 % of one core with 10 tasks (0.5 % with a margin),
+2 % with 50 and 200.
 The printed ratio is the worst (CPU seconds / wall seconds) / budget, target 1.0.
 
 Usage: ``python bench/idle.py [--window SECONDS] [--settle SECONDS] [--tasks 10,50,200]``
@@ -35,8 +36,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import loopback_sim
 
-BUDGETS = {10: 0.005, 50: 0.02, 200: 0.02}
-"""Share of one core allowed between polls, by number of watched tasks."""
+BUDGETS = {10: 0.0035, 50: 0.02, 200: 0.02}
+"""Share of one core allowed between polls, by number of watched tasks: 0.5 % with 10
+tasks, with the margin issue 26 asks for (0.35 %)."""
 
 
 async def measure(base: str, tasks: int, window: float, settle: float) -> dict[str, float]:
@@ -141,11 +143,12 @@ def main() -> None:
             ratios.append(got["idle"] / budget)
             print(
                 f"{n:>3} running tasks: between polls CPU {got['idle'] * 100:.2f} % of one core "
-                f"(budget {budget * 100:.1f} %; bare Textual app, DataTable of {n} rows: "
+                f"(budget {budget * 100:.2f} %; bare Textual app, DataTable of {n} rows: "
                 f"{bare * 100:.2f} %); with polls {got['with_polls'] * 100:.1f} % "
                 f"at {got['polls_per_s']:.1f} polls/s",
                 flush=True,
             )
+            print(f"idle-{n}: ratio {got['idle'] / budget:.2f} (target 1.0)", flush=True)
     print(f"idle: ratio {max(ratios):.2f} (target 1.0)")
 
 

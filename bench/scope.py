@@ -13,14 +13,16 @@ screen must not change for
 console does for it. After the last key, the agent asked for must be on the screen.
 
 * first key: the time of the first key (target 1 s);
-* further keys: the median time of the other keys (target 100 ms).
+* further keys: the median time of the other keys (target 100 ms), and the slowest of
+  them (target 200 ms).
 
 The yardstick is the target budget itself. For scale, the same run also times the bare
 request the console's answer rests on: ``GET /api/v2/searchAccounts`` for every prefix
 typed, with plain httpx (no console code), after each console's keys, on the same
 simulator; its median is printed beside the console's (with tmux's polling, about 5 ms
-of a key's time is the measuring itself). The printed ratio is the worst of
-measured/target over the two figures and the two sizes.
+of a key's time is the measuring itself). Each size's median and max are printed as
+ratios to their targets; the last ratio is the worst of measured/target over the three
+figures and the two sizes.
 
 Usage: ``python bench/scope.py [--reps N]`` (needs tmux)
 """
@@ -41,10 +43,11 @@ from pathlib import Path
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import loopback_sim
+from _common import ROOT, loopback_sim
 
 FIRST_KEY_TARGET = 1.0
 NEXT_KEY_TARGET = 0.1
+MAX_KEY_TARGET = 0.2
 SIZES = (10_000, 100_000)
 TOKEN = "demo-partner"
 CPU: list[float] = []
@@ -63,7 +66,10 @@ class Console:
     def __init__(self, base: str, name: str) -> None:
         self.name = name
         command = f"{CONSOLE} --base-url {base} --token {TOKEN} --screen scope"
-        tmux("new-session", "-d", "-s", name, "-x", "120", "-y", "40", command)
+        # tmux starts the command with its server's environment: the checkout's code
+        # is passed on by name (`_common.ROOT`), not inherited.
+        tmux("new-session", "-d", "-s", name, "-x", "120", "-y", "40",
+             "-e", f"PYTHONPATH={ROOT}", command)  # fmt: skip
         self.pid = int(tmux("display", "-p", "-t", name, "#{pane_pid}").strip())
 
     def screen(self) -> str:
@@ -172,12 +178,16 @@ def main() -> None:
     ratios = []
     for size in SIZES:
         a, b, c = (statistics.median(x[size]) for x in (first, rest, plain))
-        ratios += [a / FIRST_KEY_TARGET, b / NEXT_KEY_TARGET]
+        slowest = max(rest[size])
+        ratios += [a / FIRST_KEY_TARGET, b / NEXT_KEY_TARGET, slowest / MAX_KEY_TARGET]
         print(
             f"{size:,} agents: first key {a * 1000:.0f} ms (target {FIRST_KEY_TARGET * 1000:.0f}),"
-            f" further keys median {b * 1000:.0f} ms (target {NEXT_KEY_TARGET * 1000:.0f},"
-            f" max {max(rest[size]) * 1000:.0f}); bare searchAccounts median {c * 1000:.0f} ms"
+            f" further keys median {b * 1000:.0f} ms (target {NEXT_KEY_TARGET * 1000:.0f}),"
+            f" max {slowest * 1000:.0f} ms (target {MAX_KEY_TARGET * 1000:.0f});"
+            f" bare searchAccounts median {c * 1000:.0f} ms"
         )
+        print(f"scope-{size}-median: ratio {b / NEXT_KEY_TARGET:.2f} (target 1.0)")
+        print(f"scope-{size}-max: ratio {slowest / MAX_KEY_TARGET:.2f} (target 1.0)")
     cpu = statistics.median(CPU) * 1000
     print(f"console CPU per key median {cpu:.0f} ms; load average {os.getloadavg()[0]:.2f}")
     print(f"scope: ratio {max(ratios):.2f} (target 1.0)")
