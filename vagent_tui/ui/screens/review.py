@@ -83,7 +83,7 @@ def suggestions(review: AgentReview, config: Mapping[str, Any]) -> list[Suggeste
     return rows
 
 
-def _start(text: str, width: int = PREVIEW) -> Text:
+def _preview(text: str, width: int = PREVIEW) -> Text:
     flat = " ".join(text.split())
     return safe(flat if len(flat) <= width else flat[: width - 1] + "…")
 
@@ -165,8 +165,8 @@ class ReviewScreen(BaseScreen):
             self.rows,
             lambda r: (
                 safe(r.what),
-                _start(r.now, width) if r.now else Text("—", style="dim"),
-                _start(r.suggested, width),
+                _preview(r.now, width) if r.now else Text("—", style="dim"),
+                _preview(r.suggested, width),
             ),
         )
         if self.rows:

@@ -274,7 +274,7 @@ class ColumnPicks(OptionList):
     too (a `SelectionList` tells them apart by colour only). Space or Enter ticks."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("space", "select", "Tick", id="calls-columns.tick", tooltip="Tick or untick"),
+        Binding("space", "mark", "Tick", id="calls-columns.tick", tooltip="Tick or untick"),
     ]
 
     def __init__(self, names: Sequence[str], chosen: Sequence[str]) -> None:
@@ -286,6 +286,11 @@ class ColumnPicks(OptionList):
         text = Text("[x] " if name in self.ticked else "[ ] ")
         text.append_text(safe(_label(name)))
         return text
+
+    def action_mark(self) -> None:
+        """Space: tick or untick the highlighted column (Enter does it too)."""
+        if self.highlighted is not None:
+            self.toggle(self.highlighted)
 
     def toggle(self, index: int) -> None:
         name = self.names[index]
