@@ -298,6 +298,36 @@ class PlatformClient(LogsApi):
             journal_body={**body, "password": "***"},
         )
 
+    # ------------------------------------------------------------------ usage and plans
+
+    async def _read_open(
+        self, path: str, *, target: Target | None, params: dict[str, Any] | None = None
+    ) -> m.OpenReply:
+        """A read whose reply is published only as "an object": kept whole."""
+        return await self.get(
+            path, lambda payload: self._parse(m.OpenReply, payload, url=path),
+            target=target, params=params,
+        )  # fmt: skip
+
+    async def get_usage(
+        self, query: m.UsageQuery | None = None, *, target: int | None = None
+    ) -> m.OpenReply:
+        """``GET /stats/usage``: the keys and numbers the platform sends, as sent."""
+        params = (query or m.UsageQuery()).params()
+        return await self._read_open("/stats/usage", target=target, params=params)
+
+    async def get_current_plan(self, *, target: int | None = None) -> m.OpenReply:
+        """``GET /product/currentPlan``: the plan the account is on (shape not published)."""
+        return await self._read_open("/product/currentPlan", target=target)
+
+    async def get_daily_counts(self, *, target: int | None = None) -> m.OpenReply:
+        """``GET /tasks/dailyCounts``: today's calls, texts and tasks (under ``counts``)."""
+        return await self._read_open("/tasks/dailyCounts", target=target)
+
+    async def get_task_limits(self, *, target: int | None = None) -> m.OpenReply:
+        """``GET /tasks/limits``: the daily limits (under ``limits.daily``) and the rest."""
+        return await self._read_open("/tasks/limits", target=target)
+
     # ------------------------------------------------------------------ sip
 
     async def list_sip_whitelist(self, *, target: int | None = None) -> list[m.SipEntry]:

@@ -105,6 +105,7 @@ if TYPE_CHECKING:
         mask_secret,
         party,
     )
+    from vagent_tui.api.usage_models import OpenReply, UsageQuery
 
 # The public names, the re-exported ones included: a strict type checker takes an import
 # for a re-export only when `__all__` lists it.
@@ -149,6 +150,7 @@ __all__ = [
     "MigrationCounts",
     "MigrationRequest",
     "MigrationTask",
+    "OpenReply",
     "Published",
     "RecordingStartRequest",
     "RelayConfig",
@@ -175,6 +177,7 @@ __all__ = [
     "TokenRequest",
     "UploadRequest",
     "UploadResult",
+    "UsageQuery",
     "VersionRequest",
     "Voice",
     "Webhook",
@@ -222,7 +225,7 @@ _REEXPORTED = dict.fromkeys(
      "Webhook", "RelayType", "RelayConfig", "Envelope", "mask_secret", "party", "InboxRoom",
      "InboxPage", "AgentReview", "Suggestion", "Member"),
     "vagent_tui.api.resources",
-)  # fmt: skip
+) | dict.fromkeys(("OpenReply", "UsageQuery"), "vagent_tui.api.usage_models")  # fmt: skip
 
 
 def __getattr__(name: str) -> Any:

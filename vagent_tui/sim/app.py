@@ -75,6 +75,7 @@ _LAZY_MODULES = (
     "routes_agents",
     "routes_staging",
     "routes_admin",
+    "routes_usage",
     "routes_computer",
     "routes_templates",
     "routes_logs",  # before routes_messages: /messages/recent is not a room id

@@ -179,6 +179,9 @@ class SimState:
     latency_ms: int = 0
     calls: int = 2_000
     """Call log entries per voice agent account (0..1,000,000; `vagent_tui.sim.calls`)."""
+    usage_shape: str = "totals"
+    """The shape of ``GET /stats/usage``'s reply: ``totals``, ``rows`` or ``empty``
+    (`vagent_tui.sim.routes_usage`); tests change it to run the console against another."""
     hostile: bool = False
     """Hostile mode is on: what the hostile middleware does not see (a CSV stream) is
     planted by its route."""

@@ -1,0 +1,177 @@
+"""Usage, plans and today's task counts (``/stats/usage``, ``/product/currentPlan``,
+``/tasks/dailyCounts``, ``/tasks/limits``), all of the selected account.
+
+The vendor publishes these replies only as "an object"; the shapes here are the
+simulator's choices (CONTRACT.md, "Every choice"). Usage is computed, not stored: a
+day's numbers are a function of the account id and the date, so any period, range and
+frequency add up the same way. ``state.usage_shape`` picks the reply's shape:
+``totals`` (the default: totals under ``usage``, a ``timeseries`` list of dated
+objects), ``rows`` (only a list of ``{date, key, value}`` rows under ``data.items``) or
+``empty`` (no number at all) -- the second and third let tests run the console against
+shapes it was not written for.
+"""
+
+from __future__ import annotations
+
+import zlib
+from datetime import UTC, date, datetime, timedelta
+from decimal import Decimal
+from typing import Any
+
+from vagent_tui.sim.common import bad, parse_bool
+from vagent_tui.sim.endpoint import Ctx, route
+from vagent_tui.sim.state import Account
+
+FREQUENCIES = ("day", "month", "year")
+PRICES = {"minutes": "0.05", "texts": "0.01"}
+"""Per unit, USD: the costs are ``cost:minutes``, ``cost:texts`` (and their sum, none)."""
+PLANS: dict[str, dict[str, Any]] = {
+    "starter": {"name": "Starter", "price": 0, "includes": {"minutes": 100, "texts": 500}},
+    "pro": {"name": "Pro", "price": 49, "includes": {"minutes": 2000, "texts": 5000}},
+    "enterprise": {"name": "Enterprise", "price": 499,
+                   "includes": {"minutes": 50000, "texts": 100000}},
+}  # fmt: skip
+DAILY_LIMITS = {"calls": 100, "texts": 200, "tasks": 300}
+
+
+def _day(account_id: int, when: date) -> dict[str, int]:
+    """One day's usage of one account (deterministic)."""
+    seed = zlib.crc32(f"{account_id}:{when.isoformat()}".encode())
+    calls = seed % 40
+    return {
+        "calls": calls,
+        "minutes": calls * (2 + (seed >> 8) % 4),
+        "texts": (seed >> 12) % 60,
+        "tasks": (seed >> 18) % 9,
+    }
+
+
+def _today(ctx: Ctx) -> date:
+    return datetime.fromtimestamp(ctx.state.now(), UTC).date()
+
+
+def _parse_date(name: str, raw: str | None) -> date | None:
+    if raw is None:
+        return None
+    try:
+        return datetime.fromisoformat(raw.strip().replace("Z", "+00:00")).date()
+    except ValueError:
+        raise bad(f"{name} must be an ISO date-time") from None
+
+
+def _range(ctx: Ctx) -> tuple[date, date]:
+    today = _today(ctx)
+    start_of_month = today.replace(day=1)
+    period = ctx.query.get("billingPeriod", "current")
+    if period not in ("current", "previous"):
+        raise bad("billingPeriod must be previous or current")
+    if period == "previous":
+        end = start_of_month - timedelta(days=1)
+        start = end.replace(day=1)
+    else:
+        start, end = start_of_month, today
+    start = _parse_date("startDate", ctx.query.get("startDate")) or start
+    end = _parse_date("endDate", ctx.query.get("endDate")) or end
+    if end < start:
+        raise bad("endDate must not be before startDate")
+    if (end - start).days > 3 * 366:
+        raise bad("the range may span at most three years")
+    return start, end
+
+
+def _bucket(day: date, frequency: str) -> str:
+    if frequency == "year":
+        return f"{day.year:04d}"
+    if frequency == "month":
+        return f"{day.year:04d}-{day.month:02d}"
+    return day.isoformat()
+
+
+async def usage(ctx: Ctx) -> dict[str, Any]:
+    acc = ctx.target
+    frequency = ctx.query.get("frequency", "day")
+    if frequency not in FREQUENCIES:
+        raise bad("frequency must be day, month or year")
+    costs = bool(parse_bool("giveCosts", ctx.query.get("giveCosts"), False))
+    series = bool(parse_bool("timeseries", ctx.query.get("timeseries"), False))
+    for name in ("combineCosts", "allItems"):
+        parse_bool(name, ctx.query.get(name), False)
+    start, end = _range(ctx)
+    buckets: dict[str, dict[str, int]] = {}
+    day = start
+    while day <= end:
+        into = buckets.setdefault(_bucket(day, frequency), {})
+        for key, value in _day(acc.id, day).items():
+            into[key] = into.get(key, 0) + value
+        day += timedelta(days=1)
+    shape = ctx.state.usage_shape
+    if shape == "empty":
+        return {"success": True, "usage": {}, "note": "no usage recorded"}
+    if shape == "rows":
+        rows = []
+        for label, values in buckets.items():
+            for key, value in values.items():
+                rows.append({"date": label, "key": key, "value": value})
+                if costs and key in PRICES:
+                    rows.append({"date": label, "key": f"cost:{key}",
+                                 "value": _cost(key, value)})  # fmt: skip
+        return {"success": True, "data": {"items": rows}}
+    totals: dict[str, Any] = {}
+    for values in buckets.values():
+        for key, value in values.items():
+            totals[key] = totals.get(key, 0) + value
+    if costs:
+        totals.update({f"cost:{k}": _cost(k, totals.get(k, 0)) for k in PRICES})
+    reply: dict[str, Any] = {
+        "success": True,
+        "billingPeriod": {"start": start.isoformat(), "end": end.isoformat()},
+        "frequency": frequency,
+        "usage": totals,
+    }
+    if costs:
+        reply["currency"] = "USD"
+    if series:
+        reply["timeseries"] = [{"date": label, **values} for label, values in buckets.items()]
+    return reply
+
+
+def _cost(key: str, units: int) -> float:
+    return float(Decimal(PRICES[key]) * units)
+
+
+def _plan(acc: Account) -> dict[str, Any]:
+    plan = PLANS.get(acc.plan, {"name": acc.plan, "price": None, "includes": {}})
+    return {"id": acc.plan, **plan, "currency": "USD", "billingCycle": "month"}
+
+
+async def current_plan(ctx: Ctx) -> dict[str, Any]:
+    return {"success": True, "plan": _plan(ctx.target)}
+
+
+async def daily_counts(ctx: Ctx) -> dict[str, Any]:
+    today = _today(ctx)
+    values = _day(ctx.target.id, today)
+    counts = {"calls": values["calls"], "texts": values["texts"], "tasks": values["tasks"]}
+    return {"success": True, "counts": {**counts, "date": today.isoformat()}}
+
+
+async def task_limits(ctx: Ctx) -> dict[str, Any]:
+    ctx.target  # noqa: B018 -- validates targetAccountId
+    return {
+        "success": True,
+        "limits": {
+            "businessHours": {"timezone": "America/Chicago", "days": [1, 2, 3, 4, 5],
+                              "start": "09:00", "end": "17:00"},
+            "daily": dict(DAILY_LIMITS),
+            "concurrencyPerRun": 10,
+            "cooldowns": {"calls": 86400, "texts": 300},
+        },
+    }  # fmt: skip
+
+
+ROUTES = [
+    route("/stats/usage", usage, "GET"),
+    route("/product/currentPlan", current_plan, "GET"),
+    route("/tasks/dailyCounts", daily_counts, "GET"),
+    route("/tasks/limits", task_limits, "GET"),
+]
