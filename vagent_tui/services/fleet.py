@@ -1,10 +1,13 @@
 """Asking one question of every agent account below the key (the fleet view).
 
-Four questions (`QUESTIONS`), each one request per account:
+Five questions (`QUESTIONS`), each one request per account:
 
 * ``functions``: ``GET /agent/functions`` -> allowed / total, and the unavailable names;
 * ``voice``: ``GET /agentEventRules/default`` -> voice, TTS, S2S and STT engines, language;
 * ``junk``: ``GET /junkConversations?unread=true&pageSize=1`` -> ``totalRooms`` (unread);
+* ``usage``: ``GET /stats/usage`` of the current period with costs, then ``GET
+  /product/currentPlan`` -> plan, costs, each usage key (`vagent_tui.services.usage`;
+  the CSV has one exact column per key the platform sent);
 * ``calls``: ``GET /logs`` of the last 24 hours (10,000 entries a request, only the
   fields it counts) -> calls, failed, and the count of each outcome
   (`vagent_tui.services.calls.calls_last_24h`).
@@ -58,6 +61,8 @@ class Question:
     columns: tuple[tuple[str, str], ...]
     """``(key, header)`` of each answer value, in display order."""
     ask: Callable[[PlatformClient, int], Awaitable[Values]]
+    exact: Callable[[Values], dict[str, str]] | None = None
+    """More CSV columns from an answer, exact (usage: one per key the platform sent)."""
 
     @property
     def keys(self) -> tuple[str, ...]:
@@ -113,6 +118,18 @@ async def _calls(client: PlatformClient, account_id: int) -> Values:
             "outcomes": summary.outcome_texts()}  # fmt: skip
 
 
+async def _usage(client: PlatformClient, account_id: int) -> Values:
+    from vagent_tui.services.usage import fleet_usage  # the usage reader, on first use
+
+    return await fleet_usage(client, account_id)
+
+
+def _usage_exact(values: Values) -> dict[str, str]:
+    from vagent_tui.services.usage import fleet_usage_exact
+
+    return fleet_usage_exact(values)
+
+
 QUESTIONS: dict[str, Question] = {
     q.name: q
     for q in (
@@ -134,6 +151,13 @@ QUESTIONS: dict[str, Question] = {
             "Calls in the last 24 h",
             (("calls", "Calls"), ("failed", "Failed"), ("outcomes", "By outcome")),
             _calls,
+        ),
+        Question(
+            "usage",
+            "Usage this period",
+            (("plan", "Plan"), ("costs", "Costs"), ("usage", "Usage"), ("unread", "Not read")),
+            _usage,
+            exact=_usage_exact,
         ),
     )
 }
@@ -336,13 +360,18 @@ def to_csv(
 ) -> str:
     """The matrix as CSV: one header row, then one row per account (in the given order).
 
-    Columns: ``account_id, account_name``, the question's columns, ``status``
-    (``ok``/``error``/``not asked``) and ``error``. Nothing of the key is written.
+    Columns: ``account_id, account_name``, the question's columns, those its ``exact``
+    adds (in the order first met), ``status`` (``ok``/``error``/``not asked``) and
+    ``error``. Nothing of the key is written.
     """
     q = QUESTIONS[question] if isinstance(question, str) else question
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["account_id", "account_name", *q.keys, "status", "error"])
+    more: dict[int, dict[str, str]] = {}
+    if q.exact is not None:
+        more = {i: q.exact(a.values) for i, a in answers.items() if a.ok}
+    extra = list(dict.fromkeys(k for cells in more.values() for k in cells))
+    writer.writerow(["account_id", "account_name", *q.keys, *extra, "status", "error"])
     for account in accounts:
         answer = answers.get(account.id or 0)
         values = answer.values if answer else {}
@@ -352,6 +381,7 @@ def to_csv(
                 account.id,
                 account.display_name,
                 *(cell_text(values.get(key)) for key in q.keys),
+                *(more.get(account.id or 0, {}).get(key, "") for key in extra),
                 status,
                 (answer.error if answer else None) or "",
             ]

@@ -415,3 +415,44 @@ async def read_account_usage(
     except PlatformError:
         pass  # today's counts are extra: the usage stands without them
     return AccountUsage(report, plan, plan_error, counts, limits)
+
+
+# --------------------------------------------------------------------------- the fleet
+
+
+async def fleet_usage(client: PlatformClient, account_id: int) -> dict[str, Any]:
+    """Fleet's "usage this period" for one account: plan, costs, each usage key.
+
+    The usage read's failure is the answer's; the plan's only shows as ``?``.
+    """
+    from vagent_tui.api.errors import PlatformError
+
+    reply = await client.get_usage(UsageQuery(timeseries=False), target=account_id)
+    report = read_usage(reply.body())
+    try:
+        plan = plan_name(await client.get_current_plan(target=account_id)) or "—"
+    except PlatformError:
+        plan = "?"
+    total = report.cost_total
+    costs = fmt_number(total, places=2) if total is not None else None
+    if costs is not None and report.currency:
+        costs = f"{report.currency} {costs}"
+    return {
+        "plan": plan,
+        "costs": costs,
+        "usage": tuple(f"{r.key} {fmt_value(r, report.currency)}" for r in report.usage),
+        "unread": len(report.unread),
+        "report": report,
+    }
+
+
+def fleet_usage_exact(values: Mapping[str, Any]) -> dict[str, str]:
+    """The CSV's exact columns of one answer: each key the platform sent, the cost total
+    and the currency."""
+    report = values.get("report")
+    if not isinstance(report, UsageReport):
+        return {}
+    cells = {row.key: exact(row.value) for row in report.rows}
+    cells["cost_total"] = exact(report.cost_total)
+    cells["currency"] = report.currency or ""
+    return cells

@@ -115,6 +115,13 @@ SCREENS: tuple[ScreenInfo, ...] = (
         "Call-detail record export to your file server",
     ),
     ScreenInfo(
+        "usage",
+        "",
+        "Usage",
+        _P + "usage:UsageScreen",
+        "Usage and costs of the account by period or dates, its plan, today's counts",
+    ),
+    ScreenInfo(
         "journal",
         "",
         "Journal",

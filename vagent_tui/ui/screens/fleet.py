@@ -59,7 +59,8 @@ from vagent_tui.words import counted
 
 SUMMARY_SECONDS = 0.2
 """The progress bar and the summary follow the answers at most this often."""
-OPENS = {"functions": "functions", "voice": "agent", "junk": "inbox", "calls": "calls"}
+OPENS = {"functions": "functions", "voice": "agent", "junk": "inbox", "calls": "calls",
+         "usage": "usage"}  # fmt: skip
 """The screen (registry name) that answers each question in full, for one account."""
 _clock = time.monotonic
 """Measures a run (tests pin it for stable snapshots)."""
@@ -355,6 +356,13 @@ class FleetScreen(BaseScreen):
             allowed, total = answer.values.get("allowed"), answer.values.get("total")
             lines.append(Text(f"{allowed} of {total} allowed; unavailable ({len(unavailable)}):"))
             lines.extend(safe(f"  {fn}") for fn in unavailable)
+        elif self.question.name == "usage":
+            values = answer.values
+            lines.append(Text.assemble("Plan: ", safe(cell_text(values.get("plan")) or "—")))
+            lines.append(Text.assemble("Costs: ", safe(cell_text(values.get("costs")) or "—")))
+            lines.extend(safe(f"  {item}") for item in values.get("usage") or ())
+            if values.get("unread"):
+                lines.append(Text(f"{counted(values['unread'], 'part')} of the reply not read"))
         else:
             for key, header in self.question.columns:
                 value = cell_text(answer.values.get(key))

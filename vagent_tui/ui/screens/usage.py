@@ -1,0 +1,360 @@
+"""Usage: what the selected account used and what it costs, as the platform says it.
+
+The reply of ``GET /stats/usage`` is published only as "an object", so the screen shows
+the rows `services.usage.read_usage` finds (a key is a row, ``cost:`` keys are costs, a
+timeseries is a series), sums what can be summed, and says what it could not read.
+Beside it: the plan the account is on (``/product/currentPlan``, every field sent) and
+today's counts against the daily limits (``/tasks/dailyCounts``, ``/tasks/limits``).
+
+Keys: ``b`` current/previous billing period, ``f`` frequency day/month/year, ``c`` costs
+on/off, a date range typed in From/To (Enter applies it; a bad date is refused at its
+field and nothing is sent; ``x`` clears it), ``w`` the rows as CSV (exact values), ``/``
+filters the rows. The chart is the highlighted row's series (the first row with one
+when the highlighted row has none).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from decimal import Decimal
+from typing import Any, ClassVar
+
+from pydantic import ValidationError
+from rich.text import Text
+from textual import on, work
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.widget import Widget
+from textual.widgets import DataTable, Input, Static
+
+from vagent_tui.api.models import UsageQuery
+from vagent_tui.services.usage import (
+    AccountUsage,
+    UsageReport,
+    UsageRow,
+    fmt_number,
+    fmt_value,
+    plan_lines,
+    read_account_usage,
+    today_lines,
+    usage_csv,
+)
+from vagent_tui.ui import format as fmt
+from vagent_tui.ui.palette import ACCENT, HEADING, WARN
+from vagent_tui.ui.screens.base import BaseScreen, who_of
+from vagent_tui.ui.text import inert, safe
+from vagent_tui.ui.widgets.fleet_export import export_csv
+from vagent_tui.ui.widgets.form import FormField, errors_by_field, show_errors
+from vagent_tui.ui.widgets.table_filter import filter_binding
+from vagent_tui.ui.widgets.tables import RecordTable, record_table
+from vagent_tui.words import counted
+
+FREQUENCIES = ("day", "month", "year")
+BARS = "▁▂▃▄▅▆▇█"
+_FRIENDLY = {
+    "start_date": "a date as YYYY-MM-DD",
+    "end_date": "a date as YYYY-MM-DD, not before From",
+}
+
+
+def bars(values: Sequence[Decimal], width: int, height: int = 1) -> list[str]:
+    """A bar chart of ``values``: ``height`` lines at most ``width`` cells wide, top line
+    first. Neighbouring points are summed into one bar when there are more points than
+    cells; with room to spare a bar is up to 3 cells wide, with a gap."""
+    if not values or width <= 0 or height <= 0:
+        return []
+    per = max(1, -(-len(values) // width))
+    sums = [sum(values[i : i + per], Decimal(0)) for i in range(0, len(values), per)]
+    cell = min(3, width // len(sums)) if len(sums) * 2 <= width else 1
+    low = min(min(sums), Decimal(0))
+    span = max(sums) - low
+    steps = 8 * height
+    levels = [int((v - low) / span * steps) if span > 0 else 0 for v in sums]
+    lines = []
+    for line in range(height - 1, -1, -1):
+        chars = []
+        for level in levels:
+            fill = min(8, max(0, level - 8 * line))
+            char = BARS[fill - 1] if fill else " "
+            if line == 0 and not fill:
+                char = BARS[0]  # every point has a foot: a zero still shows
+            chars.append(char * (cell - 1 if cell > 1 else 1) + (" " if cell > 1 else ""))
+        lines.append("".join(chars).rstrip())
+    return lines
+
+
+def _cells(row: UsageRow, currency: str | None) -> list[Text]:
+    kind = "cost" if row.cost else "usage"
+    value = fmt_value(row, currency)
+    points = f"{len(row.series):,}" if row.series else ""
+    return [
+        safe(row.key),
+        safe(value + (" Σ" if row.summed else "")),
+        Text(kind, style=WARN if row.cost else ""),
+        Text(points),
+    ]
+
+
+class UsageScreen(BaseScreen):
+    """The usage rows of one account, a chart of a series, its plan and today's counts."""
+
+    TITLE: ClassVar[str] = "Usage"
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("b", "period", "Period", id="usage.period",
+                tooltip="Current or previous billing period"),
+        Binding("f", "frequency", "Freq", id="usage.frequency",
+                tooltip="Series by day, month or year"),
+        Binding("c", "costs", "Costs", id="usage.costs", tooltip="Ask for costs or not"),
+        Binding("t", "range", "Range", id="usage.range",
+                tooltip="Type a date range (From, To): Enter applies it"),
+        Binding("x", "clear_range", "Clear range", show=False, id="usage.clear",
+                tooltip="Back to the billing period"),
+        Binding("w", "export", "Export", id="usage.export", tooltip="The rows as CSV, exact"),
+        filter_binding("usage"),
+    ]  # fmt: skip
+    CSS_PATH = "usage.tcss"
+    AUTO_FOCUS = "#usage-table"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.query_now = UsageQuery()
+        self.shown: AccountUsage | None = None
+
+    # ------------------------------------------------------------------ layout
+
+    def compose_body(self) -> Iterable[Widget]:
+        with Horizontal(id="usage-controls"):
+            yield Static("", id="usage-asked", markup=False)
+            yield FormField("From", self._date_input("from"), name="start_date")
+            yield FormField("To", self._date_input("to"), name="end_date")
+        with Horizontal(id="usage-body"):
+            with Vertical(id="usage-main"):
+                yield record_table(
+                    "usage-table",
+                    (("Key", "key"), ("Value", "value"), ("Kind", "kind"), ("Points", "points")),
+                    key=lambda row: row.key,
+                )
+                yield Static("", id="usage-chart")
+            yield Static("", id="usage-side")
+        yield Static("", id="usage-notes")
+
+    @staticmethod
+    def _date_input(name: str) -> Input:
+        widget = Input(placeholder="YYYY-MM-DD", id=f"usage-{name}", compact=True)
+        widget.cursor_blink = False
+        return widget
+
+    @property
+    def table(self) -> RecordTable[UsageRow]:
+        table: RecordTable[UsageRow] = self.query_one("#usage-table", RecordTable)
+        return table
+
+    def on_mount(self) -> None:
+        self.apply_breakpoints()
+        self._show_asked()
+
+    # ------------------------------------------------------------------ asking
+
+    def _show_asked(self) -> None:
+        q = self.query_now
+        if q.ranged:
+            start = q.start_date.isoformat() if q.start_date else "period start"
+            end = q.end_date.isoformat() if q.end_date else "today"
+            when = f"{start} … {end}"
+        else:
+            when = f"{q.billing_period} period"
+        costs = "costs on" if q.give_costs else "costs off"
+        self.query_one("#usage-asked", Static).update(f"{when} · by {q.frequency} · {costs}")
+
+    def _ask(self, **changes: Any) -> None:
+        self.query_now = self.query_now.model_copy(update=changes)
+        self._show_asked()
+        self.reload()
+
+    def action_period(self) -> None:
+        period = "previous" if self.query_now.billing_period == "current" else "current"
+        self._clear_fields()
+        self._ask(billing_period=period, start_date=None, end_date=None)
+
+    def action_frequency(self) -> None:
+        now = FREQUENCIES.index(self.query_now.frequency)
+        self._ask(frequency=FREQUENCIES[(now + 1) % len(FREQUENCIES)])
+
+    def action_costs(self) -> None:
+        self._ask(give_costs=not self.query_now.give_costs)
+
+    def action_range(self) -> None:
+        self.query_one("#usage-from", Input).focus()
+
+    def action_clear_range(self) -> None:
+        self._clear_fields()
+        show_errors(self._fields(), {})
+        if self.query_now.ranged:
+            self._ask(start_date=None, end_date=None)
+
+    def _clear_fields(self) -> None:
+        for name in ("from", "to"):
+            with self.prevent(Input.Changed):
+                self.query_one(f"#usage-{name}", Input).value = ""
+
+    def _fields(self) -> list[FormField]:
+        return list(self.query("#usage-controls FormField").results(FormField))
+
+    @on(Input.Submitted, "#usage-from, #usage-to")
+    def _range_entered(self, event: Input.Submitted) -> None:
+        event.stop()
+        start = self.query_one("#usage-from", Input).value.strip() or None
+        end = self.query_one("#usage-to", Input).value.strip() or None
+        try:
+            asked = UsageQuery.model_validate(
+                {**self.query_now.model_dump(), "start_date": start, "end_date": end}
+            )
+        except ValidationError as exc:
+            errors = {k: _FRIENDLY.get(k, v) for k, v in errors_by_field(exc).items()}
+            if "end_date" in errors and "the end is before" in str(exc):
+                errors["end_date"] = "not before From"
+            show_errors(self._fields(), errors)
+            self.status.error(
+                f"{counted(len(errors), 'date')} to fix: nothing was sent", retry_key=None
+            )
+            return
+        show_errors(self._fields(), {})
+        self.query_now = asked
+        self._show_asked()
+        self.table.focus()
+        self.reload()
+
+    # ------------------------------------------------------------------ loading
+
+    def reload(self) -> None:
+        self.load_usage()
+
+    @work(exclusive=True, group="usage-load", exit_on_error=False)
+    async def load_usage(self) -> None:
+        query = self.query_now
+
+        def failed(exc: Any) -> None:
+            self.shown = None  # never leave another account's numbers on show
+            self._fill()
+            self.status.error(exc)
+
+        ok, usage = await self.load(
+            lambda c: read_account_usage(c.api, query, c.target_id),
+            note=f"Reading the usage of {who_of(self)}",
+            busy=self.table,
+            on_error=failed,
+        )
+        if not ok or usage is None:
+            return
+        self.shown = usage
+        self._fill()
+        report = usage.report
+        said = f"{counted(len(report.usage), 'usage key')}, {counted(len(report.costs), 'cost')}"
+        if report.unread:
+            said += f" · {counted(len(report.unread), 'part')} not read"
+        if not report.rows:
+            self.status.info(f"No number in the usage reply of {who_of(self)}: see below")
+        else:
+            self.status.ok(f"{said} for {who_of(self)}")
+
+    def _fill(self) -> None:
+        usage = self.shown
+        report = usage.report if usage else UsageReport()
+        self.table.show(report.rows, lambda row: _cells(row, report.currency))
+        self._show_chart()
+        self._show_side()
+        self._show_notes(report)
+
+    # ------------------------------------------------------------------ the parts
+
+    @on(DataTable.RowHighlighted, "#usage-table")
+    def _row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        event.stop()
+        self._show_chart()
+
+    def _chart_row(self) -> UsageRow | None:
+        row = self.table.highlighted_record
+        if row is not None and row.series:
+            return row
+        report = self.shown.report if self.shown else None
+        return next((r for r in report.rows if r.series), None) if report else None
+
+    def _show_chart(self) -> None:
+        chart = self.query_one("#usage-chart", Static)
+        row = self._chart_row()
+        if row is None:
+            chart.update(Text("No series in the reply: nothing to chart", style="dim"))
+            return
+        labels = [label for label, _ in row.series]
+        values = [value for _, value in row.series]
+        width = max(10, (chart.size.width or 60) - 2)
+        top = max(values)
+        title = Text.assemble(
+            (inert(row.key), HEADING),
+            f" by {self.query_now.frequency} · {counted(len(values), 'point')}"
+            f" · highest {fmt_number(top)}",
+        )
+        height = max(1, (chart.size.height or 3) - 2)
+        drawn = [Text(line, style=ACCENT) for line in bars(values, width, height)]
+        ends = Text(inert(f"{labels[0]} … {labels[-1]}"), style="dim")
+        chart.update(Text("\n").join([title, *drawn, ends]))
+
+    def _show_side(self) -> None:
+        side = self.query_one("#usage-side", Static)
+        usage = self.shown
+        if usage is None:
+            side.update("")
+            return
+        lines = [Text("Plan", style=HEADING)]
+        if usage.plan is not None:
+            plan = plan_lines(usage.plan)
+            lines.extend(Text.assemble(f"{inert(k)}: ", safe(v or "—")) for k, v in plan)
+            if not plan:
+                lines.append(Text("(the reply has no field)", style="dim"))
+        else:
+            lines.append(safe(f"not read: {usage.plan_error or 'no reply'}", WARN))
+        today = today_lines(usage.counts, usage.limits)
+        if today:
+            lines += [Text(""), Text("Today (of the daily limit)", style=HEADING)]
+            lines.extend(Text.assemble(f"{inert(k)}: ", safe(v)) for k, v in today)
+        total = usage.report.cost_total
+        if total is not None:
+            currency = usage.report.currency
+            text = fmt_number(total, places=2)
+            text = f"{currency} {text}" if currency else f"{text} (no currency stated)"
+            lines += [Text(""), Text("Costs", style=HEADING), safe(text)]
+        side.update(Text("\n").join(lines))
+
+    def _show_notes(self, report: UsageReport) -> None:
+        parts: list[str] = []
+        if report.unread:
+            parts.append("Not read: " + ", ".join(report.unread))
+        if report.notes:
+            parts.append(" · ".join(f"{k}: {v}" for k, v in report.notes[:6]))
+        if self.shown is not None and not report.rows:
+            parts.insert(0, "The usage reply holds no number this console can read")
+        if any(r.summed for r in report.rows):
+            parts.append("Σ: the sum of the row's series (no total was sent)")
+        self.query_one("#usage-notes", Static).update(safe("\n".join(parts), multiline=True))
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._show_chart)
+
+    # ------------------------------------------------------------------ export
+
+    def action_export(self) -> None:
+        if self.shown is None or not self.shown.report.rows:
+            self.status.info("Nothing to export yet")
+            return
+        report = self.shown.report
+        q = self.query_now
+        label = f"{q.start_date or ''}..{q.end_date or ''}" if q.ranged else q.billing_period
+        default = f"usage-{self.connection.acting_id or 'me'}-{fmt.now():%Y-%m-%d}.csv"
+        export_csv(
+            self,
+            usage_csv(report, label=label),
+            default,
+            rows=len(report.rows),
+            title="Export the usage as CSV",
+        )
