@@ -108,7 +108,7 @@ class UsageScreen(BaseScreen):
         Binding("c", "costs", "Costs", id="usage.costs", tooltip="Ask for costs or not"),
         Binding("t", "range", "Range", id="usage.range",
                 tooltip="Type a date range (From, To): Enter applies it"),
-        Binding("x", "clear_range", "Clear range", show=False, id="usage.clear",
+        Binding("x", "clear_filters", "Clear range", show=False, id="usage.clear",
                 tooltip="Back to the billing period"),
         Binding("w", "export", "Export", id="usage.export", tooltip="The rows as CSV, exact"),
         filter_binding("usage"),
@@ -187,7 +187,7 @@ class UsageScreen(BaseScreen):
     def action_range(self) -> None:
         self.query_one("#usage-from", Input).focus()
 
-    def action_clear_range(self) -> None:
+    def action_clear_filters(self) -> None:
         self._clear_fields()
         show_errors(self._fields(), {})
         if self.query_now.ranged:
@@ -292,11 +292,13 @@ class UsageScreen(BaseScreen):
         top = max(values)
         title = Text.assemble(
             (inert(row.key), HEADING),
-            f" by {self.query_now.frequency} · {counted(len(values), 'point')}"
-            f" · highest {fmt_number(top)}",
+            inert(
+                f" by {self.query_now.frequency} · {counted(len(values), 'point')}"
+                f" · highest {fmt_number(top)}"
+            ),
         )
         height = max(1, (chart.size.height or 3) - 2)
-        drawn = [Text(line, style=ACCENT) for line in bars(values, width, height)]
+        drawn = [Text(inert(line), style=ACCENT) for line in bars(values, width, height)]
         ends = Text(inert(f"{labels[0]} … {labels[-1]}"), style="dim")
         chart.update(Text("\n").join([title, *drawn, ends]))
 
