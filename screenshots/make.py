@@ -90,6 +90,11 @@ async def _fleet(pilot: Any) -> None:
     await _idle(pilot)
 
 
+async def _fleet_usage(pilot: Any) -> None:
+    await _keys(pilot, "v", "v", "v", "v")  # functions, voice, junk, calls -> usage
+    await _fleet(pilot)
+
+
 async def _journal(pilot: Any) -> None:
     """A few changes first, so the journal has something to show."""
     from vagent_tui.api.errors import PlatformError
@@ -173,6 +178,8 @@ SHOTS: dict[str, tuple[str, str, int | None, Steps | None]] = {
     "webhooks": ("webhooks", "demo-partner", None, _webhooks_relays),
     "computer": ("computer", "demo-partner", 1118, None),
     "fleet": ("fleet", "demo-partner", None, _fleet),
+    "usage": ("usage", "demo-partner", 1111, None),
+    "fleet-usage": ("fleet", "demo-partner", None, _fleet_usage),
     "journal": ("journal", "demo-partner", None, _journal),
     "rollout": ("rollout", "demo-partner", None, _rollout),
     "change-voice": ("voices", "demo-partner", 1111, _use_voice),
@@ -212,9 +219,10 @@ async def shoot(name: str) -> Path:
         "initial_account": account,
         **_options(name),
     }
-    # The call log moves with the simulator's clock: pinned for its picture (the
+    # The call log and usage move with the simulator's clock: pinned for its picture (the
     # migrations' tasks need theirs to run).
-    clock = {"clock": lambda: FIXED_CLOCK} if name == "calls" else {}
+    pinned = ("calls", "usage", "fleet-usage")
+    clock = {"clock": lambda: FIXED_CLOCK} if name in pinned else {}
     client = demo_client(token, task_seconds=3, **clock) if token else None
     app = VagentApp(client, **options)
     async with app.run_test(size=SIZE) as pilot:
