@@ -16,9 +16,6 @@ from pydantic import ValidationInfo, field_validator
 from vagent_tui.api.base import Resource
 from vagent_tui.api.requests import Request
 
-FREQUENCIES = ("day", "month", "year")
-PERIODS = ("current", "previous")
-
 
 class OpenReply(Resource):
     """A reply whose shape is not published: ``success`` and everything else as sent."""
