@@ -1,7 +1,7 @@
 """Pilot flows of the Usage screen and of Fleet's "Usage this period".
 
 The simulator's clock is the suite's fixed time, 2025-11-20T12:00Z: the current period
-is 2025-11-01..20. Its usage reply has three shapes (CONTRACT choice 31): the screen is
+is 2025-11-01..20. Its usage reply has three shapes (CONTRACT choice 37): the screen is
 run against each, since the platform publishes none.
 """
 

@@ -1,4 +1,4 @@
-"""Usage, plan, today's counts and limits in the simulator (CONTRACT choices 30 to 33).
+"""Usage, plan, today's counts and limits in the simulator (CONTRACT choices 36 to 39).
 
 The fake clock reads 2027-01-15T08:00Z: the current period is 2027-01-01..15, the
 previous one December 2026.
