@@ -317,7 +317,13 @@ def wheel(widget: Any, *, down: bool = True) -> None:
 
 @pytest.mark.parametrize(
     ("turns", "opens"),
-    [(0, "FunctionsScreen"), (1, "AgentScreen"), (2, "InboxScreen"), (3, "CallsScreen")],
+    [
+        (0, "FunctionsScreen"),
+        (1, "AgentScreen"),
+        (2, "InboxScreen"),
+        (3, "CallsScreen"),
+        (4, "UsageScreen"),
+    ],
 )
 async def test_enter_acts_as_the_account_and_opens_the_questions_screen(
     make_app: MakeApp, turns: int, opens: str
@@ -325,7 +331,7 @@ async def test_enter_acts_as_the_account_and_opens_the_questions_screen(
     app = make_app("fleet")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        for _ in range(turns):  # functions -> voice -> junk -> calls
+        for _ in range(turns):  # functions -> voice -> junk -> calls -> usage
             await pilot.press("v")
             await settle(pilot)
         await run_question(pilot, app)

@@ -165,7 +165,7 @@ def test_csv_has_header_and_one_row_per_account() -> None:
     assert rows[1] == ["1", "One, Inc", "2", "3", "a, b", "ok", ""]
     assert rows[2] == ["2", "Two", "", "", "", "error", "HTTP 500: boom"]
     assert rows[3] == ["3", "3", "", "", "", "not asked", ""]
-    assert set(QUESTIONS) == {"functions", "voice", "junk", "calls"}
+    assert set(QUESTIONS) == {"functions", "voice", "junk", "calls", "usage"}
 
 
 # ---------------------------------------------------------------------------- adaptive limit
