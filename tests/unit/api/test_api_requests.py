@@ -390,6 +390,38 @@ CASES = [
         body={"mode": "agent", "agentId": "cfg-12"},
     ),
     Case(
+        "get_usage",
+        lambda c, t: c.get_usage(
+            m.UsageQuery(billing_period="previous", frequency="month", give_costs=False), target=t
+        ),
+        "GET",
+        "/api/v2/stats/usage",
+        params={
+            "billingPeriod": "previous",
+            "frequency": "month",
+            "giveCosts": "false",
+            "timeseries": "true",
+        },
+    ),
+    Case(
+        "get_current_plan",
+        lambda c, t: c.get_current_plan(target=t),
+        "GET",
+        "/api/v2/product/currentPlan",
+    ),
+    Case(
+        "get_daily_counts",
+        lambda c, t: c.get_daily_counts(target=t),
+        "GET",
+        "/api/v2/tasks/dailyCounts",
+    ),
+    Case(
+        "get_task_limits",
+        lambda c, t: c.get_task_limits(target=t),
+        "GET",
+        "/api/v2/tasks/limits",
+    ),
+    Case(
         "recent_messages",
         lambda c, t: c.recent_messages(target=t),
         "GET",
