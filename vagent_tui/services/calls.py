@@ -475,12 +475,20 @@ class _RowCounter:
         self.lines = 0
 
     def feed(self, chunk: bytes) -> None:
-        parts = chunk.split(b'"')
-        for n, part in enumerate(parts):
-            if n:
-                self.quoted = not self.quoted
-            if not self.quoted:
-                self.lines += part.count(b"\n")
+        # One step per line, not per quoted field: a line end counts unless an odd
+        # number of quotes since the last counted one left a field open.
+        pieces = chunk.split(b"\n")
+        quoted = self.quoted
+        lines = 0
+        for piece in pieces[:-1]:
+            if piece.count(b'"') & 1:
+                quoted = not quoted
+            if not quoted:
+                lines += 1
+        if pieces[-1].count(b'"') & 1:
+            quoted = not quoted
+        self.quoted = quoted
+        self.lines += lines
 
 
 def _partial(path: Path) -> Path:

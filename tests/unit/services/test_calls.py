@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import csv
+import io
 import json
 from collections.abc import AsyncGenerator, AsyncIterator
 from pathlib import Path
@@ -216,6 +217,19 @@ def test_row_counter_skips_line_ends_in_quotes() -> None:
     for chunk in (b'a,b\r\n1,"x\r\ny', b'"\r\n2,"q""', b'"\r\n'):
         counter.feed(chunk)
     assert counter.lines == 3
+
+
+def test_row_counter_agrees_with_the_csv_module_however_the_file_is_cut() -> None:
+    rows = [["id", "note"], ["1", 'two\nlines, "quoted"'], ["2", "plain"], ["3", '"\n"'],
+            ["4", "end\r\n"]]  # fmt: skip
+    out = io.StringIO(newline="")
+    csv.writer(out).writerows(rows)
+    data = out.getvalue().encode()
+    for size in (1, 2, 3, 7, 64, len(data)):
+        counter = S._RowCounter()
+        for start in range(0, len(data), size):
+            counter.feed(data[start : start + size])
+        assert counter.lines == len(rows), size
 
 
 async def test_export_csv_cancelled_leaves_no_file(api: SimClient, tmp_path: Path) -> None:
