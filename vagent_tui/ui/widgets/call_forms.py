@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import ClassVar
+from typing import ClassVar, Generic, TypeVar
 
 from rich.text import Text
 from textual import on
@@ -28,9 +28,46 @@ from vagent_tui.ui.dialogs import MODAL_CSS
 from vagent_tui.ui.text import inert, safe
 from vagent_tui.ui.widgets.form import FormField, first_invalid
 
-_CANCEL: list[BindingType] = [
-    Binding("escape", "cancel", "Cancel", id="modal.cancel", tooltip="Cancel"),
-]
+R = TypeVar("R")
+
+
+class _Dialog(ModalScreen[R | None], Generic[R]):
+    """A dialog of this screen: `read` checks what was typed (the problems under their
+    fields) and gives the choice, or None to stay open; Enter in a field, the confirm
+    button and ctrl+s submit; ESC and Cancel only cancel."""
+
+    SCOPED_CSS: ClassVar[bool] = False
+    DEFAULT_CSS = MODAL_CSS
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel", id="modal.cancel", tooltip="Cancel"),
+        Binding("ctrl+s,ctrl+o", "save", "OK", id="calls-dialog.save", tooltip="OK"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__(classes="modal")
+
+    def read(self) -> R | None:
+        raise NotImplementedError
+
+    def action_save(self) -> None:
+        chosen = self.read()
+        if chosen is not None:
+            self.dismiss(chosen)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_save()
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "confirm":
+            self.action_save()
+        else:
+            self.dismiss(None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
 
 
 def _input(name: str, value: str, placeholder: str) -> Input:
@@ -43,15 +80,11 @@ def _typed_time(seconds: int | None) -> str:
     return "" if seconds is None else str(seconds)
 
 
-class CallFiltersModal(ModalScreen[CallFilters | None]):
+class CallFiltersModal(_Dialog[CallFilters]):
     """The query's filters: time range, event type, outcome, status, ``key=value``."""
 
-    SCOPED_CSS: ClassVar[bool] = False
-    DEFAULT_CSS = MODAL_CSS
-    BINDINGS: ClassVar[list[BindingType]] = _CANCEL
-
     def __init__(self, filters: CallFilters, *, now: float) -> None:
-        super().__init__(classes="modal")
+        super().__init__()
         self.filters = filters
         self.now = now
 
@@ -150,26 +183,6 @@ class CallFiltersModal(ModalScreen[CallFilters | None]):
             return None
         return chosen
 
-    def _submit(self) -> None:
-        chosen = self.read()
-        if chosen is not None:
-            self.dismiss(chosen)
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        self._submit()
-
-    @on(Button.Pressed)
-    def _pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        if event.button.id == "confirm":
-            self._submit()
-        else:
-            self.dismiss(None)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
-
 
 def _quoted(value: str) -> str:
     return f'"{value}"' if any(c.isspace() for c in value) or not value else value
@@ -187,15 +200,11 @@ class ExportChoice:
     format: str
 
 
-class CallExportModal(ModalScreen[ExportChoice | None]):
+class CallExportModal(_Dialog[ExportChoice]):
     """Where to write the query's entries, and as what (CSV or JSON lines)."""
 
-    SCOPED_CSS: ClassVar[bool] = False
-    DEFAULT_CSS = MODAL_CSS
-    BINDINGS: ClassVar[list[BindingType]] = _CANCEL
-
     def __init__(self, default_name: str, *, summary: str) -> None:
-        super().__init__(classes="modal")
+        super().__init__()
         self.default_name = default_name
         self.summary = summary
 
@@ -245,26 +254,6 @@ class CallExportModal(ModalScreen[ExportChoice | None]):
         value = self.query_one("#calls-format", Select).value
         return ExportChoice(path, value if isinstance(value, str) else "csv")
 
-    def _submit(self) -> None:
-        chosen = self.read()
-        if chosen is not None:
-            self.dismiss(chosen)
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        self._submit()
-
-    @on(Button.Pressed)
-    def _pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        if event.button.id == "confirm":
-            self._submit()
-        else:
-            self.dismiss(None)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
-
 
 # --------------------------------------------------------------------------- columns
 
@@ -302,18 +291,11 @@ class ColumnPicks(OptionList):
         return [name for name in self.names if name in self.ticked]
 
 
-class CallColumnsModal(ModalScreen[tuple[str, ...] | None]):
+class CallColumnsModal(_Dialog[tuple[str, ...]]):
     """Which columns the table shows (space or Enter ticks; Keep or ctrl+s keeps)."""
 
-    SCOPED_CSS: ClassVar[bool] = False
-    DEFAULT_CSS = MODAL_CSS
-    BINDINGS: ClassVar[list[BindingType]] = [
-        *_CANCEL,
-        Binding("ctrl+s,ctrl+o", "save", "Keep", id="calls-columns.save", tooltip="Keep"),
-    ]
-
     def __init__(self, offered: Sequence[str], chosen: Sequence[str]) -> None:
-        super().__init__(classes="modal")
+        super().__init__()
         # the chosen ones first, in their order, then the others
         self.offered = [*chosen, *(name for name in offered if name not in chosen)]
         self.chosen = tuple(chosen)
@@ -335,23 +317,12 @@ class CallColumnsModal(ModalScreen[tuple[str, ...] | None]):
         event.stop()
         self.query_one(ColumnPicks).toggle(event.option_index)
 
-    def action_save(self) -> None:
+    def read(self) -> tuple[str, ...] | None:
         picked = self.query_one(ColumnPicks).selected
         if not picked:
             self.query_one("#calls-columns-error", Static).update("Tick one column at least")
-            return
-        self.dismiss(tuple(picked))
-
-    @on(Button.Pressed)
-    def _pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        if event.button.id == "confirm":
-            self.action_save()
-        else:
-            self.dismiss(None)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
+            return None
+        return tuple(picked)
 
 
 def _label(name: str) -> str:
