@@ -36,6 +36,7 @@ from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
 from vagent_tui.api import replies, transport
+from vagent_tui.api.as_sent import as_sent
 from vagent_tui.api.base import Resource
 
 Kind = Literal["text", "null"]
@@ -270,6 +271,7 @@ _REAL: dict[str, Any] = {
     "parse_model": replies.parse_model,
     "parse_list": replies.parse_list,
     "list_envelope": replies.list_envelope,
+    "as_sent": as_sent,
 }
 
 
@@ -291,12 +293,16 @@ def install(
     def list_envelope(model: type[BaseModel], key: str) -> Any:
         return _PlantedEnvelope(plant, model, key)
 
+    def as_sent(model: type[Any], value: Any, **kwargs: Any) -> Any:
+        return _REAL["as_sent"](model, plant.record(model, value), **kwargs)
+
     for owner in (replies, transport):
         setattr_(owner, "list_envelope", list_envelope)
     setattr_(replies, "parse_model", parse_model)
     setattr_(replies, "parse_list", parse_list)
     setattr_(transport.ApiTransport, "_parse", staticmethod(parse_model))
     setattr_(transport.ApiTransport, "_parse_list", staticmethod(parse_list))
+    setattr_(transport.ApiTransport, "_as_sent", staticmethod(as_sent))
     return plant
 
 

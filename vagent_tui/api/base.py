@@ -94,6 +94,13 @@ def _skip_null_items(value: Any) -> Any:
     return without_nulls(value) if isinstance(value, list) else value
 
 
+NULL_REPLACED = frozenset({_null_as_empty, _null_as_default})
+"""The validators that turn a ``null`` into another value (`vagent_tui.api.as_sent`)."""
+
+NULL_ITEMS_DROPPED = frozenset({_skip_nulls, _skip_null_items})
+"""The validators that drop a list's ``null`` items (and read a ``null`` list as ``[]``
+when the list has no ``None`` of its own)."""
+
 NullAsEmpty = Annotated[str, BeforeValidator(_null_as_empty)]
 """A string field that reads ``null`` as ``""`` (screens show an empty value as ``—``)."""
 

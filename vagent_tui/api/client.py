@@ -9,7 +9,7 @@ request machinery (errors, retries, redaction, observers) is in `transport`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeGuard
+from typing import Any, Literal, TypeGuard
 from urllib.parse import parse_qsl, quote, urlsplit, urlunsplit
 
 from vagent_tui.api import models as m
@@ -144,6 +144,27 @@ class PlatformClient(LogsApi):
         def parse(payload: Json) -> m.AgentConfig | None:
             campaign = payload.get("campaign")
             return None if campaign is None else self._parse(m.AgentConfig, campaign, url=path)
+
+        return await self.get(path, parse, target=target)
+
+    async def get_slot(
+        self, slot: Literal["staging", "default"], *, target: int | None = None
+    ) -> dict[str, Any] | None:
+        """A slot (``staging``, or ``default``: live) as the platform spelt it, what
+        ``get_staging(...).wire()`` gives, without building the model when the reply
+        needs nothing of it (`vagent_tui.api.as_sent`); None when the slot is empty.
+
+        Checked like the model inside the retry policy: a reply the model refuses is
+        asked again.
+        """
+        path = f"/agentEventRules/{slot}"
+
+        def parse(payload: Json) -> dict[str, Any] | None:
+            campaign = payload.get("campaign")
+            if campaign is None:
+                return None
+            config: dict[str, Any] = self._as_sent(m.AgentConfig, campaign, url=path)
+            return config
 
         return await self.get(path, parse, target=target)
 

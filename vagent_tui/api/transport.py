@@ -40,6 +40,7 @@ from pydantic import ValidationError
 from pydantic_core import from_json
 
 from vagent_tui.api import models as m
+from vagent_tui.api.as_sent import as_sent
 from vagent_tui.api.base import empty_count, set_empty_count, without_nulls
 from vagent_tui.api.errors import (
     MalformedResponse,
@@ -599,6 +600,7 @@ class ApiTransport:
 
     _parse = staticmethod(parse_model)
     _parse_list = staticmethod(parse_list)
+    _as_sent = staticmethod(as_sent)
 
     async def _get_list(
         self,

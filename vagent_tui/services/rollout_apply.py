@@ -24,13 +24,11 @@ from typing import Any, Literal
 
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.errors import PlatformError, outcome_unknown
-from vagent_tui.api.models import AgentConfig
 from vagent_tui.config import state_dir
 from vagent_tui.services.diff import diff_configs, holds
 from vagent_tui.services.fleet import describe
 from vagent_tui.services.reread import read_again
 from vagent_tui.services.rollout import DEFAULT_CONCURRENCY, AccountPlan, RolloutPlan, in_pool
-from vagent_tui.services.staging import wire
 
 Step = Literal["write", "publish"]
 Result = Literal["written", "published", "changed-meanwhile", "failed", "unknown", "nothing"]
@@ -155,9 +153,9 @@ class RolloutLog:
 async def _base_now(client: PlatformClient, account_id: int) -> dict[str, Any] | None:
     """Staging, or live when staging is empty: both asked at once (one round trip)."""
     staging, live = await asyncio.gather(
-        client.get_staging(target=account_id), client.get_live(target=account_id)
+        client.get_slot("staging", target=account_id), client.get_slot("default", target=account_id)
     )
-    return wire(staging) if staging is not None else wire(live)
+    return staging if staging is not None else live
 
 
 def _settle(
@@ -238,8 +236,10 @@ async def _write_one(client: PlatformClient, p: AccountPlan) -> AccountResult:
         if not outcome_unknown(exc):
             return AccountResult(p.account_id, "write", "failed", describe(exc))
         try:
-            staging = await read_again(client, lambda: client.get_staging(target=p.account_id))
-            after = wire(staging) or {}
+            staging = await read_again(
+                client, lambda: client.get_slot("staging", target=p.account_id)
+            )
+            after = staging or {}
         except PlatformError:
             return AccountResult(p.account_id, "write", "unknown", describe(exc))
         there = holds(after, p.body)
@@ -291,17 +291,17 @@ async def publish_rollout(
 async def _publish_one(client: PlatformClient, p: AccountPlan) -> AccountResult:
     account_id = p.account_id
 
-    async def slots() -> tuple[AgentConfig | None, AgentConfig | None]:
+    async def slots() -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
         staging, live = await asyncio.gather(
-            client.get_staging(target=account_id), client.get_live(target=account_id)
+            client.get_slot("staging", target=account_id),
+            client.get_slot("default", target=account_id),
         )
         return staging, live
 
     try:
-        raw_staging, raw_live = await read_again(client, slots)
+        staging, live = await read_again(client, slots)
     except PlatformError as exc:
         return AccountResult(account_id, "publish", "failed", describe(exc))
-    staging, live = wire(raw_staging), wire(raw_live)
     if staging is None:
         if _holds(live, p):  # an earlier run published it and was cut off before recording
             return AccountResult(account_id, "publish", "published", "found published")
@@ -321,7 +321,9 @@ async def _publish_one(client: PlatformClient, p: AccountPlan) -> AccountResult:
         if not outcome_unknown(exc):
             return AccountResult(account_id, "publish", "failed", describe(exc))
         try:
-            now_live = wire(await read_again(client, lambda: client.get_live(target=account_id)))
+            now_live = await read_again(
+                client, lambda: client.get_slot("default", target=account_id)
+            )
         except PlatformError:
             return AccountResult(account_id, "publish", "unknown", describe(exc))
         done = not diff_configs(staging, now_live or {})

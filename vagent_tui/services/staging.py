@@ -11,6 +11,7 @@ screen shows what the platform holds instead of retrying blindly.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -45,21 +46,23 @@ class AgentContext:
         return value if isinstance(value, str) else None
 
 
-async def _nothing() -> None:
-    return None
-
-
 async def read_context(
     client: PlatformClient, target: int | None, *, voices: bool = False, functions: bool = False
 ) -> AgentContext:
     """Staging and live (and the voices or functions lists when asked), in parallel."""
-    staging, live, voice_list, function_list = await asyncio.gather(
-        client.get_staging(target=target),
-        client.get_live(target=target),
-        client.list_voices(target=target) if voices else _nothing(),
-        client.list_functions(target) if functions and target is not None else _nothing(),
-    )
-    return AgentContext(wire(staging), wire(live), voice_list, function_list)
+    reads: list[Awaitable[Any]] = [
+        client.get_slot("staging", target=target),
+        client.get_slot("default", target=target),
+    ]
+    # Only the reads the change needs: a rollout plan makes this call per account.
+    if voices:
+        reads.append(client.list_voices(target=target))
+    if functions and target is not None:
+        reads.append(client.list_functions(target))
+    staging, live, *lists = await asyncio.gather(*reads)
+    voice_list = lists.pop(0) if voices else None
+    function_list = lists.pop(0) if lists else None
+    return AgentContext(staging, live, voice_list, function_list)
 
 
 async def context_for(client: PlatformClient, target: int | None, change: Change) -> AgentContext:
@@ -80,10 +83,10 @@ async def base_moved(
 ) -> tuple[AgentContext, list[FieldDiff]]:
     """The context with its slots read again, and what moved in the base a write starts
     from (staging, or live when staging is empty: a publish meanwhile moves it too)."""
-    staging = wire(await client.get_staging(target=target))
+    staging = await client.get_slot("staging", target=target)
     live = context.live
     if staging is None:
-        live = wire(await client.get_live(target=target))
+        live = await client.get_slot("default", target=target)
     fresh = replace(context, staging=staging, live=live)
     if fresh.base == context.base:
         return fresh, []
@@ -100,6 +103,6 @@ class Slots:
 
 async def read_slots(client: PlatformClient, target: int | None) -> Slots:
     staging, live = await asyncio.gather(
-        client.get_staging(target=target), client.get_live(target=target)
+        client.get_slot("staging", target=target), client.get_slot("default", target=target)
     )
-    return Slots(wire(staging), wire(live))
+    return Slots(staging, live)

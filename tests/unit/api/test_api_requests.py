@@ -76,6 +76,12 @@ CASES = [
     ),
     Case("get_live", lambda c, t: c.get_live(target=t), "GET", "/api/v2/agentEventRules/default"),
     Case(
+        "get_slot",
+        lambda c, t: c.get_slot("staging", target=t),
+        "GET",
+        "/api/v2/agentEventRules/staging",
+    ),
+    Case(
         "list_versions",
         lambda c, t: c.list_versions("cfg-12", target=t),
         "GET",

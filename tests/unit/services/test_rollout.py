@@ -80,18 +80,18 @@ async def test_concurrency_is_bounded() -> None:
     client = demo_client("demo-partner", latency_ms=20)
     accounts = await agents(client)
     in_flight = peak = 0
-    real = client.get_staging
+    real = client.get_slot
 
-    async def counting(**kw: Any) -> Any:
+    async def counting(slot: Any, **kw: Any) -> Any:
         nonlocal in_flight, peak
-        in_flight += 1
+        in_flight += slot == "staging"
         peak = max(peak, in_flight)
         try:
-            return await real(**kw)
+            return await real(slot, **kw)
         finally:
-            in_flight -= 1
+            in_flight -= slot == "staging"
 
-    client.get_staging = counting  # type: ignore[method-assign]
+    client.get_slot = counting  # type: ignore[method-assign]
     await plan_rollout(client, accounts, Change.of_settings({"speakingTimeout": 900}),
                        concurrency=3)  # fmt: skip
     assert peak == 3
