@@ -14,6 +14,11 @@ key ``demo-reseller``; the dry runs are started through the same path the screen
   watcher's injected ``sleep``), and once the polls on their way have landed the CPU
   time is read over ``--window`` seconds in which no poll is made. What is left is the
   monitor itself: its once-a-second tick (elapsed times, the detail pane) and Textual.
+  The window starts once every task is past its first minute (``STEADY_AFTER``), the
+  state of a watch left open: the list then shows each running task's elapsed time to
+  the minute (redrawn once a minute) and the detail pane the selected one's seconds;
+  in a task's first minute the list counts seconds too (the window with polls above
+  falls there).
 
 For information, the same window is measured on a minimal Textual app showing a
 DataTable of as many rows and the same ten columns, idling (no timer of its own).
@@ -35,6 +40,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import loopback_sim
+
+STEADY_AFTER = 61.0
+"""Seconds of elapsed time every task has before the quiet window: the list counts a
+task's seconds in its first minute only, then its minutes."""
 
 BUDGETS = {10: 0.0035, 50: 0.02, 200: 0.02}
 """Share of one core allowed between polls, by number of watched tasks: 0.5 % with 10
@@ -83,6 +92,11 @@ async def measure(base: str, tasks: int, window: float, settle: float) -> dict[s
         with_polls = (time.process_time() - cpu0) / (time.perf_counter() - wall0)
         polled = len(polls) - before
         with_polls_wall = time.perf_counter() - wall0
+        # The steady state of a watch left open: every task past its first minute, after
+        # which the list shows whole minutes (the selected task's seconds still count).
+        clock = app.watcher.clock
+        while min(t.elapsed(clock()) for t in app.watcher.tasks.values()) < STEADY_AFTER:
+            await asyncio.sleep(0.5)
         # Between polls: hold every poller at the gate, let those on their way land.
         gate.clear()
         await asyncio.sleep(2.0)

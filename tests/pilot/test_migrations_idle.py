@@ -135,7 +135,8 @@ async def test_a_finished_task_is_not_redrawn_and_keeps_its_duration() -> None:
 
 async def test_the_screen_ticks_the_elapsed_times_and_nothing_else(make_app: MakeApp) -> None:
     """On the Migrations screen: a tick shows the new elapsed time in the table and in the
-    detail pane's first line; a tick that would change no text draws nothing."""
+    detail pane's first line (seconds in the first minute, then minutes); a tick that
+    would change no text draws nothing."""
     from textual.widgets import Static
 
     clock = Clock()
@@ -152,15 +153,27 @@ async def test_the_screen_ticks_the_elapsed_times_and_nothing_else(make_app: Mak
         table = screen.query_one("#mig-tasks", TasksTable)
         elapsed = screen.query_one("#mig-task-elapsed", Static)
         assert str(elapsed.content) == "Elapsed    0s"
-        clock.now += 65
+        clock.now += 45
         screen._tick()
         await pilot.pause()
-        assert str(elapsed.content) == "Elapsed    1m05s"
-        assert table.get_cell(task.task_id, "elapsed").plain == "1m05s"
-        assert "1m05s" in screen_text(app)
+        assert str(elapsed.content) == "Elapsed    45s"  # seconds in the first minute
+        assert table.get_cell(task.task_id, "elapsed").plain == "45s"
+        clock.now += 20
+        screen._tick()
+        await pilot.pause()
+        assert str(elapsed.content) == "Elapsed    1m"  # then whole minutes
+        assert table.get_cell(task.task_id, "elapsed").plain == "1m"
+        assert "1m" in screen_text(app)
         drawn, updates = table.cells_drawn, table.table_updates
-        screen._tick()
-        await pilot.pause()
+        for _ in range(3):  # 30 seconds more: still 1m, nothing drawn
+            clock.now += 10
+            screen._tick()
+            await pilot.pause()
         await pilot.pause()
         assert (table.cells_drawn, table.table_updates) == (drawn, updates)
-        assert str(elapsed.content) == "Elapsed    1m05s"
+        assert str(elapsed.content) == "Elapsed    1m"
+        clock.now += 30
+        screen._tick()
+        await pilot.pause()
+        assert str(elapsed.content) == "Elapsed    2m"
+        assert table.get_cell(task.task_id, "elapsed").plain == "2m"

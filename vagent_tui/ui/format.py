@@ -61,6 +61,19 @@ def fmt_duration(seconds: float) -> str:
     return f"{hours}h{minutes:02d}m"
 
 
+def fmt_counting(seconds: float) -> str:
+    """A time still counting, as a list of many shows it: to the second in its first
+    minute, then to the minute (``45s``, ``12m``, ``1h05m``).
+
+    The list is then drawn again once a minute, not every second; the one selected
+    says its seconds beside it (`fmt_duration`)."""
+    seconds = max(0, int(seconds))
+    if seconds < 60:
+        return f"{seconds}s"
+    hours, minutes = divmod(seconds // 60, 60)
+    return f"{hours}h{minutes:02d}m" if hours else f"{minutes}m"
+
+
 def flag(value: bool | None, *, yes: str = "yes", no: str = "no") -> Text:
     """A boolean as glyph + word + colour, so it reads without colour too."""
     if value is None:

@@ -36,7 +36,8 @@ SOURCES = sorted(UI.rglob("*.py"))
 CLEANERS = frozenset(
     {
         "inert", "safe", "safe_value", "safe_rich", "safe_markup", "plain", "joined",
-        "fmt_datetime", "fmt_duration", "humanize_age", "fmt_size", "flag", "escape",
+        "fmt_datetime", "fmt_duration", "fmt_counting", "elapsed_cell", "humanize_age",
+        "fmt_size", "flag", "escape",
         "len", "int", "float", "round", "abs", "sum", "min", "max", "bool", "id",
         "status_text", "run_text", "kind_name", "left_out", "explain", "cells",
         # helpers of ui/ that return inert text (each calls inert, or gives a number's text)

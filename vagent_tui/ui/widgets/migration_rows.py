@@ -18,7 +18,7 @@ from textual.widgets.data_table import ColumnKey, RowKey
 from vagent_tui.api.models import Template
 from vagent_tui.services.migrations import WatchedTask
 from vagent_tui.ui.dialogs import ConfirmModal, PromptModal
-from vagent_tui.ui.format import fmt_duration
+from vagent_tui.ui.format import fmt_counting, fmt_duration
 from vagent_tui.ui.palette import FAILED, OK, RUNNING, UNKNOWN, WARN, WARN_STRONG
 from vagent_tui.ui.text import inert, safe
 from vagent_tui.ui.widgets.tables import SafeTable
@@ -89,7 +89,7 @@ def task_cells(task: WatchedTask, now: float) -> dict[str, Text]:
         "template": safe(task.template_name or task.template_id),
         "run": run_text(task.dry_run),
         "status": status_text(task.status),
-        "elapsed": Text(fmt_duration(task.elapsed(now))),
+        "elapsed": Text(elapsed_cell(task, now)),
         "done": Text(done),
         "changed": Text(_count(counts.changed if counts else None)),
         "skipped": Text(_count(counts.skipped if counts else None)),
@@ -104,12 +104,21 @@ LABEL_WIDTH = len("Last error")
 (`elapsed_line`, a widget of its own that ticks alone) lines up with it."""
 
 
+def elapsed_cell(task: WatchedTask, now: float) -> str:
+    """A task's elapsed time: while it runs, to the second in its first minute and then
+    to the minute (`fmt_counting`), so that a monitor left open over running tasks
+    draws once a minute, not every second; a task that ended, its total to the second.
+    The task's status and counts still change as soon as a poll sees them."""
+    elapsed = task.elapsed(now)
+    return fmt_duration(elapsed) if task.final else fmt_counting(elapsed)
+
+
 def elapsed_line(task: WatchedTask | None, now: float) -> Text:
-    """``Elapsed    1m05s``: the first line of the detail pane (empty without a task)."""
+    """``Elapsed    12m``: the first line of the detail pane (empty without a task)."""
     if task is None:
         return Text("")
     text = Text("Elapsed".ljust(LABEL_WIDTH) + " ", style="bold")
-    text.append(fmt_duration(task.elapsed(now)), style="")
+    text.append(elapsed_cell(task, now), style="")
     return text
 
 
@@ -259,7 +268,7 @@ class TasksTable(SafeTable):
             task = self._tasks[key]
             if task.final:
                 continue
-            text = fmt_duration(task.elapsed(now))
+            text = elapsed_cell(task, now)
             if text == self._elapsed_drawn.get(key):
                 continue
             if len(text) > self.columns[ColumnKey("elapsed")].content_width:
@@ -292,7 +301,7 @@ class TasksTable(SafeTable):
         column = column_key.value if isinstance(column_key, ColumnKey) else column_key
         task = self._tasks.get(row or "")
         if column == "elapsed" and task is not None and not task.final:
-            return Text(fmt_duration(task.elapsed(self.clock())))
+            return Text(elapsed_cell(task, self.clock()))
         over = self._over.get(row or "", {}).get(column or "")
         return over if over is not None else super().get_cell(row_key, column_key)
 
@@ -322,7 +331,7 @@ class TasksTable(SafeTable):
                 self._drawn_lines[key] = (table_line, shape, strip)
         task = self._tasks[key]
         if not task.final:
-            text = fmt_duration(task.elapsed(self.clock()))
+            text = elapsed_cell(task, self.clock())
             if len(text) <= self.columns[ColumnKey("elapsed")].content_width:
                 strip = self._draw_over(strip, "elapsed", Text(text))
                 self._elapsed_drawn[key] = text
