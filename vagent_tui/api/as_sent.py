@@ -79,6 +79,18 @@ def _list_of(item: Check) -> Check:
     return check
 
 
+def _list_of_plain(kinds: frozenset[type]) -> Check:
+    def check(value: Any) -> bool:
+        if type(value) is not list:
+            return False
+        for one in value:  # noqa: SIM110 (as in _any_of)
+            if type(one) not in kinds:
+                return False
+        return True
+
+    return check
+
+
 def _no_null_items(inner: Check) -> Check:
     return lambda value: inner(value) and (type(value) is not list or None not in value)
 
@@ -104,6 +116,18 @@ def _plain_types(annotation: Any) -> frozenset[type] | None:
     return frozenset(kinds)
 
 
+def _plain_field_types(annotation: Any, metadata: list[Any]) -> frozenset[type] | None:
+    """`_plain_types` of a field, its validators included: a ``null`` the model
+    replaces (`NullAsEmpty`) is not one of them. None: the field needs its own check."""
+    kinds = _plain_types(annotation)
+    if kinds is None or not metadata:
+        return kinds
+    (validator,) = metadata if len(metadata) == 1 else (None,)
+    if isinstance(validator, BeforeValidator) and validator.func in NULL_REPLACED:
+        return kinds - {type(None)}
+    return None
+
+
 def _check_of(annotation: Any) -> Check:
     """The check of one annotation; `_never` for a type it does not know."""
     if annotation is Any:
@@ -123,6 +147,9 @@ def _check_of(annotation: Any) -> Check:
         return _any_of([_check_of(arg) for arg in typing.get_args(annotation)])
     if origin is list:
         args = typing.get_args(annotation)
+        item_kinds = _plain_types(args[0]) if args else None
+        if item_kinds is not None:  # a list of text or numbers: no call per item
+            return _list_of_plain(item_kinds)
         return _list_of(_check_of(args[0]) if args else _always)
     if isinstance(annotation, type) and issubclass(annotation, Resource):
         return _record_check(annotation)
@@ -182,7 +209,7 @@ def _record_check(model: type[BaseModel]) -> Check:
     others: set[str] = set()
     for name, info in model.model_fields.items():
         alias = info.alias or name
-        kinds = None if info.metadata else _plain_types(info.annotation)
+        kinds = _plain_field_types(info.annotation, info.metadata)
         if kinds is not None:
             simple[alias] = kinds
         else:
