@@ -311,3 +311,15 @@ async def test_a_fixed_limit_ignores_throttles() -> None:
         answers = await ask_fleet(client, range(1, 41), "functions", concurrency=5)
     assert len(answers) == 40 and platform.max_in_flight == 5
     assert sleep.pauses == []
+
+
+async def test_answers_alike_share_one_value_and_stay_right() -> None:
+    """Most accounts answer ``functions`` alike: they share one value (memory at 100,000
+    accounts), and each account still has its own answer's numbers and names."""
+    client = FakeClient()
+    answers = {a.account_id: a for a in await ask_fleet(client, list(range(1, 41)), "functions")}  # type: ignore[arg-type]
+    even, odd = answers[2].values, answers[3].values
+    assert even == {"allowed": 2, "total": 3, "unavailable": ("legacy",)}
+    assert odd == {"allowed": 1, "total": 3, "unavailable": ("sendSms", "legacy")}
+    assert all(answers[i].values is even for i in range(2, 41, 2))
+    assert all(answers[i].values is odd for i in range(1, 41, 2))
