@@ -102,6 +102,9 @@ class ScopeScreen(BaseScreen):
         self._answer: Matches | None = None
         self._pick_pending: str | None = None
         self._last_key = 0.0
+        self._quiet: set[int] = set()
+        """Accounts whose children are read again after a change: the change's line
+        stays on the status line, not the count of children."""
 
     def compose_body(self) -> Iterable[Widget]:
         yield Static(Text("Connecting…", style="italic"), id="scope-info")
@@ -202,7 +205,9 @@ class ScopeScreen(BaseScreen):
         try:
             ok, children = await self.load(
                 lambda _c: directory.children(account),
-                note=f"Loading the accounts under {account.display_name}",
+                note=None
+                if account.id in self._quiet
+                else (f"Loading the accounts under {account.display_name}"),
                 on_error=failed,
                 follows_target=False,  # the key's own tree, whatever the target
             )
@@ -222,9 +227,12 @@ class ScopeScreen(BaseScreen):
         assert account.id is not None
         self._loaded.add(account.id)
         self.account_tree.populate(node, children)
-        noun = "account" if len(children) == 1 else "accounts"
-        shown = left_out(len(children), "account")
-        self.status.info(f"{len(children):,} {noun} under {account.display_name}{shown}")
+        if account.id in self._quiet:  # read again after a change: its line stays
+            self._quiet.discard(account.id)
+        else:
+            noun = "account" if len(children) == 1 else "accounts"
+            shown = left_out(len(children), "account")
+            self.status.info(f"{len(children):,} {noun} under {account.display_name}{shown}")
         scope_id = self.directory.scope_account_id() if self.directory else None
         if node is self.account_tree.root and scope_id is not None:
             # A user-shaped admin: open the account its rule names, where it acts.
@@ -574,6 +582,7 @@ class ScopeScreen(BaseScreen):
             return
         self.directory.forget_children(account.id)
         self._loaded.discard(account.id)
+        self._quiet.add(account.id)
         node.remove_children()
         if node.is_expanded:
             self.run_worker(
@@ -767,10 +776,14 @@ class ScopeScreen(BaseScreen):
                 "but it is not in the tree this key shows"
             )
             return
-        self.account_tree.move_cursor(node)
         self.account_tree.focus()
-        self._show_detail(node.data)
+        self.call_after_refresh(self._land_on, node)  # once the opened lines are laid out
         self.status.ok(f"{inert(found.display_name)} (#{found.id}) has the external id {shown}")
+
+    def _land_on(self, node: TreeNode[Account]) -> None:
+        self.account_tree.move_cursor(node)
+        self.account_tree.scroll_to_node(node, animate=False)
+        self._show_detail(node.data)
 
     async def _reveal(self, account: Account) -> TreeNode[Account] | None:
         """Open the tree down to ``account`` (its ancestors' children read as needed)."""
