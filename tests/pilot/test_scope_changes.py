@@ -146,7 +146,7 @@ async def test_edit_is_reviewed_and_a_partial_failure_is_named(make_app: MakeApp
         await pilot.press("escape")  # cancel: the form stays, nothing sent
         await settle(pilot)
         assert app.screen is form and _writes(app) == []
-        form.submit()
+        shown(app, AccountEditForm).submit()
         await settle(pilot)
         await pilot.press("y")
         await settle(pilot)

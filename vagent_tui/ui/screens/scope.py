@@ -196,6 +196,7 @@ class ScopeScreen(BaseScreen):
         directory = self.directory
         assert directory is not None
         self.account_tree.mark(node, " ⟳ loading…")
+        quiet = account.id in self._quiet
 
         def failed(exc: PlatformError) -> None:
             if directory is self.directory:  # not a tree rebuilt meanwhile
@@ -205,9 +206,7 @@ class ScopeScreen(BaseScreen):
         try:
             ok, children = await self.load(
                 lambda _c: directory.children(account),
-                note=None
-                if account.id in self._quiet
-                else (f"Loading the accounts under {account.display_name}"),
+                note="" if quiet else f"Loading the accounts under {account.display_name}",
                 on_error=failed,
                 follows_target=False,  # the key's own tree, whatever the target
             )
