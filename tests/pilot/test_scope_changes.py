@@ -290,3 +290,28 @@ async def test_read_only_hides_the_keys_and_sends_nothing() -> None:
             await settle(pilot)
         assert isinstance(app.screen, ScopeScreen)
         assert not [r for r in sim_of(app).requests if r.method != "GET"]
+
+
+async def test_export_writes_the_tree_to_a_private_file(make_app: MakeApp, tmp_path: Any) -> None:
+    app = _app(make_app)
+    path = tmp_path / "tree.csv"
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("w")
+        await settle(pilot)
+        field = app.screen.query_one("#prompt-input", Input)
+        assert field.value.startswith("accounts-") and field.value.endswith(".csv")
+        field.value = str(path)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert path.stat().st_mode & 0o777 == 0o600
+        lines = path.read_text(encoding="utf-8").splitlines()
+        assert lines[0].startswith("id,name,type") and len(lines) == 1 + 9  # 1100 and below
+        assert f"9 accounts written to {path}" in _status(app)
+        await pilot.press("w")
+        await settle(pilot)
+        app.screen.query_one("#prompt-input", Input).value = str(tmp_path)  # a folder
+        await pilot.press("enter")
+        await settle(pilot)
+        assert "Export failed" in _status(app)
+        assert _writes(app) == []  # a local file: nothing sent

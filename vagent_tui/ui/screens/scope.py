@@ -23,6 +23,8 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Iterable
+from datetime import UTC, datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
@@ -91,6 +93,8 @@ class ScopeScreen(BaseScreen):
             tooltip="Delete the highlighted account (type its name to confirm)"),
         Binding("i", "find_external", "Ext. id", id="scope.external",
                 tooltip="Find an account by its external id (your CRM's)"),
+        Binding("w", "export", "Export", id="scope.export",
+                tooltip="Write the tree (accounts, external ids, status) to a CSV file"),
     ]  # fmt: skip
 
     def __init__(self) -> None:
@@ -729,6 +733,50 @@ class ScopeScreen(BaseScreen):
             self._show_detail(cursor.data if cursor is not None else None)
         elif written.outcome == "unknown" and node.parent is not None:
             self._read_children_again(node.parent)
+
+    # ------------------------------------------------------------------ export
+
+    def action_export(self) -> None:
+        from vagent_tui.ui.dialogs import PromptModal
+
+        if self.directory is None:
+            self.status.info("No tree to export yet: r reads it")
+            return
+        stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M")
+
+        def asked(text: str | None) -> None:
+            if text and text.strip():
+                self.export_tree(Path(text.strip()).expanduser())
+
+        prompt = PromptModal(
+            "Export the tree as CSV",
+            "Every account this key reaches (the whole tree is read first), with its path, "
+            "status and external ids. The file is readable by you alone (0600); an existing "
+            "file is replaced.",
+            value=f"accounts-{stamp}.csv", confirm_label="Export",
+            validate=lambda t: None if t.strip() else "Type a file name",
+        )  # fmt: skip
+        self.app.push_screen(prompt, asked)
+
+    @work(exclusive=True, group="scope-export", exit_on_error=False)
+    async def export_tree(self, path: Path) -> None:
+        from vagent_tui.services.tree_export import export_tree
+
+        directory = self.directory
+        if directory is None:
+            return
+        try:
+            ok, result = await self.load(
+                lambda _c: export_tree(directory, path),
+                note=f"Reading the tree to write {path}", follows_target=False,
+            )  # fmt: skip
+        except OSError as exc:
+            self.status.error(f"Export failed: {path}: {exc.strerror or exc}", retry_key="w")
+            return
+        if not ok or result is None:
+            return
+        short = "" if result.complete else " (the tree is larger: the walk stopped short)"
+        self.status.ok(f"{counted(result.rows, 'account')} written to {path}{short}")
 
     # ------------------------------------------------------------------ external id
 
