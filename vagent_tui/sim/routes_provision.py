@@ -55,6 +55,7 @@ def _parent(ctx: Ctx, param: str, kind: str) -> Account:
     """The parent a create or delete names in ``param``: checked, of level ``kind``."""
     raw = ctx.query.get(param)
     if raw is None:
+        ctx.target  # noqa: B018 -- a sent targetAccountId (or a restricted key) is refused first
         raise bad(f"{param} is required")
     acc = ctx.state.select(ctx.me, raw, param)
     if acc.account_type != kind:
@@ -357,6 +358,7 @@ async def update_organization(ctx: Ctx) -> tuple[int, dict[str, Any]]:
 def _level_account(ctx: Ctx, param: str, kind: str) -> Account:
     raw = ctx.query.get(param)
     if raw is None:
+        ctx.target  # noqa: B018 -- as in `_parent`
         raise bad(f"{param} is required")
     acc = ctx.state.select(ctx.me, raw, param)
     if acc.account_type != kind:
@@ -428,6 +430,7 @@ async def delete_organization(ctx: Ctx) -> tuple[int, dict[str, Any]]:
 
 
 async def account_by_external_id(ctx: Ctx) -> dict[str, Any]:
+    ctx.target  # noqa: B018 -- a restricted key looks through one of its accounts (rule 5)
     wanted = (ctx.query.get("externalAccountId") or "").strip()
     if not wanted:
         raise bad("externalAccountId is required")
