@@ -13,6 +13,7 @@ test names it.
 from __future__ import annotations
 
 import ast
+import importlib
 import inspect
 import sys
 import textwrap
@@ -102,11 +103,25 @@ def _names_used(node: ast.AST, module: str) -> Iterator[tuple[bool, str]]:
             yield False, sub.func.id
 
 
-def _opens_a_writing_screen(module: str, name: str) -> bool:
-    """``name`` in ``module`` is a screen or dialog that writes: it has a key declared to
-    write (the Agent's ``E`` opens the settings form, whose ``ctrl+s`` writes), or a
-    ``write-*`` worker (`FormModal` sends what its button submits)."""
+def _imported_here(node: ast.AST) -> dict[str, str]:
+    """The names a function imports for itself (``from m import Form`` inside it, as a
+    screen loaded at start-up does for what it first uses): name -> module."""
+    found = {}
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.ImportFrom) and sub.module and sub.level == 0:
+            for alias in sub.names:
+                found[alias.asname or alias.name] = sub.module
+    return found
+
+
+def _opens_a_writing_screen(module: str, name: str, local: dict[str, str] | None = None) -> bool:
+    """``name`` in ``module`` (or imported by the function itself, ``local``) is a screen
+    or dialog that writes: it has a key declared to write (the Agent's ``E`` opens the
+    settings form, whose ``ctrl+s`` writes), or a ``write-*`` worker (`FormModal` sends
+    what its button submits)."""
     value = vars(sys.modules[module]).get(name)
+    if value is None and local and name in local:
+        value = getattr(importlib.import_module(local[name]), name, None)
     if not inspect.isclass(value) or not issubclass(value, DOMNode):
         return False
     for klass in value.__mro__:
@@ -141,11 +156,12 @@ def write_path(owner: type, action: str) -> list[str] | None:
             continue
         if _is_write_worker(node, function.__module__):
             return chain
+        local = _imported_here(node)
         for on_self, name in _names_used(node, function.__module__):
             if (
                 name in WRITE_CALLS
                 or (on_self and name in SELF_WRITE_CALLS)
-                or _opens_a_writing_screen(function.__module__, name)
+                or _opens_a_writing_screen(function.__module__, name, local)
             ):
                 return [*chain, name]
             if on_self:

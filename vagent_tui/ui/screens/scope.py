@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -52,7 +52,6 @@ from vagent_tui.words import counted
 
 if TYPE_CHECKING:
     from vagent_tui.api.models import Envelope, Request, SettingsChange
-    from vagent_tui.ui.widgets.entry_forms import FormModal
 
 SEARCH_DEBOUNCE = 0.03
 """Seconds a key that follows another this closely waits for the next before its search
@@ -550,14 +549,7 @@ class ScopeScreen(BaseScreen):
             kind, send, subtitle=f"Under {parent.display_name} (#{parent_id})",
             read_back=read_back, after_unknown=lambda: self._read_children_again(node),
         )  # fmt: skip
-        self._open_form(form, done)
-
-    @work(group="write-scope-form", exit_on_error=False)
-    async def _open_form(self, form: FormModal, done: Callable[[Any], None]) -> None:
-        """A create or edit form, open until it has sent (its own write path) or is
-        cancelled; what it made is then put in the tree. A ``write-`` worker: leaving the
-        screen does not lose the result."""
-        done(await self.app.push_screen_wait(form))
+        self.app.push_screen(form, done)
 
     def _created(self, node: TreeNode[Account], request: Request, made: Account | None) -> None:
         parent = node.data
@@ -627,7 +619,7 @@ class ScopeScreen(BaseScreen):
             account, send, subtitle=f"{account.display_name} (#{account_id})",
             read_back=read_back, after_unknown=lambda: self._read_account_again(node),
         )  # fmt: skip
-        self._open_form(form, done)
+        self.app.push_screen(form, done)
 
     def _edited(
         self, node: TreeNode[Account], was: Account, request: Request, change: SettingsChange
