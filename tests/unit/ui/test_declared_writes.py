@@ -120,14 +120,18 @@ def _opens_a_writing_screen(module: str, name: str, local: dict[str, str] | None
     settings form, whose ``ctrl+s`` writes), or a ``write-*`` worker (`FormModal` sends
     what its button submits)."""
     value = vars(sys.modules[module]).get(name)
+    sends = False
     if value is None and local and name in local:
+        # Imported on first use (a screen of the first frame): a dialog that sends by
+        # itself. A screen whose own key writes is asked by that key, declared there.
         value = getattr(importlib.import_module(local[name]), name, None)
+        sends = True
     if not inspect.isclass(value) or not issubclass(value, DOMNode):
         return False
     for klass in value.__mro__:
         if not klass.__module__.startswith("vagent_tui.ui"):
             continue
-        if any(does_of(binding).writes for binding in vars(klass).get("BINDINGS", ())):
+        if not sends and any(does_of(b).writes for b in vars(klass).get("BINDINGS", ())):
             return True
         for attribute in vars(klass):
             function = _function(klass, attribute)
