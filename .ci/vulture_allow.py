@@ -27,6 +27,16 @@ requests.MigrationRequest.sections_to_migrate  # sent by keyword (migrations scr
 requests.MigrationRequest.force_migrate_overridden_fields
 requests.MemberInvite.redirect_url  # filled by keyword from the invite form (members screen)
 requests.MemberInvite.send_welcome_email  # filled by keyword from the invite form
+# Provisioning's requests: filled by keyword from the Scope screen's forms (entry_forms).
+requests.NewReseller.reseller_name
+requests.NewReseller.reseller_status
+requests.NewOrganization.org_name
+requests.NewOrganization.account_name
+requests.NewOrganization.org_account_type
+requests.NewOrganization.hipaa_setting
+requests.NewAgentAccount.account_name
+requests.AccountUpdate.account_name
+requests.OrganizationUpdate.org_name
 _.reason_phrase  # api/direct.py DirectReply: read through the Reply protocol (api/replies.py)
 _.completer  # cli_profiles: argcomplete reads an argument's completer
 textual_compat._fatal_error  # Textual's hook, overridden in the one compat module

@@ -187,6 +187,36 @@ async def billing_case(pilot: Pilot[None], kind: str, n: int) -> None:
     assert sim_of(app).adr[1000]["host"] == typed["host"]
 
 
+async def scope_case(pilot: Pilot[None], kind: str, n: int) -> None:
+    app = pilot.app
+    faults = sim_of(app).faults
+    tree = app.screen.query_one("#scope-tree")
+    tree.move_cursor(tree.root)  # type: ignore[attr-defined]  # the partner: a reseller
+    await pilot.pause()
+    await pilot.press("a")
+    await idle(pilot)
+    form = app.screen
+    name = f"Fault Reseller {n}"
+    form.query_one("#form-reseller-name", Input).value = name
+    form.query_one("#form-email", Input).value = "admin@reseller.test"
+    await pilot.pause()
+    ids = ("#form-reseller-name", "#form-email", "#form-reseller-status")
+    typed = values(form, ids)
+    faults.set(kind)
+    await submit(pilot, "#form-reseller-name")
+    assert app.screen is form
+    assert_error(str(form.query_one("#form-error", Label).content), kind)
+    assert values(form, ids) == typed
+    faults.lift()
+    if kind not in STOPPED:  # the reseller was made; its reply was lost on the way
+        await pilot.press("escape")
+        await idle(pilot)
+        return
+    await submit(pilot, "#form-submit")
+    assert app.screen is not form, str(form.query_one("#form-error", Label).content)
+    assert name in [a.name for a in sim_of(app).children(1000)]
+
+
 Case = Callable[[Any, str, int], Awaitable[None]]
 FORMS: dict[str, Case] = {
     "tokens": tokens_case,
@@ -194,6 +224,7 @@ FORMS: dict[str, Case] = {
     "webhooks": webhooks_case,
     "members": members_case,
     "billing": billing_case,
+    "scope": scope_case,
 }
 
 

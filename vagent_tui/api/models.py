@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from pydantic import ConfigDict, Field, model_validator
+from pydantic import ConfigDict, Field, field_validator, model_validator
 
 from vagent_tui.api.base import Items, MaybeItems, NullAsDefault, Resource
 
@@ -54,11 +54,16 @@ if TYPE_CHECKING:
     from vagent_tui.api.requests import (
         MEMBER_ROLES,
         WEBHOOK_TYPES,
+        AccountUpdate,
         AdrExportConfig,
         Header,
         MemberInvite,
         MemberUpdate,
         MigrationRequest,
+        NewAgentAccount,
+        NewOrganization,
+        NewReseller,
+        OrganizationUpdate,
         RecordingStartRequest,
         RelayRequest,
         Request,
@@ -93,6 +98,7 @@ if TYPE_CHECKING:
         RelayType,
         RoomMessage,
         SavedVersion,
+        SettingsChange,
         SipEntry,
         Suggestion,
         TitleChange,
@@ -116,6 +122,7 @@ __all__ = [
     "Account",
     "AccountAvailability",
     "AccountPage",
+    "AccountUpdate",
     "ActiveHours",
     "AdrExportConfig",
     "AgentConfig",
@@ -150,7 +157,11 @@ __all__ = [
     "MigrationCounts",
     "MigrationRequest",
     "MigrationTask",
+    "NewAgentAccount",
+    "NewOrganization",
+    "NewReseller",
     "OpenReply",
+    "OrganizationUpdate",
     "Published",
     "RecordingStartRequest",
     "RelayConfig",
@@ -163,6 +174,7 @@ __all__ = [
     "RestoreRequest",
     "RoomMessage",
     "SavedVersion",
+    "SettingsChange",
     "SipEntry",
     "SipEntryRequest",
     "SkillEntry",
@@ -208,7 +220,8 @@ _REEXPORTED = dict.fromkeys(
      "Header", "MigrationRequest",
      "RecordingStartRequest", "RelayRequest", "Request", "RestoreRequest", "SipEntryRequest",
      "Slot", "TitleRequest", "TokenRequest", "UploadRequest", "VersionRequest",
-     "WebhookRequest", "check_http_url", "check_ip", "check_octal_mode", "header_lines",
+     "WebhookRequest", "NewReseller", "NewOrganization", "NewAgentAccount", "AccountUpdate",
+     "OrganizationUpdate", "check_http_url", "check_ip", "check_octal_mode", "header_lines",
      "is_hostname_or_ip", "parse_header_lines"),
     "vagent_tui.api.requests",
 ) | dict.fromkeys(
@@ -223,7 +236,7 @@ _REEXPORTED = dict.fromkeys(
      "ComputerAccount", "TokenRecord", "WorkflowRecording", "AutomationSession",
      "UploadResult", "WorkspaceFile", "JunkRoom", "JunkRoomPage", "RoomMessage", "SipEntry",
      "Webhook", "RelayType", "RelayConfig", "Envelope", "mask_secret", "party", "InboxRoom",
-     "InboxPage", "AgentReview", "Suggestion", "Member"),
+     "InboxPage", "AgentReview", "Suggestion", "Member", "SettingsChange"),
     "vagent_tui.api.resources",
 ) | dict.fromkeys(("OpenReply", "UsageQuery"), "vagent_tui.api.usage_models")  # fmt: skip
 
@@ -272,7 +285,21 @@ class Account(Resource):
     active: bool | None = None
     vida_premium: bool | None = None
     computer_agent: bool | None = None
+    external_account_id: str | None = None
+    """The caller's own CRM id (``createAccount``, ``updateAccount``), if set."""
+    external_billing_id: str | None = None
     details: dict[str, Any] | None = None
+
+    @field_validator("external_account_id", "external_billing_id", mode="before")
+    @classmethod
+    def _as_text(cls, value: Any) -> Any:
+        """An id sent as a number is the same id; any other shape is no id (an account
+        list is never refused for a field the console only shows)."""
+        if isinstance(value, str) or value is None:
+            return value
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return str(value)
+        return None
 
     @model_validator(mode="after")
     def _share_fields_set(self) -> Account:

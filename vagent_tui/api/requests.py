@@ -249,6 +249,120 @@ class MemberUpdate(Request):
         return typed_ids(value)
 
 
+# ---------------------------------------------------------------- provisioning the tree
+
+
+def _name(value: str) -> str:
+    if not value:
+        raise ValueError("a name is required")
+    return value
+
+
+def _no_blanks(body: dict[str, Any]) -> dict[str, Any]:
+    """A create's body without the optional fields left empty."""
+    return {k: v for k, v in body.items() if v not in (None, "")}
+
+
+class NewReseller(Request):
+    """``POST /createReseller``: a reseller under a partner."""
+
+    reseller_name: str
+    email: str | None = None
+    reseller_status: Literal["enabled", "disabled"] = "enabled"
+
+    _name = field_validator("reseller_name")(_name)
+
+    @field_validator("email")
+    @classmethod
+    def _email(cls, value: str | None) -> str | None:
+        return check_email(value) if value else None
+
+    def wire(self) -> dict[str, Any]:
+        return _no_blanks(super().wire())
+
+
+class NewOrganization(Request):
+    """``POST /createOrganization``: an organization under a reseller."""
+
+    org_name: str
+    email: str | None = None
+    account_name: str | None = None
+    """The name of its first agent account (the reference: "default agent name")."""
+    org_account_type: Literal["internal", "customer"] = "customer"
+    hipaa_setting: Literal["on", "off", "inherit"] = "inherit"
+    external_account_id: str | None = None
+    external_billing_id: str | None = None
+
+    _name = field_validator("org_name")(_name)
+
+    @field_validator("email")
+    @classmethod
+    def _email(cls, value: str | None) -> str | None:
+        return check_email(value) if value else None
+
+    def wire(self) -> dict[str, Any]:
+        return _no_blanks(super().wire())
+
+
+class NewAgentAccount(Request):
+    """``POST /createAccount``: an agent account under an organization."""
+
+    account_name: str
+    external_account_id: str | None = None
+    external_billing_id: str | None = None
+
+    _name = field_validator("account_name")(_name)
+
+    def wire(self) -> dict[str, Any]:
+        return _no_blanks(super().wire())
+
+
+class _SettingsUpdate(Request):
+    """Only the fields given are sent; an external id given as ``None`` or blank is sent
+    as ``null``, which removes it (the reference)."""
+
+    active: bool | None = None
+    external_account_id: str | None = None
+    external_billing_id: str | None = None
+
+    def wire(self) -> dict[str, Any]:
+        body = self.model_dump(by_alias=True, mode="json", exclude_unset=True)
+        for key in ("externalAccountId", "externalBillingId"):
+            if key in body and not body[key]:
+                body[key] = None
+        if body.get("active", False) is None:
+            del body["active"]
+        return body
+
+
+class AccountUpdate(_SettingsUpdate):
+    """``POST /updateAccount``: name, status and external ids of an agent account."""
+
+    account_name: str | None = None
+
+    @field_validator("account_name")
+    @classmethod
+    def _name(cls, value: str | None) -> str | None:
+        return _name(value) if value is not None else None
+
+
+class OrganizationUpdate(_SettingsUpdate):
+    """``POST /updateOrganization``: name, status, owner email and external ids."""
+
+    org_name: str | None = None
+    email: str | None = None
+
+    @field_validator("org_name")
+    @classmethod
+    def _name(cls, value: str | None) -> str | None:
+        return _name(value) if value is not None else None
+
+    @field_validator("email")
+    @classmethod
+    def _email(cls, value: str | None) -> str | None:
+        return check_email(value) if value is not None else None
+
+
 WEBHOOK_TYPES = ("conversation", "incoming", "contact", "agent", "onboarding")
 
 

@@ -340,6 +340,23 @@ class Member(Resource):
         return bool(self.permitted_account_ids)
 
 
+class SettingsChange(Resource):
+    """The reply of ``POST /updateAccount`` and ``/updateOrganization``: which settings
+    were applied and which failed (a partial success is a success); ``failedReasons``
+    is the simulator's addition, read when present."""
+
+    success: bool | None = None
+    message: str | None = None
+    updated_settings: Items[str] = Field(default_factory=list)
+    failed_settings: Items[str] = Field(default_factory=list)
+    failed_reasons: dict[str, Any] | None = None
+
+    def reason(self, setting: str) -> str:
+        """Why ``setting`` failed, as the platform said (empty when it did not)."""
+        why = (self.failed_reasons or {}).get(setting)
+        return why if isinstance(why, str) else ""
+
+
 class Webhook(Resource):
     url: NullAsEmpty = ""
     label: str | None = None

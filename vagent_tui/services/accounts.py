@@ -380,6 +380,51 @@ class AccountDirectory:
         ranked = filter_accounts([a for a in found if a.id is not None] + extra, text)
         return Matches(text, tuple(ranked[:cap]), max(total, len(ranked)), "search")
 
+    # -- the tree changed (a create, an edit, a delete made by this console) ----------
+
+    def added(self, parent: Account, account: Account) -> None:
+        """``account`` was created under ``parent``: listed with its children if they
+        have been read (else the first read lists it), known either way."""
+        if account.id is None or parent.id is None:
+            return
+        listed = self._children.get(parent.id)
+        if listed is not None and all(a.id != account.id for a in listed):
+            self._children[parent.id] = [*listed, account]
+        self.known[account.id] = account
+        self.parents[account.id] = parent.id
+        self._whole = None  # a search answered before does not hold it
+
+    def replaced(self, account: Account) -> None:
+        """``account`` as it is now (an edit): the same id, read anew."""
+        if account.id is None:
+            return
+        parent = self.parents.get(account.id)
+        if parent is not None and parent in self._children:
+            self._children[parent] = [
+                account if a.id == account.id else a for a in self._children[parent]
+            ]
+        self.known[account.id] = account
+        self._texts.pop(account.id, None)
+        self._whole = None
+
+    def removed(self, account_id: int) -> None:
+        """The account ``account_id`` is gone, and whatever was below it."""
+        parent = self.parents.pop(account_id, None)
+        if parent is not None and parent in self._children:
+            self._children[parent] = [a for a in self._children[parent] if a.id != account_id]
+        for child in self._children.pop(account_id, []):
+            if child.id is not None:
+                self.removed(child.id)
+        self.known.pop(account_id, None)
+        self._texts.pop(account_id, None)
+        self._whole = None
+
+    def forget_children(self, account_id: int) -> None:
+        """Read the children of ``account_id`` again next time (an unknown outcome)."""
+        self._children.pop(account_id, None)
+        self._partial.pop(account_id, None)
+        self._whole = None
+
     def path_of(self, account_id: int) -> list[Account]:
         """The chain of known accounts from the root down to ``account_id``."""
         chain: list[Account] = []

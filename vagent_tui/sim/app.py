@@ -81,6 +81,7 @@ _LAZY_MODULES = (
     "routes_logs",  # before routes_messages: /messages/recent is not a room id
     "routes_messages",
     "routes_members",
+    "routes_provision",
 )
 
 

@@ -121,7 +121,7 @@ async def member_invite(ctx: Ctx) -> tuple[int, dict[str, Any]]:
     opt_bool(body, "sendWelcomeEmail", True)
     _taken(ctx, root, email)
     st = ctx.state
-    new_id = max(st.accounts) + 1
+    new_id = st.new_account_id()
     st.accounts[new_id] = Account(
         id=new_id, username=email.split("@")[0], name=email.split("@")[0],
         account_type="user", parent_id=root.id, partner_id=root.partner_id,

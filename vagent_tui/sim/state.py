@@ -83,6 +83,10 @@ class Account:
     """A member's (``user``'s) role (`vagent_tui.sim.routes_members`)."""
     invited: bool = False
     """A member invited by ``POST /member`` who has not accepted yet."""
+    external_account_id: str | None = None
+    """The caller's own CRM id (`vagent_tui.sim.routes_provision`); unique in a partner's tree."""
+    external_billing_id: str | None = None
+    """The caller's billing system's id; shared ids allowed."""
 
     @property
     def email(self) -> str:
@@ -118,6 +122,7 @@ class Account:
             "email": self.email,
             "createdAt": self.created_at,
             "plan": self.plan,
+            **self.external_ids(),
         }
         return {"success": True, "id": self.id, "username": self.username, **scope,
                 "details": details}  # fmt: skip
@@ -148,7 +153,14 @@ class Account:
             "active": self.active,
             "vidaPremium": self.vida_premium,
             "computerAgent": self.computer_agent,
+            **self.external_ids(),
         }
+
+    def external_ids(self) -> dict[str, str]:
+        """The external ids that are set (an account without any shows none)."""
+        ids = {"externalAccountId": self.external_account_id,
+               "externalBillingId": self.external_billing_id}  # fmt: skip
+        return {k: v for k, v in ids.items() if v is not None}
 
 
 @dataclass
@@ -205,6 +217,8 @@ class SimState:
     call_groups: dict[tuple[int, ...], Any] = field(default_factory=dict, repr=False)
     """The call log's account sets per key and root (`vagent_tui.sim.calls.agents_below`)."""
     counter: int = 0
+    highest_id: int = 0
+    """The highest account id ever given: a deleted account's id is never given again."""
     faults: Faults = field(default_factory=Faults)
     _below: dict[tuple[Any, ...], list[Account]] = field(default_factory=dict, repr=False)
     """`selectable_below`'s accounts per reach, root and number of accounts."""
@@ -316,6 +330,12 @@ class SimState:
                 self._below.clear()
             self._below[key] = below
         return below[:] if where is None else [a for a in below if where(a)]
+
+    def new_account_id(self) -> int:
+        """An id no account has had (ids of deleted accounts are not reused: data kept
+        under an id must never reappear on another account)."""
+        self.highest_id = max(self.highest_id, max(self.accounts, default=0)) + 1
+        return self.highest_id
 
     def tree_changed(self) -> None:
         """An account was added or removed: forget what was worked out from the tree

@@ -12,6 +12,7 @@ import pytest
 
 from tests.unit.api.conftest import MakeClient
 from tests.unit.api.helpers import ClientCall, Reply
+from vagent_tui.api import models as m
 from vagent_tui.api import transport as client_module
 from vagent_tui.api.client import Exchange
 from vagent_tui.api.errors import (
@@ -506,6 +507,13 @@ WRITES = [
     pytest.param(lambda c: c.delete_relay("chargebee"), id="DELETE-relay"),
     pytest.param(lambda c: c.delete_sip_entry("192.0.2.1"), id="DELETE-sip"),
     pytest.param(lambda c: c.delete_member(3), id="DELETE-member"),
+    pytest.param(
+        lambda c: c.create_account(3, m.NewAgentAccount(account_name="a")), id="POST-createAccount"
+    ),
+    pytest.param(
+        lambda c: c.update_account(3, m.AccountUpdate(active=True)), id="POST-updateAccount"
+    ),
+    pytest.param(lambda c: c.delete_organization(2, 3), id="DELETE-organization"),
 ]
 
 

@@ -665,3 +665,58 @@ def test_relay_header_lines_round_trip(text: str, pairs: list[tuple[str, str]]) 
 def test_relay_header_line_without_colon_is_refused() -> None:
     with pytest.raises(ValueError, match="line 2"):
         m.parse_header_lines("X-A: 1\nno colon here")
+
+
+def test_creates_leave_out_the_empty_optional_fields() -> None:
+    new = m.NewOrganization(org_name=" Clinic ", email="", account_name="Desk")
+    assert new.wire() == {"orgName": "Clinic", "accountName": "Desk",
+                          "orgAccountType": "customer", "hipaaSetting": "inherit"}  # fmt: skip
+    assert m.NewAgentAccount(account_name="Desk").wire() == {"accountName": "Desk"}
+
+
+@pytest.mark.parametrize(
+    ("model", "field", "value"),
+    [
+        (m.NewAgentAccount, "account_name", "   "),
+        (m.NewReseller, "reseller_name", ""),
+        (m.NewOrganization, "org_name", " "),
+        (m.NewOrganization, "email", "nobody"),
+        (m.NewOrganization, "org_account_type", "vip"),
+        (m.AccountUpdate, "account_name", " "),
+        (m.OrganizationUpdate, "email", "x@"),
+    ],
+)
+def test_provisioning_refuses_a_bad_value_at_its_field(
+    model: type[m.Request], field: str, value: str
+) -> None:
+    needed = {"account_name": "A"} if model is m.NewAgentAccount else {}
+    needed |= {"reseller_name": "R"} if model is m.NewReseller else {}
+    needed |= {"org_name": "O"} if model is m.NewOrganization else {}
+    with pytest.raises(ValidationError) as info:
+        model(**{**needed, field: value})
+    assert info.value.errors()[0]["loc"] == (field,)
+
+
+def test_an_update_sends_only_what_was_given_and_null_removes_an_id() -> None:
+    assert m.AccountUpdate(account_name="New").wire() == {"accountName": "New"}
+    update = m.AccountUpdate(active=False, external_account_id="", external_billing_id=None)
+    assert update.wire() == {"active": False, "externalAccountId": None,
+                             "externalBillingId": None}  # fmt: skip
+    assert m.OrganizationUpdate(org_name="X", active=True).wire() == {
+        "orgName": "X",
+        "active": True,
+    }
+
+
+def test_an_account_reads_its_external_ids_in_any_plausible_form() -> None:
+    acc = m.Account.model_validate({"id": 1, "externalAccountId": 77, "externalBillingId": ["x"]})
+    assert acc.external_account_id == "77" and acc.external_billing_id is None
+
+
+def test_a_settings_change_with_nulls_and_reasons() -> None:
+    reply = m.SettingsChange.model_validate(
+        {"updatedSettings": None, "failedSettings": ["externalAccountId", None],
+         "failedReasons": {"externalAccountId": "is already used"}}
+    )  # fmt: skip
+    assert reply.updated_settings == [] and reply.failed_settings == ["externalAccountId"]
+    assert reply.reason("externalAccountId") == "is already used" and reply.reason("x") == ""

@@ -435,6 +435,88 @@ CASES = [
     ),
     # Child lists: scoped by their own target*Id, not by targetAccountId.
     Case(
+        "create_reseller",
+        lambda c, t: c.create_reseller(11, m.NewReseller(reseller_name=" Orbit ", email="")),
+        "POST",
+        "/api/v2/createReseller",
+        params={"targetPartnerId": "11"},
+        body={"resellerName": "Orbit", "resellerStatus": "enabled"},
+        takes_target=False,
+    ),
+    Case(
+        "create_organization",
+        lambda c, t: c.create_organization(
+            22, m.NewOrganization(org_name="Clinic", external_account_id="crm-1")
+        ),
+        "POST",
+        "/api/v2/createOrganization",
+        params={"targetResellerId": "22"},
+        body={
+            "orgName": "Clinic",
+            "orgAccountType": "customer",
+            "hipaaSetting": "inherit",
+            "externalAccountId": "crm-1",
+        },
+        takes_target=False,
+    ),
+    Case(
+        "create_account",
+        lambda c, t: c.create_account(
+            33, m.NewAgentAccount(account_name="Desk", external_billing_id="b-1")
+        ),
+        "POST",
+        "/api/v2/createAccount",
+        params={"targetOrganizationId": "33"},
+        body={"accountName": "Desk", "externalBillingId": "b-1"},
+        takes_target=False,
+    ),
+    Case(
+        "update_account",
+        lambda c, t: c.update_account(
+            t,  # type: ignore[arg-type]  # the case gives a target
+            m.AccountUpdate(active=False, external_account_id=None),
+        ),
+        "POST",
+        "/api/v2/updateAccount",
+        body={"active": False, "externalAccountId": None},  # only what was given; null removes
+        target_required=True,
+    ),
+    Case(
+        "update_organization",
+        lambda c, t: c.update_organization(33, m.OrganizationUpdate(org_name="New name")),
+        "POST",
+        "/api/v2/updateOrganization",
+        params={"targetOrganizationId": "33"},
+        body={"orgName": "New name"},
+        takes_target=False,
+    ),
+    Case(
+        "delete_account",
+        lambda c, t: c.delete_account(33, 44),
+        "DELETE",
+        "/api/v2/deleteAccount",
+        params={"targetOrganizationId": "33"},
+        body={"targetAccountId": 44},
+        takes_target=False,
+    ),
+    Case(
+        "delete_organization",
+        lambda c, t: c.delete_organization(22, 33),
+        "DELETE",
+        "/api/v2/deleteOrganization",
+        params={"targetResellerId": "22"},
+        body={"targetOrganizationId": 33},
+        takes_target=False,
+    ),
+    Case(
+        "account_by_external_id",
+        lambda c, t: c.account_by_external_id("crm 1"),
+        "GET",
+        "/api/v2/getAccountByExternalId",
+        params={"externalAccountId": "crm 1"},
+        takes_target=False,
+    ),
+    Case(
         "list_resellers",
         lambda c, t: c.list_resellers(11),
         "GET",

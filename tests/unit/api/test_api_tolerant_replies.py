@@ -249,3 +249,39 @@ async def test_one_member_as_a_record_or_at_the_top_level(make_client: MakeClien
     nested = make_client(Recorder(ok({"success": True, "member": {"id": 3, "email": "a@x.test"}})))
     flat = make_client(Recorder(ok({"success": True, "id": 3, "email": "a@x.test"})))
     assert (await nested.get_member(3)).email == (await flat.get_member(3)).email == "a@x.test"
+
+
+# --------------------------------------------------------------------------- provisioning
+
+
+@pytest.mark.parametrize(
+    ("reply", "created"),
+    [
+        ({"success": True, "account": {"id": 5, "name": "Desk"}}, 5),
+        ({"success": True, "organization": {"id": 6}}, 6),
+        ({"success": True, "account": "New Account object"}, None),  # the reference's example
+        ({"success": True}, None),
+    ],
+)
+async def test_a_create_reply_of_any_shape(
+    make_client: MakeClient, reply: dict[str, Any], created: int | None
+) -> None:
+    client = make_client(Recorder(ok(reply, status=201)))
+    got = await client.create_account(3, m.NewAgentAccount(account_name="Desk"))
+    assert (got.id if got is not None else None) == created
+
+
+async def test_a_settings_reply_without_its_lists(make_client: MakeClient) -> None:
+    client = make_client(Recorder(ok({"success": True, "failedSettings": None})))
+    got = await client.update_account(3, m.AccountUpdate(active=True))
+    assert got.updated_settings == [] and got.failed_settings == []
+
+
+async def test_nothing_updated_is_an_error_with_the_platforms_message(
+    make_client: MakeClient,
+) -> None:
+    body = {"success": False, "message": "No settings updated", "failedSettings": ["active"]}
+    client = make_client(Recorder(httpx.Response(400, json=body)))
+    with pytest.raises(ApiError) as info:
+        await client.update_account(3, m.AccountUpdate(active=True))
+    assert info.value.message == "No settings updated"

@@ -423,3 +423,55 @@ async def test_agent_change_errors_carry_the_platform_message(client: PlatformCl
     assert "Unknown voice" in info.value.message
     with pytest.raises(ValueError):
         await client.write_staging({}, target=AGENT)
+
+
+async def test_provisioning_create_find_update_delete(client: PlatformClient) -> None:
+    reseller = await client.create_reseller(PARTNER, m.NewReseller(reseller_name="Orbit"))
+    assert reseller is not None and reseller.account_type == "reseller" and reseller.id
+    org = await client.create_organization(
+        reseller.id, m.NewOrganization(org_name="Orbit Clinic", external_account_id="crm-o")
+    )
+    assert org is not None and org.id and org.external_account_id == "crm-o"
+    agent = await client.create_account(
+        org.id, m.NewAgentAccount(account_name="Desk", external_account_id="crm-a")
+    )
+    assert agent is not None and agent.id
+    assert (await client.list_accounts(org.id)).items == [agent]  # in the lists at once
+    found = await client.account_by_external_id("crm-a")
+    assert found.id == agent.id
+    with pytest.raises(ApiError) as dup:
+        twin = m.NewAgentAccount(account_name="B", external_account_id="crm-a")
+        await client.create_account(org.id, twin)
+    assert dup.value.status == 409
+    change = await client.update_account(
+        agent.id, m.AccountUpdate(account_name="Front desk", external_account_id="crm-o")
+    )
+    assert change.updated_settings == ["accountName"]
+    assert change.failed_settings == ["externalAccountId"]
+    assert change.reason("externalAccountId")
+    change = await client.update_organization(org.id, m.OrganizationUpdate(active=False))
+    assert change.updated_settings == ["active"] and not change.failed_settings
+    with pytest.raises(ApiError) as busy:
+        await client.delete_organization(reseller.id, org.id)
+    assert busy.value.status == 409  # still has an agent account
+    await client.delete_account(org.id, agent.id)
+    with pytest.raises(ApiError) as gone:
+        await client.delete_account(org.id, agent.id)
+    assert gone.value.status == 404
+    await client.delete_organization(reseller.id, org.id)
+    assert (await client.list_organizations(reseller.id)).items == []
+    with pytest.raises(ApiError) as lost:
+        await client.account_by_external_id("crm-a")
+    assert lost.value.status == 404
+
+
+async def test_provisioning_refused_out_of_reach_and_to_a_member(client: PlatformClient) -> None:
+    with pytest.raises(ApiError) as out:
+        await other(client, "demo-other").create_account(ORG, m.NewAgentAccount(account_name="x"))
+    assert out.value.status == 403
+    with pytest.raises(ApiError) as member:
+        await other(client, "demo-member").delete_account(ORG, 1112)
+    assert member.value.status == 403
+    with pytest.raises(ApiError) as org_key:
+        await other(client, "demo-org").update_account(1112, m.AccountUpdate(active=False))
+    assert org_key.value.status == 403

@@ -102,3 +102,22 @@ async def test_a_prefetch_is_read_once_and_its_failure_reaches_the_next_reader()
     with pytest.raises(ApiError, match="unavailable"):
         await found.children(found.owner)  # the failure nobody saw, once
     assert [a.id for a in await found.children(found.owner)] == [5, 6, 7]
+
+
+async def test_the_tree_changes_in_place_without_reading_again() -> None:
+    client, found = directory(ORG)
+    org = found.owner
+    await found.children(org)
+    new = Account.model_validate({"id": 8, "accountType": "account", "name": "New"})
+    found.added(org, new)
+    assert [a.id for a in await found.children(org)] == [5, 6, 7, 8]
+    assert [a.id for a in found.path_of(8)] == [3, 8]
+    renamed = new.model_copy(update={"name": "Renamed"})
+    found.replaced(renamed)
+    assert (await found.children(org))[-1].name == "Renamed" and found.known[8] is renamed
+    found.removed(6)
+    assert [a.id for a in await found.children(org)] == [5, 7, 8] and 6 not in found.known
+    assert client.calls == [("listAccounts", 3)]  # never read again
+    found.forget_children(3)
+    await found.children(org)
+    assert client.calls == [("listAccounts", 3)] * 2

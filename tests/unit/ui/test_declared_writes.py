@@ -13,6 +13,7 @@ test names it.
 from __future__ import annotations
 
 import ast
+import importlib
 import inspect
 import sys
 import textwrap
@@ -102,17 +103,35 @@ def _names_used(node: ast.AST, module: str) -> Iterator[tuple[bool, str]]:
             yield False, sub.func.id
 
 
-def _opens_a_writing_screen(module: str, name: str) -> bool:
-    """``name`` in ``module`` is a screen or dialog that writes: it has a key declared to
-    write (the Agent's ``E`` opens the settings form, whose ``ctrl+s`` writes), or a
-    ``write-*`` worker (`FormModal` sends what its button submits)."""
+def _imported_here(node: ast.AST) -> dict[str, str]:
+    """The names a function imports for itself (``from m import Form`` inside it, as a
+    screen loaded at start-up does for what it first uses): name -> module."""
+    found = {}
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.ImportFrom) and sub.module and sub.level == 0:
+            for alias in sub.names:
+                found[alias.asname or alias.name] = sub.module
+    return found
+
+
+def _opens_a_writing_screen(module: str, name: str, local: dict[str, str] | None = None) -> bool:
+    """``name`` in ``module`` (or imported by the function itself, ``local``) is a screen
+    or dialog that writes: it has a key declared to write (the Agent's ``E`` opens the
+    settings form, whose ``ctrl+s`` writes), or a ``write-*`` worker (`FormModal` sends
+    what its button submits)."""
     value = vars(sys.modules[module]).get(name)
+    sends = False
+    if value is None and local and name in local:
+        # Imported on first use (a screen of the first frame): a dialog that sends by
+        # itself. A screen whose own key writes is asked by that key, declared there.
+        value = getattr(importlib.import_module(local[name]), name, None)
+        sends = True
     if not inspect.isclass(value) or not issubclass(value, DOMNode):
         return False
     for klass in value.__mro__:
         if not klass.__module__.startswith("vagent_tui.ui"):
             continue
-        if any(does_of(binding).writes for binding in vars(klass).get("BINDINGS", ())):
+        if not sends and any(does_of(b).writes for b in vars(klass).get("BINDINGS", ())):
             return True
         for attribute in vars(klass):
             function = _function(klass, attribute)
@@ -141,11 +160,12 @@ def write_path(owner: type, action: str) -> list[str] | None:
             continue
         if _is_write_worker(node, function.__module__):
             return chain
+        local = _imported_here(node)
         for on_self, name in _names_used(node, function.__module__):
             if (
                 name in WRITE_CALLS
                 or (on_self and name in SELF_WRITE_CALLS)
-                or _opens_a_writing_screen(function.__module__, name)
+                or _opens_a_writing_screen(function.__module__, name, local)
             ):
                 return [*chain, name]
             if on_self:

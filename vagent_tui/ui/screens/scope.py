@@ -8,6 +8,14 @@ accounts already known whose id or kind holds the text; a key that cannot search
 instead, and says when that walk stopped short. Until the answer for the text typed
 shows, the list says it is searching: enter then waits for it and picks its top match.
 Enter (in the field or the list) picks the highlighted match; a click only highlights.
+
+The tree changes here too: ``a`` creates under the highlighted account what fits its
+level (a reseller under a partner, an organization under a reseller, an agent account
+under an organization), ``e`` edits an organization's or agent account's name, status
+and external ids (reviewed as a diff; the platform may apply some settings and refuse
+others, and the status line names both), ``d`` deletes one after its name is typed.
+Each goes through the write path (`vagent_tui.ui.writes`) and changes the tree in place.
+``i`` finds an account by its external id and opens the tree down to it.
 """
 
 from __future__ import annotations
@@ -15,9 +23,12 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Iterable
-from typing import ClassVar
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
+from textual import work
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
@@ -26,16 +37,21 @@ from textual.widgets.option_list import Option
 from textual.widgets.tree import TreeNode
 from textual.worker import Worker, WorkerCancelled, WorkerFailed
 
-from vagent_tui.api.errors import PlatformError
+from vagent_tui.api.errors import ApiError, PlatformError
 from vagent_tui.api.models import Account
-from vagent_tui.services.accounts import AccountDirectory, Matches
+from vagent_tui.services.accounts import AccountDirectory, Matches, account_kind
 from vagent_tui.services.session import Connection
 from vagent_tui.ui.caps import left_out
+from vagent_tui.ui.safety import DESTRUCTIVE, WRITES, Key
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.text import inert
 from vagent_tui.ui.widgets.account_info import account_detail, label_for, scope_info, selectable
 from vagent_tui.ui.widgets.account_tree import AccountMatches, AccountTree
+from vagent_tui.ui.writes import Write, Written
 from vagent_tui.words import counted
+
+if TYPE_CHECKING:
+    from vagent_tui.api.models import Envelope, Request, SettingsChange
 
 SEARCH_DEBOUNCE = 0.03
 """Seconds a key that follows another this closely waits for the next before its search
@@ -68,6 +84,16 @@ class ScopeScreen(BaseScreen):
                 tooltip="From the filter: highlight the previous match"),
         Binding("escape", "escape", "Cancel", show=False, id="scope.cancel",
                 tooltip="Cancel a switch under way, or leave the filter"),
+        Key("a", "add", "New", id="scope.add", does=WRITES,
+            tooltip="Create an account under the highlighted one"),
+        Key("e", "edit", "Edit", id="scope.edit", does=WRITES,
+            tooltip="Edit the highlighted account's name, status and external ids"),
+        Key("d", "delete", "Delete", id="scope.delete", does=DESTRUCTIVE,
+            tooltip="Delete the highlighted account (type its name to confirm)"),
+        Binding("i", "find_external", "Ext. id", id="scope.external",
+                tooltip="Find an account by its external id (your CRM's)"),
+        Binding("w", "export", "Export", id="scope.export",
+                tooltip="Write the tree (accounts, external ids, status) to a CSV file"),
     ]  # fmt: skip
 
     def __init__(self) -> None:
@@ -79,6 +105,9 @@ class ScopeScreen(BaseScreen):
         self._answer: Matches | None = None
         self._pick_pending: str | None = None
         self._last_key = 0.0
+        self._quiet: set[int] = set()
+        """Accounts whose children are read again after a change: the change's line
+        stays on the status line, not the count of children."""
 
     def compose_body(self) -> Iterable[Widget]:
         yield Static(Text("Connecting…", style="italic"), id="scope-info")
@@ -170,6 +199,7 @@ class ScopeScreen(BaseScreen):
         directory = self.directory
         assert directory is not None
         self.account_tree.mark(node, " ⟳ loading…")
+        quiet = account.id in self._quiet
 
         def failed(exc: PlatformError) -> None:
             if directory is self.directory:  # not a tree rebuilt meanwhile
@@ -179,7 +209,7 @@ class ScopeScreen(BaseScreen):
         try:
             ok, children = await self.load(
                 lambda _c: directory.children(account),
-                note=f"Loading the accounts under {account.display_name}",
+                note="" if quiet else f"Loading the accounts under {account.display_name}",
                 on_error=failed,
                 follows_target=False,  # the key's own tree, whatever the target
             )
@@ -199,9 +229,12 @@ class ScopeScreen(BaseScreen):
         assert account.id is not None
         self._loaded.add(account.id)
         self.account_tree.populate(node, children)
-        noun = "account" if len(children) == 1 else "accounts"
-        shown = left_out(len(children), "account")
-        self.status.info(f"{len(children):,} {noun} under {account.display_name}{shown}")
+        if account.id in self._quiet:  # read again after a change: its line stays
+            self._quiet.discard(account.id)
+        else:
+            noun = "account" if len(children) == 1 else "accounts"
+            shown = left_out(len(children), "account")
+            self.status.info(f"{len(children):,} {noun} under {account.display_name}{shown}")
         scope_id = self.directory.scope_account_id() if self.directory else None
         if node is self.account_tree.root and scope_id is not None:
             # A user-shaped admin: open the account its rule names, where it acts.
@@ -463,3 +496,411 @@ class ScopeScreen(BaseScreen):
         if field.value:
             field.value = ""
         self.account_tree.focus()
+
+    # ------------------------------------------------------------------ changing the tree
+
+    def _tree_node(self, verb: str) -> TreeNode[Account] | None:
+        """The highlighted node of the tree, the one a change acts on (not a match of
+        the filter: esc leaves the filter, then the tree shows where the change goes)."""
+        if self.has_class("-filtering"):
+            self.status.info(f"esc leaves the filter; then highlight in the tree what to {verb}")
+            return None
+        node = self.account_tree.cursor_node
+        if node is None or node.data is None or node.data.id is None or self.directory is None:
+            self.status.info(f"No account highlighted: nothing to {verb}")
+            return None
+        return node
+
+    def action_add(self) -> None:
+        from vagent_tui.ui.widgets.entry_forms import LEVEL_BELOW, LEVEL_NAMES, NewAccountForm
+
+        node = self._tree_node("create under")
+        if node is None or node.data is None or node.data.id is None:
+            return
+        parent, parent_id = node.data, node.data.id
+        kind = LEVEL_BELOW.get(account_kind(parent))
+        if kind is None:
+            self.status.info(
+                f"Nothing is created under {inert(parent.display_name)}: highlight a partner "
+                "(a reseller), a reseller (an organization) or an organization (an agent account)"
+            )
+            return
+
+        async def send(c: Connection, request: Any) -> Account | None:
+            if kind == "reseller":
+                return await c.api.create_reseller(parent_id, request)
+            if kind == "organization":
+                return await c.api.create_organization(parent_id, request)
+            return await c.api.create_account(parent_id, request)
+
+        async def read_back(c: Connection, request: Request) -> str:
+            name = _created_name(request)
+            found = [a for a in await _listed(c, kind, parent_id) if a.display_name == name]
+            if not found:
+                return f"no {LEVEL_NAMES[kind]} named {name} under {parent.display_name}."
+            ids = ", ".join(f"#{a.id}" for a in found)
+            return f"{name} is under {parent.display_name} now ({ids})."
+
+        def done(result: tuple[Any, Any] | None) -> None:
+            if result is not None:
+                self._created(node, result[0], result[1])
+
+        form = NewAccountForm(
+            kind, send, subtitle=f"Under {parent.display_name} (#{parent_id})",
+            read_back=read_back, after_unknown=lambda: self._read_children_again(node),
+        )  # fmt: skip
+        self.app.push_screen(form, done)
+
+    def _created(self, node: TreeNode[Account], request: Request, made: Account | None) -> None:
+        parent = node.data
+        if parent is None or parent.id is None or self.directory is None:
+            return
+        name = _created_name(request)
+        if made is None or made.id is None:  # the reply did not show it: list them again
+            self.status.ok(f"Created {name} under {parent.display_name}")
+            self._read_children_again(node)
+            return
+        self.directory.added(parent, made)
+        self.status.ok(f"Created {made.display_name} (#{made.id}) under {parent.display_name}")
+        if parent.id in self._loaded:
+            child = self.account_tree.add_account(node, made)
+            node.expand()
+            # The tree lays out its new line on the next refresh: the cursor goes there then.
+            self.call_after_refresh(self.account_tree.move_cursor, child)
+        else:
+            node.expand()  # lists the children, the new one with them
+
+    def _read_children_again(self, node: TreeNode[Account]) -> None:
+        """After a change of unknown outcome: the children of ``node`` as they are now."""
+        account = node.data
+        if account is None or account.id is None or self.directory is None:
+            return
+        self.directory.forget_children(account.id)
+        self._loaded.discard(account.id)
+        self._quiet.add(account.id)
+        node.remove_children()
+        if node.is_expanded:
+            self.run_worker(
+                self._load_children(node, account), group=f"scope-children-{account.id}",
+                exclusive=True, exit_on_error=False,
+            )  # fmt: skip
+        else:
+            node.expand()
+
+    def action_edit(self) -> None:
+        from vagent_tui.ui.widgets.entry_forms import AccountEditForm
+
+        node = self._tree_node("edit")
+        if node is None or node.data is None or node.data.id is None:
+            return
+        account, account_id = node.data, node.data.id
+        kind = account_kind(account)
+        if kind not in ("account", "organization"):
+            self.status.info(
+                f"A {kind or 'this kind of'} account is not changed here: the platform updates "
+                "organizations and agent accounts"
+            )
+            return
+
+        async def send(c: Connection, request: Any) -> SettingsChange:
+            if kind == "organization":
+                return await c.api.update_organization(account_id, request)
+            return await c.api.update_account(account_id, request)
+
+        async def read_back(c: Connection, _request: Request) -> str:
+            now = await c.api.get_account(target=account_id)
+            return _described(now)
+
+        def done(result: tuple[Any, Any] | None) -> None:
+            if result is not None:
+                self._edited(node, account, result[0], result[1])
+
+        form = AccountEditForm(
+            account, send, subtitle=f"{account.display_name} (#{account_id})",
+            read_back=read_back, after_unknown=lambda: self._read_account_again(node),
+        )  # fmt: skip
+        self.app.push_screen(form, done)
+
+    def _edited(
+        self, node: TreeNode[Account], was: Account, request: Request, change: SettingsChange
+    ) -> None:
+        sent = request.model_dump(by_alias=True, exclude_unset=True)
+        applied = [s for s in change.updated_settings if s in sent] or (
+            [] if change.failed_settings else list(sent)  # a reply naming nothing: all of it
+        )
+        update = {FIELD_OF[s]: sent[s] for s in applied if s in FIELD_OF}
+        now = was.model_copy(update=update)
+        if self.directory is not None:
+            self.directory.replaced(now)
+        node.data = now
+        self.account_tree.mark(node)
+        self._show_detail(now)
+        saved = ", ".join(SETTING_NAMES.get(s, s) for s in applied) or "nothing"
+        if change.failed_settings:
+            failed = "; ".join(_failed_setting(change, s) for s in change.failed_settings)
+            self.status.error(
+                f"{now.display_name}: saved {saved}; NOT saved: {failed}", retry_key="e"
+            )
+        else:
+            self.status.ok(f"{now.display_name}: saved {saved}")
+
+    def _read_account_again(self, node: TreeNode[Account]) -> None:
+        if node.parent is not None:
+            self._read_children_again(node.parent)
+
+    def action_delete(self) -> None:
+        from vagent_tui.ui.dialogs import PromptModal
+
+        node = self._tree_node("delete")
+        if node is None or node.data is None or node.data.id is None or self.directory is None:
+            return
+        account, account_id = node.data, node.data.id
+        name = inert(account.display_name)
+        kind = account_kind(account)
+        parent = node.parent.data if node.parent is not None else None
+        if kind == "account":
+            org_id = _int(account.organization_id) or (parent.id if parent else None)
+            what = (
+                "Its configuration, its versions and its keys go with it; calls and messages "
+                "to it are no longer answered. Members restricted to it lose it."
+            )
+        elif kind == "organization":
+            org_id = _int(account.reseller_id) or (parent.id if parent else None)
+            below = self.directory.cached_children(account) or []
+            agents = [a for a in below if account_kind(a) == "account"]
+            if agents:
+                self.status.error(
+                    f"{name} still has {counted(len(agents), 'agent account')}: delete them "
+                    "first (the platform refuses an organization that has any)",
+                    retry_key=None,
+                )
+                return
+            what = "Its members lose access and their keys stop working at once."
+        else:
+            self.status.info(
+                f"A {kind or 'this kind of'} account is not deleted here: the platform deletes "
+                "organizations and agent accounts"
+            )
+            return
+        if org_id is None:
+            self.status.info(f"The parent of {name} is not known: r reads the tree again")
+            return
+        parent_id = org_id
+
+        async def send(c: Connection) -> Envelope:
+            if kind == "organization":
+                return await c.api.delete_organization(parent_id, account_id)
+            return await c.api.delete_account(parent_id, account_id)
+
+        async def read_back(c: Connection) -> str:
+            listed = await _listed(c, kind, parent_id)
+            still = any(a.id == account_id for a in listed)
+            return f"{name} is still there." if still else f"{name} is gone."
+
+        level = "organization" if kind == "organization" else "agent account"
+        body = (
+            f"Delete the {level} {name} (#{account_id})? This cannot be undone.\n{what}\n"
+            f"Type {name} to confirm."
+        )
+        self.write(
+            Write[Any](
+                "scope-delete", f"Deleting {name}", send,
+                confirm=PromptModal(f"Delete {name}", body, placeholder="its name",
+                                    confirm_label="Delete", expected=name),
+                done=lambda _r: f"Deleted {name} (#{account_id})",
+                gone=f"{name} was already gone; it is off the tree",
+                read_back=read_back,
+                retry_key="d",
+                after=lambda written: self._deleted(node, account_id, written),
+            )
+        )  # fmt: skip
+
+    def _deleted(self, node: TreeNode[Account], account_id: int, written: Written[Any]) -> None:
+        if written.outcome in ("done", "gone"):
+            if self.directory is not None:
+                self.directory.removed(account_id)
+            if node.tree is self.account_tree and node.parent is not None:
+                node.remove()
+            cursor = self.account_tree.cursor_node
+            self._show_detail(cursor.data if cursor is not None else None)
+        elif written.outcome == "unknown" and node.parent is not None:
+            self._read_children_again(node.parent)
+
+    # ------------------------------------------------------------------ export
+
+    def action_export(self) -> None:
+        from vagent_tui.ui.dialogs import PromptModal
+
+        if self.directory is None:
+            self.status.info("No tree to export yet: r reads it")
+            return
+        stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M")
+
+        def asked(text: str | None) -> None:
+            if text and text.strip():
+                self.export_tree(Path(text.strip()).expanduser())
+
+        prompt = PromptModal(
+            "Export the tree as CSV",
+            "Every account this key reaches (the whole tree is read first), with its path, "
+            "status and external ids. The file is readable by you alone (0600); an existing "
+            "file is replaced.",
+            value=f"accounts-{stamp}.csv", confirm_label="Export",
+            validate=lambda t: None if t.strip() else "Type a file name",
+        )  # fmt: skip
+        self.app.push_screen(prompt, asked)
+
+    @work(exclusive=True, group="scope-export", exit_on_error=False)
+    async def export_tree(self, path: Path) -> None:
+        from vagent_tui.services.tree_export import export_tree
+
+        directory = self.directory
+        if directory is None:
+            return
+        try:
+            ok, result = await self.load(
+                lambda _c: export_tree(directory, path),
+                note=f"Reading the tree to write {path}", follows_target=False,
+            )  # fmt: skip
+        except OSError as exc:
+            self.status.error(f"Export failed: {path}: {exc.strerror or exc}", retry_key="w")
+            return
+        if not ok or result is None:
+            return
+        short = "" if result.complete else " (the tree is larger: the walk stopped short)"
+        self.status.ok(f"{counted(result.rows, 'account')} written to {path}{short}")
+
+    # ------------------------------------------------------------------ external id
+
+    def action_find_external(self) -> None:
+        from vagent_tui.ui.dialogs import PromptModal
+
+        def asked(text: str | None) -> None:
+            if text and text.strip():
+                self.find_external(text.strip())
+
+        prompt = PromptModal(
+            "Find an account by external id",
+            "The id your own system gave it (externalAccountId).",
+            placeholder="AC_12345", confirm_label="Find",
+            validate=lambda t: None if t.strip() else "Type an external id",
+        )  # fmt: skip
+        self.app.push_screen(prompt, asked)
+
+    @work(exclusive=True, group="scope-external", exit_on_error=False)
+    async def find_external(self, external_id: str) -> None:
+        shown = inert(external_id)
+
+        def missing(exc: PlatformError) -> None:
+            if isinstance(exc, ApiError) and exc.status == 404:
+                self.status.error(
+                    f"No account this key reaches has the external id {shown}", retry_key=None
+                )
+            else:
+                self.status.error(exc, retry_key="i")
+
+        ok, found = await self.load(
+            lambda c: c.api.account_by_external_id(external_id),
+            note=f"Looking for the external id {shown}", on_error=missing, follows_target=False,
+        )  # fmt: skip
+        if not ok or found is None or found.id is None:
+            return
+        field = self.query_one("#scope-filter", Input)
+        if field.value:
+            field.value = ""  # the tree shows, not the matches
+        node = await self._reveal(found)
+        if node is None:
+            self.status.info(
+                f"{inert(found.display_name)} (#{found.id}) has the external id {shown}, "
+                "but it is not in the tree this key shows"
+            )
+            return
+        self.account_tree.focus()
+        self.call_after_refresh(self._land_on, node)  # once the opened lines are laid out
+        self.status.ok(f"{inert(found.display_name)} (#{found.id}) has the external id {shown}")
+
+    def _land_on(self, node: TreeNode[Account]) -> None:
+        self.account_tree.move_cursor(node)
+        self.account_tree.scroll_to_node(node, animate=False)
+        self._show_detail(node.data)
+
+    async def _reveal(self, account: Account) -> TreeNode[Account] | None:
+        """Open the tree down to ``account`` (its ancestors' children read as needed)."""
+        chain: list[int] = []
+        for value in (account.partner_id, account.reseller_id, account.organization_id,
+                      account.id):  # fmt: skip
+            found = _int(value)
+            if found is not None and found not in chain:
+                chain.append(found)
+        node = self.account_tree.root
+        top = node.data.id if node.data is not None else None
+        rest = chain[chain.index(top) + 1 :] if top is not None and top in chain else chain
+        while rest:
+            here = node.data
+            if here is None or here.id is None:
+                return None
+            if here.id not in self._loaded:
+                await self._load_children(node, here)
+            node.expand()
+            # The deepest of the chain among the children: a restricted member's tree
+            # shows its permitted accounts right under its own line.
+            below = [n for n in node.children if n.data is not None and n.data.id in rest]
+            if not below:
+                return None
+            node = max(below, key=lambda n: rest.index(n.data.id or 0 if n.data else 0))
+            assert node.data is not None and node.data.id is not None
+            rest = rest[rest.index(node.data.id) + 1 :]
+        return node if node.data is not None and node.data.id == account.id else None
+
+
+FIELD_OF = {"accountName": "name", "orgName": "name", "active": "active",
+            "externalAccountId": "external_account_id",
+            "externalBillingId": "external_billing_id"}  # fmt: skip
+"""The account field each setting of an update changes."""
+
+SETTING_NAMES = {"accountName": "name", "orgName": "name", "active": "status",
+                 "externalAccountId": "external id", "externalBillingId": "billing id",
+                 "email": "email"}  # fmt: skip
+
+
+def _failed_setting(change: SettingsChange, setting: str) -> str:
+    why = change.reason(setting)
+    return SETTING_NAMES.get(setting, setting) + (f" ({why})" if why else "")
+
+
+def _int(value: object) -> int | None:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.isdigit():
+        return int(value)
+    return None
+
+
+def _created_name(request: Request) -> str:
+    body = request.wire()
+    for key in ("resellerName", "orgName", "accountName"):
+        if isinstance(body.get(key), str):
+            return str(body[key])
+    return "the new account"
+
+
+async def _listed(c: Connection, kind: str, parent_id: int) -> list[Account]:
+    """The accounts of ``kind`` under ``parent_id`` as the platform lists them now."""
+    if kind == "reseller":
+        page = await c.api.list_resellers(parent_id)
+    elif kind == "organization":
+        page = await c.api.list_organizations(parent_id)
+    else:
+        page = await c.api.list_accounts(parent_id)
+    return page.items
+
+
+def _described(account: Account) -> str:
+    active = "active" if account.active is not False else "switched off"
+    ids = ", ".join(
+        f"{label} {value}"
+        for label, value in (("external id", account.external_account_id),
+                             ("billing id", account.external_billing_id))
+        if value
+    ) or "no external ids"  # fmt: skip
+    return f"{account.display_name} is {active}, {ids}."

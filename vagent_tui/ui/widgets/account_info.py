@@ -149,6 +149,10 @@ def account_detail(account: Account | None, path: list[Account], permits: bool) 
     ]
     if account.scope_field("computerAgent"):
         fields.append(("Computer", flag(True, yes="Computer Agent")))
+    if account.external_account_id:
+        fields.append(("Ext. id", safe(account.external_account_id)))
+    if account.external_billing_id:
+        fields.append(("Billing", safe(account.external_billing_id)))
     parents = [p.display_name for p in path[:-1]]
     if parents:
         fields.append(("Path", joined(parents, " › ")))

@@ -92,6 +92,10 @@ class AccountTree(Tree[Account]):
 
         walk(self.root)
 
+    def add_account(self, node: TreeNode[Account], account: Account) -> TreeNode[Account]:
+        """One account more under ``node`` (made by this console), at the end."""
+        return node.add(self.labeler(account, ""), data=account, allow_expand=has_children(account))
+
     def populate(self, node: TreeNode[Account], children: list[Account]) -> None:
         """The children of ``node``: the first `ROW_CAP`, then a line saying how many more."""
         self.mark(node)

@@ -1,0 +1,182 @@
+"""Provisioning (routes_provision.py): create, update, delete, find by external id."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .helpers import Sim, envelope
+
+
+async def _create_account(sim: Sim, org: int = 1120, token: str = "demo-reseller",
+                          **body: Any) -> Any:  # fmt: skip
+    params = {"targetOrganizationId": str(org)}
+    return await sim.call("POST", "/createAccount", token, params=params, json=body)
+
+
+async def test_create_each_level_and_see_it_in_the_lists(sim: Sim) -> None:
+    body = {"resellerName": "Orbit Voice", "resellerStatus": "disabled"}
+    r = await sim.call("POST", "/createReseller", params={"targetPartnerId": "1000"}, json=body)
+    assert r.status_code == 201, r.text
+    reseller = r.json()["reseller"]
+    assert reseller["accountType"] == "reseller" and reseller["active"] is False
+    assert r.json()["organization"] == reseller  # the reference's key too
+    rid = reseller["id"]
+    r = await sim.call("POST", "/createOrganization", params={"targetResellerId": str(rid)},
+                       json={"orgName": "Orbit Clinic", "externalAccountId": "crm-1",
+                             "accountName": "Orbit Front Desk"})  # fmt: skip
+    assert r.status_code == 201, r.text
+    org = r.json()["organization"]
+    assert org["externalAccountId"] == "crm-1" and org["parentId"] == rid
+    r = await sim.call("GET", "/listAccounts", params={"targetOrganizationId": str(org["id"])})
+    assert [a["name"] for a in r.json()["accounts"]] == ["Orbit Front Desk"]  # accountName
+    r = await _create_account(sim, org["id"], "demo-partner", accountName="Orbit Nights",
+                              externalBillingId="bill-9")  # fmt: skip
+    assert r.status_code == 201, r.text
+    agent = r.json()["account"]
+    assert agent["organizationId"] == org["id"] and agent["resellerId"] == rid
+    assert agent["externalBillingId"] == "bill-9" and "externalAccountId" not in agent
+    # Every screen reads it: its configuration, the search.
+    target = {"targetAccountId": str(agent["id"])}
+    r = await sim.call("GET", "/agentEventRules/default", params=target)
+    assert r.status_code == 200
+    r = await sim.call("GET", "/searchAccounts", params={"queryText": "orbit nights"})
+    assert [a["id"] for a in r.json()["accounts"]] == [agent["id"]]
+
+
+async def test_ids_are_never_given_twice(sim: Sim) -> None:
+    first = (await _create_account(sim, accountName="One")).json()["account"]["id"]
+    r = await sim.call("DELETE", "/deleteAccount", "demo-reseller",
+                       params={"targetOrganizationId": "1120"},
+                       json={"targetAccountId": str(first)})  # fmt: skip
+    assert r.status_code == 201
+    second = (await _create_account(sim, accountName="Two")).json()["account"]["id"]
+    assert second > first
+
+
+async def test_create_refusals(sim: Sim) -> None:
+    r = await _create_account(sim, 1110, "demo-other", accountName="x")
+    envelope(r, 403)  # outside the key's tree
+    r = await _create_account(sim, 1100, accountName="x")
+    envelope(r, 400, "targetOrganizationId must select an organization account")
+    r = await sim.call("POST", "/createAccount", params={}, json={})
+    envelope(r, 400, "targetOrganizationId is required")
+    r = await _create_account(sim, 1110, "demo-member", accountName="x")
+    envelope(r, 403)
+    r = await sim.call("POST", "/createOrganization", params={"targetResellerId": "1100"},
+                       json={"orgName": "  "})  # fmt: skip
+    envelope(r, 400, "orgName must not be empty")
+    r = await sim.call("POST", "/createOrganization", params={"targetResellerId": "1100"},
+                       json={"orgName": "X", "orgAccountType": "vip"})  # fmt: skip
+    envelope(r, 400, "orgAccountType must be one of internal, customer")
+    r = await _create_account(sim, accountName="x", integrations=[{"appId": "a"}])
+    envelope(r, 400)
+    before = len(sim.state.accounts)
+    assert (await _create_account(sim, externalAccountId="dup")).status_code == 201
+    r = await _create_account(sim, 1210, "demo-partner", externalAccountId="dup")
+    envelope(r, 409, "externalAccountId is already used by another account")
+    r = await _create_account(sim, 9110, "demo-other", externalAccountId="dup")
+    assert r.status_code == 201  # another partner's tree: its own ids
+    assert len(sim.state.accounts) == before + 2
+
+
+async def test_update_account_partial_success(sim: Sim) -> None:
+    await _create_account(sim, accountName="Holder", externalAccountId="taken")
+    params = {"targetAccountId": "1121"}
+    body = {"accountName": "Harbor Leads", "active": False, "externalAccountId": "taken",
+            "externalBillingId": "b-1"}  # fmt: skip
+    r = await sim.call("POST", "/updateAccount", "demo-reseller", params=params, json=body)
+    assert r.status_code == 200, r.text
+    reply = r.json()
+    assert reply["updatedSettings"] == ["accountName", "active", "externalBillingId"]
+    assert reply["failedSettings"] == ["externalAccountId"]
+    assert reply["failedReasons"]["externalAccountId"] == "is already used by another account"
+    acc = sim.state.accounts[1121]
+    assert acc.name == "Harbor Leads" and acc.active is False and acc.external_billing_id == "b-1"
+    assert acc.external_account_id is None
+    # null removes; all failed -> 400 with the lists.
+    r = await sim.call("POST", "/updateAccount", "demo-reseller", params=params,
+                       json={"externalBillingId": None})  # fmt: skip
+    assert r.status_code == 200 and acc.external_billing_id is None
+    r = await sim.call("POST", "/updateAccount", "demo-reseller", params=params,
+                       json={"accountName": " ", "plan": "x"})  # fmt: skip
+    envelope(r, 400)
+    assert r.json()["failedSettings"] == ["accountName", "plan"]
+    assert r.json()["message"].startswith("No settings updated")
+    r = await sim.call("POST", "/updateAccount", "demo-reseller", params=params,
+                       json={"active": "no", "accountName": "Y"})  # fmt: skip
+    envelope(r, 400, "active must be a boolean")
+    assert acc.name == "Harbor Leads"  # a wrong type changes nothing
+
+
+async def test_update_needs_a_reseller_key_and_an_agent(sim: Sim) -> None:
+    params = {"targetAccountId": "1112"}
+    r = await sim.call("POST", "/updateAccount", "demo-org", params=params, json={"active": False})
+    envelope(r, 403, "Updating accounts needs a reseller or partner key")
+    r = await sim.call("POST", "/updateAccount", "demo-reseller",
+                       params={"targetAccountId": "1110"}, json={"active": False})  # fmt: skip
+    envelope(r, 400)
+    r = await sim.call("POST", "/updateAccount", params={}, json={"active": False})
+    envelope(r, 400, "targetAccountId is required")
+
+
+async def test_update_organization(sim: Sim) -> None:
+    params = {"targetOrganizationId": "1120"}
+    body = {"orgName": "Harbor Homes", "email": "bad", "hipaaSetting": "on"}
+    r = await sim.call("POST", "/updateOrganization", "demo-reseller", params=params, json=body)
+    assert r.status_code == 200, r.text
+    assert r.json()["updatedSettings"] == ["orgName", "hipaaSetting"]
+    assert r.json()["failedSettings"] == ["email"]
+    assert sim.state.accounts[1120].name == "Harbor Homes"
+
+
+async def test_delete_account_and_organization(sim: Sim) -> None:
+    org = {"targetResellerId": "1100"}
+    r = await sim.call("DELETE", "/deleteOrganization", params=org,
+                       json={"targetOrganizationId": 1120})  # fmt: skip
+    envelope(r, 409)  # still has agent accounts
+    for aid in (1121, 1122):
+        r = await sim.call("DELETE", "/deleteAccount", params={"targetOrganizationId": "1120"},
+                           json={"targetAccountId": aid})  # fmt: skip
+        assert r.status_code == 201, r.text
+    r = await sim.call("DELETE", "/deleteAccount", params={"targetOrganizationId": "1120"},
+                       json={"targetAccountId": 1121})  # fmt: skip
+    envelope(r, 404)  # already gone
+    assert 1121 not in sim.state.accounts and 1121 not in sim.state.live
+    r = await sim.call("DELETE", "/deleteOrganization", params=org,
+                       json={"targetOrganizationId": 1120})  # fmt: skip
+    assert r.status_code == 201, r.text
+    assert 1120 not in sim.state.accounts
+    r = await sim.call("GET", "/listOrganizations", params={"targetResellerId": "1100"})
+    assert 1120 not in [a["id"] for a in r.json()["organizations"]]
+    r = await sim.call("DELETE", "/deleteAccount", "demo-member",
+                       params={"targetOrganizationId": "1110"},
+                       json={"targetAccountId": 1112})  # fmt: skip
+    envelope(r, 403)
+    r = await sim.call("DELETE", "/deleteAccount", params={"targetOrganizationId": "1110"},
+                       json={})  # fmt: skip
+    envelope(r, 400)
+
+
+async def test_deleting_an_organization_takes_its_members_and_their_keys(sim: Sim) -> None:
+    rid = {"targetResellerId": "1100"}
+    r = await sim.call("POST", "/createOrganization", params=rid, json={"orgName": "Temp"})
+    oid = r.json()["organization"]["id"]
+    r = await sim.call("POST", "/member", params={"targetAccountId": str(oid)},
+                       json={"email": "a@temp.test"})  # fmt: skip
+    member = r.json()["member"]["id"]
+    r = await sim.call("DELETE", "/deleteOrganization", params=rid,
+                       json={"targetOrganizationId": str(oid)})  # fmt: skip
+    assert r.status_code == 201
+    assert member not in sim.state.accounts
+
+
+async def test_find_by_external_id_within_reach(sim: Sim) -> None:
+    made = (await _create_account(sim, externalAccountId="crm-77")).json()["account"]
+    r = await sim.call("GET", "/getAccountByExternalId", "demo-reseller",
+                       params={"externalAccountId": "crm-77"})  # fmt: skip
+    assert r.status_code == 200 and r.json()["account"]["id"] == made["id"]
+    r = await sim.call("GET", "/getAccountByExternalId", "demo-org",
+                       params={"externalAccountId": "crm-77"})  # fmt: skip
+    envelope(r, 404, "Account not found for externalAccountId crm-77")  # not its tree
+    r = await sim.call("GET", "/getAccountByExternalId", params={})
+    envelope(r, 400, "externalAccountId is required")
