@@ -420,14 +420,18 @@ async def read_account_usage(
 # --------------------------------------------------------------------------- the fleet
 
 
-async def fleet_usage(client: PlatformClient, account_id: int) -> dict[str, Any]:
-    """Fleet's "usage this period" for one account: plan, costs, each usage key.
+async def fleet_usage(
+    client: PlatformClient, account_id: int, query: UsageQuery | None = None
+) -> dict[str, Any]:
+    """Fleet's "usage this period" for one account (or ``query``'s period or range):
+    plan, costs, each usage key.
 
     The usage read's failure is the answer's; the plan's only shows as ``?``.
     """
     from vagent_tui.api.errors import PlatformError
 
-    reply = await client.get_usage(UsageQuery(timeseries=False), target=account_id)
+    asked = query if query is not None else UsageQuery(timeseries=False)
+    reply = await client.get_usage(asked, target=account_id)
     report = read_usage(reply.body())
     try:
         plan = plan_name(await client.get_current_plan(target=account_id)) or "—"
