@@ -123,7 +123,9 @@ async def test_filter_narrows_the_rows_and_the_totals(make_app: MakeApp) -> None
         await settle(pilot)
         assert first.account_id in _ids(app) and len(_ids(app)) < len(usage)
         totals = _matrix(app)._totals
-        assert totals is not None and "shown" in totals["name"].plain
+        shown_calls = sum(usage.lines[usage.index[a]].values["calls"] for a in _ids(app))
+        assert totals is not None and totals["calls"].plain == f"{shown_calls:,}"
+        assert f"Total of {len(_ids(app))} shown" in totals["name"].plain
 
 
 async def test_export_is_exact_private_and_in_the_order_shown(

@@ -108,6 +108,7 @@ class FleetUsage:
         self.keys: list[str] = []
         """The usage keys met, in the order first met (costs among them)."""
         self.currencies: set[str] = set()
+        self._all_totals: dict[str, Decimal] | None = None
         size = len(self.lines)
         self._sort: dict[str, list[SortKey | None]] = {
             ID: [line.account_id for line in self.lines],
@@ -128,6 +129,7 @@ class FleetUsage:
             return False
         line = self.lines[at]
         line.answered = True
+        self._all_totals = None
         if answer.error is not None:
             line.error = answer.error
             line.values, line.total, line.plan = {}, None, ""
@@ -170,6 +172,7 @@ class FleetUsage:
                 continue
             line = self.lines[at]
             self.lines[at] = UsageLine(line.account_id, line.name)
+            self._all_totals = None
             for name, keys in self._sort.items():
                 if name not in (ID, NAME):
                     keys[at] = None
@@ -239,15 +242,22 @@ class FleetUsage:
         present.sort(key=keys.__getitem__, reverse=reverse)  # stable both ways
         return present + [at for at, key in enumerate(keys) if key is None]
 
-    def totals(self, rows: Iterable[int]) -> dict[str, Decimal]:
-        """Each numeric column's sum over ``rows`` (a column no row has is left out)."""
+    def totals(self, rows: Sequence[int]) -> dict[str, Decimal]:
+        """Each numeric column's sum over ``rows`` (a column no row has is left out).
+
+        The sums of every line are kept until the next answer: a sort changes the order
+        of the rows, not their sums."""
+        everyone = len(rows) == len(self.lines)
+        if everyone and self._all_totals is not None:
+            return self._all_totals
         out: dict[str, Decimal] = {}
-        for at in rows:
-            line = self.lines[at]
-            for key, value in line.values.items():
-                out[key] = out.get(key, Decimal(0)) + value
-            if line.total is not None:
-                out[TOTAL] = out.get(TOTAL, Decimal(0)) + line.total
+        for column in (*self.keys, TOTAL):
+            numbers: list[Any] = self._sort[column]  # Decimals (or None) in these columns
+            values = [v for v in map(numbers.__getitem__, rows) if v is not None]
+            if values:
+                out[column] = sum(values, Decimal(0))
+        if everyone:
+            self._all_totals = out
         return out
 
     def total_text(self, column: str, value: Decimal) -> str:

@@ -121,6 +121,8 @@ class FleetMatrix(ScrollView, can_focus=True):
         self._view_at: dict[int, int] = {}
         """A shown row's index -> its position in `_view`."""
         self._words: tuple[str, ...] = ()
+        self.on_view: Callable[[], None] | None = None
+        """Told when the filter changed the rows shown (the usage table's totals)."""
         self.on_count: Callable[[int, int], None] | None = None
         """Told ``(rows shown, rows in all)`` when the filter changes (the filter row)."""
         self.repainted_rows = 0
@@ -176,6 +178,8 @@ class FleetMatrix(ScrollView, can_focus=True):
         self.post_message(self.Highlighted(self.highlighted_account()))
         if self.on_count is not None:
             self.on_count(self.row_count, self.total_rows)
+        if self.on_view is not None:
+            self.on_view()
 
     def _apply_filter(self) -> None:
         rows: Iterable[int] = range(len(self._keys)) if self._order is None else self._order
@@ -246,13 +250,18 @@ class FleetMatrix(ScrollView, can_focus=True):
 
     def set_totals(self, cells: dict[str, Text] | None) -> None:
         """The line pinned under the header (None: no such line)."""
+        grew = (cells is None) != (self._totals is None)
         if cells is not None:
             cells = {key: safe_value(text) for key, text in cells.items()}
             for key, text in cells.items():
                 if key in self._widths and cell_len(text.plain) > self._widths[key]:
                     self._widths[key] = cell_len(text.plain)
+                    grew = True
         self._totals = cells
-        self._relayout()
+        if grew:
+            self._relayout()
+        else:
+            self.refresh(Region(0, 1, self.size.width, 1))  # the totals' line only
 
     @property
     def _head(self) -> int:

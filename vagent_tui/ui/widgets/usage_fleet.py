@@ -39,6 +39,7 @@ class UsageFleetTable(Vertical):
         self.reverse = True
         self.top: int | None = None
         self._matrix = FleetMatrix(id="usage-fleet-matrix")
+        self._matrix.on_view = self.show_totals  # a filter changes what is summed
 
     def compose(self) -> ComposeResult:
         yield Static("", id="usage-fleet-sort", markup=False)
@@ -143,7 +144,7 @@ class UsageFleetTable(Vertical):
         failed = len(usage.failed)
         said = f" · {failed:,} failed (F asks them again)" if failed else ""
         line = f"Sorted by {column}, {way}{top}{said} · o column · O reverse · n top {TOP_N}"
-        self.query_one("#usage-fleet-sort", Static).update(safe(line))
+        self.query_one("#usage-fleet-sort", Static).update(safe(line), layout=False)
 
     def export_rows(self) -> list[int]:
         return self.matrix.shown_rows
