@@ -15,12 +15,14 @@ comes back and keeps what it can read without knowing the keys:
   things, a list of lists) is named in ``unread``.
 
 Numbers are `Decimal`, made from the text of the number sent: the export is exact.
-Also here: the plan's lines (`plan_lines`, `plan_name`), today's counts against the
-limits (`today_lines`), the formatting (`fmt_number`, `unit_of`) and the CSV.
+Also here: the plan's lines (`plan_lines`, `plan_name`, `plan_id`; what the catalog's
+record adds, `catalog_lines`), today's counts against the limits (`today_lines`), the
+formatting (`fmt_number`, `unit_of`) and the CSV.
 """
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import re
@@ -43,6 +45,8 @@ VALUE_FIELDS = ("value", "amount", "count", "quantity", "total", "usage")
 ENVELOPE = frozenset({"success", "message"})
 _DATE = re.compile(r"^\d{4}-\d{2}(-\d{2})?([T ][\d:.]+Z?([+-]\d{2}:?\d{2})?)?$")
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
+PLAN_WRAPPERS = ("plan", "currentplan", "data", "product", "productplan")
+"""Names of containers dropped from the front of a plan's field names."""
 UNITS = (("minute", "min"), ("second", "s"), ("hour", "h"), ("byte", "B"), ("token", "tokens"))
 
 
@@ -338,7 +342,7 @@ def plan_lines(plan: OpenReply) -> list[tuple[str, str]]:
     out = []
     for path, value in _flat(plan.body()):
         parts = path.split(".")
-        while len(parts) > 1 and parts[0].lower() in ("plan", "currentplan", "data", "product"):
+        while len(parts) > 1 and parts[0].lower() in PLAN_WRAPPERS:
             parts.pop(0)
         number = _number(value)
         if number is not None and not isinstance(value, str):
@@ -360,6 +364,23 @@ def plan_name(plan: OpenReply | None) -> str:
         if lines.get(key):
             return lines[key]
     return ""
+
+
+def plan_id(plan: OpenReply | None) -> str:
+    """The plan's catalog id where the reply has one (``id``, ``productPlanId``), else ""."""
+    if plan is None:
+        return ""
+    lines = dict(plan_lines(plan))
+    return next((lines[k] for k in ("productPlanId", "planId", "id") if lines.get(k)), "")
+
+
+def catalog_lines(plan: OpenReply | None, product: OpenReply | None) -> list[tuple[str, str]]:
+    """What the catalog's plan says beyond the account's plan reply (lines of ``product``
+    whose field or value the current plan does not have)."""
+    if product is None:
+        return []
+    known = set(plan_lines(plan)) if plan is not None else set()
+    return [line for line in plan_lines(product) if line not in known]
 
 
 def today_lines(counts: OpenReply | None, limits: OpenReply | None) -> list[tuple[str, str]]:
@@ -392,6 +413,8 @@ class AccountUsage:
     plan_error: str = ""
     counts: OpenReply | None = None
     limits: OpenReply | None = None
+    product: OpenReply | None = None
+    """The catalog's record of the plan (``/product/productPlan/{id}``), when read."""
 
 
 async def read_account_usage(
@@ -409,12 +432,17 @@ async def read_account_usage(
         plan = await client.get_current_plan(target=target)
     except PlatformError as exc:
         plan_error = exc.message
+    product = None
+    if plan_id(plan):
+        # what the catalog adds is extra: the plan's own reply stands without it
+        with contextlib.suppress(PlatformError):
+            product = await client.get_product_plan(plan_id(plan), target=target)
     try:
         counts = await client.get_daily_counts(target=target)
         limits = await client.get_task_limits(target=target)
     except PlatformError:
         pass  # today's counts are extra: the usage stands without them
-    return AccountUsage(report, plan, plan_error, counts, limits)
+    return AccountUsage(report, plan, plan_error, counts, limits, product)
 
 
 # --------------------------------------------------------------------------- the fleet

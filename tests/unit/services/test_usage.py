@@ -169,3 +169,18 @@ async def test_the_fleet_question_on_the_fleet_fan_out() -> None:
 
 def test_a_failed_answer_has_no_exact_columns() -> None:
     assert fleet_usage_exact(FleetAnswer(1, error="x").values) == {}
+
+
+def test_plan_id_and_what_the_catalog_adds() -> None:
+    from vagent_tui.api.usage_models import OpenReply
+    from vagent_tui.services.usage import catalog_lines, plan_id
+
+    plan = OpenReply.model_validate({"success": True, "plan": {"id": "pro", "name": "Pro"}})
+    product = OpenReply.model_validate(
+        {"success": True, "productPlan": {"id": "pro", "name": "Pro", "overage": {"minutes": 0.05}}}
+    )
+    assert plan_id(plan) == "pro" and plan_id(None) == ""
+    assert plan_id(OpenReply.model_validate({"success": True, "productPlanId": "p-1"})) == "p-1"
+    assert catalog_lines(plan, product) == [("overage.minutes", "0.05")]
+    assert catalog_lines(plan, None) == []
+    assert catalog_lines(None, product)[0] == ("id", "pro")

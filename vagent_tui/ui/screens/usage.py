@@ -3,8 +3,10 @@
 The reply of ``GET /stats/usage`` is published only as "an object", so the screen shows
 the rows `services.usage.read_usage` finds (a key is a row, ``cost:`` keys are costs, a
 timeseries is a series), sums what can be summed, and says what it could not read.
-Beside it: the plan the account is on (``/product/currentPlan``, every field sent) and
-today's counts against the daily limits (``/tasks/dailyCounts``, ``/tasks/limits``).
+Beside it: the plan the account is on (``/product/currentPlan``, every field sent), what
+the catalog's record of that plan adds (``/product/productPlan/{id}``: its overage
+prices in the simulator), and today's counts against the daily limits
+(``/tasks/dailyCounts``, ``/tasks/limits``).
 
 Keys: ``b`` current/previous billing period, ``f`` frequency day/month/year, ``c`` costs
 on/off, a date range typed in From/To (Enter applies it; a bad date is refused at its
@@ -45,6 +47,7 @@ from vagent_tui.services.usage import (
     AccountUsage,
     UsageReport,
     UsageRow,
+    catalog_lines,
     fmt_number,
     fmt_value,
     plan_lines,
@@ -490,6 +493,10 @@ class UsageScreen(BaseScreen):
                 lines.append(Text("(the reply has no field)", style="dim"))
         else:
             lines.append(safe(f"not read: {usage.plan_error or 'no reply'}", WARN))
+        catalog = catalog_lines(usage.plan, usage.product)
+        if catalog:
+            lines += [Text(""), Text("In the catalog", style=HEADING)]
+            lines.extend(Text.assemble(f"{inert(k)}: ", safe(v or "—")) for k, v in catalog)
         today = today_lines(usage.counts, usage.limits)
         if today:
             lines += [Text(""), Text("Today (of the daily limit)", style=HEADING)]
