@@ -212,3 +212,25 @@ async def test_an_agent_account_gets_the_single_view(make_app: MakeApp) -> None:
         screen = _screen(app)
         assert not screen.fleet_mode and not screen.has_class("-fleet")
         assert sim_of(app).count("GET", USAGE) == 1
+
+
+async def test_keys_from_the_platform_are_inert_in_headers_and_cells(
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from vagent_tui.api.usage_models import OpenReply
+
+    app = _app(make_app)
+    key = "[red]calls\x1b[2J\u202e"
+
+    async def odd(query: Any, *, target: int | None = None) -> Any:
+        return OpenReply.model_validate({"success": True, "usage": {key: 3}, "note": "[b]x"})
+
+    monkeypatch.setattr(app.connection.api, "get_usage", odd)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, rounds=200)
+        usage = _screen(app).fleet.usage
+        assert usage.keys == [key]  # kept exact for the export
+        headers = [h for h, _ in _matrix(app)._columns]
+        shown = next(h for h in headers if "calls" in h)
+        assert "\x1b" not in shown and "\u202e" not in shown
+        assert _cell(app, usage.lines[0].account_id, key) == "3"

@@ -242,7 +242,8 @@ class FleetMatrix(ScrollView, can_focus=True):
         """New ``(header, key)`` columns (after the id and name), keeping what was
         written: the usage table's columns are the keys the answers bring."""
         fixed = [c for c in self._columns if c[1] in ("mark", "id", "name", "result")]
-        self._columns = [*fixed, *columns]
+        # the usage keys name these columns: outside text, made inert like every cell
+        self._columns = [*fixed, *((inert(header, limit=MAX_TEXT), key) for header, key in columns)]
         for header, key in self._columns:
             self._widths[key] = max(self._widths.get(key, 0), cell_len(header))
             self._blank.setdefault(key, BLANK)
