@@ -234,3 +234,20 @@ async def test_keys_from_the_platform_are_inert_in_headers_and_cells(
         shown = next(h for h in headers if "calls" in h)
         assert "\x1b" not in shown and "\u202e" not in shown
         assert _cell(app, usage.lines[0].account_id, key) == "3"
+
+
+BELOW = [(1110, [1111, 1112, 1113]), (1100, [1111, 1112, 1113, 1121, 1122])]
+
+
+@pytest.mark.parametrize(("level", "agents"), BELOW)
+async def test_at_a_target_level_only_the_accounts_below_it(
+    make_app: MakeApp, level: int, agents: list[int]
+) -> None:
+    app = make_app("usage", account=level, clock=lambda: NOW)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, rounds=200)
+        screen = _screen(app)
+        assert screen.fleet_mode
+        assert sorted(line.account_id for line in screen.fleet.usage.lines) == agents
+        asked = {r.query.get("targetAccountId") for r in sim_of(app).requests if r.path == USAGE}
+        assert asked == {str(a) for a in agents}
