@@ -355,14 +355,36 @@ def plan_lines(plan: OpenReply) -> list[tuple[str, str]]:
     return out
 
 
+PLAN_NAMES = ("name", "planName", "title", "productName", "label", "id", "plan")
+
+
 def plan_name(plan: OpenReply | None) -> str:
-    """The plan's name where the reply has one under a usual key, else ""."""
+    """The plan's name where the reply has one under a usual key (at the top or inside
+    the wrappers `plan_lines` drops), else "".
+
+    Only those objects are looked at, not every field: the fleet asks this of every
+    account.
+    """
     if plan is None:
         return ""
-    lines = dict(plan_lines(plan))
-    for key in ("name", "planName", "title", "productName", "label", "id", "plan"):
-        if lines.get(key):
-            return lines[key]
+    found: dict[str, Any] = {}
+    node: Any = plan.body()
+    while isinstance(node, Mapping):
+        found.update((str(k), v) for k, v in node.items() if not isinstance(v, Mapping | list))
+        node = next(
+            (
+                v
+                for k, v in node.items()
+                if str(k).lower() in PLAN_WRAPPERS and isinstance(v, Mapping)
+            ),
+            None,
+        )
+    for key in PLAN_NAMES:
+        value = found.get(key)
+        if value is None or isinstance(value, bool) or value == "":
+            continue
+        number = _number(value) if not isinstance(value, str) else None
+        return fmt_number(number) if number is not None else str(value)
     return ""
 
 
@@ -446,6 +468,25 @@ async def read_account_usage(
 
 
 # --------------------------------------------------------------------------- the fleet
+
+
+async def fleet_usage_line(
+    client: PlatformClient, account_id: int, query: UsageQuery
+) -> dict[str, Any]:
+    """The Usage screen's fleet table for one account: its plan's name and the usage
+    read (`read_usage`), no text made for a matrix cell (the table formats what it shows).
+
+    The usage read's failure is the answer's; the plan's only shows as ``?``.
+    """
+    from vagent_tui.api.errors import PlatformError
+
+    reply = await client.get_usage(query, target=account_id)
+    report = read_usage(reply.body())
+    try:
+        plan = plan_name(await client.get_current_plan(target=account_id)) or "—"
+    except PlatformError:
+        plan = "?"
+    return {"plan": plan, "report": report, "unread": len(report.unread)}
 
 
 async def fleet_usage(

@@ -184,3 +184,16 @@ def test_plan_id_and_what_the_catalog_adds() -> None:
     assert catalog_lines(plan, product) == [("overage.minutes", "0.05")]
     assert catalog_lines(plan, None) == []
     assert catalog_lines(None, product)[0] == ("id", "pro")
+
+
+def test_plan_name_looks_inside_the_wrappers_only() -> None:
+    from vagent_tui.api.usage_models import OpenReply
+
+    def name(body: dict[str, object]) -> str:
+        return plan_name(OpenReply.model_validate({"success": True, **body}))
+
+    assert name({"data": {"plan": {"id": 5, "name": "Pro"}}}) == "Pro"
+    assert name({"id": 12345}) == "12,345"
+    assert name({"plan": "gold"}) == "gold"
+    assert name({"other": {"name": "not a plan's"}}) == ""
+    assert name({"plan": {"name": "", "title": "Starter"}}) == "Starter"
