@@ -48,6 +48,7 @@ class UsageLine:
     currency: str | None = None
     unread: int = 0
     error: str | None = None
+    cause: BaseException | None = None
     answered: bool = False
 
 
@@ -131,13 +132,13 @@ class FleetUsage:
         line.answered = True
         self._all_totals = None
         if answer.error is not None:
-            line.error = answer.error
+            line.error, line.cause = answer.error, answer.cause
             line.values, line.total, line.plan = {}, None, ""
             for keys in self._sort.values():
                 if keys is not self._sort[ID] and keys is not self._sort[NAME]:
                     keys[at] = None
             return False
-        line.error = None
+        line.error, line.cause = None, None
         report = answer.values.get("report")
         plan = answer.values.get("plan")
         line.plan = plan if isinstance(plan, str) else ""

@@ -395,6 +395,12 @@ class UsageScreen(BaseScreen):
         answered, failed = usage.answered, len(usage.failed)
         if cancelled:
             self.status.info(f"Stopped: {answered:,} of {len(usage):,} accounts answered")
+        elif failed and failed == answered:
+            # every account failed: the platform's trouble, said as one failure
+            first = next(line for line in usage.lines if line.error is not None)
+            self.status.error(
+                first.cause or first.error or "", prefix=f"Every account failed ({failed:,}): "
+            )
         elif failed:
             self.status.info(
                 f"{answered:,} accounts answered, {failed:,} failed: F asks them again"
