@@ -278,12 +278,13 @@ class FleetMatrix(ScrollView, can_focus=True):
     # ------------------------------------------------------------------ filling
 
     def setup(
-        self, question: Question, accounts: Sequence[NamedAccount], *, cap: int = ROW_CAP
+        self, question: Question, accounts: Sequence[NamedAccount], *, cap: int | None = None
     ) -> int:
         """Columns of ``question`` and one blank row per account (in the given order).
 
         Returns:
-            How many accounts got a row: at most `ROW_CAP`.
+            How many accounts got a row: at most ``cap`` (default `ROW_CAP`; the usage
+            table gives every account a row, its sort must see them all).
         """
         self.question = question
         self._columns = [(" ", "mark"), ("ID", "id"), ("Account", "name"), ("Result", "result")]
@@ -292,7 +293,7 @@ class FleetMatrix(ScrollView, can_focus=True):
         self._keys, self._index, self._cells, self._names = [], {}, [], []
         self._order, self._totals = None, None
         self._blank = {key: BLANK for _, key in self._columns}
-        for account in accounts[:cap]:
+        for account in accounts[: ROW_CAP if cap is None else cap]:
             row = str(account.id)
             if row in self._index:
                 continue  # one row per account: answers are keyed by account id
