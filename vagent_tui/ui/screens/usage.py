@@ -394,7 +394,7 @@ class UsageScreen(BaseScreen):
         self.refresh_bindings()
         answered, failed = usage.answered, len(usage.failed)
         if cancelled:
-            self.status.info(f"Stopped: {answered:,} of {len(usage):,} accounts answered")
+            self.status.info(f"Stopped: {answered:,} of {counted(len(usage), 'account')} answered")
         elif failed and failed == answered:
             # every account failed: the platform's trouble, said as one failure
             first = next(line for line in usage.lines if line.error is not None)
@@ -403,7 +403,7 @@ class UsageScreen(BaseScreen):
             )
         elif failed:
             self.status.info(
-                f"{answered:,} accounts answered, {failed:,} failed: F asks them again"
+                f"{counted(answered, 'account')} answered, {failed:,} failed: F asks them again"
             )
         else:
             keys = counted(len(usage.keys), "usage key")
