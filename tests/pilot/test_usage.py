@@ -60,6 +60,10 @@ async def test_rows_plan_today_and_chart(make_app: MakeApp) -> None:
         plan = sim_of(app).accounts[AGENT].plan
         assert f"id: {plan}" in side and "calls: " in side and " of 100" in side
         assert "USD " in side
+        assert "In the catalog" in side and "overage.minutes: 0.05" in side
+        assert [r.path for r in sim_of(app).requests].count(
+            f"/api/v2/product/productPlan/{plan}"
+        ) == 1
         chart = _text(app, "#usage-chart")
         assert "calls by day · 20 points" in chart and "2025-11-01 … 2025-11-20" in chart
         await pilot.press("down")

@@ -73,3 +73,34 @@ def test_fleet_usage_120x40(
 
     app = make_app("fleet", clock=lambda: NOW)
     assert snap_compare(app, terminal_size=(120, 40), run_before=run_before)
+
+
+def _fleet_app(make_app: MakeApp, shape: str = "totals") -> VagentApp:
+    """The Usage screen acting as the key owner (a partner): the fleet's table."""
+    app = make_app("usage", clock=lambda: NOW)
+    sim_of(app).usage_shape = shape
+    return app
+
+
+async def _fleet_settled(pilot: Pilot[None]) -> None:
+    await settle(pilot, rounds=200)
+
+
+def test_usage_fleet_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:
+    app = _fleet_app(make_app)
+    assert snap_compare(app, terminal_size=(80, 24), run_before=_fleet_settled)
+
+
+def test_usage_fleet_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:
+    app = _fleet_app(make_app)
+    assert snap_compare(app, terminal_size=(120, 40), run_before=_fleet_settled)
+
+
+def test_usage_fleet_top_by_minutes_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:
+    async def run_before(pilot: Pilot[None]) -> None:
+        await settle(pilot, rounds=200)
+        await pilot.press("o", "o", "o", "o", "o", "n")  # id, name, plan, calls, minutes
+        await settle(pilot)
+
+    app = _fleet_app(make_app, "rows")
+    assert snap_compare(app, terminal_size=(120, 40), run_before=run_before)

@@ -421,6 +421,11 @@ class PlatformClient(LogsApi):
         """``GET /product/currentPlan``: the plan the account is on (shape not published)."""
         return await self._read_open("/product/currentPlan", target=target)
 
+    async def get_product_plan(self, plan_id: str, *, target: int | None = None) -> m.OpenReply:
+        """``GET /product/productPlan/{id}``: what a plan of the catalog includes."""
+        path = f"/product/productPlan/{quote(plan_id, safe='')}"
+        return await self._read_open(path, target=target)
+
     async def get_daily_counts(self, *, target: int | None = None) -> m.OpenReply:
         """``GET /tasks/dailyCounts``: today's calls, texts and tasks (under ``counts``)."""
         return await self._read_open("/tasks/dailyCounts", target=target)

@@ -77,6 +77,8 @@ class FleetAnswer:
     account_id: int
     values: Values = field(default_factory=dict)
     error: str | None = None
+    cause: BaseException | None = None
+    """The exception ``error`` tells of (its traceback dropped), for what to do next."""
 
     @property
     def ok(self) -> bool:
@@ -339,7 +341,7 @@ async def ask_fleet(
             # An answer asked again took its pauses too: no measure of the platform's pace.
             latency = None if asked_again else clock() - started
         except Exception as exc:  # one account's failure is its answer
-            answer = FleetAnswer(account_id, error=describe(exc))
+            answer = FleetAnswer(account_id, error=describe(exc), cause=exc.with_traceback(None))
         finally:
             gate.release(epoch, latency)
         answers.append(answer)

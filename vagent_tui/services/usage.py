@@ -15,12 +15,14 @@ comes back and keeps what it can read without knowing the keys:
   things, a list of lists) is named in ``unread``.
 
 Numbers are `Decimal`, made from the text of the number sent: the export is exact.
-Also here: the plan's lines (`plan_lines`, `plan_name`), today's counts against the
-limits (`today_lines`), the formatting (`fmt_number`, `unit_of`) and the CSV.
+Also here: the plan's lines (`plan_lines`, `plan_name`, `plan_id`; what the catalog's
+record adds, `catalog_lines`), today's counts against the limits (`today_lines`), the
+formatting (`fmt_number`, `unit_of`) and the CSV.
 """
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import re
@@ -43,6 +45,8 @@ VALUE_FIELDS = ("value", "amount", "count", "quantity", "total", "usage")
 ENVELOPE = frozenset({"success", "message"})
 _DATE = re.compile(r"^\d{4}-\d{2}(-\d{2})?([T ][\d:.]+Z?([+-]\d{2}:?\d{2})?)?$")
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
+PLAN_WRAPPERS = ("plan", "currentplan", "data", "product", "productplan")
+"""Names of containers dropped from the front of a plan's field names."""
 UNITS = (("minute", "min"), ("second", "s"), ("hour", "h"), ("byte", "B"), ("token", "tokens"))
 
 
@@ -338,7 +342,7 @@ def plan_lines(plan: OpenReply) -> list[tuple[str, str]]:
     out = []
     for path, value in _flat(plan.body()):
         parts = path.split(".")
-        while len(parts) > 1 and parts[0].lower() in ("plan", "currentplan", "data", "product"):
+        while len(parts) > 1 and parts[0].lower() in PLAN_WRAPPERS:
             parts.pop(0)
         number = _number(value)
         if number is not None and not isinstance(value, str):
@@ -351,15 +355,54 @@ def plan_lines(plan: OpenReply) -> list[tuple[str, str]]:
     return out
 
 
+PLAN_NAMES = ("name", "planName", "title", "productName", "label", "id", "plan")
+
+
 def plan_name(plan: OpenReply | None) -> str:
-    """The plan's name where the reply has one under a usual key, else ""."""
+    """The plan's name where the reply has one under a usual key (at the top or inside
+    the wrappers `plan_lines` drops), else "".
+
+    Only those objects are looked at, not every field: the fleet asks this of every
+    account.
+    """
+    if plan is None:
+        return ""
+    found: dict[str, Any] = {}
+    node: Any = plan.body()
+    while isinstance(node, Mapping):
+        found.update((str(k), v) for k, v in node.items() if not isinstance(v, Mapping | list))
+        node = next(
+            (
+                v
+                for k, v in node.items()
+                if str(k).lower() in PLAN_WRAPPERS and isinstance(v, Mapping)
+            ),
+            None,
+        )
+    for key in PLAN_NAMES:
+        value = found.get(key)
+        if value is None or isinstance(value, bool) or value == "":
+            continue
+        number = _number(value) if not isinstance(value, str) else None
+        return fmt_number(number) if number is not None else str(value)
+    return ""
+
+
+def plan_id(plan: OpenReply | None) -> str:
+    """The plan's catalog id where the reply has one (``id``, ``productPlanId``), else ""."""
     if plan is None:
         return ""
     lines = dict(plan_lines(plan))
-    for key in ("name", "planName", "title", "productName", "label", "id", "plan"):
-        if lines.get(key):
-            return lines[key]
-    return ""
+    return next((lines[k] for k in ("productPlanId", "planId", "id") if lines.get(k)), "")
+
+
+def catalog_lines(plan: OpenReply | None, product: OpenReply | None) -> list[tuple[str, str]]:
+    """What the catalog's plan says beyond the account's plan reply (lines of ``product``
+    whose field or value the current plan does not have)."""
+    if product is None:
+        return []
+    known = set(plan_lines(plan)) if plan is not None else set()
+    return [line for line in plan_lines(product) if line not in known]
 
 
 def today_lines(counts: OpenReply | None, limits: OpenReply | None) -> list[tuple[str, str]]:
@@ -392,6 +435,8 @@ class AccountUsage:
     plan_error: str = ""
     counts: OpenReply | None = None
     limits: OpenReply | None = None
+    product: OpenReply | None = None
+    """The catalog's record of the plan (``/product/productPlan/{id}``), when read."""
 
 
 async def read_account_usage(
@@ -409,25 +454,53 @@ async def read_account_usage(
         plan = await client.get_current_plan(target=target)
     except PlatformError as exc:
         plan_error = exc.message
+    product = None
+    if plan_id(plan):
+        # what the catalog adds is extra: the plan's own reply stands without it
+        with contextlib.suppress(PlatformError):
+            product = await client.get_product_plan(plan_id(plan), target=target)
     try:
         counts = await client.get_daily_counts(target=target)
         limits = await client.get_task_limits(target=target)
     except PlatformError:
         pass  # today's counts are extra: the usage stands without them
-    return AccountUsage(report, plan, plan_error, counts, limits)
+    return AccountUsage(report, plan, plan_error, counts, limits, product)
 
 
 # --------------------------------------------------------------------------- the fleet
 
 
-async def fleet_usage(client: PlatformClient, account_id: int) -> dict[str, Any]:
-    """Fleet's "usage this period" for one account: plan, costs, each usage key.
+async def fleet_usage_line(
+    client: PlatformClient, account_id: int, query: UsageQuery
+) -> dict[str, Any]:
+    """The Usage screen's fleet table for one account: its plan's name and the usage
+    read (`read_usage`), no text made for a matrix cell (the table formats what it shows).
 
     The usage read's failure is the answer's; the plan's only shows as ``?``.
     """
     from vagent_tui.api.errors import PlatformError
 
-    reply = await client.get_usage(UsageQuery(timeseries=False), target=account_id)
+    reply = await client.get_usage(query, target=account_id)
+    report = read_usage(reply.body())
+    try:
+        plan = plan_name(await client.get_current_plan(target=account_id)) or "—"
+    except PlatformError:
+        plan = "?"
+    return {"plan": plan, "report": report, "unread": len(report.unread)}
+
+
+async def fleet_usage(
+    client: PlatformClient, account_id: int, query: UsageQuery | None = None
+) -> dict[str, Any]:
+    """Fleet's "usage this period" for one account (or ``query``'s period or range):
+    plan, costs, each usage key.
+
+    The usage read's failure is the answer's; the plan's only shows as ``?``.
+    """
+    from vagent_tui.api.errors import PlatformError
+
+    asked = query if query is not None else UsageQuery(timeseries=False)
+    reply = await client.get_usage(asked, target=account_id)
     report = read_usage(reply.body())
     try:
         plan = plan_name(await client.get_current_plan(target=account_id)) or "—"

@@ -1,5 +1,6 @@
 """Usage, plans and today's task counts (``/stats/usage``, ``/product/currentPlan``,
-``/tasks/dailyCounts``, ``/tasks/limits``), all of the selected account.
+``/product/productPlan/{id}``, ``/tasks/dailyCounts``, ``/tasks/limits``), all of the
+selected account.
 
 The vendor publishes these replies only as "an object"; the shapes here are the
 simulator's choices (CONTRACT.md, "Every choice"). Usage is computed, not stored: a
@@ -18,7 +19,7 @@ from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
-from vagent_tui.sim.common import bad, parse_bool
+from vagent_tui.sim.common import SimError, bad, parse_bool
 from vagent_tui.sim.endpoint import Ctx, route
 from vagent_tui.sim.state import Account
 
@@ -148,6 +149,25 @@ async def current_plan(ctx: Ctx) -> dict[str, Any]:
     return {"success": True, "plan": _plan(ctx.target)}
 
 
+async def product_plan(ctx: Ctx) -> dict[str, Any]:
+    """One plan of the catalog by its id (choice 50): what it includes, its terms."""
+    ctx.target  # noqa: B018 -- validates targetAccountId
+    plan_id = ctx.path("productPlanId")
+    plan = PLANS.get(plan_id)
+    if plan is None:
+        raise SimError(404, "Product plan not found")
+    return {
+        "success": True,
+        "productPlan": {
+            "id": plan_id,
+            **plan,
+            "currency": "USD",
+            "billingCycle": "month",
+            "overage": {key: float(Decimal(price)) for key, price in PRICES.items()},
+        },
+    }
+
+
 async def daily_counts(ctx: Ctx) -> dict[str, Any]:
     today = _today(ctx)
     values = _day(ctx.target.id, today)
@@ -172,6 +192,7 @@ async def task_limits(ctx: Ctx) -> dict[str, Any]:
 ROUTES = [
     route("/stats/usage", usage, "GET"),
     route("/product/currentPlan", current_plan, "GET"),
+    route("/product/productPlan/{productPlanId}", product_plan, "GET"),
     route("/tasks/dailyCounts", daily_counts, "GET"),
     route("/tasks/limits", task_limits, "GET"),
 ]

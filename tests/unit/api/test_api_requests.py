@@ -416,6 +416,12 @@ CASES = [
         "/api/v2/product/currentPlan",
     ),
     Case(
+        "get_product_plan",
+        lambda c, t: c.get_product_plan("pplan-id-1", target=t),
+        "GET",
+        "/api/v2/product/productPlan/pplan-id-1",
+    ),
+    Case(
         "get_daily_counts",
         lambda c, t: c.get_daily_counts(target=t),
         "GET",

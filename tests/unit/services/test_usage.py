@@ -169,3 +169,31 @@ async def test_the_fleet_question_on_the_fleet_fan_out() -> None:
 
 def test_a_failed_answer_has_no_exact_columns() -> None:
     assert fleet_usage_exact(FleetAnswer(1, error="x").values) == {}
+
+
+def test_plan_id_and_what_the_catalog_adds() -> None:
+    from vagent_tui.api.usage_models import OpenReply
+    from vagent_tui.services.usage import catalog_lines, plan_id
+
+    plan = OpenReply.model_validate({"success": True, "plan": {"id": "pro", "name": "Pro"}})
+    product = OpenReply.model_validate(
+        {"success": True, "productPlan": {"id": "pro", "name": "Pro", "overage": {"minutes": 0.05}}}
+    )
+    assert plan_id(plan) == "pro" and plan_id(None) == ""
+    assert plan_id(OpenReply.model_validate({"success": True, "productPlanId": "p-1"})) == "p-1"
+    assert catalog_lines(plan, product) == [("overage.minutes", "0.05")]
+    assert catalog_lines(plan, None) == []
+    assert catalog_lines(None, product)[0] == ("id", "pro")
+
+
+def test_plan_name_looks_inside_the_wrappers_only() -> None:
+    from vagent_tui.api.usage_models import OpenReply
+
+    def name(body: dict[str, object]) -> str:
+        return plan_name(OpenReply.model_validate({"success": True, **body}))
+
+    assert name({"data": {"plan": {"id": 5, "name": "Pro"}}}) == "Pro"
+    assert name({"id": 12345}) == "12,345"
+    assert name({"plan": "gold"}) == "gold"
+    assert name({"other": {"name": "not a plan's"}}) == ""
+    assert name({"plan": {"name": "", "title": "Starter"}}) == "Starter"

@@ -36,6 +36,7 @@ _FILL = {
     "taskId": "task-1",
     "targetAccountId": "1118",
     "roomId": "1111:1",
+    "productPlanId": "pro",
 }
 
 

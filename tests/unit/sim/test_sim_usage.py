@@ -90,6 +90,16 @@ async def test_plan_counts_and_limits(sim: Sim) -> None:
     assert limits["daily"] == {"calls": 100, "texts": 200, "tasks": 300}
 
 
+async def test_product_plan_of_the_catalog(sim: Sim) -> None:
+    plan_id = sim.state.accounts[AGENT].plan
+    reply = await sim.get(f"/product/productPlan/{plan_id}", targetAccountId=AGENT)
+    plan = reply.json()["productPlan"]
+    assert plan["id"] == plan_id and set(plan["includes"]) == {"minutes", "texts"}
+    assert plan["overage"] == {"minutes": 0.05, "texts": 0.01}
+    missing = await sim.get("/product/productPlan/gold", targetAccountId=AGENT)
+    envelope(missing, 404, "Product plan not found")
+
+
 async def test_out_of_reach_and_no_token(sim: Sim) -> None:
     envelope(await sim.get("/stats/usage", "demo-org", targetAccountId=1211), 403)
     envelope(await sim.get("/product/currentPlan", None), 401)

@@ -3,18 +3,30 @@
 The reply of ``GET /stats/usage`` is published only as "an object", so the screen shows
 the rows `services.usage.read_usage` finds (a key is a row, ``cost:`` keys are costs, a
 timeseries is a series), sums what can be summed, and says what it could not read.
-Beside it: the plan the account is on (``/product/currentPlan``, every field sent) and
-today's counts against the daily limits (``/tasks/dailyCounts``, ``/tasks/limits``).
+Beside it: the plan the account is on (``/product/currentPlan``, every field sent), what
+the catalog's record of that plan adds (``/product/productPlan/{id}``: its overage
+prices in the simulator), and today's counts against the daily limits
+(``/tasks/dailyCounts``, ``/tasks/limits``).
 
 Keys: ``b`` current/previous billing period, ``f`` frequency day/month/year, ``c`` costs
 on/off, a date range typed in From/To (Enter applies it; a bad date is refused at its
 field and nothing is sent; ``x`` clears it), ``w`` the rows as CSV (exact values), ``/``
 filters the rows. The chart is the highlighted row's series (the first row with one
 when the highlighted row has none).
+
+At a partner, reseller or organization (the target, or the key owner when acting as
+itself) the screen shows the fleet instead: one row per agent account below it, asked
+through Fleet's fan-out (`services.fleet.ask_fleet`, its adaptive limit; an account's
+failure is its row's, ``F`` asks the failed ones again, ``x`` stops), a column per usage
+key, the cost total, a totals line; ``o`` picks the sort column, ``O`` reverses it,
+``n`` shows the top 10, ``/`` filters, ``w`` writes the rows shown as CSV (exact, 0600).
+``b``, ``c`` and a date range apply to the fleet too.
 """
 
 from __future__ import annotations
 
+import asyncio
+import time
 from collections.abc import Iterable, Sequence
 from decimal import Decimal
 from typing import Any, ClassVar
@@ -28,10 +40,14 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Input, Static
 
 from vagent_tui.api.models import UsageQuery
+from vagent_tui.services.accounts import AccountDirectory, NamedAccount
+from vagent_tui.services.fleet import AdaptiveLimit, FleetAnswer, Question, ask_fleet
+from vagent_tui.services.session import Connection
 from vagent_tui.services.usage import (
     AccountUsage,
     UsageReport,
     UsageRow,
+    catalog_lines,
     fmt_number,
     fmt_value,
     plan_lines,
@@ -39,17 +55,24 @@ from vagent_tui.services.usage import (
     today_lines,
     usage_csv,
 )
+from vagent_tui.services.usage_fleet import accounts_below, usage_question
 from vagent_tui.ui import format as fmt
 from vagent_tui.ui.palette import ACCENT, HEADING, WARN
 from vagent_tui.ui.screens.base import BaseScreen, who_of
 from vagent_tui.ui.text import inert, safe
-from vagent_tui.ui.widgets.fleet_export import export_csv
+from vagent_tui.ui.widgets.fleet_export import default_concurrency, export_csv
 from vagent_tui.ui.widgets.form import FormField, errors_by_field, show_errors
 from vagent_tui.ui.widgets.table_filter import filter_binding
 from vagent_tui.ui.widgets.tables import RecordTable, record_table
+from vagent_tui.ui.widgets.usage_fleet import UsageFleetTable
 from vagent_tui.words import counted
 
 FREQUENCIES = ("day", "month", "year")
+LEVELS = ("partner", "reseller", "organization")
+"""An account of these types has accounts below it: the screen shows their usage."""
+SUMMARY_SECONDS = 0.2
+_clock = time.monotonic
+FLEET_ONLY = ("sort", "reverse", "top", "retry_failed")
 BARS = "▁▂▃▄▅▆▇█"
 _FRIENDLY = {
     "start_date": "a date as YYYY-MM-DD",
@@ -111,6 +134,11 @@ class UsageScreen(BaseScreen):
         Binding("x", "clear_filters", "Clear range", show=False, id="usage.clear",
                 tooltip="Back to the billing period"),
         Binding("w", "export", "Export", id="usage.export", tooltip="The rows as CSV, exact"),
+        Binding("o", "sort", "Sort", id="usage.sort", tooltip="Sort the fleet by the next column"),
+        Binding("O", "reverse", "Reverse", id="usage.reverse", tooltip="Reverse the sort"),
+        Binding("n", "top", "Top 10", id="usage.top", tooltip="Only the top 10 by the sort column"),
+        Binding("F", "retry_failed", "Ask failed", id="usage.retry-failed",
+                tooltip="Ask the accounts whose read failed again"),
         filter_binding("usage"),
     ]  # fmt: skip
     CSS_PATH = "usage.tcss"
@@ -120,6 +148,12 @@ class UsageScreen(BaseScreen):
         super().__init__()
         self.query_now = UsageQuery()
         self.shown: AccountUsage | None = None
+        self.fleet_mode = False
+        self.running = False
+        self.limit: AdaptiveLimit | None = None
+        self._run_id = 0
+        self._summarised = 0.0
+        self._fleet = UsageFleetTable(id="usage-fleet")
 
     # ------------------------------------------------------------------ layout
 
@@ -137,6 +171,8 @@ class UsageScreen(BaseScreen):
                 )
                 yield Static("", id="usage-chart")
             yield Static("", id="usage-side")
+        yield Static("", id="usage-fleet-summary", markup=False)
+        yield self._fleet
         yield Static("", id="usage-notes")
 
     @staticmethod
@@ -188,6 +224,9 @@ class UsageScreen(BaseScreen):
         self.query_one("#usage-from", Input).focus()
 
     def action_clear_filters(self) -> None:
+        if self.running:
+            self.action_cancel_run()
+            return
         self._clear_fields()
         show_errors(self._fields(), {})
         if self.query_now.ranged:
@@ -228,7 +267,25 @@ class UsageScreen(BaseScreen):
     # ------------------------------------------------------------------ loading
 
     def reload(self) -> None:
-        self.load_usage()
+        self.fleet_mode = self.connection.acting_type in LEVELS
+        self.set_class(self.fleet_mode, "-fleet")
+        self.refresh_bindings()
+        if self.fleet_mode:
+            self.workers.cancel_group(self, "usage-load")
+            self.load_fleet()
+        else:
+            self.action_cancel_run()
+            self.load_usage()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # keys of the other view are hidden (False), not shown disabled
+        if action in FLEET_ONLY:
+            return self.fleet_mode
+        if action == "frequency":
+            return not self.fleet_mode
+        if action in ("period", "costs", "range") and self.running:
+            return None
+        return super().check_action(action, parameters)
 
     @work(exclusive=True, group="usage-load", exit_on_error=False)
     async def load_usage(self) -> None:
@@ -257,6 +314,132 @@ class UsageScreen(BaseScreen):
             self.status.info(f"No number in the usage reply of {who_of(self)}: see below")
         else:
             self.status.ok(f"{said} for {who_of(self)}")
+
+    # ------------------------------------------------------------------ the fleet
+
+    @property
+    def fleet(self) -> UsageFleetTable:
+        return self._fleet
+
+    @work(exclusive=True, group="usage-fleet-accounts", exit_on_error=False)
+    async def load_fleet(self) -> None:
+        self.action_cancel_run()
+        root = self.connection.target_id
+
+        async def listing(c: Connection) -> list[NamedAccount] | None:
+            if c.scope is None or c.owner is None:
+                return None
+            scope, owner = c.scope, c.owner
+            found = await self.vapp.agent_listings.get(
+                c.api, lambda: AccountDirectory(c.api, scope, owner)
+            )
+            return accounts_below(found.accounts, found.parents, root)
+
+        ok, accounts = await self.load(
+            listing, note=f"Listing the agent accounts below {who_of(self)}", busy=self.fleet
+        )
+        if not ok or accounts is None:
+            return
+        self.fleet.setup(usage_question(self.query_now), accounts)
+        self.focus_after_load(self.fleet.matrix)
+        if not accounts:
+            self._fleet_summary()
+            self.status.info(f"No agent account below {who_of(self)}")
+            return
+        self._start([a.id for a in accounts if a.id is not None])
+
+    def _start(self, ids: list[int]) -> None:
+        self._run_id += 1
+        self.running = True
+        self.limit = AdaptiveLimit(default_concurrency())
+        self.fleet.waiting(ids)
+        self._fleet_summary()
+        self.status.busy(f"Asking the usage of {counted(len(ids), 'account')}")
+        self.refresh_bindings()
+        self._run_fleet(self._run_id, ids, self.limit, usage_question(self.query_now))
+
+    @work(exclusive=True, group="usage-fleet-run", exit_on_error=False)
+    async def _run_fleet(
+        self, run_id: int, ids: list[int], limit: AdaptiveLimit, question: Question
+    ) -> None:
+        def take(answer: FleetAnswer) -> None:
+            if run_id != self._run_id:
+                return
+            self.fleet.take(answer)
+            now = _clock()
+            if now - self._summarised >= SUMMARY_SECONDS:
+                self._summarised = now
+                self._fleet_summary()
+
+        try:
+            await ask_fleet(self.connection.api, ids, question, limiter=limit, on_answer=take)
+        except asyncio.CancelledError:
+            if run_id == self._run_id:
+                self._finish_run(cancelled=True)
+            raise
+        except Exception as exc:  # a failure outside any one account
+            if run_id == self._run_id:
+                self._finish_run(cancelled=True)
+                self.status.error(exc, retry_key="r")
+            return
+        if run_id == self._run_id:
+            self._finish_run(cancelled=False)
+
+    def _finish_run(self, *, cancelled: bool) -> None:
+        self.running = False
+        usage = self.fleet.usage
+        self.fleet.headers_again()
+        self.fleet.apply_order()
+        self._fleet_summary()
+        self.refresh_bindings()
+        answered, failed = usage.answered, len(usage.failed)
+        if cancelled:
+            self.status.info(f"Stopped: {answered:,} of {counted(len(usage), 'account')} answered")
+        elif failed and failed == answered:
+            # every account failed: the platform's trouble, said as one failure
+            first = next(line for line in usage.lines if line.error is not None)
+            self.status.error(
+                first.cause or first.error or "", prefix=f"Every account failed ({failed:,}): "
+            )
+        elif failed:
+            self.status.info(
+                f"{counted(answered, 'account')} answered, {failed:,} failed: F asks them again"
+            )
+        else:
+            keys = counted(len(usage.keys), "usage key")
+            self.status.ok(f"Usage of {counted(answered, 'account')}: {keys}")
+
+    def _fleet_summary(self) -> None:
+        usage = self.fleet.usage
+        text = f"{usage.answered:,}/{len(usage):,} answered · {len(usage.failed):,} failed"
+        if self.running and self.limit is not None:
+            text += f" · {self.limit.limit} at a time"
+        self.query_one("#usage-fleet-summary", Static).update(text)
+        if not self.running:
+            self.fleet.show_totals()
+
+    def action_cancel_run(self) -> None:
+        if self.running:
+            self.workers.cancel_group(self, "usage-fleet-run")
+
+    def action_sort(self) -> None:
+        self.fleet.next_sort()
+
+    def action_reverse(self) -> None:
+        self.fleet.flip()
+
+    def action_top(self) -> None:
+        self.fleet.toggle_top()
+
+    def action_retry_failed(self) -> None:
+        if self.running:
+            self.status.info("A run is in progress: x stops it")
+            return
+        failed = self.fleet.usage.failed
+        if not failed:
+            self.status.info("No account failed")
+            return
+        self._start(failed)
 
     def _fill(self) -> None:
         usage = self.shown
@@ -316,6 +499,10 @@ class UsageScreen(BaseScreen):
                 lines.append(Text("(the reply has no field)", style="dim"))
         else:
             lines.append(safe(f"not read: {usage.plan_error or 'no reply'}", WARN))
+        catalog = catalog_lines(usage.plan, usage.product)
+        if catalog:
+            lines += [Text(""), Text("In the catalog", style=HEADING)]
+            lines.extend(Text.assemble(f"{inert(k)}: ", safe(v or "—")) for k, v in catalog)
         today = today_lines(usage.counts, usage.limits)
         if today:
             lines += [Text(""), Text("Today (of the daily limit)", style=HEADING)]
@@ -346,6 +533,9 @@ class UsageScreen(BaseScreen):
     # ------------------------------------------------------------------ export
 
     def action_export(self) -> None:
+        if self.fleet_mode:
+            self._export_fleet()
+            return
         if self.shown is None or not self.shown.report.rows:
             self.status.info("Nothing to export yet")
             return
@@ -359,4 +549,21 @@ class UsageScreen(BaseScreen):
             default,
             rows=len(report.rows),
             title="Export the usage as CSV",
+        )
+
+    def _export_fleet(self) -> None:
+        usage = self.fleet.usage
+        rows = self.fleet.export_rows()
+        if not len(usage):
+            self.status.info("Nothing to export yet")
+            return
+        default = f"usage-fleet-{self.connection.acting_id or 'me'}-{fmt.now():%Y-%m-%d}.csv"
+        export_csv(
+            self,
+            usage.to_csv(rows),
+            default,
+            rows=len(rows),
+            title="Export the fleet's usage as CSV",
+            hint=" The rows shown, in their order; numbers exact; the file is yours only.",
+            private=True,
         )

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from vagent_tui.services.fleet import ADAPTIVE_CAP, MAX_CAP
+from vagent_tui.services.usage_fleet import write_private
 from vagent_tui.ui.dialogs import ConfirmModal, PromptModal
 from vagent_tui.ui.widgets.status import StatusReport
 from vagent_tui.words import counted
@@ -67,13 +68,19 @@ def export_csv(
     rows: int,
     title: str = "Export the matrix as CSV",
     hint: str = "",
+    private: bool = False,
 ) -> None:
     """Ask where to write ``text`` (CSV; or what ``text(path)`` gives for the path
-    chosen), confirm a replacement, write, report."""
+    chosen), confirm a replacement, write, report. ``private``: the file is its owner's
+    only (0600), written beside and renamed into place."""
 
     def write(path: Path) -> None:
         try:
-            path.write_text(text if isinstance(text, str) else text(path), encoding="utf-8")
+            body = text if isinstance(text, str) else text(path)
+            if private:
+                write_private(path, body)
+            else:
+                path.write_text(body, encoding="utf-8")
         except OSError as exc:
             problem = f"Could not write {path}: {exc.strerror or exc}"
             screen.post_message(StatusReport.error(problem, retry_key="w", cause=exc))

@@ -121,12 +121,19 @@ class FleetMatrix(ScrollView, can_focus=True):
         self._view_at: dict[int, int] = {}
         """A shown row's index -> its position in `_view`."""
         self._words: tuple[str, ...] = ()
+        self.on_view: Callable[[], None] | None = None
+        """Told when the filter changed the rows shown (the usage table's totals)."""
         self.on_count: Callable[[int, int], None] | None = None
         """Told ``(rows shown, rows in all)`` when the filter changes (the filter row)."""
         self.repainted_rows = 0
         """Rows rendered since `setup` (a measure of the work an answer costs)."""
         self._height = 0
         """Lines of the widget (header included), as of its last resize."""
+        self._order: list[int] | None = None
+        """The rows in the order shown (a sort, a top N), before the filter; None: all,
+        as set up."""
+        self._totals: dict[str, Text] | None = None
+        """A line pinned under the header (the usage table's totals); None: none."""
 
     # ------------------------------------------------------------------ reading
 
@@ -171,14 +178,17 @@ class FleetMatrix(ScrollView, can_focus=True):
         self.post_message(self.Highlighted(self.highlighted_account()))
         if self.on_count is not None:
             self.on_count(self.row_count, self.total_rows)
+        if self.on_view is not None:
+            self.on_view()
 
     def _apply_filter(self) -> None:
+        rows: Iterable[int] = range(len(self._keys)) if self._order is None else self._order
         if not self._words:
-            self._view = None
+            self._view = None if self._order is None else list(self._order)
         else:
             self._view = [
                 index
-                for index in range(len(self._keys))
+                for index in rows
                 if all(word in self._row_text(index) for word in self._words)
             ]
         self._view_at = {index: position for position, index in enumerate(self._view or ())}
@@ -209,6 +219,56 @@ class FleetMatrix(ScrollView, can_focus=True):
             return Text(self._names[index])
         return self._blank.get(column)
 
+    def set_order(self, order: Sequence[int] | None) -> None:
+        """Show the rows (indexes in set-up order) in ``order``, the filter applied on top;
+        None: every row as set up. Only the rows in view are drawn again; the cursor
+        stays on its account when it is still shown, else goes to the first row."""
+        keep = self.highlighted_account()
+        self._order = None if order is None else list(order)
+        self._apply_filter()
+        position = self._position(self._index[str(keep)]) if keep is not None else None
+        self.cursor_row = position if position is not None else 0
+        self.scroll_to(y=max(0, self.cursor_row - 2), animate=False)
+        self.post_message(self.Highlighted(self.highlighted_account()))
+        if self.on_count is not None:
+            self.on_count(self.row_count, self.total_rows)
+
+    @property
+    def shown_rows(self) -> list[int]:
+        """The indexes of the rows shown, in order (filter, order)."""
+        return list(range(len(self._keys))) if self._view is None else list(self._view)
+
+    def set_columns(self, columns: Sequence[tuple[str, str]]) -> None:
+        """New ``(header, key)`` columns (after the id and name), keeping what was
+        written: the usage table's columns are the keys the answers bring."""
+        fixed = [c for c in self._columns if c[1] in ("mark", "id", "name", "result")]
+        # the usage keys name these columns: outside text, made inert like every cell
+        self._columns = [*fixed, *((inert(header, limit=MAX_TEXT), key) for header, key in columns)]
+        for header, key in self._columns:
+            self._widths[key] = max(self._widths.get(key, 0), cell_len(header))
+            self._blank.setdefault(key, BLANK)
+        self._relayout()
+
+    def set_totals(self, cells: dict[str, Text] | None) -> None:
+        """The line pinned under the header (None: no such line)."""
+        grew = (cells is None) != (self._totals is None)
+        if cells is not None:
+            cells = {key: safe_value(text) for key, text in cells.items()}
+            for key, text in cells.items():
+                if key in self._widths and cell_len(text.plain) > self._widths[key]:
+                    self._widths[key] = cell_len(text.plain)
+                    grew = True
+        self._totals = cells
+        if grew:
+            self._relayout()
+        else:
+            self.refresh(Region(0, 1, self.size.width, 1))  # the totals' line only
+
+    @property
+    def _head(self) -> int:
+        """Lines above the rows: the header, and the totals when there are any."""
+        return 1 if self._totals is None else 2
+
     def highlighted_account(self) -> int | None:
         if not self.row_count:
             return None
@@ -217,19 +277,23 @@ class FleetMatrix(ScrollView, can_focus=True):
 
     # ------------------------------------------------------------------ filling
 
-    def setup(self, question: Question, accounts: Sequence[NamedAccount]) -> int:
+    def setup(
+        self, question: Question, accounts: Sequence[NamedAccount], *, cap: int | None = None
+    ) -> int:
         """Columns of ``question`` and one blank row per account (in the given order).
 
         Returns:
-            How many accounts got a row: at most `ROW_CAP`.
+            How many accounts got a row: at most ``cap`` (default `ROW_CAP`; the usage
+            table gives every account a row, its sort must see them all).
         """
         self.question = question
         self._columns = [(" ", "mark"), ("ID", "id"), ("Account", "name"), ("Result", "result")]
         self._columns += [(header, key) for key, header in question.columns]
         self._widths = {key: cell_len(header) for header, key in self._columns}
         self._keys, self._index, self._cells, self._names = [], {}, [], []
+        self._order, self._totals = None, None
         self._blank = {key: BLANK for _, key in self._columns}
-        for account in accounts[:ROW_CAP]:
+        for account in accounts[: ROW_CAP if cap is None else cap]:
             row = str(account.id)
             if row in self._index:
                 continue  # one row per account: answers are keyed by account id
@@ -328,15 +392,15 @@ class FleetMatrix(ScrollView, can_focus=True):
     def _relayout(self) -> None:
         """Every row again (new columns, a wider column): drop the strips, repaint."""
         self._strips.clear()
-        self.virtual_size = Size(self._total_width, self.row_count + 1)
+        self.virtual_size = Size(self._total_width, self.row_count + self._head)
         self.refresh()
 
     def _refresh_row(self, position: int) -> None:
         """Repaint the row at ``position`` among the rows shown, if it is in view."""
-        y = position - int(self.scroll_y) + 1  # line 0 is the header
+        y = position - int(self.scroll_y) + self._head  # the header (and totals) above
         # The height as of the last resize: reading the widget's size walks its region
         # up the DOM, a cost paid per answer here, where most rows are out of view.
-        if 1 <= y < self._height:
+        if self._head <= y < self._height:
             self.refresh(Region(0, y, self.size.width, 1))
 
     def _line(self, cells: dict[str, Text], style: Style) -> Strip:
@@ -354,11 +418,12 @@ class FleetMatrix(ScrollView, can_focus=True):
             segments.append(blank)
         return Strip(segments, self._total_width)
 
-    def _row_strip(self, index: int) -> Strip:
+    def _row_strip(self, index: int, position: int) -> Strip:
         strip = self._strips.get(index)
         if strip is None:
             self.repainted_rows += 1
-            even = "fleet-matrix--even-row" if index % 2 == 0 else ""
+            # striped by place, not by row: a sort or a filter drops every strip anyway
+            even = "fleet-matrix--even-row" if position % 2 == 0 else ""
             style = self.rich_style + (self.get_component_rich_style(even) if even else Style())
             strip = self._strips[index] = self._line(self._row(index), style)
         return strip
@@ -371,10 +436,15 @@ class FleetMatrix(ScrollView, can_focus=True):
             cells = {key: Text(label) for label, key in self._columns}
             strip = self._line(cells, self.rich_style + header)
             return _crop_marked(strip, scroll_x, width, self.rich_style + header)
-        position = int(self.scroll_y) + y - 1
+        if y == 1 and self._totals is not None:
+            header = self.get_component_rich_style("fleet-matrix--header")
+            cells = dict(self._blank, **self._totals)
+            strip = self._line(cells, self.rich_style + header)
+            return _crop_marked(strip, scroll_x, width, self.rich_style + header)
+        position = int(self.scroll_y) + y - self._head
         if not 0 <= position < self.row_count:
             return Strip.blank(width, self.rich_style)
-        strip = self._row_strip(self._at(position))
+        strip = self._row_strip(self._at(position), position)
         if position == self.cursor_row and self.has_focus:
             strip = strip.apply_style(self.get_component_rich_style("fleet-matrix--cursor"))
         elif position == self.cursor_row:
@@ -402,14 +472,14 @@ class FleetMatrix(ScrollView, can_focus=True):
         row = max(0, min(row, self.row_count - 1))
         self.cursor_row = row
         top = int(self.scroll_y)
-        height = max(1, self.scrollable_content_region.height - 1)
+        height = max(1, self.scrollable_content_region.height - self._head)
         if row < top:
             self.scroll_to(y=row, animate=False)
         elif row >= top + height:
             self.scroll_to(y=row - height + 1, animate=False)
 
     def _page(self) -> int:
-        return max(1, self.scrollable_content_region.height - 2)
+        return max(1, self.scrollable_content_region.height - self._head - 1)
 
     def action_cursor_up(self) -> None:
         self._move(self.cursor_row - 1)
@@ -430,8 +500,8 @@ class FleetMatrix(ScrollView, can_focus=True):
         self._move(self.row_count - 1)
 
     def on_click(self, event: events.Click) -> None:
-        if event.y >= 1:  # not the header
-            self._move(int(self.scroll_y) + event.y - 1)
+        if event.y >= self._head:  # not the header nor the totals
+            self._move(int(self.scroll_y) + event.y - self._head)
 
     def on_focus(self) -> None:
         self._refresh_row(self.cursor_row)

@@ -1,0 +1,151 @@
+"""The fleet's usage as lines: keys met, exact values, sorts, totals, the CSV, the file."""
+
+from __future__ import annotations
+
+import csv
+import io
+import stat
+from dataclasses import dataclass
+from decimal import Decimal
+from pathlib import Path
+
+from vagent_tui.api.usage_models import UsageQuery
+from vagent_tui.services.fleet import FleetAnswer
+from vagent_tui.services.usage import read_usage
+from vagent_tui.services.usage_fleet import (
+    FleetUsage,
+    accounts_below,
+    usage_question,
+    write_private,
+)
+
+
+@dataclass(frozen=True)
+class Acc:
+    id: int | None
+    display_name: str
+    username: str | None = None
+
+
+def _answer(account_id: int, reply: dict[str, object], plan: str = "Pro") -> FleetAnswer:
+    report = read_usage(reply)
+    return FleetAnswer(account_id, {"plan": plan, "report": report, "unread": 0})
+
+
+def _fleet() -> FleetUsage:
+    usage = FleetUsage([Acc(1, "b"), Acc(2, "a"), Acc(3, "c"), Acc(4, "d")])
+    usage.take(_answer(1, {"usage": {"minutes": 5, "cost:minutes": "0.25"}, "currency": "USD"}))
+    usage.take(_answer(2, {"usage": {"minutes": 1200, "texts": 3, "cost:minutes": 60.1}},
+                       plan="Starter"))  # fmt: skip
+    usage.take(FleetAnswer(3, error="HTTP 500: boom"))
+    return usage
+
+
+def test_keys_in_the_order_met_and_exact_values() -> None:
+    usage = _fleet()
+    assert usage.keys == ["minutes", "cost:minutes", "texts"]
+    assert usage.lines[1].values["cost:minutes"] == Decimal("60.1")
+    assert usage.lines[0].total == Decimal("0.25")
+    assert usage.answered == 3 and usage.failed == [3]
+    assert usage.columns == ["id", "name", "plan", "minutes", "cost:minutes", "texts", "cost_total"]
+
+
+def test_a_new_key_is_said_once() -> None:
+    usage = FleetUsage([Acc(1, "x"), Acc(2, "y")])
+    assert usage.take(_answer(1, {"usage": {"calls": 1}})) is True
+    assert usage.take(_answer(2, {"usage": {"calls": 2}})) is False
+    assert usage.take(FleetAnswer(99, {})) is False  # not one of the fleet
+
+
+def test_headers_units_and_currency_only_where_stated() -> None:
+    usage = _fleet()
+    assert usage.header("minutes") == "minutes (min)"
+    assert usage.header("cost:minutes") == "cost:minutes (USD)"
+    assert usage.header("cost_total") == "Total cost (USD)"
+    assert usage.text(1, "minutes") == "1,200"
+    assert usage.text(1, "cost:minutes") == "60.10"
+    assert usage.text(2, "minutes") == ""  # failed: no value
+    nothing_stated = FleetUsage([Acc(1, "x")])
+    nothing_stated.take(_answer(1, {"usage": {"cost:minutes": 2}}))
+    assert nothing_stated.header("cost:minutes") == "cost:minutes"
+    two = FleetUsage([Acc(1, "x"), Acc(2, "y")])
+    two.take(_answer(1, {"usage": {"cost:a": 1}, "currency": "USD"}))
+    two.take(_answer(2, {"usage": {"cost:a": 1}, "currency": "EUR"}))
+    assert two.header("cost:a") == "cost:a" and two.text(1, "cost:a") == "EUR 1.00"
+
+
+def test_sort_any_column_both_ways_missing_values_last() -> None:
+    usage = _fleet()
+    assert usage.order("minutes") == [0, 1, 2, 3]
+    assert usage.order("minutes", reverse=True) == [1, 0, 2, 3]
+    assert usage.order("name") == [1, 0, 2, 3]
+    assert usage.order("plan") == [0, 1, 2, 3]  # "pro" < "starter"
+    assert usage.order("texts", reverse=True) == [1, 0, 2, 3]
+    assert usage.order("id", reverse=True) == [3, 2, 1, 0]
+    assert usage.order("no such column") == [0, 1, 2, 3]
+
+
+def test_ties_keep_the_accounts_order_either_way() -> None:
+    usage = FleetUsage([Acc(i, str(i)) for i in range(1, 5)])
+    for i in range(1, 5):
+        usage.take(_answer(i, {"usage": {"calls": 7 if i % 2 else 1}}))
+    assert usage.order("calls", reverse=True) == [0, 2, 1, 3]
+    assert usage.order("calls") == [1, 3, 0, 2]
+
+
+def test_totals_of_the_rows_given() -> None:
+    usage = _fleet()
+    sums = usage.totals([0, 1, 2])
+    assert sums == {"minutes": Decimal(1205), "cost:minutes": Decimal("60.35"),
+                    "texts": Decimal(3), "cost_total": Decimal("60.35")}  # fmt: skip
+    assert usage.totals([1]) == {"minutes": Decimal(1200), "cost:minutes": Decimal("60.1"),
+                                 "texts": Decimal(3), "cost_total": Decimal("60.1")}  # fmt: skip
+    assert usage.total_text("minutes", Decimal(1205)) == "1,205"
+
+
+def test_csv_exact_with_status_and_error() -> None:
+    usage = _fleet()
+    rows = list(csv.DictReader(io.StringIO(usage.to_csv([1, 2, 3]))))
+    assert [r["account_id"] for r in rows] == ["2", "3", "4"]
+    assert rows[0]["minutes"] == "1200" and rows[0]["cost:minutes"] == "60.1"
+    assert rows[0]["plan"] == "Starter" and rows[0]["status"] == "ok"
+    assert rows[1]["status"] == "error" and rows[1]["error"] == "HTTP 500: boom"
+    assert rows[2]["status"] == "not asked" and rows[2]["minutes"] == ""
+
+
+def test_forget_puts_lines_back_to_not_answered() -> None:
+    usage = _fleet()
+    usage.forget([3, 1])
+    assert usage.failed == [] and usage.answered == 1
+    assert usage.order("minutes") == [1, 0, 2, 3]
+
+
+def test_a_failure_after_an_answer_clears_its_numbers() -> None:
+    usage = _fleet()
+    usage.take(FleetAnswer(2, error="HTTP 503: busy"))
+    assert usage.lines[1].values == {} and usage.order("minutes", reverse=True)[0] == 0
+
+
+def test_accounts_below_a_level() -> None:
+    accounts = [Acc(10, "a"), Acc(11, "b"), Acc(20, "c"), Acc(None, "none")]
+    parents = {10: 2, 11: 3, 20: 2, 2: 1, 3: 1}
+    assert [a.id for a in accounts_below(accounts, parents, 2)] == [10, 20]
+    assert [a.id for a in accounts_below(accounts, parents, 1)] == [10, 11, 20]
+    assert [a.id for a in accounts_below(accounts, parents, None)] == [10, 11, 20, None]
+    assert accounts_below(accounts, parents, 99) == []
+
+
+def test_the_question_asks_without_series() -> None:
+    question = usage_question(UsageQuery(billing_period="previous"))
+    assert question.name == "usage"
+    asked = question.ask.args[0]  # type: ignore[attr-defined]
+    assert asked.timeseries is False and asked.billing_period == "previous"
+
+
+def test_write_private_is_0600(tmp_path: Path) -> None:
+    path = tmp_path / "out.csv"
+    path.write_text("old")
+    path.chmod(0o644)
+    write_private(path, "a,b\n")
+    assert path.read_text() == "a,b\n"
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
