@@ -12,6 +12,7 @@ import pytest
 
 from tests.unit.api.conftest import MakeClient
 from tests.unit.api.helpers import ClientCall, Reply
+from vagent_tui.api import models as m
 from vagent_tui.api import transport as client_module
 from vagent_tui.api.client import Exchange
 from vagent_tui.api.errors import (
@@ -506,6 +507,15 @@ WRITES = [
     pytest.param(lambda c: c.delete_relay("chargebee"), id="DELETE-relay"),
     pytest.param(lambda c: c.delete_sip_entry("192.0.2.1"), id="DELETE-sip"),
     pytest.param(lambda c: c.delete_member(3), id="DELETE-member"),
+    pytest.param(
+        lambda c: c.place_call(m.OutboundCallRequest(target="+15551230001")), id="POST-outboundCall"
+    ),
+    pytest.param(
+        lambda c: c.send_text(m.OutboundSmsRequest(target="+15551230001", content="Hi")),
+        id="POST-outboundSms",
+    ),
+    pytest.param(lambda c: c.create_task(m.TaskRequest(target="+15551230001")), id="POST-task"),
+    pytest.param(lambda c: c.delete_task("task-1"), id="DELETE-task"),
 ]
 
 

@@ -422,6 +422,60 @@ CASES = [
         "/api/v2/tasks/limits",
     ),
     Case(
+        "place_call",
+        lambda c, t: c.place_call(m.OutboundCallRequest(target="+15551230001"), target=t),
+        "POST",
+        "/api/v2/agent/outboundCall",
+        body={"target": "+15551230001"},
+    ),
+    Case(
+        "send_text",
+        lambda c, t: c.send_text(
+            m.OutboundSmsRequest(target="+15551230001", content="Hi", context="test"), target=t
+        ),
+        "POST",
+        "/api/v2/agent/outboundSms",
+        body={"target": "+15551230001", "content": "Hi", "context": "test"},
+    ),
+    Case(
+        "list_tasks",
+        lambda c, t: c.list_tasks(
+            m.TaskQuery(limit=20, offset=40, since=5, sort="updatedAt", state="pending"), target=t
+        ),
+        "GET",
+        "/api/v2/tasks",
+        params={
+            "limit": "20",
+            "offset": "40",
+            "since": "5",
+            "sort": "updatedAt",
+            "order": "desc",
+            "state": "pending",
+        },
+    ),
+    Case("get_task_stats", lambda c, t: c.get_task_stats(target=t), "GET", "/api/v2/tasks/stats"),
+    Case(
+        "get_task",
+        lambda c, t: c.get_task("task-1", target=t),
+        "GET",
+        "/api/v2/tasks/task-1",
+    ),
+    Case(
+        "create_task",
+        lambda c, t: c.create_task(
+            m.TaskRequest(target="+15551230001", scheduled_for=1_800_000_000), target=t
+        ),
+        "POST",
+        "/api/v2/tasks",
+        body={"target": "+15551230001", "scheduledFor": 1_800_000_000, "type": "call"},
+    ),
+    Case(
+        "delete_task",
+        lambda c, t: c.delete_task("task-1", target=t),
+        "DELETE",
+        "/api/v2/tasks/task-1",
+    ),
+    Case(
         "recent_messages",
         lambda c, t: c.recent_messages(target=t),
         "GET",
@@ -587,7 +641,7 @@ EVERY_LIST = {
     "success": True,
     **{key: [] for key in ("voices", "functions", "versions", "tokens", "whitelist", "webhooks",
                            "types", "configs", "accounts", "resellers", "organizations", "files",
-                           "templates", "rooms", "messages", "members")},
+                           "templates", "rooms", "messages", "members", "tasks")},
 }  # fmt: skip
 """A reply holding every list the client reads, empty (a reply without its list is refused)."""
 

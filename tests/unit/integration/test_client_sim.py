@@ -423,3 +423,42 @@ async def test_agent_change_errors_carry_the_platform_message(client: PlatformCl
     assert "Unknown voice" in info.value.message
     with pytest.raises(ValueError):
         await client.write_staging({}, target=AGENT)
+
+
+# ----------------------------------------------------------------------------- outbound tasks
+
+
+async def test_outbound_call_task_lifecycle_and_call_log(
+    client: PlatformClient, clock: Clock
+) -> None:
+    queued = await client.place_call(m.OutboundCallRequest(target="+15551230001"), target=AGENT)
+    assert queued.inserted == 1 and len(queued.tasks) == 1
+    task_id = queued.tasks[0].key
+    assert (await client.get_task(task_id, target=AGENT)).state == "running"
+    clock.now += 11
+    done = await client.get_task(task_id, target=AGENT)
+    assert done.state == "finished" and done.ended
+    page = await client.list_tasks(m.TaskQuery(limit=5), target=AGENT)
+    assert page.total == 1 and page.tasks[0].key == task_id
+    stats = await client.get_task_stats(target=AGENT)
+    assert stats.counts()["finished"] == 1
+    logs = await client.list_logs(page_size=5, target=AGENT)
+    assert logs.logs[0].id == done.log_id
+
+
+async def test_tasks_create_delete_and_errors(client: PlatformClient, clock: Clock) -> None:
+    made = await client.create_task(
+        m.TaskRequest(target="+15551230002", scheduled_for=int(clock.now) + 600), target=AGENT
+    )
+    assert made.pending
+    await client.delete_task(made.key, target=AGENT)
+    with pytest.raises(ApiError) as gone:
+        await client.get_task(made.key, target=AGENT)
+    assert gone.value.status == 404 and gone.value.message == "Task not found"
+    with pytest.raises(ApiError) as no_agent:
+        await client.place_call(m.OutboundCallRequest(target="+15551230001"), target=ORG)
+    assert no_agent.value.status == 400
+    text = await client.send_text(
+        m.OutboundSmsRequest(target="+15551230003", content="Hi"), target=AGENT
+    )
+    assert text.tasks[0].type == "text"
