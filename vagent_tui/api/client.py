@@ -335,7 +335,7 @@ class PlatformClient(LogsApi):
     ) -> m.QueuedTasks:
         """``POST /agent/outboundCall``: queue a real call from the selected agent."""
         payload = await self.request("POST", "/agent/outboundCall", target=target,
-                                     json=call.wire(), body_optional=True)  # fmt: skip
+                                     json=call.wire())  # fmt: skip
         return self._parse(m.QueuedTasks, payload, method="POST", url="/agent/outboundCall")
 
     async def send_text(
@@ -343,7 +343,7 @@ class PlatformClient(LogsApi):
     ) -> m.QueuedTasks:
         """``POST /agent/outboundSms``: queue a real text from the selected agent."""
         payload = await self.request("POST", "/agent/outboundSms", target=target,
-                                     json=text.wire(), body_optional=True)  # fmt: skip
+                                     json=text.wire())  # fmt: skip
         return self._parse(m.QueuedTasks, payload, method="POST", url="/agent/outboundSms")
 
     async def list_tasks(
@@ -381,8 +381,7 @@ class PlatformClient(LogsApi):
         self, task: m.TaskRequest, *, target: int | None = None
     ) -> m.OutboundTask:
         """``POST /tasks``: a call or text task (the task in the reply when it says one)."""
-        payload = await self.request("POST", "/tasks", target=target, json=task.wire(),
-                                     body_optional=True)  # fmt: skip
+        payload = await self.request("POST", "/tasks", target=target, json=task.wire())
         made = payload.get("task")
         return self._parse(m.OutboundTask, made if isinstance(made, dict) else payload,
                            method="POST", url="/tasks")  # fmt: skip
