@@ -386,6 +386,24 @@ class PlatformClient(LogsApi):
         return self._parse(m.OutboundTask, made if isinstance(made, dict) else payload,
                            method="POST", url="/tasks")  # fmt: skip
 
+    async def upload_tasks_csv(
+        self,
+        content: bytes,
+        *,
+        dry_run: bool,
+        filename: str = "tasks.csv",
+        target: int | None = None,
+    ) -> m.CsvUpload:
+        """``POST /tasks/csv`` (multipart ``csv`` and ``dryRun``): a dry run checks each
+        row and queues nothing; without it the valid rows are queued (real calls)."""
+        data = {"dryRun": as_bool(dry_run)}
+        payload = await self.request(
+            "POST", "/tasks/csv", target=target, data=data,
+            files={"csv": (filename, content, "text/csv")},
+            journal_body={**data, "csv": f"<{len(content)} bytes>"},
+        )  # fmt: skip
+        return self._parse(m.CsvUpload, payload, method="POST", url="/tasks/csv")
+
     async def delete_task(self, task_id: str, *, target: int | None = None) -> m.Envelope:
         """``DELETE /tasks/{taskId}`` (a 404: already gone)."""
         return await self._envelope("DELETE", f"/tasks/{quote(task_id, safe='')}", target=target)

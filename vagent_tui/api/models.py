@@ -108,6 +108,8 @@ if TYPE_CHECKING:
     from vagent_tui.api.task_models import (
         ENDED_STATES,
         TASK_STATES,
+        CsvRow,
+        CsvUpload,
         OutboundCallRequest,
         OutboundSmsRequest,
         OutboundTask,
@@ -144,6 +146,8 @@ __all__ = [
     "ConversationMessage",
     "ConversationRef",
     "CreatedVersion",
+    "CsvRow",
+    "CsvUpload",
     "DialogTurn",
     "EffectiveReportingField",
     "Envelope",
@@ -250,9 +254,9 @@ _REEXPORTED = dict.fromkeys(
      "InboxPage", "AgentReview", "Suggestion", "Member"),
     "vagent_tui.api.resources",
 ) | dict.fromkeys(
-    ("ENDED_STATES", "TASK_STATES", "OutboundCallRequest", "OutboundSmsRequest",
-     "OutboundTask", "QueuedTasks", "TaskPage", "TaskQuery", "TaskRequest", "TaskStats",
-     "check_e164"),
+    ("ENDED_STATES", "TASK_STATES", "CsvRow", "CsvUpload", "OutboundCallRequest",
+     "OutboundSmsRequest", "OutboundTask", "QueuedTasks", "TaskPage", "TaskQuery",
+     "TaskRequest", "TaskStats", "check_e164"),
     "vagent_tui.api.task_models",
 ) | dict.fromkeys(("OpenReply", "UsageQuery"), "vagent_tui.api.usage_models")  # fmt: skip
 

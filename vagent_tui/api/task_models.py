@@ -118,6 +118,36 @@ class QueuedTasks(Resource):
     tasks: Items[OutboundTask] = Field(default_factory=list)
 
 
+class CsvRow(Resource):
+    """One row of a CSV upload's answer: its line, whether it is (or would be) queued,
+    and why not."""
+
+    row: Any = None
+    target: Any = None
+    ok: Any = None
+    reason: Any = None
+    task_id: Any = None
+
+
+class CsvUpload(Resource):
+    """``POST /tasks/csv``: what was (or, with ``dryRun``, would be) queued and refused."""
+
+    message: Any = None
+    dry_run: Any = None
+    total: Any = None
+    valid: Any = None
+    refused: Any = None
+    inserted: Any = None
+    rows: Items[CsvRow] = Field(default_factory=list)
+    tasks: Items[OutboundTask] = Field(default_factory=list)
+
+    def queued_rows(self) -> list[CsvRow]:
+        return [r for r in self.rows if r.ok is True]
+
+    def refused_rows(self) -> list[CsvRow]:
+        return [r for r in self.rows if r.ok is not True]
+
+
 class TaskQuery(Request):
     """``GET /tasks``' query (``state`` is the simulator's, sent only when set)."""
 

@@ -160,33 +160,48 @@ def view(state: SimState, task: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def queue(
-    state: SimState, agent: Account, items: list[dict[str, Any]], kind: str
-) -> list[dict[str, Any]]:
-    """Queue ``items`` (each ``target`` and the optional fields) for ``agent``: all or
-    none. 400 when one would pass a daily cap (the message names the cap)."""
-    limits = limits_of(state, agent.id)
-    caps = limits.get("daily") or {}
-    now = state.now()
-    planned: list[dict[str, Any]] = []
-    extra: dict[date, dict[str, int]] = {}
-    for item in items:
+class Planner:
+    """Tasks planned for one agent against its caps: the counts of each day grow with
+    every task planned, so a batch is checked as a whole."""
+
+    def __init__(self, state: SimState, agent_id: int) -> None:
+        self.state = state
+        self.agent_id = agent_id
+        self.limits = limits_of(state, agent_id)
+        self.counts: dict[date, dict[str, int]] = {}
+
+    def plan(self, item: dict[str, Any], kind: str) -> dict[str, Any]:
+        """The task of ``item`` (not stored), or 400 naming the cap it would pass."""
+        caps = self.limits.get("daily") or {}
+        now = self.state.now()
         scheduled = item.get("scheduledFor")
-        start = opening(limits, max(now, float(scheduled)) if scheduled is not None else now)
+        start = opening(self.limits, max(now, float(scheduled)) if scheduled is not None else now)
         day = datetime.fromtimestamp(start, UTC).date()
-        counts = extra.setdefault(day, used(state, agent.id, day))
+        counts = self.counts.get(day) or used(self.state, self.agent_id, day)
         noun = "calls" if kind == "call" else "texts"
         for key in (noun, "tasks"):
             cap = caps.get(key)
             if isinstance(cap, int) and counts[key] >= cap:
                 raise bad(f"Daily {key} limit reached for {day.isoformat()}: {cap} a day")
-            counts[key] += 1
-        task_id = f"task-{state.next_id():05d}"
-        planned.append({**item, "id": task_id, "type": kind, "accountId": agent.id,
-                        "createdAt": now, "scheduledFor": scheduled, "startAt": start})  # fmt: skip
-    for task in planned:
-        state.outbound[task["id"]] = task
-    return [view(state, t) for t in planned]
+        counts = {**counts, noun: counts[noun] + 1, "tasks": counts["tasks"] + 1}
+        self.counts[day] = counts
+        return {**item, "id": "", "type": kind, "accountId": self.agent_id, "createdAt": now,
+                "scheduledFor": scheduled, "startAt": start}  # fmt: skip
+
+    def store(self, task: dict[str, Any]) -> dict[str, Any]:
+        task["id"] = f"task-{self.state.next_id():05d}"
+        self.state.outbound[task["id"]] = task
+        return view(self.state, task)
+
+
+def queue(
+    state: SimState, agent: Account, items: list[dict[str, Any]], kind: str
+) -> list[dict[str, Any]]:
+    """Queue ``items`` (each ``target`` and the optional fields) for ``agent``: all or
+    none. 400 when one would pass a daily cap (the message names the cap)."""
+    planner = Planner(state, agent.id)
+    planned = [planner.plan(item, kind) for item in items]
+    return [planner.store(task) for task in planned]
 
 
 def find(state: SimState, caller_reach: set[int], task_id: str) -> dict[str, Any]:

@@ -9,15 +9,24 @@ account and every account below it that the key may select.
 
 from __future__ import annotations
 
+import csv
+import io
 from typing import Any
 
+from starlette.datastructures import UploadFile
+
 from vagent_tui.sim import outbound
-from vagent_tui.sim.common import SimError, bad, opt_str, parse_int
+from vagent_tui.sim.common import SimError, bad, opt_str, parse_bool, parse_int
 from vagent_tui.sim.endpoint import Ctx, Reply, route
 
 MAX_TARGETS = 1000
 MAX_PAGE = 1000
 SORTS = ("createdAt", "updatedAt", "scheduledFor")
+MAX_CSV_BYTES = 1024 * 1024
+MAX_CSV_ROWS = 5000
+CSV_COLUMNS = ("type", "target", "context", "taskContext", "greeting", "waitToGreet",
+               "accountId", "scheduledFor", "message", "externalTaskId")  # fmt: skip
+"""The columns the reference names; any other is ignored (and said)."""
 _TEXT_FIELDS = ("context", "taskContext", "greeting", "externalTaskId")
 
 
@@ -179,12 +188,110 @@ async def delete_task(ctx: Ctx) -> Reply:
     return {"success": True, "message": "Task deleted"}
 
 
+def _csv_row(ctx: Ctx, row: dict[str, str], reach: set[int]) -> tuple[int, str, dict[str, Any]]:
+    """``(agent id, kind, item)`` of one row, or 400 with the row's problem."""
+    kind = (row.get("type") or "call").strip().lower() or "call"
+    if kind == "sms":
+        kind = "text"
+    if kind not in outbound.KINDS:
+        raise bad("type must be call or text")
+    item: dict[str, Any] = {"target": outbound.check_target(row.get("target"))}
+    for key in ("context", "taskContext", "greeting", "externalTaskId"):
+        if (row.get(key) or "").strip():
+            item[key] = row[key].strip()
+    if (row.get("message") or "").strip():
+        item["content"] = row["message"].strip()
+    if kind == "text" and not item.get("content"):
+        raise bad("message is required for a text")
+    raw = (row.get("scheduledFor") or "").strip()
+    if raw:
+        if not raw.isdigit():
+            raise bad("scheduledFor must be Unix seconds")
+        item["scheduledFor"] = int(raw)
+    agent_id = ctx.target.id
+    raw = (row.get("accountId") or "").strip()
+    if raw:
+        if not raw.isdigit() or int(raw) not in reach:
+            raise bad("accountId is not an agent account of this key")
+        agent_id = int(raw)
+    acc = ctx.state.accounts.get(agent_id)
+    if acc is None or not acc.is_agent:
+        raise bad("a call or text needs a voice agent account (accountId or the target)")
+    return agent_id, kind, item
+
+
+async def upload_csv(ctx: Ctx) -> Reply:
+    form = await ctx.form()
+    file = form.get("csv")
+    if not isinstance(file, UploadFile):
+        raise bad("csv is required and must be a file part")
+    dry_raw = form.get("dryRun")
+    if dry_raw is not None and not isinstance(dry_raw, str):
+        raise bad("dryRun must be a boolean (true or false)")
+    dry = bool(parse_bool("dryRun", dry_raw, False))
+    data = await file.read()
+    if len(data) > MAX_CSV_BYTES:
+        raise bad("the CSV exceeds 1 MiB")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise bad("the CSV is not UTF-8 text") from None
+    reader = csv.DictReader(io.StringIO(text))
+    header = [h.strip() for h in reader.fieldnames or []]
+    if "target" not in header:
+        raise bad("the CSV needs a header row with a target column")
+    reader.fieldnames = header
+    rows = list(reader)
+    if not rows:
+        raise bad("the CSV has no rows")
+    if len(rows) > MAX_CSV_ROWS:
+        raise bad(f"the CSV has more than {MAX_CSV_ROWS} rows")
+    reach = _reach(ctx)
+    planners: dict[int, outbound.Planner] = {}
+    results: list[dict[str, Any]] = []
+    planned: list[tuple[int, dict[str, Any]]] = []
+    for n, row in enumerate(rows, 2):  # row 1 is the header
+        clean = {k: v if isinstance(v, str) else "" for k, v in row.items() if k}
+        try:
+            agent_id, kind, item = _csv_row(ctx, clean, reach)
+            planner = planners.setdefault(agent_id, outbound.Planner(ctx.state, agent_id))
+            task = planner.plan(item, kind)
+        except SimError as exc:
+            results.append({"row": n, "target": clean.get("target", ""), "ok": False,
+                            "reason": exc.message})  # fmt: skip
+            continue
+        results.append({"row": n, "target": item["target"], "type": kind, "ok": True,
+                        "accountId": agent_id})  # fmt: skip
+        planned.append((len(results) - 1, task))
+    tasks = []
+    if not dry:
+        for index, task in planned:
+            view = planners[task["accountId"]].store(task)
+            results[index]["taskId"] = view["id"]
+            tasks.append(view)
+    ok = len(planned)
+    return {
+        "success": True,
+        "dryRun": dry,
+        "message": (f"{ok} task(s) would be queued" if dry else f"{ok} task(s) queued")
+                   + f", {len(rows) - ok} row(s) refused",
+        "total": len(rows),
+        "valid": ok,
+        "refused": len(rows) - ok,
+        "inserted": 0 if dry else ok,
+        "ignoredColumns": [h for h in header if h not in CSV_COLUMNS],
+        "rows": results,
+        "tasks": tasks,
+    }  # fmt: skip
+
+
 ROUTES = [
     route("/agent/outboundCall", outbound_call, "POST"),
     route("/agent/outboundSms", outbound_sms, "POST"),
     route("/tasks", list_tasks, "GET"),
     route("/tasks", create_task, "POST"),
     route("/tasks/stats", task_stats, "GET"),
+    route("/tasks/csv", upload_csv, "POST"),
     route("/tasks/{taskId}", get_task, "GET"),
     route("/tasks/{taskId}", delete_task, "DELETE"),
 ]

@@ -632,6 +632,7 @@ def test_every_public_method_has_a_case() -> None:
     # request and get carry the others' requests; the rest send nothing
     plumbing = {"request", "get", "aclose", "uses_token", "backoff_delay", "stream_get", "redact"}
     covered = {case.id.removesuffix("_paged") for case in CASES} | {"upload_file"}
+    covered |= {"upload_tasks_csv"}  # multipart: its own test below
     covered |= {"list_junk_rooms", "list_versions", "migrate", "set_adr_export"}
     missing = public - plumbing - covered
     assert not missing, f"methods without a request-shape case: {sorted(missing)}"
@@ -838,3 +839,19 @@ def test_the_default_transport_is_aiohttps_pool_unless_a_proxy_or_a_choice_says_
     monkeypatch.delenv("HTTPS_PROXY")
     monkeypatch.setenv("VAGENT_TRANSPORT", "httpx")
     assert default_transport() is None
+
+
+@pytest.mark.parametrize("dry_run", [True, False])
+async def test_tasks_csv_is_multipart_with_dry_run(make_client: MakeClient, dry_run: bool) -> None:
+    recorder = Recorder()
+    client = make_client(recorder)
+
+    await client.upload_tasks_csv(b"target\n+15551230001\n", dry_run=dry_run, target=TARGET)
+
+    request = recorder.last
+    assert (request.method, request.url.path) == ("POST", "/api/v2/tasks/csv")
+    assert_credential(request)
+    assert query(request)["targetAccountId"] == [str(TARGET)]
+    fields = multipart_fields(request)
+    assert fields["dryRun"] == (None, b"true" if dry_run else b"false")
+    assert fields["csv"] == ("tasks.csv", b"target\n+15551230001\n")

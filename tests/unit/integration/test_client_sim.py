@@ -462,3 +462,14 @@ async def test_tasks_create_delete_and_errors(client: PlatformClient, clock: Clo
         m.OutboundSmsRequest(target="+15551230003", content="Hi"), target=AGENT
     )
     assert text.tasks[0].type == "text"
+
+
+async def test_tasks_csv_dry_run_then_for_real(client: PlatformClient) -> None:
+    rows = "target,type,message\n" + "".join(f"+1555123{n:04d},call,\n" for n in range(3))
+    rows += "not-a-number!,call,\n+15551239999,text,\n"
+    dry = await client.upload_tasks_csv(rows.encode(), dry_run=True, target=AGENT)
+    assert (dry.valid, dry.refused, len(dry.queued_rows()), len(dry.refused_rows())) == (3, 2, 3, 2)
+    assert sim_of(client).outbound == {}
+    real = await client.upload_tasks_csv(rows.encode(), dry_run=False, target=AGENT)
+    assert real.inserted == 3 and len(real.tasks) == 3
+    assert len(sim_of(client).outbound) == 3

@@ -193,3 +193,62 @@ async def test_an_ended_call_is_in_the_call_log(sim: Sim, clock: FakeClock) -> N
     )
     result = r.json()["results"][0]
     assert result["success"] is True and result["conversation"][0]["callDialog"]
+
+
+async def _csv(sim: Sim, text: str, dry: bool | None = None) -> Any:
+    data = {} if dry is None else {"dryRun": "true" if dry else "false"}
+    return await sim.call("POST", "/tasks/csv", params={"targetAccountId": AGENT}, data=data,
+                          files={"csv": ("tasks.csv", text.encode(), "text/csv")})  # fmt: skip
+
+
+CSV = (
+    "target,type,message,context,colour\n"
+    "+15551230001,call,,VIP,blue\n"
+    "555 1234,call,,,\n"
+    "+15551230002,text,,,\n"
+    "+15551230003,text,Hello,,\n"
+)
+
+
+async def test_csv_dry_run_reports_each_row_and_queues_nothing(sim: Sim) -> None:
+    body = (await _csv(sim, CSV, dry=True)).json()
+    assert body["dryRun"] is True and body["total"] == 4
+    assert (body["valid"], body["refused"], body["inserted"]) == (2, 2, 0)
+    assert [r["ok"] for r in body["rows"]] == [True, False, False, True]
+    assert body["rows"][1]["row"] == 3 and "E.164" in body["rows"][1]["reason"]
+    assert "message" in body["rows"][2]["reason"]
+    assert body["ignoredColumns"] == ["colour"]
+    assert sim.state.outbound == {}
+
+
+async def test_csv_for_real_queues_the_valid_rows(sim: Sim) -> None:
+    body = (await _csv(sim, CSV, dry=False)).json()
+    assert body["inserted"] == 2 and len(body["tasks"]) == 2
+    assert body["rows"][0]["taskId"] == body["tasks"][0]["id"]
+    assert {t["target"] for t in sim.state.outbound.values()} == {"+15551230001", "+15551230003"}
+
+
+async def test_csv_rows_past_the_daily_cap_are_refused(sim: Sim) -> None:
+    used = outbound.baseline(AGENT, outbound.run_day({"startAt": NOW}))["calls"]
+    daily = {"calls": used + 2, "texts": 5, "tasks": 500}
+    sim.state.task_limits[AGENT] = {**outbound.DEFAULT_LIMITS, "daily": daily}
+    rows = "".join(f"+1555123{n:04d}\n" for n in range(5))
+    body = (await _csv(sim, "target\n" + rows, dry=True)).json()
+    assert [r["ok"] for r in body["rows"]] == [True, True, False, False, False]
+    assert "Daily calls limit" in body["rows"][2]["reason"]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("name\nx\n", "the CSV needs a header row with a target column"),
+        ("target\n", "the CSV has no rows"),
+    ],
+)
+async def test_csv_refusals(sim: Sim, text: str, message: str) -> None:
+    envelope(await _csv(sim, text), 400, message)
+    r = await sim.call("POST", "/tasks/csv", params={"targetAccountId": AGENT},
+                       data={"dryRun": "maybe"},
+                       files={"csv": ("t.csv", b"target\n+15551230001\n", "text/csv")})  # fmt: skip
+    envelope(r, 400)
+    assert sim.state.outbound == {}
