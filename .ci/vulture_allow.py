@@ -74,3 +74,4 @@ _.log_id
 _.greeting
 _.external_task_id
 _.inserted
+_.valid  # CsvUpload: the rows the platform found valid, as it says

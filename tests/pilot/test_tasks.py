@@ -13,7 +13,7 @@ from tests.helpers import MakeApp, settle, shown, sim_of
 from vagent_tui.services.connect import demo_client
 from vagent_tui.sim import outbound
 from vagent_tui.ui.app import VagentApp
-from vagent_tui.ui.dialogs import ConfirmModal, TextModal
+from vagent_tui.ui.dialogs import ConfirmModal, PromptModal, TextModal
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.screens.tasks import TasksScreen
 from vagent_tui.ui.widgets.entry_forms import TaskForm
@@ -205,9 +205,51 @@ async def test_read_only_hides_the_keys_and_sends_nothing() -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         keys = {key for key, b in app.active_bindings.items() if b.enabled and b.binding.show}
-        assert "r" in keys and not {"a", "d"} & keys
-        for key in ("a", "d"):
+        assert "r" in keys and not {"a", "d", "u"} & keys
+        for key in ("a", "d", "u"):
             await pilot.press(key)
             await settle(pilot)
         assert isinstance(app.screen, TasksScreen)
         assert not [r for r in sim_of(app).requests if r.method != "GET"]
+
+
+async def test_csv_dry_run_first_then_asks_counting_the_real_calls(
+    make_app: MakeApp, tmp_path: Any
+) -> None:
+    path = tmp_path / "calls.csv"
+    path.write_text("target,type,message\n+15551230001,call,\n+15551230002,call,\n"
+                    "555 1234,call,\n+15551230003,text,Hi\n")  # fmt: skip
+    app = _app(make_app)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("u")
+        await settle(pilot)
+        prompt = app.screen
+        assert isinstance(prompt, PromptModal)
+        prompt.query_one("#prompt-input", Input).value = str(tmp_path / "missing.csv")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.screen is prompt  # refused at the field: nothing sent
+        assert _posts(app) == 0
+        prompt.query_one("#prompt-input", Input).value = str(path)
+        await pilot.press("enter")
+        await settle(pilot)
+        question = app.screen
+        assert isinstance(question, ConfirmModal)
+        assert "2 real calls and 1 real text" in question.body_text
+        assert "row 4 (555 1234)" in question.body_text
+        dry = [r for r in sim_of(app).requests if r.path.endswith("/tasks/csv")]
+        assert len(dry) == 1 and sim_of(app).outbound == {}
+        await pilot.press("escape")
+        await settle(pilot)
+        assert sim_of(app).outbound == {}
+        await pilot.press("u")
+        await settle(pilot)
+        app.screen.query_one("#prompt-input", Input).value = str(path)
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.click("#confirm")
+        await settle(pilot)
+        assert len(sim_of(app).outbound) == 3
+        assert "3 queued from calls.csv; 1 refused" in _status(app)
+        assert shown(app, TasksScreen).table.row_count == 3

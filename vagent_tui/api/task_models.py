@@ -124,6 +124,7 @@ class CsvRow(Resource):
 
     row: Any = None
     target: Any = None
+    type: Any = None
     ok: Any = None
     reason: Any = None
     task_id: Any = None

@@ -7,14 +7,17 @@ the window of time (the tasks changed in the last hour, day, week), ``x`` clears
 ``a`` queues a call or text (the number checked as E.164 at its field, nothing sent on a
 bad value; then a question that says it places a real call); ``d`` deletes a pending
 task after a question; Enter shows the highlighted task whole; ``C`` opens Calls for
-the selected account, where an ended task's call is. The writing keys are gone on a
-read-only profile.
+the selected account, where an ended task's call is. ``u`` reads a CSV file of tasks
+(`POST /tasks/csv`): a dry run first, whose rows would-be-queued and refused are shown,
+then the question, which counts the real calls, then the real upload. The writing keys
+are gone on a read-only profile.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import replace
+from pathlib import Path
 from typing import Any, ClassVar, cast
 
 from rich.text import Text
@@ -24,7 +27,7 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
 from vagent_tui.api.errors import PlatformError
-from vagent_tui.api.models import Envelope, OutboundTask, TaskRequest
+from vagent_tui.api.models import CsvUpload, Envelope, OutboundTask, TaskRequest
 from vagent_tui.services.session import Connection
 from vagent_tui.services.tasks import (
     PAGE_SIZE,
@@ -36,7 +39,7 @@ from vagent_tui.services.tasks import (
 )
 from vagent_tui.services.usage import today_lines
 from vagent_tui.ui import format as fmt
-from vagent_tui.ui.dialogs import ConfirmModal, TextModal
+from vagent_tui.ui.dialogs import ConfirmModal, PromptModal, TextModal
 from vagent_tui.ui.palette import FAILED, OK, WARN
 from vagent_tui.ui.safety import DESTRUCTIVE, WRITES, Key
 from vagent_tui.ui.screens.base import who_of
@@ -67,6 +70,8 @@ class TasksScreen(PagedScreen):
             does=WRITES),
         Key("d", "delete", "Delete", id="tasks.delete",
             tooltip="Delete the highlighted pending task (asks first)", does=DESTRUCTIVE),
+        Key("u", "upload_csv", "CSV", id="tasks.upload-csv",
+            tooltip="Queue tasks from a CSV file: a dry run first, then asks", does=DESTRUCTIVE),
         Binding("s", "state", "State", id="tasks.state", tooltip="Cycle the state shown"),
         Binding("t", "window", "Time", id="tasks.window",
                 tooltip="Cycle the window: any time, last hour, day, week"),
@@ -285,6 +290,114 @@ class TasksScreen(PagedScreen):
 
     def _after_delete(self, written: Written[Any]) -> None:
         self.load_tasks(self.wanted, quiet=True)
+
+    # ------------------------------------------------------------------ CSV
+
+    def action_upload_csv(self) -> None:
+        if not self.connection.is_agent_selected:
+            self.status.info(NEED_AGENT)
+            return
+        prompt = PromptModal(
+            "Queue tasks from a CSV file",
+            "A header row naming target (type, message, context, scheduledFor, accountId... "
+            "optional). A dry run comes first: nothing is queued before you have seen what "
+            "would be and answered the question.",
+            placeholder="~/calls.csv", confirm_label="Dry run", validate=csv_problem,
+        )  # fmt: skip
+        self.app.push_screen(prompt, self._csv_chosen)
+
+    def _csv_chosen(self, text: str | None) -> None:
+        if text is None:
+            return
+        path = Path(text.strip()).expanduser()
+        try:
+            content = path.read_bytes()
+        except OSError as exc:
+            self.status.info(f"Could not read {path}: {exc.strerror or exc}")
+            return
+        self.upload_csv(path.name, content, self.connection)
+
+    @work(group="write-tasks-csv", exit_on_error=False)
+    async def upload_csv(self, name: str, content: bytes, start: Connection) -> None:
+        """The dry run, then (asked, the real calls counted) the upload for real."""
+        who = who_of(self, with_id=True)
+        dry = await self.written(
+            Write[CsvUpload](
+                "tasks-csv-dry", f"Checking {name} (a dry run: nothing is queued)",
+                lambda c: c.api.upload_tasks_csv(content, dry_run=True, filename=name,
+                                                 target=c.target_id),
+                done="",
+            ),
+            start,
+        )  # fmt: skip
+        if dry.outcome != "done" or dry.result is None:
+            return
+        result = dry.result
+        queued = result.queued_rows()
+        refused = refused_lines(result)
+        if not queued:
+            self.status.info(f"No row of {name} would be queued; {len(result.rows)} refused")
+            self.app.push_screen(TextModal(f"{name}: every row refused", "\n".join(refused)))
+            return
+        calls = sum(1 for r in queued if r.type != "text")
+        texts = len(queued) - calls
+        body = (f"{name}: {counted(len(queued), 'row')} of {len(result.rows)} would be queued "
+                f"from the agent of {who}: {counted(calls, 'real call')} and "
+                f"{counted(texts, 'real text')}, placed within the business hours and daily "
+                f"limits. Phones will ring.")  # fmt: skip
+        if refused:
+            body += "\n\nRefused (not queued):\n" + "\n".join(refused)
+        question = ConfirmModal(f"Place {counted(calls, 'real call')}", body,
+                                confirm_label=f"Queue {len(queued)}")  # fmt: skip
+
+        async def read_back(c: Connection) -> str:
+            page = await c.api.list_tasks(target=c.target_id)
+            total = total_of(page)
+            return f"{counted(total if total is not None else len(page.tasks), 'task')} listed now."
+
+        await self.written(
+            Write[CsvUpload](
+                "tasks-csv", f"Queuing {counted(len(queued), 'task')} from {name}",
+                lambda c: c.api.upload_tasks_csv(content, dry_run=False, filename=name,
+                                                 target=c.target_id),
+                confirm=question,
+                done=lambda r: (f"{fmt.plain(r.inserted)} queued from {name}; "
+                                f"{fmt.plain(r.refused)} refused"),
+                read_back=read_back,
+                after=self._after_delete,
+            ),
+            start,
+        )  # fmt: skip
+
+
+MAX_CSV_BYTES = 1024 * 1024
+REFUSED_SHOWN = 8
+"""Refused rows listed in the question (the rest are counted)."""
+
+
+def csv_problem(text: str) -> str | None:
+    """Why the path typed is not a CSV file to upload (None: it is one)."""
+    if not text.strip():
+        return "Type the path of a CSV file"
+    path = Path(text.strip()).expanduser()
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        return f"Cannot read {path}: {exc.strerror or exc}"
+    if not path.is_file():
+        return f"{path} is not a file"
+    if size > MAX_CSV_BYTES:
+        return f"{path} is larger than 1 MiB (the platform's limit is not published; split it)"
+    return None
+
+
+def refused_lines(result: CsvUpload) -> list[str]:
+    refused = result.refused_rows()
+    lines = [f"row {fmt.plain(r.row)} ({fmt.plain(r.target)}): {fmt.plain(r.reason)}"
+             for r in refused[:REFUSED_SHOWN]]  # fmt: skip
+    if len(refused) > REFUSED_SHOWN:
+        lines.append(f"… and {counted(len(refused) - REFUSED_SHOWN, 'more row')} refused")
+    return lines
 
 
 def _when(task: OutboundTask, name: str) -> str:
