@@ -253,3 +253,24 @@ async def test_csv_dry_run_first_then_asks_counting_the_real_calls(
         assert len(sim_of(app).outbound) == 3
         assert "3 queued from calls.csv; 1 refused" in _status(app)
         assert shown(app, TasksScreen).table.row_count == 3
+
+
+async def test_a_page_with_tasks_not_ended_is_read_again_until_they_end(
+    make_app: MakeApp,
+) -> None:
+    clock = Clock()
+    app = _app(make_app, clock)
+    outbound.queue(sim_of(app), sim_of(app).accounts[AGENT], [{"target": "+15551230001"}],
+                   "call")  # fmt: skip
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = shown(app, TasksScreen)
+        assert [t.state for t in screen.table.records] == ["running"]
+        clock.now += 11
+        screen._watch()  # what the interval calls
+        await settle(pilot)
+        assert [t.state for t in screen.table.records] == ["finished"]
+        reads = sum(1 for r in sim_of(app).requests if r.path == "/api/v2/tasks")
+        screen._watch()  # every task ended: nothing more is read
+        await settle(pilot)
+        assert sum(1 for r in sim_of(app).requests if r.path == "/api/v2/tasks") == reads

@@ -7,7 +7,8 @@ the window of time (the tasks changed in the last hour, day, week), ``x`` clears
 ``a`` queues a call or text (the number checked as E.164 at its field, nothing sent on a
 bad value; then a question that says it places a real call); ``d`` deletes a pending
 task after a question; Enter shows the highlighted task whole; ``C`` opens Calls for
-the selected account, where an ended task's call is. ``u`` reads a CSV file of tasks
+the selected account, where an ended task's call is. While a task on the page has not
+ended, the page is read again every `WATCH_SECONDS`. ``u`` reads a CSV file of tasks
 (`POST /tasks/csv`): a dry run first, whose rows would-be-queued and refused are shown,
 then the question, which counts the real calls, then the real upload. The writing keys
 are gone on a read-only profile.
@@ -112,6 +113,17 @@ class TasksScreen(PagedScreen):
     def on_mount(self) -> None:
         self.table.focus()
         self._header()
+        self.set_interval(WATCH_SECONDS, self._watch)
+
+    def _watch(self) -> None:
+        """While a task on the page has not ended, read the page again (quietly), so a
+        queue is watched to its end; not while the screen is hidden or a read runs."""
+        if not self.is_current or not self.loaded:
+            return
+        if any(w.is_running and w.group == "tasks-load" for w in self.workers):
+            return
+        if any(not task.ended for task in self.table.records):
+            self.load_tasks(self.wanted, quiet=True)
 
     # ------------------------------------------------------------------ loading
 
@@ -370,6 +382,8 @@ class TasksScreen(PagedScreen):
         )  # fmt: skip
 
 
+WATCH_SECONDS = 5.0
+"""How often a page with tasks that have not ended is read again."""
 MAX_CSV_BYTES = 1024 * 1024
 REFUSED_SHOWN = 8
 """Refused rows listed in the question (the rest are counted)."""
