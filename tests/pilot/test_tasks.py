@@ -274,3 +274,16 @@ async def test_a_page_with_tasks_not_ended_is_read_again_until_they_end(
         screen._watch()  # every task ended: nothing more is read
         await settle(pilot)
         assert sum(1 for r in sim_of(app).requests if r.path == "/api/v2/tasks") == reads
+
+
+async def test_l_shows_the_limits_as_sent(make_app: MakeApp) -> None:
+    app = _app(make_app)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("l")
+        await settle(pilot)
+        modal = app.screen
+        assert isinstance(modal, TextModal)
+        assert "daily.calls: 100" in modal.text
+        assert "businessHours.timezone: UTC" in modal.text
+        assert "cooldowns.calls: 86400" in modal.text

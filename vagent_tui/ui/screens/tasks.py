@@ -7,7 +7,8 @@ the window of time (the tasks changed in the last hour, day, week), ``x`` clears
 ``a`` queues a call or text (the number checked as E.164 at its field, nothing sent on a
 bad value; then a question that says it places a real call); ``d`` deletes a pending
 task after a question; Enter shows the highlighted task whole; ``C`` opens Calls for
-the selected account, where an ended task's call is. While a task on the page has not
+the selected account, where an ended task's call is; ``l`` shows the task limits as
+the platform sent them. While a task on the page has not
 ended, the page is read again every `WATCH_SECONDS`. ``u`` reads a CSV file of tasks
 (`POST /tasks/csv`): a dry run first, whose rows would-be-queued and refused are shown,
 then the question, which counts the real calls, then the real upload. The writing keys
@@ -76,6 +77,8 @@ class TasksScreen(PagedScreen):
         Binding("s", "state", "State", id="tasks.state", tooltip="Cycle the state shown"),
         Binding("t", "window", "Time", id="tasks.window",
                 tooltip="Cycle the window: any time, last hour, day, week"),
+        Binding("l", "limits", "Limits", id="tasks.limits",
+                tooltip="The task limits: business hours, daily caps, cooldowns, concurrency"),
         Binding("x", "clear_filters", "Clear", id="tasks.clear", tooltip="Clear the filters"),
         calls_binding("tasks", "The calls of the selected account (ended tasks are there)"),
         filter_binding("tasks"),  # last: the footer drops it first
@@ -216,6 +219,25 @@ class TasksScreen(PagedScreen):
 
     async def action_calls(self) -> None:
         await show_calls(self, self.connection.target_id)
+
+    # ------------------------------------------------------------------ limits
+
+    @work(exclusive=True, group="tasks-limits", exit_on_error=False)
+    async def action_limits(self) -> None:
+        """Every field of ``GET /tasks/limits`` as the platform sent it, with today's
+        counts beside the daily caps."""
+        ok, limits = await self.load(lambda c: c.api.get_task_limits(target=c.target_id),
+                                     note="Reading the task limits")  # fmt: skip
+        if not ok or limits is None:
+            return
+        self.status.clear()
+        body = limits.body().get("limits")
+        lines = limit_lines(body if isinstance(body, dict) else limits.body())
+        who = who_of(self, with_id=True)
+        note = ("As the platform sent them; a platform may hold calls outside the business "
+                "hours and refuse tasks past a daily cap.")  # fmt: skip
+        self.app.push_screen(TextModal(f"Task limits of {who}", "\n".join(lines) or "—",
+                                       note=note))  # fmt: skip
 
     # ------------------------------------------------------------------ detail
 
@@ -411,6 +433,20 @@ def refused_lines(result: CsvUpload) -> list[str]:
              for r in refused[:REFUSED_SHOWN]]  # fmt: skip
     if len(refused) > REFUSED_SHOWN:
         lines.append(f"… and {counted(len(refused) - REFUSED_SHOWN, 'more row')} refused")
+    return lines
+
+
+def limit_lines(value: Any, prefix: str = "") -> list[str]:
+    """``name: value`` lines of a limits object, nested names dotted."""
+    if not isinstance(value, dict):
+        return [f"{prefix}: {fmt.plain(value)}"] if prefix else []
+    lines: list[str] = []
+    for key, item in value.items():
+        name = f"{prefix}.{key}" if prefix else str(key)
+        if isinstance(item, dict):
+            lines += limit_lines(item, name)
+        else:
+            lines.append(f"{name}: {fmt.plain(item)}")
     return lines
 
 
