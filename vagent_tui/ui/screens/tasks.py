@@ -375,14 +375,17 @@ class TasksScreen(PagedScreen):
             return
         calls = sum(1 for r in queued if r.type != "text")
         texts = len(queued) - calls
+        what = " and ".join(
+            part for part in (counted(calls, "real call") if calls else "",
+                              counted(texts, "real text") if texts else "") if part
+        )  # fmt: skip
         body = (f"{name}: {counted(len(queued), 'row')} of {len(result.rows)} would be queued "
-                f"from the agent of {who}: {counted(calls, 'real call')} and "
-                f"{counted(texts, 'real text')}, placed within the business hours and daily "
-                f"limits. Phones will ring.")  # fmt: skip
+                f"from the agent of {who}: {what}, placed within the business hours and daily "
+                "limits. Phones will ring.")  # fmt: skip
         if refused:
             body += "\n\nRefused (not queued):\n" + "\n".join(refused)
-        question = ConfirmModal(f"Place {counted(calls, 'real call')}", body,
-                                confirm_label=f"Queue {len(queued)}")  # fmt: skip
+        title = f"Place {counted(calls, 'real call')}" if calls else f"Send {what}"
+        question = ConfirmModal(title, body, confirm_label=f"Queue {len(queued)}")
 
         async def read_back(c: Connection) -> str:
             page = await c.api.list_tasks(target=c.target_id)
