@@ -75,3 +75,13 @@ _.set_filters  # the pager, when the filters change
 _.gap  # the follower: a page was missed between two polls
 _.EVENT_TYPES  # the simulator's call mix, checked against its patterns
 _.STATUSES
+
+# Outbound tasks (api/task_models.py): a task's fields as the platform names them, read by
+# the detail (the model's wire()) and by tests; request fields a form fills by keyword.
+_.started_at
+_.finished_at
+_.log_id
+_.greeting
+_.external_task_id
+_.inserted
+_.valid  # CsvUpload: the rows the platform found valid, as it says

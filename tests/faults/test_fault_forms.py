@@ -217,6 +217,49 @@ async def scope_case(pilot: Pilot[None], kind: str, n: int) -> None:
     assert name in [a.name for a in sim_of(app).children(1000)]
 
 
+async def ask_then_confirm(pilot: Pilot[None], widget_id: str) -> None:
+    """Submit a form that asks first: its write waits for the answer, so no idle before."""
+    from vagent_tui.ui.dialogs import ConfirmModal
+
+    pilot.app.screen.query_one(widget_id).focus()
+    await pilot.pause()
+    await pilot.press("enter")
+    for _ in range(100):
+        if isinstance(pilot.app.screen, ConfirmModal):
+            break
+        await pilot.pause(0.02)
+    assert isinstance(pilot.app.screen, ConfirmModal)
+    await pilot.click("#confirm")
+    await idle(pilot)
+
+
+async def tasks_case(pilot: Pilot[None], kind: str, n: int) -> None:
+    """A task: asked first (the question sends nothing), then sent once under the fault."""
+    app = pilot.app
+    faults = sim_of(app).faults
+    await pilot.press("a")
+    await idle(pilot)
+    form = app.screen
+    number = f"+1555123{n:04d}"
+    form.query_one("#form-target", Input).value = number
+    form.query_one("#form-context", Input).value = f"fault {kind}"
+    await pilot.pause()
+    typed = values(form, ("#form-target", "#form-context"))
+    faults.set(kind)
+    await ask_then_confirm(pilot, "#form-target")
+    assert app.screen is form
+    assert_error(str(form.query_one("#form-error", Label).content), kind)
+    assert values(form, ("#form-target", "#form-context")) == typed
+    faults.lift()
+    if kind not in STOPPED:
+        await pilot.press("escape")
+        await idle(pilot)
+        return
+    await ask_then_confirm(pilot, "#form-submit")
+    assert app.screen is not form, str(form.query_one("#form-error", Label).content)
+    assert number in [t["target"] for t in sim_of(app).outbound.values()]
+
+
 Case = Callable[[Any, str, int], Awaitable[None]]
 FORMS: dict[str, Case] = {
     "tokens": tokens_case,
@@ -225,12 +268,15 @@ FORMS: dict[str, Case] = {
     "members": members_case,
     "billing": billing_case,
     "scope": scope_case,
+    "tasks": tasks_case,
 }
+ACCOUNTS = {"tasks": 1111}
+"""Forms that act for an agent account: the screen opens on it."""
 
 
 @pytest.mark.parametrize("screen", list(FORMS))
 async def test_form_keeps_input_under_faults(screen: str) -> None:
-    app = faulty_app(screen)
+    app = faulty_app(screen, account=ACCOUNTS.get(screen))
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await idle(pilot)
         for n, kind in enumerate(KINDS):

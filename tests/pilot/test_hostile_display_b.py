@@ -1,4 +1,4 @@
-"""Hostile platform text on Tokens, SIP, Webhooks, Computer Agents and Migrations.
+"""Hostile platform text on Tokens, SIP, Webhooks, Computer Agents, Migrations and Tasks.
 
 The same planted strings as tests/pilot/test_hostile_display.py: escape sequences,
 markup that would run an action or end the app, a bidi override, a newline. Each screen
@@ -133,3 +133,25 @@ async def test_relay_headers_and_form_are_inert(make_app: MakeApp) -> None:
         assert "cannot be shown as they are" in form.subtitle
         no_raw_controls(screen_text(app))
         assert app.is_running
+
+
+async def test_task_targets_results_and_detail_are_inert(make_app: MakeApp) -> None:
+    from vagent_tui.sim import outbound
+    from vagent_tui.ui.dialogs import TextModal
+
+    app = make_app("tasks", account=1111)
+    sim = sim_of(app)
+    outbound.queue(sim, sim.accounts[1111], [{"target": "+15551230001"}], "call")
+    for task in sim.outbound.values():
+        task["target"] = HOSTILE  # what a platform could send back
+        task["context"] = HOSTILE
+    calls = watch_actions(app)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(pilot)
+        text = screen_text(app)
+        assert SHOWN in text
+        no_raw_controls(text)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, TextModal)
+        assert calls == [] and app.is_running

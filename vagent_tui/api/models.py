@@ -111,13 +111,30 @@ if TYPE_CHECKING:
         mask_secret,
         party,
     )
+    from vagent_tui.api.task_models import (
+        ENDED_STATES,
+        TASK_STATES,
+        CsvRow,
+        CsvUpload,
+        OutboundCallRequest,
+        OutboundSmsRequest,
+        OutboundTask,
+        QueuedTasks,
+        TaskPage,
+        TaskQuery,
+        TaskRequest,
+        TaskStats,
+        check_e164,
+    )
     from vagent_tui.api.usage_models import OpenReply, UsageQuery
 
 # The public names, the re-exported ones included: a strict type checker takes an import
 # for a re-export only when `__all__` lists it.
 __all__ = [
+    "ENDED_STATES",
     "FINAL_STATUSES",
     "MEMBER_ROLES",
+    "TASK_STATES",
     "WEBHOOK_TYPES",
     "Account",
     "AccountAvailability",
@@ -136,6 +153,8 @@ __all__ = [
     "ConversationMessage",
     "ConversationRef",
     "CreatedVersion",
+    "CsvRow",
+    "CsvUpload",
     "DialogTurn",
     "EffectiveReportingField",
     "Envelope",
@@ -162,7 +181,11 @@ __all__ = [
     "NewReseller",
     "OpenReply",
     "OrganizationUpdate",
+    "OutboundCallRequest",
+    "OutboundSmsRequest",
+    "OutboundTask",
     "Published",
+    "QueuedTasks",
     "RecordingStartRequest",
     "RelayConfig",
     "RelayRequest",
@@ -182,6 +205,10 @@ __all__ = [
     "StagingWrite",
     "StatusChange",
     "Suggestion",
+    "TaskPage",
+    "TaskQuery",
+    "TaskRequest",
+    "TaskStats",
     "Template",
     "TitleChange",
     "TitleRequest",
@@ -196,6 +223,7 @@ __all__ = [
     "WebhookRequest",
     "WorkflowRecording",
     "WorkspaceFile",
+    "check_e164",
     "check_http_url",
     "check_ip",
     "check_octal_mode",
@@ -238,6 +266,11 @@ _REEXPORTED = dict.fromkeys(
      "Webhook", "RelayType", "RelayConfig", "Envelope", "mask_secret", "party", "InboxRoom",
      "InboxPage", "AgentReview", "Suggestion", "Member", "SettingsChange"),
     "vagent_tui.api.resources",
+) | dict.fromkeys(
+    ("ENDED_STATES", "TASK_STATES", "CsvRow", "CsvUpload", "OutboundCallRequest",
+     "OutboundSmsRequest", "OutboundTask", "QueuedTasks", "TaskPage", "TaskQuery",
+     "TaskRequest", "TaskStats", "check_e164"),
+    "vagent_tui.api.task_models",
 ) | dict.fromkeys(("OpenReply", "UsageQuery"), "vagent_tui.api.usage_models")  # fmt: skip
 
 

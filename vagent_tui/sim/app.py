@@ -75,7 +75,8 @@ _LAZY_MODULES = (
     "routes_agents",
     "routes_staging",
     "routes_admin",
-    "routes_usage",
+    "routes_usage",  # before routes_tasks: /tasks/limits is not a task id
+    "routes_tasks",
     "routes_computer",
     "routes_templates",
     "routes_logs",  # before routes_messages: /messages/recent is not a room id

@@ -47,6 +47,24 @@ RESERVED = frozenset({
 """Query parameters that are not filters."""
 
 
+def _ended_tasks(ctx: Ctx, query: calls.Query) -> list[dict[str, Any]]:
+    """The conversations ended outbound tasks left (`vagent_tui.sim.outbound`) that the
+    query matches: served before the computed history, newest first."""
+    if not ctx.state.outbound:
+        return []
+    from vagent_tui.sim import outbound
+
+    f = query.filters
+    pairs = (*f.patterned, *f.accounts, *f.named, *f.generic)
+    accounts = {a.id for a in query.agents}
+    out = []
+    for log in outbound.ended_logs(ctx.state, accounts, query.lo, query.hi):
+        if all(calls.text_of(calls.lookup(log, k)[1]) == v and calls.lookup(log, k)[0]
+               for k, v in pairs):  # fmt: skip
+            out.append(log)
+    return out
+
+
 def _query(ctx: Ctx) -> tuple[calls.Query, list[str] | None]:
     q = ctx.query
     now = int(ctx.state.now())
@@ -85,11 +103,14 @@ async def logs(ctx: Ctx) -> Reply:
     query, fields = _query(ctx)
     if fmt == "csv":
         return _csv(ctx, query, fields)
-    total = query.total()
-    logs_ = [
+    ended = _ended_tasks(ctx, query)
+    total = query.total() + len(ended)
+    start = (page - 1) * size
+    logs_ = [calls.project(log, fields) for log in ended[start : start + size]]
+    logs_ += [
         calls.project(calls.entry(agent, n, query.step), fields)
-        for agent, n in query.page((page - 1) * size, size)
-    ]
+        for agent, n in query.page(max(0, start - len(ended)), size - len(logs_))
+    ] if len(logs_) < size else []  # fmt: skip
     pages = (total + size - 1) // size
     reply: dict[str, Any] = {
         "success": True,
@@ -169,6 +190,14 @@ async def batch(ctx: Ctx) -> Reply:
                             "message": "roomId and uuid are required"})  # fmt: skip
             continue
         found = calls.find(ctx.state, agents, room_id, uuid)
+        if found is None and ctx.state.outbound:
+            from vagent_tui.sim import outbound
+
+            record = outbound.conversation(ctx.state, room_id, uuid, set(agents.by_id))
+            if record is not None:
+                results.append({"success": True, "roomId": room_id, "uuid": uuid,
+                                "message": "Success", "conversation": [record]})  # fmt: skip
+                continue
         if found is None:
             results.append({"success": False, "roomId": room_id, "uuid": uuid,
                             "message": "Conversation not found"})  # fmt: skip

@@ -32,7 +32,6 @@ PLANS: dict[str, dict[str, Any]] = {
     "enterprise": {"name": "Enterprise", "price": 499,
                    "includes": {"minutes": 50000, "texts": 100000}},
 }  # fmt: skip
-DAILY_LIMITS = {"calls": 100, "texts": 200, "tasks": 300}
 
 
 def _day(account_id: int, when: date) -> dict[str, int]:
@@ -169,24 +168,17 @@ async def product_plan(ctx: Ctx) -> dict[str, Any]:
 
 
 async def daily_counts(ctx: Ctx) -> dict[str, Any]:
+    from vagent_tui.sim import outbound
+
     today = _today(ctx)
-    values = _day(ctx.target.id, today)
-    counts = {"calls": values["calls"], "texts": values["texts"], "tasks": values["tasks"]}
+    counts = outbound.used(ctx.state, ctx.target.id, today)
     return {"success": True, "counts": {**counts, "date": today.isoformat()}}
 
 
 async def task_limits(ctx: Ctx) -> dict[str, Any]:
-    ctx.target  # noqa: B018 -- validates targetAccountId
-    return {
-        "success": True,
-        "limits": {
-            "businessHours": {"timezone": "America/Chicago", "days": [1, 2, 3, 4, 5],
-                              "start": "09:00", "end": "17:00"},
-            "daily": dict(DAILY_LIMITS),
-            "concurrencyPerRun": 10,
-            "cooldowns": {"calls": 86400, "texts": 300},
-        },
-    }  # fmt: skip
+    from vagent_tui.sim import outbound
+
+    return {"success": True, "limits": outbound.limits_of(ctx.state, ctx.target.id)}
 
 
 ROUTES = [

@@ -210,6 +210,10 @@ class SimState:
     adr: dict[int, dict[str, Any]] = field(default_factory=dict)
     templates: dict[str, dict[str, Any]] = field(default_factory=dict)
     tasks: dict[str, dict[str, Any]] = field(default_factory=dict)
+    outbound: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Outbound tasks by id (`vagent_tui.sim.outbound`): calls and texts queued."""
+    task_limits: dict[int, dict[str, Any]] = field(default_factory=dict)
+    """An account's task limits where they are not `outbound.DEFAULT_LIMITS`."""
     recordings: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
     sessions: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
     files: dict[int, dict[str, dict[str, Any]]] = field(default_factory=dict)

@@ -108,6 +108,13 @@ SCREENS: tuple[ScreenInfo, ...] = (
         "Calls and messages: filter, transcripts, follow, export",
     ),
     ScreenInfo(
+        "tasks",
+        "",
+        "Tasks",
+        _P + "tasks:TasksScreen",
+        "Outbound calls and texts: states, today's counts, queue one, delete a pending one",
+    ),
+    ScreenInfo(
         "billing",
         "",
         "ADR export",

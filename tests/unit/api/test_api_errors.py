@@ -514,6 +514,16 @@ WRITES = [
         lambda c: c.update_account(3, m.AccountUpdate(active=True)), id="POST-updateAccount"
     ),
     pytest.param(lambda c: c.delete_organization(2, 3), id="DELETE-organization"),
+    pytest.param(
+        lambda c: c.place_call(m.OutboundCallRequest(target="+15551230001")), id="POST-outboundCall"
+    ),
+    pytest.param(
+        lambda c: c.send_text(m.OutboundSmsRequest(target="+15551230001", content="Hi")),
+        id="POST-outboundSms",
+    ),
+    pytest.param(lambda c: c.create_task(m.TaskRequest(target="+15551230001")), id="POST-task"),
+    pytest.param(lambda c: c.delete_task("task-1"), id="DELETE-task"),
+    pytest.param(lambda c: c.upload_tasks_csv(b"target\n", dry_run=True), id="POST-tasks-csv"),
 ]
 
 

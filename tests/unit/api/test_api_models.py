@@ -720,3 +720,34 @@ def test_a_settings_change_with_nulls_and_reasons() -> None:
     )  # fmt: skip
     assert reply.updated_settings == [] and reply.failed_settings == ["externalAccountId"]
     assert reply.reason("externalAccountId") == "is already used" and reply.reason("x") == ""
+
+
+@pytest.mark.parametrize("number", ["5551230001", "+0551230001", "+1 555 123 0001", "+1555",
+                                    "+1555123000112345", ""])  # fmt: skip
+def test_outbound_requests_refuse_a_number_not_in_e164(number: str) -> None:
+    for model in (m.OutboundCallRequest, m.TaskRequest):
+        with pytest.raises(ValidationError) as info:
+            model(target=number)
+        assert info.value.errors()[0]["loc"] == ("target",)
+
+
+def test_outbound_requests_wire_leaves_empty_fields_out() -> None:
+    call = m.OutboundCallRequest(target=" +15551230001 ", context="", greeting="Hi")
+    assert call.wire() == {"target": "+15551230001", "greeting": "Hi"}
+    text = m.TaskRequest(type="text", target="+15551230001", content="Hello")
+    assert text.wire() == {"target": "+15551230001", "type": "text", "content": "Hello"}
+
+
+def test_a_text_needs_its_message() -> None:
+    with pytest.raises(ValidationError) as info:
+        m.TaskRequest(type="text", target="+15551230001")
+    assert info.value.errors()[0]["loc"] == ("content",)
+    with pytest.raises(ValidationError):
+        m.OutboundSmsRequest(target="+15551230001", content="")
+
+
+def test_task_query_params_leave_unset_out() -> None:
+    assert m.TaskQuery().params() == {"limit": 50, "offset": 0, "sort": "createdAt",
+                                      "order": "desc"}  # fmt: skip
+    with pytest.raises(ValidationError):
+        m.TaskQuery(sort="name")  # type: ignore[arg-type]

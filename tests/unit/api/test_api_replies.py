@@ -63,6 +63,7 @@ async def test_a_reply_without_its_list_is_not_an_empty_list(
         (lambda c: c.list_webhooks(), "webhooks"),
         (lambda c: c.list_sip_whitelist(), "whitelist"),
         (lambda c: c.list_members(), "members"),
+        (lambda c: c.list_tasks(), "tasks"),
         (lambda c: c.list_tokens(), "tokens"),
         (lambda c: c.list_templates(), "templates"),
         (lambda c: c.list_accounts(1110), "accounts"),

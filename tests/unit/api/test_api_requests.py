@@ -434,6 +434,60 @@ CASES = [
         "/api/v2/tasks/limits",
     ),
     Case(
+        "place_call",
+        lambda c, t: c.place_call(m.OutboundCallRequest(target="+15551230001"), target=t),
+        "POST",
+        "/api/v2/agent/outboundCall",
+        body={"target": "+15551230001"},
+    ),
+    Case(
+        "send_text",
+        lambda c, t: c.send_text(
+            m.OutboundSmsRequest(target="+15551230001", content="Hi", context="test"), target=t
+        ),
+        "POST",
+        "/api/v2/agent/outboundSms",
+        body={"target": "+15551230001", "content": "Hi", "context": "test"},
+    ),
+    Case(
+        "list_tasks",
+        lambda c, t: c.list_tasks(
+            m.TaskQuery(limit=20, offset=40, since=5, sort="updatedAt", state="pending"), target=t
+        ),
+        "GET",
+        "/api/v2/tasks",
+        params={
+            "limit": "20",
+            "offset": "40",
+            "since": "5",
+            "sort": "updatedAt",
+            "order": "desc",
+            "state": "pending",
+        },
+    ),
+    Case("get_task_stats", lambda c, t: c.get_task_stats(target=t), "GET", "/api/v2/tasks/stats"),
+    Case(
+        "get_task",
+        lambda c, t: c.get_task("task-1", target=t),
+        "GET",
+        "/api/v2/tasks/task-1",
+    ),
+    Case(
+        "create_task",
+        lambda c, t: c.create_task(
+            m.TaskRequest(target="+15551230001", scheduled_for=1_800_000_000), target=t
+        ),
+        "POST",
+        "/api/v2/tasks",
+        body={"target": "+15551230001", "scheduledFor": 1_800_000_000, "type": "call"},
+    ),
+    Case(
+        "delete_task",
+        lambda c, t: c.delete_task("task-1", target=t),
+        "DELETE",
+        "/api/v2/tasks/task-1",
+    ),
+    Case(
         "recent_messages",
         lambda c, t: c.recent_messages(target=t),
         "GET",
@@ -672,6 +726,7 @@ def test_every_public_method_has_a_case() -> None:
     # request and get carry the others' requests; the rest send nothing
     plumbing = {"request", "get", "aclose", "uses_token", "backoff_delay", "stream_get", "redact"}
     covered = {case.id.removesuffix("_paged") for case in CASES} | {"upload_file"}
+    covered |= {"upload_tasks_csv"}  # multipart: its own test below
     covered |= {"list_junk_rooms", "list_versions", "migrate", "set_adr_export"}
     missing = public - plumbing - covered
     assert not missing, f"methods without a request-shape case: {sorted(missing)}"
@@ -681,7 +736,7 @@ EVERY_LIST = {
     "success": True,
     **{key: [] for key in ("voices", "functions", "versions", "tokens", "whitelist", "webhooks",
                            "types", "configs", "accounts", "resellers", "organizations", "files",
-                           "templates", "rooms", "messages", "members")},
+                           "templates", "rooms", "messages", "members", "tasks")},
 }  # fmt: skip
 """A reply holding every list the client reads, empty (a reply without its list is refused)."""
 
@@ -878,3 +933,19 @@ def test_the_default_transport_is_aiohttps_pool_unless_a_proxy_or_a_choice_says_
     monkeypatch.delenv("HTTPS_PROXY")
     monkeypatch.setenv("VAGENT_TRANSPORT", "httpx")
     assert default_transport() is None
+
+
+@pytest.mark.parametrize("dry_run", [True, False])
+async def test_tasks_csv_is_multipart_with_dry_run(make_client: MakeClient, dry_run: bool) -> None:
+    recorder = Recorder()
+    client = make_client(recorder)
+
+    await client.upload_tasks_csv(b"target\n+15551230001\n", dry_run=dry_run, target=TARGET)
+
+    request = recorder.last
+    assert (request.method, request.url.path) == ("POST", "/api/v2/tasks/csv")
+    assert_credential(request)
+    assert query(request)["targetAccountId"] == [str(TARGET)]
+    fields = multipart_fields(request)
+    assert fields["dryRun"] == (None, b"true" if dry_run else b"false")
+    assert fields["csv"] == ("tasks.csv", b"target\n+15551230001\n")

@@ -285,3 +285,45 @@ async def test_nothing_updated_is_an_error_with_the_platforms_message(
     with pytest.raises(ApiError) as info:
         await client.update_account(3, m.AccountUpdate(active=True))
     assert info.value.message == "No settings updated"
+
+
+async def test_tasks_with_nulls_numbers_and_unknown_states_are_kept(
+    make_client: MakeClient,
+) -> None:
+    tasks = [
+        None,
+        {"id": 7, "state": "queued-by-carrier", "target": None, "createdAt": 1_800_000_000_000},
+        {"id": "t-2", "state": None, "scheduledFor": "tomorrow", "extra": {"a": 1}},
+    ]
+    client = make_client(Recorder(ok({"success": True, "total": "2", "tasks": tasks})))
+
+    page = await client.list_tasks()
+
+    assert [t.key for t in page.tasks] == ["7", "t-2"]
+    assert page.tasks[0].state_text == "queued-by-carrier" and not page.tasks[0].ended
+    assert page.tasks[0].when("created_at") is not None  # milliseconds read alike
+    assert page.tasks[1].state_text == "" and page.tasks[1].when("scheduled_for") is None
+
+
+async def test_task_stats_of_another_shape_count_nothing(make_client: MakeClient) -> None:
+    odd = make_client(Recorder(ok({"success": True, "byState": [1, 2]})))
+    some = make_client(Recorder(ok({"byState": {"pending": 2, "odd": "x", "done": True}})))
+
+    assert (await odd.get_task_stats()).counts() == {}
+    assert (await some.get_task_stats()).counts() == {"pending": 2}
+
+
+async def test_one_task_as_a_record_or_at_the_top_level(make_client: MakeClient) -> None:
+    nested = make_client(Recorder(ok({"success": True, "task": {"id": "t-1", "state": "pending"}})))
+    flat = make_client(Recorder(ok({"success": True, "id": "t-1", "state": "pending"})))
+
+    assert (await nested.get_task("t-1")).pending
+    assert (await flat.get_task("t-1")).key == "t-1"
+
+
+async def test_a_queued_reply_without_tasks_is_read(make_client: MakeClient) -> None:
+    client = make_client(Recorder(ok({"success": True, "message": "Outbound call initiated."})))
+
+    queued = await client.place_call(m.OutboundCallRequest(target="+15551230001"))
+
+    assert queued.tasks == [] and queued.inserted is None

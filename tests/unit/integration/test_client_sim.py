@@ -475,3 +475,53 @@ async def test_provisioning_refused_out_of_reach_and_to_a_member(client: Platfor
     with pytest.raises(ApiError) as org_key:
         await other(client, "demo-org").update_account(1112, m.AccountUpdate(active=False))
     assert org_key.value.status == 403
+
+
+# ----------------------------------------------------------------------------- outbound tasks
+
+
+async def test_outbound_call_task_lifecycle_and_call_log(
+    client: PlatformClient, clock: Clock
+) -> None:
+    queued = await client.place_call(m.OutboundCallRequest(target="+15551230001"), target=AGENT)
+    assert queued.inserted == 1 and len(queued.tasks) == 1
+    task_id = queued.tasks[0].key
+    assert (await client.get_task(task_id, target=AGENT)).state == "running"
+    clock.now += 11
+    done = await client.get_task(task_id, target=AGENT)
+    assert done.state == "finished" and done.ended
+    page = await client.list_tasks(m.TaskQuery(limit=5), target=AGENT)
+    assert page.total == 1 and page.tasks[0].key == task_id
+    stats = await client.get_task_stats(target=AGENT)
+    assert stats.counts()["finished"] == 1
+    logs = await client.list_logs(page_size=5, target=AGENT)
+    assert logs.logs[0].id == done.log_id
+
+
+async def test_tasks_create_delete_and_errors(client: PlatformClient, clock: Clock) -> None:
+    made = await client.create_task(
+        m.TaskRequest(target="+15551230002", scheduled_for=int(clock.now) + 600), target=AGENT
+    )
+    assert made.pending
+    await client.delete_task(made.key, target=AGENT)
+    with pytest.raises(ApiError) as gone:
+        await client.get_task(made.key, target=AGENT)
+    assert gone.value.status == 404 and gone.value.message == "Task not found"
+    with pytest.raises(ApiError) as no_agent:
+        await client.place_call(m.OutboundCallRequest(target="+15551230001"), target=ORG)
+    assert no_agent.value.status == 400
+    text = await client.send_text(
+        m.OutboundSmsRequest(target="+15551230003", content="Hi"), target=AGENT
+    )
+    assert text.tasks[0].type == "text"
+
+
+async def test_tasks_csv_dry_run_then_for_real(client: PlatformClient) -> None:
+    rows = "target,type,message\n" + "".join(f"+1555123{n:04d},call,\n" for n in range(3))
+    rows += "not-a-number!,call,\n+15551239999,text,\n"
+    dry = await client.upload_tasks_csv(rows.encode(), dry_run=True, target=AGENT)
+    assert (dry.valid, dry.refused, len(dry.queued_rows()), len(dry.refused_rows())) == (3, 2, 3, 2)
+    assert sim_of(client).outbound == {}
+    real = await client.upload_tasks_csv(rows.encode(), dry_run=False, target=AGENT)
+    assert real.inserted == 3 and len(real.tasks) == 3
+    assert len(sim_of(client).outbound) == 3

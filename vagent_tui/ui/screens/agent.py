@@ -34,14 +34,16 @@ from vagent_tui.ui.dialogs import PromptModal
 from vagent_tui.ui.failures import next_step
 from vagent_tui.ui.format import fmt_datetime, joined
 from vagent_tui.ui.palette import BADGE_OK, BADGE_WARN, FAILED, WARN
-from vagent_tui.ui.safety import WRITES, Key
+from vagent_tui.ui.safety import DESTRUCTIVE, WRITES, Key
 from vagent_tui.ui.screens.agent_changes import AgentChanges, title_problem
+from vagent_tui.ui.screens.base import who_of
 from vagent_tui.ui.screens.calls_link import calls_binding, show_calls
 from vagent_tui.ui.text import inert, safe
 from vagent_tui.ui.widgets.account_info import kind_name
 from vagent_tui.ui.widgets.agent_view import AgentView, ScrollPane
 from vagent_tui.ui.widgets.status import describe_error, token_refused
 from vagent_tui.ui.widgets.tables import ROW_CAP, SafeTable, left_out, row_table
+from vagent_tui.ui.widgets.test_call import CallTestModal
 from vagent_tui.ui.writes import Write, Written
 from vagent_tui.words import counted, noun_for
 
@@ -73,6 +75,8 @@ class AgentScreen(AgentChanges):
         calls_binding("agent", "The calls of this agent account"),
         Binding("R", "review", "Review", id="agent.review",
                 tooltip="Ask the platform to review staging: each suggestion beside the text"),
+        Key("T", "test_call", "Test call", id="agent.test-call", does=DESTRUCTIVE,
+            tooltip="Place a real test call or text from this agent (asks first)"),
     ]  # fmt: skip
 
     def __init__(self) -> None:
@@ -109,6 +113,18 @@ class AgentScreen(AgentChanges):
     async def action_calls(self) -> None:
         await show_calls(self, self.connection.target_id)
 
+    def action_test_call(self) -> None:
+        if not self.connection.is_agent_selected:
+            self.status.info("Select a voice agent account on the Scope screen (1) first")
+            return
+
+        async def opened(account: int | None) -> None:
+            if account is not None:
+                await show_calls(self, account)
+
+        who = who_of(self, with_id=True)
+        self.app.push_screen(CallTestModal(who=who), opened)
+
     @property
     def versions_table(self) -> SafeTable:
         return self.query_one("#agent-versions", SafeTable)
@@ -128,6 +144,7 @@ class AgentScreen(AgentChanges):
             "revert",
             "save_version",
             "restore",
+            "test_call",
         ):
             return not self.has_class("-no-agent")
         return True

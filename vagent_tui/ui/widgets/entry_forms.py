@@ -37,13 +37,14 @@ from vagent_tui.api.models import (
     RelayRequest,
     Request,
     SipEntryRequest,
+    TaskRequest,
     TokenRequest,
     WebhookRequest,
     header_lines,
     parse_header_lines,
 )
 from vagent_tui.ui.css import stylesheet
-from vagent_tui.ui.dialogs import MODAL_CSS, ReviewModal
+from vagent_tui.ui.dialogs import MODAL_CSS, ConfirmModal, ReviewModal
 from vagent_tui.ui.text import inert, safe
 from vagent_tui.ui.widgets.form import FormField, errors_by_field, first_invalid, show_errors
 from vagent_tui.ui.widgets.status import StatusReport, describe_error
@@ -289,6 +290,67 @@ class WebhookForm(FormModal):
             "label": self.value("label"),
         }
         return build(WebhookRequest, values, "url", "type")
+
+
+class TaskForm(FormModal):
+    """A call or text task: the number (E.164), the text of a text, context, when."""
+
+    TITLE_TEXT = "Queue an outbound call or text"
+    CONFIRM = "Queue"
+
+    def __init__(self, send: Send, *, who: str, now: Callable[[], float], **kwargs: Any) -> None:
+        super().__init__(send, **kwargs)
+        self.who = who
+        self.now = now
+
+    def make_fields(self) -> Iterable[FormField]:
+        kinds: Select[str] = Select(
+            [("call", "call"), ("text", "text")], value="call", allow_blank=False,
+            id="form-type", compact=True,
+        )  # fmt: skip
+        yield FormField("Type", kinds, name="type", hint="a call or a text")
+        yield FormField("Number", _input("target", "+15551234567"), name="target", hint="E.164")
+        yield FormField("Message", _input("content", "Your appointment is tomorrow at 10"),
+                        name="content", hint="texts only")  # fmt: skip
+        yield FormField("Context", _input("context", "Follow-up on the demo request"),
+                        name="context", hint="optional")  # fmt: skip
+        yield FormField("Start in", _input("start_in", "0"), name="start_in",
+                        hint="minutes; empty: now")  # fmt: skip
+
+    def build_request(self) -> TaskRequest:
+        values: dict[str, Any] = {
+            "type": self.value("type") or "call",
+            "target": self.value("target"),
+            "context": self.value("context"),
+        }
+        if values["type"] == "text":
+            values["content"] = self.value("content")
+        errors: dict[str, str] = {}
+        minutes = self.value("start_in").strip()
+        if minutes:
+            if not minutes.isdigit() or int(minutes) > 60 * 24 * 365:
+                errors["start_in"] = "whole minutes from now (0 to 525600)"
+            elif int(minutes):
+                values["scheduled_for"] = int(self.now()) + int(minutes) * 60
+        try:
+            request = build(TaskRequest, values, "target")
+        except FormErrors as exc:
+            raise FormErrors({**exc.errors, **errors}) from None
+        if errors:
+            raise FormErrors(errors)
+        return request
+
+    def confirm_for(self, request: Request) -> Confirm:
+        assert isinstance(request, TaskRequest)
+        if request.type == "text":
+            title, what = "Send a real text", f"sends a real text message to {request.target}"
+        else:
+            title, what = "Place a real call", f"places a real phone call to {request.target}"
+        when = "at its scheduled time" if request.scheduled_for else "as soon as it can"
+        body = (f"This {what} from {self.who}, {when} (within the account's business "
+                "hours and daily limits).\nSomeone's phone will ring. Go ahead?")  # fmt: skip
+        return ConfirmModal(title, body, confirm_label="Place call" if request.type == "call"
+                            else "Send text")  # fmt: skip
 
 
 def _roles(current: str = "admin") -> Select[str]:

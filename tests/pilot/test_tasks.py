@@ -1,0 +1,289 @@
+"""Tasks screen: the list with its counts, filters, add (E.164 at the field, a question
+that says it places a real call), delete asked first, an unknown outcome read back, a
+read-only profile."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.pilot import Pilot
+from textual.widgets import Input, Select, Static
+
+from tests.helpers import MakeApp, settle, shown, sim_of
+from vagent_tui.services.connect import demo_client
+from vagent_tui.sim import outbound
+from vagent_tui.ui.app import VagentApp
+from vagent_tui.ui.dialogs import ConfirmModal, PromptModal, TextModal
+from vagent_tui.ui.screens.base import BaseScreen
+from vagent_tui.ui.screens.tasks import TasksScreen
+from vagent_tui.ui.widgets.entry_forms import TaskForm
+from vagent_tui.ui.widgets.form import FormField
+
+AGENT = 1111
+NOW = 1_763_640_000.0  # the suite's VAGENT_NOW
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = NOW
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _app(make_app: MakeApp, clock: Clock | None = None) -> VagentApp:
+    app = make_app("tasks", account=AGENT, clock=clock or Clock())
+    return app
+
+
+def seed_tasks(app: Any) -> None:
+    """Three tasks of the agent: one running now, one pending in an hour, one ended."""
+    sim = sim_of(app)
+    agent = sim.accounts[AGENT]
+    outbound.queue(sim, agent, [{"target": "+15551230001"}], "call")
+    outbound.queue(sim, agent, [{"target": "+15551230002", "scheduledFor": int(NOW) + 3600}],
+                   "call")  # fmt: skip
+    outbound.queue(sim, agent, [{"target": "+15551230666", "content": "Hi"}], "text")
+
+
+def _status(app: Any) -> str:
+    return str(shown(app, BaseScreen).status.content)
+
+
+def _posts(app: Any) -> int:
+    return sum(1 for r in sim_of(app).requests if r.method in ("POST", "DELETE")
+               and "/tasks" in r.path)  # fmt: skip
+
+
+async def _open_form(pilot: Pilot[None]) -> TaskForm:
+    await pilot.press("a")
+    await settle(pilot)
+    form = pilot.app.screen
+    assert isinstance(form, TaskForm)
+    return form
+
+
+async def test_lists_tasks_with_counts_and_filters(make_app: MakeApp) -> None:
+    app = _app(make_app)
+    seed_tasks(app)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = shown(app, TasksScreen)
+        assert screen.table.row_count == 3
+        counts = str(screen.query_one("#tasks-counts", Static).content)
+        assert "pending 1" in counts and "running 2" in counts and "calls" in counts
+        assert "3 tasks" in _status(app)
+        await pilot.press("s")  # pending only
+        await settle(pilot)
+        assert [t.target for t in screen.table.records] == ["+15551230002"]
+        assert "state: pending" in str(screen.query_one("#tasks-header", Static).content)
+        await pilot.press("x")
+        await settle(pilot)
+        assert screen.table.row_count == 3
+
+
+async def test_enter_shows_the_task_whole(make_app: MakeApp) -> None:
+    app = _app(make_app)
+    seed_tasks(app)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, TextModal)
+        await pilot.press("escape")
+        await settle(pilot)
+        shown(app, TasksScreen)
+
+
+async def test_a_bad_number_is_refused_at_its_field_and_nothing_sent(make_app: MakeApp) -> None:
+    app = _app(make_app)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        before = _posts(app)
+        form = await _open_form(pilot)
+        for bad in ("", "5551230001", "+1 555 123 0001", "+0123"):
+            form.query_one("#form-target", Input).value = bad
+            form.submit()
+            await settle(pilot)
+            assert form.query_one("#field-target", FormField).error, bad
+            assert app.screen is form
+        form.query_one("#form-target", Input).value = "+15551230001"
+        form.query_one("#form-start-in", Input).value = "soon"
+        form.submit()
+        await settle(pilot)
+        assert "whole minutes" in form.query_one("#field-start-in", FormField).error
+        assert _posts(app) == before
+
+
+async def test_add_asks_first_saying_it_places_a_real_call(make_app: MakeApp) -> None:
+    app = _app(make_app)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        form = await _open_form(pilot)
+        form.query_one("#form-target", Input).value = "+15551230009"
+        form.submit()
+        await settle(pilot)
+        question = app.screen
+        assert isinstance(question, ConfirmModal)
+        assert "places a real phone call to +15551230009" in question.body_text
+        await pilot.press("escape")  # ESC cancels: nothing sent
+        await settle(pilot)
+        assert _posts(app) == 0
+        assert app.screen is form
+        form.submit()
+        await settle(pilot)
+        await pilot.click("#confirm")
+        await settle(pilot)
+        shown(app, TasksScreen)
+        assert [t["target"] for t in sim_of(app).outbound.values()] == ["+15551230009"]
+        assert "queued" in _status(app)
+        assert shown(app, TasksScreen).table.row_count == 1
+
+
+async def test_a_text_needs_its_message(make_app: MakeApp) -> None:
+    app = _app(make_app)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        form = await _open_form(pilot)
+        form.query_one("#form-type", Select).value = "text"
+        form.query_one("#form-target", Input).value = "+15551230009"
+        form.submit()
+        await settle(pilot)
+        assert form.query_one("#field-content", FormField).error
+        assert _posts(app) == 0
+
+
+async def test_delete_asks_first_and_only_a_pending_task(make_app: MakeApp) -> None:
+    app = _app(make_app)
+    seed_tasks(app)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = shown(app, TasksScreen)
+        screen.table.move_cursor(row=0)  # newest first: the text (running)
+        await pilot.press("d")
+        await settle(pilot)
+        assert "only a pending task" in _status(app)
+        await pilot.press("s")  # pending only
+        await settle(pilot)
+        await pilot.press("d")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmModal)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert len(sim_of(app).outbound) == 3
+        await pilot.press("d")
+        await settle(pilot)
+        await pilot.click("#confirm")
+        await settle(pilot)
+        assert len(sim_of(app).outbound) == 2
+        assert "deleted" in _status(app).lower()
+
+
+async def test_delete_whose_reply_is_lost_is_read_back_not_resent(make_app: MakeApp) -> None:
+    app = _app(make_app)
+    seed_tasks(app)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("s")
+        await settle(pilot)
+        sim_of(app).faults.set("truncated", path_contains="/tasks/", methods={"DELETE"})
+        await pilot.press("d")
+        await settle(pilot)
+        await pilot.click("#confirm")
+        await settle(pilot)
+        status = _status(app)
+        assert "may have been made" in status, status
+        assert "is gone" in status
+        deletes = [r for r in sim_of(app).requests if r.method == "DELETE"]
+        assert len(deletes) == 1
+
+
+async def test_read_only_hides_the_keys_and_sends_nothing() -> None:
+    client = demo_client("demo-partner")
+    app = VagentApp(client, profile_label="ro", initial_screen="tasks", initial_account=AGENT,
+                    read_only=True)  # fmt: skip
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        keys = {key for key, b in app.active_bindings.items() if b.enabled and b.binding.show}
+        assert "r" in keys and not {"a", "d", "u"} & keys
+        for key in ("a", "d", "u"):
+            await pilot.press(key)
+            await settle(pilot)
+        assert isinstance(app.screen, TasksScreen)
+        assert not [r for r in sim_of(app).requests if r.method != "GET"]
+
+
+async def test_csv_dry_run_first_then_asks_counting_the_real_calls(
+    make_app: MakeApp, tmp_path: Any
+) -> None:
+    path = tmp_path / "calls.csv"
+    path.write_text("target,type,message\n+15551230001,call,\n+15551230002,call,\n"
+                    "555 1234,call,\n+15551230003,text,Hi\n")  # fmt: skip
+    app = _app(make_app)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("u")
+        await settle(pilot)
+        prompt = app.screen
+        assert isinstance(prompt, PromptModal)
+        prompt.query_one("#prompt-input", Input).value = str(tmp_path / "missing.csv")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.screen is prompt  # refused at the field: nothing sent
+        assert _posts(app) == 0
+        prompt.query_one("#prompt-input", Input).value = str(path)
+        await pilot.press("enter")
+        await settle(pilot)
+        question = app.screen
+        assert isinstance(question, ConfirmModal)
+        assert "2 real calls and 1 real text" in question.body_text
+        assert "row 4 (555 1234)" in question.body_text
+        dry = [r for r in sim_of(app).requests if r.path.endswith("/tasks/csv")]
+        assert len(dry) == 1 and sim_of(app).outbound == {}
+        await pilot.press("escape")
+        await settle(pilot)
+        assert sim_of(app).outbound == {}
+        await pilot.press("u")
+        await settle(pilot)
+        app.screen.query_one("#prompt-input", Input).value = str(path)
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.click("#confirm")
+        await settle(pilot)
+        assert len(sim_of(app).outbound) == 3
+        assert "3 queued from calls.csv; 1 refused" in _status(app)
+        assert shown(app, TasksScreen).table.row_count == 3
+
+
+async def test_a_page_with_tasks_not_ended_is_read_again_until_they_end(
+    make_app: MakeApp,
+) -> None:
+    clock = Clock()
+    app = _app(make_app, clock)
+    outbound.queue(sim_of(app), sim_of(app).accounts[AGENT], [{"target": "+15551230001"}],
+                   "call")  # fmt: skip
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = shown(app, TasksScreen)
+        assert [t.state for t in screen.table.records] == ["running"]
+        clock.now += 11
+        screen._watch()  # what the interval calls
+        await settle(pilot)
+        assert [t.state for t in screen.table.records] == ["finished"]
+        reads = sum(1 for r in sim_of(app).requests if r.path == "/api/v2/tasks")
+        screen._watch()  # every task ended: nothing more is read
+        await settle(pilot)
+        assert sum(1 for r in sim_of(app).requests if r.path == "/api/v2/tasks") == reads
+
+
+async def test_l_shows_the_limits_as_sent(make_app: MakeApp) -> None:
+    app = _app(make_app)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("l")
+        await settle(pilot)
+        modal = app.screen
+        assert isinstance(modal, TextModal)
+        assert "daily.calls: 100" in modal.text
+        assert "businessHours.timezone: UTC" in modal.text
+        assert "cooldowns.calls: 86400" in modal.text

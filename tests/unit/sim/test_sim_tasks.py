@@ -1,0 +1,254 @@
+"""Outbound calls, texts and their tasks in the simulator (CONTRACT choices 60 to 66).
+
+The fake clock starts at 1_800_000_000 (2027-01-15T08:00Z); tasks run 10 s.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from vagent_tui.sim import outbound
+
+from .helpers import FakeClock, Sim, envelope
+
+AGENT = 1111
+NOW = 1_800_000_000
+
+
+async def _call(sim: Sim, body: dict[str, Any], **params: Any) -> Any:
+    return await sim.call("POST", "/agent/outboundCall", json=body,
+                          params={"targetAccountId": AGENT, **params})  # fmt: skip
+
+
+async def _task(sim: Sim, task_id: str) -> dict[str, Any]:
+    r = await sim.get(f"/tasks/{task_id}", targetAccountId=AGENT)
+    assert r.status_code == 200, r.text
+    task: dict[str, Any] = r.json()["task"]
+    return task
+
+
+async def test_one_call_moves_pending_running_finished(sim: Sim, clock: FakeClock) -> None:
+    r = await _call(sim, {"target": "+15551230001", "context": "test"})
+    body = r.json()
+    assert r.status_code == 200 and body["inserted"] == 1
+    task = body["tasks"][0]
+    assert task["state"] == "running" and task["target"] == "+15551230001"
+    assert task["context"] == "test"
+    clock.advance(10)
+    done = await _task(sim, task["id"])
+    assert done["state"] == "finished" and done["result"] == "answered"
+    assert done["logId"] == f"task_{task['id']}"
+
+
+async def test_scheduled_call_is_pending_until_its_time(sim: Sim, clock: FakeClock) -> None:
+    body = (await _call(sim, {"target": "+15551230001", "scheduledFor": NOW + 60})).json()
+    task_id = body["tasks"][0]["id"]
+    assert (await _task(sim, task_id))["state"] == "pending"
+    clock.advance(61)
+    assert (await _task(sim, task_id))["state"] == "running"
+
+
+async def test_targets_with_spacing_and_objects(sim: Sim) -> None:
+    body = (await _call(sim, {"targets": ["+15551230001", {"target": "+15551230002",
+                                                          "context": "VIP"}],
+                              "context": "all", "scheduleSpacingSec": 30})).json()  # fmt: skip
+    first, second = body["tasks"]
+    assert body["inserted"] == 2
+    assert first["context"] == "all" and second["context"] == "VIP"
+    assert first["scheduledFor"] is None and second["scheduledFor"] == NOW + 30
+    assert second["state"] == "pending"
+
+
+async def test_errored_target(sim: Sim, clock: FakeClock) -> None:
+    task = (await _call(sim, {"target": "+15551230666"})).json()["tasks"][0]
+    clock.advance(11)
+    done = await _task(sim, task["id"])
+    assert done["state"] == "errored" and done["error"]
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({}, "target is required"),
+        ({"target": "555 123"}, None),
+        ({"target": "+15551230001", "targets": ["+15551230002"]}, None),
+        ({"targets": []}, None),
+        ({"targets": [5]}, None),
+        ({"target": "+15551230001", "scheduledFor": "soon"}, None),
+    ],
+)
+async def test_bad_bodies_queue_nothing(
+    sim: Sim, body: dict[str, Any], message: str | None
+) -> None:
+    envelope(await _call(sim, body), 400, message)
+    assert sim.state.outbound == {}
+
+
+async def test_a_call_needs_an_agent_account(sim: Sim) -> None:
+    r = await sim.call("POST", "/agent/outboundCall", json={"target": "+15551230001"})
+    envelope(r, 400)
+    assert sim.state.outbound == {}
+
+
+async def test_sms_needs_content(sim: Sim) -> None:
+    r = await sim.call("POST", "/agent/outboundSms", json={"target": "+15551230001"},
+                       params={"targetAccountId": AGENT})  # fmt: skip
+    envelope(r, 400, "content is required")
+    r = await sim.call("POST", "/agent/outboundSms",
+                       json={"target": "+15551230001", "content": "Hi"},
+                       params={"targetAccountId": AGENT})  # fmt: skip
+    task = r.json()["tasks"][0]
+    assert task["type"] == "text" and task["content"] == "Hi"
+
+
+async def test_daily_cap_refuses_the_whole_request(sim: Sim) -> None:
+    sim.state.task_limits[AGENT] = {**outbound.DEFAULT_LIMITS,
+                                    "daily": {"calls": 0, "texts": 5, "tasks": 5}}  # fmt: skip
+    used = outbound.baseline(AGENT, outbound.run_day({"startAt": NOW}))["calls"]
+    sim.state.task_limits[AGENT]["daily"]["calls"] = used + 1
+    envelope(await _call(sim, {"targets": ["+15551230001", "+15551230002"]}), 400)
+    assert sim.state.outbound == {}
+    assert (await _call(sim, {"target": "+15551230001"})).status_code == 200
+    counts = (await sim.get("/tasks/dailyCounts", targetAccountId=AGENT)).json()["counts"]
+    assert counts["calls"] == used + 1
+
+
+async def test_business_hours_hold_a_call_until_opening(sim: Sim, clock: FakeClock) -> None:
+    # 2027-01-15 is a Friday; 08:00 UTC. Open 09:00-17:00 UTC on Fridays only.
+    sim.state.task_limits[AGENT] = {**outbound.DEFAULT_LIMITS, "businessHours": {
+        "timezone": "UTC", "days": [5], "start": "09:00", "end": "17:00"}}  # fmt: skip
+    task = (await _call(sim, {"target": "+15551230001"})).json()["tasks"][0]
+    assert task["state"] == "pending"
+    clock.advance(3600)
+    assert (await _task(sim, task["id"]))["state"] == "running"
+    limits = (await sim.get("/tasks/limits", targetAccountId=AGENT)).json()["limits"]
+    assert limits["businessHours"]["days"] == [5]
+
+
+async def test_list_paging_sort_filters_and_stats(sim: Sim, clock: FakeClock) -> None:
+    await _call(sim, {"targets": ["+15551230001", "+15551230002", "+15551230003"],
+                      "scheduleSpacingSec": 100})  # fmt: skip
+    page = (await sim.get("/tasks", targetAccountId=AGENT, limit=2, offset=0,
+                          sort="scheduledFor", order="desc")).json()  # fmt: skip
+    assert page["total"] == 3 and len(page["tasks"]) == 2
+    assert page["tasks"][0]["target"] == "+15551230003"
+    pending = (await sim.get("/tasks", targetAccountId=AGENT, state="pending")).json()
+    assert pending["total"] == 2
+    clock.advance(20)
+    stats = (await sim.get("/tasks/stats", targetAccountId=AGENT)).json()
+    assert stats["byState"] == {"pending": 2, "running": 0, "finished": 1, "errored": 0}
+    assert stats["total"] == 3
+    later = (await sim.get("/tasks", targetAccountId=AGENT, since=NOW + 5)).json()
+    assert later["total"] == 1
+    envelope(await sim.get("/tasks", targetAccountId=AGENT, sort="name"), 400)
+    envelope(await sim.get("/tasks", targetAccountId=AGENT, limit=0), 400)
+
+
+async def test_create_and_delete(sim: Sim, clock: FakeClock) -> None:
+    r = await sim.call("POST", "/tasks", json={"type": "call", "target": "+15551230001",
+                                               "scheduledFor": NOW + 600},
+                       params={"targetAccountId": AGENT})  # fmt: skip
+    assert r.status_code == 201
+    task_id = r.json()["task"]["id"]
+    untyped = await sim.call("POST", "/tasks", json={"target": "+15551230001"},
+                             params={"targetAccountId": AGENT})  # fmt: skip
+    envelope(untyped, 400, "type is required")
+    gone = await sim.call("DELETE", f"/tasks/{task_id}", params={"targetAccountId": AGENT})
+    assert gone.status_code == 200
+    envelope(await sim.get(f"/tasks/{task_id}", targetAccountId=AGENT), 404, "Task not found")
+    envelope(await sim.call("DELETE", f"/tasks/{task_id}",
+                            params={"targetAccountId": AGENT}), 404)  # fmt: skip
+
+
+async def test_running_task_cannot_be_deleted(sim: Sim) -> None:
+    task = (await _call(sim, {"target": "+15551230001"})).json()["tasks"][0]
+    envelope(await sim.call("DELETE", f"/tasks/{task['id']}",
+                            params={"targetAccountId": AGENT}), 409)  # fmt: skip
+
+
+async def test_out_of_reach(sim: Sim) -> None:
+    task = (await _call(sim, {"target": "+15551230001"})).json()["tasks"][0]
+    envelope(await sim.get(f"/tasks/{task['id']}", "demo-org", targetAccountId=1211), 403)
+
+
+async def test_an_ended_call_is_in_the_call_log(sim: Sim, clock: FakeClock) -> None:
+    task = (await _call(sim, {"target": "+15551230001"})).json()["tasks"][0]
+    before = (await sim.get("/logs", targetAccountId=AGENT)).json()
+    assert all(log["id"] != f"task_{task['id']}" for log in before["logs"])
+    clock.advance(10)
+    after = (await sim.get("/logs", targetAccountId=AGENT)).json()
+    first = after["logs"][0]
+    assert first["id"] == f"task_{task['id']}" and first["toNumber"] == "+15551230001"
+    assert first["direction"] == "outbound" and first["status"] == "completed"
+    assert after["totalCount"] == before["totalCount"] + 1
+    only = (await sim.get("/logs", targetAccountId=AGENT, direction="inbound")).json()
+    assert all(log["id"] != first["id"] for log in only["logs"])
+    r = await sim.call(
+        "POST",
+        "/conversation/batch",
+        params={"targetAccountId": AGENT},
+        json={"items": [{"roomId": first["roomId"], "uuid": first["uuid"]}]},
+    )
+    result = r.json()["results"][0]
+    assert result["success"] is True and result["conversation"][0]["callDialog"]
+
+
+async def _csv(sim: Sim, text: str, dry: bool | None = None) -> Any:
+    data = {} if dry is None else {"dryRun": "true" if dry else "false"}
+    return await sim.call("POST", "/tasks/csv", params={"targetAccountId": AGENT}, data=data,
+                          files={"csv": ("tasks.csv", text.encode(), "text/csv")})  # fmt: skip
+
+
+CSV = (
+    "target,type,message,context,colour\n"
+    "+15551230001,call,,VIP,blue\n"
+    "555 1234,call,,,\n"
+    "+15551230002,text,,,\n"
+    "+15551230003,text,Hello,,\n"
+)
+
+
+async def test_csv_dry_run_reports_each_row_and_queues_nothing(sim: Sim) -> None:
+    body = (await _csv(sim, CSV, dry=True)).json()
+    assert body["dryRun"] is True and body["total"] == 4
+    assert (body["valid"], body["refused"], body["inserted"]) == (2, 2, 0)
+    assert [r["ok"] for r in body["rows"]] == [True, False, False, True]
+    assert body["rows"][1]["row"] == 3 and "E.164" in body["rows"][1]["reason"]
+    assert "message" in body["rows"][2]["reason"]
+    assert body["ignoredColumns"] == ["colour"]
+    assert sim.state.outbound == {}
+
+
+async def test_csv_for_real_queues_the_valid_rows(sim: Sim) -> None:
+    body = (await _csv(sim, CSV, dry=False)).json()
+    assert body["inserted"] == 2 and len(body["tasks"]) == 2
+    assert body["rows"][0]["taskId"] == body["tasks"][0]["id"]
+    assert {t["target"] for t in sim.state.outbound.values()} == {"+15551230001", "+15551230003"}
+
+
+async def test_csv_rows_past_the_daily_cap_are_refused(sim: Sim) -> None:
+    used = outbound.baseline(AGENT, outbound.run_day({"startAt": NOW}))["calls"]
+    daily = {"calls": used + 2, "texts": 5, "tasks": 500}
+    sim.state.task_limits[AGENT] = {**outbound.DEFAULT_LIMITS, "daily": daily}
+    rows = "".join(f"+1555123{n:04d}\n" for n in range(5))
+    body = (await _csv(sim, "target\n" + rows, dry=True)).json()
+    assert [r["ok"] for r in body["rows"]] == [True, True, False, False, False]
+    assert "Daily calls limit" in body["rows"][2]["reason"]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("name\nx\n", "the CSV needs a header row with a target column"),
+        ("target\n", "the CSV has no rows"),
+    ],
+)
+async def test_csv_refusals(sim: Sim, text: str, message: str) -> None:
+    envelope(await _csv(sim, text), 400, message)
+    r = await sim.call("POST", "/tasks/csv", params={"targetAccountId": AGENT},
+                       data={"dryRun": "maybe"},
+                       files={"csv": ("t.csv", b"target\n+15551230001\n", "text/csv")})  # fmt: skip
+    envelope(r, 400)
+    assert sim.state.outbound == {}

@@ -1,0 +1,207 @@
+"""Outbound work: the tasks an agent's calls and texts become (``/tasks``,
+``/agent/outboundCall``, ``/agent/outboundSms``) and what the console sends.
+
+The reference shows a task's ``id``, ``type``, ``state``, ``target`` and ``createdAt``
+and the four states pending, running, finished, errored; every other field is read
+leniently (sim/CONTRACT.md, choices 60 to 66) and any state string is kept as sent.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+from pydantic import Field, field_validator
+
+from vagent_tui.api.base import Items, Resource
+from vagent_tui.api.requests import Request
+
+TASK_STATES = ("pending", "running", "finished", "errored")
+"""The states the reference names (a platform may send others: kept as sent)."""
+ENDED_STATES = frozenset({"finished", "errored", "failed", "completed", "canceled",
+                          "cancelled", "done", "error"})  # fmt: skip
+"""States after which a task changes no more (the reference's two and their kin)."""
+SORTS = ("createdAt", "updatedAt", "scheduledFor")
+
+_E164 = re.compile(r"^\+[1-9][0-9]{6,14}$")
+
+
+def check_e164(value: str) -> str:
+    """A phone number in E.164 (``+`` then 7 to 15 digits, no spaces), or ValueError."""
+    if not _E164.match(value):
+        raise ValueError("not a phone number in E.164 form, e.g. +15551234567")
+    return value
+
+
+def _epoch(value: Any) -> datetime | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    seconds = value / 1000 if value > 10**11 else value  # milliseconds, read alike
+    try:
+        return datetime.fromtimestamp(seconds, UTC)
+    except (OverflowError, OSError, ValueError):
+        return None
+
+
+class OutboundTask(Resource):
+    """One task: a call or text the agent places, now or at ``scheduledFor``."""
+
+    id: Any = None
+    type: Any = None
+    state: Any = None
+    target: Any = None
+    account_id: Any = None
+    created_at: Any = None
+    updated_at: Any = None
+    scheduled_for: Any = None
+    started_at: Any = None
+    finished_at: Any = None
+    result: Any = None
+    error: Any = None
+    log_id: Any = None
+    context: Any = None
+    greeting: Any = None
+    content: Any = None
+    external_task_id: Any = None
+
+    @property
+    def key(self) -> str:
+        """The id as text (empty when the platform sent none)."""
+        return "" if self.id is None else str(self.id)
+
+    @property
+    def state_text(self) -> str:
+        return self.state if isinstance(self.state, str) else ""
+
+    @property
+    def ended(self) -> bool:
+        return self.state_text.lower() in ENDED_STATES
+
+    @property
+    def pending(self) -> bool:
+        return self.state_text.lower() == "pending"
+
+    def when(self, name: str) -> datetime | None:
+        """A time field (Unix seconds or milliseconds) as a UTC datetime."""
+        return _epoch(getattr(self, name, None))
+
+
+class TaskPage(Resource):
+    """``GET /tasks``: one page of tasks and how many match."""
+
+    total: Any = None
+    tasks: Items[OutboundTask] = Field(default_factory=list)
+
+
+class TaskStats(Resource):
+    """``GET /tasks/stats``: how many tasks are in each state."""
+
+    total: Any = None
+    by_state: Any = None
+
+    def counts(self) -> dict[str, int]:
+        """The states with a whole number, as sent (anything else left out)."""
+        if not isinstance(self.by_state, dict):
+            return {}
+        return {
+            str(k): int(v) for k, v in self.by_state.items()
+            if isinstance(v, int | float) and not isinstance(v, bool)
+        }  # fmt: skip
+
+
+class QueuedTasks(Resource):
+    """The reply of ``outboundCall``/``outboundSms``: how many tasks were queued."""
+
+    message: Any = None
+    inserted: Any = None
+    tasks: Items[OutboundTask] = Field(default_factory=list)
+
+
+class CsvRow(Resource):
+    """One row of a CSV upload's answer: its line, whether it is (or would be) queued,
+    and why not."""
+
+    row: Any = None
+    target: Any = None
+    type: Any = None
+    ok: Any = None
+    reason: Any = None
+    task_id: Any = None
+
+
+class CsvUpload(Resource):
+    """``POST /tasks/csv``: what was (or, with ``dryRun``, would be) queued and refused."""
+
+    message: Any = None
+    dry_run: Any = None
+    total: Any = None
+    valid: Any = None
+    refused: Any = None
+    inserted: Any = None
+    rows: Items[CsvRow] = Field(default_factory=list)
+    tasks: Items[OutboundTask] = Field(default_factory=list)
+
+    def queued_rows(self) -> list[CsvRow]:
+        return [r for r in self.rows if r.ok is True]
+
+    def refused_rows(self) -> list[CsvRow]:
+        return [r for r in self.rows if r.ok is not True]
+
+
+class TaskQuery(Request):
+    """``GET /tasks``' query (``state`` is the simulator's, sent only when set)."""
+
+    limit: int = Field(default=50, ge=1, le=1000)
+    offset: int = Field(default=0, ge=0)
+    since: int | None = Field(default=None, ge=0)
+    until: int | None = Field(default=None, ge=0)
+    sort: Literal["createdAt", "updatedAt", "scheduledFor"] = "createdAt"
+    order: Literal["asc", "desc"] = "desc"
+    state: str | None = None
+
+    def params(self) -> dict[str, Any]:
+        return {k: v for k, v in self.wire().items() if v is not None}
+
+
+class _Outbound(Request):
+    target: str
+    context: str = ""
+    scheduled_for: int | None = Field(default=None, ge=0)
+    external_task_id: str = ""
+
+    @field_validator("target")
+    @classmethod
+    def _target(cls, value: str) -> str:
+        return check_e164(value)
+
+    def wire(self) -> dict[str, Any]:
+        """The body, without the optional fields left empty."""
+        return {k: v for k, v in super().wire().items() if v not in (None, "")}
+
+
+class OutboundCallRequest(_Outbound):
+    """``POST /agent/outboundCall`` for one number (the console asks E.164 only)."""
+
+    greeting: str = ""
+
+
+class OutboundSmsRequest(_Outbound):
+    """``POST /agent/outboundSms`` for one number: the text is required."""
+
+    content: str = Field(min_length=1, max_length=1600)
+
+
+class TaskRequest(_Outbound):
+    """``POST /tasks``: a call or text task."""
+
+    type: Literal["call", "text"] = "call"
+    greeting: str = ""
+    content: str = Field(default="", max_length=1600, validate_default=True)
+
+    @field_validator("content")
+    @classmethod
+    def _content(cls, value: str, info: Any) -> str:
+        if info.data.get("type") == "text" and not value:
+            raise ValueError("a text needs its message")
+        return value

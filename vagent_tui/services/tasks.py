@@ -1,0 +1,104 @@
+"""Outbound tasks: one page of them with the counts the Tasks screen shows beside it,
+and a test call's task followed to its end.
+
+`read_tasks` reads the page (its failure is the read's), then the counts by state,
+today's counts and the limits; a part that fails is left out with its error, so a
+platform that does not serve the stats still lists its tasks. `TaskFilter` is what the
+list is asked for: a page, a state, a window of time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from vagent_tui.api.errors import PlatformError
+from vagent_tui.api.models import OpenReply, TaskPage, TaskQuery, TaskStats
+
+if TYPE_CHECKING:
+    from vagent_tui.api.client import PlatformClient
+
+PAGE_SIZE = 50
+STATE_CHOICES: tuple[str | None, ...] = (None, "pending", "running", "finished", "errored")
+"""What ``s`` cycles through: every task, then each state the reference names."""
+WINDOWS: tuple[tuple[int | None, str], ...] = (
+    (None, "any time"),
+    (3600, "the last hour"),
+    (86_400, "the last 24 hours"),
+    (7 * 86_400, "the last 7 days"),
+)
+"""What ``t`` cycles through: how far back a task's last change may be."""
+
+
+@dataclass(frozen=True)
+class TaskFilter:
+    """One page of the list as asked: page (from 0), state, window (an index of
+    `WINDOWS`)."""
+
+    page: int = 0
+    state: str | None = None
+    window: int = 0
+
+    @property
+    def window_label(self) -> str:
+        return WINDOWS[self.window % len(WINDOWS)][1]
+
+    def next_state(self) -> TaskFilter:
+        at = STATE_CHOICES.index(self.state) if self.state in STATE_CHOICES else 0
+        return replace(self, page=0, state=STATE_CHOICES[(at + 1) % len(STATE_CHOICES)])
+
+    def next_window(self) -> TaskFilter:
+        return replace(self, page=0, window=(self.window + 1) % len(WINDOWS))
+
+    def query(self, now: float) -> TaskQuery:
+        seconds = WINDOWS[self.window % len(WINDOWS)][0]
+        since = int(now - seconds) if seconds is not None else None
+        return TaskQuery(limit=PAGE_SIZE, offset=self.page * PAGE_SIZE, since=since,
+                         state=self.state)  # fmt: skip
+
+
+def last_page(total: int) -> int:
+    return max(0, (total - 1) // PAGE_SIZE)
+
+
+def total_of(page: TaskPage) -> int | None:
+    """The number of matching tasks the reply says, None when it says none."""
+    total = page.total
+    if isinstance(total, bool):
+        return None
+    if isinstance(total, int | float):
+        return max(0, int(total))
+    if isinstance(total, str) and total.strip().isdigit():
+        return int(total.strip())
+    return None
+
+
+@dataclass(frozen=True)
+class TasksView:
+    """What the Tasks screen shows: the page and, each when it could be read, the
+    counts by state, today's counts and the limits."""
+
+    page: TaskPage
+    stats: TaskStats | None = None
+    counts: OpenReply | None = None
+    limits: OpenReply | None = None
+    errors: tuple[str, ...] = ()
+
+
+async def read_tasks(
+    client: PlatformClient, wanted: TaskFilter, now: float, target: int | None
+) -> TasksView:
+    """The page ``wanted`` and what is beside it (see the module)."""
+    page = await client.list_tasks(wanted.query(now), target=target)
+    errors: list[str] = []
+    stats = counts = limits = None
+    try:
+        stats = await client.get_task_stats(target=target)
+    except PlatformError as exc:
+        errors.append(f"counts by state: {exc}")
+    try:
+        counts = await client.get_daily_counts(target=target)
+        limits = await client.get_task_limits(target=target)
+    except PlatformError as exc:
+        errors.append(f"today's counts: {exc}")
+    return TasksView(page, stats, counts, limits, tuple(errors))

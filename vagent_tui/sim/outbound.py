@@ -1,0 +1,298 @@
+"""Outbound tasks (calls and texts an agent places): their states over time, the daily
+caps and business hours that hold them back, and the call log entry each ended task
+leaves.
+
+A task is stored once, when it is queued; its state is derived from the clock, like a
+migration's (`vagent_tui.sim.migrations`). With ``T = state.task_seconds`` and
+``start`` the first moment at or after ``scheduledFor`` (else its creation) that falls
+in the account's business hours:
+
+* ``pending`` before ``start``;
+* ``running`` during ``[start, start + T)``;
+* ``finished`` from ``start + T`` on, or ``errored`` for a target whose digits end in
+  ``666`` (`ERRORED_SUFFIX`: the carrier refuses it), so tests and the demo can see both.
+
+An ended task is a conversation in the call log (`log_entry`), which ``GET /logs``
+serves before the computed history (`vagent_tui.sim.routes_logs`). The limits are per
+account (``state.task_limits``, else `DEFAULT_LIMITS`); the daily caps count what the
+computed usage says for the day (`vagent_tui.sim.routes_usage`) plus the tasks that
+run that day (UTC).
+"""
+
+from __future__ import annotations
+
+import re
+import zlib
+from datetime import UTC, date, datetime, time, timedelta
+from typing import TYPE_CHECKING, Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from vagent_tui.sim.common import SimError, bad, iso
+
+if TYPE_CHECKING:
+    from vagent_tui.sim.state import Account, SimState
+
+E164 = re.compile(r"^\+[1-9][0-9]{6,14}$")
+USERNAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{1,63}$")
+ERRORED_SUFFIX = "666"
+KINDS = ("call", "text")
+STATES = ("pending", "running", "finished", "errored")
+DEFAULT_LIMITS: dict[str, Any] = {
+    "businessHours": {"timezone": "UTC", "days": [1, 2, 3, 4, 5, 6, 7],
+                      "start": "00:00", "end": "24:00"},
+    "daily": {"calls": 100, "texts": 200, "tasks": 300},
+    "concurrencyPerRun": 10,
+    "cooldowns": {"calls": 86400, "texts": 300},
+}  # fmt: skip
+"""Every account's limits until ``state.task_limits`` says otherwise (around the clock,
+so the demo's test call runs whenever it is tried)."""
+
+
+def limits_of(state: SimState, account_id: int) -> dict[str, Any]:
+    return state.task_limits.get(account_id) or DEFAULT_LIMITS
+
+
+def check_target(value: Any, name: str = "target") -> str:
+    """A target: E.164 or a username, else 400."""
+    if not isinstance(value, str) or not value.strip():
+        raise bad(f"{name} is required")
+    text = str(value).strip()
+    if not (E164.match(text) or USERNAME.match(text)):
+        raise bad(f"{name} must be a phone number in E.164 (+15551234567) or a username")
+    return text
+
+
+def _clock(text: Any, default: time) -> tuple[int, int]:
+    if isinstance(text, str) and re.fullmatch(r"\d{1,2}:\d{2}", text):
+        hours, minutes = (int(p) for p in text.split(":"))
+        if 0 <= hours <= 24 and 0 <= minutes < 60:
+            return hours, minutes
+    return default.hour, default.minute
+
+
+def opening(limits: dict[str, Any], at: float) -> float:
+    """The first moment at or after ``at`` in the business hours (400 when they have
+    no open day). Days are ISO weekdays (1 Monday .. 7 Sunday; 0 read as Sunday)."""
+    hours = limits.get("businessHours") or {}
+    try:
+        zone: Any = ZoneInfo(str(hours.get("timezone") or "UTC"))
+    except (ZoneInfoNotFoundError, ValueError):
+        zone = UTC
+    days = {7 if d == 0 else d for d in hours.get("days") or [] if isinstance(d, int)}
+    if not hours:
+        return at
+    start_h, start_m = _clock(hours.get("start"), time(0, 0))
+    end_h, end_m = _clock(hours.get("end"), time(23, 59))
+    local = datetime.fromtimestamp(at, zone)
+    for n in range(8):
+        day = local.date() + timedelta(days=n)
+        if day.isoweekday() not in days:
+            continue
+        midnight = datetime(day.year, day.month, day.day, tzinfo=zone)
+        opens = midnight + timedelta(hours=start_h, minutes=start_m)
+        closes = midnight + timedelta(hours=end_h, minutes=end_m)
+        if at < opens.timestamp():
+            return opens.timestamp()
+        if at < closes.timestamp():
+            return at
+    raise bad("businessHours has no open hour: nothing can be scheduled")
+
+
+def baseline(account_id: int, day: date) -> dict[str, int]:
+    """The computed usage of ``day`` (`vagent_tui.sim.routes_usage`'s day function)."""
+    seed = zlib.crc32(f"{account_id}:{day.isoformat()}".encode())
+    return {"calls": seed % 40, "texts": (seed >> 12) % 60, "tasks": (seed >> 18) % 9}
+
+
+def run_day(task: dict[str, Any]) -> date:
+    return datetime.fromtimestamp(task["startAt"], UTC).date()
+
+
+def used(state: SimState, account_id: int, day: date) -> dict[str, int]:
+    """Calls, texts and tasks counted against ``day``'s caps."""
+    counts = baseline(account_id, day)
+    for task in state.outbound.values():
+        if task["accountId"] == account_id and run_day(task) == day:
+            counts["calls" if task["type"] == "call" else "texts"] += 1
+            counts["tasks"] += 1
+    return counts
+
+
+def status(state: SimState, task: dict[str, Any]) -> tuple[str, float]:
+    """``(state, since)`` at the current clock."""
+    now, start = state.now(), task["startAt"]
+    end = start + state.task_seconds
+    if now < start:
+        return "pending", task["createdAt"]
+    if now < end:
+        return "running", start
+    digits = re.sub(r"\D", "", task["target"])
+    return ("errored" if digits.endswith(ERRORED_SUFFIX) else "finished"), end
+
+
+def view(state: SimState, task: dict[str, Any]) -> dict[str, Any]:
+    """A task as ``GET /tasks`` serves it."""
+    now_state, since = status(state, task)
+    ended = now_state in ("finished", "errored")
+    out = {
+        "id": task["id"],
+        "type": task["type"],
+        "state": now_state,
+        "target": task["target"],
+        "accountId": task["accountId"],
+        "createdAt": int(task["createdAt"]),
+        "updatedAt": int(since),
+        "scheduledFor": task["scheduledFor"],
+        "startedAt": int(task["startAt"]) if now_state != "pending" else None,
+        "finishedAt": int(since) if ended else None,
+        "result": None,
+        "error": None,
+        "logId": f"task_{task['id']}" if ended else None,
+    }
+    for key in ("context", "taskContext", "greeting", "content", "externalTaskId", "meta"):
+        if task.get(key) is not None:
+            out[key] = task[key]
+    if now_state == "finished":
+        out["result"] = "answered" if task["type"] == "call" else "delivered"
+    elif now_state == "errored":
+        out["error"] = "The carrier refused the number"
+        out["result"] = "failed"
+    return out
+
+
+class Planner:
+    """Tasks planned for one agent against its caps: the counts of each day grow with
+    every task planned, so a batch is checked as a whole."""
+
+    def __init__(self, state: SimState, agent_id: int) -> None:
+        self.state = state
+        self.agent_id = agent_id
+        self.limits = limits_of(state, agent_id)
+        self.counts: dict[date, dict[str, int]] = {}
+
+    def plan(self, item: dict[str, Any], kind: str) -> dict[str, Any]:
+        """The task of ``item`` (not stored), or 400 naming the cap it would pass."""
+        caps = self.limits.get("daily") or {}
+        now = self.state.now()
+        scheduled = item.get("scheduledFor")
+        start = opening(self.limits, max(now, float(scheduled)) if scheduled is not None else now)
+        day = datetime.fromtimestamp(start, UTC).date()
+        counts = self.counts.get(day) or used(self.state, self.agent_id, day)
+        noun = "calls" if kind == "call" else "texts"
+        for key in (noun, "tasks"):
+            cap = caps.get(key)
+            if isinstance(cap, int) and counts[key] >= cap:
+                raise bad(f"Daily {key} limit reached for {day.isoformat()}: {cap} a day")
+        counts = {**counts, noun: counts[noun] + 1, "tasks": counts["tasks"] + 1}
+        self.counts[day] = counts
+        return {**item, "id": "", "type": kind, "accountId": self.agent_id, "createdAt": now,
+                "scheduledFor": scheduled, "startAt": start}  # fmt: skip
+
+    def store(self, task: dict[str, Any]) -> dict[str, Any]:
+        task["id"] = f"task-{self.state.next_id():05d}"
+        self.state.outbound[task["id"]] = task
+        return view(self.state, task)
+
+
+def queue(
+    state: SimState, agent: Account, items: list[dict[str, Any]], kind: str
+) -> list[dict[str, Any]]:
+    """Queue ``items`` (each ``target`` and the optional fields) for ``agent``: all or
+    none. 400 when one would pass a daily cap (the message names the cap)."""
+    planner = Planner(state, agent.id)
+    planned = [planner.plan(item, kind) for item in items]
+    return [planner.store(task) for task in planned]
+
+
+def find(state: SimState, caller_reach: set[int], task_id: str) -> dict[str, Any]:
+    task = state.outbound.get(task_id)
+    if task is None or task["accountId"] not in caller_reach:
+        raise SimError(404, "Task not found")
+    return task
+
+
+# ---------------------------------------------------------------------- the call log
+
+
+def _phone(account_id: int) -> str:
+    return f"+1{200 + account_id % 800:03d}5550{account_id % 1000:03d}"
+
+
+def log_entry(state: SimState, task: dict[str, Any]) -> dict[str, Any] | None:
+    """The conversation an ended task left (``GET /logs``' shape), None before it ends."""
+    now_state, at = status(state, task)
+    if now_state not in ("finished", "errored"):
+        return None
+    acc = state.accounts.get(task["accountId"])
+    org = None if acc is None else (acc.organization_id or acc.parent_id)
+    call = task["type"] == "call"
+    ok = now_state == "finished"
+    hexed = f"{zlib.crc32(task['id'].encode()):08x}"
+    stamp = int(at)
+    summary = f"Outbound {'call' if call else 'text'} of task {task['id']} to {task['target']}" + (
+        ": the agent spoke with the contact." if ok else " failed: carrier_error."
+    )
+    return {
+        "id": f"task_{task['id']}",
+        "timestamp": iso(at),
+        "account_id": task["accountId"],
+        "org_id": org,
+        "eventType": "outbound-call" if call else "outbound-sms",
+        "type": "call" if call else "sms",
+        "direction": "outbound",
+        "status": "completed" if ok else "failed",
+        "agentOutcome": "question_answered" if ok else None,
+        "duration": (int(state.task_seconds) if call else 0) if ok else 0,
+        "fromNumber": _phone(task["accountId"]),
+        "toNumber": task["target"],
+        "contactName": task["target"],
+        "roomId": f"{task['accountId']}:{task['id']}",
+        "uuid": f"{hexed}-0000-4000-a000-{hexed}0000:{stamp}",
+        "summary": summary,
+        "failureReason": None if ok else "carrier_error",
+        "usdRate": 0.0,
+        "agentConfigId": f"cfg-{task['accountId']}",
+        "metadata": {"convoId": f"c_task_{task['id']}", "taskId": task["id"]},
+    }
+
+
+def ended_logs(state: SimState, accounts: set[int], lo: int, hi: int) -> list[dict[str, Any]]:
+    """The ended tasks' entries of ``accounts`` in ``[lo, hi]``, newest first."""
+    out = []
+    for task in state.outbound.values():
+        if task["accountId"] not in accounts:
+            continue
+        entry = log_entry(state, task)
+        if entry is not None and lo <= int(status(state, task)[1]) <= hi:
+            out.append(entry)
+    out.sort(key=lambda e: (e["timestamp"], e["id"]), reverse=True)
+    return out
+
+
+def conversation(state: SimState, room_id: str, uuid: str,
+                 accounts: set[int]) -> dict[str, Any] | None:  # fmt: skip
+    """The message record of an ended task's conversation (a batch item), or None."""
+    _, _, task_id = room_id.partition(":")
+    task = state.outbound.get(task_id)
+    if task is None or task["accountId"] not in accounts:
+        return None
+    log = log_entry(state, task)
+    if log is None or log["roomId"] != room_id or log["uuid"] != uuid:
+        return None
+    call = log["type"] == "call"
+    ok = log["status"] == "completed"
+    turns = [
+        {"role": "assistant", "content": task.get("greeting") or "Hello, this is your agent."},
+        {"role": "user", "content": "Hi, yes, I can hear you."},
+    ] if ok else []  # fmt: skip
+    return {
+        "from": task["accountId"], "to": task["target"],
+        "timestamp": int(status(state, task)[1]), "date": log["timestamp"],
+        "message": turns[-1]["content"] if turns else log["summary"],
+        "roomId": room_id, "uuid": uuid, "status": "success" if ok else "failed",
+        "type": log["type"], "direction": "outbound", "duration": log["duration"],
+        "fromNumber": log["fromNumber"], "toNumber": log["toNumber"],
+        "summary": log["summary"], "agentOutcome": log["agentOutcome"],
+        "callDialog": turns if call else [], "chatDialog": [] if call else turns,
+        "eventType": log["eventType"], "source": "voice" if call else "sms",
+    }  # fmt: skip

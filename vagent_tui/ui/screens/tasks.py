@@ -1,0 +1,472 @@
+"""Tasks: the outbound calls and texts queued for the selected account and below it,
+paged by the server (``GET /tasks``), with the counts by state and today's counts
+against the daily limits above the list.
+
+``s`` cycles the state shown (every task, pending, running, finished, errored), ``t``
+the window of time (the tasks changed in the last hour, day, week), ``x`` clears both.
+``a`` queues a call or text (the number checked as E.164 at its field, nothing sent on a
+bad value; then a question that says it places a real call); ``d`` deletes a pending
+task after a question; Enter shows the highlighted task whole; ``C`` opens Calls for
+the selected account, where an ended task's call is; ``l`` shows the task limits as
+the platform sent them. While a task on the page has not
+ended, the page is read again every `WATCH_SECONDS`. ``u`` reads a CSV file of tasks
+(`POST /tasks/csv`): a dry run first, whose rows would-be-queued and refused are shown,
+then the question, which counts the real calls, then the real upload. The writing keys
+are gone on a read-only profile.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, ClassVar, cast
+
+from rich.text import Text
+from textual import work
+from textual.binding import Binding, BindingType
+from textual.widget import Widget
+from textual.widgets import DataTable, Static
+
+from vagent_tui.api.errors import PlatformError
+from vagent_tui.api.models import CsvUpload, Envelope, OutboundTask, TaskRequest
+from vagent_tui.services.session import Connection
+from vagent_tui.services.tasks import (
+    PAGE_SIZE,
+    TaskFilter,
+    TasksView,
+    last_page,
+    read_tasks,
+    total_of,
+)
+from vagent_tui.services.usage import today_lines
+from vagent_tui.ui import format as fmt
+from vagent_tui.ui.dialogs import ConfirmModal, PromptModal, TextModal
+from vagent_tui.ui.palette import FAILED, OK, WARN
+from vagent_tui.ui.safety import DESTRUCTIVE, WRITES, Key
+from vagent_tui.ui.screens.base import who_of
+from vagent_tui.ui.screens.calls_link import calls_binding, show_calls
+from vagent_tui.ui.screens.paging import PagedScreen, page_keys
+from vagent_tui.ui.text import inert, safe
+from vagent_tui.ui.widgets.entry_forms import TaskForm
+from vagent_tui.ui.widgets.status import describe_error
+from vagent_tui.ui.widgets.table_filter import filter_binding
+from vagent_tui.ui.widgets.tables import RecordTable, record_table
+from vagent_tui.ui.writes import Write, Written
+from vagent_tui.words import counted
+
+STATE_STYLES = {"finished": OK, "errored": FAILED, "running": WARN}
+NEED_AGENT = "Select a voice agent account on the Scope screen (1): its agent places the call"
+
+
+class TasksScreen(PagedScreen):
+    """Outbound tasks of the selected account: list, filters, add, delete."""
+
+    TITLE: ClassVar[str] = "Tasks"
+    CSS_PATH = "tasks.tcss"
+    FILTER_PLACEHOLDER = "/ filter the tasks of this page only (the server pages them)"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *page_keys("tasks"),
+        Binding("enter", "show_detail", "Open", id="tasks.open", tooltip="Show the task whole"),
+        Key("a", "add", "Add", id="tasks.add", tooltip="Queue a call or text (asks first)",
+            does=WRITES),
+        Key("d", "delete", "Delete", id="tasks.delete",
+            tooltip="Delete the highlighted pending task (asks first)", does=DESTRUCTIVE),
+        Key("u", "upload_csv", "CSV", id="tasks.upload-csv",
+            tooltip="Queue tasks from a CSV file: a dry run first, then asks", does=DESTRUCTIVE),
+        Binding("s", "state", "State", id="tasks.state", tooltip="Cycle the state shown"),
+        Binding("t", "window", "Time", id="tasks.window",
+                tooltip="Cycle the window: any time, last hour, day, week"),
+        Binding("l", "limits", "Limits", id="tasks.limits",
+                tooltip="The task limits: business hours, daily caps, cooldowns, concurrency"),
+        Binding("x", "clear_filters", "Clear", id="tasks.clear", tooltip="Clear the filters"),
+        calls_binding("tasks", "The calls of the selected account (ended tasks are there)"),
+        filter_binding("tasks"),  # last: the footer drops it first
+    ]  # fmt: skip
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.wanted = TaskFilter()
+        self.shown = TaskFilter()
+        self.total = 0
+        self.loaded = False
+
+    # ------------------------------------------------------------------ layout
+
+    def compose_body(self) -> Iterable[Widget]:
+        yield Static("", id="tasks-header", markup=False)
+        yield Static("", id="tasks-counts", markup=False)
+        yield record_table(
+            "tasks-table",
+            (("ID", "id"), ("Type", "type"), ("State", "state"), ("Target", "target"),
+             ("Scheduled", "scheduled"), ("Updated", "updated"), ("Result", "result")),
+            key=lambda task: task.key,
+        )  # fmt: skip
+        yield Static("No task matches. Press a to queue a call or text.", id="tasks-empty",
+                     markup=False)  # fmt: skip
+
+    @property
+    def table(self) -> RecordTable[OutboundTask]:
+        return cast("RecordTable[OutboundTask]", self.query_one("#tasks-table", RecordTable))
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self.action_show_detail()
+
+    def on_mount(self) -> None:
+        self.table.focus()
+        self._header()
+        self.set_interval(WATCH_SECONDS, self._watch)
+
+    def _watch(self) -> None:
+        """While a task on the page has not ended, read the page again (quietly), so a
+        queue is watched to its end; not while the screen is hidden or a read runs."""
+        if not self.is_current or not self.loaded:
+            return
+        if any(w.is_running and w.group == "tasks-load" for w in self.workers):
+            return
+        if any(not task.ended for task in self.table.records):
+            self.load_tasks(self.wanted, quiet=True)
+
+    # ------------------------------------------------------------------ loading
+
+    def reload(self) -> None:
+        self.load_tasks(self.wanted)
+
+    @work(exclusive=True, group="tasks-load", exit_on_error=False)
+    async def load_tasks(self, wanted: TaskFilter, *, quiet: bool = False) -> None:
+        self.wanted = wanted
+        if not quiet:
+            self.status.busy(f"Loading page {wanted.page + 1:,} of the tasks")
+        now = fmt.now().timestamp()
+        ok, view = await self.load(
+            lambda c: read_tasks(c.api, wanted, now, c.target_id), busy=self.table
+        )
+        if not ok or view is None:
+            self._header()
+            return
+        total = total_of(view.page)
+        self.total = total if total is not None else len(view.page.tasks)
+        if not view.page.tasks and wanted.page > last_page(self.total):
+            self.load_tasks(replace(wanted, page=last_page(self.total)), quiet=quiet)
+            return
+        self.shown = wanted
+        self.loaded = True
+        keep = self.table.highlighted_record
+        self.table.show(view.page.tasks, task_cells, keep=keep.key if keep else None)
+        self.set_class(not view.page.tasks, "-empty")
+        self._header()
+        self._counts(view)
+        if not quiet:
+            who = who_of(self, with_id=True)
+            line = f"{counted(self.total, 'task')} for {who}"
+            if view.errors:
+                self.status.info(f"{line}; not read: {'; '.join(view.errors)}")
+            else:
+                self.status.ok(line)
+
+    def _header(self) -> None:
+        want = self.wanted
+        text = Text(no_wrap=True, overflow="ellipsis")
+        text.append("Tasks", style="bold")
+        if self.loaded:
+            text.append(f" · {counted(self.total, 'task')}")
+            text.append(f" · page {self.shown.page + 1:,} of {last_page(self.total) + 1:,}")
+        text.append(inert(f" · state: {want.state or 'all'} · changed: {want.window_label}"))
+        text.append(f" · {PAGE_SIZE}/page")
+        self.query_one("#tasks-header", Static).update(text)
+
+    def _counts(self, view: TasksView) -> None:
+        text = Text(no_wrap=True, overflow="ellipsis")
+        by_state = view.stats.counts() if view.stats is not None else {}
+        if by_state:
+            for n, (state, count) in enumerate(by_state.items()):
+                text.append(" · " if n else "")
+                text.append(inert(state), style=STATE_STYLES.get(state, ""))
+                text.append(f" {count:,}")
+        else:
+            text.append("counts by state not known", style="dim")
+        today = today_lines(view.counts, view.limits)
+        if today:
+            text.append("  │  today: ", style="bold")
+            text.append(" · ".join(f"{inert(name)} {value}" for name, value in today))
+        self.query_one("#tasks-counts", Static).update(text)
+
+    # ------------------------------------------------------------------ paging and filters
+
+    def page_now(self) -> int:
+        return self.wanted.page
+
+    def last_page(self) -> int | None:
+        return last_page(self.total) if self.loaded else None
+
+    def go_to_page(self, page: int) -> None:
+        page = max(0, min(page, last_page(self.total)))
+        if page == self.shown.page and self.loaded:
+            edge = "first" if page == 0 else "last"
+            self.status.info(f"Already on the {edge} page")
+            return
+        self.load_tasks(replace(self.wanted, page=page))
+
+    def action_state(self) -> None:
+        self.load_tasks(self.wanted.next_state())
+
+    def action_window(self) -> None:
+        self.load_tasks(self.wanted.next_window())
+
+    def action_clear_filters(self) -> None:
+        self.load_tasks(TaskFilter())
+
+    async def action_calls(self) -> None:
+        await show_calls(self, self.connection.target_id)
+
+    # ------------------------------------------------------------------ limits
+
+    @work(exclusive=True, group="tasks-limits", exit_on_error=False)
+    async def action_limits(self) -> None:
+        """Every field of ``GET /tasks/limits`` as the platform sent it, with today's
+        counts beside the daily caps."""
+        ok, limits = await self.load(lambda c: c.api.get_task_limits(target=c.target_id),
+                                     note="Reading the task limits")  # fmt: skip
+        if not ok or limits is None:
+            return
+        self.status.clear()
+        body = limits.body().get("limits")
+        lines = limit_lines(body if isinstance(body, dict) else limits.body())
+        who = who_of(self, with_id=True)
+        note = ("As the platform sent them; a platform may hold calls outside the business "
+                "hours and refuse tasks past a daily cap.")  # fmt: skip
+        self.app.push_screen(TextModal(f"Task limits of {who}", "\n".join(lines) or "—",
+                                       note=note))  # fmt: skip
+
+    # ------------------------------------------------------------------ detail
+
+    def action_show_detail(self) -> None:
+        task = self.table.highlighted_record
+        if task is None:
+            self.status.info("No task highlighted")
+            return
+        lines = [f"{name}: {fmt.plain(value)}" for name, value in task.wire().items()]
+        note = "C on the Tasks screen opens Calls, where an ended task's call is."
+        self.app.push_screen(TextModal(f"Task {task.key}", "\n".join(lines), note=note))
+
+    # ------------------------------------------------------------------ add
+
+    def action_add(self) -> None:
+        if not self.connection.is_agent_selected:
+            self.status.info(NEED_AGENT)
+            return
+
+        async def send(c: Connection, request: TaskRequest) -> OutboundTask:
+            return await c.api.create_task(request, target=c.target_id)
+
+        async def read_back(c: Connection, request: TaskRequest) -> str:
+            page = await c.api.list_tasks(target=c.target_id)
+            same = [t for t in page.tasks if t.target == request.target]
+            if not same:
+                return f"No task to {request.target} is listed."
+            return f"A task to {request.target} is listed: {same[0].state_text or 'state unknown'}."
+
+        target = self.connection.target_id
+
+        def done(result: tuple[TaskRequest, OutboundTask] | None) -> None:
+            if result is None or target != self.connection.target_id:
+                return
+            request, task = result
+            self.status.ok(f"Task {task.key or '(no id)'} queued: {request.type} to "
+                           f"{request.target}, {task.state_text or 'state unknown'}")  # fmt: skip
+            self.load_tasks(self.wanted, quiet=True)
+
+        who = who_of(self, with_id=True)
+        form = TaskForm(send, who=who, now=lambda: fmt.now().timestamp(),
+                        subtitle=f"From the agent of {who}", read_back=read_back,
+                        after_unknown=lambda: self.load_tasks(self.wanted, quiet=True))  # fmt: skip
+        self.app.push_screen(form, done)
+
+    # ------------------------------------------------------------------ delete
+
+    def action_delete(self) -> None:
+        task = self.table.highlighted_record
+        if task is None:
+            self.status.info("No task highlighted: nothing to delete")
+            return
+        if not task.pending:
+            state = task.state_text or "of unknown state"
+            self.status.info(f"Task {task.key} is {state}: only a pending task is deleted")
+            return
+        task_id = task.key
+        body = (f"Delete task {task_id} ({fmt.plain(task.type)} to {fmt.plain(task.target)}, "
+                f"pending) of {who_of(self, with_id=True)}?\nIt will not be placed.")  # fmt: skip
+
+        async def read_back(c: Connection) -> str:
+            try:
+                now = await c.api.get_task(task_id, target=c.target_id)
+            except PlatformError as exc:
+                if getattr(exc, "status", None) == 404:
+                    return f"Task {task_id} is gone."
+                raise
+            return f"Task {task_id} is still there: {now.state_text or 'state unknown'}."
+
+        self.write(
+            Write[Envelope](
+                "tasks-delete",
+                f"Deleting task {task_id}",
+                lambda c: c.api.delete_task(task_id, target=c.target_id),
+                confirm=ConfirmModal("Delete a pending task", body, confirm_label="Delete"),
+                done=lambda reply: f"{reply.message or 'Task deleted'}: {task_id}",
+                gone=f"Task {task_id} was already gone; the list is refreshed",
+                read_back=read_back,
+                failed=lambda exc: f"Could not delete task {task_id}: {describe_error(exc)}",
+                retry_key="d",
+                after=self._after_delete,
+            )
+        )
+
+    def _after_delete(self, written: Written[Any]) -> None:
+        self.load_tasks(self.wanted, quiet=True)
+
+    # ------------------------------------------------------------------ CSV
+
+    def action_upload_csv(self) -> None:
+        if not self.connection.is_agent_selected:
+            self.status.info(NEED_AGENT)
+            return
+        prompt = PromptModal(
+            "Queue tasks from a CSV file",
+            "A header row naming target (type, message, context, scheduledFor, accountId... "
+            "optional). A dry run comes first: nothing is queued before you have seen what "
+            "would be and answered the question.",
+            placeholder="~/calls.csv", confirm_label="Dry run", validate=csv_problem,
+        )  # fmt: skip
+        self.app.push_screen(prompt, self._csv_chosen)
+
+    def _csv_chosen(self, text: str | None) -> None:
+        if text is None:
+            return
+        path = Path(text.strip()).expanduser()
+        try:
+            content = path.read_bytes()
+        except OSError as exc:
+            self.status.info(f"Could not read {path}: {exc.strerror or exc}")
+            return
+        self.upload_csv(path.name, content, self.connection)
+
+    @work(group="write-tasks-csv", exit_on_error=False)
+    async def upload_csv(self, name: str, content: bytes, start: Connection) -> None:
+        """The dry run, then (asked, the real calls counted) the upload for real."""
+        who = who_of(self, with_id=True)
+        dry = await self.written(
+            Write[CsvUpload](
+                "tasks-csv-dry", f"Checking {name} (a dry run: nothing is queued)",
+                lambda c: c.api.upload_tasks_csv(content, dry_run=True, filename=name,
+                                                 target=c.target_id),
+                done="",
+            ),
+            start,
+        )  # fmt: skip
+        if dry.outcome != "done" or dry.result is None:
+            return
+        result = dry.result
+        queued = result.queued_rows()
+        refused = refused_lines(result)
+        if not queued:
+            self.status.info(f"No row of {name} would be queued; {len(result.rows)} refused")
+            self.app.push_screen(TextModal(f"{name}: every row refused", "\n".join(refused)))
+            return
+        calls = sum(1 for r in queued if r.type != "text")
+        texts = len(queued) - calls
+        what = " and ".join(
+            part for part in (counted(calls, "real call") if calls else "",
+                              counted(texts, "real text") if texts else "") if part
+        )  # fmt: skip
+        body = (f"{name}: {counted(len(queued), 'row')} of {len(result.rows)} would be queued "
+                f"from the agent of {who}: {what}, placed within the business hours and daily "
+                "limits. Phones will ring.")  # fmt: skip
+        if refused:
+            body += "\n\nRefused (not queued):\n" + "\n".join(refused)
+        title = f"Place {counted(calls, 'real call')}" if calls else f"Send {what}"
+        question = ConfirmModal(title, body, confirm_label=f"Queue {len(queued)}")
+
+        async def read_back(c: Connection) -> str:
+            page = await c.api.list_tasks(target=c.target_id)
+            total = total_of(page)
+            return f"{counted(total if total is not None else len(page.tasks), 'task')} listed now."
+
+        await self.written(
+            Write[CsvUpload](
+                "tasks-csv", f"Queuing {counted(len(queued), 'task')} from {name}",
+                lambda c: c.api.upload_tasks_csv(content, dry_run=False, filename=name,
+                                                 target=c.target_id),
+                confirm=question,
+                done=lambda r: (f"{fmt.plain(r.inserted)} queued from {name}; "
+                                f"{fmt.plain(r.refused)} refused"),
+                read_back=read_back,
+                after=self._after_delete,
+            ),
+            start,
+        )  # fmt: skip
+
+
+WATCH_SECONDS = 5.0
+"""How often a page with tasks that have not ended is read again."""
+MAX_CSV_BYTES = 1024 * 1024
+REFUSED_SHOWN = 8
+"""Refused rows listed in the question (the rest are counted)."""
+
+
+def csv_problem(text: str) -> str | None:
+    """Why the path typed is not a CSV file to upload (None: it is one)."""
+    if not text.strip():
+        return "Type the path of a CSV file"
+    path = Path(text.strip()).expanduser()
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        return f"Cannot read {path}: {exc.strerror or exc}"
+    if not path.is_file():
+        return f"{path} is not a file"
+    if size > MAX_CSV_BYTES:
+        return f"{path} is larger than 1 MiB (the platform's limit is not published; split it)"
+    return None
+
+
+def refused_lines(result: CsvUpload) -> list[str]:
+    refused = result.refused_rows()
+    lines = [f"row {fmt.plain(r.row)} ({fmt.plain(r.target)}): {fmt.plain(r.reason)}"
+             for r in refused[:REFUSED_SHOWN]]  # fmt: skip
+    if len(refused) > REFUSED_SHOWN:
+        lines.append(f"… and {counted(len(refused) - REFUSED_SHOWN, 'more row')} refused")
+    return lines
+
+
+def limit_lines(value: Any, prefix: str = "") -> list[str]:
+    """``name: value`` lines of a limits object, nested names dotted."""
+    if not isinstance(value, dict):
+        return [f"{prefix}: {fmt.plain(value)}"] if prefix else []
+    lines: list[str] = []
+    for key, item in value.items():
+        name = f"{prefix}.{key}" if prefix else str(key)
+        if isinstance(item, dict):
+            lines += limit_lines(item, name)
+        else:
+            lines.append(f"{name}: {fmt.plain(item)}")
+    return lines
+
+
+def _when(task: OutboundTask, name: str) -> str:
+    moment = task.when(name)
+    return moment.strftime("%m-%d %H:%M") if moment else "—"
+
+
+def task_cells(task: OutboundTask) -> tuple[Text, ...]:
+    state = task.state_text
+    result = task.error if task.error not in (None, "") else task.result
+    return (
+        safe(task.key, style="bold"),
+        Text(fmt.plain(task.type)),
+        safe(state or "—", style=STATE_STYLES.get(state, "")),
+        Text(fmt.plain(task.target)),
+        Text(inert(_when(task, "scheduled_for")) if task.scheduled_for is not None else "now"),
+        Text(inert(_when(task, "updated_at"))),
+        Text(fmt.plain(result)),
+    )
