@@ -9,14 +9,13 @@ ones (``metadata.tokens``), shown as it came. The choice is kept per profile in
 
 from __future__ import annotations
 
-import json
-import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from vagent_tui.config import atomic_write, state_dir
+from vagent_tui.config import state_dir
+from vagent_tui.services.profile_file import ProfileFile
 
 COLUMNS_NAME = "calls-columns.json"
 READ_LIMIT = 256 * 1024
@@ -76,50 +75,22 @@ def offered(schema: Sequence[str]) -> list[str]:
 
 
 @dataclass
-class ColumnStore:
+class ColumnStore(ProfileFile):
     """The columns chosen per profile (``None``: the console without a profile)."""
 
     path: Path = field(default_factory=lambda: state_dir() / COLUMNS_NAME)
-    error: str | None = None
-
-    def _read(self) -> dict[str, Any]:
-        try:
-            with self.path.open("rb") as handle:
-                raw = handle.read(READ_LIMIT + 1)
-        except OSError:
-            return {}
-        if len(raw) > READ_LIMIT:
-            return {}
-        try:
-            data = json.loads(raw)
-        except (ValueError, RecursionError):
-            return {}
-        profiles = data.get("profiles") if isinstance(data, dict) else None
-        return profiles if isinstance(profiles, dict) else {}
+    what: str = "columns"
+    read_limit: int = READ_LIMIT
 
     def load(self, profile: str | None) -> tuple[str, ...]:
         """The columns kept for ``profile``; the defaults when none are."""
-        kept = clean(self._read().get(profile or "", ()) or ())
+        kept = clean(self.value(profile) or ())
         return kept or DEFAULT_COLUMNS
 
     def keep(self, profile: str | None, names: Sequence[str]) -> None:
         """Keep ``names`` for ``profile`` (the defaults: forget the choice)."""
-        profiles = self._read()
         chosen = clean(names)
-        if chosen == DEFAULT_COLUMNS or not chosen:
-            profiles.pop(profile or "", None)
-        else:
-            profiles[profile or ""] = list(chosen)
-        text = json.dumps({"version": 1, "profiles": profiles}, ensure_ascii=False, indent=1)
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-            atomic_write(self.path, text, mode=0o600)
-            self.error = None
-        except OSError as exc:
-            self.error = (
-                f"The columns could not be remembered ({self.path}): "
-                f"{exc.strerror or os.strerror(exc.errno or 0)}"
-            )
+        self.put(profile, None if chosen == DEFAULT_COLUMNS or not chosen else list(chosen))
 
 
 __all__ = [

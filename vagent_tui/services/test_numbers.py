@@ -8,44 +8,28 @@ confirmed. A file that is too large, not JSON or of another shape reads as empty
 
 from __future__ import annotations
 
-import json
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from vagent_tui.api.models import check_e164
-from vagent_tui.config import atomic_write, state_dir
+from vagent_tui.config import state_dir
+from vagent_tui.services.profile_file import ProfileFile
 
 NUMBERS_NAME = "test-numbers.json"
 READ_LIMIT = 64 * 1024
 
 
 @dataclass
-class NumberStore:
+class NumberStore(ProfileFile):
     """The test number per profile (``None``: the console without a profile)."""
 
     path: Path = field(default_factory=lambda: state_dir() / NUMBERS_NAME)
-    error: str | None = None
-
-    def _read(self) -> dict[str, Any]:
-        try:
-            with self.path.open("rb") as handle:
-                raw = handle.read(READ_LIMIT + 1)
-        except OSError:
-            return {}
-        if len(raw) > READ_LIMIT:
-            return {}
-        try:
-            data = json.loads(raw)
-        except (ValueError, RecursionError):
-            return {}
-        profiles = data.get("profiles") if isinstance(data, dict) else None
-        return profiles if isinstance(profiles, dict) else {}
+    what: str = "number"
+    read_limit: int = READ_LIMIT
 
     def load(self, profile: str | None) -> str:
         """The number kept for ``profile`` ("" when none, or not a number)."""
-        kept = self._read().get(profile or "")
+        kept = self.value(profile)
         if not isinstance(kept, str):
             return ""
         try:
@@ -59,15 +43,4 @@ class NumberStore:
             number = check_e164(number)
         except ValueError:
             return
-        profiles = self._read()
-        profiles[profile or ""] = number
-        text = json.dumps({"version": 1, "profiles": profiles}, indent=1)
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-            atomic_write(self.path, text, mode=0o600)
-            self.error = None
-        except OSError as exc:
-            self.error = (
-                f"The number could not be remembered ({self.path}): "
-                f"{exc.strerror or os.strerror(exc.errno or 0)}"
-            )
+        self.put(profile, number)
