@@ -100,3 +100,46 @@ async def test_a_failed_review_says_so_and_r_asks_again(make_app: MakeApp) -> No
         await pilot.press("r")
         await settle(pilot)
         assert screen.table.records
+
+
+async def test_r_in_the_publish_question_reviews_instead_and_sends_nothing(
+    make_app: MakeApp,
+) -> None:
+    """Before publishing, R answers no and opens the platform's review of staging; the
+    publish is asked again afterwards (P), never sent by R."""
+    app = make_app("agent", account=1111)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        sim = sim_of(app)
+        assert sim.staging[1111] is not None  # something to publish
+        await pilot.press("P")
+        await wait_for(pilot, lambda: isinstance(app.screen, ReviewModal))
+        await pilot.press("R")
+        await settle(pilot)
+        shown(app, ReviewScreen)
+        assert [r for r in sim.requests if r.path == REVIEW]
+        assert not [r for r in sim.requests if r.path == "/api/v2/agent/publish"]
+        await pilot.press("escape")
+        await settle(pilot)
+        await pilot.press("P")
+        await wait_for(pilot, lambda: isinstance(app.screen, ReviewModal))
+        await pilot.press("y")
+        await wait_for(pilot, lambda: any(r.path == "/api/v2/agent/publish" for r in sim.requests))
+        assert sim.staging[1111] is None
+
+
+async def test_r_is_only_offered_in_the_publish_question(make_app: MakeApp) -> None:
+    app = make_app("agent", account=1111)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("X")  # revert: the same question, without the review
+        await wait_for(pilot, lambda: isinstance(app.screen, ReviewModal))
+        modal = app.screen
+        assert isinstance(modal, ReviewModal)
+        assert modal.check_action("aside", ()) is False
+        await pilot.press("R")
+        await pilot.pause()
+        assert app.screen is modal
+        await pilot.press("escape")
+        await settle(pilot)
+        assert not [r for r in sim_of(app).requests if r.path == REVIEW]

@@ -164,7 +164,9 @@ class ReviewModal(ModalScreen[bool]):
     """A change shown before it is made: what moved meanwhile, then the diff, then ask.
 
     Cancel has the focus; ``y`` or the confirm button go ahead. With ``expected`` set
-    (a write to live), the confirm button stays refused until that word is typed.
+    (a write to live), the confirm button stays refused until that word is typed. With
+    ``aside`` (a publish), ``R`` answers no and then runs it (the platform's review of
+    what would be published): nothing is sent, the change is asked again afterwards.
     """
 
     SCOPED_CSS: ClassVar[bool] = False
@@ -172,7 +174,9 @@ class ReviewModal(ModalScreen[bool]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel", id="modal.cancel", tooltip="Cancel"),
         Binding("y", "confirm", "Confirm", show=False, id="modal.yes", tooltip="Go ahead"),
-    ]
+        Binding("R", "aside", "Platform review", id="modal.review",
+                tooltip="Not now: ask the platform to review it first"),
+    ]  # fmt: skip
 
     def __init__(
         self,
@@ -183,6 +187,7 @@ class ReviewModal(ModalScreen[bool]):
         meanwhile: Text | None = None,
         confirm_label: str = "Write",
         expected: str | None = None,
+        aside: Callable[[], object] | None = None,
     ) -> None:
         super().__init__(classes="modal review")
         self.title_text = title
@@ -191,6 +196,17 @@ class ReviewModal(ModalScreen[bool]):
         self.meanwhile = meanwhile
         self.confirm_label = confirm_label
         self.expected = expected
+        self.aside = aside
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "aside":
+            return self.aside is not None
+        return True
+
+    def action_aside(self) -> None:
+        if self.aside is not None:
+            self.dismiss(False)
+            self.app.call_later(self.aside)
 
     def compose(self) -> ComposeResult:
         with Vertical():

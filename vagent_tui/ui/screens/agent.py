@@ -12,7 +12,7 @@ A load that fails says so where the configuration would be, not only in the stat
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import partial
 from typing import ClassVar
 
@@ -109,6 +109,10 @@ class AgentScreen(AgentChanges):
         from vagent_tui.ui.screens.review import ReviewScreen
 
         self.app.push_screen(ReviewScreen(), lambda _done: self.changes_done())
+
+    def review_aside(self) -> Callable[[], object]:
+        """``R`` in the publish question: the platform's review of staging instead."""
+        return self.action_review
 
     async def action_calls(self) -> None:
         await show_calls(self, self.connection.target_id)

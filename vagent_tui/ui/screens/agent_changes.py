@@ -124,6 +124,10 @@ class AgentChanges(BaseScreen):
     def highlighted_version(self) -> SavedVersion | None:
         raise NotImplementedError
 
+    def review_aside(self) -> Callable[[], object] | None:
+        """What ``R`` in the publish question opens instead (None: nothing)."""
+        return None
+
     def on_versions_tab(self) -> bool:
         raise NotImplementedError
 
@@ -171,11 +175,12 @@ class AgentChanges(BaseScreen):
         *,
         confirm: str,
         expected: str | None = None,
+        aside: Callable[[], object] | None = None,
     ) -> bool:
         review = ReviewModal(
             title, intro, diff_text(diffs),
             meanwhile=diff_text(moved) if moved else None,
-            confirm_label=confirm, expected=expected,
+            confirm_label=confirm, expected=expected, aside=aside,
         )  # fmt: skip
         confirmed: bool = await self.app.push_screen_wait(review)
         return confirmed
@@ -302,6 +307,8 @@ class AgentChanges(BaseScreen):
                 confirmed = await self._review(
                     kind.title.format(who=who), kind.intro.format(summary=summary(diffs)),
                     diffs, moved, confirm=kind.confirm,
+                    # Before publishing, R asks the platform to review staging instead.
+                    aside=self.review_aside() if kind is PUBLISH else None,
                 )  # fmt: skip
                 if not confirmed:
                     self.status.info(f"{kind.verb.capitalize()} cancelled; nothing was sent.")
