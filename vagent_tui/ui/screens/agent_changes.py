@@ -64,7 +64,7 @@ PUBLISH = StagingVerb(
     "saved by the platform.",
     confirm="Publish",
     doing="Publishing the staging of {who}",
-    done="Published: live of {who} is the former staging{saved}.",
+    done="Published: live of {who} is the former staging{saved}. T places a test call.",
     unknown="compare live with what you published (D).",
     sides=lambda s: (s.live, s.staging),
     send=lambda c: c.api.publish_staging(target=c.target_id),
