@@ -61,7 +61,7 @@ PUBLISH = StagingVerb(
     empty="Staging is empty: nothing to publish.",
     title="Publish the staging of {who} to live?",
     intro="Live answers calls at once. {summary} change; a version of the new live is "
-    "saved by the platform.",
+    "saved by the platform. R asks the platform to review staging first.",
     confirm="Publish",
     doing="Publishing the staging of {who}",
     done="Published: live of {who} is the former staging{saved}. T places a test call.",
