@@ -138,7 +138,7 @@ class UsageFleetTable(Vertical):
         usage = self.usage
         column = usage.header(self.sort_column) if self.sort_column in usage.columns else "—"
         way = "largest first" if self.reverse else "smallest first"
-        if self.sort_column in (ID, NAME, PLAN):
+        if self.sort_column in (NAME, PLAN):
             way = "Z to A" if self.reverse else "A to Z"
         top = f" · top {self.top}" if self.top else ""
         failed = len(usage.failed)
