@@ -195,7 +195,7 @@ def _hostname(host: str) -> str:
     if host.startswith("["):
         return host[1:].partition("]")[0]
     name, _, port = host.rpartition(":")
-    if name and port.isdigit():
+    if name and port.isdecimal():
         return name
     return host
 
@@ -262,7 +262,7 @@ def _port(host: str) -> str:
         port = after[1:] if after.startswith(":") else ""
     else:
         port = host.rpartition(":")[2] if ":" in host else ""
-    return port if port.isdigit() else ""
+    return port if port.isdecimal() else ""
 
 
 def cookie_name(host: str) -> str:

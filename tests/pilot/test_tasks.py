@@ -108,10 +108,12 @@ async def test_a_bad_number_is_refused_at_its_field_and_nothing_sent(make_app: M
             assert form.query_one("#field-target", FormField).error, bad
             assert app.screen is form
         form.query_one("#form-target", Input).value = "+15551230001"
-        form.query_one("#form-start-in", Input).value = "soon"
-        form.submit()
-        await settle(pilot)
-        assert "whole minutes" in form.query_one("#field-start-in", FormField).error
+        for bad in ("soon", "²", "-5"):  # "²".isdigit() is true, int("²") raises
+            form.query_one("#form-start-in", Input).value = bad
+            form.submit()
+            await settle(pilot)
+            assert "whole minutes" in form.query_one("#field-start-in", FormField).error, bad
+            assert app.screen is form
         assert _posts(app) == before
 
 

@@ -95,9 +95,9 @@ class DirectSender:
             timeout=self.timeout,
         ) as response:
             declared = response.headers.get("Content-Length", "")
-            if declared.isdigit() and int(declared) > limit:
+            if declared.isdecimal() and int(declared) > limit:
                 raise TooLarge(response.status)
-            if declared.isdigit() and "Content-Encoding" not in response.headers:
+            if declared.isdecimal() and "Content-Encoding" not in response.headers:
                 # The usual reply: its length is known and bounds what is read.
                 content = await response.read()
             else:

@@ -71,7 +71,7 @@ def _int_or_none(value: Any) -> Any:
         return value
     if isinstance(value, float) and value.is_integer():
         return int(value)
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+    if isinstance(value, str) and value.strip().lstrip("-").isdecimal():
         return int(value.strip())
     return None
 

@@ -69,7 +69,7 @@ class AdrExportConfig(Request):
         if isinstance(value, bool):
             raise ValueError("rotation minutes must be a whole number of minutes")
         text = str(value).strip()
-        if not (text.isascii() and text.isdigit()) or int(text) < 1:
+        if not (text.isascii() and text.isdecimal()) or int(text) < 1:
             raise ValueError("rotation minutes must be a whole number of minutes, 1 or more")
         return str(int(text))
 
@@ -114,7 +114,7 @@ def is_hostname_or_ip(value: str) -> bool:
     except ValueError:
         pass
     labels = value.rstrip(".").split(".")
-    if labels[-1].isdigit():  # 300.1.1.1 is not a name either
+    if labels[-1].isdecimal():  # 300.1.1.1 is not a name either
         return False
     return all(_HOST_LABEL.match(label) for label in labels)
 
@@ -181,7 +181,7 @@ def typed_ids(value: Any) -> Any:
     if isinstance(value, str):
         parts = [p.strip() for p in value.replace(",", " ").split()]
         for part in parts:
-            if not (part.isascii() and part.isdigit()):
+            if not (part.isascii() and part.isdecimal()):
                 raise ValueError(f"{part!r} is not an account id")
         return [int(p) for p in parts]
     return value

@@ -142,7 +142,7 @@ def listen_for_pressure(hook: PressureHook | None) -> None:
 def retry_after_seconds(response: Reply) -> float | None:
     """The ``Retry-After`` header in seconds (the delta form), or None."""
     value = response.headers.get("Retry-After", "").strip()
-    return float(value) if value.isdigit() else None
+    return float(value) if value.isdecimal() else None
 
 
 def normalise_base_url(base_url: str) -> str:
@@ -521,7 +521,7 @@ class ApiTransport:
         limit = self.max_reply_bytes
         declared = response.headers.get("content-length", "")
         too_large = self._too_large(method, url, response.status_code)
-        if declared.isdigit():
+        if declared.isdecimal():
             if int(declared) > limit:
                 return too_large
             if "content-encoding" not in response.headers:

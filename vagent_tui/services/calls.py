@@ -76,7 +76,7 @@ def parse_time(text: str, *, now: float) -> int:
     value = text.strip()
     if not value:
         raise ValueError("a time is needed")
-    if value.isdigit():
+    if value.isdecimal():
         return int(value)
     relative = _RELATIVE.match(value.lower())
     if relative:

@@ -68,7 +68,7 @@ def total_of(page: TaskPage) -> int | None:
         return None
     if isinstance(total, int | float):
         return max(0, int(total))
-    if isinstance(total, str) and total.strip().isdigit():
+    if isinstance(total, str) and total.strip().isdecimal():
         return int(total.strip())
     return None
 

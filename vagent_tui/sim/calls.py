@@ -418,7 +418,7 @@ def _named(value: str, prefix: str) -> tuple[int, int] | None:
     """``(account, q)`` of ``log_<a>_<q>`` / ``c_<a>_<q>``, or None."""
     head, _, rest = value.partition("_")
     left, _, right = rest.partition("_")
-    if head != prefix or not (left.isdigit() and right.isdigit()):
+    if head != prefix or not (left.isdecimal() and right.isdecimal()):
         return None
     if len(left) > 18 or len(right) > 18:
         return None
@@ -690,7 +690,7 @@ def find(state: SimState, agents: AgentSet, room_id: str, uuid: str) -> tuple[Ag
     """The entry a batch item names, or None (unknown, out of reach, out of retention)."""
     left, sep, _ = room_id.partition(":")
     parts = uuid.split(":")
-    if not (sep and left.isdigit() and len(parts) in (2, 3) and parts[1].isdigit()):
+    if not (sep and left.isdecimal() and len(parts) in (2, 3) and parts[1].isdecimal()):
         return None
     if len(left) > 18 or len(parts[1]) > 18:
         return None

@@ -73,7 +73,7 @@ def parse_int(name: str, raw: str | None) -> int | None:
         return None
     text = raw.strip()
     digits = text[1:] if text.startswith("-") else text
-    if not digits.isdigit() or not digits.isascii() or len(digits) > 18:
+    if not digits.isdecimal() or not digits.isascii() or len(digits) > 18:
         raise bad(f"{name} must be an integer")
     return int(text)
 

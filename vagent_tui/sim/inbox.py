@@ -159,7 +159,7 @@ def locate(account_id: int, room_id: str, total: int) -> tuple[int, int]:
     does not have (another account's room included: its existence is not told).
     """
     left, sep, right = room_id.partition(":")
-    if not (sep and left.isascii() and left.isdigit() and right.isascii() and right.isdigit()):
+    if not (sep and left.isascii() and left.isdecimal() and right.isascii() and right.isdecimal()):
         raise bad("roomId must be of the form <number>:<number>")
     if len(left) > 18 or len(right) > 18:
         raise SimError(404, "Room not found")

@@ -93,7 +93,7 @@ async def adr_config(ctx: Ctx) -> dict[str, Any]:
     if protocol not in ("sftp", "ftps", "ftp"):
         raise bad("deliveryProtocol must be one of: sftp, ftps, ftp")
     rotation = req_str(body, "rotationMinutes")
-    if not (rotation.isascii() and rotation.isdigit() and 1 <= int(rotation) <= 1440):
+    if not (rotation.isascii() and rotation.isdecimal() and 1 <= int(rotation) <= 1440):
         raise bad("rotationMinutes must be a number of minutes between 1 and 1440, as text")
     host = req_str(body, "host")
     if not valid_host(host):

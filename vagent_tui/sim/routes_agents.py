@@ -49,7 +49,7 @@ async def voices(ctx: Ctx) -> dict[str, Any]:
 def config_owner(ctx: Ctx, raw: str | None = None) -> Account:
     raw = ctx.path("agentConfigId") if raw is None else raw
     num = raw[4:] if raw.startswith("cfg-") else ""
-    owner = ctx.state.accounts.get(int(num)) if num.isdigit() and num.isascii() else None
+    owner = ctx.state.accounts.get(int(num)) if num.isdecimal() and num.isascii() else None
     if owner is None or owner.id not in ctx.state.live:
         raise SimError(404, "Agent configuration not found")
     ctx.state.check(ctx.me, owner)

@@ -205,13 +205,13 @@ def _csv_row(ctx: Ctx, row: dict[str, str], reach: set[int]) -> tuple[int, str, 
         raise bad("message is required for a text")
     raw = (row.get("scheduledFor") or "").strip()
     if raw:
-        if not raw.isdigit():
+        if not raw.isdecimal():
             raise bad("scheduledFor must be Unix seconds")
         item["scheduledFor"] = int(raw)
     agent_id = ctx.target.id
     raw = (row.get("accountId") or "").strip()
     if raw:
-        if not raw.isdigit() or int(raw) not in reach:
+        if not raw.isdecimal() or int(raw) not in reach:
             raise bad("accountId is not an agent account of this key")
         agent_id = int(raw)
     acc = ctx.state.accounts.get(agent_id)

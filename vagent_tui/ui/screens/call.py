@@ -76,7 +76,7 @@ class CallScreen(BaseScreen):
         account = self.entry.account_id
         if isinstance(account, int) and not isinstance(account, bool):
             return account
-        if isinstance(account, str) and account.isdigit():
+        if isinstance(account, str) and account.isdecimal():
             return int(account)
         return self.target
 

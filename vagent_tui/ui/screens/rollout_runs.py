@@ -55,7 +55,7 @@ _clock = time.monotonic
 def rollout_concurrency() -> int:
     """``VAGENT_ROLLOUT_CONCURRENCY`` (1..64), else the service's default."""
     raw = os.environ.get("VAGENT_ROLLOUT_CONCURRENCY", "")
-    return int(raw) if raw.isdigit() and 1 <= int(raw) <= 64 else DEFAULT_CONCURRENCY
+    return int(raw) if raw.isdecimal() and 1 <= int(raw) <= 64 else DEFAULT_CONCURRENCY
 
 
 def origin_of(connection: Connection) -> str:
@@ -368,7 +368,7 @@ class RolloutRuns(BaseScreen):
 
         def check(text: str) -> str | None:
             text = text.strip().lower()
-            if text == "all" or (text.isdigit() and 1 <= int(text) <= len(waiting)):
+            if text == "all" or (text.isdecimal() and 1 <= int(text) <= len(waiting)):
                 return None
             return f"all, or a number from 1 to {len(waiting):,}"
 

@@ -871,7 +871,7 @@ def _failed_setting(change: SettingsChange, setting: str) -> str:
 def _int(value: object) -> int | None:
     if isinstance(value, int) and not isinstance(value, bool):
         return value
-    if isinstance(value, str) and value.isdigit():
+    if isinstance(value, str) and value.isdecimal():
         return int(value)
     return None
 

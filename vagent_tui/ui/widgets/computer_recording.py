@@ -43,10 +43,10 @@ class DigitsInput(Input):
     instead of landing in the field as text the form then refuses)."""
 
     def check_consume_key(self, key: str, character: str | None) -> bool:
-        return character is not None and character.isdigit()
+        return character is not None and character.isdecimal()
 
     async def on_key(self, event: events.Key) -> None:
-        if event.is_printable and not (event.character or "").isdigit():
+        if event.is_printable and not (event.character or "").isdecimal():
             event.prevent_default()  # not typed here: the screen's bindings get it
 
 

@@ -328,7 +328,7 @@ class TaskForm(FormModal):
         errors: dict[str, str] = {}
         minutes = self.value("start_in").strip()
         if minutes:
-            if not minutes.isdigit() or int(minutes) > 60 * 24 * 365:
+            if not minutes.isdecimal() or int(minutes) > 60 * 24 * 365:
                 errors["start_in"] = "whole minutes from now (0 to 525600)"
             elif int(minutes):
                 values["scheduled_for"] = int(self.now()) + int(minutes) * 60
@@ -539,7 +539,7 @@ class RelayForm(FormModal):
         values: dict[str, object] = {"url": self.value("url")}
         timeout = self.value("timeout").strip()
         if timeout:
-            if timeout.isascii() and timeout.isdigit():
+            if timeout.isascii() and timeout.isdecimal():
                 values["timeout"] = int(timeout)
             else:
                 errors["timeout"] = "a whole number of milliseconds"
@@ -549,7 +549,7 @@ class RelayForm(FormModal):
             errors["headers"] = str(exc)
         codes = self.value("success_status_codes").replace(",", " ").split()
         if codes:
-            if all(c.isascii() and c.isdigit() for c in codes):
+            if all(c.isascii() and c.isdecimal() for c in codes):
                 values["success_status_codes"] = [int(c) for c in codes]
             else:
                 errors["success_status_codes"] = "HTTP status codes, e.g. 200, 202"

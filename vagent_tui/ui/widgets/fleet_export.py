@@ -30,12 +30,12 @@ def default_concurrency() -> int:
     The run starts below it and adapts (`vagent_tui.services.fleet.AdaptiveLimit`).
     """
     raw = os.environ.get("VAGENT_FLEET_CONCURRENCY", "")
-    return int(raw) if raw.isdigit() and 1 <= int(raw) <= MAX_CONCURRENCY else ADAPTIVE_CAP
+    return int(raw) if raw.isdecimal() and 1 <= int(raw) <= MAX_CONCURRENCY else ADAPTIVE_CAP
 
 
 def check_concurrency(text: str) -> str | None:
     text = text.strip()
-    if not text.isdigit() or not 1 <= int(text) <= MAX_CONCURRENCY:
+    if not text.isdecimal() or not 1 <= int(text) <= MAX_CONCURRENCY:
         return f"A whole number from 1 to {MAX_CONCURRENCY}"
     return None
 

@@ -273,7 +273,7 @@ class FleetMatrix(ScrollView, can_focus=True):
         if not self.row_count:
             return None
         key = self._keys[self._at(min(self.cursor_row, self.row_count - 1))]
-        return int(key) if key.isdigit() else None
+        return int(key) if key.isdecimal() else None
 
     # ------------------------------------------------------------------ filling
 

@@ -76,7 +76,7 @@ class SavedRolloutsModal(ModalScreen[SavedRollout | str | None]):
         chosen = event.option.id
         if chosen == OPEN_FILE:
             self.dismiss(OPEN_FILE)
-        elif chosen is not None and chosen.isdigit():
+        elif chosen is not None and chosen.isdecimal():
             self.dismiss(self.saved[int(chosen)])
 
     def action_cancel(self) -> None:

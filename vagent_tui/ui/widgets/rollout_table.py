@@ -142,4 +142,4 @@ class RolloutTable(SafeTable):
             key = self.coordinate_to_cell_key(self.cursor_coordinate).row_key.value
         except RowDoesNotExist:
             return None
-        return self.plans.get(int(key)) if key and key.isdigit() else None
+        return self.plans.get(int(key)) if key and key.isdecimal() else None
