@@ -65,8 +65,8 @@ def fmt_counting(seconds: float) -> str:
     """A time still counting, as a list of many shows it: to the second in its first
     minute, then to the minute (``45s``, ``12m``, ``1h05m``).
 
-    The list is then drawn again once a minute, not every second; the one selected
-    says its seconds beside it (`fmt_duration`)."""
+    A monitor of running tasks then draws once a minute, not every second; an ended
+    task's total keeps its seconds (`fmt_duration`)."""
     seconds = max(0, int(seconds))
     if seconds < 60:
         return f"{seconds}s"
