@@ -28,7 +28,8 @@ def test_no_isdigit_in_the_product() -> None:
 
 
 def test_a_superscript_is_no_number() -> None:
-    assert retry_after_seconds(httpx.Response(429, headers={b"Retry-After": "²".encode("latin-1")})) is None
+    superscript = httpx.Response(429, headers={b"Retry-After": "²".encode("latin-1")})
+    assert retry_after_seconds(superscript) is None
     assert retry_after_seconds(httpx.Response(429, headers={"Retry-After": "3"})) == 3.0
     assert check_concurrency("²") == check_concurrency("0") is not None
     assert check_concurrency("20") is None

@@ -170,17 +170,43 @@ def _field_check(annotation: Any, metadata: list[Any]) -> Check:
     return _never
 
 
+_STR_CONFIG = ("str_strip_whitespace", "str_to_lower", "str_to_upper", "str_max_length",
+               "str_min_length")  # fmt: skip
+
+
+def _plain_model(model: type[BaseModel]) -> bool:
+    """Whether ``model`` gives back what it read, but for what its fields' types change:
+    no validator or serializer of its own, no computed or excluded field, no other
+    name on the way out, extra fields kept, `Resource.wire` as it is."""
+    decorators = model.__pydantic_decorators__
+    config = model.model_config
+    if (
+        config.get("extra") != "allow"
+        or any(config.get(name) for name in _STR_CONFIG)
+        or decorators.model_validators
+        or decorators.field_validators
+        or decorators.field_serializers
+        or decorators.model_serializers
+        or decorators.computed_fields
+        or getattr(model, "wire", Resource.wire) is not Resource.wire
+    ):
+        return False
+    for name, info in model.model_fields.items():
+        alias = info.alias or name
+        if info.exclude or (info.serialization_alias or alias) != alias:
+            return False
+        choices = getattr(info.validation_alias, "choices", [info.validation_alias])
+        if any(c is not None and not isinstance(c, str) for c in choices):
+            return False  # an AliasPath: the value is read from elsewhere
+    return True
+
+
 def _record_check(model: type[BaseModel]) -> Check:
     """The check of a record of ``model``: a dict whose known fields pass theirs."""
     known = _RECORDS.get(model)
     if known is not None:
         return known
-    decorators = model.__pydantic_decorators__
-    if (
-        model.model_config.get("extra") != "allow"
-        or decorators.model_validators
-        or decorators.field_validators
-    ):
+    if not _plain_model(model):
         _RECORDS[model] = _never
         return _never
     simple: dict[str, frozenset[type]] = {}

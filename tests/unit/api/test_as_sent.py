@@ -91,3 +91,50 @@ def test_a_nested_record_is_checked_by_its_own_fields() -> None:
     }
     with pytest.raises(MalformedResponse):
         as_sent(HeartbeatConfig, {"activeHours": {"start": 9}, "ackMaxChars": []})
+
+
+def test_a_model_that_changes_what_it_gives_back_always_goes_through_it() -> None:
+    """Serializers, computed or excluded fields, another name on the way out, a string
+    setting or a `wire` of its own: the record is not taken as sent."""
+    from pydantic import AliasPath, ConfigDict, Field, computed_field, field_serializer
+
+    class Renamed(Resource):
+        x: str | None = Field(default=None, serialization_alias="X")
+
+    class Excluded(Resource):
+        x: str | None = Field(default=None, exclude=True)
+
+    class Computed(Resource):
+        x: str | None = None
+
+        @computed_field  # type: ignore[prop-decorator]
+        @property
+        def y(self) -> int:
+            return 1
+
+    class Serialized(Resource):
+        x: str | None = None
+
+        @field_serializer("x")
+        def _x(self, value: str | None) -> str:
+            return f"<{value}>"
+
+    class Stripped(Resource):
+        model_config = ConfigDict(str_strip_whitespace=True)
+        x: str | None = None
+
+    class Pathed(Resource):
+        x: str | None = Field(default=None, validation_alias=AliasPath("a", "b"))
+
+    class OwnWire(Resource):
+        x: str | None = None
+
+        def wire(self) -> dict[str, Any]:
+            return {"own": True}
+
+    value = {"x": " a ", "a": {"b": "c"}}
+    for model in (Renamed, Excluded, Computed, Serialized, Stripped, Pathed, OwnWire):
+        sent = dict(value)
+        got = as_sent(model, sent)
+        assert got is not sent, model.__name__
+        assert got == model.model_validate(dict(value)).wire(), model.__name__
