@@ -257,6 +257,34 @@ async def test_csv_dry_run_first_then_asks_counting_the_real_calls(
         assert shown(app, TasksScreen).table.row_count == 3
 
 
+async def test_a_platform_that_ignores_dry_run_is_not_asked_again(
+    make_app: MakeApp, tmp_path: Any
+) -> None:
+    """A dry run answered as a real upload (rows inserted): the console stops there and
+    says so; the question that would queue them a second time is never asked."""
+    path = tmp_path / "calls.csv"
+    path.write_text("target,type,message\n+15551230001,call,\n")
+    app = _app(make_app)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        api = app.connection.api
+        real = api.upload_tasks_csv
+
+        async def ignoring_dry_run(content: bytes, **kw: Any) -> Any:
+            return await real(content, **{**kw, "dry_run": False})
+
+        api.upload_tasks_csv = ignoring_dry_run  # type: ignore[method-assign]
+        await pilot.press("u")
+        await settle(pilot)
+        app.screen.query_one("#prompt-input", Input).value = str(path)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert not isinstance(app.screen, ConfirmModal)
+        assert "did not answer calls.csv as a dry run" in _status(app)
+        uploads = [r for r in sim_of(app).requests if r.path.endswith("/tasks/csv")]
+        assert len(uploads) == 1 and len(sim_of(app).outbound) == 1
+
+
 async def test_a_page_with_tasks_not_ended_is_read_again_until_they_end(
     make_app: MakeApp,
 ) -> None:

@@ -367,6 +367,16 @@ class TasksScreen(PagedScreen):
         if dry.outcome != "done" or dry.result is None:
             return
         result = dry.result
+        if not_a_dry_run(result):
+            # A platform that ignored dryRun queued the rows already: asking now would
+            # queue them twice. Say so and show what the platform holds.
+            self.status.error(
+                f"The platform did not answer {name} as a dry run (inserted "
+                f"{inert(result.inserted)}): its rows may be queued already. Nothing more "
+                "was sent; r shows the tasks as they are.",
+                retry_key=None,
+            )
+            return
         queued = result.queued_rows()
         refused = refused_lines(result)
         if not queued:
@@ -470,3 +480,13 @@ def task_cells(task: OutboundTask) -> tuple[Text, ...]:
         Text(inert(_when(task, "updated_at"))),
         Text(fmt.plain(result)),
     )
+
+
+def not_a_dry_run(result: CsvUpload) -> bool:
+    """Whether a dry run's reply says rows were queued (``inserted`` above 0) or that it
+    was no dry run (``dryRun`` false). Silent on both: taken as the dry run asked for."""
+    inserted = result.inserted
+    if isinstance(inserted, str) and inserted.strip().isdecimal():
+        inserted = int(inserted)
+    queued = isinstance(inserted, int) and not isinstance(inserted, bool) and inserted > 0
+    return queued or result.dry_run is False or result.dry_run == "false"
