@@ -365,6 +365,14 @@ def cell_text(value: Any) -> str:
     return str(value)
 
 
+def csv_cell(text: str) -> str:
+    """Text a spreadsheet shows as text: a leading ``= + - @`` (a formula) is quoted.
+
+    Every export of platform text goes through it (names, keys, messages): an account
+    named ``=HYPERLINK(...)`` must not run when the file is opened."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
 def to_csv(
     question: str | Question,
     accounts: Sequence[NamedAccount],
@@ -383,7 +391,8 @@ def to_csv(
     if q.exact is not None:
         more = {i: q.exact(a.values) for i, a in answers.items() if a.ok}
     extra = list(dict.fromkeys(k for cells in more.values() for k in cells))
-    writer.writerow(["account_id", "account_name", *q.keys, *extra, "status", "error"])
+    header = ["account_id", "account_name", *q.keys, *(csv_cell(k) for k in extra)]
+    writer.writerow([*header, "status", "error"])
     for account in accounts:
         answer = answers.get(account.id or 0)
         values = answer.values if answer else {}
@@ -391,11 +400,11 @@ def to_csv(
         writer.writerow(
             [
                 account.id,
-                account.display_name,
-                *(cell_text(values.get(key)) for key in q.keys),
+                csv_cell(account.display_name),
+                *(csv_cell(cell_text(values.get(key))) for key in q.keys),
                 *(more.get(account.id or 0, {}).get(key, "") for key in extra),
                 status,
-                (answer.error if answer else None) or "",
+                csv_cell((answer.error if answer else None) or ""),
             ]
         )
     return out.getvalue()

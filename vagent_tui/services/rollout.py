@@ -36,7 +36,7 @@ from vagent_tui.api.client import PlatformClient
 from vagent_tui.services.accounts import NamedAccount
 from vagent_tui.services.changes import ENTRY_FIELDS, Change, FunctionSwitch
 from vagent_tui.services.diff import FieldDiff, diff_configs, show
-from vagent_tui.services.fleet import describe
+from vagent_tui.services.fleet import csv_cell, describe
 from vagent_tui.services.reread import read_again
 from vagent_tui.services.settings import check_value
 from vagent_tui.services.staging import context_for, plan_for
@@ -322,11 +322,6 @@ def _account_plan(raw: Any, change: Change) -> AccountPlan:
         account_id, _text(raw.get("name", "")), outcome, body=body, changes=changes,
         reasons=_lines(raw, "reasons"), base=base, notes=_lines(raw, "notes"),
     )  # fmt: skip
-
-
-def csv_cell(text: str) -> str:
-    """Text a spreadsheet shows as text: a leading ``= + - @`` (a formula) is quoted."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 async def plan_rollout(

@@ -5,7 +5,7 @@ id, the path of names from the key's root, active, external account id and exter
 billing id. The tree is walked whole first (`AccountDirectory.walk`, what Scope has
 read already is not read again), then the file is written at once beside itself and
 renamed into place, mode 0600 (account names and billing ids are the customer's
-business). Text a spreadsheet would run as a formula is quoted (`rollout.csv_cell`).
+business). Text a spreadsheet would run as a formula is quoted (`fleet.csv_cell`).
 Members are not listed: that is one more request per organization.
 """
 
@@ -18,7 +18,7 @@ from pathlib import Path
 
 from vagent_tui.config import atomic_write
 from vagent_tui.services.accounts import AccountDirectory, account_kind
-from vagent_tui.services.rollout import csv_cell
+from vagent_tui.services.fleet import csv_cell
 
 COLUMNS = ("id", "name", "type", "parent_id", "path", "active", "external_account_id",
            "external_billing_id")  # fmt: skip

@@ -26,7 +26,7 @@ from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.usage_models import UsageQuery
 from vagent_tui.config import atomic_write
 from vagent_tui.services.accounts import NamedAccount
-from vagent_tui.services.fleet import FleetAnswer, Question, Values
+from vagent_tui.services.fleet import FleetAnswer, Question, Values, csv_cell
 from vagent_tui.services.usage import UsageReport, exact, fmt_number, unit_of
 
 ID, NAME, PLAN, TOTAL = "id", "name", "plan", "cost_total"
@@ -272,15 +272,18 @@ class FleetUsage:
         key is written."""
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(["account_id", "account_name", "plan", *self.keys, "cost_total",
-                         "currency", "status", "error"])  # fmt: skip
+        # Platform text (names, plans, keys, messages) quoted where a spreadsheet would
+        # run it; the numbers exact as sent.
+        writer.writerow(["account_id", "account_name", "plan", *map(csv_cell, self.keys),
+                         "cost_total", "currency", "status", "error"])  # fmt: skip
         for at in rows:
             line = self.lines[at]
             status = "error" if line.error else ("ok" if line.answered else "not asked")
             writer.writerow([
-                line.account_id, line.name, line.plan,
+                line.account_id, csv_cell(line.name), csv_cell(line.plan or ""),
                 *(exact(line.values.get(key)) for key in self.keys),
-                exact(line.total), line.currency or "", status, line.error or "",
+                exact(line.total), csv_cell(line.currency or ""), status,
+                csv_cell(line.error or ""),
             ])  # fmt: skip
         return out.getvalue()
 

@@ -168,6 +168,17 @@ def test_csv_has_header_and_one_row_per_account() -> None:
     assert set(QUESTIONS) == {"functions", "voice", "junk", "calls", "usage"}
 
 
+def test_csv_quotes_what_a_spreadsheet_would_run() -> None:
+    accounts = [Account(id=1, name="=cmd|' /C calc'!A0"), Account(id=2, name="@two")]
+    answers = {
+        1: FleetAnswer(1, {"allowed": 1, "total": 2, "unavailable": ("-x",)}),
+        2: FleetAnswer(2, error="+boom"),
+    }
+    rows = list(csv.reader(io.StringIO(to_csv("functions", accounts, answers))))
+    assert rows[1] == ["1", "'=cmd|' /C calc'!A0", "1", "2", "'-x", "ok", ""]
+    assert rows[2][1] == "'@two" and rows[2][-1] == "'+boom"
+
+
 # ---------------------------------------------------------------------------- adaptive limit
 
 

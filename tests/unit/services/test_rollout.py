@@ -17,11 +17,11 @@ from vagent_tui.services.accounts import AccountDirectory
 from vagent_tui.services.agent_listing import fleet_accounts
 from vagent_tui.services.changes import Change, FunctionSwitch
 from vagent_tui.services.connect import demo_client
+from vagent_tui.services.fleet import csv_cell
 from vagent_tui.services.rollout import (
     AccountPlan,
     RolloutPlan,
     change_problem,
-    csv_cell,
     plan_rollout,
 )
 

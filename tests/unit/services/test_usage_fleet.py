@@ -149,3 +149,13 @@ def test_write_private_is_0600(tmp_path: Path) -> None:
     write_private(path, "a,b\n")
     assert path.read_text() == "a,b\n"
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+def test_csv_quotes_what_a_spreadsheet_would_run_and_keeps_numbers_exact() -> None:
+    usage = FleetUsage([Acc(1, '=HYPERLINK("http://evil.example")'), Acc(2, "+cmd")])
+    usage.take(_answer(1, {"usage": {"@sum": -5, "minutes": -2}}, plan="-plan"))
+    usage.take(FleetAnswer(2, error="=1+1"))
+    rows = list(csv.reader(io.StringIO(usage.to_csv([0, 1]))))
+    assert rows[0][3:5] == ["'@sum", "minutes"]
+    assert rows[1][1:5] == ['\'=HYPERLINK("http://evil.example")', "'-plan", "-5", "-2"]
+    assert rows[2][1] == "'+cmd" and rows[2][-1] == "'=1+1"
