@@ -15,9 +15,10 @@ from urllib.parse import parse_qsl, quote, urlsplit, urlunsplit
 from vagent_tui.api import models as m
 from vagent_tui.api.errors import PlatformError, redact_url
 from vagent_tui.api.logs import LogsApi
+from vagent_tui.api.outbound import OutboundApi
+from vagent_tui.api.provisioning import ProvisioningApi
 from vagent_tui.api.replies import Json, no_list
-from vagent_tui.api.scope import ScopeLevel
-from vagent_tui.api.targets import LevelTarget, Target
+from vagent_tui.api.targets import Target
 from vagent_tui.api.transport import (
     API_PREFIX,
     TARGET_PARAMS,
@@ -48,7 +49,7 @@ def _as_asked(page: m.InboxPage, params: Mapping[str, Any]) -> m.InboxPage:
     return page
 
 
-class PlatformClient(LogsApi):
+class PlatformClient(ProvisioningApi, OutboundApi, LogsApi):
     """An async client of the platform's ``/api/v2`` (the conversation logs' endpoints
     in `vagent_tui.api.logs`)."""
 
@@ -129,85 +130,6 @@ class PlatformClient(LogsApi):
         return await self._child_page(
             "/searchAccounts", "accounts", "totalAccounts", params, page, page_size, target
         )
-
-    # ------------------------------------------------------------------ provisioning
-
-    def _created(self, payload: Json, method: str, path: str) -> m.Account | None:
-        """The account a create answers: under ``account``, ``organization`` or
-        ``reseller``, whichever holds an object (the reference shows a string there);
-        None when none does."""
-        for key in ("account", "organization", "reseller"):
-            value = payload.get(key)
-            if isinstance(value, dict):
-                return self._parse(m.Account, value, method=method, url=path)
-        return None
-
-    async def _create(
-        self, path: str, level: ScopeLevel, parent_id: int, body: m.Request
-    ) -> m.Account | None:
-        target = LevelTarget(level, parent_id)
-        payload = await self.request("POST", path, target=target, json=body.wire())
-        return self._created(payload, "POST", path)
-
-    async def create_reseller(self, partner_id: int, new: m.NewReseller) -> m.Account | None:
-        """``POST /createReseller`` under ``partner_id``: the new reseller, if answered."""
-        return await self._create("/createReseller", ScopeLevel.PARTNER, partner_id, new)
-
-    async def create_organization(
-        self, reseller_id: int, new: m.NewOrganization
-    ) -> m.Account | None:
-        """``POST /createOrganization`` under ``reseller_id``."""
-        return await self._create("/createOrganization", ScopeLevel.RESELLER, reseller_id, new)
-
-    async def create_account(
-        self, organization_id: int, new: m.NewAgentAccount
-    ) -> m.Account | None:
-        """``POST /createAccount`` under ``organization_id``."""
-        return await self._create("/createAccount", ScopeLevel.ORGANIZATION, organization_id, new)
-
-    async def _settings(self, path: str, target: Target, json: Json) -> m.SettingsChange:
-        payload = await self.request("POST", path, target=target, json=json)
-        return self._parse(m.SettingsChange, payload, method="POST", url=path)
-
-    async def update_account(self, account_id: int, update: m.AccountUpdate) -> m.SettingsChange:
-        """``POST /updateAccount``: what was applied and what failed (a partial success
-        is a success; nothing applied is an error carrying the platform's message)."""
-        return await self._settings("/updateAccount", account_id, update.wire())
-
-    async def update_organization(
-        self, organization_id: int, update: m.OrganizationUpdate
-    ) -> m.SettingsChange:
-        """``POST /updateOrganization`` (as `update_account`)."""
-        target = LevelTarget(ScopeLevel.ORGANIZATION, organization_id)
-        return await self._settings("/updateOrganization", target, update.wire())
-
-    async def delete_account(self, organization_id: int, account_id: int) -> m.Envelope:
-        """``DELETE /deleteAccount``: an agent account of ``organization_id`` (a 404:
-        already gone)."""
-        target = LevelTarget(ScopeLevel.ORGANIZATION, organization_id)
-        body = {"targetAccountId": account_id}
-        return await self._envelope("DELETE", "/deleteAccount", target=target, json=body)
-
-    async def delete_organization(self, reseller_id: int, organization_id: int) -> m.Envelope:
-        """``DELETE /deleteOrganization``: an organization of ``reseller_id``."""
-        target = LevelTarget(ScopeLevel.RESELLER, reseller_id)
-        body = {"targetOrganizationId": organization_id}
-        return await self._envelope("DELETE", "/deleteOrganization", target=target, json=body)
-
-    async def account_by_external_id(self, external_id: str) -> m.Account:
-        """``GET /getAccountByExternalId``: the account of the key's reach holding
-        ``external_id`` (``account`` in the reply, or the reply itself); 404 when none."""
-
-        def parse(payload: Json) -> m.Account:
-            account = payload.get("account")
-            return self._parse(
-                m.Account,
-                account if isinstance(account, dict) else payload,
-                url="/getAccountByExternalId",
-            )
-
-        params = {"externalAccountId": external_id}
-        return await self.get("/getAccountByExternalId", parse, params=params)
 
     # ------------------------------------------------------------------ agents
 
@@ -433,86 +355,6 @@ class PlatformClient(LogsApi):
     async def get_task_limits(self, *, target: int | None = None) -> m.OpenReply:
         """``GET /tasks/limits``: the daily limits (under ``limits.daily``) and the rest."""
         return await self._read_open("/tasks/limits", target=target)
-
-    # ------------------------------------------------------------------ outbound tasks
-
-    async def place_call(
-        self, call: m.OutboundCallRequest, *, target: int | None = None
-    ) -> m.QueuedTasks:
-        """``POST /agent/outboundCall``: queue a real call from the selected agent."""
-        payload = await self.request("POST", "/agent/outboundCall", target=target,
-                                     json=call.wire())  # fmt: skip
-        return self._parse(m.QueuedTasks, payload, method="POST", url="/agent/outboundCall")
-
-    async def send_text(
-        self, text: m.OutboundSmsRequest, *, target: int | None = None
-    ) -> m.QueuedTasks:
-        """``POST /agent/outboundSms``: queue a real text from the selected agent."""
-        payload = await self.request("POST", "/agent/outboundSms", target=target,
-                                     json=text.wire())  # fmt: skip
-        return self._parse(m.QueuedTasks, payload, method="POST", url="/agent/outboundSms")
-
-    async def list_tasks(
-        self, query: m.TaskQuery | None = None, *, target: int | None = None
-    ) -> m.TaskPage:
-        """``GET /tasks``: one page of tasks (the reply must hold its ``tasks`` list)."""
-        params = (query or m.TaskQuery()).params()
-
-        def parse(payload: Json) -> m.TaskPage:
-            if payload.get("tasks") is None:
-                raise no_list("tasks", "/tasks")
-            return self._parse(m.TaskPage, payload, url="/tasks")
-
-        return await self.get("/tasks", parse, target=target, params=params)
-
-    async def get_task_stats(self, *, target: int | None = None) -> m.TaskStats:
-        """``GET /tasks/stats``: how many tasks are in each state (``byState``)."""
-        return await self.get(
-            "/tasks/stats", lambda p: self._parse(m.TaskStats, p, url="/tasks/stats"),
-            target=target,
-        )  # fmt: skip
-
-    async def get_task(self, task_id: str, *, target: int | None = None) -> m.OutboundTask:
-        """``GET /tasks/{taskId}``: one task (``task`` in the reply, or the reply itself)."""
-        path = f"/tasks/{quote(task_id, safe='')}"
-
-        def parse(payload: Json) -> m.OutboundTask:
-            task = payload.get("task")
-            return self._parse(m.OutboundTask, task if isinstance(task, dict) else payload,
-                               url=path)  # fmt: skip
-
-        return await self.get(path, parse, target=target)
-
-    async def create_task(
-        self, task: m.TaskRequest, *, target: int | None = None
-    ) -> m.OutboundTask:
-        """``POST /tasks``: a call or text task (the task in the reply when it says one)."""
-        payload = await self.request("POST", "/tasks", target=target, json=task.wire())
-        made = payload.get("task")
-        return self._parse(m.OutboundTask, made if isinstance(made, dict) else payload,
-                           method="POST", url="/tasks")  # fmt: skip
-
-    async def upload_tasks_csv(
-        self,
-        content: bytes,
-        *,
-        dry_run: bool,
-        filename: str = "tasks.csv",
-        target: int | None = None,
-    ) -> m.CsvUpload:
-        """``POST /tasks/csv`` (multipart ``csv`` and ``dryRun``): a dry run checks each
-        row and queues nothing; without it the valid rows are queued (real calls)."""
-        data = {"dryRun": as_bool(dry_run)}
-        payload = await self.request(
-            "POST", "/tasks/csv", target=target, data=data,
-            files={"csv": (filename, content, "text/csv")},
-            journal_body={**data, "csv": f"<{len(content)} bytes>"},
-        )  # fmt: skip
-        return self._parse(m.CsvUpload, payload, method="POST", url="/tasks/csv")
-
-    async def delete_task(self, task_id: str, *, target: int | None = None) -> m.Envelope:
-        """``DELETE /tasks/{taskId}`` (a 404: already gone)."""
-        return await self._envelope("DELETE", f"/tasks/{quote(task_id, safe='')}", target=target)
 
     # ------------------------------------------------------------------ sip
 
