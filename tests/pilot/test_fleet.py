@@ -116,10 +116,10 @@ async def test_a_failing_account_shows_its_error_and_the_rest_fill(
     app = make_app("fleet")
     real = app.connection.api.list_functions
 
-    async def failing(target: int) -> Any:
+    async def failing(target: int, **shared: bool) -> Any:
         if target == 1212:
             raise ApiError(500, "boom")
-        return await real(target)
+        return await real(target, **shared)
 
     monkeypatch.setattr(app.connection.api, "list_functions", failing)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -178,10 +178,10 @@ async def test_csv_export(
     app = make_app("fleet")
     real = app.connection.api.list_functions
 
-    async def failing(target: int) -> Any:
+    async def failing(target: int, **shared: bool) -> Any:
         if target == 1321:
             raise ApiError(403, "Target account is outside your hierarchy")
-        return await real(target)
+        return await real(target, **shared)
 
     monkeypatch.setattr(app.connection.api, "list_functions", failing)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -243,12 +243,12 @@ async def test_concurrency_setting_bounds_requests_in_flight(
     real = app.connection.api.list_functions
     flight = {"now": 0, "max": 0}
 
-    async def tracked(target: int) -> Any:
+    async def tracked(target: int, **shared: bool) -> Any:
         flight["now"] += 1
         flight["max"] = max(flight["max"], flight["now"])
         try:
             await asyncio.sleep(0.005)
-            return await real(target)
+            return await real(target, **shared)
         finally:
             flight["now"] -= 1
 

@@ -133,10 +133,15 @@ class PlatformClient(ProvisioningApi, OutboundApi, LogsApi):
 
     # ------------------------------------------------------------------ agents
 
-    async def list_functions(self, target: int) -> list[m.FunctionDescriptor]:
-        """``GET /agent/functions``: ``targetAccountId`` is required here."""
+    async def list_functions(
+        self, target: int, *, shared: bool = False
+    ) -> list[m.FunctionDescriptor]:
+        """``GET /agent/functions``: ``targetAccountId`` is required here.
+
+        ``shared``: the descriptors may be those of an earlier like reply, read only.
+        """
         return await self._get_list(
-            m.FunctionDescriptor, "/agent/functions", "functions", target=target
+            m.FunctionDescriptor, "/agent/functions", "functions", target=target, shared=shared
         )
 
     async def list_voices(self, *, target: int | None = None) -> list[m.Voice]:

@@ -41,7 +41,7 @@ from pydantic_core import from_json
 
 from vagent_tui.api import models as m
 from vagent_tui.api.as_sent import as_sent
-from vagent_tui.api.base import empty_count, set_empty_count, without_nulls
+from vagent_tui.api.base import empty_count, set_empty_count, skipped_empty, without_nulls
 from vagent_tui.api.errors import (
     MalformedResponse,
     PlatformError,
@@ -125,6 +125,21 @@ Observer = Callable[[Exchange], None]
 PressureHook = Callable[[int, float | None], None]
 """Hears ``(status, retry_after)`` of each 429 or 503 reply, retried or not."""
 PRESSURE_STATUSES = frozenset({429, 503})
+SHARED_LISTS_KEPT = 64
+"""Distinct list replies a transport keeps for ``_get_list(shared=True)``."""
+SHARED_BODY_BYTES = 256 * 1024
+"""A reply longer than this is not kept (a fleet's like answers are a few KB)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SharedList:
+    """A list reply read once: its items, message and the ``null`` items it skipped."""
+
+    items: tuple[Any, ...]
+    message: str | None
+    skipped: int
+
+
 _pressure: ContextVar[PressureHook | None] = ContextVar("vagent_pressure", default=None)
 
 
@@ -221,6 +236,8 @@ class ApiTransport:
         self._http = httpx.AsyncClient(
             base_url=self.base_url, transport=chosen, timeout=timeouts, follow_redirects=False
         )
+        self._shared_lists: dict[tuple[type[Any], str, bytes], SharedList] = {}
+        """Lists read with ``shared=True``, by model, key and the reply's exact bytes."""
         self._direct: DirectSender | None = None
         """Plain requests straight on aiohttp's pool (`vagent_tui.api.direct`): only on
         the transport this client chose itself, never on one it was given."""
@@ -610,10 +627,37 @@ class ApiTransport:
         *,
         target: Target | None = None,
         params: Mapping[str, Any] | None = None,
+        shared: bool = False,
     ) -> list[ModelT]:
+        """``GET path``: the reply's ``key`` as a list of ``model``, read inside the retry policy.
+
+        With ``shared`` the items may be the very objects an earlier call returned, to be
+        read and never changed: a reply byte for byte like one of the last
+        `SHARED_LISTS_KEPT` is not validated again (a fleet's accounts mostly answer
+        alike, and validating a reply costs several times reading its bytes).
+        """
         url = self._url(path)
+        memo = self._shared_lists
 
         def take(response: Reply) -> tuple[list[ModelT], str | None]:
+            if not shared or response.status_code >= 400:
+                return read(response)
+            body = response.content
+            known = memo.get((model, key, body))
+            if known is not None:
+                skipped_empty(known.skipped)
+                return list(known.items), known.message
+            counted = empty_count()
+            items, message = read(response)
+            if len(body) <= SHARED_BODY_BYTES:
+                if len(memo) >= SHARED_LISTS_KEPT:
+                    memo.clear()  # a fleet of all different replies: start again
+                memo[(model, key, body)] = SharedList(
+                    tuple(items), message, empty_count() - counted
+                )
+            return items, message
+
+        def read(response: Reply) -> tuple[list[ModelT], str | None]:
             counted = empty_count()
             if response.status_code < 400:
                 # The usual reply, validated from its bytes in one pass (no dicts built

@@ -93,7 +93,7 @@ each account's own held about 35 MB."""
 
 
 async def _functions(client: PlatformClient, account_id: int) -> Values:
-    functions = await client.list_functions(account_id)
+    functions = await client.list_functions(account_id, shared=True)  # only read here
     unavailable = tuple(sys.intern(f.name) for f in functions if not f.allowed)
     key = (len(functions) - len(unavailable), len(functions), unavailable)
     shared = _same_answers.get(key)
