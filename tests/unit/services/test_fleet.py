@@ -50,7 +50,9 @@ class FakeClient:
             self.in_flight -= 1
         self.finished.append(account_id)
 
-    async def list_functions(self, target: int, *, shared: bool = False) -> list[FunctionDescriptor]:
+    async def list_functions(
+        self, target: int, *, shared: bool = False
+    ) -> list[FunctionDescriptor]:
         await self._call(target)
         return [
             FunctionDescriptor(name="transferCall", allowed=True),
