@@ -383,7 +383,9 @@ class CallsScreen(PagedScreen):
             return
         self._detail_key = key
         detail = entry_detail(entry, result, local=self.local, fetching=fetching)
-        self.query_one("#calls-detail-text", DetailText).show(detail)
+        # While the transcript loads, the pane keeps its height: the screen is laid out
+        # once, when the transcript comes, and the page's own frame needs no layout.
+        self.query_one("#calls-detail-text", DetailText).show(detail, hold=fetching)
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         event.stop()
