@@ -224,5 +224,5 @@ async def test_a_line_record_table_leaves_nothing_to_measure_and_draws_its_cells
         await pilot.pause()
         assert _Counted.measured == 0
         assert table.get_row_at(0) == [UNMEASURED]
-        assert [c.plain for c in table.line_cells(1)] == ["cell two"]
         assert "cell one" in table.render_line(table.header_height).text
+        assert "cell two" in table.render_line(table.header_height + 1).text

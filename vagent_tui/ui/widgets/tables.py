@@ -287,8 +287,8 @@ class LineTable(SafeTable):
     the columns of a fixed width (the lines are drawn from this table's own copy):
     `DataTable` measures every cell of every new row to size its columns, asking Rich
     for the console's options each time, even where a column's width is set. Its
-    `get_row`/`get_row_at` then give `UNMEASURED` in those columns; `line_cells` gives
-    the row as drawn.
+    `get_row`/`get_row_at` then give `UNMEASURED` in those columns (the records hold
+    what the rows show).
     """
 
     HOLDS_FIXED_CELLS: ClassVar[bool] = True
@@ -319,10 +319,6 @@ class LineTable(SafeTable):
         lines.extend(Text("None") for _ in range(len(self.columns) - len(lines)))
         self._line_cells.append(lines)
         return row
-
-    def line_cells(self, row: int) -> list[Text]:
-        """Row ``row``'s cells (among the rows shown) as its line draws them."""
-        return list(self._line_cells[row])
 
     def clear_shown(self, columns: bool = False) -> Self:
         self._line_cells = []
