@@ -26,8 +26,8 @@ from vagent_tui.ui.text import safe_value
 
 __all__ = [
     "DUPLICATE_MARK", "ROW_CAP", "UNMEASURED", "LineRecordTable", "LineTable", "RecordTable",
-    "SafeTable", "cut_at_edge", "left_out", "original_key", "place_cursor", "record_table", "row_table",
-    "row_words", "safe_cell",
+    "SafeTable", "cut_at_edge", "left_out", "original_key", "place_cursor", "record_table",
+    "row_table", "row_words", "safe_cell",
 ]  # fmt: skip
 
 DUPLICATE_MARK = "\x00dup"
