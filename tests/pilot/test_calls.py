@@ -188,6 +188,36 @@ async def test_enter_shows_the_conversation_without_another_request(
         assert screen.table.highlighted_record is entry  # the same row
 
 
+async def test_each_call_opened_shows_on_the_one_call_screen_from_its_top(
+    make_app: MakeApp,
+) -> None:
+    app = make_app("calls", account=AGENT, clock=lambda: NOW)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await opened(pilot)
+        await press(pilot, "enter")
+        first = shown(app, CallScreen)
+        body = first.query_one("#call-body")
+        body.scroll_end(animate=False)
+        await pilot.pause()
+        assert body.scroll_y > 0
+        first.status.info("said about the first call")
+        await press(pilot, "escape", "down")
+        entry = screen.table.highlighted_record
+        assert entry is not None
+        screen.transcripts.clear()  # this one's conversation did not come with the page
+        batches = len(log_requests(app, "/api/v2/conversation/batch"))
+        await press(pilot, "enter")
+        call = shown(app, CallScreen)
+        assert call is first and call.entry is entry
+        assert str(entry.id) in text_of(call, "#call-text")
+        assert body.scroll_y == 0 and not str(call.status.content)
+        await wait_for(pilot, lambda: call.result is not None)
+        assert len(log_requests(app, "/api/v2/conversation/batch")) == batches + 1  # read once
+        assert "Transcript" in text_of(call, "#call-text")
+        await press(pilot, "escape")
+        assert shown(app, CallsScreen) is screen
+
+
 async def test_follow_puts_new_calls_on_top_and_keeps_the_cursor(make_app: MakeApp) -> None:
     clock = {"now": NOW}
     app = make_app("calls", account=AGENT, clock=lambda: clock["now"])

@@ -11,6 +11,9 @@ import re
 from typing import Any
 
 import pytest
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from tests.helpers import MakeApp, settle, shown, wait_for
@@ -124,3 +127,30 @@ async def test_a_slow_page_is_announced_until_it_comes(
         await settle(pilot)
         assert "41–60 of 1,234" in header_of(app) and "→" not in header_of(app)
         assert not str(screen.status.content)
+
+
+class _Pane(App[None]):
+    def compose(self) -> ComposeResult:
+        with VerticalScroll():
+            yield DetailText(Text("\n".join(f"line {n}" for n in range(12))), id="pane")
+
+
+async def test_a_held_detail_keeps_its_height_until_its_content_comes() -> None:
+    """A placeholder shown with ``hold`` (Calls: the transcript loading) keeps the pane
+    as tall as it was, blank below; the content shown next sets the height again."""
+    app = _Pane()
+    async with app.run_test(size=(40, 30)) as pilot:
+        await pilot.pause()
+        pane = app.query_one("#pane", DetailText)
+        assert pane.size.height == 12
+        pane.show(Text("loading…"), hold=True)
+        await pilot.pause()
+        assert pane.size.height == 12
+        assert pane.render_line(0).text.startswith("loading…")
+        assert pane.render_line(11).text.strip() == ""
+        pane.show(Text("one\ntwo\nthree"))
+        await pilot.pause()
+        assert pane.size.height == 3
+        pane.show(Text("\n".join("tall" for _ in range(20))), hold=True)
+        await pilot.pause()
+        assert pane.size.height == 20  # a taller placeholder is shown whole

@@ -179,6 +179,11 @@ class BaseScreen(Screen[None]):
     def reload(self) -> None:
         """Start loading this screen's data (override; run the network in a worker)."""
 
+    def load_when_shown(self) -> None:
+        """Load again when next shown, even for the same connection (a kept screen given
+        other work: `CallScreen.show_call`)."""
+        self._loaded_with = None
+
     def not_connected(self, error: BaseException) -> None:
         """The connection failed: a screen whose body waits for data says so (override).
 

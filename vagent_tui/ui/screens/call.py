@@ -1,6 +1,7 @@
 """One call: its conversation (who said what, summary, outcome, attachments as text) and
 every field of its log entry, pushed over Calls by Enter; esc comes back to the same
-page and row.
+page and row. Calls keeps one such screen and shows each call it opens on it
+(`show_call`): a screen built and laid out for each Enter costs more than the call.
 
 The conversation normally came with the page (`CallsScreen` reads a page's
 conversations in one batch request); if not, this screen asks for it (one batch item).
@@ -28,6 +29,7 @@ from vagent_tui.services.calls import fetch_transcripts
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.text import inert
 from vagent_tui.ui.widgets.call_rows import conversation_view, transcript_plain, when
+from vagent_tui.ui.widgets.inbox_rows import DetailText
 
 if TYPE_CHECKING:
     from vagent_tui.api.client import PlatformClient
@@ -63,10 +65,25 @@ class CallScreen(BaseScreen):
         """The account the query was for (None: the key's own scope)."""
         self.fetching = False
 
+    def show_call(
+        self, entry: LogEntry, result: BatchResult | None, *, local: bool, target: int | None
+    ) -> None:
+        """Show another call (this screen kept by Calls, about to be shown again): what
+        was under way for the last one stops, its status line goes, the text starts at
+        its top; the conversation is read when shown if it did not come with the page."""
+        self.workers.cancel_group(self, "call-load")
+        self.workers.cancel_group(self, "call-version")
+        self.entry, self.result, self.local, self.target = entry, result, local, target
+        self.fetching = False
+        self.status.clear()
+        self.query_one("#call-body", VerticalScroll).scroll_home(animate=False)
+        self._show()
+        self.load_when_shown()
+
     def compose_body(self) -> Iterable[Widget]:
         yield Static("", id="call-header", markup=False)
         with VerticalScroll(id="call-body"):
-            yield Static("", id="call-text", markup=False)
+            yield DetailText(Text(""), id="call-text", markup=False)
 
     def on_mount(self) -> None:
         self._show()
@@ -113,9 +130,10 @@ class CallScreen(BaseScreen):
         outcome = cell(entry.agent_outcome) or cell(entry.status)
         if outcome:
             header.append(" · " + inert(outcome))
-        self.query_one("#call-header", Static).update(header)
+        self.query_one("#call-header", Static).update(header, layout=False)  # one line
         view = conversation_view(entry, self.result, local=self.local, fetching=self.fetching)
-        self.query_one("#call-text", Static).update(view)
+        # rendered once (a Static renders a Rich renderable to measure it, then to draw)
+        self.query_one("#call-text", DetailText).show(view)
 
     def action_back(self) -> None:
         self.app.pop_screen()

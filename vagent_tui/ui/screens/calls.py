@@ -17,6 +17,7 @@ query's ``schema``; the choice is kept per profile.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Iterable
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -25,9 +26,11 @@ from typing import ClassVar
 
 from rich.text import Text
 from textual import work
+from textual.app import ScreenStackError
 from textual.binding import Binding, BindingType
 from textual.containers import Container, Horizontal, VerticalScroll
 from textual.message import Message
+from textual.screen import Screen
 from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import DataTable, ProgressBar, Static
@@ -151,6 +154,8 @@ class CallsScreen(PagedScreen):
         """What the detail pane shows (entry, conversation, loading, local time): it is
         not drawn again for the same."""
         self._export_cancel: asyncio.Event | None = None
+        self._call_screen: Screen[None] | None = None
+        """The screen Enter shows calls on (`CallScreen`), made at the first Enter."""
         self._columns_width = 0
 
     # ------------------------------------------------------------------ layout
@@ -383,7 +388,9 @@ class CallsScreen(PagedScreen):
             return
         self._detail_key = key
         detail = entry_detail(entry, result, local=self.local, fetching=fetching)
-        self.query_one("#calls-detail-text", DetailText).show(detail)
+        # While the transcript loads, the pane keeps its height: the screen is laid out
+        # once, when the transcript comes, and the page's own frame needs no layout.
+        self.query_one("#calls-detail-text", DetailText).show(detail, hold=fetching)
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         event.stop()
@@ -517,10 +524,20 @@ class CallsScreen(PagedScreen):
             return
         from vagent_tui.ui.screens.call import CallScreen
 
-        self.app.push_screen(
-            CallScreen(entry, self.transcripts.get(entry), local=self.local,
-                       target=self._query().account_id)
-        )  # fmt: skip
+        result, target = self.transcripts.get(entry), self._query().account_id
+        # One call screen, kept (installed) and given each call: built and laid out once.
+        name = f"calls-call-{id(self)}"
+        if isinstance(self._call_screen, CallScreen):
+            self._call_screen.show_call(entry, result, local=self.local, target=target)
+        else:
+            self._call_screen = CallScreen(entry, result, local=self.local, target=target)
+            self.app.install_screen(self._call_screen, name)
+        self.app.push_screen(name)
+
+    def on_unmount(self) -> None:
+        if self._call_screen is not None:
+            with contextlib.suppress(ScreenStackError):  # still on show: the app is closing
+                self.app.uninstall_screen(self._call_screen)
 
     # ------------------------------------------------------------------ follow
 

@@ -129,17 +129,25 @@ class DetailText(Static):
     A `Static` with a Rich renderable renders it twice on each update (once to measure
     its height, once to draw) and asks for a layout of the whole screen; the room
     detail changes on every page move and mostly keeps its height.
+
+    ``show(..., hold=True)`` keeps at least the height shown (blank lines below a
+    shorter content): for a placeholder about to be replaced (Calls: "Transcript:
+    loading…" on a page move), so that the screen is laid out once, when the content
+    comes, and not also for the placeholder.
     """
 
     def __init__(self, content: VisualType = "", **kwargs: Any) -> None:
         super().__init__(content, **kwargs)
         self._rendered: tuple[int, list[Strip]] | None = None
+        self._floor = (0, 0)
+        """(width, lines): the content is shown at least this tall at this width."""
         self.renders = 0
         """How many times the content was rendered (tests: once per content and width)."""
 
-    def show(self, content: VisualType) -> None:
+    def show(self, content: VisualType, *, hold: bool = False) -> None:
         width = self.size.width
         before = len(self._rendered[1]) if self._rendered and self._rendered[0] == width else None
+        self._floor = (width, before) if hold and before is not None else (0, 0)
         self.update(content, layout=False)
         self._rendered = None
         if not width or before is None or len(self._strips(width)) != before:
@@ -149,6 +157,9 @@ class DetailText(Static):
         if self._rendered is None or self._rendered[0] != width:
             strips = Visual.to_strips(self, self.visual, width, None, self.visual_style)
             self.renders += 1
+            floor_width, floor = self._floor
+            if floor_width == width and len(strips) < floor:
+                strips = strips + [Strip.blank(width, self.rich_style)] * (floor - len(strips))
             self._rendered = (width, strips)
         return self._rendered[1]
 
