@@ -276,6 +276,11 @@ def _first_error(exc: ValueError) -> str:
     return str(exc)
 
 
+def _a(noun: str | None) -> str:
+    noun = noun or "?"
+    return f"{'an' if noun[:1] in 'aeiou' else 'a'} {noun}"
+
+
 def _show(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False) if value is not None else "none"
 
@@ -477,7 +482,7 @@ async def _resolve(
     found = await lookups.account(ref)
     if found is not None:
         if found.account_type not in (None, kind):
-            return None, f"{ref} is a {found.account_type}, not an {kind}"
+            return None, f"{ref} is {_a(found.account_type)}, not {_a(kind)}"
         return found.id, None
     row = in_file.get(ref)
     if row is not None and row.kind == kind:
@@ -543,7 +548,7 @@ def _plan_existing(row: Row, found: m.Account, parent_id: int | None) -> RowPlan
     if found.account_type not in (None, want_type):
         return RowPlan(row, "refused", target_id=found.id, reasons=(
             f"external id {row.external_id} is held by {found.display_name} ({found.id}), "
-            f"a {found.account_type}, not an {row.kind}",))  # fmt: skip
+            f"{_a(found.account_type)}, not {_a(row.kind)}",))  # fmt: skip
     above = _parent_of(found)
     if row.parent and parent_id != above and not (row.kind == "organization" and
                                                   found.reseller_id == parent_id):  # fmt: skip
