@@ -339,7 +339,7 @@ class OnboardScreen(BaseScreen):
         if result is not None:
             result_text = Text(inert(result.result), style=RESULT_STYLE.get(result.result, ""))
         return [
-            Text(str(row.line)), Text(_cut(row.kind)), Text(_cut(row.key)), Text(_cut(row.name)),
+            Text(inert(row.line)), Text(_cut(row.kind)), Text(_cut(row.key)), Text(_cut(row.name)),
             Text(LABELS[p.outcome], style=OUTCOME_STYLE[p.outcome]), result_text,
             Text(_cut(detail)),
         ]  # fmt: skip
