@@ -59,7 +59,7 @@ from vagent_tui.config import state_dir
 from vagent_tui.services.fleet import csv_cell, describe
 from vagent_tui.services.reread import read_again
 from vagent_tui.services.rollout import DEFAULT_CONCURRENCY, in_pool
-from vagent_tui.services.rollout_apply import DONE, AccountResult, RolloutLog
+from vagent_tui.services.rollout_apply import AccountResult, RolloutLog
 from vagent_tui.words import counted
 
 T = TypeVar("T")
@@ -816,14 +816,3 @@ def results_csv(plan: OnboardPlan, log: RolloutLog | None) -> str:
             csv_cell(result.message) if result is not None else "",
         ])  # fmt: skip
     return out.getvalue()
-
-
-def done_count(plan: OnboardPlan, log: RolloutLog) -> int:
-    return sum(1 for p in plan.rows if p.writes and log.done(p.row.line, "write"))
-
-
-def trouble(plan: OnboardPlan, log: RolloutLog) -> int:
-    return sum(
-        1 for p in plan.rows
-        if (r := log.results.get((p.row.line, "write"))) is not None and r.result not in DONE
-    )  # fmt: skip
