@@ -4,7 +4,8 @@
 and plans it: every row is matched by external id (a member by email in its
 organization) and says what applying would do: will create, will update (and what
 changes), already so, refused (and why), unknown parent, could not be read. Nothing is
-written. ``p`` plans the same file again (after a fix on the platform, or a run).
+written. ``p`` reads the file again and plans it (after a fix in the file or on the
+platform, or after a run).
 
 ``A`` applies it after a review that counts what will be created and updated:
 organizations first, then their accounts, then members, with the rollout's pool
@@ -93,7 +94,7 @@ class OnboardScreen(BaseScreen):
         Binding("c", "choose", "File", id="onboard.choose",
                 tooltip="Open a CSV or JSON file of rows and plan it"),
         Binding("p", "plan", "Plan", id="onboard.plan",
-                tooltip="Plan the same file again (nothing is written)"),
+                tooltip="Read the file again and plan it (nothing is written)"),
         Key("A", "apply", "Apply", id="onboard.apply", does=WRITES,
             tooltip="Create and update what the plan says, after a review"),
         Binding("x", "cancel", "Cancel", id="onboard.cancel",
@@ -108,7 +109,6 @@ class OnboardScreen(BaseScreen):
     def __init__(self) -> None:
         super().__init__()
         self.path: Path | None = None
-        self.rows: list[Row] | None = None
         self.plan: OnboardPlan | None = None
         self.results_log: RolloutLog | None = None
         self.shown = "all"
@@ -216,18 +216,18 @@ class OnboardScreen(BaseScreen):
         except (SourceError, UnicodeDecodeError) as exc:
             self.status.error(f"{path.name}: {exc}; nothing planned")
             return
-        self.path, self.rows = path, rows
-        self.action_plan()
+        self.path = path
+        self._plan(rows)
 
     # ------------------------------------------------------------------ planning
 
     def action_plan(self) -> None:
         if self.phase:
             return
-        if self.rows is None:
+        if self.path is None:
             self.action_choose()
             return
-        self._plan(self.rows)
+        self._open(self.path)  # read again: it may have been fixed meanwhile
 
     @work(exclusive=True, group="onboard-plan", exit_on_error=False)
     async def _plan(self, rows: list[Row]) -> None:
@@ -431,9 +431,10 @@ class OnboardScreen(BaseScreen):
         left = OnboardPlan(todo)
         intro = (
             f"This will {left.what_it_writes()} ({counted(len(todo), 'row')}), "
-            f"{self.concurrency} rows at a time: organizations first, then accounts, then "
-            "members (invited members get the welcome email). Each write is sent once; a "
-            "row whose reply is lost is read back by its external id, never sent again."
+            f"{min(self.concurrency, len(todo))} at a time: organizations first, then "
+            "accounts, then members (invited members get the welcome email). Each write is "
+            "sent once; a row whose reply is lost is read back by its external id, never "
+            "sent again."
         )
         review = ReviewModal(f"Apply {counted(len(todo), 'row')}", intro, _listing(todo),
                              confirm_label=f"Apply {len(todo):,}")  # fmt: skip
