@@ -208,3 +208,18 @@ async def test_o_on_scope_opens_the_onboard_screen(make_app: MakeApp) -> None:
         await pilot.press("O")
         await settle(pilot)
         assert isinstance(app.screen, OnboardScreen)
+
+
+async def test_p_reads_the_file_again(make_app: MakeApp, tmp_path: Path) -> None:
+    path = tmp_path / "customers.csv"
+    path.write_text(FILE)
+    app = make_app("onboard", token="demo-reseller")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await open_file(pilot, path)
+        assert cell(app, 8, "plan") == "refused"
+        path.write_text(FILE.replace("account,,No id,", "account,crm-acc-5,No id,"))
+        await pilot.press("p")
+        await settle(pilot)
+        await wait_for(pilot, lambda: cell(app, 8, "plan") == "will create")
+        assert not writes(app)
