@@ -608,6 +608,7 @@ async def _plan_member(
         before = " ".join(str(a) for a in have) or "every account"
         changes.append(f"accounts: {before} → {shown}")
     outcome: Outcome = "update" if changes else "already"
+    body["email"] = member.email  # matched regardless of case: its own spelling is kept
     return RowPlan(row, outcome, changes=tuple(changes), target_id=member.id, parent_id=org_id,
                    body=body)  # fmt: skip
 
@@ -736,7 +737,7 @@ async def _send(client: PlatformClient, lookups: _Lookups, p: RowPlan, target: i
             await client.invite_member(invite, target=target)
             return "invited"
         assert p.target_id is not None
-        update = m.MemberUpdate(target_member_id=p.target_id, email=row.email,
+        update = m.MemberUpdate(target_member_id=p.target_id, email=p.body["email"],
                                 role=p.body["role"], permitted_account_ids=ids)  # fmt: skip
         await client.update_member(update, target=p.parent_id)
         return "updated"

@@ -217,3 +217,35 @@ async def test_a_write_the_platform_refuses_is_failed_with_its_message(tmp_path:
     got = {r.account_id: r for r in results}
     assert got[2].result == "written" and got[3].result == "failed"
     assert got[3].message.startswith("HTTP 400")
+
+
+async def test_a_member_and_an_organization_updated_with_their_diff(tmp_path: Path) -> None:
+    client = demo_client("demo-reseller")
+    await client.update_organization(1110, _org_update("crm-acme"))
+    text = HEADER + (
+        "organization,crm-acme,Acme Dental Care,,,,,,\n"
+        "member,,,crm-acme,,,DANA.WHITFIELD@example.com,member,#1112\n"
+        "member,,,#1110,,,sam.okafor@example.com,admin,\n"
+    )
+    plan = await plan_of(client, text)
+    org, dana, sam = plan.rows
+    assert org.outcome == "update" and org.changes == (
+        'name: "Acme Dental Group" → "Acme Dental Care"',
+    )
+    assert dana.outcome == "update" and dana.changes == ("accounts: 1112 1113 → 1112",)
+    assert sam.outcome == "already"
+    state = sim(client)
+    state.clear_log()
+    results = await apply_onboarding(client, plan, log_for(plan_rows(plan), "u", tmp_path))
+    assert [r.result for r in results] == ["written", "written"]
+    [put] = [r for r in state.requests if r.method == "PUT"]
+    assert put.body["targetMemberId"] == 1119 and put.body["permittedAccountIds"] == [1112]
+    assert put.body["email"] == "dana.whitfield@example.com"  # its own spelling kept
+    members = {m.id: m for m in await client.list_members(target=1110)}
+    assert members[1119].permitted_account_ids == [1112]
+
+
+def _org_update(external: str) -> Any:
+    from vagent_tui.api.models import OrganizationUpdate
+
+    return OrganizationUpdate(external_account_id=external)
