@@ -190,7 +190,7 @@ async def test_with_no_template_list_7_goes_to_tokens_and_i_to_the_field(
 SCREENS_AFTER_LOAD = [
     "scope", "agent", "voices", "functions", "inbox", "migrations", "tokens", "sip",
     "webhooks", "computer", "billing", "journal", "fleet", "rollout", "calls", "members",
-    "usage", "tasks",
+    "usage", "tasks", "onboard",
 ]  # fmt: skip
 """Every registered screen (the test below fails when one is missing), in a fixed order."""
 

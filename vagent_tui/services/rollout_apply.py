@@ -18,7 +18,7 @@ import hashlib
 import json
 import os
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -71,6 +71,7 @@ class RolloutLog:
         self.path = path
         self.results: dict[tuple[int, str], AccountResult] = {}
         self._lock_fd: int | None = None
+        self._folder_made = False
         self._load()
 
     def _load(self) -> None:
@@ -129,8 +130,12 @@ class RolloutLog:
     def record(self, result: AccountResult) -> None:
         """Keep ``result`` and append it; a failed append is raised (disk full...)."""
         self._keep(result)
-        self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        line = (json.dumps(asdict(result), ensure_ascii=False) + "\n").encode("utf-8")
+        if not self._folder_made:  # once: a record per account is on the hot path
+            self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            self._folder_made = True
+        fields = {"account_id": result.account_id, "step": result.step,
+                  "result": result.result, "message": result.message}  # fmt: skip
+        line = (json.dumps(fields, ensure_ascii=False) + "\n").encode("utf-8")
         fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)
         try:
             size = os.fstat(fd).st_size

@@ -149,6 +149,13 @@ SCREENS: tuple[ScreenInfo, ...] = (
         _P + "rollout:RolloutScreen",
         "One change to many agent accounts: plan, apply, publish in waves",
     ),
+    ScreenInfo(
+        "onboard",
+        "",
+        "Onboard",
+        _P + "onboard:OnboardScreen",
+        "Organizations, accounts and members from a CSV or JSON file: plan, then apply",
+    ),
 )
 
 BY_NAME = {info.name: info for info in SCREENS}

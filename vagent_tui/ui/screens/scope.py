@@ -94,6 +94,8 @@ class ScopeScreen(BaseScreen):
                 tooltip="Find an account by its external id (your CRM's)"),
         Binding("w", "export", "Export", id="scope.export",
                 tooltip="Write the tree (accounts, external ids, status) to a CSV file"),
+        Binding("O", "onboard", "Onboard", id="scope.onboard",
+                tooltip="Organizations, accounts and members from a CSV file: plan, apply"),
     ]  # fmt: skip
 
     def __init__(self) -> None:
@@ -725,6 +727,10 @@ class ScopeScreen(BaseScreen):
             self._show_detail(cursor.data if cursor is not None else None)
         elif written.outcome == "unknown" and node.parent is not None:
             self._read_children_again(node.parent)
+
+    async def action_onboard(self) -> None:
+        """``O``: the Onboard screen (a file planned, then applied there)."""
+        await self.app.run_action("app.show('onboard')")
 
     # ------------------------------------------------------------------ export
 

@@ -1,0 +1,506 @@
+"""Onboard: organizations, agent accounts and members from a spreadsheet, planned first.
+
+``c`` asks for a file (CSV, or ``.json``; its columns in `vagent_tui.services.onboard`)
+and plans it: every row is matched by external id (a member by email in its
+organization) and says what applying would do: will create, will update (and what
+changes), already so, refused (and why), unknown parent, could not be read. Nothing is
+written. ``p`` reads the file again and plans it (after a fix in the file or on the
+platform, or after a run).
+
+``A`` applies it after a review that counts what will be created and updated:
+organizations first, then their accounts, then members, with the rollout's pool
+(`VAGENT_ROLLOUT_CONCURRENCY` rows in flight) and its log on disk: a console started
+again after a dropped session opens the same file, plans it (what the lost run made is
+"already so") and applies the rest; a row whose reply was lost is read back, never sent
+twice. ``x`` stops (the rows under way finish and are recorded). ``o`` shows all rows or
+one kind of outcome, ``w`` exports the rows, their plan and results as CSV, Enter shows
+a row whole. A read-only profile can plan and export, not apply. Every write is in the
+journal.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import Counter
+from collections.abc import Iterable
+from pathlib import Path
+from typing import ClassVar
+
+from rich.text import Text
+from textual import work
+from textual.binding import Binding, BindingType
+from textual.widget import Widget
+from textual.widgets import DataTable, ProgressBar, Static
+
+from vagent_tui.api.client import PlatformClient
+from vagent_tui.api.scope import ScopeLevel
+from vagent_tui.services.onboard import (
+    LABELS,
+    MAX_BYTES,
+    OnboardPlan,
+    Row,
+    RowPlan,
+    SourceError,
+    apply_onboarding,
+    log_for,
+    plan_onboarding,
+    read_rows,
+    results_csv,
+)
+from vagent_tui.services.rollout_apply import DONE, AccountResult, RolloutBusy, RolloutLog
+from vagent_tui.services.session import Connection
+from vagent_tui.ui import format as fmt
+from vagent_tui.ui.dialogs import PromptModal, ReviewModal, TextModal
+from vagent_tui.ui.failures import WRITE_GROUP_PREFIX
+from vagent_tui.ui.palette import ACCENT, FAILED, OK, WARN
+from vagent_tui.ui.safety import WRITES, Key
+from vagent_tui.ui.screens.base import BaseScreen
+from vagent_tui.ui.screens.rollout_runs import first_error, origin_of, rollout_concurrency
+from vagent_tui.ui.text import inert
+from vagent_tui.ui.widgets.fleet_export import export_csv
+from vagent_tui.ui.widgets.status import describe_error
+from vagent_tui.ui.widgets.tables import RecordTable
+from vagent_tui.words import counted
+
+APPLY_GROUP = WRITE_GROUP_PREFIX + "onboard"
+FLUSH_SECONDS = 0.1
+REVIEW_LINES = 30
+MAX_DETAIL = 160
+SHOWN = ("all", "writes", "trouble", "refused")
+SHOWN_LABEL = {
+    "all": "all rows", "writes": "rows to create or update",
+    "trouble": "rows refused, with an unknown parent or a failed write",
+    "refused": "rows refused or with an unknown parent",
+}  # fmt: skip
+OUTCOME_STYLE = {"create": ACCENT, "update": ACCENT, "already": "dim", "refused": WARN,
+                 "unknown-parent": WARN, "unreadable": FAILED}  # fmt: skip
+RESULT_STYLE = {"written": OK, "failed": FAILED, "unknown": WARN}
+_clock = time.monotonic
+"""Measures a run (tests pin it for stable snapshots)."""
+
+
+def _cut(text: str) -> str:
+    text = inert(text, limit=MAX_DETAIL)
+    return text if len(text) <= MAX_DETAIL else text[: MAX_DETAIL - 1] + "…"
+
+
+class OnboardScreen(BaseScreen):
+    """Plan and apply a spreadsheet of organizations, accounts and members."""
+
+    TITLE = "Onboard"
+    CSS_PATH = "onboard.tcss"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("c", "choose", "File", id="onboard.choose",
+                tooltip="Open a CSV or JSON file of rows and plan it"),
+        Binding("p", "plan", "Plan", id="onboard.plan",
+                tooltip="Read the file again and plan it (nothing is written)"),
+        Key("A", "apply", "Apply", id="onboard.apply", does=WRITES,
+            tooltip="Create and update what the plan says, after a review"),
+        Binding("x", "cancel", "Cancel", id="onboard.cancel",
+                tooltip="Stop: the rows under way finish and are recorded"),
+        Binding("escape", "cancel", "Cancel", show=False, id="onboard.cancel-esc",
+                tooltip="Stop: the rows under way finish and are recorded"),
+        Binding("o", "shown", "Show", id="onboard.shown", tooltip="Show all rows, or some"),
+        Binding("w", "export", "Export", id="onboard.export",
+                tooltip="The rows, their plan and results as CSV"),
+    ]  # fmt: skip
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.path: Path | None = None
+        self.plan: OnboardPlan | None = None
+        self.results_log: RolloutLog | None = None
+        self.shown = "all"
+        self.phase = ""
+        self.concurrency = rollout_concurrency()
+        self._incoming: list[RowPlan | AccountResult] = []
+        self._tally: Counter[str] = Counter()
+        self._done = 0
+        self._total = 0
+        self._started = 0.0
+        self._stopping = False
+
+    def compose_body(self) -> Iterable[Widget]:
+        yield Static("", id="onboard-source", markup=False)
+        yield Static("", id="onboard-summary", markup=False)
+        yield ProgressBar(total=None, show_eta=False, id="onboard-progress")
+        table: RecordTable[RowPlan] = RecordTable(
+            id="onboard-table", cursor_type="row", zebra_stripes=True,
+            record_key=lambda p: str(p.row.line),
+        )  # fmt: skip
+        columns = (("Line", "line"), ("Type", "type"), ("Key", "key"), ("Name", "name"),
+                   ("Plan", "plan"), ("Result", "result"), ("Details", "detail"))  # fmt: skip
+        for label, key in columns:
+            # The result's column is as wide as its longest word from the start: grown by
+            # each result as it came, its width would depend on the order they came in.
+            table.add_column(label, key=key, width=7 if key == "result" else None)
+        yield table
+
+    @property
+    def table(self) -> RecordTable[RowPlan]:
+        table: RecordTable[RowPlan] = self.query_one("#onboard-table", RecordTable)
+        return table
+
+    def on_mount(self) -> None:
+        self._flusher = self.set_interval(FLUSH_SECONDS, self._flush, pause=True)
+        self.query_one(ProgressBar).display = False
+        self.table.focus()
+        self._describe()
+
+    def on_unmount(self) -> None:
+        if self.results_log is not None:
+            self.results_log.release()
+
+    def reload(self) -> None:
+        self._describe()
+        if self.plan is None and not self.phase:
+            self.status.info("c opens a CSV or JSON file of organizations, accounts and members")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        allowed = super().check_action(action, parameters)
+        if not allowed:
+            return allowed
+        if action == "cancel":
+            return True if self.phase else None
+        if action in ("choose", "plan", "apply", "reload"):
+            return None if self.phase else True
+        return True
+
+    # ------------------------------------------------------------------ the file
+
+    def _default_parent(self, connection: Connection) -> int | None:
+        """The reseller an organization row with a blank parent goes under."""
+        target = connection.target
+        if target is not None:
+            kind = str(target.scope_field("accountType") or "").lower()
+            return target.id if kind == "reseller" else None
+        scope = connection.scope
+        if scope is not None and scope.level is ScopeLevel.RESELLER:
+            return scope.account_id
+        return None
+
+    def action_choose(self) -> None:
+        if self.phase:
+            return
+
+        def opened(text: str | None) -> None:
+            if text and text.strip():
+                self._open(Path(text.strip()).expanduser())
+
+        self.app.push_screen(
+            PromptModal(
+                "Onboard from a file",
+                "A CSV file (a header line: type, external_id, name, parent, billing_id, "
+                "active, email, role, accounts) or a .json list of rows. Nothing is "
+                "written: the rows are planned first.",
+                value=str(self.path or ""), confirm_label="Plan",
+                validate=lambda t: None if t.strip() else "Give a file name",
+            ),
+            opened,
+        )  # fmt: skip
+
+    @work(exclusive=True, group="onboard-read", exit_on_error=False)
+    async def _open(self, path: Path) -> None:
+        def read() -> str:
+            if path.stat().st_size > MAX_BYTES:
+                raise SourceError(f"the file is larger than {MAX_BYTES // 2**20} MiB")
+            return path.read_text(encoding="utf-8-sig")
+
+        try:
+            text = await asyncio.to_thread(read)
+            rows = read_rows(text, json_file=path.suffix.lower() == ".json")
+        except OSError as exc:
+            self.status.error(f"Could not read {path}: {exc.strerror or exc}")
+            return
+        except (SourceError, UnicodeDecodeError) as exc:
+            self.status.error(f"{path.name}: {exc}; nothing planned")
+            return
+        self.path = path
+        self._plan(rows)
+
+    # ------------------------------------------------------------------ planning
+
+    def action_plan(self) -> None:
+        if self.phase:
+            return
+        if self.path is None:
+            self.action_choose()
+            return
+        self._open(self.path)  # read again: it may have been fixed meanwhile
+
+    @work(exclusive=True, group="onboard-plan", exit_on_error=False)
+    async def _plan(self, rows: list[Row]) -> None:
+        start = self.connection
+        if start.client is None:
+            self.status.error("Not connected: nothing to plan against")
+            return
+        source = self.path.name if self.path else ""
+        self._begin("plan", len(rows))
+        self.status.busy(f"Planning {counted(len(rows), 'row')}, {self.concurrency} at a time: "
+                         "nothing is written")  # fmt: skip
+        origin = origin_of(start)
+        try:
+            plan = await plan_onboarding(
+                start.api, rows, default_parent=self._default_parent(start),
+                concurrency=self.concurrency, on_plan=self._take, origin=origin, source=source,
+            )  # fmt: skip
+            log = await asyncio.to_thread(log_for, rows, origin)
+        except asyncio.CancelledError:
+            self.status.info("Planning cancelled: nothing was written; p plans again")
+            raise
+        except Exception as exc:
+            self.status.error(first_error(exc), prefix="Planning stopped: ", retry_key="p")
+            return
+        finally:
+            self._end()
+        if start.client is not self.connection.client:
+            return  # another profile meanwhile: this plan is not for it
+        if self.results_log is not None and self.results_log.path != log.path:
+            self.results_log.release()
+        self.plan, self.results_log = plan, log
+        self._show()
+        self._describe()
+        counts = plan.counts()
+        earlier = sum(1 for r in log.results.values() if r.result in DONE)
+        more = f" · an earlier run of this file wrote {earlier:,}" if earlier else ""
+        follow = "A applies" if counts["create"] or counts["update"] else "nothing to apply"
+        self.status.ok(f"Planned: {plan.summary()}. Nothing written; {follow}{more}")
+
+    # ------------------------------------------------------------------ progress
+
+    def _begin(self, phase: str, total: int) -> None:
+        self.phase = phase
+        self._incoming = []
+        self._tally = Counter()
+        self._done, self._total, self._started = 0, total, _clock()
+        self._stopping = False
+        bar = self.query_one(ProgressBar)
+        bar.update(total=total or None, progress=0)
+        bar.display = True
+        self.refresh_bindings()
+        self._flusher.resume()
+        self._summary()
+
+    def _end(self) -> None:
+        self._flush()
+        self._flusher.pause()
+        self.phase = ""
+        self.query_one(ProgressBar).display = False
+        self.refresh_bindings()
+        self._summary()
+
+    def _take(self, item: RowPlan | AccountResult) -> None:
+        self._incoming.append(item)
+
+    def _flush(self) -> None:
+        batch, self._incoming = self._incoming, []
+        for item in batch:
+            self._done += 1
+            if isinstance(item, RowPlan):
+                self._tally[LABELS[item.outcome]] += 1
+            else:
+                self._tally[item.result] += 1
+                self._put_result(item)
+        if batch or self.phase:
+            self.query_one(ProgressBar).update(progress=self._done)
+            self._summary()
+
+    def action_cancel(self) -> None:
+        if self.phase == "plan":
+            self.workers.cancel_group(self, "onboard-plan")
+        elif self.phase and not self._stopping:
+            self._stopping = True
+            self.status.busy("Stopping: the rows under way finish and are recorded")
+
+    # ------------------------------------------------------------------ the table
+
+    def _keeps(self, p: RowPlan) -> bool:
+        if self.shown == "writes":
+            return p.writes
+        if self.shown == "refused":
+            return p.outcome in ("refused", "unknown-parent", "unreadable")
+        if self.shown == "trouble":
+            result = self._result(p)
+            failed = result is not None and result.result not in DONE
+            return failed or p.outcome in ("refused", "unknown-parent", "unreadable")
+        return True
+
+    def _result(self, p: RowPlan) -> AccountResult | None:
+        log = self.results_log
+        return log.results.get((p.row.line, "write")) if log is not None else None
+
+    def _cells(self, p: RowPlan) -> list[Text]:
+        row, result = p.row, self._result(p)
+        detail = "; ".join(p.changes or p.reasons)
+        if result is not None and result.result not in DONE:
+            detail = f"{result.result}: {result.message}"
+        result_text = Text("")
+        if result is not None:
+            result_text = Text(inert(result.result), style=RESULT_STYLE.get(result.result, ""))
+        return [
+            Text(inert(row.line)), Text(_cut(row.kind)), Text(_cut(row.key)), Text(_cut(row.name)),
+            Text(LABELS[p.outcome], style=OUTCOME_STYLE[p.outcome]), result_text,
+            Text(_cut(detail)),
+        ]  # fmt: skip
+
+    def _show(self) -> None:
+        if self.plan is None:
+            self.table.clear()
+            return
+        self.table.show([p for p in self.plan.rows if self._keeps(p)], self._cells)
+
+    def _put_result(self, result: AccountResult) -> None:
+        p = self.table.record(str(result.account_id))
+        if p is None:
+            return
+        cells = self._cells(p)
+        key = str(result.account_id)
+        self.table.update_cell(key, "result", cells[5])
+        self.table.update_cell(key, "detail", cells[6])
+
+    def action_shown(self) -> None:
+        self.shown = SHOWN[(SHOWN.index(self.shown) + 1) % len(SHOWN)]
+        self._show()
+        self._describe()
+        self.status.info(f"Showing {SHOWN_LABEL[self.shown]}: "
+                         f"{counted(self.table.row_count, 'row')} · o shows the next")  # fmt: skip
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        p = self.table.highlighted_record
+        if p is None:
+            return
+        lines = list(p.changes or p.reasons)
+        result = self._result(p)
+        if result is not None:
+            lines.append(
+                f"result: {result.result}{': ' + result.message if result.message else ''}"
+            )
+        title = f"Line {p.row.line}: {p.row.kind} {p.row.key} · {LABELS[p.outcome]}"
+        self.app.push_screen(TextModal(inert(title, limit=120), "\n".join(lines) or "Nothing more"))
+
+    # ------------------------------------------------------------------ header lines
+
+    def _describe(self) -> None:
+        if self.plan is None:
+            source = "File: none yet · c opens one"
+            if self.path is not None:
+                source = f"File: {self.path.name}"
+        else:
+            rows = counted(len(self.plan.rows), "row")
+            source = f"File: {self.plan.source or 'loaded'} · {rows} · {self.plan.what_it_writes()}"
+        self.query_one("#onboard-source", Static).update(inert(source, limit=400))
+        self._summary()
+
+    def _summary(self) -> None:
+        text = ""
+        if self.phase:
+            rate = self._done / max(_clock() - self._started, 0.001)
+            counts = ", ".join(f"{n:,} {k}" for k, n in sorted(self._tally.items()))
+            text = f"{self.phase}: {self._done:,}/{self._total:,} · {rate:,.0f}/s"
+            text += f" · {counts}" if counts else ""
+        elif self.plan is not None:
+            text = f"Plan: {self.plan.summary()}"
+            log = self.results_log
+            if log is not None:
+                done = sum(1 for p in self.plan.rows if p.writes and log.done(p.row.line, "write"))
+                text += f" · {done:,}/{len(self.plan.writing()):,} written"
+            text += f" · showing {SHOWN_LABEL[self.shown]}"
+        self.query_one("#onboard-summary", Static).update(inert(text, limit=400))
+
+    # ------------------------------------------------------------------ apply
+
+    def action_apply(self) -> None:
+        plan, log, connection = self.plan, self.results_log, self.connection
+        if plan is None or log is None:
+            self.status.info("Nothing planned yet: c opens a file")
+            return
+        if plan.origin != origin_of(connection):
+            here = origin_of(connection)
+            self.status.error(f"This plan was made for {plan.origin}; this console is "
+                              f"connected to {here}. p plans it here.")  # fmt: skip
+            return
+        todo = [p for p in plan.writing() if not log.done(p.row.line, "write")]
+        if not todo:
+            self.status.info("Nothing to write: the plan has nothing to create or update, "
+                             "or an earlier run wrote it")  # fmt: skip
+            return
+        if self.busy_writing():
+            return
+        left = OnboardPlan(todo)
+        intro = (
+            f"This will {left.what_it_writes()} ({counted(len(todo), 'row')}), "
+            f"{min(self.concurrency, len(todo))} at a time: organizations first, then "
+            "accounts, then members (invited members get the welcome email). Each write is "
+            "sent once; a row whose reply is lost is read back by its external id, never "
+            "sent again."
+        )
+        review = ReviewModal(f"Apply {counted(len(todo), 'row')}", intro, _listing(todo),
+                             confirm_label=f"Apply {len(todo):,}")  # fmt: skip
+
+        def answer(yes: bool | None) -> None:
+            now = self.connection
+            if not yes:
+                return
+            if now.client is not connection.client or now.read_only or self.phase:
+                self.status.error("The connection changed while the dialog was open: "
+                                  "nothing was sent")  # fmt: skip
+                return
+            self._begin("apply", len(todo))
+            self.status.busy(f"Applying {counted(len(todo), 'row')} · x stops")
+            self._apply(plan, log, connection.api)
+
+        self.app.push_screen(review, answer)
+
+    @work(group=APPLY_GROUP, exit_on_error=False)
+    async def _apply(self, plan: OnboardPlan, log: RolloutLog, client: PlatformClient) -> None:
+        problem: str | None = None
+        try:
+            await apply_onboarding(client, plan, log, concurrency=self.concurrency,
+                                   on_result=self._take,
+                                   stop=lambda: self._stopping)  # fmt: skip
+        except RolloutBusy as exc:
+            problem = f"{exc} (another console?): wait for it, or close it"
+        except Exception as exc:
+            problem = f"Stopped: {describe_error(first_error(exc))}. What was written is listed"
+        finally:
+            log.release()
+            stopped = self._stopping
+            self._end()
+            self._show()
+            self._describe()
+            self.vapp.agent_listings.forget()  # Fleet and Rollout list the new accounts
+        counts = ", ".join(f"{n:,} {k}" for k, n in sorted(self._tally.items())) or "nothing"
+        if problem is not None:
+            self.status.error(f"{problem} ({counts}); A applies the rest, skipping what is done.")
+        elif stopped:
+            self.status.info(f"Stopped: {counts}. What was done is recorded; A applies the rest.")
+        else:
+            trouble = sum(n for k, n in self._tally.items() if k not in DONE)
+            more = " · o shows the rows with trouble; A tries them again" if trouble else ""
+            self.status.ok(f"Applied: {counts}{more} · r on Scope shows the new accounts")
+        self.notify_if_away(f"Onboarding: {counts}")
+
+    # ------------------------------------------------------------------ export
+
+    def action_export(self) -> None:
+        plan, log = self.plan, self.results_log
+        if plan is None:
+            self.status.info("Nothing planned yet: c opens a file")
+            return
+        export_csv(self, results_csv(plan, log), f"onboarding-{fmt.now():%Y-%m-%d}.csv",
+                   rows=len(plan.rows), title="Export the onboarding",
+                   hint=" Each row of the file with its plan and result.")  # fmt: skip
+
+
+def _listing(plans: list[RowPlan]) -> Text:
+    """The rows of a review, one a line with what they do; past a screenful, counted."""
+    text = Text()
+    for p in plans[:REVIEW_LINES]:
+        what = f"{p.outcome} {p.row.kind} {p.row.key}"
+        text.append(f"{inert(p.row.line)}  {inert(what, limit=80)}", style="bold")
+        text.append(f"  {inert('; '.join(p.changes), limit=200)}\n")
+    if len(plans) > REVIEW_LINES:
+        text.append(f"… and {counted(len(plans) - REVIEW_LINES, 'more row')}", style="dim")
+    return text
