@@ -75,8 +75,8 @@ def _partner_of(ctx: Ctx, acc: Account) -> Account:
 def _id_owner(ctx: Ctx, where: Account, external_id: str) -> Account | None:
     """The account of ``where``'s partner tree holding ``external_id``, if any."""
     top = _partner_of(ctx, where)
-    for acc in ctx.state.accounts.values():
-        if acc.external_account_id == external_id and ctx.state.is_within(top, acc):
+    for acc in ctx.state.with_external_id(external_id):
+        if ctx.state.is_within(top, acc):
             return acc
     return None
 
@@ -278,11 +278,13 @@ def _external_setter(ctx: Ctx) -> Setter:
         text = value.strip() if isinstance(value, str) else None
         if not text:
             acc.external_account_id = None  # null (or blank) removes it
+            ctx.state.external_ids_changed()
             return None
         owner = _id_owner(ctx, acc, text)
         if owner is not None and owner.id != acc.id:
             return "is already used by another account"
         acc.external_account_id = text
+        ctx.state.external_ids_changed()
         return None
 
     return apply
@@ -435,8 +437,8 @@ async def account_by_external_id(ctx: Ctx) -> dict[str, Any]:
     if not wanted:
         raise bad("externalAccountId is required")
     st = ctx.state
-    for acc in st.selectable_below(ctx.me, st.reach(ctx.me).root):
-        if acc.external_account_id == wanted:
+    for acc in st.with_external_id(wanted):
+        if st.can_target(ctx.me, acc):
             return {"success": True, "message": "Success", "account": acc.summary()}
     raise SimError(404, f"Account not found for externalAccountId {wanted}")
 

@@ -180,3 +180,31 @@ async def test_find_by_external_id_within_reach(sim: Sim) -> None:
     envelope(r, 404, "Account not found for externalAccountId crm-77")  # not its tree
     r = await sim.call("GET", "/getAccountByExternalId", params={})
     envelope(r, 400, "externalAccountId is required")
+
+
+async def test_find_by_external_id_follows_an_id_changed_or_removed(sim: Sim) -> None:
+    """The lookup's index is dropped whenever an id is set, removed or an account goes."""
+
+    async def found(external_id: str) -> int | None:
+        r = await sim.call("GET", "/getAccountByExternalId", "demo-reseller",
+                           params={"externalAccountId": external_id})  # fmt: skip
+        return r.json()["account"]["id"] if r.status_code == 200 else None
+
+    made = (await _create_account(sim, externalAccountId="crm-1")).json()["account"]["id"]
+    assert await found("crm-1") == made
+    params = {"targetAccountId": str(made)}
+    r = await sim.call("POST", "/updateAccount", "demo-reseller", params=params,
+                       json={"externalAccountId": "crm-2"})  # fmt: skip
+    assert r.status_code == 200, r.text
+    assert await found("crm-1") is None and await found("crm-2") == made
+    # the old id is free again: another account may take it
+    other = (await _create_account(sim, externalAccountId="crm-1")).json()["account"]["id"]
+    assert await found("crm-1") == other
+    await sim.call("POST", "/updateAccount", "demo-reseller", params=params,
+                   json={"externalAccountId": None})  # fmt: skip
+    assert await found("crm-2") is None
+    r = await sim.call("DELETE", "/deleteAccount", "demo-reseller",
+                       params={"targetOrganizationId": "1120"},
+                       json={"targetAccountId": str(other)})  # fmt: skip
+    assert r.status_code == 201, r.text
+    assert await found("crm-1") is None
