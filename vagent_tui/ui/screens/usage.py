@@ -20,7 +20,10 @@ through Fleet's fan-out (`services.fleet.ask_fleet`, its adaptive limit; an acco
 failure is its row's, ``F`` asks the failed ones again, ``x`` stops), a column per usage
 key, the cost total, a totals line; ``o`` picks the sort column, ``O`` reverses it,
 ``n`` shows the top 10, ``/`` filters, ``w`` writes the rows shown as CSV (exact, 0600).
-``b``, ``c`` and a date range apply to the fleet too.
+``b``, ``c`` and a date range apply to the fleet too. Enter acts as the highlighted
+account (the app's target, as Fleet's Enter does) and shows its usage here; esc acts as
+the level again and shows the table as it was left (its answers, sort, filter and
+cursor; nothing asked again unless the question changed meanwhile).
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import DataTable, Input, Static
+from textual.worker import Worker, WorkerCancelled, WorkerFailed
 
 from vagent_tui.api.models import UsageQuery
 from vagent_tui.services.accounts import AccountDirectory, NamedAccount
@@ -72,7 +76,7 @@ LEVELS = ("partner", "reseller", "organization")
 """An account of these types has accounts below it: the screen shows their usage."""
 SUMMARY_SECONDS = 0.2
 _clock = time.monotonic
-FLEET_ONLY = ("sort", "reverse", "top", "retry_failed")
+FLEET_ONLY = ("sort", "reverse", "top", "retry_failed", "open")
 BARS = "▁▂▃▄▅▆▇█"
 _FRIENDLY = {
     "start_date": "a date as YYYY-MM-DD",
@@ -139,6 +143,10 @@ class UsageScreen(BaseScreen):
         Binding("n", "top", "Top 10", id="usage.top", tooltip="Only the top 10 by the sort column"),
         Binding("F", "retry_failed", "Ask failed", id="usage.retry-failed",
                 tooltip="Ask the accounts whose read failed again"),
+        Binding("enter", "open", "Open", id="usage.open",
+                tooltip="Act as the highlighted account and show its usage"),
+        Binding("escape", "back", "Back", id="usage.back",
+                tooltip="Back to the level's table, as it was left"),
         filter_binding("usage"),
     ]  # fmt: skip
     CSS_PATH = "usage.tcss"
@@ -154,6 +162,12 @@ class UsageScreen(BaseScreen):
         self._run_id = 0
         self._summarised = 0.0
         self._fleet = UsageFleetTable(id="usage-fleet")
+        self._fleet_asked: tuple[object, int | None, UsageQuery] | None = None
+        """What the table holds answers to: the client, the level, the question."""
+        self.back_to: tuple[int | None] | None = None
+        """The level whose table Enter left (its id; None: the key owner); None: none."""
+        self._restore = False
+        """The next reload at a level shows the table kept, when it answers the same."""
 
     # ------------------------------------------------------------------ layout
 
@@ -272,13 +286,27 @@ class UsageScreen(BaseScreen):
         self.refresh_bindings()
         if self.fleet_mode:
             self.workers.cancel_group(self, "usage-load")
+            restore, self._restore = self._restore, False
+            self.back_to = None
+            if restore and self._fleet_asked == self._asking_now():
+                self.fleet.matrix.focus()
+                self._fleet_summary()
+                self.status.ok(f"The usage of the accounts below {who_of(self)}, as left")
+                return
             self.load_fleet()
         else:
             self.action_cancel_run()
             self.load_usage()
 
+    def _asking_now(self) -> tuple[object, int | None, UsageQuery]:
+        # the series and its frequency are not asked of a fleet: not part of its question
+        query = self.query_now.model_copy(update={"timeseries": False, "frequency": "day"})
+        return (self.connection.client, self.connection.target_id, query)
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # keys of the other view are hidden (False), not shown disabled
+        if action == "back":
+            return not self.fleet_mode and self.back_to is not None
         if action in FLEET_ONLY:
             return self.fleet_mode
         if action == "frequency":
@@ -341,6 +369,7 @@ class UsageScreen(BaseScreen):
         if not ok or accounts is None:
             return
         self.fleet.setup(usage_question(self.query_now), accounts)
+        self._fleet_asked = self._asking_now()
         self.focus_after_load(self.fleet.matrix)
         if not accounts:
             self._fleet_summary()
@@ -417,6 +446,62 @@ class UsageScreen(BaseScreen):
         self.query_one("#usage-fleet-summary", Static).update(text)
         if not self.running:
             self.fleet.show_totals()
+
+    def action_open(self) -> None:
+        """Act as the highlighted account: this screen shows its usage (esc: back)."""
+        if self.running:
+            self.status.info("A run is in progress: x stops it")
+            return
+        account_id = self.fleet.matrix.highlighted_account()
+        if account_id is None:
+            return
+        self.back_to = (self.connection.target_id,)
+        self.status.busy(f"Switching to account {account_id}")
+        self._switch(account_id)
+
+    def action_back(self) -> None:
+        """Act as the level again: its table as it was left."""
+        if self.back_to is None or self.fleet_mode:
+            return
+        (level,) = self.back_to
+        self._restore = True
+        self.status.busy(f"Back to account {level}" if level else "Back to the key owner")
+        self._switch(level)
+
+    def _switch(self, account_id: int | None) -> None:
+        worker = self.vapp.select_target(account_id)
+        self.run_worker(
+            self._when_switched(worker, account_id),
+            group="usage-open",
+            exclusive=True,
+            exit_on_error=False,
+        )
+
+    async def _when_switched(self, worker: Worker[None], account_id: int | None) -> None:
+        """Say why a switch did not happen (the screen reloads when it does)."""
+        try:
+            await worker.wait()
+        except WorkerCancelled:
+            said: str | None = f"Switch cancelled; {self.connection.context_line()}"
+        except WorkerFailed as exc:
+            self._switch_failed()
+            self.status.error(exc.error, retry_key=None)
+            return
+        else:
+            said = None
+            if self.connection.target_id != account_id:
+                said = (
+                    f"Could not switch to account {account_id}; the target is unchanged "
+                    f"({self.connection.context_line()})"
+                )
+        if said is not None:
+            self._switch_failed()
+            self.status.error(said, retry_key=None)
+
+    def _switch_failed(self) -> None:
+        self._restore = False
+        if self.fleet_mode:
+            self.back_to = None  # still at the level: nothing to go back to
 
     def action_cancel_run(self) -> None:
         if self.running:
