@@ -263,7 +263,8 @@ class FleetUsage:
         made = self._orders.get((column, reverse))
         if made is None:
             if column in self._fast and column not in self._exact_only:
-                keys = self._fast[column]  # the same order, compared faster
+                fast: list[Any] = self._fast[column]  # the same order, compared faster
+                keys = fast
             present = [at for at, key in enumerate(keys) if key is not None]
             present.sort(key=keys.__getitem__, reverse=reverse)  # stable both ways
             present.extend(at for at, key in enumerate(keys) if key is None)
