@@ -38,7 +38,7 @@ from pydantic import ValidationError
 from rich.text import Text
 from textual import on, work
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import DataTable, Input, Static
 from textual.worker import Worker, WorkerCancelled, WorkerFailed
@@ -49,6 +49,7 @@ from vagent_tui.services.fleet import AdaptiveLimit, FleetAnswer, Question, ask_
 from vagent_tui.services.session import Connection
 from vagent_tui.services.usage import (
     AccountUsage,
+    PlanPart,
     UsageReport,
     UsageRow,
     catalog_lines,
@@ -56,6 +57,8 @@ from vagent_tui.services.usage import (
     fmt_value,
     plan_lines,
     read_account_usage,
+    read_plans,
+    record_groups,
     today_lines,
     usage_csv,
 )
@@ -143,6 +146,8 @@ class UsageScreen(BaseScreen):
         Binding("n", "top", "Top 10", id="usage.top", tooltip="Only the top 10 by the sort column"),
         Binding("F", "retry_failed", "Ask failed", id="usage.retry-failed",
                 tooltip="Ask the accounts whose read failed again"),
+        Binding("p", "plans", "Plans", id="usage.plans",
+                tooltip="The plan, the plan offered, the plans available, the catalog, add-ons"),
         Binding("enter", "open", "Open", id="usage.open",
                 tooltip="Act as the highlighted account and show its usage"),
         Binding("escape", "back", "Back", id="usage.back",
@@ -166,6 +171,8 @@ class UsageScreen(BaseScreen):
         """What the table holds answers to: the client, the level, the question."""
         self.back_to: tuple[int | None] | None = None
         """The level whose table Enter left (its id; None: the key owner); None: none."""
+        self.plans_shown = False
+        """``p``: the plans panel shows instead of the usage."""
         self._restore = False
         """The next reload at a level shows the table kept, when it answers the same."""
 
@@ -188,6 +195,8 @@ class UsageScreen(BaseScreen):
         yield Static("", id="usage-fleet-summary", markup=False)
         yield self._fleet
         yield Static("", id="usage-notes")
+        with VerticalScroll(id="usage-plans"):
+            yield Static("", id="usage-plans-text")
 
     @staticmethod
     def _date_input(name: str) -> Input:
@@ -281,6 +290,8 @@ class UsageScreen(BaseScreen):
     # ------------------------------------------------------------------ loading
 
     def reload(self) -> None:
+        if self.plans_shown:
+            self.load_plans()
         self.fleet_mode = self.connection.acting_type in LEVELS
         self.set_class(self.fleet_mode, "-fleet")
         self.refresh_bindings()
@@ -306,7 +317,7 @@ class UsageScreen(BaseScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # keys of the other view are hidden (False), not shown disabled
         if action == "back":
-            return not self.fleet_mode and self.back_to is not None
+            return self.plans_shown or (not self.fleet_mode and self.back_to is not None)
         if action in FLEET_ONLY:
             return self.fleet_mode
         if action == "frequency":
@@ -460,7 +471,10 @@ class UsageScreen(BaseScreen):
         self._switch(account_id)
 
     def action_back(self) -> None:
-        """Act as the level again: its table as it was left."""
+        """Close the plans panel; else act as the level again: its table as it was left."""
+        if self.plans_shown:
+            self.action_plans()
+            return
         if self.back_to is None or self.fleet_mode:
             return
         (level,) = self.back_to
@@ -614,6 +628,56 @@ class UsageScreen(BaseScreen):
 
     def on_resize(self) -> None:
         self.call_after_refresh(self._show_chart)
+
+    # ------------------------------------------------------------------ plans
+
+    def action_plans(self) -> None:
+        """Show the plans panel (read now) or close it."""
+        self.plans_shown = not self.plans_shown
+        self.set_class(self.plans_shown, "-plans")
+        self.refresh_bindings()
+        if self.plans_shown:
+            self.query_one("#usage-plans", VerticalScroll).focus()
+            self.load_plans()
+            return
+        self.workers.cancel_group(self, "usage-plans")
+        (self.fleet.matrix if self.fleet_mode else self.table).focus()
+
+    @work(exclusive=True, group="usage-plans", exit_on_error=False)
+    async def load_plans(self) -> None:
+        panel = self.query_one("#usage-plans", VerticalScroll)
+        ok, parts = await self.load(
+            lambda c: read_plans(c.api, c.target_id),
+            note=f"Reading the plans of {who_of(self)}",
+            busy=panel,
+        )
+        if not ok or parts is None:
+            return
+        self._show_plans(parts)
+        failed = [part for part in parts if part.error]
+        said = f"{counted(len(parts) - len(failed), 'plan read')} for {who_of(self)}"
+        if failed:
+            said += f"; not read: {', '.join(part.title for part in failed)}"
+        self.status.ok(said)
+
+    def _show_plans(self, parts: Sequence[PlanPart]) -> None:
+        lines: list[Text] = []
+        for part in parts:
+            lines.append(Text.assemble((part.title, HEADING), (f"  GET {part.path}", "dim")))
+            if part.error:
+                lines.append(safe(f"  not read: {part.error}", WARN))
+            elif not part.lines:
+                lines.append(Text("  (the reply has no field)", style="dim"))
+            else:
+                for record, fields in record_groups(part.lines):
+                    if not record:
+                        key, value = fields[0]
+                        lines.append(Text.assemble(f"  {inert(key)}: ", safe(value or "—")))
+                        continue
+                    said = " · ".join(f"{key}: {value or '—'}" for key, value in fields)
+                    lines.append(Text.assemble((f"  {inert(record)}  ", ACCENT), safe(said)))
+            lines.append(Text(""))
+        self.query_one("#usage-plans-text", Static).update(Text("\n").join(lines[:-1]))
 
     # ------------------------------------------------------------------ export
 
