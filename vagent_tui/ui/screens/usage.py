@@ -663,7 +663,8 @@ class UsageScreen(BaseScreen):
     def _show_plans(self, parts: Sequence[PlanPart]) -> None:
         lines: list[Text] = []
         for part in parts:
-            lines.append(Text.assemble((part.title, HEADING), (f"  GET {part.path}", "dim")))
+            title = (inert(part.title), HEADING)
+            lines.append(Text.assemble(title, (inert(f"  GET {part.path}"), "dim")))
             if part.error:
                 lines.append(safe(f"  not read: {part.error}", WARN))
             elif not part.lines:
