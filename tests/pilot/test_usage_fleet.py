@@ -251,3 +251,82 @@ async def test_at_a_target_level_only_the_accounts_below_it(
         assert sorted(line.account_id for line in screen.fleet.usage.lines) == agents
         asked = {r.query.get("targetAccountId") for r in sim_of(app).requests if r.path == USAGE}
         assert asked == {str(a) for a in agents}
+
+
+@pytest.mark.parametrize("level", [None, 1100])
+async def test_enter_opens_the_accounts_usage_and_esc_comes_back_as_left(
+    make_app: MakeApp, level: int | None
+) -> None:
+    options: dict[str, Any] = {"accounts": 30} if level is None else {"account": level}
+    app = _app(make_app, **options)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, rounds=300)
+        screen = _screen(app)
+        usage = screen.fleet.usage
+        await pilot.press("o", "o", "o", "o", "O")  # calls, smallest first
+        await settle(pilot)
+        words = str(usage.lines[1].account_id)[:3]
+        await pilot.press("slash", *words, "enter")
+        await settle(pilot)
+        shown_ids = _ids(app)
+        assert 1 < len(shown_ids) <= len(usage)
+        await pilot.press("down", "down")
+        await settle(pilot)
+        chosen = _matrix(app).highlighted_account()
+        assert chosen == shown_ids[min(2, len(shown_ids) - 1)]
+        asked = sim_of(app).count("GET", USAGE)
+        await pilot.press("enter")
+        await settle(pilot, rounds=100)
+        # acting as the account: its own usage, in the single view
+        assert app.connection.target_id == chosen
+        assert not screen.fleet_mode and not screen.has_class("-fleet")
+        assert sim_of(app).count("GET", USAGE) == asked + 1
+        asked_for = [r.query.get("targetAccountId") for r in sim_of(app).requests
+                     if r.path == USAGE][-1]  # fmt: skip
+        assert asked_for == str(chosen)
+        assert screen.table.row_count > 0
+        await pilot.press("escape")
+        await settle(pilot, rounds=100)
+        # the level again, and its table as it was left: nothing asked again
+        assert app.connection.target_id == level
+        assert screen.fleet_mode and screen.has_class("-fleet")
+        assert sim_of(app).count("GET", USAGE) == asked + 1
+        assert screen.fleet.usage is usage
+        assert _ids(app) == shown_ids
+        assert _matrix(app).filter_words == (words,)
+        assert _matrix(app).highlighted_account() == chosen
+        assert "Sorted by calls, smallest first" in str(
+            screen.query_one("#usage-fleet-sort", Static).render()
+        )
+        assert _matrix(app).has_focus
+
+
+async def test_back_asks_again_when_the_question_changed_meanwhile(make_app: MakeApp) -> None:
+    app = _app(make_app)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, rounds=200)
+        screen = _screen(app)
+        old = screen.fleet.usage
+        await pilot.press("enter")
+        await settle(pilot, rounds=100)
+        assert not screen.fleet_mode
+        await pilot.press("b")  # the previous period: the table answered the current one
+        await settle(pilot, rounds=100)
+        await pilot.press("escape")
+        await settle(pilot, rounds=200)
+        assert screen.fleet_mode and screen.fleet.usage is not old
+        assert screen.fleet.usage.answered == len(old)
+        periods = [r.query.get("billingPeriod") for r in sim_of(app).requests if r.path == USAGE]
+        assert periods[-1] == "previous"
+
+
+async def test_enter_waits_for_the_run_and_esc_is_no_key_at_the_level(make_app: MakeApp) -> None:
+    app = _app(make_app)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, rounds=200)
+        screen = _screen(app)
+        assert screen.check_action("back", ()) is False
+        screen.running = True
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.connection.target_id is None and "x stops it" in _status(app)

@@ -104,3 +104,33 @@ def test_usage_fleet_top_by_minutes_120x40(snap_compare: SnapCompare, make_app: 
 
     app = _fleet_app(make_app, "rows")
     assert snap_compare(app, terminal_size=(120, 40), run_before=run_before)
+
+
+def _plans_app(make_app: MakeApp, account: int | None) -> VagentApp:
+    app = make_app("usage", account=account, clock=lambda: NOW)
+    if account is not None:
+        sim_of(app).accounts[account].plan = "pro"  # an offer and three add-ons to show
+    return app
+
+
+async def _plans(pilot: Pilot[None]) -> None:
+    await settle(pilot, rounds=200)
+    await pilot.press("p")
+    await settle(pilot)
+
+
+def test_usage_plans_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:
+    """An agent account's plans: the catalog refused (a reseller's or partner's read)."""
+    app = _plans_app(make_app, 1111)
+    assert snap_compare(app, terminal_size=(120, 40), run_before=_plans)
+
+
+def test_usage_plans_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:
+    app = _plans_app(make_app, 1111)
+    assert snap_compare(app, terminal_size=(80, 24), run_before=_plans)
+
+
+def test_usage_plans_partner_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:
+    """The key owner, a partner: the catalog reads; the offer is none (at the top)."""
+    app = _plans_app(make_app, None)
+    assert snap_compare(app, terminal_size=(120, 40), run_before=_plans)

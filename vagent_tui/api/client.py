@@ -353,6 +353,22 @@ class PlatformClient(ProvisioningApi, OutboundApi, LogsApi):
         path = f"/product/productPlan/{quote(plan_id, safe='')}"
         return await self._read_open(path, target=target)
 
+    async def get_offered_plan(self, *, target: int | None = None) -> m.OpenReply:
+        """``GET /product/offeredPlan``: the plan offered to the account (shape not published)."""
+        return await self._read_open("/product/offeredPlan", target=target)
+
+    async def get_available_plans(self, *, target: int | None = None) -> m.OpenReply:
+        """``GET /product/allAvailablePlans``: every plan available (shape not published)."""
+        return await self._read_open("/product/allAvailablePlans", target=target)
+
+    async def get_product_catalog(self, *, target: int | None = None) -> m.OpenReply:
+        """``GET /product/productCatalog``: a reseller's or partner's catalog of plans."""
+        return await self._read_open("/product/productCatalog", target=target)
+
+    async def get_available_addons(self, *, target: int | None = None) -> m.OpenReply:
+        """``GET /addon/available``: the add-ons of the account's plan (shape not published)."""
+        return await self._read_open("/addon/available", target=target)
+
     async def get_daily_counts(self, *, target: int | None = None) -> m.OpenReply:
         """``GET /tasks/dailyCounts``: today's calls, texts and tasks (under ``counts``)."""
         return await self._read_open("/tasks/dailyCounts", target=target)

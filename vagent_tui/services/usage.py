@@ -22,11 +22,12 @@ formatting (`fmt_number`, `unit_of`) and the CSV.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import csv
 import io
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -465,6 +466,70 @@ async def read_account_usage(
     except PlatformError:
         pass  # today's counts are extra: the usage stands without them
     return AccountUsage(report, plan, plan_error, counts, limits, product)
+
+
+# --------------------------------------------------------------------------- plans
+
+
+PlanRead = Callable[[PlatformClient, "int | None"], Awaitable[OpenReply]]
+PLAN_READS: tuple[tuple[str, str, PlanRead], ...] = (
+    ("Current plan", "/product/currentPlan", lambda c, t: c.get_current_plan(target=t)),
+    ("Offered", "/product/offeredPlan", lambda c, t: c.get_offered_plan(target=t)),
+    ("Available plans", "/product/allAvailablePlans",
+     lambda c, t: c.get_available_plans(target=t)),
+    ("Catalog", "/product/productCatalog", lambda c, t: c.get_product_catalog(target=t)),
+    ("Add-ons", "/addon/available", lambda c, t: c.get_available_addons(target=t)),
+)  # fmt: skip
+"""The plan reads the plans panel shows: its title, the path, the client's method."""
+
+
+@dataclass(frozen=True)
+class PlanPart:
+    """One plan read: its reply's fields as sent, or why it was not read."""
+
+    title: str
+    path: str
+    reply: OpenReply | None = None
+    error: str = ""
+
+    @property
+    def lines(self) -> list[tuple[str, str]]:
+        """Every field of the reply as ``(path, text)`` (`plan_lines`: nothing guessed)."""
+        return plan_lines(self.reply) if self.reply is not None else []
+
+
+_IN_RECORD = re.compile(r"^(.*?\[\d+\])\.(.+)$")
+
+
+def record_groups(lines: Iterable[tuple[str, str]]) -> list[tuple[str, list[tuple[str, str]]]]:
+    """``lines`` grouped by the record of a list they belong to (``plans[2].name`` ->
+    ``plans[2]``, ``name``), in order; a field outside any list is a group of its own
+    with the name "" (one line per record reads better than a line per field)."""
+    out: list[tuple[str, list[tuple[str, str]]]] = []
+    for key, value in lines:
+        found = _IN_RECORD.match(key)
+        record, field_name = (found.group(1), found.group(2)) if found else ("", key)
+        if record and out and out[-1][0] == record:
+            out[-1][1].append((field_name, value))
+        else:
+            out.append((record, [(field_name, value)]))
+    return out
+
+
+async def read_plans(client: PlatformClient, target: int | None) -> list[PlanPart]:
+    """The account's plan, the plan offered to it, the plans available, the catalog and
+    the add-ons, asked at once; a read the platform refuses or fails is that part's
+    error (a catalog is a reseller's or partner's read), the others stand."""
+    from vagent_tui.api.errors import PlatformError
+
+    async def one(title: str, path: str, read: PlanRead) -> PlanPart:
+        try:
+            reply = await read(client, target)
+        except PlatformError as exc:
+            return PlanPart(title, path, error=exc.message)
+        return PlanPart(title, path, reply)
+
+    return list(await asyncio.gather(*(one(*read) for read in PLAN_READS)))
 
 
 # --------------------------------------------------------------------------- the fleet

@@ -117,6 +117,15 @@ class FleetUsage:
             PLAN: [None] * size,
             TOTAL: [None] * size,
         }
+        self._fast: dict[str, list[float | None]] = {TOTAL: [None] * size}
+        """The numbers of each numeric column as floats, made as the answers arrive: a
+        sort compares floats, several times faster than Decimals, in the same order (see
+        `_as_float`)."""
+        self._exact_only: set[str] = set()
+        """Columns holding a number no float keeps apart from its neighbours: sorted
+        by the Decimals themselves."""
+        self._orders: dict[tuple[str, bool], list[int]] = {}
+        """Orders made since the last answer (``O`` twice costs one sort)."""
 
     def __len__(self) -> int:
         return len(self.lines)
@@ -131,12 +140,11 @@ class FleetUsage:
         line = self.lines[at]
         line.answered = True
         self._all_totals = None
+        self._orders.clear()
         if answer.error is not None:
             line.error, line.cause = answer.error, answer.cause
             line.values, line.total, line.plan = {}, None, ""
-            for keys in self._sort.values():
-                if keys is not self._sort[ID] and keys is not self._sort[NAME]:
-                    keys[at] = None
+            self._clear(at)
             return False
         line.error, line.cause = None, None
         report = answer.values.get("report")
@@ -152,18 +160,32 @@ class FleetUsage:
         if report.currency and report.costs:
             self.currencies.add(report.currency)
         line.total = report.cost_total
-        self._sort[TOTAL][at] = line.total
+        self._put(TOTAL, at, line.total)
         for key, value in line.values.items():
-            by_key = self._sort.get(key)
-            if by_key is None:
-                by_key = self._sort[key] = [None] * len(self.lines)
+            if key not in self._sort:
+                self._sort[key] = [None] * len(self.lines)
+                self._fast[key] = [None] * len(self.lines)
                 self.keys.append(key)
                 new = True
-            by_key[at] = value
+            self._put(key, at, value)
         for key in self.keys:
             if key not in line.values:
-                self._sort[key][at] = None
+                self._put(key, at, None)
         return new
+
+    def _put(self, column: str, at: int, value: Decimal | None) -> None:
+        """A numeric column's sort keys of line ``at``: the number, and as a float."""
+        self._sort[column][at] = value
+        fast = None if value is None else _as_float(value)
+        if fast is None and value is not None:
+            self._exact_only.add(column)
+        self._fast[column][at] = fast
+
+    def _clear(self, at: int) -> None:
+        """Line ``at`` has no value any more (its id and name stay)."""
+        self._sort[PLAN][at] = None
+        for column in (*self.keys, TOTAL):
+            self._put(column, at, None)
 
     def forget(self, account_ids: Iterable[int]) -> None:
         """Those accounts are asked again: their lines back to not answered."""
@@ -174,9 +196,8 @@ class FleetUsage:
             line = self.lines[at]
             self.lines[at] = UsageLine(line.account_id, line.name)
             self._all_totals = None
-            for name, keys in self._sort.items():
-                if name not in (ID, NAME):
-                    keys[at] = None
+            self._orders.clear()
+            self._clear(at)
 
     @property
     def failed(self) -> list[int]:
@@ -239,9 +260,16 @@ class FleetUsage:
         keys: list[Any] | None = self._sort.get(column)  # one type per column
         if keys is None:
             return list(range(len(self.lines)))
-        present = [at for at, key in enumerate(keys) if key is not None]
-        present.sort(key=keys.__getitem__, reverse=reverse)  # stable both ways
-        return present + [at for at, key in enumerate(keys) if key is None]
+        made = self._orders.get((column, reverse))
+        if made is None:
+            if column in self._fast and column not in self._exact_only:
+                fast: list[Any] = self._fast[column]  # the same order, compared faster
+                keys = fast
+            present = [at for at, key in enumerate(keys) if key is not None]
+            present.sort(key=keys.__getitem__, reverse=reverse)  # stable both ways
+            present.extend(at for at, key in enumerate(keys) if key is None)
+            made = self._orders[(column, reverse)] = present
+        return list(made)
 
     def totals(self, rows: Sequence[int]) -> dict[str, Decimal]:
         """Each numeric column's sum over ``rows`` (a column no row has is left out).
@@ -286,6 +314,21 @@ class FleetUsage:
                 csv_cell(line.error or ""),
             ])  # fmt: skip
         return out.getvalue()
+
+
+def _as_float(value: Decimal) -> float | None:
+    """``value`` as a float that sorts as it does among other such floats, or None.
+
+    A finite Decimal of at most 15 significant digits (and an exponent far from a
+    float's limits) is the only Decimal of that many digits its nearest float rounds
+    back to (IEEE 754 doubles keep 15 decimal digits), so two such values compare as
+    their floats do: in the same order, equal only when equal. Others are None: the
+    column is sorted by its Decimals."""
+    if not value.is_finite() or len(value.as_tuple().digits) > 15:
+        return None
+    if not -300 < value.adjusted() < 300:
+        return None
+    return float(value)
 
 
 def write_private(path: Path, text: str) -> None:

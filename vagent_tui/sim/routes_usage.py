@@ -1,6 +1,7 @@
 """Usage, plans and today's task counts (``/stats/usage``, ``/product/currentPlan``,
-``/product/productPlan/{id}``, ``/tasks/dailyCounts``, ``/tasks/limits``), all of the
-selected account.
+``/product/productPlan/{id}``, ``/product/offeredPlan``, ``/product/allAvailablePlans``,
+``/product/productCatalog``, ``/addon/available``, ``/tasks/dailyCounts``,
+``/tasks/limits``), all of the selected account.
 
 The vendor publishes these replies only as "an object"; the shapes here are the
 simulator's choices (CONTRACT.md, "Every choice"). Usage is computed, not stored: a
@@ -32,6 +33,13 @@ PLANS: dict[str, dict[str, Any]] = {
     "enterprise": {"name": "Enterprise", "price": 499,
                    "includes": {"minutes": 50000, "texts": 100000}},
 }  # fmt: skip
+ADDONS: dict[str, dict[str, Any]] = {
+    "minutes-1000": {"name": "1,000 more minutes", "price": 40,
+                     "plans": ("starter", "pro", "enterprise")},
+    "numbers-5": {"name": "5 more phone numbers", "price": 10, "plans": ("starter", "pro")},
+    "premium-voices": {"name": "Premium voices", "price": 15, "plans": ("starter", "pro")},
+}  # fmt: skip
+"""The add-ons and the plans each may be added to (choice 54)."""
 
 
 def _day(account_id: int, when: date) -> dict[str, int]:
@@ -155,16 +163,56 @@ async def product_plan(ctx: Ctx) -> dict[str, Any]:
     plan = PLANS.get(plan_id)
     if plan is None:
         raise SimError(404, "Product plan not found")
+    return {"success": True, "productPlan": _catalog_plan(plan_id)}
+
+
+def _catalog_plan(plan_id: str) -> dict[str, Any]:
     return {
-        "success": True,
-        "productPlan": {
-            "id": plan_id,
-            **plan,
-            "currency": "USD",
-            "billingCycle": "month",
-            "overage": {key: float(Decimal(price)) for key, price in PRICES.items()},
-        },
+        "id": plan_id,
+        **PLANS[plan_id],
+        "currency": "USD",
+        "billingCycle": "month",
+        "overage": {key: float(Decimal(price)) for key, price in PRICES.items()},
     }
+
+
+async def offered_plan(ctx: Ctx) -> dict[str, Any]:
+    """The plan offered to the account (choice 51): the next one up, none past the top."""
+    order = list(PLANS)
+    now = ctx.target.plan
+    at = order.index(now) if now in order else len(order) - 1
+    offered = _plan_of(order[at + 1]) if at + 1 < len(order) else None
+    return {"success": True, "offeredPlan": offered}
+
+
+def _plan_of(plan_id: str) -> dict[str, Any]:
+    return {"id": plan_id, **PLANS[plan_id], "currency": "USD", "billingCycle": "month"}
+
+
+async def all_available_plans(ctx: Ctx) -> dict[str, Any]:
+    """Every plan of the catalog, as ``currentPlan`` describes one (choice 52)."""
+    ctx.target  # noqa: B018 -- validates targetAccountId
+    return {"success": True, "plans": [_plan_of(plan_id) for plan_id in PLANS]}
+
+
+async def product_catalog(ctx: Ctx) -> dict[str, Any]:
+    """The catalog with its overage prices, for a reseller or partner (choice 53)."""
+    if ctx.target.account_type not in ("partner", "reseller"):
+        raise SimError(403, "The product catalog needs a reseller or partner account")
+    plans = [_catalog_plan(plan_id) for plan_id in PLANS]
+    return {"success": True, "catalog": {"currency": "USD", "plans": plans}}
+
+
+async def available_addons(ctx: Ctx) -> dict[str, Any]:
+    """The add-ons of the account's plan (choice 54)."""
+    plan = ctx.target.plan
+    addons = [
+        {"id": addon_id, "name": addon["name"], "price": addon["price"], "currency": "USD",
+         "billingCycle": "month"}
+        for addon_id, addon in ADDONS.items()
+        if plan in addon["plans"]
+    ]  # fmt: skip
+    return {"success": True, "addons": addons}
 
 
 async def daily_counts(ctx: Ctx) -> dict[str, Any]:
@@ -185,6 +233,10 @@ ROUTES = [
     route("/stats/usage", usage, "GET"),
     route("/product/currentPlan", current_plan, "GET"),
     route("/product/productPlan/{productPlanId}", product_plan, "GET"),
+    route("/product/offeredPlan", offered_plan, "GET"),
+    route("/product/allAvailablePlans", all_available_plans, "GET"),
+    route("/product/productCatalog", product_catalog, "GET"),
+    route("/addon/available", available_addons, "GET"),
     route("/tasks/dailyCounts", daily_counts, "GET"),
     route("/tasks/limits", task_limits, "GET"),
 ]

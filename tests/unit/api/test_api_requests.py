@@ -422,6 +422,30 @@ CASES = [
         "/api/v2/product/productPlan/pplan-id-1",
     ),
     Case(
+        "get_offered_plan",
+        lambda c, t: c.get_offered_plan(target=t),
+        "GET",
+        "/api/v2/product/offeredPlan",
+    ),
+    Case(
+        "get_available_plans",
+        lambda c, t: c.get_available_plans(target=t),
+        "GET",
+        "/api/v2/product/allAvailablePlans",
+    ),
+    Case(
+        "get_product_catalog",
+        lambda c, t: c.get_product_catalog(target=t),
+        "GET",
+        "/api/v2/product/productCatalog",
+    ),
+    Case(
+        "get_available_addons",
+        lambda c, t: c.get_available_addons(target=t),
+        "GET",
+        "/api/v2/addon/available",
+    ),
+    Case(
         "get_daily_counts",
         lambda c, t: c.get_daily_counts(target=t),
         "GET",

@@ -197,3 +197,42 @@ def test_plan_name_looks_inside_the_wrappers_only() -> None:
     assert name({"plan": "gold"}) == "gold"
     assert name({"other": {"name": "not a plan's"}}) == ""
     assert name({"plan": {"name": "", "title": "Starter"}}) == "Starter"
+
+
+def test_record_groups_put_a_records_fields_on_one_line() -> None:
+    from vagent_tui.services.usage import record_groups
+
+    lines = [("currency", "USD"), ("plans[1].id", "a"), ("plans[1].price", "1"),
+             ("plans[2].id", "b"), ("x[1].y[2].z", "deep"), ("note", "")]  # fmt: skip
+    assert record_groups(lines) == [
+        ("", [("currency", "USD")]),
+        ("plans[1]", [("id", "a"), ("price", "1")]),
+        ("plans[2]", [("id", "b")]),
+        ("x[1]", [("y[2].z", "deep")]),
+        ("", [("note", "")]),
+    ]
+
+
+async def test_read_plans_keeps_each_failure_to_its_part() -> None:
+    from vagent_tui.api.errors import ApiError
+    from vagent_tui.api.usage_models import OpenReply
+    from vagent_tui.services.usage import read_plans
+
+    class Client:
+        async def get_current_plan(self, *, target: int | None = None) -> OpenReply:
+            return OpenReply.model_validate({"success": True, "plan": {"name": f"P{target}"}})
+
+        async def get_offered_plan(self, *, target: int | None = None) -> OpenReply:
+            raise ApiError(403, "no offer for you")
+
+        async def get_available_plans(self, *, target: int | None = None) -> OpenReply:
+            return OpenReply.model_validate({"success": True})
+
+        get_product_catalog = get_available_addons = get_available_plans
+
+    parts = await read_plans(Client(), 7)  # type: ignore[arg-type]
+    assert [p.title for p in parts] == ["Current plan", "Offered", "Available plans",
+                                        "Catalog", "Add-ons"]  # fmt: skip
+    assert parts[0].lines == [("name", "P7")] and parts[0].error == ""
+    assert parts[1].reply is None and parts[1].error == "no offer for you"
+    assert parts[2].lines == [] and parts[2].error == ""

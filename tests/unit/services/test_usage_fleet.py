@@ -159,3 +159,28 @@ def test_csv_quotes_what_a_spreadsheet_would_run_and_keeps_numbers_exact() -> No
     assert rows[0][3:5] == ["'@sum", "minutes"]
     assert rows[1][1:5] == ['\'=HYPERLINK("http://evil.example")', "'-plan", "-5", "-2"]
     assert rows[2][1] == "'+cmd" and rows[2][-1] == "'=1+1"
+
+
+def test_numbers_no_float_keeps_apart_sort_by_their_decimals() -> None:
+    # 19 significant digits: these two round to the same float; the sort must still
+    # tell them apart (largest first), as it does the plain ones
+    close = ["1.000000000000000001", "1.000000000000000002"]
+    usage = FleetUsage([Acc(i, str(i)) for i in range(1, 5)])
+    values = [close[0], close[1], "0.1", "0"]
+    for i, value in enumerate(values, start=1):
+        usage.take(_answer(i, {"usage": {"cost:x": value, "calls": 5 - i}}))
+    assert float(Decimal(close[0])) == float(Decimal(close[1]))
+    assert usage.order("cost:x", reverse=True) == [1, 0, 2, 3]
+    assert usage.order("cost:x") == [3, 2, 0, 1]
+    assert usage.order("calls") == [3, 2, 1, 0]
+
+
+def test_an_order_made_is_kept_until_the_next_answer() -> None:
+    usage = _fleet()
+    first = usage.order("minutes", reverse=True)
+    first.append(99)  # the caller's copy: the kept order is not changed
+    assert usage.order("minutes", reverse=True) == [1, 0, 2, 3]
+    usage.take(_answer(4, {"usage": {"minutes": 9999}}))
+    assert usage.order("minutes", reverse=True) == [3, 1, 0, 2]
+    usage.forget([4])
+    assert usage.order("minutes", reverse=True) == [1, 0, 2, 3]

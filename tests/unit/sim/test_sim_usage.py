@@ -1,4 +1,5 @@
-"""Usage, plan, today's counts and limits in the simulator (CONTRACT choices 36 to 39).
+"""Usage, plans, today's counts and limits in the simulator (CONTRACT choices 36 to 39,
+50 to 54).
 
 The fake clock reads 2027-01-15T08:00Z: the current period is 2027-01-01..15, the
 previous one December 2026.
@@ -103,3 +104,56 @@ async def test_product_plan_of_the_catalog(sim: Sim) -> None:
 async def test_out_of_reach_and_no_token(sim: Sim) -> None:
     envelope(await sim.get("/stats/usage", "demo-org", targetAccountId=1211), 403)
     envelope(await sim.get("/product/currentPlan", None), 401)
+
+
+async def test_offered_plan_is_the_next_one_up_and_none_at_the_top(sim: Sim) -> None:
+    for plan, offered in (("starter", "pro"), ("pro", "enterprise"), ("enterprise", None)):
+        sim.state.accounts[AGENT].plan = plan
+        body = (await sim.get("/product/offeredPlan", targetAccountId=AGENT)).json()
+        assert body["success"] is True
+        if offered is None:
+            assert body["offeredPlan"] is None
+        else:
+            assert body["offeredPlan"]["id"] == offered
+            assert set(body["offeredPlan"]) == {"id", "name", "price", "includes", "currency",
+                                                "billingCycle"}  # fmt: skip
+
+
+async def test_all_available_plans_is_a_list_of_the_catalog(sim: Sim) -> None:
+    body = (await sim.get("/product/allAvailablePlans", targetAccountId=AGENT)).json()
+    assert [p["id"] for p in body["plans"]] == ["starter", "pro", "enterprise"]
+    current = (await sim.get("/product/currentPlan", targetAccountId=AGENT)).json()["plan"]
+    assert current in body["plans"]
+
+
+async def test_the_catalog_is_a_reseller_or_partner_read(sim: Sim) -> None:
+    for key in ("demo-partner", "demo-reseller"):
+        body = (await sim.get("/product/productCatalog", key)).json()
+        assert body["catalog"]["currency"] == "USD"
+        assert body["catalog"]["plans"][0]["overage"] == {"minutes": 0.05, "texts": 0.01}
+    refused = await sim.get("/product/productCatalog", "demo-org")
+    envelope(refused, 403, "The product catalog needs a reseller or partner account")
+    # acting as an agent account below: the target is asked about, not the key
+    envelope(await sim.get("/product/productCatalog", targetAccountId=AGENT), 403)
+
+
+async def test_addons_of_the_accounts_plan(sim: Sim) -> None:
+    sim.state.accounts[AGENT].plan = "pro"
+    body = (await sim.get("/addon/available", targetAccountId=AGENT)).json()
+    assert [a["id"] for a in body["addons"]] == ["minutes-1000", "numbers-5", "premium-voices"]
+    first = {"id": "minutes-1000", "name": "1,000 more minutes", "price": 40,
+             "currency": "USD", "billingCycle": "month"}  # fmt: skip
+    assert body["addons"][0] == first
+    sim.state.accounts[AGENT].plan = "enterprise"
+    body = (await sim.get("/addon/available", targetAccountId=AGENT)).json()
+    assert [a["id"] for a in body["addons"]] == ["minutes-1000"]
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/product/offeredPlan", "/product/allAvailablePlans", "/product/productCatalog",
+     "/addon/available"],
+)  # fmt: skip
+async def test_plan_reads_check_the_target_and_token(sim: Sim, path: str) -> None:
+    envelope(await sim.get(path, "demo-org", targetAccountId=1211), 403)
+    envelope(await sim.get(path, None), 401)

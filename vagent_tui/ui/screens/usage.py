@@ -20,7 +20,10 @@ through Fleet's fan-out (`services.fleet.ask_fleet`, its adaptive limit; an acco
 failure is its row's, ``F`` asks the failed ones again, ``x`` stops), a column per usage
 key, the cost total, a totals line; ``o`` picks the sort column, ``O`` reverses it,
 ``n`` shows the top 10, ``/`` filters, ``w`` writes the rows shown as CSV (exact, 0600).
-``b``, ``c`` and a date range apply to the fleet too.
+``b``, ``c`` and a date range apply to the fleet too. Enter acts as the highlighted
+account (the app's target, as Fleet's Enter does) and shows its usage here; esc acts as
+the level again and shows the table as it was left (its answers, sort, filter and
+cursor; nothing asked again unless the question changed meanwhile).
 """
 
 from __future__ import annotations
@@ -35,9 +38,10 @@ from pydantic import ValidationError
 from rich.text import Text
 from textual import on, work
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import DataTable, Input, Static
+from textual.worker import Worker, WorkerCancelled, WorkerFailed
 
 from vagent_tui.api.models import UsageQuery
 from vagent_tui.services.accounts import AccountDirectory, NamedAccount
@@ -45,6 +49,7 @@ from vagent_tui.services.fleet import AdaptiveLimit, FleetAnswer, Question, ask_
 from vagent_tui.services.session import Connection
 from vagent_tui.services.usage import (
     AccountUsage,
+    PlanPart,
     UsageReport,
     UsageRow,
     catalog_lines,
@@ -52,6 +57,8 @@ from vagent_tui.services.usage import (
     fmt_value,
     plan_lines,
     read_account_usage,
+    read_plans,
+    record_groups,
     today_lines,
     usage_csv,
 )
@@ -72,7 +79,7 @@ LEVELS = ("partner", "reseller", "organization")
 """An account of these types has accounts below it: the screen shows their usage."""
 SUMMARY_SECONDS = 0.2
 _clock = time.monotonic
-FLEET_ONLY = ("sort", "reverse", "top", "retry_failed")
+FLEET_ONLY = ("sort", "reverse", "top", "retry_failed", "open")
 BARS = "▁▂▃▄▅▆▇█"
 _FRIENDLY = {
     "start_date": "a date as YYYY-MM-DD",
@@ -139,6 +146,12 @@ class UsageScreen(BaseScreen):
         Binding("n", "top", "Top 10", id="usage.top", tooltip="Only the top 10 by the sort column"),
         Binding("F", "retry_failed", "Ask failed", id="usage.retry-failed",
                 tooltip="Ask the accounts whose read failed again"),
+        Binding("p", "plans", "Plans", id="usage.plans",
+                tooltip="The plan, the plan offered, the plans available, the catalog, add-ons"),
+        Binding("enter", "open", "Open", id="usage.open",
+                tooltip="Act as the highlighted account and show its usage"),
+        Binding("escape", "back", "Back", id="usage.back",
+                tooltip="Back to the level's table, as it was left"),
         filter_binding("usage"),
     ]  # fmt: skip
     CSS_PATH = "usage.tcss"
@@ -154,6 +167,14 @@ class UsageScreen(BaseScreen):
         self._run_id = 0
         self._summarised = 0.0
         self._fleet = UsageFleetTable(id="usage-fleet")
+        self._fleet_asked: tuple[object, int | None, UsageQuery] | None = None
+        """What the table holds answers to: the client, the level, the question."""
+        self.back_to: tuple[int | None] | None = None
+        """The level whose table Enter left (its id; None: the key owner); None: none."""
+        self.plans_shown = False
+        """``p``: the plans panel shows instead of the usage."""
+        self._restore = False
+        """The next reload at a level shows the table kept, when it answers the same."""
 
     # ------------------------------------------------------------------ layout
 
@@ -174,6 +195,8 @@ class UsageScreen(BaseScreen):
         yield Static("", id="usage-fleet-summary", markup=False)
         yield self._fleet
         yield Static("", id="usage-notes")
+        with VerticalScroll(id="usage-plans"):
+            yield Static("", id="usage-plans-text")
 
     @staticmethod
     def _date_input(name: str) -> Input:
@@ -267,18 +290,34 @@ class UsageScreen(BaseScreen):
     # ------------------------------------------------------------------ loading
 
     def reload(self) -> None:
+        if self.plans_shown:
+            self.load_plans()
         self.fleet_mode = self.connection.acting_type in LEVELS
         self.set_class(self.fleet_mode, "-fleet")
         self.refresh_bindings()
         if self.fleet_mode:
             self.workers.cancel_group(self, "usage-load")
+            restore, self._restore = self._restore, False
+            self.back_to = None
+            if restore and self._fleet_asked == self._asking_now():
+                self.fleet.matrix.focus()
+                self._fleet_summary()
+                self.status.ok(f"The usage of the accounts below {who_of(self)}, as left")
+                return
             self.load_fleet()
         else:
             self.action_cancel_run()
             self.load_usage()
 
+    def _asking_now(self) -> tuple[object, int | None, UsageQuery]:
+        # the series and its frequency are not asked of a fleet: not part of its question
+        query = self.query_now.model_copy(update={"timeseries": False, "frequency": "day"})
+        return (self.connection.client, self.connection.target_id, query)
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # keys of the other view are hidden (False), not shown disabled
+        if action == "back":
+            return self.plans_shown or (not self.fleet_mode and self.back_to is not None)
         if action in FLEET_ONLY:
             return self.fleet_mode
         if action == "frequency":
@@ -341,6 +380,7 @@ class UsageScreen(BaseScreen):
         if not ok or accounts is None:
             return
         self.fleet.setup(usage_question(self.query_now), accounts)
+        self._fleet_asked = self._asking_now()
         self.focus_after_load(self.fleet.matrix)
         if not accounts:
             self._fleet_summary()
@@ -417,6 +457,65 @@ class UsageScreen(BaseScreen):
         self.query_one("#usage-fleet-summary", Static).update(text)
         if not self.running:
             self.fleet.show_totals()
+
+    def action_open(self) -> None:
+        """Act as the highlighted account: this screen shows its usage (esc: back)."""
+        if self.running:
+            self.status.info("A run is in progress: x stops it")
+            return
+        account_id = self.fleet.matrix.highlighted_account()
+        if account_id is None:
+            return
+        self.back_to = (self.connection.target_id,)
+        self.status.busy(f"Switching to account {account_id}")
+        self._switch(account_id)
+
+    def action_back(self) -> None:
+        """Close the plans panel; else act as the level again: its table as it was left."""
+        if self.plans_shown:
+            self.action_plans()
+            return
+        if self.back_to is None or self.fleet_mode:
+            return
+        (level,) = self.back_to
+        self._restore = True
+        self.status.busy(f"Back to account {level}" if level else "Back to the key owner")
+        self._switch(level)
+
+    def _switch(self, account_id: int | None) -> None:
+        worker = self.vapp.select_target(account_id)
+        self.run_worker(
+            self._when_switched(worker, account_id),
+            group="usage-open",
+            exclusive=True,
+            exit_on_error=False,
+        )
+
+    async def _when_switched(self, worker: Worker[None], account_id: int | None) -> None:
+        """Say why a switch did not happen (the screen reloads when it does)."""
+        try:
+            await worker.wait()
+        except WorkerCancelled:
+            said: str | None = f"Switch cancelled; {self.connection.context_line()}"
+        except WorkerFailed as exc:
+            self._switch_failed()
+            self.status.error(exc.error, retry_key=None)
+            return
+        else:
+            said = None
+            if self.connection.target_id != account_id:
+                said = (
+                    f"Could not switch to account {account_id}; the target is unchanged "
+                    f"({self.connection.context_line()})"
+                )
+        if said is not None:
+            self._switch_failed()
+            self.status.error(said, retry_key=None)
+
+    def _switch_failed(self) -> None:
+        self._restore = False
+        if self.fleet_mode:
+            self.back_to = None  # still at the level: nothing to go back to
 
     def action_cancel_run(self) -> None:
         if self.running:
@@ -529,6 +628,57 @@ class UsageScreen(BaseScreen):
 
     def on_resize(self) -> None:
         self.call_after_refresh(self._show_chart)
+
+    # ------------------------------------------------------------------ plans
+
+    def action_plans(self) -> None:
+        """Show the plans panel (read now) or close it."""
+        self.plans_shown = not self.plans_shown
+        self.set_class(self.plans_shown, "-plans")
+        self.refresh_bindings()
+        if self.plans_shown:
+            self.query_one("#usage-plans", VerticalScroll).focus()
+            self.load_plans()
+            return
+        self.workers.cancel_group(self, "usage-plans")
+        (self.fleet.matrix if self.fleet_mode else self.table).focus()
+
+    @work(exclusive=True, group="usage-plans", exit_on_error=False)
+    async def load_plans(self) -> None:
+        panel = self.query_one("#usage-plans", VerticalScroll)
+        ok, parts = await self.load(
+            lambda c: read_plans(c.api, c.target_id),
+            note=f"Reading the plans of {who_of(self)}",
+            busy=panel,
+        )
+        if not ok or parts is None:
+            return
+        self._show_plans(parts)
+        failed = [part for part in parts if part.error]
+        said = f"{counted(len(parts) - len(failed), 'plan read')} for {who_of(self)}"
+        if failed:
+            said += f"; not read: {', '.join(part.title for part in failed)}"
+        self.status.ok(said)
+
+    def _show_plans(self, parts: Sequence[PlanPart]) -> None:
+        lines: list[Text] = []
+        for part in parts:
+            title = (inert(part.title), HEADING)
+            lines.append(Text.assemble(title, (inert(f"  GET {part.path}"), "dim")))
+            if part.error:
+                lines.append(safe(f"  not read: {part.error}", WARN))
+            elif not part.lines:
+                lines.append(Text("  (the reply has no field)", style="dim"))
+            else:
+                for record, fields in record_groups(part.lines):
+                    if not record:
+                        key, value = fields[0]
+                        lines.append(Text.assemble(f"  {inert(key)}: ", safe(value or "—")))
+                        continue
+                    said = " · ".join(f"{key}: {value or '—'}" for key, value in fields)
+                    lines.append(Text.assemble((f"  {inert(record)}  ", ACCENT), safe(said)))
+            lines.append(Text(""))
+        self.query_one("#usage-plans-text", Static).update(Text("\n").join(lines[:-1]))
 
     # ------------------------------------------------------------------ export
 

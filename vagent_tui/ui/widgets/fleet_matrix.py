@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, ClassVar
 
-from rich.cells import cell_len
+from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
@@ -116,10 +116,13 @@ class FleetMatrix(ScrollView, can_focus=True):
         """Each row's cells written since `setup` (marks, answers); None: all blank."""
         self._blank: dict[str, Text] = {}
         self._strips: dict[int, Strip] = {}
+        """Each row's line as drawn, by row index; -1 the header, -2 the totals."""
+        self._styles: tuple[Style, Style, Style] | None = None
         self._view: list[int] | None = None
         """The rows shown, in order, while ``/`` filters (None: every row)."""
-        self._view_at: dict[int, int] = {}
-        """A shown row's index -> its position in `_view`."""
+        self._view_at: dict[int, int] | None = None
+        """A shown row's index -> its position in `_view`; made when first needed (an
+        answer written while a sort or filter shows), not on every sort."""
         self._words: tuple[str, ...] = ()
         self.on_view: Callable[[], None] | None = None
         """Told when the filter changed the rows shown (the usage table's totals)."""
@@ -161,7 +164,27 @@ class FleetMatrix(ScrollView, can_focus=True):
 
     def _position(self, index: int) -> int | None:
         """A row's index -> its position among the rows shown (None: filtered out)."""
-        return index if self._view is None else self._view_at.get(index)
+        if self._view is None:
+            return index
+        if self._view_at is None:
+            self._view_at = {index: position for position, index in enumerate(self._view)}
+        return self._view_at.get(index)
+
+    def _position_of(self, account: int | None) -> int:
+        """The position of ``account``'s row among the rows shown; 0 when not shown.
+
+        One look-up: a sort or a filter does not make the index of every row for it."""
+        index = self._index.get(str(account)) if account is not None else None
+        if index is None:
+            return 0
+        if self._view is None:
+            return index
+        if self._view_at is not None:
+            return self._view_at.get(index, 0)
+        try:
+            return self._view.index(index)
+        except ValueError:
+            return 0
 
     def set_filter(self, text: str) -> None:
         """Show only the rows holding every word of ``text`` (any case) in their id, name
@@ -172,8 +195,7 @@ class FleetMatrix(ScrollView, can_focus=True):
         keep = self.highlighted_account()
         self._words = words
         self._apply_filter()
-        position = self._position(self._index[str(keep)]) if keep is not None else None
-        self.cursor_row = position if position is not None else 0
+        self.cursor_row = self._position_of(keep)
         self.scroll_to(y=max(0, self.cursor_row - 2), animate=False)
         self.post_message(self.Highlighted(self.highlighted_account()))
         if self.on_count is not None:
@@ -191,7 +213,7 @@ class FleetMatrix(ScrollView, can_focus=True):
                 for index in rows
                 if all(word in self._row_text(index) for word in self._words)
             ]
-        self._view_at = {index: position for position, index in enumerate(self._view or ())}
+        self._view_at = None
         self._relayout()
 
     def _row_text(self, index: int) -> str:
@@ -226,8 +248,7 @@ class FleetMatrix(ScrollView, can_focus=True):
         keep = self.highlighted_account()
         self._order = None if order is None else list(order)
         self._apply_filter()
-        position = self._position(self._index[str(keep)]) if keep is not None else None
-        self.cursor_row = position if position is not None else 0
+        self.cursor_row = self._position_of(keep)
         self.scroll_to(y=max(0, self.cursor_row - 2), animate=False)
         self.post_message(self.Highlighted(self.highlighted_account()))
         if self.on_count is not None:
@@ -259,6 +280,7 @@ class FleetMatrix(ScrollView, can_focus=True):
                     self._widths[key] = cell_len(text.plain)
                     grew = True
         self._totals = cells
+        self._strips.pop(-2, None)
         if grew:
             self._relayout()
         else:
@@ -392,6 +414,7 @@ class FleetMatrix(ScrollView, can_focus=True):
     def _relayout(self) -> None:
         """Every row again (new columns, a wider column): drop the strips, repaint."""
         self._strips.clear()
+        self._styles = None
         self.virtual_size = Size(self._total_width, self.row_count + self._head)
         self.refresh()
 
@@ -406,58 +429,85 @@ class FleetMatrix(ScrollView, can_focus=True):
     def _line(self, cells: dict[str, Text], style: Style) -> Strip:
         console = self.app.console
         segments: list[Segment] = []
-        blank = Segment(" " * PAD, style)
+        blank = " " * PAD
         for _, key in self._columns:
             width = self._widths[key]
-            text = cells[key].copy()
+            cell = cells[key]
+            if not cell.spans:
+                # What `Text.truncate` then `Text.render` make of a text without spans
+                # (one segment, the row's style), without copying and rendering it: a
+                # sort draws every row in view again, each of a dozen cells.
+                plain = cell.plain
+                length = cell_len(plain)
+                if length > width:
+                    plain = set_cell_size(plain, width - 1) + "…"
+                elif length < width:
+                    plain += " " * (width - length)
+                segments.append(Segment(blank + plain + blank, style))
+                continue
+            text = cell.copy()
             text.truncate(width, overflow="ellipsis", pad=True)
-            segments.append(blank)
+            segments.append(Segment(blank, style))
             segments.extend(
                 Segment(s.text, style + s.style if s.style else style) for s in text.render(console)
             )
-            segments.append(blank)
+            segments.append(Segment(blank, style))
         return Strip(segments, self._total_width)
+
+    def _styles_now(self) -> tuple[Style, Style, Style]:
+        """The even rows', the odd rows' and the header's style, worked out once for
+        all the strips (forgotten with them)."""
+        if self._styles is None:
+            base = self.rich_style
+            self._styles = (
+                base + self.get_component_rich_style("fleet-matrix--even-row"),
+                base + Style(),
+                base + self.get_component_rich_style("fleet-matrix--header"),
+            )
+        return self._styles
 
     def _row_strip(self, index: int, position: int) -> Strip:
         strip = self._strips.get(index)
         if strip is None:
             self.repainted_rows += 1
             # striped by place, not by row: a sort or a filter drops every strip anyway
-            even = "fleet-matrix--even-row" if position % 2 == 0 else ""
-            style = self.rich_style + (self.get_component_rich_style(even) if even else Style())
+            style = self._styles_now()[position % 2]
             strip = self._strips[index] = self._line(self._row(index), style)
         return strip
 
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
         scroll_x = int(self.scroll_x)
-        if y == 0:
-            header = self.get_component_rich_style("fleet-matrix--header")
-            cells = {key: Text(label) for label, key in self._columns}
-            strip = self._line(cells, self.rich_style + header)
-            return _crop_marked(strip, scroll_x, width, self.rich_style + header)
-        if y == 1 and self._totals is not None:
-            header = self.get_component_rich_style("fleet-matrix--header")
-            cells = dict(self._blank, **self._totals)
-            strip = self._line(cells, self.rich_style + header)
-            return _crop_marked(strip, scroll_x, width, self.rich_style + header)
+        if y == 0 or (y == 1 and self._totals is not None):
+            header = self._styles_now()[2]
+            strip = self._strips.get(-1 - y)  # the header and totals lines, kept as rows are
+            if strip is None:
+                if y == 0:
+                    cells = {key: Text(label) for label, key in self._columns}
+                else:
+                    cells = dict(self._blank, **(self._totals or {}))
+                strip = self._strips[-1 - y] = self._line(cells, header)
+            return _crop_marked(strip, scroll_x, width, header)
+        base = self._styles_now()[1]  # the widget's own style (rich_style), worked out once
         position = int(self.scroll_y) + y - self._head
         if not 0 <= position < self.row_count:
-            return Strip.blank(width, self.rich_style)
+            return Strip.blank(width, base)
         strip = self._row_strip(self._at(position), position)
         if position == self.cursor_row and self.has_focus:
             strip = strip.apply_style(self.get_component_rich_style("fleet-matrix--cursor"))
         elif position == self.cursor_row:
             strip = strip.apply_style(Style(reverse=True))
-        return _crop_marked(strip, scroll_x, width, self.rich_style)
+        return _crop_marked(strip, scroll_x, width, base)
 
     def on_resize(self, event: events.Resize) -> None:
         self._height = event.size.height
         self._strips.clear()
+        self._styles = None
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
-        self._strips.clear()  # a theme switch: the rows' colours come from it
+        self._strips.clear()
+        self._styles = None  # a theme switch: the rows' colours come from it
 
     # ------------------------------------------------------------------ the cursor
 
@@ -520,7 +570,11 @@ def _crop_marked(strip: Strip, start: int, width: int, style: Style) -> Strip:
     shown = strip.crop_extend(start, end, style)
     if width < 2 or strip.cell_length <= end:
         return shown
-    edge = "".join(segment.text for segment in strip.crop(end - 1, end + 1))
+    text = strip.text
+    if len(text) == strip.cell_length:  # a cell per character: the edge read in the text
+        edge = text[end - 1 : end + 1]
+    else:
+        edge = "".join(segment.text for segment in strip.crop(end - 1, end + 1))
     if len(edge) < 2 or edge[0] == " " or edge[1] == " ":
         return shown
     last = list(strip.crop(end - 1, end))
