@@ -53,6 +53,7 @@ BLANK = Text("")
 ANSWERED = Text(YES, style=OK)
 MARK = Text("●", style=ACCENT)
 PAD = 1
+NO_STYLE = Style.null()
 """Blank cells on each side of a column's text."""
 
 
@@ -435,15 +436,20 @@ class FleetMatrix(ScrollView, can_focus=True):
             cell = cells[key]
             if not cell.spans:
                 # What `Text.truncate` then `Text.render` make of a text without spans
-                # (one segment, the row's style), without copying and rendering it: a
-                # sort draws every row in view again, each of a dozen cells.
+                # (one segment), without copying and rendering it: a sort draws every
+                # row in view again, each of a dozen cells.
                 plain = cell.plain
                 length = cell_len(plain)
                 if length > width:
                     plain = set_cell_size(plain, width - 1) + "…"
                 elif length < width:
                     plain += " " * (width - length)
-                segments.append(Segment(blank + plain + blank, style))
+                # Rich's render drops the base style of a text without spans: the
+                # cell's own (a failed account's ✗, a cost's colour) is added here.
+                own = (
+                    style + console.get_style(cell.style, default=NO_STYLE) if cell.style else style
+                )
+                segments.append(Segment(blank + plain + blank, own))
                 continue
             text = cell.copy()
             text.truncate(width, overflow="ellipsis", pad=True)
