@@ -8,7 +8,8 @@ the window of time (the tasks changed in the last hour, day, week), ``x`` clears
 bad value; then a question that says it places a real call); ``d`` deletes a pending
 task after a question; Enter shows the highlighted task whole; ``C`` opens Calls for
 the selected account, where an ended task's call is; ``l`` shows the task limits as
-the platform sent them. While a task on the page has not
+the platform sent them, ``L`` (or Edit there) edits them in a form, reviewed before it
+is sent. While a task on the page has not
 ended, the page is read again every `WATCH_SECONDS`. ``u`` reads a CSV file of tasks
 (`POST /tasks/csv`): a dry run first, whose rows would-be-queued and refused are shown,
 then the question, which counts the real calls, then the real upload. The writing keys
@@ -29,7 +30,7 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
 from vagent_tui.api.errors import PlatformError
-from vagent_tui.api.models import CsvUpload, Envelope, OutboundTask, TaskRequest
+from vagent_tui.api.models import CsvUpload, Envelope, OutboundTask, TaskLimitsUpdate, TaskRequest
 from vagent_tui.services.session import Connection
 from vagent_tui.services.tasks import (
     PAGE_SIZE,
@@ -49,12 +50,15 @@ from vagent_tui.ui.screens.calls_link import calls_binding, show_calls
 from vagent_tui.ui.screens.paging import PagedScreen, page_keys
 from vagent_tui.ui.text import inert, safe
 from vagent_tui.ui.widgets.entry_forms import TaskForm
+from vagent_tui.ui.widgets.limits_form import LimitsModal, TaskLimitsForm, limit_lines
 from vagent_tui.ui.widgets.status import describe_error
 from vagent_tui.ui.widgets.table_filter import filter_binding
 from vagent_tui.ui.widgets.tables import RecordTable, record_table
 from vagent_tui.ui.writes import Write, Written
 from vagent_tui.words import counted
 
+GROUP_NAMES = {"businessHours": "business hours", "cooldowns": "cooldowns",
+               "daily": "daily caps", "concurrencyPerRun": "concurrency"}  # fmt: skip
 STATE_STYLES = {"finished": OK, "errored": FAILED, "running": WARN}
 NEED_AGENT = "Select a voice agent account on the Scope screen (1): its agent places the call"
 
@@ -79,6 +83,8 @@ class TasksScreen(PagedScreen):
                 tooltip="Cycle the window: any time, last hour, day, week"),
         Binding("l", "limits", "Limits", id="tasks.limits",
                 tooltip="The task limits: business hours, daily caps, cooldowns, concurrency"),
+        Key("L", "edit_limits", "Edit limits", id="tasks.edit-limits",
+            tooltip="Edit the task limits: a form, then a review of the change", does=WRITES),
         Binding("x", "clear_filters", "Clear", id="tasks.clear", tooltip="Clear the filters"),
         calls_binding("tasks", "The calls of the selected account (ended tasks are there)"),
         filter_binding("tasks"),  # last: the footer drops it first
@@ -224,20 +230,72 @@ class TasksScreen(PagedScreen):
 
     @work(exclusive=True, group="tasks-limits", exit_on_error=False)
     async def action_limits(self) -> None:
-        """Every field of ``GET /tasks/limits`` as the platform sent it, with today's
-        counts beside the daily caps."""
-        ok, limits = await self.load(lambda c: c.api.get_task_limits(target=c.target_id),
-                                     note="Reading the task limits")  # fmt: skip
-        if not ok or limits is None:
+        """Every field of ``GET /tasks/limits`` as the platform sent it; Edit (``e``)
+        goes on to ``L`` where the profile may write."""
+        limits = await self._read_limits()
+        if limits is None:
             return
-        self.status.clear()
-        body = limits.body().get("limits")
-        lines = limit_lines(body if isinstance(body, dict) else limits.body())
         who = who_of(self, with_id=True)
-        note = ("As the platform sent them; a platform may hold calls outside the business "
-                "hours and refuse tasks past a daily cap.")  # fmt: skip
-        self.app.push_screen(TextModal(f"Task limits of {who}", "\n".join(lines) or "—",
-                                       note=note))  # fmt: skip
+        note = ("As the platform sent them: tasks wait for the business hours, the cooldowns "
+                "and the tasks already running; a daily cap refuses what passes it.")  # fmt: skip
+        editable = not self.connection.read_only
+        note += " e (or L on the Tasks screen) edits them." if editable else ""
+        view = LimitsModal(f"Task limits of {who}", "\n".join(limit_lines(limits)) or "—",
+                           note=note, editable=editable)  # fmt: skip
+        self.app.push_screen(view, self._limits_closed)
+
+    async def _limits_closed(self, edit: bool | None) -> None:
+        if edit:
+            # Through the app, so that a read-only profile is refused as for the key.
+            await self.app.run_action("edit_limits", self)
+
+    async def _read_limits(self) -> dict[str, Any] | None:
+        """The limits of the selected account (their ``limits`` object), None when the
+        read failed (said on the status line)."""
+        ok, reply = await self.load(lambda c: c.api.get_task_limits(target=c.target_id),
+                                    note="Reading the task limits")  # fmt: skip
+        if not ok or reply is None:
+            return None
+        self.status.clear()
+        body = reply.body()
+        limits = body.get("limits")
+        return limits if isinstance(limits, dict) else body
+
+    @work(exclusive=True, group="tasks-limits", exit_on_error=False)
+    async def action_edit_limits(self) -> None:
+        """The limits read, in the form; sent (only what changed) after a review."""
+        start = self.connection
+        limits = await self._read_limits()
+        if limits is None or not start.same_context(self.connection):
+            return
+        who = who_of(self, with_id=True)
+        owner = self.connection.owner
+        super_admin = bool(owner is not None and owner.super_admin)
+
+        async def send(c: Connection, update: TaskLimitsUpdate) -> Envelope:
+            return await c.api.update_task_limits(update, target=c.target_id)
+
+        async def read_back(c: Connection, update: TaskLimitsUpdate) -> str:
+            reply = await c.api.get_task_limits(target=c.target_id)
+            body = reply.body()
+            now = body.get("limits") if isinstance(body.get("limits"), dict) else body
+            held = [line for line in limit_lines(now)
+                    if line.split(".")[0].split(":")[0] in update.groups]  # fmt: skip
+            return "The platform holds now: " + ("; ".join(held) or "no limits")
+
+        def done(result: tuple[TaskLimitsUpdate, Envelope] | None) -> None:
+            if result is None:
+                return
+            update, reply = result
+            groups = ", ".join(GROUP_NAMES.get(g, g) for g in update.groups)
+            self.status.ok(f"{reply.message or 'Task limits saved'} · {groups} · {who}")
+            self.load_tasks(self.wanted, quiet=True)
+
+        form = TaskLimitsForm(
+            limits, send, super_admin=super_admin, who=who,
+            read_back=read_back, after_unknown=lambda: self.load_tasks(self.wanted, quiet=True),
+        )  # fmt: skip
+        self.app.push_screen(form, done)
 
     # ------------------------------------------------------------------ detail
 
@@ -446,20 +504,6 @@ def refused_lines(result: CsvUpload) -> list[str]:
              for r in refused[:REFUSED_SHOWN]]  # fmt: skip
     if len(refused) > REFUSED_SHOWN:
         lines.append(f"… and {counted(len(refused) - REFUSED_SHOWN, 'more row')} refused")
-    return lines
-
-
-def limit_lines(value: Any, prefix: str = "") -> list[str]:
-    """``name: value`` lines of a limits object, nested names dotted."""
-    if not isinstance(value, dict):
-        return [f"{prefix}: {fmt.plain(value)}"] if prefix else []
-    lines: list[str] = []
-    for key, item in value.items():
-        name = f"{prefix}.{key}" if prefix else str(key)
-        if isinstance(item, dict):
-            lines += limit_lines(item, name)
-        else:
-            lines.append(f"{name}: {fmt.plain(item)}")
     return lines
 
 
