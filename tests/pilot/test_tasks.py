@@ -18,6 +18,7 @@ from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.screens.tasks import TasksScreen
 from vagent_tui.ui.widgets.entry_forms import TaskForm
 from vagent_tui.ui.widgets.form import FormField
+from vagent_tui.ui.widgets.limits_form import LimitsModal
 
 AGENT = 1111
 NOW = 1_763_640_000.0  # the suite's VAGENT_NOW
@@ -313,7 +314,8 @@ async def test_l_shows_the_limits_as_sent(make_app: MakeApp) -> None:
         await pilot.press("l")
         await settle(pilot)
         modal = app.screen
-        assert isinstance(modal, TextModal)
+        assert isinstance(modal, LimitsModal)
         assert "daily.calls: 100" in modal.text
         assert "businessHours.timezone: UTC" in modal.text
-        assert "cooldowns.calls: 86400" in modal.text
+        assert "cooldowns.calls: 60" in modal.text
+        assert modal.editable
