@@ -10,12 +10,13 @@ from textual.pilot import Pilot
 from textual.widgets import Input, Select, Static
 
 from tests.helpers import MakeApp, settle, shown, sim_of
+from vagent_tui.api.models import CsvUpload
 from vagent_tui.services.connect import demo_client
 from vagent_tui.sim import outbound
 from vagent_tui.ui.app import VagentApp
 from vagent_tui.ui.dialogs import ConfirmModal, PromptModal, TextModal
 from vagent_tui.ui.screens.base import BaseScreen
-from vagent_tui.ui.screens.tasks import TasksScreen
+from vagent_tui.ui.screens.tasks import TasksScreen, refused_lines
 from vagent_tui.ui.widgets.entry_forms import TaskForm
 from vagent_tui.ui.widgets.form import FormField
 from vagent_tui.ui.widgets.limits_form import LimitsModal
@@ -319,3 +320,15 @@ async def test_l_shows_the_limits_as_sent(make_app: MakeApp) -> None:
         assert "businessHours.timezone: UTC" in modal.text
         assert "cooldowns.calls: 60" in modal.text
         assert modal.editable
+
+
+def test_refused_rows_are_grouped_by_reason() -> None:
+    rows = [{"row": n, "target": f"+1555000{n:04d}", "ok": False,
+             "reason": "Daily calls limit reached for 2025-11-20: 100 a day"}
+            for n in range(10, 430)]  # fmt: skip
+    rows.append({"row": 5, "target": "555 1234", "ok": False, "reason": "not E.164"})
+    lines = refused_lines(CsvUpload.model_validate({"rows": rows}))
+    assert lines == [
+        "420 rows (10, 11, 12 and 417 more): Daily calls limit reached for 2025-11-20: 100 a day",
+        "row 5 (555 1234): not E.164",
+    ]

@@ -65,6 +65,8 @@ class OutboundTask(Resource):
     greeting: Any = None
     content: Any = None
     external_task_id: Any = None
+    held_by: Any = None
+    """What a pending task waits for (the simulator's ``heldBy``: not in the reference)."""
 
     @property
     def key(self) -> str:

@@ -68,6 +68,7 @@ class TasksScreen(PagedScreen):
 
     TITLE: ClassVar[str] = "Tasks"
     CSS_PATH = "tasks.tcss"
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
     FILTER_PLACEHOLDER = "/ filter the tasks of this page only (the server pages them)"
     BINDINGS: ClassVar[list[BindingType]] = [
         *page_keys("tasks"),
@@ -96,18 +97,15 @@ class TasksScreen(PagedScreen):
         self.shown = TaskFilter()
         self.total = 0
         self.loaded = False
+        self.columns: list[str] = []
+        self._columns_for: tuple[bool, int] = (False, 0)
 
     # ------------------------------------------------------------------ layout
 
     def compose_body(self) -> Iterable[Widget]:
         yield Static("", id="tasks-header", markup=False)
         yield Static("", id="tasks-counts", markup=False)
-        yield record_table(
-            "tasks-table",
-            (("ID", "id"), ("Type", "type"), ("State", "state"), ("Target", "target"),
-             ("Scheduled", "scheduled"), ("Updated", "updated"), ("Result", "result")),
-            key=lambda task: task.key,
-        )  # fmt: skip
+        yield record_table("tasks-table", (), key=lambda task: task.key)
         yield Static("No task matches. Press a to queue a call or text.", id="tasks-empty",
                      markup=False)  # fmt: skip
 
@@ -120,9 +118,43 @@ class TasksScreen(PagedScreen):
         self.action_show_detail()
 
     def on_mount(self) -> None:
+        self.apply_breakpoints()
+        self._set_columns()
         self.table.focus()
         self._header()
         self.set_interval(WATCH_SECONDS, self._watch)
+
+    def on_resize(self) -> None:
+        # The width class and the table's width are known after this resize's layout.
+        self.call_after_refresh(self._follow_width)
+
+    def _follow_width(self) -> None:
+        if self._layout_for() != self._columns_for:
+            self._set_columns()
+
+    def _layout_for(self) -> tuple[bool, int]:
+        return self.has_class("-narrow"), self.table.size.width or self.size.width
+
+    def _set_columns(self) -> None:
+        """The columns for the width: each its fixed width, the result what is left;
+        narrow, without the time of the last change (Enter shows the task whole)."""
+        self._columns_for = narrow, width = self._layout_for()
+        names = [c for c in COLUMNS if not (narrow and c in NARROW_DROPS)]
+        fixed = sum(COLUMNS[c][1] for c in names if c != "result")
+        room = width - 2 * len(names) - 2 - fixed  # cell padding, the scrollbar
+        self.columns = names
+        table = self.table
+        keep = table.highlighted_record
+        with self.app.batch_update():
+            table.clear(columns=True)
+            for name in names:
+                label, size = COLUMNS[name]
+                table.add_column(label, key=name, width=max(12, room) if name == "result" else size)
+            table.show(list(table.records), self._cells, keep=keep.key if keep else None)
+
+    def _cells(self, task: OutboundTask) -> list[Text]:
+        cells = task_cells(task)
+        return [cells[name] for name in self.columns]
 
     def _watch(self) -> None:
         """While a task on the page has not ended, read the page again (quietly), so a
@@ -159,7 +191,7 @@ class TasksScreen(PagedScreen):
         self.shown = wanted
         self.loaded = True
         keep = self.table.highlighted_record
-        self.table.show(view.page.tasks, task_cells, keep=keep.key if keep else None)
+        self.table.show(view.page.tasks, self._cells, keep=keep.key if keep else None)
         self.set_class(not view.page.tasks, "-empty")
         self._header()
         self._counts(view)
@@ -448,8 +480,8 @@ class TasksScreen(PagedScreen):
                               counted(texts, "real text") if texts else "") if part
         )  # fmt: skip
         body = (f"{name}: {counted(len(queued), 'row')} of {len(result.rows)} would be queued "
-                f"from the agent of {who}: {what}, placed within the business hours and daily "
-                "limits. Phones will ring.")  # fmt: skip
+                f"from the agent of {who}: {what}. Each waits for the business hours, its "
+                "cooldown and the tasks running at once. Phones will ring.")  # fmt: skip
         if refused:
             body += "\n\nRefused (not queued):\n" + "\n".join(refused)
         title = f"Place {counted(calls, 'real call')}" if calls else f"Send {what}"
@@ -478,8 +510,10 @@ class TasksScreen(PagedScreen):
 WATCH_SECONDS = 5.0
 """How often a page with tasks that have not ended is read again."""
 MAX_CSV_BYTES = 1024 * 1024
-REFUSED_SHOWN = 8
-"""Refused rows listed in the question (the rest are counted)."""
+REFUSED_SHOWN = 4
+"""Reasons of refusal listed in the question (the rest are counted)."""
+ROWS_NAMED = 3
+"""Row numbers named for a reason (the rest are counted)."""
 
 
 def csv_problem(text: str) -> str | None:
@@ -499,11 +533,26 @@ def csv_problem(text: str) -> str | None:
 
 
 def refused_lines(result: CsvUpload) -> list[str]:
-    refused = result.refused_rows()
-    lines = [f"row {fmt.plain(r.row)} ({fmt.plain(r.target)}): {fmt.plain(r.reason)}"
-             for r in refused[:REFUSED_SHOWN]]  # fmt: skip
-    if len(refused) > REFUSED_SHOWN:
-        lines.append(f"… and {counted(len(refused) - REFUSED_SHOWN, 'more row')} refused")
+    """The refused rows grouped by reason, most rows first: ``reason: rows 3, 7 and 2
+    more`` (a cap refuses hundreds of rows for one reason: one line, not hundreds)."""
+    groups: dict[str, list[str]] = {}
+    targets: dict[str, str] = {}
+    for r in result.refused_rows():
+        reason = fmt.plain(r.reason)
+        groups.setdefault(reason, []).append(fmt.plain(r.row))
+        targets.setdefault(reason, fmt.plain(r.target))
+    ordered = sorted(groups.items(), key=lambda item: -len(item[1]))
+    lines = []
+    for reason, rows in ordered[:REFUSED_SHOWN]:
+        if len(rows) == 1:
+            lines.append(f"row {rows[0]} ({targets[reason]}): {reason}")
+            continue
+        named = ", ".join(rows[:ROWS_NAMED])
+        more = f" and {len(rows) - ROWS_NAMED:,} more" if len(rows) > ROWS_NAMED else ""
+        lines.append(f"{counted(len(rows), 'row')} ({named}{more}): {reason}")
+    rest = sum(len(rows) for _, rows in ordered[REFUSED_SHOWN:])
+    if rest:
+        lines.append(f"… and {counted(rest, 'more row')} refused for other reasons")
     return lines
 
 
@@ -512,18 +561,37 @@ def _when(task: OutboundTask, name: str) -> str:
     return moment.strftime("%m-%d %H:%M") if moment else "—"
 
 
-def task_cells(task: OutboundTask) -> tuple[Text, ...]:
+COLUMNS: dict[str, tuple[str, int]] = {
+    "id": ("ID", 10), "type": ("Type", 4), "state": ("State", 8), "target": ("Target", 13),
+    "scheduled": ("Scheduled", 11), "updated": ("Updated", 11), "result": ("Result", 0),
+}  # fmt: skip
+"""Each column's label and width (the result takes what the others leave)."""
+NARROW_DROPS = frozenset({"updated"})
+"""Left out below 100 columns, so the table fits 80 without scrolling sideways."""
+HELD = {"businessHours": "waits for business hours", "cooldown": "waits: cooldown",
+        "concurrency": "waits: tasks running"}  # fmt: skip
+"""A pending task's ``heldBy`` (the simulator's, choice 69) in the result column."""
+
+
+def task_cells(task: OutboundTask) -> dict[str, Text]:
+    """Every column's cell (one line each, cut with an ellipsis at its width)."""
     state = task.state_text
     result = task.error if task.error not in (None, "") else task.result
-    return (
-        safe(task.key, style="bold"),
-        Text(fmt.plain(task.type)),
-        safe(state or "—", style=STATE_STYLES.get(state, "")),
-        Text(fmt.plain(task.target)),
-        Text(inert(_when(task, "scheduled_for")) if task.scheduled_for is not None else "now"),
-        Text(inert(_when(task, "updated_at"))),
-        Text(fmt.plain(result)),
-    )
+    if result in (None, "") and task.pending and task.held_by not in (None, ""):
+        result = HELD.get(str(task.held_by), f"waits: {fmt.plain(task.held_by)}")
+    cells = {
+        "id": safe(task.key, style="bold"),
+        "type": Text(fmt.plain(task.type)),
+        "state": safe(state or "—", style=STATE_STYLES.get(state, "")),
+        "target": Text(fmt.plain(task.target)),
+        "scheduled": Text(inert(_when(task, "scheduled_for"))
+                          if task.scheduled_for is not None else "now"),
+        "updated": Text(inert(_when(task, "updated_at"))),
+        "result": Text(fmt.plain(result)),
+    }  # fmt: skip
+    for cell in cells.values():
+        cell.no_wrap, cell.overflow = True, "ellipsis"
+    return cells
 
 
 def not_a_dry_run(result: CsvUpload) -> bool:
