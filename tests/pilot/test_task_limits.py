@@ -85,7 +85,7 @@ async def test_a_bad_value_is_refused_at_its_field_and_nothing_sent(make_app: Ma
         await pilot.click("#form-submit")
         await settle(pilot)
         assert shown(app, TaskLimitsForm) is form
-        assert "Monday" in _field(form, "days").error
+        assert "(Mon)" in _field(form, "days").error
         assert "HH:MM" in _field(form, "end").error
         assert "whole number" in _field(form, "cooldown_texts").error
         assert not _field(form, "timezone").error

@@ -263,7 +263,7 @@ class TaskLimitsUpdate(Request):
         if not value:
             raise ValueError("at least one day")
         if any(d < 0 or d > 7 for d in value):
-            raise ValueError("days are 1 (Monday) to 7 (Sunday)")
+            raise ValueError("days 1 (Mon) to 7 (Sun)")
         return sorted(set(value))
 
     @field_validator("start", "end")

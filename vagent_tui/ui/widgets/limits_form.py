@@ -79,7 +79,7 @@ def parse_days(text: str) -> list[int]:
         low, dash, high = part.partition("-")
         numbers = (low, high) if dash else (low,)
         if not all(n.isascii() and n.isdecimal() for n in numbers):
-            raise ValueError("weekdays 1 (Monday) to 7 (Sunday), e.g. 1-5 or 1,3,5")
+            raise ValueError("days 1 (Mon) to 7 (Sun): 1-5, 1,3,5")
         first, last = int(low), int(high) if dash else int(low)
         if first > last:
             raise ValueError(f"{part}: the first day comes first")
