@@ -10,13 +10,13 @@ from textual.pilot import Pilot
 from textual.widgets import Input, Select, Static
 
 from tests.helpers import MakeApp, settle, shown, sim_of
-from vagent_tui.api.models import CsvUpload
+from vagent_tui.api.models import CsvUpload, OutboundTask
 from vagent_tui.services.connect import demo_client
 from vagent_tui.sim import outbound
 from vagent_tui.ui.app import VagentApp
 from vagent_tui.ui.dialogs import ConfirmModal, PromptModal, TextModal
 from vagent_tui.ui.screens.base import BaseScreen
-from vagent_tui.ui.screens.tasks import TasksScreen, refused_lines
+from vagent_tui.ui.screens.tasks import TasksScreen, refused_lines, task_cells
 from vagent_tui.ui.widgets.entry_forms import TaskForm
 from vagent_tui.ui.widgets.form import FormField
 from vagent_tui.ui.widgets.limits_form import LimitsModal
@@ -332,3 +332,13 @@ def test_refused_rows_are_grouped_by_reason() -> None:
         "420 rows (10, 11, 12 and 417 more): Daily calls limit reached for 2025-11-20: 100 a day",
         "row 5 (555 1234): not E.164",
     ]
+
+
+def test_a_pending_task_says_what_it_waits_for() -> None:
+    held = OutboundTask.model_validate({"id": "t1", "state": "pending", "heldBy": "cooldown"})
+    assert task_cells(held)["result"].plain == "waits for its cooldown"
+    ran = OutboundTask.model_validate({"id": "t2", "state": "finished", "heldBy": "cooldown",
+                                       "result": "answered"})  # fmt: skip
+    assert task_cells(ran)["result"].plain == "answered"
+    odd = OutboundTask.model_validate({"id": "t3", "state": "pending", "heldBy": "\x1b[2Jx"})
+    assert "\x1b" not in task_cells(odd)["result"].plain

@@ -24,6 +24,9 @@ ENDED_STATES = frozenset({"finished", "errored", "failed", "completed", "cancele
                           "cancelled", "done", "error"})  # fmt: skip
 """States after which a task changes no more (the reference's two and their kin)."""
 SORTS = ("createdAt", "updatedAt", "scheduledFor")
+HELD_BY = {"businessHours": "the business hours", "cooldown": "its cooldown",
+           "concurrency": "the tasks running"}  # fmt: skip
+"""A pending task's ``heldBy`` (the simulator's; not in the reference) in words."""
 
 _E164 = re.compile(r"^\+[1-9][0-9]{6,14}$")
 
@@ -67,6 +70,13 @@ class OutboundTask(Resource):
     external_task_id: Any = None
     held_by: Any = None
     """What a pending task waits for (the simulator's ``heldBy``: not in the reference)."""
+
+    @property
+    def waits_for(self) -> str:
+        """What a pending task waits for, in words ("" when it is not said)."""
+        if not self.pending or not isinstance(self.held_by, str) or not self.held_by:
+            return ""
+        return HELD_BY.get(self.held_by, self.held_by)
 
     @property
     def key(self) -> str:

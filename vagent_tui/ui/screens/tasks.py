@@ -568,17 +568,14 @@ COLUMNS: dict[str, tuple[str, int]] = {
 """Each column's label and width (the result takes what the others leave)."""
 NARROW_DROPS = frozenset({"updated"})
 """Left out below 100 columns, so the table fits 80 without scrolling sideways."""
-HELD = {"businessHours": "waits for business hours", "cooldown": "waits: cooldown",
-        "concurrency": "waits: tasks running"}  # fmt: skip
-"""A pending task's ``heldBy`` (the simulator's, choice 69) in the result column."""
 
 
 def task_cells(task: OutboundTask) -> dict[str, Text]:
     """Every column's cell (one line each, cut with an ellipsis at its width)."""
     state = task.state_text
     result = task.error if task.error not in (None, "") else task.result
-    if result in (None, "") and task.pending and task.held_by not in (None, ""):
-        result = HELD.get(str(task.held_by), f"waits: {fmt.plain(task.held_by)}")
+    if result in (None, "") and task.waits_for:
+        result = f"waits for {task.waits_for}"
     cells = {
         "id": safe(task.key, style="bold"),
         "type": Text(fmt.plain(task.type)),
