@@ -1,4 +1,4 @@
-"""Task limits on the Tasks screen: ``l`` shows them, Edit (``e``) or ``L`` opens the
+"""Task limits on the Tasks screen: ``l`` shows them, Edit (``L`` there too) or ``L`` opens the
 form; a bad value is refused at its field and nothing is sent; the change is reviewed
 before it is sent; ESC cancels; an unknown outcome is read back, not resent; daily caps
 and concurrency are a super-admin's; a read-only profile edits nothing."""
@@ -56,7 +56,7 @@ async def test_edit_from_the_view_reviews_then_sends_only_what_changed(make_app:
         await pilot.press("l")
         await settle(pilot)
         shown(app, LimitsModal)
-        form = await _form(pilot, "e")
+        form = await _form(pilot, "L")
         assert form.value("cooldown_calls") == "60" and form.value("days") == "1,2,3,4,5,6,7"
         await _type(pilot, form, "cooldown_calls", "120")
         await pilot.click("#form-submit")
@@ -177,7 +177,7 @@ async def test_read_only_views_the_limits_and_edits_nothing() -> None:
         await settle(pilot)
         view = shown(app, LimitsModal)
         assert not view.editable and not view.query("#edit")
-        await pilot.press("e")
+        await pilot.press("L")
         await settle(pilot)
         assert not isinstance(app.screen, TaskLimitsForm)
         assert not [r for r in sim_of(app).requests if r.method != "GET"]

@@ -336,7 +336,7 @@ def test_refused_rows_are_grouped_by_reason() -> None:
 
 def test_a_pending_task_says_what_it_waits_for() -> None:
     held = OutboundTask.model_validate({"id": "t1", "state": "pending", "heldBy": "cooldown"})
-    assert task_cells(held)["result"].plain == "waits for its cooldown"
+    assert task_cells(held)["result"].plain == "waits: cooldown"
     ran = OutboundTask.model_validate({"id": "t2", "state": "finished", "heldBy": "cooldown",
                                        "result": "answered"})  # fmt: skip
     assert task_cells(ran)["result"].plain == "answered"

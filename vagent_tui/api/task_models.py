@@ -24,8 +24,8 @@ ENDED_STATES = frozenset({"finished", "errored", "failed", "completed", "cancele
                           "cancelled", "done", "error"})  # fmt: skip
 """States after which a task changes no more (the reference's two and their kin)."""
 SORTS = ("createdAt", "updatedAt", "scheduledFor")
-HELD_BY = {"businessHours": "the business hours", "cooldown": "its cooldown",
-           "concurrency": "the tasks running"}  # fmt: skip
+HELD_BY = {"businessHours": "business hours", "cooldown": "cooldown",
+           "concurrency": "concurrency"}  # fmt: skip
 """A pending task's ``heldBy`` (the simulator's; not in the reference) in words."""
 
 _E164 = re.compile(r"^\+[1-9][0-9]{6,14}$")
@@ -228,8 +228,6 @@ LIMIT_GROUPS = {
     "concurrencyPerRun": ("concurrency_per_run",),
 }
 """Each group of ``POST /tasks/limits``' body and the request's fields that make it."""
-SUPER_ADMIN_GROUPS = ("daily", "concurrencyPerRun")
-"""What the reference says only a super-admin may edit."""
 MAX_COOLDOWN = 30 * 86400
 
 
@@ -262,7 +260,7 @@ class TaskLimitsUpdate(Request):
         try:
             ZoneInfo(value)
         except (ZoneInfoNotFoundError, ValueError):
-            raise ValueError("not a time zone name, e.g. America/Chicago or UTC") from None
+            raise ValueError("a time zone, e.g. UTC") from None
         return value
 
     @field_validator("days")

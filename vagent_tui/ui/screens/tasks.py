@@ -262,8 +262,8 @@ class TasksScreen(PagedScreen):
 
     @work(exclusive=True, group="tasks-limits", exit_on_error=False)
     async def action_limits(self) -> None:
-        """Every field of ``GET /tasks/limits`` as the platform sent it; Edit (``e``)
-        goes on to ``L`` where the profile may write."""
+        """Every field of ``GET /tasks/limits`` as the platform sent it; Edit (``L``)
+        goes on to ``L``'s form where the profile may write."""
         limits = await self._read_limits()
         if limits is None:
             return
@@ -271,7 +271,7 @@ class TasksScreen(PagedScreen):
         note = ("As the platform sent them: tasks wait for the business hours, the cooldowns "
                 "and the tasks already running; a daily cap refuses what passes it.")  # fmt: skip
         editable = not self.connection.read_only
-        note += " e (or L on the Tasks screen) edits them." if editable else ""
+        note += " L edits them." if editable else ""
         view = LimitsModal(f"Task limits of {who}", "\n".join(limit_lines(limits)) or "—",
                            note=note, editable=editable)  # fmt: skip
         self.app.push_screen(view, self._limits_closed)
@@ -575,7 +575,7 @@ def task_cells(task: OutboundTask) -> dict[str, Text]:
     state = task.state_text
     result = task.error if task.error not in (None, "") else task.result
     if result in (None, "") and task.waits_for:
-        result = f"waits for {task.waits_for}"
+        result = f"waits: {task.waits_for}"
     cells = {
         "id": safe(task.key, style="bold"),
         "type": Text(fmt.plain(task.type)),

@@ -2,11 +2,12 @@
 usual form.
 
 `LimitsModal` shows every field as the platform sent it; on a profile that may write,
-its Edit button (or ``e``) hands over to the Tasks screen's ``L``. `TaskLimitsForm`
-starts from the limits read, checks each field where it is typed, sends only the groups
-that changed (each whole: `TaskLimitsUpdate`), after a review of each value as it is and
-as it will be. The daily caps and the concurrency are a super-admin's to change (the
-reference): for any other key they are shown and cannot be typed in.
+its Edit button (or ``L``, as on the screen) hands over to the Tasks screen's ``L``.
+`TaskLimitsForm` starts from the limits read, checks each field where it is typed,
+sends only the groups that changed (each whole: `TaskLimitsUpdate`), after a review of
+each value as it is and as it will be. The daily caps and the concurrency are a
+super-admin's to change (the reference): for any other key they are shown and cannot be
+typed in.
 """
 
 from __future__ import annotations
@@ -108,7 +109,13 @@ class LimitsModal(ModalScreen[bool]):
     DEFAULT_CSS = MODAL_CSS
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Close", id="modal.close", tooltip="Close"),
-        Binding("e", "edit", "Edit", id="limits.edit", tooltip="Edit the limits (asks first)"),
+        Binding(
+            "L",
+            "edit_limits",
+            "Edit",
+            id="limits.edit",
+            tooltip="Edit the limits (the Tasks screen's L: a form, then a review)",
+        ),
     ]
 
     def __init__(self, title: str, text: str, *, note: str, editable: bool) -> None:
@@ -119,7 +126,7 @@ class LimitsModal(ModalScreen[bool]):
         self.editable = editable
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        return self.editable if action == "edit" else True
+        return self.editable if action == "edit_limits" else True
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -129,13 +136,13 @@ class LimitsModal(ModalScreen[bool]):
             with Horizontal(classes="modal-buttons"):
                 yield Button("Close", id="close", variant="primary")
                 if self.editable:
-                    yield Button("Edit (e)", id="edit")
+                    yield Button("Edit (L)", id="edit")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
         self.dismiss(event.button.id == "edit")
 
-    def action_edit(self) -> None:
+    def action_edit_limits(self) -> None:
         self.dismiss(True)
 
     def action_close(self) -> None:

@@ -246,7 +246,7 @@ class CallTestModal(ModalScreen[int | None]):
         if detail not in (None, ""):
             text.append(f" · {inert(detail)}")
         elif task.waits_for:
-            text.append(inert(f" · waits for {task.waits_for}"))
+            text.append(inert(f" · waits: {task.waits_for}"))
         if task.ended:
             text.append("\nPress Calls to see it in the call log.")
         self._show(text)
