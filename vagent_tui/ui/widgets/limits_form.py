@@ -180,7 +180,9 @@ class TaskLimitsForm(FormModal):
         return FormField(FIELDS[name][2], widget, name=name)
 
     def make_fields(self) -> Iterable[Widget]:
-        yield Static("Business hours: days 1 (Mon) … 7 (Sun), HH:MM", classes="limits-group")
+        yield Static(
+            "Business hours: days 1 (Mon) … 7 (Sun), HH:MM", classes="limits-group", markup=False
+        )
         yield Horizontal(
             self._field("timezone", "America/Chicago"),
             self._field("days", "1-5"),
@@ -188,14 +190,18 @@ class TaskLimitsForm(FormModal):
             self._field("end", "17:00"),
             classes="limits-row",
         )
-        yield Static("Cooldowns: seconds between tasks to one number", classes="limits-group")
+        yield Static(
+            "Cooldowns: seconds between tasks to one number", classes="limits-group", markup=False
+        )
         yield Horizontal(
             self._field("cooldown_calls", "86400"),
             self._field("cooldown_texts", "300"),
             classes="limits-row",
         )
-        locked = "" if self.super_admin else " (a super-admin's)"
-        yield Static(f"Daily caps; tasks running at once{locked}", classes="limits-group")
+        heading = "Daily caps; tasks running at once"
+        if not self.super_admin:
+            heading += " (a super-admin's)"
+        yield Static(heading, classes="limits-group", markup=False)
         yield Horizontal(
             self._field("daily_calls", "100"),
             self._field("daily_texts", "200"),
