@@ -73,6 +73,9 @@ async def test_edit_from_the_view_reviews_then_sends_only_what_changed(make_app:
         assert post.body == {"cooldowns": {"calls": 120, "texts": 30}}
         assert sim_of(app).task_limits[AGENT]["cooldowns"]["calls"] == 120
         assert "Task limits updated · cooldowns" in _status(app)
+        [entry] = app.journal.read()  # journaled
+        assert (entry.method, entry.status, entry.target) == ("POST", 200, AGENT)
+        assert entry.path.endswith("/tasks/limits") and "120" in str(entry.body)
 
 
 async def test_a_bad_value_is_refused_at_its_field_and_nothing_sent(make_app: MakeApp) -> None:
