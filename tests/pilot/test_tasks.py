@@ -342,3 +342,16 @@ def test_a_pending_task_says_what_it_waits_for() -> None:
     assert task_cells(ran)["result"].plain == "answered"
     odd = OutboundTask.model_validate({"id": "t3", "state": "pending", "heldBy": "\x1b[2Jx"})
     assert "\x1b" not in task_cells(odd)["result"].plain
+
+
+async def test_narrow_leaves_out_the_last_change_and_keeps_the_rows(make_app: MakeApp) -> None:
+    app = _app(make_app)
+    seed_tasks(app)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = shown(app, TasksScreen)
+        assert "updated" in screen.columns and screen.table.row_count == 3
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        assert "updated" not in screen.columns and screen.table.row_count == 3
+        assert screen.table.virtual_size.width <= screen.table.size.width  # no sideways scroll

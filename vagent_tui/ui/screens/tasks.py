@@ -98,7 +98,7 @@ class TasksScreen(PagedScreen):
         self.total = 0
         self.loaded = False
         self.columns: list[str] = []
-        self._columns_for: tuple[bool, int] = (False, 0)
+        self._columns_for: tuple[bool, int, int] = (False, 0, 0)
 
     # ------------------------------------------------------------------ layout
 
@@ -132,25 +132,31 @@ class TasksScreen(PagedScreen):
         if self._layout_for() != self._columns_for:
             self._set_columns()
 
-    def _layout_for(self) -> tuple[bool, int]:
-        return self.has_class("-narrow"), self.table.size.width or self.size.width
+    def _layout_for(self) -> tuple[bool, int, int]:
+        """What the columns depend on: the width class, the table's width and the
+        longest target of the page."""
+        longest = max((len(fmt.plain(t.target)) for t in self.table.records), default=0)
+        return self.has_class("-narrow"), self.table.size.width or self.size.width, longest
 
     def _set_columns(self) -> None:
-        """The columns for the width: each its fixed width, the result what is left;
-        narrow, without the time of the last change (Enter shows the task whole)."""
-        self._columns_for = narrow, width = self._layout_for()
+        """The columns for the width: each its fixed width, the target as wide as its
+        longest (up to half of what is left), the result the rest; narrow, without the
+        time of the last change (Enter shows the task whole)."""
+        self._columns_for = narrow, width, longest = self._layout_for()
         names = [c for c in COLUMNS if not (narrow and c in NARROW_DROPS)]
-        fixed = sum(COLUMNS[c][1] for c in names if c != "result")
+        fixed = sum(COLUMNS[c][1] for c in names if c not in ("target", "result"))
         room = width - 2 * len(names) - 2 - fixed  # cell padding, the scrollbar
+        sizes = {"target": max(COLUMNS["target"][1], min(longest, room // 2))}
+        sizes["result"] = max(12, room - sizes["target"])
         self.columns = names
         table = self.table
-        keep = table.highlighted_record
+        keep, records = table.highlighted_record, list(table.records)  # clear() drops them
         with self.app.batch_update():
             table.clear(columns=True)
             for name in names:
                 label, size = COLUMNS[name]
-                table.add_column(label, key=name, width=max(12, room) if name == "result" else size)
-            table.show(list(table.records), self._cells, keep=keep.key if keep else None)
+                table.add_column(label, key=name, width=sizes.get(name, size))
+            table.show(records, self._cells, keep=keep.key if keep else None)
 
     def _cells(self, task: OutboundTask) -> list[Text]:
         cells = task_cells(task)
@@ -192,6 +198,7 @@ class TasksScreen(PagedScreen):
         self.loaded = True
         keep = self.table.highlighted_record
         self.table.show(view.page.tasks, self._cells, keep=keep.key if keep else None)
+        self._follow_width()  # a longer target than the page before: a wider column
         self.set_class(not view.page.tasks, "-empty")
         self._header()
         self._counts(view)
