@@ -85,3 +85,11 @@ _.greeting
 _.external_task_id
 _.inserted
 _.valid  # CsvUpload: the rows the platform found valid, as it says
+
+# TaskLimitsUpdate (api/task_models.py): fields the limits form fills by keyword and wire()
+# reads by name (LIMIT_GROUPS).
+_.cooldown_calls
+_.cooldown_texts
+_.daily_calls
+_.daily_texts
+_.daily_tasks

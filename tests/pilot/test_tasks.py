@@ -10,14 +10,16 @@ from textual.pilot import Pilot
 from textual.widgets import Input, Select, Static
 
 from tests.helpers import MakeApp, settle, shown, sim_of
+from vagent_tui.api.models import CsvUpload, OutboundTask
 from vagent_tui.services.connect import demo_client
 from vagent_tui.sim import outbound
 from vagent_tui.ui.app import VagentApp
 from vagent_tui.ui.dialogs import ConfirmModal, PromptModal, TextModal
 from vagent_tui.ui.screens.base import BaseScreen
-from vagent_tui.ui.screens.tasks import TasksScreen
+from vagent_tui.ui.screens.tasks import TasksScreen, refused_lines, task_cells
 from vagent_tui.ui.widgets.entry_forms import TaskForm
 from vagent_tui.ui.widgets.form import FormField
+from vagent_tui.ui.widgets.limits_form import LimitsModal
 
 AGENT = 1111
 NOW = 1_763_640_000.0  # the suite's VAGENT_NOW
@@ -313,7 +315,43 @@ async def test_l_shows_the_limits_as_sent(make_app: MakeApp) -> None:
         await pilot.press("l")
         await settle(pilot)
         modal = app.screen
-        assert isinstance(modal, TextModal)
+        assert isinstance(modal, LimitsModal)
         assert "daily.calls: 100" in modal.text
         assert "businessHours.timezone: UTC" in modal.text
-        assert "cooldowns.calls: 86400" in modal.text
+        assert "cooldowns.calls: 60" in modal.text
+        assert modal.editable
+
+
+def test_refused_rows_are_grouped_by_reason() -> None:
+    rows = [{"row": n, "target": f"+1555000{n:04d}", "ok": False,
+             "reason": "Daily calls limit reached for 2025-11-20: 100 a day"}
+            for n in range(10, 430)]  # fmt: skip
+    rows.append({"row": 5, "target": "555 1234", "ok": False, "reason": "not E.164"})
+    lines = refused_lines(CsvUpload.model_validate({"rows": rows}))
+    assert lines == [
+        "420 rows (10, 11, 12 and 417 more): Daily calls limit reached for 2025-11-20: 100 a day",
+        "row 5 (555 1234): not E.164",
+    ]
+
+
+def test_a_pending_task_says_what_it_waits_for() -> None:
+    held = OutboundTask.model_validate({"id": "t1", "state": "pending", "heldBy": "cooldown"})
+    assert task_cells(held)["result"].plain == "waits: cooldown"
+    ran = OutboundTask.model_validate({"id": "t2", "state": "finished", "heldBy": "cooldown",
+                                       "result": "answered"})  # fmt: skip
+    assert task_cells(ran)["result"].plain == "answered"
+    odd = OutboundTask.model_validate({"id": "t3", "state": "pending", "heldBy": "\x1b[2Jx"})
+    assert "\x1b" not in task_cells(odd)["result"].plain
+
+
+async def test_narrow_leaves_out_the_last_change_and_keeps_the_rows(make_app: MakeApp) -> None:
+    app = _app(make_app)
+    seed_tasks(app)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = shown(app, TasksScreen)
+        assert "updated" in screen.columns and screen.table.row_count == 3
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        assert "updated" not in screen.columns and screen.table.row_count == 3
+        assert screen.table.virtual_size.width <= screen.table.size.width  # no sideways scroll

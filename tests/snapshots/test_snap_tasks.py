@@ -99,3 +99,17 @@ def test_test_call_dialog_120x40(snap_compare: SnapCompare, make_app: MakeApp) -
 
     app = make_app("agent", account=AGENT, clock=Clock())
     assert snap_compare(app, terminal_size=(120, 40), run_before=run_before)
+
+
+def test_tasks_limits_form_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:
+    """The limits form with a bad value refused at its field (a key that is not a
+    super-admin's: the daily caps and the concurrency locked)."""
+
+    async def run_before(pilot: Pilot[None]) -> None:
+        await settle(pilot)
+        await pilot.press("L")
+        await settle(pilot)
+        await pilot.press("tab", "ctrl+u", *"1-9", "enter")
+        await settle(pilot)
+
+    assert snap_compare(tasks_app(make_app), terminal_size=(80, 24), run_before=run_before)

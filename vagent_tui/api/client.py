@@ -377,6 +377,13 @@ class PlatformClient(ProvisioningApi, OutboundApi, LogsApi):
         """``GET /tasks/limits``: the daily limits (under ``limits.daily``) and the rest."""
         return await self._read_open("/tasks/limits", target=target)
 
+    async def update_task_limits(
+        self, update: m.TaskLimitsUpdate, *, target: int | None = None
+    ) -> m.Envelope:
+        """``POST /tasks/limits``: the groups of limits that changed (a non-super-admin
+        may not send ``daily`` or ``concurrencyPerRun``: 403)."""
+        return await self._envelope("POST", "/tasks/limits", target=target, json=update.wire())
+
     # ------------------------------------------------------------------ sip
 
     async def list_sip_whitelist(self, *, target: int | None = None) -> list[m.SipEntry]:

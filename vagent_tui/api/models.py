@@ -120,6 +120,7 @@ if TYPE_CHECKING:
         OutboundSmsRequest,
         OutboundTask,
         QueuedTasks,
+        TaskLimitsUpdate,
         TaskPage,
         TaskQuery,
         TaskRequest,
@@ -205,6 +206,7 @@ __all__ = [
     "StagingWrite",
     "StatusChange",
     "Suggestion",
+    "TaskLimitsUpdate",
     "TaskPage",
     "TaskQuery",
     "TaskRequest",
@@ -269,7 +271,7 @@ _REEXPORTED = dict.fromkeys(
 ) | dict.fromkeys(
     ("ENDED_STATES", "TASK_STATES", "CsvRow", "CsvUpload", "OutboundCallRequest",
      "OutboundSmsRequest", "OutboundTask", "QueuedTasks", "TaskPage", "TaskQuery",
-     "TaskRequest", "TaskStats", "check_e164"),
+     "TaskLimitsUpdate", "TaskRequest", "TaskStats", "check_e164"),
     "vagent_tui.api.task_models",
 ) | dict.fromkeys(("OpenReply", "UsageQuery"), "vagent_tui.api.usage_models")  # fmt: skip
 

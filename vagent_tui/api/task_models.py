@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Any, Literal, Self
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import Field, field_validator
+from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from vagent_tui.api.base import Items, Resource
 from vagent_tui.api.requests import Request
@@ -23,6 +24,9 @@ ENDED_STATES = frozenset({"finished", "errored", "failed", "completed", "cancele
                           "cancelled", "done", "error"})  # fmt: skip
 """States after which a task changes no more (the reference's two and their kin)."""
 SORTS = ("createdAt", "updatedAt", "scheduledFor")
+HELD_BY = {"businessHours": "business hours", "cooldown": "cooldown",
+           "concurrency": "concurrency"}  # fmt: skip
+"""A pending task's ``heldBy`` (the simulator's; not in the reference) in words."""
 
 _E164 = re.compile(r"^\+[1-9][0-9]{6,14}$")
 
@@ -64,6 +68,15 @@ class OutboundTask(Resource):
     greeting: Any = None
     content: Any = None
     external_task_id: Any = None
+    held_by: Any = None
+    """What a pending task waits for (the simulator's ``heldBy``: not in the reference)."""
+
+    @property
+    def waits_for(self) -> str:
+        """What a pending task waits for, in words ("" when it is not said)."""
+        if not self.pending or not isinstance(self.held_by, str) or not self.held_by:
+            return ""
+        return HELD_BY.get(self.held_by, self.held_by)
 
     @property
     def key(self) -> str:
@@ -205,3 +218,97 @@ class TaskRequest(_Outbound):
         if info.data.get("type") == "text" and not value:
             raise ValueError("a text needs its message")
         return value
+
+
+_CLOCK = re.compile(r"^([01][0-9]|2[0-3]):[0-5][0-9]$|^24:00$")
+LIMIT_GROUPS = {
+    "businessHours": ("timezone", "days", "start", "end"),
+    "cooldowns": ("cooldown_calls", "cooldown_texts"),
+    "daily": ("daily_calls", "daily_texts", "daily_tasks"),
+    "concurrencyPerRun": ("concurrency_per_run",),
+}
+"""Each group of ``POST /tasks/limits``' body and the request's fields that make it."""
+MAX_COOLDOWN = 30 * 86400
+
+
+class TaskLimitsUpdate(Request):
+    """``POST /tasks/limits``: the groups that changed, each sent whole (``wire``).
+
+    Flat fields so that a form's errors land at their field; a group is sent when one
+    of its fields is set (the form sets every field of a group it sends). Days are the
+    weekdays 1 (Monday) to 7 (Sunday), 0 read as Sunday as well; times ``HH:MM``, the
+    end after the start (``24:00`` is midnight at the end of the day); cooldowns in
+    seconds (at most 30 days); caps and the concurrency whole numbers.
+    """
+
+    timezone: str | None = None
+    days: list[int] | None = None
+    start: str | None = None
+    end: str | None = None
+    cooldown_calls: int | None = Field(default=None, ge=0, le=MAX_COOLDOWN)
+    cooldown_texts: int | None = Field(default=None, ge=0, le=MAX_COOLDOWN)
+    daily_calls: int | None = Field(default=None, ge=0, le=1_000_000)
+    daily_texts: int | None = Field(default=None, ge=0, le=1_000_000)
+    daily_tasks: int | None = Field(default=None, ge=0, le=1_000_000)
+    concurrency_per_run: int | None = Field(default=None, ge=1, le=1000)
+
+    @field_validator("timezone")
+    @classmethod
+    def _zone(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ValueError("a time zone, e.g. UTC") from None
+        return value
+
+    @field_validator("days")
+    @classmethod
+    def _days(cls, value: list[int] | None) -> list[int] | None:
+        if value is None:
+            return None
+        if not value:
+            raise ValueError("at least one day")
+        if any(d < 0 or d > 7 for d in value):
+            raise ValueError("days 1 (Mon) to 7 (Sun)")
+        return sorted(set(value))
+
+    @field_validator("start", "end")
+    @classmethod
+    def _clock(cls, value: str | None, info: ValidationInfo) -> str | None:
+        if value is None:
+            return None
+        if not _CLOCK.match(value):
+            raise ValueError("a time of day as HH:MM, e.g. 09:00")
+        start = info.data.get("start")
+        if info.field_name == "end" and isinstance(start, str) and value <= start:
+            raise ValueError("after the start (24:00 is the end of the day)")
+        return value
+
+    @model_validator(mode="after")
+    def _hours(self) -> Self:
+        hours = (self.timezone, self.days, self.start, self.end)
+        if any(v is not None for v in hours) and any(v is None for v in hours):
+            raise ValueError("business hours need a time zone, days, a start and an end")
+        return self
+
+    @property
+    def groups(self) -> list[str]:
+        """The body's groups this update sends."""
+        return [name for name, fields in LIMIT_GROUPS.items()
+                if any(getattr(self, f) is not None for f in fields)]  # fmt: skip
+
+    def wire(self) -> dict[str, Any]:
+        body: dict[str, Any] = {}
+        if "businessHours" in self.groups:
+            body["businessHours"] = {"timezone": self.timezone, "days": self.days,
+                                     "start": self.start, "end": self.end}  # fmt: skip
+        for group, prefix in (("cooldowns", "cooldown_"), ("daily", "daily_")):
+            part = {f.removeprefix(prefix): getattr(self, f) for f in LIMIT_GROUPS[group]}
+            part = {k: v for k, v in part.items() if v is not None}
+            if part:
+                body[group] = part
+        if self.concurrency_per_run is not None:
+            body["concurrencyPerRun"] = self.concurrency_per_run
+        return body

@@ -21,6 +21,7 @@ run that day (UTC).
 
 from __future__ import annotations
 
+import bisect
 import re
 import zlib
 from datetime import UTC, date, datetime, time, timedelta
@@ -42,14 +43,94 @@ DEFAULT_LIMITS: dict[str, Any] = {
                       "start": "00:00", "end": "24:00"},
     "daily": {"calls": 100, "texts": 200, "tasks": 300},
     "concurrencyPerRun": 10,
-    "cooldowns": {"calls": 86400, "texts": 300},
+    "cooldowns": {"calls": 60, "texts": 30},
 }  # fmt: skip
-"""Every account's limits until ``state.task_limits`` says otherwise (around the clock,
-so the demo's test call runs whenever it is tried)."""
+"""Every account's limits until ``state.task_limits`` says otherwise: the reference's
+examples, but open around the clock and with cooldowns of a minute and half a minute
+(the reference's day and five minutes would hold a demo's second test call to the same
+phone until tomorrow)."""
+LIMIT_FIELDS: dict[str, tuple[str, ...]] = {
+    "businessHours": ("timezone", "days", "start", "end"),
+    "cooldowns": ("calls", "texts"),
+    "daily": ("calls", "texts", "tasks"),
+    "concurrencyPerRun": (),
+}
+SUPER_ADMIN_ONLY = ("daily", "concurrencyPerRun")
+MAX_COOLDOWN = 30 * 86400
+MAX_CAP = 1_000_000
+MAX_CONCURRENCY = 1000
+_HHMM = re.compile(r"^([01][0-9]|2[0-3]):[0-5][0-9]$|^24:00$")
 
 
 def limits_of(state: SimState, account_id: int) -> dict[str, Any]:
     return state.task_limits.get(account_id) or DEFAULT_LIMITS
+
+
+def _whole(value: Any, name: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise bad(f"{name} must be an integer from {low} to {high}")
+    return value
+
+
+def _hours(value: dict[str, Any]) -> dict[str, Any]:
+    """Business hours checked whole (after the fields sent were laid over the current)."""
+    zone = value.get("timezone")
+    if not isinstance(zone, str) or not zone:
+        raise bad("businessHours.timezone must be a time zone name")
+    try:
+        ZoneInfo(zone)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise bad(f"businessHours.timezone {zone!r} is not a known time zone") from None
+    days = value.get("days")
+    if not isinstance(days, list) or not days:
+        raise bad("businessHours.days must be a nonempty array of weekdays (1..7)")
+    for n, day in enumerate(days):
+        _whole(day, f"businessHours.days[{n}]", 0, 7)
+    for key in ("start", "end"):
+        if not isinstance(value.get(key), str) or not _HHMM.match(value[key]):
+            raise bad(f"businessHours.{key} must be HH:MM (00:00 to 24:00)")
+    if value["end"] <= value["start"]:
+        raise bad("businessHours.end must come after businessHours.start")
+    return {**value, "days": sorted(set(days))}
+
+
+def update_limits(current: dict[str, Any], body: dict[str, Any], *,
+                  super_admin: bool) -> dict[str, Any]:  # fmt: skip
+    """``current`` with ``body`` laid over it, group by group and field by field (a
+    field not sent keeps its value), or the refusal: 403 for ``daily`` or
+    ``concurrencyPerRun`` from a key that is not a super-admin's (checked first), 400
+    for an unknown group or field or a bad value. All or nothing."""
+    restricted = [name for name in SUPER_ADMIN_ONLY if name in body]
+    if restricted and not super_admin:
+        raise SimError(403, f"Only a super admin may edit {' and '.join(restricted)}")
+    unknown = [name for name in body if name not in LIMIT_FIELDS]
+    if unknown:
+        raise bad(f"Unknown field: {unknown[0]} (send businessHours, cooldowns, daily, "
+                  "concurrencyPerRun)")  # fmt: skip
+    if not body:
+        raise bad("Nothing to update: send businessHours, cooldowns, daily or concurrencyPerRun")
+    out = {k: (dict(v) if isinstance(v, dict) else v) for k, v in current.items()}
+    for group, fields in LIMIT_FIELDS.items():
+        if group not in body:
+            continue
+        value = body[group]
+        if not fields:
+            out[group] = _whole(value, group, 1, MAX_CONCURRENCY)
+            continue
+        if not isinstance(value, dict):
+            raise bad(f"{group} must be an object")
+        extra = [k for k in value if k not in fields]
+        if extra:
+            raise bad(f"Unknown field: {group}.{extra[0]}")
+        merged = {**(out.get(group) or {}), **value}
+        if group == "businessHours":
+            merged = _hours(merged)
+        else:
+            high = MAX_COOLDOWN if group == "cooldowns" else MAX_CAP
+            for key in value:
+                _whole(value[key], f"{group}.{key}", 0, high)
+        out[group] = merged
+    return out
 
 
 def check_target(value: Any, name: str = "target") -> str:
@@ -152,6 +233,8 @@ def view(state: SimState, task: dict[str, Any]) -> dict[str, Any]:
     for key in ("context", "taskContext", "greeting", "content", "externalTaskId", "meta"):
         if task.get(key) is not None:
             out[key] = task[key]
+    if now_state == "pending" and task.get("heldBy"):
+        out["heldBy"] = task["heldBy"]
     if now_state == "finished":
         out["result"] = "answered" if task["type"] == "call" else "delivered"
     elif now_state == "errored":
@@ -169,13 +252,58 @@ class Planner:
         self.agent_id = agent_id
         self.limits = limits_of(state, agent_id)
         self.counts: dict[date, dict[str, int]] = {}
+        self.starts: list[float] = []
+        """The starts of the account's tasks (stored and planned), sorted."""
+        self.by_target: dict[tuple[str, str], list[float]] = {}
+        """The same per (kind, target), sorted: the cooldowns' question."""
+        for task in state.outbound.values():
+            if task["accountId"] == agent_id:
+                self._note(task["type"], task["target"], task["startAt"])
+
+    def _note(self, kind: str, target: str, start: float) -> None:
+        bisect.insort(self.starts, start)
+        bisect.insort(self.by_target.setdefault((kind, target), []), start)
+
+    def start_of(self, kind: str, target: str, at: float) -> tuple[float, str | None]:
+        """The first moment at or after ``at`` when the task may start (choice 69), and
+        what held it back (``businessHours``, ``cooldown``, ``concurrency``; None when
+        nothing did): inside the business hours, ``cooldowns[calls|texts]`` seconds
+        from any other start of that kind to that target, and fewer than
+        ``concurrencyPerRun`` of the account's tasks running."""
+        wanted = at
+        held: str | None = None
+        T = self.state.task_seconds
+        cooldowns = self.limits.get("cooldowns") or {}
+        cool = cooldowns.get("calls" if kind == "call" else "texts")
+        cool = cool if isinstance(cool, int | float) and not isinstance(cool, bool) else 0
+        most = self.limits.get("concurrencyPerRun")
+        most = most if isinstance(most, int) and not isinstance(most, bool) and most > 0 else 0
+        same = self.by_target.get((kind, target), [])
+        for _ in range(100_000):
+            moved = at
+            opened = opening(self.limits, at)
+            if opened > at:
+                at, held = opened, "businessHours"
+            if cool > 0 and same:
+                # The latest start of that kind to that target closer than the cooldown.
+                near = bisect.bisect_left(same, at + cool) - 1
+                if near >= 0 and same[near] > at - cool:
+                    at, held = same[near] + cool, "cooldown"
+            if most:
+                first = bisect.bisect_right(self.starts, at - T)
+                if bisect.bisect_right(self.starts, at) - first >= most:
+                    at, held = self.starts[first] + T, "concurrency"
+            if at == moved:
+                return at, (held if at > wanted else None)
+        raise bad("No start found within the limits")  # not reached: each pass moves on
 
     def plan(self, item: dict[str, Any], kind: str) -> dict[str, Any]:
         """The task of ``item`` (not stored), or 400 naming the cap it would pass."""
         caps = self.limits.get("daily") or {}
         now = self.state.now()
         scheduled = item.get("scheduledFor")
-        start = opening(self.limits, max(now, float(scheduled)) if scheduled is not None else now)
+        asked = max(now, float(scheduled)) if scheduled is not None else now
+        start, held = self.start_of(kind, item["target"], asked)
         day = datetime.fromtimestamp(start, UTC).date()
         counts = self.counts.get(day) or used(self.state, self.agent_id, day)
         noun = "calls" if kind == "call" else "texts"
@@ -185,8 +313,9 @@ class Planner:
                 raise bad(f"Daily {key} limit reached for {day.isoformat()}: {cap} a day")
         counts = {**counts, noun: counts[noun] + 1, "tasks": counts["tasks"] + 1}
         self.counts[day] = counts
+        self._note(kind, item["target"], start)
         return {**item, "id": "", "type": kind, "accountId": self.agent_id, "createdAt": now,
-                "scheduledFor": scheduled, "startAt": start}  # fmt: skip
+                "scheduledFor": scheduled, "startAt": start, "heldBy": held}  # fmt: skip
 
     def store(self, task: dict[str, Any]) -> dict[str, Any]:
         task["id"] = f"task-{self.state.next_id():05d}"

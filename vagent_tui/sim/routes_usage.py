@@ -1,7 +1,7 @@
 """Usage, plans and today's task counts (``/stats/usage``, ``/product/currentPlan``,
 ``/product/productPlan/{id}``, ``/product/offeredPlan``, ``/product/allAvailablePlans``,
 ``/product/productCatalog``, ``/addon/available``, ``/tasks/dailyCounts``,
-``/tasks/limits``), all of the selected account.
+``/tasks/limits`` read and written), all of the selected account.
 
 The vendor publishes these replies only as "an object"; the shapes here are the
 simulator's choices (CONTRACT.md, "Every choice"). Usage is computed, not stored: a
@@ -229,6 +229,18 @@ async def task_limits(ctx: Ctx) -> dict[str, Any]:
     return {"success": True, "limits": outbound.limits_of(ctx.state, ctx.target.id)}
 
 
+async def update_task_limits(ctx: Ctx) -> dict[str, Any]:
+    """The groups sent laid over the selected account's limits (choice 68)."""
+    from vagent_tui.sim import outbound
+
+    body = await ctx.json()
+    account = ctx.target
+    current = outbound.limits_of(ctx.state, account.id)
+    limits = outbound.update_limits(current, body, super_admin=ctx.me.super_admin)
+    ctx.state.task_limits[account.id] = limits
+    return {"success": True, "message": "Task limits updated", "limits": limits}
+
+
 ROUTES = [
     route("/stats/usage", usage, "GET"),
     route("/product/currentPlan", current_plan, "GET"),
@@ -239,4 +251,5 @@ ROUTES = [
     route("/addon/available", available_addons, "GET"),
     route("/tasks/dailyCounts", daily_counts, "GET"),
     route("/tasks/limits", task_limits, "GET"),
+    route("/tasks/limits", update_task_limits, "POST"),
 ]

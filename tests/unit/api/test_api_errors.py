@@ -523,6 +523,10 @@ WRITES = [
     ),
     pytest.param(lambda c: c.create_task(m.TaskRequest(target="+15551230001")), id="POST-task"),
     pytest.param(lambda c: c.delete_task("task-1"), id="DELETE-task"),
+    pytest.param(
+        lambda c: c.update_task_limits(m.TaskLimitsUpdate(concurrency_per_run=2)),
+        id="POST-tasks-limits",
+    ),
     pytest.param(lambda c: c.upload_tasks_csv(b"target\n", dry_run=True), id="POST-tasks-csv"),
 ]
 

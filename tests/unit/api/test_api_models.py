@@ -751,3 +751,45 @@ def test_task_query_params_leave_unset_out() -> None:
                                       "order": "desc"}  # fmt: skip
     with pytest.raises(ValidationError):
         m.TaskQuery(sort="name")  # type: ignore[arg-type]
+
+
+def test_task_limits_update_sends_each_group_given_whole_and_nothing_else() -> None:
+    update = m.TaskLimitsUpdate(timezone="America/Chicago", days=[5, 1, 2, 1], start="09:00",
+                                end="17:00", cooldown_texts=300)  # fmt: skip
+    assert update.wire() == {
+        "businessHours": {"timezone": "America/Chicago", "days": [1, 2, 5],
+                          "start": "09:00", "end": "17:00"},
+        "cooldowns": {"texts": 300},
+    }  # fmt: skip
+    assert update.groups == ["businessHours", "cooldowns"]
+    assert m.TaskLimitsUpdate(concurrency_per_run=3).wire() == {"concurrencyPerRun": 3}
+    assert m.TaskLimitsUpdate().wire() == {}
+
+
+@pytest.mark.parametrize(
+    ("values", "field"),
+    [
+        ({"timezone": "Mars/Olympus"}, "timezone"),
+        ({"days": []}, "days"),
+        ({"days": [8]}, "days"),
+        ({"start": "9:00"}, "start"),
+        ({"end": "24:01"}, "end"),
+        ({"start": "17:00", "end": "09:00"}, "end"),
+        ({"cooldown_calls": -1}, "cooldown_calls"),
+        ({"cooldown_texts": 31 * 86400}, "cooldown_texts"),
+        ({"daily_calls": -5}, "daily_calls"),
+        ({"concurrency_per_run": 0}, "concurrency_per_run"),
+    ],
+)
+def test_task_limits_update_refuses_a_bad_value_at_its_field(
+    values: dict[str, Any], field: str
+) -> None:
+    hours = {"timezone": "UTC", "days": [1], "start": "09:00", "end": "17:00"}
+    with pytest.raises(ValidationError) as info:
+        m.TaskLimitsUpdate(**{**hours, **values})
+    assert info.value.errors()[0]["loc"] == (field,)
+
+
+def test_task_limits_update_refuses_business_hours_in_part() -> None:
+    with pytest.raises(ValidationError):
+        m.TaskLimitsUpdate(timezone="UTC")

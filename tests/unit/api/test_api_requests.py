@@ -506,6 +506,15 @@ CASES = [
         body={"target": "+15551230001", "scheduledFor": 1_800_000_000, "type": "call"},
     ),
     Case(
+        "update_task_limits",
+        lambda c, t: c.update_task_limits(
+            m.TaskLimitsUpdate(cooldown_calls=3600, cooldown_texts=60, daily_calls=50), target=t
+        ),
+        "POST",
+        "/api/v2/tasks/limits",
+        body={"cooldowns": {"calls": 3600, "texts": 60}, "daily": {"calls": 50}},
+    ),
+    Case(
         "delete_task",
         lambda c, t: c.delete_task("task-1", target=t),
         "DELETE",

@@ -525,3 +525,20 @@ async def test_tasks_csv_dry_run_then_for_real(client: PlatformClient) -> None:
     real = await client.upload_tasks_csv(rows.encode(), dry_run=False, target=AGENT)
     assert real.inserted == 3 and len(real.tasks) == 3
     assert len(sim_of(client).outbound) == 3
+
+
+async def test_task_limits_written_read_back_and_a_super_admins_fields_refused(
+    client: PlatformClient, clock: Clock
+) -> None:
+    update = m.TaskLimitsUpdate(cooldown_calls=300, cooldown_texts=30)
+    reply = await client.update_task_limits(update, target=AGENT)
+    assert reply.success is True
+    limits = (await client.get_task_limits(target=AGENT)).body()["limits"]
+    assert limits["cooldowns"] == {"calls": 300, "texts": 30}
+    with pytest.raises(ApiError) as refused:
+        await client.update_task_limits(m.TaskLimitsUpdate(concurrency_per_run=2), target=AGENT)
+    assert refused.value.status == 403 and "super admin" in refused.value.message
+    first = await client.place_call(m.OutboundCallRequest(target="+15551230007"), target=AGENT)
+    again = await client.place_call(m.OutboundCallRequest(target="+15551230007"), target=AGENT)
+    assert first.tasks[0].state == "running"
+    assert again.tasks[0].pending and again.tasks[0].waits_for == "cooldown"

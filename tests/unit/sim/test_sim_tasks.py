@@ -1,10 +1,11 @@
-"""Outbound calls, texts and their tasks in the simulator (CONTRACT choices 60 to 66).
+"""Outbound calls, texts and their tasks in the simulator (CONTRACT choices 60 to 69).
 
 The fake clock starts at 1_800_000_000 (2027-01-15T08:00Z); tasks run 10 s.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -252,3 +253,117 @@ async def test_csv_refusals(sim: Sim, text: str, message: str) -> None:
                        files={"csv": ("t.csv", b"target\n+15551230001\n", "text/csv")})  # fmt: skip
     envelope(r, 400)
     assert sim.state.outbound == {}
+
+
+# ---------------------------------------------------------------- limits: edit (choice 68)
+
+
+async def _limits(sim: Sim, body: Any, token: str = "demo-partner") -> Any:
+    return await sim.call("POST", "/tasks/limits", token, json=body,
+                          params={"targetAccountId": AGENT})  # fmt: skip
+
+
+def _owner_is_super_admin(sim: Sim) -> None:
+    owner = sim.state.accounts[1000]  # demo-partner's account
+    sim.state.accounts[owner.id] = replace(owner, super_admin=True)
+
+
+async def test_limits_update_lays_the_fields_sent_over_the_rest(sim: Sim) -> None:
+    r = await _limits(sim, {"cooldowns": {"calls": 120},
+                            "businessHours": {"days": [5, 1, 1], "start": "09:00",
+                                              "end": "17:00"}})  # fmt: skip
+    assert r.status_code == 200, r.text
+    limits = r.json()["limits"]
+    assert limits["cooldowns"] == {"calls": 120, "texts": 30}
+    assert limits["businessHours"] == {"timezone": "UTC", "days": [1, 5], "start": "09:00",
+                                       "end": "17:00"}  # fmt: skip
+    assert limits["daily"] == outbound.DEFAULT_LIMITS["daily"]
+    read = (await sim.get("/tasks/limits", targetAccountId=AGENT)).json()["limits"]
+    assert read == limits
+    assert outbound.DEFAULT_LIMITS["cooldowns"] == {"calls": 60, "texts": 30}  # untouched
+
+
+@pytest.mark.parametrize("body", [{"daily": {"calls": 5}}, {"concurrencyPerRun": 2},
+                                  {"cooldowns": {"calls": 5}, "daily": {"tasks": 1}}])  # fmt: skip
+async def test_limits_daily_and_concurrency_are_a_super_admins(
+    sim: Sim, body: dict[str, Any]
+) -> None:
+    r = await _limits(sim, body)
+    envelope(r, 403)
+    assert "super admin" in r.json()["message"]
+    assert sim.state.task_limits == {}
+    _owner_is_super_admin(sim)
+    assert (await _limits(sim, body)).status_code == 200
+    assert AGENT in sim.state.task_limits
+
+
+@pytest.mark.parametrize(
+    ("body", "word"),
+    [
+        ({}, "Nothing to update"),
+        ({"colour": 1}, "Unknown field: colour"),
+        ({"cooldowns": {"calls": -1}}, "cooldowns.calls"),
+        ({"cooldowns": {"calls": True}}, "cooldowns.calls"),
+        ({"cooldowns": {"sms": 5}}, "Unknown field: cooldowns.sms"),
+        ({"cooldowns": 5}, "cooldowns must be an object"),
+        ({"businessHours": {"timezone": "Mars/Olympus"}}, "not a known time zone"),
+        ({"businessHours": {"days": []}}, "businessHours.days"),
+        ({"businessHours": {"days": [9]}}, "businessHours.days[0]"),
+        ({"businessHours": {"start": "9:00"}}, "businessHours.start"),
+        ({"businessHours": {"start": "18:00", "end": "17:00"}}, "businessHours.end"),
+        ({"concurrencyPerRun": 0}, "concurrencyPerRun"),
+        ({"daily": {"calls": "many"}}, "daily.calls"),
+    ],
+)
+async def test_limits_refusals_change_nothing(sim: Sim, body: Any, word: str) -> None:
+    _owner_is_super_admin(sim)
+    r = await _limits(sim, body)
+    envelope(r, 400)
+    assert word in r.json()["message"]
+    assert sim.state.task_limits == {}
+
+
+# ---------------------------------------------------------------- cooldowns, concurrency (69)
+
+
+async def test_a_second_call_to_a_number_waits_for_its_cooldown(sim: Sim, clock: FakeClock) -> None:
+    sim.state.task_limits[AGENT] = {**outbound.DEFAULT_LIMITS,
+                                    "cooldowns": {"calls": 100, "texts": 0}}  # fmt: skip
+    first = (await _call(sim, {"target": "+15551230001"})).json()["tasks"][0]
+    second = (await _call(sim, {"target": "+15551230001"})).json()["tasks"][0]
+    other = (await _call(sim, {"target": "+15551230002"})).json()["tasks"][0]
+    assert first["state"] == "running" and other["state"] == "running"
+    assert second["state"] == "pending" and second["heldBy"] == "cooldown"
+    clock.advance(99)
+    assert (await _task(sim, second["id"]))["state"] == "pending"
+    clock.advance(1)
+    now = await _task(sim, second["id"])
+    assert now["state"] == "running" and "heldBy" not in now
+    # A text to the same number has no cooldown of its own here.
+    r = await sim.call("POST", "/agent/outboundSms", json={"target": "+15551230001",
+                       "content": "Hi"}, params={"targetAccountId": AGENT})  # fmt: skip
+    assert r.json()["tasks"][0]["state"] == "running"
+
+
+async def test_concurrency_holds_the_tasks_past_it_until_one_ends(
+    sim: Sim, clock: FakeClock
+) -> None:
+    sim.state.task_limits[AGENT] = {**outbound.DEFAULT_LIMITS, "concurrencyPerRun": 2}
+    body = (await _call(sim, {"targets": [f"+1555123000{n}" for n in range(5)]})).json()
+    states = [t["state"] for t in body["tasks"]]
+    assert states == ["running", "running", "pending", "pending", "pending"]
+    assert body["tasks"][2]["heldBy"] == "concurrency"
+    clock.advance(10)  # the first two end (10 s each); the next two run
+    states = [(await _task(sim, t["id"]))["state"] for t in body["tasks"]]
+    assert states == ["finished", "finished", "running", "running", "pending"]
+    clock.advance(10)
+    assert (await _task(sim, body["tasks"][4]["id"]))["state"] == "running"
+
+
+async def test_a_csv_run_is_held_by_the_concurrency_not_refused(sim: Sim) -> None:
+    sim.state.task_limits[AGENT] = {**outbound.DEFAULT_LIMITS, "concurrencyPerRun": 3}
+    rows = "".join(f"+1555124{n:04d}\n" for n in range(9))
+    body = (await _csv(sim, "target\n" + rows, dry=False)).json()
+    assert body["inserted"] == 9
+    starts = sorted(t["startAt"] for t in sim.state.outbound.values())
+    assert starts == [NOW] * 3 + [NOW + 10] * 3 + [NOW + 20] * 3

@@ -8,7 +8,8 @@ the window of time (the tasks changed in the last hour, day, week), ``x`` clears
 bad value; then a question that says it places a real call); ``d`` deletes a pending
 task after a question; Enter shows the highlighted task whole; ``C`` opens Calls for
 the selected account, where an ended task's call is; ``l`` shows the task limits as
-the platform sent them. While a task on the page has not
+the platform sent them, ``L`` (or Edit there) edits them in a form, reviewed before it
+is sent. While a task on the page has not
 ended, the page is read again every `WATCH_SECONDS`. ``u`` reads a CSV file of tasks
 (`POST /tasks/csv`): a dry run first, whose rows would-be-queued and refused are shown,
 then the question, which counts the real calls, then the real upload. The writing keys
@@ -29,7 +30,7 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
 from vagent_tui.api.errors import PlatformError
-from vagent_tui.api.models import CsvUpload, Envelope, OutboundTask, TaskRequest
+from vagent_tui.api.models import CsvUpload, Envelope, OutboundTask, TaskLimitsUpdate, TaskRequest
 from vagent_tui.services.session import Connection
 from vagent_tui.services.tasks import (
     PAGE_SIZE,
@@ -49,12 +50,15 @@ from vagent_tui.ui.screens.calls_link import calls_binding, show_calls
 from vagent_tui.ui.screens.paging import PagedScreen, page_keys
 from vagent_tui.ui.text import inert, safe
 from vagent_tui.ui.widgets.entry_forms import TaskForm
+from vagent_tui.ui.widgets.limits_form import LimitsModal, TaskLimitsForm, limit_lines
 from vagent_tui.ui.widgets.status import describe_error
 from vagent_tui.ui.widgets.table_filter import filter_binding
 from vagent_tui.ui.widgets.tables import RecordTable, record_table
 from vagent_tui.ui.writes import Write, Written
 from vagent_tui.words import counted
 
+GROUP_NAMES = {"businessHours": "business hours", "cooldowns": "cooldowns",
+               "daily": "daily caps", "concurrencyPerRun": "concurrency"}  # fmt: skip
 STATE_STYLES = {"finished": OK, "errored": FAILED, "running": WARN}
 NEED_AGENT = "Select a voice agent account on the Scope screen (1): its agent places the call"
 
@@ -64,6 +68,7 @@ class TasksScreen(PagedScreen):
 
     TITLE: ClassVar[str] = "Tasks"
     CSS_PATH = "tasks.tcss"
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
     FILTER_PLACEHOLDER = "/ filter the tasks of this page only (the server pages them)"
     BINDINGS: ClassVar[list[BindingType]] = [
         *page_keys("tasks"),
@@ -79,6 +84,8 @@ class TasksScreen(PagedScreen):
                 tooltip="Cycle the window: any time, last hour, day, week"),
         Binding("l", "limits", "Limits", id="tasks.limits",
                 tooltip="The task limits: business hours, daily caps, cooldowns, concurrency"),
+        Key("L", "edit_limits", "Edit limits", id="tasks.edit-limits",
+            tooltip="Edit the task limits: a form, then a review of the change", does=WRITES),
         Binding("x", "clear_filters", "Clear", id="tasks.clear", tooltip="Clear the filters"),
         calls_binding("tasks", "The calls of the selected account (ended tasks are there)"),
         filter_binding("tasks"),  # last: the footer drops it first
@@ -90,18 +97,15 @@ class TasksScreen(PagedScreen):
         self.shown = TaskFilter()
         self.total = 0
         self.loaded = False
+        self.columns: list[str] = []
+        self._columns_for: tuple[bool, int, int] = (False, 0, 0)
 
     # ------------------------------------------------------------------ layout
 
     def compose_body(self) -> Iterable[Widget]:
         yield Static("", id="tasks-header", markup=False)
         yield Static("", id="tasks-counts", markup=False)
-        yield record_table(
-            "tasks-table",
-            (("ID", "id"), ("Type", "type"), ("State", "state"), ("Target", "target"),
-             ("Scheduled", "scheduled"), ("Updated", "updated"), ("Result", "result")),
-            key=lambda task: task.key,
-        )  # fmt: skip
+        yield record_table("tasks-table", (), key=lambda task: task.key)
         yield Static("No task matches. Press a to queue a call or text.", id="tasks-empty",
                      markup=False)  # fmt: skip
 
@@ -114,9 +118,49 @@ class TasksScreen(PagedScreen):
         self.action_show_detail()
 
     def on_mount(self) -> None:
+        self.apply_breakpoints()
+        self._set_columns()
         self.table.focus()
         self._header()
         self.set_interval(WATCH_SECONDS, self._watch)
+
+    def on_resize(self) -> None:
+        # The width class and the table's width are known after this resize's layout.
+        self.call_after_refresh(self._follow_width)
+
+    def _follow_width(self) -> None:
+        if self._layout_for() != self._columns_for:
+            self._set_columns()
+
+    def _layout_for(self) -> tuple[bool, int, int]:
+        """What the columns depend on: the width class, the table's width and the
+        longest target of the page."""
+        longest = max((len(fmt.plain(t.target)) for t in self.table.records), default=0)
+        return self.has_class("-narrow"), self.table.size.width or self.size.width, longest
+
+    def _set_columns(self) -> None:
+        """The columns for the width: each its fixed width, the target as wide as its
+        longest (up to half of what is left), the result the rest; narrow, without the
+        time of the last change (Enter shows the task whole)."""
+        self._columns_for = narrow, width, longest = self._layout_for()
+        names = [c for c in COLUMNS if not (narrow and c in NARROW_DROPS)]
+        fixed = sum(COLUMNS[c][1] for c in names if c not in ("target", "result"))
+        room = width - 2 * len(names) - 2 - fixed  # cell padding, the scrollbar
+        sizes = {"target": max(COLUMNS["target"][1], min(longest, room // 2))}
+        sizes["result"] = max(12, room - sizes["target"])
+        self.columns = names
+        table = self.table
+        keep, records = table.highlighted_record, list(table.records)  # clear() drops them
+        with self.app.batch_update():
+            table.clear(columns=True)
+            for name in names:
+                label, size = COLUMNS[name]
+                table.add_column(label, key=name, width=sizes.get(name, size))
+            table.show(records, self._cells, keep=keep.key if keep else None)
+
+    def _cells(self, task: OutboundTask) -> list[Text]:
+        cells = task_cells(task)
+        return [cells[name] for name in self.columns]
 
     def _watch(self) -> None:
         """While a task on the page has not ended, read the page again (quietly), so a
@@ -153,7 +197,8 @@ class TasksScreen(PagedScreen):
         self.shown = wanted
         self.loaded = True
         keep = self.table.highlighted_record
-        self.table.show(view.page.tasks, task_cells, keep=keep.key if keep else None)
+        self.table.show(view.page.tasks, self._cells, keep=keep.key if keep else None)
+        self._follow_width()  # a longer target than the page before: a wider column
         self.set_class(not view.page.tasks, "-empty")
         self._header()
         self._counts(view)
@@ -224,20 +269,72 @@ class TasksScreen(PagedScreen):
 
     @work(exclusive=True, group="tasks-limits", exit_on_error=False)
     async def action_limits(self) -> None:
-        """Every field of ``GET /tasks/limits`` as the platform sent it, with today's
-        counts beside the daily caps."""
-        ok, limits = await self.load(lambda c: c.api.get_task_limits(target=c.target_id),
-                                     note="Reading the task limits")  # fmt: skip
-        if not ok or limits is None:
+        """Every field of ``GET /tasks/limits`` as the platform sent it; Edit (``L``)
+        goes on to ``L``'s form where the profile may write."""
+        limits = await self._read_limits()
+        if limits is None:
             return
-        self.status.clear()
-        body = limits.body().get("limits")
-        lines = limit_lines(body if isinstance(body, dict) else limits.body())
         who = who_of(self, with_id=True)
-        note = ("As the platform sent them; a platform may hold calls outside the business "
-                "hours and refuse tasks past a daily cap.")  # fmt: skip
-        self.app.push_screen(TextModal(f"Task limits of {who}", "\n".join(lines) or "—",
-                                       note=note))  # fmt: skip
+        note = ("As the platform sent them: tasks wait for the business hours, the cooldowns "
+                "and the tasks already running; a daily cap refuses what passes it.")  # fmt: skip
+        editable = not self.connection.read_only
+        note += " L edits them." if editable else ""
+        view = LimitsModal(f"Task limits of {who}", "\n".join(limit_lines(limits)) or "—",
+                           note=note, editable=editable)  # fmt: skip
+        self.app.push_screen(view, self._limits_closed)
+
+    async def _limits_closed(self, edit: bool | None) -> None:
+        if edit:
+            # Through the app, so that a read-only profile is refused as for the key.
+            await self.app.run_action("edit_limits", self)
+
+    async def _read_limits(self) -> dict[str, Any] | None:
+        """The limits of the selected account (their ``limits`` object), None when the
+        read failed (said on the status line)."""
+        ok, reply = await self.load(lambda c: c.api.get_task_limits(target=c.target_id),
+                                    note="Reading the task limits")  # fmt: skip
+        if not ok or reply is None:
+            return None
+        self.status.clear()
+        body = reply.body()
+        limits = body.get("limits")
+        return limits if isinstance(limits, dict) else body
+
+    @work(exclusive=True, group="tasks-limits", exit_on_error=False)
+    async def action_edit_limits(self) -> None:
+        """The limits read, in the form; sent (only what changed) after a review."""
+        start = self.connection
+        limits = await self._read_limits()
+        if limits is None or not start.same_context(self.connection):
+            return
+        who = who_of(self, with_id=True)
+        owner = self.connection.owner
+        super_admin = bool(owner is not None and owner.super_admin)
+
+        async def send(c: Connection, update: TaskLimitsUpdate) -> Envelope:
+            return await c.api.update_task_limits(update, target=c.target_id)
+
+        async def read_back(c: Connection, update: TaskLimitsUpdate) -> str:
+            reply = await c.api.get_task_limits(target=c.target_id)
+            body = reply.body()
+            now = body.get("limits") if isinstance(body.get("limits"), dict) else body
+            held = [line for line in limit_lines(now)
+                    if line.split(".")[0].split(":")[0] in update.groups]  # fmt: skip
+            return "The platform holds now: " + ("; ".join(held) or "no limits")
+
+        def done(result: tuple[TaskLimitsUpdate, Envelope] | None) -> None:
+            if result is None:
+                return
+            update, reply = result
+            groups = ", ".join(GROUP_NAMES.get(g, g) for g in update.groups)
+            self.status.ok(f"{reply.message or 'Task limits saved'} · {groups} · {who}")
+            self.load_tasks(self.wanted, quiet=True)
+
+        form = TaskLimitsForm(
+            limits, send, super_admin=super_admin, who=who,
+            read_back=read_back, after_unknown=lambda: self.load_tasks(self.wanted, quiet=True),
+        )  # fmt: skip
+        self.app.push_screen(form, done)
 
     # ------------------------------------------------------------------ detail
 
@@ -390,8 +487,8 @@ class TasksScreen(PagedScreen):
                               counted(texts, "real text") if texts else "") if part
         )  # fmt: skip
         body = (f"{name}: {counted(len(queued), 'row')} of {len(result.rows)} would be queued "
-                f"from the agent of {who}: {what}, placed within the business hours and daily "
-                "limits. Phones will ring.")  # fmt: skip
+                f"from the agent of {who}: {what}. Each waits for the business hours, its "
+                "cooldown and the tasks running at once. Phones will ring.")  # fmt: skip
         if refused:
             body += "\n\nRefused (not queued):\n" + "\n".join(refused)
         title = f"Place {counted(calls, 'real call')}" if calls else f"Send {what}"
@@ -420,8 +517,10 @@ class TasksScreen(PagedScreen):
 WATCH_SECONDS = 5.0
 """How often a page with tasks that have not ended is read again."""
 MAX_CSV_BYTES = 1024 * 1024
-REFUSED_SHOWN = 8
-"""Refused rows listed in the question (the rest are counted)."""
+REFUSED_SHOWN = 4
+"""Reasons of refusal listed in the question (the rest are counted)."""
+ROWS_NAMED = 3
+"""Row numbers named for a reason (the rest are counted)."""
 
 
 def csv_problem(text: str) -> str | None:
@@ -441,25 +540,26 @@ def csv_problem(text: str) -> str | None:
 
 
 def refused_lines(result: CsvUpload) -> list[str]:
-    refused = result.refused_rows()
-    lines = [f"row {fmt.plain(r.row)} ({fmt.plain(r.target)}): {fmt.plain(r.reason)}"
-             for r in refused[:REFUSED_SHOWN]]  # fmt: skip
-    if len(refused) > REFUSED_SHOWN:
-        lines.append(f"… and {counted(len(refused) - REFUSED_SHOWN, 'more row')} refused")
-    return lines
-
-
-def limit_lines(value: Any, prefix: str = "") -> list[str]:
-    """``name: value`` lines of a limits object, nested names dotted."""
-    if not isinstance(value, dict):
-        return [f"{prefix}: {fmt.plain(value)}"] if prefix else []
-    lines: list[str] = []
-    for key, item in value.items():
-        name = f"{prefix}.{key}" if prefix else str(key)
-        if isinstance(item, dict):
-            lines += limit_lines(item, name)
-        else:
-            lines.append(f"{name}: {fmt.plain(item)}")
+    """The refused rows grouped by reason, most rows first: ``reason: rows 3, 7 and 2
+    more`` (a cap refuses hundreds of rows for one reason: one line, not hundreds)."""
+    groups: dict[str, list[str]] = {}
+    targets: dict[str, str] = {}
+    for r in result.refused_rows():
+        reason = fmt.plain(r.reason)
+        groups.setdefault(reason, []).append(fmt.plain(r.row))
+        targets.setdefault(reason, fmt.plain(r.target))
+    ordered = sorted(groups.items(), key=lambda item: -len(item[1]))
+    lines = []
+    for reason, rows in ordered[:REFUSED_SHOWN]:
+        if len(rows) == 1:
+            lines.append(f"row {rows[0]} ({targets[reason]}): {reason}")
+            continue
+        named = ", ".join(rows[:ROWS_NAMED])
+        more = f" and {len(rows) - ROWS_NAMED:,} more" if len(rows) > ROWS_NAMED else ""
+        lines.append(f"{counted(len(rows), 'row')} ({named}{more}): {reason}")
+    rest = sum(len(rows) for _, rows in ordered[REFUSED_SHOWN:])
+    if rest:
+        lines.append(f"… and {counted(rest, 'more row')} refused for other reasons")
     return lines
 
 
@@ -468,18 +568,34 @@ def _when(task: OutboundTask, name: str) -> str:
     return moment.strftime("%m-%d %H:%M") if moment else "—"
 
 
-def task_cells(task: OutboundTask) -> tuple[Text, ...]:
+COLUMNS: dict[str, tuple[str, int]] = {
+    "id": ("ID", 10), "type": ("Type", 4), "state": ("State", 8), "target": ("Target", 13),
+    "scheduled": ("Scheduled", 11), "updated": ("Updated", 11), "result": ("Result", 0),
+}  # fmt: skip
+"""Each column's label and width (the result takes what the others leave)."""
+NARROW_DROPS = frozenset({"updated"})
+"""Left out below 100 columns, so the table fits 80 without scrolling sideways."""
+
+
+def task_cells(task: OutboundTask) -> dict[str, Text]:
+    """Every column's cell (one line each, cut with an ellipsis at its width)."""
     state = task.state_text
     result = task.error if task.error not in (None, "") else task.result
-    return (
-        safe(task.key, style="bold"),
-        Text(fmt.plain(task.type)),
-        safe(state or "—", style=STATE_STYLES.get(state, "")),
-        Text(fmt.plain(task.target)),
-        Text(inert(_when(task, "scheduled_for")) if task.scheduled_for is not None else "now"),
-        Text(inert(_when(task, "updated_at"))),
-        Text(fmt.plain(result)),
-    )
+    if result in (None, "") and task.waits_for:
+        result = f"waits: {task.waits_for}"
+    cells = {
+        "id": safe(task.key, style="bold"),
+        "type": Text(fmt.plain(task.type)),
+        "state": safe(state or "—", style=STATE_STYLES.get(state, "")),
+        "target": Text(fmt.plain(task.target)),
+        "scheduled": Text(inert(_when(task, "scheduled_for"))
+                          if task.scheduled_for is not None else "now"),
+        "updated": Text(inert(_when(task, "updated_at"))),
+        "result": Text(fmt.plain(result)),
+    }  # fmt: skip
+    for cell in cells.values():
+        cell.no_wrap, cell.overflow = True, "ellipsis"
+    return cells
 
 
 def not_a_dry_run(result: CsvUpload) -> bool:

@@ -19,6 +19,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
+from textual.widget import Widget
 from textual.widgets import Button, Input, Label, Select, Static, TextArea
 
 from vagent_tui.api.models import (
@@ -101,7 +102,8 @@ class FormModal(ModalScreen[tuple[Any, Any] | None]):
 
     # ------------------------------------------------------------------ subclass hooks
 
-    def make_fields(self) -> Iterable[FormField]:
+    def make_fields(self) -> Iterable[Widget]:
+        """The form's fields (`FormField`), or containers of them (a row of fields)."""
         return ()
 
     def build_request(self) -> Request:

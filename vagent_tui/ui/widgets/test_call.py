@@ -245,6 +245,8 @@ class CallTestModal(ModalScreen[int | None]):
         detail = task.error if task.error not in (None, "") else task.result
         if detail not in (None, ""):
             text.append(f" · {inert(detail)}")
+        elif task.waits_for:
+            text.append(inert(f" · waits: {task.waits_for}"))
         if task.ended:
             text.append("\nPress Calls to see it in the call log.")
         self._show(text)
