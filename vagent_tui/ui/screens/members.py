@@ -8,12 +8,13 @@ reach is the list of its accounts (rule 5: those accounts only, not its organiza
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import ClassVar, cast
 
 from rich.text import Text
 from textual import work
 from textual.binding import BindingType
+from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Static
 
@@ -47,6 +48,42 @@ class MembersScreen(BaseScreen):
     ]  # fmt: skip
     CSS_PATH = "members.tcss"
 
+    class ShowFor(Message):
+        """Scope's ``m``: the members of this account's organization (with ``client``'s
+        key); None: the key owner's."""
+
+        def __init__(self, account_id: int | None, name: str, *, client: object) -> None:
+            super().__init__()
+            self.account_id = account_id
+            self.name = name
+            self.client = client
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked: tuple[int, str] | None = None
+        """The account Scope asked for (`ShowFor`), until the target changes."""
+        self._asked_under: int | None = None
+
+    def on_members_screen_show_for(self, message: ShowFor) -> None:
+        if message.client is not self.connection.client:
+            return
+        aid = message.account_id
+        self.asked = None if aid is None else (aid, message.name)
+        self._asked_under = self.connection.target_id
+        self.load_members()
+
+    def where(self) -> Callable[[Connection], int | None]:
+        """Whose members, as at the key press: the account Scope asked for, else the
+        target (the key owner's); a question answered later still means that one."""
+        asked = self.asked
+        return lambda c: asked[0] if asked is not None else c.target_id
+
+    def who(self) -> str:
+        """The account whose organization is shown, in words (with its id)."""
+        if self.asked is not None:
+            return f"{inert(self.asked[1])} (#{self.asked[0]})"
+        return who_of(self, with_id=True)
+
     # ------------------------------------------------------------------ layout
 
     def compose_body(self) -> Iterable[Widget]:
@@ -73,6 +110,8 @@ class MembersScreen(BaseScreen):
     # ------------------------------------------------------------------ loading
 
     def reload(self) -> None:
+        if self.asked is not None and self._asked_under != self.connection.target_id:
+            self.asked = None  # another target picked since: its members
         self.load_members()
 
     @work(exclusive=True, group="members-load", exit_on_error=False)
@@ -80,14 +119,13 @@ class MembersScreen(BaseScreen):
         """Fetch the list; ``quiet`` leaves the status line to the action that asked."""
         if not quiet:
             self.status.busy("Loading the members")
-        ok, members = await self.load(
-            lambda c: c.api.list_members(target=c.target_id), busy=self.table
-        )
+        at = self.where()
+        ok, members = await self.load(lambda c: c.api.list_members(target=at(c)), busy=self.table)
         if not ok or members is None:
             return
         self.show_members(members, highlight)
         if not quiet:
-            more, who = left_out(len(members), "member"), who_of(self, with_id=True)
+            more, who = left_out(len(members), "member"), self.who()
             self.status.ok(f"{counted(len(members), 'member')} of the organization of {who}{more}")
 
     def show_members(self, members: list[Member], highlight: str | None = None) -> None:
@@ -98,7 +136,7 @@ class MembersScreen(BaseScreen):
         self.query_one("#members-header", Static).update(
             safe(
                 f"{counted(len(shown), 'member')} of the organization of "
-                f"{who_of(self, with_id=True)}; {restricted} limited to accounts"
+                f"{self.who()}; {restricted} limited to accounts"
             )
         )
 
@@ -113,19 +151,21 @@ class MembersScreen(BaseScreen):
     # ------------------------------------------------------------------ invite
 
     def action_add(self) -> None:
+        at = self.where()
+
         async def send(c: Connection, request: MemberInvite) -> str:
-            reply = await c.api.invite_member(request, target=c.target_id)
+            reply = await c.api.invite_member(request, target=at(c))
             return reply.message or "Invitation sent"
 
         def read_back(c: Connection, request: MemberInvite) -> Awaitable[str]:
             email = request.email.lower()
             return listed(
-                c.api.list_members(target=c.target_id), lambda m: m.email.lower() == email,
+                c.api.list_members(target=at(c)), lambda m: m.email.lower() == email,
                 present=f"{email} is a member now.", absent=f"{email} is not a member.",
             )  # fmt: skip
 
         self._open(MemberInviteForm(
-            send, subtitle=f"For the organization of {who_of(self, with_id=True)}",
+            send, subtitle=f"For the organization of {self.who()}",
             read_back=read_back, after_unknown=lambda: self.load_members(quiet=True),
         ))  # fmt: skip
 
@@ -136,14 +176,14 @@ class MembersScreen(BaseScreen):
         if member is None or member.id is None:
             self.status.info("No member highlighted: nothing to change")
             return
-        member_id = member.id
+        member_id, at = member.id, self.where()
 
         async def send(c: Connection, request: MemberUpdate) -> str:
-            reply = await c.api.update_member(request, target=c.target_id)
+            reply = await c.api.update_member(request, target=at(c))
             return reply.message or "Member updated"
 
         async def read_back(c: Connection, request: MemberUpdate) -> str:
-            now = await c.api.get_member(member_id, target=c.target_id)
+            now = await c.api.get_member(member_id, target=at(c))
             return f"The platform holds {now.email or '?'} as {now.role or '?'}, {reach(now)}."
 
         self._open(MemberEditForm(
@@ -173,21 +213,22 @@ class MembersScreen(BaseScreen):
             self.status.info("No member highlighted: nothing to remove")
             return
         member_id, email = member.id, member.email or f"member {member.id}"
+        at = self.where()
         body = (
             f"Remove {email} ({member.name or 'no name'}, {member.role or 'no role'}, "
-            f"{reach(member)}) from the organization of {who_of(self, with_id=True)}?\n"
+            f"{reach(member)}) from the organization of {self.who()}?\n"
             "They lose access at once; inviting them again starts over."
         )
         self.write(
             Write[Envelope](
                 "members-remove",
                 f"Removing {email}",
-                lambda c: c.api.delete_member(member_id, target=c.target_id),
+                lambda c: c.api.delete_member(member_id, target=at(c)),
                 confirm=ConfirmModal("Remove a member", body, confirm_label="Remove"),
                 done=lambda reply: f"{reply.message or 'Member removed'}: {email}",
                 gone=f"{email} was already gone; the list is refreshed",
                 read_back=lambda c: listed(
-                    c.api.list_members(target=c.target_id),
+                    c.api.list_members(target=at(c)),
                     lambda m: m.id == member_id,
                     present=f"{email} is still a member.",
                     absent=f"{email} is no longer a member.",
