@@ -16,16 +16,18 @@ from textual import work
 from textual.binding import BindingType
 from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import Static
+from textual.widgets import DataTable, Static
 
 from vagent_tui.api.models import Envelope, Member, MemberInvite, MemberUpdate
+from vagent_tui.services.member_reach import Choices
 from vagent_tui.services.session import Connection
 from vagent_tui.ui.caps import ROW_CAP, left_out
 from vagent_tui.ui.dialogs import ConfirmModal
 from vagent_tui.ui.safety import DESTRUCTIVE, WRITES, Key
 from vagent_tui.ui.screens.base import BaseScreen, who_of
 from vagent_tui.ui.text import inert, safe
-from vagent_tui.ui.widgets.entry_forms import MemberEditForm, MemberInviteForm
+from vagent_tui.ui.widgets.entry_forms import MemberEditForm, MemberInviteForm, PickLoader
+from vagent_tui.ui.widgets.members_pane import home_of, reach_text
 from vagent_tui.ui.widgets.status import describe_error
 from vagent_tui.ui.widgets.table_filter import filter_binding
 from vagent_tui.ui.widgets.tables import RecordTable, record_table
@@ -94,6 +96,7 @@ class MembersScreen(BaseScreen):
              ("Status", "status")),
             key=lambda member: str(member.id),
         )  # fmt: skip
+        yield Static("", id="members-reach")
         yield Static(
             "No member is listed for this organization. Press a to invite one.",
             id="members-empty",
@@ -131,6 +134,7 @@ class MembersScreen(BaseScreen):
     def show_members(self, members: list[Member], highlight: str | None = None) -> None:
         shown = members[:ROW_CAP]  # the status line says how many more
         self.table.show(shown, member_cells, keep=highlight)
+        self._show_reach(self.highlighted)
         self.set_class(not shown, "-empty")
         restricted = sum(1 for m in shown if m.restricted)
         self.query_one("#members-header", Static).update(
@@ -139,6 +143,24 @@ class MembersScreen(BaseScreen):
                 f"{self.who()}; {restricted} limited to accounts"
             )
         )
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self._show_reach(self.highlighted)
+
+    def _show_reach(self, member: Member | None) -> None:
+        """The highlighted member's reach, as Scope explains a key's (rule 5)."""
+        line = Text()
+        if member is not None:
+            directory = self.connection.directory
+
+            def name_of(account_id: int) -> str | None:
+                known = directory.known.get(account_id) if directory is not None else None
+                return known.display_name if known is not None else None
+
+            line.append(inert(member.email or f"member #{member.id}"), style="bold")
+            line.append(": ")
+            line.append_text(reach_text(member, name_of))
+        self.query_one("#members-reach", Static).update(line)
 
     @property
     def members(self) -> list[Member]:
@@ -167,6 +189,7 @@ class MembersScreen(BaseScreen):
         self._open(MemberInviteForm(
             send, subtitle=f"For the organization of {self.who()}",
             read_back=read_back, after_unknown=lambda: self.load_members(quiet=True),
+            pick=self.picker(),
         ))  # fmt: skip
 
     # ------------------------------------------------------------------ change
@@ -190,7 +213,34 @@ class MembersScreen(BaseScreen):
             member, send, subtitle=f"{member.email} ({member.name or 'no name'}); "
             "clear Accounts to give every account of the organization",
             read_back=read_back, after_unknown=lambda: self.load_members(quiet=True),
+            pick=self.picker(),
         ))  # fmt: skip
+
+    def picker(self) -> PickLoader | None:
+        """Reads the agent accounts the member may be limited to: those below the
+        organization whose members are shown (the members' own, else the one asked
+        for's, else the target's or the key owner's), from the key's tree."""
+        home = next((m.organization_id for m in self.members if m.organization_id), None)
+        if home is None:
+            conn = self.connection
+            known = conn.directory.known if conn.directory is not None else {}
+            acting = known.get(self.asked[0]) if self.asked is not None else conn.acting_as
+            home = home_of(acting, None) if acting is not None else None
+        if home is None:
+            return None
+        home_id = home
+
+        async def read(c: Connection) -> Choices:
+            from vagent_tui.services.accounts import AccountDirectory
+            from vagent_tui.services.member_reach import choices_below
+
+            directory = c.directory
+            if directory is None or directory.client is not c.api:
+                assert c.scope is not None and c.owner is not None
+                directory = AccountDirectory(c.api, c.scope, c.owner)
+            return await choices_below(directory, home_id)
+
+        return read
 
     def _open(self, form: MemberInviteForm | MemberEditForm) -> None:
         target = self.connection.target_id
