@@ -854,8 +854,9 @@ class ScopeScreen(BaseScreen):
         prompt = PromptModal(
             "Export the tree as CSV",
             "Every account this key reaches (the whole tree is read first), with its path, "
-            "status and external ids. The file is readable by you alone (0600); an existing "
-            "file is replaced.",
+            "status and external ids, and the members of each organization, reseller and "
+            "partner (email, role, the accounts they are limited to). The file is readable "
+            "by you alone (0600); an existing file is replaced.",
             value=f"accounts-{stamp}.csv", confirm_label="Export",
             validate=lambda t: None if t.strip() else "Type a file name",
         )  # fmt: skip
@@ -879,7 +880,15 @@ class ScopeScreen(BaseScreen):
         if not ok or result is None:
             return
         short = "" if result.complete else " (the tree is larger: the walk stopped short)"
-        self.status.ok(f"{counted(result.rows, 'account')} written to {path}{short}")
+        written = f"{counted(result.rows, 'account')} and {counted(result.members, 'member')}"
+        if result.members_missing:
+            self.status.error(
+                f"{written} written to {path}{short}; the members of "
+                f"{counted(result.members_missing, 'account')} could not be read "
+                f"({inert(result.why)}) and are not in it", retry_key="w",
+            )  # fmt: skip
+            return
+        self.status.ok(f"{written} written to {path}{short}")
 
     # ------------------------------------------------------------------ external id
 
