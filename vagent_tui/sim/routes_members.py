@@ -247,5 +247,6 @@ ROUTES = [
     route("/member", member_invite, "POST"),
     route("/member", member_update, "PUT"),
     route("/member", member_delete, "DELETE"),
-    route("/auth/account/oneTimeAuthToken", one_time_token, "GET", acts=False),
+    # acts: a key restricted to accounts is refused as on every route (rule 5) first.
+    route("/auth/account/oneTimeAuthToken", one_time_token, "GET"),
 ]

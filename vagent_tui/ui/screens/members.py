@@ -9,7 +9,7 @@ reach is the list of its accounts (rule 5: those accounts only, not its organiza
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable
-from typing import ClassVar, cast
+from typing import TYPE_CHECKING, ClassVar, cast
 
 from rich.text import Text
 from textual import work
@@ -18,7 +18,13 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
-from vagent_tui.api.models import Envelope, Member, MemberInvite, MemberUpdate
+from vagent_tui.api.models import (
+    Envelope,
+    Member,
+    MemberInvite,
+    MemberUpdate,
+    OneTimeLoginRequest,
+)
 from vagent_tui.services.member_reach import Choices
 from vagent_tui.services.session import Connection
 from vagent_tui.ui.caps import ROW_CAP, left_out
@@ -28,11 +34,21 @@ from vagent_tui.ui.screens.base import BaseScreen, who_of
 from vagent_tui.ui.text import inert, safe
 from vagent_tui.ui.widgets.entry_forms import MemberEditForm, MemberInviteForm, PickLoader
 from vagent_tui.ui.widgets.members_pane import home_of, reach_text
+from vagent_tui.ui.widgets.new_token import NewTokenModal
 from vagent_tui.ui.widgets.status import describe_error
 from vagent_tui.ui.widgets.table_filter import filter_binding
 from vagent_tui.ui.widgets.tables import RecordTable, record_table
 from vagent_tui.ui.writes import Write, Written, listed
 from vagent_tui.words import counted
+
+if TYPE_CHECKING:
+    from vagent_tui.api.client import OneTimeLogin
+
+
+LOGIN_WARNING = (
+    "Hand this token to its owner now, over a safe channel: whoever holds it can sign in "
+    "once as this email. It will not be shown again; ask for a new one if it is lost."
+)
 
 
 class MembersScreen(BaseScreen):
@@ -46,6 +62,9 @@ class MembersScreen(BaseScreen):
             tooltip="Change the highlighted member's email, role and accounts", does=WRITES),
         Key("d", "delete", "Remove", id="members.remove",
             tooltip="Remove the highlighted member", does=DESTRUCTIVE),
+        Key("L", "login", "Login token", id="members.login", does=WRITES,
+            tooltip="A one-time login token for the highlighted member's email (a reseller "
+                    "or partner key; it may add a member)"),
         filter_binding("members"),  # last: the footer drops it first
     ]  # fmt: skip
     CSS_PATH = "members.tcss"
@@ -216,19 +235,24 @@ class MembersScreen(BaseScreen):
             pick=self.picker(),
         ))  # fmt: skip
 
+    def home_id(self) -> int | None:
+        """The organization (reseller, partner) whose members are shown: the members'
+        own, else that of the account asked for, the target or the key owner."""
+        home = next((m.organization_id for m in self.members if m.organization_id), None)
+        if home is not None:
+            return home
+        conn = self.connection
+        known = conn.directory.known if conn.directory is not None else {}
+        acting = known.get(self.asked[0]) if self.asked is not None else conn.acting_as
+        return home_of(acting, None) if acting is not None else None
+
     def picker(self) -> PickLoader | None:
         """Reads the agent accounts the member may be limited to: those below the
         organization whose members are shown (the members' own, else the one asked
         for's, else the target's or the key owner's), from the key's tree."""
-        home = next((m.organization_id for m in self.members if m.organization_id), None)
-        if home is None:
-            conn = self.connection
-            known = conn.directory.known if conn.directory is not None else {}
-            acting = known.get(self.asked[0]) if self.asked is not None else conn.acting_as
-            home = home_of(acting, None) if acting is not None else None
-        if home is None:
+        home_id = self.home_id()
+        if home_id is None:
             return None
-        home_id = home
 
         async def read(c: Connection) -> Choices:
             from vagent_tui.services.accounts import AccountDirectory
@@ -254,6 +278,59 @@ class MembersScreen(BaseScreen):
             self.load_members(keep, quiet=True)
 
         self.app.push_screen(form, done)
+
+    # ------------------------------------------------------------------ one-time login
+
+    def action_login(self) -> None:
+        """``L``: a one-time login token for the highlighted member's email (or another),
+        asked through the write path: the question says whether it adds a member."""
+        from vagent_tui.ui.widgets.entry_forms import OneTimeLoginForm
+
+        member, at, home = self.highlighted, self.where(), self.home_id()
+        directory = self.connection.directory
+        known = directory.known.get(home) if directory is not None and home is not None else None
+        org = self.who()
+
+        async def send(c: Connection, request: OneTimeLoginRequest) -> OneTimeLogin:
+            return await c.api.one_time_login(
+                request.email, external_account_id=request.external_account_id
+            )
+
+        async def read_back(c: Connection, request: OneTimeLoginRequest) -> str:
+            email = request.email.lower()
+            listed = await c.api.list_members(target=at(c))
+            now = "is a member" if any(m.email.lower() == email for m in listed) else "is no member"
+            return (
+                f"{request.email} {now} of the organization now. A token may have been issued "
+                "without reaching you (unusable): L asks for a new one."
+            )
+
+        def done(result: tuple[OneTimeLoginRequest, OneTimeLogin] | None) -> None:
+            if result is None:
+                return
+            request, login = result
+            self.app.push_screen(NewTokenModal(
+                login.token, description=f"Sign-in for {request.email}", account=org,
+                title="One-time login token", warning=LOGIN_WARNING, what="login token",
+            ))  # fmt: skip
+            line = f"One-time login token issued for {request.email} (shown once)"
+            if login.member_added:
+                line += f"; the platform added {request.email} as a member"
+            self.status.ok(line)
+            if login.member_added is not False:  # added, or the reply did not say
+                self.load_members(quiet=True)
+
+        self.app.push_screen(
+            OneTimeLoginForm(
+                send, email=member.email if member is not None else "",
+                external_id=(known.external_account_id or "") if known is not None else "",
+                members=frozenset(m.email.lower() for m in self.members), organization=org,
+                subtitle=f"For a member of the organization of {org}; a reseller or partner "
+                "key is required",
+                read_back=read_back, after_unknown=lambda: self.load_members(quiet=True),
+            ),
+            done,
+        )  # fmt: skip
 
     # ------------------------------------------------------------------ remove
 

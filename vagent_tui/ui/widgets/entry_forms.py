@@ -34,6 +34,7 @@ from vagent_tui.api.models import (
     NewAgentAccount,
     NewOrganization,
     NewReseller,
+    OneTimeLoginRequest,
     OrganizationUpdate,
     RelayConfig,
     RelayRequest,
@@ -519,6 +520,65 @@ class MemberEditForm(_MemberForm):
         request = build(MemberUpdate, values, "email")
         self.check_accounts(request.permitted_account_ids)
         return request
+
+
+class OneTimeLoginForm(FormModal):
+    """A one-time login token for an email: the email and, optional, the external id of
+    the account whose organization an email that is no member is added to. The question
+    before it is sent says what the platform will do (it may add a member)."""
+
+    TITLE_TEXT = "One-time login token"
+    CONFIRM = "Get a token"
+
+    def __init__(
+        self, send: Send, *, email: str, external_id: str, members: frozenset[str],
+        organization: str, **kwargs: Any,
+    ) -> None:  # fmt: skip
+        super().__init__(send, **kwargs)
+        self.email = email
+        self.external_id = external_id
+        self.members = members
+        """The emails (lower case) of the organization's members, as listed."""
+        self.organization = organization
+
+    def make_fields(self) -> Iterable[FormField]:
+        yield FormField("Email", _input("email", "admin@customer.example", self.email),
+                        name="email")  # fmt: skip
+        yield FormField(
+            "External account id", _input("external_account_id", "AC_12345", self.external_id),
+            name="external_account_id",
+            hint="optional; then an email that is no member is ADDED",
+        )  # fmt: skip
+
+    def build_request(self) -> OneTimeLoginRequest:
+        values = {"email": self.value("email"),
+                  "external_account_id": self.value("external_account_id")}  # fmt: skip
+        return build(OneTimeLoginRequest, values, "email")
+
+    def confirm_for(self, request: Request) -> Confirm:
+        assert isinstance(request, OneTimeLoginRequest)
+        email, ext = request.email, request.external_account_id
+        if email.lower() in self.members:
+            effect = f"{email} is a member of {self.organization}: nobody is added."
+        elif ext:
+            effect = (
+                f"{email} is not a member of {self.organization} as listed: the platform ADDS "
+                f"{email} as a member of the organization whose external id is {ext}, "
+                "and that stays after the token is used or lost."
+            )
+        else:
+            effect = (
+                f"{email} is not a member of {self.organization} as listed: without an "
+                "external id the platform adds nobody (it may answer that it knows no "
+                "such account)."
+            )
+        body = (
+            f"Ask the platform for a single-use login token for {email}? Whoever holds the "
+            f"token can sign in as {email} once, so it is shown once, here, and never "
+            f"logged or journaled.\n{effect}\nA GET that changes the platform: it is sent "
+            "once (never retried) and journaled with the email and external id."
+        )
+        return ConfirmModal("Issue a one-time login token", body, confirm_label="Issue")
 
 
 TOKEN_TYPES = ("admin",)
