@@ -14,7 +14,7 @@ from vagent_tui.api.models import Account
 from vagent_tui.services.accounts import AccountDirectory, account_kind, has_children
 
 PICK_LIMIT = 2000
-"""At most about this many agent accounts are offered (the walk stops between levels)."""
+"""At most about this many agent accounts are offered (the walk stops between accounts)."""
 
 
 @dataclass(frozen=True)
@@ -59,9 +59,11 @@ async def choices_below(
     )
     found: list[Choice] = []
     frontier: list[tuple[Account, str]] = [(home, "")]
-    while frontier and len(found) < limit:
+    while frontier:
         below: list[tuple[Account, str]] = []
         for account, path in frontier:
+            if len(found) >= limit:  # stops between accounts: what is left is not read
+                return Choices(home_name, tuple(found), complete=False)
             for child in await directory.children(account):
                 if child.id is None:
                     continue
@@ -71,4 +73,4 @@ async def choices_below(
                     named = f"{path} › {child.display_name}" if path else child.display_name
                     below.append((child, named))
         frontier = below
-    return Choices(home_name, tuple(found), complete=not frontier)
+    return Choices(home_name, tuple(found), complete=True)
