@@ -48,14 +48,10 @@ class AccountPickerModal(ModalScreen[list[int] | None]):
                 safe(f"Accounts of {choices.home_name} this member may act on"),
                 classes="modal-title",
             )
-            items: list[Selection[int]] = []
-            for choice in choices.accounts:
-                prompt = Text()
-                if choice.path:
-                    prompt.append(f"{inert(choice.path)} › ", style="dim")
-                prompt.append(inert(choice.name))
-                prompt.append(f" #{inert(choice.id)}", style="dim")
-                items.append(Selection(prompt, choice.id, choice.id in self.checked))
+            items = [
+                Selection(self._prompt(i, c.id in self.checked), c.id, c.id in self.checked)
+                for i, c in enumerate(choices.accounts)
+            ]
             yield SelectionList[int](*items, id="picker-list", compact=True)
             unknown = [i for i in self.checked if i not in known]
             note = "space checks or unchecks, tab then Keep; none checked: every account"
@@ -70,6 +66,23 @@ class AccountPickerModal(ModalScreen[list[int] | None]):
 
     def on_mount(self) -> None:
         self.query_one(SelectionList).focus()
+
+    def _prompt(self, index: int, checked: bool) -> Text:
+        """A line: a mark that says checked without colour, the path, the name, the id."""
+        choice = self.choices.accounts[index]
+        prompt = Text("✓ " if checked else "  ", style="bold")
+        if choice.path:
+            prompt.append(f"{inert(choice.path)} › ", style="dim")
+        prompt.append(inert(choice.name))
+        prompt.append(f" #{inert(choice.id)}", style="dim")
+        return prompt
+
+    @on(SelectionList.SelectedChanged)
+    def _marks(self, event: SelectionList.SelectedChanged[int]) -> None:
+        listed = event.selection_list
+        chosen = set(listed.selected)
+        for index, choice in enumerate(self.choices.accounts):
+            listed.replace_option_prompt_at_index(index, self._prompt(index, choice.id in chosen))
 
     @property
     def picked(self) -> list[int]:
