@@ -123,3 +123,16 @@ async def test_m_opens_members_of_the_highlighted_organization(make_app: MakeApp
         ]
         assert "Acme Dental Group (#1110)" in str(screen.status.content)
         assert app.connection.target is None  # the target is not changed by m
+
+
+async def test_back_on_scope_the_pane_reads_again(make_app: MakeApp) -> None:
+    app = make_app("scope", token="demo-reseller")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await _highlight(pilot, ORG)
+        await pilot.press("m")
+        await settle(pilot)
+        sim_of(app).accounts[1117].email_address = "sam.new@acme.test"  # changed meanwhile
+        await pilot.press("1")
+        await settle(pilot)
+        assert "sam.new@acme.test" in _pane(app)

@@ -323,6 +323,13 @@ class ScopeScreen(BaseScreen):
         if now is not None and now.id == account.id:
             self._draw_members(account, home, members)
 
+    def on_screen_resume(self) -> None:
+        """Back on Scope: the members may have changed meanwhile (Members, a login that
+        added one), and leaving cancelled a read under way: the pane reads again."""
+        self._members.clear()
+        if self.directory is not None:
+            self._ask_members(self._highlighted())
+
     def _members_target(self, account: Account, home: int) -> int | None:
         """The target that asks for the members of ``home``: an agent account names
         itself (the members of its organization answer); the key owner's own home is
