@@ -100,9 +100,10 @@ class MembersScreen(BaseScreen):
         return lambda c: asked[0] if asked is not None else c.target_id
 
     def who(self) -> str:
-        """The account whose organization is shown, in words (with its id)."""
+        """The account whose organization is shown, in words (with its id); outside text,
+        made inert where it is shown, as `who_of`'s."""
         if self.asked is not None:
-            return f"{inert(self.asked[1])} (#{self.asked[0]})"
+            return f"{self.asked[1]} (#{self.asked[0]})"
         return who_of(self, with_id=True)
 
     # ------------------------------------------------------------------ layout
