@@ -163,6 +163,25 @@ async def _rollout(pilot: Any) -> None:
     await _idle(pilot)
 
 
+async def _members_pane(pilot: Any) -> None:
+    # Bluebird's organizations, Acme Dental opened, its Spanish line highlighted.
+    await _keys(pilot, "down", "space", "down", "down")
+
+
+async def _member_dana(pilot: Any) -> None:
+    await _keys(pilot, "down")
+
+
+async def _members_picker(pilot: Any) -> None:
+    await _keys(pilot, "down", "e")
+    await pilot.click("#form-pick-accounts")
+    await _idle(pilot)
+
+
+async def _members_login(pilot: Any) -> None:
+    await _keys(pilot, "down", "L", "enter")
+
+
 SHOTS: dict[str, tuple[str, str, int | None, Steps | None]] = {
     "scope": ("scope", "demo-partner", None, _scope),
     "agent": ("agent", "demo-partner", 1111, None),
@@ -191,6 +210,10 @@ SHOTS: dict[str, tuple[str, str, int | None, Steps | None]] = {
     "theme-ansi": ("voices", "demo-partner", 1113, None),
     "prod-read-only": ("sip", "demo-partner", None, None),
     "setup": ("scope", "", None, None),
+    "scope-members": ("scope", "demo-reseller", None, _members_pane),
+    "members": ("members", "demo-org", 1110, _member_dana),
+    "members-picker": ("members", "demo-org", 1110, _members_picker),
+    "members-login": ("members", "demo-reseller", 1110, _members_login),
 }
 
 

@@ -306,8 +306,9 @@ async def test_export_writes_the_tree_to_a_private_file(make_app: MakeApp, tmp_p
         await settle(pilot)
         assert path.stat().st_mode & 0o777 == 0o600
         lines = path.read_text(encoding="utf-8").splitlines()
-        assert lines[0].startswith("id,name,type") and len(lines) == 1 + 9  # 1100 and below
-        assert f"9 accounts written to {path}" in _status(app)
+        # 1100 and below, and the members of 1100 and 1110
+        assert lines[0].startswith("id,name,type") and len(lines) == 1 + 9 + 3
+        assert f"9 accounts and 3 members written to {path}" in _status(app)
         await pilot.press("w")
         await settle(pilot)
         app.screen.query_one("#prompt-input", Input).value = str(tmp_path)  # a folder

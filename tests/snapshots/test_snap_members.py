@@ -41,3 +41,27 @@ def test_members_remove_confirm_120x40(snap_compare: SnapCompare, make_app: Make
 
     app = make_app("members", token="demo-org", account=1110)
     assert snap_compare(app, terminal_size=(120, 40), run_before=run_before)
+
+
+def test_members_accounts_picker_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:
+    async def run_before(pilot: Pilot[None]) -> None:
+        await settle(pilot)
+        await pilot.press("down", "e")  # Dana: limited to 1112 and 1113
+        await settle(pilot)
+        await pilot.click("#form-pick-accounts")
+        await settle(pilot)
+
+    app = make_app("members", token="demo-org", account=1110)
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
+
+
+def test_members_login_question_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:
+    async def run_before(pilot: Pilot[None]) -> None:
+        await settle(pilot)
+        await pilot.press("down", "L")
+        await settle(pilot)
+        await pilot.press("enter")  # in the email field: submits, then the question
+        await settle(pilot)
+
+    app = make_app("members", token="demo-reseller", account=1110)
+    assert snap_compare(app, terminal_size=(120, 40), run_before=run_before)

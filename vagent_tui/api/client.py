@@ -9,11 +9,12 @@ request machinery (errors, retries, redaction, observers) is in `transport`.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any, Literal, TypeGuard
 from urllib.parse import parse_qsl, quote, urlsplit, urlunsplit
 
 from vagent_tui.api import models as m
-from vagent_tui.api.errors import PlatformError, redact_url
+from vagent_tui.api.errors import MalformedResponse, PlatformError, redact_url
 from vagent_tui.api.logs import LogsApi
 from vagent_tui.api.outbound import OutboundApi
 from vagent_tui.api.provisioning import ProvisioningApi
@@ -47,6 +48,19 @@ def _as_asked(page: m.InboxPage, params: Mapping[str, Any]) -> m.InboxPage:
     if page.page_number is None:
         page.page_number = params["page"]
     return page
+
+
+@dataclass(frozen=True)
+class OneTimeLogin:
+    """A one-time login token: a credential, kept out of ``repr`` (and so of logs)."""
+
+    token: str = field(repr=False)
+    member_added: bool | None
+    """The platform said it added the email as a member (None: it did not say)."""
+    message: str
+
+
+ONE_TIME_LOGIN = "/auth/account/oneTimeAuthToken"
 
 
 class PlatformClient(ProvisioningApi, OutboundApi, LogsApi):
@@ -431,6 +445,38 @@ class PlatformClient(ProvisioningApi, OutboundApi, LogsApi):
         """``DELETE /member``: the member loses access (a 404: already gone)."""
         return await self._envelope(
             "DELETE", "/member", target=target, json={"targetMemberId": member_id}
+        )
+
+    async def one_time_login(
+        self, email: str, *, external_account_id: str | None = None
+    ) -> OneTimeLogin:
+        """``GET /auth/account/oneTimeAuthToken``: a single-use login token for ``email``.
+
+        A GET that changes the platform: an email that is no member, with
+        ``external_account_id``, is added as a member of that account's organization.
+        So it is sent once (never retried), refused on a read-only profile, and journaled
+        with the email and the external id, never the token (`ApiTransport.request`'s
+        ``writes``). A reseller or partner key is required.
+        """
+        params = {"email": email, "externalAccountId": external_account_id or None}
+        sent = {k: v for k, v in params.items() if v is not None}
+        payload = await self.request(
+            "GET", ONE_TIME_LOGIN, params=params, writes=True, journal_body=sent
+        )
+        token = payload.get("authToken")
+        if not isinstance(token, str) or not token.strip():
+            # Answered, yet no token: a member may have been added all the same.
+            error = MalformedResponse(
+                "The platform's reply holds no authToken", method="GET", url=ONE_TIME_LOGIN
+            )
+            error.writes = True
+            raise error
+        added = payload.get("memberAdded")
+        message = payload.get("message")
+        return OneTimeLogin(
+            token.strip(),
+            added if isinstance(added, bool) else None,
+            message if isinstance(message, str) else "",
         )
 
     # ------------------------------------------------------------------ webhooks

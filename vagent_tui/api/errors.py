@@ -88,6 +88,9 @@ class PlatformError(Exception):
     reads = False
     """Set on the error of a request that only reads whatever its method (a batch read):
     its outcome is never unknown."""
+    writes = False
+    """Set on the error of a GET that changes the platform (a one-time login token):
+    its outcome may be unknown, like a change's."""
 
     def __init__(self, message: str, *, method: str = "", url: str = "") -> None:
         self.message = message
@@ -206,7 +209,9 @@ GATEWAY_STATUSES = frozenset({502, 503, 504})
 def outcome_unknown(error: BaseException | str) -> bool:
     """A change that got no reply, one that could not be read, or a gateway's error
     instead of the platform's: it may have been made, so it is read back, never resent."""
-    if not isinstance(error, PlatformError) or error.method in ("", "GET") or error.reads:
+    if not isinstance(error, PlatformError) or error.reads:
+        return False
+    if error.method in ("", "GET") and not error.writes:
         return False
     if isinstance(error, ApiError):
         return error.status in GATEWAY_STATUSES

@@ -249,6 +249,24 @@ class MemberUpdate(Request):
         return typed_ids(value)
 
 
+class OneTimeLoginRequest(Request):
+    """``GET /auth/account/oneTimeAuthToken``'s query: whose login, and (optional) the
+    external id of the account whose organization an unknown email is added to."""
+
+    email: str
+    external_account_id: str | None = None
+
+    @field_validator("email")
+    @classmethod
+    def _email(cls, value: str) -> str:
+        return check_email(value)
+
+    @field_validator("external_account_id")
+    @classmethod
+    def _external(cls, value: str | None) -> str | None:
+        return value or None
+
+
 # ---------------------------------------------------------------- provisioning the tree
 
 

@@ -113,10 +113,14 @@ class Exchange:
     """The query parameter that carried ``target``."""
     reads: bool = False
     """A POST that only reads (`ApiTransport.request`'s ``reads``): not a change."""
+    writes: bool = False
+    """A GET that changes the platform (`ApiTransport.request`'s ``writes``): a change."""
 
     @property
     def is_change(self) -> bool:
         """Whether the request may have changed the platform (the journal keeps those)."""
+        if self.writes:
+            return True
         return not self.reads and self.method.upper() not in ("GET", "HEAD", "OPTIONS")
 
 
@@ -292,6 +296,7 @@ class ApiTransport:
         body_optional: bool = False,
         as_given: bool = False,
         reads: bool = False,
+        writes: bool = False,
     ) -> Json:
         """Send one request and return the reply's JSON object, or raise.
 
@@ -306,9 +311,12 @@ class ApiTransport:
         batch reads, ``POST /conversation/batch``): retried like a GET, allowed on a
         read-only profile, not a change for the journal, and its failure is a read's
         (nothing to read back: `errors.outcome_unknown`).
+        ``writes``: a GET that changes the platform (``/auth/account/oneTimeAuthToken``
+        may add a member): sent once, never retried, refused on a read-only profile, a
+        change for the journal, and its unknown outcome is a change's (read back).
         """
         url = self._url(path, as_given)
-        if self.read_only and method != "GET" and not reads:
+        if self.read_only and (method != "GET" or writes) and not reads:
             raise ReadOnlyRefused(
                 "Read-only profile: changes are disabled (nothing was sent)",
                 method=method,
@@ -320,7 +328,7 @@ class ApiTransport:
 
         return await self._attempts(
             method, url, target, params, take, json=json, data=data, files=files,
-            journal_body=journal_body, reads=reads,
+            journal_body=journal_body, reads=reads, writes=writes,
         )  # fmt: skip
 
     async def get(
@@ -374,6 +382,7 @@ class ApiTransport:
         files: Mapping[str, Any] | None = None,
         journal_body: Any = None,
         reads: bool = False,
+        writes: bool = False,
     ) -> R:
         """Send with the retry policy and ``take`` the reply: its result, or raise.
 
@@ -382,11 +391,11 @@ class ApiTransport:
         ``get_retries`` times, after `backoff_delay`) while it ends in a transient fault
         (`transient`): no reply, a 5xx or 429 status (not taken: only the last attempt's
         error is read), or a reply ``take`` found cut or garbled; so is a request that
-        ``reads``. Others are sent once. The observers hear the outcome once, when it is
-        final.
+        ``reads``. Others are sent once, and so is a GET that ``writes``. The observers
+        hear the outcome once, when it is final.
         """
         query = self._query(target, params)
-        retried = method == "GET" or reads
+        retried = (method == "GET" and not writes) or reads
         attempts = 1 + (self.get_retries if retried else 0)
         loop = asyncio.get_running_loop()
         started = loop.time()
@@ -406,7 +415,9 @@ class ApiTransport:
                         failure = exc
                     else:
                         elapsed = loop.time() - started
-                        self._notify(method, url, target, body, status, message, elapsed, reads)
+                        self._notify(
+                            method, url, target, body, status, message, elapsed, reads, writes
+                        )
                         return result
                     if last or not retried or not transient(failure):
                         break
@@ -417,8 +428,9 @@ class ApiTransport:
         if status is not None:
             status = getattr(failure, "status", status) or status
         failure.reads = reads
+        failure.writes = writes
         elapsed = loop.time() - started
-        self._notify(method, url, target, body, status, failure.message, elapsed, reads)
+        self._notify(method, url, target, body, status, failure.message, elapsed, reads, writes)
         raise failure
 
     def _hear_pressure(self, response: Reply) -> None:
@@ -604,13 +616,14 @@ class ApiTransport:
         message: str | None,
         elapsed: float,
         reads: bool = False,
+        writes: bool = False,
     ) -> None:
         if not self.observers:
             return
         param, account_id = target_param(target) if target is not None else ("", None)
         exchange = Exchange(
             method, url, account_id, body, status, message, elapsed,
-            param or "targetAccountId", reads,
+            param or "targetAccountId", reads, writes,
         )  # fmt: skip
         for observer in list(self.observers):
             observer(exchange)

@@ -23,6 +23,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from vagent_tui.api.errors import REDACTED, redact_text
 from vagent_tui.api.transport import API_PREFIX, TARGET_PARAMS, Exchange, env_megabytes
@@ -406,8 +407,13 @@ def to_curl(entry: JournalEntry) -> tuple[str, str | None]:
     query = "token=$VAGENT_TOKEN"
     if entry.target is not None:
         query += f"&{entry.target_param}={entry.target}"
-    parts = [f'curl -X {entry.method} "$VAGENT_BASE_URL{_dq(path)}?{query}"']
     body = entry.body
+    if entry.method.upper() == "GET" and isinstance(body, Mapping):
+        # A GET that changes the platform (a one-time login) journals its query as its body.
+        query += "".join(f"&{quote(str(k), safe='')}={quote(str(v), safe='')}"
+                         for k, v in body.items())  # fmt: skip
+        body = None
+    parts = [f'curl -X {entry.method} "$VAGENT_BASE_URL{_dq(path)}?{query}"']
     if path.endswith("/workspace/upload") and isinstance(body, Mapping):
         for key, value in body.items():
             if key == "file":

@@ -18,11 +18,29 @@ simulator's choices (CONTRACT.md, "Members"):
   admin (409); an email already a member's is 409.
 * The writes answer 201 with ``message`` as the reference shows, and (an addition) the
   ``member`` written.
+
+``GET /auth/account/oneTimeAuthToken`` (CONTRACT choices 48, 49):
+
+* A reseller or partner key (rules 1, 2, not restricted to accounts) only: 403
+  otherwise. ``email`` is required (400 ``email is required``). ``externalAccountId``
+  (or ``customerId``, the same) names an account of the key's reach by its external id:
+  an organization, or an agent account standing for its organization; none is 404.
+* The email of a member of that organization (or, without an external id, of any
+  organization of the key's reach) gets a token; an email no member has, with an
+  external id, is added as a member of that organization (role ``admin``, no
+  restriction, ``status`` ``active``: the login is its first) and gets a token; without
+  an external id it is 404 ``Account not found for key: <email>``.
+* 200 ``{success, message, authToken}`` as the reference shows, and (an addition)
+  ``memberAdded``. The token is ``ott_`` and 32 random hex digits, new at each call;
+  the simulator records only that one was issued (a hash, never the value), and honours
+  it nowhere.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
+import secrets
 from typing import Any
 
 from vagent_tui.sim.common import SimError, bad, iso, opt_bool, opt_str, parse_int, req_int, req_str
@@ -178,10 +196,57 @@ async def member_delete(ctx: Ctx) -> tuple[int, dict[str, Any]]:
     return 201, {"success": True, "message": message}
 
 
+NEEDS_RESELLER = "Reseller/Partner account required"
+
+
+def _by_external_id(ctx: Ctx, wanted: str) -> Account:
+    st = ctx.state
+    for acc in st.selectable_below(ctx.me, st.reach(ctx.me).root):
+        if acc.external_account_id == wanted:
+            if acc.account_type == "account" and acc.organization_id in st.accounts:
+                return st.account(acc.organization_id)
+            return acc
+    raise SimError(404, f"Account not found for externalAccountId {wanted}")
+
+
+async def one_time_token(ctx: Ctx) -> dict[str, Any]:
+    st = ctx.state
+    if st.reach(ctx.me).rule not in (1, 2) or ctx.me.permitted_ids:
+        raise SimError(403, NEEDS_RESELLER)
+    raw = (ctx.query.get("email") or "").strip()
+    if not raw:
+        raise bad("email is required")
+    email = _email(raw)
+    wanted = (ctx.query.get("externalAccountId") or ctx.query.get("customerId") or "").strip()
+    added = False
+    if wanted:
+        org = _by_external_id(ctx, wanted)
+        member = next((m for m in members_of(ctx, org) if m.email.lower() == email), None)
+        if member is None:
+            new_id = st.new_account_id()
+            st.accounts[new_id] = Account(
+                id=new_id, username=email.split("@")[0], name=email.split("@")[0],
+                account_type="user", parent_id=org.id, partner_id=org.partner_id,
+                reseller_id=org.reseller_id, organization_id=org.id, email_address=email,
+                role="admin", invited=False, created_at=iso(st.now()),
+            )  # fmt: skip
+            st.tree_changed()
+            added = True
+    else:
+        below = st.selectable_below(ctx.me, st.reach(ctx.me).root)
+        if not any(a.account_type == "user" and a.email.lower() == email for a in below):
+            raise SimError(404, f"Account not found for key: {email}")
+    token = "ott_" + secrets.token_hex(16)
+    st.issued_logins.append(hashlib.sha256(token.encode()).hexdigest())
+    return {"success": True, "message": "Success", "authToken": token, "memberAdded": added}
+
+
 ROUTES = [
     route("/members", members_list, "GET"),
     route("/member", member_read, "GET"),
     route("/member", member_invite, "POST"),
     route("/member", member_update, "PUT"),
     route("/member", member_delete, "DELETE"),
+    # acts: a key restricted to accounts is refused as on every route (rule 5) first.
+    route("/auth/account/oneTimeAuthToken", one_time_token, "GET"),
 ]

@@ -199,6 +199,8 @@ class SimState:
     planted by its route."""
     accounts: dict[int, Account] = field(default_factory=dict)
     tokens: dict[str, dict[str, Any]] = field(default_factory=dict)
+    issued_logins: list[str] = field(default_factory=list)
+    """A hash of each one-time login token issued (`routes_members`), never its value."""
     live: dict[int, dict[str, Any]] = field(default_factory=dict)
     staging: dict[int, dict[str, Any] | None] = field(default_factory=dict)
     versions: dict[int, list[dict[str, Any]]] = field(default_factory=dict)

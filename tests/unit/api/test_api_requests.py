@@ -245,6 +245,14 @@ CASES = [
         "/api/v2/member",
         body={"targetMemberId": 1119},
     ),
+    Case(
+        "one_time_login",
+        lambda c, t: c.one_time_login("a@b.test", external_account_id="crm-1"),
+        "GET",
+        "/api/v2/auth/account/oneTimeAuthToken",
+        params={"email": "a@b.test", "externalAccountId": "crm-1"},
+        takes_target=False,
+    ),
     Case("list_webhooks", lambda c, t: c.list_webhooks(target=t), "GET", "/api/v2/webhooks"),
     Case(
         "add_webhook",
@@ -770,6 +778,7 @@ EVERY_LIST = {
     **{key: [] for key in ("voices", "functions", "versions", "tokens", "whitelist", "webhooks",
                            "types", "configs", "accounts", "resellers", "organizations", "files",
                            "templates", "rooms", "messages", "members", "tasks")},
+    "authToken": "ott_0",  # the one-time login's token
 }  # fmt: skip
 """A reply holding every list the client reads, empty (a reply without its list is refused)."""
 

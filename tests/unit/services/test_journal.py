@@ -157,3 +157,18 @@ def test_curl_of_an_upload_uses_form_fields(tmp_path: Path) -> None:
     assert "targetAccountId" not in command
     assert "-F path=notes/a.txt" in command and "-F file=@FILE" in command
     assert note and "FILE" in note
+
+
+def test_curl_of_a_get_that_writes_puts_its_query_back(tmp_path: Path) -> None:
+    journal = make_journal(tmp_path)
+    exchange = Exchange(
+        "GET", "/api/v2/auth/account/oneTimeAuthToken", None,
+        {"email": "a+b@acme.test", "externalAccountId": "crm 1"}, 200, "Success", 0.01,
+        writes=True,
+    )  # fmt: skip
+    entry = journal.record(exchange, "p")
+    command, _ = to_curl(entry)
+    assert command == (
+        'curl -X GET "$VAGENT_BASE_URL/api/v2/auth/account/oneTimeAuthToken'
+        '?token=$VAGENT_TOKEN&email=a%2Bb%40acme.test&externalAccountId=crm%201"'
+    )

@@ -102,3 +102,46 @@ async def test_the_last_unrestricted_admin_stays(sim: Sim) -> None:
     envelope(r, 409)
     r = await sim.call("DELETE", "/member", json={"targetMemberId": 1119}, params=ORG)
     assert r.status_code == 201 and 1119 not in _ids(sim)
+
+
+# ---------------------------------------------------------------- one-time login (48, 49)
+
+LOGIN = "/auth/account/oneTimeAuthToken"
+
+
+async def test_a_login_token_for_a_member_adds_nobody(sim: Sim) -> None:
+    sim.state.accounts[1110].external_account_id = "crm-acme"
+    before = _ids(sim)
+    params = {"email": "Dana.Whitfield@example.com", "externalAccountId": "crm-acme"}
+    r = await sim.call("GET", LOGIN, "demo-reseller", params=params)
+    assert r.status_code == 200
+    reply = r.json()
+    assert reply["authToken"].startswith("ott_") and len(reply["authToken"]) == 36
+    assert reply["memberAdded"] is False and _ids(sim) == before
+    again = await sim.call("GET", LOGIN, "demo-reseller", params=params)
+    assert again.json()["authToken"] != reply["authToken"]  # new at every call
+    assert len(sim.state.issued_logins) == 2
+    assert reply["authToken"] not in sim.state.issued_logins  # a hash, never the value
+
+
+async def test_an_unknown_email_with_an_external_id_becomes_a_member(sim: Sim) -> None:
+    sim.state.accounts[1112].external_account_id = "crm-spanish"  # an agent: its organization
+    params = {"email": "new.owner@acme.test", "customerId": "crm-spanish"}
+    r = await sim.call("GET", LOGIN, "demo-reseller", params=params)
+    assert r.status_code == 200 and r.json()["memberAdded"] is True
+    [new] = [a for a in sim.state.children(1110) if a.email == "new.owner@acme.test"]
+    assert new.role == "admin" and not new.permitted_ids and not new.invited
+
+
+async def test_login_refusals(sim: Sim) -> None:
+    r = await sim.call("GET", LOGIN, "demo-org", params={"email": "sam.okafor@example.com"})
+    envelope(r, 403, "Reseller/Partner account required")
+    r = await sim.call("GET", LOGIN, "demo-reseller")
+    envelope(r, 400, "email is required")
+    r = await sim.call("GET", LOGIN, "demo-reseller", params={"email": "nobody@acme.test"})
+    envelope(r, 404, "Account not found for key: nobody@acme.test")
+    params = {"email": "x@acme.test", "externalAccountId": "no-such-id"}
+    r = await sim.call("GET", LOGIN, "demo-reseller", params=params)
+    envelope(r, 404)
+    r = await sim.call("GET", LOGIN, "demo-reseller", params={"email": "sam.okafor@example.com"})
+    assert r.status_code == 200 and r.json()["memberAdded"] is False

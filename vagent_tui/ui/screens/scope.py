@@ -47,15 +47,20 @@ from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.text import inert
 from vagent_tui.ui.widgets.account_info import account_detail, label_for, scope_info, selectable
 from vagent_tui.ui.widgets.account_tree import AccountMatches, AccountTree
+from vagent_tui.ui.widgets.members_pane import MembersPane, home_of, members_view
+from vagent_tui.ui.widgets.status import describe_error
 from vagent_tui.ui.writes import Write, Written
 from vagent_tui.words import counted
 
 if TYPE_CHECKING:
-    from vagent_tui.api.models import Envelope, Request, SettingsChange
+    from vagent_tui.api.models import Envelope, Member, Request, SettingsChange
 
 SEARCH_DEBOUNCE = 0.03
 """Seconds a key that follows another this closely waits for the next before its search
 goes out (a newer key cancels it); a key on its own searches at once."""
+
+MEMBERS_SETTLE = 0.15
+"""Seconds the highlight stays on an account before the members pane reads its members."""
 
 
 def match_count(found: Matches) -> str:
@@ -93,7 +98,9 @@ class ScopeScreen(BaseScreen):
         Binding("i", "find_external", "Ext. id", id="scope.external",
                 tooltip="Find an account by its external id (your CRM's)"),
         Binding("w", "export", "Export", id="scope.export",
-                tooltip="Write the tree (accounts, external ids, status) to a CSV file"),
+                tooltip="Write the tree (accounts, external ids, status, members) to a CSV file"),
+        Binding("m", "members", "Members", id="scope.members",
+                tooltip="Open the members of the highlighted account's organization"),
         Binding("O", "onboard", "Onboard", id="scope.onboard",
                 tooltip="Organizations, accounts and members from a CSV file: plan, apply"),
     ]  # fmt: skip
@@ -110,6 +117,8 @@ class ScopeScreen(BaseScreen):
         self._quiet: set[int] = set()
         """Accounts whose children are read again after a change: the change's line
         stays on the status line, not the count of children."""
+        self._members: dict[int, list[Member]] = {}
+        """The members of each home read for the pane, until the tree is read again."""
 
     def compose_body(self) -> Iterable[Widget]:
         yield Static(Text("Connecting…", style="italic"), id="scope-info")
@@ -121,7 +130,9 @@ class ScopeScreen(BaseScreen):
                 yield Static("", id="scope-answer")
                 yield AccountTree(self.label, id="scope-tree")
                 yield AccountMatches(id="scope-matches")
-            yield Static("", id="scope-detail")
+            with Vertical(id="scope-side"):
+                yield Static("", id="scope-detail")
+                yield MembersPane("", id="scope-members")
 
     def on_mount(self) -> None:
         self.query_one("#scope-filter", Input).cursor_blink = False
@@ -170,6 +181,7 @@ class ScopeScreen(BaseScreen):
         self._fresh = False
         self.directory = shared
         self._loaded.clear()
+        self._members.clear()
         self._answer = None
         self._pick_pending = None
         owner = self.directory.root()
@@ -257,7 +269,113 @@ class ScopeScreen(BaseScreen):
         )
         permits = account is not None and selectable(self.connection, account)
         detail = account_detail(account, path, permits)
-        self.query_one("#scope-detail", Static).update(detail, layout=False)  # a fixed pane
+        self.query_one("#scope-detail", Static).update(detail)
+        self._ask_members(account)
+
+    # ------------------------------------------------------------------ members pane
+
+    @property
+    def members_pane(self) -> MembersPane:
+        return self.query_one("#scope-members", MembersPane)
+
+    def _home(self, account: Account | None) -> int | None:
+        if account is None or account.id is None or self.directory is None:
+            return None
+        return home_of(account, self.directory.parents.get(account.id))
+
+    def _name_of(self, account_id: int) -> str | None:
+        known = self.directory.known.get(account_id) if self.directory else None
+        return known.display_name if known is not None else None
+
+    def _ask_members(self, account: Account | None) -> None:
+        """Show who can act on ``account``: from what was read, else read it (a worker:
+        the keys never wait; a cursor moving on cancels a read not yet answered)."""
+        home = self._home(account)
+        if account is None or home is None:
+            self.workers.cancel_group(self, "scope-members")
+            self.members_pane.nothing("" if account is None else "Members: no organization")
+            return
+        read = self._members.get(home)
+        if read is not None:
+            self.workers.cancel_group(self, "scope-members")
+            self._draw_members(account, home, read)
+            return
+        self.members_pane.waiting(account)
+        self._read_members(account, home)
+
+    @work(exclusive=True, group="scope-members", exit_on_error=False)
+    async def _read_members(self, account: Account, home: int) -> None:
+        await asyncio.sleep(MEMBERS_SETTLE)  # arrows held down read only where they stop
+        directory = self.directory
+        name = self._name_of(home) or f"#{home}"
+
+        def failed(exc: PlatformError) -> None:
+            if directory is self.directory and self._home(self._highlighted()) == home:
+                self.members_pane.failed(name, describe_error(exc))
+
+        target = self._members_target(account, home)
+        ok, members = await self.load(
+            lambda c: c.api.list_members(target=target), on_error=failed,
+            follows_target=False,  # the tree's accounts, whatever the target
+        )  # fmt: skip
+        if not ok or members is None or directory is not self.directory:
+            return
+        self._members[home] = members
+        now = self._highlighted()
+        if now is not None and now.id == account.id:
+            self._draw_members(account, home, members)
+
+    def on_screen_resume(self) -> None:
+        """Back on Scope: the members may have changed meanwhile (Members, a login that
+        added one), and leaving cancelled a read under way: the pane reads again."""
+        self._members.clear()
+        if self.directory is not None:
+            self._ask_members(self._highlighted())
+
+    def _members_target(self, account: Account, home: int) -> int | None:
+        """The target that asks for the members of ``home``: an agent account names
+        itself (the members of its organization answer); the key owner's own home is
+        the key's (no target), or for a key restricted to accounts (rule 5, which must
+        name one) its first permitted account; any other home names itself."""
+        if account_kind(account) == "account":
+            return account.id
+        conn = self.connection
+        if conn.owner is None or self._home(conn.owner) != home:
+            return home
+        permitted = conn.scope.permitted_account_ids if conn.scope is not None else ()
+        return permitted[0] if permitted else None
+
+    def _draw_members(self, account: Account, home: int, members: list[Member]) -> None:
+        name = self._name_of(home) or f"#{home}"
+        self.members_pane.update(members_view(account, name, members, self._name_of))
+
+    def _highlighted(self) -> Account | None:
+        """The account the detail shows: the highlighted match while filtering, else
+        the tree's cursor."""
+        if self.has_class("-filtering"):
+            return self._account_of(self.matches.highlighted_option)
+        node = self.account_tree.cursor_node
+        return node.data if node is not None else None
+
+    def action_members(self) -> None:
+        """``m``: the Members screen for the highlighted account's organization (asked
+        with the target the pane asks with)."""
+        account = self._highlighted()
+        home = self._home(account)
+        if account is None or home is None:
+            self.status.info("No account highlighted: highlight one to see its members")
+            return
+        target = self._members_target(account, home)
+        self._open_members(target, (self._name_of(target) or f"#{target}") if target else "")
+
+    @work(exclusive=True, group="scope-open-members", exit_on_error=False)
+    async def _open_members(self, target: int | None, name: str) -> None:
+        from vagent_tui.ui.screens.members import MembersScreen
+
+        client = self.connection.client
+        await self.app.run_action("app.show('members')")
+        # Switching screens is synchronous: the screen shown now is the Members screen.
+        self.app.screen.post_message(MembersScreen.ShowFor(target, name, client=client))
 
     def on_tree_node_highlighted(self, event: Tree.NodeHighlighted[Account]) -> None:
         if event.node.data is not None:  # (a cleared tree highlights a bare root)
@@ -749,8 +867,9 @@ class ScopeScreen(BaseScreen):
         prompt = PromptModal(
             "Export the tree as CSV",
             "Every account this key reaches (the whole tree is read first), with its path, "
-            "status and external ids. The file is readable by you alone (0600); an existing "
-            "file is replaced.",
+            "status and external ids, and the members of each organization, reseller and "
+            "partner (email, role, the accounts they are limited to). The file is readable "
+            "by you alone (0600); an existing file is replaced.",
             value=f"accounts-{stamp}.csv", confirm_label="Export",
             validate=lambda t: None if t.strip() else "Type a file name",
         )  # fmt: skip
@@ -774,7 +893,15 @@ class ScopeScreen(BaseScreen):
         if not ok or result is None:
             return
         short = "" if result.complete else " (the tree is larger: the walk stopped short)"
-        self.status.ok(f"{counted(result.rows, 'account')} written to {path}{short}")
+        written = f"{counted(result.rows, 'account')} and {counted(result.members, 'member')}"
+        if result.members_missing:
+            self.status.error(
+                f"{written} written to {path}{short}; the members of "
+                f"{counted(result.members_missing, 'account')} could not be read "
+                f"({inert(result.why)}) and are not in it", retry_key="w",
+            )  # fmt: skip
+            return
+        self.status.ok(f"{written} written to {path}{short}")
 
     # ------------------------------------------------------------------ external id
 

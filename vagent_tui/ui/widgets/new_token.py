@@ -1,4 +1,4 @@
-"""The one-time display of a newly created token's value.
+"""The one-time display of a newly created token's value (and of a one-time login token).
 
 The platform returns a token's value only when it is created, and the console shows it
 only here: selectable, with copy, and a warning that it will not be shown again. The
@@ -43,21 +43,34 @@ class NewTokenModal(ModalScreen[None]):
         ),
     ]
 
-    def __init__(self, value: str, *, description: str, account: str) -> None:
+    def __init__(
+        self,
+        value: str,
+        *,
+        description: str,
+        account: str,
+        title: str = "New token created",
+        warning: str = WARNING,
+        what: str = "new token",
+    ) -> None:
         super().__init__(classes="modal")
         self._value = value
         self._description = description
         self._account = account
+        self._title = title
+        self._warning = warning
+        self._what = what
+        """What the copy is, in the words the copy line says (never the value)."""
         self._copied = False
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(Text("New token created"), classes="modal-title")
+            yield Static(Text(self._title), classes="modal-title")
             yield Static(
                 safe(f"{self._description or 'no description'} · {self._account}"),
                 id="new-token-for",
             )
-            yield Static(Text("⚠ " + WARNING), id="new-token-warning")
+            yield Static(safe("⚠ " + self._warning), id="new-token-warning")
             area = TextArea(self._value, read_only=True, id="new-token-value", soft_wrap=True)
             area.cursor_blink = False
             yield area
@@ -77,7 +90,7 @@ class NewTokenModal(ModalScreen[None]):
 
     def action_copy(self) -> None:
         if self._value:
-            cast("Console", self.app).copy_text(self._value, "new token", secret=True)
+            cast("Console", self.app).copy_text(self._value, self._what, secret=True)
             self._copied = True
 
     def action_close(self) -> None:
