@@ -95,6 +95,24 @@ async def test_a_bad_value_is_refused_at_its_field_and_nothing_sent(make_app: Ma
         assert not _posts(app)
 
 
+async def test_a_huge_value_is_refused_at_its_field_and_the_console_stays(
+    make_app: MakeApp,
+) -> None:
+    """A range of a billion days, or a number of 5,000 digits, is refused where typed
+    (neither built, nor given to ``int``, which refuses past 4,300 digits)."""
+    app = make_app("tasks", account=AGENT)
+    async with app.run_test(size=(120, 40)) as pilot:
+        form = await _form(pilot)
+        await _type(pilot, form, "days", "1-99999999999999999999")
+        await _type(pilot, form, "cooldown_calls", "9" * 5000)
+        await pilot.click("#form-submit")
+        await settle(pilot)
+        assert shown(app, TaskLimitsForm) is form
+        assert "(Mon)" in _field(form, "days").error
+        assert "whole number" in _field(form, "cooldown_calls").error
+        assert not _posts(app)
+
+
 async def test_nothing_changed_sends_nothing(make_app: MakeApp) -> None:
     app = make_app("tasks", account=AGENT)
     async with app.run_test(size=(120, 40)) as pilot:

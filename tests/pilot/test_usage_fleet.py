@@ -320,6 +320,27 @@ async def test_back_asks_again_when_the_question_changed_meanwhile(make_app: Mak
         assert periods[-1] == "previous"
 
 
+async def test_esc_does_not_undo_an_account_chosen_elsewhere_since(make_app: MakeApp) -> None:
+    """Esc goes back to the level only from the account Enter chose: once another screen
+    has acted as another account, esc changes nothing."""
+    app = _app(make_app)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, rounds=200)
+        screen = _screen(app)
+        await pilot.press("enter")
+        await settle(pilot, rounds=100)
+        chosen = app.connection.target_id
+        assert chosen is not None and not screen.fleet_mode
+        other = next(a for a in (1111, 1112, 1113) if a != chosen)
+        await app.select_target(other).wait()  # as Scope's Enter would
+        await settle(pilot, rounds=100)
+        await pilot.press("escape")
+        await settle(pilot, rounds=100)
+        assert app.connection.target_id == other
+        assert not screen.fleet_mode
+        assert screen.check_action("back", ()) is False
+
+
 async def test_enter_waits_for_the_run_and_esc_is_no_key_at_the_level(make_app: MakeApp) -> None:
     app = _app(make_app)
     async with app.run_test(size=(120, 40)) as pilot:

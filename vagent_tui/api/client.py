@@ -464,10 +464,12 @@ class PlatformClient(ProvisioningApi, OutboundApi, LogsApi):
             "GET", ONE_TIME_LOGIN, params=params, writes=True, journal_body=sent
         )
         token = payload.get("authToken")
-        if not isinstance(token, str) or not token.strip():
-            # Answered, yet no token: a member may have been added all the same.
+        if not isinstance(token, str) or not token.strip() or not token.strip().isprintable():
+            # Answered, yet no token (or one with control characters, which the dialog
+            # that shows it once must not pass to the terminal): a member may have been
+            # added all the same.
             error = MalformedResponse(
-                "The platform's reply holds no authToken", method="GET", url=ONE_TIME_LOGIN
+                "The platform's reply holds no usable authToken", method="GET", url=ONE_TIME_LOGIN
             )
             error.writes = True
             raise error

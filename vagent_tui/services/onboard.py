@@ -682,8 +682,9 @@ async def _there(lookups: _Lookups, p: RowPlan) -> bool:
     if row.kind == "member":
         org_id = await _org_of(lookups, p)
         members = await lookups.members(org_id)
+        ids = sorted(await _account_ids(lookups, p.body["accounts"]))
         return any(x.email.casefold() == row.email.casefold() and (x.role or "") == p.body["role"]
-                   for x in members)  # fmt: skip
+                   and sorted(x.permitted_account_ids) == ids for x in members)  # fmt: skip
     lookups.forget(row.external_id)
     found = await lookups.account(row.external_id)
     if found is None:
@@ -791,14 +792,26 @@ async def _write_row(
         if not outcome_unknown(exc):
             return AccountResult(line, "write", "failed", describe(exc))
         try:
-            if p.row.kind == "member":
-                lookups.forget_members(target)  # read the members again
+            if p.row.kind == "member":  # read the members again (an update's target is
+                # the member, its organization the plan's parent)
+                lookups.forget_members(p.parent_id if p.outcome == "update" and
+                                       p.parent_id is not None else target)  # fmt: skip
             there = await _there(lookups, p)
         except (PlatformError, LookupError):
             return AccountResult(line, "write", "unknown", describe(exc))
         why = f"{describe(exc)}; read back: {'there' if there else 'not there'}"
+        if there:
+            _created(lookups, p)
         return AccountResult(line, "write", "written" if there else "unknown", why)
+    _created(lookups, p)
     return AccountResult(line, "write", "written", message)
+
+
+def _created(lookups: _Lookups, p: RowPlan) -> None:
+    """A row is on the platform now: what was read of its external id before (a 404,
+    kept for the rows under it) is read again when they ask."""
+    if p.row.kind != "member" and p.row.external_id:
+        lookups.forget(p.row.external_id)
 
 
 def results_csv(plan: OnboardPlan, log: RolloutLog | None) -> str:

@@ -91,3 +91,15 @@ async def test_journaled_as_a_change_without_the_token(make_client: MakeClient) 
     assert exchange.is_change and exchange.writes
     assert exchange.body == {"email": "a@b.test", "externalAccountId": "crm-1"}
     assert TOKEN_VALUE not in repr(exchange)
+
+
+@pytest.mark.parametrize("planted", ["ott\x1b]52;c;aGk=\x07", "ott\x9b2J", "ott\u202etoken", ""])
+async def test_a_token_with_control_characters_is_refused(
+    make_client: MakeClient, planted: str
+) -> None:
+    """The token is shown once in a text area, which would pass control characters to the
+    terminal: such a reply is malformed, and an unknown outcome (a member may be added)."""
+    client = make_client(Recorder(ok({"success": True, "authToken": planted})))
+    with pytest.raises(MalformedResponse, match="no usable authToken") as caught:
+        await client.one_time_login("a@b.test")
+    assert outcome_unknown(caught.value)

@@ -249,3 +249,41 @@ def _org_update(external: str) -> Any:
     from vagent_tui.api.models import OrganizationUpdate
 
     return OrganizationUpdate(external_account_id=external)
+
+
+async def test_a_member_update_marked_sent_that_never_landed_is_sent(tmp_path: Path) -> None:
+    """Read back, a member counts as written only with the accounts the row gives too:
+    its email and role alone are already so before the update."""
+    client = demo_client("demo-reseller")
+    text = HEADER + "member,,,#1110,,,dana.whitfield@example.com,member,#1112\n"
+    plan = await plan_of(client, text)
+    [dana] = plan.rows
+    assert dana.outcome == "update"  # 1112 1113 → 1112: only the accounts differ
+    log = log_for(plan_rows(plan), "m", tmp_path)
+    log.record(AccountResult(2, "write", "unknown", SENT))  # killed before it went out
+    log.release()
+    state = sim(client)
+    state.clear_log()
+    results = await apply_onboarding(client, plan, log_for(plan_rows(plan), "m", tmp_path))
+    assert [(r.result, "earlier run" in r.message) for r in results] == [("written", False)]
+    assert len([r for r in state.requests if r.method == "PUT"]) == 1
+    members = {m.id: m for m in await client.list_members(target=1110)}
+    assert members[1119].permitted_account_ids == [1112]
+
+
+async def test_a_resumed_organization_created_now_takes_its_accounts(tmp_path: Path) -> None:
+    """A row marked sent by a killed run but not on the platform is looked up (404), then
+    created: the accounts under it find it, not the 404 read before."""
+    client = demo_client("demo-reseller")
+    text = HEADER + (
+        "organization,crm-new-org,New Clinic,,,,,,\naccount,crm-new-acc,Desk,crm-new-org,,,,,\n"
+    )
+    plan = await plan_of(client, text)
+    log = log_for(plan_rows(plan), "r", tmp_path)
+    log.record(AccountResult(2, "write", "unknown", SENT))  # the create never went out
+    log.release()
+    results = await apply_onboarding(client, plan, log_for(plan_rows(plan), "r", tmp_path))
+    assert [(r.account_id, r.result) for r in results] == [(2, "written"), (3, "written")]
+    found = await client.account_by_external_id("crm-new-acc")
+    org = await client.account_by_external_id("crm-new-org")
+    assert found.parent_id == org.id

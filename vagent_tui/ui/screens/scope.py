@@ -47,6 +47,7 @@ from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.text import inert
 from vagent_tui.ui.widgets.account_info import account_detail, label_for, scope_info, selectable
 from vagent_tui.ui.widgets.account_tree import AccountMatches, AccountTree
+from vagent_tui.ui.widgets.details import FittedStatic
 from vagent_tui.ui.widgets.members_pane import MembersPane, home_of, members_view
 from vagent_tui.ui.widgets.status import describe_error
 from vagent_tui.ui.writes import Write, Written
@@ -131,7 +132,7 @@ class ScopeScreen(BaseScreen):
                 yield AccountTree(self.label, id="scope-tree")
                 yield AccountMatches(id="scope-matches")
             with Vertical(id="scope-side"):
-                yield Static("", id="scope-detail")
+                yield FittedStatic("", id="scope-detail")
                 yield MembersPane("", id="scope-members")
 
     def on_mount(self) -> None:
@@ -269,7 +270,7 @@ class ScopeScreen(BaseScreen):
         )
         permits = account is not None and selectable(self.connection, account)
         detail = account_detail(account, path, permits)
-        self.query_one("#scope-detail", Static).update(detail)
+        self.query_one("#scope-detail", FittedStatic).show(detail)
         self._ask_members(account)
 
     # ------------------------------------------------------------------ members pane
@@ -347,7 +348,7 @@ class ScopeScreen(BaseScreen):
 
     def _draw_members(self, account: Account, home: int, members: list[Member]) -> None:
         name = self._name_of(home) or f"#{home}"
-        self.members_pane.update(members_view(account, name, members, self._name_of))
+        self.members_pane.show(members_view(account, name, members, self._name_of))
 
     def _highlighted(self) -> Account | None:
         """The account the detail shows: the highlighted match while filtering, else

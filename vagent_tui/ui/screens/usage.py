@@ -169,8 +169,9 @@ class UsageScreen(BaseScreen):
         self._fleet = UsageFleetTable(id="usage-fleet")
         self._fleet_asked: tuple[object, int | None, UsageQuery] | None = None
         """What the table holds answers to: the client, the level, the question."""
-        self.back_to: tuple[int | None] | None = None
-        """The level whose table Enter left (its id; None: the key owner); None: none."""
+        self.back_to: tuple[int | None, int] | None = None
+        """The level whose table Enter left (its id; None: the key owner) and the account
+        Enter acted as; None: none."""
         self.plans_shown = False
         """``p``: the plans panel shows instead of the usage."""
         self._restore = False
@@ -466,7 +467,7 @@ class UsageScreen(BaseScreen):
         account_id = self.fleet.matrix.highlighted_account()
         if account_id is None:
             return
-        self.back_to = (self.connection.target_id,)
+        self.back_to = (self.connection.target_id, account_id)
         self.status.busy(f"Switching to account {account_id}")
         self._switch(account_id)
 
@@ -477,7 +478,12 @@ class UsageScreen(BaseScreen):
             return
         if self.back_to is None or self.fleet_mode:
             return
-        (level,) = self.back_to
+        level, went_to = self.back_to
+        if self.connection.target_id != went_to:
+            # another screen has acted as another account since: esc does not undo that
+            self.back_to = None
+            self.refresh_bindings()
+            return
         self._restore = True
         self.status.busy(f"Back to account {level}" if level else "Back to the key owner")
         self._switch(level)

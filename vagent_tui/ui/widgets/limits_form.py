@@ -51,6 +51,9 @@ WHOLE = {
     "cooldown_calls": "seconds", "cooldown_texts": "seconds", "daily_calls": "calls",
     "daily_texts": "texts", "daily_tasks": "tasks", "concurrency_per_run": "tasks",
 }  # fmt: skip
+WHOLE_DIGITS = 12
+"""Longer is refused at the field (past every limit the platform takes, and a pasted
+thousands of digits would make ``int`` refuse the text)."""
 
 
 def current_value(limits: dict[str, Any], name: str) -> Any:
@@ -79,9 +82,11 @@ def parse_days(text: str) -> list[int]:
     for part in text.replace(",", " ").split():
         low, dash, high = part.partition("-")
         numbers = (low, high) if dash else (low,)
-        if not all(n.isascii() and n.isdecimal() for n in numbers):
+        if not all(n.isascii() and n.isdecimal() and len(n) <= 2 for n in numbers):
             raise ValueError("days 1 (Mon) to 7 (Sun): 1-5, 1,3,5")
         first, last = int(low), int(high) if dash else int(low)
+        if not (0 <= first <= 7 and 0 <= last <= 7):  # checked before a range is built
+            raise ValueError(f"{part}: days 1 (Mon) to 7 (Sun)")
         if first > last:
             raise ValueError(f"{part}: the first day comes first")
         days += range(first, last + 1)
@@ -239,7 +244,7 @@ class TaskLimitsForm(FormModal):
                 except ValueError as exc:
                     errors[name] = str(exc)
             elif name in WHOLE:
-                if text.isascii() and text.isdecimal():
+                if text.isascii() and text.isdecimal() and len(text) <= WHOLE_DIGITS:
                     values[name] = int(text)
                 else:
                     errors[name] = f"a whole number of {WHOLE[name]}"

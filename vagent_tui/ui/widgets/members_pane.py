@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING
 
 from rich.console import RenderableType
 from rich.text import Text
-from textual.widgets import Static
 
 from vagent_tui.services.accounts import account_kind
 from vagent_tui.ui.palette import FAILED, OK, WARN
 from vagent_tui.ui.text import inert
+from vagent_tui.ui.widgets.details import FittedStatic
 from vagent_tui.words import counted
 
 if TYPE_CHECKING:  # the member model is built on first use, not at start-up
@@ -113,16 +113,16 @@ def _named(account_id: int, name_of: NameOf | None) -> str:
     return inert(f"{name} #{account_id}" if name else f"#{account_id}")
 
 
-class MembersPane(Static):
+class MembersPane(FittedStatic):
     """The members pane under Scope's detail: drawn by its screen, which reads for it."""
 
     def waiting(self, account: Account) -> None:
-        self.update(Text(f"Members of {inert(account.display_name)}: reading…", style="dim"))
+        self.show(Text(f"Members of {inert(account.display_name)}: reading…", style="dim"))
 
     def nothing(self, why: str) -> None:
-        self.update(Text(why, style="dim"))
+        self.show(Text(why, style="dim"))
 
     def failed(self, home_name: str, message: str) -> None:
         text = Text(f"Members of {inert(home_name)}: ", style="dim")
         text.append(inert(message), style=FAILED)
-        self.update(text)
+        self.show(text)
