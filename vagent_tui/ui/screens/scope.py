@@ -47,7 +47,7 @@ from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.text import inert
 from vagent_tui.ui.widgets.account_info import account_detail, label_for, scope_info, selectable
 from vagent_tui.ui.widgets.account_tree import AccountMatches, AccountTree
-from vagent_tui.ui.widgets.details import FittedStatic
+from vagent_tui.ui.widgets.fitted import FittedStatic
 from vagent_tui.ui.widgets.members_pane import MembersPane, home_of, members_view
 from vagent_tui.ui.widgets.status import describe_error
 from vagent_tui.ui.writes import Write, Written

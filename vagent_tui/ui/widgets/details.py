@@ -13,8 +13,6 @@ from collections import Counter
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
-from textual.visual import VisualType
-from textual.widgets import Static
 
 from vagent_tui.api.models import FunctionDescriptor, Voice
 from vagent_tui.services.agents import Finding
@@ -24,27 +22,6 @@ from vagent_tui.ui.text import safe, safe_value
 from vagent_tui.words import counted
 
 Field = tuple[str, Text | str]
-
-
-class FittedStatic(Static):
-    """A pane whose new text lays the screen out again only when it needs another height.
-
-    ``Static.update`` lays out the whole screen each time; a pane redrawn on every
-    highlight (Scope's detail, its members) mostly keeps its height, and on Scope's
-    filter that layout cost more than the rest of a key.
-    """
-
-    fitted_height: int | None = None
-    """The content's height as last shown (None: not shown yet)."""
-
-    def show(self, content: VisualType) -> None:
-        self.update(content, layout=False)
-        self.clear_cached_dimensions()
-        width = self.content_size.width
-        height = self.get_content_height(self.size, self.app.size, width) if width else None
-        if height is None or height != self.fitted_height:
-            self.refresh(layout=True)
-        self.fitted_height = height
 
 
 def field_grid(fields: list[Field], *, pairs: list[Field] | None = None) -> RenderableType:

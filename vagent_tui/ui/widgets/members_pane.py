@@ -20,7 +20,7 @@ from rich.text import Text
 from vagent_tui.services.accounts import account_kind
 from vagent_tui.ui.palette import FAILED, OK, WARN
 from vagent_tui.ui.text import inert
-from vagent_tui.ui.widgets.details import FittedStatic
+from vagent_tui.ui.widgets.fitted import FittedStatic
 from vagent_tui.words import counted
 
 if TYPE_CHECKING:  # the member model is built on first use, not at start-up
