@@ -18,6 +18,7 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
+from pydantic_core import to_json
 from starlette.datastructures import FormData, QueryParams
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -135,6 +136,16 @@ LEVEL_PARAMS = ("targetPartnerId", "targetResellerId", "targetOrganizationId")
 restricted member's upfront check would refuse it for want of ``targetAccountId``)."""
 
 
+class _Json(JSONResponse):
+    """A JSON reply rendered by pydantic-core: the same bytes as Starlette's (compact,
+    UTF-8, keys in order) at a fraction of the CPU. The simulator shares the machine
+    with the console in the benches, where its encoding of 70-field configurations took
+    a tenth of its time."""
+
+    def render(self, content: Any) -> bytes:
+        return to_json(content)
+
+
 def wrap(handler: Handler, *, acts: bool = True) -> Callable[[Request], Awaitable[Response]]:
     async def run(request: Request) -> Response:
         state: SimState = request.app.state.sim
@@ -187,7 +198,7 @@ def wrap(handler: Handler, *, acts: bool = True) -> Callable[[Request], Awaitabl
         record(state, request, ctx.body_log, status)
         if fault is not None and status < 400:
             return sim_faults.after(fault, status, body)
-        return JSONResponse(body, status_code=status)
+        return _Json(body, status_code=status)
 
     run.__name__ = handler.__name__
     return run
