@@ -32,6 +32,8 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal, TypeVar
 
+from pydantic_core import from_json, to_json
+
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.services.accounts import NamedAccount
 from vagent_tui.services.changes import ENTRY_FIELDS, Change, FunctionSwitch
@@ -63,9 +65,30 @@ class AccountPlan:
     """One line per difference: ``agentVoice: "a" → "b"``."""
     reasons: tuple[str, ...] = ()
     """Why refused, or the platform's message when unreadable."""
-    base: dict[str, Any] | None = None
-    """The configuration planned against (staging, or live when staging was empty)."""
+    packed_base: bytes | dict[str, Any] | None = field(default=None, repr=False)
+    """`base`, kept as compact JSON (`pack`): a plan holds one configuration per account
+    changed, and as a tree of dicts and lists each was hundreds of objects that every
+    collection of the garbage collector scanned again while the plan grew (at 10,000
+    accounts, a fifth of the plan's CPU). A configuration JSON cannot spell stays as is."""
     notes: tuple[str, ...] = ()
+
+    @property
+    def base(self) -> dict[str, Any] | None:
+        """The configuration planned against (staging, or live when staging was empty),
+        decoded anew on each call: take it once per use."""
+        packed = self.packed_base
+        if packed is None or isinstance(packed, dict):
+            return packed
+        base: dict[str, Any] = from_json(packed)
+        return base
+
+
+def pack(config: Mapping[str, Any]) -> bytes | dict[str, Any]:
+    """``config`` as `AccountPlan.packed_base` keeps it."""
+    try:
+        return to_json(config)
+    except ValueError:  # text JSON cannot carry (a lone surrogate): kept as it is
+        return dict(config)
 
 
 def change_lines(diffs: Iterable[FieldDiff]) -> tuple[str, ...]:
@@ -128,7 +151,7 @@ async def plan_account(
                       "the rollout's publish leaves this account out",)  # fmt: skip
     return AccountPlan(
         account_id, name, outcome, body=plan.body, changes=change_lines(plan.diffs),
-        base=dict(context.base) if outcome == "change" else None, notes=notes,
+        packed_base=pack(context.base) if outcome == "change" else None, notes=notes,
     )  # fmt: skip
 
 
@@ -177,7 +200,7 @@ class RolloutPlan:
             "origin": self.origin,
             "chosen": self.chosen,
             "left_out": self.left_out,
-            "accounts": [asdict(p) for p in self.accounts],
+            "accounts": [_account_data(p) for p in self.accounts],
         }
 
     @classmethod
@@ -297,6 +320,13 @@ def body_problem(change: Change, body: Mapping[str, Any], base: Mapping[str, Any
     return None
 
 
+def _account_data(p: AccountPlan) -> dict[str, Any]:
+    data = asdict(p)
+    del data["packed_base"]
+    data["base"] = p.base
+    return data
+
+
 def _account_plan(raw: Any, change: Change) -> AccountPlan:
     if not isinstance(raw, dict):
         raise PlanFileError("an account entry is not an object")
@@ -320,7 +350,8 @@ def _account_plan(raw: Any, change: Change) -> AccountPlan:
         raise PlanFileError(f"account {account_id}: a write for an account that needs none")
     return AccountPlan(
         account_id, _text(raw.get("name", "")), outcome, body=body, changes=changes,
-        reasons=_lines(raw, "reasons"), base=base, notes=_lines(raw, "notes"),
+        reasons=_lines(raw, "reasons"), packed_base=None if base is None else pack(base),
+        notes=_lines(raw, "notes"),
     )  # fmt: skip
 
 

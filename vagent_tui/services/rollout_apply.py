@@ -220,9 +220,9 @@ async def apply_rollout(
     return results
 
 
-def _holds(config: Mapping[str, Any] | None, p: AccountPlan) -> bool:
-    """Whether ``config`` is what the plan's write makes of its base."""
-    return not diff_configs({**(p.base or {}), **p.body}, config or {})
+def _holds(config: Mapping[str, Any] | None, p: AccountPlan, base: Mapping[str, Any]) -> bool:
+    """Whether ``config`` is what the plan's write makes of its ``base`` (``p.base``)."""
+    return not diff_configs({**base, **p.body}, config or {})
 
 
 async def _write_one(client: PlatformClient, p: AccountPlan) -> AccountResult:
@@ -230,9 +230,10 @@ async def _write_one(client: PlatformClient, p: AccountPlan) -> AccountResult:
         now = await read_again(client, lambda: _base_now(client, p.account_id))
     except PlatformError as exc:
         return AccountResult(p.account_id, "write", "failed", describe(exc))
-    if _holds(now, p):
+    base = p.base or {}
+    if _holds(now, p, base):
         return AccountResult(p.account_id, "write", "written", "found written (an earlier run)")
-    if diff_configs(p.base or {}, now or {}):
+    if diff_configs(base, now or {}):
         return AccountResult(p.account_id, "write", "changed-meanwhile",
                              "staging changed since the plan: plan it again")  # fmt: skip
     try:
@@ -307,11 +308,12 @@ async def _publish_one(client: PlatformClient, p: AccountPlan) -> AccountResult:
         staging, live = await read_again(client, slots)
     except PlatformError as exc:
         return AccountResult(account_id, "publish", "failed", describe(exc))
+    base = p.base or {}
     if staging is None:
-        if _holds(live, p):  # an earlier run published it and was cut off before recording
+        if _holds(live, p, base):  # an earlier run published it and was cut off before recording
             return AccountResult(account_id, "publish", "published", "found published")
         return AccountResult(account_id, "publish", "nothing", "staging is empty")
-    if not _holds(staging, p):
+    if not _holds(staging, p, base):
         why = "staging changed since the rollout wrote it: not published"
         return AccountResult(account_id, "publish", "changed-meanwhile", why)
     others = other_edits(live, staging, p.body)
