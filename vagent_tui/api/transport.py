@@ -32,8 +32,9 @@ from asyncio import timeout as _deadline
 from collections.abc import Callable, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Self, TypeVar
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import quote_plus, urlsplit
 
 import httpx
 from pydantic import ValidationError
@@ -207,6 +208,12 @@ def default_transport() -> httpx.AsyncBaseTransport | None:
     return AiohttpTransport(limits=httpx.Limits(max_connections=200, keepalive_expiry=30.0))
 
 
+@lru_cache(maxsize=256)
+def _quoted_name(name: str) -> str:
+    """A query parameter's name as ``urlencode`` spells it (the names are few)."""
+    return quote_plus(name)
+
+
 class ApiTransport:
     """One `httpx.AsyncClient` to the platform's ``/api/v2``; endpoints live in subclasses."""
 
@@ -229,6 +236,7 @@ class ApiTransport:
         self.timeout = timeout
         self.total_timeout = total_timeout if total_timeout is not None else 2 * timeout
         self._token = token
+        self._quoted_token = quote_plus(token)
         self.get_retries = get_retries
         self.backoff = backoff
         self.max_retry_after = max_retry_after
@@ -587,10 +595,19 @@ class ApiTransport:
         """
         if "?" in url or "#" in url or not url.startswith("/"):
             return None
-        for value in query.values():
-            if type(value) is not str and type(value) is not int:
+        parts: list[str] = []
+        for key, value in query.items():
+            kind = type(value)
+            if kind is int:  # digits and "-": nothing to quote
+                text = str(value)
+            elif kind is str:
+                # The token is in every query: quoted once (urlencode took a third of a
+                # request's own CPU, quoting it again and again).
+                text = self._quoted_token if value is self._token else quote_plus(value)
+            else:
                 return None
-        return f"{self.base_url}{url}?{urlencode(query)}"
+            parts.append(f"{_quoted_name(key)}={text}")
+        return f"{self.base_url}{url}?{'&'.join(parts)}"
 
     def backoff_delay(self, attempt: int, response: Reply | None = None) -> float:
         """Seconds to wait before asking again after attempt ``attempt`` (0-based) failed.
