@@ -169,14 +169,19 @@ class PlatformClient(ProvisioningApi, OutboundApi, LogsApi):
         return await self.get(path, parse, target=target)
 
     async def get_slot(
-        self, slot: Literal["staging", "default"], *, target: int | None = None
+        self,
+        slot: Literal["staging", "default"],
+        *,
+        target: int | None = None,
+        checked: bool = True,
     ) -> dict[str, Any] | None:
         """A slot (``staging``, or ``default``: live) as the platform spelt it, what
         ``get_staging(...).wire()`` gives, without building the model when the reply
         needs nothing of it (`vagent_tui.api.as_sent`); None when the slot is empty.
 
         Checked like the model inside the retry policy: a reply the model refuses is
-        asked again.
+        asked again. Not ``checked``: any JSON object is taken as it came (for a caller
+        that checks it itself, `slot_as_sent`, or only compares it).
         """
         path = f"/agentEventRules/{slot}"
 
@@ -184,10 +189,20 @@ class PlatformClient(ProvisioningApi, OutboundApi, LogsApi):
             campaign = payload.get("campaign")
             if campaign is None:
                 return None
-            config: dict[str, Any] = self._as_sent(m.AgentConfig, campaign, url=path)
-            return config
+            if not checked and type(campaign) is dict:
+                return campaign
+            return self.slot_as_sent(campaign, path)
 
         return await self.get(path, parse, target=target)
+
+    def slot_as_sent(self, campaign: Any, path: str = "/agentEventRules") -> dict[str, Any]:
+        """A slot's configuration as a checked `get_slot` gives it.
+
+        Raises:
+            MalformedResponse: the model refuses it.
+        """
+        config: dict[str, Any] = self._as_sent(m.AgentConfig, campaign, url=path)
+        return config
 
     async def get_agent(
         self, agent_config_id: str, *, target: int | None = None

@@ -132,7 +132,9 @@ async def plan_account(
     try:
         # A read that fails on a flaky link is asked again: one account out of hundreds
         # must not be left out of the plan for a dropped reply.
-        context = await read_again(client, lambda: context_for(client, account_id, change))
+        context = await read_again(
+            client, lambda: context_for(client, account_id, change, lean=True)
+        )
     except Exception as exc:  # one account's failure is its outcome
         return AccountPlan(account_id, name, "unreadable", reasons=(describe(exc),))
     if keep is not None and not keep(context.base):

@@ -156,11 +156,14 @@ class RolloutLog:
 
 
 async def _base_now(client: PlatformClient, account_id: int) -> dict[str, Any] | None:
-    """Staging, or live when staging is empty: both asked at once (one round trip)."""
+    """Staging, or live when staging is empty: both asked at once (one round trip), and
+    only the one returned checked against the model (`PlatformClient.slot_as_sent`)."""
     staging, live = await asyncio.gather(
-        client.get_slot("staging", target=account_id), client.get_slot("default", target=account_id)
+        client.get_slot("staging", target=account_id, checked=False),
+        client.get_slot("default", target=account_id, checked=False),
     )
-    return staging if staging is not None else live
+    base = staging if staging is not None else live
+    return None if base is None else client.slot_as_sent(base)
 
 
 def _settle(

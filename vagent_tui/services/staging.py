@@ -47,12 +47,24 @@ class AgentContext:
 
 
 async def read_context(
-    client: PlatformClient, target: int | None, *, voices: bool = False, functions: bool = False
+    client: PlatformClient,
+    target: int | None,
+    *,
+    voices: bool = False,
+    functions: bool = False,
+    lean: bool = False,
 ) -> AgentContext:
-    """Staging and live (and the voices or functions lists when asked), in parallel."""
+    """Staging and live (and the voices or functions lists when asked), in parallel.
+
+    ``lean``: live is checked against the model only when it is the base (staging
+    empty) or staging needed the model; otherwise it is left as sent, for a caller that
+    only compares it with staging (`plan_account`'s note on other unpublished changes:
+    from a platform that spells both slots alike, the same as the model's). Checking a
+    configuration was the largest part of a rollout plan's own CPU per account.
+    """
     reads: list[Awaitable[Any]] = [
-        client.get_slot("staging", target=target),
-        client.get_slot("default", target=target),
+        client.get_slot("staging", target=target, checked=not lean),
+        client.get_slot("default", target=target, checked=not lean),
     ]
     # Only the reads the change needs: a rollout plan makes this call per account.
     if voices:
@@ -60,17 +72,24 @@ async def read_context(
     if functions and target is not None:
         reads.append(client.list_functions(target))
     staging, live, *lists = await asyncio.gather(*reads)
+    if lean:
+        sent = staging
+        staging = None if sent is None else client.slot_as_sent(sent)
+        if live is not None and (staging is None or staging is not sent):
+            live = client.slot_as_sent(live)
     voice_list = lists.pop(0) if voices else None
     function_list = lists.pop(0) if lists else None
     return AgentContext(staging, live, voice_list, function_list)
 
 
-async def context_for(client: PlatformClient, target: int | None, change: Change) -> AgentContext:
-    """What ``change`` needs to be planned for ``target``."""
+async def context_for(
+    client: PlatformClient, target: int | None, change: Change, *, lean: bool = False
+) -> AgentContext:
+    """What ``change`` needs to be planned for ``target`` (``lean``: as `read_context`)."""
     voice_bound = any(name in VOICE_BOUND for name, _ in change.settings)
     return await read_context(
         client, target, voices=change.voice is not None or voice_bound,
-        functions=bool(change.functions),
+        functions=bool(change.functions), lean=lean,
     )  # fmt: skip
 
 
