@@ -21,8 +21,6 @@ journal.
 from __future__ import annotations
 
 import asyncio
-import time
-from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 from typing import ClassVar
@@ -55,8 +53,8 @@ from vagent_tui.ui.dialogs import PromptModal, ReviewModal, TextModal
 from vagent_tui.ui.failures import WRITE_GROUP_PREFIX
 from vagent_tui.ui.palette import ACCENT, FAILED, OK, WARN
 from vagent_tui.ui.safety import WRITES, Key
-from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.screens.rollout_runs import first_error, origin_of, rollout_concurrency
+from vagent_tui.ui.screens.run_progress import RunProgress
 from vagent_tui.ui.text import inert
 from vagent_tui.ui.widgets.fleet_export import export_csv
 from vagent_tui.ui.widgets.status import describe_error
@@ -64,7 +62,6 @@ from vagent_tui.ui.widgets.tables import RecordTable
 from vagent_tui.words import counted
 
 APPLY_GROUP = WRITE_GROUP_PREFIX + "onboard"
-FLUSH_SECONDS = 0.1
 REVIEW_LINES = 30
 MAX_DETAIL = 160
 SHOWN = ("all", "writes", "trouble", "refused")
@@ -76,8 +73,6 @@ SHOWN_LABEL = {
 OUTCOME_STYLE = {"create": ACCENT, "update": ACCENT, "already": "dim", "refused": WARN,
                  "unknown-parent": WARN, "unreadable": FAILED}  # fmt: skip
 RESULT_STYLE = {"written": OK, "failed": FAILED, "unknown": WARN}
-_clock = time.monotonic
-"""Measures a run (tests pin it for stable snapshots)."""
 
 
 def _cut(text: str) -> str:
@@ -85,7 +80,7 @@ def _cut(text: str) -> str:
     return text if len(text) <= MAX_DETAIL else text[: MAX_DETAIL - 1] + "…"
 
 
-class OnboardScreen(BaseScreen):
+class OnboardScreen(RunProgress):
     """Plan and apply a spreadsheet of organizations, accounts and members."""
 
     TITLE = "Onboard"
@@ -105,6 +100,8 @@ class OnboardScreen(BaseScreen):
         Binding("w", "export", "Export", id="onboard.export",
                 tooltip="The rows, their plan and results as CSV"),
     ]  # fmt: skip
+    PLAN_GROUP = "onboard-plan"
+    STOPPING = "Stopping: the rows under way finish and are recorded"
 
     def __init__(self) -> None:
         super().__init__()
@@ -112,14 +109,7 @@ class OnboardScreen(BaseScreen):
         self.plan: OnboardPlan | None = None
         self.results_log: RolloutLog | None = None
         self.shown = "all"
-        self.phase = ""
         self.concurrency = rollout_concurrency()
-        self._incoming: list[RowPlan | AccountResult] = []
-        self._tally: Counter[str] = Counter()
-        self._done = 0
-        self._total = 0
-        self._started = 0.0
-        self._stopping = False
 
     def compose_body(self) -> Iterable[Widget]:
         yield Static("", id="onboard-source", markup=False)
@@ -143,8 +133,6 @@ class OnboardScreen(BaseScreen):
         return table
 
     def on_mount(self) -> None:
-        self._flusher = self.set_interval(FLUSH_SECONDS, self._flush, pause=True)
-        self.query_one(ProgressBar).display = False
         self.table.focus()
         self._describe()
 
@@ -269,49 +257,13 @@ class OnboardScreen(BaseScreen):
 
     # ------------------------------------------------------------------ progress
 
-    def _begin(self, phase: str, total: int) -> None:
-        self.phase = phase
-        self._incoming = []
-        self._tally = Counter()
-        self._done, self._total, self._started = 0, total, _clock()
-        self._stopping = False
-        bar = self.query_one(ProgressBar)
-        bar.update(total=total or None, progress=0)
-        bar.display = True
-        self.refresh_bindings()
-        self._flusher.resume()
-        self._summary()
-
-    def _end(self) -> None:
-        self._flush()
-        self._flusher.pause()
-        self.phase = ""
-        self.query_one(ProgressBar).display = False
-        self.refresh_bindings()
-        self._summary()
-
-    def _take(self, item: RowPlan | AccountResult) -> None:
-        self._incoming.append(item)
-
-    def _flush(self) -> None:
-        batch, self._incoming = self._incoming, []
-        for item in batch:
-            self._done += 1
-            if isinstance(item, RowPlan):
-                self._tally[LABELS[item.outcome]] += 1
-            else:
-                self._tally[item.result] += 1
-                self._put_result(item)
-        if batch or self.phase:
-            self.query_one(ProgressBar).update(progress=self._done)
-            self._summary()
-
-    def action_cancel(self) -> None:
-        if self.phase == "plan":
-            self.workers.cancel_group(self, "onboard-plan")
-        elif self.phase and not self._stopping:
-            self._stopping = True
-            self.status.busy("Stopping: the rows under way finish and are recorded")
+    def _reported(self, item: object) -> str:
+        """A row's plan, or its result (its row drawn again)."""
+        if isinstance(item, RowPlan):
+            return LABELS[item.outcome]
+        assert isinstance(item, AccountResult)
+        self._put_result(item)
+        return item.result
 
     # ------------------------------------------------------------------ the table
 
@@ -396,10 +348,7 @@ class OnboardScreen(BaseScreen):
     def _summary(self) -> None:
         text = ""
         if self.phase:
-            rate = self._done / max(_clock() - self._started, 0.001)
-            counts = ", ".join(f"{n:,} {k}" for k, n in sorted(self._tally.items()))
-            text = f"{self.phase}: {self._done:,}/{self._total:,} · {rate:,.0f}/s"
-            text += f" · {counts}" if counts else ""
+            text = self._run_text()
         elif self.plan is not None:
             text = f"Plan: {self.plan.summary()}"
             log = self.results_log
@@ -471,7 +420,7 @@ class OnboardScreen(BaseScreen):
             self._show()
             self._describe()
             self.vapp.agent_listings.forget()  # Fleet and Rollout list the new accounts
-        counts = ", ".join(f"{n:,} {k}" for k, n in sorted(self._tally.items())) or "nothing"
+        counts = self._counts() or "nothing"
         if problem is not None:
             self.status.error(f"{problem} ({counts}); A applies the rest, skipping what is done.")
         elif stopped:
