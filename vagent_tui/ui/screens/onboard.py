@@ -23,8 +23,9 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterable
 from pathlib import Path
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import work
 from textual.binding import Binding, BindingType
@@ -73,6 +74,28 @@ SHOWN_LABEL = {
 OUTCOME_STYLE = {"create": ACCENT, "update": ACCENT, "already": "dim", "refused": WARN,
                  "unknown-parent": WARN, "unreadable": FAILED}  # fmt: skip
 RESULT_STYLE = {"written": OK, "failed": FAILED, "unknown": WARN}
+COLUMNS = {"line": "Line", "type": "Type", "key": "Key", "name": "Name", "plan": "Plan",
+           "result": "Result", "detail": "Details"}  # fmt: skip
+NARROW_DROPS = frozenset({"name"})
+"""Left out below 100 columns, so that the details fit 80 (Enter shows the row whole)."""
+RESULT_WIDTH = 7
+"""The longest result: ``written``."""
+MIN_SHARED = 8
+"""Key and name: at least this wide, however narrow the screen."""
+MIN_DETAIL = 12
+
+
+class _Layout(NamedTuple):
+    """What the table's columns are made for."""
+
+    narrow: bool
+    width: int
+    longest: tuple[tuple[str, int], ...]
+    """(column, its longest value) of the columns sized to their values."""
+
+
+def _widest(values: Iterable[str]) -> int:
+    return max(map(cell_len, values), default=0)
 
 
 def _cut(text: str) -> str:
@@ -85,6 +108,7 @@ class OnboardScreen(RunProgress):
 
     TITLE = "Onboard"
     CSS_PATH = "onboard.tcss"
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("c", "choose", "File", id="onboard.choose",
                 tooltip="Open a CSV or JSON file of rows and plan it"),
@@ -110,6 +134,10 @@ class OnboardScreen(RunProgress):
         self.results_log: RolloutLog | None = None
         self.shown = "all"
         self.concurrency = rollout_concurrency()
+        self.columns: list[str] = []
+        """The table's columns now (keys of `COLUMNS`), as the width allows."""
+        self._columns_for: _Layout | None = None
+        self._longest_of: tuple[OnboardPlan | None, tuple[tuple[str, int], ...]] = (None, ())
 
     def compose_body(self) -> Iterable[Widget]:
         yield Static("", id="onboard-source", markup=False)
@@ -119,13 +147,7 @@ class OnboardScreen(RunProgress):
             id="onboard-table", cursor_type="row", zebra_stripes=True,
             record_key=lambda p: str(p.row.line),
         )  # fmt: skip
-        columns = (("Line", "line"), ("Type", "type"), ("Key", "key"), ("Name", "name"),
-                   ("Plan", "plan"), ("Result", "result"), ("Details", "detail"))  # fmt: skip
-        for label, key in columns:
-            # The result's column is as wide as its longest word from the start: grown by
-            # each result as it came, its width would depend on the order they came in.
-            table.add_column(label, key=key, width=7 if key == "result" else None)
-        yield table
+        yield table  # its columns follow the width (`_set_columns`)
 
     @property
     def table(self) -> RecordTable[RowPlan]:
@@ -133,8 +155,18 @@ class OnboardScreen(RunProgress):
         return table
 
     def on_mount(self) -> None:
+        self.apply_breakpoints()
+        self._set_columns(self._layout_for())
         self.table.focus()
         self._describe()
+
+    def on_resize(self) -> None:
+        # The width class and the table's width are known after this resize's layout.
+        self.call_after_refresh(self._follow_width)
+
+    def _follow_width(self) -> None:
+        if self._layout_for() != self._columns_for:
+            self._show()
 
     def on_unmount(self) -> None:
         if self.results_log is not None:
@@ -282,7 +314,7 @@ class OnboardScreen(RunProgress):
         log = self.results_log
         return log.results.get((p.row.line, "write")) if log is not None else None
 
-    def _cells(self, p: RowPlan) -> list[Text]:
+    def _cells(self, p: RowPlan) -> dict[str, Text]:
         row, result = p.row, self._result(p)
         detail = "; ".join(p.changes or p.reasons)
         if result is not None and result.result not in DONE:
@@ -290,17 +322,75 @@ class OnboardScreen(RunProgress):
         result_text = Text("")
         if result is not None:
             result_text = Text(inert(result.result), style=RESULT_STYLE.get(result.result, ""))
-        return [
-            Text(inert(row.line)), Text(_cut(row.kind)), Text(_cut(row.key)), Text(_cut(row.name)),
-            Text(LABELS[p.outcome], style=OUTCOME_STYLE[p.outcome]), result_text,
-            Text(_cut(detail)),
-        ]  # fmt: skip
+        return {
+            "line": Text(inert(row.line)), "type": Text(_cut(row.kind)),
+            "key": Text(_cut(row.key)), "name": Text(_cut(row.name)),
+            "plan": Text(LABELS[p.outcome], style=OUTCOME_STYLE[p.outcome]),
+            "result": result_text, "detail": Text(_cut(detail)),
+        }  # fmt: skip
+
+    def _row_cells(self, p: RowPlan) -> list[Text]:
+        cells = self._cells(p)
+        return [cells[name] for name in self.columns]
+
+    def _layout_for(self) -> _Layout:
+        """What the columns depend on: the width class, the table's width and the
+        longest value of each column sized to its values."""
+        width = self.table.size.width or self.size.width
+        return _Layout(self.has_class("-narrow"), width, self._longest())
+
+    def _longest(self) -> tuple[tuple[str, int], ...]:
+        """The longest value of the columns sized to their values, over every row of the
+        plan (``o`` keeps the columns where they are); worked out once per plan."""
+        plan = self.plan
+        if self._longest_of[0] is not plan:
+            rows = plan.rows if plan is not None else []
+            found = (
+                ("line", _widest(str(p.row.line) for p in rows)),
+                ("type", _widest(_cut(p.row.kind) for p in rows)),
+                ("plan", _widest(LABELS[p.outcome] for p in rows)),
+                ("key", _widest(_cut(p.row.key) for p in rows)),
+                ("name", _widest(_cut(p.row.name) for p in rows)),
+            )
+            self._longest_of = (plan, found)
+        return self._longest_of[1]
+
+    def _set_columns(self, layout: _Layout) -> None:
+        """The columns for ``layout``: line, type and plan as wide as their longest
+        value, the result as its longest word, key and name as their longest up to a
+        share of what is left, the details the rest; narrow, without the name (Enter
+        shows the row whole). The caller shows the rows again."""
+        self._columns_for = layout
+        longest = dict(layout.longest)
+        names = [c for c in COLUMNS if not (layout.narrow and c in NARROW_DROPS)]
+        sizes = {c: max(len(COLUMNS[c]), longest.get(c, 0)) for c in ("line", "type", "plan")}
+        # The result's column is as wide as its longest word from the start: grown by each
+        # result as it came, its width would depend on the order they came in.
+        sizes["result"] = RESULT_WIDTH
+        room = layout.width - 2 * len(names) - 2 - sum(sizes.values())  # padding, scrollbar
+        shared = [c for c in ("key", "name") if c in names]
+        share = max(MIN_SHARED, room // (len(shared) + 1))
+        for column in shared:
+            sizes[column] = max(len(COLUMNS[column]), min(longest.get(column, 0), share))
+        sizes["detail"] = max(MIN_DETAIL, room - sum(sizes[c] for c in shared))
+        self.columns = names
+        table = self.table
+        table.clear(columns=True)
+        for name in names:
+            table.add_column(COLUMNS[name], key=name, width=sizes[name])
 
     def _show(self) -> None:
-        if self.plan is None:
-            self.table.clear()
-            return
-        self.table.show([p for p in self.plan.rows if self._keeps(p)], self._cells)
+        table = self.table
+        keep = table.highlighted_record
+        with self.app.batch_update():
+            layout = self._layout_for()
+            if layout != self._columns_for:
+                self._set_columns(layout)
+            if self.plan is None:
+                table.clear()
+                return
+            rows = [p for p in self.plan.rows if self._keeps(p)]
+            table.show(rows, self._row_cells, keep=str(keep.row.line) if keep else None)
 
     def _put_result(self, result: AccountResult) -> None:
         p = self.table.record(str(result.account_id))
@@ -308,8 +398,9 @@ class OnboardScreen(RunProgress):
             return
         cells = self._cells(p)
         key = str(result.account_id)
-        self.table.update_cell(key, "result", cells[5])
-        self.table.update_cell(key, "detail", cells[6])
+        for name in ("result", "detail"):
+            if name in self.columns:
+                self.table.update_cell(key, name, cells[name])
 
     def action_shown(self) -> None:
         self.shown = SHOWN[(SHOWN.index(self.shown) + 1) % len(SHOWN)]
@@ -329,7 +420,8 @@ class OnboardScreen(RunProgress):
             lines.append(
                 f"result: {result.result}{': ' + result.message if result.message else ''}"
             )
-        title = f"Line {p.row.line}: {p.row.kind} {p.row.key} · {LABELS[p.outcome]}"
+        named = f" “{p.row.name}”" if p.row.name else ""  # narrow, the table has no Name
+        title = f"Line {p.row.line}: {p.row.kind} {p.row.key}{named} · {LABELS[p.outcome]}"
         self.app.push_screen(TextModal(inert(title, limit=120), "\n".join(lines) or "Nothing more"))
 
     # ------------------------------------------------------------------ header lines
