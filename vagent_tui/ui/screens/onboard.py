@@ -512,6 +512,8 @@ class OnboardScreen(RunProgress):
             self._show()
             self._describe()
             self.vapp.agent_listings.forget()  # Fleet and Rollout list the new accounts
+            if self._done:  # a row was sent (or found written by a lost run): Scope reads again
+                self.vapp.tree_changed_signal.publish(None)
         counts = self._counts() or "nothing"
         if problem is not None:
             self.status.error(f"{problem} ({counts}); A applies the rest, skipping what is done.")
@@ -520,7 +522,7 @@ class OnboardScreen(RunProgress):
         else:
             trouble = sum(n for k, n in self._tally.items() if k not in DONE)
             more = " · o shows the rows with trouble; A tries them again" if trouble else ""
-            self.status.ok(f"Applied: {counts}{more} · r on Scope shows the new accounts")
+            self.status.ok(f"Applied: {counts}{more}")
         self.notify_if_away(f"Onboarding: {counts}")
 
     # ------------------------------------------------------------------ export
