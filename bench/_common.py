@@ -1,4 +1,4 @@
-"""Helpers shared by the benches: a loopback simulator in a subprocess, medians."""
+"""Helpers shared by the benches: a loopback simulator in a subprocess, a console in tmux."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import httpx
@@ -79,3 +79,68 @@ def loopback_sim(
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             proc.kill()
+
+
+# ------------------------------------------------------------------ a console in tmux
+
+CONSOLE = str(Path(sys.executable).with_name("vagent-tui"))
+"""The console's command, beside this Python (the venv's)."""
+
+
+def tmux(*args: str) -> str:
+    done = subprocess.run(["tmux", *args], capture_output=True, text=True, check=False)
+    return done.stdout
+
+
+class TmuxConsole:
+    """A console in a tmux session of 120x40: keys in, screen text out, its CPU time.
+
+    Nothing of the console is imported: the screen is read as text, as a user would.
+    """
+
+    def __init__(self, base: str, name: str, *, token: str, screen: str) -> None:
+        self.name = name
+        command = f"{CONSOLE} --base-url {base} --token {token} --screen {screen}"
+        # tmux starts the command with its server's environment: the checkout's code
+        # is passed on by name (`ROOT`), not inherited.
+        tmux("new-session", "-d", "-s", name, "-x", "120", "-y", "40",
+             "-e", f"PYTHONPATH={ROOT}", command)  # fmt: skip
+        self.pid = int(tmux("display", "-p", "-t", name, "#{pane_pid}").strip())
+
+    def screen(self) -> str:
+        return tmux("capture-pane", "-p", "-t", self.name)
+
+    def send(self, text: str) -> None:
+        tmux("send-keys", "-t", self.name, "-l", text)
+
+    def cpu(self) -> float:
+        """Seconds of CPU the console used so far (user + system)."""
+        fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def quiet(self, limit: float = 20.0) -> str:
+        """Wait until the screen is unchanged for 0.3 s and the console uses no CPU; the
+        screen then."""
+        deadline = time.monotonic() + limit
+        last, since, cpu = self.screen(), time.monotonic(), self.cpu()
+        while time.monotonic() < deadline:
+            time.sleep(0.05)
+            now, used = self.screen(), self.cpu()
+            if now != last or used - cpu > 0.005:
+                last, since, cpu = now, time.monotonic(), used
+            elif time.monotonic() - since >= 0.3:
+                return last
+        raise SystemExit(f"the console did not settle: {last[-400:]}")
+
+    def wait_for(self, check: Callable[[str], bool], limit: float = 60.0) -> float:
+        """Poll the screen until ``check(screen)``; the time it took."""
+        started = time.perf_counter()
+        while True:
+            if check(self.screen()):
+                return time.perf_counter() - started
+            if time.perf_counter() - started > limit:
+                raise SystemExit(f"timed out; the screen: {self.screen()[-600:]}")
+            time.sleep(0.002)
+
+    def close(self) -> None:
+        tmux("kill-session", "-t", self.name)

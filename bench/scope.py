@@ -35,15 +35,15 @@ import random
 import re
 import shutil
 import statistics
-import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import ROOT, loopback_sim
+from _common import TmuxConsole, loopback_sim
 
 FIRST_KEY_TARGET = 1.0
 NEXT_KEY_TARGET = 0.1
@@ -52,65 +52,9 @@ SIZES = (10_000, 100_000)
 TOKEN = "demo-partner"
 CPU: list[float] = []
 """The console's CPU seconds per key (from the key to quiet), for the record."""
-CONSOLE = str(Path(sys.executable).with_name("vagent-tui"))
 
 
-def tmux(*args: str) -> str:
-    done = subprocess.run(["tmux", *args], capture_output=True, text=True, check=False)
-    return done.stdout
-
-
-class Console:
-    """A console in a tmux session: keys in, screen text out, its CPU time."""
-
-    def __init__(self, base: str, name: str) -> None:
-        self.name = name
-        command = f"{CONSOLE} --base-url {base} --token {TOKEN} --screen scope"
-        # tmux starts the command with its server's environment: the checkout's code
-        # is passed on by name (`_common.ROOT`), not inherited.
-        tmux("new-session", "-d", "-s", name, "-x", "120", "-y", "40",
-             "-e", f"PYTHONPATH={ROOT}", command)  # fmt: skip
-        self.pid = int(tmux("display", "-p", "-t", name, "#{pane_pid}").strip())
-
-    def screen(self) -> str:
-        return tmux("capture-pane", "-p", "-t", self.name)
-
-    def send(self, text: str) -> None:
-        tmux("send-keys", "-t", self.name, "-l", text)
-
-    def cpu(self) -> float:
-        """Seconds of CPU the console used so far (user + system)."""
-        fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-    def quiet(self, limit: float = 20.0) -> None:
-        """Wait until the screen is unchanged for 0.3 s and the console uses no CPU."""
-        deadline = time.monotonic() + limit
-        last, since, cpu = self.screen(), time.monotonic(), self.cpu()
-        while time.monotonic() < deadline:
-            time.sleep(0.05)
-            now, used = self.screen(), self.cpu()
-            if now != last or used - cpu > 0.005:
-                last, since, cpu = now, time.monotonic(), used
-            elif time.monotonic() - since >= 0.3:
-                return
-        raise SystemExit(f"the console did not settle: {last[-400:]}")
-
-    def wait_for(self, check: object, limit: float = 60.0) -> float:
-        """Poll the screen until ``check(screen)``; the time it took."""
-        started = time.perf_counter()
-        while True:
-            if check(self.screen()):  # type: ignore[operator]
-                return time.perf_counter() - started
-            if time.perf_counter() - started > limit:
-                raise SystemExit(f"timed out; the screen: {self.screen()[-600:]}")
-            time.sleep(0.002)
-
-    def close(self) -> None:
-        tmux("kill-session", "-t", self.name)
-
-
-def answered(text: str) -> object:
+def answered(text: str) -> Callable[[str], bool]:
     """The screen shows the answer for ``text`` (the line above it says how many match)."""
 
     def check(screen: str) -> bool:
@@ -119,7 +63,7 @@ def answered(text: str) -> object:
     return check
 
 
-def type_query(console: Console, query: str) -> list[float]:
+def type_query(console: TmuxConsole, query: str) -> list[float]:
     console.send("/")
     console.quiet()
     times = []
@@ -163,7 +107,12 @@ def main() -> None:
         for rep in range(args.reps):
             for size in SIZES if rep % 2 == 0 else tuple(reversed(SIZES)):
                 wanted = f"Fleet Agent {rng.randrange(1, size - 13):05d}"
-                console = Console(bases[size], f"scope-bench-{os.getpid()}-{rep}-{size}")
+                console = TmuxConsole(
+                    bases[size],
+                    f"scope-bench-{os.getpid()}-{rep}-{size}",
+                    token=TOKEN,
+                    screen="scope",
+                )
                 try:
                     console.wait_for(lambda s: "accounts under" in s)
                     console.quiet()

@@ -47,7 +47,6 @@ import os
 import re
 import shutil
 import statistics
-import subprocess
 import sys
 import time
 from decimal import Decimal, InvalidOperation
@@ -57,7 +56,7 @@ from typing import Any
 import aiohttp
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import ROOT, loopback_sim
+from _common import TmuxConsole, loopback_sim
 
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.scope import classify
@@ -74,7 +73,6 @@ TOKEN = "demo-partner"
 LATENCY = 0.05
 REQUESTS = 2
 """Requests per account, one after the other: the usage, then the plan."""
-CONSOLE = str(Path(sys.executable).with_name("vagent-tui"))
 
 
 async def console_side(
@@ -154,53 +152,6 @@ async def measure(
     return statistics.median(ratios), a, answers
 
 
-class Terminal:
-    """A console in a tmux session of 120x40: keys in, screen text out, its CPU time.
-
-    Nothing of the console is imported here: the screen is read as text, as a user would.
-    """
-
-    def __init__(self, base: str, name: str) -> None:
-        self.name = name
-        command = f"{CONSOLE} --base-url {base} --token {TOKEN} --screen usage"
-        # tmux starts the command with its server's environment: the checkout's code
-        # is passed on by name (`_common.ROOT`), not inherited.
-        tmux("new-session", "-d", "-s", name, "-x", "120", "-y", "40",
-             "-e", f"PYTHONPATH={ROOT}", command)  # fmt: skip
-        self.pid = int(tmux("display", "-p", "-t", name, "#{pane_pid}").strip())
-
-    def screen(self) -> str:
-        return tmux("capture-pane", "-p", "-t", self.name)
-
-    def send(self, key: str) -> None:
-        tmux("send-keys", "-t", self.name, "-l", key)
-
-    def cpu(self) -> float:
-        fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-    def quiet(self, limit: float = 30.0) -> str:
-        """Wait until the screen is unchanged for 0.3 s and the console uses no CPU."""
-        deadline = time.monotonic() + limit
-        last, since, cpu = self.screen(), time.monotonic(), self.cpu()
-        while time.monotonic() < deadline:
-            time.sleep(0.05)
-            now, used = self.screen(), self.cpu()
-            if now != last or used - cpu > 0.005:
-                last, since, cpu = now, time.monotonic(), used
-            elif time.monotonic() - since >= 0.3:
-                return last
-        raise SystemExit(f"the console did not settle: {last[-400:]}")
-
-    def close(self) -> None:
-        tmux("kill-session", "-t", self.name)
-
-
-def tmux(*args: str) -> str:
-    done = subprocess.run(["tmux", *args], capture_output=True, text=True, check=False)
-    return done.stdout
-
-
 SORTED = re.compile(r"Sorted by (.+?), (largest first|smallest first|A to Z|Z to A)")
 DOWN = ("largest first", "Z to A")
 ROW = re.compile(r"\s+(\d+\s|Total of )")
@@ -262,7 +213,7 @@ def measure_sort(size: int) -> tuple[float, float, int]:
     checked = 0
     # no latency: filling the table is not timed
     with loopback_sim("--accounts", str(size)) as base:
-        console = Terminal(base, f"b-usage-bench-{os.getpid()}")
+        console = TmuxConsole(base, f"b-usage-bench-{os.getpid()}", token=TOKEN, screen="usage")
         try:
             deadline = time.monotonic() + 900
             done = f"{size:,}/{size:,} answered"
@@ -270,7 +221,7 @@ def measure_sort(size: int) -> tuple[float, float, int]:
                 if time.monotonic() > deadline:
                     raise SystemExit(f"the table did not fill: {screen[-600:]}")
                 time.sleep(0.5)
-            screen = console.quiet()
+            screen = console.quiet(30.0)
             table = table_of(screen)
             assert table is not None, screen
             first = table[0]
@@ -290,7 +241,7 @@ def measure_sort(size: int) -> tuple[float, float, int]:
                         if frames and time.perf_counter() - started - frames[-1][0] > 0.3:
                             break
                         time.sleep(0.002)  # tmux's captures share the cores with the console
-                    screen = console.quiet()
+                    screen = console.quiet(30.0)
                     table = table_of(screen)
                     if table is None or table == before:
                         raise SystemExit(f"{key}: the table did not change: {screen[-800:]}")

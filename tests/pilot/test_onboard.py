@@ -10,6 +10,7 @@ from typing import Any
 
 from textual.app import App
 from textual.pilot import Pilot
+from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
 from tests.helpers import MakeApp, settle, sim_of, wait_for
@@ -223,3 +224,68 @@ async def test_p_reads_the_file_again(make_app: MakeApp, tmp_path: Path) -> None
         await settle(pilot)
         await wait_for(pilot, lambda: cell(app, 8, "plan") == "will create")
         assert not writes(app)
+
+
+async def test_the_columns_fit_the_width_and_follow_it(make_app: MakeApp, tmp_path: Path) -> None:
+    path = tmp_path / "customers.csv"
+    path.write_text(FILE)
+    app = make_app("onboard", token="demo-reseller")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await open_file(pilot, path)
+        table: DataTable[Any] = app.screen.query_one("#onboard-table", DataTable)
+
+        def used() -> int:
+            return sum(c.get_render_width(table) for c in table.ordered_columns)
+
+        assert [str(c.label) for c in table.ordered_columns][-2:] == ["Result", "Details"]
+        assert "Name" in [str(c.label) for c in table.ordered_columns]
+        assert used() <= table.size.width and cell(app, 5, "key") == "dana@orbit.example"
+        await pilot.press("down", "down")
+        await pilot.resize_terminal(80, 24)
+        await wait_for(pilot, lambda: table.size.width <= 80 and used() <= table.size.width)
+        labels = [str(c.label) for c in table.ordered_columns]
+        assert labels == ["Line", "Type", "Key", "Plan", "Result", "Details"]
+        assert table.row_count == 7 and cell(app, 8, "plan") == "refused"
+        assert "external_id is required" in cell(app, 8, "detail")  # cut where drawn, not here
+        assert table.cursor_row == 2  # the same row highlighted
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, TextModal))
+        assert "“Orbit Night Line”" in str(app.screen.query_one(Static).content)
+
+
+def _tree_names(scope: Screen[Any]) -> list[str]:
+    from textual.widgets import Tree
+
+    tree: Tree[Any] = scope.query_one("#scope-tree", Tree)
+    names: list[str] = []
+    todo = [tree.root]
+    while todo:
+        node = todo.pop()
+        names.append(str(node.label))
+        todo.extend(node.children)
+    return names
+
+
+async def test_scope_reads_its_tree_again_after_an_apply(make_app: MakeApp, tmp_path: Path) -> None:
+    path = tmp_path / "customers.csv"
+    path.write_text(FILE)
+    app = make_app("scope", token="demo-reseller")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        scope = app.screen
+        await wait_for(pilot, lambda: len(_tree_names(scope)) > 1)
+        assert not any("Orbit Clinic" in name for name in _tree_names(scope))
+        await pilot.press("O")
+        await settle(pilot)
+        assert isinstance(app.screen, OnboardScreen)
+        await open_file(pilot, path)
+        await pilot.press("A")
+        await wait_for(pilot, lambda: isinstance(app.screen, ReviewModal))
+        await pilot.press("y")
+        await settle(pilot)
+        await wait_for(pilot, lambda: "Applied" in status_text(app))
+        await app.run_action("app.show('scope')")  # back on Scope, no r pressed
+        await settle(pilot)
+        assert app.screen is scope
+        await wait_for(pilot, lambda: any("Orbit Clinic" in n for n in _tree_names(scope)))

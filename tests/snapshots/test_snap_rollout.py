@@ -1,7 +1,7 @@
 """Snapshots of the Rollout screen: the form with its field errors (80x24), a plan
 (120x40), and the result of an apply and a first publish wave (80x24 and 120x40).
 
-Elapsed times are pinned (``rollout_runs._clock``); the runs finish before the picture.
+Elapsed times are pinned (``run_progress._clock``); the runs finish before the picture.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ VOICE = "elevenlabs-antoni"
 
 @pytest.fixture(autouse=True)
 def _pinned_clock(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("vagent_tui.ui.screens.rollout_runs._clock", lambda: 0.0)
+    monkeypatch.setattr("vagent_tui.ui.screens.run_progress._clock", lambda: 0.0)
 
 
 async def form_with_errors(pilot: Pilot[None]) -> None:

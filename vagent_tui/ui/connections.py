@@ -108,6 +108,9 @@ class ConnectionApp(CrashReportingApp[None]):
         """The agent accounts below the key, listed once for Fleet and Rollout."""
         self.task_changed_signal: Signal[WatchedTask] = Signal(self, "task-changed")
         """Every change of a watched migration task (the migrations screen listens)."""
+        self.tree_changed_signal: Signal[None] = Signal(self, "tree-changed")
+        """Accounts were created or changed below the key by a run of many writes
+        (Onboard's apply): Scope reads its tree again, as ``r`` does."""
         self._watcher: MigrationWatcher | None = None
         self._watched_client = client
         self._applying_theme = False

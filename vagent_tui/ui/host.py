@@ -40,6 +40,11 @@ class Console(Protocol):
     def task_changed_signal(self) -> Signal[WatchedTask]: ...
 
     @property
+    def tree_changed_signal(self) -> Signal[None]:
+        """Accounts were created or changed below the key (Onboard's apply)."""
+        ...
+
+    @property
     def initial_screen(self) -> str: ...
 
     config: cfg.Config | None

@@ -21,12 +21,11 @@ journal.
 from __future__ import annotations
 
 import asyncio
-import time
-from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import work
 from textual.binding import Binding, BindingType
@@ -55,8 +54,8 @@ from vagent_tui.ui.dialogs import PromptModal, ReviewModal, TextModal
 from vagent_tui.ui.failures import WRITE_GROUP_PREFIX
 from vagent_tui.ui.palette import ACCENT, FAILED, OK, WARN
 from vagent_tui.ui.safety import WRITES, Key
-from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.screens.rollout_runs import first_error, origin_of, rollout_concurrency
+from vagent_tui.ui.screens.run_progress import RunProgress
 from vagent_tui.ui.text import inert
 from vagent_tui.ui.widgets.fleet_export import export_csv
 from vagent_tui.ui.widgets.status import describe_error
@@ -64,7 +63,6 @@ from vagent_tui.ui.widgets.tables import RecordTable
 from vagent_tui.words import counted
 
 APPLY_GROUP = WRITE_GROUP_PREFIX + "onboard"
-FLUSH_SECONDS = 0.1
 REVIEW_LINES = 30
 MAX_DETAIL = 160
 SHOWN = ("all", "writes", "trouble", "refused")
@@ -76,8 +74,28 @@ SHOWN_LABEL = {
 OUTCOME_STYLE = {"create": ACCENT, "update": ACCENT, "already": "dim", "refused": WARN,
                  "unknown-parent": WARN, "unreadable": FAILED}  # fmt: skip
 RESULT_STYLE = {"written": OK, "failed": FAILED, "unknown": WARN}
-_clock = time.monotonic
-"""Measures a run (tests pin it for stable snapshots)."""
+COLUMNS = {"line": "Line", "type": "Type", "key": "Key", "name": "Name", "plan": "Plan",
+           "result": "Result", "detail": "Details"}  # fmt: skip
+NARROW_DROPS = frozenset({"name"})
+"""Left out below 100 columns, so that the details fit 80 (Enter shows the row whole)."""
+RESULT_WIDTH = 7
+"""The longest result: ``written``."""
+MIN_SHARED = 8
+"""Key and name: at least this wide, however narrow the screen."""
+MIN_DETAIL = 12
+
+
+class _Layout(NamedTuple):
+    """What the table's columns are made for."""
+
+    narrow: bool
+    width: int
+    longest: tuple[tuple[str, int], ...]
+    """(column, its longest value) of the columns sized to their values."""
+
+
+def _widest(values: Iterable[str]) -> int:
+    return max(map(cell_len, values), default=0)
 
 
 def _cut(text: str) -> str:
@@ -85,11 +103,12 @@ def _cut(text: str) -> str:
     return text if len(text) <= MAX_DETAIL else text[: MAX_DETAIL - 1] + "…"
 
 
-class OnboardScreen(BaseScreen):
+class OnboardScreen(RunProgress):
     """Plan and apply a spreadsheet of organizations, accounts and members."""
 
     TITLE = "Onboard"
     CSS_PATH = "onboard.tcss"
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("c", "choose", "File", id="onboard.choose",
                 tooltip="Open a CSV or JSON file of rows and plan it"),
@@ -105,6 +124,8 @@ class OnboardScreen(BaseScreen):
         Binding("w", "export", "Export", id="onboard.export",
                 tooltip="The rows, their plan and results as CSV"),
     ]  # fmt: skip
+    PLAN_GROUP = "onboard-plan"
+    STOPPING = "Stopping: the rows under way finish and are recorded"
 
     def __init__(self) -> None:
         super().__init__()
@@ -112,14 +133,11 @@ class OnboardScreen(BaseScreen):
         self.plan: OnboardPlan | None = None
         self.results_log: RolloutLog | None = None
         self.shown = "all"
-        self.phase = ""
         self.concurrency = rollout_concurrency()
-        self._incoming: list[RowPlan | AccountResult] = []
-        self._tally: Counter[str] = Counter()
-        self._done = 0
-        self._total = 0
-        self._started = 0.0
-        self._stopping = False
+        self.columns: list[str] = []
+        """The table's columns now (keys of `COLUMNS`), as the width allows."""
+        self._columns_for: _Layout | None = None
+        self._longest_of: tuple[OnboardPlan | None, tuple[tuple[str, int], ...]] = (None, ())
 
     def compose_body(self) -> Iterable[Widget]:
         yield Static("", id="onboard-source", markup=False)
@@ -129,13 +147,7 @@ class OnboardScreen(BaseScreen):
             id="onboard-table", cursor_type="row", zebra_stripes=True,
             record_key=lambda p: str(p.row.line),
         )  # fmt: skip
-        columns = (("Line", "line"), ("Type", "type"), ("Key", "key"), ("Name", "name"),
-                   ("Plan", "plan"), ("Result", "result"), ("Details", "detail"))  # fmt: skip
-        for label, key in columns:
-            # The result's column is as wide as its longest word from the start: grown by
-            # each result as it came, its width would depend on the order they came in.
-            table.add_column(label, key=key, width=7 if key == "result" else None)
-        yield table
+        yield table  # its columns follow the width (`_set_columns`)
 
     @property
     def table(self) -> RecordTable[RowPlan]:
@@ -143,10 +155,18 @@ class OnboardScreen(BaseScreen):
         return table
 
     def on_mount(self) -> None:
-        self._flusher = self.set_interval(FLUSH_SECONDS, self._flush, pause=True)
-        self.query_one(ProgressBar).display = False
+        self.apply_breakpoints()
+        self._set_columns(self._layout_for())
         self.table.focus()
         self._describe()
+
+    def on_resize(self) -> None:
+        # The width class and the table's width are known after this resize's layout.
+        self.call_after_refresh(self._follow_width)
+
+    def _follow_width(self) -> None:
+        if self._layout_for() != self._columns_for:
+            self._show()
 
     def on_unmount(self) -> None:
         if self.results_log is not None:
@@ -269,49 +289,13 @@ class OnboardScreen(BaseScreen):
 
     # ------------------------------------------------------------------ progress
 
-    def _begin(self, phase: str, total: int) -> None:
-        self.phase = phase
-        self._incoming = []
-        self._tally = Counter()
-        self._done, self._total, self._started = 0, total, _clock()
-        self._stopping = False
-        bar = self.query_one(ProgressBar)
-        bar.update(total=total or None, progress=0)
-        bar.display = True
-        self.refresh_bindings()
-        self._flusher.resume()
-        self._summary()
-
-    def _end(self) -> None:
-        self._flush()
-        self._flusher.pause()
-        self.phase = ""
-        self.query_one(ProgressBar).display = False
-        self.refresh_bindings()
-        self._summary()
-
-    def _take(self, item: RowPlan | AccountResult) -> None:
-        self._incoming.append(item)
-
-    def _flush(self) -> None:
-        batch, self._incoming = self._incoming, []
-        for item in batch:
-            self._done += 1
-            if isinstance(item, RowPlan):
-                self._tally[LABELS[item.outcome]] += 1
-            else:
-                self._tally[item.result] += 1
-                self._put_result(item)
-        if batch or self.phase:
-            self.query_one(ProgressBar).update(progress=self._done)
-            self._summary()
-
-    def action_cancel(self) -> None:
-        if self.phase == "plan":
-            self.workers.cancel_group(self, "onboard-plan")
-        elif self.phase and not self._stopping:
-            self._stopping = True
-            self.status.busy("Stopping: the rows under way finish and are recorded")
+    def _reported(self, item: object) -> str:
+        """A row's plan, or its result (its row drawn again)."""
+        if isinstance(item, RowPlan):
+            return LABELS[item.outcome]
+        assert isinstance(item, AccountResult)
+        self._put_result(item)
+        return item.result
 
     # ------------------------------------------------------------------ the table
 
@@ -330,7 +314,7 @@ class OnboardScreen(BaseScreen):
         log = self.results_log
         return log.results.get((p.row.line, "write")) if log is not None else None
 
-    def _cells(self, p: RowPlan) -> list[Text]:
+    def _cells(self, p: RowPlan) -> dict[str, Text]:
         row, result = p.row, self._result(p)
         detail = "; ".join(p.changes or p.reasons)
         if result is not None and result.result not in DONE:
@@ -338,17 +322,75 @@ class OnboardScreen(BaseScreen):
         result_text = Text("")
         if result is not None:
             result_text = Text(inert(result.result), style=RESULT_STYLE.get(result.result, ""))
-        return [
-            Text(inert(row.line)), Text(_cut(row.kind)), Text(_cut(row.key)), Text(_cut(row.name)),
-            Text(LABELS[p.outcome], style=OUTCOME_STYLE[p.outcome]), result_text,
-            Text(_cut(detail)),
-        ]  # fmt: skip
+        return {
+            "line": Text(inert(row.line)), "type": Text(_cut(row.kind)),
+            "key": Text(_cut(row.key)), "name": Text(_cut(row.name)),
+            "plan": Text(LABELS[p.outcome], style=OUTCOME_STYLE[p.outcome]),
+            "result": result_text, "detail": Text(_cut(detail)),
+        }  # fmt: skip
+
+    def _row_cells(self, p: RowPlan) -> list[Text]:
+        cells = self._cells(p)
+        return [cells[name] for name in self.columns]
+
+    def _layout_for(self) -> _Layout:
+        """What the columns depend on: the width class, the table's width and the
+        longest value of each column sized to its values."""
+        width = self.table.size.width or self.size.width
+        return _Layout(self.has_class("-narrow"), width, self._longest())
+
+    def _longest(self) -> tuple[tuple[str, int], ...]:
+        """The longest value of the columns sized to their values, over every row of the
+        plan (``o`` keeps the columns where they are); worked out once per plan."""
+        plan = self.plan
+        if self._longest_of[0] is not plan:
+            rows = plan.rows if plan is not None else []
+            found = (
+                ("line", _widest(str(p.row.line) for p in rows)),
+                ("type", _widest(_cut(p.row.kind) for p in rows)),
+                ("plan", _widest(LABELS[p.outcome] for p in rows)),
+                ("key", _widest(_cut(p.row.key) for p in rows)),
+                ("name", _widest(_cut(p.row.name) for p in rows)),
+            )
+            self._longest_of = (plan, found)
+        return self._longest_of[1]
+
+    def _set_columns(self, layout: _Layout) -> None:
+        """The columns for ``layout``: line, type and plan as wide as their longest
+        value, the result as its longest word, key and name as their longest up to a
+        share of what is left, the details the rest; narrow, without the name (Enter
+        shows the row whole). The caller shows the rows again."""
+        self._columns_for = layout
+        longest = dict(layout.longest)
+        names = [c for c in COLUMNS if not (layout.narrow and c in NARROW_DROPS)]
+        sizes = {c: max(len(COLUMNS[c]), longest.get(c, 0)) for c in ("line", "type", "plan")}
+        # The result's column is as wide as its longest word from the start: grown by each
+        # result as it came, its width would depend on the order they came in.
+        sizes["result"] = RESULT_WIDTH
+        room = layout.width - 2 * len(names) - 2 - sum(sizes.values())  # padding, scrollbar
+        shared = [c for c in ("key", "name") if c in names]
+        share = max(MIN_SHARED, room // (len(shared) + 1))
+        for column in shared:
+            sizes[column] = max(len(COLUMNS[column]), min(longest.get(column, 0), share))
+        sizes["detail"] = max(MIN_DETAIL, room - sum(sizes[c] for c in shared))
+        self.columns = names
+        table = self.table
+        table.clear(columns=True)
+        for name in names:
+            table.add_column(COLUMNS[name], key=name, width=sizes[name])
 
     def _show(self) -> None:
-        if self.plan is None:
-            self.table.clear()
-            return
-        self.table.show([p for p in self.plan.rows if self._keeps(p)], self._cells)
+        table = self.table
+        keep = table.highlighted_record
+        with self.app.batch_update():
+            layout = self._layout_for()
+            if layout != self._columns_for:
+                self._set_columns(layout)
+            if self.plan is None:
+                table.clear()
+                return
+            rows = [p for p in self.plan.rows if self._keeps(p)]
+            table.show(rows, self._row_cells, keep=str(keep.row.line) if keep else None)
 
     def _put_result(self, result: AccountResult) -> None:
         p = self.table.record(str(result.account_id))
@@ -356,8 +398,9 @@ class OnboardScreen(BaseScreen):
             return
         cells = self._cells(p)
         key = str(result.account_id)
-        self.table.update_cell(key, "result", cells[5])
-        self.table.update_cell(key, "detail", cells[6])
+        for name in ("result", "detail"):
+            if name in self.columns:
+                self.table.update_cell(key, name, cells[name])
 
     def action_shown(self) -> None:
         self.shown = SHOWN[(SHOWN.index(self.shown) + 1) % len(SHOWN)]
@@ -377,7 +420,8 @@ class OnboardScreen(BaseScreen):
             lines.append(
                 f"result: {result.result}{': ' + result.message if result.message else ''}"
             )
-        title = f"Line {p.row.line}: {p.row.kind} {p.row.key} · {LABELS[p.outcome]}"
+        named = f" “{p.row.name}”" if p.row.name else ""  # narrow, the table has no Name
+        title = f"Line {p.row.line}: {p.row.kind} {p.row.key}{named} · {LABELS[p.outcome]}"
         self.app.push_screen(TextModal(inert(title, limit=120), "\n".join(lines) or "Nothing more"))
 
     # ------------------------------------------------------------------ header lines
@@ -396,10 +440,7 @@ class OnboardScreen(BaseScreen):
     def _summary(self) -> None:
         text = ""
         if self.phase:
-            rate = self._done / max(_clock() - self._started, 0.001)
-            counts = ", ".join(f"{n:,} {k}" for k, n in sorted(self._tally.items()))
-            text = f"{self.phase}: {self._done:,}/{self._total:,} · {rate:,.0f}/s"
-            text += f" · {counts}" if counts else ""
+            text = self._run_text()
         elif self.plan is not None:
             text = f"Plan: {self.plan.summary()}"
             log = self.results_log
@@ -471,7 +512,9 @@ class OnboardScreen(BaseScreen):
             self._show()
             self._describe()
             self.vapp.agent_listings.forget()  # Fleet and Rollout list the new accounts
-        counts = ", ".join(f"{n:,} {k}" for k, n in sorted(self._tally.items())) or "nothing"
+            if self._done:  # a row was sent (or found written by a lost run): Scope reads again
+                self.vapp.tree_changed_signal.publish(None)
+        counts = self._counts() or "nothing"
         if problem is not None:
             self.status.error(f"{problem} ({counts}); A applies the rest, skipping what is done.")
         elif stopped:
@@ -479,7 +522,7 @@ class OnboardScreen(BaseScreen):
         else:
             trouble = sum(n for k, n in self._tally.items() if k not in DONE)
             more = " · o shows the rows with trouble; A tries them again" if trouble else ""
-            self.status.ok(f"Applied: {counts}{more} · r on Scope shows the new accounts")
+            self.status.ok(f"Applied: {counts}{more}")
         self.notify_if_away(f"Onboarding: {counts}")
 
     # ------------------------------------------------------------------ export

@@ -4,7 +4,8 @@
 plan in force and its log, and runs what changes the platform. A review (a typed
 ``publish`` for a publish wave) comes first; the write goes through the connection the
 review was opened on, and only to accounts the key reaches. A run reports each account
-to `_take`; a timer shows the counts, the rate and the bar ten times a second. ``x``
+to `_take`; a timer shows the counts, the rate and the bar ten times a second
+(`vagent_tui.ui.screens.run_progress.RunProgress`, shared with Onboard). ``x``
 stops gently (the accounts under way finish and are recorded), a second ``x`` abandons
 them (a rerun reads their staging back). Planning uses the same progress.
 """
@@ -13,13 +14,10 @@ from __future__ import annotations
 
 import asyncio
 import os
-import time
-from collections import Counter
 from typing import Literal
 
 from rich.text import Text
 from textual import work
-from textual.widgets import ProgressBar
 
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.services.accounts import NamedAccount
@@ -34,22 +32,17 @@ from vagent_tui.services.rollout_apply import (
     save_plan,
 )
 from vagent_tui.services.session import Connection
-from vagent_tui.ui import format as fmt
 from vagent_tui.ui.dialogs import PromptModal, ReviewModal
 from vagent_tui.ui.failures import WRITE_GROUP_PREFIX
-from vagent_tui.ui.screens.base import BaseScreen
+from vagent_tui.ui.screens.run_progress import RunProgress
 from vagent_tui.ui.text import inert
 from vagent_tui.ui.widgets.rollout_table import RolloutTable
 from vagent_tui.ui.widgets.status import describe_error
 from vagent_tui.words import counted, noun_for
 
-Phase = Literal["", "plan", "write", "publish"]
-FLUSH_SECONDS = 0.1
 REVIEW_LINES = 30
 """Accounts listed by name in a review; the rest are counted."""
 APPLY_GROUP = WRITE_GROUP_PREFIX + "rollout"
-_clock = time.monotonic
-"""Measures a run (tests pin it for stable snapshots)."""
 
 
 def rollout_concurrency() -> int:
@@ -66,8 +59,12 @@ def origin_of(connection: Connection) -> str:
     return f"{host} · key of account {owner}"
 
 
-class RolloutRuns(BaseScreen):
+class RolloutRuns(RunProgress):
     """The plan in force, its log, and the runs that write and publish it."""
+
+    PLAN_GROUP = "rollout-plan"
+    ABANDON_GROUP = APPLY_GROUP
+    STOPPING = "Stopping: the accounts under way finish and are recorded (x again abandons them)"
 
     def __init__(self) -> None:
         super().__init__()
@@ -76,25 +73,13 @@ class RolloutRuns(BaseScreen):
         """The connection the accounts were listed with."""
         self.plan: RolloutPlan | None = None
         self.results_log: RolloutLog | None = None
-        self.phase: Phase = ""
         self.concurrency = rollout_concurrency()
-        self._incoming: list[AccountPlan | AccountResult | None] = []
-        self._tally: Counter[str] = Counter()
-        self._done = 0
-        self._total = 0
-        self._started = 0.0
-        self._stopping = False
-        """``x`` during a write or publish: no account is started, those under way end."""
         self._stale = False
         """The connection changed during a run: the accounts are listed again after it."""
 
     @property
     def table(self) -> RolloutTable:
         return self.query_one("#rollout-table", RolloutTable)
-
-    def on_mount(self) -> None:
-        self._flusher = self.set_interval(FLUSH_SECONDS, self._flush, pause=True)
-        self.query_one(ProgressBar).display = False
 
     def on_unmount(self) -> None:
         if self.results_log is not None:
@@ -108,95 +93,28 @@ class RolloutRuns(BaseScreen):
         """Write the header lines again (the change, the counts)."""
         raise NotImplementedError
 
-    def _summary(self) -> None:
-        """Write the counts line again (the run's progress while one is under way)."""
-        raise NotImplementedError
-
-    def _run_text(self) -> str:
-        """The progress line of the run under way."""
-        rate = self._done / max(_clock() - self._started, 0.001)
-        counts = ", ".join(f"{n:,} {k}" for k, n in sorted(self._tally.items()))
-        text = f"{self.phase}: {self._done:,}/{self._total:,} · {rate:,.0f}/s"
-        return text + (f" · {counts}" if counts else "")
-
-    # ------------------------------------------------------------------ progress
-
-    def _begin(self, phase: Phase, total: int) -> None:
-        self.phase = phase
-        self._incoming = []
-        self._tally = Counter()
-        self._done = 0
-        self._total = total
-        self._started = _clock()
-        self._stopping = False
-        bar = self.query_one(ProgressBar)
-        bar.update(total=total or None, progress=0)
-        bar.display = True
-        self._summary()
-        self.refresh_bindings()
-        self._flusher.resume()
-
     def _end(self) -> None:
-        self._flush()
-        self._flusher.pause()
-        self.phase = ""
+        super()._end()
         if self._stale:  # the connection changed during the run
             self._stale = False
             self.listed_with = None
             self.call_after_refresh(self.action_reload)
-        self.query_one(ProgressBar).display = False
-        self.refresh_bindings()
-        self._summary()
 
-    def _elapsed(self) -> str:
-        """How long the run took, with its rate: ``0.4 s, 120/s``."""
-        seconds = max(_clock() - self._started, 0.0)
-        took = f"{seconds:.1f} s" if seconds < 10 else fmt.fmt_duration(seconds)
-        return f"{took}, {self._done / seconds:,.0f}/s" if seconds >= 0.05 else took
-
-    def _take(self, item: AccountPlan | AccountResult | None) -> None:
-        """A run's report (a plan, a result; None: left out), shown at the next tick."""
-        self._incoming.append(item)
-
-    def _flush(self) -> None:
-        """Take what the run reported since the last tick: counts, bar, changed rows."""
-        batch, self._incoming = self._incoming, []
-        if not batch and self.phase != "":
-            self._summary()  # the rate moves on
-            return
-        results = self.results_log.results if self.results_log else {}
-        with self.app.batch_update():
-            for item in batch:
-                self._done += 1
-                if item is None:
-                    self._tally["left out"] += 1
-                elif isinstance(item, AccountPlan):
-                    self._tally[item.outcome] += 1
-                else:
-                    self._tally[item.result] += 1
-                    self.table.put_result(item, results)
-            self.query_one(ProgressBar).update(progress=self._done)
-            self._summary()
+    def _reported(self, item: object) -> str:
+        """A plan, a result (its row drawn again), or None: an account left out."""
+        if isinstance(item, AccountPlan):
+            return item.outcome
+        if isinstance(item, AccountResult):
+            self.table.put_result(item, self.results_log.results if self.results_log else {})
+            return item.result
+        return "left out"
 
     def action_stop(self) -> None:
         """``esc``: the gentle stop only (never abandons writes under way)."""
         if self.phase == "plan":
-            self.workers.cancel_group(self, "rollout-plan")
+            self.workers.cancel_group(self, self.PLAN_GROUP)
         elif self.phase and not self._stopping:
             self.action_cancel()
-
-    def action_cancel(self) -> None:
-        """Planning stops at once; a write or publish stops starting accounts, and the
-        ones under way end with their result (a second ``x`` abandons them: a rerun reads
-        their staging to learn what they did)."""
-        if self.phase == "plan":
-            self.workers.cancel_group(self, "rollout-plan")
-        elif self.phase and not self._stopping:
-            self._stopping = True
-            self.status.busy("Stopping: the accounts under way finish and are recorded "
-                             "(x again abandons them)")  # fmt: skip
-        elif self.phase:
-            self.workers.cancel_group(self, APPLY_GROUP)
 
     # ------------------------------------------------------------------ apply
 
@@ -297,7 +215,7 @@ class RolloutRuns(BaseScreen):
         self._show()
         self._describe()
         elapsed = self._elapsed()
-        counts = ", ".join(f"{n:,} {k}" for k, n in sorted(self._tally.items())) or "nothing"
+        counts = self._counts() or "nothing"
         log = self.results_log
         written = len(log.written()) if log else 0
         again = "A writes the rest" if step == "write" else "P publishes the rest"

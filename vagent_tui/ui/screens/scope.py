@@ -138,6 +138,16 @@ class ScopeScreen(BaseScreen):
     def on_mount(self) -> None:
         self.query_one("#scope-filter", Input).cursor_blink = False
         self.watch(self.app, "connection", self._show_info, init=True)
+        self.vapp.tree_changed_signal.subscribe(self, self._tree_changed)
+
+    def _tree_changed(self, _: None) -> None:
+        """Accounts were created or changed elsewhere (Onboard's apply): the tree is read
+        afresh, as ``r`` reads it, at once on show, else when Scope is shown next."""
+        self.directory = None
+        self._fresh = self.connection.connected
+        self.load_when_shown()
+        if self.is_current:
+            self._maybe_reload()
 
     @property
     def account_tree(self) -> AccountTree:

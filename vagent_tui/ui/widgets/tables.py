@@ -75,6 +75,9 @@ class SafeTable(DataTable[Any]):
     screen fills it as always (`clear`, `add_row`); while a filter is on, only the rows
     that match are shown. `source_row` is the highlighted row's index among all the rows
     given, for a screen that maps rows to its data by index; row keys stay as given.
+
+    A column sized to its cells is drawn at its new width once the cells are measured
+    (`watch_virtual_size`), also when a frame was drawn between the fill and the measuring.
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -89,6 +92,8 @@ class SafeTable(DataTable[Any]):
         self._count_due = False
         self._pass_style: Style | None = None
         """`rich_style` for the lines of one `render_lines` pass (None: between passes)."""
+        self._measured: tuple[int, ...] = ()
+        """The columns' widths when the table last measured its cells."""
 
     # ------------------------------------------------------------------ drawing
 
@@ -103,6 +108,22 @@ class SafeTable(DataTable[Any]):
         if self._pass_style is None:
             return super().rich_style
         return self._pass_style
+
+    def watch_virtual_size(self) -> None:
+        """Drop what was drawn at the columns' old widths when the measuring changed them.
+
+        `DataTable` measures new cells when it is next idle and widens their columns, but
+        keeps the cells it drew before: its drawings are kept by an update count that the
+        measuring does not move. A frame drawn between the fill and the measuring (the
+        screen's first layout, a busy moment) stayed on screen with every column at its
+        label's width, every cell cut. The measuring sets the virtual size: a change of a
+        column's width drops the drawings (`notify_style_update` is where `DataTable`
+        drops them all), and the table is drawn again.
+        """
+        widths = tuple(column.get_render_width(self) for column in self.ordered_columns)
+        if widths != self._measured:
+            self._measured = widths
+            self.notify_style_update()
 
     def render_lines(self, crop: Region) -> list[Strip]:
         self._pass_style = super().rich_style
