@@ -261,8 +261,9 @@ async def test_search_finds_an_account_by_its_new_name(sim: Sim) -> None:
     """A name changed after a search is found by its new name, not its old one."""
     r = (await sim.get("/searchAccounts", queryText="acme dental")).json()
     assert 1111 in [a["id"] for a in r["accounts"]]
-    r = await sim.call("POST", "/updateAccount", "demo-partner",
-                       params={"targetAccountId": "1111"}, json={"accountName": "Harbor Leads"})  # fmt: skip
+    params = {"targetAccountId": "1111"}
+    body = {"accountName": "Harbor Leads"}
+    r = await sim.call("POST", "/updateAccount", "demo-partner", params=params, json=body)
     assert r.status_code == 200, r.text
     r = (await sim.get("/searchAccounts", queryText="harbor lea")).json()
     assert [a["id"] for a in r["accounts"]] == [1111]
