@@ -216,7 +216,9 @@ async def test_enter_typed_fast_waits_for_the_answer_for_the_text(make_app: Make
         await pilot.pause(0.1)
         assert app.connection.target is None  # not Summit, not anything yet
         assert text_of(screen, "#scope-answer").strip() == "Searching for “metro”…"
-        assert screen.query_one(AccountMatches).has_class("-waiting")  # Summit, dimmed
+        # Summit, dimmed once the answer takes a moment
+        await wait_for(pilot, lambda: screen.query_one(AccountMatches).has_class("-waiting"))
+        assert app.connection.target is None
         assert "enter picks the top match when it shows" in text_of(screen, "#status")
         await wait_for(pilot, lambda: app.connection.target is not None)
         await settle(pilot)
