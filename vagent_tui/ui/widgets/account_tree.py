@@ -200,7 +200,10 @@ class AccountMatches(PagedOptionList):
         options = [Option(text_of(a), id=str(a.id)) for a in matches.accounts if a.id is not None]
         options_shown = list(options)  # none: the line above the list says so
         if matches.more:
-            more = f"… {counted(matches.more, 'more match')} not shown: type more to narrow"
+            # How many is said by the line above the list (`match_count`): without the
+            # number, a further key with the same best matches keeps the list (`_shows`).
+            more = "… more match" if matches.more == 1 else "… more matches"
+            more += " not shown: type more to narrow"
             options_shown.append(Option(Text(more, style="dim italic"), disabled=True))
         if matches.partial:
             options_shown.append(Option(safe(f"⚠ {matches.partial}", style="dim"), disabled=True))
