@@ -30,11 +30,9 @@ _paused = False
 _managed = False
 """The command line paused the collector here: `tidy` may collect and freeze."""
 
-TIDY_AFTER = 20_000
-"""Objects set aside since the last `tidy` below which it does nothing: an idle console
-does not walk all its objects again and again."""
-_tidied = 0
-"""Objects frozen by the last `tidy`."""
+_set_aside = False
+"""Objects were set aside since the last `tidy` (else it has nothing to do: an idle
+console does not walk all its objects again and again)."""
 
 
 def pause() -> None:
@@ -60,29 +58,31 @@ def _running() -> bool:
 def set_aside() -> None:
     """Out of the collector's walks until the next `tidy`: every object now (the caller
     knows the input pauses). Only in a console whose collector was paused here."""
+    global _set_aside
     if _running():
-        gc.freeze()
+        gc.freeze()  # cheap: the collector's lists are joined, not walked
+        _set_aside = True
 
 
 def tidy() -> bool:
     """A full collection now (the caller knows nobody waits), what survives it set aside
     until the next one; whether it was made: only in a console whose collector was
-    paused here, and only after `TIDY_AFTER` objects more were set aside."""
-    global _tidied
-    if not _running() or gc.get_freeze_count() - _tidied < TIDY_AFTER:
+    paused here, and only when objects were set aside since the last one."""
+    global _set_aside
+    if not _running() or not _set_aside:
         return False
     gc.unfreeze()
     gc.collect()
     gc.freeze()
-    _tidied = gc.get_freeze_count()
+    _set_aside = False
     return True
 
 
 def release() -> None:
     """The console has ended: nothing set aside any more, and no more of either."""
-    global _managed, _tidied
+    global _managed, _set_aside
     if _managed:
-        _managed, _tidied = False, 0
+        _managed = _set_aside = False
         gc.unfreeze()
 
 

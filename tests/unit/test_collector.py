@@ -84,7 +84,7 @@ def test_set_aside_and_tidy_only_in_a_console_that_paused_here() -> None:
     assert gc.get_freeze_count() == 0
 
 
-def test_tidy_collects_what_was_set_aside(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_tidy_collects_what_was_set_aside() -> None:
     class Cycle:
         def __init__(self) -> None:
             self.me = self
@@ -92,7 +92,6 @@ def test_tidy_collects_what_was_set_aside(monkeypatch: pytest.MonkeyPatch) -> No
     gc.enable()
     collector.pause()
     collector.resume()
-    monkeypatch.setattr(collector, "TIDY_AFTER", 1)
     cycle = Cycle()
     import weakref
 
@@ -106,6 +105,7 @@ def test_tidy_collects_what_was_set_aside(monkeypatch: pytest.MonkeyPatch) -> No
     assert collector.tidy()
     assert ref() is None and gone  # collected at the next tidy
     assert gc.get_freeze_count() > 0  # what survived is set aside again
+    assert not collector.tidy()  # nothing set aside since: nothing to do
 
 
 async def test_the_app_sets_aside_at_a_pause_of_the_input_and_tidies_when_quiet(
