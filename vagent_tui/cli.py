@@ -213,6 +213,7 @@ def run_console(args: argparse.Namespace) -> int:
         return _run_console(args)
     finally:
         collector.resume()  # if the app ended before that
+        collector.release()
 
 
 def _run_console(args: argparse.Namespace) -> int:

@@ -216,7 +216,9 @@ async def test_enter_typed_fast_waits_for_the_answer_for_the_text(make_app: Make
         await pilot.pause(0.1)
         assert app.connection.target is None  # not Summit, not anything yet
         assert text_of(screen, "#scope-answer").strip() == "Searching for “metro”…"
-        assert screen.query_one(AccountMatches).has_class("-waiting")  # Summit, dimmed
+        # Summit, dimmed once the answer takes a moment
+        await wait_for(pilot, lambda: screen.query_one(AccountMatches).has_class("-waiting"))
+        assert app.connection.target is None
         assert "enter picks the top match when it shows" in text_of(screen, "#status")
         await wait_for(pilot, lambda: app.connection.target is not None)
         await settle(pilot)
@@ -613,3 +615,26 @@ async def test_another_first_screen_reads_no_tree(make_app: MakeApp) -> None:
         await pilot.press("1")  # Scope, later: its tree is read then, once
         await wait_for(pilot, lambda: node_of(app.screen, 1100) is not None)
         assert list_requests(app) == ["1000"]
+
+
+async def test_a_further_key_with_the_same_matches_keeps_the_list(make_app: MakeApp) -> None:
+    """``summi`` then ``t``: the same accounts match, the list shown is kept (its lines are
+    not set and drawn again); ``acme`` answers with other lines, which replace it."""
+    app = make_app("scope")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = shown(app, ScopeScreen)
+        matches = screen.query_one(AccountMatches)
+        await pilot.press("slash", *"summi")
+        await wait_for(pilot, lambda: matches.answered == "summi")
+        before = [matches.get_option_at_index(i) for i in range(matches.option_count)]
+        lines = match_lines(screen)
+        await pilot.press("t")
+        await wait_for(pilot, lambda: matches.answered == "summit")
+        assert match_lines(screen) == lines
+        assert [matches.get_option_at_index(i) for i in range(matches.option_count)] == before
+        assert not matches.has_class("-waiting")
+        await pilot.press(*["backspace"] * 6, *"acme")
+        await wait_for(pilot, lambda: matches.answered == "acme")
+        assert match_lines(screen) != lines
+        assert matches.get_option_at_index(0) is not before[0]

@@ -17,6 +17,7 @@ def collector_as_it_was() -> Iterator[None]:
     enabled = gc.isenabled()
     yield
     collector.resume()
+    collector.release()
     if enabled:
         gc.enable()
 
@@ -66,3 +67,65 @@ async def test_the_app_resumes_it_once_started(
         assert collector.paused()  # mounted: still paused
         await pilot.pause(1.5)
         assert not collector.paused() and gc.isenabled()
+
+
+def test_set_aside_and_tidy_only_in_a_console_that_paused_here() -> None:
+    gc.enable()
+    collector.set_aside()
+    assert not collector.tidy()
+    assert gc.get_freeze_count() == 0  # an app run by the tests: nothing frozen
+    collector.pause()
+    collector.set_aside()
+    assert gc.get_freeze_count() == 0  # paused (starting): nothing set aside yet
+    collector.resume()
+    collector.set_aside()
+    assert gc.get_freeze_count() > 0
+    collector.release()
+    assert gc.get_freeze_count() == 0
+
+
+def test_tidy_collects_what_was_set_aside() -> None:
+    class Cycle:
+        def __init__(self) -> None:
+            self.me = self
+
+    gc.enable()
+    collector.pause()
+    collector.resume()
+    cycle = Cycle()
+    import weakref
+
+    gone: list[object] = []
+
+    ref = weakref.ref(cycle, gone.append)
+    collector.set_aside()
+    del cycle
+    gc.collect()
+    assert ref() is not None  # set aside: not walked by a collection
+    assert collector.tidy()
+    assert ref() is None and gone  # collected at the next tidy
+    assert gc.get_freeze_count() > 0  # what survived is set aside again
+    assert not collector.tidy()  # nothing set aside since: nothing to do
+
+
+async def test_the_app_sets_aside_at_a_pause_of_the_input_and_tidies_when_quiet(
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[str] = []
+    monkeypatch.setattr(collector, "set_aside", lambda: calls.append("set aside"))
+
+    def tidy() -> bool:
+        calls.append("tidy")
+        return True
+
+    monkeypatch.setattr(collector, "tidy", tidy)
+    app = make_app("scope")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(1.2)
+        assert "tidy" in calls and "set aside" not in calls  # no input yet: quiet
+        calls.clear()
+        await pilot.press("down")
+        await pilot.pause(0.6)
+        assert calls[:1] == ["set aside"]  # a pause of the input, not yet quiet
+        await pilot.pause(0.6)
+        assert calls[-1] == "tidy"

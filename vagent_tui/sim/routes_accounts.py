@@ -84,14 +84,10 @@ async def search_accounts(ctx: Ctx) -> dict[str, Any]:
     text = (ctx.query.get("queryText") or "").strip().lower()
     paging = parse_paging(ctx.query)
 
-    def wanted(a: Account) -> bool:
-        return (kind is None or a.account_type == kind) and (
-            not text or text in a.name.lower() or text in a.username.lower()
-        )
-
     # The selected account (ctx.target, checked by `SimState.select`) bounds the search;
-    # every account found is one the key may select (the rule of `SimState.can_target`).
-    found = ctx.state.selectable_below(ctx.me, ctx.target, wanted)
+    # every account found is one the key may select (the rule of `SimState.can_target`);
+    # the name or username holds the text (lowered).
+    found = ctx.state.matching_below(ctx.me, ctx.target, text, kind)
     reply = page_reply("accounts", "totalAccounts", found, paging)
     reply["accounts"] = [a.summary() for a in reply["accounts"]]  # only the page's
     return reply

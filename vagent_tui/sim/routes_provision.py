@@ -218,7 +218,7 @@ def _typed(
     return check
 
 
-def _set_name(attr: str) -> Setter:
+def _set_name(ctx: Ctx, attr: str) -> Setter:
     def apply(acc: Account, value: Any) -> str | None:
         text = value.strip()
         if not text:
@@ -226,6 +226,7 @@ def _set_name(attr: str) -> Setter:
         if len(text) > NAME_LIMIT:
             return f"must be at most {NAME_LIMIT} characters"
         setattr(acc, attr, text)
+        ctx.state.names_changed()
         return None
 
     return apply
@@ -322,7 +323,7 @@ async def update_account(ctx: Ctx) -> tuple[int, dict[str, Any]]:
     body = await ctx.json()
     setters = {
         "active": (_BOOL, _set_active),
-        "accountName": (_TEXT, _set_name("name")),
+        "accountName": (_TEXT, _set_name(ctx, "name")),
         "externalAccountId": (_TEXT_OR_NULL, _external_setter(ctx)),
         "externalBillingId": (_TEXT_OR_NULL, _set_billing),
     }
@@ -346,7 +347,7 @@ async def update_organization(ctx: Ctx) -> tuple[int, dict[str, Any]]:
 
     setters = {
         "active": (_BOOL, _set_active),
-        "orgName": (_TEXT, _set_name("name")),
+        "orgName": (_TEXT, _set_name(ctx, "name")),
         "email": (_TEXT, set_email),
         "vidaPremium": (_BOOL, set_premium),
         "externalAccountId": (_TEXT_OR_NULL, _external_setter(ctx)),

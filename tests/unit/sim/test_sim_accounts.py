@@ -239,3 +239,33 @@ async def test_search_accounts_in_a_grown_fleet() -> None:
         params["token"] = "demo-partner"
         r = (await client.get("/api/v2/searchAccounts", params=params)).json()
         assert r["totalAccounts"] == 100_000 - 13 and len(r["accounts"]) == 3
+
+
+async def test_search_answers_as_each_account_is_asked(sim: Sim) -> None:
+    """The index (choice 70) answers what asking every account's name and username does."""
+    st = sim.state
+    me = st.accounts[1000]
+    for text in ("", "a", "acme", "ACME".lower(), "1111", "zzz", "e\x00a", "demo"):
+        for kind in (None, "account", "organization"):
+            r = (await sim.get("/searchAccounts", queryText=text, pageSize=500,
+                               **({"accountType": kind} if kind else {}))).json()  # fmt: skip
+            wanted = [a.id for a in st.selectable_below(me, me)
+                      if (kind is None or a.account_type == kind)
+                      and (text.strip().lower() in a.name.lower()
+                           or text.strip().lower() in a.username.lower())]  # fmt: skip
+            assert [a["id"] for a in r["accounts"]] == wanted[:500], (text, kind)
+            assert r["totalAccounts"] == len(wanted)
+
+
+async def test_search_finds_an_account_by_its_new_name(sim: Sim) -> None:
+    """A name changed after a search is found by its new name, not its old one."""
+    r = (await sim.get("/searchAccounts", queryText="acme dental")).json()
+    assert 1111 in [a["id"] for a in r["accounts"]]
+    params = {"targetAccountId": "1111"}
+    body = {"accountName": "Harbor Leads"}
+    r = await sim.call("POST", "/updateAccount", "demo-partner", params=params, json=body)
+    assert r.status_code == 200, r.text
+    r = (await sim.get("/searchAccounts", queryText="harbor lea")).json()
+    assert [a["id"] for a in r["accounts"]] == [1111]
+    r = (await sim.get("/searchAccounts", queryText="acme dental")).json()
+    assert 1111 not in [a["id"] for a in r["accounts"]]

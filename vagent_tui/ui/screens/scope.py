@@ -119,6 +119,8 @@ class ScopeScreen(BaseScreen):
         """Accounts whose children are read again after a change: the change's line
         stays on the status line, not the count of children."""
         self._members: dict[int, list[Member]] = {}
+        self._detail_of: Account | None = None
+        """The account the detail pane shows (this very value: an edit makes another)."""
         """The members of each home read for the pane, until the tree is read again."""
 
     def compose_body(self) -> Iterable[Widget]:
@@ -275,6 +277,7 @@ class ScopeScreen(BaseScreen):
             self.matches.show(self._answer, self._match_text, keep=True)
 
     def _show_detail(self, account: Account | None) -> None:
+        self._detail_of = account
         path = (
             self.directory.path_of(account.id) if self.directory and account and account.id else []
         )
@@ -393,7 +396,9 @@ class ScopeScreen(BaseScreen):
             self._show_detail(event.node.data)
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        self._show_detail(self._account_of(event.option))
+        account = self._account_of(event.option)
+        if account is None or account is not self._detail_of:  # (an answer showed it)
+            self._show_detail(account)
 
     # ------------------------------------------------------------------ filter
 
@@ -482,6 +487,11 @@ class ScopeScreen(BaseScreen):
         self._answer = found
         self.matches.show(found, self._match_text)
         self._say(match_count(found))
+        top = self._highlighted()
+        if top is not None and top is not self._detail_of:
+            # In the frame that shows the list, not one later (its highlight's message):
+            # one layout for the answer instead of two or three.
+            self._show_detail(top)
         if found.fallback or found.partial:
             self.status.info(" · ".join(p for p in (found.fallback, found.partial) if p))
         if self._pick_pending == text:

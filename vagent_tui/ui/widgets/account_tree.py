@@ -13,6 +13,7 @@ from typing import ClassVar
 from rich.text import Text, TextType
 from textual import events
 from textual.binding import Binding, BindingType
+from textual.timer import Timer
 from textual.widgets import Tree
 from textual.widgets.option_list import Option
 from textual.widgets.tree import TreeNode
@@ -24,6 +25,11 @@ from vagent_tui.ui.caps import ROW_CAP
 from vagent_tui.ui.text import inert, safe
 from vagent_tui.ui.widgets.option_pages import PagedOptionList
 from vagent_tui.words import counted
+
+DIM_AFTER = 0.2
+"""Seconds an answer is awaited before the list shown is dimmed (the line above it says
+at once that the search is under way): an answer within the filter's budget per key
+(0.2 s, bench/scope.py) paints the list once, never dimmed and back."""
 
 LABEL_LIMIT = 2 * DISPLAY_LIMIT
 """Characters of a label: one value (already cut at `DISPLAY_LIMIT`) and a few words."""
@@ -111,8 +117,9 @@ class AccountMatches(PagedOptionList):
     """The filter's answer: the best matches first, at most `SEARCH_CAP`, then how many more.
 
     It shows one answer at a time, for one text (`show`); while the answer for a newer
-    text is on its way (`waiting`) the list shown is dimmed and `answered` is None, so
-    its screen picks nothing from it. A click highlights; enter or a double click picks.
+    text is on its way (`waiting`) `answered` is None, so its screen picks nothing from it,
+    and the list shown is dimmed once that takes a moment (`DIM_AFTER`). A click
+    highlights; enter or a double click picks.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -121,6 +128,9 @@ class AccountMatches(PagedOptionList):
 
     answered: str | None = None
     """The text whose answer is shown; None while one is awaited (or nothing is typed)."""
+
+    _dimming: Timer | None = None
+    """Dims the list shown once an answer is awaited for `DIM_AFTER` seconds."""
 
     def on_click(self, event: events.Click) -> None:
         """A single click only highlights (the default would also pick)."""
@@ -136,17 +146,50 @@ class AccountMatches(PagedOptionList):
             self.highlighted = clicked
 
     def waiting(self) -> None:
-        """The answer for a new text is awaited: the list shown is dimmed, not to be picked
-        from (`answered` is None); a list with no account in it is cleared at once."""
+        """The answer for a new text is awaited: the list shown is not to be picked from
+        (`answered` is None) and is dimmed if the answer takes more than `DIM_AFTER`
+        seconds; a list with no account in it is cleared at once."""
         self.answered = None
-        self.add_class("-waiting")
+        if self._dimming is None and not self.has_class("-waiting"):
+            # An answer within a blink repaints the list once, not dimmed and back.
+            self._dimming = self.set_timer(DIM_AFTER, self._dim)
         if not any(not self.get_option_at_index(i).disabled for i in range(self.option_count)):
             self.clear_options()
 
+    def _dim(self) -> None:
+        self._dimming = None
+        if self.answered is None:
+            self.add_class("-waiting")
+
+    def _answered(self) -> None:
+        if self._dimming is not None:
+            self._dimming.stop()
+            self._dimming = None
+        self.remove_class("-waiting")
+
     def clear(self) -> None:
         self.answered = None
-        self.remove_class("-waiting")
+        self._answered()
         self.clear_options()
+
+    def _shows(self, options: list[Option]) -> bool:
+        """Whether the list shows ``options`` already: the same lines, the same accounts.
+
+        A further key often has the same best matches as the key before (``fleet a``,
+        ``fleet ag``…): the list is then kept, and its lines are not drawn again.
+        """
+        if len(options) != self.option_count:
+            return False
+        for index, new in enumerate(options):
+            old = self.get_option_at_index(index)
+            if (old.id, old.disabled) != (new.id, new.disabled):
+                return False
+            was, now = old.prompt, new.prompt
+            if not isinstance(was, Text) or not isinstance(now, Text):
+                return False
+            if (was.plain, was.style, was.spans) != (now.plain, now.style, now.spans):
+                return False
+        return True
 
     def show(
         self, matches: Matches, text_of: Callable[[Account], Text], *, keep: bool = False
@@ -157,12 +200,18 @@ class AccountMatches(PagedOptionList):
         options = [Option(text_of(a), id=str(a.id)) for a in matches.accounts if a.id is not None]
         options_shown = list(options)  # none: the line above the list says so
         if matches.more:
-            more = f"… {counted(matches.more, 'more match')} not shown: type more to narrow"
+            # How many is said by the line above the list (`match_count`): without the
+            # number, a further key with the same best matches keeps the list (`_shows`).
+            more = "… more match" if matches.more == 1 else "… more matches"
+            more += " not shown: type more to narrow"
             options_shown.append(Option(Text(more, style="dim italic"), disabled=True))
         if matches.partial:
             options_shown.append(Option(safe(f"⚠ {matches.partial}", style="dim"), disabled=True))
-        self.set_options(options_shown)  # one update of the list, not a clear and an add
+        if not self._shows(options_shown):
+            self.set_options(options_shown)  # one update of the list, not a clear and an add
+        elif not keep:
+            self.scroll_y = 0  # as a new list starts (its lines, already drawn, are kept)
         ids = [o.id for o in options]
         self.highlighted = ids.index(before) if before in ids else (0 if options else None)
         self.answered = matches.query
-        self.remove_class("-waiting")
+        self._answered()
