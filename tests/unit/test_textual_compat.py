@@ -4,8 +4,7 @@ work around are still there.
 If Textual renames ``App._fatal_error`` or stops calling it, these fail loudly: the
 crash output would print local variables again (see vagent_tui/ui/textual_compat.py).
 If Textual learns to page an option list before its first layout, the tests of issue 24
-say the guard of ``ui/widgets/option_pages.py`` can go; if DataTable stops measuring the
-cells of a fixed-width column, those of issue 27 say the placeholder cells can.
+say the guard of ``ui/widgets/option_pages.py`` can go.
 """
 
 from __future__ import annotations
@@ -13,10 +12,8 @@ from __future__ import annotations
 import inspect
 import subprocess
 import sys
-from typing import Any
 
 import pytest
-from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.widgets import Static
 
@@ -173,56 +170,3 @@ def test_the_palette_binds_every_page_key_of_textuals_palette_to_the_guard() -> 
         theirs = keys(list(CommandPalette.BINDINGS), f"command_list('{move}')")
         assert theirs, f"Textual's palette no longer binds {move} as it did"
         assert keys(list(ConsolePalette.BINDINGS), move) >= theirs
-
-
-# ------------------------------------------- a fixed-width column measured anyway (issue 27)
-# Not private API: a Textual cost the Calls table avoids (`LineTable.HOLDS_FIXED_CELLS`).
-# The first test fails once DataTable stops measuring the cells of a column whose width is
-# set: the placeholder cells can go then.
-
-
-class _Counted(Text):
-    measured = 0
-
-    def __rich_measure__(self, console: Any, options: Any) -> Any:
-        _Counted.measured += 1
-        return super().__rich_measure__(console, options)
-
-
-class _Tables(App[None]):
-    def compose(self) -> ComposeResult:
-        from textual.widgets import DataTable
-
-        from vagent_tui.ui.widgets.tables import LineRecordTable
-
-        plain: DataTable[Any] = DataTable(id="plain")
-        lines: LineRecordTable[str] = LineRecordTable(id="lines", record_key=str)
-        for table in (plain, lines):
-            table.add_column("Fixed", key="fixed", width=10)
-            yield table
-
-
-async def test_textual_still_measures_the_cells_of_a_fixed_width_column() -> None:
-    from textual.widgets import DataTable
-
-    app = _Tables()
-    async with app.run_test() as pilot:
-        _Counted.measured = 0
-        app.query_one("#plain", DataTable).add_row(_Counted("a cell"))
-        await pilot.pause()
-        assert _Counted.measured == 1  # Textual 8.2; when this fails, it was fixed
-
-
-async def test_a_line_record_table_leaves_nothing_to_measure_and_draws_its_cells() -> None:
-    from vagent_tui.ui.widgets.tables import UNMEASURED, LineRecordTable
-
-    app = _Tables()
-    async with app.run_test() as pilot:
-        table: LineRecordTable[str] = app.query_one("#lines", LineRecordTable)
-        _Counted.measured = 0
-        table.show(["one", "two"], lambda r: [_Counted(f"cell {r}")])
-        await pilot.pause()
-        assert _Counted.measured == 0
-        assert table.get_row_at(0) == [UNMEASURED]
-        assert "cell one" in table.render_line(table.header_height).text
-        assert "cell two" in table.render_line(table.header_height + 1).text

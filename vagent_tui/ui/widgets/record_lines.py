@@ -288,10 +288,11 @@ class RecordLines(ScrollView, Generic[R], can_focus=True):
         self.cursor_row = row
         view = max(1, self.scrollable_content_region.height - 1)
         top = int(self.scroll_y)
+        # at once: the frame that shows the cursor's row shows it in view
         if row < top:
-            self.scroll_to(y=row, animate=animate)
+            self.scroll_to(y=row, animate=animate, immediate=True)
         elif row >= top + view:
-            self.scroll_to(y=row - view + 1, animate=animate)
+            self.scroll_to(y=row - view + 1, animate=animate, immediate=True)
         if old != row or tell:
             self._lines.pop(old, None)
             self._lines.pop(row, None)
