@@ -28,7 +28,7 @@ from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.binding import Binding, BindingType
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
@@ -123,7 +123,9 @@ class RecordLines(ScrollView, Generic[R], can_focus=True):
         self._lines: dict[int, Strip] = {}
         """Row ``i``'s line (not cropped), as drawn for the state in `_lines_for`."""
         self._lines_for: tuple[object, ...] = ()
+        self._pass: tuple[int, int, int] | None = None
         self._styles: dict[tuple[int, int, bool], tuple[Style, Style]] | None = None
+        self._kinds: dict[tuple[int, bool], tuple[Style, Style, Style]] | None = None
         self.on_count: Callable[[int, int], None] | None = None
         """Told ``(rows shown, rows in all)`` when they change (the filter row's count)."""
         self.lines_drawn = 0
@@ -336,42 +338,55 @@ class RecordLines(ScrollView, Generic[R], can_focus=True):
             self.move_cursor(row=row)
 
     def on_focus(self) -> None:
-        self._styles = None
+        self._styles = self._kinds = None
 
     def on_blur(self) -> None:
-        self._styles = None
+        self._styles = self._kinds = None
 
     # ------------------------------------------------------------------ drawing
 
     def notify_style_update(self) -> None:
-        self._styles = None
+        self._styles = self._kinds = None
         self._lines.clear()
         super().notify_style_update()
 
+    def _kind_styles(self, row: int, cursor: bool) -> tuple[Style, Style, Style]:
+        """A row's own style (its stripe, or the header's), the cursor's, and the style
+        that goes after a cell's text (the cursor's colours win): read from CSS once per
+        state (working a component's style out is slow: not once per cell)."""
+        if self._kinds is None:
+            self._kinds = {}
+        kind = -1 if row < 0 else row % 2
+        styles = self._kinds.get((kind, cursor))
+        if styles is None:
+            if kind < 0:
+                base = self.get_component_styles("record-lines--header").rich_style
+            else:
+                stripe = "record-lines--odd-row" if kind else "record-lines--even-row"
+                base = self.get_component_styles(stripe).rich_style
+            component = self.get_component_rich_style("record-lines--cursor") if cursor else Style()
+            post = (
+                Style.from_color(color=component.color, bgcolor=component.bgcolor)
+                if cursor
+                else Style.null()
+            )
+            styles = self._kinds[(kind, cursor)] = (base, component, post)
+        return styles
+
     def _cell_styles(self, row: int, column: int, cursor: bool) -> tuple[Style, Style]:
-        """A cell's style before its text's and after it (the cursor's colours win), as a
-        `DataTable` styles it: with the row and column in its meta (a click's). Row -1:
-        the header; column -1: the blank right of the last column."""
+        """A cell's style before its text's and after it, as a `DataTable` styles it:
+        with the row and column in its meta (a click's). Row -1: the header; column -1:
+        the blank right of the last column."""
         if self._styles is None:
             self._styles = {}
         key = (row, column, cursor)
         styles = self._styles.get(key)
         if styles is None:
-            if row < 0:
-                base = self.get_component_styles("record-lines--header").rich_style
-            else:
-                stripe = "record-lines--odd-row" if row % 2 else "record-lines--even-row"
-                base = self.get_component_styles(stripe).rich_style
-            component = self.get_component_rich_style("record-lines--cursor") if cursor else Style()
+            base, component, post = self._kind_styles(row, cursor)
             if column < 0:
                 meta = Style.from_meta({"row": row, "column": 0, "out_of_bounds": True})
                 styles = (base + component + meta, Style.null())
             else:
-                post = (
-                    Style.from_color(color=component.color, bgcolor=component.bgcolor)
-                    if cursor
-                    else Style.null()
-                )
                 styles = (base + Style.from_meta({"row": row, "column": column}) + component, post)
             if len(self._styles) > 8192:
                 self._styles.clear()
@@ -408,11 +423,25 @@ class RecordLines(ScrollView, Generic[R], can_focus=True):
             used += inner + 2 * PAD
         extend, _ = self._cell_styles(row, -1, cursor)
         segments.append(Segment(" " * max(0, width - used), extend))
-        return Strip(segments)
+        return Strip(segments).simplify()
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # the view's width and scroll, worked out once for the lines of one pass
+        self._pass = (self.scrollable_content_region.width, int(self.scroll_x), int(self.scroll_y))
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._pass = None
 
     def render_line(self, y: int) -> Strip:
-        width = self.scrollable_content_region.width
-        scroll_x = int(self.scroll_x)
+        if self._pass is None:
+            width, scroll_x, scroll_y = (
+                self.scrollable_content_region.width,
+                int(self.scroll_x),
+                int(self.scroll_y),
+            )
+        else:
+            width, scroll_x, scroll_y = self._pass
         state = (width, self.has_focus, self.app.theme)
         if state != self._lines_for:
             self._lines.clear()
@@ -423,7 +452,7 @@ class RecordLines(ScrollView, Generic[R], can_focus=True):
                 labels = [column.label for column in self.columns.values()]
                 line = self._lines[-1] = self._line(labels, -1, width)
         else:
-            row = int(self.scroll_y) + y - 1
+            row = scroll_y + y - 1
             if not 0 <= row < len(self._shown):
                 return Strip.blank(width, self.rich_style)
             line = self._lines.get(row)
@@ -431,7 +460,7 @@ class RecordLines(ScrollView, Generic[R], can_focus=True):
                 self.lines_drawn += 1
                 cells = self._row_cells(self._shown[row])
                 line = self._lines[row] = self._line(cells, row, width)
-        strip = line.crop(scroll_x, scroll_x + width).adjust_cell_length(width).simplify()
+        strip = line.crop(scroll_x, scroll_x + width).adjust_cell_length(width)
         if width > 1 and self.virtual_size.width > scroll_x + width:
             return cut_at_edge(strip, width)
         return strip
