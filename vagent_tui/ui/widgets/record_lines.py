@@ -124,7 +124,7 @@ class RecordLines(ScrollView, Generic[R], can_focus=True):
         """Row ``i``'s line (not cropped), as drawn for the state in `_lines_for`."""
         self._lines_for: tuple[object, ...] = ()
         self._pass: tuple[int, int, int] | None = None
-        self._styles: dict[tuple[int, int, bool], tuple[Style, Style]] | None = None
+        self._styles: dict[tuple[int, int, bool], tuple[Style, Style, Style]] | None = None
         self._kinds: dict[tuple[int, bool], tuple[Style, Style, Style]] | None = None
         self.on_count: Callable[[int, int], None] | None = None
         """Told ``(rows shown, rows in all)`` when they change (the filter row's count)."""
@@ -373,10 +373,10 @@ class RecordLines(ScrollView, Generic[R], can_focus=True):
             styles = self._kinds[(kind, cursor)] = (base, component, post)
         return styles
 
-    def _cell_styles(self, row: int, column: int, cursor: bool) -> tuple[Style, Style]:
+    def _cell_styles(self, row: int, column: int, cursor: bool) -> tuple[Style, Style, Style]:
         """A cell's style before its text's and after it, as a `DataTable` styles it:
         with the row and column in its meta (a click's). Row -1: the header; column -1:
-        the blank right of the last column."""
+        the blank right of the last column. The third: the first two together (padding's)."""
         if self._styles is None:
             self._styles = {}
         key = (row, column, cursor)
@@ -385,9 +385,11 @@ class RecordLines(ScrollView, Generic[R], can_focus=True):
             base, component, post = self._kind_styles(row, cursor)
             if column < 0:
                 meta = Style.from_meta({"row": row, "column": 0, "out_of_bounds": True})
-                styles = (base + component + meta, Style.null())
+                extend = base + component + meta
+                styles = (extend, Style.null(), extend)
             else:
-                styles = (base + Style.from_meta({"row": row, "column": column}) + component, post)
+                pre = base + Style.from_meta({"row": row, "column": column}) + component
+                styles = (pre, post, pre + post)
             if len(self._styles) > 8192:
                 self._styles.clear()
             self._styles[key] = styles
@@ -395,35 +397,45 @@ class RecordLines(ScrollView, Generic[R], can_focus=True):
 
     def _line(self, cells: Sequence[Text], row: int, width: int) -> Strip:
         """Row ``row``'s line (-1: the header): each cell padded to its column's width,
-        then blank to ``width``."""
+        then blank to ``width``; runs of one style in one segment (as `Strip.simplify`
+        would leave them, without making the strip twice)."""
         console = self.app.console
         cursor = row == self.cursor_row and row >= 0
         pad = " " * PAD
-        segments: list[Segment] = []
+        texts: list[str] = []
+        styles: list[Style] = []
+
+        def add(text: str, style: Style) -> None:
+            if styles and styles[-1] == style:
+                texts[-1] += text
+            else:
+                texts.append(text)
+                styles.append(style)
+
         used = 0
         for number, (column, text) in enumerate(zip(self.columns.values(), cells, strict=False)):
-            pre, post = self._cell_styles(row, number, cursor)
-            plain = pre + post
+            pre, post, plain = self._cell_styles(row, number, cursor)
             inner = column.content_width
             if text.cell_len > inner:
                 text = text.copy()
                 text.truncate(inner, overflow="ellipsis")
             # `Text.render` leaves out the text's own style (only its spans'): it goes first.
             own = console.get_style(text.style, default=Style.null()) if text.style else None
-            if not text.spans and own is None:
-                segments.append(Segment(pad + text.plain, plain))
-            elif not text.spans:
-                segments += [Segment(pad, plain), Segment(text.plain, pre + own + post)]
+            add(pad, plain)
+            if not text.spans:
+                add(text.plain, plain if own is None else pre + own + post)
             else:
-                segments.append(Segment(pad, plain))
                 for segment in text.render(console):
                     style = segment.style if own is None else own + segment.style
-                    segments.append(Segment(segment.text, pre + style + post if style else plain))
-            segments.append(Segment(" " * (inner - text.cell_len) + pad, plain))
+                    add(segment.text, pre + style + post if style else plain)
+            add(" " * (inner - text.cell_len) + pad, plain)
             used += inner + 2 * PAD
-        extend, _ = self._cell_styles(row, -1, cursor)
-        segments.append(Segment(" " * max(0, width - used), extend))
-        return Strip(segments).simplify()
+        if width > used:
+            add(" " * (width - used), self._cell_styles(row, -1, cursor)[0])
+        return Strip(
+            [Segment(text, style) for text, style in zip(texts, styles, strict=True) if text],
+            max(width, used),
+        )
 
     def render_lines(self, crop: Region) -> list[Strip]:
         # the view's width and scroll, worked out once for the lines of one pass
@@ -460,7 +472,10 @@ class RecordLines(ScrollView, Generic[R], can_focus=True):
                 self.lines_drawn += 1
                 cells = self._row_cells(self._shown[row])
                 line = self._lines[row] = self._line(cells, row, width)
-        strip = line.crop(scroll_x, scroll_x + width).adjust_cell_length(width)
+        if scroll_x == 0 and line.cell_length == width:
+            strip = line
+        else:
+            strip = line.crop(scroll_x, scroll_x + width).adjust_cell_length(width)
         if width > 1 and self.virtual_size.width > scroll_x + width:
             return cut_at_edge(strip, width)
         return strip
