@@ -170,3 +170,34 @@ def test_the_palette_binds_every_page_key_of_textuals_palette_to_the_guard() -> 
         theirs = keys(list(CommandPalette.BINDINGS), f"command_list('{move}')")
         assert theirs, f"Textual's palette no longer binds {move} as it did"
         assert keys(list(ConsolePalette.BINDINGS), move) >= theirs
+
+
+def test_a_screen_may_still_skip_the_restyle_of_its_resume() -> None:
+    """`style_mark` reads `App._css_update_count`; the call screen skips its resume's
+    restyle through the public `ScreenResume.refresh_styles`."""
+    from textual import events
+    from textual.screen import Screen
+
+    assert isinstance(App()._css_update_count, int), "Textual renamed App._css_update_count"
+    assert "event.refresh_styles" in inspect.getsource(Screen._on_screen_resume)
+    assert events.ScreenResume().refresh_styles is True
+
+
+class _Restyled(App[None]):
+    def compose(self) -> ComposeResult:
+        yield Static("ready")
+
+
+async def test_the_style_mark_changes_with_the_theme_and_the_apps_classes() -> None:
+    from vagent_tui.ui.textual_compat import style_mark
+
+    app = _Restyled()
+    async with app.run_test(size=(60, 10)) as pilot:
+        mark = style_mark(app)
+        assert style_mark(app) == mark
+        app.theme = "textual-light" if app.theme != "textual-light" else "nord"
+        await pilot.pause()
+        assert style_mark(app) != mark
+        mark = style_mark(app)
+        app.add_class("-another")
+        assert style_mark(app) != mark
