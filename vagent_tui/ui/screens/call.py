@@ -1,7 +1,9 @@
 """One call: its conversation (who said what, summary, outcome, attachments as text) and
 every field of its log entry, pushed over Calls by Enter; esc comes back to the same
 page and row. Calls keeps one such screen and shows each call it opens on it
-(`show_call`): a screen built and laid out for each Enter costs more than the call.
+(`show_call`): a screen built and laid out for each Enter costs more than the call;
+shown again, it skips Textual's restyle of all its widgets unless the app's styles
+changed meanwhile (`keep_styles_if_unchanged`).
 
 The conversation normally came with the page (`CallsScreen` reads a page's
 conversations in one batch request); if not, this screen asks for it (one batch item).
