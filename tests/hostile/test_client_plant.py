@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 import pytest
 from pydantic import ValidationError
 from textual.drivers.headless_driver import HeadlessDriver
-from textual.widgets import DataTable, Select
+from textual.widgets import Select
 
 from tests.helpers import settle
 from tests.hostile.plant import Plant, install, plant_points, response_models
@@ -98,7 +98,7 @@ async def visit(app: Any, pilot: Any, name: str) -> None:
         await settle(pilot)
         assert_inert(app, f"{name}, {box.id or 'a select'} open")
         box.expanded = False
-    tables = app.screen.query(DataTable)
+    tables = app.screen.query("DataTable, RecordLines")  # RecordLines: the Calls table
     if tables:
         tables.first().focus()
         await pilot.press("down", "down")

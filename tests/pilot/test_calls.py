@@ -333,3 +333,27 @@ async def test_a_failed_page_says_so_and_r_loads_it(make_app: MakeApp) -> None:
         await press(pilot, "r")
         assert "1–50 of" in text_of(screen, "#calls-header")
         assert len(screen.table.records) == 50
+
+
+async def test_the_kept_call_screen_follows_a_theme_changed_while_it_was_hidden(
+    make_app: MakeApp,
+) -> None:
+    app = make_app("calls", account=AGENT, clock=lambda: NOW)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await opened(pilot)
+        await press(pilot, "enter")
+        call = shown(app, CallScreen)
+        before = call.styles.background
+        await press(pilot, "escape")
+        # another theme as dark or light as this one: the app's classes stay the same
+        dark = app.current_theme.dark
+        app.theme = next(
+            name
+            for name, theme in app.available_themes.items()
+            if theme.dark == dark and name != app.theme and not name.endswith("ansi")
+        )
+        await settle(pilot)
+        await press(pilot, "enter")
+        assert shown(app, CallScreen) is call
+        assert call.styles.background != before
+        assert call.styles.background == app.screen_stack[-2].styles.background

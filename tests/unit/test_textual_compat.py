@@ -4,9 +4,8 @@ work around are still there.
 If Textual renames ``App._fatal_error`` or stops calling it, these fail loudly: the
 crash output would print local variables again (see vagent_tui/ui/textual_compat.py).
 If Textual learns to page an option list before its first layout, the tests of issue 24
-say the guard of ``ui/widgets/option_pages.py`` can go; if DataTable stops measuring the
-cells of a fixed-width column, those of issue 27 say the placeholder cells can; if it
-draws cells measured after a frame at their width, the last two say `SafeTable`'s
+say the guard of ``ui/widgets/option_pages.py`` can go; if DataTable draws cells
+measured after a frame at their width, the last two say `SafeTable`'s
 ``watch_virtual_size`` can go.
 """
 
@@ -18,7 +17,6 @@ import sys
 from typing import Any
 
 import pytest
-from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.widgets import Static
 
@@ -177,57 +175,35 @@ def test_the_palette_binds_every_page_key_of_textuals_palette_to_the_guard() -> 
         assert keys(list(ConsolePalette.BINDINGS), move) >= theirs
 
 
-# ------------------------------------------- a fixed-width column measured anyway (issue 27)
-# Not private API: a Textual cost the Calls table avoids (`LineTable.HOLDS_FIXED_CELLS`).
-# The first test fails once DataTable stops measuring the cells of a column whose width is
-# set: the placeholder cells can go then.
+def test_a_screen_may_still_skip_the_restyle_of_its_resume() -> None:
+    """`style_mark` reads `App._css_update_count`; the call screen skips its resume's
+    restyle through the public `ScreenResume.refresh_styles`."""
+    from textual import events
+    from textual.screen import Screen
+
+    assert isinstance(App()._css_update_count, int), "Textual renamed App._css_update_count"
+    assert "event.refresh_styles" in inspect.getsource(Screen._on_screen_resume)
+    assert events.ScreenResume().refresh_styles is True
 
 
-class _Counted(Text):
-    measured = 0
-
-    def __rich_measure__(self, console: Any, options: Any) -> Any:
-        _Counted.measured += 1
-        return super().__rich_measure__(console, options)
-
-
-class _Tables(App[None]):
+class _Restyled(App[None]):
     def compose(self) -> ComposeResult:
-        from textual.widgets import DataTable
-
-        from vagent_tui.ui.widgets.tables import LineRecordTable
-
-        plain: DataTable[Any] = DataTable(id="plain")
-        lines: LineRecordTable[str] = LineRecordTable(id="lines", record_key=str)
-        for table in (plain, lines):
-            table.add_column("Fixed", key="fixed", width=10)
-            yield table
+        yield Static("ready")
 
 
-async def test_textual_still_measures_the_cells_of_a_fixed_width_column() -> None:
-    from textual.widgets import DataTable
+async def test_the_style_mark_changes_with_the_theme_and_the_apps_classes() -> None:
+    from vagent_tui.ui.textual_compat import style_mark
 
-    app = _Tables()
-    async with app.run_test() as pilot:
-        _Counted.measured = 0
-        app.query_one("#plain", DataTable).add_row(_Counted("a cell"))
+    app = _Restyled()
+    async with app.run_test(size=(60, 10)) as pilot:
+        mark = style_mark(app)
+        assert style_mark(app) == mark
+        app.theme = "textual-light" if app.theme != "textual-light" else "nord"
         await pilot.pause()
-        assert _Counted.measured == 1  # Textual 8.2; when this fails, it was fixed
-
-
-async def test_a_line_record_table_leaves_nothing_to_measure_and_draws_its_cells() -> None:
-    from vagent_tui.ui.widgets.tables import UNMEASURED, LineRecordTable
-
-    app = _Tables()
-    async with app.run_test() as pilot:
-        table: LineRecordTable[str] = app.query_one("#lines", LineRecordTable)
-        _Counted.measured = 0
-        table.show(["one", "two"], lambda r: [_Counted(f"cell {r}")])
-        await pilot.pause()
-        assert _Counted.measured == 0
-        assert table.get_row_at(0) == [UNMEASURED]
-        assert "cell one" in table.render_line(table.header_height).text
-        assert "cell two" in table.render_line(table.header_height + 1).text
+        assert style_mark(app) != mark
+        mark = style_mark(app)
+        app.add_class("-another")
+        assert style_mark(app) != mark
 
 
 # ------------------------------------------ cells drawn before they were measured, cut

@@ -6,6 +6,7 @@ Textual release changes what a wrapper relies on.
 
 1. Crash output without local variables (`CrashReportingApp`).
 2. Forgetting a secret from the app's in-process clipboard (`forget_copied`).
+3. Knowing whether the app's styles changed since a screen was last shown (`style_mark`).
 
 **1.**
 An unhandled exception ends a Textual app through ``App._handle_exception``, which
@@ -16,11 +17,23 @@ the app still exits with return code 1, prints nothing itself, and keeps the exc
 in `crash_error` for the command line to report (`vagent_tui.crash`: one line, the
 traceback without locals in a 0600 file). Exceptions that render themselves (those
 with ``__rich__``) still go to Textual's public ``panic``.
+
+**3.**
+``App.push_screen`` always sends ``ScreenResume(refresh_styles=True)``, and
+``Screen._on_screen_resume`` then re-applies every CSS rule to every widget of the
+screen, as if nothing were known about them: on Calls' kept call screen, shown again
+at each Enter, that is most of the key's cost. A screen's handler may set the event's
+public ``refresh_styles`` to False; it is safe to when nothing the rules read has
+changed since the screen's last showing: the app's CSS (``App._css_update_count``,
+which Textual bumps on a theme or ANSI-palette change and which is the only record of
+it), the app's classes and pseudo-classes, the size. A change to a widget's own classes
+while hidden restyles that widget by itself.
 """
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Hashable
 from typing import Any, TypeVar
 
 from textual.app import App
@@ -53,3 +66,14 @@ def forget_copied(app: App[Any], text: str) -> None:
     """
     if app.clipboard == text:
         app._clipboard = ""
+
+
+def style_mark(app: App[Any]) -> Hashable:
+    """What an app-wide restyle depends on: equal marks, no CSS rule gives another result
+    for a screen's widgets than when the screen was last styled (see 3. above)."""
+    return (
+        app._css_update_count,
+        frozenset(app.classes),
+        frozenset(app.get_pseudo_classes()),
+        app.size,
+    )

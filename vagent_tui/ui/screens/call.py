@@ -1,7 +1,9 @@
 """One call: its conversation (who said what, summary, outcome, attachments as text) and
 every field of its log entry, pushed over Calls by Enter; esc comes back to the same
 page and row. Calls keeps one such screen and shows each call it opens on it
-(`show_call`): a screen built and laid out for each Enter costs more than the call.
+(`show_call`): a screen built and laid out for each Enter costs more than the call;
+shown again, it skips Textual's restyle of all its widgets unless the app's styles
+changed meanwhile (`keep_styles_if_unchanged`).
 
 The conversation normally came with the page (`CallsScreen` reads a page's
 conversations in one batch request); if not, this screen asks for it (one batch item).
@@ -17,7 +19,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
-from textual import work
+from textual import events, on, work
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widget import Widget
@@ -28,6 +30,7 @@ from vagent_tui.api.models import SavedVersion
 from vagent_tui.services.calls import fetch_transcripts
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.text import inert
+from vagent_tui.ui.textual_compat import style_mark
 from vagent_tui.ui.widgets.call_rows import conversation_view, transcript_plain, when
 from vagent_tui.ui.widgets.inbox_rows import DetailText
 
@@ -64,6 +67,8 @@ class CallScreen(BaseScreen):
         self.target = target
         """The account the query was for (None: the key's own scope)."""
         self.fetching = False
+        self._style_mark: object = None
+        """The app's styles as they were when this screen was last shown (`style_mark`)."""
 
     def show_call(
         self, entry: LogEntry, result: BatchResult | None, *, local: bool, target: int | None
@@ -84,6 +89,17 @@ class CallScreen(BaseScreen):
         yield Static("", id="call-header", markup=False)
         with VerticalScroll(id="call-body"):
             yield DetailText(Text(""), id="call-text", markup=False)
+
+    @on(events.ScreenResume)
+    def keep_styles_if_unchanged(self, event: events.ScreenResume) -> None:
+        # Runs before Textual's own handler (a decorated handler of this class comes first).
+        # Shown again by Calls with another call's text, Textual would re-apply every CSS
+        # rule to every widget here although none reads anything that changed; it still
+        # does when the app's CSS (theme), classes, pseudo-classes or size changed.
+        mark = style_mark(self.app)
+        if mark == self._style_mark:
+            event.refresh_styles = False
+        self._style_mark = mark
 
     def on_mount(self) -> None:
         self._show()

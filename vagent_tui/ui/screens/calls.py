@@ -33,7 +33,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import DataTable, ProgressBar, Static
+from textual.widgets import ProgressBar, Static
 
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.log_models import ConversationRef, LogEntry
@@ -58,8 +58,9 @@ from vagent_tui.ui.screens.paging import PagedScreen, page_keys
 from vagent_tui.ui.text import inert
 from vagent_tui.ui.widgets.call_rows import column_label, entry_cells, entry_detail
 from vagent_tui.ui.widgets.inbox_rows import DetailText
+from vagent_tui.ui.widgets.record_lines import RecordLines
 from vagent_tui.ui.widgets.table_filter import filter_binding
-from vagent_tui.ui.widgets.tables import ROW_CAP, RecordTable, record_table
+from vagent_tui.ui.widgets.tables import ROW_CAP
 from vagent_tui.words import counted
 
 _UNSET = object()
@@ -167,13 +168,13 @@ class CallsScreen(PagedScreen):
             yield Static("", id="calls-export-label", markup=False)
             yield ProgressBar(id="calls-export-bar", show_eta=False)
         with Container(id="calls-body"):
-            yield record_table("calls-table", [], entry_key, lines=True)
+            yield RecordLines(record_key=entry_key, id="calls-table")
             with VerticalScroll(id="calls-detail"):
                 yield DetailText(Text("No call highlighted.", style="dim"), id="calls-detail-text")
 
     @property
-    def table(self) -> RecordTable[LogEntry]:
-        table: RecordTable[LogEntry] = self.query_one("#calls-table", RecordTable)
+    def table(self) -> RecordLines[LogEntry]:
+        table: RecordLines[LogEntry] = self.query_one("#calls-table", RecordLines)
         return table
 
     def on_mount(self) -> None:
@@ -191,12 +192,11 @@ class CallsScreen(PagedScreen):
     def _set_columns(self) -> None:
         table = self.table
         widths = self._widths()
-        with self.app.batch_update():
-            table.clear(columns=True)
-            for name in self.columns:
-                table.add_column(column_label(name), key=name, width=widths.get(name))
-            if self.shown is not None:
-                self._fill(self.shown.entries)
+        table.clear(columns=True)
+        for name in self.columns:
+            table.add_column(column_label(name), key=name, width=widths.get(name))
+        if self.shown is not None:
+            self._fill(self.shown.entries)
 
     def _widths(self) -> dict[str, int]:
         """Fixed widths for the console's columns; the summary takes what they leave
@@ -392,11 +392,11 @@ class CallsScreen(PagedScreen):
         # once, when the transcript comes, and the page's own frame needs no layout.
         self.query_one("#calls-detail-text", DetailText).show(detail, hold=fetching)
 
-    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+    def on_record_lines_highlighted(self, event: RecordLines.Highlighted) -> None:
         event.stop()
         self._show_detail()
 
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+    def on_record_lines_selected(self, event: RecordLines.Selected) -> None:
         """Enter (or a click on the highlighted row) in the table: the conversation."""
         event.stop()
         self.action_open()

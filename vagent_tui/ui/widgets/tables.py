@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, Self, TypeVar
+from typing import Any, Generic, Self, TypeVar
 
-from rich.segment import Segment, Segments
+from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual.geometry import Region
@@ -25,7 +25,7 @@ from vagent_tui.ui.caps import ROW_CAP, left_out
 from vagent_tui.ui.text import safe_value
 
 __all__ = [
-    "DUPLICATE_MARK", "ROW_CAP", "UNMEASURED", "LineRecordTable", "LineTable", "RecordTable",
+    "DUPLICATE_MARK", "ROW_CAP", "LineTable", "RecordTable",
     "SafeTable", "cut_at_edge", "left_out", "original_key", "place_cursor", "record_table",
     "row_table", "row_words", "safe_cell",
 ]  # fmt: skip
@@ -303,17 +303,7 @@ class LineTable(SafeTable):
     mouse's row/column for a click), and keeps each line until the row, the cursor,
     the width, the columns' widths or the focus changes. The header and the lines below
     the rows stay `DataTable`'s. No hover highlight (the row under the mouse is not lit).
-
-    With `HOLDS_FIXED_CELLS` False, `DataTable` is given `UNMEASURED` for the cells of
-    the columns of a fixed width (the lines are drawn from this table's own copy):
-    `DataTable` measures every cell of every new row to size its columns, asking Rich
-    for the console's options each time, even where a column's width is set. Its
-    `get_row`/`get_row_at` then give `UNMEASURED` in those columns (the records hold
-    what the rows show).
     """
-
-    HOLDS_FIXED_CELLS: ClassVar[bool] = True
-    """False: the fixed-width columns' cells are not handed to `DataTable` (above)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -328,14 +318,7 @@ class LineTable(SafeTable):
     def show_row(
         self, cells: list[Any], *, height: int | None, key: str | None, label: Any
     ) -> RowKey:
-        held = cells
-        if not self.HOLDS_FIXED_CELLS:
-            columns = self.ordered_columns
-            held = [
-                UNMEASURED if index < len(columns) and not columns[index].auto_width else c
-                for index, c in enumerate(cells)
-            ]
-        row = super().show_row(held, height=height, key=key, label=label)
+        row = super().show_row(cells, height=height, key=key, label=label)
         lines = [c if isinstance(c, Text) else Text(str(c)) for c in cells]
         lines.extend(Text("None") for _ in range(len(self.columns) - len(lines)))
         self._line_cells.append(lines)
@@ -500,25 +483,13 @@ class RecordTable(SafeTable, Generic[R]):
         return self._record_of.get(key)
 
 
-UNMEASURED = Segments(())
-"""What a `LineTable` hands `DataTable` for a cell it draws itself: a renderable with
-nothing to measure (`DataTable` measures only what has ``__rich_measure__``)."""
-
-
-class LineRecordTable(RecordTable[R], LineTable):
-    """A `RecordTable` whose rows are drawn as `LineTable` draws them; its fixed-width
-    columns' cells are not measured (`LineTable.HOLDS_FIXED_CELLS`)."""
-
-    HOLDS_FIXED_CELLS = False
-
-
 def record_table(
-    id: str, columns: Iterable[tuple[str, str]], key: Callable[[R], str], *, lines: bool = False
+    id: str, columns: Iterable[tuple[str, str]], key: Callable[[R], str]
 ) -> RecordTable[R]:
-    """`row_table`, bound to records keyed by ``key``; ``lines``: a `LineRecordTable`
-    (one-line cells, many rows replaced at once)."""
-    kind = LineRecordTable if lines else RecordTable
-    table: RecordTable[R] = kind(id=id, cursor_type="row", zebra_stripes=True, record_key=key)
+    """`row_table`, bound to records keyed by ``key``."""
+    table: RecordTable[R] = RecordTable(
+        id=id, cursor_type="row", zebra_stripes=True, record_key=key
+    )
     for label, name in columns:
         table.add_column(label, key=name)
     return table

@@ -1,0 +1,139 @@
+"""The Calls table (`RecordLines`): rows drawn a line at a time, the cursor kept on its
+record, a filter, keys and clicks, text from outside inert."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+
+from vagent_tui.ui.widgets.record_lines import RecordLines
+
+
+class _Lines(App[None]):
+    def __init__(self, note_width: int | None = None) -> None:
+        super().__init__()
+        self.note_width = note_width
+        self.highlighted: list[Any] = []
+        self.selected: list[Any] = []
+
+    def compose(self) -> ComposeResult:
+        table: RecordLines[str] = RecordLines(record_key=str, id="lines")
+        table.add_column("Name", key="name", width=12)
+        table.add_column("Note", key="note", width=self.note_width)
+        yield table
+
+    def on_record_lines_highlighted(self, event: RecordLines.Highlighted) -> None:
+        self.highlighted.append(event.record)
+
+    def on_record_lines_selected(self, event: RecordLines.Selected) -> None:
+        self.selected.append(event.record)
+
+
+def _cells(record: str) -> list[Any]:
+    return [f"name {record}", Text(f"note of {record}")]
+
+
+def _lines(app: _Lines) -> RecordLines[str]:
+    table: RecordLines[str] = app.query_one("#lines", RecordLines)
+    return table
+
+
+async def test_a_page_draws_only_the_rows_in_view_and_makes_only_their_cells() -> None:
+    made: list[str] = []
+
+    def cells(record: str) -> list[Any]:
+        made.append(record)
+        return _cells(record)
+
+    app = _Lines(note_width=20)  # every column of a set width: no cell to measure
+    async with app.run_test(size=(60, 12)) as pilot:
+        table = _lines(app)
+        table.focus()
+        table.show([str(n) for n in range(50)], cells)
+        await pilot.pause()
+        assert table.row_count == 50
+        assert 0 < table.lines_drawn <= 11  # the rows in view, not the 50
+        assert len(made) < 50
+        assert "name 0" in table.render_line(1).text
+        assert table.render_line(0).text.strip().startswith("Name")
+
+
+async def test_the_cursor_stays_on_its_record_when_the_rows_change() -> None:
+    app = _Lines()
+    async with app.run_test(size=(60, 12)) as pilot:
+        table = _lines(app)
+        table.focus()
+        table.show(["a", "b", "c"], _cells)
+        await pilot.press("down", "down")
+        assert table.highlighted_record == "c"
+        table.show(["new", "a", "b", "c"], _cells)
+        assert table.highlighted_record == "c" and table.cursor_row == 3
+        table.show(["x", "y"], _cells)  # gone: as near its old row as the rows allow
+        assert table.highlighted_record == "y"
+        await pilot.pause()
+        assert app.highlighted[-1] == "y"
+
+
+async def test_keys_move_the_cursor_and_enter_or_a_click_selects() -> None:
+    app = _Lines()
+    async with app.run_test(size=(60, 12)) as pilot:
+        table = _lines(app)
+        table.focus()
+        table.show([str(n) for n in range(30)], _cells)
+        await pilot.pause()  # laid out: it scrolls
+        await pilot.press("end")
+        assert table.cursor_row == 29
+        assert "name 29" in table.render_line(table.size.height - 1).text  # kept in view
+        await pilot.press("home", "pagedown")
+        assert table.cursor_row > 5
+        await pilot.press("home", "enter")
+        await pilot.pause()
+        assert app.selected == ["0"]
+        await pilot.click("#lines", offset=(3, 3))  # the third row: highlighted first
+        assert table.cursor_row == 2
+        await pilot.click("#lines", offset=(3, 3))
+        await pilot.pause()
+        assert app.selected == ["0", "2"]
+
+
+async def test_the_filter_shows_the_rows_holding_every_word() -> None:
+    app = _Lines()
+    async with app.run_test(size=(60, 12)) as pilot:
+        table = _lines(app)
+        counts: list[tuple[int, int]] = []
+        table.on_count = lambda shown, total: counts.append((shown, total))
+        table.show(["apple", "banana", "apple pie"], _cells)
+        table.set_filter("APPLE note")
+        assert [table.get_row_at(n)[0].plain for n in range(table.row_count)] == [
+            "name apple",
+            "name apple pie",
+        ]
+        assert counts[-1] == (2, 3)
+        table.set_filter("")
+        assert table.row_count == 3
+        await pilot.pause()
+
+
+async def test_a_column_without_a_width_fits_its_widest_cell_and_a_cut_ends_in_an_ellipsis() -> (
+    None
+):
+    app = _Lines()
+    async with app.run_test(size=(60, 12)) as pilot:
+        table = _lines(app)
+        table.show(["a" * 20, "b"], _cells)
+        await pilot.pause()
+        assert table.columns["note"].content_width == len("note of ") + 20
+        assert "name aaaaaa…" in table.render_line(1).text  # 12 wide: cut
+
+
+async def test_text_from_outside_is_drawn_inert() -> None:
+    app = _Lines()
+    async with app.run_test(size=(60, 12)) as pilot:
+        table = _lines(app)
+        table.show(["[b]x[/b]\x1b[31m"], _cells)
+        await pilot.pause()
+        line = table.render_line(1)
+        assert "\x1b" not in line.text
+        assert "[b]x" in line.text
