@@ -22,6 +22,7 @@ base.NullAsEmpty  # type aliases that pydantic reads as field annotations
 base.Items
 models.__getattr__  # the module's lazy names (PEP 562)
 models.__dir__
+_.refresh_styles  # events.ScreenResume's, read by Textual's Screen (call.py sets it)
 models.AccountPage.page_number  # a wire field
 requests.MigrationRequest.sections_to_migrate  # sent by keyword (migrations screen)
 requests.MigrationRequest.force_migrate_overridden_fields
