@@ -236,7 +236,7 @@ class ApiTransport:
         self.timeout = timeout
         self.total_timeout = total_timeout if total_timeout is not None else 2 * timeout
         self._token = token
-        self._quoted_token = quote_plus(token)
+        self._quoted_token = (token, quote_plus(token))
         self.get_retries = get_retries
         self.backoff = backoff
         self.max_retry_after = max_retry_after
@@ -586,6 +586,13 @@ class ApiTransport:
             extensions=response.extensions,
         )
 
+    def _quoted(self, token: str) -> str:
+        """``token`` quoted as ``urlencode`` quotes it, once per token."""
+        held, quoted = self._quoted_token
+        if held is not token:
+            self._quoted_token = (token, quoted := quote_plus(token))
+        return quoted
+
     def _full_url(self, url: str, query: Mapping[str, Any]) -> str | None:
         """The request's URL with its query, built in one go; None: let httpx merge them.
 
@@ -603,7 +610,7 @@ class ApiTransport:
             elif kind is str:
                 # The token is in every query: quoted once (urlencode took a third of a
                 # request's own CPU, quoting it again and again).
-                text = self._quoted_token if value is self._token else quote_plus(value)
+                text = self._quoted(value) if value is self._token else quote_plus(value)
             else:
                 return None
             parts.append(f"{_quoted_name(key)}={text}")
