@@ -11,15 +11,16 @@ out on the demo. Nothing is frozen: a cycle made at start-up that becomes garbag
 Only a pause made here is resumed: an app run by the tests or a benchmark, which
 never paused, keeps the collector as it was.
 
-Once running, the console keeps a full collection off its keys. A full collection the
-interpreter starts by itself walks every object that has survived a collection, and may
-fall on a key: at Scope's filter over 100,000 agents one took ~100 ms of CPU on a key
-(the slowest key of bench/scope.py). So at each short pause of the input the console
-sets aside what exists (`set_aside`: `gc.freeze`, which costs nothing), and such a
-collection walks only what was made since; at a longer pause it collects everything,
-then sets aside what survives (`tidy`). Nothing stays frozen past the next longer pause,
-so a cycle that became garbage (the first tree after ``r``, a client left by a profile
-switch) is still collected. Only a console whose collector was paused here does either.
+Once running, the console keeps a full collection off its keys while the user types. A
+full collection the interpreter starts by itself walks every object that has survived a
+collection, and may fall on a key: at Scope's filter over 100,000 agents one took ~100 ms
+of CPU on a key (the slowest key of bench/scope.py). So a short pause after a key
+(`ui.app.PAUSE_SECONDS`) sets aside what exists (`set_aside`: `gc.freeze`, which costs
+nothing), and a collection on the next key walks only what was made since; a second
+without keys gives it back (`give_back`: `gc.unfreeze`, as cheap), so a cycle that
+became garbage is still collected, by the interpreter's own collections. Nothing is
+collected here: on a large heap a full collection made at a pause took 0.3 s, and a key
+came while it ran. Only a console whose collector was paused here does either.
 """
 
 from __future__ import annotations
@@ -28,11 +29,10 @@ import gc
 
 _paused = False
 _managed = False
-"""The command line paused the collector here: `tidy` may collect and freeze."""
+"""The command line paused the collector here: `set_aside` may freeze."""
 
 _set_aside = False
-"""Objects were set aside since the last `tidy` (else it has nothing to do: an idle
-console does not walk all its objects again and again)."""
+"""Objects are set aside (frozen) until `give_back`."""
 
 
 def pause() -> None:
@@ -56,7 +56,7 @@ def _running() -> bool:
 
 
 def set_aside() -> None:
-    """Out of the collector's walks until the next `tidy`: every object now (the caller
+    """Out of the collector's walks until `give_back`: every object now (the caller
     knows the input pauses). Only in a console whose collector was paused here."""
     global _set_aside
     if _running():
@@ -64,18 +64,15 @@ def set_aside() -> None:
         _set_aside = True
 
 
-def tidy() -> bool:
-    """A full collection now (the caller knows nobody waits), what survives it set aside
-    until the next one; whether it was made: only in a console whose collector was
-    paused here, and only when objects were set aside since the last one."""
+def give_back() -> None:
+    """What `set_aside` set aside is walked by the collector again (typing is over): a
+    cycle that became garbage meanwhile is collected as usual. No collection is made
+    here: on a large heap one takes a tenth of a second or more, and the next key could
+    come while it runs (the Fleet screen's keys while 100,000 accounts are asked)."""
     global _set_aside
-    if not _running() or not _set_aside:
-        return False
-    gc.unfreeze()
-    gc.collect()
-    gc.freeze()
-    _set_aside = False
-    return True
+    if _set_aside:
+        gc.unfreeze()  # cheap as freeze: the lists are joined
+        _set_aside = False
 
 
 def release() -> None:

@@ -69,10 +69,9 @@ async def test_the_app_resumes_it_once_started(
         assert not collector.paused() and gc.isenabled()
 
 
-def test_set_aside_and_tidy_only_in_a_console_that_paused_here() -> None:
+def test_set_aside_and_give_back_only_in_a_console_that_paused_here() -> None:
     gc.enable()
     collector.set_aside()
-    assert not collector.tidy()
     assert gc.get_freeze_count() == 0  # an app run by the tests: nothing frozen
     collector.pause()
     collector.set_aside()
@@ -80,11 +79,14 @@ def test_set_aside_and_tidy_only_in_a_console_that_paused_here() -> None:
     collector.resume()
     collector.set_aside()
     assert gc.get_freeze_count() > 0
+    collector.give_back()
+    assert gc.get_freeze_count() == 0
+    collector.set_aside()
     collector.release()
     assert gc.get_freeze_count() == 0
 
 
-def test_tidy_collects_what_was_set_aside() -> None:
+def test_a_cycle_set_aside_is_collected_once_given_back() -> None:
     class Cycle:
         def __init__(self) -> None:
             self.me = self
@@ -102,30 +104,26 @@ def test_tidy_collects_what_was_set_aside() -> None:
     del cycle
     gc.collect()
     assert ref() is not None  # set aside: not walked by a collection
-    assert collector.tidy()
-    assert ref() is None and gone  # collected at the next tidy
-    assert gc.get_freeze_count() > 0  # what survived is set aside again
-    assert not collector.tidy()  # nothing set aside since: nothing to do
+    collector.give_back()
+    gc.collect()
+    assert ref() is None and gone  # walked again: collected
 
 
-async def test_the_app_sets_aside_at_a_pause_of_the_input_and_tidies_when_quiet(
+async def test_the_app_sets_aside_after_a_key_and_gives_back_when_typing_stops(
     make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     calls: list[str] = []
     monkeypatch.setattr(collector, "set_aside", lambda: calls.append("set aside"))
-
-    def tidy() -> bool:
-        calls.append("tidy")
-        return True
-
-    monkeypatch.setattr(collector, "tidy", tidy)
+    monkeypatch.setattr(collector, "give_back", lambda: calls.append("give back"))
     app = make_app("scope")
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause(1.2)
-        assert "tidy" in calls and "set aside" not in calls  # no input yet: quiet
-        calls.clear()
+        assert calls == []  # no input: no timer runs at all (an idle console spends nothing)
         await pilot.press("down")
-        await pilot.pause(0.6)
-        assert calls[:1] == ["set aside"]  # a pause of the input, not yet quiet
-        await pilot.pause(0.6)
-        assert calls[-1] == "tidy"
+        await pilot.pause(0.5)
+        assert calls == ["set aside"]  # a pause after the key, typing not over
+        await pilot.press("down")  # another key restarts both
+        await pilot.pause(0.5)
+        assert calls == ["set aside", "set aside"]
+        await pilot.pause(0.8)
+        assert calls[-1] == "give back" and calls.count("give back") == 1

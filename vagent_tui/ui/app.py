@@ -6,7 +6,6 @@ The connection and everything that follows it live in `vagent_tui.ui.connections
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Iterable
 from dataclasses import replace
 from functools import partial
@@ -19,6 +18,7 @@ from textual.await_complete import AwaitComplete
 from textual.binding import ActiveBinding, Binding, BindingType
 from textual.command import CommandPalette
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.worker import Worker, WorkerState
 
 from vagent_tui import collector
@@ -40,14 +40,17 @@ from vagent_tui.ui.themes import (
 from vagent_tui.ui.widgets.status import describe_error
 
 STARTED_SECONDS = 0.5
-PAUSE_SECONDS = 0.25
-"""Seconds without a key or the mouse after which what exists is set aside from the
-cycle collector's walks (`collector.set_aside`): a collection on the next key walks
-only what was made since."""
-QUIET_SECONDS = 1.0
-"""Seconds without a key or the mouse after which the cycle collector tidies
-(`collector.tidy`: a full collection when nobody waits, not on a key)."""
 """After this long from mounting, start-up is over (`vagent_tui.collector`)."""
+PAUSE_SECONDS = 0.25
+"""Seconds after a key or a click after which what exists is set aside from the cycle
+collector's walks (`collector.set_aside`): a collection on the next key walks only what
+was made since."""
+QUIET_SECONDS = 1.0
+"""Seconds after a key or a click after which what was set aside is given back to the
+collector (`collector.give_back`): typing is over, a cycle that became garbage is
+collected again as usual."""
+_TYPED = (events.Key, events.MouseDown, events.MouseScrollDown, events.MouseScrollUp)
+"""The input whose pauses `PAUSE_SECONDS` and `QUIET_SECONDS` count (not mouse moves)."""
 
 _SELECT_NOTE = (
     "Select the text with the mouse (shift+drag in most terminals) and copy it with your "
@@ -170,8 +173,8 @@ class VagentApp(ConnectionApp):
         self.config_warnings = list(config_warnings)
         """What the config file holds that was ignored (vagent_tui.ui.keyspec), shown once."""
         self.last_copied: tuple[str, str] | None = None
-        self._last_input = 0.0
-        """When a key or the mouse was last used (`time.monotonic`)."""
+        self._collector_timers: tuple[Timer, ...] = ()
+        """`collector.set_aside` and `give_back`, due after the last key or click."""
         self.theme_errors = self._register_themes(extra_theme_dirs)
         wanted = theme or terminal_default()
         self._start_with_theme(wanted if wanted in self.available_themes else DEFAULT_DARK)
@@ -224,23 +227,22 @@ class VagentApp(ConnectionApp):
             self.connect()
 
     async def on_event(self, event: events.Event) -> None:
-        if isinstance(event, events.InputEvent):
-            self._last_input = time.monotonic()
+        if isinstance(event, _TYPED):
+            # Timers started by the input, not a timer ticking all along: an idle console
+            # (the migration monitor between polls) spends nothing on this.
+            for timer in self._collector_timers:
+                timer.stop()
+            self._collector_timers = (
+                self.set_timer(PAUSE_SECONDS, collector.set_aside),
+                self.set_timer(QUIET_SECONDS, collector.give_back),
+            )
         await super().on_event(event)
-
-    def _tidy_when_quiet(self) -> None:
-        quiet = time.monotonic() - self._last_input
-        if quiet >= QUIET_SECONDS:
-            collector.tidy()
-        elif quiet >= PAUSE_SECONDS:
-            collector.set_aside()
 
     def on_mount(self) -> None:
         # The collector, paused by the command line for the start, runs again once the
         # first frame is out on the demo (about 0.1 s after this; a slow platform's
         # answer may come later, with the collector on: the pause only saves time).
         self.set_timer(STARTED_SECONDS, collector.resume)
-        self.set_interval(PAUSE_SECONDS, self._tidy_when_quiet)
         for error in self.theme_errors:
             self.notify(error, title="Theme file skipped", severity="warning", markup=False)
         for warning in self.config_warnings:
