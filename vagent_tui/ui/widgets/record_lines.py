@@ -82,29 +82,21 @@ class RecordLines(ScrollView, Generic[R], can_focus=True):
         Binding("right", "scroll_right", "Right", show=False, id="record-lines.right"),
     ]
 
-    class Highlighted(Message):
+    class _RowMessage(Message):
+        def __init__(self, table: RecordLines[Any], record: Any) -> None:
+            super().__init__()
+            self.table = table
+            self.record = record
+
+        @property
+        def control(self) -> RecordLines[Any]:
+            return self.table
+
+    class Highlighted(_RowMessage):
         """The cursor is on another row (``record`` None: no row shown)."""
 
-        def __init__(self, table: RecordLines[Any], record: Any) -> None:
-            super().__init__()
-            self.table = table
-            self.record = record
-
-        @property
-        def control(self) -> RecordLines[Any]:
-            return self.table
-
-    class Selected(Message):
+    class Selected(_RowMessage):
         """Enter, or a click on the highlighted row."""
-
-        def __init__(self, table: RecordLines[Any], record: Any) -> None:
-            super().__init__()
-            self.table = table
-            self.record = record
-
-        @property
-        def control(self) -> RecordLines[Any]:
-            return self.table
 
     def __init__(self, *, record_key: Callable[[R], str], id: str | None = None) -> None:
         super().__init__(id=id)
