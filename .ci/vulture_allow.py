@@ -94,3 +94,6 @@ _.cooldown_texts
 _.daily_calls
 _.daily_texts
 _.daily_tasks
+
+# HeldSelect (ui/widgets/held_select.py): Textual calls validate_<reactive> by name.
+_.validate_expanded

@@ -29,6 +29,7 @@ from vagent_tui.ui.palette import FAILED
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.screens.fleet import FleetScreen
 from vagent_tui.ui.widgets.fleet_matrix import FleetMatrix
+from vagent_tui.ui.widgets.held_select import HeldSelect
 
 AGENTS = [1111, 1112, 1113, 1121, 1122, 1211, 1212, 1221, 1222, 1311, 1312, 1321, 1322]
 FUNCTIONS = "/api/v2/agent/functions"
@@ -362,8 +363,19 @@ async def test_enter_on_a_running_fleet_does_not_leave(make_app: MakeApp) -> Non
         await pilot.press("enter")
         await pilot.pause()
         assert app.screen is screen and app.connection.target is None
+        # the question's list stays shut while it is asked, and says why
+        question = screen.query_one("#fleet-question", HeldSelect)
+        question.focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert not question.expanded and question.held is not None
         await pilot.press("x")
         await settle(pilot)
+        assert question.held is None
+        question.focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert question.expanded
 
 
 async def test_the_whole_unavailable_list_scrolls_with_keys_and_wheel(make_app: MakeApp) -> None:
@@ -446,6 +458,29 @@ async def test_an_answer_repaints_its_own_row_only(make_app: MakeApp) -> None:
         await pilot.press("end")
         await settle(pilot)
         assert cell(app, ids[300], "allowed") == str(changed(ids[300]).values["allowed"])
+
+
+async def test_accounts_answering_alike_share_their_cells_made_inert(make_app: MakeApp) -> None:
+    """One shared answer's cells are made (and made inert) once for every row holding it;
+    an equal answer that is another object gets its own, equal cells."""
+    app = make_app("fleet")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, rounds=200)
+        matrix = table(app)
+        hostile = {"allowed": 1, "total": 2, "unavailable": ("[red]x[/red]\x1b[2J",)}
+        first, second, third = AGENTS[:3]
+        matrix.show_waiting(AGENTS)
+        matrix.show_answer(FleetAnswer(first, hostile))
+        matrix.show_answer(FleetAnswer(second, hostile))
+        matrix.show_answer(FleetAnswer(third, dict(hostile)))
+        await settle(pilot)
+        shared = matrix.cell(str(first), "unavailable")
+        assert matrix.cell(str(second), "unavailable") is shared
+        assert matrix.cell(str(third), "unavailable") is not shared
+        for account in (first, third):
+            text = matrix.cell(str(account), "unavailable").plain
+            assert text.startswith("[red]x[/red]") and "\x1b" not in text
+        assert cell(app, third, "allowed") == "1"
 
 
 async def test_slash_filters_the_matrix_and_enter_opens_the_row_shown(make_app: MakeApp) -> None:

@@ -51,13 +51,15 @@ from vagent_tui.ui.registry import BY_NAME
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.screens.calls_link import calls_binding, show_calls
 from vagent_tui.ui.text import safe
+from vagent_tui.ui.widgets.fitted import FittedStatic
 from vagent_tui.ui.widgets.fleet_export import ask_concurrency, default_concurrency, export_csv
 from vagent_tui.ui.widgets.fleet_matrix import FleetMatrix
+from vagent_tui.ui.widgets.held_select import HeldSelect
 from vagent_tui.ui.widgets.table_filter import filter_binding
 from vagent_tui.ui.widgets.tables import left_out
 from vagent_tui.words import counted
 
-SUMMARY_SECONDS = 0.2
+SUMMARY_SECONDS = 0.5
 """The progress bar and the summary follow the answers at most this often."""
 OPENS = {"functions": "functions", "voice": "agent", "junk": "inbox", "calls": "calls",
          "usage": "usage"}  # fmt: skip
@@ -123,7 +125,7 @@ class FleetScreen(BaseScreen):
 
     def compose_body(self) -> Iterable[Widget]:
         with Horizontal(id="fleet-controls"):
-            yield Select(
+            yield HeldSelect(
                 [(q.label, q.name) for q in QUESTIONS.values()],
                 value=self.question.name,
                 allow_blank=False,
@@ -133,7 +135,7 @@ class FleetScreen(BaseScreen):
         yield ProgressBar(total=None, show_eta=False, id="fleet-progress")
         yield self._matrix
         with VerticalScroll(id="fleet-detail"):
-            yield Static("", id="fleet-detail-text", markup=False)
+            yield FittedStatic("", id="fleet-detail-text", markup=False)
 
     @property
     def matrix(self) -> FleetMatrix:
@@ -254,7 +256,9 @@ class FleetScreen(BaseScreen):
         self.running = True
         self._started = _clock()
         self.limit = AdaptiveLimit(self.concurrency)
-        self.query_one("#fleet-question", Select).disabled = True
+        self.query_one("#fleet-question", HeldSelect).hold(
+            "The question stays while it is asked: x cancels the run"
+        )
         with self.app.batch_update():
             self.matrix.show_waiting(ids)
             self.query_one(ProgressBar).update(total=len(ids), progress=0)
@@ -304,7 +308,7 @@ class FleetScreen(BaseScreen):
     def _finish(self, ids: list[int], *, cancelled: bool) -> None:
         self._progress()
         self.running = False
-        self.query_one("#fleet-question", Select).disabled = False
+        self.query_one("#fleet-question", HeldSelect).release()
         elapsed = fmt.fmt_duration(_clock() - self._started)
         if self.limit is not None and self.limit.backoffs:
             times = "once" if self.limit.backoffs == 1 else f"{self.limit.backoffs:,} times"
@@ -335,9 +339,9 @@ class FleetScreen(BaseScreen):
     def _show_detail(self) -> None:
         """The highlighted account's whole answer, one value (or one name) a line."""
         account_id = self.matrix.highlighted_account()
-        detail = self.query_one("#fleet-detail-text", Static)
+        detail = self.query_one("#fleet-detail-text", FittedStatic)
         if account_id is None or self.accounts is None:
-            detail.update("")
+            detail.show("")
             return
         if not self._names:
             self._names = {a.id: a.display_name for a in self.accounts if a.id is not None}
@@ -367,7 +371,7 @@ class FleetScreen(BaseScreen):
             for key, header in self.question.columns:
                 value = cell_text(answer.values.get(key))
                 lines.append(Text.assemble(f"{header}: ", safe(value or "—")))
-        detail.update(Text("\n").join(lines))
+        detail.show(Text("\n").join(lines))
 
     def action_open(self) -> None:
         """Act as the highlighted account and open the screen of the question."""

@@ -53,8 +53,10 @@ BLANK = Text("")
 ANSWERED = Text(YES, style=OK)
 MARK = Text("●", style=ACCENT)
 PAD = 1
-NO_STYLE = Style.null()
 """Blank cells on each side of a column's text."""
+NO_STYLE = Style.null()
+MADE_KEPT = 256
+"""Answers whose cells `FleetMatrix` keeps to reuse (the distinct answers of a run)."""
 
 
 def _cut(text: str) -> str:
@@ -136,6 +138,8 @@ class FleetMatrix(ScrollView, can_focus=True):
         self._order: list[int] | None = None
         """The rows in the order shown (a sort, a top N), before the filter; None: all,
         as set up."""
+        self._made: dict[int, tuple[dict[str, Any], tuple[tuple[str, Text], ...]]] = {}
+        """Cells of answers by their values' identity (`_answer_cells`), for one setup."""
         self._totals: dict[str, Text] | None = None
         """A line pinned under the header (the usage table's totals); None: none."""
 
@@ -315,6 +319,7 @@ class FleetMatrix(ScrollView, can_focus=True):
         self._widths = {key: cell_len(header) for header, key in self._columns}
         self._keys, self._index, self._cells, self._names = [], {}, [], []
         self._order, self._totals = None, None
+        self._made.clear()
         self._blank = {key: BLANK for _, key in self._columns}
         for account in accounts[: ROW_CAP if cap is None else cap]:
             row = str(account.id)
@@ -339,8 +344,13 @@ class FleetMatrix(ScrollView, can_focus=True):
         """Write one cell; repaint its row if it is in view (nothing if it is unchanged)."""
         self.put_row(row, ((column, text),))
 
-    def put_row(self, row: str, cells: Iterable[tuple[str, Text]]) -> None:
-        """Write cells of one row; repaint the row once if any changed and it is in view."""
+    def put_row(
+        self, row: str, cells: Iterable[tuple[str, Text]], *, made_inert: bool = False
+    ) -> None:
+        """Write cells of one row; repaint the row once if any changed and it is in view.
+
+        ``made_inert``: the texts have been through `safe_value` already (the cells of
+        an answer shared by many accounts, made once)."""
         index = self._index.get(row)
         if index is None:
             return  # an account past the display cap: no row
@@ -351,14 +361,19 @@ class FleetMatrix(ScrollView, can_focus=True):
             old = self._shown(index, column)
             if old is None:
                 continue  # not a column of this question
-            if old is text or (old.plain == text.plain and old.style == text.style):
+            if old is text:
                 continue
-            text = safe_value(text)
+            plain = text.plain
+            if old.plain == plain and old.style == text.style:
+                continue
+            if not made_inert:
+                text = safe_value(text)
+                plain = text.plain
             if written is None:
                 written = self._cells[index] = {}
             written[column] = text
             changed = True
-            width = cell_len(text.plain)
+            width = cell_len(plain)
             if width > self._widths[column]:
                 self._widths[column] = width  # columns only grow: rare
                 grew = True
@@ -402,9 +417,25 @@ class FleetMatrix(ScrollView, can_focus=True):
             failed = Text(_cut(f"{NO} {answer.error}"), style=FAILED)
             self.put_row(str(answer.account_id), [("result", failed), *((k, BLANK) for k in keys)])
             return
-        values = answer.values
-        cells = [("result", ANSWERED), *((k, value_text(k, values.get(k), values)) for k in keys)]
-        self.put_row(str(answer.account_id), cells)
+        self.put_row(str(answer.account_id), self._answer_cells(answer.values), made_inert=True)
+
+    def _answer_cells(self, values: dict[str, Any]) -> tuple[tuple[str, Text], ...]:
+        """An answer's cells, made inert; made once for answers that share their values.
+
+        Most accounts of a fleet answer alike and the service hands them one shared
+        value (`services.fleet._functions`): its cells are made for the first and
+        reused, so a row costs its look-ups, not three texts made and checked again."""
+        assert self.question is not None
+        made = self._made.get(id(values))
+        if made is not None and made[0] is values:  # the same object, not a reused id
+            return made[1]
+        cells = (
+            ("result", ANSWERED),
+            *((k, safe_value(value_text(k, values.get(k), values))) for k in self.question.keys),
+        )
+        if len(self._made) < MADE_KEPT:  # answers all different: no more are kept
+            self._made[id(values)] = (values, cells)
+        return cells
 
     # ------------------------------------------------------------------ drawing
 

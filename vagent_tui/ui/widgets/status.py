@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rich.text import Text
-from textual.widgets import Static
 
 from vagent_tui.api.errors import ApiError, outcome_unknown
 
@@ -21,13 +20,18 @@ __all__ = [
 from vagent_tui.inert import inert
 from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.failures import UNSURE, StatusReport, describe_error, next_step
+from vagent_tui.ui.widgets.fitted import FittedStatic
 
 if TYPE_CHECKING:
     from vagent_tui import config as cfg
 
 
-class StatusLine(Static):
-    """Shows what a screen is doing. Every message is shown inert, never as markup."""
+class StatusLine(FittedStatic):
+    """Shows what a screen is doing. Every message is shown inert, never as markup.
+
+    A new message lays the screen out again only when the line needs another height
+    (`FittedStatic.show`): a screen says what it does at every start and end of a load,
+    and a layout redraws the whole screen."""
 
     DEFAULT_CSS = stylesheet(__file__)
 
@@ -56,12 +60,12 @@ class StatusLine(Static):
 
     def info(self, message: str) -> None:
         self.remove_class("-error", "-ok")
-        self.update(Text(inert(message) + self._empty_note()))
+        self.show(Text(inert(message) + self._empty_note()))
 
     def ok(self, message: str) -> None:
         self.remove_class("-error")
         self.add_class("-ok")
-        self.update(Text("✓ " + inert(message) + self._empty_note()))
+        self.show(Text("✓ " + inert(message) + self._empty_note()))
 
     def busy(self, what: str = "Loading") -> None:
         self.info(f"⟳ {what}…")
@@ -92,11 +96,11 @@ class StatusLine(Static):
             step = next_step(kind, retry_key)
         if step:
             message += "  — " + step
-        self.update(Text("✗ " + inert(message)))
+        self.show(Text("✗ " + inert(message)))
 
     def clear(self) -> None:
         self.remove_class("-error", "-ok")
-        self.update(Text(self._empty_note().removeprefix(" · ")))
+        self.show(Text(self._empty_note().removeprefix(" · ")))
 
 
 def advice_for(connection: object) -> str:
