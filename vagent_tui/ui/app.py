@@ -28,7 +28,7 @@ from vagent_tui.ui import palette
 from vagent_tui.ui.command_palette import ConsolePalette
 from vagent_tui.ui.connections import ConnectionApp
 from vagent_tui.ui.convention import NO_KEY_PREFIX, action_name, effective_keys
-from vagent_tui.ui.registry import BY_NAME, SCREENS
+from vagent_tui.ui.registry import BY_NAME, SCREENS, ScreenInfo
 from vagent_tui.ui.text import safe_markup
 from vagent_tui.ui.themes import (
     DEFAULT_DARK,
@@ -160,6 +160,8 @@ class VagentApp(ConnectionApp):
             # Start in the first screen's mode rather than switch to it from Textual's
             # default one: each switch applies the whole stylesheet again.
             self.DEFAULT_MODE = self.initial_screen  # type: ignore[misc]
+            first = partial(self._first_screen, BY_NAME[self.initial_screen])
+            self.MODES = {**self.MODES, self.initial_screen: first}  # type: ignore[misc]
         super().__init__(
             client,
             label=profile_label,
@@ -179,6 +181,16 @@ class VagentApp(ConnectionApp):
         wanted = theme or terminal_default()
         self._start_with_theme(wanted if wanted in self.available_themes else DEFAULT_DARK)
         palette.install(self.console, self.get_css_variables(), replace=False)
+
+    def _first_screen(self, info: ScreenInfo) -> Screen[Any]:
+        """The first screen, its CSS read into the app's stylesheet before Textual first
+        parses it: installing a screen whose CSS the stylesheet lacks makes Textual parse
+        the whole stylesheet again and apply it again to every widget, at start-up for
+        nothing. Later screens load their CSS the usual way."""
+        screen = info.load()
+        for path in screen.css_path:
+            self.stylesheet.read(path)
+        return screen
 
     # ------------------------------------------------------------------ themes
 

@@ -1,5 +1,6 @@
 """Panes that lay the screen out again only when they change height (`FittedStatic`, the
-`StatusLine`), and a select held shut while its value is in use (`HeldSelect`)."""
+`StatusLine`), a select held shut while its value is in use (`HeldSelect`), and the
+base screen's test for a text field, which does not import TextArea."""
 
 from __future__ import annotations
 
@@ -100,3 +101,15 @@ async def test_a_held_select_stays_shut_and_says_why() -> None:
         assert select.expanded
         select.hold("held again")  # a hold shuts a list already open
         assert not select.expanded
+
+
+def test_text_fields_are_known_without_importing_text_area_first() -> None:
+    from textual.widgets import Input, Static, TextArea
+
+    from vagent_tui.ui.screens.base import _is_text_field
+
+    class Notes(TextArea):
+        pass
+
+    assert _is_text_field(Input()) and _is_text_field(TextArea()) and _is_text_field(Notes())
+    assert not _is_text_field(Static("x")) and not _is_text_field(None)

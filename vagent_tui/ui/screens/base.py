@@ -18,7 +18,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
-from textual.widgets import DataTable, Input, OptionList, TextArea
+from textual.widgets import DataTable, Input, OptionList
 from textual.worker import NoActiveWorker, Worker, get_current_worker
 
 from vagent_tui.api.base import counting_empty
@@ -60,6 +60,15 @@ def who_of(screen: BaseScreen, *, with_id: bool = False) -> str:
     if acting is None:
         return "the key owner"
     return f"{acting.display_name} (#{acting.id})" if with_id else acting.display_name
+
+
+def _is_text_field(widget: Widget | None) -> bool:
+    """An `Input` or a ``TextArea`` (or a subclass of either). TextArea is known by its
+    class's name, not imported to be asked about: importing it (and its document
+    model) was about 8 ms of every start, and only screens opened later make one."""
+    if widget is None:
+        return False
+    return isinstance(widget, Input) or any(c.__name__ == "TextArea" for c in type(widget).__mro__)
 
 
 class BaseScreen(Screen[None]):
@@ -272,7 +281,7 @@ class BaseScreen(Screen[None]):
         """Give ``widget`` the focus a load's busy indicator took, unless the user has
         chosen a text field meanwhile: a load landing never takes the keys from what
         is being typed (loads never focus a text field by themselves)."""
-        if not isinstance(self.focused, Input | TextArea):
+        if not _is_text_field(self.focused):
             widget.focus()
 
     # ------------------------------------------------------------------ failures
