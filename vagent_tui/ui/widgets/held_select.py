@@ -26,6 +26,6 @@ class HeldSelect(Select[str]):
 
     def validate_expanded(self, expanded: bool) -> bool:
         if expanded and self.held is not None:
-            self.notify(self.held, severity="warning")
+            self.notify(self.held, severity="warning", markup=False)
             return False
         return expanded
