@@ -251,3 +251,23 @@ async def test_textual_still_draws_cells_measured_late_at_their_old_width() -> N
 async def test_a_safe_table_draws_cells_measured_late_at_their_width() -> None:
     line = await _drawn_before_measured("safe")
     assert "a long first cell" in line and "a long second cell" in line
+
+
+async def test_a_callback_for_after_the_refresh_is_seen_until_the_refresh() -> None:
+    """`refresh_callbacks_pending` reads ``Screen._callbacks``: a callback handed over by
+    ``call_after_refresh`` is there until the screen's next refresh runs it."""
+    from vagent_tui.ui.textual_compat import refresh_callbacks_pending
+
+    app = _Restyled()
+    async with app.run_test(size=(40, 5)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(getattr(screen, "_callbacks", None), list), (
+            "Textual no longer keeps after-refresh callbacks in Screen._callbacks"
+        )
+        assert not refresh_callbacks_pending(screen)
+        ran: list[bool] = []
+        screen._invoke_later(lambda: ran.append(True), screen)
+        assert refresh_callbacks_pending(screen) and not ran
+        await pilot.pause()
+        assert ran and not refresh_callbacks_pending(screen)

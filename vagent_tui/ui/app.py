@@ -37,6 +37,7 @@ from vagent_tui.ui.themes import (
     packaged_theme_dir,
     terminal_default,
 )
+from vagent_tui.ui.typeahead import KeyGate
 from vagent_tui.ui.widgets.status import describe_error
 
 STARTED_SECONDS = 0.5
@@ -175,12 +176,18 @@ class VagentApp(ConnectionApp):
         self.config_warnings = list(config_warnings)
         """What the config file holds that was ignored (vagent_tui.ui.keyspec), shown once."""
         self.last_copied: tuple[str, str] | None = None
+        self.key_gate = KeyGate(self, self._quit_keys)
+        """Keys typed ahead wait for the keys before them (`vagent_tui.ui.typeahead`)."""
         self._collector_timers: tuple[Timer, ...] = ()
         """`collector.set_aside` and `give_back`, due after the last key or click."""
         self.theme_errors = self._register_themes(extra_theme_dirs)
         wanted = theme or terminal_default()
         self._start_with_theme(wanted if wanted in self.available_themes else DEFAULT_DARK)
         palette.install(self.console, self.get_css_variables(), replace=False)
+
+    def _quit_keys(self) -> list[str]:
+        """The keys of ``app.quit``, the keymap's if it moves them."""
+        return self.key_overrides.get("app.quit", "ctrl+q").split(",")
 
     def _first_screen(self, info: ScreenInfo) -> Screen[Any]:
         """The first screen, its CSS read into the app's stylesheet before Textual first
@@ -239,6 +246,12 @@ class VagentApp(ConnectionApp):
             self.connect()
 
     async def on_event(self, event: events.Event) -> None:
+        if (
+            isinstance(event, (events.Key, events.Paste))
+            and not event.is_forwarded
+            and not self.key_gate.admit(event)
+        ):
+            return  # typed ahead: handed on once the keys before it were handled
         if isinstance(event, _TYPED):
             # Timers started by the input, not a timer ticking all along: an idle console
             # (the migration monitor between polls) spends nothing on this.

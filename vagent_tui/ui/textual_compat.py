@@ -7,6 +7,8 @@ Textual release changes what a wrapper relies on.
 1. Crash output without local variables (`CrashReportingApp`).
 2. Forgetting a secret from the app's in-process clipboard (`forget_copied`).
 3. Knowing whether the app's styles changed since a screen was last shown (`style_mark`).
+4. Knowing whether a screen holds callbacks for after its next refresh
+   (`refresh_callbacks_pending`).
 
 **1.**
 An unhandled exception ends a Textual app through ``App._handle_exception``, which
@@ -28,6 +30,15 @@ changed since the screen's last showing: the app's CSS (``App._css_update_count`
 which Textual bumps on a theme or ANSI-palette change and which is the only record of
 it), the app's classes and pseudo-classes, the size. A change to a widget's own classes
 while hidden restyles that widget by itself.
+
+**4.**
+``call_after_refresh`` posts a message to the widget, whose handler hands the callback to
+the screen on show (``Screen._invoke_later``), which keeps it in ``Screen._callbacks``
+and runs it after its next refresh. A key that opens a row, moves a cursor to a node or
+pages a list does so there, outside every message queue. The key gate
+(`vagent_tui.ui.typeahead`) must wait for such a callback before it hands on the next
+key; without one pending there is nothing to wait for, and waiting for a refresh anyway
+would draw a frame for every key of a burst. Textual has no public way to ask.
 """
 
 from __future__ import annotations
@@ -37,6 +48,7 @@ from collections.abc import Hashable
 from typing import Any, TypeVar
 
 from textual.app import App
+from textual.screen import Screen
 
 ReturnType = TypeVar("ReturnType")
 
@@ -77,3 +89,13 @@ def style_mark(app: App[Any]) -> Hashable:
         frozenset(app.get_pseudo_classes()),
         app.size,
     )
+
+
+def refresh_callbacks_pending(screen: Screen[Any]) -> bool:
+    """Whether ``screen`` holds callbacks to run after its next refresh (see 4. above).
+
+    True when Textual no longer keeps them where this looks: the gate then waits for a
+    refresh, which is always safe.
+    """
+    callbacks = getattr(screen, "_callbacks", None)
+    return not isinstance(callbacks, list) or bool(callbacks)

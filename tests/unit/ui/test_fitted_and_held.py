@@ -106,10 +106,10 @@ async def test_a_held_select_stays_shut_and_says_why() -> None:
 def test_text_fields_are_known_without_importing_text_area_first() -> None:
     from textual.widgets import Input, Static, TextArea
 
-    from vagent_tui.ui.screens.base import _is_text_field
+    from vagent_tui.ui.screens.base import is_text_field
 
     class Notes(TextArea):
         pass
 
-    assert _is_text_field(Input()) and _is_text_field(TextArea()) and _is_text_field(Notes())
-    assert not _is_text_field(Static("x")) and not _is_text_field(None)
+    assert is_text_field(Input()) and is_text_field(TextArea()) and is_text_field(Notes())
+    assert not is_text_field(Static("x")) and not is_text_field(None)

@@ -62,7 +62,7 @@ def who_of(screen: BaseScreen, *, with_id: bool = False) -> str:
     return f"{acting.display_name} (#{acting.id})" if with_id else acting.display_name
 
 
-def _is_text_field(widget: Widget | None) -> bool:
+def is_text_field(widget: Widget | None) -> bool:
     """An `Input` or a ``TextArea`` (or a subclass of either). TextArea is known by its
     class's name, not imported to be asked about: importing it (and its document
     model) was about 8 ms of every start, and only screens opened later make one."""
@@ -281,7 +281,7 @@ class BaseScreen(Screen[None]):
         """Give ``widget`` the focus a load's busy indicator took, unless the user has
         chosen a text field meanwhile: a load landing never takes the keys from what
         is being typed (loads never focus a text field by themselves)."""
-        if not _is_text_field(self.focused):
+        if not is_text_field(self.focused):
             widget.focus()
 
     # ------------------------------------------------------------------ failures
