@@ -11,14 +11,31 @@ key that opened a form went to the list behind it.
 `KeyGate` restores the order a person means: a key is handled at once when the console is
 settled, and otherwise held until every earlier key was handled and what it started has
 settled (its screen pushed, composed, mounted and drawn, the focus where it lands, no
-message left in a queue on the way from the focus to the app). Then the next held key is
-handed on, to whichever widget has the focus by then. A burst costs one refresh per key;
-a console that does not settle (a queue never empty) holds nothing longer than
-`HOLD_LIMIT`. The quit key is never held.
+message left in a queue on the way from the focus to the app, no form it opens still being
+read). Then the next held key is handed on, to whichever widget has the focus by then. A
+burst costs one refresh per key; a console that does not settle (a queue never empty)
+holds nothing longer than `HOLD_LIMIT`. The quit key is never held.
+
+A form often comes after a read: ``L`` on Tasks reads the limits and then opens their
+form, a restore to live reads the versions and then asks for the word, the agent's
+settings form builds its fields from the staging it reads. The keys typed behind such a
+key are for the form: they also wait for a worker the key started (on the screen on show)
+whose group says it opens what comes next: ``open-...`` (reads, then opens a form or
+builds the fields of the form on show) or ``write-...`` (a change: its question, or its
+answer, comes next), for `LOAD_LIMIT` at most. A worker stops counting once its screen is
+no longer on show (its question pushed on top: the keys are for the question). Other
+workers (a screen's rows, a switch of target that ESC cancels) hold nothing.
+
+Fields just built (or a screen just shown) are laid out before the next key is handed
+on: Textual's Tab takes the fields in the order of their layout, and before it, in an
+order of their own (a Tab behind the key that opened the agent's settings went to a field
+halfway down the form).
 
 Public Textual API (message queue sizes, ``walk_children``, ``is_mounted``,
-``call_after_refresh``) and one look into the screen's callbacks for after its refresh
-(`textual_compat.refresh_callbacks_pending`): only a key that left one waits for a frame.
+``call_after_refresh``, the app's workers, their groups and nodes) and one look into the
+screen's callbacks for after its refresh (`textual_compat.refresh_callbacks_pending`):
+only a key that left one, or that showed another screen or built a form, waits for a
+frame.
 """
 
 from __future__ import annotations
@@ -28,17 +45,30 @@ import itertools
 import time
 from collections import deque
 from collections.abc import Callable, Collection
+from functools import partial
 from typing import Any
 
 from textual import events
 from textual.app import App
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.worker import Worker
 
+from vagent_tui.ui.failures import WRITE_GROUP_PREFIX
 from vagent_tui.ui.screens.base import is_text_field
 from vagent_tui.ui.textual_compat import refresh_callbacks_pending
 
 HOLD_LIMIT = 1.0
 """Seconds a key is held at most for the console to settle; then the keys held are handed
 on in their order (a screen that never settles must not swallow the keyboard)."""
+
+OPENING_PREFIX = "open-"
+"""The group of a worker that reads and then opens a form, or builds the fields of the form
+on show: the keys typed behind the key that started it wait for it (`LOAD_LIMIT`)."""
+
+LOAD_LIMIT = 5.0
+"""Seconds the keys behind a key wait at most for the form it opens to be read (a slow
+platform's reply); then they are handed on in their order."""
 
 _POLL = 0.001
 """Seconds between two looks at a console that has not settled yet (a look walks the
@@ -49,6 +79,35 @@ _SPINS = 20
 
 Typed = events.Key | events.Paste
 """What the gate orders: keys and pastes (a paste goes to the focus, as a key does)."""
+
+
+def _running(app: App[Any]) -> frozenset[Worker[Any]]:
+    return frozenset(worker for worker in app.workers if worker.is_running)
+
+
+def _opening(app: App[Any], before: frozenset[Worker[Any]]) -> bool:
+    """A worker started since ``before`` (by the key being handled) still reads what comes
+    next (`OPENING_PREFIX`, a write's question or answer) for the screen on show: it runs
+    on that screen or on a widget of it."""
+    screen = app.screen
+    for worker in app.workers:
+        if (
+            worker in before
+            or not worker.is_running
+            or not worker.group.startswith((OPENING_PREFIX, WRITE_GROUP_PREFIX))
+        ):
+            continue
+        node = worker.node
+        if node is screen or (
+            isinstance(node, Widget) and node.is_attached and node.screen is screen
+        ):
+            return True
+    return False
+
+
+def _drawn(app: App[Any], screen: Screen[Any], refreshed: asyncio.Event) -> bool:
+    """``screen`` was refreshed (``refreshed`` set after it), or is no longer on show."""
+    return refreshed.is_set() or app.screen is not screen
 
 
 def _settled(app: App[Any]) -> bool:
@@ -93,6 +152,12 @@ class KeyGate:
         self._released: set[int] = set()
         """Ids of the held keys posted back to the app: admitted when they arrive."""
         self._task: asyncio.Task[None] | None = None
+        self._before: frozenset[Worker[Any]] = frozenset()
+        """The workers running when the key being handled was handed on: one it starts is
+        part of its handling (`_opening`)."""
+        self._shown: Screen[Any] | None = None
+        """The screen on show when the key being handled was handed on: another one on
+        show after it is waited for until laid out."""
 
     @property
     def holding(self) -> int:
@@ -114,6 +179,7 @@ class KeyGate:
             self._held.append(event)
             return False
         if not self._text(event):
+            self._before, self._shown = _running(self._app), self._app.screen
             self._task = asyncio.create_task(self._hand_on())
         return True
 
@@ -146,37 +212,49 @@ class KeyGate:
                 event = self._held.popleft()
                 text = self._text(event)
                 again = self._copy(event)
+                self._before, self._shown = _running(app), app.screen
                 self._released.add(id(again))
                 app.post_message(again)
                 # Its turn came: wait until the app has taken it before settling again.
-                taken = id(again)
-                await _until(lambda key=taken: key not in self._released, app)
+                await _until(partial(self._taken, id(again)), app)
         finally:
             self._task = None
 
     async def _wait_settled(self) -> None:
-        """Until the console has settled, or `HOLD_LIMIT` has passed since the wait began."""
+        """Until the console has settled, or `HOLD_LIMIT` has passed since the wait began
+        (or since the form the key opens was read, which may take `LOAD_LIMIT`)."""
         app = self._app
-        deadline = time.monotonic() + HOLD_LIMIT
+        now = time.monotonic()
+        deadline, read_by = now + HOLD_LIMIT, now + LOAD_LIMIT
+        laid_out = self._shown
         while await _until(lambda: _settled(app), app, deadline):
             screen, focused = app.screen, app.focused
-            if not refresh_callbacks_pending(screen):
+            if screen is not laid_out or refresh_callbacks_pending(screen):
+                # A callback for after the screen's next refresh (a row opened, a cursor
+                # moved to a node, a page turned) has run after this; a screen just shown,
+                # or fields just built, are laid out then (Tab follows the layout: before
+                # it, Tab takes the fields in an order of their own).
+                laid_out = screen
+                refreshed = asyncio.Event()
+                if screen.call_after_refresh(refreshed.set):
+                    await _until(partial(_drawn, app, screen, refreshed), app, deadline)
+                if not (
+                    app.screen is screen
+                    and app.focused is focused
+                    and not refresh_callbacks_pending(screen)
+                ):
+                    continue
+            if not _opening(app, self._before):
                 return
-            # A callback for after the screen's next refresh (a row opened, a cursor
-            # moved to a node, a page turned) has run after this.
-            refreshed = asyncio.Event()
-            if screen.call_after_refresh(refreshed.set):
-                await _until(
-                    lambda done=refreshed, shown=screen: done.is_set() or app.screen is not shown,
-                    app,
-                    deadline,
-                )
-            if (
-                app.screen is screen
-                and app.focused is focused
-                and not (refresh_callbacks_pending(screen))
-            ):
+            # The form is being read: wait for it, then for what it brings to settle.
+            if not await _until(lambda: not _opening(app, self._before), app, read_by):
                 return
+            deadline = time.monotonic() + HOLD_LIMIT
+            laid_out = None
+
+    def _taken(self, key: int) -> bool:
+        """The app has taken the key handed on (`admit`)."""
+        return key not in self._released
 
     @staticmethod
     def _copy(event: Typed) -> Typed:

@@ -110,7 +110,7 @@ class SettingsScreen(BaseScreen):
     def reload(self) -> None:
         self.load_base()
 
-    @work(exclusive=True, group="settings-load", exit_on_error=False)
+    @work(exclusive=True, group="open-settings", exit_on_error=False)
     async def load_base(self) -> None:
         conn = self.connection
         if not conn.is_agent_selected:

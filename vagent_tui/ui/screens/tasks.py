@@ -267,7 +267,7 @@ class TasksScreen(PagedScreen):
 
     # ------------------------------------------------------------------ limits
 
-    @work(exclusive=True, group="tasks-limits", exit_on_error=False)
+    @work(exclusive=True, group="open-tasks-limits", exit_on_error=False)
     async def action_limits(self) -> None:
         """Every field of ``GET /tasks/limits`` as the platform sent it; Edit (``L``)
         goes on to ``L``'s form where the profile may write."""
@@ -300,7 +300,7 @@ class TasksScreen(PagedScreen):
         limits = body.get("limits")
         return limits if isinstance(limits, dict) else body
 
-    @work(exclusive=True, group="tasks-limits", exit_on_error=False)
+    @work(exclusive=True, group="open-tasks-limits", exit_on_error=False)
     async def action_edit_limits(self) -> None:
         """The limits read, in the form; sent (only what changed) after a review."""
         start = self.connection

@@ -101,8 +101,14 @@ class FilterRow(Horizontal):
         self.table.on_count = None
 
     def open(self) -> None:
+        """Show the row, the focus in its field. `BaseScreen.action_focus_filter` calls it
+        after the refresh that follows mounting the row: by then the row may be gone (the
+        console quitting, ctrl+q being never held behind ``/``)."""
+        fields = self.query(FilterInput)
+        if not self.is_attached or not fields:
+            return
         self.display = True
-        self.field.focus()
+        fields.first().focus()
 
     @on(Input.Changed)
     def _changed(self, event: Input.Changed) -> None:
