@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from textual.app import App, ComposeResult
 
+from vagent_tui.ui.widgets.table_filter import FilterRow
 from vagent_tui.ui.widgets.tables import SafeTable, original_key, place_cursor, row_table
 
 
@@ -52,3 +53,17 @@ async def test_rows_given_while_filtered_show_only_when_they_match() -> None:
         assert table.source_row == 1
         table.set_filter("")
         assert _keys(table) == ["x", "y"] and table.source_row == 1  # the cursor kept its row
+
+
+async def test_opening_a_filter_row_that_is_gone_does_nothing() -> None:
+    """``/`` opens its row after a refresh: by then the row may be gone (ctrl+q is never
+    held behind ``/``); opening it then must not end the console (NoMatches)."""
+    app = _Host()
+    async with app.run_test() as pilot:
+        table = app.query_one(SafeTable)
+        row = FilterRow(table)
+        await app.mount(row)
+        await row.remove()
+        await pilot.pause()
+        row.open()
+        assert not row.is_attached
