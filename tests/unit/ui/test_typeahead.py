@@ -3,16 +3,17 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any, ClassVar
 
-from textual import events
+from textual import events, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Input
 
 from tests.helpers import wait_for
-from vagent_tui.ui.typeahead import KeyGate
+from vagent_tui.ui.typeahead import OPENING_PREFIX, KeyGate
 
 KEY_NAMES = {"\t": "tab", " ": "space", "@": "at", ".": "full_stop"}
 
@@ -113,3 +114,37 @@ async def test_a_paste_waits_its_turn_too() -> None:
         await wait_for(pilot, lambda: not app.key_gate.holding)
         await pilot.pause()
         assert values(app) == ["pasted", ""]
+
+
+class _Reads(Screen[None]):
+    """``b`` reads (a worker of the ``open-`` kind), then opens the form."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("b", "read_then_open")]
+
+    def compose(self) -> ComposeResult:
+        yield Input(id="first")
+
+    def action_read_then_open(self) -> None:
+        self.read_then_open()
+
+    @work(group=OPENING_PREFIX + "form")
+    async def read_then_open(self) -> None:
+        await asyncio.sleep(0.05)  # the platform's reply
+        self.app.push_screen(_Form())
+
+
+class _GatedReads(_Gated):
+    def on_mount(self) -> None:
+        self.push_screen(_Reads())
+
+
+async def test_text_behind_a_key_whose_form_comes_after_a_read_lands_in_the_form() -> None:
+    app = _GatedReads()
+    async with app.run_test(size=(60, 12)) as pilot:
+        await pilot.pause()
+        app.set_focus(None)
+        burst(app, "bZeta\tLine")
+        await wait_for(pilot, lambda: isinstance(app.screen, _Form) and not app.key_gate.holding)
+        await pilot.pause()
+        await pilot.pause()
+        assert values(app) == ["Zeta", "Line"]
