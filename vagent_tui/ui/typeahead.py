@@ -28,10 +28,12 @@ import itertools
 import time
 from collections import deque
 from collections.abc import Callable, Collection
-from typing import Any
+from functools import cached_property, partial
+from typing import Any, TypeVar
 
 from textual import events
 from textual.app import App
+from textual.screen import Screen
 
 from vagent_tui.ui.screens.base import is_text_field
 from vagent_tui.ui.textual_compat import refresh_callbacks_pending
@@ -47,6 +49,8 @@ screen's widgets: not at every turn of the event loop)."""
 _SPINS = 20
 """Looks at the next turns of the event loop before `_POLL` applies."""
 
+ReturnType = TypeVar("ReturnType")
+
 Typed = events.Key | events.Paste
 """What the gate orders: keys and pastes (a paste goes to the focus, as a key does)."""
 
@@ -60,6 +64,11 @@ def _settled(app: App[Any]) -> bool:
     if not screen.is_mounted:
         return False
     return not any(node.message_queue_size for node in screen.walk_children(with_self=True))
+
+
+def _refreshed(refreshed: asyncio.Event, app: App[Any], screen: Screen[Any]) -> bool:
+    """Whether ``screen`` has refreshed (``refreshed`` is set) or is no longer shown."""
+    return refreshed.is_set() or app.screen is not screen
 
 
 async def _until(done: Callable[[], bool], app: App[Any], deadline: float | None = None) -> bool:
@@ -81,8 +90,9 @@ class KeyGate:
     """Orders the keys typed ahead of the console (see the module's docstring).
 
     The app calls `admit` with every key and paste it reads from the terminal (not those
-    forwarded back up to it); a key admitted is handled at once, one held is posted to the
-    app again when its turn comes, and admitted then.
+    forwarded back up to it) and, once it has handed an admitted one on, `handled`. A key
+    admitted is handled at once; one held is posted to the app again when its turn comes,
+    and admitted then.
     """
 
     def __init__(self, app: App[Any], quit_keys: Callable[[], Collection[str]]) -> None:
@@ -92,7 +102,11 @@ class KeyGate:
         self._held: deque[Typed] = deque()
         self._released: set[int] = set()
         """Ids of the held keys posted back to the app: admitted when they arrive."""
+        self._handed: set[int] = set()
+        """Ids of the keys released and admitted, until the app has handed them on."""
         self._task: asyncio.Task[None] | None = None
+        self._text_admitted = False
+        """Whether the key admitted last was text for the focused field (see `_text`)."""
 
     @property
     def holding(self) -> int:
@@ -107,15 +121,23 @@ class KeyGate:
             return False
         if id(event) in self._released:
             self._released.discard(id(event))
+            self._handed.add(id(event))
             return True
         if self._task is not None or self._held:
             if self._is_quit(event):
                 return True
             self._held.append(event)
             return False
-        if not self._text(event):
-            self._task = asyncio.create_task(self._hand_on())
+        self._text_admitted = self._text(event)
         return True
+
+    def handled(self, event: Typed) -> None:
+        """The app has handed ``event`` (admitted) on: the keys behind it wait for the
+        console to settle, unless it was text for a field."""
+        if id(event) in self._handed:
+            self._handed.discard(id(event))
+        elif self._task is None and not self._text_admitted:
+            self._task = asyncio.create_task(self._hand_on())
 
     def _text(self, event: Typed) -> bool:
         """Whether ``event`` is a character the focused text field takes as text: it
@@ -148,9 +170,10 @@ class KeyGate:
                 again = self._copy(event)
                 self._released.add(id(again))
                 app.post_message(again)
-                # Its turn came: wait until the app has taken it before settling again.
-                taken = id(again)
-                await _until(lambda key=taken: key not in self._released, app)
+                # Its turn came: wait until the app has handed it on before settling again
+                # (bounded: a key whose handling failed is never said to be through).
+                deadline = time.monotonic() + HOLD_LIMIT
+                await _until(partial(self._through, id(again)), app, deadline)
         finally:
             self._task = None
 
@@ -166,17 +189,17 @@ class KeyGate:
             # moved to a node, a page turned) has run after this.
             refreshed = asyncio.Event()
             if screen.call_after_refresh(refreshed.set):
-                await _until(
-                    lambda done=refreshed, shown=screen: done.is_set() or app.screen is not shown,
-                    app,
-                    deadline,
-                )
+                await _until(partial(_refreshed, refreshed, app, screen), app, deadline)
             if (
                 app.screen is screen
                 and app.focused is focused
-                and not (refresh_callbacks_pending(screen))
+                and not refresh_callbacks_pending(screen)
             ):
                 return
+
+    def _through(self, key: int) -> bool:
+        """Whether the key of id ``key``, released, was admitted and handed on."""
+        return key not in self._released and key not in self._handed
 
     @staticmethod
     def _copy(event: Typed) -> Typed:
@@ -184,3 +207,25 @@ class KeyGate:
         if isinstance(event, events.Key):
             return events.Key(event.key, event.character)
         return events.Paste(event.text)
+
+
+class TypeAheadApp(App[ReturnType]):
+    """An app whose keys and pastes pass its `KeyGate` first."""
+
+    @cached_property
+    def key_gate(self) -> KeyGate:
+        """Keys typed ahead wait here for the keys before them."""
+        return KeyGate(self, self.quit_keys)
+
+    def quit_keys(self) -> Collection[str]:
+        """The keys that quit, never held (an app with a keymap says which they are)."""
+        return ("ctrl+q",)
+
+    async def on_event(self, event: events.Event) -> None:
+        # Computed first: the app marks the event forwarded as it hands it on.
+        typed = event if isinstance(event, Typed) and not event.is_forwarded else None
+        if typed is not None and not self.key_gate.admit(typed):
+            return  # typed ahead: handed on once the keys before it were handled
+        await super().on_event(event)
+        if typed is not None:
+            self.key_gate.handled(typed)
