@@ -119,8 +119,8 @@ class ConversationRef:
     """What names one conversation for ``POST /conversation/batch``.
 
     Both are text (`ValueError` otherwise, when made): the vendor's reference requires
-    each item's ``roomId`` and ``uuid`` as strings and refuses another body (400,
-    "Invalid request body"), so a value of another type is never sent.
+    each item's ``roomId`` and ``uuid`` as strings and refuses another body (400, an
+    invalid request body), so a value of another type is never sent.
     """
 
     room_id: str

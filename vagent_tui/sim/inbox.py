@@ -30,15 +30,15 @@ publishes only the fields:
   ``2023-11-10T16:17:02.000Z``), ``date`` the same instant as ISO text;
 * ``from``/``to`` are user ids: the agent account's id, and the contact's (a number
   derived from the room); ``fromUser``/``toUser`` their display names; the contact
-  starts every room, and ``roomInitiator`` is the contact's user name (the vendor: "User
-  name who first initiated contact for the room", a string, example ``brandon``): its
+  starts every room, and ``roomInitiator`` is the contact's user name (the vendor's
+  reference: the user name of who first made contact, a string, example ``brandon``): its
   name lower-cased, ``maria.garcia``, or the phone number of a caller who is not
   registered (`user_name`);
 * ``status`` is ``success`` (delivered) except for one outbound message in eleven,
   ``failed``; ``source`` is the room's channel (``sms``, ``voice``, ``email`` or
   ``client``); ``attachments`` is a text holding a JSON array of URLs, ``"[]"`` for
-  none (the vendor types it a string, example ``"[]"``, "Array of media attachment
-  Urls."); one message in nine carries one or two;
+  none (the vendor types it a string that holds the array, example ``"[]"``); one
+  message in nine carries one or two;
 * ``gift`` is false; ``drip`` is true on some outbound messages (automated follow-ups);
 * ``uuid`` is derived from the room id and the message's index.
 """

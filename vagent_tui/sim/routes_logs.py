@@ -180,7 +180,7 @@ def _batch_item(n: int, item: object) -> tuple[str, str]:
 
     The vendor's request schema requires both, typed strings, and its results carry them
     as strings: a value of another type cannot be answered as the reference says, so the
-    request is refused whole (its 400, "Invalid request body") rather than echoed.
+    request is refused whole (its 400 for an invalid request body) rather than echoed.
     """
     if not isinstance(item, dict):
         raise bad(f"Invalid request body: items[{n}] must be an object with roomId and uuid")
