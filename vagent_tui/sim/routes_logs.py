@@ -17,7 +17,10 @@ The entries are computed (`vagent_tui.sim.calls`); what this module adds is the 
   ``No logs found for CSV export`` when nothing matches.
 * ``POST /conversation/batch``: ``{items: [{roomId, uuid}]}``, 1..200 items, each
   answered on its own (``Conversation not found`` for an entry outside the selected
-  account's reach or its retention, no existence leak).
+  account's reach or its retention, no existence leak). The vendor's request requires
+  both of every item as strings, and its results carry them as strings: an item that is
+  not an object with text ``roomId`` and ``uuid`` is an invalid request body (400,
+  naming the item), nothing is looked up; ``results`` echo the text sent.
 * ``GET /messages/recent``: the newest `RECENT` conversations of the last 7 days of the
   same accounts, as message records (``callDialog`` for calls, ``chatDialog`` for SMS).
 """
@@ -172,6 +175,23 @@ def _csv(ctx: Ctx, query: calls.Query, fields: list[str] | None) -> StreamingRes
     )
 
 
+def _batch_item(n: int, item: object) -> tuple[str, str]:
+    """Item ``n``'s ``(roomId, uuid)``; 400 ``Invalid request body`` unless both are text.
+
+    The vendor's request schema requires both, typed strings, and its results carry them
+    as strings: a value of another type cannot be answered as the reference says, so the
+    request is refused whole (its 400 for an invalid request body) rather than echoed.
+    """
+    if not isinstance(item, dict):
+        raise bad(f"Invalid request body: items[{n}] must be an object with roomId and uuid")
+    for name in ("roomId", "uuid"):
+        if name not in item:
+            raise bad(f"Invalid request body: items[{n}].{name} is required")
+        if not isinstance(item[name], str):
+            raise bad(f"Invalid request body: items[{n}].{name} must be a string")
+    return item["roomId"], item["uuid"]
+
+
 async def batch(ctx: Ctx) -> Reply:
     body = await ctx.json()
     items = body.get("items")
@@ -179,13 +199,12 @@ async def batch(ctx: Ctx) -> Reply:
         raise bad("items array is required")
     if len(items) > MAX_BATCH:
         raise bad(f"items array holds more than {MAX_BATCH} items")
+    pairs = [_batch_item(n, item) for n, item in enumerate(items)]
     agents = calls.agents_below(ctx.state, ctx.me, ctx.target)
     step = calls.step_of(calls.calls_per_account(ctx.state))
     results: list[dict[str, Any]] = []
-    for item in items:
-        room_id = item.get("roomId") if isinstance(item, dict) else None
-        uuid = item.get("uuid") if isinstance(item, dict) else None
-        if not isinstance(room_id, str) or not isinstance(uuid, str):
+    for room_id, uuid in pairs:
+        if not room_id or not uuid:
             results.append({"success": False, "roomId": room_id, "uuid": uuid,
                             "message": "roomId and uuid are required"})  # fmt: skip
             continue

@@ -7,6 +7,7 @@ import io
 from datetime import UTC, datetime
 from typing import Any
 
+import pytest
 from rich.console import Console
 
 from vagent_tui.api.models import RoomMessage
@@ -53,7 +54,7 @@ def test_hostile_messages_show_inert_and_links_are_only_text() -> None:
         message = RoomMessage.model_validate({
             "message": payload, "fromUser": payload, "toUser": payload, "status": payload,
             "source": payload, "attachments": [payload, f"https://evil.example/{payload}"],
-            payload: payload,
+            "roomInitiator": payload, payload: payload,
         })  # fmt: skip
         for renderable in (*message_cells(message, width=40), message_detail(message)):
             text, segments = render(renderable)
@@ -61,3 +62,12 @@ def test_hostile_messages_show_inert_and_links_are_only_text() -> None:
             assert not any(s.style is not None and s.style.link for s in segments)
         if payload.startswith("["):  # markup shows as it is written, never read
             assert payload in render(message_detail(message))[0]
+
+
+@pytest.mark.parametrize(
+    ("initiator", "shown"), [("brandon", "brandon"), (900123, "#900123"), (None, "—")]
+)
+def test_the_detail_says_who_started_the_room(initiator: object, shown: str) -> None:
+    message = RoomMessage.model_validate({"roomInitiator": initiator, "fromUser": "Brandon"})
+    lines = render(message_detail(message))[0].splitlines()
+    assert any(line.split() == ["Started", "by", *shown.split()] for line in lines), lines

@@ -78,8 +78,9 @@ def _who(user: Any, user_id: Any) -> Text:
 
 
 def message_detail(message: RoomMessage | None) -> RenderableType:
-    """The message for reading: sender, receiver, time, status, source, attachments (one
-    address a line, as text), the whole text; then every field as the platform sent it."""
+    """The message for reading: sender, receiver, who started the room, time, status,
+    source, attachments (one address a line, as text), the whole text; then every field
+    as the platform sent it."""
     if message is None:
         return Text("No message highlighted.", style="dim")
     grid = Table.grid(padding=(0, 1), expand=True)
@@ -87,6 +88,8 @@ def message_detail(message: RoomMessage | None) -> RenderableType:
     grid.add_column(ratio=1, overflow="fold")
     grid.add_row("From", _who(message.from_user, message.from_))
     grid.add_row("To", _who(message.to_user, message.to))
+    # roomInitiator: the user name of who first made contact (the vendor's reference).
+    grid.add_row("Started by", safe(message.initiator or "—"))
     moment = message.sent_at
     sent = Text(fmt_datetime(moment))
     age = humanize_age(moment)
