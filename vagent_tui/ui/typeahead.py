@@ -33,7 +33,7 @@ from typing import Any
 from textual import events
 from textual.app import App
 
-from vagent_tui.ui.screens.base import is_text_field
+from vagent_tui.ui.fields import is_text_field
 from vagent_tui.ui.textual_compat import refresh_callbacks_pending
 
 HOLD_LIMIT = 1.0
