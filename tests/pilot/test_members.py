@@ -172,7 +172,7 @@ async def test_remove_asks_first_then_removes(make_app: MakeApp) -> None:
         assert _sent(app, "DELETE") == 0
         await pilot.press("d")
         await settle(pilot)
-        await pilot.click("#confirm")
+        await pilot.press("y")  # y goes ahead, as the confirm button does
         await settle(pilot)
         assert 1119 not in _members(app)
         assert [m.id for m in _screen(app).members] == [1117]

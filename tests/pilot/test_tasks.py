@@ -136,7 +136,7 @@ async def test_add_asks_first_saying_it_places_a_real_call(make_app: MakeApp) ->
         assert app.screen is form
         form.submit()
         await settle(pilot)
-        await pilot.click("#confirm")
+        await pilot.press("y")
         await settle(pilot)
         shown(app, TasksScreen)
         assert [t["target"] for t in sim_of(app).outbound.values()] == ["+15551230009"]
@@ -177,7 +177,7 @@ async def test_delete_asks_first_and_only_a_pending_task(make_app: MakeApp) -> N
         assert len(sim_of(app).outbound) == 3
         await pilot.press("d")
         await settle(pilot)
-        await pilot.click("#confirm")
+        await pilot.press("y")  # y goes ahead, as the confirm button does
         await settle(pilot)
         assert len(sim_of(app).outbound) == 2
         assert "deleted" in _status(app).lower()
@@ -252,7 +252,7 @@ async def test_csv_dry_run_first_then_asks_counting_the_real_calls(
         app.screen.query_one("#prompt-input", Input).value = str(path)
         await pilot.press("enter")
         await settle(pilot)
-        await pilot.click("#confirm")
+        await pilot.press("y")
         await settle(pilot)
         assert len(sim_of(app).outbound) == 3
         assert "3 queued from calls.csv; 1 refused" in _status(app)

@@ -287,8 +287,8 @@ class ConnectionApp(CrashReportingApp[None]):
     async def action_quit(self) -> None:
         """Quit; while real migrations run, say they go on on the platform and ask once.
 
-        ctrl+q again (or Quit) leaves, ESC stays. Nothing is stopped: the platform runs
-        the task whether or not the console watches it.
+        ctrl+q again (or y, or Quit) leaves; n or ESC stays. Nothing is stopped: the
+        platform runs the task whether or not the console watches it.
         """
         from vagent_tui.ui.dialogs import QuitConfirm
 
@@ -302,7 +302,7 @@ class ConnectionApp(CrashReportingApp[None]):
             f"{counted(count, 'migration')} still running: {names}.\n\n"
             "They continue on the platform after you quit: only watching them here stops, "
             "and the platform lists no tasks, so note the task ids to check them later.\n\n"
-            "ctrl+q again or Quit leaves; ESC stays."
+            "ctrl+q again, y or Quit leaves; n or esc stays."
         )
 
         def answer(leave: bool | None) -> None:

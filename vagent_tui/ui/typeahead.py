@@ -35,7 +35,7 @@ from textual import events
 from textual.app import App
 from textual.screen import Screen
 
-from vagent_tui.ui.screens.base import is_text_field
+from vagent_tui.ui.fields import is_text_field
 from vagent_tui.ui.textual_compat import refresh_callbacks_pending
 
 HOLD_LIMIT = 1.0

@@ -620,7 +620,11 @@ class CallsScreen(PagedScreen):
                         self._export(choice.path, choice.format)
 
                 self.app.push_screen(
-                    ConfirmModal("Replace the file?", f"{choice.path} exists: replace it?"),
+                    ConfirmModal(
+                        "Replace the file?",
+                        f"{choice.path} exists: replace it?",
+                        confirm_label="Replace",
+                    ),
                     replace_it,
                 )
                 return

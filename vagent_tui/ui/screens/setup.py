@@ -24,8 +24,8 @@ from textual.widgets import Button, Input, Label, Select, Static
 from vagent_tui import config as cfg
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.scope import classify
+from vagent_tui.ui.footer import KeysFooter
 from vagent_tui.ui.text import safe
-from vagent_tui.ui.widgets.footer import KeysFooter
 from vagent_tui.ui.widgets.status import describe_error
 
 if TYPE_CHECKING:
