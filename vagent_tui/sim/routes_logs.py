@@ -12,8 +12,9 @@ The entries are computed (`vagent_tui.sim.calls`); what this module adds is the 
   the credential and the target parameters is a filter ``key=value`` on a top-level or
   dotted field, compared as text (`calls.text_of`; several are ANDed).
 * ``format=csv`` streams the whole query (``page``/``pageSize`` do not apply): a header
-  row (``fields`` in their order, else `calls.CSV_COLUMNS`), then one row per entry,
-  newest first, CRLF line ends, RFC 4180 quoting, nested values as JSON text; 404
+  row (``fields`` in their order, else `calls.CSV_COLUMNS`), then one row per entry in
+  the JSON pages' order (ended outbound tasks' first, then the history newest first),
+  CRLF line ends, RFC 4180 quoting, nested values as JSON text; 404
   ``No logs found for CSV export`` when nothing matches.
 * ``POST /conversation/batch``: ``{items: [{roomId, uuid}]}``, 1..200 items, each
   answered on its own (``Conversation not found`` for an entry outside the selected
@@ -133,9 +134,11 @@ async def logs(ctx: Ctx) -> Reply:
 
 
 def _csv(ctx: Ctx, query: calls.Query, fields: list[str] | None) -> StreamingResponse:
+    # the same entries as the JSON pages, in their order: ended tasks' first
+    ended = _ended_tasks(ctx, query)
     matches = query.iter_from(0)
     first = next(matches, None)
-    if first is None:
+    if first is None and not ended:
         raise SimError(404, "No logs found for CSV export")
     columns = fields or list(calls.CSV_COLUMNS)
     planter = None
@@ -144,16 +147,18 @@ def _csv(ctx: Ctx, query: calls.Query, fields: list[str] | None) -> StreamingRes
 
         planter = Planter()
 
-    def rows() -> Iterator[tuple[calls.Agent, int]]:
-        yield first
-        yield from matches
+    def rows() -> Iterator[dict[str, Any]]:
+        yield from ended
+        if first is not None:
+            yield calls.entry(*first, query.step)
+            for agent, at in matches:
+                yield calls.entry(agent, at, query.step)
 
     async def body() -> AsyncIterator[bytes]:
         out = io.StringIO()
         writer = csv.writer(out)  # RFC 4180: CRLF, quotes where needed
         writer.writerow(columns)
-        for n, (agent, at) in enumerate(rows(), 1):
-            log = calls.entry(agent, at, query.step)
+        for n, log in enumerate(rows(), 1):
             if planter is not None:
                 log = planter.reply(log)
             writer.writerow(calls.flat_row(log, columns))

@@ -1,0 +1,66 @@
+"""The demo's seeded outbound tasks (`vagent_tui.sim.seed.TASKS`): the partner's Tasks
+screen shows work at once, in the states the platform has, on accounts the partner sees;
+they move on with the clock, and the ended ones are in the call log, JSON and CSV alike.
+
+The fake clock starts at 1_800_000_000; tasks run 10 s.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from vagent_tui.sim import outbound
+from vagent_tui.sim.seed import TASKS
+
+from .helpers import FakeClock, Sim
+
+PLATFORM_STATES = {"pending", "processing", "running", "finished", "errored", "canceled"}
+"""The states the vendor lists (vida-skill)."""
+
+
+async def states(sim: Sim, token: str = "demo-partner") -> dict[str, str]:
+    listed = (await sim.get("/tasks", token)).json()
+    return {task["id"]: task["state"] for task in listed["tasks"]}
+
+
+async def test_the_partner_sees_tasks_in_each_state(sim: Sim) -> None:
+    shown = await states(sim)
+    assert len(shown) == len(TASKS)
+    assert set(shown.values()) <= PLATFORM_STATES
+    assert set(shown.values()) == {"pending", "running", "finished", "errored"}
+    stats = (await sim.get("/tasks/stats")).json()
+    assert stats["total"] == len(TASKS) and stats["byState"]["pending"] == 3
+    # on voice agent accounts below the partner, none of Acme Dental's (the tests' 1111)
+    for account, *_ in TASKS:
+        agent = sim.state.accounts[account]
+        assert agent.account_type == "account" and agent.partner_id == 1000
+        assert agent.organization_id != 1110
+    # the reseller sees its own organizations' only; another partner none
+    assert 0 < len(await states(sim, "demo-reseller")) < len(TASKS)
+    assert await states(sim, "demo-other") == {}
+
+
+async def test_the_seeded_tasks_move_on_with_the_clock(sim: Sim, clock: FakeClock) -> None:
+    before = await states(sim)
+    clock.advance(5 * 60)  # past the running one's end and the 2-minute one's start
+    after = await states(sim)
+    moved = {tid for tid in before if before[tid] != after[tid]}
+    assert {(before[t], after[t]) for t in moved} == {("running", "finished"),
+                                                      ("pending", "finished")}  # fmt: skip
+    assert list(after.values()).count("pending") == 2
+
+
+async def test_the_ended_ones_are_in_the_call_log_as_json_and_csv(sim: Sim) -> None:
+    ended = {t["id"] for t in sim.state.outbound.values()
+             if outbound.status(sim.state, t)[0] in ("finished", "errored")}  # fmt: skip
+    assert len(ended) == 3
+    page = (await sim.get("/logs", pageSize=50)).json()
+    in_json = {log["metadata"]["taskId"] for log in page["logs"] if log["id"].startswith("task_")}
+    assert in_json == ended
+    r = await sim.get("/logs", format="csv", fields="id,status")
+    assert r.status_code == 200, r.text
+    rows = list(csv.reader(io.StringIO(r.text)))
+    in_csv = {row[0].removeprefix("task_") for row in rows[1:] if row[0].startswith("task_")}
+    assert in_csv == ended
+    assert ["task_task-demo-03", "failed"] in rows  # the errored one: its number ends 666
