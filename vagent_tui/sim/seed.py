@@ -42,11 +42,12 @@ on agents of Harbor Realty, Lakeside Clinics, Metro Auto Repair, Pinecrest Law a
 Sunrise Hospitality (the partner sees them all; the reseller Bluebird, Harbor's; none is
 Acme Dental's, whose 1111 the tests queue their own on). They are the one part of the
 seed timed from the simulator's clock when it starts (a task's state is derived from the
-clock: `vagent_tui.sim.outbound`): three ended hours ago (two finished, one errored: its
-number ends in ``666``), so they are in the call log too; one starting as the simulator
-does (running for ``task_seconds``); one due in 2 minutes and one in 20 (pending, then
-running, then finished, as a newcomer watches); a text due tomorrow. Their ids,
-``task-demo-NN``, are apart from the ids the simulator gives (``task-NNNNN``).
+clock: `vagent_tui.sim.outbound`): three ended in the last three hours (two finished,
+one errored: its number ends in ``666``), so they are in the call log too; one starting
+as the simulator does (running for ``task_seconds``); one due in 2 minutes and one in 20
+(pending, then running, then finished, as a newcomer watches); a text due tomorrow.
+Their ids, ``task-dNNNN`` (as wide as the others), are apart from the ids the simulator
+gives (``task-NNNNN``).
 """
 
 from __future__ import annotations
@@ -301,7 +302,7 @@ def _seed_tasks(state: SimState) -> None:
     now = int(state.now())
     for number, (account, kind, target, minutes, fields) in enumerate(TASKS, 1):
         start = now + 60 * minutes
-        task = {**fields, "target": target, "id": f"task-demo-{number:02d}", "type": kind,
+        task = {**fields, "target": target, "id": f"task-d{number:04d}", "type": kind,
                 "accountId": account, "createdAt": min(now, start),
                 "scheduledFor": start if start > now else None, "startAt": start,
                 "heldBy": None}  # fmt: skip

@@ -55,8 +55,9 @@ def test_a_real_platform_is_the_same_in_every_session(
     assert dropped.platform_id == next_session.platform_id == platform
     assert "s3cret" not in origin(dropped) and "key-1" not in origin(dropped)
     assert origin(dropped) == f"{platform} · key of account 1000"
-    assert log_for(ROWS, origin(dropped), tmp_path).path == log_for(
-        ROWS, origin(next_session), tmp_path
-    ).path
+    assert (
+        log_for(ROWS, origin(dropped), tmp_path).path
+        == log_for(ROWS, origin(next_session), tmp_path).path
+    )
     other = real_client("https://gw.example:8443/vida-us", "key-1")
     assert origin(other) != origin(dropped)

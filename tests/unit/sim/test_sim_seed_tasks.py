@@ -63,4 +63,4 @@ async def test_the_ended_ones_are_in_the_call_log_as_json_and_csv(sim: Sim) -> N
     rows = list(csv.reader(io.StringIO(r.text)))
     in_csv = {row[0].removeprefix("task_") for row in rows[1:] if row[0].startswith("task_")}
     assert in_csv == ended
-    assert ["task_task-demo-03", "failed"] in rows  # the errored one: its number ends 666
+    assert ["task_task-d0003", "failed"] in rows  # the errored one: its number ends 666

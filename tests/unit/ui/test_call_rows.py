@@ -7,7 +7,6 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
-
 from rich.console import Console, RenderableType
 
 from vagent_tui.api.log_models import BatchResult, LogEntry

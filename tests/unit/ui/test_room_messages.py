@@ -11,7 +11,7 @@ from rich.console import Console
 
 from vagent_tui.api.models import RoomMessage
 from vagent_tui.sim.hostile import PAYLOADS
-from vagent_tui.ui.widgets.room_messages import message_cells, message_detail, delivery_text, when
+from vagent_tui.ui.widgets.room_messages import delivery_text, message_cells, message_detail, when
 
 NOW = datetime(2025, 11, 20, 12, 0, tzinfo=UTC)
 CONTROL = set(range(0x00, 0x09)) | set(range(0x0B, 0x20)) | {0x7F, 0x9B, 0x202E, 0x200B}
