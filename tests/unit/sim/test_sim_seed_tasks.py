@@ -64,3 +64,26 @@ async def test_the_ended_ones_are_in_the_call_log_as_json_and_csv(sim: Sim) -> N
     in_csv = {row[0].removeprefix("task_") for row in rows[1:] if row[0].startswith("task_")}
     assert in_csv == ended
     assert ["task_task-d0003", "failed"] in rows  # the errored one: its number ends 666
+
+
+async def test_the_ended_ones_take_their_time_s_place_on_every_page(
+    sim: Sim, clock: FakeClock
+) -> None:
+    """Newest first across the pages, the ended tasks' entries among the computed ones
+    (not on top of entries newer than them), no entry twice or left out; the CSV has
+    them in the same order."""
+    window = {"start": int(clock.now) - 4 * 3600, "end": int(clock.now)}
+    whole = (await sim.get("/logs", pageSize=1000, **window)).json()
+    ids = [log["id"] for log in whole["logs"]]
+    assert len(ids) == whole["totalCount"] == len(set(ids))
+    times = [log["timestamp"] for log in whole["logs"]]
+    assert times == sorted(times, reverse=True)
+    places = [n for n, i in enumerate(ids) if i.startswith("task_")]
+    assert len(places) == 3 and places[-1] > len(places)  # not all on top
+    paged: list[str] = []
+    for page in range(1, (len(ids) + 6) // 7 + 1):
+        got = (await sim.get("/logs", pageSize=7, page=page, **window)).json()
+        paged += [log["id"] for log in got["logs"]]
+    assert paged == ids
+    r = await sim.get("/logs", format="csv", fields="id", **window)
+    assert [row[0] for row in csv.reader(io.StringIO(r.text))][1:] == ids
