@@ -279,6 +279,15 @@ class ApiTransport:
         """Host and port of the platform, never a ``user:password@`` it may carry."""
         return strip_userinfo(urlsplit(self.base_url).netloc) or redact_url(self.base_url)
 
+    @property
+    def platform_id(self) -> str:
+        """Which platform this is, for what the console keeps per platform on disk (the
+        onboarding and rollout logs): host, port and path of the base URL (a gateway's
+        path tells two platforms behind one host apart), never its ``user:password@``,
+        query or the key. The same in every session, so a log resumes after a dropped one;
+        for a base URL without a path it is `host`."""
+        return self.host + urlsplit(self.base_url).path
+
     async def aclose(self) -> None:
         await self._http.aclose()
 

@@ -39,6 +39,7 @@ No rule matched: the key acts on its own account only. Every route goes through 
 from __future__ import annotations
 
 import copy
+import secrets
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -230,6 +231,10 @@ class SimState:
     highest_id: int = 0
     """The highest account id ever given: a deleted account's id is never given again."""
     faults: Faults = field(default_factory=Faults)
+    instance: str = field(default_factory=lambda: secrets.token_hex(4))
+    """A name of this simulator, new each time one is made: it starts from the seed, so
+    it is another platform than any made before (the embedded demo's identity, which the
+    console keys its onboarding and rollout logs by: `services.connect.SimClient`)."""
     _below: dict[tuple[Any, ...], list[Account]] = field(default_factory=dict, repr=False)
     """`selectable_below`'s accounts per reach, root and number of accounts."""
     _texts: dict[tuple[Any, ...], list[str]] = field(default_factory=dict, repr=False)

@@ -18,6 +18,13 @@ AGENT = 1111
 NOW = 1_800_000_000
 
 
+@pytest.fixture(autouse=True)
+def no_seeded_tasks(sim: Sim) -> None:
+    """The rules here start from an empty queue: the demo's seeded tasks (none of them
+    1111's) are tests/unit/sim/test_sim_seed_tasks.py's."""
+    sim.state.outbound.clear()
+
+
 async def _call(sim: Sim, body: dict[str, Any], **params: Any) -> Any:
     return await sim.call("POST", "/agent/outboundCall", json=body,
                           params={"targetAccountId": AGENT, **params})  # fmt: skip

@@ -39,7 +39,7 @@ CLEANERS = frozenset(
         "fmt_datetime", "fmt_duration", "fmt_counting", "elapsed_cell", "humanize_age",
         "fmt_size", "flag", "escape",
         "len", "int", "float", "round", "abs", "sum", "min", "max", "bool", "id",
-        "status_text", "run_text", "kind_name", "left_out", "explain", "cells",
+        "status_text", "delivery_text", "run_text", "kind_name", "left_out", "explain", "cells",
         # helpers of ui/ that return inert text (each calls inert, or gives a number's text)
         "truncate", "literal", "_cut", "when", "saved_line", "_pairs", "_count", "_extras",
         "strftime",
@@ -102,6 +102,7 @@ TRUSTED: dict[str, str] = {
     "ui/screens/calls.py: shown.label": "a page range of ints (CallsPage.label)",
     "ui/widgets/call_rows.py: f'Message {number}'": "a count",
     "ui/widgets/call_rows.py: label": "the console's own row labels (conversation_view)",
+    "ui/widgets/call_rows.py: status_label(entry)": "'Call status', 'SMS status' or 'Entry status'",
     "ui/widgets/account_info.py: f' — to act as {level} #{inert(scope.root_id)}, pick it below'":
         "a scope level's name (ScopeLevel)",
     "ui/widgets/account_info.py: f'every child account ({below})'": "a scope level's name",

@@ -12,7 +12,7 @@ from rich.console import Console
 
 from vagent_tui.api.models import RoomMessage
 from vagent_tui.sim.hostile import PAYLOADS
-from vagent_tui.ui.widgets.room_messages import message_cells, message_detail, status_text, when
+from vagent_tui.ui.widgets.room_messages import delivery_text, message_cells, message_detail, when
 
 NOW = datetime(2025, 11, 20, 12, 0, tzinfo=UTC)
 CONTROL = set(range(0x00, 0x09)) | set(range(0x0B, 0x20)) | {0x7F, 0x9B, 0x202E, 0x200B}
@@ -32,12 +32,12 @@ def test_when_is_short_today_and_this_year_and_full_before() -> None:
 
 
 def test_status_reads_delivered_failed_or_the_value_as_it_came() -> None:
-    assert status_text("success").plain == "✓ delivered"
-    assert status_text("FAILED").plain == "✗ failed"
-    assert status_text(None).plain == "—"
-    assert status_text("queued").plain == "? queued"
-    assert status_text({"code": 7}).plain == '? {"code": 7}'
-    assert "␛" in status_text("\x1b[2J").plain
+    assert delivery_text("success").plain == "✓ delivered"
+    assert delivery_text("FAILED").plain == "✗ failed"
+    assert delivery_text(None).plain == "—"
+    assert delivery_text("queued").plain == "? queued"
+    assert delivery_text({"code": 7}).plain == '? {"code": 7}'
+    assert "␛" in delivery_text("\x1b[2J").plain
 
 
 def test_cells_take_any_field_type() -> None:

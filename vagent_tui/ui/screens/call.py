@@ -25,13 +25,18 @@ from textual.containers import VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Static
 
-from vagent_tui.api.log_models import BatchResult, LogEntry, cell
+from vagent_tui.api.log_models import BatchResult, LogEntry
 from vagent_tui.api.models import SavedVersion
 from vagent_tui.services.calls import fetch_transcripts
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.text import inert
 from vagent_tui.ui.textual_compat import style_mark
-from vagent_tui.ui.widgets.call_rows import conversation_view, transcript_plain, when
+from vagent_tui.ui.widgets.call_rows import (
+    call_header,
+    conversation_view,
+    transcript_plain,
+    when,
+)
 from vagent_tui.ui.widgets.inbox_rows import DetailText
 
 if TYPE_CHECKING:
@@ -137,15 +142,7 @@ class CallScreen(BaseScreen):
 
     def _show(self) -> None:
         entry = self.entry
-        header = Text(no_wrap=True, overflow="ellipsis")
-        header.append(when(entry.at, local=self.local), style="bold")
-        header.append(" · account ")
-        header.append(inert(cell(entry.account_id) or "?"))
-        header.append(" · ")
-        header.append(inert(f"{cell(entry.from_number) or '?'} → {cell(entry.to_number) or '?'}"))
-        outcome = cell(entry.agent_outcome) or cell(entry.status)
-        if outcome:
-            header.append(" · " + inert(outcome))
+        header = call_header(entry, local=self.local)
         self.query_one("#call-header", Static).update(header, layout=False)  # one line
         view = conversation_view(entry, self.result, local=self.local, fetching=self.fetching)
         # rendered once (a Static renders a Rich renderable to measure it, then to draw)

@@ -110,8 +110,8 @@ class CallFiltersModal(_Dialog[CallFilters]):
                 name="outcome", hint="agentOutcome",
             )  # fmt: skip
             yield FormField(
-                "Status", _input("status", f.status or "", "completed, failed, missed"),
-                name="status",
+                "Call status", _input("status", f.status or "", "completed, failed, missed"),
+                name="status", hint="status",
             )  # fmt: skip
             yield FormField(
                 "More filters", _input("extra", extra, "key=value key2=value2"),

@@ -27,8 +27,11 @@ SENDER_WIDTH = 18
 _STATUS = {"success": ("✓", "delivered", OK), "failed": ("✗", "failed", FAILED)}
 
 
-def status_text(status: Any) -> Text:
-    """``✓ delivered`` for ``success`` (api-facts), ``✗ failed``; another value as it came."""
+def delivery_text(status: Any) -> Text:
+    """A message record's ``status``, its delivery: ``✓ delivered`` for ``success``
+    (api-facts), ``✗ failed``; another value as it came. (Not a call's status: a call's
+    log entry says ``completed``, ``missed`` or ``failed`` while its message says
+    ``success``.)"""
     if status is None or status == "":
         return Text("—")
     if isinstance(status, str) and status.lower() in _STATUS:
@@ -58,12 +61,12 @@ def _plain(value: Any) -> str:
 def message_cells(
     message: RoomMessage, *, width: int, sender_width: int = SENDER_WIDTH
 ) -> tuple[Text, ...]:
-    """When, sender, status, source, attachments (count), the text (one line, cut)."""
+    """When, sender, delivery, source, attachments (count), the text (one line, cut)."""
     links = message.links
     return (
         Text(when(message.sent_at)),
         Text(truncate(party(message.from_user, message.from_), sender_width)),
-        status_text(message.status),
+        delivery_text(message.status),
         safe(_plain(message.source) if message.source is not None else "—"),
         Text(str(len(links)) if links else ""),
         Text(truncate(_plain(message.message) if message.message is not None else "", width)),
@@ -96,10 +99,10 @@ def message_detail(message: RoomMessage | None) -> RenderableType:
     if moment is not None and ("ago" in age or age == "just now"):  # not the date again
         sent.append(f", {age}", style="dim")
     grid.add_row("Sent", sent)
-    status = status_text(message.status)
+    status = delivery_text(message.status)
     if message.status is not None and message.status != "":
         status.append(f" ({literal(message.status)})", style="dim")
-    grid.add_row("Status", status)
+    grid.add_row("Delivery", status)
     grid.add_row("Source", safe(_plain(message.source) if message.source is not None else "—"))
     links = message.links
     grid.add_row("Attachments", Text("\n".join(literal(link) for link in links) or "none"))
