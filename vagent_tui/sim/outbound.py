@@ -248,6 +248,11 @@ def status(state: SimState, task: dict[str, Any]) -> tuple[str, float]:
     return ("errored" if digits.endswith(ERRORED_SUFFIX) else "finished"), end
 
 
+SHOWN_FIELDS = ("context", "taskContext", "greeting", "content", "externalTaskId", "meta",
+                "waitToGreet")  # fmt: skip
+"""The optional fields a task's view carries when set."""
+
+
 def view(state: SimState, task: dict[str, Any]) -> dict[str, Any]:
     """A task as ``GET /tasks`` serves it."""
     now_state, since = status(state, task)
@@ -267,8 +272,7 @@ def view(state: SimState, task: dict[str, Any]) -> dict[str, Any]:
         "error": None,
         "logId": f"task_{task['id']}" if ended else None,
     }
-    for key in ("context", "taskContext", "greeting", "content", "externalTaskId", "meta",
-                "waitToGreet"):
+    for key in SHOWN_FIELDS:
         if task.get(key) is not None:
             out[key] = task[key]
     if now_state == "canceled":

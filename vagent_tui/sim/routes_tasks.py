@@ -266,8 +266,9 @@ async def upload_csv(ctx: Ctx) -> Reply:
         try:
             agent_id, kind, item = _csv_row(ctx, clean, reach)
             org_id = outbound.organization_of(ctx.state, agent_id)
-            planner = planners.get(org_id) or planners.setdefault(
-                org_id, outbound.Planner(ctx.state, org_id))
+            if org_id not in planners:
+                planners[org_id] = outbound.Planner(ctx.state, org_id)
+            planner = planners[org_id]
             task = planner.plan(item, kind, agent_id)
         except SimError as exc:
             results.append({"row": n, "target": clean.get("target", ""), "ok": False,

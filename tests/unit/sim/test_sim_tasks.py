@@ -159,9 +159,17 @@ async def test_business_hours_hold_a_call_sent_without_a_time(sim: Sim, clock: F
     ("path", "body"),
     [
         ("/agent/outboundCall", {"target": "+15551230001", "scheduledFor": NOW + 600}),
-        ("/agent/outboundCall", {"targets": ["+15551230002", {"target": "+15551230001",
-                                                              "scheduledFor": NOW + 9 * 3600}],
-                                 "scheduledFor": NOW + 3600}),  # fmt: skip
+        # one item of a batch at 17:00, the others at 09:00: the whole batch is refused
+        (
+            "/agent/outboundCall",
+            {
+                "targets": [
+                    "+15551230002",
+                    {"target": "+15551230001", "scheduledFor": NOW + 9 * 3600},
+                ],
+                "scheduledFor": NOW + 3600,
+            },
+        ),
         ("/tasks", {"type": "call", "target": "+15551230001", "scheduledFor": NOW + 600}),
     ],
 )
