@@ -352,7 +352,7 @@ async def test_l_shows_the_limits_as_sent(make_app: MakeApp) -> None:
         assert "businessHours.timezone: UTC" in modal.text
         assert "cooldowns.calls: 60" in modal.text
         assert modal.editable
-        assert "Task limits of organization #1110" == modal.title_text
+        assert modal.title_text == "Task limits of organization #1110"
 
 
 def test_refused_rows_are_grouped_by_reason() -> None:

@@ -289,10 +289,11 @@ def view(state: SimState, task: dict[str, Any]) -> dict[str, Any]:
 
 def task_started(state: SimState, task: dict[str, Any]) -> bool:
     """Whether the task has started by now (a canceled one: before it was canceled)."""
+    start: float = task["startAt"]
     canceled = task.get("canceledAt")
     if canceled is not None:
-        return bool(canceled > task["startAt"])
-    return state.now() >= task["startAt"]
+        return bool(canceled > start)
+    return state.now() >= start
 
 
 class Planner:
