@@ -221,6 +221,10 @@ async def test_an_organization_goes_at_once_and_the_question_names_what_goes_wit
             "targetOrganizationId": HARBOR}  # fmt: skip
         assert not {HARBOR, 1121, 1122} & set(sim_of(app).accounts)
         assert _node(app, HARBOR) is None and "Deleted Harbor Realty (#1120)" in _status(app)
+        screen = shown(app, ScopeScreen)
+        cursor = screen.account_tree.cursor_node
+        assert cursor is not None and cursor.data is not None and cursor.data.id == RESELLER
+        assert screen._detail_of is cursor.data  # the pane leaves the deleted account
 
 
 async def test_delete_of_one_already_gone_takes_it_off_the_tree(make_app: MakeApp) -> None:

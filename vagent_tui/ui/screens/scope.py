@@ -876,9 +876,14 @@ class ScopeScreen(BaseScreen):
         if written.outcome in ("done", "gone"):
             if self.directory is not None:
                 self.directory.removed(account_id)
-            if node.tree is self.account_tree and node.parent is not None:
+            tree = self.account_tree
+            if node.tree is tree and node.parent is not None:
+                if tree.cursor_node is node:
+                    # To its parent first: a tree whose cursor node is removed keeps it as
+                    # its cursor node (the detail pane would go on showing the deleted one).
+                    tree.move_cursor(node.parent, animate=False)
                 node.remove()
-            cursor = self.account_tree.cursor_node
+            cursor = tree.cursor_node
             self._show_detail(cursor.data if cursor is not None else None)
         elif written.outcome == "unknown" and node.parent is not None:
             self._read_children_again(node.parent)

@@ -279,10 +279,9 @@ class TasksScreen(PagedScreen):
         if limits is None:
             return
         whose = limits_owner(self)
-        note = (f"As the platform sent them: the organization's, one set for all its agents "
-                f"({who_of(self)} is bound by them). Tasks wait for the business hours, the "
-                "cooldowns and the tasks already running; a start time asked outside the "
-                "business hours is refused, and so is what would pass a daily cap.")  # fmt: skip
+        note = ("As sent; the organization's, for all its agents. Tasks wait for the hours, "
+                "cooldowns and tasks running; a start outside the hours or past a daily cap "
+                "is refused.")  # fmt: skip
         editable = not self.connection.read_only
         note += " L edits them." if editable else ""
         view = LimitsModal(f"Task limits of {whose}", "\n".join(limit_lines(limits)) or "—",
