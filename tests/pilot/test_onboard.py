@@ -188,7 +188,7 @@ async def test_rows_the_platform_refuses_are_failed_with_its_message(tmp_path: P
     no (400), the row says so with its message; nothing else is tried for it."""
     path = tmp_path / "one.csv"
     path.write_text("type,external_id,name,parent\naccount,crm-m,Wrong parent,#1111\n")
-    app = VagentApp(demo_client("demo-org"), initial_screen="onboard")
+    app = VagentApp(demo_client("demo-reseller"), initial_screen="onboard")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         await open_file(pilot, path)

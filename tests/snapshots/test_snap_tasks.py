@@ -25,7 +25,8 @@ class Clock:
 
 
 def tasks_app(make_app: MakeApp) -> VagentApp:
-    """Tasks of 1111: two ended an hour ago (finished, errored), one running, two pending."""
+    """Tasks of 1111: two ended an hour ago (finished, errored), one canceled before its
+    start, one running, two pending."""
     clock = Clock()
     app = make_app("tasks", account=AGENT, clock=clock)
     sim = sim_of(app)
@@ -37,6 +38,10 @@ def tasks_app(make_app: MakeApp) -> VagentApp:
     clock.now = NOW - 3600
     queue([{"target": "+15551230001", "context": "Demo follow-up"}])
     queue([{"target": "+15551230666", "content": "Your visit is at 10"}], "text")
+    queue([{"target": "+15551230005", "scheduledFor": int(NOW) + 600}])
+    clock.now = NOW - 1800
+    [canceled] = [t for t in sim.outbound.values() if t["target"] == "+15551230005"]
+    outbound.update(sim, canceled, {"state": "canceled"})
     clock.now = NOW
     queue([{"target": "+15551230002"}])
     queue([{"target": "+15551230003", "scheduledFor": int(NOW) + 1800},

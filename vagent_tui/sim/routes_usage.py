@@ -219,25 +219,27 @@ async def daily_counts(ctx: Ctx) -> dict[str, Any]:
     from vagent_tui.sim import outbound
 
     today = _today(ctx)
-    counts = outbound.used(ctx.state, ctx.target.id, today)
+    counts = outbound.used(ctx.state, outbound.organization_of(ctx.state, ctx.target.id), today)
     return {"success": True, "counts": {**counts, "date": today.isoformat()}}
 
 
 async def task_limits(ctx: Ctx) -> dict[str, Any]:
+    """The limits of the selected account's organization (choice 68)."""
     from vagent_tui.sim import outbound
 
     return {"success": True, "limits": outbound.limits_of(ctx.state, ctx.target.id)}
 
 
 async def update_task_limits(ctx: Ctx) -> dict[str, Any]:
-    """The groups sent laid over the selected account's limits (choice 68)."""
+    """The groups sent laid over the limits of the selected account's organization
+    (choice 68): every agent of it is bound by them."""
     from vagent_tui.sim import outbound
 
     body = await ctx.json()
-    account = ctx.target
-    current = outbound.limits_of(ctx.state, account.id)
+    owner = outbound.organization_of(ctx.state, ctx.target.id)
+    current = outbound.limits_of(ctx.state, owner)
     limits = outbound.update_limits(current, body, super_admin=ctx.me.super_admin)
-    ctx.state.task_limits[account.id] = limits
+    ctx.state.task_limits[owner] = limits
     return {"success": True, "message": "Task limits updated", "limits": limits}
 
 

@@ -220,7 +220,8 @@ class SimState:
     outbound: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Outbound tasks by id (`vagent_tui.sim.outbound`): calls and texts queued."""
     task_limits: dict[int, dict[str, Any]] = field(default_factory=dict)
-    """An account's task limits where they are not `outbound.DEFAULT_LIMITS`."""
+    """An organization's task limits where they are not `outbound.DEFAULT_LIMITS` (keyed
+    by `outbound.organization_of`: a reseller or partner is its own)."""
     recordings: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
     sessions: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
     files: dict[int, dict[str, dict[str, Any]]] = field(default_factory=dict)

@@ -174,13 +174,22 @@ class OnboardScreen(RunProgress):
 
     def reload(self) -> None:
         self._describe()
-        if self.plan is None and not self.phase:
+        connection = self.connection
+        if connection.connected and not connection.reseller_or_partner_key:
+            scope = connection.scope.label if connection.scope is not None else "not known"
+            self.status.info(
+                "Onboarding matches each row by its external id (getAccountByExternalId), "
+                f"which the platform answers a reseller or partner key only; this key: {scope}"
+            )
+        elif self.plan is None and not self.phase:
             self.status.info("c opens a CSV or JSON file of organizations, accounts and members")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         allowed = super().check_action(action, parameters)
         if not allowed:
             return allowed
+        if action in ("choose", "plan", "apply") and not self.connection.reseller_or_partner_key:
+            return False  # its rows are matched by getAccountByExternalId ("Reseller/Partner only")
         if action == "cancel":
             return True if self.phase else None
         if action in ("choose", "plan", "apply", "reload"):

@@ -106,6 +106,13 @@ class ScopeScreen(BaseScreen):
                 tooltip="Organizations, accounts and members from a CSV file: plan, apply"),
     ]  # fmt: skip
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """``i`` and ``O`` look accounts up by external id (``getAccountByExternalId``),
+        which the platform answers a reseller or partner key only: hidden for others."""
+        if action in ("find_external", "onboard") and not self.connection.reseller_or_partner_key:
+            return False
+        return super().check_action(action, parameters)
+
     def __init__(self) -> None:
         super().__init__()
         self.directory: AccountDirectory | None = None
@@ -800,33 +807,48 @@ class ScopeScreen(BaseScreen):
         kind = account_kind(account)
         parent = node.parent.data if node.parent is not None else None
         if kind == "account":
-            org_id = _int(account.organization_id) or (parent.id if parent else None)
-            what = (
-                "Its configuration, its versions and its keys go with it; calls and messages "
-                "to it are no longer answered. Members restricted to it lose it."
-            )
+            parent_id = _int(account.organization_id) or (parent.id if parent else None)
         elif kind == "organization":
-            org_id = _int(account.reseller_id) or (parent.id if parent else None)
-            below = self.directory.cached_children(account) or []
-            agents = [a for a in below if account_kind(a) == "account"]
-            if agents:
-                self.status.error(
-                    f"{name} still has {counted(len(agents), 'agent account')}: delete them "
-                    "first (the platform refuses an organization that has any)",
-                    retry_key=None,
-                )
-                return
-            what = "Its members lose access and their keys stop working at once."
+            parent_id = _int(account.reseller_id) or (parent.id if parent else None)
         else:
             self.status.info(
                 f"A {kind or 'this kind of'} account is not deleted here: the platform deletes "
                 "organizations and agent accounts"
             )
             return
-        if org_id is None:
+        if parent_id is None:
             self.status.info(f"The parent of {name} is not known: r reads the tree again")
             return
-        parent_id = org_id
+        level = "organization" if kind == "organization" else "agent account"
+        directory, members = self.directory, self._members.get(account_id)
+
+        async def ask() -> bool:
+            """The question, with what goes with the account: an organization's accounts
+            are read first (its tree may not be open), so the question counts them."""
+            if kind == "organization":
+                try:
+                    below = await directory.children(account)
+                except PlatformError as exc:
+                    self.status.error(
+                        f"Could not read what {name} holds ({describe_error(exc)}): nothing "
+                        "was sent", retry_key="d",
+                    )  # fmt: skip
+                    return False
+                what = organization_goes(below, members)
+            else:
+                what = (
+                    "Its configuration, its versions, its tasks (a running one is stopped) and "
+                    "its keys go with it; calls and messages to it are no longer answered. "
+                    "Members restricted to it lose it."
+                )
+            body = (f"Delete the {level} {name} (#{account_id})? This cannot be undone.\n"
+                    f"{what}\nType {name} to confirm.")  # fmt: skip
+            question = PromptModal(f"Delete {name}", body, placeholder="its name",
+                                   confirm_label="Delete", expected=name)  # fmt: skip
+            if await self.app.push_screen_wait(question):
+                return True
+            self.status.info("Cancelled; nothing was sent.")
+            return False
 
         async def send(c: Connection) -> Envelope:
             if kind == "organization":
@@ -838,16 +860,10 @@ class ScopeScreen(BaseScreen):
             still = any(a.id == account_id for a in listed)
             return f"{name} is still there." if still else f"{name} is gone."
 
-        level = "organization" if kind == "organization" else "agent account"
-        body = (
-            f"Delete the {level} {name} (#{account_id})? This cannot be undone.\n{what}\n"
-            f"Type {name} to confirm."
-        )
         self.write(
             Write[Any](
                 "scope-delete", f"Deleting {name}", send,
-                confirm=PromptModal(f"Delete {name}", body, placeholder="its name",
-                                    confirm_label="Delete", expected=name),
+                confirm=ask,
                 done=lambda _r: f"Deleted {name} (#{account_id})",
                 gone=f"{name} was already gone; it is off the tree",
                 read_back=read_back,
@@ -860,9 +876,14 @@ class ScopeScreen(BaseScreen):
         if written.outcome in ("done", "gone"):
             if self.directory is not None:
                 self.directory.removed(account_id)
-            if node.tree is self.account_tree and node.parent is not None:
+            tree = self.account_tree
+            if node.tree is tree and node.parent is not None:
+                if tree.cursor_node is node:
+                    # To its parent first: a tree whose cursor node is removed keeps it as
+                    # its cursor node (the detail pane would go on showing the deleted one).
+                    tree.move_cursor(node.parent, animate=False)
                 node.remove()
-            cursor = self.account_tree.cursor_node
+            cursor = tree.cursor_node
             self._show_detail(cursor.data if cursor is not None else None)
         elif written.outcome == "unknown" and node.parent is not None:
             self._read_children_again(node.parent)
@@ -1047,6 +1068,42 @@ async def _listed(c: Connection, kind: str, parent_id: int) -> list[Account]:
     else:
         page = await c.api.list_accounts(parent_id)
     return page.items
+
+
+NAMED = 3
+"""Accounts named in the organization's delete question (the rest are counted)."""
+
+
+def organization_goes(below: list[Account], members: list[Member] | None) -> str:
+    """What deleting an organization takes with it, in words for its question.
+
+    The vendor's reference says the platform deletes an organization "immediately" and
+    names nothing it keeps, so the question names everything under it: the agent
+    accounts and Computer Agents ``below`` it (its accounts as listed) and what each
+    holds, and its members (``members``: as the members pane read them, None when not
+    read), whose keys stop."""
+    agents = [a for a in below if account_kind(a) == "account" and a.computer_agent is not True]
+    computers = [a for a in below if account_kind(a) == "account" and a.computer_agent is True]
+    parts = []
+    for accounts, noun in ((agents, "agent account"), (computers, "Computer Agent")):
+        if accounts:
+            names = ", ".join(inert(a.display_name) for a in accounts[:NAMED])
+            more = f" and {len(accounts) - NAMED:,} more" if len(accounts) > NAMED else ""
+            parts.append(f"{counted(len(accounts), noun)} ({names}{more})")
+    if members is None:
+        people = "its members lose access and their keys stop working"
+    elif members:
+        verb = "loses" if len(members) == 1 else "lose"
+        people = f"its {counted(len(members), 'member')} {verb} access, their keys stop working"
+    else:
+        people = "it has no member"
+    if not parts:
+        return f"It goes at once: it has no agent account; {people}."
+    return (
+        f"It goes at once with everything under it: {' and '.join(parts)}, each with its "
+        "configuration, versions, tasks and conversations (calls and messages to them are no "
+        f"longer answered); {people}."
+    )
 
 
 def _described(account: Account) -> str:

@@ -2,14 +2,16 @@
 paged by the server (``GET /tasks``), with the counts by state and today's counts
 against the daily limits above the list.
 
-``s`` cycles the state shown (every task, pending, running, finished, errored), ``t``
-the window of time (the tasks changed in the last hour, day, week), ``x`` clears both.
-``a`` queues a call or text (the number checked as E.164 at its field, nothing sent on a
-bad value; then a question that says it places a real call); ``d`` deletes a pending
-task after a question; Enter shows the highlighted task whole; ``C`` opens Calls for
-the selected account, where an ended task's call is; ``l`` shows the task limits as
-the platform sent them, ``L`` (or Edit there) edits them in a form, reviewed before it
-is sent. While a task on the page has not
+``s`` cycles the state shown (every task, then each public state: pending, processing,
+running, finished, errored, canceled), ``t`` the window of time (the tasks changed in
+the last hour, day, week), ``x`` clears both. ``a`` queues a call or text (the number
+checked as E.164 at its field, nothing sent on a bad value; then a question that says it
+places a real call); ``d`` deletes a task after a question that says what becomes of it
+(a running one's work is stopped first, as the vendor says); Enter shows the highlighted
+task whole; ``C`` opens Calls for the selected account, where an ended task's call is;
+``l`` shows the task limits (the organization's: one set for all its agents) as the
+platform sent them, ``L`` (or Edit there) edits them in a form, reviewed before it is
+sent. While a task on the page has not
 ended, the page is read again every `WATCH_SECONDS`. ``u`` reads a CSV file of tasks
 (`POST /tasks/csv`): a dry run first, whose rows would-be-queued and refused are shown,
 then the question, which counts the real calls, then the real upload. The writing keys
@@ -59,7 +61,8 @@ from vagent_tui.words import counted
 
 GROUP_NAMES = {"businessHours": "business hours", "cooldowns": "cooldowns",
                "daily": "daily caps", "concurrencyPerRun": "concurrency"}  # fmt: skip
-STATE_STYLES = {"finished": OK, "errored": FAILED, "running": WARN}
+STATE_STYLES = {"finished": OK, "errored": FAILED, "running": WARN, "processing": WARN,
+                "canceled": "dim", "cancelled": "dim"}  # fmt: skip
 NEED_AGENT = "Select a voice agent account on the Scope screen (1): its agent places the call"
 
 
@@ -76,7 +79,8 @@ class TasksScreen(PagedScreen):
         Key("a", "add", "Add", id="tasks.add", tooltip="Queue a call or text (asks first)",
             does=WRITES),
         Key("d", "delete", "Delete", id="tasks.delete",
-            tooltip="Delete the highlighted pending task (asks first)", does=DESTRUCTIVE),
+            tooltip="Delete the highlighted task (asks first; a running one is stopped)",
+            does=DESTRUCTIVE),
         Key("u", "upload_csv", "CSV", id="tasks.upload-csv",
             tooltip="Queue tasks from a CSV file: a dry run first, then asks", does=DESTRUCTIVE),
         Binding("s", "state", "State", id="tasks.state", tooltip="Cycle the state shown"),
@@ -274,12 +278,13 @@ class TasksScreen(PagedScreen):
         limits = await self._read_limits()
         if limits is None:
             return
-        who = who_of(self, with_id=True)
-        note = ("As the platform sent them: tasks wait for the business hours, the cooldowns "
-                "and the tasks already running; a daily cap refuses what passes it.")  # fmt: skip
+        whose = limits_owner(self)
+        note = ("As sent; the organization's, for all its agents. Tasks wait for the hours, "
+                "cooldowns and tasks running; a start outside the hours or past a daily cap "
+                "is refused.")  # fmt: skip
         editable = not self.connection.read_only
         note += " L edits them." if editable else ""
-        view = LimitsModal(f"Task limits of {who}", "\n".join(limit_lines(limits)) or "—",
+        view = LimitsModal(f"Task limits of {whose}", "\n".join(limit_lines(limits)) or "—",
                            note=note, editable=editable)  # fmt: skip
         self.app.push_screen(view, self._limits_closed)
 
@@ -307,7 +312,7 @@ class TasksScreen(PagedScreen):
         limits = await self._read_limits()
         if limits is None or not start.same_context(self.connection):
             return
-        who = who_of(self, with_id=True)
+        who = limits_owner(self)
         owner = self.connection.owner
         super_admin = bool(owner is not None and owner.super_admin)
 
@@ -345,6 +350,8 @@ class TasksScreen(PagedScreen):
             return
         lines = [f"{name}: {fmt.plain(value)}" for name, value in task.wire().items()]
         note = "C on the Tasks screen opens Calls, where an ended task's call is."
+        if task.state_text.lower() in ("canceled", "cancelled"):
+            note = "Canceled: its work stopped (or never began); C opens Calls."
         self.app.push_screen(TextModal(f"Task {task.key}", "\n".join(lines), note=note))
 
     # ------------------------------------------------------------------ add
@@ -387,13 +394,8 @@ class TasksScreen(PagedScreen):
         if task is None:
             self.status.info("No task highlighted: nothing to delete")
             return
-        if not task.pending:
-            state = task.state_text or "of unknown state"
-            self.status.info(f"Task {task.key} is {state}: only a pending task is deleted")
-            return
         task_id = task.key
-        body = (f"Delete task {task_id} ({fmt.plain(task.type)} to {fmt.plain(task.target)}, "
-                f"pending) of {who_of(self, with_id=True)}?\nIt will not be placed.")  # fmt: skip
+        title, body, label = delete_question(task, who_of(self, with_id=True))
 
         async def read_back(c: Connection) -> str:
             try:
@@ -409,7 +411,7 @@ class TasksScreen(PagedScreen):
                 "tasks-delete",
                 f"Deleting task {task_id}",
                 lambda c: c.api.delete_task(task_id, target=c.target_id),
-                confirm=ConfirmModal("Delete a pending task", body, confirm_label="Delete"),
+                confirm=ConfirmModal(title, body, confirm_label=label),
                 done=lambda reply: f"{reply.message or 'Task deleted'}: {task_id}",
                 gone=f"Task {task_id} was already gone; the list is refreshed",
                 read_back=read_back,
@@ -561,6 +563,46 @@ def refused_lines(result: CsvUpload) -> list[str]:
     if rest:
         lines.append(f"… and {counted(rest, 'more row')} refused for other reasons")
     return lines
+
+
+def delete_question(task: OutboundTask, who: str) -> tuple[str, str, str]:
+    """The title, text and button of the question before deleting ``task``: what becomes
+    of it by its state. vida-skill: "deletion stops active work before removing the
+    Task record"; so a running task's call is ended, a pending one never placed."""
+    state = task.state_text.lower()
+    shown = inert(task.state_text) or "state unknown"
+    what = f"Delete task {task.key} ({fmt.plain(task.type)} to {fmt.plain(task.target)}, {shown})"
+    if task.active:
+        return ("Stop and delete a running task",
+                f"{what} of {who}?\nIt is under way: the platform stops its work first (a call "
+                "in progress is ended), then removes the task.", "Stop and delete")  # fmt: skip
+    if state == "pending":
+        return ("Delete a pending task", f"{what} of {who}?\nIt will not be placed.", "Delete")
+    if task.ended:
+        return ("Delete an ended task",
+                f"{what} of {who}?\nIt has ended: its record goes; what it did is not undone.",
+                "Delete")  # fmt: skip
+    return ("Delete a task",
+            f"{what} of {who}?\nIts state is not known: if it is under way, the platform "
+            "stops its work first, then removes it.", "Delete")  # fmt: skip
+
+
+def limits_owner(screen: TasksScreen) -> str:
+    """Whose the task limits are, in a few words: the organization of the selected
+    account (the vendor: "the org's current task limits"). An organization, a reseller
+    or a partner is named itself; for an agent account (or a member) its organization,
+    by name where the tree has read it."""
+    connection = screen.connection
+    acting = connection.acting_as
+    kind = str(acting.scope_field("accountType") or "").lower() if acting is not None else ""
+    org_id = acting.organization_id if acting is not None else None
+    if kind not in ("account", "user") or org_id is None:
+        return who_of(screen, with_id=True)
+    directory = connection.directory
+    org = directory.known.get(org_id) if directory is not None and isinstance(org_id, int) else None
+    if org is not None:
+        return f"organization {inert(org.display_name)} (#{org_id})"
+    return f"organization #{inert(org_id)}"
 
 
 def _when(task: OutboundTask, name: str) -> str:

@@ -610,7 +610,11 @@ class UsageScreen(BaseScreen):
             lines.extend(Text.assemble(f"{inert(k)}: ", safe(v or "—")) for k, v in catalog)
         today = today_lines(usage.counts, usage.limits)
         if today:
-            lines += [Text(""), Text("Today (of the daily limit)", style=HEADING)]
+            # The task limits and the counts under them are the organization's (the
+            # vendor: "the org's current task limits"): an agent's are its organization's.
+            in_org = self.connection.acting_type in ("account", "user")
+            heading = "Today (organization)" if in_org else "Today (of the daily limit)"
+            lines += [Text(""), Text(heading, style=HEADING)]
             lines.extend(Text.assemble(f"{inert(k)}: ", safe(v)) for k, v in today)
         total = usage.report.cost_total
         if total is not None:

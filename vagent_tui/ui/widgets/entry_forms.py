@@ -353,9 +353,12 @@ class TaskForm(FormModal):
             title, what = "Send a real text", f"sends a real text message to {request.target}"
         else:
             title, what = "Place a real call", f"places a real phone call to {request.target}"
-        when = "at its scheduled time" if request.scheduled_for else "as soon as it can"
-        body = (f"This {what} from {self.who}, {when} (within the account's business "
-                "hours and daily limits).\nSomeone's phone will ring. Go ahead?")  # fmt: skip
+        if request.scheduled_for:
+            when = ("at its scheduled time (the platform refuses a time outside its "
+                    "organization's business hours)")  # fmt: skip
+        else:
+            when = "as soon as it can (within its organization's business hours and limits)"
+        body = f"This {what} from {self.who}, {when}.\nSomeone's phone will ring. Go ahead?"
         return ConfirmModal(title, body, confirm_label="Place call" if request.type == "call"
                             else "Send text")  # fmt: skip
 
