@@ -93,6 +93,9 @@ class UsageReport:
     """Text values sent beside the numbers (``period.start``...), path and text."""
     unread: tuple[str, ...] = ()
     """Paths of what could not be read as numbers, a series or a note."""
+    left_out: int = 0
+    """Entries of the reply left out as it was read (`OpenReply.left_out`: a reply past
+    the bounds of `vagent_tui.api.bounded`)."""
 
     @property
     def usage(self) -> tuple[UsageRow, ...]:
@@ -230,8 +233,9 @@ def _key(path: tuple[str, ...]) -> str:
     return ".".join(trimmed)
 
 
-def read_usage(payload: Mapping[str, Any]) -> UsageReport:
-    """Every number of a usage reply as rows (see the module's docstring)."""
+def read_usage(payload: Mapping[str, Any], *, left_out: int = 0) -> UsageReport:
+    """Every number of a usage reply as rows (see the module's docstring); ``left_out``:
+    the entries the reply held beyond what was read (kept in the report)."""
     walk = _Walk()
     walk.mapping(payload, ())
     values: dict[str, Decimal] = {}
@@ -266,7 +270,13 @@ def read_usage(payload: Mapping[str, Any]) -> UsageReport:
         currency=walk.currency,
         notes=tuple(walk.notes),
         unread=tuple(dict.fromkeys(walk.unread)),
+        left_out=left_out,
     )
+
+
+def read_reply(reply: OpenReply) -> UsageReport:
+    """`read_usage` of a usage reply, with the entries it left out."""
+    return read_usage(reply.body(), left_out=reply.left_out.entries)
 
 
 # --------------------------------------------------------------------------- formatting
@@ -448,7 +458,7 @@ async def read_account_usage(
     from vagent_tui.api.errors import PlatformError
 
     reply = await client.get_usage(query, target=target)
-    report = read_usage(reply.body())
+    report = read_reply(reply)
     plan = counts = limits = None
     plan_error = ""
     try:
@@ -496,6 +506,11 @@ class PlanPart:
     def lines(self) -> list[tuple[str, str]]:
         """Every field of the reply as ``(path, text)`` (`plan_lines`: nothing guessed)."""
         return plan_lines(self.reply) if self.reply is not None else []
+
+    @property
+    def left_out(self) -> int:
+        """Entries of the reply left out as it was read (`OpenReply.left_out`)."""
+        return self.reply.left_out.entries if self.reply is not None else 0
 
 
 _IN_RECORD = re.compile(r"^(.*?\[\d+\])\.(.+)$")
@@ -546,7 +561,7 @@ async def fleet_usage_line(
     from vagent_tui.api.errors import PlatformError
 
     reply = await client.get_usage(query, target=account_id)
-    report = read_usage(reply.body())
+    report = read_reply(reply)
     try:
         plan = plan_name(await client.get_current_plan(target=account_id)) or "—"
     except PlatformError:
@@ -566,7 +581,7 @@ async def fleet_usage(
 
     asked = query if query is not None else UsageQuery(timeseries=False)
     reply = await client.get_usage(asked, target=account_id)
-    report = read_usage(reply.body())
+    report = read_reply(reply)
     try:
         plan = plan_name(await client.get_current_plan(target=account_id)) or "—"
     except PlatformError:

@@ -78,6 +78,18 @@ FREQUENCIES = ("day", "month", "year")
 LEVELS = ("partner", "reseller", "organization")
 """An account of these types has accounts below it: the screen shows their usage."""
 SUMMARY_SECONDS = 0.2
+SHOWN_ROWS = 1_000
+"""Rows of the usage table: of a reply with more keys, the first are shown and the
+screen says how many more there were."""
+SHOWN_LINES = 100
+"""Lines of each part of the side panel (the plan, the catalog's record, today's counts)
+and of each read of the plans panel; the screen says how many more there were."""
+SHOWN_NOTES = 6
+"""Notes and parts not read named under the table (in a few lines)."""
+NOTE_LENGTH = 80
+"""Characters of a note's text under the table."""
+SIDE_LENGTH = 200
+"""Characters of a value in the side panel (the plans panel shows a whole value)."""
 _clock = time.monotonic
 FLEET_ONLY = ("sort", "reverse", "top", "retry_failed", "open")
 BARS = "▁▂▃▄▅▆▇█"
@@ -123,6 +135,24 @@ def _cells(row: UsageRow, currency: str | None) -> list[Text]:
         Text(kind, style=WARN if row.cost else ""),
         Text(points),
     ]
+
+
+def _hidden_keys(report: UsageReport) -> int:
+    """The keys of a usage reply not in the table: past `SHOWN_ROWS`, or not read."""
+    return max(0, len(report.rows) - SHOWN_ROWS) + report.left_out
+
+
+def _field_lines(fields: Sequence[tuple[str, str]], left_out: int) -> list[Text]:
+    """``name: value`` lines of the first `SHOWN_LINES` fields, then how many more there
+    were (``left_out``: those the reply held beyond what was read)."""
+    shown, hidden = fmt.first(fields, SHOWN_LINES)
+    lines = [
+        Text.assemble(f"{inert(k, limit=SIDE_LENGTH)}: ", safe(v or "—", limit=SIDE_LENGTH))
+        for k, v in shown
+    ]
+    if hidden + left_out:
+        lines.append(Text(fmt.not_shown(hidden + left_out, "field"), style="dim"))
+    return lines
 
 
 class UsageScreen(BaseScreen):
@@ -350,10 +380,14 @@ class UsageScreen(BaseScreen):
         said = f"{counted(len(report.usage), 'usage key')}, {counted(len(report.costs), 'cost')}"
         if report.unread:
             said += f" · {counted(len(report.unread), 'part')} not read"
+        said += f" for {who_of(self)}"
+        if hidden := _hidden_keys(report):
+            shown = counted(min(len(report.rows), SHOWN_ROWS), "key")
+            said = f"{shown} of the usage of {who_of(self)} shown, {fmt.not_shown(hidden, 'key')}"
         if not report.rows:
             self.status.info(f"No number in the usage reply of {who_of(self)}: see below")
         else:
-            self.status.ok(f"{said} for {who_of(self)}")
+            self.status.ok(said)
 
     # ------------------------------------------------------------------ the fleet
 
@@ -549,7 +583,8 @@ class UsageScreen(BaseScreen):
     def _fill(self) -> None:
         usage = self.shown
         report = usage.report if usage else UsageReport()
-        self.table.show(report.rows, lambda row: _cells(row, report.currency))
+        rows, _ = fmt.first(report.rows, SHOWN_ROWS)
+        self.table.show(rows, lambda row: _cells(row, report.currency))
         self._show_chart()
         self._show_side()
         self._show_notes(report)
@@ -599,7 +634,7 @@ class UsageScreen(BaseScreen):
         lines = [Text("Plan", style=HEADING)]
         if usage.plan is not None:
             plan = plan_lines(usage.plan)
-            lines.extend(Text.assemble(f"{inert(k)}: ", safe(v or "—")) for k, v in plan)
+            lines += _field_lines(plan, usage.plan.left_out.entries)
             if not plan:
                 lines.append(Text("(the reply has no field)", style="dim"))
         else:
@@ -607,11 +642,13 @@ class UsageScreen(BaseScreen):
         catalog = catalog_lines(usage.plan, usage.product)
         if catalog:
             lines += [Text(""), Text("In the catalog", style=HEADING)]
-            lines.extend(Text.assemble(f"{inert(k)}: ", safe(v or "—")) for k, v in catalog)
+            left_out = usage.product.left_out.entries if usage.product else 0
+            lines += _field_lines(catalog, left_out)
         today = today_lines(usage.counts, usage.limits)
         if today:
             lines += [Text(""), Text("Today (of the daily limit)", style=HEADING)]
-            lines.extend(Text.assemble(f"{inert(k)}: ", safe(v)) for k, v in today)
+            left_out = sum(r.left_out.entries for r in (usage.counts, usage.limits) if r)
+            lines += _field_lines(today, left_out)
         total = usage.report.cost_total
         if total is not None:
             currency = usage.report.currency
@@ -623,11 +660,20 @@ class UsageScreen(BaseScreen):
     def _show_notes(self, report: UsageReport) -> None:
         parts: list[str] = []
         if report.unread:
-            parts.append("Not read: " + ", ".join(report.unread))
+            unread, more = fmt.first(report.unread, SHOWN_NOTES)
+            parts.append("Not read: " + ", ".join(unread) + (f" and {more:,} more" if more else ""))
         if report.notes:
-            parts.append(" · ".join(f"{k}: {v}" for k, v in report.notes[:6]))
+            parts.append(
+                " · ".join(
+                    f"{inert(k, limit=NOTE_LENGTH)}: {inert(v, limit=NOTE_LENGTH)}"
+                    for k, v in report.notes[:SHOWN_NOTES]
+                )
+            )
         if self.shown is not None and not report.rows:
             parts.insert(0, "The usage reply holds no number this console can read")
+        # first: the notes show three lines at most
+        if hidden := _hidden_keys(report):
+            parts.insert(0, fmt.not_shown(hidden, "key") + ": the reply holds more than is read")
         if any(r.summed for r in report.rows):
             parts.append("Σ: the sum of the row's series (no total was sent)")
         self.query_one("#usage-notes", Static).update(safe("\n".join(parts), multiline=True))
@@ -676,13 +722,17 @@ class UsageScreen(BaseScreen):
             elif not part.lines:
                 lines.append(Text("  (the reply has no field)", style="dim"))
             else:
-                for record, fields in record_groups(part.lines):
+                fields_shown, hidden = fmt.first(part.lines, SHOWN_LINES)
+                for record, fields in record_groups(fields_shown):
                     if not record:
                         key, value = fields[0]
                         lines.append(Text.assemble(f"  {inert(key)}: ", safe(value or "—")))
                         continue
                     said = " · ".join(f"{key}: {value or '—'}" for key, value in fields)
                     lines.append(Text.assemble((f"  {inert(record)}  ", ACCENT), safe(said)))
+                if hidden + part.left_out:
+                    more = fmt.not_shown(hidden + part.left_out, "field")
+                    lines.append(Text(f"  {more}", style="dim"))
             lines.append(Text(""))
         self.query_one("#usage-plans-text", Static).update(Text("\n").join(lines[:-1]))
 
