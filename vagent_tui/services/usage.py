@@ -28,7 +28,7 @@ import csv
 import io
 import re
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -95,7 +95,9 @@ class UsageReport:
     """Paths of what could not be read as numbers, a series or a note."""
     left_out: int = 0
     """Entries of the reply left out as it was read (`OpenReply.left_out`: a reply past
-    the bounds of `vagent_tui.api.bounded`)."""
+    the bounds of `vagent_tui.api.bounded`), and rows `first` dropped."""
+    total: Decimal | None = None
+    """The cost total of the rows before `first` cut them (None: made from the rows)."""
 
     @property
     def usage(self) -> tuple[UsageRow, ...]:
@@ -108,6 +110,8 @@ class UsageReport:
     @property
     def cost_total(self) -> Decimal | None:
         """A ``cost:total`` the platform sent, else the sum of the cost rows (None: none)."""
+        if self.total is not None:
+            return self.total
         for row in self.costs:
             if row.key.lower() in ("cost:total", "total") and row.value is not None:
                 return row.value
@@ -116,6 +120,24 @@ class UsageReport:
 
     def row(self, key: str) -> UsageRow | None:
         return next((r for r in self.rows if r.key == key), None)
+
+    def first(self, count: int) -> UsageReport:
+        """The report with its first ``count`` rows, notes and parts not read (what a
+        fleet keeps of each account); the rows dropped are counted in `left_out`.
+
+        The cost total is the one of the whole report, made before the cut.
+        """
+        if len(self.rows) <= count and len(self.notes) <= count and len(self.unread) <= count:
+            return self
+        total = self.cost_total
+        return replace(
+            self,
+            rows=self.rows[:count],
+            notes=self.notes[:count],
+            unread=self.unread[:count],
+            left_out=self.left_out + max(0, len(self.rows) - count),
+            total=total,
+        )
 
 
 @dataclass
@@ -549,6 +571,10 @@ async def read_plans(client: PlatformClient, target: int | None) -> list[PlanPar
 
 # --------------------------------------------------------------------------- the fleet
 
+FLEET_KEYS = 100
+"""Rows of a usage report a fleet keeps of each account (a thousand accounts each
+sending thousands of keys would otherwise be kept whole); the others are counted."""
+
 
 async def fleet_usage_line(
     client: PlatformClient, account_id: int, query: UsageQuery
@@ -562,11 +588,12 @@ async def fleet_usage_line(
 
     reply = await client.get_usage(query, target=account_id)
     report = read_reply(reply)
+    unread = len(report.unread)
     try:
         plan = plan_name(await client.get_current_plan(target=account_id)) or "—"
     except PlatformError:
         plan = "?"
-    return {"plan": plan, "report": report, "unread": len(report.unread)}
+    return {"plan": plan, "report": report.first(FLEET_KEYS), "unread": unread}
 
 
 async def fleet_usage(
@@ -581,7 +608,8 @@ async def fleet_usage(
 
     asked = query if query is not None else UsageQuery(timeseries=False)
     reply = await client.get_usage(asked, target=account_id)
-    report = read_reply(reply)
+    read = read_reply(reply)
+    report = read.first(FLEET_KEYS)
     try:
         plan = plan_name(await client.get_current_plan(target=account_id)) or "—"
     except PlatformError:
@@ -594,7 +622,8 @@ async def fleet_usage(
         "plan": plan,
         "costs": costs,
         "usage": tuple(f"{r.key} {fmt_value(r, report.currency)}" for r in report.usage),
-        "unread": len(report.unread),
+        "unread": len(read.unread),
+        "not_shown": report.left_out,
         "report": report,
     }
 

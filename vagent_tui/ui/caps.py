@@ -6,7 +6,12 @@ screen, whose tree is capped too, does not import the data table at start-up.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TypeVar
+
 from vagent_tui.words import counted, plural
+
+T = TypeVar("T")
 
 ROW_CAP = 5_000
 """Rows of one list shown at most; a screen says how many more there were."""
@@ -19,5 +24,20 @@ def left_out(total: int, noun: str = "row", many: str = "") -> str:
     """
     if total <= ROW_CAP:
         return ""
-    more = counted(total - ROW_CAP, f"more {noun}", f"more {many or plural(noun)}")
-    return f" · first {ROW_CAP:,} shown, {more} not shown"
+    return f" · first {ROW_CAP:,} shown, {not_shown(total - ROW_CAP, noun, many)}"
+
+
+def first(items: Sequence[T], cap: int = ROW_CAP) -> tuple[Sequence[T], int]:
+    """The first ``cap`` of ``items`` (what a screen shows of a list) and how many more
+    there are."""
+    return items[:cap], max(0, len(items) - cap)
+
+
+def not_shown(count: int, noun: str, many: str = "") -> str:
+    """``12,345 more rows not shown`` ("" for none): what a screen says it left out.
+
+    ``noun`` is the singular (``many`` its plural when not the usual one).
+    """
+    if count <= 0:
+        return ""
+    return f"{counted(count, f'more {noun}', f'more {many or plural(noun)}')} not shown"

@@ -9,15 +9,11 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import TypeVar
 
 from rich.text import Text
 
 from vagent_tui.inert import DISPLAY_LIMIT, inert
 from vagent_tui.ui.palette import FAILED, OK
-from vagent_tui.words import counted
-
-T = TypeVar("T")
 
 YES = "✓"
 NO = "✗"
@@ -116,14 +112,3 @@ def joined(values: Sequence[object], sep: str = ", ") -> str:
     if len(parts) < len(values):
         text += f" …(+{len(values) - len(parts):,} more)"
     return text
-
-
-def first(items: Sequence[T], limit: int) -> tuple[Sequence[T], int]:
-    """The first ``limit`` of ``items`` (what a screen shows of an open-ended list) and
-    how many are left out."""
-    return items[:limit], max(0, len(items) - limit)
-
-
-def not_shown(count: int, noun: str) -> str:
-    """``98,000 more keys not shown`` ("" for none): what a screen says it left out."""
-    return f"{counted(count, f'more {noun}')} not shown" if count > 0 else ""

@@ -47,6 +47,7 @@ from vagent_tui.services.fleet import (
 )
 from vagent_tui.services.session import Connection
 from vagent_tui.ui import format as fmt
+from vagent_tui.ui.caps import not_shown
 from vagent_tui.ui.registry import BY_NAME
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.screens.calls_link import calls_binding, show_calls
@@ -365,6 +366,8 @@ class FleetScreen(BaseScreen):
             lines.append(Text.assemble("Plan: ", safe(cell_text(values.get("plan")) or "—")))
             lines.append(Text.assemble("Costs: ", safe(cell_text(values.get("costs")) or "—")))
             lines.extend(safe(f"  {item}") for item in values.get("usage") or ())
+            if values.get("not_shown"):
+                lines.append(Text(f"  {not_shown(values['not_shown'], 'key')}", style="dim"))
             if values.get("unread"):
                 lines.append(Text(f"{counted(values['unread'], 'part')} of the reply not read"))
         else:

@@ -42,6 +42,7 @@ from vagent_tui.services.tasks import (
 )
 from vagent_tui.services.usage import today_lines
 from vagent_tui.ui import format as fmt
+from vagent_tui.ui.caps import first, not_shown
 from vagent_tui.ui.dialogs import ConfirmModal, PromptModal, TextModal
 from vagent_tui.ui.palette import FAILED, OK, WARN
 from vagent_tui.ui.safety import DESTRUCTIVE, WRITES, Key
@@ -57,6 +58,10 @@ from vagent_tui.ui.widgets.tables import RecordTable, record_table
 from vagent_tui.ui.writes import Write, Written
 from vagent_tui.words import counted
 
+TODAY_SHOWN = 8
+"""Today's counts named on the counts line (it is one line); it says how many more."""
+NAME_LENGTH = 40
+"""Characters of a count's name on the counts line."""
 GROUP_NAMES = {"businessHours": "business hours", "cooldowns": "cooldowns",
                "daily": "daily caps", "concurrencyPerRun": "concurrency"}  # fmt: skip
 STATE_STYLES = {"finished": OK, "errored": FAILED, "running": WARN}
@@ -234,7 +239,12 @@ class TasksScreen(PagedScreen):
         today = today_lines(view.counts, view.limits)
         if today:
             text.append("  │  today: ", style="bold")
-            text.append(" · ".join(f"{inert(name)} {value}" for name, value in today))
+            shown, hidden = first(today, TODAY_SHOWN)
+            hidden += sum(r.left_out.entries for r in (view.counts, view.limits) if r)
+            text.append(" · ".join(f"{inert(name, limit=NAME_LENGTH)} {value}"
+                                   for name, value in shown))  # fmt: skip
+            if hidden:
+                text.append(f" · {not_shown(hidden, 'count')}", style="dim")
         self.query_one("#tasks-counts", Static).update(text)
 
     # ------------------------------------------------------------------ paging and filters
@@ -271,15 +281,19 @@ class TasksScreen(PagedScreen):
     async def action_limits(self) -> None:
         """Every field of ``GET /tasks/limits`` as the platform sent it; Edit (``L``)
         goes on to ``L``'s form where the profile may write."""
-        limits = await self._read_limits()
-        if limits is None:
+        read = await self._read_limits()
+        if read is None:
             return
+        limits, left_out = read
         who = who_of(self, with_id=True)
         note = ("As the platform sent them: tasks wait for the business hours, the cooldowns "
                 "and the tasks already running; a daily cap refuses what passes it.")  # fmt: skip
         editable = not self.connection.read_only
         note += " L edits them." if editable else ""
-        view = LimitsModal(f"Task limits of {who}", "\n".join(limit_lines(limits)) or "—",
+        lines = limit_lines(limits)
+        if left_out:
+            lines.append(not_shown(left_out, "field") + ": the reply holds more than is read")
+        view = LimitsModal(f"Task limits of {who}", "\n".join(lines) or "—",
                            note=note, editable=editable)  # fmt: skip
         self.app.push_screen(view, self._limits_closed)
 
@@ -288,9 +302,10 @@ class TasksScreen(PagedScreen):
             # Through the app, so that a read-only profile is refused as for the key.
             await self.app.run_action("edit_limits", self)
 
-    async def _read_limits(self) -> dict[str, Any] | None:
-        """The limits of the selected account (their ``limits`` object), None when the
-        read failed (said on the status line)."""
+    async def _read_limits(self) -> tuple[dict[str, Any], int] | None:
+        """The limits of the selected account (their ``limits`` object) and the entries
+        the reply held beyond what was read (`OpenReply.left_out`), None when the read
+        failed (said on the status line)."""
         ok, reply = await self.load(lambda c: c.api.get_task_limits(target=c.target_id),
                                     note="Reading the task limits")  # fmt: skip
         if not ok or reply is None:
@@ -298,15 +313,16 @@ class TasksScreen(PagedScreen):
         self.status.clear()
         body = reply.body()
         limits = body.get("limits")
-        return limits if isinstance(limits, dict) else body
+        return (limits if isinstance(limits, dict) else body), reply.left_out.entries
 
     @work(exclusive=True, group="tasks-limits", exit_on_error=False)
     async def action_edit_limits(self) -> None:
         """The limits read, in the form; sent (only what changed) after a review."""
         start = self.connection
-        limits = await self._read_limits()
-        if limits is None or not start.same_context(self.connection):
+        read = await self._read_limits()
+        if read is None or not start.same_context(self.connection):
             return
+        limits, _ = read
         who = who_of(self, with_id=True)
         owner = self.connection.owner
         super_admin = bool(owner is not None and owner.super_admin)

@@ -64,6 +64,7 @@ from vagent_tui.services.usage import (
 )
 from vagent_tui.services.usage_fleet import accounts_below, usage_question
 from vagent_tui.ui import format as fmt
+from vagent_tui.ui.caps import ROW_CAP, first, not_shown
 from vagent_tui.ui.palette import ACCENT, HEADING, WARN
 from vagent_tui.ui.screens.base import BaseScreen, who_of
 from vagent_tui.ui.text import inert, safe
@@ -78,9 +79,6 @@ FREQUENCIES = ("day", "month", "year")
 LEVELS = ("partner", "reseller", "organization")
 """An account of these types has accounts below it: the screen shows their usage."""
 SUMMARY_SECONDS = 0.2
-SHOWN_ROWS = 1_000
-"""Rows of the usage table: of a reply with more keys, the first are shown and the
-screen says how many more there were."""
 SHOWN_LINES = 100
 """Lines of each part of the side panel (the plan, the catalog's record, today's counts)
 and of each read of the plans panel; the screen says how many more there were."""
@@ -138,20 +136,20 @@ def _cells(row: UsageRow, currency: str | None) -> list[Text]:
 
 
 def _hidden_keys(report: UsageReport) -> int:
-    """The keys of a usage reply not in the table: past `SHOWN_ROWS`, or not read."""
-    return max(0, len(report.rows) - SHOWN_ROWS) + report.left_out
+    """The keys of a usage reply not in the table: past `ROW_CAP`, or not read."""
+    return max(0, len(report.rows) - ROW_CAP) + report.left_out
 
 
 def _field_lines(fields: Sequence[tuple[str, str]], left_out: int) -> list[Text]:
     """``name: value`` lines of the first `SHOWN_LINES` fields, then how many more there
     were (``left_out``: those the reply held beyond what was read)."""
-    shown, hidden = fmt.first(fields, SHOWN_LINES)
+    shown, hidden = first(fields, SHOWN_LINES)
     lines = [
         Text.assemble(f"{inert(k, limit=SIDE_LENGTH)}: ", safe(v or "—", limit=SIDE_LENGTH))
         for k, v in shown
     ]
     if hidden + left_out:
-        lines.append(Text(fmt.not_shown(hidden + left_out, "field"), style="dim"))
+        lines.append(Text(not_shown(hidden + left_out, "field"), style="dim"))
     return lines
 
 
@@ -382,8 +380,7 @@ class UsageScreen(BaseScreen):
             said += f" · {counted(len(report.unread), 'part')} not read"
         said += f" for {who_of(self)}"
         if hidden := _hidden_keys(report):
-            shown = counted(min(len(report.rows), SHOWN_ROWS), "key")
-            said = f"{shown} of the usage of {who_of(self)} shown, {fmt.not_shown(hidden, 'key')}"
+            said += f" · {not_shown(hidden, 'key')}"
         if not report.rows:
             self.status.info(f"No number in the usage reply of {who_of(self)}: see below")
         else:
@@ -489,6 +486,8 @@ class UsageScreen(BaseScreen):
         text = f"{usage.answered:,}/{len(usage):,} answered · {len(usage.failed):,} failed"
         if self.running and self.limit is not None:
             text += f" · {self.limit.limit} at a time"
+        if more := usage.with_keys_not_shown:
+            text += f" · more keys than shown in the replies of {counted(more, 'account')}"
         self.query_one("#usage-fleet-summary", Static).update(text)
         if not self.running:
             self.fleet.show_totals()
@@ -583,7 +582,7 @@ class UsageScreen(BaseScreen):
     def _fill(self) -> None:
         usage = self.shown
         report = usage.report if usage else UsageReport()
-        rows, _ = fmt.first(report.rows, SHOWN_ROWS)
+        rows, _ = first(report.rows)
         self.table.show(rows, lambda row: _cells(row, report.currency))
         self._show_chart()
         self._show_side()
@@ -660,7 +659,7 @@ class UsageScreen(BaseScreen):
     def _show_notes(self, report: UsageReport) -> None:
         parts: list[str] = []
         if report.unread:
-            unread, more = fmt.first(report.unread, SHOWN_NOTES)
+            unread, more = first(report.unread, SHOWN_NOTES)
             parts.append("Not read: " + ", ".join(unread) + (f" and {more:,} more" if more else ""))
         if report.notes:
             parts.append(
@@ -673,7 +672,7 @@ class UsageScreen(BaseScreen):
             parts.insert(0, "The usage reply holds no number this console can read")
         # first: the notes show three lines at most
         if hidden := _hidden_keys(report):
-            parts.insert(0, fmt.not_shown(hidden, "key") + ": the reply holds more than is read")
+            parts.insert(0, not_shown(hidden, "key") + ": the reply holds more than is read")
         if any(r.summed for r in report.rows):
             parts.append("Σ: the sum of the row's series (no total was sent)")
         self.query_one("#usage-notes", Static).update(safe("\n".join(parts), multiline=True))
@@ -722,7 +721,7 @@ class UsageScreen(BaseScreen):
             elif not part.lines:
                 lines.append(Text("  (the reply has no field)", style="dim"))
             else:
-                fields_shown, hidden = fmt.first(part.lines, SHOWN_LINES)
+                fields_shown, hidden = first(part.lines, SHOWN_LINES)
                 for record, fields in record_groups(fields_shown):
                     if not record:
                         key, value = fields[0]
@@ -731,7 +730,7 @@ class UsageScreen(BaseScreen):
                     said = " · ".join(f"{key}: {value or '—'}" for key, value in fields)
                     lines.append(Text.assemble((f"  {inert(record)}  ", ACCENT), safe(said)))
                 if hidden + part.left_out:
-                    more = fmt.not_shown(hidden + part.left_out, "field")
+                    more = not_shown(hidden + part.left_out, "field")
                     lines.append(Text(f"  {more}", style="dim"))
             lines.append(Text(""))
         self.query_one("#usage-plans-text", Static).update(Text("\n").join(lines[:-1]))
