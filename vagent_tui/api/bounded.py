@@ -14,7 +14,10 @@ left out (`LeftOut`), so the screens can say so:
   is left out);
 * a string (a value or a key) longer than `TEXT` characters keeps its start and a mark
   saying how much was cut (`vagent_tui.inert.cut`), short enough to be shown as it is;
-* an object or a list nested deeper than `DEPTH` is left out.
+* an object or a list nested deeper than `DEPTH` is kept empty.
+
+What was left out is counted as keys of objects and items of lists, the reply's own
+terms: a screen says "98,000 more keys of the reply not read".
 """
 
 from __future__ import annotations
@@ -35,23 +38,34 @@ DEPTH = 32
 """Objects and lists nested deeper than this are left out."""
 
 
-@dataclass
+@dataclass(frozen=True)
 class LeftOut:
     """What `bounded` did not keep of one reply."""
 
-    entries: int = 0
-    """Keys of objects and items of lists left out (one for an object or list left out
-    whole, however much it held)."""
+    keys: int = 0
+    """Keys of objects left out (with their values, however much those held)."""
+    items: int = 0
+    """Items of lists left out."""
     texts: int = 0
     """Strings (values or keys) cut to `TEXT` characters."""
+
+    @property
+    def entries(self) -> int:
+        """Keys and items left out."""
+        return self.keys + self.items
 
     def __bool__(self) -> bool:
         return bool(self.entries or self.texts)
 
 
+class _Count:
+    def __init__(self) -> None:
+        self.keys = self.items = self.texts = 0
+
+
 class _Bound:
     def __init__(self) -> None:
-        self.left = LeftOut()
+        self.left = _Count()
         self.budget = VALUES
 
     def text(self, value: str) -> str:
@@ -70,27 +84,28 @@ class _Bound:
         return value
 
     def room(self, size: int, depth: int) -> int:
-        """How many of ``size`` entries are kept; the others are counted left out."""
+        """How many of ``size`` entries are kept (the caller counts the others)."""
         kept = 0 if depth > DEPTH else min(size, ENTRIES, self.budget)
-        self.left.entries += size - kept
         self.budget -= kept
         return kept
 
     def mapping(self, node: Mapping[Any, Any], depth: int) -> dict[Any, Any]:
         kept = self.room(len(node), depth)
+        self.left.keys += len(node) - kept
         out: dict[Any, Any] = {}
         for index, (key, value) in enumerate(node.items()):
             if index >= kept:
                 break
             name = self.text(key) if isinstance(key, str) else key
             if name in out:  # two long keys alike once cut: the second is left out
-                self.left.entries += 1
+                self.left.keys += 1
                 continue
             out[name] = self.value(value, depth)
         return out
 
     def listing(self, node: list[Any], depth: int) -> list[Any]:
         kept = self.room(len(node), depth)
+        self.left.items += len(node) - kept
         return [self.value(item, depth) for item in node[:kept]]
 
 
@@ -100,4 +115,5 @@ def bounded(value: Any) -> tuple[Any, LeftOut]:
     A value within the bounds comes back equal to itself (a copy of its objects and lists).
     """
     bound = _Bound()
-    return bound.value(value, 0), bound.left
+    kept = bound.value(value, 0)
+    return kept, LeftOut(bound.left.keys, bound.left.items, bound.left.texts)

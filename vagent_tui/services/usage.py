@@ -32,6 +32,7 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from vagent_tui.api.bounded import LeftOut
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.usage_models import OpenReply, UsageQuery
 
@@ -93,9 +94,9 @@ class UsageReport:
     """Text values sent beside the numbers (``period.start``...), path and text."""
     unread: tuple[str, ...] = ()
     """Paths of what could not be read as numbers, a series or a note."""
-    left_out: int = 0
-    """Entries of the reply left out as it was read (`OpenReply.left_out`: a reply past
-    the bounds of `vagent_tui.api.bounded`), and rows `first` dropped."""
+    left_out: LeftOut = field(default_factory=LeftOut)
+    """What the reply held past the bounds it was read within (`OpenReply.left_out`),
+    and the rows `first` dropped (as keys)."""
     total: Decimal | None = None
     """The cost total of the rows before `first` cut them (None: made from the rows)."""
 
@@ -130,12 +131,13 @@ class UsageReport:
         if len(self.rows) <= count and len(self.notes) <= count and len(self.unread) <= count:
             return self
         total = self.cost_total
+        dropped = max(0, len(self.rows) - count)
         return replace(
             self,
             rows=self.rows[:count],
             notes=self.notes[:count],
             unread=self.unread[:count],
-            left_out=self.left_out + max(0, len(self.rows) - count),
+            left_out=replace(self.left_out, keys=self.left_out.keys + dropped),
             total=total,
         )
 
@@ -255,7 +257,7 @@ def _key(path: tuple[str, ...]) -> str:
     return ".".join(trimmed)
 
 
-def read_usage(payload: Mapping[str, Any], *, left_out: int = 0) -> UsageReport:
+def read_usage(payload: Mapping[str, Any], *, left_out: LeftOut | None = None) -> UsageReport:
     """Every number of a usage reply as rows (see the module's docstring); ``left_out``:
     the entries the reply held beyond what was read (kept in the report)."""
     walk = _Walk()
@@ -292,13 +294,13 @@ def read_usage(payload: Mapping[str, Any], *, left_out: int = 0) -> UsageReport:
         currency=walk.currency,
         notes=tuple(walk.notes),
         unread=tuple(dict.fromkeys(walk.unread)),
-        left_out=left_out,
+        left_out=left_out or LeftOut(),
     )
 
 
 def read_reply(reply: OpenReply) -> UsageReport:
     """`read_usage` of a usage reply, with the entries it left out."""
-    return read_usage(reply.body(), left_out=reply.left_out.entries)
+    return read_usage(reply.body(), left_out=reply.left_out)
 
 
 # --------------------------------------------------------------------------- formatting
@@ -530,9 +532,9 @@ class PlanPart:
         return plan_lines(self.reply) if self.reply is not None else []
 
     @property
-    def left_out(self) -> int:
-        """Entries of the reply left out as it was read (`OpenReply.left_out`)."""
-        return self.reply.left_out.entries if self.reply is not None else 0
+    def left_out(self) -> LeftOut:
+        """What the reply held past the bounds it was read within (`OpenReply.left_out`)."""
+        return self.reply.left_out if self.reply is not None else LeftOut()
 
 
 _IN_RECORD = re.compile(r"^(.*?\[\d+\])\.(.+)$")
@@ -623,7 +625,7 @@ async def fleet_usage(
         "costs": costs,
         "usage": tuple(f"{r.key} {fmt_value(r, report.currency)}" for r in report.usage),
         "unread": len(read.unread),
-        "not_shown": report.left_out,
+        "not_shown": report.left_out.entries,
         "report": report,
     }
 

@@ -167,7 +167,7 @@ class FleetUsage:
             return False
         new = False
         line.values = {}
-        line.not_shown = report.left_out
+        line.not_shown = report.left_out.entries
         for row in report.rows:
             if row.value is None:
                 continue

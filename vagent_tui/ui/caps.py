@@ -33,6 +33,22 @@ def first(items: Sequence[T], cap: int = ROW_CAP) -> tuple[Sequence[T], int]:
     return items[:cap], max(0, len(items) - cap)
 
 
+def not_read(keys: int, items: int = 0) -> str:
+    """``98,000 more keys of the reply not read`` ("" for none): the keys of objects and
+    the items of lists a reply held past the bounds it is read within
+    (`vagent_tui.api.bounded`)."""
+    said = " and ".join(
+        counted(count, f"more {noun}") for count, noun in ((keys, "key"), (items, "item")) if count
+    )
+    return f"{said} of the reply not read" if said else ""
+
+
+def left_out_of(hidden: int, noun: str, keys: int = 0, items: int = 0) -> str:
+    """What a screen left out of a reply ("" for nothing): the ``hidden`` rows or lines
+    past its cap (`not_shown`), then what the reply held past its bounds (`not_read`)."""
+    return "; ".join(said for said in (not_shown(hidden, noun), not_read(keys, items)) if said)
+
+
 def not_shown(count: int, noun: str, many: str = "") -> str:
     """``12,345 more rows not shown`` ("" for none): what a screen says it left out.
 

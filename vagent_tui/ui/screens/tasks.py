@@ -29,6 +29,7 @@ from textual.binding import Binding, BindingType
 from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
+from vagent_tui.api.bounded import LeftOut
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import CsvUpload, Envelope, OutboundTask, TaskLimitsUpdate, TaskRequest
 from vagent_tui.services.session import Connection
@@ -42,7 +43,7 @@ from vagent_tui.services.tasks import (
 )
 from vagent_tui.services.usage import today_lines
 from vagent_tui.ui import format as fmt
-from vagent_tui.ui.caps import first, not_shown
+from vagent_tui.ui.caps import first, left_out_of, not_read
 from vagent_tui.ui.dialogs import ConfirmModal, PromptModal, TextModal
 from vagent_tui.ui.palette import FAILED, OK, WARN
 from vagent_tui.ui.safety import DESTRUCTIVE, WRITES, Key
@@ -240,11 +241,13 @@ class TasksScreen(PagedScreen):
         if today:
             text.append("  │  today: ", style="bold")
             shown, hidden = first(today, TODAY_SHOWN)
-            hidden += sum(r.left_out.entries for r in (view.counts, view.limits) if r)
+            left = [r.left_out for r in (view.counts, view.limits) if r is not None]
+            said = left_out_of(hidden, "count", sum(n.keys for n in left),
+                               sum(n.items for n in left))  # fmt: skip
             text.append(" · ".join(f"{inert(name, limit=NAME_LENGTH)} {value}"
                                    for name, value in shown))  # fmt: skip
-            if hidden:
-                text.append(f" · {not_shown(hidden, 'count')}", style="dim")
+            if said:
+                text.append(f" · {said}", style="dim")
         self.query_one("#tasks-counts", Static).update(text)
 
     # ------------------------------------------------------------------ paging and filters
@@ -292,7 +295,7 @@ class TasksScreen(PagedScreen):
         note += " L edits them." if editable else ""
         lines = limit_lines(limits)
         if left_out:
-            lines.append(not_shown(left_out, "field") + ": the reply holds more than is read")
+            lines.append(not_read(left_out.keys, left_out.items))
         view = LimitsModal(f"Task limits of {who}", "\n".join(lines) or "—",
                            note=note, editable=editable)  # fmt: skip
         self.app.push_screen(view, self._limits_closed)
@@ -302,7 +305,7 @@ class TasksScreen(PagedScreen):
             # Through the app, so that a read-only profile is refused as for the key.
             await self.app.run_action("edit_limits", self)
 
-    async def _read_limits(self) -> tuple[dict[str, Any], int] | None:
+    async def _read_limits(self) -> tuple[dict[str, Any], LeftOut] | None:
         """The limits of the selected account (their ``limits`` object) and the entries
         the reply held beyond what was read (`OpenReply.left_out`), None when the read
         failed (said on the status line)."""
@@ -313,7 +316,7 @@ class TasksScreen(PagedScreen):
         self.status.clear()
         body = reply.body()
         limits = body.get("limits")
-        return (limits if isinstance(limits, dict) else body), reply.left_out.entries
+        return (limits if isinstance(limits, dict) else body), reply.left_out
 
     @work(exclusive=True, group="tasks-limits", exit_on_error=False)
     async def action_edit_limits(self) -> None:

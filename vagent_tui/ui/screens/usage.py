@@ -43,7 +43,7 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Input, Static
 from textual.worker import Worker, WorkerCancelled, WorkerFailed
 
-from vagent_tui.api.models import UsageQuery
+from vagent_tui.api.models import OpenReply, UsageQuery
 from vagent_tui.services.accounts import AccountDirectory, NamedAccount
 from vagent_tui.services.fleet import AdaptiveLimit, FleetAnswer, Question, ask_fleet
 from vagent_tui.services.session import Connection
@@ -64,7 +64,7 @@ from vagent_tui.services.usage import (
 )
 from vagent_tui.services.usage_fleet import accounts_below, usage_question
 from vagent_tui.ui import format as fmt
-from vagent_tui.ui.caps import ROW_CAP, first, not_shown
+from vagent_tui.ui.caps import ROW_CAP, first, left_out_of
 from vagent_tui.ui.palette import ACCENT, HEADING, WARN
 from vagent_tui.ui.screens.base import BaseScreen, who_of
 from vagent_tui.ui.text import inert, safe
@@ -135,21 +135,25 @@ def _cells(row: UsageRow, currency: str | None) -> list[Text]:
     ]
 
 
-def _hidden_keys(report: UsageReport) -> int:
-    """The keys of a usage reply not in the table: past `ROW_CAP`, or not read."""
-    return max(0, len(report.rows) - ROW_CAP) + report.left_out
+def _keys_left_out(report: UsageReport) -> str:
+    """What the table leaves out of a usage reply ("" for nothing): the keys past
+    `ROW_CAP`, what the reply held past the bounds it was read within."""
+    left = report.left_out
+    return left_out_of(max(0, len(report.rows) - ROW_CAP), "key", left.keys, left.items)
 
 
-def _field_lines(fields: Sequence[tuple[str, str]], left_out: int) -> list[Text]:
-    """``name: value`` lines of the first `SHOWN_LINES` fields, then how many more there
-    were (``left_out``: those the reply held beyond what was read)."""
+def _field_lines(fields: Sequence[tuple[str, str]], *replies: OpenReply | None) -> list[Text]:
+    """``name: value`` lines of the first `SHOWN_LINES` fields, then what was left out
+    (of the lines, of the ``replies`` they were read from)."""
     shown, hidden = first(fields, SHOWN_LINES)
     lines = [
         Text.assemble(f"{inert(k, limit=SIDE_LENGTH)}: ", safe(v or "—", limit=SIDE_LENGTH))
         for k, v in shown
     ]
-    if hidden + left_out:
-        lines.append(Text(not_shown(hidden + left_out, "field"), style="dim"))
+    left = [reply.left_out for reply in replies if reply is not None]
+    said = left_out_of(hidden, "field", sum(n.keys for n in left), sum(n.items for n in left))
+    if said:
+        lines.append(Text(said, style="dim"))
     return lines
 
 
@@ -379,8 +383,8 @@ class UsageScreen(BaseScreen):
         if report.unread:
             said += f" · {counted(len(report.unread), 'part')} not read"
         said += f" for {who_of(self)}"
-        if hidden := _hidden_keys(report):
-            said += f" · {not_shown(hidden, 'key')}"
+        if left_out := _keys_left_out(report):
+            said += f" · {left_out}"
         if not report.rows:
             self.status.info(f"No number in the usage reply of {who_of(self)}: see below")
         else:
@@ -633,7 +637,7 @@ class UsageScreen(BaseScreen):
         lines = [Text("Plan", style=HEADING)]
         if usage.plan is not None:
             plan = plan_lines(usage.plan)
-            lines += _field_lines(plan, usage.plan.left_out.entries)
+            lines += _field_lines(plan, usage.plan)
             if not plan:
                 lines.append(Text("(the reply has no field)", style="dim"))
         else:
@@ -641,13 +645,11 @@ class UsageScreen(BaseScreen):
         catalog = catalog_lines(usage.plan, usage.product)
         if catalog:
             lines += [Text(""), Text("In the catalog", style=HEADING)]
-            left_out = usage.product.left_out.entries if usage.product else 0
-            lines += _field_lines(catalog, left_out)
+            lines += _field_lines(catalog, usage.product)
         today = today_lines(usage.counts, usage.limits)
         if today:
             lines += [Text(""), Text("Today (of the daily limit)", style=HEADING)]
-            left_out = sum(r.left_out.entries for r in (usage.counts, usage.limits) if r)
-            lines += _field_lines(today, left_out)
+            lines += _field_lines(today, usage.counts, usage.limits)
         total = usage.report.cost_total
         if total is not None:
             currency = usage.report.currency
@@ -671,8 +673,8 @@ class UsageScreen(BaseScreen):
         if self.shown is not None and not report.rows:
             parts.insert(0, "The usage reply holds no number this console can read")
         # first: the notes show three lines at most
-        if hidden := _hidden_keys(report):
-            parts.insert(0, not_shown(hidden, "key") + ": the reply holds more than is read")
+        if left_out := _keys_left_out(report):
+            parts.insert(0, left_out)
         if any(r.summed for r in report.rows):
             parts.append("Σ: the sum of the row's series (no total was sent)")
         self.query_one("#usage-notes", Static).update(safe("\n".join(parts), multiline=True))
@@ -729,9 +731,9 @@ class UsageScreen(BaseScreen):
                         continue
                     said = " · ".join(f"{key}: {value or '—'}" for key, value in fields)
                     lines.append(Text.assemble((f"  {inert(record)}  ", ACCENT), safe(said)))
-                if hidden + part.left_out:
-                    more = not_shown(hidden + part.left_out, "field")
-                    lines.append(Text(f"  {more}", style="dim"))
+                left = part.left_out
+                if said := left_out_of(hidden, "field", left.keys, left.items):
+                    lines.append(Text(f"  {said}", style="dim"))
             lines.append(Text(""))
         self.query_one("#usage-plans-text", Static).update(Text("\n").join(lines[:-1]))
 
