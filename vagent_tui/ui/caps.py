@@ -6,15 +6,23 @@ screen, whose tree is capped too, does not import the data table at start-up.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from itertools import islice
 from typing import TypeVar
 
 from vagent_tui.words import counted, plural
 
 T = TypeVar("T")
+K = TypeVar("K")
+V = TypeVar("V")
 
 ROW_CAP = 5_000
 """Rows of one list shown at most; a screen says how many more there were."""
+FIELD_CAP = 200
+"""Fields of one record a detail pane shows at most, where it shows every field as sent
+(unknown ones included: a record may hold any number); it says how many more there were.
+A pane draws whole (a grid of 5,000 fields takes a second to draw), a table only the
+rows in view: hence a cap of its own."""
 
 
 def left_out(total: int, noun: str = "row", many: str = "") -> str:
@@ -31,6 +39,11 @@ def first(items: Sequence[T], cap: int = ROW_CAP) -> tuple[Sequence[T], int]:
     """The first ``cap`` of ``items`` (what a screen shows of a list) and how many more
     there are."""
     return items[:cap], max(0, len(items) - cap)
+
+
+def first_fields(fields: Mapping[K, V], cap: int = FIELD_CAP) -> tuple[list[tuple[K, V]], int]:
+    """The first ``cap`` fields of a record (only those are walked) and how many more."""
+    return list(islice(fields.items(), cap)), max(0, len(fields) - cap)
 
 
 def not_read(keys: int, items: int = 0) -> str:

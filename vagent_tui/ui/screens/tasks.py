@@ -43,7 +43,7 @@ from vagent_tui.services.tasks import (
 )
 from vagent_tui.services.usage import today_lines
 from vagent_tui.ui import format as fmt
-from vagent_tui.ui.caps import first, left_out_of, not_read
+from vagent_tui.ui.caps import first, first_fields, left_out_of, not_read, not_shown
 from vagent_tui.ui.dialogs import ConfirmModal, PromptModal, TextModal
 from vagent_tui.ui.palette import FAILED, OK, WARN
 from vagent_tui.ui.safety import DESTRUCTIVE, WRITES, Key
@@ -362,7 +362,10 @@ class TasksScreen(PagedScreen):
         if task is None:
             self.status.info("No task highlighted")
             return
-        lines = [f"{name}: {fmt.plain(value)}" for name, value in task.wire().items()]
+        fields, more = first_fields(task.wire())
+        lines = [f"{name}: {fmt.plain(value)}" for name, value in fields]
+        if more:
+            lines.append(not_shown(more, "field"))
         note = "C on the Tasks screen opens Calls, where an ended task's call is."
         self.app.push_screen(TextModal(f"Task {task.key}", "\n".join(lines), note=note))
 
