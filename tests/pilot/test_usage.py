@@ -251,6 +251,7 @@ async def test_a_huge_reply_shows_its_first_keys_and_says_what_it_left_out(
         assert "(+49," in side  # characters the platform sent, not those kept
         # the plan: its first 100 fields shown, the first 2,000 of `includes` read
         assert "more fields not shown; 1,002 more keys of the reply not read" in side
+        assert "the sum of the costs read: the reply holds more" in side
         await pilot.press("p")
         await settle(pilot)
         plans = _text(app, "#usage-plans-text")

@@ -13,7 +13,6 @@ replies never wait.
 from __future__ import annotations
 
 import asyncio
-from types import TracebackType
 
 BIG = 1024 * 1024
 """A reply longer than this is a big one."""
@@ -56,12 +55,7 @@ class Reading:
     async def __aenter__(self) -> Reading:
         return self
 
-    async def __aexit__(
-        self,
-        kind: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    async def __aexit__(self, *exc: object) -> None:
         if self.held:
             self.held = False
             self.owner.places().release()

@@ -656,6 +656,10 @@ class UsageScreen(BaseScreen):
             text = fmt_number(total, places=2)
             text = f"{currency} {text}" if currency else f"{text} (no currency stated)"
             lines += [Text(""), Text("Costs", style=HEADING), safe(text)]
+            report = usage.report
+            sent = any(r.key.lower() in ("cost:total", "total") for r in report.costs)
+            if report.left_out.entries and not sent:
+                lines.append(Text("the sum of the costs read: the reply holds more", style="dim"))
         side.update(Text("\n").join(lines))
 
     def _show_notes(self, report: UsageReport) -> None:
