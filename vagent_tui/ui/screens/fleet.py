@@ -62,6 +62,8 @@ from vagent_tui.words import counted
 
 SUMMARY_SECONDS = 0.5
 """The progress bar and the summary follow the answers at most this often."""
+PLAN_LENGTH = 200
+"""Characters of a plan's name in the detail of a usage answer (the rest is said cut)."""
 OPENS = {"functions": "functions", "voice": "agent", "junk": "inbox", "calls": "calls",
          "usage": "usage"}  # fmt: skip
 """The screen (registry name) that answers each question in full, for one account."""
@@ -363,7 +365,8 @@ class FleetScreen(BaseScreen):
             lines.extend(safe(f"  {fn}") for fn in unavailable)
         elif self.question.name == "usage":
             values = answer.values
-            lines.append(Text.assemble("Plan: ", safe(cell_text(values.get("plan")) or "—")))
+            plan = cell_text(values.get("plan")) or "—"
+            lines.append(Text.assemble("Plan: ", safe(plan, limit=PLAN_LENGTH)))
             lines.append(Text.assemble("Costs: ", safe(cell_text(values.get("costs")) or "—")))
             lines.extend(safe(f"  {item}") for item in values.get("usage") or ())
             if values.get("not_shown"):

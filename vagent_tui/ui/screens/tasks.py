@@ -60,7 +60,8 @@ from vagent_tui.ui.writes import Write, Written
 from vagent_tui.words import counted
 
 TODAY_SHOWN = 8
-"""Today's counts named on the counts line (it is one line); it says how many more."""
+"""Today's counts named on the counts line (it is one line); it says first how many more
+there were."""
 NAME_LENGTH = 40
 """Characters of a count's name on the counts line."""
 GROUP_NAMES = {"businessHours": "business hours", "cooldowns": "cooldowns",
@@ -239,15 +240,15 @@ class TasksScreen(PagedScreen):
             text.append("counts by state not known", style="dim")
         today = today_lines(view.counts, view.limits)
         if today:
-            text.append("  │  today: ", style="bold")
             shown, hidden = first(today, TODAY_SHOWN)
             left = [r.left_out for r in (view.counts, view.limits) if r is not None]
             said = left_out_of(hidden, "count", sum(n.keys for n in left),
                                sum(n.items for n in left))  # fmt: skip
+            text.append("  │  today: ", style="bold")
+            if said:  # first: the line is cut at the screen's edge
+                text.append(f"({said}) ", style="dim")
             text.append(" · ".join(f"{inert(name, limit=NAME_LENGTH)} {value}"
                                    for name, value in shown))  # fmt: skip
-            if said:
-                text.append(f" · {said}", style="dim")
         self.query_one("#tasks-counts", Static).update(text)
 
     # ------------------------------------------------------------------ paging and filters
