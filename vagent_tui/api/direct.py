@@ -27,6 +27,8 @@ import httpx
 from httpx_aiohttp import AiohttpTransport
 from yarl import URL
 
+from vagent_tui.api.big_replies import BigReplies
+
 _JSON_HEADERS = {"Content-Type": "application/json"}
 CHUNK = 64 * 1024
 
@@ -77,8 +79,11 @@ class DirectSender:
         self.transport.client = session
         return session
 
-    async def send(self, method: str, url: str, json: Any, limit: int) -> DirectReply:
-        """One request to ``url`` (already encoded, query included).
+    async def send(
+        self, method: str, url: str, json: Any, limit: int, big: BigReplies | None = None
+    ) -> DirectReply:
+        """One request to ``url`` (already encoded, query included); a big reply waits
+        for its place among ``big``'s before its body is read.
 
         Raises:
             TooLarge: the reply is longer than ``limit`` bytes (decoded).
@@ -97,18 +102,22 @@ class DirectSender:
             declared = response.headers.get("Content-Length", "")
             if declared.isdecimal() and int(declared) > limit:
                 raise TooLarge(response.status)
-            if declared.isdecimal() and "Content-Encoding" not in response.headers:
-                # The usual reply: its length is known and bounds what is read.
-                content = await response.read()
-            else:
-                chunks: list[bytes] = []
-                size = 0
-                async for chunk in response.content.iter_chunked(CHUNK):
-                    size += len(chunk)
-                    if size > limit:
-                        raise TooLarge(response.status)
-                    chunks.append(chunk)
-                content = b"".join(chunks)
+            async with (big or BigReplies()).reading() as reading:
+                if declared.isdecimal():
+                    await reading.grew(int(declared))
+                if declared.isdecimal() and "Content-Encoding" not in response.headers:
+                    # The usual reply: its length is known and bounds what is read.
+                    content = await response.read()
+                else:
+                    chunks: list[bytes] = []
+                    size = 0
+                    async for chunk in response.content.iter_chunked(CHUNK):
+                        size += len(chunk)
+                        if size > limit:
+                            raise TooLarge(response.status)
+                        await reading.grew(size)
+                        chunks.append(chunk)
+                    content = b"".join(chunks)
             return DirectReply(response.status, response.reason or "", response.headers, content)
 
 

@@ -43,6 +43,7 @@ from pydantic_core import from_json
 from vagent_tui.api import models as m
 from vagent_tui.api.as_sent import as_sent
 from vagent_tui.api.base import empty_count, set_empty_count, skipped_empty, without_nulls
+from vagent_tui.api.big_replies import BigReplies
 from vagent_tui.api.errors import (
     MalformedResponse,
     PlatformError,
@@ -233,6 +234,9 @@ class ApiTransport:
         self.base_url = normalise_base_url(base_url)
         self.max_reply_bytes = max_reply_bytes or default_max_reply_bytes()
         """A reply body past this is refused before it is read whole (`ReplyTooLarge`)."""
+        self.big_replies = BigReplies()
+        """Big replies read at once (`vagent_tui.api.big_replies`): a fan-out of replies
+        of megabytes holds two of them, not one per request in flight."""
         self.timeout = timeout
         self.total_timeout = total_timeout if total_timeout is not None else 2 * timeout
         self._token = token
@@ -543,7 +547,9 @@ class ApiTransport:
 
         assert self._direct is not None
         try:
-            return await self._direct.send(method, full, json, self.max_reply_bytes)
+            return await self._direct.send(
+                method, full, json, self.max_reply_bytes, self.big_replies
+            )
         except TooLarge as exc:
             return self._too_large(method, url, exc.status)
 
@@ -567,20 +573,23 @@ class ApiTransport:
         limit = self.max_reply_bytes
         declared = response.headers.get("content-length", "")
         too_large = self._too_large(method, url, response.status_code)
-        if declared.isdecimal():
-            if int(declared) > limit:
-                return too_large
-            if "content-encoding" not in response.headers:
-                # The usual reply: its length is known and bounds what is read.
-                await response.aread()
-                return response
-        chunks: list[bytes] = []
-        size = 0
-        async for chunk in response.aiter_bytes():
-            size += len(chunk)
-            if size > limit:
-                return too_large
-            chunks.append(chunk)
+        if declared.isdecimal() and int(declared) > limit:
+            return too_large
+        async with self.big_replies.reading() as reading:
+            if declared.isdecimal():
+                await reading.grew(int(declared))
+                if "content-encoding" not in response.headers:
+                    # The usual reply: its length is known and bounds what is read.
+                    await response.aread()
+                    return response
+            chunks: list[bytes] = []
+            size = 0
+            async for chunk in response.aiter_bytes():
+                size += len(chunk)
+                if size > limit:
+                    return too_large
+                await reading.grew(size)
+                chunks.append(chunk)
         # The body as read: decoded already, so the new reply carries no encoding.
         headers = [
             (key, value)

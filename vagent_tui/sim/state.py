@@ -199,6 +199,9 @@ class SimState:
     usage_shape: str = "totals"
     """The shape of ``GET /stats/usage``'s reply: ``totals``, ``rows`` or ``empty``
     (`vagent_tui.sim.routes_usage`); tests change it to run the console against another."""
+    huge: bool = False
+    """Huge mode is on: the open-ended replies (usage, plans, add-ons, today's counts)
+    hold 100,000 keys and an 8 MiB text (`vagent_tui.sim.huge`)."""
     hostile: bool = False
     """Hostile mode is on: what the hostile middleware does not see (a CSV stream) is
     planted by its route."""

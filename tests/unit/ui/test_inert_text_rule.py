@@ -44,8 +44,8 @@ CLEANERS = frozenset(
         "truncate", "literal", "_cut", "when", "saved_line", "_pairs", "_count", "_extras",
         "strftime",
         # the console's own words around a number or an error's kind (vagent_tui.words,
-        # ui/failures.py)
-        "counted", "noun_for", "next_step",
+        # ui/failures.py; ui/caps.py: what a screen left out of a list or a reply)
+        "counted", "noun_for", "next_step", "not_shown", "not_read", "left_out_of",
     }
 )  # fmt: skip
 """Calls whose result is inert text (or a number, or a `Text` built inert)."""

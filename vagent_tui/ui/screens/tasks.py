@@ -31,6 +31,7 @@ from textual.binding import Binding, BindingType
 from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
+from vagent_tui.api.bounded import LeftOut
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import CsvUpload, Envelope, OutboundTask, TaskLimitsUpdate, TaskRequest
 from vagent_tui.services.session import Connection
@@ -44,6 +45,7 @@ from vagent_tui.services.tasks import (
 )
 from vagent_tui.services.usage import today_lines
 from vagent_tui.ui import format as fmt
+from vagent_tui.ui.caps import first, first_fields, left_out_of, not_read, not_shown
 from vagent_tui.ui.dialogs import ConfirmModal, PromptModal, TextModal
 from vagent_tui.ui.palette import FAILED, OK, WARN
 from vagent_tui.ui.safety import DESTRUCTIVE, WRITES, Key
@@ -59,6 +61,11 @@ from vagent_tui.ui.widgets.tables import RecordTable, record_table
 from vagent_tui.ui.writes import Write, Written
 from vagent_tui.words import counted
 
+TODAY_SHOWN = 8
+"""Today's counts named on the counts line (it is one line); it says first how many more
+there were."""
+NAME_LENGTH = 40
+"""Characters of a count's name on the counts line."""
 GROUP_NAMES = {"businessHours": "business hours", "cooldowns": "cooldowns",
                "daily": "daily caps", "concurrencyPerRun": "concurrency"}  # fmt: skip
 STATE_STYLES = {"finished": OK, "errored": FAILED, "running": WARN, "processing": WARN,
@@ -237,8 +244,15 @@ class TasksScreen(PagedScreen):
             text.append("counts by state not known", style="dim")
         today = today_lines(view.counts, view.limits)
         if today:
+            shown, hidden = first(today, TODAY_SHOWN)
+            left = [r.left_out for r in (view.counts, view.limits) if r is not None]
+            said = left_out_of(hidden, "count", sum(n.keys for n in left),
+                               sum(n.items for n in left))  # fmt: skip
             text.append("  │  today: ", style="bold")
-            text.append(" · ".join(f"{inert(name)} {value}" for name, value in today))
+            if said:  # first: the line is cut at the screen's edge
+                text.append(f"({said}) ", style="dim")
+            text.append(" · ".join(f"{inert(name, limit=NAME_LENGTH)} {value}"
+                                   for name, value in shown))  # fmt: skip
         self.query_one("#tasks-counts", Static).update(text)
 
     # ------------------------------------------------------------------ paging and filters
@@ -275,16 +289,20 @@ class TasksScreen(PagedScreen):
     async def action_limits(self) -> None:
         """Every field of ``GET /tasks/limits`` as the platform sent it; Edit (``L``)
         goes on to ``L``'s form where the profile may write."""
-        limits = await self._read_limits()
-        if limits is None:
+        read = await self._read_limits()
+        if read is None:
             return
+        limits, left_out = read
         whose = limits_owner(self)
         note = ("As sent; the organization's, for all its agents. Tasks wait for the hours, "
                 "cooldowns and tasks running; a start outside the hours or past a daily cap "
                 "is refused.")  # fmt: skip
         editable = not self.connection.read_only
         note += " L edits them." if editable else ""
-        view = LimitsModal(f"Task limits of {whose}", "\n".join(limit_lines(limits)) or "—",
+        lines = limit_lines(limits)
+        if left_out:
+            lines.append(not_read(left_out.keys, left_out.items))
+        view = LimitsModal(f"Task limits of {whose}", "\n".join(lines) or "—",
                            note=note, editable=editable)  # fmt: skip
         self.app.push_screen(view, self._limits_closed)
 
@@ -293,9 +311,10 @@ class TasksScreen(PagedScreen):
             # Through the app, so that a read-only profile is refused as for the key.
             await self.app.run_action("edit_limits", self)
 
-    async def _read_limits(self) -> dict[str, Any] | None:
-        """The limits of the selected account (their ``limits`` object), None when the
-        read failed (said on the status line)."""
+    async def _read_limits(self) -> tuple[dict[str, Any], LeftOut] | None:
+        """The limits of the selected account (their ``limits`` object) and the entries
+        the reply held beyond what was read (`OpenReply.left_out`), None when the read
+        failed (said on the status line)."""
         ok, reply = await self.load(lambda c: c.api.get_task_limits(target=c.target_id),
                                     note="Reading the task limits")  # fmt: skip
         if not ok or reply is None:
@@ -303,15 +322,16 @@ class TasksScreen(PagedScreen):
         self.status.clear()
         body = reply.body()
         limits = body.get("limits")
-        return limits if isinstance(limits, dict) else body
+        return (limits if isinstance(limits, dict) else body), reply.left_out
 
     @work(exclusive=True, group="tasks-limits", exit_on_error=False)
     async def action_edit_limits(self) -> None:
         """The limits read, in the form; sent (only what changed) after a review."""
         start = self.connection
-        limits = await self._read_limits()
-        if limits is None or not start.same_context(self.connection):
+        read = await self._read_limits()
+        if read is None or not start.same_context(self.connection):
             return
+        limits, _ = read
         who = limits_owner(self)
         owner = self.connection.owner
         super_admin = bool(owner is not None and owner.super_admin)
@@ -348,7 +368,10 @@ class TasksScreen(PagedScreen):
         if task is None:
             self.status.info("No task highlighted")
             return
-        lines = [f"{name}: {fmt.plain(value)}" for name, value in task.wire().items()]
+        fields, more = first_fields(task.wire())
+        lines = [f"{name}: {fmt.plain(value)}" for name, value in fields]
+        if more:
+            lines.append(not_shown(more, "field"))
         note = "C on the Tasks screen opens Calls, where an ended task's call is."
         if task.state_text.lower() in ("canceled", "cancelled"):
             note = "Canceled: its work stopped (or never began); C opens Calls."

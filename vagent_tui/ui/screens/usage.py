@@ -43,7 +43,7 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Input, Static
 from textual.worker import Worker, WorkerCancelled, WorkerFailed
 
-from vagent_tui.api.models import UsageQuery
+from vagent_tui.api.models import OpenReply, UsageQuery
 from vagent_tui.services.accounts import AccountDirectory, NamedAccount
 from vagent_tui.services.fleet import AdaptiveLimit, FleetAnswer, Question, ask_fleet
 from vagent_tui.services.session import Connection
@@ -64,6 +64,7 @@ from vagent_tui.services.usage import (
 )
 from vagent_tui.services.usage_fleet import accounts_below, usage_question
 from vagent_tui.ui import format as fmt
+from vagent_tui.ui.caps import ROW_CAP, first, left_out_of
 from vagent_tui.ui.palette import ACCENT, HEADING, WARN
 from vagent_tui.ui.screens.base import BaseScreen, who_of
 from vagent_tui.ui.text import inert, safe
@@ -78,6 +79,15 @@ FREQUENCIES = ("day", "month", "year")
 LEVELS = ("partner", "reseller", "organization")
 """An account of these types has accounts below it: the screen shows their usage."""
 SUMMARY_SECONDS = 0.2
+SHOWN_LINES = 100
+"""Lines of each part of the side panel (the plan, the catalog's record, today's counts)
+and of each read of the plans panel; the screen says how many more there were."""
+SHOWN_NOTES = 6
+"""Notes and parts not read named under the table (in a few lines)."""
+NOTE_LENGTH = 80
+"""Characters of a note's text under the table."""
+SIDE_LENGTH = 200
+"""Characters of a value in the side panel (the plans panel shows a whole value)."""
 _clock = time.monotonic
 FLEET_ONLY = ("sort", "reverse", "top", "retry_failed", "open")
 BARS = "▁▂▃▄▅▆▇█"
@@ -123,6 +133,28 @@ def _cells(row: UsageRow, currency: str | None) -> list[Text]:
         Text(kind, style=WARN if row.cost else ""),
         Text(points),
     ]
+
+
+def _keys_left_out(report: UsageReport) -> str:
+    """What the table leaves out of a usage reply ("" for nothing): the keys past
+    `ROW_CAP`, what the reply held past the bounds it was read within."""
+    left = report.left_out
+    return left_out_of(max(0, len(report.rows) - ROW_CAP), "key", left.keys, left.items)
+
+
+def _field_lines(fields: Sequence[tuple[str, str]], *replies: OpenReply | None) -> list[Text]:
+    """``name: value`` lines of the first `SHOWN_LINES` fields, then what was left out
+    (of the lines, of the ``replies`` they were read from)."""
+    shown, hidden = first(fields, SHOWN_LINES)
+    lines = [
+        Text.assemble(f"{inert(k, limit=SIDE_LENGTH)}: ", safe(v or "—", limit=SIDE_LENGTH))
+        for k, v in shown
+    ]
+    left = [reply.left_out for reply in replies if reply is not None]
+    said = left_out_of(hidden, "field", sum(n.keys for n in left), sum(n.items for n in left))
+    if said:
+        lines.append(Text(said, style="dim"))
+    return lines
 
 
 class UsageScreen(BaseScreen):
@@ -350,10 +382,13 @@ class UsageScreen(BaseScreen):
         said = f"{counted(len(report.usage), 'usage key')}, {counted(len(report.costs), 'cost')}"
         if report.unread:
             said += f" · {counted(len(report.unread), 'part')} not read"
+        said += f" for {who_of(self)}"
+        if left_out := _keys_left_out(report):
+            said += f" · {left_out}"
         if not report.rows:
             self.status.info(f"No number in the usage reply of {who_of(self)}: see below")
         else:
-            self.status.ok(f"{said} for {who_of(self)}")
+            self.status.ok(said)
 
     # ------------------------------------------------------------------ the fleet
 
@@ -455,6 +490,8 @@ class UsageScreen(BaseScreen):
         text = f"{usage.answered:,}/{len(usage):,} answered · {len(usage.failed):,} failed"
         if self.running and self.limit is not None:
             text += f" · {self.limit.limit} at a time"
+        if more := usage.with_keys_not_shown:
+            text += f" · more keys than shown in the replies of {counted(more, 'account')}"
         self.query_one("#usage-fleet-summary", Static).update(text)
         if not self.running:
             self.fleet.show_totals()
@@ -549,7 +586,8 @@ class UsageScreen(BaseScreen):
     def _fill(self) -> None:
         usage = self.shown
         report = usage.report if usage else UsageReport()
-        self.table.show(report.rows, lambda row: _cells(row, report.currency))
+        rows, _ = first(report.rows)
+        self.table.show(rows, lambda row: _cells(row, report.currency))
         self._show_chart()
         self._show_side()
         self._show_notes(report)
@@ -599,7 +637,7 @@ class UsageScreen(BaseScreen):
         lines = [Text("Plan", style=HEADING)]
         if usage.plan is not None:
             plan = plan_lines(usage.plan)
-            lines.extend(Text.assemble(f"{inert(k)}: ", safe(v or "—")) for k, v in plan)
+            lines += _field_lines(plan, usage.plan)
             if not plan:
                 lines.append(Text("(the reply has no field)", style="dim"))
         else:
@@ -607,7 +645,7 @@ class UsageScreen(BaseScreen):
         catalog = catalog_lines(usage.plan, usage.product)
         if catalog:
             lines += [Text(""), Text("In the catalog", style=HEADING)]
-            lines.extend(Text.assemble(f"{inert(k)}: ", safe(v or "—")) for k, v in catalog)
+            lines += _field_lines(catalog, usage.product)
         today = today_lines(usage.counts, usage.limits)
         if today:
             # The task limits and the counts under them are the organization's (the
@@ -615,23 +653,36 @@ class UsageScreen(BaseScreen):
             in_org = self.connection.acting_type in ("account", "user")
             heading = "Today (organization)" if in_org else "Today (of the daily limit)"
             lines += [Text(""), Text(heading, style=HEADING)]
-            lines.extend(Text.assemble(f"{inert(k)}: ", safe(v)) for k, v in today)
+            lines += _field_lines(today, usage.counts, usage.limits)
         total = usage.report.cost_total
         if total is not None:
             currency = usage.report.currency
             text = fmt_number(total, places=2)
             text = f"{currency} {text}" if currency else f"{text} (no currency stated)"
             lines += [Text(""), Text("Costs", style=HEADING), safe(text)]
+            report = usage.report
+            sent = any(r.key.lower() in ("cost:total", "total") for r in report.costs)
+            if report.left_out.entries and not sent:
+                lines.append(Text("the sum of the costs read: the reply holds more", style="dim"))
         side.update(Text("\n").join(lines))
 
     def _show_notes(self, report: UsageReport) -> None:
         parts: list[str] = []
         if report.unread:
-            parts.append("Not read: " + ", ".join(report.unread))
+            unread, more = first(report.unread, SHOWN_NOTES)
+            parts.append("Not read: " + ", ".join(unread) + (f" and {more:,} more" if more else ""))
         if report.notes:
-            parts.append(" · ".join(f"{k}: {v}" for k, v in report.notes[:6]))
+            parts.append(
+                " · ".join(
+                    f"{inert(k, limit=NOTE_LENGTH)}: {inert(v, limit=NOTE_LENGTH)}"
+                    for k, v in report.notes[:SHOWN_NOTES]
+                )
+            )
         if self.shown is not None and not report.rows:
             parts.insert(0, "The usage reply holds no number this console can read")
+        # first: the notes show three lines at most
+        if left_out := _keys_left_out(report):
+            parts.insert(0, left_out)
         if any(r.summed for r in report.rows):
             parts.append("Σ: the sum of the row's series (no total was sent)")
         self.query_one("#usage-notes", Static).update(safe("\n".join(parts), multiline=True))
@@ -680,13 +731,17 @@ class UsageScreen(BaseScreen):
             elif not part.lines:
                 lines.append(Text("  (the reply has no field)", style="dim"))
             else:
-                for record, fields in record_groups(part.lines):
+                fields_shown, hidden = first(part.lines, SHOWN_LINES)
+                for record, fields in record_groups(fields_shown):
                     if not record:
                         key, value = fields[0]
                         lines.append(Text.assemble(f"  {inert(key)}: ", safe(value or "—")))
                         continue
                     said = " · ".join(f"{key}: {value or '—'}" for key, value in fields)
                     lines.append(Text.assemble((f"  {inert(record)}  ", ACCENT), safe(said)))
+                left = part.left_out
+                if said := left_out_of(hidden, "field", left.keys, left.items):
+                    lines.append(Text(f"  {said}", style="dim"))
             lines.append(Text(""))
         self.query_one("#usage-plans-text", Static).update(Text("\n").join(lines[:-1]))
 

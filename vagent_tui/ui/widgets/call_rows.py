@@ -16,6 +16,7 @@ from rich.text import Text
 
 from vagent_tui.api.log_models import BatchResult, ConversationMessage, LogEntry, cell
 from vagent_tui.services.call_columns import column
+from vagent_tui.ui.caps import first_fields, not_shown
 from vagent_tui.ui.palette import FAILED, HEADING, OK, WARN
 from vagent_tui.ui.text import inert, safe
 from vagent_tui.ui.widgets.room_messages import delivery_text
@@ -287,8 +288,11 @@ def conversation_view(
             parts.append(Text(""))
     parts.append(Text("The log entry, as the platform sent it", style="bold"))
     fields = _grid()
-    for key, value in entry.wire().items():
+    sent, more = first_fields(entry.wire())
+    for key, value in sent:
         fields.add_row(safe(key), safe(cell(value), multiline=True))
+    if more:
+        fields.add_row("…", Text(not_shown(more, "field"), style="dim"))
     parts.append(fields)
     return Group(*parts)
 

@@ -16,6 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from vagent_tui.api.models import RoomMessage, party
+from vagent_tui.ui.caps import first_fields, not_shown
 from vagent_tui.ui.format import fmt_datetime, humanize_age, now
 from vagent_tui.ui.palette import FAILED, OK, UNKNOWN
 from vagent_tui.ui.text import safe
@@ -111,6 +112,9 @@ def message_detail(message: RoomMessage | None) -> RenderableType:
     fields = Table.grid(padding=(0, 1), expand=True)
     fields.add_column(style="dim", no_wrap=True)
     fields.add_column(ratio=1, overflow="fold")
-    for key, value in message.wire().items():
+    fields_sent, more = first_fields(message.wire())
+    for key, value in fields_sent:
         fields.add_row(safe(key), Text(literal(value)))
+    if more:
+        fields.add_row("…", Text(not_shown(more, "field"), style="dim"))
     return Group(grid, Text(""), Text("Every field, as sent", style="bold"), fields)
