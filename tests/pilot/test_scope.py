@@ -274,7 +274,8 @@ async def test_no_answer_is_given_while_the_search_is_on_its_way(make_app: MakeA
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         screen = shown(app, ScopeScreen)
-        sim_of(app).latency_ms = 1500
+        # far longer than typing the five keys, even on a busy machine
+        sim_of(app).latency_ms = 4000
         await pilot.press("slash", *"zzzz")
         await pilot.pause(0.1)
         assert text_of(screen, "#scope-answer").strip() == "Searching for “zzzz”…"
