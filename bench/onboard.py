@@ -46,8 +46,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import loopback_sim
 
 from vagent_tui.api.client import PlatformClient
-from vagent_tui.services.onboard import apply_onboarding, log_for, plan_onboarding, read_rows
-from vagent_tui.services.rollout import DEFAULT_CONCURRENCY
+from vagent_tui.services.bulk import DEFAULT_CONCURRENCY
+from vagent_tui.services.onboard import plan_onboarding
+from vagent_tui.services.onboard_apply import apply_onboarding
+from vagent_tui.services.onboard_rows import log_for, read_rows
 
 IDEAL_TARGET = 1.5
 GROWTH_LIMIT = 5 * 1024 * 1024

@@ -34,20 +34,10 @@ from textual.widgets import DataTable, ProgressBar, Static
 
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.scope import ScopeLevel
-from vagent_tui.services.onboard import (
-    LABELS,
-    MAX_BYTES,
-    OnboardPlan,
-    Row,
-    RowPlan,
-    SourceError,
-    apply_onboarding,
-    log_for,
-    plan_onboarding,
-    read_rows,
-    results_csv,
-)
-from vagent_tui.services.rollout_apply import DONE, AccountResult, RolloutBusy, RolloutLog
+from vagent_tui.services.bulk import DONE, AccountResult, RolloutBusy, RolloutLog
+from vagent_tui.services.onboard import LABELS, OnboardPlan, RowPlan, plan_onboarding
+from vagent_tui.services.onboard_apply import apply_onboarding, results_csv
+from vagent_tui.services.onboard_rows import MAX_BYTES, Row, SourceError, log_for, read_rows
 from vagent_tui.services.session import Connection
 from vagent_tui.ui import format as fmt
 from vagent_tui.ui.dialogs import PromptModal, ReviewModal, TextModal
