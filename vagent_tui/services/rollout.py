@@ -22,13 +22,14 @@ Applying and publishing a plan: `vagent_tui.services.rollout_apply`.
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import io
 import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic_core import from_json, to_json
 
@@ -42,6 +43,9 @@ from vagent_tui.services.reread import read_again
 from vagent_tui.services.settings import check_value
 from vagent_tui.services.staging import context_for, plan_for
 from vagent_tui.words import counted
+
+if TYPE_CHECKING:
+    from vagent_tui.api.models import FunctionDescriptor, Voice
 
 Outcome = Literal["change", "already", "refused", "unreadable"]
 OUTCOMES: tuple[Outcome, ...] = ("change", "already", "refused", "unreadable")
@@ -97,6 +101,17 @@ def change_lines(diffs: Iterable[FieldDiff]) -> tuple[str, ...]:
         else:
             out.append(f"{diff.path}: removed")
     return tuple(out)
+
+
+async def catalog_of(
+    client: PlatformClient, account_id: int
+) -> tuple[list[Voice], list[FunctionDescriptor]]:
+    """The voices and functions one account may name, asked at once (the form checks a
+    change's names against them before planning)."""
+    voices, functions = await asyncio.gather(
+        client.list_voices(target=account_id), client.list_functions(account_id)
+    )
+    return voices, functions
 
 
 def change_problem(change: Change) -> str | None:

@@ -38,6 +38,7 @@ from vagent_tui.services.bulk import DONE, RolloutLog
 from vagent_tui.services.rollout import (
     AccountPlan,
     RolloutPlan,
+    catalog_of,
     plan_rollout,
 )
 from vagent_tui.services.rollout_apply import SavedRollout, results_csv, saved_rollouts
@@ -210,9 +211,7 @@ class RolloutScreen(RolloutRuns):
             return
         client = self.connection.api
         try:
-            voices, functions = await asyncio.gather(
-                client.list_voices(target=sample.id), client.list_functions(sample.id)
-            )
+            voices, functions = await catalog_of(client, sample.id)
         except Exception:  # the form then checks syntax only; planning says the rest
             return
         if client is not self.connection.client:
