@@ -10,8 +10,8 @@ apply really creates) is read once per run (not timed). Then, with the key of
 
 * plan: ``services.onboard.plan_onboarding(client, rows, concurrency=C)``: each row's
   ``GET /getAccountByExternalId`` (its parent, named ``#1110``, needs no read);
-* apply: ``services.onboard.apply_onboarding(client, plan, log, concurrency=C)`` with
-  the log in a temporary directory (never the user's state dir): one ``POST
+* apply: ``services.onboard_apply.apply_onboarding(client, plan, log, concurrency=C)``
+  with the log in a temporary directory (never the user's state dir): one ``POST
   /createAccount`` per row, each marked sent in the log before it goes out. Every row
   must come out ``written``.
 

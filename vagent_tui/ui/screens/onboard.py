@@ -1,6 +1,6 @@
 """Onboard: organizations, agent accounts and members from a spreadsheet, planned first.
 
-``c`` asks for a file (CSV, or ``.json``; its columns in `vagent_tui.services.onboard`)
+``c`` asks for a file (CSV, or ``.json``; its columns in `vagent_tui.services.onboard_rows`)
 and plans it: every row is matched by external id (a member by email in its
 organization) and says what applying would do: will create, will update (and what
 changes), already so, refused (and why), unknown parent, could not be read. Nothing is
