@@ -14,9 +14,9 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
 from tests.helpers import MakeApp, settle, sim_of, wait_for
+from vagent_tui.services.bulk import SENT, AccountResult
 from vagent_tui.services.connect import demo_client
-from vagent_tui.services.onboard import SENT, log_for, read_rows
-from vagent_tui.services.rollout_apply import AccountResult
+from vagent_tui.services.onboard_rows import log_for, read_rows
 from vagent_tui.ui.app import VagentApp
 from vagent_tui.ui.dialogs import PromptModal, ReviewModal, TextModal
 from vagent_tui.ui.screens.onboard import OnboardScreen

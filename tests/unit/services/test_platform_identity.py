@@ -12,7 +12,7 @@ import pytest
 
 from vagent_tui.api.models import Account
 from vagent_tui.services.connect import demo_client, real_client
-from vagent_tui.services.onboard import log_for, read_rows
+from vagent_tui.services.onboard_rows import log_for, read_rows
 from vagent_tui.services.session import Connection
 from vagent_tui.ui.screens.rollout_runs import origin_of
 

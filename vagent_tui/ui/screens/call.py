@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from datetime import datetime
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
 from textual import events, on, work
@@ -27,6 +27,7 @@ from textual.widgets import Static
 
 from vagent_tui.api.log_models import BatchResult, LogEntry
 from vagent_tui.api.models import SavedVersion
+from vagent_tui.services.agents import saved_versions
 from vagent_tui.services.calls import fetch_transcripts
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.text import inert
@@ -38,9 +39,6 @@ from vagent_tui.ui.widgets.call_rows import (
     when,
 )
 from vagent_tui.ui.widgets.inbox_rows import DetailText
-
-if TYPE_CHECKING:
-    from vagent_tui.api.client import PlatformClient
 
 
 def version_at(versions: Iterable[SavedVersion], moment: datetime) -> SavedVersion | None:
@@ -169,19 +167,10 @@ class CallScreen(BaseScreen):
     @work(exclusive=True, group="call-version", exit_on_error=False)
     async def _version(self, account: int, moment: datetime) -> None:
         config_id = self.entry.get("agentConfigId")
-
-        async def read(api: PlatformClient) -> tuple[str | None, list[SavedVersion]]:
-            ident = config_id if isinstance(config_id, str) and config_id else None
-            if ident is None:
-                live = await api.get_live(target=account)
-                ident = live.id if live is not None else None
-            if ident is None:
-                return None, []
-            return ident, await api.list_versions(ident, include_data=True, target=account)
-
+        ident = config_id if isinstance(config_id, str) and config_id else None
         ok, got = await self.load(
-            lambda c: read(c.api), note="Reading the agent's saved versions",
-            follows_target=False,
+            lambda c: saved_versions(c.api, account, ident),
+            note="Reading the agent's saved versions", follows_target=False,
         )  # fmt: skip
         if not ok or got is None:
             return

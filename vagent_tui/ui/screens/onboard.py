@@ -1,6 +1,6 @@
 """Onboard: organizations, agent accounts and members from a spreadsheet, planned first.
 
-``c`` asks for a file (CSV, or ``.json``; its columns in `vagent_tui.services.onboard`)
+``c`` asks for a file (CSV, or ``.json``; its columns in `vagent_tui.services.onboard_rows`)
 and plans it: every row is matched by external id (a member by email in its
 organization) and says what applying would do: will create, will update (and what
 changes), already so, refused (and why), unknown parent, could not be read. Nothing is
@@ -34,20 +34,10 @@ from textual.widgets import DataTable, ProgressBar, Static
 
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.scope import ScopeLevel
-from vagent_tui.services.onboard import (
-    LABELS,
-    MAX_BYTES,
-    OnboardPlan,
-    Row,
-    RowPlan,
-    SourceError,
-    apply_onboarding,
-    log_for,
-    plan_onboarding,
-    read_rows,
-    results_csv,
-)
-from vagent_tui.services.rollout_apply import DONE, AccountResult, RolloutBusy, RolloutLog
+from vagent_tui.services.bulk import DONE, AccountResult, RolloutBusy, RolloutLog
+from vagent_tui.services.onboard import LABELS, OnboardPlan, RowPlan, plan_onboarding
+from vagent_tui.services.onboard_apply import apply_onboarding, results_csv
+from vagent_tui.services.onboard_rows import MAX_BYTES, Row, SourceError, log_for, read_rows
 from vagent_tui.services.session import Connection
 from vagent_tui.ui import format as fmt
 from vagent_tui.ui.dialogs import PromptModal, ReviewModal, TextModal

@@ -34,18 +34,14 @@ from textual.widgets import DataTable, ProgressBar, Static
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.services.accounts import AccountDirectory, NamedAccount
 from vagent_tui.services.agent_listing import AgentListing, is_agent_account
+from vagent_tui.services.bulk import DONE, RolloutLog
 from vagent_tui.services.rollout import (
     AccountPlan,
     RolloutPlan,
+    catalog_of,
     plan_rollout,
 )
-from vagent_tui.services.rollout_apply import (
-    DONE,
-    RolloutLog,
-    SavedRollout,
-    results_csv,
-    saved_rollouts,
-)
+from vagent_tui.services.rollout_apply import SavedRollout, results_csv, saved_rollouts
 from vagent_tui.services.rollout_pick import pick_accounts
 from vagent_tui.services.session import Connection
 from vagent_tui.ui import format as fmt
@@ -215,9 +211,7 @@ class RolloutScreen(RolloutRuns):
             return
         client = self.connection.api
         try:
-            voices, functions = await asyncio.gather(
-                client.list_voices(target=sample.id), client.list_functions(sample.id)
-            )
+            voices, functions = await catalog_of(client, sample.id)
         except Exception:  # the form then checks syntax only; planning says the rest
             return
         if client is not self.connection.client:

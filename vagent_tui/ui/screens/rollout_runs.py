@@ -21,16 +21,15 @@ from textual import work
 
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.services.accounts import NamedAccount
-from vagent_tui.services.rollout import DEFAULT_CONCURRENCY, AccountPlan, RolloutPlan
-from vagent_tui.services.rollout_apply import (
+from vagent_tui.services.bulk import (
+    DEFAULT_CONCURRENCY,
     DONE,
     AccountResult,
     RolloutBusy,
     RolloutLog,
-    apply_rollout,
-    publish_rollout,
-    save_plan,
 )
+from vagent_tui.services.rollout import AccountPlan, RolloutPlan
+from vagent_tui.services.rollout_apply import apply_rollout, publish_rollout, save_plan
 from vagent_tui.services.session import Connection
 from vagent_tui.ui.dialogs import PromptModal, ReviewModal
 from vagent_tui.ui.failures import WRITE_GROUP_PREFIX
