@@ -148,3 +148,10 @@ def sim_of(app: App[Any]) -> SimState:
     """The embedded simulator's state behind a demo console (``Sim``)."""
     sim: SimState = _console(app).connection.api.sim_app.state.sim  # type: ignore[attr-defined]
     return sim
+
+
+def original_key(key: str | None) -> str | None:
+    """The key a table row was added with, without the suffix SafeTable gives a repeat."""
+    from vagent_tui.ui.widgets.tables import DUPLICATE_MARK
+
+    return key.partition(DUPLICATE_MARK)[0] if key is not None else None

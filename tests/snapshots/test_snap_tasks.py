@@ -6,11 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from textual.pilot import Pilot
 
 from tests.helpers import MakeApp, SnapCompare, settle, sim_of
+from tests.snapshots.sizes import Size, size_id, sizes
 from vagent_tui.sim import outbound
 from vagent_tui.ui.app import VagentApp
+from vagent_tui.ui.screens.tasks import TasksScreen
 
 AGENT = 1111
 NOW = 1_763_640_000.0  # 2025-11-20T12:00:00Z, the suite's VAGENT_NOW
@@ -53,12 +56,9 @@ async def _settled(pilot: Pilot[None]) -> None:
     await settle(pilot)
 
 
-def test_tasks_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:
-    assert snap_compare(tasks_app(make_app), terminal_size=(80, 24), run_before=_settled)
-
-
-def test_tasks_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:
-    assert snap_compare(tasks_app(make_app), terminal_size=(120, 40), run_before=_settled)
+@pytest.mark.parametrize("size", sizes(TasksScreen), ids=size_id)
+def test_tasks(snap_compare: SnapCompare, make_app: MakeApp, size: Size) -> None:
+    assert snap_compare(tasks_app(make_app), terminal_size=size, run_before=_settled)
 
 
 def test_tasks_add_form_bad_number_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:

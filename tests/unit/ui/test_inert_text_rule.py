@@ -30,8 +30,10 @@ from pathlib import Path
 
 import pytest
 
-UI = Path(__file__).resolve().parents[3] / "vagent_tui" / "ui"
-SOURCES = sorted(UI.rglob("*.py"))
+from tests import source
+from tests.source import UI
+
+SOURCES = source.python_files(UI)
 
 CLEANERS = frozenset(
     {
@@ -66,7 +68,7 @@ def _text_builders() -> frozenset[str]:
     kinds = ("Text", "RenderableType", "Content", "Group", "Table", "Strip")
     names = set()
     for path in SOURCES:
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(source.tree(path)):
             returns = getattr(node, "returns", None)
             if returns is not None and any(kind in ast.unparse(returns) for kind in kinds):
                 names.add(getattr(node, "name", ""))
@@ -258,8 +260,7 @@ def _shown(call: ast.Call, scope: _Function) -> list[ast.expr]:
 
 
 def problems(path: Path, root: Path = UI.parent, *, trusted: bool = False) -> list[str]:
-    source = path.read_text(encoding="utf-8")
-    tree = ast.parse(source, filename=str(path))
+    tree = source.tree(path)
     found: list[tuple[int, str]] = []
     scopes: list[ast.AST] = [tree]
     scopes += [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
