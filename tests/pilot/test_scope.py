@@ -211,7 +211,8 @@ async def test_enter_typed_fast_waits_for_the_answer_for_the_text(make_app: Make
         await pilot.press("slash", *"sum")
         await settle(pilot)
         assert "Summit Reseller Group" in match_lines(screen)[0]
-        sim_of(app).latency_ms = 1500  # long enough to look before the answer
+        # long enough to look before the answer, even on a busy machine
+        sim_of(app).latency_ms = 4000
         await pilot.press("backspace", "backspace", "backspace", *"metro", "enter")
         await pilot.pause(0.1)
         assert app.connection.target is None  # not Summit, not anything yet
