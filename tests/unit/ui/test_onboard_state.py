@@ -14,7 +14,7 @@ from vagent_tui.ui.screens.onboard_state import (
     Layout,
     OnboardState,
     column_widths,
-    cut,
+    cut_cell,
     longest_values,
 )
 
@@ -76,5 +76,5 @@ def test_the_columns_fill_the_width(width: int, narrow: bool) -> None:
 
 
 def test_a_long_value_is_cut_with_an_ellipsis() -> None:
-    assert cut("x" * 500).endswith("…") and len(cut("x" * 500)) == MAX_DETAIL
-    assert cut("short") == "short"
+    assert cut_cell("x" * 500).endswith("…") and len(cut_cell("x" * 500)) == MAX_DETAIL
+    assert cut_cell("short") == "short"

@@ -61,7 +61,7 @@ from vagent_tui.ui.screens.onboard_state import (
     Layout,
     OnboardState,
     column_widths,
-    cut,
+    cut_cell,
 )
 from vagent_tui.ui.screens.rollout_runs import first_error, origin_of, rollout_concurrency
 from vagent_tui.ui.screens.run_progress import RunProgress
@@ -288,10 +288,10 @@ class OnboardScreen(RunProgress):
         if result is not None:
             result_text = Text(inert(result.result), style=RESULT_STYLE.get(result.result, ""))
         return {
-            "line": Text(inert(row.line)), "type": Text(cut(row.kind)),
-            "key": Text(cut(row.key)), "name": Text(cut(row.name)),
+            "line": Text(inert(row.line)), "type": Text(cut_cell(row.kind)),
+            "key": Text(cut_cell(row.key)), "name": Text(cut_cell(row.name)),
             "plan": Text(LABELS[p.outcome], style=OUTCOME_STYLE[p.outcome]),
-            "result": result_text, "detail": Text(cut(detail)),
+            "result": result_text, "detail": Text(cut_cell(detail)),
         }  # fmt: skip
 
     def _row_cells(self, p: RowPlan) -> list[Text]:

@@ -49,7 +49,7 @@ class Layout(NamedTuple):
     longest: Longest
 
 
-def cut(text: str) -> str:
+def cut_cell(text: str) -> str:
     """``text`` inert, at most `MAX_DETAIL` characters (an ellipsis says it was cut)."""
     text = inert(text, limit=MAX_DETAIL)
     return text if len(text) <= MAX_DETAIL else text[: MAX_DETAIL - 1] + "…"
@@ -65,10 +65,10 @@ def longest_values(plan: OnboardPlan | None) -> Longest:
     rows = plan.rows if plan is not None else []
     return (
         ("line", _widest(str(p.row.line) for p in rows)),
-        ("type", _widest(cut(p.row.kind) for p in rows)),
+        ("type", _widest(cut_cell(p.row.kind) for p in rows)),
         ("plan", _widest(LABELS[p.outcome] for p in rows)),
-        ("key", _widest(cut(p.row.key) for p in rows)),
-        ("name", _widest(cut(p.row.name) for p in rows)),
+        ("key", _widest(cut_cell(p.row.key) for p in rows)),
+        ("name", _widest(cut_cell(p.row.name) for p in rows)),
     )
 
 
