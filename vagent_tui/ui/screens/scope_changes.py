@@ -45,7 +45,7 @@ class ScopeChangesScreen(ScopeFindScreen):
         return node
 
     def action_add(self) -> None:
-        from vagent_tui.ui.widgets.entry_forms import LEVEL_BELOW, LEVEL_NAMES, NewAccountForm
+        from vagent_tui.ui.widgets.account_forms import LEVEL_BELOW, LEVEL_NAMES, NewAccountForm
 
         node = self._tree_node("create under")
         if node is None or node.data is None or node.data.id is None:
@@ -104,7 +104,7 @@ class ScopeChangesScreen(ScopeFindScreen):
             node.expand()  # lists the children, the new one with them
 
     def action_edit(self) -> None:
-        from vagent_tui.ui.widgets.entry_forms import AccountEditForm
+        from vagent_tui.ui.widgets.account_forms import AccountEditForm
 
         node = self._tree_node("edit")
         if node is None or node.data is None or node.data.id is None:
