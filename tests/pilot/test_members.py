@@ -15,8 +15,8 @@ from vagent_tui.ui.app import VagentApp
 from vagent_tui.ui.dialogs import ConfirmModal
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.screens.members import MembersScreen
-from vagent_tui.ui.widgets.entry_forms import MemberEditForm, MemberInviteForm
 from vagent_tui.ui.widgets.form import FormField
+from vagent_tui.ui.widgets.member_forms import MemberEditForm, MemberInviteForm
 
 PATH = "/api/v2/member"
 ORG = 1110

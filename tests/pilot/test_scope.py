@@ -266,7 +266,7 @@ async def test_typing_on_drops_a_waiting_enter_and_an_older_answer(
         await settle(pilot)
         assert screen.query_one(AccountMatches).answered == "petro"
         assert app.connection.target is None
-        answer = screen._answer
+        answer = screen.filter_state.answer
         assert answer is not None and answer.query == "petro"  # the one for "pine" never showed
 
 

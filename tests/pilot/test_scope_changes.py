@@ -18,7 +18,7 @@ from vagent_tui.ui.app import VagentApp
 from vagent_tui.ui.dialogs import PromptModal, ReviewModal
 from vagent_tui.ui.screens.onboard import OnboardScreen
 from vagent_tui.ui.screens.scope import ScopeScreen
-from vagent_tui.ui.widgets.entry_forms import AccountEditForm, NewAccountForm
+from vagent_tui.ui.widgets.account_forms import AccountEditForm, NewAccountForm
 from vagent_tui.ui.widgets.form import FormField
 
 RESELLER, ORG, HARBOR = 1100, 1110, 1120

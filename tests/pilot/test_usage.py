@@ -20,7 +20,8 @@ from vagent_tui.api.errors import ApiError
 from vagent_tui.services.usage import UsageRow
 from vagent_tui.sim import huge
 from vagent_tui.ui.screens.base import BaseScreen
-from vagent_tui.ui.screens.usage import UsageScreen, bars
+from vagent_tui.ui.screens.usage import UsageScreen
+from vagent_tui.ui.screens.usage_parts import bars
 from vagent_tui.ui.widgets.form import FormField
 
 NOW = 1_763_640_000.0  # 2025-11-20T12:00:00Z
@@ -197,7 +198,7 @@ async def test_export_is_exact(
         assert len(files) == 1
         rows = list(csv.reader(io.StringIO(files[0].read_text(encoding="utf-8"))))
         totals = {r[0]: r for r in rows[1:] if r[5] == ""}
-        report = shown(app, UsageScreen).shown
+        report = shown(app, UsageScreen).state.shown
         assert report is not None
         cost = report.report.row("cost:minutes")
         assert cost is not None and totals["cost:minutes"][2] == format(cost.value, "f")

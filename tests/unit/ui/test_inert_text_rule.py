@@ -44,7 +44,7 @@ CLEANERS = frozenset(
         "status_text", "delivery_text", "run_text", "kind_name", "left_out", "explain", "cells",
         # helpers of ui/ that return inert text (each calls inert, or gives a number's text)
         "truncate", "literal", "_cut", "when", "saved_line", "_pairs", "_count", "_extras",
-        "strftime",
+        "strftime", "cut_cell",
         # the console's own words around a number or an error's kind (vagent_tui.words,
         # ui/failures.py; ui/caps.py: what a screen left out of a list or a reply)
         "counted", "noun_for", "next_step", "not_shown", "not_read", "left_out_of",
@@ -97,6 +97,7 @@ TRUSTED: dict[str, str] = {
     "ui/widgets/record_lines.py: str(shown)": "a column's label through safe_cell: inert",
     "ui/widgets/record_lines.py: str(cell)": "a cell through safe_cell: inert already",
     "ui/screens/inbox.py: f' · → {want.title.lower()}'": "the inbox's title (INBOX_TITLES)",
+    "ui/screens/migrations.py: e.label": "a line built inert (TemplateChoices.entries)",
     "ui/screens/inbox.py: f' · {want.page_size}/page'": "an int the console chose",
     "ui/screens/inbox.py: '…' if waiting else shown.label": "a page range of ints",
     "ui/screens/inbox.py: shown.title.split()[0]": "the inbox's title (INBOX_TITLES)",

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from vagent_tui.api.models import Account, Member
-from vagent_tui.ui.screens.scope import organization_goes
+from vagent_tui.ui.screens.scope_changes import organization_goes
 
 
 def _account(n: int, **extra: Any) -> Account:
