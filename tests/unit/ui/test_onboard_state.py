@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from vagent_tui.services.onboard import OnboardPlan, Row, RowPlan
+from vagent_tui.services.onboard import OnboardPlan, RowPlan
+from vagent_tui.services.onboard_rows import Row
 from vagent_tui.ui.screens.onboard_state import (
     MAX_DETAIL,
     RESULT_WIDTH,

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from vagent_tui.services.bulk import AccountResult
 from vagent_tui.services.rollout import AccountPlan, RolloutPlan
-from vagent_tui.services.rollout_apply import AccountResult
 from vagent_tui.services.rollout_pick import AccountFilter
 from vagent_tui.ui.screens.rollout_state import (
     RolloutView,

@@ -13,8 +13,8 @@ from typing import NamedTuple
 
 from rich.cells import cell_len
 
+from vagent_tui.services.bulk import DONE, AccountResult, RolloutLog
 from vagent_tui.services.onboard import LABELS, OnboardPlan, RowPlan
-from vagent_tui.services.rollout_apply import DONE, AccountResult, RolloutLog
 from vagent_tui.ui.text import inert
 from vagent_tui.words import counted
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from vagent_tui.services.bulk import DONE, RolloutLog
 from vagent_tui.services.rollout import AccountPlan, RolloutPlan
-from vagent_tui.services.rollout_apply import DONE, RolloutLog
 from vagent_tui.ui.widgets.rollout_form import RolloutRequest
 from vagent_tui.ui.widgets.rollout_table import Results
 from vagent_tui.ui.widgets.tables import left_out
