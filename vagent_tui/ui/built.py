@@ -1,5 +1,5 @@
-"""Screens in a burst of keys: built later than they are pushed. Handled here, once, for
-every screen and dialog of the console.
+"""Screens in a burst of keys: built later than they are pushed, covered by what later
+keys open. Both are handled here, once, for every screen and dialog of the console.
 
 **Not built yet.** Textual builds a pushed screen (a dialog, a mode's first screen) and
 a mounted widget in their own task, later, unless the push or the mount is awaited: for
@@ -14,18 +14,27 @@ every action (a key's binding, a palette command) that way, so no ``action_*`` r
 screen not built; a method another node calls (`CallScreen.show_call`,
 `RolloutForm.take_catalog`, `FilterRow.open`) keeps what it is handed and draws it
 through `when_built`; `VagentApp.pop_screen` closes a screen not built once it is.
+
+**Covered.** Textual's ``dismiss`` pops whatever screen is on top. A screen that closes
+itself from a worker or a message (Settings' esc, which may first ask) closes, instead,
+what a key typed meanwhile opened over it (the keys panel), and stays, its answer given:
+it can then never close. Every screen of the console is a `ClosesItself`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from textual.app import ScreenStackError
+from textual.await_complete import AwaitComplete
 from textual.dom import DOMNode, NoScreen
+from textual.screen import Screen
 from textual.widget import Widget
 
-__all__ = ["built", "when_built"]
+__all__ = ["ClosesItself", "built", "when_built"]
+
+R = TypeVar("R")
 
 
 def _waits_for(node: DOMNode) -> Widget | None:
@@ -61,3 +70,31 @@ def when_built(node: DOMNode, callback: Callable[..., object], *args: Any) -> No
     # Once the node is built its screen may still not be (a widget composed by a screen
     # being built): asked again then.
     waiting.call_later(when_built, node, callback, *args)
+
+
+async def _nothing() -> None:
+    """An await that completes at once."""
+
+
+class ClosesItself(Screen[R]):
+    """A screen whose ``dismiss`` closes it, never another screen (mixed in first:
+    ``class Form(ClosesItself[T], ModalScreen[T])``)."""
+
+    def dismiss(self, result: R | None = None) -> AwaitComplete:
+        """Close this screen with ``result``, and first what was opened over it since
+        (dismissed without an answer, as esc would; once built, if one is not yet).
+
+        A screen not on show (closed already: a second Enter on its button; or in
+        another mode's stack) stays as it is: Textual would close the one on top.
+        """
+        stack = self.app.screen_stack
+        if self not in stack:
+            return AwaitComplete(_nothing())
+        above = stack[stack.index(self) + 1 :]
+        building = [screen for screen in above if not built(screen)]
+        if building:
+            when_built(building[-1], self.dismiss, result)
+            return AwaitComplete(_nothing())
+        for screen in reversed(above):
+            screen.dismiss()
+        return super().dismiss(result)

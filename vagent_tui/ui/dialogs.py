@@ -18,6 +18,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
 from vagent_tui.inert import inert
+from vagent_tui.ui.built import ClosesItself
 from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.text import safe, safe_rich
 
@@ -25,7 +26,7 @@ MODAL_CSS = stylesheet(__file__)
 """The frame of every dialog (``.modal``), and the few rules of each dialog."""
 
 
-class ConfirmModal(ModalScreen[bool]):
+class ConfirmModal(ClosesItself[bool], ModalScreen[bool]):
     """Yes / no; the cancel button has the focus, ESC and ``n`` cancel."""
 
     # MODAL_CSS styles the dialog screen itself (``.modal``): scoped, it would only
@@ -74,7 +75,7 @@ class QuitConfirm(ConfirmModal):
         self.dismiss(True)
 
 
-class PromptModal(ModalScreen[str | None]):
+class PromptModal(ClosesItself[str | None], ModalScreen[str | None]):
     """One text field; a validator returning an error message keeps the dialog open.
 
     With ``expected`` set, the confirm button stays refused until the text equals it
@@ -160,7 +161,7 @@ class PromptModal(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class ReviewModal(ModalScreen[bool]):
+class ReviewModal(ClosesItself[bool], ModalScreen[bool]):
     """A change shown before it is made: what moved meanwhile, then the diff, then ask.
 
     Cancel has the focus; ``y`` or the confirm button go ahead. With ``expected`` set
@@ -260,7 +261,7 @@ class ReviewModal(ModalScreen[bool]):
         self.dismiss(False)
 
 
-class DiffModal(ModalScreen[None]):
+class DiffModal(ClosesItself[None], ModalScreen[None]):
     """A diff to read: it scrolls; ESC or enter close it."""
 
     SCOPED_CSS: ClassVar[bool] = False
@@ -296,7 +297,7 @@ class DiffModal(ModalScreen[None]):
         self.dismiss(None)
 
 
-class EditorModal(ModalScreen[str | None]):
+class EditorModal(ClosesItself[str | None], ModalScreen[str | None]):
     """Multi-line text to edit: ``ctrl+s`` saves, ESC cancels (the text is then lost)."""
 
     SCOPED_CSS: ClassVar[bool] = False
@@ -350,7 +351,7 @@ class EditorModal(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class TextModal(ModalScreen[None]):
+class TextModal(ClosesItself[None], ModalScreen[None]):
     """Selectable text (the fallback of copy, and long values)."""
 
     # MODAL_CSS styles the dialog screen itself (``.modal``): scoped, it would only

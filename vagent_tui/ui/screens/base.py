@@ -16,13 +16,14 @@ from typing import TYPE_CHECKING, ClassVar, TypeVar, cast
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.screen import ModalScreen, Screen
+from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import DataTable, Input, OptionList
 from textual.worker import NoActiveWorker, Worker, get_current_worker
 
 from vagent_tui.api.base import counting_empty
 from vagent_tui.api.errors import PlatformError
+from vagent_tui.ui.built import ClosesItself
 from vagent_tui.ui.failures import (
     WRITE_GROUP_PREFIX,
     WorkerFailed,
@@ -71,7 +72,7 @@ def _is_text_field(widget: Widget | None) -> bool:
     return isinstance(widget, Input) or any(c.__name__ == "TextArea" for c in type(widget).__mro__)
 
 
-class BaseScreen(Screen[None]):
+class BaseScreen(ClosesItself[None]):
     """Header + body + status line + footer; reloads when the target changes."""
 
     TITLE: ClassVar[str] = ""
