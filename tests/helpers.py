@@ -86,6 +86,18 @@ class SnapCompare(Protocol):
     ) -> bool: ...
 
 
+DEMO_ACCOUNT_FOR: dict[str, int] = {
+    "agent": 1111,
+    "voices": 1111,
+    "functions": 1111,
+    "inbox": 1111,
+    "migrations": 1100,
+    "computer": 1118,
+}
+"""The demo account a screen shows best (an agent, a reseller, a computer agent), by
+``--screen`` name; the other screens start at the key owner."""
+
+
 PERPETUAL = frozenset({"_loader", "calls-follow"})
 """Worker groups that never finish while their widget lives (DirectoryTree's loader)."""
 

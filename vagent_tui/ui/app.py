@@ -25,6 +25,7 @@ from vagent_tui import collector
 from vagent_tui import config as cfg
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.ui import palette
+from vagent_tui.ui.built import built, when_built
 from vagent_tui.ui.command_palette import ConsolePalette
 from vagent_tui.ui.connections import ConnectionApp
 from vagent_tui.ui.convention import NO_KEY_PREFIX, action_name, effective_keys
@@ -305,12 +306,23 @@ class VagentApp(TypeAheadApp[None], ConnectionApp):
         """Pop the current screen; a second pop of the last screen is ignored, not fatal.
 
         A dialog dismissed twice by keys faster than a frame (Enter pressed while its
-        first dismissal is under way) would otherwise end the app.
+        first dismissal is under way) would otherwise end the app. A screen not built
+        yet is popped once it is (`vagent_tui.ui.built`).
         """
         if len(self.screen_stack) <= 1:
             self.log.warning("pop_screen ignored: only one screen on the stack")
             return AwaitComplete(_nothing())
+        screen = self.screen
+        if not built(screen):
+            # Closed while being pushed (by a worker, or a key typed ahead): removed now,
+            # it would still mount, without its widgets. It closes once built.
+            when_built(screen, self._pop_if_on_top, screen)
+            return AwaitComplete(_nothing())
         return super().pop_screen()
+
+    def _pop_if_on_top(self, screen: Screen[Any]) -> None:
+        if self.screen is screen:
+            self.pop_screen()
 
     def action_toggle_keys(self) -> None:
         """``?``: the keys of the screen shown and the convention; ``?`` again closes."""

@@ -23,6 +23,7 @@ from textual.widgets import Button, Input, Label, Static
 from textual.widgets.button import ButtonVariant
 
 from vagent_tui.inert import inert
+from vagent_tui.ui.built import ClosesItself
 from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.fields import is_text_field
 from vagent_tui.ui.footer import KeysFooter
@@ -35,7 +36,7 @@ MODAL_CSS = stylesheet(__file__)
 R = TypeVar("R")
 
 
-class Question(ModalScreen[R]):
+class Question(ClosesItself[R], ModalScreen[R]):
     """Every question the console asks, with one set of keys.
 
     ``y`` or the confirm button go ahead; ``n`` and ESC cancel; ESC only ever cancels.
@@ -319,7 +320,7 @@ class ReviewModal(Question[bool]):
         self.action_confirm()
 
 
-class DiffModal(ModalScreen[None]):
+class DiffModal(ClosesItself[None], ModalScreen[None]):
     """A diff to read: it scrolls; ESC or enter close it."""
 
     SCOPED_CSS: ClassVar[bool] = False
@@ -355,7 +356,7 @@ class DiffModal(ModalScreen[None]):
         self.dismiss(None)
 
 
-class EditorModal(ModalScreen[str | None]):
+class EditorModal(ClosesItself[str | None], ModalScreen[str | None]):
     """Multi-line text to edit: ``ctrl+s`` saves, ESC cancels (the text is then lost)."""
 
     SCOPED_CSS: ClassVar[bool] = False
@@ -409,7 +410,7 @@ class EditorModal(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class TextModal(ModalScreen[None]):
+class TextModal(ClosesItself[None], ModalScreen[None]):
     """Selectable text (the fallback of copy, and long values)."""
 
     # MODAL_CSS styles the dialog screen itself (``.modal``): scoped, it would only

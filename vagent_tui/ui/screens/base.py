@@ -16,13 +16,14 @@ from typing import TYPE_CHECKING, ClassVar, TypeVar, cast
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.screen import ModalScreen, Screen
+from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import DataTable, OptionList
 from textual.worker import NoActiveWorker, Worker, get_current_worker
 
 from vagent_tui.api.base import counting_empty
 from vagent_tui.api.errors import PlatformError
+from vagent_tui.ui.built import ClosesItself
 from vagent_tui.ui.failures import (
     WRITE_GROUP_PREFIX,
     WorkerFailed,
@@ -63,7 +64,7 @@ def who_of(screen: BaseScreen, *, with_id: bool = False) -> str:
     return f"{acting.display_name} (#{acting.id})" if with_id else acting.display_name
 
 
-class BaseScreen(Screen[None]):
+class BaseScreen(ClosesItself[None]):
     """Header + body + status line + footer; reloads when the target changes."""
 
     TITLE: ClassVar[str] = ""

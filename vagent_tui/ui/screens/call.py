@@ -29,6 +29,7 @@ from vagent_tui.api.log_models import BatchResult, LogEntry
 from vagent_tui.api.models import SavedVersion
 from vagent_tui.services.agents import saved_versions
 from vagent_tui.services.calls import fetch_transcripts
+from vagent_tui.ui.built import when_built
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.text import inert
 from vagent_tui.ui.textual_compat import style_mark
@@ -78,15 +79,20 @@ class CallScreen(BaseScreen):
     ) -> None:
         """Show another call (this screen kept by Calls, about to be shown again): what
         was under way for the last one stops, its status line goes, the text starts at
-        its top; the conversation is read when shown if it did not come with the page."""
+        its top; the conversation is read when shown if it did not come with the page.
+        Called before this screen is built (Enter again while it is pushed), it keeps the
+        call, which it draws when built."""
         self.workers.cancel_group(self, "call-load")
         self.workers.cancel_group(self, "call-version")
         self.entry, self.result, self.local, self.target = entry, result, local, target
         self.fetching = False
+        self.load_when_shown()
+        when_built(self, self._redraw)
+
+    def _redraw(self) -> None:
         self.status.clear()
         self.query_one("#call-body", VerticalScroll).scroll_home(animate=False)
         self._show()
-        self.load_when_shown()
 
     def compose_body(self) -> Iterable[Widget]:
         yield Static("", id="call-header", markup=False)

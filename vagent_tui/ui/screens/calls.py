@@ -532,7 +532,8 @@ class CallsScreen(PagedScreen):
         else:
             self._call_screen = CallScreen(entry, result, local=self.local, target=target)
             self.app.install_screen(self._call_screen, name)
-        self.app.push_screen(name)
+        if self._call_screen not in self.app.screen_stack:  # Enter twice: it is on show
+            self.app.push_screen(name)
 
     def on_unmount(self) -> None:
         if self._call_screen is not None:

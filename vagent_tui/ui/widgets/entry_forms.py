@@ -36,6 +36,7 @@ from vagent_tui.api.models import (
     header_lines,
     parse_header_lines,
 )
+from vagent_tui.ui.built import ClosesItself
 from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.dialogs import MODAL_CSS, ConfirmModal
 from vagent_tui.ui.text import inert, safe
@@ -64,7 +65,7 @@ def text_input(name: str, placeholder: str, value: str = "") -> Input:
     return field
 
 
-class FormModal(ModalScreen[tuple[Any, Any] | None]):
+class FormModal(ClosesItself[tuple[Any, Any] | None], ModalScreen[tuple[Any, Any] | None]):
     """A dialog form; dismisses with ``(request, reply)`` after a success."""
 
     SCOPED_CSS: ClassVar[bool] = False  # MODAL_CSS styles the screen itself (.modal)

@@ -20,6 +20,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widgets import Input, Static
 
+from vagent_tui.ui.built import when_built
 from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.text import inert
 from vagent_tui.words import counted
@@ -101,7 +102,12 @@ class FilterRow(Horizontal):
         self.table.on_count = None
 
     def open(self) -> None:
+        """Show the row, its field focused (once the field is there: ``/`` again while
+        the row is being built)."""
         self.display = True
+        when_built(self, self._focus_field)
+
+    def _focus_field(self) -> None:
         self.field.focus()
 
     @on(Input.Changed)

@@ -32,6 +32,7 @@ from vagent_tui.api.models import (
 )
 from vagent_tui.services.reread import poll
 from vagent_tui.services.test_numbers import NumberStore
+from vagent_tui.ui.built import ClosesItself
 from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.dialogs import MODAL_CSS, ConfirmModal
 from vagent_tui.ui.palette import FAILED, OK, WARN
@@ -50,7 +51,7 @@ POLL_LIMIT = 900
 """Reads of one task at most (half an hour at `POLL_SECONDS`): then the dialog stops."""
 
 
-class CallTestModal(ModalScreen[int | None]):
+class CallTestModal(ClosesItself[int | None], ModalScreen[int | None]):
     """Type, number, message; then the task's state. Dismisses with the agent's account
     id when the user asks for Calls, None otherwise."""
 
