@@ -17,11 +17,11 @@ from vagent_tui.api import models as m
 from vagent_tui.api.errors import MalformedResponse, PlatformError, redact_url
 from vagent_tui.api.logs import LogsApi
 from vagent_tui.api.outbound import OutboundApi
+from vagent_tui.api.outgoing import API_PREFIX
 from vagent_tui.api.provisioning import ProvisioningApi
 from vagent_tui.api.replies import Json, no_list
 from vagent_tui.api.targets import Target
 from vagent_tui.api.transport import (
-    API_PREFIX,
     TARGET_PARAMS,
     Exchange,
     Observer,

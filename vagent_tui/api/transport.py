@@ -32,9 +32,8 @@ from asyncio import timeout as _deadline
 from collections.abc import Callable, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Self, TypeVar
-from urllib.parse import quote_plus, urlsplit
+from urllib.parse import urlsplit
 
 import httpx
 from pydantic import ValidationError
@@ -57,6 +56,8 @@ from vagent_tui.api.errors import (
     strip_userinfo,
     transient,
 )
+from vagent_tui.api.outgoing import API_PREFIX as API_PREFIX  # the journal's import
+from vagent_tui.api.outgoing import Outgoing, RequestBuilder
 from vagent_tui.api.replies import (
     Json,
     ModelT,
@@ -74,7 +75,6 @@ R = TypeVar("R")
 if TYPE_CHECKING:
     from vagent_tui.api.direct import DirectSender
 
-API_PREFIX = "/api/v2"
 TARGET_PARAMS = frozenset(
     {"targetAccountId", "targetOrganizationId", "targetResellerId", "targetPartnerId"}
 )
@@ -209,12 +209,6 @@ def default_transport() -> httpx.AsyncBaseTransport | None:
     return AiohttpTransport(limits=httpx.Limits(max_connections=200, keepalive_expiry=30.0))
 
 
-@lru_cache(maxsize=256)
-def _quoted_name(name: str) -> str:
-    """A query parameter's name as ``urlencode`` spells it (the names are few)."""
-    return quote_plus(name)
-
-
 class ApiTransport:
     """One `httpx.AsyncClient` to the platform's ``/api/v2``; endpoints live in subclasses."""
 
@@ -240,7 +234,8 @@ class ApiTransport:
         self.timeout = timeout
         self.total_timeout = total_timeout if total_timeout is not None else 2 * timeout
         self._token = token
-        self._quoted_token = (token, quote_plus(token))
+        self._builder = RequestBuilder(self.base_url, token)
+        """The one place a request's URL, query and body are made (`api.outgoing`)."""
         self.get_retries = get_retries
         self.backoff = backoff
         self.max_retry_after = max_retry_after
@@ -255,8 +250,8 @@ class ApiTransport:
         self._shared_lists: dict[tuple[type[Any], str, bytes], SharedList] = {}
         """Lists read with ``shared=True``, by model, key and the reply's exact bytes."""
         self._direct: DirectSender | None = None
-        """Plain requests straight on aiohttp's pool (`vagent_tui.api.direct`): only on
-        the transport this client chose itself, never on one it was given."""
+        """Requests straight on aiohttp's pool (`vagent_tui.api.direct`): only on the
+        transport this client chose itself, never on one it was given."""
         if transport is None and chosen is not None:
             from vagent_tui.api.direct import direct_sender
 
@@ -375,20 +370,8 @@ class ApiTransport:
 
         return await self._attempts("GET", url, target, params, take)
 
-    @staticmethod
-    def _url(path: str, as_given: bool = False) -> str:
-        return path if as_given or path.startswith(API_PREFIX) else API_PREFIX + path
-
-    def _query(self, target: Target | None, params: Mapping[str, Any] | None) -> dict[str, Any]:
-        query: dict[str, Any] = {"token": self._token}
-        if target is not None:
-            name, account_id = target_param(target)
-            query[name] = account_id
-        for key, value in (params or {}).items():
-            if value is None:
-                continue
-            query[key] = as_bool(value) if isinstance(value, bool) else value
-        return query
+    def _url(self, path: str, as_given: bool = False) -> str:
+        return self._builder.url_of(path, as_given)
 
     async def _attempts(
         self,
@@ -415,7 +398,9 @@ class ApiTransport:
         ``reads``. Others are sent once, and so is a GET that ``writes``. The observers
         hear the outcome once, when it is final.
         """
-        query = self._query(target, params)
+        outgoing = self._builder.build(
+            method, url, target=target, params=params, json=json, data=data, files=files
+        )
         retried = (method == "GET" and not writes) or reads
         attempts = 1 + (self.get_retries if retried else 0)
         loop = asyncio.get_running_loop()
@@ -425,7 +410,7 @@ class ApiTransport:
         status: int | None = None
         for attempt in range(attempts):
             last = attempt + 1 >= attempts
-            failure, response = await self._send(method, url, query, json, data, files)
+            failure, response = await self._send(outgoing, url)
             status = None if response is None else response.status_code
             if response is not None:
                 self._hear_pressure(response)
@@ -471,29 +456,31 @@ class ApiTransport:
         return result, message if isinstance(message, str) else None
 
     async def _send(
-        self,
-        method: str,
-        url: str,
-        query: Mapping[str, Any],
-        json: Any,
-        data: Mapping[str, str] | None,
-        files: Mapping[str, Any] | None,
+        self, outgoing: Outgoing, url: str
     ) -> tuple[PlatformError | None, Reply | None]:
+        """Send ``outgoing`` once and read its reply (capped): the reply, or the failure.
+
+        The one sender: on the aiohttp pool this client chose itself the request goes
+        straight on it (`vagent_tui.api.direct`: httpx's client layer over that pool
+        doubled a request's CPU); otherwise (a transport given, httpx's own pool under a
+        proxy) through httpx's client. Either way the URL and body are ``outgoing``'s,
+        as built. ``url``: the request as errors name it (no token).
+        """
+        method = outgoing.method
         # Errors are built outside the except blocks so that no httpx exception (whose
         # text embeds the URL, token included) rides along as __context__.
         failure: PlatformError | None = None
         # httpx times out each phase (connect, write, read); the overall deadline also
         # covers transports without timeouts (the in-process simulator). Uploads are
         # left to the per-phase timeouts: a big file may take long and still progress.
-        deadline = None if files else self.total_timeout
+        deadline = None if outgoing.upload else self.total_timeout
         read: Reply | PlatformError
         try:
-            full = self._full_url(url, query)
             async with _deadline(deadline):
-                if full is not None and self._direct is not None and not (data or files):
-                    read = await self._send_direct(method, url, full, json)
+                if self._direct is not None:
+                    read = await self._send_direct(outgoing, url)
                 else:
-                    read = await self._send_httpx(method, url, full, query, json, data, files)
+                    read = await self._send_httpx(outgoing, url)
             if isinstance(read, PlatformError):
                 return read, None
             response = read
@@ -507,8 +494,8 @@ class ApiTransport:
                 f"Could not reach the platform at {self.host}: {reason}", method=method, url=url
             )
         except Exception as exc:
-            # A transport raising its own errors (the in-process ASGI transport re-raises
-            # what the app raised): no reply.
+            # A transport raising its own errors (aiohttp's, or the in-process ASGI
+            # transport re-raising what the app raised): no reply.
             reason = redact_text(str(exc) or type(exc).__name__, self._token)
             failure = TransportError(
                 f"Could not reach the platform at {self.host}: {reason}", method=method, url=url
@@ -517,41 +504,25 @@ class ApiTransport:
             return failure, None
         return None, response
 
-    async def _send_httpx(
-        self,
-        method: str,
-        url: str,
-        full: str | None,
-        query: Mapping[str, Any],
-        json: Any,
-        data: Mapping[str, str] | None,
-        files: Mapping[str, Any] | None,
-    ) -> Reply | PlatformError:
-        if full is not None:
-            request = self._http.build_request(method, full, json=json, data=data, files=files)
-        else:
-            request = self._http.build_request(
-                method, url, params=query, json=json, data=data, files=files
-            )
+    async def _send_httpx(self, outgoing: Outgoing, url: str) -> Reply | PlatformError:
+        request = httpx.Request(
+            outgoing.method, outgoing.url, content=outgoing.content, headers=outgoing.headers
+        )
         streamed = await self._http.send(request, stream=True)
         try:
-            return await self._read_capped(method, url, streamed)
+            return await self._read_capped(outgoing.method, url, streamed)
         finally:
             await streamed.aclose()
 
-    async def _send_direct(
-        self, method: str, url: str, full: str, json: Any
-    ) -> Reply | PlatformError:
-        """A plain request on aiohttp's pool (`vagent_tui.api.direct`)."""
+    async def _send_direct(self, outgoing: Outgoing, url: str) -> Reply | PlatformError:
+        """The request on aiohttp's pool (`vagent_tui.api.direct`)."""
         from vagent_tui.api.direct import TooLarge
 
         assert self._direct is not None
         try:
-            return await self._direct.send(
-                method, full, json, self.max_reply_bytes, self.big_replies
-            )
+            return await self._direct.send(outgoing, self.max_reply_bytes, self.big_replies)
         except TooLarge as exc:
-            return self._too_large(method, url, exc.status)
+            return self._too_large(outgoing.method, url, exc.status)
 
     def _too_large(self, method: str, url: str, status: int) -> ReplyTooLarge:
         return ReplyTooLarge(
@@ -603,36 +574,6 @@ class ApiTransport:
             request=response.request,
             extensions=response.extensions,
         )
-
-    def _quoted(self, token: str) -> str:
-        """``token`` quoted as ``urlencode`` quotes it, once per token."""
-        held, quoted = self._quoted_token
-        if held is not token:
-            self._quoted_token = (token, quoted := quote_plus(token))
-        return quoted
-
-    def _full_url(self, url: str, query: Mapping[str, Any]) -> str | None:
-        """The request's URL with its query, built in one go; None: let httpx merge them.
-
-        The same URL httpx builds from ``base_url``, ``url`` and ``params=`` (the same
-        ``urlencode``), at about a third of the cost (bench/client.py). Only for the plain
-        case: a path without a query of its own, values that are ``str`` or ``int``.
-        """
-        if "?" in url or "#" in url or not url.startswith("/"):
-            return None
-        parts: list[str] = []
-        for key, value in query.items():
-            kind = type(value)
-            if kind is int:  # digits and "-": nothing to quote
-                text = str(value)
-            elif kind is str:
-                # The token is in every query: quoted once (urlencode took a third of a
-                # request's own CPU, quoting it again and again).
-                text = self._quoted(value) if value is self._token else quote_plus(value)
-            else:
-                return None
-            parts.append(f"{_quoted_name(key)}={text}")
-        return f"{self.base_url}{url}?{'&'.join(parts)}"
 
     def backoff_delay(self, attempt: int, response: Reply | None = None) -> float:
         """Seconds to wait before asking again after attempt ``attempt`` (0-based) failed.

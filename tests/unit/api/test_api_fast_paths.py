@@ -1,5 +1,5 @@
-"""The client's shortcuts (URL built in one go, list replies validated from their bytes)
-give what the general path gives."""
+"""The client's shortcuts (a request built in one go, list replies validated from their
+bytes) give what the general path gives."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import httpx
 import pytest
 
 from vagent_tui.api.errors import ApiError, MalformedResponse
+from vagent_tui.api.outgoing import RequestBuilder
 from vagent_tui.api.transport import ApiTransport
 
 from .helpers import Recorder, ok
@@ -18,29 +19,53 @@ from .helpers import Recorder, ok
     "base", ["http://127.0.0.1:8000", "https://h.example/pre/", "http://[::1]:9/"]
 )
 @pytest.mark.parametrize("path", ["/api/v2/agent/voices", "/api/v2/a b/é", "/api/v2/x%2Fy"])
-async def test_full_url_is_the_url_httpx_builds_from_params(base: str, path: str) -> None:
+async def test_the_built_url_is_the_url_httpx_builds_from_params(base: str, path: str) -> None:
     transport = ApiTransport(base, "tok en/é+&=")
+    builder = RequestBuilder(transport.base_url, "tok en/é+&=")
     try:
-        queries: tuple[dict[str, str | int], ...] = (
-            {"token": transport._token},
-            {"token": transport._token, "targetAccountId": 5, "q": "a b&c=d/é?#", "e": ""},
+        queries: tuple[dict[str, Any], ...] = (
+            {},
+            {"q": "a b&c=d/é?#", "e": "", "f": 1.5, "on": True, "off": False},
+            {"ids": [1, "two words", True], "gone": None, "n": -3},
         )
-        for query in queries:
-            full = transport._full_url(path, query)
-            assert full is not None
-            expected = transport._http.build_request("GET", path, params=query).url
-            got = transport._http.build_request("GET", full).url
-            assert str(got) == str(expected)
-            assert got.raw_path == expected.raw_path
+        for target in (None, 5):
+            for query in queries:
+                full = builder.build("GET", path, target=target, params=query).url
+                sent = {"token": "tok en/é+&="}
+                if target is not None:
+                    sent["targetAccountId"] = str(target)
+                sent.update({k: v for k, v in query.items() if v is not None})
+                expected = transport._http.build_request("GET", path, params=sent).url
+                got = httpx.URL(full)
+                assert str(got) == str(expected)
+                assert got.raw_path == expected.raw_path
     finally:
         await transport.aclose()
 
 
-def test_full_url_leaves_the_unusual_cases_to_httpx() -> None:
-    transport = ApiTransport("http://h.test", "t")
-    assert transport._full_url("/api/v2/x?a=1", {"token": "t"}) is None
-    assert transport._full_url("/api/v2/x", {"token": "t", "f": 1.5}) is None
-    assert transport._full_url("/api/v2/x", {"token": "t", "ids": [1, 2]}) is None
+def test_a_query_of_the_path_s_own_is_kept_before_the_key() -> None:
+    builder = RequestBuilder("http://h.test/pre", "t")
+    assert builder.build("GET", "/api/v2/x?a=1", params={"b": 2}).url == (
+        "http://h.test/pre/api/v2/x?a=1&token=t&b=2"
+    )
+    absolute = builder.build("GET", "http://h.test/s/t%2F1", target=4).url
+    assert absolute == "http://h.test/s/t%2F1?token=t&targetAccountId=4"
+
+
+def test_the_key_parameter_is_not_a_filter() -> None:
+    with pytest.raises(ValueError, match="'token'"):
+        RequestBuilder("http://h.test", "t").build("GET", "/x", params={"token": "other"})
+
+
+def test_a_body_is_built_once_as_httpx_would_send_it() -> None:
+    builder = RequestBuilder("http://h.test", "t")
+    outgoing = builder.build("POST", "/api/v2/agent", json={"name": "é", "n": [1]})
+    request = httpx.Request("POST", "http://h.test/", json={"name": "é", "n": [1]})
+    assert outgoing.content == request.read()
+    assert outgoing.headers["Content-Type"] == request.headers["content-type"]
+    form = builder.build("POST", "/u", data={"path": "a"}, files={"file": ("a", b"xy")})
+    assert form.upload and form.content is not None and b"xy" in form.content
+    assert form.headers["content-type"].startswith("multipart/form-data; boundary=")
 
 
 async def test_list_reply_keeps_extras_and_tells_observers(make_client: Any) -> None:
