@@ -77,9 +77,8 @@ class StreamingTransport(ApiTransport):
         """Send the request and wait for the status line: the open reply, or a failure."""
         failure: PlatformError | None = None
         try:
-            async with _deadline(self.total_timeout):
-                request = httpx.Request("GET", outgoing.url)
-                return None, await self._http.send(request, stream=True)
+            async with _deadline(self.sender.total_timeout):
+                return None, await self.sender.open(outgoing)
         except (httpx.TimeoutException, TimeoutError):
             failure = RequestTimeout(
                 f"The platform did not answer in time ({self.host})", method="GET", url=url
@@ -94,7 +93,7 @@ class StreamingTransport(ApiTransport):
     async def _error_of(self, url: str, response: httpx.Response) -> PlatformError:
         """The error an open reply stands for (its body read up to the limit), closed."""
         try:
-            read = await self._read_capped("GET", url, response)
+            read = await self.sender.read_capped("GET", url, response)
         except Exception as exc:
             reason = redact_text(str(exc) or type(exc).__name__, self._api_key_text())
             read = TransportError(

@@ -1,9 +1,12 @@
-"""The HTTP machinery under `PlatformClient`: token placement, errors, retries, redaction.
+"""The request policy under `PlatformClient`: errors, retries, observers, reading replies.
 
-The credential travels in the ``token`` query parameter of every request (never a
-header, per the spec). A target account becomes ``targetAccountId`` in the query (or the
-parameter of its level, for a resource scoped at a level: `vagent_tui.api.targets`),
-except on the Computer Agent routes whose path already holds the account id.
+A request goes one way: `vagent_tui.api.outgoing` builds it once (URL, query with the
+token, body), `vagent_tui.api.sender` sends it as built on each attempt, and this module
+decides what its reply means and whether to ask again. The credential travels in the
+``token`` query parameter of every request (never a header, per the spec). A target
+account becomes ``targetAccountId`` in the query (or the parameter of its level, for a
+resource scoped at a level: `vagent_tui.api.targets`), except on the Computer Agent
+routes whose path already holds the account id.
 
 Every failure surfaces as a `PlatformError` subclass whose text and repr never hold the
 token: `ApiError` (an error envelope or a non-2xx status, with the server's
@@ -11,7 +14,7 @@ token: `ApiError` (an error envelope or a non-2xx status, with the server's
 (a reply that is not the JSON the API promises).
 
 GET requests are retried a bounded number of times (``get_retries``) with exponential
-backoff and jitter, honouring ``Retry-After``, on every transient fault (`retry_reason`):
+backoff and jitter, honouring ``Retry-After``, on every transient fault (`errors.transient`):
 no reply (refused, reset, dropped mid-body, timed out), 5xx and 429, and a reply that
 cannot be read: not JSON, cut short, or JSON the endpoint's model refuses (a GET's reply
 is read whole, parsed and validated inside the retry loop: `ApiTransport.get`). Each
@@ -26,13 +29,11 @@ from __future__ import annotations
 
 import asyncio
 import hmac
-import os
 import random
-from asyncio import timeout as _deadline
 from collections.abc import Callable, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Self, TypeVar
+from typing import Any, Self, TypeVar
 from urllib.parse import urlsplit
 
 import httpx
@@ -42,22 +43,17 @@ from pydantic_core import from_json
 from vagent_tui.api import models as m
 from vagent_tui.api.as_sent import as_sent
 from vagent_tui.api.base import empty_count, set_empty_count, skipped_empty, without_nulls
-from vagent_tui.api.big_replies import BigReplies
 from vagent_tui.api.errors import (
     MalformedResponse,
     PlatformError,
     ReadOnlyRefused,
-    ReplyTooLarge,
-    RequestTimeout,
-    TransportError,
-    redact_text,
     redact_url,
     retry_status,
     strip_userinfo,
     transient,
 )
 from vagent_tui.api.outgoing import API_PREFIX as API_PREFIX  # the journal's import
-from vagent_tui.api.outgoing import Outgoing, RequestBuilder
+from vagent_tui.api.outgoing import RequestBuilder
 from vagent_tui.api.replies import (
     Json,
     ModelT,
@@ -68,36 +64,18 @@ from vagent_tui.api.replies import (
     parse_list,
     parse_model,
 )
+from vagent_tui.api.sender import Sender, default_max_reply_bytes
+from vagent_tui.api.sender import default_transport as default_transport  # tests/faults' import
+from vagent_tui.api.sender import env_megabytes as env_megabytes  # the journal's import
 from vagent_tui.api.targets import Target, target_param
 
 R = TypeVar("R")
-
-if TYPE_CHECKING:
-    from vagent_tui.api.direct import DirectSender
 
 TARGET_PARAMS = frozenset(
     {"targetAccountId", "targetOrganizationId", "targetResellerId", "targetPartnerId"}
 )
 """The query parameters that select the account a request acts on (spec rules 7 and 9)."""
 DEFAULT_TIMEOUT = 15.0
-MIB = 1024 * 1024
-DEFAULT_MAX_REPLY_MB = 16
-
-
-def env_megabytes(name: str, default: float) -> int:
-    """Bytes from the environment variable ``name`` in MiB; ``default`` MiB when it is
-    unset or not a positive number."""
-    raw = os.environ.get(name, "")
-    try:
-        megabytes = float(raw) if raw else default
-    except ValueError:
-        megabytes = default
-    return int((megabytes if megabytes > 0 else default) * MIB)
-
-
-def default_max_reply_bytes() -> int:
-    """16 MiB, or ``VAGENT_MAX_REPLY_MB`` (a positive number) when it is set."""
-    return env_megabytes("VAGENT_MAX_REPLY_MB", DEFAULT_MAX_REPLY_MB)
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,34 +161,9 @@ def as_bool(value: bool) -> str:
     return "true" if value else "false"
 
 
-PROXY_VARIABLES = ("HTTPS_PROXY", "HTTP_PROXY", "ALL_PROXY", "https_proxy", "http_proxy",
-                   "all_proxy")  # fmt: skip
-
-
-def default_transport() -> httpx.AsyncBaseTransport | None:
-    """aiohttp's connection pool under httpx, or None for httpx's own.
-
-    Measured on 1,000 agent accounts at 50 ms (bench/rollout.py): httpcore's pool spends
-    several milliseconds of CPU per request at 30+ requests in flight (its bookkeeping
-    scans every pooled connection), which made a plan take 3-4x as long as with aiohttp's.
-    httpx's own stays in use where aiohttp would behave otherwise: a proxy set in the
-    environment (aiohttp ignores it), ``VAGENT_TRANSPORT=httpx``, or httpx-aiohttp missing.
-    """
-    if os.environ.get("VAGENT_TRANSPORT", "").lower() == "httpx":
-        return None
-    if any(os.environ.get(name) for name in PROXY_VARIABLES):
-        return None
-    try:
-        from httpx_aiohttp import AiohttpTransport
-    except ImportError:
-        return None
-    # aiohttp keeps every idle connection (no separate keep-alive cap): 200 at most, the
-    # fleet's highest limit of requests in flight (services/fleet.MAX_CAP).
-    return AiohttpTransport(limits=httpx.Limits(max_connections=200, keepalive_expiry=30.0))
-
-
 class ApiTransport:
-    """One `httpx.AsyncClient` to the platform's ``/api/v2``; endpoints live in subclasses."""
+    """The platform's ``/api/v2`` for one key: the retry policy over one builder and one
+    sender (its `httpx.AsyncClient`); endpoints live in subclasses."""
 
     def __init__(
         self,
@@ -226,36 +179,27 @@ class ApiTransport:
         max_reply_bytes: int | None = None,
     ) -> None:
         self.base_url = normalise_base_url(base_url)
-        self.max_reply_bytes = max_reply_bytes or default_max_reply_bytes()
-        """A reply body past this is refused before it is read whole (`ReplyTooLarge`)."""
-        self.big_replies = BigReplies()
-        """Big replies read at once (`vagent_tui.api.big_replies`): a fan-out of replies
-        of megabytes holds two of them, not one per request in flight."""
-        self.timeout = timeout
-        self.total_timeout = total_timeout if total_timeout is not None else 2 * timeout
         self._token = token
         self._builder = RequestBuilder(self.base_url, token)
         """The one place a request's URL, query and body are made (`api.outgoing`)."""
+        self.sender = Sender(
+            self.base_url,
+            token,
+            self.host,
+            transport=transport,
+            timeout=timeout,
+            total_timeout=total_timeout if total_timeout is not None else 2 * timeout,
+            max_reply_bytes=max_reply_bytes or default_max_reply_bytes(),
+        )
+        """The one sender (`api.sender`): the request as built, on the wire."""
         self.get_retries = get_retries
         self.backoff = backoff
         self.max_retry_after = max_retry_after
         self.observers: list[Observer] = []
         self.read_only = False
         """Set by a read-only profile: every request but GET is refused before sending."""
-        chosen = transport if transport is not None else default_transport()
-        timeouts = httpx.Timeout(timeout, connect=min(timeout, 5.0))
-        self._http = httpx.AsyncClient(
-            base_url=self.base_url, transport=chosen, timeout=timeouts, follow_redirects=False
-        )
         self._shared_lists: dict[tuple[type[Any], str, bytes], SharedList] = {}
         """Lists read with ``shared=True``, by model, key and the reply's exact bytes."""
-        self._direct: DirectSender | None = None
-        """Requests straight on aiohttp's pool (`vagent_tui.api.direct`): only on the
-        transport this client chose itself, never on one it was given."""
-        if transport is None and chosen is not None:
-            from vagent_tui.api.direct import direct_sender
-
-            self._direct = direct_sender(chosen, timeouts)
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -288,7 +232,7 @@ class ApiTransport:
         return self.host + urlsplit(self.base_url).path
 
     async def aclose(self) -> None:
-        await self._http.aclose()
+        await self.sender.aclose()
 
     async def __aenter__(self) -> Self:
         return self
@@ -410,7 +354,7 @@ class ApiTransport:
         status: int | None = None
         for attempt in range(attempts):
             last = attempt + 1 >= attempts
-            failure, response = await self._send(outgoing, url)
+            failure, response = await self.sender.send(outgoing, url)
             status = None if response is None else response.status_code
             if response is not None:
                 self._hear_pressure(response)
@@ -454,126 +398,6 @@ class ApiTransport:
             raise result
         message = result.get("message")
         return result, message if isinstance(message, str) else None
-
-    async def _send(
-        self, outgoing: Outgoing, url: str
-    ) -> tuple[PlatformError | None, Reply | None]:
-        """Send ``outgoing`` once and read its reply (capped): the reply, or the failure.
-
-        The one sender: on the aiohttp pool this client chose itself the request goes
-        straight on it (`vagent_tui.api.direct`: httpx's client layer over that pool
-        doubled a request's CPU); otherwise (a transport given, httpx's own pool under a
-        proxy) through httpx's client. Either way the URL and body are ``outgoing``'s,
-        as built. ``url``: the request as errors name it (no token).
-        """
-        method = outgoing.method
-        # Errors are built outside the except blocks so that no httpx exception (whose
-        # text embeds the URL, token included) rides along as __context__.
-        failure: PlatformError | None = None
-        # httpx times out each phase (connect, write, read); the overall deadline also
-        # covers transports without timeouts (the in-process simulator). Uploads are
-        # left to the per-phase timeouts: a big file may take long and still progress.
-        deadline = None if outgoing.upload else self.total_timeout
-        read: Reply | PlatformError
-        try:
-            async with _deadline(deadline):
-                if self._direct is not None:
-                    read = await self._send_direct(outgoing, url)
-                else:
-                    read = await self._send_httpx(outgoing, url)
-            if isinstance(read, PlatformError):
-                return read, None
-            response = read
-        except (httpx.TimeoutException, TimeoutError):
-            failure = RequestTimeout(
-                f"The platform did not answer in time ({self.host})", method=method, url=url
-            )
-        except httpx.TransportError as exc:
-            reason = redact_text(str(exc) or type(exc).__name__, self._token)
-            failure = TransportError(
-                f"Could not reach the platform at {self.host}: {reason}", method=method, url=url
-            )
-        except Exception as exc:
-            # A transport raising its own errors (aiohttp's, or the in-process ASGI
-            # transport re-raising what the app raised): no reply.
-            reason = redact_text(str(exc) or type(exc).__name__, self._token)
-            failure = TransportError(
-                f"Could not reach the platform at {self.host}: {reason}", method=method, url=url
-            )
-        if failure is not None:
-            return failure, None
-        return None, response
-
-    async def _send_httpx(self, outgoing: Outgoing, url: str) -> Reply | PlatformError:
-        request = httpx.Request(
-            outgoing.method, outgoing.url, content=outgoing.content, headers=outgoing.headers
-        )
-        streamed = await self._http.send(request, stream=True)
-        try:
-            return await self._read_capped(outgoing.method, url, streamed)
-        finally:
-            await streamed.aclose()
-
-    async def _send_direct(self, outgoing: Outgoing, url: str) -> Reply | PlatformError:
-        """The request on aiohttp's pool (`vagent_tui.api.direct`)."""
-        from vagent_tui.api.direct import TooLarge
-
-        assert self._direct is not None
-        try:
-            return await self._direct.send(outgoing, self.max_reply_bytes, self.big_replies)
-        except TooLarge as exc:
-            return self._too_large(outgoing.method, url, exc.status)
-
-    def _too_large(self, method: str, url: str, status: int) -> ReplyTooLarge:
-        return ReplyTooLarge(
-            f"The platform sent a reply of more than {self.max_reply_bytes / MIB:g} MiB "
-            f"({method} {url}): refused, nothing of it was read",
-            status=status,
-            method=method,
-            url=url,
-        )
-
-    async def _read_capped(
-        self, method: str, url: str, response: httpx.Response
-    ) -> httpx.Response | PlatformError:
-        """The reply with its body read, or `ReplyTooLarge` once it passes the limit.
-
-        The body is counted as it arrives (after any decompression), so a huge or
-        endless reply costs at most the limit in memory, whatever its headers say.
-        """
-        limit = self.max_reply_bytes
-        declared = response.headers.get("content-length", "")
-        too_large = self._too_large(method, url, response.status_code)
-        if declared.isdecimal() and int(declared) > limit:
-            return too_large
-        async with self.big_replies.reading() as reading:
-            if declared.isdecimal():
-                await reading.grew(int(declared))
-                if "content-encoding" not in response.headers:
-                    # The usual reply: its length is known and bounds what is read.
-                    await response.aread()
-                    return response
-            chunks: list[bytes] = []
-            size = 0
-            async for chunk in response.aiter_bytes():
-                size += len(chunk)
-                if size > limit:
-                    return too_large
-                await reading.grew(size)
-                chunks.append(chunk)
-        # The body as read: decoded already, so the new reply carries no encoding.
-        headers = [
-            (key, value)
-            for key, value in response.headers.multi_items()
-            if key.lower() not in ("content-encoding", "content-length", "transfer-encoding")
-        ]
-        return httpx.Response(
-            response.status_code,
-            headers=headers,
-            content=b"".join(chunks),
-            request=response.request,
-            extensions=response.extensions,
-        )
 
     def backoff_delay(self, attempt: int, response: Reply | None = None) -> float:
         """Seconds to wait before asking again after attempt ``attempt`` (0-based) failed.

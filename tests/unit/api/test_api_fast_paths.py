@@ -35,7 +35,7 @@ async def test_the_built_url_is_the_url_httpx_builds_from_params(base: str, path
                 if target is not None:
                     sent["targetAccountId"] = str(target)
                 sent.update({k: v for k, v in query.items() if v is not None})
-                expected = transport._http.build_request("GET", path, params=sent).url
+                expected = transport.sender.http.build_request("GET", path, params=sent).url
                 got = httpx.URL(full)
                 assert str(got) == str(expected)
                 assert got.raw_path == expected.raw_path
