@@ -1,4 +1,4 @@
-"""Plain requests straight on aiohttp's connection pool, without httpx's layers over it.
+"""Requests straight on aiohttp's connection pool, without httpx's layers over it.
 
 With the default transport (`vagent_tui.api.transport.default_transport`: aiohttp's pool
 under httpx) a request went through httpx's client (the request model, its URL parsed
@@ -7,20 +7,18 @@ through aiohttp's own. Measured at 32 requests in flight on loopback, that httpx
 doubled the CPU of a request (about 0.5 ms over aiohttp's own 0.4-0.5 ms), which made a
 rollout plan and the Fleet screen CPU-bound before they were network-bound.
 
-`DirectSender` sends the plain requests (no form data, no files: a JSON body or none, a
-URL the transport built in one go) on the same aiohttp session as the httpx transport
-(one pool, closed with the client), with the same timeouts, no redirects followed, and
-the same cap on a reply's size. Everything else still goes through httpx. Faults
+`DirectSender` sends a request as `vagent_tui.api.outgoing` built it (its URL already
+encoded, its body bytes) on the same aiohttp session as the httpx transport (one pool,
+closed with the client), with the same timeouts, no redirects followed, and the same cap
+on a reply's size. Streamed replies (`vagent_tui.api.streaming`) go through httpx. Faults
 surface as the exceptions `ApiTransport._send` already turns into `PlatformError`:
 aiohttp's timeouts are `TimeoutError`, its other faults `aiohttp.ClientError`.
 """
 
 from __future__ import annotations
 
-import json as jsonlib
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 import aiohttp
 import httpx
@@ -28,8 +26,8 @@ from httpx_aiohttp import AiohttpTransport
 from yarl import URL
 
 from vagent_tui.api.big_replies import BigReplies
+from vagent_tui.api.outgoing import Outgoing
 
-_JSON_HEADERS = {"Content-Type": "application/json"}
 CHUNK = 64 * 1024
 
 
@@ -50,13 +48,6 @@ class TooLarge(Exception):
     def __init__(self, status: int) -> None:
         super().__init__(status)
         self.status = status
-
-
-def encode_json(value: Any) -> bytes:
-    """A JSON body as httpx encodes ``json=`` (compact, UTF-8, no NaN)."""
-    return jsonlib.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode(
-        "utf-8"
-    )
 
 
 class DirectSender:
@@ -80,22 +71,21 @@ class DirectSender:
         return session
 
     async def send(
-        self, method: str, url: str, json: Any, limit: int, big: BigReplies | None = None
+        self, outgoing: Outgoing, limit: int, big: BigReplies | None = None
     ) -> DirectReply:
-        """One request to ``url`` (already encoded, query included); a big reply waits
-        for its place among ``big``'s before its body is read.
+        """``outgoing`` as it was built; a big reply waits for its place among ``big``'s
+        before its body is read.
 
         Raises:
             TooLarge: the reply is longer than ``limit`` bytes (decoded).
             TimeoutError: a timeout of the connection or of the read.
             aiohttp.ClientError: any other fault of the connection or the reply.
         """
-        body = None if json is None else encode_json(json)
         async with self._session().request(
-            method,
-            URL(url, encoded=True),
-            data=body,
-            headers=_JSON_HEADERS if body is not None else None,
+            outgoing.method,
+            URL(outgoing.url, encoded=True),
+            data=outgoing.content,
+            headers=outgoing.headers or None,
             allow_redirects=False,
             timeout=self.timeout,
         ) as response:

@@ -13,7 +13,7 @@ from tests.unit.api.helpers import BASE, TOKEN
 from vagent_tui.api.big_replies import AT_ONCE, BIG
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.errors import MalformedResponse, ReplyTooLarge
-from vagent_tui.api.transport import MIB, default_max_reply_bytes
+from vagent_tui.api.sender import MIB, default_max_reply_bytes
 
 
 class Endless(httpx.AsyncByteStream):
@@ -94,9 +94,8 @@ def test_the_limit_is_16_mib_or_the_environment(monkeypatch: pytest.MonkeyPatch)
     assert default_max_reply_bytes() == 16 * MIB
     monkeypatch.setenv("VAGENT_MAX_REPLY_MB", "64")
     assert default_max_reply_bytes() == 64 * MIB
-    assert (
-        client_with(httpx.MockTransport(lambda r: httpx.Response(200))).max_reply_bytes == 64 * MIB
-    )
+    client = client_with(httpx.MockTransport(lambda r: httpx.Response(200)))
+    assert client.sender.max_reply_bytes == 64 * MIB
     for bad in ("-1", "lots", "0"):
         monkeypatch.setenv("VAGENT_MAX_REPLY_MB", bad)
         assert default_max_reply_bytes() == 16 * MIB
@@ -175,9 +174,9 @@ async def test_a_big_reply_on_aiohttps_pool_waits_for_a_place() -> None:
     async with TestServer(app, host="127.0.0.1") as server:
         client = PlatformClient(str(server.make_url("/")), TOKEN)
         try:
-            assert client._direct is not None, "the default pool is aiohttp's"
-            places = client.big_replies.places()
-            for _ in range(client.big_replies.at_once):
+            assert client.sender.direct is not None, "the default pool is aiohttp's"
+            places = client.sender.big_replies.places()
+            for _ in range(client.sender.big_replies.at_once):
                 await places.acquire()  # every place taken
             waiting = asyncio.ensure_future(client.get_current_plan())
             assert (await client.get_offered_plan()).body() == {}
