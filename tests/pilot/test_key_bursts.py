@@ -293,22 +293,33 @@ async def test_enter_twice_on_calls_opens_the_call_once(make_app: MakeApp) -> No
         assert [type(s).__name__ for s in app.screen_stack] == ["CallsScreen"]
 
 
+@pytest.mark.parametrize(
+    ("gated", "left"),
+    [(True, ["AgentScreen", "KeysScreen"]), (False, ["AgentScreen"])],
+    ids=["key-gate", "no-key-gate"],
+)
 async def test_a_form_closed_by_esc_closes_though_a_key_opened_a_panel_over_it(
-    make_app: MakeApp,
+    make_app: MakeApp, gated: bool, left: list[str]
 ) -> None:
     """Esc on Settings closes it from a worker (it may ask first); ``?`` typed right
     after opened the keys panel over it meanwhile, which Textual's dismiss closed instead:
-    Settings stayed, its answer given, and esc could never close it again."""
+    Settings stayed, its answer given, and esc could never close it again.
+
+    With the key gate, ``?`` waits for Settings to close and opens the panel over the
+    Agent screen, as typed; without it (a key that reaches the app some other way),
+    Settings still closes itself and whatever was opened over it."""
     app = make_app("agent", account=DEMO_ACCOUNT_FOR["agent"])
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         await pilot.press("E")
         await settle(pilot)
         assert [type(s).__name__ for s in app.screen_stack] == ["AgentScreen", "SettingsScreen"]
+        if not gated:
+            app.key_gate.admit = lambda event: True  # type: ignore[method-assign]
         post_burst(app, ("escape", "question_mark"))
         await settle(pilot)
         await pilot.pause(0.1)
-        assert [type(s).__name__ for s in app.screen_stack] == ["AgentScreen"]
+        assert [type(s).__name__ for s in app.screen_stack] == left
 
 
 async def test_a_page_key_in_a_select_opened_by_the_same_burst_leaves_it_running(
