@@ -493,7 +493,8 @@ async def test_connect_error_and_retry(make_app: MakeApp) -> None:
         # A refused token needs a new one, not a retry (r still reconnects, with one).
         assert "needs replacing, not a retry" in text_of(screen, "#status")
         assert "press r" not in text_of(screen, "#status")
-        app.connection.api._token = "demo-org"
+        sim = sim_of(app)
+        sim.tokens["not-a-key"] = sim.tokens["demo-org"]  # the platform takes the key now
         await pilot.press("r")
         await settle(pilot)
         info = text_of(screen, "#scope-info")
