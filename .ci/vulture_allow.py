@@ -97,3 +97,8 @@ _.daily_tasks
 
 # HeldSelect (ui/widgets/held_select.py): Textual calls validate_<reactive> by name.
 _.validate_expanded
+
+# Dead, to go with the one model of server paging (issue 39, goal 1: another change
+# rewrites services/calls.py's paging). Kept alive only by `__all__` until then: drop this
+# line with it.
+_.CallPager

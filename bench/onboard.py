@@ -10,8 +10,8 @@ apply really creates) is read once per run (not timed). Then, with the key of
 
 * plan: ``services.onboard.plan_onboarding(client, rows, concurrency=C)``: each row's
   ``GET /getAccountByExternalId`` (its parent, named ``#1110``, needs no read);
-* apply: ``services.onboard.apply_onboarding(client, plan, log, concurrency=C)`` with
-  the log in a temporary directory (never the user's state dir): one ``POST
+* apply: ``services.onboard_apply.apply_onboarding(client, plan, log, concurrency=C)``
+  with the log in a temporary directory (never the user's state dir): one ``POST
   /createAccount`` per row, each marked sent in the log before it goes out. Every row
   must come out ``written``.
 
@@ -46,8 +46,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import loopback_sim
 
 from vagent_tui.api.client import PlatformClient
-from vagent_tui.services.onboard import apply_onboarding, log_for, plan_onboarding, read_rows
-from vagent_tui.services.rollout import DEFAULT_CONCURRENCY
+from vagent_tui.services.bulk import DEFAULT_CONCURRENCY
+from vagent_tui.services.onboard import plan_onboarding
+from vagent_tui.services.onboard_apply import apply_onboarding
+from vagent_tui.services.onboard_rows import log_for, read_rows
 
 IDEAL_TARGET = 1.5
 GROWTH_LIMIT = 5 * 1024 * 1024

@@ -86,6 +86,18 @@ class SnapCompare(Protocol):
     ) -> bool: ...
 
 
+DEMO_ACCOUNT_FOR: dict[str, int] = {
+    "agent": 1111,
+    "voices": 1111,
+    "functions": 1111,
+    "inbox": 1111,
+    "migrations": 1100,
+    "computer": 1118,
+}
+"""The demo account a screen shows best (an agent, a reseller, a computer agent), by
+``--screen`` name; the other screens start at the key owner."""
+
+
 PERPETUAL = frozenset({"_loader", "calls-follow"})
 """Worker groups that never finish while their widget lives (DirectoryTree's loader)."""
 
@@ -148,3 +160,10 @@ def sim_of(app: App[Any]) -> SimState:
     """The embedded simulator's state behind a demo console (``Sim``)."""
     sim: SimState = _console(app).connection.api.sim_app.state.sim  # type: ignore[attr-defined]
     return sim
+
+
+def original_key(key: str | None) -> str | None:
+    """The key a table row was added with, without the suffix SafeTable gives a repeat."""
+    from vagent_tui.ui.widgets.tables import DUPLICATE_MARK
+
+    return key.partition(DUPLICATE_MARK)[0] if key is not None else None

@@ -103,6 +103,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="plant terminal-hostile text (escape sequences, markup) in every reply",
     )
     sim.add_argument(
+        "--huge",
+        action="store_true",
+        help="serve the replies of unpublished shape (usage, plans) with 100,000 keys and "
+        "an 8 MiB name",
+    )
+    sim.add_argument(
         "--accounts",
         type=_positive_int,
         default=0,
@@ -170,6 +176,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             faults=faults_from_args(args, parser),
             hostile=args.hostile,
             calls=args.calls,
+            huge=args.huge,
         )
         return 0
     if args.command == "serve":

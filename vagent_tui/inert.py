@@ -12,7 +12,8 @@ something it is not. `inert` turns such a string into text that only shows:
   and paragraph separators and lone surrogates show as ``⟨U+202E⟩``;
 * a newline is ``⏎`` on one line (table cells, titles), kept in ``multiline`` text;
 * a value longer than ``limit`` is cut, with a visible mark saying how much was left out
-  (a 50 MB name costs nothing to draw).
+  (a 50 MB name costs nothing to draw); a value cut before (`cut`: a reply bounded as
+  it was read) counts what its own mark says.
 
 It does not escape markup: widgets receive the result as `rich.text.Text` (see
 `vagent_tui.ui.text`), which is never parsed as markup. No dependency on Textual, so
@@ -21,6 +22,7 @@ the command line can use it for what it prints too.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 from vagent_tui.words import counted
@@ -35,6 +37,18 @@ NEWLINE_MARK = "⏎"
 _C0_PICTURES = {code: chr(0x2400 + code) for code in range(0x20)}
 _C0_PICTURES[0x7F] = "\u2421"  # ␡
 _cache: dict[str, str] = {}
+_CUT_MARK = re.compile(r"…\(\+([\d,]+) characters?\)\Z")
+"""The mark `inert` and `cut` end a cut text with."""
+
+
+def _left_out(text: str, keep: int) -> int:
+    """Characters left out when ``text`` keeps ``keep``: a text cut before (its mark at
+    the end) counts what its mark says instead of the mark."""
+    left = len(text) - keep
+    earlier = _CUT_MARK.search(text, max(0, len(text) - 40))
+    if earlier is not None and earlier.start() >= keep:
+        left += int(earlier.group(1).replace(",", "")) - len(earlier.group(0))
+    return left
 
 
 def _visible(char: str, multiline: bool) -> str:
@@ -55,6 +69,23 @@ def _visible(char: str, multiline: bool) -> str:
     return shown
 
 
+def cut(text: str, limit: int) -> str:
+    """``text`` in at most ``limit`` characters: its start, then the cut mark `inert`
+    writes (how many characters were left out); as it is when it is not longer.
+
+    For text cut before it is shown (a reply bounded as it is read): `inert` with the
+    same ``limit`` leaves the result as it is.
+    """
+    if len(text) <= limit:
+        return text
+    keep = limit
+    while True:
+        mark = f"…(+{counted(_left_out(text, keep), 'character')})"
+        if keep + len(mark) <= limit or keep == 0:
+            return text[:keep] + mark
+        keep = max(0, limit - len(mark))
+
+
 def inert(value: object, *, multiline: bool = False, limit: int | None = None) -> str:
     """``value`` as text that a terminal can only show, never obey.
 
@@ -72,7 +103,7 @@ def inert(value: object, *, multiline: bool = False, limit: int | None = None) -
         limit = MULTILINE_LIMIT if multiline else DISPLAY_LIMIT
     cut = 0
     if limit and len(text) > limit:
-        cut = len(text) - limit
+        cut = _left_out(text, limit)
         text = text[:limit]
     if not text.isprintable():  # the fast path: most text is
         text = "".join(c if c.isprintable() else _visible(c, multiline) for c in text)

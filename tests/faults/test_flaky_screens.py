@@ -20,7 +20,7 @@ from tests.faults.test_flaky_link import FLAKY_CLIENT, RATE
 from tests.helpers import settle, wait_for
 from tests.pilot.test_rollout import confirm_review, fill_form, run_done, status_text
 from tests.pilot.test_scope import expand, node_of
-from vagent_tui.services.rollout_apply import DONE
+from vagent_tui.services.bulk import DONE
 from vagent_tui.sim.faults import Faults
 from vagent_tui.sim.fleet import ORG_BASE
 from vagent_tui.ui.dialogs import ReviewModal

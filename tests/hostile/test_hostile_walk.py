@@ -28,7 +28,7 @@ from typing import Any
 import pytest
 from textual.widgets import DataTable, Input, Select, Static
 
-from tests.helpers import MakeApp, settle, shown, wait_for
+from tests.helpers import DEMO_ACCOUNT_FOR, MakeApp, settle, shown, wait_for
 from tests.terminal import console_on_pty
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.services.connect import demo_client
@@ -38,15 +38,8 @@ from vagent_tui.ui.registry import SCREENS
 from vagent_tui.ui.screens.inbox import InboxScreen
 from vagent_tui.ui.screens.room import RoomScreen
 
-AGENT, RESELLER, COMPUTER_AGENT = 1111, 1100, 1118
-ACCOUNT_FOR = {
-    "agent": AGENT,
-    "voices": AGENT,
-    "functions": AGENT,
-    "inbox": AGENT,
-    "migrations": RESELLER,
-    "computer": COMPUTER_AGENT,
-}
+AGENT = DEMO_ACCOUNT_FOR["agent"]
+ACCOUNT_FOR = DEMO_ACCOUNT_FOR
 NAMES = [info.name for info in SCREENS]
 CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u200b-\u200f]")
 """Characters that must never reach the screen from data (newline and tab are layout)."""

@@ -8,8 +8,8 @@ from rich.style import Style
 from textual.widgets import Input
 
 from tests.helpers import MakeApp, settle, shown, wait_for
+from vagent_tui.ui.footer import KeysFooter
 from vagent_tui.ui.screens.scope import ScopeScreen
-from vagent_tui.ui.widgets.footer import KeysFooter
 
 
 async def test_binding_refreshes_that_change_nothing_keep_the_keys(make_app: MakeApp) -> None:

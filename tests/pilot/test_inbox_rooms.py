@@ -199,7 +199,7 @@ async def test_a_message_shows_everything_and_its_links_as_text(make_app: MakeAp
         message = messages[row]
         for link in message.links:
             assert link in text
-        for key in ("From", "To", "Sent", "Status", "Source", "Attachments", "Message",
+        for key in ("From", "To", "Sent", "Delivery", "Source", "Attachments", "Message",
                     "fromUser", "roomInitiator", "uuid"):  # fmt: skip
             assert key in text
         # No renderable of the pane carries a link style: nothing on screen opens an address.

@@ -12,10 +12,10 @@ from textual.command import CommandPalette
 from textual.widgets import DataTable, Input
 
 from tests.helpers import MakeApp, settle, shown, wait_for
+from vagent_tui.ui.footer import KeysFooter
 from vagent_tui.ui.keys_panel import KeysScreen
 from vagent_tui.ui.registry import SCREENS
 from vagent_tui.ui.screens.scope import ScopeScreen
-from vagent_tui.ui.widgets.footer import KeysFooter
 
 
 @pytest.mark.parametrize("key", ["ctrl+p", "colon"])

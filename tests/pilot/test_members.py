@@ -15,8 +15,8 @@ from vagent_tui.ui.app import VagentApp
 from vagent_tui.ui.dialogs import ConfirmModal
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.screens.members import MembersScreen
-from vagent_tui.ui.widgets.entry_forms import MemberEditForm, MemberInviteForm
 from vagent_tui.ui.widgets.form import FormField
+from vagent_tui.ui.widgets.member_forms import MemberEditForm, MemberInviteForm
 
 PATH = "/api/v2/member"
 ORG = 1110
@@ -172,7 +172,7 @@ async def test_remove_asks_first_then_removes(make_app: MakeApp) -> None:
         assert _sent(app, "DELETE") == 0
         await pilot.press("d")
         await settle(pilot)
-        await pilot.click("#confirm")
+        await pilot.press("y")  # y goes ahead, as the confirm button does
         await settle(pilot)
         assert 1119 not in _members(app)
         assert [m.id for m in _screen(app).members] == [1117]

@@ -13,7 +13,7 @@ from vagent_tui.services.connect import demo_client
 from vagent_tui.ui.app import VagentApp
 from vagent_tui.ui.dialogs import ConfirmModal
 from vagent_tui.ui.screens.members import MembersScreen
-from vagent_tui.ui.widgets.entry_forms import OneTimeLoginForm
+from vagent_tui.ui.widgets.member_forms import OneTimeLoginForm
 from vagent_tui.ui.widgets.new_token import NewTokenModal
 
 PATH = "/api/v2/auth/account/oneTimeAuthToken"

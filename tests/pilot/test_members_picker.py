@@ -11,8 +11,8 @@ from textual.widgets import Button, Input, SelectionList
 from tests.helpers import MakeApp, settle, shown, sim_of
 from vagent_tui.ui.screens.members import MembersScreen
 from vagent_tui.ui.widgets.account_picker import AccountPickerModal
-from vagent_tui.ui.widgets.entry_forms import MemberEditForm, MemberInviteForm
 from vagent_tui.ui.widgets.form import FormField
+from vagent_tui.ui.widgets.member_forms import MemberEditForm, MemberInviteForm
 
 ORG = 1110
 

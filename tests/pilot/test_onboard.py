@@ -14,9 +14,9 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
 from tests.helpers import MakeApp, settle, sim_of, wait_for
+from vagent_tui.services.bulk import SENT, AccountResult
 from vagent_tui.services.connect import demo_client
-from vagent_tui.services.onboard import SENT, log_for, read_rows
-from vagent_tui.services.rollout_apply import AccountResult
+from vagent_tui.services.onboard_rows import log_for, read_rows
 from vagent_tui.ui.app import VagentApp
 from vagent_tui.ui.dialogs import PromptModal, ReviewModal, TextModal
 from vagent_tui.ui.screens.onboard import OnboardScreen
@@ -188,7 +188,7 @@ async def test_rows_the_platform_refuses_are_failed_with_its_message(tmp_path: P
     no (400), the row says so with its message; nothing else is tried for it."""
     path = tmp_path / "one.csv"
     path.write_text("type,external_id,name,parent\naccount,crm-m,Wrong parent,#1111\n")
-    app = VagentApp(demo_client("demo-org"), initial_screen="onboard")
+    app = VagentApp(demo_client("demo-reseller"), initial_screen="onboard")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         await open_file(pilot, path)

@@ -466,7 +466,7 @@ async def test_a_loaded_plan_is_planned_again_for_its_own_change_and_accounts(
 async def test_an_unexpected_failure_ends_the_run_and_says_so(
     make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from vagent_tui.services import rollout_apply
+    from vagent_tui.services import bulk
 
     app = make_app("rollout")
     async with app.run_test(size=(120, 40)) as pilot:
@@ -476,7 +476,7 @@ async def test_an_unexpected_failure_ends_the_run_and_says_so(
         def full(self: Any, result: Any) -> None:
             raise OSError(28, "No space left on device")
 
-        monkeypatch.setattr(rollout_apply.RolloutLog, "record", full)
+        monkeypatch.setattr(bulk.RolloutLog, "record", full)
         await pilot.press("A")
         await confirm_review(pilot)
         await run_done(pilot)

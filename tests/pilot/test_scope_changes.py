@@ -1,6 +1,7 @@
 """Scope changes the tree: create (validated at the field), edit (reviewed, a partial
-success named), delete (the name typed first), 409 and 404 on delete, an unknown outcome
-read back, a lookup by external id, a read-only profile."""
+success named), delete (the name typed first; an organization at once, the question
+naming what goes with it), 404 on delete, an unknown outcome read back, a lookup by
+external id (a reseller's or partner's key only), a read-only profile."""
 
 from __future__ import annotations
 
@@ -15,8 +16,9 @@ from vagent_tui.api.models import Account
 from vagent_tui.services.connect import demo_client
 from vagent_tui.ui.app import VagentApp
 from vagent_tui.ui.dialogs import PromptModal, ReviewModal
+from vagent_tui.ui.screens.onboard import OnboardScreen
 from vagent_tui.ui.screens.scope import ScopeScreen
-from vagent_tui.ui.widgets.entry_forms import AccountEditForm, NewAccountForm
+from vagent_tui.ui.widgets.account_forms import AccountEditForm, NewAccountForm
 from vagent_tui.ui.widgets.form import FormField
 
 RESELLER, ORG, HARBOR = 1100, 1110, 1120
@@ -194,32 +196,35 @@ async def test_delete_asks_for_the_name_then_deletes(make_app: MakeApp) -> None:
         assert "Deleted Harbor Realty Rentals (#1122)" in _status(app)
 
 
-async def test_an_organization_with_agents_is_not_offered_for_deletion(make_app: MakeApp) -> None:
-    app = _app(make_app)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        await _open(pilot, HARBOR)  # its agents are known
-        await _highlight(pilot, HARBOR)
-        await pilot.press("d")
-        await settle(pilot)
-        assert isinstance(app.screen, ScopeScreen) and _writes(app) == []
-        assert "still has 2 agent accounts: delete them first" in _status(app)
-
-
-async def test_an_organization_with_agents_not_listed_yet_is_refused_by_the_platform(
+async def test_an_organization_goes_at_once_and_the_question_names_what_goes_with_it(
     make_app: MakeApp,
 ) -> None:
+    """The vendor: "Delete (immediately)", no conflict named. Its tree not opened, the
+    question still counts and names its agent accounts (read first), then it goes with
+    them in one request."""
     app = _app(make_app)
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         await _highlight(pilot, HARBOR)
         await pilot.press("d")
         await settle(pilot)
-        app.screen.query_one("#prompt-input", Input).value = "Harbor Realty"
+        modal = app.screen
+        assert isinstance(modal, PromptModal) and _writes(app) == []
+        body = modal.body_text
+        assert "2 agent accounts (Harbor Realty Leads, Harbor Realty Rentals)" in body
+        assert "at once" in body and "keys stop working" in body
+        modal.query_one("#prompt-input", Input).value = "Harbor Realty"
         await pilot.press("enter")
         await settle(pilot)
-        assert "409" in _status(app) and "delete them first" in _status(app)
-        assert HARBOR in sim_of(app).accounts and _node(app, HARBOR) is not None
+        [sent] = _writes(app)
+        assert sent.path.endswith("/deleteOrganization") and sent.body == {
+            "targetOrganizationId": HARBOR}  # fmt: skip
+        assert not {HARBOR, 1121, 1122} & set(sim_of(app).accounts)
+        assert _node(app, HARBOR) is None and "Deleted Harbor Realty (#1120)" in _status(app)
+        screen = shown(app, ScopeScreen)
+        cursor = screen.account_tree.cursor_node
+        assert cursor is not None and cursor.data is not None and cursor.data.id == RESELLER
+        assert screen._detail_of is cursor.data  # the pane leaves the deleted account
 
 
 async def test_delete_of_one_already_gone_takes_it_off_the_tree(make_app: MakeApp) -> None:
@@ -275,6 +280,27 @@ async def test_find_by_external_id_opens_the_tree_down_to_it(make_app: MakeApp) 
         await pilot.press("enter")
         await settle(pilot)
         assert "No account this key reaches has the external id nobody" in _status(app)
+
+
+async def test_the_external_id_keys_are_not_offered_to_an_organization_key(
+    make_app: MakeApp,
+) -> None:
+    """getAccountByExternalId is "Reseller/Partner only": i and O (which matches rows
+    by it) are hidden from an organization's key and do nothing when pressed."""
+    app = _app(make_app, token="demo-org")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        enabled = {key for key, b in app.active_bindings.items() if b.enabled}
+        assert "d" in enabled and not {"i", "O"} & enabled
+        await pilot.press("i", "O")
+        await settle(pilot)
+        assert isinstance(app.screen, ScopeScreen)
+        await app.run_action("app.show('onboard')")  # the palette still finds the screen
+        await settle(pilot)
+        assert isinstance(app.screen, OnboardScreen)
+        assert "a reseller or partner key only" in str(app.screen.status.content)
+        assert not {"c", "p", "A"} & {k for k, b in app.active_bindings.items() if b.enabled}
+        assert not [r for r in sim_of(app).requests if "ExternalId" in r.path]
 
 
 async def test_read_only_hides_the_keys_and_sends_nothing() -> None:

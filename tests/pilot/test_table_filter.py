@@ -11,14 +11,14 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Static
 
-from tests.helpers import MakeApp, known, settle, shown, sim_of
+from tests.helpers import MakeApp, known, original_key, settle, shown, sim_of
 from vagent_tui.ui.dialogs import ConfirmModal
 from vagent_tui.ui.screens.rollout import RolloutScreen
 from vagent_tui.ui.screens.sip import SipScreen
 from vagent_tui.ui.screens.tokens import TokensScreen
 from vagent_tui.ui.widgets.migration_rows import TasksTable
 from vagent_tui.ui.widgets.table_filter import FilterInput, FilterRow
-from vagent_tui.ui.widgets.tables import SafeTable, original_key
+from vagent_tui.ui.widgets.tables import SafeTable
 
 
 def _keys(table: SafeTable) -> list[str | None]:

@@ -21,6 +21,8 @@ from vagent_tui.ui.widgets.form import FormField
 from vagent_tui.ui.widgets.limits_form import LimitsModal, TaskLimitsForm
 
 AGENT = 1111
+ORG = 1110
+"""AGENT's organization: the limits are its (the vendor: "the org's task limits")."""
 OWNER = 1000  # demo-partner's account
 
 
@@ -71,8 +73,8 @@ async def test_edit_from_the_view_reviews_then_sends_only_what_changed(make_app:
         assert isinstance(app.screen, TasksScreen)
         [post] = _posts(app)
         assert post.body == {"cooldowns": {"calls": 120, "texts": 30}}
-        assert sim_of(app).task_limits[AGENT]["cooldowns"]["calls"] == 120
-        assert "Task limits updated · cooldowns" in _status(app)
+        assert sim_of(app).task_limits[ORG]["cooldowns"]["calls"] == 120
+        assert "Task limits updated · cooldowns · organization #1110" in _status(app)
         [entry] = app.journal.read()  # journaled
         assert (entry.method, entry.status, entry.target) == ("POST", 200, AGENT)
         assert entry.path.endswith("/tasks/limits") and "120" in str(entry.body)
@@ -138,7 +140,7 @@ async def test_esc_cancels_the_review_and_the_form(make_app: MakeApp) -> None:
         await settle(pilot)
         shown(app, TasksScreen)
         assert not _posts(app)
-        assert AGENT not in sim_of(app).task_limits
+        assert sim_of(app).task_limits == {}
 
 
 async def test_an_unknown_outcome_is_read_back_not_resent(make_app: MakeApp) -> None:
@@ -180,7 +182,7 @@ async def test_daily_caps_and_concurrency_are_a_super_admins(make_app: MakeApp) 
         [post] = _posts(app)
         body = post.body
         assert body == {"daily": {"calls": 40, "texts": 200, "tasks": 300}, "concurrencyPerRun": 2}
-        assert sim.task_limits[AGENT]["concurrencyPerRun"] == 2
+        assert sim.task_limits[ORG]["concurrencyPerRun"] == 2
 
 
 async def test_read_only_views_the_limits_and_edits_nothing() -> None:

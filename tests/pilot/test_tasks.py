@@ -1,11 +1,12 @@
 """Tasks screen: the list with its counts, filters, add (E.164 at the field, a question
-that says it places a real call), delete asked first, an unknown outcome read back, a
-read-only profile."""
+that says it places a real call), delete asked first (saying what becomes of the task:
+a running one is stopped), an unknown outcome read back, a read-only profile."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, Select, Static
 
@@ -16,7 +17,7 @@ from vagent_tui.sim import outbound
 from vagent_tui.ui.app import VagentApp
 from vagent_tui.ui.dialogs import ConfirmModal, PromptModal, TextModal
 from vagent_tui.ui.screens.base import BaseScreen
-from vagent_tui.ui.screens.tasks import TasksScreen, refused_lines, task_cells
+from vagent_tui.ui.screens.tasks import TasksScreen, delete_question, refused_lines, task_cells
 from vagent_tui.ui.widgets.entry_forms import TaskForm
 from vagent_tui.ui.widgets.form import FormField
 from vagent_tui.ui.widgets.limits_form import LimitsModal
@@ -35,6 +36,9 @@ class Clock:
 
 def _app(make_app: MakeApp, clock: Clock | None = None) -> VagentApp:
     app = make_app("tasks", account=AGENT, clock=clock or Clock())
+    # 1111's queue starts empty (the demo's seeded tasks are other agents', never listed
+    # here): what the simulator holds is then what the test queued
+    sim_of(app).outbound.clear()
     return app
 
 
@@ -136,7 +140,7 @@ async def test_add_asks_first_saying_it_places_a_real_call(make_app: MakeApp) ->
         assert app.screen is form
         form.submit()
         await settle(pilot)
-        await pilot.click("#confirm")
+        await pilot.press("y")
         await settle(pilot)
         shown(app, TasksScreen)
         assert [t["target"] for t in sim_of(app).outbound.values()] == ["+15551230009"]
@@ -157,30 +161,61 @@ async def test_a_text_needs_its_message(make_app: MakeApp) -> None:
         assert _posts(app) == 0
 
 
-async def test_delete_asks_first_and_only_a_pending_task(make_app: MakeApp) -> None:
+async def test_delete_asks_first_and_a_running_task_is_stopped_and_deleted(
+    make_app: MakeApp,
+) -> None:
+    """vida-skill: "deletion stops active work before removing the Task record": a
+    running task is offered for deletion, and the question says its work is stopped."""
     app = _app(make_app)
     seed_tasks(app)
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         screen = shown(app, TasksScreen)
         screen.table.move_cursor(row=0)  # newest first: the text (running)
+        running = screen.table.highlighted_record
+        assert running is not None and running.state == "running"
         await pilot.press("d")
         await settle(pilot)
-        assert "only a pending task" in _status(app)
-        await pilot.press("s")  # pending only
-        await settle(pilot)
-        await pilot.press("d")
-        await settle(pilot)
-        assert isinstance(app.screen, ConfirmModal)
+        question = app.screen
+        assert isinstance(question, ConfirmModal)
+        assert "Stop and delete" in question.title_text
+        assert "stops its work first" in question.body_text
         await pilot.press("escape")
         await settle(pilot)
         assert len(sim_of(app).outbound) == 3
         await pilot.press("d")
         await settle(pilot)
-        await pilot.click("#confirm")
+        await pilot.press("y")  # y goes ahead, as the confirm button does
         await settle(pilot)
-        assert len(sim_of(app).outbound) == 2
+        assert running.key not in sim_of(app).outbound and len(sim_of(app).outbound) == 2
         assert "deleted" in _status(app).lower()
+
+
+@pytest.mark.parametrize(
+    ("state", "title", "said"),
+    [
+        ("pending", "Delete a pending task", "It will not be placed."),
+        ("running", "Stop and delete a running task", "stops its work first"),
+        ("processing", "Stop and delete a running task", "stops its work first"),
+        ("finished", "Delete an ended task", "what it did is not undone"),
+        ("canceled", "Delete an ended task", "what it did is not undone"),
+        ("on-hold", "Delete a task", "Its state is not known: if it is under way"),
+    ],
+)
+def test_the_delete_question_says_what_becomes_of_the_task(
+    state: str, title: str, said: str
+) -> None:
+    task = OutboundTask.model_validate({"id": "t1", "type": "call", "target": "+15551230001",
+                                        "state": state})  # fmt: skip
+    asked, body, _ = delete_question(task, "Desk (#1111)")
+    assert asked == title and said in body and f"+15551230001, {state})" in body
+
+
+def test_a_canceled_task_shows_as_ended_and_dim() -> None:
+    task = OutboundTask.model_validate({"id": "t1", "state": "canceled", "heldBy": "cooldown"})
+    cells = task_cells(task)
+    assert cells["state"].plain == "canceled" and cells["state"].style == "dim"
+    assert cells["result"].plain == "—" and task.ended and not task.active  # waits no more
 
 
 async def test_delete_whose_reply_is_lost_is_read_back_not_resent(make_app: MakeApp) -> None:
@@ -252,7 +287,7 @@ async def test_csv_dry_run_first_then_asks_counting_the_real_calls(
         app.screen.query_one("#prompt-input", Input).value = str(path)
         await pilot.press("enter")
         await settle(pilot)
-        await pilot.click("#confirm")
+        await pilot.press("y")
         await settle(pilot)
         assert len(sim_of(app).outbound) == 3
         assert "3 queued from calls.csv; 1 refused" in _status(app)
@@ -320,6 +355,7 @@ async def test_l_shows_the_limits_as_sent(make_app: MakeApp) -> None:
         assert "businessHours.timezone: UTC" in modal.text
         assert "cooldowns.calls: 60" in modal.text
         assert modal.editable
+        assert modal.title_text == "Task limits of organization #1110"
 
 
 def test_refused_rows_are_grouped_by_reason() -> None:

@@ -94,7 +94,7 @@ async def test_test_call_asks_then_follows_the_task_then_calls_show_it(
         assert _sent(app) == [] and app.screen is dialog
         dialog.submit()
         await settle(pilot)
-        await pilot.click("#confirm")
+        await pilot.press("y")
         await wait_for(pilot, lambda: "running" in _state(dialog))
         calls = [r for r in _sent(app) if r.path.endswith("/agent/outboundCall")]
         assert len(calls) == 1 and calls[0].body["target"] == "+15551230042"

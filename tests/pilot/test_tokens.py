@@ -213,7 +213,7 @@ async def test_delete_after_confirmation(make_app: Any) -> None:
         assert mask_secret(crm) in modal.body_text and "CRM sync" in modal.body_text
         assert crm not in modal.body_text
         assert "console is using" not in modal.body_text
-        await pilot.click("#confirm")
+        await pilot.press("y")  # y goes ahead, as the confirm button does
         await settle(pilot)
         assert crm not in sim_of(app).tokens
         [delete] = [r for r in sim_of(app).requests if r.method == "DELETE"]

@@ -18,8 +18,10 @@ from textual.widgets import Input, Static
 from tests.helpers import MakeApp, settle, shown, sim_of
 from vagent_tui.api.errors import ApiError
 from vagent_tui.services.usage import UsageRow
+from vagent_tui.sim import huge
 from vagent_tui.ui.screens.base import BaseScreen
-from vagent_tui.ui.screens.usage import UsageScreen, bars
+from vagent_tui.ui.screens.usage import UsageScreen
+from vagent_tui.ui.screens.usage_parts import bars
 from vagent_tui.ui.widgets.form import FormField
 
 NOW = 1_763_640_000.0  # 2025-11-20T12:00:00Z
@@ -196,7 +198,7 @@ async def test_export_is_exact(
         assert len(files) == 1
         rows = list(csv.reader(io.StringIO(files[0].read_text(encoding="utf-8"))))
         totals = {r[0]: r for r in rows[1:] if r[5] == ""}
-        report = shown(app, UsageScreen).shown
+        report = shown(app, UsageScreen).state.shown
         assert report is not None
         cost = report.report.row("cost:minutes")
         assert cost is not None and totals["cost:minutes"][2] == format(cost.value, "f")
@@ -229,3 +231,30 @@ def test_bars() -> None:
     assert bars([Decimal(0), Decimal(8)], 4, 1) == ["▁ █"]
     many = bars([Decimal(i) for i in range(100)], 10, 2)
     assert len(many) == 2 and all(len(line) <= 10 for line in many)
+
+
+async def test_a_huge_reply_shows_its_first_keys_and_says_what_it_left_out(
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `sim --huge`, smaller: still past every bound (2,000 entries, 2,000 characters)
+    monkeypatch.setattr(huge, "KEYS", 3_000)
+    monkeypatch.setattr(huge, "TEXT_BYTES", 50_000)
+    app = make_app("usage", account=AGENT, clock=lambda: NOW, huge=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        keys = _keys(app)
+        assert keys[:4] == ["calls", "minutes", "texts", "tasks"] and len(keys) == 2_000
+        # 4 keys, 2 costs and 3,000 more sent; an object keeps its first 2,000
+        said = "1,006 more keys of the reply not read"
+        assert said in _text(app, "#usage-notes") and said in _status(app)
+        side = _text(app, "#usage-side")
+        assert f"(+{50_000 - 200 + 40:,} characters)" not in side  # the mark counts the
+        assert "(+49," in side  # characters the platform sent, not those kept
+        # the plan: its first 100 fields shown, the first 2,000 of `includes` read
+        assert "more fields not shown; 1,002 more keys of the reply not read" in side
+        assert "the sum of the costs read: the reply holds more" in side
+        await pilot.press("p")
+        await settle(pilot)
+        plans = _text(app, "#usage-plans-text")
+        # "Available plans": 3 plans and 3,000 more sent, a list's first 2,000 read
+        assert "more fields not shown; 1,003 more items of the reply not read" in plans

@@ -347,7 +347,7 @@ async def test_enter_waits_for_the_run_and_esc_is_no_key_at_the_level(make_app: 
         await settle(pilot, rounds=200)
         screen = _screen(app)
         assert screen.check_action("back", ()) is False
-        screen.running = True
+        screen.state.running = True
         await pilot.press("enter")
         await settle(pilot)
         assert app.connection.target_id is None and "x stops it" in _status(app)

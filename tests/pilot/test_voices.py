@@ -9,7 +9,7 @@ import pytest
 from rich.console import Console
 from textual.widgets import DataTable, Input, Select, Static
 
-from tests.helpers import MakeApp, fail_once, focus_of, settle, shown
+from tests.helpers import MakeApp, fail_once, focus_of, settle, shown, sim_of
 from vagent_tui.api.errors import ApiError
 from vagent_tui.ui.palette import FAILED
 from vagent_tui.ui.screens.voices import VoicesScreen
@@ -221,7 +221,8 @@ async def test_connect_failure_is_explained_on_the_screen_and_r_reconnects(
         assert "needs replacing, not a retry" in status  # r would be refused the same way
         assert "Voices · not connected" in str(screen.query_one("#context-bar", Static).content)
         assert voices_requests(app) == []
-        app.connection.api._token = "demo-partner"
+        sim = sim_of(app)
+        sim.tokens["not-a-key"] = sim.tokens["demo-partner"]  # the platform takes it now
         await pilot.press("r")
         await settle(pilot)
         assert app.connection.connected

@@ -1,7 +1,12 @@
-"""Every form of the console, driven with hypothesis values on one running app per form.
+"""Every form of the console, driven on one running app per form.
 
 Invalid input: a message at the field and no request (the simulator's log does not
 grow). Valid input: exactly one request whose body is the request model's ``wire()``.
+
+In the app each property runs its explicit examples (the wiring: a valid and an invalid
+input at least); hypothesis draws its values where no app is needed: the forms' mapping
+of values to a request in test_form_values.py, the request models in
+test_request_models.py.
 """
 
 from __future__ import annotations
@@ -10,7 +15,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 from textual.widgets import Input, Select
 
@@ -27,11 +32,13 @@ from vagent_tui.api.requests import (
 from vagent_tui.ui.widgets.form import FormField
 
 PILOT = settings(
-    max_examples=12,
     deadline=None,
     suppress_health_check=list(HealthCheck),
     derandomize=True,
+    phases=[Phase.explicit],
 )
+"""A property driven in the app: its explicit examples only (each takes a good part of a
+second); the values hypothesis draws are checked without the app."""
 
 
 @pytest.fixture
@@ -69,6 +76,10 @@ def test_sip_add_form(drive: Any) -> None:
 
     @PILOT
     @given(ip=s.ips | s.bad_ips, label=s.labels)
+    @example(ip="203.0.113.10", label="Office [b]PBX[/b]")
+    @example(ip="2001:db8::1", label="")
+    @example(ip="10.0.0.300", label="x")  # refused at the ip
+    @example(ip=" ", label="")  # required
     def prop(ip: str, label: str) -> None:
         before = len(d.writes("/sip/ipWhitelist"))
         d.step(d.app.screen.action_add)
@@ -97,6 +108,9 @@ def test_webhook_add_form(drive: Any) -> None:
 
     @PILOT
     @given(url=s.urls | s.bad_urls, kind=st.none() | s.webhook_types, label=s.labels)
+    @example(url="https://hooks.example.com/vida", kind="conversation", label="CRM")
+    @example(url="ftp://hooks.example.com", kind="incoming", label="")  # refused at the url
+    @example(url="https://hooks.example.com", kind=None, label="")  # no type chosen
     def prop(url: str, kind: str | None, label: str) -> None:
         before = len(d.writes("/webhooks"))
         d.step(d.app.screen.action_add)
@@ -128,6 +142,8 @@ def test_token_create_form(drive: Any) -> None:
 
     @PILOT
     @given(description=s.descriptions)
+    @example(description="")  # an empty one is a description too
+    @example(description="CRM [b]sync[/b] \x1b[2J")
     def prop(description: str) -> None:
         # Whatever is typed is a description, an empty one included (CONTRACT.md).
         before = len(d.writes("/tokens"))
@@ -157,6 +173,16 @@ ADR_INPUTS = {
 }
 
 
+ADR_VALID = {
+    "host": "sftp.example.com",
+    "port": "22",
+    "username": "adr",
+    "password": "s3cret",
+    "path": "",
+    "rotation": "60",
+}
+
+
 def test_billing_adr_form(drive: Any) -> None:
     d = drive("billing")
     screen = d.app.screen
@@ -165,6 +191,10 @@ def test_billing_adr_form(drive: Any) -> None:
     @given(
         values=st.fixed_dictionaries(ADR_INPUTS), protocol=st.sampled_from(["sftp", "ftps", "ftp"])
     )
+    @example(values=ADR_VALID, protocol="sftp")
+    @example(values={**ADR_VALID, "path": "/exports/adr", "password": " p w "}, protocol="ftps")
+    @example(values={**ADR_VALID, "port": "70000"}, protocol="ftp")  # refused at the port
+    @example(values={**ADR_VALID, "host": "bad host", "rotation": "0"}, protocol="sftp")
     def prop(values: dict[str, str], protocol: str) -> None:
         before = len(d.writes("/billing/adrExportConfig"))
         screen.query_one("#billing-protocol", Select).value = protocol
@@ -206,6 +236,10 @@ def test_computer_slot_form(drive: Any) -> None:
     @given(
         slot=st.one_of(st.integers(0, 5).map(str), st.sampled_from(["", "-1", "x", "1.5", "[b]"]))
     )
+    @example(slot="3")
+    @example(slot="0")  # a second start may be refused (409): still one request
+    @example(slot="")  # refused at the field
+    @example(slot="1.5")
     def prop(slot: str) -> None:
         path = "/workflow-recordings/start"
         before = len(d.writes(path))

@@ -37,9 +37,12 @@ from vagent_tui.sim.routes_agents import MAX_TITLE as SIM_MAX_TITLE
 from vagent_tui.sim.routes_computer import PLATFORM_FILES
 from vagent_tui.ui.dialogs import ConfirmModal, PromptModal
 
-FORMS = settings(PILOT, phases=[Phase.explicit, Phase.reuse, Phase.generate])
-"""The existing pilot settings, without shrinking: an example takes a good fraction of a
-second here, and a failing one is reported as drawn rather than after minutes."""
+FORMS = PILOT
+"""The examples given, in the app (the titles and upload values hypothesis draws are
+checked without it: test_request_models.py, the models and what the simulator answers)."""
+FLOWS = settings(PILOT, phases=[Phase.explicit, Phase.generate], max_examples=4)
+"""A flow of the screen itself (the migration's questions): a few drawn examples too,
+without shrinking (a failing one is reported as drawn rather than after minutes)."""
 
 
 @pytest.fixture
@@ -330,7 +333,7 @@ def test_migration_options_form(drive: Any) -> None:
     check(2, [1], False, True, f" {templates[2].id}\t")  # the id, padded: accepted
     check(0, [3], False, False, "")  # a real run, confirmed
 
-    @FORMS
+    @FLOWS
     @given(
         index=st.sampled_from([*range(len(templates)), None]),
         picks=st.lists(st.integers(0, 20), unique=True, max_size=4),

@@ -2,23 +2,22 @@
 
 from __future__ import annotations
 
+import pytest
 from textual.pilot import Pilot
 
 from tests.helpers import MakeApp, SnapCompare, settle
+from tests.snapshots.sizes import Size, size_id, sizes
+from vagent_tui.ui.screens.agent import AgentScreen
 
 
 async def _settled(pilot: Pilot[None]) -> None:
     await settle(pilot)
 
 
-def test_agent_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:
+@pytest.mark.parametrize("size", sizes(AgentScreen), ids=size_id)
+def test_agent(snap_compare: SnapCompare, make_app: MakeApp, size: Size) -> None:
     app = make_app("agent", account=1111)
-    assert snap_compare(app, terminal_size=(80, 24), run_before=_settled)
-
-
-def test_agent_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:
-    app = make_app("agent", account=1111)
-    assert snap_compare(app, terminal_size=(120, 40), run_before=_settled)
+    assert snap_compare(app, terminal_size=size, run_before=_settled)
 
 
 def test_agent_functions_staging_empty_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, TextArea
 
 from tests.helpers import MakeApp, SnapCompare, settle, wait_for
+from tests.snapshots.sizes import Size, size_id, sizes
 from vagent_tui.ui.dialogs import DiffModal, ReviewModal
+from vagent_tui.ui.screens.settings import SettingsScreen
 from vagent_tui.ui.widgets.form import FormField
 
 
@@ -65,11 +68,7 @@ def _settings(size: tuple[int, int]) -> Any:
     return run_before
 
 
-def test_settings_form_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:
+@pytest.mark.parametrize("size", sizes(SettingsScreen), ids=size_id)
+def test_settings_form(snap_compare: SnapCompare, make_app: MakeApp, size: Size) -> None:
     app = make_app("agent", account=1112)
-    assert snap_compare(app, terminal_size=(120, 40), run_before=_settings((120, 40)))
-
-
-def test_settings_form_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:
-    app = make_app("agent", account=1112)
-    assert snap_compare(app, terminal_size=(80, 24), run_before=_settings((80, 24)))
+    assert snap_compare(app, terminal_size=size, run_before=_settings(size))

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
 from textual.pilot import Pilot
 
 from tests.helpers import MakeApp, SnapCompare, settle
+from tests.snapshots.sizes import Size, size_id, sizes
+from vagent_tui.ui.screens.billing import BillingScreen
 
 
 async def run_before(pilot: Pilot[None]) -> None:
@@ -17,12 +20,9 @@ async def run_before_errors(pilot: Pilot[None]) -> None:
     await settle(pilot)
 
 
-def test_billing_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:
-    assert snap_compare(make_app("billing"), terminal_size=(80, 24), run_before=run_before)
-
-
-def test_billing_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:
-    assert snap_compare(make_app("billing"), terminal_size=(120, 40), run_before=run_before)
+@pytest.mark.parametrize("size", sizes(BillingScreen), ids=size_id)
+def test_billing(snap_compare: SnapCompare, make_app: MakeApp, size: Size) -> None:
+    assert snap_compare(make_app("billing"), terminal_size=size, run_before=run_before)
 
 
 def test_billing_errors_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:

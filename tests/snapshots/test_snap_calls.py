@@ -14,7 +14,9 @@ import pytest
 from textual.pilot import Pilot
 
 from tests.helpers import MakeApp, SnapCompare, settle
+from tests.snapshots.sizes import Size, size_id, sizes
 from vagent_tui.ui.app import VagentApp
+from vagent_tui.ui.screens.calls import CallsScreen
 
 NOW = 1_763_640_000.0  # 2025-11-20T12:00:00Z, the suite's VAGENT_NOW
 
@@ -35,12 +37,9 @@ async def highlighted(pilot: Pilot[None]) -> None:
     await settle(pilot)
 
 
-def test_calls_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:
-    assert snap_compare(calls_app(make_app), terminal_size=(80, 24), run_before=highlighted)
-
-
-def test_calls_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:
-    assert snap_compare(calls_app(make_app), terminal_size=(120, 40), run_before=highlighted)
+@pytest.mark.parametrize("size", sizes(CallsScreen), ids=size_id)
+def test_calls(snap_compare: SnapCompare, make_app: MakeApp, size: Size) -> None:
+    assert snap_compare(calls_app(make_app), terminal_size=size, run_before=highlighted)
 
 
 def test_calls_wide_150x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:

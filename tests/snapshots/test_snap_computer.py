@@ -16,7 +16,9 @@ from textual.widgets import Input
 
 from tests.conftest import FIXED_NOW
 from tests.helpers import MakeApp, SnapCompare, settle
+from tests.snapshots.sizes import Size, size_id, sizes
 from vagent_tui.ui.screens import computer
+from vagent_tui.ui.screens.computer import ComputerScreen
 
 SIM_NOW = datetime.fromisoformat(FIXED_NOW).timestamp() - 120  # two minutes before "now"
 
@@ -65,22 +67,15 @@ def tree_root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return root
 
 
-def test_computer_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:
-    assert snap_compare(app_for(make_app), terminal_size=(80, 24), run_before=run_before)
+@pytest.mark.parametrize("size", sizes(ComputerScreen), ids=size_id)
+def test_computer(snap_compare: SnapCompare, make_app: MakeApp, size: Size) -> None:
+    assert snap_compare(app_for(make_app), terminal_size=size, run_before=run_before)
 
 
-def test_computer_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:
-    assert snap_compare(app_for(make_app), terminal_size=(120, 40), run_before=run_before)
-
-
-def test_computer_recording_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:
+@pytest.mark.parametrize("size", sizes(ComputerScreen), ids=size_id)
+def test_computer_recording(snap_compare: SnapCompare, make_app: MakeApp, size: Size) -> None:
     app = app_for(make_app)
-    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before_recording)
-
-
-def test_computer_recording_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:
-    app = app_for(make_app)
-    assert snap_compare(app, terminal_size=(120, 40), run_before=run_before_recording)
+    assert snap_compare(app, terminal_size=size, run_before=run_before_recording)
 
 
 def test_computer_errors_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:

@@ -12,6 +12,9 @@ import pytest
 from textual.pilot import Pilot
 
 from tests.helpers import MakeApp, SnapCompare, settle
+from tests.snapshots.sizes import Size, size_id, sizes
+from vagent_tui.ui.screens.inbox import InboxScreen
+from vagent_tui.ui.screens.room import RoomScreen
 
 INBOX_NOW = "2025-11-20T03:00:00+00:00"
 
@@ -33,14 +36,10 @@ async def run_before_paged(pilot: Pilot[None]) -> None:
     await settle(pilot)
 
 
-def test_inbox_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:
+@pytest.mark.parametrize("size", sizes(InboxScreen), ids=size_id)
+def test_inbox(snap_compare: SnapCompare, make_app: MakeApp, size: Size) -> None:
     app = make_app("inbox", account=1111, rooms=1234)
-    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before_paged)
-
-
-def test_inbox_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:
-    app = make_app("inbox", account=1111, rooms=1234)
-    assert snap_compare(app, terminal_size=(120, 40), run_before=run_before_paged)
+    assert snap_compare(app, terminal_size=size, run_before=run_before_paged)
 
 
 def test_inbox_no_agent_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:
@@ -67,26 +66,13 @@ async def run_before_room(pilot: Pilot[None]) -> None:
     await settle(pilot)
 
 
-def test_priority_inbox_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:
+@pytest.mark.parametrize("size", sizes(InboxScreen), ids=size_id)
+def test_priority_inbox(snap_compare: SnapCompare, make_app: MakeApp, size: Size) -> None:
     app = make_app("inbox", account=1111, rooms=1234)
-    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before_priority)
+    assert snap_compare(app, terminal_size=size, run_before=run_before_priority)
 
 
-def test_priority_inbox_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:
+@pytest.mark.parametrize("size", sizes(RoomScreen, (80, 24), (120, 40), (140, 40)), ids=size_id)
+def test_room(snap_compare: SnapCompare, make_app: MakeApp, size: Size) -> None:
     app = make_app("inbox", account=1111, rooms=1234)
-    assert snap_compare(app, terminal_size=(120, 40), run_before=run_before_priority)
-
-
-def test_room_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:
-    app = make_app("inbox", account=1111, rooms=1234)
-    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before_room)
-
-
-def test_room_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:
-    app = make_app("inbox", account=1111, rooms=1234)
-    assert snap_compare(app, terminal_size=(120, 40), run_before=run_before_room)
-
-
-def test_room_140x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:
-    app = make_app("inbox", account=1111, rooms=1234)
-    assert snap_compare(app, terminal_size=(140, 40), run_before=run_before_room)
+    assert snap_compare(app, terminal_size=size, run_before=run_before_room)

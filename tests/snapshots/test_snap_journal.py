@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import Select
 
 from tests.helpers import MakeApp, SnapCompare, settle
+from tests.snapshots.sizes import Size, size_id, sizes
 from vagent_tui.services.journal import Journal, JournalEntry
+from vagent_tui.ui.screens.journal import JournalScreen
 
 _ENTRIES = [
     JournalEntry("2025-11-20T11:02:10.120+00:00", "demo · demo-partner", "POST",
@@ -37,12 +40,9 @@ async def _settled(pilot: Pilot[None]) -> None:
     await settle(pilot)
 
 
-def test_journal_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:
-    assert snap_compare(_seeded(make_app), terminal_size=(80, 24), run_before=_settled)
-
-
-def test_journal_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:
-    assert snap_compare(_seeded(make_app), terminal_size=(120, 40), run_before=_settled)
+@pytest.mark.parametrize("size", sizes(JournalScreen), ids=size_id)
+def test_journal(snap_compare: SnapCompare, make_app: MakeApp, size: Size) -> None:
+    assert snap_compare(_seeded(make_app), terminal_size=size, run_before=_settled)
 
 
 def test_journal_failed_filter_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:

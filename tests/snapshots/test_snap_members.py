@@ -2,23 +2,22 @@
 
 from __future__ import annotations
 
+import pytest
 from textual.pilot import Pilot
 
 from tests.helpers import MakeApp, SnapCompare, settle
+from tests.snapshots.sizes import Size, size_id, sizes
+from vagent_tui.ui.screens.members import MembersScreen
 
 
 async def _settled(pilot: Pilot[None]) -> None:
     await settle(pilot)
 
 
-def test_members_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:
+@pytest.mark.parametrize("size", sizes(MembersScreen), ids=size_id)
+def test_members(snap_compare: SnapCompare, make_app: MakeApp, size: Size) -> None:
     app = make_app("members", token="demo-org", account=1110)
-    assert snap_compare(app, terminal_size=(80, 24), run_before=_settled)
-
-
-def test_members_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:
-    app = make_app("members", token="demo-org", account=1110)
-    assert snap_compare(app, terminal_size=(120, 40), run_before=_settled)
+    assert snap_compare(app, terminal_size=size, run_before=_settled)
 
 
 def test_members_invite_form_invalid_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:

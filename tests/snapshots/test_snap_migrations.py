@@ -11,6 +11,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 from tests.helpers import MakeApp, SnapCompare, console, settle, shown, sim_of, wait_for
+from tests.snapshots.sizes import Size, size_id, sizes
 from vagent_tui.ui.app import VagentApp
 from vagent_tui.ui.screens.migrations import MigrationsScreen
 
@@ -71,14 +72,10 @@ async def run_before_dry_run(pilot: Pilot[None]) -> None:
     await settle(pilot)
 
 
-def test_migrations_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:
+@pytest.mark.parametrize("size", sizes(MigrationsScreen), ids=size_id)
+def test_migrations(snap_compare: SnapCompare, make_app: MakeApp, size: Size) -> None:
     app = reseller_app(make_app)
-    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before_dry_run)
-
-
-def test_migrations_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:
-    app = reseller_app(make_app)
-    assert snap_compare(app, terminal_size=(120, 40), run_before=run_before_dry_run)
+    assert snap_compare(app, terminal_size=size, run_before=run_before_dry_run)
 
 
 def test_migrations_partner_key_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:
@@ -114,15 +111,9 @@ async def run_before_typed(pilot: Pilot[None]) -> None:
     await settle(pilot)
 
 
-def test_migrations_typed_id_80x24(
-    snap_compare: SnapCompare, make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("size", sizes(MigrationsScreen), ids=size_id)
+def test_migrations_typed_id(
+    snap_compare: SnapCompare, make_app: MakeApp, monkeypatch: pytest.MonkeyPatch, size: Size
 ) -> None:
     app = no_list_app(make_app, monkeypatch)
-    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before_typed)
-
-
-def test_migrations_typed_id_120x40(
-    snap_compare: SnapCompare, make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    app = no_list_app(make_app, monkeypatch)
-    assert snap_compare(app, terminal_size=(120, 40), run_before=run_before_typed)
+    assert snap_compare(app, terminal_size=size, run_before=run_before_typed)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
 from textual.pilot import Pilot
 
 from tests.helpers import MakeApp, SnapCompare, settle
+from tests.snapshots.sizes import Size, size_id, sizes
+from vagent_tui.ui.screens.review import ReviewScreen
 
 
 async def reviewed(pilot: Pilot[None]) -> None:
@@ -15,11 +18,7 @@ async def reviewed(pilot: Pilot[None]) -> None:
     await settle(pilot)
 
 
-def test_review_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:
+@pytest.mark.parametrize("size", sizes(ReviewScreen), ids=size_id)
+def test_review(snap_compare: SnapCompare, make_app: MakeApp, size: Size) -> None:
     app = make_app("agent", account=1111)
-    assert snap_compare(app, terminal_size=(80, 24), run_before=reviewed)
-
-
-def test_review_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:
-    app = make_app("agent", account=1111)
-    assert snap_compare(app, terminal_size=(120, 40), run_before=reviewed)
+    assert snap_compare(app, terminal_size=size, run_before=reviewed)

@@ -12,6 +12,7 @@ from textual.widgets import Input
 
 from tests.helpers import MakeApp, SnapCompare, console, settle, shown, sim_of, wait_for
 from tests.pilot.test_rollout import answer_prompt, confirm_review, planned, run_done
+from tests.snapshots.sizes import Size, size_id, sizes
 from vagent_tui.ui.screens.rollout import RolloutScreen
 from vagent_tui.ui.widgets.rollout_form import RolloutForm
 
@@ -71,11 +72,7 @@ def test_rollout_plan_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> No
     assert snap_compare(app, terminal_size=(120, 40), run_before=plan)
 
 
-def test_rollout_result_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:
+@pytest.mark.parametrize("size", sizes(RolloutScreen), ids=size_id)
+def test_rollout_result(snap_compare: SnapCompare, make_app: MakeApp, size: Size) -> None:
     app = make_app("rollout")
-    assert snap_compare(app, terminal_size=(80, 24), run_before=applied_and_a_wave)
-
-
-def test_rollout_result_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:
-    app = make_app("rollout")
-    assert snap_compare(app, terminal_size=(120, 40), run_before=applied_and_a_wave)
+    assert snap_compare(app, terminal_size=size, run_before=applied_and_a_wave)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
 from textual.pilot import Pilot
 
 from tests.helpers import MakeApp, SnapCompare, settle
+from tests.snapshots.sizes import Size, size_id, sizes
+from vagent_tui.ui.screens.scope import ScopeScreen
 
 
 async def _expanded(pilot: Pilot[None]) -> None:
@@ -18,12 +21,9 @@ async def _expanded(pilot: Pilot[None]) -> None:
     await settle(pilot)
 
 
-def test_scope_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:
-    assert snap_compare(make_app("scope"), terminal_size=(80, 24), run_before=_expanded)
-
-
-def test_scope_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:
-    assert snap_compare(make_app("scope"), terminal_size=(120, 40), run_before=_expanded)
+@pytest.mark.parametrize("size", sizes(ScopeScreen), ids=size_id)
+def test_scope(snap_compare: SnapCompare, make_app: MakeApp, size: Size) -> None:
+    assert snap_compare(make_app("scope"), terminal_size=size, run_before=_expanded)
 
 
 def test_scope_target_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:

@@ -6,11 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from textual.pilot import Pilot
 
 from tests.helpers import MakeApp, SnapCompare, settle, sim_of
+from tests.snapshots.sizes import Size, size_id, sizes
 from vagent_tui.sim import outbound
 from vagent_tui.ui.app import VagentApp
+from vagent_tui.ui.screens.tasks import TasksScreen
 
 AGENT = 1111
 NOW = 1_763_640_000.0  # 2025-11-20T12:00:00Z, the suite's VAGENT_NOW
@@ -25,7 +28,8 @@ class Clock:
 
 
 def tasks_app(make_app: MakeApp) -> VagentApp:
-    """Tasks of 1111: two ended an hour ago (finished, errored), one running, two pending."""
+    """Tasks of 1111: two ended an hour ago (finished, errored), one canceled before its
+    start, one running, two pending."""
     clock = Clock()
     app = make_app("tasks", account=AGENT, clock=clock)
     sim = sim_of(app)
@@ -37,6 +41,10 @@ def tasks_app(make_app: MakeApp) -> VagentApp:
     clock.now = NOW - 3600
     queue([{"target": "+15551230001", "context": "Demo follow-up"}])
     queue([{"target": "+15551230666", "content": "Your visit is at 10"}], "text")
+    queue([{"target": "+15551230005", "scheduledFor": int(NOW) + 600}])
+    clock.now = NOW - 1800
+    [canceled] = [t for t in sim.outbound.values() if t["target"] == "+15551230005"]
+    outbound.update(sim, canceled, {"state": "canceled"})
     clock.now = NOW
     queue([{"target": "+15551230002"}])
     queue([{"target": "+15551230003", "scheduledFor": int(NOW) + 1800},
@@ -48,12 +56,9 @@ async def _settled(pilot: Pilot[None]) -> None:
     await settle(pilot)
 
 
-def test_tasks_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:
-    assert snap_compare(tasks_app(make_app), terminal_size=(80, 24), run_before=_settled)
-
-
-def test_tasks_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:
-    assert snap_compare(tasks_app(make_app), terminal_size=(120, 40), run_before=_settled)
+@pytest.mark.parametrize("size", sizes(TasksScreen), ids=size_id)
+def test_tasks(snap_compare: SnapCompare, make_app: MakeApp, size: Size) -> None:
+    assert snap_compare(tasks_app(make_app), terminal_size=size, run_before=_settled)
 
 
 def test_tasks_add_form_bad_number_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:

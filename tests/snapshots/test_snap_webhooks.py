@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
 from textual.pilot import Pilot
 
 from tests.helpers import MakeApp, SnapCompare, settle
+from tests.snapshots.sizes import Size, size_id, sizes
+from vagent_tui.ui.screens.webhooks import WebhooksScreen
 
 
 async def _settled(pilot: Pilot[None]) -> None:
@@ -17,20 +20,14 @@ async def _relays(pilot: Pilot[None]) -> None:
     await settle(pilot)
 
 
-def test_webhooks_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:
-    assert snap_compare(make_app("webhooks"), terminal_size=(80, 24), run_before=_settled)
+@pytest.mark.parametrize("size", sizes(WebhooksScreen), ids=size_id)
+def test_webhooks(snap_compare: SnapCompare, make_app: MakeApp, size: Size) -> None:
+    assert snap_compare(make_app("webhooks"), terminal_size=size, run_before=_settled)
 
 
-def test_webhooks_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:
-    assert snap_compare(make_app("webhooks"), terminal_size=(120, 40), run_before=_settled)
-
-
-def test_webhooks_relays_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:
-    assert snap_compare(make_app("webhooks"), terminal_size=(80, 24), run_before=_relays)
-
-
-def test_webhooks_relays_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:
-    assert snap_compare(make_app("webhooks"), terminal_size=(120, 40), run_before=_relays)
+@pytest.mark.parametrize("size", sizes(WebhooksScreen), ids=size_id)
+def test_webhooks_relays(snap_compare: SnapCompare, make_app: MakeApp, size: Size) -> None:
+    assert snap_compare(make_app("webhooks"), terminal_size=size, run_before=_relays)
 
 
 def test_webhooks_relay_delete_500_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:

@@ -7,21 +7,19 @@ platform in a header or an id, crash the console at the ``int()`` it guarded.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import httpx
 
+from tests import source
+from tests.source import PACKAGE as PRODUCT
 from vagent_tui.api.transport import retry_after_seconds
 from vagent_tui.ui.widgets.fleet_export import check_concurrency
-
-PRODUCT = Path(__file__).resolve().parents[2] / "vagent_tui"
 
 
 def test_no_isdigit_in_the_product() -> None:
     found = [
         f"{path.relative_to(PRODUCT)}:{number}"
-        for path in sorted(PRODUCT.rglob("*.py"))
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        for path in source.python_files()
+        for number, line in enumerate(source.text(path).splitlines(), 1)
         if ".isdigit(" in line
     ]
     assert not found, found

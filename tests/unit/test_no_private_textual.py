@@ -13,7 +13,9 @@ from pathlib import Path
 
 import textual
 
-PACKAGE = Path(__file__).resolve().parents[2] / "vagent_tui"
+from tests import source
+from tests.source import PACKAGE
+
 ALLOWED = {PACKAGE / "ui" / "textual_compat.py"}
 
 
@@ -32,7 +34,9 @@ def _defined_in(text: str) -> set[str]:
     return names | set(re.findall(r"def (_[a-z][A-Za-z0-9_]*)", text))
 
 
-def private_uses(text: str, private: set[str]) -> list[tuple[int, str]]:
+def private_uses(
+    text: str, private: set[str], tree: ast.Module | None = None
+) -> list[tuple[int, str]]:
     """Uses of Textual's private names in ``text``.
 
     On ``self``/``cls`` a name the module defines itself is its own (a screen's
@@ -41,7 +45,7 @@ def private_uses(text: str, private: set[str]) -> list[tuple[int, str]]:
     """
     own = _defined_in(text)
     found: list[tuple[int, str]] = []
-    for node in ast.walk(ast.parse(text)):
+    for node in ast.walk(ast.parse(text) if tree is None else tree):
         if not isinstance(node, ast.Attribute) or node.attr not in private:
             continue
         on_self = isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")
@@ -54,10 +58,10 @@ def private_uses(text: str, private: set[str]) -> list[tuple[int, str]]:
 def test_no_private_textual_attribute_outside_the_compat_module() -> None:
     private = _textual_private_names()
     found = []
-    for path in sorted(PACKAGE.rglob("*.py")):
+    for path in source.python_files():
         if path in ALLOWED:
             continue
-        for line, name in private_uses(path.read_text(encoding="utf-8"), private):
+        for line, name in private_uses(source.text(path), private, source.tree(path)):
             found.append(f"{path.relative_to(PACKAGE)}:{line} .{name}")
     assert not found, "private Textual API outside ui/textual_compat.py:\n" + "\n".join(found)
 

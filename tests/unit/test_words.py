@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import ast
 import re
-from pathlib import Path
 
 import pytest
 
-import vagent_tui
+from tests import source
 from vagent_tui.words import counted, noun_for, plural
 
 
@@ -62,20 +61,19 @@ def hand_made(source: str, following: str) -> bool:
 def test_no_count_is_followed_by_a_hedged_or_fixed_plural_in_the_console() -> None:
     """The one helper: no f-string in the package counts with a noun of its own making
     (``{n} field(s)``, ``{n} address{plural}``, ``{len(x)} destinations``)."""
-    root = Path(vagent_tui.__file__).parent
     found = []
-    for path in root.rglob("*.py"):
-        if "sim" in path.parts:
+    for path in source.python_files():
+        if "sim" in path.relative_to(source.PACKAGE).parts:
             continue
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(source.tree(path)):
             if not isinstance(node, ast.JoinedStr):
                 continue
             for value, text in zip(node.values, node.values[1:], strict=False):
                 if not (isinstance(value, ast.FormattedValue) and isinstance(text, ast.Constant)):
                     continue
-                source, following = ast.unparse(value.value), str(text.value)
-                if hand_made(source, following):
-                    found.append(f"{path.name}:{node.lineno} {source}{following[:20]!r}")
+                counted_text, following = ast.unparse(value.value), str(text.value)
+                if hand_made(counted_text, following):
+                    found.append(f"{path.name}:{node.lineno} {counted_text}{following[:20]!r}")
     assert not found, "counts with nouns not made by vagent_tui.words.counted:\n" + "\n".join(
         sorted(found)
     )

@@ -4,50 +4,36 @@ The credential travels in the ``token`` query parameter of every request (never 
 header, per the spec). A target account becomes ``targetAccountId`` in the query,
 except on the Computer Agent routes whose path already holds the account id. The
 request machinery (errors, retries, redaction, observers) is in `transport`.
+
+The endpoints of an area of many live in a class of their own that `PlatformClient`
+inherits: the agent (`agents`), the inboxes (`inbox`), templates and migrations
+(`templates`), Computer Agents (`computer`), the tree's provisioning (`provisioning`),
+outbound calls and tasks (`outbound`), the conversation logs (`logs`). Here: accounts,
+tokens, billing, usage and plans, SIP, members and webhooks.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeGuard
-from urllib.parse import parse_qsl, quote, urlsplit, urlunsplit
+from typing import Any, TypeGuard
+from urllib.parse import quote
 
 from vagent_tui.api import models as m
-from vagent_tui.api.errors import MalformedResponse, PlatformError, redact_url
+from vagent_tui.api.agents import AgentsApi
+from vagent_tui.api.computer import ComputerApi
+from vagent_tui.api.errors import MalformedResponse, redact_url
+from vagent_tui.api.inbox import InboxApi
 from vagent_tui.api.logs import LogsApi
 from vagent_tui.api.outbound import OutboundApi
 from vagent_tui.api.provisioning import ProvisioningApi
-from vagent_tui.api.replies import Json, no_list
+from vagent_tui.api.replies import Json
 from vagent_tui.api.targets import Target
-from vagent_tui.api.transport import (
-    API_PREFIX,
-    TARGET_PARAMS,
-    Exchange,
-    Observer,
-    as_bool,
-)
+from vagent_tui.api.templates import TemplatesApi
+from vagent_tui.api.transport import Exchange, Observer
 
 
 def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _with_rooms(payload: Json, url: str) -> Json:
-    """An inbox page's reply, which must hold its ``rooms`` list (absent or null is no
-    list, not an empty one)."""
-    if payload.get("rooms") is None:
-        raise no_list("rooms", url)
-    return payload
-
-
-def _as_asked(page: m.InboxPage, params: Mapping[str, Any]) -> m.InboxPage:
-    """A page whose ``pageSize`` or ``pageNumber`` came null (or not at all): what was asked."""
-    if page.page_size is None:
-        page.page_size = params["pageSize"]
-    if page.page_number is None:
-        page.page_number = params["page"]
-    return page
 
 
 @dataclass(frozen=True)
@@ -63,9 +49,11 @@ class OneTimeLogin:
 ONE_TIME_LOGIN = "/auth/account/oneTimeAuthToken"
 
 
-class PlatformClient(ProvisioningApi, OutboundApi, LogsApi):
-    """An async client of the platform's ``/api/v2`` (the conversation logs' endpoints
-    in `vagent_tui.api.logs`)."""
+class PlatformClient(
+    AgentsApi, InboxApi, TemplatesApi, ComputerApi, ProvisioningApi, OutboundApi, LogsApi
+):
+    """An async client of the platform's ``/api/v2`` (the areas it inherits: the module's
+    docstring)."""
 
     # ------------------------------------------------------------------ accounts
 
@@ -144,168 +132,6 @@ class PlatformClient(ProvisioningApi, OutboundApi, LogsApi):
         return await self._child_page(
             "/searchAccounts", "accounts", "totalAccounts", params, page, page_size, target
         )
-
-    # ------------------------------------------------------------------ agents
-
-    async def list_functions(
-        self, target: int, *, shared: bool = False
-    ) -> list[m.FunctionDescriptor]:
-        """``GET /agent/functions``: ``targetAccountId`` is required here.
-
-        ``shared``: the descriptors may be those of an earlier like reply, read only.
-        """
-        return await self._get_list(
-            m.FunctionDescriptor, "/agent/functions", "functions", target=target, shared=shared
-        )
-
-    async def list_voices(self, *, target: int | None = None) -> list[m.Voice]:
-        return await self._get_list(m.Voice, "/agent/voices", "voices", target=target)
-
-    async def _campaign(self, path: str, target: int | None) -> m.AgentConfig | None:
-        def parse(payload: Json) -> m.AgentConfig | None:
-            campaign = payload.get("campaign")
-            return None if campaign is None else self._parse(m.AgentConfig, campaign, url=path)
-
-        return await self.get(path, parse, target=target)
-
-    async def get_slot(
-        self,
-        slot: Literal["staging", "default"],
-        *,
-        target: int | None = None,
-        checked: bool = True,
-    ) -> dict[str, Any] | None:
-        """A slot (``staging``, or ``default``: live) as the platform spelt it, what
-        ``get_staging(...).wire()`` gives, without building the model when the reply
-        needs nothing of it (`vagent_tui.api.as_sent`); None when the slot is empty.
-
-        Checked like the model inside the retry policy: a reply the model refuses is
-        asked again. Not ``checked``: any JSON object is taken as it came (for a caller
-        that checks it itself, `slot_as_sent`, or only compares it).
-        """
-        path = f"/agentEventRules/{slot}"
-
-        def parse(payload: Json) -> dict[str, Any] | None:
-            campaign = payload.get("campaign")
-            if campaign is None:
-                return None
-            if not checked and type(campaign) is dict:
-                return campaign
-            return self.slot_as_sent(campaign, path)
-
-        return await self.get(path, parse, target=target)
-
-    def slot_as_sent(self, campaign: Any, path: str = "/agentEventRules") -> dict[str, Any]:
-        """A slot's configuration as a checked `get_slot` gives it.
-
-        Raises:
-            MalformedResponse: the model refuses it.
-        """
-        config: dict[str, Any] = self._as_sent(m.AgentConfig, campaign, url=path)
-        return config
-
-    async def get_agent(
-        self, agent_config_id: str, *, target: int | None = None
-    ) -> m.AgentConfig | None:
-        return await self._campaign(f"/agent/{quote(agent_config_id, safe='')}", target)
-
-    async def get_staging(self, *, target: int | None = None) -> m.AgentConfig | None:
-        """The staging slot of the selected account; None when staging is empty."""
-        return await self._campaign("/agentEventRules/staging", target)
-
-    async def get_live(self, *, target: int | None = None) -> m.AgentConfig | None:
-        """The live (``default``) slot of the selected account."""
-        return await self._campaign("/agentEventRules/default", target)
-
-    async def review_agent(
-        self, agent_config_id: str, *, target: int | None = None
-    ) -> m.AgentReview:
-        """``POST /agent/autoReviewAgentConfiguration`` in ``agent`` mode: the platform's
-        suggestions for the agent's instructions, greeting, actions and apps.
-
-        A read, though a POST: it changes nothing, so it is retried like a GET and allowed
-        on a read-only profile (``reads``). The reply is read leniently: an object of the
-        suggestions, else nothing suggested.
-        """
-        payload = await self.request(
-            "POST",
-            "/agent/autoReviewAgentConfiguration",
-            target=target,
-            json={"mode": "agent", "agentId": agent_config_id},
-            reads=True,
-            body_optional=True,
-        )
-        return self._parse(
-            m.AgentReview, payload, method="POST", url="/agent/autoReviewAgentConfiguration"
-        )
-
-    async def list_versions(
-        self, agent_config_id: str, *, include_data: bool = False, target: int | None = None
-    ) -> list[m.SavedVersion]:
-        return await self._get_list(
-            m.SavedVersion,
-            f"/agent/{quote(agent_config_id, safe='')}/versions",
-            "versions",
-            target=target,
-            # Optional flags go only when set: nobody asked for includeData=false.
-            params={"includeData": True} if include_data else None,
-        )
-
-    async def rename_version(
-        self, agent_config_id: str, version_id: int, title: str, *, target: int | None = None
-    ) -> m.TitleChange:
-        """``PUT .../versions/{versionId}/title``: changes only the display title."""
-        body = m.TitleRequest(title=title).wire()
-        path = f"/agent/{quote(agent_config_id, safe='')}/versions/{int(version_id)}/title"
-        payload = await self.request("PUT", path, target=target, json=body)
-        return self._parse(m.TitleChange, payload, method="PUT", url=path)
-
-    # ------------------------------------------------------------------ agent changes
-
-    async def write_staging(
-        self, settings: Mapping[str, Any], *, target: int | None = None
-    ) -> m.StagingWrite:
-        """``POST /agent``: these settings (wire names) into the staging slot.
-
-        Omitted settings keep their staging values; ``actions``, ``apps``, ``skills``
-        and ``reportingFields`` replace whole, so a caller sends their full new lists.
-        """
-        if not settings:
-            raise ValueError("a staging write needs at least one setting")
-        payload = await self.request("POST", "/agent", target=target, json=dict(settings))
-        return self._parse(m.StagingWrite, payload, method="POST", url="/agent")
-
-    async def publish_staging(self, *, target: int | None = None) -> m.Published:
-        """``POST /agent/publish``: staging becomes live (and a version of it is saved)."""
-        payload = await self.request("POST", "/agent/publish", target=target, json={})
-        return self._parse(m.Published, payload, method="POST", url="/agent/publish")
-
-    async def revert_staging(self, *, target: int | None = None) -> m.Envelope:
-        """``POST /agent/revert``: staging is emptied; live stays as it is."""
-        return await self._envelope("POST", "/agent/revert", target=target, json={})
-
-    async def save_version(
-        self, agent_config_id: str, title: str, source: m.Slot, *, target: int | None = None
-    ) -> m.CreatedVersion:
-        """``POST /agent/{id}/versions``: a saved version of staging or live (``default``).
-
-        ``agent_config_id`` is the live configuration's id (versions belong to it).
-        """
-        body = m.VersionRequest(title=title, source=source).wire()
-        path = f"/agent/{quote(agent_config_id, safe='')}/versions"
-        payload = await self.request("POST", path, target=target, json=body)
-        created = payload.get("createdVersion")
-        return self._parse(
-            m.CreatedVersion, created if isinstance(created, dict) else {}, method="POST", url=path
-        )
-
-    async def restore_version(
-        self, agent_config_id: str, version_id: int, into: m.Slot, *, target: int | None = None
-    ) -> m.Envelope:
-        """``POST .../versions/{versionId}/restore``: the snapshot into staging or live."""
-        body = m.RestoreRequest(target=into).wire()
-        path = f"/agent/{quote(agent_config_id, safe='')}/versions/{int(version_id)}/restore"
-        return await self._envelope("POST", path, target=target, json=body)
 
     # ------------------------------------------------------------------ tokens
 
@@ -548,212 +374,6 @@ class PlatformClient(ProvisioningApi, OutboundApi, LogsApi):
         return await self._envelope(
             "DELETE", f"/webhookRelay/{quote(relay_type, safe='')}", target=target
         )
-
-    # ------------------------------------------------------------------ computer agents
-
-    @staticmethod
-    def _computer(account_id: int, rest: str = "") -> str:
-        return f"/computer/accounts/{int(account_id)}{rest}"
-
-    async def list_computer_accounts(self, *, target: int | None = None) -> list[m.ComputerAccount]:
-        return await self._get_list(
-            m.ComputerAccount, "/computer/accounts", "accounts", target=target
-        )
-
-    async def recording_status(self, account_id: int) -> m.WorkflowRecording | None:
-        path = self._computer(account_id, "/workflow-recordings/status")
-
-        def parse(payload: Json) -> m.WorkflowRecording | None:
-            recording = payload.get("recording", payload)
-            if recording is None:
-                return None
-            return self._parse(m.WorkflowRecording, recording, url=path)
-
-        return await self.get(path, parse)
-
-    async def start_recording(self, account_id: int, slot_id: int) -> m.WorkflowRecording:
-        """Start a browser workflow recording; the account id rides in the path only."""
-        body = m.RecordingStartRequest(slot_id=slot_id).wire()
-        path = self._computer(account_id, "/workflow-recordings/start")
-        payload = await self.request("POST", path, json=body)
-        return self._parse(m.WorkflowRecording, payload, method="POST", url=path)
-
-    async def stop_recording(self, account_id: int) -> m.WorkflowRecording:
-        path = self._computer(account_id, "/workflow-recordings/stop")
-        payload = await self.request("POST", path, json={})
-        return self._parse(m.WorkflowRecording, payload, method="POST", url=path)
-
-    async def create_automation_session(
-        self, account_id: int, ttl_seconds: int = 600
-    ) -> m.AutomationSession:
-        if not 60 <= ttl_seconds <= 1800:
-            raise ValueError("ttl_seconds must be between 60 and 1800")
-        path = self._computer(account_id, "/browser/automation-sessions")
-        payload = await self.request("POST", path, json={"ttlSeconds": ttl_seconds})
-        return self._parse(m.AutomationSession, payload, method="POST", url=path)
-
-    async def upload_file(
-        self,
-        account_id: int,
-        path: str,
-        content: bytes,
-        *,
-        filename: str | None = None,
-        overwrite: bool = False,
-        mode: str | None = None,
-    ) -> m.UploadResult:
-        """Upload one file into the Computer Agent workspace (multipart/form-data).
-
-        Any success status is a success: the spec shows no fields of the reply, so one
-        that is empty or not JSON gives an `UploadResult` without fields.
-        """
-        form = m.UploadRequest(path=path, overwrite=overwrite, mode=mode)
-        data = {"path": form.path, "overwrite": as_bool(form.overwrite)}
-        if form.mode:
-            data["mode"] = form.mode
-        name = filename or form.path.rsplit("/", 1)[-1]
-        url = self._computer(account_id, "/workspace/upload")
-        payload = await self.request(
-            "POST",
-            url,
-            data=data,
-            files={"file": (name, content, "application/octet-stream")},
-            journal_body={**data, "file": f"<{len(content)} bytes>"},
-            # "200 on success; response body fields: not shown" (the spec).
-            body_optional=True,
-        )
-        return self._parse(m.UploadResult, payload, method="POST", url=url)
-
-    async def list_workspace_files(self, account_id: int) -> list[m.WorkspaceFile]:
-        return await self._get_list(
-            m.WorkspaceFile, self._computer(account_id, "/workspace/files"), "files"
-        )
-
-    # ------------------------------------------------------------------ templates
-
-    # Templates are a reseller feature: a reseller is selected by ``targetResellerId``
-    # (a `LevelTarget`, rule 9), not by ``targetAccountId``.
-
-    async def list_templates(self, *, target: Target | None = None) -> list[m.Template]:
-        return await self._get_list(m.Template, "/templates", "templates", target=target)
-
-    async def migrate(
-        self,
-        template_id: str,
-        request: m.MigrationRequest | None = None,
-        *,
-        target: Target | None = None,
-    ) -> m.MigrationTask:
-        """Start a template migration: a dry run unless the request says otherwise."""
-        body = (request or m.MigrationRequest()).wire()
-        path = f"/templates/{quote(template_id, safe='')}/migrate"
-        payload = await self.request("POST", path, target=target, json=body)
-        task = self._parse(m.MigrationTask, payload, method="POST", url=path)
-        if task.template_id is None:
-            task.template_id = template_id
-        return task
-
-    async def migration_status(
-        self, status_endpoint: str, *, target: Target | None = None
-    ) -> m.MigrationTask:
-        """Read a task at its ``statusEndpoint``, used as the platform gave it.
-
-        An absolute URL must be on the platform's own origin (the token is sent to no
-        other host: `PlatformError` otherwise, nothing sent); a path from the root is
-        taken from the base URL (a gateway's path before it is kept); a relative path
-        from the API's root, ``{base_url}/api/v2/``. Nothing is added to its path, and its
-        query is kept, except a ``token`` or target parameter of its own: this client's
-        ride instead.
-        """
-        parts = urlsplit(status_endpoint)
-        if parts.scheme or parts.netloc:
-            base = urlsplit(self.base_url)
-            if (parts.scheme, parts.netloc) != (base.scheme, base.netloc):
-                raise PlatformError(
-                    f"The status endpoint is on another host ({parts.netloc}); "
-                    "the token is not sent there"
-                )
-            url = urlunsplit((parts.scheme, parts.netloc, parts.path or "/", "", ""))
-        elif parts.path.startswith("/"):
-            url = parts.path
-        else:
-            url = f"{API_PREFIX}/{parts.path}"
-        params: dict[str, list[str]] = {}
-        for key, value in parse_qsl(parts.query, keep_blank_values=True):
-            if key != "token" and key not in TARGET_PARAMS:
-                params.setdefault(key, []).append(value)
-        return await self.get(
-            url,
-            lambda payload: self._parse(m.MigrationTask, payload, url=parts.path),
-            target=target,
-            params=params,
-            as_given=True,
-        )
-
-    # ------------------------------------------------------------------ messaging
-
-    async def list_junk_rooms(
-        self,
-        *,
-        page: int = 0,
-        page_size: int = 20,
-        unread: bool = False,
-        target: int | None = None,
-    ) -> m.JunkRoomPage:
-        params: dict[str, Any] = {"pagination": True, "page": page, "pageSize": page_size}
-        if unread:  # an optional flag: sent only when set
-            params["unread"] = True
-        return await self.get(
-            "/junkConversations",
-            lambda payload: _as_asked(
-                self._parse(
-                    m.JunkRoomPage,
-                    _with_rooms(payload, "/junkConversations"),
-                    url="/junkConversations",
-                ),
-                params,
-            ),
-            target=target,
-            params=params,
-        )
-
-    async def list_priority_rooms(
-        self,
-        *,
-        page: int = 0,
-        page_size: int = 20,
-        unread: bool = False,
-        target: int | None = None,
-    ) -> m.InboxPage:
-        """``GET /conversations``: the priority inbox, paged like the junk inbox.
-
-        ``unread`` is sent only when set: an unset flag is the platform's default.
-        """
-        params = {"pagination": True, "page": page, "pageSize": page_size}
-        if unread:
-            params["unread"] = True
-        return await self.get(
-            "/conversations",
-            lambda payload: _as_asked(
-                self._parse(
-                    m.InboxPage, _with_rooms(payload, "/conversations"), url="/conversations"
-                ),
-                params,
-            ),
-            target=target,
-            params=params,
-        )
-
-    async def list_room_messages(
-        self, room_id: str, *, target: int | None = None
-    ) -> list[m.RoomMessage]:
-        """``GET /messages/{roomId}``: every message of a room (the platform pages none).
-
-        The published reply is a bare JSON array; an object holding the list under
-        ``messages`` is read too. ``null`` items are skipped.
-        """
-        path = f"/messages/{quote(room_id, safe=':')}"
-        return await self._get_bare_list(m.RoomMessage, path, "messages", target=target)
 
 
 __all__ = ["Exchange", "Observer", "PlatformClient", "redact_url"]

@@ -1,4 +1,4 @@
-"""Plain requests straight on aiohttp's connection pool, without httpx's layers over it.
+"""Requests straight on aiohttp's connection pool, without httpx's layers over it.
 
 With the default transport (`vagent_tui.api.transport.default_transport`: aiohttp's pool
 under httpx) a request went through httpx's client (the request model, its URL parsed
@@ -7,27 +7,27 @@ through aiohttp's own. Measured at 32 requests in flight on loopback, that httpx
 doubled the CPU of a request (about 0.5 ms over aiohttp's own 0.4-0.5 ms), which made a
 rollout plan and the Fleet screen CPU-bound before they were network-bound.
 
-`DirectSender` sends the plain requests (no form data, no files: a JSON body or none, a
-URL the transport built in one go) on the same aiohttp session as the httpx transport
-(one pool, closed with the client), with the same timeouts, no redirects followed, and
-the same cap on a reply's size. Everything else still goes through httpx. Faults
+`DirectSender` sends a request as `vagent_tui.api.outgoing` built it (its URL already
+encoded, its body bytes) on the same aiohttp session as the httpx transport (one pool,
+closed with the client), with the same timeouts, no redirects followed, and the same cap
+on a reply's size. Streamed replies (`vagent_tui.api.streaming`) go through httpx. Faults
 surface as the exceptions `ApiTransport._send` already turns into `PlatformError`:
 aiohttp's timeouts are `TimeoutError`, its other faults `aiohttp.ClientError`.
 """
 
 from __future__ import annotations
 
-import json as jsonlib
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 import aiohttp
 import httpx
 from httpx_aiohttp import AiohttpTransport
 from yarl import URL
 
-_JSON_HEADERS = {"Content-Type": "application/json"}
+from vagent_tui.api.big_replies import BigReplies
+from vagent_tui.api.outgoing import Outgoing
+
 CHUNK = 64 * 1024
 
 
@@ -50,13 +50,6 @@ class TooLarge(Exception):
         self.status = status
 
 
-def encode_json(value: Any) -> bytes:
-    """A JSON body as httpx encodes ``json=`` (compact, UTF-8, no NaN)."""
-    return jsonlib.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode(
-        "utf-8"
-    )
-
-
 class DirectSender:
     """Plain requests on the session of an `AiohttpTransport` (created on first use)."""
 
@@ -77,38 +70,44 @@ class DirectSender:
         self.transport.client = session
         return session
 
-    async def send(self, method: str, url: str, json: Any, limit: int) -> DirectReply:
-        """One request to ``url`` (already encoded, query included).
+    async def send(
+        self, outgoing: Outgoing, limit: int, big: BigReplies | None = None
+    ) -> DirectReply:
+        """``outgoing`` as it was built; a big reply waits for its place among ``big``'s
+        before its body is read.
 
         Raises:
             TooLarge: the reply is longer than ``limit`` bytes (decoded).
             TimeoutError: a timeout of the connection or of the read.
             aiohttp.ClientError: any other fault of the connection or the reply.
         """
-        body = None if json is None else encode_json(json)
         async with self._session().request(
-            method,
-            URL(url, encoded=True),
-            data=body,
-            headers=_JSON_HEADERS if body is not None else None,
+            outgoing.method,
+            URL(outgoing.url, encoded=True),
+            data=outgoing.content,
+            headers=outgoing.headers or None,
             allow_redirects=False,
             timeout=self.timeout,
         ) as response:
             declared = response.headers.get("Content-Length", "")
             if declared.isdecimal() and int(declared) > limit:
                 raise TooLarge(response.status)
-            if declared.isdecimal() and "Content-Encoding" not in response.headers:
-                # The usual reply: its length is known and bounds what is read.
-                content = await response.read()
-            else:
-                chunks: list[bytes] = []
-                size = 0
-                async for chunk in response.content.iter_chunked(CHUNK):
-                    size += len(chunk)
-                    if size > limit:
-                        raise TooLarge(response.status)
-                    chunks.append(chunk)
-                content = b"".join(chunks)
+            async with (big or BigReplies()).reading() as reading:
+                if declared.isdecimal():
+                    await reading.grew(int(declared))
+                if declared.isdecimal() and "Content-Encoding" not in response.headers:
+                    # The usual reply: its length is known and bounds what is read.
+                    content = await response.read()
+                else:
+                    chunks: list[bytes] = []
+                    size = 0
+                    async for chunk in response.content.iter_chunked(CHUNK):
+                        size += len(chunk)
+                        if size > limit:
+                            raise TooLarge(response.status)
+                        await reading.grew(size)
+                        chunks.append(chunk)
+                    content = b"".join(chunks)
             return DirectReply(response.status, response.reason or "", response.headers, content)
 
 

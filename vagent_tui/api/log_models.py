@@ -116,10 +116,19 @@ def cell(value: Any) -> str:
 
 @dataclass(frozen=True, slots=True)
 class ConversationRef:
-    """What names one conversation for ``POST /conversation/batch``."""
+    """What names one conversation for ``POST /conversation/batch``.
+
+    Both are text (`ValueError` otherwise, when made): the vendor's reference requires
+    each item's ``roomId`` and ``uuid`` as strings and refuses another body (400, an
+    invalid request body), so a value of another type is never sent.
+    """
 
     room_id: str
     uuid: str
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.room_id, str) or not isinstance(self.uuid, str):
+            raise ValueError("A conversation's roomId and uuid are text")
 
     def wire(self) -> dict[str, str]:
         return {"roomId": self.room_id, "uuid": self.uuid}
@@ -345,7 +354,9 @@ class BatchStats(Resource):
 
 
 class BatchResult(Resource):
-    """One item's answer of ``POST /conversation/batch``."""
+    """One item's answer of ``POST /conversation/batch``: ``roomId`` and ``uuid`` are the
+    text sent (the vendor types them strings), which `ref` matches; another value names
+    no conversation."""
 
     success: Any = None
     room_id: Any = None

@@ -108,7 +108,9 @@ def decode_reply(
                 url=url,
             )
     if status >= 400 or (isinstance(payload, dict) and payload.get("success") is False):
-        message = payload.get("message") if isinstance(payload, dict) else None
+        # The envelope's message; a bare JSON string is one too (the vendor's reference
+        # gives ``POST /conversation/batch`` a 401 of "Unauthorized Request" alone).
+        message = payload.get("message") if isinstance(payload, dict) else payload
         if not isinstance(message, str) or not message.strip():
             message = f"HTTP {status} {response.reason_phrase}".strip()
         return ApiError(status, redact_text(message, token), method=method, url=url, body=payload)

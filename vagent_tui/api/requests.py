@@ -6,13 +6,21 @@ field it concerns. Python names are snake_case; the wire names are camelCase ali
 
 from __future__ import annotations
 
-import ipaddress
 import re
 from typing import Any, Literal
-from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic.alias_generators import to_camel
+
+# The field checks live in `checks`; `models` names them from here too.
+from vagent_tui.api.checks import Header as Header
+from vagent_tui.api.checks import check_email, check_role, typed_ids
+from vagent_tui.api.checks import check_http_url as check_http_url
+from vagent_tui.api.checks import check_ip as check_ip
+from vagent_tui.api.checks import check_octal_mode as check_octal_mode
+from vagent_tui.api.checks import header_lines as header_lines
+from vagent_tui.api.checks import is_hostname_or_ip as is_hostname_or_ip
+from vagent_tui.api.checks import parse_header_lines as parse_header_lines
 
 # Only what the spec states is checked here. A limit the simulator chose where the spec
 # is silent (the rotation of ADR files at most a day, say) is listed in its CONTRACT.md
@@ -99,52 +107,6 @@ class AdrExportConfig(Request):
         return body
 
 
-_HOST_LABEL = re.compile(r"^(?!-)[A-Za-z0-9-]{1,63}(?<!-)$")
-
-
-def is_hostname_or_ip(value: str) -> bool:
-    """True for an IPv4/IPv6 address or a syntactically valid DNS host name."""
-    if not value or len(value) > 253:
-        return False
-    try:
-        # A bare address only: "[::1]" is URL syntax, and strip("[]") would also
-        # have let "[1.2.3.4]" or "]::1[" through, to be sent to the server as is.
-        ipaddress.ip_address(value)
-        return True
-    except ValueError:
-        pass
-    labels = value.rstrip(".").split(".")
-    if labels[-1].isdecimal():  # 300.1.1.1 is not a name either
-        return False
-    return all(_HOST_LABEL.match(label) for label in labels)
-
-
-def check_ip(value: str) -> str:
-    """Normalise an IPv4 or IPv6 address, or raise ValueError with a readable message."""
-    try:
-        return str(ipaddress.ip_address(value.strip()))
-    except ValueError:
-        raise ValueError(f"{value!r} is not an IPv4 or IPv6 address") from None
-
-
-def check_http_url(value: str) -> str:
-    """Accept an absolute http(s) URL with a host, or raise ValueError."""
-    text = value.strip()
-    parts = urlsplit(text)
-    if parts.scheme not in ("http", "https"):
-        raise ValueError("URL must start with http:// or https://")
-    host = parts.hostname or ""
-    if not host or not is_hostname_or_ip(host):
-        raise ValueError("URL must name a valid host")
-    if any(ch.isspace() for ch in text):
-        raise ValueError("URL must not contain spaces")
-    try:
-        parts.port  # noqa: B018 - raises on a bad port
-    except ValueError:
-        raise ValueError("URL has an invalid port") from None
-    return text
-
-
 class SipEntryRequest(Request):
     ip: str
     label: str = ""
@@ -157,34 +119,6 @@ class SipEntryRequest(Request):
 
 MEMBER_ROLES = ("admin", "member")
 """The roles the console offers (the simulator's; the reference names ``admin`` only)."""
-
-_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
-_ROLE = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,39}$")
-
-
-def check_email(value: str) -> str:
-    """An email address (one ``@``, a dot in the domain, no spaces), or ValueError."""
-    if not _EMAIL.match(value):
-        raise ValueError("not an email address")
-    return value
-
-
-def check_role(value: str) -> str:
-    """A role: one word."""
-    if not _ROLE.match(value):
-        raise ValueError("a role is one word (admin, member)")
-    return value
-
-
-def typed_ids(value: Any) -> Any:
-    """Account ids typed as ``1112, 1113`` (or a list)."""
-    if isinstance(value, str):
-        parts = [p.strip() for p in value.replace(",", " ").split()]
-        for part in parts:
-            if not (part.isascii() and part.isdecimal()):
-                raise ValueError(f"{part!r} is not an account id")
-        return [int(p) for p in parts]
-    return value
 
 
 class MemberInvite(Request):
@@ -397,9 +331,6 @@ class WebhookRequest(Request):
 
 _HEADER_NAME = re.compile(r"^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$")
 
-Header = tuple[str, str]
-"""One relay header: name and value (a name may repeat)."""
-
 
 class RelayRequest(Request):
     """A webhook relay configuration to save (``POST /webhookRelay/{type}``).
@@ -459,24 +390,6 @@ class RelayRequest(Request):
         return body
 
 
-def parse_header_lines(text: str) -> list[Header]:
-    """``Name: value`` lines (blank lines skipped) as header pairs, or ValueError."""
-    out = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        name, colon, value = line.partition(":")
-        if not colon or not name.strip():
-            raise ValueError(f"line {number}: write a header as Name: value")
-        out.append((name.strip(), value.strip()))
-    return out
-
-
-def header_lines(headers: list[Header]) -> str:
-    """Header pairs as ``Name: value`` lines (what `parse_header_lines` reads)."""
-    return "\n".join(f"{name}: {value}" for name, value in headers)
-
-
 class TokenRequest(Request):
     """A new token. The description may be empty: the spec names the field, not a rule
     for it (the simulator takes an empty one too; CONTRACT.md)."""
@@ -520,16 +433,7 @@ class RecordingStartRequest(Request):
         return value
 
 
-_OCTAL_MODE = re.compile(r"^[0-7]{3,4}$")
 _DRIVE = re.compile(r"^[A-Za-z]:")
-
-
-def check_octal_mode(value: str) -> str:
-    """File mode as octal text (``644``, ``0644``, ``0755``), else ValueError."""
-    text = value.strip()
-    if not _OCTAL_MODE.match(text):
-        raise ValueError("mode must be octal text such as 0644 or 755")
-    return text
 
 
 class UploadRequest(Request):

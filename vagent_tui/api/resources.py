@@ -6,6 +6,7 @@ first used: the first screen reads only accounts, so start-up does not build the
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -235,6 +236,9 @@ class RoomMessage(Resource):
 
     Only shown, never sent back, so every field is taken as it comes: a field of an
     unexpected type is kept as it is and shown literally rather than dropping the message.
+    The vendor's reference types ``attachments`` a string (example ``"[]"``) and
+    ``roomInitiator`` a user name (example ``brandon``); `links` and `initiator` read
+    those and the shapes a platform may send instead (an array, a user id).
     """
 
     message: Any = None
@@ -262,10 +266,27 @@ class RoomMessage(Resource):
         return moment
 
     @property
+    def initiator(self) -> str | None:
+        """Who first made contact in the room, for people: ``roomInitiator``, a user name
+        (the vendor's type) as it came, a user id (a number) as ``#id``; None when absent
+        or blank."""
+        who = self.room_initiator
+        if isinstance(who, str):
+            return who if who.strip() else None
+        if isinstance(who, int | float) and not isinstance(who, bool):
+            return f"#{who}"
+        return None
+
+    @property
     def links(self) -> list[str]:
         """The attachments as addresses: a text each, or the URL of an attachment record;
-        nulls skipped."""
-        items = self.attachments if isinstance(self.attachments, list) else [self.attachments]
+        nulls skipped. A text that holds a JSON array (the vendor's ``"[]"``) is that
+        array; any other text is one address."""
+        attachments = self.attachments
+        if isinstance(attachments, str) and attachments.lstrip().startswith("["):
+            with contextlib.suppress(ValueError):  # not JSON: one address, as it came
+                attachments = json.loads(attachments)
+        items = attachments if isinstance(attachments, list) else [attachments]
         out: list[str] = []
         for item in items:
             if isinstance(item, dict):

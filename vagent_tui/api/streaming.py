@@ -32,14 +32,13 @@ from vagent_tui.api.errors import (
     retry_status,
     transient,
 )
+from vagent_tui.api.outgoing import Outgoing
 from vagent_tui.api.replies import decode_reply
-from vagent_tui.api.targets import Target, target_param
+from vagent_tui.api.targets import Target
 from vagent_tui.api.transport import (
-    API_PREFIX,
     PRESSURE_STATUSES,
     ApiTransport,
     _pressure,
-    as_bool,
     retry_after_seconds,
 )
 
@@ -72,32 +71,14 @@ class StreamingTransport(ApiTransport):
         """``text`` with this client's key masked in every form a server may echo it."""
         return redact_text(text, self._api_key_text())
 
-    def _stream_query(
-        self, target: Target | None, params: Mapping[str, Any] | None
-    ) -> dict[str, Any]:
-        query: dict[str, Any] = {}
-        if target is not None:
-            name, account_id = target_param(target)
-            query[name] = account_id
-        for key, value in (params or {}).items():
-            if key == "token":
-                # The credential's parameter: a value here would replace the key.
-                raise ValueError("'token' is the API key's query parameter: not sent as a filter")
-            if value is None:
-                continue
-            query[key] = as_bool(value) if isinstance(value, bool) else value
-        query["token"] = self._api_key_text()
-        return query
-
     async def _open(
-        self, url: str, query: Mapping[str, Any]
+        self, outgoing: Outgoing, url: str
     ) -> tuple[PlatformError | None, httpx.Response | None]:
         """Send the request and wait for the status line: the open reply, or a failure."""
         failure: PlatformError | None = None
         try:
-            async with _deadline(self.total_timeout):
-                request = self._http.build_request("GET", url, params=query)
-                return None, await self._http.send(request, stream=True)
+            async with _deadline(self.sender.total_timeout):
+                return None, await self.sender.open(outgoing)
         except (httpx.TimeoutException, TimeoutError):
             failure = RequestTimeout(
                 f"The platform did not answer in time ({self.host})", method="GET", url=url
@@ -112,7 +93,7 @@ class StreamingTransport(ApiTransport):
     async def _error_of(self, url: str, response: httpx.Response) -> PlatformError:
         """The error an open reply stands for (its body read up to the limit), closed."""
         try:
-            read = await self._read_capped("GET", url, response)
+            read = await self.sender.read_capped("GET", url, response)
         except Exception as exc:
             reason = redact_text(str(exc) or type(exc).__name__, self._api_key_text())
             read = TransportError(
@@ -147,15 +128,15 @@ class StreamingTransport(ApiTransport):
         `RequestTimeout` when no reply came or the body broke off. Leaving the loop
         early closes the connection.
         """
-        url = path if path.startswith(API_PREFIX) else API_PREFIX + path
-        query = self._stream_query(target, params)
+        url = self._url(path)
+        outgoing = self._builder.build("GET", url, target=target, params=params)
         attempts = 1 + self.get_retries
         loop = asyncio.get_running_loop()
         started = loop.time()
         failure: PlatformError | None = None
         response: httpx.Response | None = None
         for attempt in range(attempts):
-            failure, response = await self._open(url, query)
+            failure, response = await self._open(outgoing, url)
             if response is not None and response.status_code in PRESSURE_STATUSES:
                 hook = _pressure.get()
                 if hook is not None:

@@ -1,9 +1,11 @@
 """Outbound work: the tasks an agent's calls and texts become (``/tasks``,
 ``/agent/outboundCall``, ``/agent/outboundSms``) and what the console sends.
 
-The reference shows a task's ``id``, ``type``, ``state``, ``target`` and ``createdAt``
-and the four states pending, running, finished, errored; every other field is read
-leniently (sim/CONTRACT.md, choices 60 to 66) and any state string is kept as sent.
+The reference shows a task's ``id``, ``type``, ``state``, ``target`` and ``createdAt``;
+its stats name four states (pending, running, finished, errored), its update example
+``canceled``, and vida-skill lists a communication task's public states: pending,
+processing, running, finished, errored, canceled (`TASK_STATES`). Every other field is
+read leniently (sim/CONTRACT.md, choices 60 to 66) and any state string is kept as sent.
 """
 
 from __future__ import annotations
@@ -18,11 +20,15 @@ from pydantic import Field, ValidationInfo, field_validator, model_validator
 from vagent_tui.api.base import Items, Resource
 from vagent_tui.api.requests import Request
 
-TASK_STATES = ("pending", "running", "finished", "errored")
-"""The states the reference names (a platform may send others: kept as sent)."""
+TASK_STATES = ("pending", "processing", "running", "finished", "errored", "canceled")
+"""The public states of a call or text task (vida-skill); a platform may send others:
+kept as sent."""
 ENDED_STATES = frozenset({"finished", "errored", "failed", "completed", "canceled",
                           "cancelled", "done", "error"})  # fmt: skip
-"""States after which a task changes no more (the reference's two and their kin)."""
+"""States after which a task changes no more (the vendor's three and their kin)."""
+ACTIVE_STATES = frozenset({"processing", "running"})
+"""States of a task whose work is under way: deleting it stops that work first
+(vida-skill: "deletion stops active work before removing the Task record")."""
 SORTS = ("createdAt", "updatedAt", "scheduledFor")
 HELD_BY = {"businessHours": "business hours", "cooldown": "cooldown",
            "concurrency": "concurrency"}  # fmt: skip
@@ -94,6 +100,11 @@ class OutboundTask(Resource):
     @property
     def pending(self) -> bool:
         return self.state_text.lower() == "pending"
+
+    @property
+    def active(self) -> bool:
+        """Under way (running, processing): a delete stops its work first."""
+        return self.state_text.lower() in ACTIVE_STATES
 
     def when(self, name: str) -> datetime | None:
         """A time field (Unix seconds or milliseconds) as a UTC datetime."""

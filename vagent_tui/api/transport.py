@@ -1,9 +1,12 @@
-"""The HTTP machinery under `PlatformClient`: token placement, errors, retries, redaction.
+"""The request policy under `PlatformClient`: errors, retries, observers, reading replies.
 
-The credential travels in the ``token`` query parameter of every request (never a
-header, per the spec). A target account becomes ``targetAccountId`` in the query (or the
-parameter of its level, for a resource scoped at a level: `vagent_tui.api.targets`),
-except on the Computer Agent routes whose path already holds the account id.
+A request goes one way: `vagent_tui.api.outgoing` builds it once (URL, query with the
+token, body), `vagent_tui.api.sender` sends it as built on each attempt, and this module
+decides what its reply means and whether to ask again. The credential travels in the
+``token`` query parameter of every request (never a header, per the spec). A target
+account becomes ``targetAccountId`` in the query (or the parameter of its level, for a
+resource scoped at a level: `vagent_tui.api.targets`), except on the Computer Agent
+routes whose path already holds the account id.
 
 Every failure surfaces as a `PlatformError` subclass whose text and repr never hold the
 token: `ApiError` (an error envelope or a non-2xx status, with the server's
@@ -11,7 +14,7 @@ token: `ApiError` (an error envelope or a non-2xx status, with the server's
 (a reply that is not the JSON the API promises).
 
 GET requests are retried a bounded number of times (``get_retries``) with exponential
-backoff and jitter, honouring ``Retry-After``, on every transient fault (`retry_reason`):
+backoff and jitter, honouring ``Retry-After``, on every transient fault (`errors.transient`):
 no reply (refused, reset, dropped mid-body, timed out), 5xx and 429, and a reply that
 cannot be read: not JSON, cut short, or JSON the endpoint's model refuses (a GET's reply
 is read whole, parsed and validated inside the retry loop: `ApiTransport.get`). Each
@@ -26,15 +29,12 @@ from __future__ import annotations
 
 import asyncio
 import hmac
-import os
 import random
-from asyncio import timeout as _deadline
 from collections.abc import Callable, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Self, TypeVar
-from urllib.parse import quote_plus, urlsplit
+from typing import Any, Self, TypeVar
+from urllib.parse import urlsplit
 
 import httpx
 from pydantic import ValidationError
@@ -47,15 +47,13 @@ from vagent_tui.api.errors import (
     MalformedResponse,
     PlatformError,
     ReadOnlyRefused,
-    ReplyTooLarge,
-    RequestTimeout,
-    TransportError,
-    redact_text,
     redact_url,
     retry_status,
     strip_userinfo,
     transient,
 )
+from vagent_tui.api.outgoing import API_PREFIX as API_PREFIX  # the journal's import
+from vagent_tui.api.outgoing import RequestBuilder
 from vagent_tui.api.replies import (
     Json,
     ModelT,
@@ -66,37 +64,18 @@ from vagent_tui.api.replies import (
     parse_list,
     parse_model,
 )
+from vagent_tui.api.sender import Sender, default_max_reply_bytes
+from vagent_tui.api.sender import default_transport as default_transport  # tests/faults' import
+from vagent_tui.api.sender import env_megabytes as env_megabytes  # the journal's import
 from vagent_tui.api.targets import Target, target_param
 
 R = TypeVar("R")
 
-if TYPE_CHECKING:
-    from vagent_tui.api.direct import DirectSender
-
-API_PREFIX = "/api/v2"
 TARGET_PARAMS = frozenset(
     {"targetAccountId", "targetOrganizationId", "targetResellerId", "targetPartnerId"}
 )
 """The query parameters that select the account a request acts on (spec rules 7 and 9)."""
 DEFAULT_TIMEOUT = 15.0
-MIB = 1024 * 1024
-DEFAULT_MAX_REPLY_MB = 16
-
-
-def env_megabytes(name: str, default: float) -> int:
-    """Bytes from the environment variable ``name`` in MiB; ``default`` MiB when it is
-    unset or not a positive number."""
-    raw = os.environ.get(name, "")
-    try:
-        megabytes = float(raw) if raw else default
-    except ValueError:
-        megabytes = default
-    return int((megabytes if megabytes > 0 else default) * MIB)
-
-
-def default_max_reply_bytes() -> int:
-    """16 MiB, or ``VAGENT_MAX_REPLY_MB`` (a positive number) when it is set."""
-    return env_megabytes("VAGENT_MAX_REPLY_MB", DEFAULT_MAX_REPLY_MB)
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,40 +161,9 @@ def as_bool(value: bool) -> str:
     return "true" if value else "false"
 
 
-PROXY_VARIABLES = ("HTTPS_PROXY", "HTTP_PROXY", "ALL_PROXY", "https_proxy", "http_proxy",
-                   "all_proxy")  # fmt: skip
-
-
-def default_transport() -> httpx.AsyncBaseTransport | None:
-    """aiohttp's connection pool under httpx, or None for httpx's own.
-
-    Measured on 1,000 agent accounts at 50 ms (bench/rollout.py): httpcore's pool spends
-    several milliseconds of CPU per request at 30+ requests in flight (its bookkeeping
-    scans every pooled connection), which made a plan take 3-4x as long as with aiohttp's.
-    httpx's own stays in use where aiohttp would behave otherwise: a proxy set in the
-    environment (aiohttp ignores it), ``VAGENT_TRANSPORT=httpx``, or httpx-aiohttp missing.
-    """
-    if os.environ.get("VAGENT_TRANSPORT", "").lower() == "httpx":
-        return None
-    if any(os.environ.get(name) for name in PROXY_VARIABLES):
-        return None
-    try:
-        from httpx_aiohttp import AiohttpTransport
-    except ImportError:
-        return None
-    # aiohttp keeps every idle connection (no separate keep-alive cap): 200 at most, the
-    # fleet's highest limit of requests in flight (services/fleet.MAX_CAP).
-    return AiohttpTransport(limits=httpx.Limits(max_connections=200, keepalive_expiry=30.0))
-
-
-@lru_cache(maxsize=256)
-def _quoted_name(name: str) -> str:
-    """A query parameter's name as ``urlencode`` spells it (the names are few)."""
-    return quote_plus(name)
-
-
 class ApiTransport:
-    """One `httpx.AsyncClient` to the platform's ``/api/v2``; endpoints live in subclasses."""
+    """The platform's ``/api/v2`` for one key: the retry policy over one builder and one
+    sender (its `httpx.AsyncClient`); endpoints live in subclasses."""
 
     def __init__(
         self,
@@ -231,32 +179,27 @@ class ApiTransport:
         max_reply_bytes: int | None = None,
     ) -> None:
         self.base_url = normalise_base_url(base_url)
-        self.max_reply_bytes = max_reply_bytes or default_max_reply_bytes()
-        """A reply body past this is refused before it is read whole (`ReplyTooLarge`)."""
-        self.timeout = timeout
-        self.total_timeout = total_timeout if total_timeout is not None else 2 * timeout
         self._token = token
-        self._quoted_token = (token, quote_plus(token))
+        self._builder = RequestBuilder(self.base_url, token)
+        """The one place a request's URL, query and body are made (`api.outgoing`)."""
+        self.sender = Sender(
+            self.base_url,
+            token,
+            self.host,
+            transport=transport,
+            timeout=timeout,
+            total_timeout=total_timeout if total_timeout is not None else 2 * timeout,
+            max_reply_bytes=max_reply_bytes or default_max_reply_bytes(),
+        )
+        """The one sender (`api.sender`): the request as built, on the wire."""
         self.get_retries = get_retries
         self.backoff = backoff
         self.max_retry_after = max_retry_after
         self.observers: list[Observer] = []
         self.read_only = False
         """Set by a read-only profile: every request but GET is refused before sending."""
-        chosen = transport if transport is not None else default_transport()
-        timeouts = httpx.Timeout(timeout, connect=min(timeout, 5.0))
-        self._http = httpx.AsyncClient(
-            base_url=self.base_url, transport=chosen, timeout=timeouts, follow_redirects=False
-        )
         self._shared_lists: dict[tuple[type[Any], str, bytes], SharedList] = {}
         """Lists read with ``shared=True``, by model, key and the reply's exact bytes."""
-        self._direct: DirectSender | None = None
-        """Plain requests straight on aiohttp's pool (`vagent_tui.api.direct`): only on
-        the transport this client chose itself, never on one it was given."""
-        if transport is None and chosen is not None:
-            from vagent_tui.api.direct import direct_sender
-
-            self._direct = direct_sender(chosen, timeouts)
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -279,8 +222,17 @@ class ApiTransport:
         """Host and port of the platform, never a ``user:password@`` it may carry."""
         return strip_userinfo(urlsplit(self.base_url).netloc) or redact_url(self.base_url)
 
+    @property
+    def platform_id(self) -> str:
+        """Which platform this is, for what the console keeps per platform on disk (the
+        onboarding and rollout logs): host, port and path of the base URL (a gateway's
+        path tells two platforms behind one host apart), never its ``user:password@``,
+        query or the key. The same in every session, so a log resumes after a dropped one;
+        for a base URL without a path it is `host`."""
+        return self.host + urlsplit(self.base_url).path
+
     async def aclose(self) -> None:
-        await self._http.aclose()
+        await self.sender.aclose()
 
     async def __aenter__(self) -> Self:
         return self
@@ -362,20 +314,8 @@ class ApiTransport:
 
         return await self._attempts("GET", url, target, params, take)
 
-    @staticmethod
-    def _url(path: str, as_given: bool = False) -> str:
-        return path if as_given or path.startswith(API_PREFIX) else API_PREFIX + path
-
-    def _query(self, target: Target | None, params: Mapping[str, Any] | None) -> dict[str, Any]:
-        query: dict[str, Any] = {"token": self._token}
-        if target is not None:
-            name, account_id = target_param(target)
-            query[name] = account_id
-        for key, value in (params or {}).items():
-            if value is None:
-                continue
-            query[key] = as_bool(value) if isinstance(value, bool) else value
-        return query
+    def _url(self, path: str, as_given: bool = False) -> str:
+        return self._builder.url_of(path, as_given)
 
     async def _attempts(
         self,
@@ -402,7 +342,9 @@ class ApiTransport:
         ``reads``. Others are sent once, and so is a GET that ``writes``. The observers
         hear the outcome once, when it is final.
         """
-        query = self._query(target, params)
+        outgoing = self._builder.build(
+            method, url, target=target, params=params, json=json, data=data, files=files
+        )
         retried = (method == "GET" and not writes) or reads
         attempts = 1 + (self.get_retries if retried else 0)
         loop = asyncio.get_running_loop()
@@ -412,7 +354,7 @@ class ApiTransport:
         status: int | None = None
         for attempt in range(attempts):
             last = attempt + 1 >= attempts
-            failure, response = await self._send(method, url, query, json, data, files)
+            failure, response = await self.sender.send(outgoing, url)
             status = None if response is None else response.status_code
             if response is not None:
                 self._hear_pressure(response)
@@ -456,165 +398,6 @@ class ApiTransport:
             raise result
         message = result.get("message")
         return result, message if isinstance(message, str) else None
-
-    async def _send(
-        self,
-        method: str,
-        url: str,
-        query: Mapping[str, Any],
-        json: Any,
-        data: Mapping[str, str] | None,
-        files: Mapping[str, Any] | None,
-    ) -> tuple[PlatformError | None, Reply | None]:
-        # Errors are built outside the except blocks so that no httpx exception (whose
-        # text embeds the URL, token included) rides along as __context__.
-        failure: PlatformError | None = None
-        # httpx times out each phase (connect, write, read); the overall deadline also
-        # covers transports without timeouts (the in-process simulator). Uploads are
-        # left to the per-phase timeouts: a big file may take long and still progress.
-        deadline = None if files else self.total_timeout
-        read: Reply | PlatformError
-        try:
-            full = self._full_url(url, query)
-            async with _deadline(deadline):
-                if full is not None and self._direct is not None and not (data or files):
-                    read = await self._send_direct(method, url, full, json)
-                else:
-                    read = await self._send_httpx(method, url, full, query, json, data, files)
-            if isinstance(read, PlatformError):
-                return read, None
-            response = read
-        except (httpx.TimeoutException, TimeoutError):
-            failure = RequestTimeout(
-                f"The platform did not answer in time ({self.host})", method=method, url=url
-            )
-        except httpx.TransportError as exc:
-            reason = redact_text(str(exc) or type(exc).__name__, self._token)
-            failure = TransportError(
-                f"Could not reach the platform at {self.host}: {reason}", method=method, url=url
-            )
-        except Exception as exc:
-            # A transport raising its own errors (the in-process ASGI transport re-raises
-            # what the app raised): no reply.
-            reason = redact_text(str(exc) or type(exc).__name__, self._token)
-            failure = TransportError(
-                f"Could not reach the platform at {self.host}: {reason}", method=method, url=url
-            )
-        if failure is not None:
-            return failure, None
-        return None, response
-
-    async def _send_httpx(
-        self,
-        method: str,
-        url: str,
-        full: str | None,
-        query: Mapping[str, Any],
-        json: Any,
-        data: Mapping[str, str] | None,
-        files: Mapping[str, Any] | None,
-    ) -> Reply | PlatformError:
-        if full is not None:
-            request = self._http.build_request(method, full, json=json, data=data, files=files)
-        else:
-            request = self._http.build_request(
-                method, url, params=query, json=json, data=data, files=files
-            )
-        streamed = await self._http.send(request, stream=True)
-        try:
-            return await self._read_capped(method, url, streamed)
-        finally:
-            await streamed.aclose()
-
-    async def _send_direct(
-        self, method: str, url: str, full: str, json: Any
-    ) -> Reply | PlatformError:
-        """A plain request on aiohttp's pool (`vagent_tui.api.direct`)."""
-        from vagent_tui.api.direct import TooLarge
-
-        assert self._direct is not None
-        try:
-            return await self._direct.send(method, full, json, self.max_reply_bytes)
-        except TooLarge as exc:
-            return self._too_large(method, url, exc.status)
-
-    def _too_large(self, method: str, url: str, status: int) -> ReplyTooLarge:
-        return ReplyTooLarge(
-            f"The platform sent a reply of more than {self.max_reply_bytes / MIB:g} MiB "
-            f"({method} {url}): refused, nothing of it was read",
-            status=status,
-            method=method,
-            url=url,
-        )
-
-    async def _read_capped(
-        self, method: str, url: str, response: httpx.Response
-    ) -> httpx.Response | PlatformError:
-        """The reply with its body read, or `ReplyTooLarge` once it passes the limit.
-
-        The body is counted as it arrives (after any decompression), so a huge or
-        endless reply costs at most the limit in memory, whatever its headers say.
-        """
-        limit = self.max_reply_bytes
-        declared = response.headers.get("content-length", "")
-        too_large = self._too_large(method, url, response.status_code)
-        if declared.isdecimal():
-            if int(declared) > limit:
-                return too_large
-            if "content-encoding" not in response.headers:
-                # The usual reply: its length is known and bounds what is read.
-                await response.aread()
-                return response
-        chunks: list[bytes] = []
-        size = 0
-        async for chunk in response.aiter_bytes():
-            size += len(chunk)
-            if size > limit:
-                return too_large
-            chunks.append(chunk)
-        # The body as read: decoded already, so the new reply carries no encoding.
-        headers = [
-            (key, value)
-            for key, value in response.headers.multi_items()
-            if key.lower() not in ("content-encoding", "content-length", "transfer-encoding")
-        ]
-        return httpx.Response(
-            response.status_code,
-            headers=headers,
-            content=b"".join(chunks),
-            request=response.request,
-            extensions=response.extensions,
-        )
-
-    def _quoted(self, token: str) -> str:
-        """``token`` quoted as ``urlencode`` quotes it, once per token."""
-        held, quoted = self._quoted_token
-        if held is not token:
-            self._quoted_token = (token, quoted := quote_plus(token))
-        return quoted
-
-    def _full_url(self, url: str, query: Mapping[str, Any]) -> str | None:
-        """The request's URL with its query, built in one go; None: let httpx merge them.
-
-        The same URL httpx builds from ``base_url``, ``url`` and ``params=`` (the same
-        ``urlencode``), at about a third of the cost (bench/client.py). Only for the plain
-        case: a path without a query of its own, values that are ``str`` or ``int``.
-        """
-        if "?" in url or "#" in url or not url.startswith("/"):
-            return None
-        parts: list[str] = []
-        for key, value in query.items():
-            kind = type(value)
-            if kind is int:  # digits and "-": nothing to quote
-                text = str(value)
-            elif kind is str:
-                # The token is in every query: quoted once (urlencode took a third of a
-                # request's own CPU, quoting it again and again).
-                text = self._quoted(value) if value is self._token else quote_plus(value)
-            else:
-                return None
-            parts.append(f"{_quoted_name(key)}={text}")
-        return f"{self.base_url}{url}?{'&'.join(parts)}"
 
     def backoff_delay(self, attempt: int, response: Reply | None = None) -> float:
         """Seconds to wait before asking again after attempt ``attempt`` (0-based) failed.

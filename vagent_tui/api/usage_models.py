@@ -8,19 +8,45 @@ out of it is `vagent_tui.services.usage`'s job, which guesses no shape.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import date
-from typing import Any, Literal
+from typing import Any, Literal, Self
 
-from pydantic import ValidationInfo, field_validator
+from pydantic import (
+    ModelWrapValidatorHandler,
+    PrivateAttr,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from vagent_tui.api.base import Resource
+from vagent_tui.api.bounded import LeftOut, bounded
 from vagent_tui.api.requests import Request
 
 
 class OpenReply(Resource):
-    """A reply whose shape is not published: ``success`` and everything else as sent."""
+    """A reply whose shape is not published: ``success`` and everything else as sent,
+    bounded (`vagent_tui.api.bounded`: the first entries of each object and list, the
+    start of each long string); `left_out` says what was not kept."""
 
     success: Any = None
+    _left_out: LeftOut = PrivateAttr(default_factory=LeftOut)
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _bounded(cls, value: Any, handler: ModelWrapValidatorHandler[Self]) -> Self:
+        left = LeftOut()
+        if isinstance(value, Mapping):
+            value, left = bounded(value)
+        reply = handler(value)
+        reply._left_out = left
+        return reply
+
+    @property
+    def left_out(self) -> LeftOut:
+        """What the reply held beyond the bounds: entries left out, strings cut."""
+        return self._left_out
 
     def body(self) -> dict[str, Any]:
         """Every field as the platform spelt it, ``success`` and ``message`` left out."""

@@ -6,11 +6,13 @@ from __future__ import annotations
 import asyncio
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any
 
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import (
     AgentConfig,
+    AgentReview,
     ComputerAccount,
     FunctionDescriptor,
     FunctionEntry,
@@ -47,6 +49,58 @@ async def load_agent(client: PlatformClient, target: int | None) -> AgentSlots:
     if live is not None and live.id:
         versions = await client.list_versions(live.id, target=target)
     return AgentSlots(live=live, staging=staging, versions=versions)
+
+
+async def saved_versions(
+    client: PlatformClient, account: int, config_id: str | None
+) -> tuple[str | None, list[SavedVersion]]:
+    """The versions saved of ``config_id`` (None: the live configuration's), with their
+    data: the id they are of (None: no live configuration) and the versions."""
+    if config_id is None:
+        live = await client.get_live(target=account)
+        config_id = live.id if live is not None else None
+    if config_id is None:
+        return None, []
+    return config_id, await client.list_versions(config_id, include_data=True, target=account)
+
+
+FunctionsRead = tuple[
+    list[FunctionDescriptor], AgentConfig | BaseException | None, AgentConfig | None
+]
+
+
+async def functions_with_slots(
+    client: PlatformClient, acting: int, target: int | None, *, agent: bool
+) -> FunctionsRead:
+    """The functions list of ``acting``, and (when ``target`` is an ``agent`` account) its
+    live and staging configurations, asked at once.
+
+    The agent's configuration only adds findings: a failure to read it is returned in
+    the live's place (the functions are shown all the same); staging only marks what a
+    publish would change, None when it could not be read.
+    """
+    functions, live, staging = await asyncio.gather(
+        client.list_functions(target=acting),
+        client.get_live(target=target) if agent else asyncio.sleep(0),
+        client.get_staging(target=target) if agent else asyncio.sleep(0),
+        return_exceptions=True,
+    )
+    if isinstance(functions, BaseException):
+        raise functions
+    return functions, live, staging if isinstance(staging, AgentConfig) else None
+
+
+async def review_now(
+    client: PlatformClient, target: int | None
+) -> tuple[str, dict[str, Any], AgentReview | None]:
+    """The platform's review of the agent's staging (live when staging is empty): which
+    slot, its configuration as sent, and the review (None: no configuration to review)."""
+    staging = await client.get_staging(target=target)
+    config = staging if staging is not None else await client.get_live(target=target)
+    source = "staging" if staging is not None else "live (staging is empty)"
+    if config is None or not config.id:
+        return source, {}, None
+    return source, config.wire(), await client.review_agent(config.id, target=target)
 
 
 @dataclass(frozen=True)

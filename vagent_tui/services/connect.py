@@ -43,6 +43,17 @@ class SimClient(PlatformClient):
         super().__init__(DEMO_BASE_URL, token, transport=httpx.ASGITransport(app=app), **options)
         self.sim_app = app
 
+    @property
+    def platform_id(self) -> str:
+        """The embedded simulator's own identity: every simulator is made from the seed, a
+        new platform, though each has the same address (``demo.sim``). Clients of one
+        simulator (another profile of the same ``--demo`` run, a console started again on
+        it in a test) share it; a second ``--demo`` run's is another, so an earlier run's
+        onboarding or rollout log never speaks for it."""
+        state = getattr(getattr(self.sim_app, "state", None), "sim", None)
+        instance = getattr(state, "instance", None)
+        return f"{self.host} run {instance}" if isinstance(instance, str) else self.host
+
 
 def demo_client(token: str = DEMO_TOKEN, *, sim_app: Any = None, **sim_options: Any) -> SimClient:
     """A client of an in-process simulator: no socket, no account needed.

@@ -1,5 +1,6 @@
 """Asking a read again when it failed for a reason that passes: the pages of a listing,
-the reads of one account among many.
+the reads of one account among many; and asking one read again and again until its
+caller has seen enough (`poll`: a task followed until it ends).
 
 The client already sends a GET again a few times on a transient fault
 (`vagent_tui.api.transport`); what still fails after that budget is, on a flaky link,
@@ -14,7 +15,7 @@ or a refused token fail at once.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TypeVar
 
 from vagent_tui.api.errors import PlatformError, transient
@@ -63,3 +64,18 @@ async def read_again(
                 on_retry(exc)
         await asyncio.sleep(client.backoff_delay(retries + round_))
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+async def poll(
+    read: Callable[[], Awaitable[T]], *, every: float, times: int
+) -> AsyncIterator[T | PlatformError]:
+    """``read()`` every ``every`` seconds, at most ``times`` times (a follow): each reply,
+    or the `PlatformError` of a read that failed (the next is asked all the same). The
+    caller stops it by leaving its loop."""
+    for _ in range(times):
+        await asyncio.sleep(every)
+        try:
+            got: T | PlatformError = await read()
+        except PlatformError as exc:
+            got = exc
+        yield got

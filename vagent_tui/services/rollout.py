@@ -1,10 +1,9 @@
 """Planning one change for many agent accounts: what it would do to each, nothing written.
 
 `plan_rollout` reads each account's staging, live and (when the change needs them)
-voices and functions, with at most ``concurrency`` accounts in flight (a pool of workers
-taking account ids from one shared iterator, as `vagent_tui.services.fleet` does), and
-plans the `Change` against each (`vagent_tui.services.changes.plan_change`). Every
-account gets one outcome:
+voices and functions, with at most ``concurrency`` accounts in flight (the bulk engine's
+pool, `vagent_tui.services.bulk.in_pool`), and plans the `Change` against each
+(`vagent_tui.services.changes.plan_change`). Every account gets one outcome:
 
 * ``change``: the staging write it needs (``body``) and its diff;
 * ``already``: its staging already is as asked;
@@ -28,14 +27,15 @@ import csv
 import io
 import json
 from collections import Counter
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic_core import from_json, to_json
 
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.services.accounts import NamedAccount
+from vagent_tui.services.bulk import DEFAULT_CONCURRENCY, in_pool
 from vagent_tui.services.changes import ENTRY_FIELDS, Change, FunctionSwitch
 from vagent_tui.services.diff import FieldDiff, diff_configs, show
 from vagent_tui.services.fleet import csv_cell, describe
@@ -44,11 +44,11 @@ from vagent_tui.services.settings import check_value
 from vagent_tui.services.staging import context_for, plan_for
 from vagent_tui.words import counted
 
-T = TypeVar("T")
+if TYPE_CHECKING:
+    from vagent_tui.api.models import FunctionDescriptor, Voice
+
 Outcome = Literal["change", "already", "refused", "unreadable"]
 OUTCOMES: tuple[Outcome, ...] = ("change", "already", "refused", "unreadable")
-DEFAULT_CONCURRENCY = 32
-"""Accounts in flight at once (1,000 accounts at 50 ms plan in about 1.6 s)."""
 PLAN_VERSION = 1
 """The JSON plan's format; `RolloutPlan.from_json` refuses another."""
 
@@ -101,6 +101,17 @@ def change_lines(diffs: Iterable[FieldDiff]) -> tuple[str, ...]:
         else:
             out.append(f"{diff.path}: removed")
     return tuple(out)
+
+
+async def catalog_of(
+    client: PlatformClient, account_id: int
+) -> tuple[list[Voice], list[FunctionDescriptor]]:
+    """The voices and functions one account may name, asked at once (the form checks a
+    change's names against them before planning)."""
+    voices, functions = await asyncio.gather(
+        client.list_voices(target=account_id), client.list_functions(account_id)
+    )
+    return voices, functions
 
 
 def change_problem(change: Change) -> str | None:
@@ -393,29 +404,3 @@ async def plan_rollout(
     planned = [p for a in accounts if (p := results[a.id or 0]) is not None]
     return RolloutPlan(change, planned, origin=origin, chosen=chosen,
                        left_out=len(accounts) - len(planned))  # fmt: skip
-
-
-async def in_pool(
-    items: Sequence[T],
-    concurrency: int,
-    each: Callable[[T], Awaitable[None]],
-    *,
-    stop: Callable[[], bool] | None = None,
-) -> None:
-    """``each(item)`` for every item, at most ``concurrency`` at a time: a pool of that
-    many workers takes items from one shared iterator (no parked task per item).
-
-    Once ``stop()`` is true no item is taken any more; those under way finish.
-    """
-    pending = iter(items)
-
-    async def worker() -> None:
-        for item in pending:  # shared: each item is taken by exactly one worker
-            if stop is not None and stop():
-                return
-            await each(item)
-
-    if items:
-        async with asyncio.TaskGroup() as group:
-            for _ in range(max(1, min(concurrency, len(items)))):
-                group.create_task(worker())

@@ -3,156 +3,36 @@
 `apply_rollout` writes the staging of the ``change`` accounts, reading each again first:
 one that moved since the plan is skipped as ``changed-meanwhile``, one an earlier run
 wrote before it was cut off is recorded as written. `publish_rollout` publishes a wave of
-the written ones, only where staging still holds what the rollout wrote. Both record each
-account's result in a `RolloutLog` on disk (locked per plan, a done result stays done),
-so a rerun of the same plan skips what is done; neither resends a write whose reply was
-lost: it is read back.
+the written ones, only where staging still holds what the rollout wrote. Both are steps
+of the bulk engine (`vagent_tui.services.bulk`): each account's result is recorded in its
+`RolloutLog` on disk (locked per plan, a done result stays done), so a rerun of the same
+plan skips what is done; neither resends a write whose reply was lost: it is read back.
+Also here: the plans kept on disk to resume (`save_plan`, `saved_rollouts`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import fcntl
-import hashlib
 import json
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from vagent_tui.api.client import PlatformClient
-from vagent_tui.api.errors import PlatformError, outcome_unknown
 from vagent_tui.config import state_dir
+from vagent_tui.services.bulk import (
+    DEFAULT_CONCURRENCY,
+    AccountResult,
+    Attempt,
+    RolloutLog,
+    apply_each,
+    plan_id,
+)
 from vagent_tui.services.diff import diff_configs, holds
-from vagent_tui.services.fleet import describe
 from vagent_tui.services.reread import read_again
-from vagent_tui.services.rollout import DEFAULT_CONCURRENCY, AccountPlan, RolloutPlan, in_pool
-
-Step = Literal["write", "publish"]
-Result = Literal["written", "published", "changed-meanwhile", "failed", "unknown", "nothing"]
-DONE: frozenset[str] = frozenset({"written", "published"})
-
-
-@dataclass(frozen=True)
-class AccountResult:
-    """How one account's write or publish ended (``message``: the platform's, or why)."""
-
-    account_id: int
-    step: Step
-    result: Result
-    message: str = ""
-
-
-def plan_id(plan: RolloutPlan) -> str:
-    """A stable name of a plan: the same plan, saved and loaded again, has the same id
-    (its data with sorted keys, whatever the layout of the file it was read from)."""
-    canonical = json.dumps(plan.to_data(), sort_keys=True, separators=(",", ":"))
-    digest = hashlib.sha256(canonical.encode("utf-8")).hexdigest()
-    return digest[:16]
-
-
-class RolloutBusy(RuntimeError):
-    """Another run (another console, or another task) holds this plan's log."""
-
-
-class RolloutLog:
-    """What has been done for one plan, on disk next to the journal (one JSON line each).
-
-    A rerun of the same plan (after a cancel, a crash, a dropped SSH session) reads it
-    and skips what is done; a done result is never replaced by a later one. A line cut
-    by a crash is skipped (that account is looked at again: its staging tells). The file
-    is mode 0600 and holds no token. `hold` takes an exclusive lock, so that two runs of
-    one plan never write the same accounts twice.
-    """
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.results: dict[tuple[int, str], AccountResult] = {}
-        self._lock_fd: int | None = None
-        self._folder_made = False
-        self._load()
-
-    def _load(self) -> None:
-        if not self.path.exists():
-            return
-        for raw in self.path.read_bytes().split(b"\n"):
-            try:
-                result = AccountResult(**json.loads(raw.decode("utf-8")))
-            except (TypeError, ValueError):
-                continue  # empty, or cut by a crash
-            self._keep(result)
-
-    @classmethod
-    def for_plan(cls, plan: RolloutPlan, directory: Path | None = None) -> RolloutLog:
-        folder = directory or (state_dir() / "rollouts")
-        return cls(folder / f"{plan_id(plan)}.jsonl")
-
-    def _keep(self, result: AccountResult) -> None:
-        key = (result.account_id, result.step)
-        old = self.results.get(key)
-        if old is None or old.result not in DONE:  # done stays done
-            self.results[key] = result
-
-    def hold(self) -> None:
-        """Take this plan's lock for the life of the process (or until `release`).
-
-        Raises:
-            RolloutBusy: another run of this plan holds it.
-        """
-        if self._lock_fd is not None:
-            return
-        self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd = os.open(self.path.with_suffix(".lock"), os.O_WRONLY | os.O_CREAT, 0o600)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError as exc:
-            os.close(fd)
-            raise RolloutBusy("another run of this plan is under way") from exc
-        self._lock_fd = fd
-        self._load()  # what another console did while it held the lock
-
-    @property
-    def held(self) -> bool:
-        """Whether this object holds the plan's lock (between `hold` and `release`)."""
-        return self._lock_fd is not None
-
-    def release(self) -> None:
-        if self._lock_fd is not None:
-            os.close(self._lock_fd)  # closing drops the lock
-            self._lock_fd = None
-
-    def done(self, account_id: int, step: Step) -> bool:
-        result = self.results.get((account_id, step))
-        return result is not None and result.result in DONE
-
-    def record(self, result: AccountResult) -> None:
-        """Keep ``result`` and append it; a failed append is raised (disk full...)."""
-        self._keep(result)
-        if not self._folder_made:  # once: a record per account is on the hot path
-            self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-            self._folder_made = True
-        fields = {"account_id": result.account_id, "step": result.step,
-                  "result": result.result, "message": result.message}  # fmt: skip
-        line = (json.dumps(fields, ensure_ascii=False) + "\n").encode("utf-8")
-        fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)
-        try:
-            size = os.fstat(fd).st_size
-            if size and os.pread(fd, 1, size - 1) != b"\n":
-                line = b"\n" + line  # a line cut by a crash stays apart from this one
-            view = memoryview(line)
-            while view:
-                view = view[os.write(fd, view) :]
-        finally:
-            os.close(fd)
-
-    def count(self, step: Step, result: Result) -> int:
-        return sum(1 for (_, s), r in self.results.items() if s == step and r.result == result)
-
-    def written(self) -> list[int]:
-        """Accounts whose staging write is done (what a publish goes over)."""
-        return [a for (a, step), r in self.results.items() if step == "write" and r.result in DONE]
+from vagent_tui.services.rollout import AccountPlan, RolloutPlan
 
 
 async def _base_now(client: PlatformClient, account_id: int) -> dict[str, Any] | None:
@@ -166,20 +46,6 @@ async def _base_now(client: PlatformClient, account_id: int) -> dict[str, Any] |
     return None if base is None else client.slot_as_sent(base)
 
 
-def _settle(
-    log: RolloutLog,
-    result: AccountResult,
-    sink: list[AccountResult],
-    on_result: Callable[[AccountResult], object] | None,
-) -> None:
-    """Record a result; a callback's failure never stops the other accounts."""
-    log.record(result)  # a failed record stops the run: what follows would go unrecorded
-    sink.append(result)
-    if on_result is not None:
-        with contextlib.suppress(Exception):  # a progress display's failure is its own
-            on_result(result)
-
-
 async def apply_rollout(
     client: PlatformClient,
     plan: RolloutPlan,
@@ -189,7 +55,8 @@ async def apply_rollout(
     on_result: Callable[[AccountResult], object] | None = None,
     stop: Callable[[], bool] | None = None,
 ) -> list[AccountResult]:
-    """Write the staging of every ``change`` account not done yet (by ``log``).
+    """Write the staging of every ``change`` account not done yet (by ``log``), through
+    the bulk engine (`vagent_tui.services.bulk.apply_each`).
 
     Each account's staging is read again first. Already holding the change (an earlier
     run wrote it and was cut off before recording it): ``written``. Moved otherwise
@@ -203,24 +70,13 @@ async def apply_rollout(
     Raises:
         RolloutBusy: another run of this plan is under way.
     """
-    log.hold()
-    results: list[AccountResult] = []
-    seen: set[int] = set()
-    todo: list[AccountPlan] = []
-    for p in plan.accounts:
-        if (
-            p.outcome == "change"
-            and p.account_id not in seen
-            and not log.done(p.account_id, "write")
-        ):
-            seen.add(p.account_id)
-            todo.append(p)
+    changing = [p for p in plan.accounts if p.outcome == "change"]
+    return await apply_each(changing, log, "write", _account_id, lambda p, _: _write_one(client, p),
+                            concurrency=concurrency, on_result=on_result, stop=stop)  # fmt: skip
 
-    async def each(p: AccountPlan) -> None:
-        _settle(log, await _write_one(client, p), results, on_result)
 
-    await in_pool(todo, concurrency, each, stop=stop)
-    return results
+def _account_id(p: AccountPlan) -> int:
+    return p.account_id
 
 
 def _holds(config: Mapping[str, Any] | None, p: AccountPlan, base: Mapping[str, Any]) -> bool:
@@ -228,33 +84,24 @@ def _holds(config: Mapping[str, Any] | None, p: AccountPlan, base: Mapping[str, 
     return not diff_configs({**base, **p.body}, config or {})
 
 
-async def _write_one(client: PlatformClient, p: AccountPlan) -> AccountResult:
-    try:
-        now = await read_again(client, lambda: _base_now(client, p.account_id))
-    except PlatformError as exc:
-        return AccountResult(p.account_id, "write", "failed", describe(exc))
+async def _write_one(client: PlatformClient, p: AccountPlan) -> AccountResult | Attempt:
+    now = await read_again(client, lambda: _base_now(client, p.account_id))
     base = p.base or {}
     if _holds(now, p, base):
         return AccountResult(p.account_id, "write", "written", "found written (an earlier run)")
     if diff_configs(base, now or {}):
         return AccountResult(p.account_id, "write", "changed-meanwhile",
                              "staging changed since the plan: plan it again")  # fmt: skip
-    try:
+
+    async def send() -> str:
         await client.write_staging(p.body, target=p.account_id)
-    except PlatformError as exc:
-        if not outcome_unknown(exc):
-            return AccountResult(p.account_id, "write", "failed", describe(exc))
-        try:
-            staging = await read_again(
-                client, lambda: client.get_slot("staging", target=p.account_id)
-            )
-            after = staging or {}
-        except PlatformError:
-            return AccountResult(p.account_id, "write", "unknown", describe(exc))
-        there = holds(after, p.body)
-        why = f"{describe(exc)}; read back: the change is {'there' if there else 'not there'}"
-        return AccountResult(p.account_id, "write", "written" if there else "unknown", why)
-    return AccountResult(p.account_id, "write", "written")
+        return ""
+
+    async def read_back() -> bool:
+        staging = await read_again(client, lambda: client.get_slot("staging", target=p.account_id))
+        return holds(staging or {}, p.body)
+
+    return Attempt(send, read_back, noun="the change")
 
 
 def other_edits(
@@ -275,7 +122,8 @@ async def publish_rollout(
     on_result: Callable[[AccountResult], object] | None = None,
     stop: Callable[[], bool] | None = None,
 ) -> list[AccountResult]:
-    """Publish the staging of ``account_ids`` (one wave) not published yet.
+    """Publish the staging of ``account_ids`` (one wave) not published yet, through the
+    bulk engine (`vagent_tui.services.bulk.apply_each`).
 
     Only staging that still holds what the rollout wrote is published: staging that
     someone changed since is ``changed-meanwhile`` (it would put their unreviewed edit
@@ -285,19 +133,14 @@ async def publish_rollout(
     Raises:
         RolloutBusy: another run of this plan is under way.
     """
-    log.hold()
     by_id = {p.account_id: p for p in plan.accounts}
-    results: list[AccountResult] = []
-    todo = [a for a in dict.fromkeys(account_ids) if a in by_id and not log.done(a, "publish")]
-
-    async def each(account_id: int) -> None:
-        _settle(log, await _publish_one(client, by_id[account_id]), results, on_result)
-
-    await in_pool(todo, concurrency, each, stop=stop)
-    return results
+    wave = [by_id[a] for a in account_ids if a in by_id]
+    return await apply_each(wave, log, "publish", _account_id,
+                            lambda p, _: _publish_one(client, p),
+                            concurrency=concurrency, on_result=on_result, stop=stop)  # fmt: skip
 
 
-async def _publish_one(client: PlatformClient, p: AccountPlan) -> AccountResult:
+async def _publish_one(client: PlatformClient, p: AccountPlan) -> AccountResult | Attempt:
     account_id = p.account_id
 
     async def slots() -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
@@ -307,10 +150,7 @@ async def _publish_one(client: PlatformClient, p: AccountPlan) -> AccountResult:
         )
         return staging, live
 
-    try:
-        staging, live = await read_again(client, slots)
-    except PlatformError as exc:
-        return AccountResult(account_id, "publish", "failed", describe(exc))
+    staging, live = await read_again(client, slots)
     base = p.base or {}
     if staging is None:
         if _holds(live, p, base):  # an earlier run published it and was cut off before recording
@@ -325,22 +165,17 @@ async def _publish_one(client: PlatformClient, p: AccountPlan) -> AccountResult:
                f"({', '.join(others[:4])}{'…' if len(others) > 4 else ''}): not published; "
                "review it on the Agent screen")  # fmt: skip
         return AccountResult(account_id, "publish", "changed-meanwhile", why)
-    try:
+    published = staging
+
+    async def send() -> str:
         reply = await client.publish_staging(target=account_id)
-    except PlatformError as exc:
-        if not outcome_unknown(exc):
-            return AccountResult(account_id, "publish", "failed", describe(exc))
-        try:
-            now_live = await read_again(
-                client, lambda: client.get_slot("default", target=account_id)
-            )
-        except PlatformError:
-            return AccountResult(account_id, "publish", "unknown", describe(exc))
-        done = not diff_configs(staging, now_live or {})
-        result: Result = "published" if done else "unknown"
-        return AccountResult(account_id, "publish", result, f"{describe(exc)}; read back")
-    saved = f"version {reply.version_id} saved" if reply.version_id else ""
-    return AccountResult(account_id, "publish", "published", saved)
+        return f"version {reply.version_id} saved" if reply.version_id else ""
+
+    async def read_back() -> bool:
+        now_live = await read_again(client, lambda: client.get_slot("default", target=account_id))
+        return not diff_configs(published, now_live or {})
+
+    return Attempt(send, read_back)
 
 
 def results_csv(plan: RolloutPlan, log: RolloutLog) -> str:

@@ -134,6 +134,19 @@ class Connection:
             return self.acting_type == "account"
         return self.scope is not None and self.scope.level is ScopeLevel.AGENT
 
+    @property
+    def reseller_or_partner_key(self) -> bool:
+        """Whether the key may use what the vendor's reference says is "Reseller/Partner
+        only" (``getAccountByExternalId``): a partner or reseller key (scope rules 1
+        and 2) not restricted to accounts, or a super admin's (vida-skill: a super admin
+        "is not limited by the returned accountType"). Unknown before connecting."""
+        if self.scope is None:
+            return False
+        if self.owner is not None and self.owner.super_admin is True:
+            return True
+        levels = (ScopeLevel.PARTNER, ScopeLevel.RESELLER)
+        return self.scope.level in levels and not self.scope.restricted
+
     def context_line(self) -> str:
         """``acting as X via key of Y`` for the header."""
         owner = self.owner.display_name if self.owner else "?"

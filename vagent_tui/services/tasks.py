@@ -13,14 +13,14 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from vagent_tui.api.errors import PlatformError
-from vagent_tui.api.models import OpenReply, TaskPage, TaskQuery, TaskStats
+from vagent_tui.api.models import TASK_STATES, OpenReply, TaskPage, TaskQuery, TaskStats
 
 if TYPE_CHECKING:
     from vagent_tui.api.client import PlatformClient
 
 PAGE_SIZE = 50
-STATE_CHOICES: tuple[str | None, ...] = (None, "pending", "running", "finished", "errored")
-"""What ``s`` cycles through: every task, then each state the reference names."""
+STATE_CHOICES: tuple[str | None, ...] = (None, *TASK_STATES)
+"""What ``s`` cycles through: every task, then each public state of a task."""
 WINDOWS: tuple[tuple[int | None, str], ...] = (
     (None, "any time"),
     (3600, "the last hour"),

@@ -28,10 +28,11 @@ import csv
 import io
 import re
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from vagent_tui.api.bounded import LeftOut
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.usage_models import OpenReply, UsageQuery
 
@@ -93,6 +94,11 @@ class UsageReport:
     """Text values sent beside the numbers (``period.start``...), path and text."""
     unread: tuple[str, ...] = ()
     """Paths of what could not be read as numbers, a series or a note."""
+    left_out: LeftOut = field(default_factory=LeftOut)
+    """What the reply held past the bounds it was read within (`OpenReply.left_out`),
+    and the rows `first` dropped (as keys)."""
+    total: Decimal | None = None
+    """The cost total of the rows before `first` cut them (None: made from the rows)."""
 
     @property
     def usage(self) -> tuple[UsageRow, ...]:
@@ -105,6 +111,8 @@ class UsageReport:
     @property
     def cost_total(self) -> Decimal | None:
         """A ``cost:total`` the platform sent, else the sum of the cost rows (None: none)."""
+        if self.total is not None:
+            return self.total
         for row in self.costs:
             if row.key.lower() in ("cost:total", "total") and row.value is not None:
                 return row.value
@@ -113,6 +121,25 @@ class UsageReport:
 
     def row(self, key: str) -> UsageRow | None:
         return next((r for r in self.rows if r.key == key), None)
+
+    def first(self, count: int) -> UsageReport:
+        """The report with its first ``count`` rows, notes and parts not read (what a
+        fleet keeps of each account); the rows dropped are counted in `left_out`.
+
+        The cost total is the one of the whole report, made before the cut.
+        """
+        if len(self.rows) <= count and len(self.notes) <= count and len(self.unread) <= count:
+            return self
+        total = self.cost_total
+        dropped = max(0, len(self.rows) - count)
+        return replace(
+            self,
+            rows=self.rows[:count],
+            notes=self.notes[:count],
+            unread=self.unread[:count],
+            left_out=replace(self.left_out, keys=self.left_out.keys + dropped),
+            total=total,
+        )
 
 
 @dataclass
@@ -230,8 +257,9 @@ def _key(path: tuple[str, ...]) -> str:
     return ".".join(trimmed)
 
 
-def read_usage(payload: Mapping[str, Any]) -> UsageReport:
-    """Every number of a usage reply as rows (see the module's docstring)."""
+def read_usage(payload: Mapping[str, Any], *, left_out: LeftOut | None = None) -> UsageReport:
+    """Every number of a usage reply as rows (see the module's docstring); ``left_out``:
+    the entries the reply held beyond what was read (kept in the report)."""
     walk = _Walk()
     walk.mapping(payload, ())
     values: dict[str, Decimal] = {}
@@ -266,7 +294,13 @@ def read_usage(payload: Mapping[str, Any]) -> UsageReport:
         currency=walk.currency,
         notes=tuple(walk.notes),
         unread=tuple(dict.fromkeys(walk.unread)),
+        left_out=left_out or LeftOut(),
     )
+
+
+def read_reply(reply: OpenReply) -> UsageReport:
+    """`read_usage` of a usage reply, with the entries it left out."""
+    return read_usage(reply.body(), left_out=reply.left_out)
 
 
 # --------------------------------------------------------------------------- formatting
@@ -448,7 +482,7 @@ async def read_account_usage(
     from vagent_tui.api.errors import PlatformError
 
     reply = await client.get_usage(query, target=target)
-    report = read_usage(reply.body())
+    report = read_reply(reply)
     plan = counts = limits = None
     plan_error = ""
     try:
@@ -497,6 +531,11 @@ class PlanPart:
         """Every field of the reply as ``(path, text)`` (`plan_lines`: nothing guessed)."""
         return plan_lines(self.reply) if self.reply is not None else []
 
+    @property
+    def left_out(self) -> LeftOut:
+        """What the reply held past the bounds it was read within (`OpenReply.left_out`)."""
+        return self.reply.left_out if self.reply is not None else LeftOut()
+
 
 _IN_RECORD = re.compile(r"^(.*?\[\d+\])\.(.+)$")
 
@@ -534,6 +573,10 @@ async def read_plans(client: PlatformClient, target: int | None) -> list[PlanPar
 
 # --------------------------------------------------------------------------- the fleet
 
+FLEET_KEYS = 100
+"""Rows of a usage report a fleet keeps of each account (a thousand accounts each
+sending thousands of keys would otherwise be kept whole); the others are counted."""
+
 
 async def fleet_usage_line(
     client: PlatformClient, account_id: int, query: UsageQuery
@@ -546,12 +589,13 @@ async def fleet_usage_line(
     from vagent_tui.api.errors import PlatformError
 
     reply = await client.get_usage(query, target=account_id)
-    report = read_usage(reply.body())
+    report = read_reply(reply)
+    unread = len(report.unread)
     try:
         plan = plan_name(await client.get_current_plan(target=account_id)) or "—"
     except PlatformError:
         plan = "?"
-    return {"plan": plan, "report": report, "unread": len(report.unread)}
+    return {"plan": plan, "report": report.first(FLEET_KEYS), "unread": unread}
 
 
 async def fleet_usage(
@@ -566,7 +610,8 @@ async def fleet_usage(
 
     asked = query if query is not None else UsageQuery(timeseries=False)
     reply = await client.get_usage(asked, target=account_id)
-    report = read_usage(reply.body())
+    read = read_reply(reply)
+    report = read.first(FLEET_KEYS)
     try:
         plan = plan_name(await client.get_current_plan(target=account_id)) or "—"
     except PlatformError:
@@ -579,7 +624,8 @@ async def fleet_usage(
         "plan": plan,
         "costs": costs,
         "usage": tuple(f"{r.key} {fmt_value(r, report.currency)}" for r in report.usage),
-        "unread": len(report.unread),
+        "unread": len(read.unread),
+        "not_shown": report.left_out.entries,
         "report": report,
     }
 

@@ -33,7 +33,16 @@ ID, NAME, PLAN, TOTAL = "id", "name", "plan", "cost_total"
 """The columns every table has; the usage keys sit between ``plan`` and ``cost_total``."""
 TOP_N = 10
 """The rows the top-N view keeps."""
+KEY_COLUMNS = 200
+"""Usage keys made columns, the first met; an account's other keys are counted
+(`UsageLine.not_shown`), not kept."""
 SortKey = Decimal | int | str
+
+
+def column_of(key: str) -> str:
+    """The column of a usage key: the key, or ``key (usage key)`` for a key named as a
+    column every table has (a reply's ``plan`` is not the plan's column)."""
+    return f"{key} (usage key)" if key in (ID, NAME, PLAN, TOTAL) else key
 
 
 @dataclass(slots=True)
@@ -47,6 +56,8 @@ class UsageLine:
     total: Decimal | None = None
     currency: str | None = None
     unread: int = 0
+    not_shown: int = 0
+    """Keys of the account's reply in no column (past `KEY_COLUMNS`, or not read)."""
     error: str | None = None
     cause: BaseException | None = None
     answered: bool = False
@@ -143,7 +154,7 @@ class FleetUsage:
         self._orders.clear()
         if answer.error is not None:
             line.error, line.cause = answer.error, answer.cause
-            line.values, line.total, line.plan = {}, None, ""
+            line.values, line.total, line.plan, line.not_shown = {}, None, "", 0
             self._clear(at)
             return False
         line.error, line.cause = None, None
@@ -155,19 +166,27 @@ class FleetUsage:
         if not isinstance(report, UsageReport):
             return False
         new = False
-        line.values = {r.key: r.value for r in report.rows if r.value is not None}
+        line.values = {}
+        line.not_shown = report.left_out.entries
+        for row in report.rows:
+            if row.value is None:
+                continue
+            key = column_of(row.key)
+            if key not in self._sort:
+                if len(self.keys) >= KEY_COLUMNS:
+                    line.not_shown += 1
+                    continue
+                self._sort[key] = [None] * len(self.lines)
+                self._fast[key] = [None] * len(self.lines)
+                self.keys.append(key)
+                new = True
+            line.values[key] = row.value
+            self._put(key, at, row.value)
         line.currency = report.currency
         if report.currency and report.costs:
             self.currencies.add(report.currency)
         line.total = report.cost_total
         self._put(TOTAL, at, line.total)
-        for key, value in line.values.items():
-            if key not in self._sort:
-                self._sort[key] = [None] * len(self.lines)
-                self._fast[key] = [None] * len(self.lines)
-                self.keys.append(key)
-                new = True
-            self._put(key, at, value)
         for key in self.keys:
             if key not in line.values:
                 self._put(key, at, None)
@@ -206,6 +225,11 @@ class FleetUsage:
     @property
     def answered(self) -> int:
         return sum(line.answered for line in self.lines)
+
+    @property
+    def with_keys_not_shown(self) -> int:
+        """The accounts whose reply held keys in no column."""
+        return sum(line.not_shown > 0 for line in self.lines)
 
     # ------------------------------------------------------------------ columns
 

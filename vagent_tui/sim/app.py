@@ -115,6 +115,7 @@ def create_app(
     faults: Faults | None = None,
     hostile: bool = False,
     calls: int = 2_000,
+    huge: bool = False,
 ) -> Starlette:
     """Build the simulator app.
 
@@ -130,12 +131,15 @@ def create_app(
             (also when ``state`` is given); tests may change it at run time.
         hostile: plant hostile text in every reply (`vagent_tui.sim.hostile`).
         calls: call log entries per voice agent account (0..1,000,000).
+        huge: serve huge open-ended replies (`vagent_tui.sim.huge`).
     """
     if state is None:
         state = demo_state(rooms=rooms, task_seconds=task_seconds, clock=clock or time.time,
                            latency_ms=latency_ms, agent_accounts=accounts, calls=calls)  # fmt: skip
     if faults is not None:
         state.faults = faults
+    if huge:
+        state.huge = True
     routes: list[BaseRoute] = [
         *routes_accounts.ROUTES,
         *(LazyRoutes(module) for module in _LAZY_MODULES),

@@ -176,9 +176,9 @@ def text_of(value: Any) -> str:
     Text as it is, ``true``/``false``, numbers in JSON form, ``null`` as the empty
     text, lists and objects as compact JSON.
     """
+    if type(value) is str:  # exactly str; a subclass is shown below like any other value
+        return value
     kind = type(value)
-    if kind is str:
-        return value  # type: ignore[no-any-return]
     if value is None:
         return ""
     if kind is bool:

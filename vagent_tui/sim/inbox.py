@@ -26,19 +26,28 @@ publishes only the fields:
 * a room holds 2 to 10 messages; one room in ten (``n % 10 == 0``) holds a long thread of
   120 to 299, so that a console has pages to turn;
 * the last message is the room's ``lastMessage``, at its ``lastMessageTimestamp``;
-* ``timestamp`` is in epoch **milliseconds**, ``date`` the same instant as ISO text;
+* ``timestamp`` is in epoch seconds (the vendor's example, 1699633022 beside the date
+  ``2023-11-10T16:17:02.000Z``), ``date`` the same instant as ISO text;
 * ``from``/``to`` are user ids: the agent account's id, and the contact's (a number
   derived from the room); ``fromUser``/``toUser`` their display names; the contact
-  starts every room, and ``roomInitiator`` is the contact's user id;
+  starts every room, and ``roomInitiator`` is the contact's user name (the vendor's
+  reference: the user name of who first made contact, a string, example ``brandon``): its
+  name lower-cased, ``maria.garcia``, or the phone number of a caller who is not
+  registered (`user_name`);
 * ``status`` is ``success`` (delivered) except for one outbound message in eleven,
   ``failed``; ``source`` is the room's channel (``sms``, ``voice``, ``email`` or
-  ``client``); one message in nine carries one or two ``attachments`` (URLs);
+  ``client``); ``attachments`` is a text holding a JSON array of URLs, ``"[]"`` for
+  none (the vendor types it a string that holds the array, example ``"[]"``); one
+  message in nine carries one or two;
 * ``gift`` is false; ``drip`` is true on some outbound messages (automated follow-ups);
 * ``uuid`` is derived from the room id and the message's index.
 """
 
 from __future__ import annotations
 
+import json
+import re
+import unicodedata
 from typing import Any
 
 from vagent_tui.sim.common import Paging, SimError, bad, iso
@@ -177,6 +186,22 @@ def message_count(account_id: int, n: int) -> int:
     return 120 + h % 180 if n % LONG_THREAD == 0 else 2 + h % 9
 
 
+_NOT_NAME = re.compile(r"[^a-z0-9]+")
+
+
+def user_name(room: dict[str, Any]) -> str:
+    """The user name of the contact of a room: its name, lower-cased, letters and digits
+    only, words joined by ``.`` (``Müller`` is ``muller``); a caller who is not registered
+    (or whose name has no such letter) goes by the phone number it called from."""
+    name = room.get("name")
+    if not room.get("unregistered") and isinstance(name, str):
+        folded = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+        handle = _NOT_NAME.sub(".", folded.lower()).strip(".")
+        if handle:
+            return handle
+    return str(room["vidaPhoneNumber"])
+
+
 def _uuid(h: int, k: int) -> str:
     a, b = _mix(h ^ k), _mix(h + k + 1)
     hexed = f"{a:016x}{b:016x}"
@@ -194,6 +219,7 @@ def room_messages(
     h = _mix((account_id << 24) ^ (n * 0x100000001B3) ^ 0xFACE)
     contact = 100_000_000 + h % 900_000_000
     contact_name = the_room["unregisteredDisplayName"] or the_room["name"]
+    initiator = user_name(the_room)
     source = _SOURCES[h % len(_SOURCES)] if salt else ("voice", "sms")[h % 2]
     inbound_texts = _PRIORITY if salt else _JUNK
     # Times from the newest back: the last message is the room's last message.
@@ -226,15 +252,15 @@ def room_messages(
             "fromUser": sender[1],
             "to": receiver[0],
             "toUser": receiver[1],
-            "timestamp": stamps[k] * 1000,
+            "timestamp": stamps[k],
             "date": iso(stamps[k]),
             "roomId": room_id,
             "status": "failed" if not inbound and (hk >> 12) % 11 == 0 else "success",
-            "attachments": attachments,
+            "attachments": json.dumps(attachments),
             "gift": False,
             "drip": not inbound and (hk >> 16) % 5 == 0,
             "uuid": _uuid(h, k),
             "source": source,
-            "roomInitiator": contact,
+            "roomInitiator": initiator,
         })  # fmt: skip
     return out

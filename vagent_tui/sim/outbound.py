@@ -5,18 +5,22 @@ leaves.
 A task is stored once, when it is queued; its state is derived from the clock, like a
 migration's (`vagent_tui.sim.migrations`). With ``T = state.task_seconds`` and
 ``start`` the first moment at or after ``scheduledFor`` (else its creation) that falls
-in the account's business hours:
+in the organization's business hours:
 
 * ``pending`` before ``start``;
 * ``running`` during ``[start, start + T)``;
 * ``finished`` from ``start + T`` on, or ``errored`` for a target whose digits end in
-  ``666`` (`ERRORED_SUFFIX`: the carrier refuses it), so tests and the demo can see both.
+  ``666`` (`ERRORED_SUFFIX`: the carrier refuses it), so tests and the demo can see both;
+* ``canceled`` from the moment ``POST /tasks/{taskId}`` set it (`cancel`), whatever
+  the clock says after.
 
 An ended task is a conversation in the call log (`log_entry`), which ``GET /logs``
-serves before the computed history (`vagent_tui.sim.routes_logs`). The limits are per
-account (``state.task_limits``, else `DEFAULT_LIMITS`); the daily caps count what the
-computed usage says for the day (`vagent_tui.sim.routes_usage`) plus the tasks that
-run that day (UTC).
+serves before the computed history (`vagent_tui.sim.routes_logs`). The limits are the
+organization's (the vendor: "the org's current task limits"): one set per organization
+(`organization_of`; ``state.task_limits``, else `DEFAULT_LIMITS`), bounding the tasks
+of all its agents together; the daily caps count what the organization's computed
+usage says for the day (`vagent_tui.sim.routes_usage`) plus its tasks that run that day
+(UTC).
 """
 
 from __future__ import annotations
@@ -37,7 +41,11 @@ E164 = re.compile(r"^\+[1-9][0-9]{6,14}$")
 USERNAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{1,63}$")
 ERRORED_SUFFIX = "666"
 KINDS = ("call", "text")
-STATES = ("pending", "running", "finished", "errored")
+STATES = ("pending", "running", "finished", "errored", "canceled")
+"""The states the simulator gives: the reference's four and ``canceled`` (its update
+example; vida-skill's public states also name ``processing``, which no task here has)."""
+ACTIVE = ("pending", "running")
+"""The states a cancel stops."""
 DEFAULT_LIMITS: dict[str, Any] = {
     "businessHours": {"timezone": "UTC", "days": [1, 2, 3, 4, 5, 6, 7],
                       "start": "00:00", "end": "24:00"},
@@ -62,8 +70,27 @@ MAX_CONCURRENCY = 1000
 _HHMM = re.compile(r"^([01][0-9]|2[0-3]):[0-5][0-9]$|^24:00$")
 
 
+def organization_of(state: SimState, account_id: int) -> int:
+    """Whose task limits bind ``account_id``: its organization (an agent's or a
+    member's ``organizationId``, an organization itself); a reseller or partner, which
+    belongs to no organization, is its own (an unknown id too)."""
+    acc = state.accounts.get(account_id)
+    if acc is None or acc.account_type in ("partner", "reseller", "organization"):
+        return account_id
+    return acc.organization_id if acc.organization_id is not None else account_id
+
+
 def limits_of(state: SimState, account_id: int) -> dict[str, Any]:
-    return state.task_limits.get(account_id) or DEFAULT_LIMITS
+    """The limits in force for ``account_id``: its organization's."""
+    return state.task_limits.get(organization_of(state, account_id)) or DEFAULT_LIMITS
+
+
+def hours_text(limits: dict[str, Any]) -> str:
+    """The business hours in words: ``days 1-5, 09:00-17:00 America/Chicago``."""
+    hours = limits.get("businessHours") or {}
+    days = ",".join(str(d) for d in hours.get("days") or [])
+    return (f"days {days or 'none'}, {hours.get('start', '00:00')}-{hours.get('end', '24:00')} "
+            f"{hours.get('timezone') or 'UTC'}")  # fmt: skip
 
 
 def _whole(value: Any, name: str, low: int, high: int) -> int:
@@ -189,11 +216,19 @@ def run_day(task: dict[str, Any]) -> date:
     return datetime.fromtimestamp(task["startAt"], UTC).date()
 
 
-def used(state: SimState, account_id: int, day: date) -> dict[str, int]:
-    """Calls, texts and tasks counted against ``day``'s caps."""
-    counts = baseline(account_id, day)
+def placed(task: dict[str, Any]) -> bool:
+    """Whether the task started (or will): one canceled before its start never does."""
+    canceled = task.get("canceledAt")
+    return canceled is None or canceled > task["startAt"]
+
+
+def used(state: SimState, org_id: int, day: date) -> dict[str, int]:
+    """Calls, texts and tasks of organization ``org_id`` counted against ``day``'s caps:
+    its computed usage and the tasks of its agents placed that day."""
+    counts = baseline(org_id, day)
     for task in state.outbound.values():
-        if task["accountId"] == account_id and run_day(task) == day:
+        if (run_day(task) == day and placed(task)
+                and organization_of(state, task["accountId"]) == org_id):  # fmt: skip
             counts["calls" if task["type"] == "call" else "texts"] += 1
             counts["tasks"] += 1
     return counts
@@ -201,6 +236,8 @@ def used(state: SimState, account_id: int, day: date) -> dict[str, int]:
 
 def status(state: SimState, task: dict[str, Any]) -> tuple[str, float]:
     """``(state, since)`` at the current clock."""
+    if task.get("canceledAt") is not None:
+        return "canceled", task["canceledAt"]
     now, start = state.now(), task["startAt"]
     end = start + state.task_seconds
     if now < start:
@@ -209,6 +246,11 @@ def status(state: SimState, task: dict[str, Any]) -> tuple[str, float]:
         return "running", start
     digits = re.sub(r"\D", "", task["target"])
     return ("errored" if digits.endswith(ERRORED_SUFFIX) else "finished"), end
+
+
+SHOWN_FIELDS = ("context", "taskContext", "greeting", "content", "externalTaskId", "meta",
+                "waitToGreet")  # fmt: skip
+"""The optional fields a task's view carries when set."""
 
 
 def view(state: SimState, task: dict[str, Any]) -> dict[str, Any]:
@@ -224,15 +266,17 @@ def view(state: SimState, task: dict[str, Any]) -> dict[str, Any]:
         "createdAt": int(task["createdAt"]),
         "updatedAt": int(since),
         "scheduledFor": task["scheduledFor"],
-        "startedAt": int(task["startAt"]) if now_state != "pending" else None,
+        "startedAt": int(task["startAt"]) if task_started(state, task) else None,
         "finishedAt": int(since) if ended else None,
         "result": None,
         "error": None,
         "logId": f"task_{task['id']}" if ended else None,
     }
-    for key in ("context", "taskContext", "greeting", "content", "externalTaskId", "meta"):
+    for key in SHOWN_FIELDS:
         if task.get(key) is not None:
             out[key] = task[key]
+    if now_state == "canceled":
+        out["canceledAt"] = int(since)
     if now_state == "pending" and task.get("heldBy"):
         out["heldBy"] = task["heldBy"]
     if now_state == "finished":
@@ -243,21 +287,30 @@ def view(state: SimState, task: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-class Planner:
-    """Tasks planned for one agent against its caps: the counts of each day grow with
-    every task planned, so a batch is checked as a whole."""
+def task_started(state: SimState, task: dict[str, Any]) -> bool:
+    """Whether the task has started by now (a canceled one: before it was canceled)."""
+    start: float = task["startAt"]
+    canceled = task.get("canceledAt")
+    if canceled is not None:
+        return bool(canceled > start)
+    return state.now() >= start
 
-    def __init__(self, state: SimState, agent_id: int) -> None:
+
+class Planner:
+    """Tasks planned for one organization's agents against its limits: the counts of
+    each day grow with every task planned, so a batch is checked as a whole."""
+
+    def __init__(self, state: SimState, org_id: int) -> None:
         self.state = state
-        self.agent_id = agent_id
-        self.limits = limits_of(state, agent_id)
+        self.org_id = org_id
+        self.limits = state.task_limits.get(org_id) or DEFAULT_LIMITS
         self.counts: dict[date, dict[str, int]] = {}
         self.starts: list[float] = []
-        """The starts of the account's tasks (stored and planned), sorted."""
+        """The starts of the organization's tasks (stored and planned), sorted."""
         self.by_target: dict[tuple[str, str], list[float]] = {}
         """The same per (kind, target), sorted: the cooldowns' question."""
         for task in state.outbound.values():
-            if task["accountId"] == agent_id:
+            if placed(task) and organization_of(state, task["accountId"]) == org_id:
                 self._note(task["type"], task["target"], task["startAt"])
 
     def _note(self, kind: str, target: str, start: float) -> None:
@@ -268,8 +321,8 @@ class Planner:
         """The first moment at or after ``at`` when the task may start (choice 69), and
         what held it back (``businessHours``, ``cooldown``, ``concurrency``; None when
         nothing did): inside the business hours, ``cooldowns[calls|texts]`` seconds
-        from any other start of that kind to that target, and fewer than
-        ``concurrencyPerRun`` of the account's tasks running."""
+        from any other start of that kind to that target in the organization, and fewer
+        than ``concurrencyPerRun`` of the organization's tasks running."""
         wanted = at
         held: str | None = None
         T = self.state.task_seconds
@@ -297,15 +350,21 @@ class Planner:
                 return at, (held if at > wanted else None)
         raise bad("No start found within the limits")  # not reached: each pass moves on
 
-    def plan(self, item: dict[str, Any], kind: str) -> dict[str, Any]:
-        """The task of ``item`` (not stored), or 400 naming the cap it would pass."""
+    def plan(self, item: dict[str, Any], kind: str, account_id: int) -> dict[str, Any]:
+        """The task of ``item`` for agent ``account_id`` (not stored), or 400: a
+        ``scheduledFor`` outside the business hours (vida-skill: "an initial
+        ``scheduledFor`` outside configured business hours is rejected"), or the daily
+        cap it would pass."""
         caps = self.limits.get("daily") or {}
         now = self.state.now()
         scheduled = item.get("scheduledFor")
         asked = max(now, float(scheduled)) if scheduled is not None else now
+        if scheduled is not None and opening(self.limits, asked) != asked:
+            raise bad(f"scheduledFor {iso(asked)} ({item['target']}) is outside the business "
+                      f"hours ({hours_text(self.limits)})")  # fmt: skip
         start, held = self.start_of(kind, item["target"], asked)
         day = datetime.fromtimestamp(start, UTC).date()
-        counts = self.counts.get(day) or used(self.state, self.agent_id, day)
+        counts = self.counts.get(day) or used(self.state, self.org_id, day)
         noun = "calls" if kind == "call" else "texts"
         for key in (noun, "tasks"):
             cap = caps.get(key)
@@ -314,7 +373,7 @@ class Planner:
         counts = {**counts, noun: counts[noun] + 1, "tasks": counts["tasks"] + 1}
         self.counts[day] = counts
         self._note(kind, item["target"], start)
-        return {**item, "id": "", "type": kind, "accountId": self.agent_id, "createdAt": now,
+        return {**item, "id": "", "type": kind, "accountId": account_id, "createdAt": now,
                 "scheduledFor": scheduled, "startAt": start, "heldBy": held}  # fmt: skip
 
     def store(self, task: dict[str, Any]) -> dict[str, Any]:
@@ -327,9 +386,10 @@ def queue(
     state: SimState, agent: Account, items: list[dict[str, Any]], kind: str
 ) -> list[dict[str, Any]]:
     """Queue ``items`` (each ``target`` and the optional fields) for ``agent``: all or
-    none. 400 when one would pass a daily cap (the message names the cap)."""
-    planner = Planner(state, agent.id)
-    planned = [planner.plan(item, kind) for item in items]
+    none. 400 when one would pass a daily cap or asks for a time outside the business
+    hours (the message names it)."""
+    planner = Planner(state, organization_of(state, agent.id))
+    planned = [planner.plan(item, kind, agent.id) for item in items]
     return [planner.store(task) for task in planned]
 
 
@@ -338,6 +398,44 @@ def find(state: SimState, caller_reach: set[int], task_id: str) -> dict[str, Any
     if task is None or task["accountId"] not in caller_reach:
         raise SimError(404, "Task not found")
     return task
+
+
+UPDATABLE = ("state", "context", "waitToGreet")
+"""The fields of ``POST /tasks/{taskId}``'s body (the reference's three)."""
+
+
+def update(state: SimState, task: dict[str, Any], body: dict[str, Any]) -> None:
+    """``POST /tasks/{taskId}``: ``state`` may only become ``canceled`` (a pending or
+    running task; one canceled already stays as it is; an ended one is 400), and
+    ``context``/``waitToGreet`` change a pending task only. All checked before anything
+    changes."""
+    unknown = [key for key in body if key not in UPDATABLE]
+    if unknown:
+        raise bad(f"Unknown field: {unknown[0]} (send state, context or waitToGreet)")
+    if not body:
+        raise bad("Nothing to update: send state, context or waitToGreet")
+    now_state = status(state, task)[0]
+    wanted = body.get("state")
+    if "state" in body:
+        if wanted != "canceled":
+            raise bad("state may only be set to canceled")
+        if now_state not in (*ACTIVE, "canceled"):
+            raise bad(f"Task {task['id']} has ended ({now_state}): it cannot be canceled")
+    context = body.get("context")
+    if "context" in body and not isinstance(context, str):
+        raise bad("context must be a string")
+    greet = body.get("waitToGreet")
+    if "waitToGreet" in body and not isinstance(greet, bool):
+        raise bad("waitToGreet must be a boolean")
+    if ("context" in body or "waitToGreet" in body) and now_state != "pending":
+        raise bad(f"Task {task['id']} is {now_state}: only a pending task's context and "
+                  "waitToGreet change")  # fmt: skip
+    if "context" in body:
+        task["context"] = context
+    if "waitToGreet" in body:
+        task["waitToGreet"] = greet
+    if wanted == "canceled" and now_state in ACTIVE:
+        task["canceledAt"] = state.now()
 
 
 # ---------------------------------------------------------------------- the call log

@@ -13,11 +13,14 @@ The entries are computed (`vagent_tui.sim.calls`); what this module adds is the 
   dotted field, compared as text (`calls.text_of`; several are ANDed).
 * ``format=csv`` streams the whole query (``page``/``pageSize`` do not apply): a header
   row (``fields`` in their order, else `calls.CSV_COLUMNS`), then one row per entry,
-  newest first, CRLF line ends, RFC 4180 quoting, nested values as JSON text; 404
-  ``No logs found for CSV export`` when nothing matches.
+  newest first (the JSON pages' order), CRLF line ends, RFC 4180 quoting, nested values
+  as JSON text; 404 ``No logs found for CSV export`` when nothing matches.
 * ``POST /conversation/batch``: ``{items: [{roomId, uuid}]}``, 1..200 items, each
   answered on its own (``Conversation not found`` for an entry outside the selected
-  account's reach or its retention, no existence leak).
+  account's reach or its retention, no existence leak). The vendor's request requires
+  both of every item as strings, and its results carry them as strings: an item that is
+  not an object with text ``roomId`` and ``uuid`` is an invalid request body (400,
+  naming the item), nothing is looked up; ``results`` echo the text sent.
 * ``GET /messages/recent``: the newest `RECENT` conversations of the last 7 days of the
   same accounts, as message records (``callDialog`` for calls, ``chatDialog`` for SMS).
 """
@@ -26,7 +29,9 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 from collections.abc import AsyncIterator, Iterator
+from datetime import datetime
 from typing import Any
 
 from starlette.responses import StreamingResponse
@@ -49,7 +54,7 @@ RESERVED = frozenset({
 
 def _ended_tasks(ctx: Ctx, query: calls.Query) -> list[dict[str, Any]]:
     """The conversations ended outbound tasks left (`vagent_tui.sim.outbound`) that the
-    query matches: served before the computed history, newest first."""
+    query matches, newest first (`_placed` puts them among the computed entries)."""
     if not ctx.state.outbound:
         return []
     from vagent_tui.sim import outbound
@@ -63,6 +68,40 @@ def _ended_tasks(ctx: Ctx, query: calls.Query) -> list[dict[str, Any]]:
                for k, v in pairs):  # fmt: skip
             out.append(log)
     return out
+
+
+def _moment(log: dict[str, Any]) -> int:
+    """An ended task's entry's time, epoch seconds (its ``timestamp`` is ISO text)."""
+    return int(datetime.fromisoformat(log["timestamp"]).timestamp())
+
+
+def _placed(query: calls.Query, ended: list[dict[str, Any]]) -> list[tuple[int, dict[str, Any]]]:
+    """Each ended task's entry with its place among all the query's matches, newest
+    first: after every computed entry newer than it, before those of its second."""
+    return [(n + calls.Query(query.group, _moment(log) + 1, query.hi, query.step,
+                             query.filters).total(), log)
+            for n, log in enumerate(ended)]  # fmt: skip
+
+
+def _merged(
+    query: calls.Query, placed: list[tuple[int, dict[str, Any]]], start: int
+) -> Iterator[dict[str, Any]]:
+    """The matches from the ``start``-th on, newest first: the computed entries with the
+    ended tasks' in their places."""
+    before = sum(1 for place, _ in placed if place < start)
+    history = query.iter_from(start - before)
+    waiting = [(place, log) for place, log in placed if place >= start]
+    place = start
+    while True:
+        if waiting and waiting[0][0] <= place:
+            yield waiting.pop(0)[1]
+        else:
+            match = next(history, None)
+            if match is None:
+                yield from (log for _, log in waiting)
+                return
+            yield calls.entry(*match, query.step)
+        place += 1
 
 
 def _query(ctx: Ctx) -> tuple[calls.Query, list[str] | None]:
@@ -106,11 +145,13 @@ async def logs(ctx: Ctx) -> Reply:
     ended = _ended_tasks(ctx, query)
     total = query.total() + len(ended)
     start = (page - 1) * size
-    logs_ = [calls.project(log, fields) for log in ended[start : start + size]]
-    logs_ += [
-        calls.project(calls.entry(agent, n, query.step), fields)
-        for agent, n in query.page(max(0, start - len(ended)), size - len(logs_))
-    ] if len(logs_) < size else []  # fmt: skip
+    if ended:
+        logs_ = [calls.project(log, fields)
+                 for log in itertools.islice(_merged(query, _placed(query, ended), start),
+                                             size)]  # fmt: skip
+    else:
+        logs_ = [calls.project(calls.entry(agent, n, query.step), fields)
+                 for agent, n in query.page(start, size)]  # fmt: skip
     pages = (total + size - 1) // size
     reply: dict[str, Any] = {
         "success": True,
@@ -133,7 +174,8 @@ async def logs(ctx: Ctx) -> Reply:
 
 
 def _csv(ctx: Ctx, query: calls.Query, fields: list[str] | None) -> StreamingResponse:
-    matches = query.iter_from(0)
+    ended = _ended_tasks(ctx, query)  # in their places, as the JSON pages have them
+    matches = _merged(query, _placed(query, ended), 0)
     first = next(matches, None)
     if first is None:
         raise SimError(404, "No logs found for CSV export")
@@ -144,7 +186,7 @@ def _csv(ctx: Ctx, query: calls.Query, fields: list[str] | None) -> StreamingRes
 
         planter = Planter()
 
-    def rows() -> Iterator[tuple[calls.Agent, int]]:
+    def rows() -> Iterator[dict[str, Any]]:
         yield first
         yield from matches
 
@@ -152,8 +194,7 @@ def _csv(ctx: Ctx, query: calls.Query, fields: list[str] | None) -> StreamingRes
         out = io.StringIO()
         writer = csv.writer(out)  # RFC 4180: CRLF, quotes where needed
         writer.writerow(columns)
-        for n, (agent, at) in enumerate(rows(), 1):
-            log = calls.entry(agent, at, query.step)
+        for n, log in enumerate(rows(), 1):
             if planter is not None:
                 log = planter.reply(log)
             writer.writerow(calls.flat_row(log, columns))
@@ -172,6 +213,23 @@ def _csv(ctx: Ctx, query: calls.Query, fields: list[str] | None) -> StreamingRes
     )
 
 
+def _batch_item(n: int, item: object) -> tuple[str, str]:
+    """Item ``n``'s ``(roomId, uuid)``; 400 ``Invalid request body`` unless both are text.
+
+    The vendor's request schema requires both, typed strings, and its results carry them
+    as strings: a value of another type cannot be answered as the reference says, so the
+    request is refused whole (its 400 for an invalid request body) rather than echoed.
+    """
+    if not isinstance(item, dict):
+        raise bad(f"Invalid request body: items[{n}] must be an object with roomId and uuid")
+    for name in ("roomId", "uuid"):
+        if name not in item:
+            raise bad(f"Invalid request body: items[{n}].{name} is required")
+        if not isinstance(item[name], str):
+            raise bad(f"Invalid request body: items[{n}].{name} must be a string")
+    return item["roomId"], item["uuid"]
+
+
 async def batch(ctx: Ctx) -> Reply:
     body = await ctx.json()
     items = body.get("items")
@@ -179,13 +237,12 @@ async def batch(ctx: Ctx) -> Reply:
         raise bad("items array is required")
     if len(items) > MAX_BATCH:
         raise bad(f"items array holds more than {MAX_BATCH} items")
+    pairs = [_batch_item(n, item) for n, item in enumerate(items)]
     agents = calls.agents_below(ctx.state, ctx.me, ctx.target)
     step = calls.step_of(calls.calls_per_account(ctx.state))
     results: list[dict[str, Any]] = []
-    for item in items:
-        room_id = item.get("roomId") if isinstance(item, dict) else None
-        uuid = item.get("uuid") if isinstance(item, dict) else None
-        if not isinstance(room_id, str) or not isinstance(uuid, str):
+    for room_id, uuid in pairs:
+        if not room_id or not uuid:
             results.append({"success": False, "roomId": room_id, "uuid": uuid,
                             "message": "roomId and uuid are required"})  # fmt: skip
             continue

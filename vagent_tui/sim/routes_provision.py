@@ -23,12 +23,18 @@ the simulator's choices (CONTRACT.md, choices 40-49):
 * ``DELETE /deleteAccount`` (query ``targetOrganizationId``, body ``targetAccountId``)
   removes an agent account of that organization (404 when it is not one); its tokens
   stop; a member restricted to it keeps the id, which names nothing now (an emptied
-  list would mean every account). ``DELETE /deleteOrganization`` (query
-  ``targetResellerId``, body ``targetOrganizationId``) refuses an organization that
-  still has agent accounts (409): nothing goes without being named; its members
-  (``user`` accounts) go with it. Both answer 201 as the reference shows.
-* ``GET /getAccountByExternalId`` answers an account of the key's reach (404 ``Account
-  not found for externalAccountId ...`` otherwise, as for an unknown id).
+  list would mean every account); its tasks go, a running one stopped.
+  ``DELETE /deleteOrganization`` (query ``targetResellerId``, body
+  ``targetOrganizationId``) deletes at once, as the reference says ("Delete
+  (immediately)"; it names no conflict): everything under the organization goes with
+  it, its agent accounts and Computer Agents (each as ``deleteAccount`` takes one),
+  its members (``user`` accounts) and their keys, its task limits. Both answer 201 as
+  the reference shows.
+* ``GET /getAccountByExternalId`` is "Reseller/Partner only" (the reference): another
+  key, or one restricted to accounts, is answered 404 like an id it does not reach (the
+  reference's 404: "No account found OR caller lacks access"); a reseller or partner
+  key (or a super admin's: vida-skill says one "is not limited by the returned
+  accountType") finds an account of its reach, else the same 404.
 """
 
 from __future__ import annotations
@@ -391,8 +397,12 @@ def _remove(ctx: Ctx, acc: Account) -> None:
             del st.tokens[token]  # its keys stop at once
     # A member restricted to it keeps the id, which names nothing now: it loses that
     # account, not its restriction (an emptied list would mean every account).
-    for store in (st.live, st.staging, st.versions, st.sip, st.webhooks, st.relays, st.adr):
+    for store in (st.live, st.staging, st.versions, st.sip, st.webhooks, st.relays, st.adr,
+                  st.recordings, st.sessions, st.files, st.task_limits):  # fmt: skip
         store.pop(acc.id, None)
+    # Its tasks go too, a running one's work stopped (as a task's delete does).
+    for task_id in [k for k, task in st.outbound.items() if task["accountId"] == acc.id]:
+        del st.outbound[task_id]
 
 
 async def delete_account(ctx: Ctx) -> tuple[int, dict[str, Any]]:
@@ -415,15 +425,11 @@ async def delete_organization(ctx: Ctx) -> tuple[int, dict[str, Any]]:
     if org is None or org.parent_id != reseller.id or org.account_type != "organization":
         raise SimError(404, "Organization not found under this reseller")
     children = ctx.state.children(org.id)
-    agents = [a for a in children if a.account_type != "user"]
-    if agents:
-        raise SimError(409, f"The organization still has {len(agents)} agent account(s): "
-                       "delete them first")  # fmt: skip
     for member in children:
         if member.id == ctx.me.id:
             raise bad("You cannot delete the organization your own key belongs to")
-    for member in children:
-        _remove(ctx, member)
+    for child in children:  # agent accounts, Computer Agents and members alike
+        _remove(ctx, child)
     _remove(ctx, org)
     ctx.state.tree_changed()
     return 201, {"success": True, "message": "Organization deleted"}
@@ -433,15 +439,19 @@ async def delete_organization(ctx: Ctx) -> tuple[int, dict[str, Any]]:
 
 
 async def account_by_external_id(ctx: Ctx) -> dict[str, Any]:
-    ctx.target  # noqa: B018 -- a restricted key looks through one of its accounts (rule 5)
+    ctx.target  # noqa: B018 -- a sent targetAccountId is checked as on every route
     wanted = (ctx.query.get("externalAccountId") or "").strip()
     if not wanted:
         raise bad("externalAccountId is required")
     st = ctx.state
+    not_found = SimError(404, f"Account not found for externalAccountId {wanted}")
+    partner_or_reseller = st.reach(ctx.me).rule in (1, 2) and not ctx.me.permitted_ids
+    if not (partner_or_reseller or ctx.me.super_admin):
+        raise not_found  # "Reseller/Partner only": the caller lacks access (choice 47)
     for acc in st.with_external_id(wanted):
         if st.can_target(ctx.me, acc):
             return {"success": True, "message": "Success", "account": acc.summary()}
-    raise SimError(404, f"Account not found for externalAccountId {wanted}")
+    raise not_found
 
 
 ROUTES = [

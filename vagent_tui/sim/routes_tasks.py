@@ -1,10 +1,13 @@
 """Outbound work: ``POST /agent/outboundCall``, ``POST /agent/outboundSms`` and the
-tasks they queue (``/tasks``, ``/tasks/stats``, ``/tasks/{taskId}``).
+tasks they queue (``/tasks``, ``/tasks/stats``, ``/tasks/{taskId}``: read, updated
+(canceled), deleted).
 
 The tasks' states, caps and business hours are `vagent_tui.sim.outbound`'s. Tasks act
 on the selected account (``targetAccountId`` or the key owner): a call or text is placed
 by a voice agent account (400 otherwise); the list and the stats cover the selected
-account and every account below it that the key may select.
+account and every account below it that the key may select. Deleting a task stops its
+work first when it runs (vida-skill: "deletion stops active work before removing the
+Task record"): any task may be deleted.
 """
 
 from __future__ import annotations
@@ -180,10 +183,18 @@ async def get_task(ctx: Ctx) -> Reply:
     return {"success": True, "task": outbound.view(ctx.state, task)}
 
 
-async def delete_task(ctx: Ctx) -> Reply:
+async def update_task(ctx: Ctx) -> Reply:
+    """``POST /tasks/{taskId}``: cancel it, or change a pending task's context
+    (`outbound.update`)."""
     task = outbound.find(ctx.state, _reach(ctx), ctx.path("taskId"))
-    if outbound.status(ctx.state, task)[0] == "running":
-        raise SimError(409, "A running task cannot be deleted")
+    body = await ctx.json()
+    outbound.update(ctx.state, task, body)
+    return {"success": True, "message": "Task updated", "task": outbound.view(ctx.state, task)}
+
+
+async def delete_task(ctx: Ctx) -> Reply:
+    """Any task: a running one's work stops and the task goes (nothing is left of it)."""
+    task = outbound.find(ctx.state, _reach(ctx), ctx.path("taskId"))
     del ctx.state.outbound[task["id"]]
     return {"success": True, "message": "Task deleted"}
 
@@ -254,8 +265,11 @@ async def upload_csv(ctx: Ctx) -> Reply:
         clean = {k: v if isinstance(v, str) else "" for k, v in row.items() if k}
         try:
             agent_id, kind, item = _csv_row(ctx, clean, reach)
-            planner = planners.setdefault(agent_id, outbound.Planner(ctx.state, agent_id))
-            task = planner.plan(item, kind)
+            org_id = outbound.organization_of(ctx.state, agent_id)
+            if org_id not in planners:
+                planners[org_id] = outbound.Planner(ctx.state, org_id)
+            planner = planners[org_id]
+            task = planner.plan(item, kind, agent_id)
         except SimError as exc:
             results.append({"row": n, "target": clean.get("target", ""), "ok": False,
                             "reason": exc.message})  # fmt: skip
@@ -266,7 +280,7 @@ async def upload_csv(ctx: Ctx) -> Reply:
     tasks = []
     if not dry:
         for index, task in planned:
-            view = planners[task["accountId"]].store(task)
+            view = planners[outbound.organization_of(ctx.state, task["accountId"])].store(task)
             results[index]["taskId"] = view["id"]
             tasks.append(view)
     ok = len(planned)
@@ -293,5 +307,6 @@ ROUTES = [
     route("/tasks/stats", task_stats, "GET"),
     route("/tasks/csv", upload_csv, "POST"),
     route("/tasks/{taskId}", get_task, "GET"),
+    route("/tasks/{taskId}", update_task, "POST"),
     route("/tasks/{taskId}", delete_task, "DELETE"),
 ]

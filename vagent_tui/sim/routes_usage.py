@@ -10,7 +10,8 @@ frequency add up the same way. ``state.usage_shape`` picks the reply's shape:
 ``totals`` (the default: totals under ``usage``, a ``timeseries`` list of dated
 objects), ``rows`` (only a list of ``{date, key, value}`` rows under ``data.items``) or
 ``empty`` (no number at all) -- the second and third let tests run the console against
-shapes it was not written for.
+shapes it was not written for. ``state.huge`` makes these replies as large as the
+console accepts (`vagent_tui.sim.huge`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
+from vagent_tui.sim import huge
 from vagent_tui.sim.common import SimError, bad, parse_bool
 from vagent_tui.sim.endpoint import Ctx, route
 from vagent_tui.sim.state import Account
@@ -140,7 +142,7 @@ async def usage(ctx: Ctx) -> dict[str, Any]:
         reply["currency"] = "USD"
     if series:
         reply["timeseries"] = [{"date": label, **values} for label, values in buckets.items()]
-    return reply
+    return huge.usage(reply) if ctx.state.huge else reply
 
 
 def _cost(key: str, units: int) -> float:
@@ -153,7 +155,8 @@ def _plan(acc: Account) -> dict[str, Any]:
 
 
 async def current_plan(ctx: Ctx) -> dict[str, Any]:
-    return {"success": True, "plan": _plan(ctx.target)}
+    plan = _plan(ctx.target)
+    return {"success": True, "plan": huge.plan(plan) if ctx.state.huge else plan}
 
 
 async def product_plan(ctx: Ctx) -> dict[str, Any]:
@@ -163,7 +166,8 @@ async def product_plan(ctx: Ctx) -> dict[str, Any]:
     plan = PLANS.get(plan_id)
     if plan is None:
         raise SimError(404, "Product plan not found")
-    return {"success": True, "productPlan": _catalog_plan(plan_id)}
+    record = _catalog_plan(plan_id)
+    return {"success": True, "productPlan": huge.plan(record) if ctx.state.huge else record}
 
 
 def _catalog_plan(plan_id: str) -> dict[str, Any]:
@@ -182,6 +186,8 @@ async def offered_plan(ctx: Ctx) -> dict[str, Any]:
     now = ctx.target.plan
     at = order.index(now) if now in order else len(order) - 1
     offered = _plan_of(order[at + 1]) if at + 1 < len(order) else None
+    if ctx.state.huge:
+        offered = huge.plan(offered)
     return {"success": True, "offeredPlan": offered}
 
 
@@ -192,7 +198,10 @@ def _plan_of(plan_id: str) -> dict[str, Any]:
 async def all_available_plans(ctx: Ctx) -> dict[str, Any]:
     """Every plan of the catalog, as ``currentPlan`` describes one (choice 52)."""
     ctx.target  # noqa: B018 -- validates targetAccountId
-    return {"success": True, "plans": [_plan_of(plan_id) for plan_id in PLANS]}
+    plans = [_plan_of(plan_id) for plan_id in PLANS]
+    if ctx.state.huge:
+        plans += huge.records("plan")
+    return {"success": True, "plans": plans}
 
 
 async def product_catalog(ctx: Ctx) -> dict[str, Any]:
@@ -200,6 +209,8 @@ async def product_catalog(ctx: Ctx) -> dict[str, Any]:
     if ctx.target.account_type not in ("partner", "reseller"):
         raise SimError(403, "The product catalog needs a reseller or partner account")
     plans = [_catalog_plan(plan_id) for plan_id in PLANS]
+    if ctx.state.huge:
+        plans += huge.records("plan")
     return {"success": True, "catalog": {"currency": "USD", "plans": plans}}
 
 
@@ -212,6 +223,8 @@ async def available_addons(ctx: Ctx) -> dict[str, Any]:
         for addon_id, addon in ADDONS.items()
         if plan in addon["plans"]
     ]  # fmt: skip
+    if ctx.state.huge:
+        addons += huge.records("addon")
     return {"success": True, "addons": addons}
 
 
@@ -219,25 +232,28 @@ async def daily_counts(ctx: Ctx) -> dict[str, Any]:
     from vagent_tui.sim import outbound
 
     today = _today(ctx)
-    counts = outbound.used(ctx.state, ctx.target.id, today)
-    return {"success": True, "counts": {**counts, "date": today.isoformat()}}
+    counts = outbound.used(ctx.state, outbound.organization_of(ctx.state, ctx.target.id), today)
+    sent = {**counts, "date": today.isoformat()}
+    return {"success": True, "counts": huge.counts(sent) if ctx.state.huge else sent}
 
 
 async def task_limits(ctx: Ctx) -> dict[str, Any]:
+    """The limits of the selected account's organization (choice 68)."""
     from vagent_tui.sim import outbound
 
     return {"success": True, "limits": outbound.limits_of(ctx.state, ctx.target.id)}
 
 
 async def update_task_limits(ctx: Ctx) -> dict[str, Any]:
-    """The groups sent laid over the selected account's limits (choice 68)."""
+    """The groups sent laid over the limits of the selected account's organization
+    (choice 68): every agent of it is bound by them."""
     from vagent_tui.sim import outbound
 
     body = await ctx.json()
-    account = ctx.target
-    current = outbound.limits_of(ctx.state, account.id)
+    owner = outbound.organization_of(ctx.state, ctx.target.id)
+    current = outbound.limits_of(ctx.state, owner)
     limits = outbound.update_limits(current, body, super_admin=ctx.me.super_admin)
-    ctx.state.task_limits[account.id] = limits
+    ctx.state.task_limits[owner] = limits
     return {"success": True, "message": "Task limits updated", "limits": limits}
 
 

@@ -36,6 +36,18 @@ Templates (reseller feature): ``tpl-dental-reception`` (1100; 1111 and 1112 behi
 overrides: a migration task completes), ``tpl-realty-inbound`` (1100; 1121 up to date: a
 dry run answers ``{success}`` alone), ``tpl-after-hours`` (1100; includes the locked
 1122: its tasks end ``failed``), ``tpl-clinic-intake`` (1200), ``tpl-auto-service`` (1200).
+
+Outbound tasks (`TASKS`), so that the Tasks screen shows work at once: calls and texts
+on agents of Harbor Realty, Lakeside Clinics, Metro Auto Repair, Pinecrest Law and
+Sunrise Hospitality (the partner sees them all; the reseller Bluebird, Harbor's; none is
+Acme Dental's, whose 1111 the tests queue their own on). They are the one part of the
+seed timed from the simulator's clock when it starts (a task's state is derived from the
+clock: `vagent_tui.sim.outbound`): three ended in the last three hours (two finished,
+one errored: its number ends in ``666``), so they are in the call log too; one starting
+as the simulator does (running for ``task_seconds``); one due in 2 minutes and one in 20
+(pending, then running, then finished, as a newcomer watches); a text due tomorrow.
+Their ids, ``task-dNNNN`` (as wide as the others), are apart from the ids the simulator
+gives (``task-NNNNN``).
 """
 
 from __future__ import annotations
@@ -193,6 +205,22 @@ _TEMPLATES: dict[str, tuple[str, int, int, dict[int, tuple[int, list[str]]]]] = 
     "tpl-auto-service": ("Auto service desk", 1200, 1, {1221: (1, []), 1222: (1, [])}),
 }  # fmt: skip
 
+# account, kind, target, minutes from the start (the task starts then), the task's fields
+TASKS: list[tuple[int, str, str, int, dict[str, Any]]] = [
+    (1211, "call", "+13035550141", -180, {"context": "Remind the patient of tomorrow's visit",
+                                          "externalTaskId": "ehr-4471"}),
+    (1212, "text", "+13035550188", -150,
+     {"content": "Your invoice #2231 is ready: reply PAY to settle it by phone."}),
+    (1221, "call", "+12135550666", -95, {"context": "The brake parts arrived: book a slot"}),
+    (1311, "call", "+12125550107", 0, {"context": "Follow up on the consultation request",
+                                       "greeting": "Hello, this is Pinecrest Law."}),
+    (1121, "call", "+16175550123", 2, {"context": "Callback: asked about the Elm St listing"}),
+    (1321, "call", "+33155550199", 20, {"context": "Confirm the late check-in"}),
+    (1211, "text", "+13035550177", 24 * 60,
+     {"content": "Lakeside Clinics: your referral was received; we will call to book."}),
+]  # fmt: skip
+"""The seeded outbound tasks: see the module docstring."""
+
 _VERSION_TITLES = ["Initial launch", "Before holiday hours", "Spring promo script",
                    "New transfer numbers"]  # fmt: skip
 
@@ -264,6 +292,21 @@ def seed(state: SimState) -> None:
         state.accounts[acc.id] = acc
         _seed_tokens(state, acc, rnd)
         _seed_integrations(state, acc, rnd)
+    _seed_tasks(state)
+
+
+def _seed_tasks(state: SimState) -> None:
+    """`TASKS`, stored as `vagent_tui.sim.outbound` stores a queued task: a task starting
+    later was queued now for then (``scheduledFor``), one starting earlier was queued
+    then, to start at once."""
+    now = int(state.now())
+    for number, (account, kind, target, minutes, fields) in enumerate(TASKS, 1):
+        start = now + 60 * minutes
+        task = {**fields, "target": target, "id": f"task-d{number:04d}", "type": kind,
+                "accountId": account, "createdAt": min(now, start),
+                "scheduledFor": start if start > now else None, "startAt": start,
+                "heldBy": None}  # fmt: skip
+        state.outbound[task["id"]] = task
 
 
 def _seed_tokens(state: SimState, acc: Account, rnd: random.Random) -> None:

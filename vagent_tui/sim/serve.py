@@ -32,6 +32,7 @@ def run(
     faults: Faults | None = None,
     hostile: bool = False,
     calls: int = 2_000,
+    huge: bool = False,
 ) -> None:
     """Print the base URL and the demo tokens, then serve until interrupted.
 
@@ -47,6 +48,7 @@ def run(
         faults=faults,
         hostile=hostile,
         calls=calls,
+        huge=huge,
     )
     print(banner(host, port, app.state.sim), flush=True)
     print(describe_faults(app.state.sim.faults, latency_ms), flush=True)

@@ -39,6 +39,7 @@ No rule matched: the key acts on its own account only. Every route goes through 
 from __future__ import annotations
 
 import copy
+import secrets
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -198,6 +199,9 @@ class SimState:
     usage_shape: str = "totals"
     """The shape of ``GET /stats/usage``'s reply: ``totals``, ``rows`` or ``empty``
     (`vagent_tui.sim.routes_usage`); tests change it to run the console against another."""
+    huge: bool = False
+    """Huge mode is on: the open-ended replies (usage, plans, add-ons, today's counts)
+    hold 100,000 keys and an 8 MiB text (`vagent_tui.sim.huge`)."""
     hostile: bool = False
     """Hostile mode is on: what the hostile middleware does not see (a CSV stream) is
     planted by its route."""
@@ -219,7 +223,8 @@ class SimState:
     outbound: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Outbound tasks by id (`vagent_tui.sim.outbound`): calls and texts queued."""
     task_limits: dict[int, dict[str, Any]] = field(default_factory=dict)
-    """An account's task limits where they are not `outbound.DEFAULT_LIMITS`."""
+    """An organization's task limits where they are not `outbound.DEFAULT_LIMITS` (keyed
+    by `outbound.organization_of`: a reseller or partner is its own)."""
     recordings: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
     sessions: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
     files: dict[int, dict[str, dict[str, Any]]] = field(default_factory=dict)
@@ -230,6 +235,10 @@ class SimState:
     highest_id: int = 0
     """The highest account id ever given: a deleted account's id is never given again."""
     faults: Faults = field(default_factory=Faults)
+    instance: str = field(default_factory=lambda: secrets.token_hex(4))
+    """A name of this simulator, new each time one is made: it starts from the seed, so
+    it is another platform than any made before (the embedded demo's identity, which the
+    console keys its onboarding and rollout logs by: `services.connect.SimClient`)."""
     _below: dict[tuple[Any, ...], list[Account]] = field(default_factory=dict, repr=False)
     """`selectable_below`'s accounts per reach, root and number of accounts."""
     _texts: dict[tuple[Any, ...], list[str]] = field(default_factory=dict, repr=False)

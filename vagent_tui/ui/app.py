@@ -25,6 +25,7 @@ from vagent_tui import collector
 from vagent_tui import config as cfg
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.ui import palette
+from vagent_tui.ui.built import built, when_built
 from vagent_tui.ui.command_palette import ConsolePalette
 from vagent_tui.ui.connections import ConnectionApp
 from vagent_tui.ui.convention import NO_KEY_PREFIX, action_name, effective_keys
@@ -37,7 +38,7 @@ from vagent_tui.ui.themes import (
     packaged_theme_dir,
     terminal_default,
 )
-from vagent_tui.ui.typeahead import KeyGate
+from vagent_tui.ui.typeahead import TypeAheadApp
 from vagent_tui.ui.widgets.status import describe_error
 
 STARTED_SECONDS = 0.5
@@ -89,7 +90,7 @@ def _screen_bindings() -> list[BindingType]:
     ]
 
 
-class VagentApp(ConnectionApp):
+class VagentApp(TypeAheadApp[None], ConnectionApp):
     """The console. Give it a client; it connects and opens ``initial_screen``.
 
     Without a client (first run: no profile) it opens the setup screen, which makes one.
@@ -176,8 +177,6 @@ class VagentApp(ConnectionApp):
         self.config_warnings = list(config_warnings)
         """What the config file holds that was ignored (vagent_tui.ui.keyspec), shown once."""
         self.last_copied: tuple[str, str] | None = None
-        self.key_gate = KeyGate(self, self._quit_keys)
-        """Keys typed ahead wait for the keys before them (`vagent_tui.ui.typeahead`)."""
         self._collector_timers: tuple[Timer, ...] = ()
         """`collector.set_aside` and `give_back`, due after the last key or click."""
         self.theme_errors = self._register_themes(extra_theme_dirs)
@@ -185,7 +184,7 @@ class VagentApp(ConnectionApp):
         self._start_with_theme(wanted if wanted in self.available_themes else DEFAULT_DARK)
         palette.install(self.console, self.get_css_variables(), replace=False)
 
-    def _quit_keys(self) -> list[str]:
+    def quit_keys(self) -> list[str]:
         """The keys of ``app.quit``, the keymap's if it moves them."""
         return self.key_overrides.get("app.quit", "ctrl+q").split(",")
 
@@ -246,12 +245,6 @@ class VagentApp(ConnectionApp):
             self.connect()
 
     async def on_event(self, event: events.Event) -> None:
-        if (
-            isinstance(event, (events.Key, events.Paste))
-            and not event.is_forwarded
-            and not self.key_gate.admit(event)
-        ):
-            return  # typed ahead: handed on once the keys before it were handled
         if isinstance(event, _TYPED):
             # Timers started by the input, not a timer ticking all along: an idle console
             # (the migration monitor between polls) spends nothing on this.
@@ -313,12 +306,23 @@ class VagentApp(ConnectionApp):
         """Pop the current screen; a second pop of the last screen is ignored, not fatal.
 
         A dialog dismissed twice by keys faster than a frame (Enter pressed while its
-        first dismissal is under way) would otherwise end the app.
+        first dismissal is under way) would otherwise end the app. A screen not built
+        yet is popped once it is (`vagent_tui.ui.built`).
         """
         if len(self.screen_stack) <= 1:
             self.log.warning("pop_screen ignored: only one screen on the stack")
             return AwaitComplete(_nothing())
+        screen = self.screen
+        if not built(screen):
+            # Closed while being pushed (by a worker, or a key typed ahead): removed now,
+            # it would still mount, without its widgets. It closes once built.
+            when_built(screen, self._pop_if_on_top, screen)
+            return AwaitComplete(_nothing())
         return super().pop_screen()
+
+    def _pop_if_on_top(self, screen: Screen[Any]) -> None:
+        if self.screen is screen:
+            self.pop_screen()
 
     def action_toggle_keys(self) -> None:
         """``?``: the keys of the screen shown and the convention; ``?`` again closes."""

@@ -24,6 +24,7 @@ from textual.notifications import SeverityLevel
 from textual.reactive import reactive
 from textual.signal import Signal
 from textual.theme import Theme
+from textual.widgets import OptionList
 
 from vagent_tui import config as cfg
 from vagent_tui.api.client import PlatformClient
@@ -32,10 +33,12 @@ from vagent_tui.api.scope import ScopeLevel
 from vagent_tui.inert import DISPLAY_LIMIT, inert
 from vagent_tui.services.agent_listing import AgentListings
 from vagent_tui.services.session import Connection, open_connection
+from vagent_tui.ui.built import built, when_built
 from vagent_tui.ui.safety import refusal
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.textual_compat import CrashReportingApp
 from vagent_tui.ui.themes import honour_empty_no_color, no_color_wanted
+from vagent_tui.ui.widgets.option_pages import Direction, page
 from vagent_tui.ui.widgets.status import describe_error
 from vagent_tui.words import counted
 
@@ -46,6 +49,10 @@ if TYPE_CHECKING:  # the journal and the watcher are imported when first used
     from vagent_tui.services.migrations import MigrationWatcher, WatchedTask
 
 ClientFactory = Callable[[cfg.Connection], PlatformClient]
+
+_PAGES: dict[str, Direction] = {"page_down": 1, "page_up": -1}
+"""An option list's page actions, which Textual's list fails before its first layout
+(`vagent_tui.ui.widgets.option_pages`)."""
 
 
 def default_client_factory(connection: cfg.Connection) -> PlatformClient:
@@ -287,8 +294,8 @@ class ConnectionApp(CrashReportingApp[None]):
     async def action_quit(self) -> None:
         """Quit; while real migrations run, say they go on on the platform and ask once.
 
-        ctrl+q again (or Quit) leaves, ESC stays. Nothing is stopped: the platform runs
-        the task whether or not the console watches it.
+        ctrl+q again (or y, or Quit) leaves; n or ESC stays. Nothing is stopped: the
+        platform runs the task whether or not the console watches it.
         """
         from vagent_tui.ui.dialogs import QuitConfirm
 
@@ -302,7 +309,7 @@ class ConnectionApp(CrashReportingApp[None]):
             f"{counted(count, 'migration')} still running: {names}.\n\n"
             "They continue on the platform after you quit: only watching them here stops, "
             "and the platform lists no tasks, so note the task ids to check them later.\n\n"
-            "ctrl+q again or Quit leaves; ESC stays."
+            "ctrl+q again, y or Quit leaves; n or esc stays."
         )
 
         def answer(leave: bool | None) -> None:
@@ -346,12 +353,22 @@ class ConnectionApp(CrashReportingApp[None]):
         default_namespace: DOMNode | None = None,
         namespaces: Mapping[str, DOMNode] | None = None,
     ) -> bool:
-        """Refuse (with the reason) a mutating action on a read-only profile."""
-        if self.read_only and isinstance(action, str):
-            destination, name, _ = parse(action)
-            node = self._action_node(destination, default_namespace, namespaces)
-            if self.refuse_if_read_only(node, name):
-                return True
+        """Every action (a key's binding, a palette command) passes here: it waits for
+        what it acts on to be built; a page key of an option list waits for its lines; a
+        mutating action on a read-only profile is refused (with the reason)."""
+        destination, name, _ = parse(action) if isinstance(action, str) else action
+        node = self._action_node(destination, default_namespace, namespaces)
+        if node is not None and not built(node):
+            # A key typed ahead of a screen (or dialog) being built: its action runs once
+            # the screen is there, never on a screen without its widgets.
+            when_built(node, self.call_later, self.run_action, action, default_namespace,
+                       namespaces)  # fmt: skip
+            return True
+        if isinstance(node, OptionList) and name in _PAGES:
+            page(node, _PAGES[name])  # every option list's, Textual's own (a Select's) too
+            return True
+        if self.refuse_if_read_only(node, name):
+            return True
         return await super().run_action(action, default_namespace, namespaces)
 
     def _action_node(

@@ -112,8 +112,10 @@ CONVENTION: tuple[Verb, ...] = (
           "save", only=True),
     _verb("show copied", "ctrl+y", "show the last copied text, to select it by hand",
           "show_copied", only=True),
-    _verb("yes", "y", "go ahead (a question's dialog)", "confirm", dialogs=True),
-    _verb("no", "n", "cancel (a question's dialog)", "cancel", dialogs=True),
+    _verb("yes", "y", "go ahead, as the confirm button does (a question's dialog; a letter "
+          "where its text field has the focus)", "confirm", dialogs=True),
+    _verb("no", "n", "cancel, as esc does (a question's dialog; a letter where its text "
+          "field has the focus)", "no", dialogs=True),
 )  # fmt: skip
 
 BY_NAME = {verb.name: verb for verb in CONVENTION}

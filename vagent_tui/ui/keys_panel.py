@@ -19,6 +19,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from vagent_tui.ui.built import ClosesItself
 from vagent_tui.ui.convention import CONVENTION, action_name, key_display, screens_keys
 from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.palette import HEADING
@@ -86,7 +87,7 @@ def keys_table(title: str, mine: list[tuple[str, str]]) -> Table:
     return table
 
 
-class KeysScreen(ModalScreen[None]):
+class KeysScreen(ClosesItself[None], ModalScreen[None]):
     """The keys of the screen below and the convention; scrolls, esc or ? closes."""
 
     SCOPED_CSS: ClassVar[bool] = False

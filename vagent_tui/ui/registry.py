@@ -112,7 +112,7 @@ SCREENS: tuple[ScreenInfo, ...] = (
         "",
         "Tasks",
         _P + "tasks:TasksScreen",
-        "Outbound calls and texts: states, today's counts, queue one, delete a pending one",
+        "Outbound calls and texts: states, today's counts, queue one, delete one",
     ),
     ScreenInfo(
         "billing",

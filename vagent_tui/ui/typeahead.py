@@ -45,8 +45,8 @@ import itertools
 import time
 from collections import deque
 from collections.abc import Callable, Collection
-from functools import partial
-from typing import Any
+from functools import cached_property, partial
+from typing import Any, TypeVar
 
 from textual import events
 from textual.app import App
@@ -55,7 +55,7 @@ from textual.widget import Widget
 from textual.worker import Worker
 
 from vagent_tui.ui.failures import WRITE_GROUP_PREFIX
-from vagent_tui.ui.screens.base import is_text_field
+from vagent_tui.ui.fields import is_text_field
 from vagent_tui.ui.textual_compat import refresh_callbacks_pending
 
 HOLD_LIMIT = 1.0
@@ -76,6 +76,8 @@ screen's widgets: not at every turn of the event loop)."""
 
 _SPINS = 20
 """Looks at the next turns of the event loop before `_POLL` applies."""
+
+ReturnType = TypeVar("ReturnType")
 
 Typed = events.Key | events.Paste
 """What the gate orders: keys and pastes (a paste goes to the focus, as a key does)."""
@@ -105,11 +107,6 @@ def _opening(app: App[Any], before: frozenset[Worker[Any]]) -> bool:
     return False
 
 
-def _drawn(app: App[Any], screen: Screen[Any], refreshed: asyncio.Event) -> bool:
-    """``screen`` was refreshed (``refreshed`` set after it), or is no longer on show."""
-    return refreshed.is_set() or app.screen is not screen
-
-
 def _settled(app: App[Any]) -> bool:
     """No message waits anywhere a key's effects travel: the app, the screen on show and
     every widget on it, and that screen is mounted (a pushed screen is composed later)."""
@@ -119,6 +116,11 @@ def _settled(app: App[Any]) -> bool:
     if not screen.is_mounted:
         return False
     return not any(node.message_queue_size for node in screen.walk_children(with_self=True))
+
+
+def _refreshed(refreshed: asyncio.Event, app: App[Any], screen: Screen[Any]) -> bool:
+    """Whether ``screen`` has refreshed (``refreshed`` is set) or is no longer shown."""
+    return refreshed.is_set() or app.screen is not screen
 
 
 async def _until(done: Callable[[], bool], app: App[Any], deadline: float | None = None) -> bool:
@@ -140,8 +142,9 @@ class KeyGate:
     """Orders the keys typed ahead of the console (see the module's docstring).
 
     The app calls `admit` with every key and paste it reads from the terminal (not those
-    forwarded back up to it); a key admitted is handled at once, one held is posted to the
-    app again when its turn comes, and admitted then.
+    forwarded back up to it) and, once it has handed an admitted one on, `handled`. A key
+    admitted is handled at once; one held is posted to the app again when its turn comes,
+    and admitted then.
     """
 
     def __init__(self, app: App[Any], quit_keys: Callable[[], Collection[str]]) -> None:
@@ -151,13 +154,17 @@ class KeyGate:
         self._held: deque[Typed] = deque()
         self._released: set[int] = set()
         """Ids of the held keys posted back to the app: admitted when they arrive."""
+        self._handed: set[int] = set()
+        """Ids of the keys released and admitted, until the app has handed them on."""
         self._task: asyncio.Task[None] | None = None
+        self._text_admitted = False
+        """Whether the key admitted last was text for the focused field (see `_text`)."""
         self._before: frozenset[Worker[Any]] = frozenset()
-        """The workers running when the key being handled was handed on: one it starts is
-        part of its handling (`_opening`)."""
+        """The workers running when the key being handled was admitted or handed on: one
+        it starts is part of its handling (`_opening`)."""
         self._shown: Screen[Any] | None = None
-        """The screen on show when the key being handled was handed on: another one on
-        show after it is waited for until laid out."""
+        """The screen on show when the key being handled was admitted or handed on:
+        another one on show after it is waited for until laid out."""
 
     @property
     def holding(self) -> int:
@@ -172,16 +179,25 @@ class KeyGate:
             return False
         if id(event) in self._released:
             self._released.discard(id(event))
+            self._handed.add(id(event))
             return True
         if self._task is not None or self._held:
             if self._is_quit(event):
                 return True
             self._held.append(event)
             return False
-        if not self._text(event):
+        self._text_admitted = self._text(event)
+        if not self._text_admitted:
             self._before, self._shown = _running(self._app), self._app.screen
-            self._task = asyncio.create_task(self._hand_on())
         return True
+
+    def handled(self, event: Typed) -> None:
+        """The app has handed ``event`` (admitted) on: the keys behind it wait for the
+        console to settle, unless it was text for a field."""
+        if id(event) in self._handed:
+            self._handed.discard(id(event))
+        elif self._task is None and not self._text_admitted:
+            self._task = asyncio.create_task(self._hand_on())
 
     def _text(self, event: Typed) -> bool:
         """Whether ``event`` is a character the focused text field takes as text: it
@@ -215,8 +231,10 @@ class KeyGate:
                 self._before, self._shown = _running(app), app.screen
                 self._released.add(id(again))
                 app.post_message(again)
-                # Its turn came: wait until the app has taken it before settling again.
-                await _until(partial(self._taken, id(again)), app)
+                # Its turn came: wait until the app has handed it on before settling again
+                # (bounded: a key whose handling failed is never said to be through).
+                deadline = time.monotonic() + HOLD_LIMIT
+                await _until(partial(self._through, id(again)), app, deadline)
         finally:
             self._task = None
 
@@ -237,7 +255,7 @@ class KeyGate:
                 laid_out = screen
                 refreshed = asyncio.Event()
                 if screen.call_after_refresh(refreshed.set):
-                    await _until(partial(_drawn, app, screen, refreshed), app, deadline)
+                    await _until(partial(_refreshed, refreshed, app, screen), app, deadline)
                 if not (
                     app.screen is screen
                     and app.focused is focused
@@ -252,9 +270,9 @@ class KeyGate:
             deadline = time.monotonic() + HOLD_LIMIT
             laid_out = None
 
-    def _taken(self, key: int) -> bool:
-        """The app has taken the key handed on (`admit`)."""
-        return key not in self._released
+    def _through(self, key: int) -> bool:
+        """Whether the key of id ``key``, released, was admitted and handed on."""
+        return key not in self._released and key not in self._handed
 
     @staticmethod
     def _copy(event: Typed) -> Typed:
@@ -262,3 +280,25 @@ class KeyGate:
         if isinstance(event, events.Key):
             return events.Key(event.key, event.character)
         return events.Paste(event.text)
+
+
+class TypeAheadApp(App[ReturnType]):
+    """An app whose keys and pastes pass its `KeyGate` first."""
+
+    @cached_property
+    def key_gate(self) -> KeyGate:
+        """Keys typed ahead wait here for the keys before them."""
+        return KeyGate(self, self.quit_keys)
+
+    def quit_keys(self) -> Collection[str]:
+        """The keys that quit, never held (an app with a keymap says which they are)."""
+        return ("ctrl+q",)
+
+    async def on_event(self, event: events.Event) -> None:
+        # Computed first: the app marks the event forwarded as it hands it on.
+        typed = event if isinstance(event, Typed) and not event.is_forwarded else None
+        if typed is not None and not self.key_gate.admit(typed):
+            return  # typed ahead: handed on once the keys before it were handled
+        await super().on_event(event)
+        if typed is not None:
+            self.key_gate.handled(typed)

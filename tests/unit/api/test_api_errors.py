@@ -98,6 +98,19 @@ async def test_error_without_message_names_the_status(make_client: MakeClient) -
     assert "404" in info.value.message
 
 
+async def test_a_bare_json_string_error_is_its_message(make_client: MakeClient) -> None:
+    """The vendor's reference gives ``POST /conversation/batch`` a 401 whose body is the
+    JSON string "Unauthorized Request" (the envelope elsewhere): either says why."""
+    from vagent_tui.api.log_models import ConversationRef
+
+    client = make_client(Recorder(httpx.Response(401, json="Unauthorized Request")))
+
+    with pytest.raises(ApiError) as info:
+        await client.get_conversations([ConversationRef("1:1", "a:1")])
+
+    assert info.value.status == 401 and info.value.message == "Unauthorized Request"
+
+
 @pytest.mark.parametrize("content", [b"", b"<html>Bad Gateway</html>"])
 async def test_error_status_with_non_json_body_is_api_error(
     make_client: MakeClient, content: bytes

@@ -1,5 +1,5 @@
-"""The client's shortcuts (URL built in one go, list replies validated from their bytes)
-give what the general path gives."""
+"""The client's shortcuts (a request built in one go, list replies validated from their
+bytes) give what the general path gives."""
 
 from __future__ import annotations
 
@@ -8,7 +8,9 @@ from typing import Any
 import httpx
 import pytest
 
+from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.errors import ApiError, MalformedResponse
+from vagent_tui.api.outgoing import RequestBuilder
 from vagent_tui.api.transport import ApiTransport
 
 from .helpers import Recorder, ok
@@ -18,29 +20,126 @@ from .helpers import Recorder, ok
     "base", ["http://127.0.0.1:8000", "https://h.example/pre/", "http://[::1]:9/"]
 )
 @pytest.mark.parametrize("path", ["/api/v2/agent/voices", "/api/v2/a b/é", "/api/v2/x%2Fy"])
-async def test_full_url_is_the_url_httpx_builds_from_params(base: str, path: str) -> None:
+async def test_the_built_url_is_the_url_httpx_builds_from_params(base: str, path: str) -> None:
     transport = ApiTransport(base, "tok en/é+&=")
+    builder = RequestBuilder(transport.base_url, "tok en/é+&=")
     try:
-        queries: tuple[dict[str, str | int], ...] = (
-            {"token": transport._token},
-            {"token": transport._token, "targetAccountId": 5, "q": "a b&c=d/é?#", "e": ""},
+        queries: tuple[dict[str, Any], ...] = (
+            {},
+            {"q": "a b&c=d/é?#", "e": "", "f": 1.5, "on": True, "off": False},
+            {"ids": [1, "two words", True], "gone": None, "n": -3},
         )
-        for query in queries:
-            full = transport._full_url(path, query)
-            assert full is not None
-            expected = transport._http.build_request("GET", path, params=query).url
-            got = transport._http.build_request("GET", full).url
-            assert str(got) == str(expected)
-            assert got.raw_path == expected.raw_path
+        for target in (None, 5):
+            for query in queries:
+                full = builder.build("GET", path, target=target, params=query).url
+                sent = {"token": "tok en/é+&="}
+                if target is not None:
+                    sent["targetAccountId"] = str(target)
+                sent.update({k: v for k, v in query.items() if v is not None})
+                expected = transport.sender.http.build_request("GET", path, params=sent).url
+                got = httpx.URL(full)
+                assert str(got) == str(expected)
+                assert got.raw_path == expected.raw_path
     finally:
         await transport.aclose()
 
 
-def test_full_url_leaves_the_unusual_cases_to_httpx() -> None:
-    transport = ApiTransport("http://h.test", "t")
-    assert transport._full_url("/api/v2/x?a=1", {"token": "t"}) is None
-    assert transport._full_url("/api/v2/x", {"token": "t", "f": 1.5}) is None
-    assert transport._full_url("/api/v2/x", {"token": "t", "ids": [1, 2]}) is None
+def test_a_query_of_the_path_s_own_is_kept_before_the_key() -> None:
+    builder = RequestBuilder("http://h.test/pre", "t")
+    assert builder.build("GET", "/api/v2/x?a=1", params={"b": 2}).url == (
+        "http://h.test/pre/api/v2/x?a=1&token=t&b=2"
+    )
+    absolute = builder.build("GET", "http://h.test/s/t%2F1", target=4).url
+    assert absolute == "http://h.test/s/t%2F1?token=t&targetAccountId=4"
+
+
+def test_a_built_request_does_not_show_its_key() -> None:
+    outgoing = RequestBuilder("http://h.test", "s3cret").build("GET", "/x", json={"a": 1})
+    assert "s3cret" in outgoing.url
+    assert "s3cret" not in repr(outgoing) and "s3cret" not in str(outgoing)
+
+
+def test_the_key_parameter_is_not_a_filter() -> None:
+    with pytest.raises(ValueError, match="'token'"):
+        RequestBuilder("http://h.test", "t").build("GET", "/x", params={"token": "other"})
+
+
+def test_a_body_is_built_once_as_httpx_would_send_it() -> None:
+    builder = RequestBuilder("http://h.test", "t")
+    outgoing = builder.build("POST", "/api/v2/agent", json={"name": "é", "n": [1]})
+    request = httpx.Request("POST", "http://h.test/", json={"name": "é", "n": [1]})
+    assert outgoing.content == request.read()
+    assert outgoing.headers["Content-Type"] == request.headers["content-type"]
+    form = builder.build("POST", "/u", data={"path": "a"}, files={"file": ("a", b"xy")})
+    assert form.upload and form.content is not None and b"xy" in form.content
+    assert form.headers["content-type"].startswith("multipart/form-data; boundary=")
+
+
+async def test_a_retried_get_is_built_once_and_sent_alike(
+    make_client: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    built: list[str] = []
+    original = RequestBuilder.build
+
+    def counted(self: RequestBuilder, *args: Any, **kwargs: Any) -> Any:
+        outgoing = original(self, *args, **kwargs)
+        built.append(outgoing.url)
+        return outgoing
+
+    monkeypatch.setattr(RequestBuilder, "build", counted)
+    recorder = Recorder(httpx.Response(503), httpx.Response(502), ok({"tasks": []}))
+    client = make_client(recorder)
+    await client.list_tasks(target=3)
+    assert len(built) == 1
+    assert len({str(r.url) for r in recorder.requests}) == 1 and len(recorder.requests) == 3
+
+
+async def test_both_pools_get_the_same_request() -> None:
+    """aiohttp's pool straight (`api.direct`) and httpx's client over it: the same bytes."""
+    from aiohttp import web
+    from aiohttp.test_utils import TestServer
+    from httpx_aiohttp import AiohttpTransport
+
+    heard: list[tuple[str, str, bytes, str]] = []
+    values: list[list[tuple[str, str]]] = []
+
+    async def reply(request: web.Request) -> web.Response:
+        body = await request.read()
+        heard.append((request.method, request.raw_path, body, request.content_type))
+        values.append(list(request.query.items()))
+        return web.json_response({"success": True, "versions": []})
+
+    app = web.Application()
+    app.router.add_route("*", "/{tail:.*}", reply)
+    async with TestServer(app, host="127.0.0.1") as server:
+        base = str(server.make_url("/"))
+        straight = PlatformClient(base, "k e/y")
+        over_httpx = PlatformClient(base, "k e/y", transport=AiohttpTransport())
+        try:
+            assert straight.sender.direct is not None and over_httpx.sender.direct is None
+            for client in (straight, over_httpx):
+                await client.write_staging({"agentName": "é & co"}, target=7)
+                await client.list_versions("a/b", include_data=True, target=7)
+                await client.upload_file(5, "d/f.txt", b"xy", mode="0644")
+        finally:
+            await straight.aclose()
+            await over_httpx.aclose()
+    assert len(heard) == 6
+    # (httpx-aiohttp hands aiohttp the URL as text, which yarl quotes again: the same
+    # values, ``/`` unquoted in the query.)
+    assert values[:3] == values[3:]
+    for one, other in zip(heard[:3], heard[3:], strict=True):
+        assert (one[0], one[1].split("?")[0], one[3]) == (
+            other[0],
+            other[1].split("?")[0],
+            other[3],
+        )
+        if one[3] == "multipart/form-data":  # each request its own boundary
+            assert b"xy" in one[2] and b"xy" in other[2]
+        else:
+            assert one[2] == other[2]
+    assert heard[0][1] == "/api/v2/agent?token=k+e%2Fy&targetAccountId=7"
+    assert heard[0][2] == '{"agentName":"é & co"}'.encode()
 
 
 async def test_list_reply_keeps_extras_and_tells_observers(make_client: Any) -> None:

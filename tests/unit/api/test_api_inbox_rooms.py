@@ -21,16 +21,16 @@ MESSAGE = {
     "fromUser": "Maria Garcia",
     "to": 1111,
     "toUser": "Acme Dental",
-    "timestamp": 1763596783000,
+    "timestamp": 1763596783,
     "date": "2025-11-19T23:59:43.000Z",
     "roomId": "1111:240",
     "status": "success",
-    "attachments": ["https://cdn.example.com/a.jpg"],
+    "attachments": '["https://cdn.example.com/a.jpg"]',
     "gift": False,
     "drip": False,
     "uuid": "e99c2c27-0dd6-4de2-ad19-d67687c2a35f",
     "source": "sms",
-    "roomInitiator": 900123,
+    "roomInitiator": "maria.garcia",
     "futureField": {"nested": 1},
 }
 ROOM = {"roomId": "1:5000041", "name": "Maria", "destinationInboxType": "priority"}
@@ -86,6 +86,7 @@ async def test_room_messages_read_the_published_bare_array(make_client: MakeClie
     assert (first.from_, first.from_user, first.to_user) == (900123, "Maria Garcia", "Acme Dental")
     assert first.sent_at is not None and first.sent_at.timestamp() == 1763596783
     assert first.links == ["https://cdn.example.com/a.jpg"]
+    assert first.initiator == "maria.garcia"
     assert first.model_extra == {"futureField": {"nested": 1}}
     assert first.wire()["from"] == 900123
     assert messages[1].sent_at is None and messages[1].links == []
@@ -169,3 +170,38 @@ async def test_against_the_simulator() -> None:
         assert caught.value.status == 404 and "Room not found" in caught.value.message
     finally:
         await client.aclose()
+
+
+# The vendor's reference: roomInitiator is a user name (a string, example "brandon"),
+# attachments a string (example "[]"). A user id or an array, as another platform (and
+# this simulator once) sends, is read too.
+@pytest.mark.parametrize(
+    ("initiator", "shown"),
+    [("brandon", "brandon"), ("+12005550100", "+12005550100"), (900123, "#900123"),
+     ("  ", None), ("", None), (None, None), (True, None), ({"name": "x"}, None)],
+)  # fmt: skip
+def test_the_room_initiator_is_a_user_name_or_a_user_id(initiator: object, shown: str) -> None:
+    message = m.RoomMessage.model_validate({"roomInitiator": initiator})
+    assert message.initiator == shown
+    assert message.wire()["roomInitiator"] == initiator  # kept as it came
+
+
+@pytest.mark.parametrize(
+    ("attachments", "links"),
+    [
+        ("[]", []),
+        ('["https://a.example/x.jpg", "https://a.example/y.pdf"]',
+         ["https://a.example/x.jpg", "https://a.example/y.pdf"]),
+        (' [{"url": "https://a.example/z.png"}, null]', ["https://a.example/z.png"]),
+        (["https://a.example/x.jpg"], ["https://a.example/x.jpg"]),
+        ("https://a.example/x.jpg", ["https://a.example/x.jpg"]),
+        ("[not json", ["[not json"]),
+        ('{"url": "https://a.example/x.jpg"}', ['{"url": "https://a.example/x.jpg"}']),
+        ("", []),
+        (None, []),
+    ],
+)  # fmt: skip
+def test_attachments_as_a_json_text_an_array_or_one_address(
+    attachments: object, links: list[str]
+) -> None:
+    assert m.RoomMessage.model_validate({"attachments": attachments}).links == links

@@ -333,6 +333,14 @@ async def test_a_long_batch_goes_in_requests_of_200(make_client: MakeClient) -> 
     assert found.ok and found.conversation[0].turns[0].content == "u321:1"
 
 
+@pytest.mark.parametrize(("room_id", "uuid"), [(5, "a:1"), ("1:1", None), ("1:1", ["a"])])
+def test_a_conversation_is_named_by_two_texts(room_id: object, uuid: object) -> None:
+    """The vendor's batch item requires roomId and uuid as strings (400 otherwise): the
+    client cannot make a reference of anything else, so it never sends one."""
+    with pytest.raises(ValueError, match="roomId and uuid are text"):
+        ConversationRef(room_id, uuid)  # type: ignore[arg-type]
+
+
 async def test_a_batch_reply_without_stats_is_counted(make_client: MakeClient) -> None:
     results = [{"success": True, "roomId": "1:1", "uuid": "a"}, {"success": False,
                "roomId": "1:2", "uuid": "b", "message": "nope"}, None]  # fmt: skip

@@ -8,6 +8,7 @@ import pytest
 from pydantic import ValidationError
 
 from vagent_tui.api import models as m
+from vagent_tui.api.resources import AccountAvailability
 
 REPORTING_FIELD = {
     "key": "callReason",
@@ -195,7 +196,7 @@ def test_voice() -> None:
     assert voice.available is True
     assert voice.model_extra == {}
     unavailable = voice.model_copy(
-        update={"account_availability": m.AccountAvailability(available=False)}
+        update={"account_availability": AccountAvailability(available=False)}
     )
     assert unavailable.available is False
 

@@ -966,7 +966,7 @@ def test_the_default_transport_is_aiohttps_pool_unless_a_proxy_or_a_choice_says_
 ) -> None:
     from httpx_aiohttp import AiohttpTransport
 
-    from vagent_tui.api.transport import PROXY_VARIABLES, default_transport
+    from vagent_tui.api.sender import PROXY_VARIABLES, default_transport
 
     for name in (*PROXY_VARIABLES, "VAGENT_TRANSPORT"):
         monkeypatch.delenv(name, raising=False)

@@ -12,19 +12,11 @@ from typing import Any
 
 import pytest
 
+from vagent_tui.services.bulk import SENT, AccountResult
 from vagent_tui.services.connect import demo_client
-from vagent_tui.services.onboard import (
-    SENT,
-    OnboardPlan,
-    SourceError,
-    apply_onboarding,
-    log_for,
-    plan_onboarding,
-    read_rows,
-    results_csv,
-    source_id,
-)
-from vagent_tui.services.rollout_apply import AccountResult
+from vagent_tui.services.onboard import OnboardPlan, plan_onboarding
+from vagent_tui.services.onboard_apply import apply_onboarding, results_csv
+from vagent_tui.services.onboard_rows import SourceError, log_for, read_rows, source_id
 
 HEADER = "type,external_id,name,parent,billing_id,active,email,role,accounts\n"
 FILE = HEADER + (

@@ -16,7 +16,9 @@ from pathlib import Path
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.errors import TransportError
 from vagent_tui.api.models import Account
-from vagent_tui.services.onboard import apply_onboarding, log_for, plan_onboarding, read_rows
+from vagent_tui.services.onboard import plan_onboarding
+from vagent_tui.services.onboard_apply import apply_onboarding
+from vagent_tui.services.onboard_rows import log_for, read_rows
 
 ROOT = str(Path(__file__).resolve().parents[3])
 ORG = 1110
@@ -33,7 +35,9 @@ import asyncio, sys
 from pathlib import Path
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.models import Account
-from vagent_tui.services.onboard import apply_onboarding, log_for, plan_onboarding, read_rows
+from vagent_tui.services.onboard_apply import apply_onboarding
+from vagent_tui.services.onboard_rows import log_for, read_rows
+from vagent_tui.services.onboard import plan_onboarding
 
 async def main(base, folder, text):
     client = PlatformClient(base, "demo-reseller", timeout=30)

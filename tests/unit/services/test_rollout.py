@@ -128,7 +128,8 @@ async def test_json_round_trip_and_csv_is_safe_in_a_spreadsheet() -> None:
 
 
 async def test_apply_writes_skips_what_moved_and_a_rerun_finishes(tmp_path: Path) -> None:
-    from vagent_tui.services.rollout_apply import RolloutLog, apply_rollout, publish_rollout
+    from vagent_tui.services.bulk import RolloutLog
+    from vagent_tui.services.rollout_apply import apply_rollout, publish_rollout
 
     client = demo_client("demo-partner")
     no_drafts(client.sim_app.state.sim)  # see test_drafts_are_noted_in_the_plan...
@@ -162,7 +163,8 @@ async def test_apply_writes_skips_what_moved_and_a_rerun_finishes(tmp_path: Path
 
 
 async def test_a_lost_reply_is_read_back_not_resent(tmp_path: Path) -> None:
-    from vagent_tui.services.rollout_apply import RolloutLog, apply_rollout
+    from vagent_tui.services.bulk import RolloutLog
+    from vagent_tui.services.rollout_apply import apply_rollout
 
     client = demo_client("demo-partner")
     sim = client.sim_app.state.sim
@@ -178,7 +180,8 @@ async def test_a_lost_reply_is_read_back_not_resent(tmp_path: Path) -> None:
 async def test_a_cut_off_run_is_finished_by_the_rerun_and_runs_never_overlap(
     tmp_path: Path,
 ) -> None:
-    from vagent_tui.services.rollout_apply import RolloutBusy, RolloutLog, apply_rollout
+    from vagent_tui.services.bulk import RolloutBusy, RolloutLog
+    from vagent_tui.services.rollout_apply import apply_rollout
 
     client = demo_client("demo-partner")
     sim = client.sim_app.state.sim
@@ -208,7 +211,8 @@ async def test_a_cut_off_run_is_finished_by_the_rerun_and_runs_never_overlap(
 
 
 async def test_publish_skips_staging_someone_changed_after_the_write(tmp_path: Path) -> None:
-    from vagent_tui.services.rollout_apply import RolloutLog, apply_rollout, publish_rollout
+    from vagent_tui.services.bulk import RolloutLog
+    from vagent_tui.services.rollout_apply import apply_rollout, publish_rollout
 
     client = demo_client("demo-partner")
     no_drafts(client.sim_app.state.sim)  # see test_drafts_are_noted_in_the_plan...
@@ -294,7 +298,7 @@ async def test_left_out_counts_each_account_once() -> None:
 
 
 async def test_json_keeps_origin_chosen_and_left_out() -> None:
-    from vagent_tui.services.rollout_apply import plan_id
+    from vagent_tui.services.bulk import plan_id
 
     client = demo_client("demo-partner")
     accounts = await agents(client)
@@ -390,7 +394,7 @@ def test_to_csv_adds_columns_and_makes_them_safe() -> None:
 async def test_in_pool_stop_starts_nothing_more_and_finishes_what_started() -> None:
     import asyncio
 
-    from vagent_tui.services.rollout import in_pool
+    from vagent_tui.services.bulk import in_pool
 
     started: list[int] = []
     finished: list[int] = []
@@ -406,7 +410,7 @@ async def test_in_pool_stop_starts_nothing_more_and_finishes_what_started() -> N
 
 
 async def test_in_pool_stop_true_from_the_start_runs_nothing() -> None:
-    from vagent_tui.services.rollout import in_pool
+    from vagent_tui.services.bulk import in_pool
 
     ran: list[int] = []
 
@@ -433,7 +437,8 @@ def posts_per_account(sim: Any, path: str = "/api/v2/agent") -> Counter[int]:
 async def test_apply_stopped_after_the_first_result_and_a_rerun_writes_the_rest(
     tmp_path: Path,
 ) -> None:
-    from vagent_tui.services.rollout_apply import RolloutLog, apply_rollout
+    from vagent_tui.services.bulk import RolloutLog
+    from vagent_tui.services.rollout_apply import apply_rollout
 
     client = demo_client("demo-partner", latency_ms=5)
     sim = client.sim_app.state.sim
@@ -464,7 +469,8 @@ async def test_apply_stopped_after_the_first_result_and_a_rerun_writes_the_rest(
 
 
 async def test_apply_with_stop_already_true_writes_nothing(tmp_path: Path) -> None:
-    from vagent_tui.services.rollout_apply import RolloutLog, apply_rollout
+    from vagent_tui.services.bulk import RolloutLog
+    from vagent_tui.services.rollout_apply import apply_rollout
 
     client = demo_client("demo-partner")
     sim = client.sim_app.state.sim
@@ -478,7 +484,8 @@ async def test_apply_with_stop_already_true_writes_nothing(tmp_path: Path) -> No
 
 
 async def test_publish_stopped_and_rerun_publishes_each_once(tmp_path: Path) -> None:
-    from vagent_tui.services.rollout_apply import RolloutLog, apply_rollout, publish_rollout
+    from vagent_tui.services.bulk import RolloutLog
+    from vagent_tui.services.rollout_apply import apply_rollout, publish_rollout
 
     client = demo_client("demo-partner")
     no_drafts(client.sim_app.state.sim)  # see test_drafts_are_noted_in_the_plan...
@@ -505,7 +512,8 @@ async def test_publish_stopped_and_rerun_publishes_each_once(tmp_path: Path) -> 
 async def test_save_plan_is_private_and_idempotent(tmp_path: Path) -> None:
     import os
 
-    from vagent_tui.services.rollout_apply import plan_id, save_plan
+    from vagent_tui.services.bulk import plan_id
+    from vagent_tui.services.rollout_apply import save_plan
 
     client = demo_client("demo-partner")
     plan = await plan_rollout(client, (await agents(client))[:2],
@@ -530,8 +538,8 @@ async def test_save_plan_is_private_and_idempotent(tmp_path: Path) -> None:
 async def test_saved_rollouts_newest_first_with_progress_from_the_log(tmp_path: Path) -> None:
     import os
 
+    from vagent_tui.services.bulk import RolloutLog
     from vagent_tui.services.rollout_apply import (
-        RolloutLog,
         apply_rollout,
         publish_rollout,
         save_plan,
@@ -578,12 +586,8 @@ def test_saved_rollouts_of_no_folder_is_empty(tmp_path: Path) -> None:
 
 
 async def test_results_csv_carries_each_accounts_write_and_publish(tmp_path: Path) -> None:
-    from vagent_tui.services.rollout_apply import (
-        RolloutLog,
-        apply_rollout,
-        publish_rollout,
-        results_csv,
-    )
+    from vagent_tui.services.bulk import RolloutLog
+    from vagent_tui.services.rollout_apply import apply_rollout, publish_rollout, results_csv
 
     client = demo_client("demo-partner")
     no_drafts(client.sim_app.state.sim)  # see test_drafts_are_noted_in_the_plan...
@@ -608,8 +612,9 @@ async def test_results_csv_carries_each_accounts_write_and_publish(tmp_path: Pat
 
 
 def test_results_csv_quotes_formula_cells(tmp_path: Path) -> None:
+    from vagent_tui.services.bulk import AccountResult, RolloutLog
     from vagent_tui.services.rollout import AccountPlan
-    from vagent_tui.services.rollout_apply import AccountResult, RolloutLog, results_csv
+    from vagent_tui.services.rollout_apply import results_csv
 
     plan = RolloutPlan(Change(voice="x"), [AccountPlan(5, "=SUM(A1)", "change"),
                                            AccountPlan(6, "Fine", "change")])  # fmt: skip
@@ -623,7 +628,7 @@ def test_results_csv_quotes_formula_cells(tmp_path: Path) -> None:
 
 
 def test_log_count_counts_results_per_step(tmp_path: Path) -> None:
-    from vagent_tui.services.rollout_apply import AccountResult, RolloutLog
+    from vagent_tui.services.bulk import AccountResult, RolloutLog
 
     log = RolloutLog(tmp_path / "log.jsonl")
     for result in (
@@ -643,7 +648,8 @@ def test_log_count_counts_results_per_step(tmp_path: Path) -> None:
 
 
 async def test_drafts_are_noted_in_the_plan_and_never_published(tmp_path: Path) -> None:
-    from vagent_tui.services.rollout_apply import RolloutLog, apply_rollout, publish_rollout
+    from vagent_tui.services.bulk import RolloutLog
+    from vagent_tui.services.rollout_apply import apply_rollout, publish_rollout
 
     client = demo_client("demo-partner")
     sim = client.sim_app.state.sim
@@ -666,7 +672,8 @@ async def test_drafts_are_noted_in_the_plan_and_never_published(tmp_path: Path) 
 
 
 async def test_publish_refuses_when_live_moved_since_the_write(tmp_path: Path) -> None:
-    from vagent_tui.services.rollout_apply import RolloutLog, apply_rollout, publish_rollout
+    from vagent_tui.services.bulk import RolloutLog
+    from vagent_tui.services.rollout_apply import apply_rollout, publish_rollout
 
     client = demo_client("demo-partner")
     sim = client.sim_app.state.sim

@@ -58,3 +58,24 @@ async def test_restricted_member_cannot_resolve_other_accounts() -> None:
     with pytest.raises(PlatformError, match="restricted"):
         await connection.resolve(6)
     assert client.targets == [None, 5]  # the refused one was never asked for
+
+
+@pytest.mark.parametrize(
+    ("owner", "answered"),
+    [
+        ({"accountType": "partner"}, True),
+        ({"accountType": "reseller"}, True),
+        ({"accountType": "user", "organizationId": 7, "resellerId": 7}, True),  # rule 2
+        ({"accountType": "reseller", "permittedAccountIds": [5]}, False),
+        ({"accountType": "organization"}, False),
+        ({"accountType": "account"}, False),
+        ({"accountType": "organization", "superAdmin": True}, True),
+        ({"accountType": "mystery"}, False),
+    ],
+)
+async def test_reseller_or_partner_key(owner: dict[str, Any], answered: bool) -> None:
+    """What the vendor calls "Reseller/Partner only" (getAccountByExternalId) is offered
+    to such a key (a super admin's too: vida-skill), not to another; not before connecting."""
+    start = Connection(FakeClient({"id": 1, "name": "K", **owner}, {}))  # type: ignore[arg-type]
+    assert not start.reseller_or_partner_key
+    assert (await start.connect()).reseller_or_partner_key is answered

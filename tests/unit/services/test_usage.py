@@ -12,16 +12,19 @@ import pytest
 from pydantic import ValidationError
 
 from vagent_tui.api import models as m
+from vagent_tui.api.bounded import LeftOut
 from vagent_tui.api.models import OpenReply, UsageQuery
 from vagent_tui.services.connect import demo_client
 from vagent_tui.services.fleet import QUESTIONS, FleetAnswer, ask_fleet, to_csv
 from vagent_tui.services.usage import (
+    FLEET_KEYS,
     fleet_usage_exact,
     fmt_number,
     fmt_value,
     plan_lines,
     plan_name,
     read_account_usage,
+    read_reply,
     read_usage,
     today_lines,
     usage_csv,
@@ -236,3 +239,21 @@ async def test_read_plans_keeps_each_failure_to_its_part() -> None:
     assert parts[0].lines == [("name", "P7")] and parts[0].error == ""
     assert parts[1].reply is None and parts[1].error == "no offer for you"
     assert parts[2].lines == [] and parts[2].error == ""
+
+
+def test_a_huge_usage_reply_is_read_bounded_and_says_what_it_left_out() -> None:
+    sent = {"usage": {f"metric{i:06d}": i for i in range(100_000)}, "cost:total": "9.5",
+            "note": "N" * (8 * 1024 * 1024)}  # fmt: skip
+    report = read_reply(OpenReply.model_validate(sent))
+    assert len(report.rows) == 2_001  # an object's first entries (api.bounded.ENTRIES)
+    assert report.left_out == LeftOut(keys=98_000, texts=1)
+    (note,) = report.notes
+    assert len(note[1]) <= 2_000 and note[1].endswith("characters)")
+    # what a fleet keeps of each account: the first rows, the others counted, the
+    # cost total of the whole report
+    kept = report.first(FLEET_KEYS)
+    assert len(kept.rows) == FLEET_KEYS
+    assert kept.left_out == LeftOut(keys=98_000 + 2_001 - FLEET_KEYS, texts=1)
+    assert kept.cost_total == Decimal("9.5")
+    small = read_usage(TOTALS)
+    assert small.first(FLEET_KEYS) is small

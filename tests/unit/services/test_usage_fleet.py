@@ -13,8 +13,10 @@ from vagent_tui.api.usage_models import UsageQuery
 from vagent_tui.services.fleet import FleetAnswer
 from vagent_tui.services.usage import read_usage
 from vagent_tui.services.usage_fleet import (
+    KEY_COLUMNS,
     FleetUsage,
     accounts_below,
+    column_of,
     usage_question,
     write_private,
 )
@@ -184,3 +186,21 @@ def test_an_order_made_is_kept_until_the_next_answer() -> None:
     assert usage.order("minutes", reverse=True) == [3, 1, 0, 2]
     usage.forget([4])
     assert usage.order("minutes", reverse=True) == [1, 0, 2, 3]
+
+
+def test_the_key_columns_are_bounded_and_each_account_says_what_it_left_out() -> None:
+    usage = FleetUsage([Acc(1, "x"), Acc(2, "y")])
+    usage.take(_answer(1, {"usage": {f"a{i}": i for i in range(KEY_COLUMNS - 1)}}))
+    usage.take(_answer(2, {"usage": {"b1": 1, "b2": 2, "a1": 1, "b3": 3}}))
+    assert len(usage.keys) == KEY_COLUMNS and usage.keys[-1] == "b1"
+    assert usage.lines[0].not_shown == 0
+    assert usage.lines[1].not_shown == 2 and set(usage.lines[1].values) == {"b1", "a1"}
+    assert usage.with_keys_not_shown == 1
+
+
+def test_a_usage_key_named_as_a_fixed_column_has_its_own() -> None:
+    usage = FleetUsage([Acc(1, "x")])
+    usage.take(_answer(1, {"usage": {"plan": 3, "id": 4, "name": 5, "cost_total": 6}}))
+    assert usage.keys == [column_of(k) for k in ("plan", "id", "name", "cost_total")]
+    assert usage.text(0, "plan") == "Pro" and usage.text(0, "plan (usage key)") == "3"
+    assert usage.text(0, "name") == "x" and usage.text(0, "id") == "1"

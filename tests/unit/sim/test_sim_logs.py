@@ -309,7 +309,7 @@ async def test_csv_is_streamed_in_chunks() -> None:
 async def test_batch_answers_each_item(sim: Sim) -> None:
     entries = (await logs(sim, "demo-org", pageSize=5))["logs"]
     items = [{"roomId": e["roomId"], "uuid": e["uuid"]} for e in entries]
-    items += [{"roomId": "1111:7000001", "uuid": "nope:1"}, {"roomId": 5}]
+    items += [{"roomId": "1111:7000001", "uuid": "nope:1"}, {"roomId": "", "uuid": "a:1"}]
     r = await sim.call("POST", "/conversation/batch", "demo-org", json={"items": items})
     body = r.json()
     assert body["stats"] == {"requested": 7, "ok": 5, "failed": 2}
@@ -320,6 +320,10 @@ async def test_batch_answers_each_item(sim: Sim) -> None:
     assert first["agentOutcome"] == entries[0]["agentOutcome"]
     assert results[5]["message"] == "Conversation not found"
     assert results[6]["message"] == "roomId and uuid are required"
+    # The vendor's result: roomId, uuid and message are strings, success a boolean.
+    for x in results:
+        assert all(isinstance(x[k], str) for k in ("roomId", "uuid", "message"))
+        assert isinstance(x["success"], bool)
 
 
 async def test_batch_hides_other_accounts(sim: Sim) -> None:
@@ -342,6 +346,32 @@ async def test_batch_hides_other_accounts(sim: Sim) -> None:
 )  # fmt: skip
 async def test_batch_bad_bodies_are_400(sim: Sim, body: dict[str, Any], message: str) -> None:
     envelope(await sim.call("POST", "/conversation/batch", json=body), 400, message)
+
+
+GOOD = {"roomId": "1111:7000001", "uuid": "nope:1"}
+
+
+@pytest.mark.parametrize(
+    ("item", "message"),
+    [
+        ({"roomId": 5, "uuid": "a:1"}, "items[1].roomId must be a string"),
+        ({"roomId": "1:1", "uuid": None}, "items[1].uuid must be a string"),
+        ({"roomId": "1:1", "uuid": ["a"]}, "items[1].uuid must be a string"),
+        ({"roomId": {"id": 1}, "uuid": 7}, "items[1].roomId must be a string"),
+        ({"uuid": "a:1"}, "items[1].roomId is required"),
+        ({"roomId": "1:1"}, "items[1].uuid is required"),
+        ("1111:1", "items[1] must be an object with roomId and uuid"),
+        (None, "items[1] must be an object with roomId and uuid"),
+    ],
+)  # fmt: skip
+async def test_a_batch_item_that_is_not_two_strings_is_an_invalid_body(
+    sim: Sim, item: Any, message: str
+) -> None:
+    """The vendor requires both fields as strings and answers them as strings: such an
+    item is not echoed as it came, the request is refused and nothing is looked up."""
+    body = {"items": [GOOD, item, GOOD]}
+    reply = await sim.call("POST", "/conversation/batch", "demo-agent", json=body)
+    envelope(reply, 400, f"Invalid request body: {message}")
 
 
 async def test_recent_messages_follow_the_logs(sim: Sim) -> None:

@@ -3,6 +3,7 @@ messages made on demand from the room id, the same every time, fast at a million
 
 from __future__ import annotations
 
+import json
 import time
 from datetime import UTC, datetime
 from typing import Any
@@ -11,7 +12,7 @@ import httpx
 import pytest
 
 from vagent_tui.sim import create_app
-from vagent_tui.sim.inbox import PRIORITY_BASE
+from vagent_tui.sim.inbox import PRIORITY_BASE, user_name
 
 from .helpers import API, Sim, envelope
 
@@ -40,18 +41,60 @@ async def test_a_room_reads_as_the_published_array(sim: Sim) -> None:
     stamps = [m["timestamp"] for m in messages]
     assert stamps == sorted(stamps), "oldest first"
     last = messages[-1]
-    # The room's last message, at its time (milliseconds here, seconds in the room).
+    # The room's last message, at its time: epoch seconds, as the room's and the vendor's.
     assert last["message"] == room["lastMessage"]
-    assert last["timestamp"] == room["lastMessageTimestamp"] * 1000
-    moment = datetime.fromtimestamp(last["timestamp"] / 1000, UTC)
+    assert last["timestamp"] == room["lastMessageTimestamp"]
+    moment = datetime.fromtimestamp(last["timestamp"], UTC)
     assert last["date"] == moment.strftime("%Y-%m-%dT%H:%M:%S.000Z")
     assert {m["source"] for m in messages} <= {"sms", "voice", "email", "client"}
     assert {m["status"] for m in messages} <= {"success", "failed"}
     # The contact opened the room; the agent account is the other side.
     first = messages[0]
-    assert first["from"] == first["roomInitiator"] and first["to"] == 1111
+    assert first["to"] == 1111 and first["from"] != 1111
     assert {m["from"] for m in messages} <= {1111, first["from"]}
     assert len({m["uuid"] for m in messages}) == len(messages)
+
+
+# The types the vendor's reference gives the fields of a room's message (GET
+# /api/v2/messages/{roomId}): numbers, strings, booleans.
+VENDOR_TYPES: dict[str, type | tuple[type, ...]] = {
+    "message": str, "from": int, "fromUser": str, "to": int, "toUser": str,
+    "timestamp": int, "date": str, "roomId": str, "status": str, "attachments": str,
+    "gift": bool, "drip": bool, "uuid": str, "source": str, "roomInitiator": str,
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("room_id", ["1111:240", "1111:239", f"1111:{PRIORITY_BASE + 7}"])
+async def test_every_field_has_the_vendors_type(sim: Sim, room_id: str) -> None:
+    messages = (await sim.get(f"/messages/{room_id}", "demo-agent")).json()
+    for m in messages:
+        wrong = {k: m[k] for k, kind in VENDOR_TYPES.items() if not isinstance(m[k], kind)}
+        assert not wrong, wrong
+        assert not isinstance(m["from"], bool) and not isinstance(m["to"], bool)
+        # A text holding a JSON array of addresses ("[]" for none).
+        links = json.loads(m["attachments"])
+        assert isinstance(links, list) and all(u.startswith("https://") for u in links)
+
+
+async def test_the_room_initiator_is_the_contacts_user_name(sim: Sim) -> None:
+    rooms = await first_rooms(sim, "/junkConversations")
+    named = next(r for r in rooms if not r["unregistered"] and r["name"].isascii())
+    unknown = next(r for r in rooms if r["unregistered"])
+    for room, expected in ((named, ".".join(named["name"].lower().split())),
+                           (unknown, unknown["vidaPhoneNumber"])):  # fmt: skip
+        messages = (await sim.get(f"/messages/{room['roomId']}", "demo-agent")).json()
+        assert {m["roomInitiator"] for m in messages} == {expected}
+        # The contact wrote first, under the name the room shows.
+        contact = room["unregisteredDisplayName"] or room["name"]
+        assert messages[0]["fromUser"] == contact
+
+
+def test_a_user_name_is_ascii_letters_and_digits() -> None:
+    base = {"unregistered": False, "vidaPhoneNumber": "+12005550100"}
+    assert user_name({**base, "name": "Lucas Müller"}) == "lucas.muller"
+    assert user_name({**base, "name": "  Chloé  O'Neil "}) == "chloe.o.neil"
+    assert user_name({**base, "name": "日本"}) == "+12005550100"
+    assert user_name({**base, "name": "Wei Kim", "unregistered": True}) == "+12005550100"
 
 
 async def test_the_same_room_reads_the_same_every_time(sim: Sim) -> None:
@@ -64,7 +107,7 @@ async def test_one_room_in_ten_is_a_long_thread_with_attachments(sim: Sim) -> No
     long = (await sim.get("/messages/1111:240", "demo-agent")).json()
     short = (await sim.get("/messages/1111:239", "demo-agent")).json()
     assert 120 <= len(long) < 300 and 2 <= len(short) <= 10
-    links = [url for m in long for url in m["attachments"]]
+    links = [url for m in long for url in json.loads(m["attachments"])]
     assert links and all(url.startswith("https://") for url in links)
     assert any(m["status"] == "failed" for m in long)
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from .helpers import Sim, envelope
 
 
@@ -131,9 +133,6 @@ async def test_update_organization(sim: Sim) -> None:
 
 async def test_delete_account_and_organization(sim: Sim) -> None:
     org = {"targetResellerId": "1100"}
-    r = await sim.call("DELETE", "/deleteOrganization", params=org,
-                       json={"targetOrganizationId": 1120})  # fmt: skip
-    envelope(r, 409)  # still has agent accounts
     for aid in (1121, 1122):
         r = await sim.call("DELETE", "/deleteAccount", params={"targetOrganizationId": "1120"},
                            json={"targetAccountId": aid})  # fmt: skip
@@ -168,6 +167,44 @@ async def test_deleting_an_organization_takes_its_members_and_their_keys(sim: Si
                        json={"targetOrganizationId": str(oid)})  # fmt: skip
     assert r.status_code == 201
     assert member not in sim.state.accounts
+
+
+async def test_deleting_an_organization_takes_everything_under_it_at_once(sim: Sim) -> None:
+    """The reference: "Delete (immediately)", no conflict named: its agent accounts,
+    Computer Agent, members, their keys, tasks and limits go with it."""
+    st = sim.state
+    r = await sim.call("POST", "/agent/outboundCall", json={"target": "+15551230001"},
+                       params={"targetAccountId": 1111})  # fmt: skip
+    assert r.status_code == 200, r.text
+    r = await sim.call("POST", "/tasks/limits", json={"cooldowns": {"calls": 5}},
+                       params={"targetAccountId": 1110})  # fmt: skip
+    assert r.status_code == 200, r.text
+    under = [a.id for a in st.children(1110)]
+    assert {1111, 1112, 1113, 1118, 1119, 1117} <= set(under)
+    r = await sim.call("DELETE", "/deleteOrganization", params={"targetResellerId": "1100"},
+                       json={"targetOrganizationId": 1110})  # fmt: skip
+    assert r.status_code == 201, r.text
+    assert not [aid for aid in (1110, *under) if aid in st.accounts]
+    gone = {1110, *under}
+    assert not [t for t in st.outbound.values() if t["accountId"] in gone]  # seeded ones stay
+    assert 1110 not in st.task_limits and 1118 not in st.files
+    assert (await sim.get("/account", "demo-agent")).status_code == 401  # its keys stopped
+    assert (await sim.get("/account", "demo-member")).status_code == 401
+
+
+@pytest.mark.parametrize("token", ["demo-org", "demo-agent", "demo-org-user"])
+async def test_find_by_external_id_is_reseller_partner_only(sim: Sim, token: str) -> None:
+    """The reference: "Reseller/Partner only"; its 404 is "No account found OR caller
+    lacks access": another key is answered 404, even for an account of its own."""
+    await sim.call("POST", "/updateAccount", "demo-reseller", params={"targetAccountId": "1111"},
+                   json={"externalAccountId": "crm-own"})  # fmt: skip
+    r = await sim.call("GET", "/getAccountByExternalId", token,
+                       params={"externalAccountId": "crm-own"})  # fmt: skip
+    envelope(r, 404, "Account not found for externalAccountId crm-own")
+    for key in ("demo-reseller", "demo-partner", "demo-partner-user"):
+        r = await sim.call("GET", "/getAccountByExternalId", key,
+                           params={"externalAccountId": "crm-own"})  # fmt: skip
+        assert r.status_code == 200 and r.json()["account"]["id"] == 1111, key
 
 
 async def test_find_by_external_id_within_reach(sim: Sim) -> None:

@@ -1,6 +1,7 @@
 """Outbound calls, texts and their tasks in the simulator (CONTRACT choices 60 to 69).
 
-The fake clock starts at 1_800_000_000 (2027-01-15T08:00Z); tasks run 10 s.
+The fake clock starts at 1_800_000_000 (2027-01-15T08:00Z); tasks run 10 s. The limits
+are the organization's (ORG, Acme Dental Group, holds AGENT and SISTER).
 """
 
 from __future__ import annotations
@@ -15,7 +16,19 @@ from vagent_tui.sim import outbound
 from .helpers import FakeClock, Sim, envelope
 
 AGENT = 1111
+SISTER = 1112
+"""Another voice agent of AGENT's organization."""
+ORG = 1110
 NOW = 1_800_000_000
+FRIDAY_9_TO_5 = {"timezone": "UTC", "days": [5], "start": "09:00", "end": "17:00"}
+"""Business hours that open an hour after the fake clock's start (a Friday, 08:00)."""
+
+
+@pytest.fixture(autouse=True)
+def no_seeded_tasks(sim: Sim) -> None:
+    """The rules here start from an empty queue: the demo's seeded tasks (none of them
+    1111's) are tests/unit/sim/test_sim_seed_tasks.py's."""
+    sim.state.outbound.clear()
 
 
 async def _call(sim: Sim, body: dict[str, Any], **params: Any) -> Any:
@@ -105,10 +118,10 @@ async def test_sms_needs_content(sim: Sim) -> None:
 
 
 async def test_daily_cap_refuses_the_whole_request(sim: Sim) -> None:
-    sim.state.task_limits[AGENT] = {**outbound.DEFAULT_LIMITS,
-                                    "daily": {"calls": 0, "texts": 5, "tasks": 5}}  # fmt: skip
-    used = outbound.baseline(AGENT, outbound.run_day({"startAt": NOW}))["calls"]
-    sim.state.task_limits[AGENT]["daily"]["calls"] = used + 1
+    sim.state.task_limits[ORG] = {**outbound.DEFAULT_LIMITS,
+                                  "daily": {"calls": 0, "texts": 5, "tasks": 5}}  # fmt: skip
+    used = outbound.baseline(ORG, outbound.run_day({"startAt": NOW}))["calls"]
+    sim.state.task_limits[ORG]["daily"]["calls"] = used + 1
     envelope(await _call(sim, {"targets": ["+15551230001", "+15551230002"]}), 400)
     assert sim.state.outbound == {}
     assert (await _call(sim, {"target": "+15551230001"})).status_code == 200
@@ -116,16 +129,69 @@ async def test_daily_cap_refuses_the_whole_request(sim: Sim) -> None:
     assert counts["calls"] == used + 1
 
 
-async def test_business_hours_hold_a_call_until_opening(sim: Sim, clock: FakeClock) -> None:
-    # 2027-01-15 is a Friday; 08:00 UTC. Open 09:00-17:00 UTC on Fridays only.
-    sim.state.task_limits[AGENT] = {**outbound.DEFAULT_LIMITS, "businessHours": {
-        "timezone": "UTC", "days": [5], "start": "09:00", "end": "17:00"}}  # fmt: skip
+async def test_the_limits_are_the_organizations(sim: Sim, clock: FakeClock) -> None:
+    """One set for the organization, read and written from any account of it, bounding
+    its agents together: the cap counts both agents' calls, the cooldown spans them."""
+    r = await sim.call("POST", "/tasks/limits", json={"cooldowns": {"calls": 100}},
+                       params={"targetAccountId": SISTER})  # fmt: skip
+    assert r.status_code == 200, r.text
+    assert list(sim.state.task_limits) == [ORG]
+    for account in (AGENT, ORG, SISTER):
+        limits = (await sim.get("/tasks/limits", targetAccountId=account)).json()["limits"]
+        assert limits["cooldowns"]["calls"] == 100, account
+    other = (await sim.get("/tasks/limits", targetAccountId=1121)).json()["limits"]
+    assert other == outbound.DEFAULT_LIMITS  # another organization's
+    first = (await _call(sim, {"target": "+15551230001"})).json()["tasks"][0]
+    r = await sim.call("POST", "/agent/outboundCall", json={"target": "+15551230001"},
+                       params={"targetAccountId": SISTER})  # fmt: skip
+    second = r.json()["tasks"][0]
+    assert first["state"] == "running"
+    assert second["state"] == "pending" and second["heldBy"] == "cooldown"
+    counts = (await sim.get("/tasks/dailyCounts", targetAccountId=SISTER)).json()["counts"]
+    base = outbound.baseline(ORG, outbound.run_day({"startAt": NOW}))
+    assert counts["calls"] == base["calls"] + 2  # both agents' calls
+
+
+async def test_business_hours_hold_a_call_sent_without_a_time(sim: Sim, clock: FakeClock) -> None:
+    sim.state.task_limits[ORG] = {**outbound.DEFAULT_LIMITS, "businessHours": FRIDAY_9_TO_5}
     task = (await _call(sim, {"target": "+15551230001"})).json()["tasks"][0]
-    assert task["state"] == "pending"
+    assert task["state"] == "pending" and task["heldBy"] == "businessHours"
     clock.advance(3600)
     assert (await _task(sim, task["id"]))["state"] == "running"
     limits = (await sim.get("/tasks/limits", targetAccountId=AGENT)).json()["limits"]
     assert limits["businessHours"]["days"] == [5]
+
+
+@pytest.mark.parametrize(
+    ("path", "body"),
+    [
+        ("/agent/outboundCall", {"target": "+15551230001", "scheduledFor": NOW + 600}),
+        # one item of a batch at 17:00, the others at 09:00: the whole batch is refused
+        (
+            "/agent/outboundCall",
+            {
+                "targets": [
+                    "+15551230002",
+                    {"target": "+15551230001", "scheduledFor": NOW + 9 * 3600},
+                ],
+                "scheduledFor": NOW + 3600,
+            },
+        ),
+        ("/tasks", {"type": "call", "target": "+15551230001", "scheduledFor": NOW + 600}),
+    ],
+)
+async def test_a_time_asked_outside_the_business_hours_is_refused(
+    sim: Sim, path: str, body: dict[str, Any]
+) -> None:
+    """vida-skill: "an initial scheduledFor outside configured business hours is
+    rejected" (08:10 and 17:00 on a Friday open 09:00-17:00); nothing is queued."""
+    sim.state.task_limits[ORG] = {**outbound.DEFAULT_LIMITS, "businessHours": FRIDAY_9_TO_5}
+    r = await sim.call("POST", path, json=body, params={"targetAccountId": AGENT})
+    envelope(r, 400)
+    assert "outside the business hours" in r.json()["message"]
+    assert sim.state.outbound == {}
+    inside = {"target": "+15551230001", "scheduledFor": NOW + 3600}
+    assert (await _call(sim, inside)).status_code == 200
 
 
 async def test_list_paging_sort_filters_and_stats(sim: Sim, clock: FakeClock) -> None:
@@ -139,7 +205,8 @@ async def test_list_paging_sort_filters_and_stats(sim: Sim, clock: FakeClock) ->
     assert pending["total"] == 2
     clock.advance(20)
     stats = (await sim.get("/tasks/stats", targetAccountId=AGENT)).json()
-    assert stats["byState"] == {"pending": 2, "running": 0, "finished": 1, "errored": 0}
+    assert stats["byState"] == {"pending": 2, "running": 0, "finished": 1, "errored": 0,
+                                "canceled": 0}  # fmt: skip
     assert stats["total"] == 3
     later = (await sim.get("/tasks", targetAccountId=AGENT, since=NOW + 5)).json()
     assert later["total"] == 1
@@ -163,10 +230,72 @@ async def test_create_and_delete(sim: Sim, clock: FakeClock) -> None:
                             params={"targetAccountId": AGENT}), 404)  # fmt: skip
 
 
-async def test_running_task_cannot_be_deleted(sim: Sim) -> None:
+async def test_a_running_task_is_stopped_and_deleted(sim: Sim, clock: FakeClock) -> None:
+    """vida-skill: "deletion stops active work before removing the Task record"."""
     task = (await _call(sim, {"target": "+15551230001"})).json()["tasks"][0]
-    envelope(await sim.call("DELETE", f"/tasks/{task['id']}",
-                            params={"targetAccountId": AGENT}), 409)  # fmt: skip
+    assert task["state"] == "running"
+    r = await sim.call("DELETE", f"/tasks/{task['id']}", params={"targetAccountId": AGENT})
+    assert r.status_code == 200, r.text
+    envelope(await sim.get(f"/tasks/{task['id']}", targetAccountId=AGENT), 404)
+    clock.advance(10)
+    logs = (await sim.get("/logs", targetAccountId=AGENT)).json()["logs"]
+    assert all(log["id"] != f"task_{task['id']}" for log in logs)  # it never ended
+
+
+async def _update(sim: Sim, task_id: str, body: Any) -> Any:
+    return await sim.call("POST", f"/tasks/{task_id}", json=body,
+                          params={"targetAccountId": AGENT})  # fmt: skip
+
+
+async def test_cancel_a_pending_and_a_running_task(sim: Sim, clock: FakeClock) -> None:
+    """``POST /tasks/{taskId}`` with ``state: canceled`` (the reference's example): the
+    task stays listed as canceled, never placed (a pending one) or stopped (a running
+    one), leaves no call and counts for no cap."""
+    running = (await _call(sim, {"target": "+15551230001"})).json()["tasks"][0]
+    pending = (await _call(sim, {"target": "+15551230002", "scheduledFor": NOW + 60})).json()
+    pending = pending["tasks"][0]
+    before = (await sim.get("/tasks/dailyCounts", targetAccountId=AGENT)).json()["counts"]
+    clock.advance(3)
+    for task, started in ((pending, False), (running, True)):
+        r = await _update(sim, task["id"], {"state": "canceled"})
+        assert r.status_code == 200, r.text
+        now = r.json()["task"]
+        assert now["state"] == "canceled" and now["canceledAt"] == NOW + 3
+        assert (now["startedAt"] is not None) is started
+    clock.advance(100)
+    assert (await _task(sim, pending["id"]))["state"] == "canceled"
+    assert (await _task(sim, running["id"]))["state"] == "canceled"
+    stats = (await sim.get("/tasks/stats", targetAccountId=AGENT)).json()["byState"]
+    assert stats["canceled"] == 2 and stats["finished"] == 0
+    listed = (await sim.get("/tasks", targetAccountId=AGENT, state="canceled")).json()
+    assert listed["total"] == 2
+    logs = (await sim.get("/logs", targetAccountId=AGENT)).json()["logs"]
+    assert not [log for log in logs if log["id"].startswith("task_")]
+    after = (await sim.get("/tasks/dailyCounts", targetAccountId=AGENT)).json()["counts"]
+    assert after["calls"] == before["calls"] - 1  # the pending one is never placed
+    again = await _update(sim, pending["id"], {"state": "canceled"})
+    assert again.status_code == 200 and again.json()["task"]["canceledAt"] == NOW + 3
+
+
+async def test_updates_refused(sim: Sim, clock: FakeClock) -> None:
+    running = (await _call(sim, {"target": "+15551230001"})).json()["tasks"][0]
+    pending = (await _call(sim, {"target": "+15551230002", "scheduledFor": NOW + 60})).json()
+    pending_id = pending["tasks"][0]["id"]
+    r = await _update(sim, pending_id, {"context": "Ask for Dana", "waitToGreet": True})
+    assert r.status_code == 200 and r.json()["task"]["context"] == "Ask for Dana"
+    for body, word in (({"state": "paused"}, "only be set to canceled"),
+                       ({}, "Nothing to update"), ({"title": "x"}, "Unknown field: title"),
+                       ({"context": 5}, "context must be a string")):  # fmt: skip
+        r = await _update(sim, pending_id, body)
+        envelope(r, 400)
+        assert word in r.json()["message"]
+    envelope(await _update(sim, running["id"], {"context": "late"}), 400)
+    clock.advance(10)
+    r = await _update(sim, running["id"], {"state": "canceled"})
+    envelope(r, 400)
+    assert "has ended (finished)" in r.json()["message"]
+    envelope(await _update(sim, "task-nope", {"state": "canceled"}), 404, "Task not found")
+    assert (await _task(sim, pending_id))["state"] == "pending"
 
 
 async def test_out_of_reach(sim: Sim) -> None:
@@ -229,10 +358,18 @@ async def test_csv_for_real_queues_the_valid_rows(sim: Sim) -> None:
     assert {t["target"] for t in sim.state.outbound.values()} == {"+15551230001", "+15551230003"}
 
 
+async def test_a_csv_row_timed_outside_the_business_hours_is_refused(sim: Sim) -> None:
+    sim.state.task_limits[ORG] = {**outbound.DEFAULT_LIMITS, "businessHours": FRIDAY_9_TO_5}
+    text = f"target,scheduledFor\n+15551230001,{NOW + 600}\n+15551230002,{NOW + 3600}\n"
+    body = (await _csv(sim, text, dry=True)).json()
+    assert [r["ok"] for r in body["rows"]] == [False, True]
+    assert "outside the business hours" in body["rows"][0]["reason"]
+
+
 async def test_csv_rows_past_the_daily_cap_are_refused(sim: Sim) -> None:
-    used = outbound.baseline(AGENT, outbound.run_day({"startAt": NOW}))["calls"]
+    used = outbound.baseline(ORG, outbound.run_day({"startAt": NOW}))["calls"]
     daily = {"calls": used + 2, "texts": 5, "tasks": 500}
-    sim.state.task_limits[AGENT] = {**outbound.DEFAULT_LIMITS, "daily": daily}
+    sim.state.task_limits[ORG] = {**outbound.DEFAULT_LIMITS, "daily": daily}
     rows = "".join(f"+1555123{n:04d}\n" for n in range(5))
     body = (await _csv(sim, "target\n" + rows, dry=True)).json()
     assert [r["ok"] for r in body["rows"]] == [True, True, False, False, False]
@@ -294,7 +431,7 @@ async def test_limits_daily_and_concurrency_are_a_super_admins(
     assert sim.state.task_limits == {}
     _owner_is_super_admin(sim)
     assert (await _limits(sim, body)).status_code == 200
-    assert AGENT in sim.state.task_limits
+    assert list(sim.state.task_limits) == [ORG]
 
 
 @pytest.mark.parametrize(
@@ -327,8 +464,8 @@ async def test_limits_refusals_change_nothing(sim: Sim, body: Any, word: str) ->
 
 
 async def test_a_second_call_to_a_number_waits_for_its_cooldown(sim: Sim, clock: FakeClock) -> None:
-    sim.state.task_limits[AGENT] = {**outbound.DEFAULT_LIMITS,
-                                    "cooldowns": {"calls": 100, "texts": 0}}  # fmt: skip
+    sim.state.task_limits[ORG] = {**outbound.DEFAULT_LIMITS,
+                                  "cooldowns": {"calls": 100, "texts": 0}}  # fmt: skip
     first = (await _call(sim, {"target": "+15551230001"})).json()["tasks"][0]
     second = (await _call(sim, {"target": "+15551230001"})).json()["tasks"][0]
     other = (await _call(sim, {"target": "+15551230002"})).json()["tasks"][0]
@@ -348,7 +485,7 @@ async def test_a_second_call_to_a_number_waits_for_its_cooldown(sim: Sim, clock:
 async def test_concurrency_holds_the_tasks_past_it_until_one_ends(
     sim: Sim, clock: FakeClock
 ) -> None:
-    sim.state.task_limits[AGENT] = {**outbound.DEFAULT_LIMITS, "concurrencyPerRun": 2}
+    sim.state.task_limits[ORG] = {**outbound.DEFAULT_LIMITS, "concurrencyPerRun": 2}
     body = (await _call(sim, {"targets": [f"+1555123000{n}" for n in range(5)]})).json()
     states = [t["state"] for t in body["tasks"]]
     assert states == ["running", "running", "pending", "pending", "pending"]
@@ -361,7 +498,7 @@ async def test_concurrency_holds_the_tasks_past_it_until_one_ends(
 
 
 async def test_a_csv_run_is_held_by_the_concurrency_not_refused(sim: Sim) -> None:
-    sim.state.task_limits[AGENT] = {**outbound.DEFAULT_LIMITS, "concurrencyPerRun": 3}
+    sim.state.task_limits[ORG] = {**outbound.DEFAULT_LIMITS, "concurrencyPerRun": 3}
     rows = "".join(f"+1555124{n:04d}\n" for n in range(9))
     body = (await _csv(sim, "target\n" + rows, dry=False)).json()
     assert body["inserted"] == 9

@@ -6,12 +6,14 @@ import io
 from datetime import UTC, datetime
 from typing import Any
 
+import pytest
 from rich.console import Console, RenderableType
 
 from vagent_tui.api.log_models import BatchResult, LogEntry
 from vagent_tui.api.models import SavedVersion
 from vagent_tui.ui.screens.call import version_at
 from vagent_tui.ui.widgets.call_rows import (
+    call_header,
     conversation_view,
     duration_text,
     entry_cell,
@@ -102,6 +104,36 @@ def test_the_conversation_view_and_its_plain_copy() -> None:
         "Summary: Asked for billing.", "user: Billing please",
         "assistant: Transferring you now.",
     ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("fields", "label"),
+    [
+        ({"type": "call", "status": "missed"}, "Call status"),
+        ({"type": "sms", "eventType": "inbound-sms", "status": "completed"}, "SMS status"),
+        ({"type": None, "eventType": "outbound-call", "status": "failed"}, "Call status"),
+        ({"type": None, "status": "completed"}, "Entry status"),
+    ],
+)
+def test_a_call_status_and_a_message_delivery_are_told_apart(
+    fields: dict[str, Any], label: str
+) -> None:
+    """One call, two statuses: the log entry's (completed, missed, failed) is the call's;
+    its conversation's messages carry their delivery (``success``). Each is named for
+    what it is, in the detail pane, the call screen's header and its conversation."""
+    e = entry(**fields)
+    status = fields["status"]
+    message = {"agentOutcome": "voicemail", "status": "success", "summary": "No answer."}
+    delivered = result(conversation=[message])
+    detail = rendered(entry_detail(e, delivered, local=False))
+    assert f"{label} {status}" in " ".join(detail.split())
+    assert "success" not in detail
+    kind = {"Call status": "call ", "SMS status": "SMS "}.get(label, "status ")
+    header = call_header(e, local=False).plain
+    assert f" · {kind}{status} · " in header
+    view = " ".join(rendered(conversation_view(e, delivered, local=False)).split())
+    assert "Delivery ✓ delivered" in view
+    assert "Status success" not in view and "Status " not in view.partition("The log entry")[0]
 
 
 def test_the_version_live_at_a_moment_is_the_newest_saved_before_it() -> None:

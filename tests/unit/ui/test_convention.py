@@ -53,7 +53,7 @@ def test_a_key_bound_outside_its_verb_is_named(binding: Binding, said: str) -> N
 
 def test_yes_and_no_are_a_dialogs_keys_only() -> None:
     assert convention.problems("D", [Binding("y", "confirm", id="m.y")], dialog=True) == []
-    assert convention.problems("D", [Binding("n", "cancel", id="m.n")], dialog=True) == []
+    assert convention.problems("D", [Binding("n", "no", id="m.n")], dialog=True) == []
     assert convention.problems("S", [Binding("y", "confirm", id="s.y")], dialog=False)
 
 

@@ -16,7 +16,6 @@ import ast
 import importlib
 import inspect
 import sys
-import textwrap
 from collections.abc import Callable, Iterator
 from functools import cache
 from types import FunctionType
@@ -24,6 +23,7 @@ from types import FunctionType
 from textual.binding import Binding
 from textual.dom import DOMNode
 
+from tests.source import function_tree
 from vagent_tui.ui.convention import action_name
 from vagent_tui.ui.failures import WRITE_GROUP_PREFIX
 from vagent_tui.ui.keys import binding_owners
@@ -52,6 +52,7 @@ def _all_classes() -> tuple[type, ...]:
     return tuple(found)
 
 
+@cache
 def _function(owner: type, name: str) -> Callable[..., object] | None:
     for klass in owner.__mro__:
         value = vars(klass).get(name)
@@ -63,16 +64,10 @@ def _function(owner: type, name: str) -> Callable[..., object] | None:
     return None
 
 
+_tree = function_tree
+
+
 @cache
-def _tree(function: Callable[..., object]) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
-    try:
-        source = textwrap.dedent(inspect.getsource(function))
-    except (OSError, TypeError):
-        return None
-    node = ast.parse(source).body[0]
-    return node if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) else None
-
-
 def _is_write_worker(node: ast.FunctionDef | ast.AsyncFunctionDef, module: str) -> bool:
     for decorator in node.decorator_list:
         if not isinstance(decorator, ast.Call):
@@ -126,8 +121,11 @@ def _opens_a_writing_screen(module: str, name: str, local: dict[str, str] | None
         # itself. A screen whose own key writes is asked by that key, declared there.
         value = getattr(importlib.import_module(local[name]), name, None)
         sends = True
-    if not inspect.isclass(value) or not issubclass(value, DOMNode):
-        return False
+    return inspect.isclass(value) and issubclass(value, DOMNode) and _writes(value, sends)
+
+
+@cache
+def _writes(value: type[DOMNode], sends: bool) -> bool:
     for klass in value.__mro__:
         if not klass.__module__.startswith("vagent_tui.ui"):
             continue
@@ -139,6 +137,17 @@ def _opens_a_writing_screen(module: str, name: str, local: dict[str, str] | None
             if node is not None and _is_write_worker(node, klass.__module__):
                 return True
     return False
+
+
+@cache
+def _methods_named(name: str) -> tuple[tuple[type, Callable[..., object]], ...]:
+    """The console's widgets and screens with a method ``name``, and that method."""
+    found = []
+    for other in _all_classes():
+        method = _function(other, name) if issubclass(other, DOMNode) else None
+        if method is not None and method.__module__.startswith("vagent_tui.ui"):
+            found.append((other, method))
+    return tuple(found)
 
 
 def write_path(owner: type, action: str) -> list[str] | None:
@@ -173,11 +182,8 @@ def write_path(owner: type, action: str) -> list[str] | None:
                 if found is not None and found.__module__.startswith("vagent_tui.ui"):
                     todo.append((klass, found, [*chain, name]))
                 continue
-            for other in _all_classes():
-                if other is klass or not issubclass(other, DOMNode):
-                    continue
-                found = _function(other, name)
-                if found is not None and found.__module__.startswith("vagent_tui.ui"):
+            for other, found in _methods_named(name):
+                if other is not klass:
                     todo.append((other, found, [*chain, f"{other.__name__}.{name}"]))
     return None
 

@@ -106,7 +106,7 @@ async def test_a_held_select_stays_shut_and_says_why() -> None:
 def test_text_fields_are_known_without_importing_text_area_first() -> None:
     from textual.widgets import Input, Static, TextArea
 
-    from vagent_tui.ui.screens.base import is_text_field
+    from vagent_tui.ui.fields import is_text_field
 
     class Notes(TextArea):
         pass

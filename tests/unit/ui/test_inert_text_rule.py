@@ -30,8 +30,10 @@ from pathlib import Path
 
 import pytest
 
-UI = Path(__file__).resolve().parents[3] / "vagent_tui" / "ui"
-SOURCES = sorted(UI.rglob("*.py"))
+from tests import source
+from tests.source import UI
+
+SOURCES = source.python_files(UI)
 
 CLEANERS = frozenset(
     {
@@ -39,13 +41,13 @@ CLEANERS = frozenset(
         "fmt_datetime", "fmt_duration", "fmt_counting", "elapsed_cell", "humanize_age",
         "fmt_size", "flag", "escape",
         "len", "int", "float", "round", "abs", "sum", "min", "max", "bool", "id",
-        "status_text", "run_text", "kind_name", "left_out", "explain", "cells",
+        "status_text", "delivery_text", "run_text", "kind_name", "left_out", "explain", "cells",
         # helpers of ui/ that return inert text (each calls inert, or gives a number's text)
         "truncate", "literal", "_cut", "when", "saved_line", "_pairs", "_count", "_extras",
-        "strftime",
+        "strftime", "cut_cell",
         # the console's own words around a number or an error's kind (vagent_tui.words,
-        # ui/failures.py)
-        "counted", "noun_for", "next_step",
+        # ui/failures.py; ui/caps.py: what a screen left out of a list or a reply)
+        "counted", "noun_for", "next_step", "not_shown", "not_read", "left_out_of",
     }
 )  # fmt: skip
 """Calls whose result is inert text (or a number, or a `Text` built inert)."""
@@ -66,7 +68,7 @@ def _text_builders() -> frozenset[str]:
     kinds = ("Text", "RenderableType", "Content", "Group", "Table", "Strip")
     names = set()
     for path in SOURCES:
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(source.tree(path)):
             returns = getattr(node, "returns", None)
             if returns is not None and any(kind in ast.unparse(returns) for kind in kinds):
                 names.add(getattr(node, "name", ""))
@@ -95,6 +97,7 @@ TRUSTED: dict[str, str] = {
     "ui/widgets/record_lines.py: str(shown)": "a column's label through safe_cell: inert",
     "ui/widgets/record_lines.py: str(cell)": "a cell through safe_cell: inert already",
     "ui/screens/inbox.py: f' · → {want.title.lower()}'": "the inbox's title (INBOX_TITLES)",
+    "ui/screens/migrations.py: e.label": "a line built inert (TemplateChoices.entries)",
     "ui/screens/inbox.py: f' · {want.page_size}/page'": "an int the console chose",
     "ui/screens/inbox.py: '…' if waiting else shown.label": "a page range of ints",
     "ui/screens/inbox.py: shown.title.split()[0]": "the inbox's title (INBOX_TITLES)",
@@ -102,6 +105,7 @@ TRUSTED: dict[str, str] = {
     "ui/screens/calls.py: shown.label": "a page range of ints (CallsPage.label)",
     "ui/widgets/call_rows.py: f'Message {number}'": "a count",
     "ui/widgets/call_rows.py: label": "the console's own row labels (conversation_view)",
+    "ui/widgets/call_rows.py: status_label(entry)": "'Call status', 'SMS status' or 'Entry status'",
     "ui/widgets/account_info.py: f' — to act as {level} #{inert(scope.root_id)}, pick it below'":
         "a scope level's name (ScopeLevel)",
     "ui/widgets/account_info.py: f'every child account ({below})'": "a scope level's name",
@@ -111,9 +115,9 @@ TRUSTED: dict[str, str] = {
     "ui/widgets/agent_view.py: key": "a setting's wire name from GROUPS (the code's own list)",
     "ui/widgets/fleet_matrix.py: self._names[index]": "the plain text of a safe Text",
     "ui/widgets/fleet_matrix.py: key": "an account id",
-    "ui/widgets/footer.py: f' {item.display} '": "made inert where the item is built",
-    "ui/widgets/footer.py: f'{item.description} '": "a binding's description: the code's own",
-    "ui/widgets/footer.py: item.tooltip if item is not None else None": "a binding's tooltip",
+    "ui/footer.py: f' {item.display} '": "made inert where the item is built",
+    "ui/footer.py: f'{item.description} '": "a binding's description: the code's own",
+    "ui/footer.py: item.tooltip if item is not None else None": "a binding's tooltip",
     "ui/widgets/status.py: inert(message) + self._empty_note()": "a count in the code's words",
     "ui/widgets/status.py: '✓ ' + inert(message) + self._empty_note()": "the same",
     "ui/widgets/status.py: self._empty_note().removeprefix(' · ')": "the same",
@@ -257,8 +261,7 @@ def _shown(call: ast.Call, scope: _Function) -> list[ast.expr]:
 
 
 def problems(path: Path, root: Path = UI.parent, *, trusted: bool = False) -> list[str]:
-    source = path.read_text(encoding="utf-8")
-    tree = ast.parse(source, filename=str(path))
+    tree = source.tree(path)
     found: list[tuple[int, str]] = []
     scopes: list[ast.AST] = [tree]
     scopes += [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]

@@ -4,16 +4,15 @@ from __future__ import annotations
 
 import ast
 import re
-from pathlib import Path
 
 from rich.color import Color as RichColor
 from rich.console import Console
 from rich.text import Text
 
+from tests import source
+from tests.source import UI
 from vagent_tui.ui import palette
 from vagent_tui.ui.themes import load_themes, packaged_theme_dir
-
-UI = Path(__file__).resolve().parents[3] / "vagent_tui" / "ui"
 
 
 def test_every_shipped_theme_gives_every_name_a_colour() -> None:
@@ -58,9 +57,10 @@ _COLOUR = re.compile(
 """A colour in a string: a name (``bright_red`` too), ``#rrggbb``, ``color(n)``, ``rgb(``."""
 
 
-def colour_strings(source: str) -> list[tuple[int, str]]:
-    """String constants of ``source`` that name a colour (docstrings left out)."""
-    tree = ast.parse(source)
+def colour_strings(text: str | ast.Module) -> list[tuple[int, str]]:
+    """String constants of a source text (or its tree) that name a colour (docstrings left
+    out)."""
+    tree = ast.parse(text) if isinstance(text, str) else text
     docstrings = {
         id(node.value)
         for node in ast.walk(tree)
@@ -77,10 +77,10 @@ def colour_strings(source: str) -> list[tuple[int, str]]:
 def test_no_colour_is_written_in_python_under_ui() -> None:
     """Colours come from the theme: palette names in Python, $variables in .tcss."""
     found = []
-    for path in sorted(UI.rglob("*.py")):
+    for path in source.python_files(UI):
         if path.name in ("themes.py", "palette.py"):  # the defaults, and the names
             continue
-        for number, text in colour_strings(path.read_text(encoding="utf-8")):
+        for number, text in colour_strings(source.tree(path)):
             found.append(f"{path.relative_to(UI)}:{number}: {text!r}")
     assert not found, "\n".join(found)
 
@@ -96,8 +96,8 @@ def test_the_colour_check_sees_colours_in_any_quotes_and_forms() -> None:
 def test_no_stylesheet_is_written_in_python_under_ui() -> None:
     found = [
         str(path.relative_to(UI))
-        for path in sorted(UI.rglob("*.py"))
-        if re.search(r'^\s*(DEFAULT_)?CSS\s*[:=][^\n]*"""', path.read_text(), re.M)
+        for path in source.python_files(UI)
+        if re.search(r'^\s*(DEFAULT_)?CSS\s*[:=][^\n]*"""', source.text(path), re.M)
     ]
     assert not found, found
 

@@ -7,11 +7,12 @@ import io
 from datetime import UTC, datetime
 from typing import Any
 
+import pytest
 from rich.console import Console
 
 from vagent_tui.api.models import RoomMessage
 from vagent_tui.sim.hostile import PAYLOADS
-from vagent_tui.ui.widgets.room_messages import message_cells, message_detail, status_text, when
+from vagent_tui.ui.widgets.room_messages import delivery_text, message_cells, message_detail, when
 
 NOW = datetime(2025, 11, 20, 12, 0, tzinfo=UTC)
 CONTROL = set(range(0x00, 0x09)) | set(range(0x0B, 0x20)) | {0x7F, 0x9B, 0x202E, 0x200B}
@@ -31,12 +32,12 @@ def test_when_is_short_today_and_this_year_and_full_before() -> None:
 
 
 def test_status_reads_delivered_failed_or_the_value_as_it_came() -> None:
-    assert status_text("success").plain == "✓ delivered"
-    assert status_text("FAILED").plain == "✗ failed"
-    assert status_text(None).plain == "—"
-    assert status_text("queued").plain == "? queued"
-    assert status_text({"code": 7}).plain == '? {"code": 7}'
-    assert "␛" in status_text("\x1b[2J").plain
+    assert delivery_text("success").plain == "✓ delivered"
+    assert delivery_text("FAILED").plain == "✗ failed"
+    assert delivery_text(None).plain == "—"
+    assert delivery_text("queued").plain == "? queued"
+    assert delivery_text({"code": 7}).plain == '? {"code": 7}'
+    assert "␛" in delivery_text("\x1b[2J").plain
 
 
 def test_cells_take_any_field_type() -> None:
@@ -53,7 +54,7 @@ def test_hostile_messages_show_inert_and_links_are_only_text() -> None:
         message = RoomMessage.model_validate({
             "message": payload, "fromUser": payload, "toUser": payload, "status": payload,
             "source": payload, "attachments": [payload, f"https://evil.example/{payload}"],
-            payload: payload,
+            "roomInitiator": payload, payload: payload,
         })  # fmt: skip
         for renderable in (*message_cells(message, width=40), message_detail(message)):
             text, segments = render(renderable)
@@ -61,3 +62,12 @@ def test_hostile_messages_show_inert_and_links_are_only_text() -> None:
             assert not any(s.style is not None and s.style.link for s in segments)
         if payload.startswith("["):  # markup shows as it is written, never read
             assert payload in render(message_detail(message))[0]
+
+
+@pytest.mark.parametrize(
+    ("initiator", "shown"), [("brandon", "brandon"), (900123, "#900123"), (None, "—")]
+)
+def test_the_detail_says_who_started_the_room(initiator: object, shown: str) -> None:
+    message = RoomMessage.model_validate({"roomInitiator": initiator, "fromUser": "Brandon"})
+    lines = render(message_detail(message))[0].splitlines()
+    assert any(line.split() == ["Started", "by", *shown.split()] for line in lines), lines

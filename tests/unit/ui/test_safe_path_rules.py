@@ -12,8 +12,10 @@ from pathlib import Path
 
 import pytest
 
-UI = Path(__file__).resolve().parents[3] / "vagent_tui" / "ui"
-SOURCES = sorted(UI.rglob("*.py"))
+from tests import source
+from tests.source import UI
+
+SOURCES = source.python_files(UI)
 ALLOWED_CALLS = {"safe", "safe_rich", "safe_markup", "Text", "Content", "inert"}
 """What a `Static`/`Label` may be given besides a literal: inert or non-markup text."""
 
@@ -34,7 +36,7 @@ def _markup_false(call: ast.Call) -> bool:
 
 
 def _problems(path: Path) -> list[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    tree = source.tree(path)
     found: list[str] = []
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):

@@ -9,8 +9,9 @@ from textual.app import App, ComposeResult
 from textual.content import Content
 from textual.coordinate import Coordinate
 
+from tests.helpers import original_key
 from vagent_tui.ui.text import safe, safe_markup, safe_rich
-from vagent_tui.ui.widgets.tables import SafeTable, original_key, row_table
+from vagent_tui.ui.widgets.tables import SafeTable, row_table
 
 HOSTILE = "[@click=app.screenshot()]x[/] \x1b]52;c;SGFja2Vk\x07 \u202e"
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from textual.app import App, ComposeResult
 
+from tests.helpers import original_key
 from vagent_tui.ui.widgets.table_filter import FilterRow
-from vagent_tui.ui.widgets.tables import SafeTable, original_key, place_cursor, row_table
+from vagent_tui.ui.widgets.tables import SafeTable, place_cursor, row_table
 
 
 class _Host(App[None]):

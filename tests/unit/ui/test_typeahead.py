@@ -13,7 +13,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Input
 
 from tests.helpers import wait_for
-from vagent_tui.ui.typeahead import OPENING_PREFIX, KeyGate
+from vagent_tui.ui.typeahead import OPENING_PREFIX, TypeAheadApp
 
 KEY_NAMES = {"\t": "tab", " ": "space", "@": "at", ".": "full_stop"}
 
@@ -24,14 +24,13 @@ class _Form(ModalScreen[None]):
         yield Input(id="two")
 
 
-class _Gated(App[None]):
+class _Gated(TypeAheadApp[None]):
     """Two fields; ``a`` (not in a field) opens a form of two more, as a list's key does."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("a", "open_form")]
 
     def __init__(self, *, gated: bool = True) -> None:
         super().__init__()
-        self.key_gate = KeyGate(self, lambda: ("ctrl+q",))
         self.gated = gated
 
     def compose(self) -> ComposeResult:
@@ -42,14 +41,10 @@ class _Gated(App[None]):
         self.push_screen(_Form())
 
     async def on_event(self, event: events.Event) -> None:
-        if (
-            self.gated
-            and isinstance(event, (events.Key, events.Paste))
-            and not event.is_forwarded
-            and not self.key_gate.admit(event)
-        ):
-            return
-        await super().on_event(event)
+        if self.gated:
+            await super().on_event(event)
+        else:
+            await App.on_event(self, event)
 
 
 def burst(app: App[Any], text: str) -> None:

@@ -16,13 +16,14 @@ from typing import TYPE_CHECKING, ClassVar, TypeVar, cast
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.screen import ModalScreen, Screen
+from textual.screen import ModalScreen
 from textual.widget import Widget
-from textual.widgets import DataTable, Input, OptionList
+from textual.widgets import DataTable, OptionList
 from textual.worker import NoActiveWorker, Worker, get_current_worker
 
 from vagent_tui.api.base import counting_empty
 from vagent_tui.api.errors import PlatformError
+from vagent_tui.ui.built import ClosesItself
 from vagent_tui.ui.failures import (
     WRITE_GROUP_PREFIX,
     WorkerFailed,
@@ -30,9 +31,10 @@ from vagent_tui.ui.failures import (
     guarded_read,
     write_in_flight,
 )
+from vagent_tui.ui.fields import is_text_field
+from vagent_tui.ui.footer import KeysFooter
 from vagent_tui.ui.safety import mutating_actions
 from vagent_tui.ui.widgets.context_bar import ContextBar
-from vagent_tui.ui.widgets.footer import KeysFooter
 from vagent_tui.ui.widgets.status import StatusLine, StatusReport, describe_error
 from vagent_tui.ui.widgets.table_filter import (
     DEFAULT_PLACEHOLDER,
@@ -62,16 +64,7 @@ def who_of(screen: BaseScreen, *, with_id: bool = False) -> str:
     return f"{acting.display_name} (#{acting.id})" if with_id else acting.display_name
 
 
-def is_text_field(widget: Widget | None) -> bool:
-    """An `Input` or a ``TextArea`` (or a subclass of either). TextArea is known by its
-    class's name, not imported to be asked about: importing it (and its document
-    model) was about 8 ms of every start, and only screens opened later make one."""
-    if widget is None:
-        return False
-    return isinstance(widget, Input) or any(c.__name__ == "TextArea" for c in type(widget).__mro__)
-
-
-class BaseScreen(Screen[None]):
+class BaseScreen(ClosesItself[None]):
     """Header + body + status line + footer; reloads when the target changes."""
 
     TITLE: ClassVar[str] = ""

@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from datetime import datetime
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
 from textual import events, on, work
@@ -25,17 +25,21 @@ from textual.containers import VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Static
 
-from vagent_tui.api.log_models import BatchResult, LogEntry, cell
+from vagent_tui.api.log_models import BatchResult, LogEntry
 from vagent_tui.api.models import SavedVersion
+from vagent_tui.services.agents import saved_versions
 from vagent_tui.services.calls import fetch_transcripts
+from vagent_tui.ui.built import when_built
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.text import inert
 from vagent_tui.ui.textual_compat import style_mark
-from vagent_tui.ui.widgets.call_rows import conversation_view, transcript_plain, when
+from vagent_tui.ui.widgets.call_rows import (
+    call_header,
+    conversation_view,
+    transcript_plain,
+    when,
+)
 from vagent_tui.ui.widgets.inbox_rows import DetailText
-
-if TYPE_CHECKING:
-    from vagent_tui.api.client import PlatformClient
 
 
 def version_at(versions: Iterable[SavedVersion], moment: datetime) -> SavedVersion | None:
@@ -75,15 +79,20 @@ class CallScreen(BaseScreen):
     ) -> None:
         """Show another call (this screen kept by Calls, about to be shown again): what
         was under way for the last one stops, its status line goes, the text starts at
-        its top; the conversation is read when shown if it did not come with the page."""
+        its top; the conversation is read when shown if it did not come with the page.
+        Called before this screen is built (Enter again while it is pushed), it keeps the
+        call, which it draws when built."""
         self.workers.cancel_group(self, "call-load")
         self.workers.cancel_group(self, "call-version")
         self.entry, self.result, self.local, self.target = entry, result, local, target
         self.fetching = False
+        self.load_when_shown()
+        when_built(self, self._redraw)
+
+    def _redraw(self) -> None:
         self.status.clear()
         self.query_one("#call-body", VerticalScroll).scroll_home(animate=False)
         self._show()
-        self.load_when_shown()
 
     def compose_body(self) -> Iterable[Widget]:
         yield Static("", id="call-header", markup=False)
@@ -137,15 +146,7 @@ class CallScreen(BaseScreen):
 
     def _show(self) -> None:
         entry = self.entry
-        header = Text(no_wrap=True, overflow="ellipsis")
-        header.append(when(entry.at, local=self.local), style="bold")
-        header.append(" · account ")
-        header.append(inert(cell(entry.account_id) or "?"))
-        header.append(" · ")
-        header.append(inert(f"{cell(entry.from_number) or '?'} → {cell(entry.to_number) or '?'}"))
-        outcome = cell(entry.agent_outcome) or cell(entry.status)
-        if outcome:
-            header.append(" · " + inert(outcome))
+        header = call_header(entry, local=self.local)
         self.query_one("#call-header", Static).update(header, layout=False)  # one line
         view = conversation_view(entry, self.result, local=self.local, fetching=self.fetching)
         # rendered once (a Static renders a Rich renderable to measure it, then to draw)
@@ -172,19 +173,10 @@ class CallScreen(BaseScreen):
     @work(exclusive=True, group="call-version", exit_on_error=False)
     async def _version(self, account: int, moment: datetime) -> None:
         config_id = self.entry.get("agentConfigId")
-
-        async def read(api: PlatformClient) -> tuple[str | None, list[SavedVersion]]:
-            ident = config_id if isinstance(config_id, str) and config_id else None
-            if ident is None:
-                live = await api.get_live(target=account)
-                ident = live.id if live is not None else None
-            if ident is None:
-                return None, []
-            return ident, await api.list_versions(ident, include_data=True, target=account)
-
+        ident = config_id if isinstance(config_id, str) and config_id else None
         ok, got = await self.load(
-            lambda c: read(c.api), note="Reading the agent's saved versions",
-            follows_target=False,
+            lambda c: saved_versions(c.api, account, ident),
+            note="Reading the agent's saved versions", follows_target=False,
         )  # fmt: skip
         if not ok or got is None:
             return

@@ -532,7 +532,8 @@ class CallsScreen(PagedScreen):
         else:
             self._call_screen = CallScreen(entry, result, local=self.local, target=target)
             self.app.install_screen(self._call_screen, name)
-        self.app.push_screen(name)
+        if self._call_screen not in self.app.screen_stack:  # Enter twice: it is on show
+            self.app.push_screen(name)
 
     def on_unmount(self) -> None:
         if self._call_screen is not None:
@@ -620,7 +621,11 @@ class CallsScreen(PagedScreen):
                         self._export(choice.path, choice.format)
 
                 self.app.push_screen(
-                    ConfirmModal("Replace the file?", f"{choice.path} exists: replace it?"),
+                    ConfirmModal(
+                        "Replace the file?",
+                        f"{choice.path} exists: replace it?",
+                        confirm_label="Replace",
+                    ),
                     replace_it,
                 )
                 return

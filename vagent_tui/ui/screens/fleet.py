@@ -47,6 +47,7 @@ from vagent_tui.services.fleet import (
 )
 from vagent_tui.services.session import Connection
 from vagent_tui.ui import format as fmt
+from vagent_tui.ui.caps import not_shown
 from vagent_tui.ui.registry import BY_NAME
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.screens.calls_link import calls_binding, show_calls
@@ -61,6 +62,8 @@ from vagent_tui.words import counted
 
 SUMMARY_SECONDS = 0.5
 """The progress bar and the summary follow the answers at most this often."""
+PLAN_LENGTH = 200
+"""Characters of a plan's name in the detail of a usage answer (the rest is said cut)."""
 OPENS = {"functions": "functions", "voice": "agent", "junk": "inbox", "calls": "calls",
          "usage": "usage"}  # fmt: skip
 """The screen (registry name) that answers each question in full, for one account."""
@@ -362,9 +365,12 @@ class FleetScreen(BaseScreen):
             lines.extend(safe(f"  {fn}") for fn in unavailable)
         elif self.question.name == "usage":
             values = answer.values
-            lines.append(Text.assemble("Plan: ", safe(cell_text(values.get("plan")) or "—")))
+            plan = cell_text(values.get("plan")) or "—"
+            lines.append(Text.assemble("Plan: ", safe(plan, limit=PLAN_LENGTH)))
             lines.append(Text.assemble("Costs: ", safe(cell_text(values.get("costs")) or "—")))
             lines.extend(safe(f"  {item}") for item in values.get("usage") or ())
+            if values.get("not_shown"):
+                lines.append(Text(f"  {not_shown(values['not_shown'], 'key')}", style="dim"))
             if values.get("unread"):
                 lines.append(Text(f"{counted(values['unread'], 'part')} of the reply not read"))
         else:

@@ -8,7 +8,6 @@ in a view show the first ones, and the summary says how many more there are.
 
 from __future__ import annotations
 
-import asyncio
 from collections import Counter
 from collections.abc import Iterable
 from typing import Any, ClassVar
@@ -23,9 +22,8 @@ from textual.widgets import DataTable, Static
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import AgentConfig, FunctionDescriptor
 from vagent_tui.inert import MULTILINE_LIMIT
-from vagent_tui.services.agents import Finding, cross_check
+from vagent_tui.services.agents import Finding, cross_check, functions_with_slots
 from vagent_tui.services.changes import Change, FunctionSwitch
-from vagent_tui.services.session import Connection
 from vagent_tui.ui.dialogs import EditorModal
 from vagent_tui.ui.format import flag, plain
 from vagent_tui.ui.palette import FAILED, FAILED_STRONG, WARN
@@ -150,26 +148,8 @@ class FunctionsScreen(BaseScreen):
         if acting is None:  # screens load only once the key owner is known
             return
 
-        Read = tuple[
-            list[FunctionDescriptor], AgentConfig | BaseException | None, AgentConfig | None
-        ]
-
-        async def read(c: Connection) -> Read:
-            # The agent's configuration only adds findings: its failure is shown on the
-            # status line and the findings panel, and the functions still are (`live`
-            # carries the error). Staging only marks what a publish would change.
-            live_call = c.api.get_live(target=c.target_id) if is_agent else asyncio.sleep(0)
-            staging_call = c.api.get_staging(target=c.target_id) if is_agent else asyncio.sleep(0)
-            functions, live, staging = await asyncio.gather(
-                c.api.list_functions(target=acting), live_call, staging_call,
-                return_exceptions=True,
-            )  # fmt: skip
-            if isinstance(functions, BaseException):
-                raise functions
-            return functions, live, staging if isinstance(staging, AgentConfig) else None
-
         ok, read_ = await self.load(
-            read,
+            lambda c: functions_with_slots(c.api, acting, c.target_id, agent=is_agent),
             note="Loading functions",
             busy=self.table,
             on_error=lambda exc: self._failed(exc, is_agent),

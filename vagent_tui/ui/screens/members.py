@@ -32,7 +32,7 @@ from vagent_tui.ui.dialogs import ConfirmModal
 from vagent_tui.ui.safety import DESTRUCTIVE, WRITES, Key
 from vagent_tui.ui.screens.base import BaseScreen, who_of
 from vagent_tui.ui.text import inert, safe
-from vagent_tui.ui.widgets.entry_forms import MemberEditForm, MemberInviteForm, PickLoader
+from vagent_tui.ui.widgets.member_forms import MemberEditForm, MemberInviteForm, PickLoader
 from vagent_tui.ui.widgets.members_pane import home_of, reach_text
 from vagent_tui.ui.widgets.new_token import NewTokenModal
 from vagent_tui.ui.widgets.status import describe_error
@@ -285,7 +285,7 @@ class MembersScreen(BaseScreen):
     def action_login(self) -> None:
         """``L``: a one-time login token for the highlighted member's email (or another),
         asked through the write path: the question says whether it adds a member."""
-        from vagent_tui.ui.widgets.entry_forms import OneTimeLoginForm
+        from vagent_tui.ui.widgets.member_forms import OneTimeLoginForm
 
         member, at, home = self.highlighted, self.where(), self.home_id()
         directory = self.connection.directory

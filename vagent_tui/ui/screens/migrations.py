@@ -9,7 +9,8 @@ sections typed too. Ids a migration was started from are remembered per platform
 
 The app keeps the watching (`VagentApp.watch_task`): polling goes on while other screens
 show, and the app calls `MigrationsScreen.task_changed` on every update. This screen
-only starts tasks and shows them.
+only starts tasks and shows them. The templates offered are `migrations_state`'s
+`TemplateChoices`, tested without an app.
 """
 
 from __future__ import annotations
@@ -40,32 +41,31 @@ from vagent_tui.api.scope import ScopeLevel
 from vagent_tui.api.targets import Target, target_param
 from vagent_tui.services.migrations import (
     TEMPLATE_ID_LIMIT,
-    RecentTemplate,
     RecentTemplates,
     WatchedTask,
     template_id_problem,
 )
-from vagent_tui.ui.caps import ROW_CAP
-from vagent_tui.ui.palette import FAILED, FAILED_STRONG, WARN, WARN_STRONG
+from vagent_tui.ui.palette import FAILED_STRONG, WARN_STRONG
 from vagent_tui.ui.safety import DESTRUCTIVE, Key
 from vagent_tui.ui.screens.base import BaseScreen
-from vagent_tui.ui.text import inert, safe
+from vagent_tui.ui.screens.migrations_state import (
+    NO_LIST,
+    TemplateChoices,
+    detail_shape,
+    typed_sections,
+)
+from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.migration_rows import (
     TasksTable,
     elapsed_line,
     force_modal,
     real_run_modal,
     task_detail,
-    template_label,
 )
 from vagent_tui.ui.widgets.status import describe_error
 from vagent_tui.ui.widgets.table_filter import filter_binding
 from vagent_tui.ui.writes import Write, Written
 from vagent_tui.words import counted
-
-NO_LIST = "This platform lists no templates: type a template id (i)"
-RECENT_PREFIX = "\x00recent\x00"
-"""Option ids of recent ids: never the id of a listed template (no id holds a NUL)."""
 
 
 class MigrationsScreen(BaseScreen):
@@ -111,16 +111,8 @@ class MigrationsScreen(BaseScreen):
 
     def __init__(self) -> None:
         super().__init__()
-        self.templates: list[Template] = []
-        """The templates the platform lists (empty when it lists none)."""
-        self.templates_error: str | None = None
+        self.choices = TemplateChoices()
         self.recent_store = RecentTemplates()
-        self.recent: list[RecentTemplate] = []
-        """Ids used on this platform before, the most recent first."""
-        self._choices: list[str | None] = []
-        """The template id of each option of the list (None: a heading or a note)."""
-        self._filled: str | None = None
-        """The last id put in the field from the list (the field holds a typed id else)."""
         self.starting = False
         self._ticker: Timer | None = None
         self._detail_shape: tuple[object, ...] | None = None
@@ -128,6 +120,15 @@ class MigrationsScreen(BaseScreen):
         """The elapsed line the detail pane shows (a tick that would not change it skips)."""
         self._sections_for: tuple[str | None] | None = None
         """The template whose sections the list shows (a 1-tuple; None: not filled yet)."""
+
+    @property
+    def templates(self) -> list[Template]:
+        """The templates the platform lists (empty when it lists none)."""
+        return self.choices.templates
+
+    @property
+    def templates_error(self) -> str | None:
+        return self.choices.error
 
     def compose_body(self) -> Iterable[Widget]:
         with Horizontal(id="mig-form"):
@@ -178,7 +179,7 @@ class MigrationsScreen(BaseScreen):
     # ------------------------------------------------------------------ templates
 
     def reload(self) -> None:
-        self.recent = self.recent_store.load(self.connection.api.host)
+        self.choices.recent = self.recent_store.load(self.connection.api.host)
         self._load_templates()
 
     @work(exclusive=True, group="migrations-templates", exit_on_error=False)
@@ -186,17 +187,16 @@ class MigrationsScreen(BaseScreen):
         options = self.query_one("#mig-templates", OptionList)
 
         def failed(exc: PlatformError) -> None:
-            self.templates = []
             if isinstance(exc, ApiError) and exc.status == 404:
                 # No list route on this platform (the spec has none): ids are typed.
-                self.templates_error = NO_LIST
+                self.choices.not_listed(NO_LIST)
                 self._fill_options()
                 why = describe_error(exc)
                 # The focus stays on the list: keys (1-0 to the screens, s, t, f) stay keys
                 # until the user chooses the field (i, a click, tab).
                 self.status.info(f"{NO_LIST}; enter there starts a dry run ({why})")
                 return
-            self.templates_error = exc.message
+            self.choices.not_listed(exc.message)
             self._fill_options()
             self.status.error(exc)
 
@@ -209,55 +209,20 @@ class MigrationsScreen(BaseScreen):
         )
         if not ok or templates is None:
             return
-        # One option per template id (an option list refuses a repeated id), capped.
-        by_id: dict[str, Template] = {}
-        for template in templates:
-            by_id.setdefault(template.id, template)
-        self.templates, self.templates_error = list(by_id.values())[:ROW_CAP], None
-        field = self.query_one("#mig-template-id", Input)
-        typed = field.value.strip()
-        picked = bool(typed) and field.value == self._filled  # from a list, not typed
-        if self.templates and (not typed or (picked and self._listed(typed) is None)):
-            self._fill(self.templates[0].id)  # the first listed, unless an id was typed
+        self.choices.listed_now(templates)
+        if first := self.choices.to_fill(self.query_one("#mig-template-id", Input).value):
+            self._fill(first)  # the first listed, unless an id was typed
         self._fill_options()
         count = len(self.templates)
         self.status.info(
             f"{counted(count, 'template')}. Pick one or type an id (i), set the options, s."
         )
 
-    def _listed(self, template_id: str) -> Template | None:
-        return next((t for t in self.templates if t.id == template_id), None)
-
     def _fill_options(self) -> None:
         """The listed templates (or why there are none), then the recent ids not listed."""
         options = self.query_one("#mig-templates", OptionList)
-        choices: list[str | None] = []
-        items: list[Option] = []
-
-        def note(text: Text) -> None:
-            items.append(Option(text, disabled=True))
-            choices.append(None)
-
-        for template in self.templates:
-            items.append(Option(template_label(template), id=template.id))
-            choices.append(template.id)
-        if self.templates_error == NO_LIST:
-            note(Text(NO_LIST, style=WARN))
-        elif self.templates_error:
-            note(safe(self.templates_error, style=FAILED))
-        elif not self.templates:
-            note(Text("No templates listed for this account", "dim"))
-        listed = {t.id for t in self.templates}
-        recent = [r for r in self.recent if r.template_id not in listed]
-        if recent:
-            note(Text("Recent ids (not listed)", style="bold dim"))
-            for entry in recent:
-                label = safe(entry.template_id)
-                if entry.target is not None:
-                    label.append(f" · for #{inert(entry.target)}", style="dim")
-                items.append(Option(label, id=RECENT_PREFIX + entry.template_id))
-                choices.append(entry.template_id)
-        self._choices = choices
+        items = [Option(e.label, id=e.option_id, disabled=e.option_id is None)
+                 for e in self.choices.entries()]  # fmt: skip
         options.clear_options()
         options.add_options(items)
         self._sync_template()
@@ -269,15 +234,11 @@ class MigrationsScreen(BaseScreen):
     @property
     def selected_template(self) -> Template | None:
         """The template the id field names: listed (name, revision, sections), or only typed."""
-        typed = self.typed_id
-        if template_id_problem(typed) is not None:
-            return None
-        return self._listed(typed) or Template(id=typed)
+        return self.choices.selected(self.typed_id)
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         event.stop()
-        index = event.option_index
-        choice = self._choices[index] if 0 <= index < len(self._choices) else None
+        choice = self.choices.choice(event.option_index)
         if choice is not None and self.typed_id != choice:
             self._fill(choice)
 
@@ -288,9 +249,7 @@ class MigrationsScreen(BaseScreen):
         control characters (which no template id can hold, `template_id_problem`) goes in
         as its inert picture, which names no listed template.
         """
-        shown = inert(template_id)
-        self._filled = shown
-        self.query_one("#mig-template-id", Input).value = shown
+        self.query_one("#mig-template-id", Input).value = self.choices.fill(template_id)
 
     def on_input_changed(self, event: Input.Changed) -> None:
         event.stop()
@@ -308,11 +267,11 @@ class MigrationsScreen(BaseScreen):
     def _sync_template(self) -> None:
         """The list's highlight and the sections follow the id in the field."""
         typed = self.typed_id
-        template = self._listed(typed)
+        template = self.choices.listed(typed)
         self.set_class(template is None and bool(typed), "-typed")
         options = self.query_one("#mig-templates", OptionList)
-        if typed in self._choices:
-            index = self._choices.index(typed)
+        if typed in self.choices.choices:
+            index = self.choices.choices.index(typed)
             if options.highlighted != index:
                 options.highlighted = index
         elif options.highlighted is not None:
@@ -338,7 +297,7 @@ class MigrationsScreen(BaseScreen):
         if not self.has_class("-typed"):
             return list(self.query_one("#mig-sections", SelectionList).selected)
         typed = self.query_one("#mig-sections-typed", Input).value
-        return list(dict.fromkeys(part.strip() for part in typed.split(",") if part.strip()))
+        return typed_sections(typed)
 
     def action_type_id(self) -> None:
         self.query_one("#mig-template-id", Input).focus()
@@ -480,7 +439,7 @@ class MigrationsScreen(BaseScreen):
         self.recent_store.remember(host, template_id, target)
         if self.recent_store.error:
             self.notify(self.recent_store.error, severity="warning", markup=False)
-        self.recent = self.recent_store.load(host)
+        self.choices.recent = self.recent_store.load(host)
         self._fill_options()
 
     # ------------------------------------------------------------------ tasks
@@ -523,17 +482,7 @@ class MigrationsScreen(BaseScreen):
         """Show the highlighted task; ``layout=None``: only if its lines may have changed."""
         task_id = self.query_one("#mig-tasks", TasksTable).highlighted_id
         task = self.vapp.watcher.tasks.get(task_id or "")
-        # What decides the pane's lines: a poll that changed only the values of the
-        # counts (not how many digits they have) needs no layout of the screen.
-        shape = None
-        if task is not None:
-            c = task.counts
-            digits = None
-            if c is not None:
-                values: tuple[int | None, ...] = (c.total, c.processed, c.changed, c.skipped)
-                values += (c.overrides_kept, c.overrides_replaced)
-                digits = tuple(len(str(v)) for v in values)
-            shape = (task.task_id, len(task.history), task.error, task.message, digits)
+        shape = detail_shape(task)  # a poll that changed only values needs no layout
         if layout is None:
             layout = shape != self._detail_shape
         self._detail_shape = shape

@@ -1,6 +1,6 @@
 """Onboard: organizations, agent accounts and members from a spreadsheet, planned first.
 
-``c`` asks for a file (CSV, or ``.json``; its columns in `vagent_tui.services.onboard`)
+``c`` asks for a file (CSV, or ``.json``; its columns in `vagent_tui.services.onboard_rows`)
 and plans it: every row is matched by external id (a member by email in its
 organization) and says what applying would do: will create, will update (and what
 changes), already so, refused (and why), unknown parent, could not be read. Nothing is
@@ -16,6 +16,9 @@ twice. ``x`` stops (the rows under way finish and are recorded). ``o`` shows all
 one kind of outcome, ``w`` exports the rows, their plan and results as CSV, Enter shows
 a row whole. A read-only profile can plan and export, not apply. Every write is in the
 journal.
+
+What the screen holds between keys (the file, its plan, the run's log, the rows shown)
+and the columns' widths are in `onboard_state`, tested without an app.
 """
 
 from __future__ import annotations
@@ -23,9 +26,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterable
 from pathlib import Path
-from typing import ClassVar, NamedTuple
+from typing import ClassVar
 
-from rich.cells import cell_len
 from rich.text import Text
 from textual import work
 from textual.binding import Binding, BindingType
@@ -34,26 +36,23 @@ from textual.widgets import DataTable, ProgressBar, Static
 
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.scope import ScopeLevel
-from vagent_tui.services.onboard import (
-    LABELS,
-    MAX_BYTES,
-    OnboardPlan,
-    Row,
-    RowPlan,
-    SourceError,
-    apply_onboarding,
-    log_for,
-    plan_onboarding,
-    read_rows,
-    results_csv,
-)
-from vagent_tui.services.rollout_apply import DONE, AccountResult, RolloutBusy, RolloutLog
+from vagent_tui.services.bulk import DONE, AccountResult, RolloutBusy, RolloutLog
+from vagent_tui.services.onboard import LABELS, OnboardPlan, RowPlan, plan_onboarding
+from vagent_tui.services.onboard_apply import apply_onboarding, results_csv
+from vagent_tui.services.onboard_rows import MAX_BYTES, Row, SourceError, log_for, read_rows
 from vagent_tui.services.session import Connection
 from vagent_tui.ui import format as fmt
 from vagent_tui.ui.dialogs import PromptModal, ReviewModal, TextModal
 from vagent_tui.ui.failures import WRITE_GROUP_PREFIX
 from vagent_tui.ui.palette import ACCENT, FAILED, OK, WARN
 from vagent_tui.ui.safety import WRITES, Key
+from vagent_tui.ui.screens.onboard_state import (
+    COLUMNS,
+    Layout,
+    OnboardState,
+    column_widths,
+    cut_cell,
+)
 from vagent_tui.ui.screens.rollout_runs import first_error, origin_of, rollout_concurrency
 from vagent_tui.ui.screens.run_progress import RunProgress
 from vagent_tui.ui.text import inert
@@ -64,43 +63,9 @@ from vagent_tui.words import counted
 
 APPLY_GROUP = WRITE_GROUP_PREFIX + "onboard"
 REVIEW_LINES = 30
-MAX_DETAIL = 160
-SHOWN = ("all", "writes", "trouble", "refused")
-SHOWN_LABEL = {
-    "all": "all rows", "writes": "rows to create or update",
-    "trouble": "rows refused, with an unknown parent or a failed write",
-    "refused": "rows refused or with an unknown parent",
-}  # fmt: skip
 OUTCOME_STYLE = {"create": ACCENT, "update": ACCENT, "already": "dim", "refused": WARN,
                  "unknown-parent": WARN, "unreadable": FAILED}  # fmt: skip
 RESULT_STYLE = {"written": OK, "failed": FAILED, "unknown": WARN}
-COLUMNS = {"line": "Line", "type": "Type", "key": "Key", "name": "Name", "plan": "Plan",
-           "result": "Result", "detail": "Details"}  # fmt: skip
-NARROW_DROPS = frozenset({"name"})
-"""Left out below 100 columns, so that the details fit 80 (Enter shows the row whole)."""
-RESULT_WIDTH = 7
-"""The longest result: ``written``."""
-MIN_SHARED = 8
-"""Key and name: at least this wide, however narrow the screen."""
-MIN_DETAIL = 12
-
-
-class _Layout(NamedTuple):
-    """What the table's columns are made for."""
-
-    narrow: bool
-    width: int
-    longest: tuple[tuple[str, int], ...]
-    """(column, its longest value) of the columns sized to their values."""
-
-
-def _widest(values: Iterable[str]) -> int:
-    return max(map(cell_len, values), default=0)
-
-
-def _cut(text: str) -> str:
-    text = inert(text, limit=MAX_DETAIL)
-    return text if len(text) <= MAX_DETAIL else text[: MAX_DETAIL - 1] + "…"
 
 
 class OnboardScreen(RunProgress):
@@ -129,15 +94,11 @@ class OnboardScreen(RunProgress):
 
     def __init__(self) -> None:
         super().__init__()
-        self.path: Path | None = None
-        self.plan: OnboardPlan | None = None
-        self.results_log: RolloutLog | None = None
-        self.shown = "all"
+        self.state = OnboardState()
         self.concurrency = rollout_concurrency()
         self.columns: list[str] = []
         """The table's columns now (keys of `COLUMNS`), as the width allows."""
-        self._columns_for: _Layout | None = None
-        self._longest_of: tuple[OnboardPlan | None, tuple[tuple[str, int], ...]] = (None, ())
+        self._columns_for: Layout | None = None
 
     def compose_body(self) -> Iterable[Widget]:
         yield Static("", id="onboard-source", markup=False)
@@ -169,18 +130,27 @@ class OnboardScreen(RunProgress):
             self._show()
 
     def on_unmount(self) -> None:
-        if self.results_log is not None:
-            self.results_log.release()
+        if self.state.results_log is not None:
+            self.state.results_log.release()
 
     def reload(self) -> None:
         self._describe()
-        if self.plan is None and not self.phase:
+        connection = self.connection
+        if connection.connected and not connection.reseller_or_partner_key:
+            scope = connection.scope.label if connection.scope is not None else "not known"
+            self.status.info(
+                "Onboarding matches each row by its external id (getAccountByExternalId), "
+                f"which the platform answers a reseller or partner key only; this key: {scope}"
+            )
+        elif self.state.plan is None and not self.phase:
             self.status.info("c opens a CSV or JSON file of organizations, accounts and members")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         allowed = super().check_action(action, parameters)
         if not allowed:
             return allowed
+        if action in ("choose", "plan", "apply") and not self.connection.reseller_or_partner_key:
+            return False  # its rows are matched by getAccountByExternalId ("Reseller/Partner only")
         if action == "cancel":
             return True if self.phase else None
         if action in ("choose", "plan", "apply", "reload"):
@@ -214,7 +184,7 @@ class OnboardScreen(RunProgress):
                 "A CSV file (a header line: type, external_id, name, parent, billing_id, "
                 "active, email, role, accounts) or a .json list of rows. Nothing is "
                 "written: the rows are planned first.",
-                value=str(self.path or ""), confirm_label="Plan",
+                value=str(self.state.path or ""), confirm_label="Plan",
                 validate=lambda t: None if t.strip() else "Give a file name",
             ),
             opened,
@@ -236,7 +206,7 @@ class OnboardScreen(RunProgress):
         except (SourceError, UnicodeDecodeError) as exc:
             self.status.error(f"{path.name}: {exc}; nothing planned")
             return
-        self.path = path
+        self.state.path = path
         self._plan(rows)
 
     # ------------------------------------------------------------------ planning
@@ -244,10 +214,10 @@ class OnboardScreen(RunProgress):
     def action_plan(self) -> None:
         if self.phase:
             return
-        if self.path is None:
+        if self.state.path is None:
             self.action_choose()
             return
-        self._open(self.path)  # read again: it may have been fixed meanwhile
+        self._open(self.state.path)  # read again: it may have been fixed meanwhile
 
     @work(exclusive=True, group="onboard-plan", exit_on_error=False)
     async def _plan(self, rows: list[Row]) -> None:
@@ -255,7 +225,7 @@ class OnboardScreen(RunProgress):
         if start.client is None:
             self.status.error("Not connected: nothing to plan against")
             return
-        source = self.path.name if self.path else ""
+        source = self.state.path.name if self.state.path else ""
         self._begin("plan", len(rows))
         self.status.busy(f"Planning {counted(len(rows), 'row')}, {self.concurrency} at a time: "
                          "nothing is written")  # fmt: skip
@@ -276,9 +246,9 @@ class OnboardScreen(RunProgress):
             self._end()
         if start.client is not self.connection.client:
             return  # another profile meanwhile: this plan is not for it
-        if self.results_log is not None and self.results_log.path != log.path:
-            self.results_log.release()
-        self.plan, self.results_log = plan, log
+        if self.state.results_log is not None and self.state.results_log.path != log.path:
+            self.state.results_log.release()
+        self.state.plan, self.state.results_log = plan, log
         self._show()
         self._describe()
         counts = plan.counts()
@@ -299,23 +269,8 @@ class OnboardScreen(RunProgress):
 
     # ------------------------------------------------------------------ the table
 
-    def _keeps(self, p: RowPlan) -> bool:
-        if self.shown == "writes":
-            return p.writes
-        if self.shown == "refused":
-            return p.outcome in ("refused", "unknown-parent", "unreadable")
-        if self.shown == "trouble":
-            result = self._result(p)
-            failed = result is not None and result.result not in DONE
-            return failed or p.outcome in ("refused", "unknown-parent", "unreadable")
-        return True
-
-    def _result(self, p: RowPlan) -> AccountResult | None:
-        log = self.results_log
-        return log.results.get((p.row.line, "write")) if log is not None else None
-
     def _cells(self, p: RowPlan) -> dict[str, Text]:
-        row, result = p.row, self._result(p)
+        row, result = p.row, self.state.result(p)
         detail = "; ".join(p.changes or p.reasons)
         if result is not None and result.result not in DONE:
             detail = f"{result.result}: {result.message}"
@@ -323,61 +278,31 @@ class OnboardScreen(RunProgress):
         if result is not None:
             result_text = Text(inert(result.result), style=RESULT_STYLE.get(result.result, ""))
         return {
-            "line": Text(inert(row.line)), "type": Text(_cut(row.kind)),
-            "key": Text(_cut(row.key)), "name": Text(_cut(row.name)),
+            "line": Text(inert(row.line)), "type": Text(cut_cell(row.kind)),
+            "key": Text(cut_cell(row.key)), "name": Text(cut_cell(row.name)),
             "plan": Text(LABELS[p.outcome], style=OUTCOME_STYLE[p.outcome]),
-            "result": result_text, "detail": Text(_cut(detail)),
+            "result": result_text, "detail": Text(cut_cell(detail)),
         }  # fmt: skip
 
     def _row_cells(self, p: RowPlan) -> list[Text]:
         cells = self._cells(p)
         return [cells[name] for name in self.columns]
 
-    def _layout_for(self) -> _Layout:
+    def _layout_for(self) -> Layout:
         """What the columns depend on: the width class, the table's width and the
         longest value of each column sized to its values."""
         width = self.table.size.width or self.size.width
-        return _Layout(self.has_class("-narrow"), width, self._longest())
+        return Layout(self.has_class("-narrow"), width, self.state.longest())
 
-    def _longest(self) -> tuple[tuple[str, int], ...]:
-        """The longest value of the columns sized to their values, over every row of the
-        plan (``o`` keeps the columns where they are); worked out once per plan."""
-        plan = self.plan
-        if self._longest_of[0] is not plan:
-            rows = plan.rows if plan is not None else []
-            found = (
-                ("line", _widest(str(p.row.line) for p in rows)),
-                ("type", _widest(_cut(p.row.kind) for p in rows)),
-                ("plan", _widest(LABELS[p.outcome] for p in rows)),
-                ("key", _widest(_cut(p.row.key) for p in rows)),
-                ("name", _widest(_cut(p.row.name) for p in rows)),
-            )
-            self._longest_of = (plan, found)
-        return self._longest_of[1]
-
-    def _set_columns(self, layout: _Layout) -> None:
-        """The columns for ``layout``: line, type and plan as wide as their longest
-        value, the result as its longest word, key and name as their longest up to a
-        share of what is left, the details the rest; narrow, without the name (Enter
-        shows the row whole). The caller shows the rows again."""
+    def _set_columns(self, layout: Layout) -> None:
+        """The columns for ``layout`` (`column_widths`); the caller shows the rows again."""
         self._columns_for = layout
-        longest = dict(layout.longest)
-        names = [c for c in COLUMNS if not (layout.narrow and c in NARROW_DROPS)]
-        sizes = {c: max(len(COLUMNS[c]), longest.get(c, 0)) for c in ("line", "type", "plan")}
-        # The result's column is as wide as its longest word from the start: grown by each
-        # result as it came, its width would depend on the order they came in.
-        sizes["result"] = RESULT_WIDTH
-        room = layout.width - 2 * len(names) - 2 - sum(sizes.values())  # padding, scrollbar
-        shared = [c for c in ("key", "name") if c in names]
-        share = max(MIN_SHARED, room // (len(shared) + 1))
-        for column in shared:
-            sizes[column] = max(len(COLUMNS[column]), min(longest.get(column, 0), share))
-        sizes["detail"] = max(MIN_DETAIL, room - sum(sizes[c] for c in shared))
-        self.columns = names
+        widths = column_widths(layout)
+        self.columns = list(widths)
         table = self.table
         table.clear(columns=True)
-        for name in names:
-            table.add_column(COLUMNS[name], key=name, width=sizes[name])
+        for name, width in widths.items():
+            table.add_column(COLUMNS[name], key=name, width=width)
 
     def _show(self) -> None:
         table = self.table
@@ -386,10 +311,11 @@ class OnboardScreen(RunProgress):
             layout = self._layout_for()
             if layout != self._columns_for:
                 self._set_columns(layout)
-            if self.plan is None:
+            plan = self.state.plan
+            if plan is None:
                 table.clear()
                 return
-            rows = [p for p in self.plan.rows if self._keeps(p)]
+            rows = [p for p in plan.rows if self.state.keeps(p)]
             table.show(rows, self._row_cells, keep=str(keep.row.line) if keep else None)
 
     def _put_result(self, result: AccountResult) -> None:
@@ -403,10 +329,10 @@ class OnboardScreen(RunProgress):
                 self.table.update_cell(key, name, cells[name])
 
     def action_shown(self) -> None:
-        self.shown = SHOWN[(SHOWN.index(self.shown) + 1) % len(SHOWN)]
+        shown = self.state.show_next()
         self._show()
         self._describe()
-        self.status.info(f"Showing {SHOWN_LABEL[self.shown]}: "
+        self.status.info(f"Showing {shown}: "
                          f"{counted(self.table.row_count, 'row')} · o shows the next")  # fmt: skip
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
@@ -415,7 +341,7 @@ class OnboardScreen(RunProgress):
         if p is None:
             return
         lines = list(p.changes or p.reasons)
-        result = self._result(p)
+        result = self.state.result(p)
         if result is not None:
             lines.append(
                 f"result: {result.result}{': ' + result.message if result.message else ''}"
@@ -427,33 +353,18 @@ class OnboardScreen(RunProgress):
     # ------------------------------------------------------------------ header lines
 
     def _describe(self) -> None:
-        if self.plan is None:
-            source = "File: none yet · c opens one"
-            if self.path is not None:
-                source = f"File: {self.path.name}"
-        else:
-            rows = counted(len(self.plan.rows), "row")
-            source = f"File: {self.plan.source or 'loaded'} · {rows} · {self.plan.what_it_writes()}"
+        source = self.state.source_line()
         self.query_one("#onboard-source", Static).update(inert(source, limit=400))
         self._summary()
 
     def _summary(self) -> None:
-        text = ""
-        if self.phase:
-            text = self._run_text()
-        elif self.plan is not None:
-            text = f"Plan: {self.plan.summary()}"
-            log = self.results_log
-            if log is not None:
-                done = sum(1 for p in self.plan.rows if p.writes and log.done(p.row.line, "write"))
-                text += f" · {done:,}/{len(self.plan.writing()):,} written"
-            text += f" · showing {SHOWN_LABEL[self.shown]}"
+        text = self._run_text() if self.phase else self.state.plan_line()
         self.query_one("#onboard-summary", Static).update(inert(text, limit=400))
 
     # ------------------------------------------------------------------ apply
 
     def action_apply(self) -> None:
-        plan, log, connection = self.plan, self.results_log, self.connection
+        plan, log, connection = self.state.plan, self.state.results_log, self.connection
         if plan is None or log is None:
             self.status.info("Nothing planned yet: c opens a file")
             return
@@ -528,7 +439,7 @@ class OnboardScreen(RunProgress):
     # ------------------------------------------------------------------ export
 
     def action_export(self) -> None:
-        plan, log = self.plan, self.results_log
+        plan, log = self.state.plan, self.state.results_log
         if plan is None:
             self.status.info("Nothing planned yet: c opens a file")
             return

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from rich.console import Group
 from rich.text import Text
@@ -24,14 +24,12 @@ from textual.widgets import DataTable, Static
 
 from vagent_tui.api.log_models import cell
 from vagent_tui.api.models import AgentReview
+from vagent_tui.services.agents import review_now
 from vagent_tui.ui.palette import HEADING
 from vagent_tui.ui.screens.base import BaseScreen, who_of
 from vagent_tui.ui.text import inert, safe
 from vagent_tui.ui.widgets.tables import RecordTable, record_table
 from vagent_tui.words import counted
-
-if TYPE_CHECKING:
-    from vagent_tui.api.client import PlatformClient
 
 PREVIEW = 60
 """Characters of each text the table shows (the pane below shows them whole)."""
@@ -133,18 +131,8 @@ class ReviewScreen(BaseScreen):
             self.status.error("Select an agent account on the Scope screen (1)", retry_key=None)
             return
 
-        async def ask(
-            api: PlatformClient, target: int | None
-        ) -> tuple[str, dict[str, Any], AgentReview | None]:
-            staging = await api.get_staging(target=target)
-            config = staging if staging is not None else await api.get_live(target=target)
-            source = "staging" if staging is not None else "live (staging is empty)"
-            if config is None or not config.id:
-                return source, {}, None
-            return source, config.wire(), await api.review_agent(config.id, target=target)
-
         ok, got = await self.load(
-            lambda c: ask(c.api, c.target_id), note="Asking the platform to review the agent"
+            lambda c: review_now(c.api, c.target_id), note="Asking the platform to review the agent"
         )
         if not ok or got is None:
             return

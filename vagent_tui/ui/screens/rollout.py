@@ -15,6 +15,9 @@ written stays written, and is listed). Each result is kept on disk with the plan
 after a crash, skips what is done: ``l`` lists the kept rollouts. ``w`` exports the plan
 and its results as CSV, or the plan as JSON (``.json``) to apply later. A read-only
 profile can plan and export, not apply or publish. Every write is in the journal.
+
+What the screen holds between keys besides its run (the rows shown, Fleet's marks, what
+waits for the listing) and its header lines are `rollout_state`'s, tested without an app.
 """
 
 from __future__ import annotations
@@ -34,39 +37,32 @@ from textual.widgets import DataTable, ProgressBar, Static
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.services.accounts import AccountDirectory, NamedAccount
 from vagent_tui.services.agent_listing import AgentListing, is_agent_account
+from vagent_tui.services.bulk import RolloutLog
 from vagent_tui.services.rollout import (
-    AccountPlan,
     RolloutPlan,
+    catalog_of,
     plan_rollout,
 )
-from vagent_tui.services.rollout_apply import (
-    DONE,
-    RolloutLog,
-    SavedRollout,
-    results_csv,
-    saved_rollouts,
-)
+from vagent_tui.services.rollout_apply import SavedRollout, results_csv, saved_rollouts
 from vagent_tui.services.rollout_pick import pick_accounts
 from vagent_tui.services.session import Connection
 from vagent_tui.ui import format as fmt
 from vagent_tui.ui.dialogs import PromptModal, TextModal
 from vagent_tui.ui.safety import DESTRUCTIVE, WRITES, Key
 from vagent_tui.ui.screens.rollout_runs import RolloutRuns, first_error, origin_of
+from vagent_tui.ui.screens.rollout_state import (
+    RolloutView,
+    change_line,
+    chosen_text,
+    plan_line,
+)
 from vagent_tui.ui.text import inert
 from vagent_tui.ui.widgets.fleet_export import export_csv
 from vagent_tui.ui.widgets.rollout_form import Catalog, RolloutForm, RolloutRequest
 from vagent_tui.ui.widgets.rollout_saved import OPEN_FILE, SavedRolloutsModal
 from vagent_tui.ui.widgets.rollout_table import RolloutTable, detail_lines
 from vagent_tui.ui.widgets.table_filter import filter_binding
-from vagent_tui.ui.widgets.tables import left_out
 from vagent_tui.words import counted
-
-SHOWN = ("all", "change", "refused", "unreadable", "already", "trouble")
-SHOWN_LABEL = {
-    "all": "all accounts", "change": "will change", "refused": "refused",
-    "unreadable": "could not be read", "already": "already so",
-    "trouble": "a write or publish that did not go through",
-}  # fmt: skip
 
 
 class RolloutScreen(RolloutRuns):
@@ -101,17 +97,12 @@ class RolloutScreen(RolloutRuns):
         """The agent accounts listed (shared with Fleet) and where each sits in the tree."""
         self.catalog = Catalog()
         self.request = RolloutRequest()
-        self.shown = "all"
-        self._choose_when_listed = False
-        """Came from Fleet's ``R``: the form opens once the accounts are listed."""
-        self._plan_when_listed = False
-        """The change was chosen while the accounts were being listed: planned once listed."""
-        self._marked: tuple[int, ...] = ()
-        self._marked_with: PlatformClient | None = None
-        self._unfinished = 0
-        self._fresh = False
-        """``r``: the next listing reads the accounts again (not the shared listing)."""
-        """Kept rollouts of this platform and key not finished (counted when listing)."""
+        self.view = RolloutView()
+
+    @property
+    def shown(self) -> str:
+        """Which rows show (`RolloutView.shown`)."""
+        return self.view.shown
 
     def compose_body(self) -> Iterable[Widget]:
         yield Static("", id="rollout-change", markup=False)
@@ -135,21 +126,18 @@ class RolloutScreen(RolloutRuns):
     def fleet_marks(self) -> tuple[int, ...]:
         """The accounts Fleet handed over, while the key is still the one they were
         marked with (another profile's ids are of another tree)."""
-        if self._marked_with is not self.connection.client:
-            return ()
-        return self._marked
+        return self.view.marks_for(self.connection.client)
 
     def on_rollout_screen_roll_out(self, message: RollOut) -> None:
-        self._marked, self._marked_with = message.accounts, message.client
+        self.view.marked, self.view.marked_with = message.accounts, message.client
         if not self.phase:  # choose the change for the marks
             self.request = replace(self.request, marked_only=True, only_ids=None)
-            self._choose_when_listed = True
+            self.view.choose_when_listed = True
             if self.accounts is not None:
                 self.call_after_refresh(self._choose_now)
 
     def _choose_now(self) -> None:
-        if self._choose_when_listed:
-            self._choose_when_listed = False
+        if self.view.take_choose():
             self.action_choose()
 
     # ------------------------------------------------------------------ the accounts
@@ -171,12 +159,12 @@ class RolloutScreen(RolloutRuns):
             self.status.info("A run is under way: x cancels it")
             return
         self.listed_with = None
-        self._fresh = True  # someone may have added accounts: listed again, not shared
+        self.view.fresh = True  # someone may have added accounts: listed again, not shared
         super().action_reload()
 
     @work(exclusive=True, group="rollout-accounts", exit_on_error=False)
     async def _list_accounts(self) -> None:
-        fresh, self._fresh = self._fresh, False
+        fresh = self.view.take_fresh()
 
         async def listing(c: Connection) -> AgentListing | None:
             if c.scope is None or c.owner is None:
@@ -193,7 +181,7 @@ class RolloutScreen(RolloutRuns):
         if not ok or listed is None:
             return
         origin = origin_of(self.connection)
-        self._unfinished = await asyncio.to_thread(
+        self.view.unfinished = await asyncio.to_thread(
             lambda: sum(1 for s in saved_rollouts() if not s.finished and s.origin == origin)
         )  # the kept logs are read once per listing, off the screen's thread
         self.listing, self.accounts = listed, list(listed.accounts)
@@ -203,8 +191,8 @@ class RolloutScreen(RolloutRuns):
         self._ready_note()
         self._read_catalog()
         self._choose_now()
-        if self._plan_when_listed:
-            self._plan_when_listed = False
+        if self.view.plan_when_listed:
+            self.view.plan_when_listed = False
             self.action_plan()
 
     @work(exclusive=True, group="rollout-catalog", exit_on_error=False)
@@ -215,9 +203,7 @@ class RolloutScreen(RolloutRuns):
             return
         client = self.connection.api
         try:
-            voices, functions = await asyncio.gather(
-                client.list_voices(target=sample.id), client.list_functions(sample.id)
-            )
+            voices, functions = await catalog_of(client, sample.id)
         except Exception:  # the form then checks syntax only; planning says the rest
             return
         if client is not self.connection.client:
@@ -251,7 +237,7 @@ class RolloutScreen(RolloutRuns):
         if not self.accounts:
             self.status.info("No agent account below this key")
             return
-        unfinished = self._unfinished
+        unfinished = self.view.unfinished
         more = f" · {counted(unfinished, 'unfinished rollout')}: l resumes" if unfinished else ""
         self.status.info(
             f"{counted(len(self.accounts), 'agent account')} · c chooses a change{more}"
@@ -284,7 +270,7 @@ class RolloutScreen(RolloutRuns):
                 return
             self.request = request
             if self.accounts is None:
-                self._plan_when_listed = True
+                self.view.plan_when_listed = True
                 self._describe()
                 self.status.busy("Listing the agent accounts: the change is planned once listed")
             else:
@@ -325,15 +311,7 @@ class RolloutScreen(RolloutRuns):
         self._plan(picked)
 
     def _chosen_text(self) -> str:
-        r = self.request
-        parts = [f"below {self._under_label()}"]
-        if r.only_ids is not None:
-            parts.append(f"the {counted(len(r.only_ids), 'account')} of the loaded plan")
-        elif r.marked_only:
-            parts.append(f"marked in Fleet ({len(self.fleet_marks):,})")
-        if str(r.account_filter):
-            parts.append(f"matching {r.account_filter}")
-        return ", ".join(parts)
+        return chosen_text(self.request, self._under_label(), len(self.fleet_marks))
 
     @work(exclusive=True, group="rollout-plan", exit_on_error=False)
     async def _plan(self, picked: list[NamedAccount]) -> None:
@@ -382,33 +360,20 @@ class RolloutScreen(RolloutRuns):
 
     # ------------------------------------------------------------------ the table
 
-    def _keeps(self, p: AccountPlan) -> bool:
-        if self.shown == "all":
-            return True
-        if self.shown == "trouble":
-            results = self.results_log.results if self.results_log else {}
-            return any(
-                (r := results.get((p.account_id, step))) is not None and r.result not in DONE
-                for step in ("write", "publish")
-            )
-        return p.outcome == self.shown
-
     def _show(self) -> None:
         if self.plan is None:
             self.table.clear()
             return
         results = self.results_log.results if self.results_log else {}
         with self.app.batch_update():
-            self.table.show(self.plan, results, self._keeps)
+            self.table.show(self.plan, results, lambda p: self.view.keeps(p, results))
 
     def action_shown(self) -> None:
-        self.shown = SHOWN[(SHOWN.index(self.shown) + 1) % len(SHOWN)]
+        shown = self.view.show_next()
         self._show()
         self._describe()
         rows = self.table.row_count
-        self.status.info(
-            f"Showing {SHOWN_LABEL[self.shown]}: {counted(rows, 'row')} · o shows the next"
-        )
+        self.status.info(f"Showing {shown}: {counted(rows, 'row')} · o shows the next")
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
@@ -422,28 +387,15 @@ class RolloutScreen(RolloutRuns):
     # ------------------------------------------------------------------ the header lines
 
     def _describe(self) -> None:
-        plan = self.plan
-        if plan is None:
-            change = "Change: none yet · c chooses one"
-            if not self.request.change.is_empty:
-                change = f"Change: {self.request.change.describe()} · {self._chosen_text()}"
-        else:
-            change = f"Change: {plan.change.describe()} · accounts {plan.chosen or 'loaded'}"
+        change = change_line(self.plan, self.request, self._chosen_text())
         self.query_one("#rollout-change", Static).update(inert(change, limit=400))
         self._summary()
 
     def _summary(self) -> None:
-        text = ""
         if self.phase:
             text = self._run_text()
-        elif self.plan is not None:
-            text = f"Plan: {self.plan.summary()}"
-            log = self.results_log
-            if log is not None:
-                written, published = len(log.written()), log.count("publish", "published")
-                text += f" · {written:,} written, {published:,} published"
-            text += f" · showing {SHOWN_LABEL[self.shown]}"
-            text += left_out(len(self.plan.accounts), "account")
+        else:
+            text = plan_line(self.plan, self.results_log, self.view.shown)
         self.query_one("#rollout-summary", Static).update(inert(text, limit=400))
 
     # ------------------------------------------------------------------ export, saved plans

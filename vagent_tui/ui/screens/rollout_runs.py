@@ -21,16 +21,15 @@ from textual import work
 
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.services.accounts import NamedAccount
-from vagent_tui.services.rollout import DEFAULT_CONCURRENCY, AccountPlan, RolloutPlan
-from vagent_tui.services.rollout_apply import (
+from vagent_tui.services.bulk import (
+    DEFAULT_CONCURRENCY,
     DONE,
     AccountResult,
     RolloutBusy,
     RolloutLog,
-    apply_rollout,
-    publish_rollout,
-    save_plan,
 )
+from vagent_tui.services.rollout import AccountPlan, RolloutPlan
+from vagent_tui.services.rollout_apply import apply_rollout, publish_rollout, save_plan
 from vagent_tui.services.session import Connection
 from vagent_tui.ui.dialogs import PromptModal, ReviewModal
 from vagent_tui.ui.failures import WRITE_GROUP_PREFIX
@@ -52,11 +51,12 @@ def rollout_concurrency() -> int:
 
 
 def origin_of(connection: Connection) -> str:
-    """Where a plan belongs: the platform's host and the key owner (never the key, nor a
-    password the base URL may carry)."""
+    """Where a plan (a rollout's, a file's onboarding) and its log belong: the platform's
+    identity (`PlatformClient.platform_id`: its address; the embedded demo's own run) and
+    the key owner (never the key, nor a password the base URL may carry)."""
     owner = connection.owner.id if connection.owner is not None else None
-    host = connection.client.host if connection.client is not None else ""
-    return f"{host} · key of account {owner}"
+    platform = connection.client.platform_id if connection.client is not None else ""
+    return f"{platform} · key of account {owner}"
 
 
 class RolloutRuns(RunProgress):

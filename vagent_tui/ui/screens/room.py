@@ -80,7 +80,7 @@ class RoomScreen(PagedScreen):
                 (
                     ("When (UTC)", "when"),
                     ("From", "from"),
-                    ("Status", "status"),
+                    ("Delivery", "status"),
                     ("Source", "source"),
                     ("Att", "attachments"),
                     ("Message", "message"),

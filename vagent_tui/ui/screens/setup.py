@@ -18,14 +18,14 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Button, Input, Label, Select, Static
 
 from vagent_tui import config as cfg
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.scope import classify
+from vagent_tui.ui.built import ClosesItself
+from vagent_tui.ui.footer import KeysFooter
 from vagent_tui.ui.text import safe
-from vagent_tui.ui.widgets.footer import KeysFooter
 from vagent_tui.ui.widgets.status import describe_error
 
 if TYPE_CHECKING:
@@ -46,7 +46,7 @@ def _input(ident: str, placeholder: str = "", **kwargs: Any) -> Input:
     return widget
 
 
-class SetupScreen(Screen[None]):
+class SetupScreen(ClosesItself[None]):
     """A short form that makes a profile and connects to it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [

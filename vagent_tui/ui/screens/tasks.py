@@ -2,14 +2,16 @@
 paged by the server (``GET /tasks``), with the counts by state and today's counts
 against the daily limits above the list.
 
-``s`` cycles the state shown (every task, pending, running, finished, errored), ``t``
-the window of time (the tasks changed in the last hour, day, week), ``x`` clears both.
-``a`` queues a call or text (the number checked as E.164 at its field, nothing sent on a
-bad value; then a question that says it places a real call); ``d`` deletes a pending
-task after a question; Enter shows the highlighted task whole; ``C`` opens Calls for
-the selected account, where an ended task's call is; ``l`` shows the task limits as
-the platform sent them, ``L`` (or Edit there) edits them in a form, reviewed before it
-is sent. While a task on the page has not
+``s`` cycles the state shown (every task, then each public state: pending, processing,
+running, finished, errored, canceled), ``t`` the window of time (the tasks changed in
+the last hour, day, week), ``x`` clears both. ``a`` queues a call or text (the number
+checked as E.164 at its field, nothing sent on a bad value; then a question that says it
+places a real call); ``d`` deletes a task after a question that says what becomes of it
+(a running one's work is stopped first, as the vendor says); Enter shows the highlighted
+task whole; ``C`` opens Calls for the selected account, where an ended task's call is;
+``l`` shows the task limits (the organization's: one set for all its agents) as the
+platform sent them, ``L`` (or Edit there) edits them in a form, reviewed before it is
+sent. While a task on the page has not
 ended, the page is read again every `WATCH_SECONDS`. ``u`` reads a CSV file of tasks
 (`POST /tasks/csv`): a dry run first, whose rows would-be-queued and refused are shown,
 then the question, which counts the real calls, then the real upload. The writing keys
@@ -29,6 +31,7 @@ from textual.binding import Binding, BindingType
 from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
+from vagent_tui.api.bounded import LeftOut
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import CsvUpload, Envelope, OutboundTask, TaskLimitsUpdate, TaskRequest
 from vagent_tui.services.session import Connection
@@ -42,6 +45,7 @@ from vagent_tui.services.tasks import (
 )
 from vagent_tui.services.usage import today_lines
 from vagent_tui.ui import format as fmt
+from vagent_tui.ui.caps import first, first_fields, left_out_of, not_read, not_shown
 from vagent_tui.ui.dialogs import ConfirmModal, PromptModal, TextModal
 from vagent_tui.ui.palette import FAILED, OK, WARN
 from vagent_tui.ui.safety import DESTRUCTIVE, WRITES, Key
@@ -57,9 +61,15 @@ from vagent_tui.ui.widgets.tables import RecordTable, record_table
 from vagent_tui.ui.writes import Write, Written
 from vagent_tui.words import counted
 
+TODAY_SHOWN = 8
+"""Today's counts named on the counts line (it is one line); it says first how many more
+there were."""
+NAME_LENGTH = 40
+"""Characters of a count's name on the counts line."""
 GROUP_NAMES = {"businessHours": "business hours", "cooldowns": "cooldowns",
                "daily": "daily caps", "concurrencyPerRun": "concurrency"}  # fmt: skip
-STATE_STYLES = {"finished": OK, "errored": FAILED, "running": WARN}
+STATE_STYLES = {"finished": OK, "errored": FAILED, "running": WARN, "processing": WARN,
+                "canceled": "dim", "cancelled": "dim"}  # fmt: skip
 NEED_AGENT = "Select a voice agent account on the Scope screen (1): its agent places the call"
 
 
@@ -76,7 +86,8 @@ class TasksScreen(PagedScreen):
         Key("a", "add", "Add", id="tasks.add", tooltip="Queue a call or text (asks first)",
             does=WRITES),
         Key("d", "delete", "Delete", id="tasks.delete",
-            tooltip="Delete the highlighted pending task (asks first)", does=DESTRUCTIVE),
+            tooltip="Delete the highlighted task (asks first; a running one is stopped)",
+            does=DESTRUCTIVE),
         Key("u", "upload_csv", "CSV", id="tasks.upload-csv",
             tooltip="Queue tasks from a CSV file: a dry run first, then asks", does=DESTRUCTIVE),
         Binding("s", "state", "State", id="tasks.state", tooltip="Cycle the state shown"),
@@ -233,8 +244,15 @@ class TasksScreen(PagedScreen):
             text.append("counts by state not known", style="dim")
         today = today_lines(view.counts, view.limits)
         if today:
+            shown, hidden = first(today, TODAY_SHOWN)
+            left = [r.left_out for r in (view.counts, view.limits) if r is not None]
+            said = left_out_of(hidden, "count", sum(n.keys for n in left),
+                               sum(n.items for n in left))  # fmt: skip
             text.append("  │  today: ", style="bold")
-            text.append(" · ".join(f"{inert(name)} {value}" for name, value in today))
+            if said:  # first: the line is cut at the screen's edge
+                text.append(f"({said}) ", style="dim")
+            text.append(" · ".join(f"{inert(name, limit=NAME_LENGTH)} {value}"
+                                   for name, value in shown))  # fmt: skip
         self.query_one("#tasks-counts", Static).update(text)
 
     # ------------------------------------------------------------------ paging and filters
@@ -271,15 +289,20 @@ class TasksScreen(PagedScreen):
     async def action_limits(self) -> None:
         """Every field of ``GET /tasks/limits`` as the platform sent it; Edit (``L``)
         goes on to ``L``'s form where the profile may write."""
-        limits = await self._read_limits()
-        if limits is None:
+        read = await self._read_limits()
+        if read is None:
             return
-        who = who_of(self, with_id=True)
-        note = ("As the platform sent them: tasks wait for the business hours, the cooldowns "
-                "and the tasks already running; a daily cap refuses what passes it.")  # fmt: skip
+        limits, left_out = read
+        whose = limits_owner(self)
+        note = ("As sent; the organization's, for all its agents. Tasks wait for the hours, "
+                "cooldowns and tasks running; a start outside the hours or past a daily cap "
+                "is refused.")  # fmt: skip
         editable = not self.connection.read_only
         note += " L edits them." if editable else ""
-        view = LimitsModal(f"Task limits of {who}", "\n".join(limit_lines(limits)) or "—",
+        lines = limit_lines(limits)
+        if left_out:
+            lines.append(not_read(left_out.keys, left_out.items))
+        view = LimitsModal(f"Task limits of {whose}", "\n".join(lines) or "—",
                            note=note, editable=editable)  # fmt: skip
         self.app.push_screen(view, self._limits_closed)
 
@@ -288,9 +311,10 @@ class TasksScreen(PagedScreen):
             # Through the app, so that a read-only profile is refused as for the key.
             await self.app.run_action("edit_limits", self)
 
-    async def _read_limits(self) -> dict[str, Any] | None:
-        """The limits of the selected account (their ``limits`` object), None when the
-        read failed (said on the status line)."""
+    async def _read_limits(self) -> tuple[dict[str, Any], LeftOut] | None:
+        """The limits of the selected account (their ``limits`` object) and the entries
+        the reply held beyond what was read (`OpenReply.left_out`), None when the read
+        failed (said on the status line)."""
         ok, reply = await self.load(lambda c: c.api.get_task_limits(target=c.target_id),
                                     note="Reading the task limits")  # fmt: skip
         if not ok or reply is None:
@@ -298,16 +322,17 @@ class TasksScreen(PagedScreen):
         self.status.clear()
         body = reply.body()
         limits = body.get("limits")
-        return limits if isinstance(limits, dict) else body
+        return (limits if isinstance(limits, dict) else body), reply.left_out
 
     @work(exclusive=True, group="open-tasks-limits", exit_on_error=False)
     async def action_edit_limits(self) -> None:
         """The limits read, in the form; sent (only what changed) after a review."""
         start = self.connection
-        limits = await self._read_limits()
-        if limits is None or not start.same_context(self.connection):
+        read = await self._read_limits()
+        if read is None or not start.same_context(self.connection):
             return
-        who = who_of(self, with_id=True)
+        limits, _ = read
+        who = limits_owner(self)
         owner = self.connection.owner
         super_admin = bool(owner is not None and owner.super_admin)
 
@@ -343,8 +368,13 @@ class TasksScreen(PagedScreen):
         if task is None:
             self.status.info("No task highlighted")
             return
-        lines = [f"{name}: {fmt.plain(value)}" for name, value in task.wire().items()]
+        fields, more = first_fields(task.wire())
+        lines = [f"{name}: {fmt.plain(value)}" for name, value in fields]
+        if more:
+            lines.append(not_shown(more, "field"))
         note = "C on the Tasks screen opens Calls, where an ended task's call is."
+        if task.state_text.lower() in ("canceled", "cancelled"):
+            note = "Canceled: its work stopped (or never began); C opens Calls."
         self.app.push_screen(TextModal(f"Task {task.key}", "\n".join(lines), note=note))
 
     # ------------------------------------------------------------------ add
@@ -387,13 +417,8 @@ class TasksScreen(PagedScreen):
         if task is None:
             self.status.info("No task highlighted: nothing to delete")
             return
-        if not task.pending:
-            state = task.state_text or "of unknown state"
-            self.status.info(f"Task {task.key} is {state}: only a pending task is deleted")
-            return
         task_id = task.key
-        body = (f"Delete task {task_id} ({fmt.plain(task.type)} to {fmt.plain(task.target)}, "
-                f"pending) of {who_of(self, with_id=True)}?\nIt will not be placed.")  # fmt: skip
+        title, body, label = delete_question(task, who_of(self, with_id=True))
 
         async def read_back(c: Connection) -> str:
             try:
@@ -409,7 +434,7 @@ class TasksScreen(PagedScreen):
                 "tasks-delete",
                 f"Deleting task {task_id}",
                 lambda c: c.api.delete_task(task_id, target=c.target_id),
-                confirm=ConfirmModal("Delete a pending task", body, confirm_label="Delete"),
+                confirm=ConfirmModal(title, body, confirm_label=label),
                 done=lambda reply: f"{reply.message or 'Task deleted'}: {task_id}",
                 gone=f"Task {task_id} was already gone; the list is refreshed",
                 read_back=read_back,
@@ -561,6 +586,46 @@ def refused_lines(result: CsvUpload) -> list[str]:
     if rest:
         lines.append(f"… and {counted(rest, 'more row')} refused for other reasons")
     return lines
+
+
+def delete_question(task: OutboundTask, who: str) -> tuple[str, str, str]:
+    """The title, text and button of the question before deleting ``task``: what becomes
+    of it by its state. vida-skill: "deletion stops active work before removing the
+    Task record"; so a running task's call is ended, a pending one never placed."""
+    state = task.state_text.lower()
+    shown = inert(task.state_text) or "state unknown"
+    what = f"Delete task {task.key} ({fmt.plain(task.type)} to {fmt.plain(task.target)}, {shown})"
+    if task.active:
+        return ("Stop and delete a running task",
+                f"{what} of {who}?\nIt is under way: the platform stops its work first (a call "
+                "in progress is ended), then removes the task.", "Stop and delete")  # fmt: skip
+    if state == "pending":
+        return ("Delete a pending task", f"{what} of {who}?\nIt will not be placed.", "Delete")
+    if task.ended:
+        return ("Delete an ended task",
+                f"{what} of {who}?\nIt has ended: its record goes; what it did is not undone.",
+                "Delete")  # fmt: skip
+    return ("Delete a task",
+            f"{what} of {who}?\nIts state is not known: if it is under way, the platform "
+            "stops its work first, then removes it.", "Delete")  # fmt: skip
+
+
+def limits_owner(screen: TasksScreen) -> str:
+    """Whose the task limits are, in a few words: the organization of the selected
+    account (the vendor: "the org's current task limits"). An organization, a reseller
+    or a partner is named itself; for an agent account (or a member) its organization,
+    by name where the tree has read it."""
+    connection = screen.connection
+    acting = connection.acting_as
+    kind = str(acting.scope_field("accountType") or "").lower() if acting is not None else ""
+    org_id = acting.organization_id if acting is not None else None
+    if kind not in ("account", "user") or org_id is None:
+        return who_of(screen, with_id=True)
+    directory = connection.directory
+    org = directory.known.get(org_id) if directory is not None and isinstance(org_id, int) else None
+    if org is not None:
+        return f"organization {inert(org.display_name)} (#{org_id})"
+    return f"organization #{inert(org_id)}"
 
 
 def _when(task: OutboundTask, name: str) -> str:

@@ -24,14 +24,15 @@ key, the cost total, a totals line; ``o`` picks the sort column, ``O`` reverses 
 account (the app's target, as Fleet's Enter does) and shows its usage here; esc acts as
 the level again and shows the table as it was left (its answers, sort, filter and
 cursor; nothing asked again unless the question changed meanwhile).
+
+The fleet's view is the base class `usage_level.UsageLevelScreen`; what the screen holds
+between keys is `usage_state.UsageState` and what it draws is made by `usage_parts`
+(both without Textual's app).
 """
 
 from __future__ import annotations
 
-import asyncio
-import time
 from collections.abc import Iterable, Sequence
-from decimal import Decimal
 from typing import Any, ClassVar
 
 from pydantic import ValidationError
@@ -41,91 +42,44 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import DataTable, Input, Static
-from textual.worker import Worker, WorkerCancelled, WorkerFailed
 
 from vagent_tui.api.models import UsageQuery
-from vagent_tui.services.accounts import AccountDirectory, NamedAccount
-from vagent_tui.services.fleet import AdaptiveLimit, FleetAnswer, Question, ask_fleet
-from vagent_tui.services.session import Connection
 from vagent_tui.services.usage import (
-    AccountUsage,
     PlanPart,
     UsageReport,
     UsageRow,
-    catalog_lines,
     fmt_number,
-    fmt_value,
-    plan_lines,
     read_account_usage,
     read_plans,
-    record_groups,
-    today_lines,
     usage_csv,
 )
-from vagent_tui.services.usage_fleet import accounts_below, usage_question
 from vagent_tui.ui import format as fmt
-from vagent_tui.ui.palette import ACCENT, HEADING, WARN
-from vagent_tui.ui.screens.base import BaseScreen, who_of
+from vagent_tui.ui.caps import first
+from vagent_tui.ui.palette import ACCENT, HEADING
+from vagent_tui.ui.screens.base import who_of
+from vagent_tui.ui.screens.usage_level import UsageLevelScreen
+from vagent_tui.ui.screens.usage_parts import (
+    bars,
+    cells,
+    keys_left_out,
+    notes_text,
+    plans_text,
+    side_lines,
+)
 from vagent_tui.ui.text import inert, safe
-from vagent_tui.ui.widgets.fleet_export import default_concurrency, export_csv
+from vagent_tui.ui.widgets.fleet_export import export_csv
 from vagent_tui.ui.widgets.form import FormField, errors_by_field, show_errors
 from vagent_tui.ui.widgets.table_filter import filter_binding
 from vagent_tui.ui.widgets.tables import RecordTable, record_table
-from vagent_tui.ui.widgets.usage_fleet import UsageFleetTable
 from vagent_tui.words import counted
 
-FREQUENCIES = ("day", "month", "year")
-LEVELS = ("partner", "reseller", "organization")
-"""An account of these types has accounts below it: the screen shows their usage."""
-SUMMARY_SECONDS = 0.2
-_clock = time.monotonic
-FLEET_ONLY = ("sort", "reverse", "top", "retry_failed", "open")
-BARS = "▁▂▃▄▅▆▇█"
 _FRIENDLY = {
     "start_date": "a date as YYYY-MM-DD",
     "end_date": "a date as YYYY-MM-DD, not before From",
 }
 
 
-def bars(values: Sequence[Decimal], width: int, height: int = 1) -> list[str]:
-    """A bar chart of ``values``: ``height`` lines at most ``width`` cells wide, top line
-    first. Neighbouring points are summed into one bar when there are more points than
-    cells; with room to spare a bar is up to 3 cells wide, with a gap."""
-    if not values or width <= 0 or height <= 0:
-        return []
-    per = max(1, -(-len(values) // width))
-    sums = [sum(values[i : i + per], Decimal(0)) for i in range(0, len(values), per)]
-    cell = min(3, width // len(sums)) if len(sums) * 2 <= width else 1
-    low = min(min(sums), Decimal(0))
-    span = max(sums) - low
-    steps = 8 * height
-    levels = [int((v - low) / span * steps) if span > 0 else 0 for v in sums]
-    lines = []
-    for line in range(height - 1, -1, -1):
-        chars = []
-        for level in levels:
-            fill = min(8, max(0, level - 8 * line))
-            char = BARS[fill - 1] if fill else " "
-            if line == 0 and not fill:
-                char = BARS[0]  # every point has a foot: a zero still shows
-            chars.append(char * (cell - 1 if cell > 1 else 1) + (" " if cell > 1 else ""))
-        lines.append("".join(chars).rstrip())
-    return lines
-
-
-def _cells(row: UsageRow, currency: str | None) -> list[Text]:
-    kind = "cost" if row.cost else "usage"
-    value = fmt_value(row, currency)
-    points = f"{len(row.series):,}" if row.series else ""
-    return [
-        safe(row.key),
-        safe(value + (" Σ" if row.summed else "")),
-        Text(kind, style=WARN if row.cost else ""),
-        Text(points),
-    ]
-
-
-class UsageScreen(BaseScreen):
+class UsageScreen(UsageLevelScreen):
     """The usage rows of one account, a chart of a series, its plan and today's counts."""
 
     TITLE: ClassVar[str] = "Usage"
@@ -156,26 +110,6 @@ class UsageScreen(BaseScreen):
     ]  # fmt: skip
     CSS_PATH = "usage.tcss"
     AUTO_FOCUS = "#usage-table"
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.query_now = UsageQuery()
-        self.shown: AccountUsage | None = None
-        self.fleet_mode = False
-        self.running = False
-        self.limit: AdaptiveLimit | None = None
-        self._run_id = 0
-        self._summarised = 0.0
-        self._fleet = UsageFleetTable(id="usage-fleet")
-        self._fleet_asked: tuple[object, int | None, UsageQuery] | None = None
-        """What the table holds answers to: the client, the level, the question."""
-        self.back_to: tuple[int | None, int] | None = None
-        """The level whose table Enter left (its id; None: the key owner) and the account
-        Enter acted as; None: none."""
-        self.plans_shown = False
-        """``p``: the plans panel shows instead of the usage."""
-        self._restore = False
-        """The next reload at a level shows the table kept, when it answers the same."""
 
     # ------------------------------------------------------------------ layout
 
@@ -217,32 +151,22 @@ class UsageScreen(BaseScreen):
     # ------------------------------------------------------------------ asking
 
     def _show_asked(self) -> None:
-        q = self.query_now
-        if q.ranged:
-            start = q.start_date.isoformat() if q.start_date else "period start"
-            end = q.end_date.isoformat() if q.end_date else "today"
-            when = f"{start} … {end}"
-        else:
-            when = f"{q.billing_period} period"
-        costs = "costs on" if q.give_costs else "costs off"
-        self.query_one("#usage-asked", Static).update(f"{when} · by {q.frequency} · {costs}")
+        self.query_one("#usage-asked", Static).update(self.state.asked_line())
 
     def _ask(self, **changes: Any) -> None:
-        self.query_now = self.query_now.model_copy(update=changes)
+        self.state.ask(**changes)
         self._show_asked()
         self.reload()
 
     def action_period(self) -> None:
-        period = "previous" if self.query_now.billing_period == "current" else "current"
         self._clear_fields()
-        self._ask(billing_period=period, start_date=None, end_date=None)
+        self._ask(**self.state.other_period())
 
     def action_frequency(self) -> None:
-        now = FREQUENCIES.index(self.query_now.frequency)
-        self._ask(frequency=FREQUENCIES[(now + 1) % len(FREQUENCIES)])
+        self._ask(frequency=self.state.next_frequency())
 
     def action_costs(self) -> None:
-        self._ask(give_costs=not self.query_now.give_costs)
+        self._ask(give_costs=not self.state.query.give_costs)
 
     def action_range(self) -> None:
         self.query_one("#usage-from", Input).focus()
@@ -253,7 +177,7 @@ class UsageScreen(BaseScreen):
             return
         self._clear_fields()
         show_errors(self._fields(), {})
-        if self.query_now.ranged:
+        if self.state.query.ranged:
             self._ask(start_date=None, end_date=None)
 
     def _clear_fields(self) -> None:
@@ -271,7 +195,7 @@ class UsageScreen(BaseScreen):
         end = self.query_one("#usage-to", Input).value.strip() or None
         try:
             asked = UsageQuery.model_validate(
-                {**self.query_now.model_dump(), "start_date": start, "end_date": end}
+                {**self.state.query.model_dump(), "start_date": start, "end_date": end}
             )
         except ValidationError as exc:
             errors = {k: _FRIENDLY.get(k, v) for k, v in errors_by_field(exc).items()}
@@ -283,7 +207,7 @@ class UsageScreen(BaseScreen):
             )
             return
         show_errors(self._fields(), {})
-        self.query_now = asked
+        self.state.query = asked
         self._show_asked()
         self.table.focus()
         self.reload()
@@ -293,14 +217,11 @@ class UsageScreen(BaseScreen):
     def reload(self) -> None:
         if self.plans_shown:
             self.load_plans()
-        self.fleet_mode = self.connection.acting_type in LEVELS
-        self.set_class(self.fleet_mode, "-fleet")
+        self.set_class(self.state.at_level(self.connection.acting_type), "-fleet")
         self.refresh_bindings()
         if self.fleet_mode:
             self.workers.cancel_group(self, "usage-load")
-            restore, self._restore = self._restore, False
-            self.back_to = None
-            if restore and self._fleet_asked == self._asking_now():
+            if self.state.keeps_table(self._asking_now()):
                 self.fleet.matrix.focus()
                 self._fleet_summary()
                 self.status.ok(f"The usage of the accounts below {who_of(self)}, as left")
@@ -310,29 +231,18 @@ class UsageScreen(BaseScreen):
             self.action_cancel_run()
             self.load_usage()
 
-    def _asking_now(self) -> tuple[object, int | None, UsageQuery]:
-        # the series and its frequency are not asked of a fleet: not part of its question
-        query = self.query_now.model_copy(update={"timeseries": False, "frequency": "day"})
-        return (self.connection.client, self.connection.target_id, query)
-
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # keys of the other view are hidden (False), not shown disabled
-        if action == "back":
-            return self.plans_shown or (not self.fleet_mode and self.back_to is not None)
-        if action in FLEET_ONLY:
-            return self.fleet_mode
-        if action == "frequency":
-            return not self.fleet_mode
-        if action in ("period", "costs", "range") and self.running:
-            return None
+        if self.state.rules(action):
+            return self.state.allows(action)
         return super().check_action(action, parameters)
 
     @work(exclusive=True, group="usage-load", exit_on_error=False)
     async def load_usage(self) -> None:
-        query = self.query_now
+        query = self.state.query
 
         def failed(exc: Any) -> None:
-            self.shown = None  # never leave another account's numbers on show
+            self.state.shown = None  # never leave another account's numbers on show
             self._fill()
             self.status.error(exc)
 
@@ -344,212 +254,42 @@ class UsageScreen(BaseScreen):
         )
         if not ok or usage is None:
             return
-        self.shown = usage
+        self.state.shown = usage
         self._fill()
         report = usage.report
         said = f"{counted(len(report.usage), 'usage key')}, {counted(len(report.costs), 'cost')}"
         if report.unread:
             said += f" · {counted(len(report.unread), 'part')} not read"
+        said += f" for {who_of(self)}"
+        if left_out := keys_left_out(report):
+            said += f" · {left_out}"
         if not report.rows:
             self.status.info(f"No number in the usage reply of {who_of(self)}: see below")
         else:
-            self.status.ok(f"{said} for {who_of(self)}")
-
-    # ------------------------------------------------------------------ the fleet
-
-    @property
-    def fleet(self) -> UsageFleetTable:
-        return self._fleet
-
-    @work(exclusive=True, group="usage-fleet-accounts", exit_on_error=False)
-    async def load_fleet(self) -> None:
-        self.action_cancel_run()
-        root = self.connection.target_id
-
-        async def listing(c: Connection) -> list[NamedAccount] | None:
-            if c.scope is None or c.owner is None:
-                return None
-            scope, owner = c.scope, c.owner
-            found = await self.vapp.agent_listings.get(
-                c.api, lambda: AccountDirectory(c.api, scope, owner)
-            )
-            return accounts_below(found.accounts, found.parents, root)
-
-        ok, accounts = await self.load(
-            listing, note=f"Listing the agent accounts below {who_of(self)}", busy=self.fleet
-        )
-        if not ok or accounts is None:
-            return
-        self.fleet.setup(usage_question(self.query_now), accounts)
-        self._fleet_asked = self._asking_now()
-        self.focus_after_load(self.fleet.matrix)
-        if not accounts:
-            self._fleet_summary()
-            self.status.info(f"No agent account below {who_of(self)}")
-            return
-        self._start([a.id for a in accounts if a.id is not None])
-
-    def _start(self, ids: list[int]) -> None:
-        self._run_id += 1
-        self.running = True
-        self.limit = AdaptiveLimit(default_concurrency())
-        self.fleet.waiting(ids)
-        self._fleet_summary()
-        self.status.busy(f"Asking the usage of {counted(len(ids), 'account')}")
-        self.refresh_bindings()
-        self._run_fleet(self._run_id, ids, self.limit, usage_question(self.query_now))
-
-    @work(exclusive=True, group="usage-fleet-run", exit_on_error=False)
-    async def _run_fleet(
-        self, run_id: int, ids: list[int], limit: AdaptiveLimit, question: Question
-    ) -> None:
-        def take(answer: FleetAnswer) -> None:
-            if run_id != self._run_id:
-                return
-            self.fleet.take(answer)
-            now = _clock()
-            if now - self._summarised >= SUMMARY_SECONDS:
-                self._summarised = now
-                self._fleet_summary()
-
-        try:
-            await ask_fleet(self.connection.api, ids, question, limiter=limit, on_answer=take)
-        except asyncio.CancelledError:
-            if run_id == self._run_id:
-                self._finish_run(cancelled=True)
-            raise
-        except Exception as exc:  # a failure outside any one account
-            if run_id == self._run_id:
-                self._finish_run(cancelled=True)
-                self.status.error(exc, retry_key="r")
-            return
-        if run_id == self._run_id:
-            self._finish_run(cancelled=False)
-
-    def _finish_run(self, *, cancelled: bool) -> None:
-        self.running = False
-        usage = self.fleet.usage
-        self.fleet.headers_again()
-        self.fleet.apply_order()
-        self._fleet_summary()
-        self.refresh_bindings()
-        answered, failed = usage.answered, len(usage.failed)
-        if cancelled:
-            self.status.info(f"Stopped: {answered:,} of {counted(len(usage), 'account')} answered")
-        elif failed and failed == answered:
-            # every account failed: the platform's trouble, said as one failure
-            first = next(line for line in usage.lines if line.error is not None)
-            self.status.error(
-                first.cause or first.error or "", prefix=f"Every account failed ({failed:,}): "
-            )
-        elif failed:
-            self.status.info(
-                f"{counted(answered, 'account')} answered, {failed:,} failed: F asks them again"
-            )
-        else:
-            keys = counted(len(usage.keys), "usage key")
-            self.status.ok(f"Usage of {counted(answered, 'account')}: {keys}")
-
-    def _fleet_summary(self) -> None:
-        usage = self.fleet.usage
-        text = f"{usage.answered:,}/{len(usage):,} answered · {len(usage.failed):,} failed"
-        if self.running and self.limit is not None:
-            text += f" · {self.limit.limit} at a time"
-        self.query_one("#usage-fleet-summary", Static).update(text)
-        if not self.running:
-            self.fleet.show_totals()
-
-    def action_open(self) -> None:
-        """Act as the highlighted account: this screen shows its usage (esc: back)."""
-        if self.running:
-            self.status.info("A run is in progress: x stops it")
-            return
-        account_id = self.fleet.matrix.highlighted_account()
-        if account_id is None:
-            return
-        self.back_to = (self.connection.target_id, account_id)
-        self.status.busy(f"Switching to account {account_id}")
-        self._switch(account_id)
+            self.status.ok(said)
 
     def action_back(self) -> None:
         """Close the plans panel; else act as the level again: its table as it was left."""
         if self.plans_shown:
             self.action_plans()
             return
-        if self.back_to is None or self.fleet_mode:
+        if self.state.back_to is None or self.fleet_mode:
             return
-        level, went_to = self.back_to
+        level, went_to = self.state.back_to
         if self.connection.target_id != went_to:
             # another screen has acted as another account since: esc does not undo that
-            self.back_to = None
+            self.state.back_to = None
             self.refresh_bindings()
             return
-        self._restore = True
+        self.state.keep_table = True
         self.status.busy(f"Back to account {level}" if level else "Back to the key owner")
         self._switch(level)
 
-    def _switch(self, account_id: int | None) -> None:
-        worker = self.vapp.select_target(account_id)
-        self.run_worker(
-            self._when_switched(worker, account_id),
-            group="usage-open",
-            exclusive=True,
-            exit_on_error=False,
-        )
-
-    async def _when_switched(self, worker: Worker[None], account_id: int | None) -> None:
-        """Say why a switch did not happen (the screen reloads when it does)."""
-        try:
-            await worker.wait()
-        except WorkerCancelled:
-            said: str | None = f"Switch cancelled; {self.connection.context_line()}"
-        except WorkerFailed as exc:
-            self._switch_failed()
-            self.status.error(exc.error, retry_key=None)
-            return
-        else:
-            said = None
-            if self.connection.target_id != account_id:
-                said = (
-                    f"Could not switch to account {account_id}; the target is unchanged "
-                    f"({self.connection.context_line()})"
-                )
-        if said is not None:
-            self._switch_failed()
-            self.status.error(said, retry_key=None)
-
-    def _switch_failed(self) -> None:
-        self._restore = False
-        if self.fleet_mode:
-            self.back_to = None  # still at the level: nothing to go back to
-
-    def action_cancel_run(self) -> None:
-        if self.running:
-            self.workers.cancel_group(self, "usage-fleet-run")
-
-    def action_sort(self) -> None:
-        self.fleet.next_sort()
-
-    def action_reverse(self) -> None:
-        self.fleet.flip()
-
-    def action_top(self) -> None:
-        self.fleet.toggle_top()
-
-    def action_retry_failed(self) -> None:
-        if self.running:
-            self.status.info("A run is in progress: x stops it")
-            return
-        failed = self.fleet.usage.failed
-        if not failed:
-            self.status.info("No account failed")
-            return
-        self._start(failed)
-
     def _fill(self) -> None:
-        usage = self.shown
+        usage = self.state.shown
         report = usage.report if usage else UsageReport()
-        self.table.show(report.rows, lambda row: _cells(row, report.currency))
+        rows, _ = first(report.rows)
+        self.table.show(rows, lambda row: cells(row, report.currency))
         self._show_chart()
         self._show_side()
         self._show_notes(report)
@@ -565,7 +305,7 @@ class UsageScreen(BaseScreen):
         row = self.table.highlighted_record
         if row is not None and row.series:
             return row
-        report = self.shown.report if self.shown else None
+        report = self.state.shown.report if self.state.shown else None
         return next((r for r in report.rows if r.series), None) if report else None
 
     def _show_chart(self) -> None:
@@ -581,7 +321,7 @@ class UsageScreen(BaseScreen):
         title = Text.assemble(
             (inert(row.key), HEADING),
             inert(
-                f" by {self.query_now.frequency} · {counted(len(values), 'point')}"
+                f" by {self.state.query.frequency} · {counted(len(values), 'point')}"
                 f" · highest {fmt_number(top)}"
             ),
         )
@@ -592,45 +332,17 @@ class UsageScreen(BaseScreen):
 
     def _show_side(self) -> None:
         side = self.query_one("#usage-side", Static)
-        usage = self.shown
+        usage = self.state.shown
         if usage is None:
             side.update("")
             return
-        lines = [Text("Plan", style=HEADING)]
-        if usage.plan is not None:
-            plan = plan_lines(usage.plan)
-            lines.extend(Text.assemble(f"{inert(k)}: ", safe(v or "—")) for k, v in plan)
-            if not plan:
-                lines.append(Text("(the reply has no field)", style="dim"))
-        else:
-            lines.append(safe(f"not read: {usage.plan_error or 'no reply'}", WARN))
-        catalog = catalog_lines(usage.plan, usage.product)
-        if catalog:
-            lines += [Text(""), Text("In the catalog", style=HEADING)]
-            lines.extend(Text.assemble(f"{inert(k)}: ", safe(v or "—")) for k, v in catalog)
-        today = today_lines(usage.counts, usage.limits)
-        if today:
-            lines += [Text(""), Text("Today (of the daily limit)", style=HEADING)]
-            lines.extend(Text.assemble(f"{inert(k)}: ", safe(v)) for k, v in today)
-        total = usage.report.cost_total
-        if total is not None:
-            currency = usage.report.currency
-            text = fmt_number(total, places=2)
-            text = f"{currency} {text}" if currency else f"{text} (no currency stated)"
-            lines += [Text(""), Text("Costs", style=HEADING), safe(text)]
-        side.update(Text("\n").join(lines))
+        # The task limits and the counts under them are the organization's.
+        in_org = self.connection.acting_type in ("account", "user")
+        side.update(Text("\n").join(side_lines(usage, in_org=in_org)))
 
     def _show_notes(self, report: UsageReport) -> None:
-        parts: list[str] = []
-        if report.unread:
-            parts.append("Not read: " + ", ".join(report.unread))
-        if report.notes:
-            parts.append(" · ".join(f"{k}: {v}" for k, v in report.notes[:6]))
-        if self.shown is not None and not report.rows:
-            parts.insert(0, "The usage reply holds no number this console can read")
-        if any(r.summed for r in report.rows):
-            parts.append("Σ: the sum of the row's series (no total was sent)")
-        self.query_one("#usage-notes", Static).update(safe("\n".join(parts), multiline=True))
+        text = notes_text(report, shown=self.state.shown is not None)
+        self.query_one("#usage-notes", Static).update(safe(text, multiline=True))
 
     def on_resize(self) -> None:
         self.call_after_refresh(self._show_chart)
@@ -639,7 +351,7 @@ class UsageScreen(BaseScreen):
 
     def action_plans(self) -> None:
         """Show the plans panel (read now) or close it."""
-        self.plans_shown = not self.plans_shown
+        self.state.plans_shown = not self.plans_shown
         self.set_class(self.plans_shown, "-plans")
         self.refresh_bindings()
         if self.plans_shown:
@@ -667,24 +379,7 @@ class UsageScreen(BaseScreen):
         self.status.ok(said)
 
     def _show_plans(self, parts: Sequence[PlanPart]) -> None:
-        lines: list[Text] = []
-        for part in parts:
-            title = (inert(part.title), HEADING)
-            lines.append(Text.assemble(title, (inert(f"  GET {part.path}"), "dim")))
-            if part.error:
-                lines.append(safe(f"  not read: {part.error}", WARN))
-            elif not part.lines:
-                lines.append(Text("  (the reply has no field)", style="dim"))
-            else:
-                for record, fields in record_groups(part.lines):
-                    if not record:
-                        key, value = fields[0]
-                        lines.append(Text.assemble(f"  {inert(key)}: ", safe(value or "—")))
-                        continue
-                    said = " · ".join(f"{key}: {value or '—'}" for key, value in fields)
-                    lines.append(Text.assemble((f"  {inert(record)}  ", ACCENT), safe(said)))
-            lines.append(Text(""))
-        self.query_one("#usage-plans-text", Static).update(Text("\n").join(lines[:-1]))
+        self.query_one("#usage-plans-text", Static).update(plans_text(parts))
 
     # ------------------------------------------------------------------ export
 
@@ -692,11 +387,11 @@ class UsageScreen(BaseScreen):
         if self.fleet_mode:
             self._export_fleet()
             return
-        if self.shown is None or not self.shown.report.rows:
+        if self.state.shown is None or not self.state.shown.report.rows:
             self.status.info("Nothing to export yet")
             return
-        report = self.shown.report
-        q = self.query_now
+        report = self.state.shown.report
+        q = self.state.query
         label = f"{q.start_date or ''}..{q.end_date or ''}" if q.ranged else q.billing_period
         default = f"usage-{self.connection.acting_id or 'me'}-{fmt.now():%Y-%m-%d}.csv"
         export_csv(
@@ -705,21 +400,4 @@ class UsageScreen(BaseScreen):
             default,
             rows=len(report.rows),
             title="Export the usage as CSV",
-        )
-
-    def _export_fleet(self) -> None:
-        usage = self.fleet.usage
-        rows = self.fleet.export_rows()
-        if not len(usage):
-            self.status.info("Nothing to export yet")
-            return
-        default = f"usage-fleet-{self.connection.acting_id or 'me'}-{fmt.now():%Y-%m-%d}.csv"
-        export_csv(
-            self,
-            usage.to_csv(rows),
-            default,
-            rows=len(rows),
-            title="Export the fleet's usage as CSV",
-            hint=" The rows shown, in their order; numbers exact; the file is yours only.",
-            private=True,
         )

@@ -30,6 +30,7 @@ from vagent_tui.api.models import (
     Webhook,
     WebhookRequest,
 )
+from vagent_tui.services.relays import read_relays
 from vagent_tui.services.session import Connection
 from vagent_tui.ui.caps import left_out
 from vagent_tui.ui.dialogs import ConfirmModal
@@ -202,13 +203,10 @@ class WebhooksScreen(BaseScreen):
     @work(exclusive=True, group="webhooks-relays", exit_on_error=False)
     async def load_relays(self, *, quiet: bool = False) -> None:
         async def read(c: Connection) -> tuple[list[RelayType], list[RelayConfig] | None, Notice]:
-            types = await c.api.list_relay_types(target=c.target_id)
-            try:
-                return types, await c.api.list_relays(target=c.target_id), None
-            except ApiError as exc:
-                if exc.status != 403:
-                    raise
-                return types, None, (f"Relay configurations refused: {exc.message}", "-refused")
+            types, configs, refused = await read_relays(c.api, c.target_id)
+            notice = None if refused is None else (f"Relay configurations refused: {refused}",
+                                                   "-refused")  # fmt: skip
+            return types, configs, notice
 
         def failed(exc: PlatformError) -> None:
             step = next_step(exc, "r")

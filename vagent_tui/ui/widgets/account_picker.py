@@ -20,13 +20,14 @@ from textual.widgets import Button, SelectionList, Static
 from textual.widgets.selection_list import Selection
 
 from vagent_tui.services.member_reach import Choices
+from vagent_tui.ui.built import ClosesItself
 from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.dialogs import MODAL_CSS
 from vagent_tui.ui.text import inert, safe
 from vagent_tui.words import counted
 
 
-class AccountPickerModal(ModalScreen[list[int] | None]):
+class AccountPickerModal(ClosesItself[list[int] | None], ModalScreen[list[int] | None]):
     """Checkboxes over the agent accounts of ``choices``; dismisses with the ids checked."""
 
     SCOPED_CSS: ClassVar[bool] = False  # MODAL_CSS styles the screen itself (.modal)

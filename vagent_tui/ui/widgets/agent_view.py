@@ -28,7 +28,8 @@ from vagent_tui.api.models import (
     ReportingField,
     Resource,
 )
-from vagent_tui.ui.caps import ROW_CAP
+from vagent_tui.inert import DISPLAY_LIMIT
+from vagent_tui.ui.caps import ROW_CAP, first_fields, not_shown
 from vagent_tui.ui.format import flag, plain
 from vagent_tui.ui.palette import ACCENT, FAILED, HEADING
 from vagent_tui.ui.text import inert, safe
@@ -87,8 +88,20 @@ def value_text(value: Any, *, multiline: bool = False) -> Text:
 
 
 def _pairs(values: dict[Any, Any], sep: str = ", ") -> str:
-    """``k=v, k=v`` of a mapping from outside, inert."""
-    return inert(sep.join(f"{inert(k)}={plain(v)}" for k, v in values.items()))
+    """``k=v, k=v`` of a mapping from outside, inert; made only as far as one value is
+    shown, then how many pairs more (as `vagent_tui.ui.format.joined`)."""
+    parts: list[str] = []
+    length = 0
+    for key, value in values.items():
+        if length > DISPLAY_LIMIT:
+            break
+        part = f"{inert(key)}={plain(value)}"
+        parts.append(part)
+        length += len(part) + len(sep)
+    text = inert(sep.join(parts))
+    if len(parts) < len(values):
+        text += f" …(+{len(values) - len(parts):,} more)"
+    return text
 
 
 def _key(key: str) -> Text:
@@ -187,7 +200,8 @@ def _heartbeat(config: AgentConfig) -> RenderableType:
         grid.add_row("heartbeatConfig", value_text(None))
         return grid
     grid.add_row("heartbeatConfig", Text(""))
-    for key, value in hb.wire().items():
+    fields, more = first_fields(hb.wire())
+    for key, value in fields:
         if key == "activeHours" and isinstance(value, dict):
             start, end = inert(value.get("start")) or "?", inert(value.get("end")) or "?"
             hours = Text(f"{start}–{end}")
@@ -199,6 +213,8 @@ def _heartbeat(config: AgentConfig) -> RenderableType:
             grid.add_row("  activeHours", hours)
         else:
             grid.add_row(_key(f"  {key}"), value_text(value))
+    if more:
+        grid.add_row(Text("  …"), Text(not_shown(more, "field"), style="dim"))
     return grid
 
 
@@ -227,9 +243,12 @@ def config_renderable(config: AgentConfig) -> RenderableType:
     other = {k: v for k, v in wire.items() if k not in shown}
     if other:
         grid = _grid()
-        for key, value in _capped(list(other.items())):
+        fields, more = first_fields(other)
+        for key, value in fields:
             grid.add_row(_key(key), value_text(value))
-        _more(grid, len(other))
+        if more:
+            grid.add_row(Text("…"), Text(f"{not_shown(more, 'field')} (J: the raw JSON)",
+                                         style="dim"))  # fmt: skip
         parts += [_title("Other fields (not in the spec)", len(other)), grid]
     return Group(*parts)
 

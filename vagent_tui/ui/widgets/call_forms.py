@@ -24,6 +24,7 @@ from textual.widgets import Button, Input, OptionList, Select, Static
 from vagent_tui.api.log_models import LogQuery
 from vagent_tui.services.call_columns import column
 from vagent_tui.services.calls import CallFilters, parse_time
+from vagent_tui.ui.built import ClosesItself
 from vagent_tui.ui.dialogs import MODAL_CSS
 from vagent_tui.ui.text import inert, safe
 from vagent_tui.ui.widgets.form import FormField, first_invalid
@@ -31,7 +32,7 @@ from vagent_tui.ui.widgets.form import FormField, first_invalid
 R = TypeVar("R")
 
 
-class _Dialog(ModalScreen[R | None], Generic[R]):
+class _Dialog(ClosesItself[R | None], ModalScreen[R | None], Generic[R]):
     """A dialog of this screen: `read` checks what was typed (the problems under their
     fields) and gives the choice, or None to stay open; Enter in a field, the confirm
     button and ctrl+s submit; ESC and Cancel only cancel."""
@@ -110,8 +111,8 @@ class CallFiltersModal(_Dialog[CallFilters]):
                 name="outcome", hint="agentOutcome",
             )  # fmt: skip
             yield FormField(
-                "Status", _input("status", f.status or "", "completed, failed, missed"),
-                name="status",
+                "Call status", _input("status", f.status or "", "completed, failed, missed"),
+                name="status", hint="status",
             )  # fmt: skip
             yield FormField(
                 "More filters", _input("extra", extra, "key=value key2=value2"),

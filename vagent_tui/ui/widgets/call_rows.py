@@ -16,8 +16,10 @@ from rich.text import Text
 
 from vagent_tui.api.log_models import BatchResult, ConversationMessage, LogEntry, cell
 from vagent_tui.services.call_columns import column
+from vagent_tui.ui.caps import first_fields, not_shown
 from vagent_tui.ui.palette import FAILED, HEADING, OK, WARN
 from vagent_tui.ui.text import inert, safe
+from vagent_tui.ui.widgets.room_messages import delivery_text
 
 DIRECTIONS = {"inbound": "←", "outbound": "→"}
 """How a direction shows in the table: in ← from the caller, out → to them."""
@@ -60,6 +62,48 @@ def outcome_cell(entry: LogEntry) -> Text:
         return safe(outcome)
     status = cell(entry.status)
     return safe(status or "—", WARN if status and status.lower() == "missed" else "")
+
+
+def entry_kind(entry: LogEntry) -> str:
+    """What the entry logs, as its status names it: ``call``, ``SMS``, or ``""`` when its
+    ``type`` and ``eventType`` say neither."""
+    for value in (entry.type, entry.event_type):
+        word = value.lower() if isinstance(value, str) else ""
+        if "call" in word:
+            return "call"
+        if "sms" in word:
+            return "SMS"
+    return ""
+
+
+def status_label(entry: LogEntry) -> str:
+    """The label of the entry's own ``status`` (``completed``, ``missed``, ``failed``):
+    the call's (or the SMS's), never to be read as the delivery status its conversation's
+    messages carry (``success``, shown as "Delivery")."""
+    kind = entry_kind(entry)
+    return f"{kind[0].upper()}{kind[1:]} status" if kind else "Entry status"
+
+
+def call_header(entry: LogEntry, *, local: bool) -> Text:
+    """The call screen's one line: when, account, what happened (``call missed``), the
+    outcome or the failure, the route last (the first thing cut on a narrow terminal:
+    the conversation below names the numbers again)."""
+    header = Text(no_wrap=True, overflow="ellipsis")
+    header.append(when(entry.at, local=local), style="bold")
+    header.append(" · account ")
+    header.append(inert(cell(entry.account_id) or "?"))
+    status = cell(entry.status)
+    if status:
+        kind = entry_kind(entry)
+        header.append(" · ")
+        header.append(inert(f"{kind} {status}" if kind else f"status {status}"),
+                      style=FAILED if entry.failed else "")  # fmt: skip
+    after = cell(entry.agent_outcome) or cell(entry.failure_reason)
+    if after:
+        header.append(" · " + inert(after))
+    header.append(" · ")
+    header.append(inert(f"{cell(entry.from_number) or '?'} → {cell(entry.to_number) or '?'}"))
+    return header
 
 
 def entry_cell(entry: LogEntry, name: str, *, local: bool) -> Text:
@@ -183,7 +227,8 @@ def entry_detail(
     grid.add_row("From → To", entry_cell(entry, "route", local=local))
     grid.add_row("Duration", entry_cell(entry, "duration", local=local))
     status = cell(entry.status)
-    grid.add_row("Status", safe(status or "—", FAILED if entry.failed else OK if status else ""))
+    grid.add_row(status_label(entry),
+                 safe(status or "—", FAILED if entry.failed else OK if status else ""))  # fmt: skip
     grid.add_row("Outcome", _text(entry.agent_outcome))
     if entry.failure_reason is not None:
         grid.add_row("Failure", _text(entry.failure_reason, FAILED))
@@ -222,11 +267,14 @@ def conversation_view(
                 ("Duration", duration_text(message.duration) if message.duration is not None
                  else None),
                 ("Outcome", message.agent_outcome),
-                ("Status", message.status),
+                # the message record's delivery (`success`), not the call's status (the
+                # header's `completed`, `missed`, `failed`)
+                ("Delivery", message.status),
                 ("Rate (USD)", message.usd_rate),
             ):  # fmt: skip
                 if value is not None and value != "":
-                    grid.add_row(label, _text(value))
+                    grid.add_row(label, delivery_text(value) if label == "Delivery"
+                                 else _text(value))  # fmt: skip
             grid.add_row("Summary", safe(cell(message.summary) or "—", multiline=True))
             for attachment in message.attachment_texts:
                 grid.add_row("Attachment", safe(attachment))
@@ -240,8 +288,11 @@ def conversation_view(
             parts.append(Text(""))
     parts.append(Text("The log entry, as the platform sent it", style="bold"))
     fields = _grid()
-    for key, value in entry.wire().items():
+    sent, more = first_fields(entry.wire())
+    for key, value in sent:
         fields.add_row(safe(key), safe(cell(value), multiline=True))
+    if more:
+        fields.add_row("…", Text(not_shown(more, "field"), style="dim"))
     parts.append(fields)
     return Group(*parts)
 

@@ -20,6 +20,7 @@ from textual.widgets import Static
 
 from vagent_tui.api.models import JunkRoom
 from vagent_tui.inert import DISPLAY_LIMIT
+from vagent_tui.ui.caps import first_fields, not_shown
 from vagent_tui.ui.format import fmt_datetime, humanize_age
 from vagent_tui.ui.palette import HEADING
 from vagent_tui.ui.text import inert, safe
@@ -92,12 +93,15 @@ def room_detail(
     unread = room_unread(room, unread_filter=unread_filter)
     state = "unread" if unread else ("read" if unread is False else "unknown")
     fields: list[tuple[str, Text]] = [("status", Text(f"{UNREAD if unread else '○'} {state}"))]
-    for key, value in room.wire().items():
+    sent, more = first_fields(room.wire())
+    for key, value in sent:
         text = Text(literal(value))
         if key == "lastMessageTimestamp" and room.last_message_at is not None:
             moment = room.last_message_at
             text.append(f" ({fmt_datetime(moment)}, {humanize_age(moment)})", style="dim")
         fields.append((key, text))
+    if more:
+        fields.append(("…", Text(not_shown(more, "field"), style="dim")))
     grid = Table.grid(padding=(0, 1), expand=True)
     if not compact:
         grid.add_column(style="bold", no_wrap=True)

@@ -25,6 +25,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Input, Static, TextArea
 
 from vagent_tui.api.models import Request, TaskLimitsUpdate
+from vagent_tui.ui.built import ClosesItself
 from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.dialogs import MODAL_CSS, ReviewModal
 from vagent_tui.ui.text import inert, safe
@@ -107,7 +108,7 @@ def limit_lines(value: Any, prefix: str = "") -> list[str]:
     return lines
 
 
-class LimitsModal(ModalScreen[bool]):
+class LimitsModal(ClosesItself[bool], ModalScreen[bool]):
     """The limits as sent; dismisses True when the user asks to edit them."""
 
     SCOPED_CSS: ClassVar[bool] = False

@@ -17,6 +17,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static, TextArea
 
+from vagent_tui.ui.built import ClosesItself
 from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.dialogs import MODAL_CSS
 from vagent_tui.ui.text import safe
@@ -31,7 +32,7 @@ WARNING = (
 )
 
 
-class NewTokenModal(ModalScreen[None]):
+class NewTokenModal(ClosesItself[None], ModalScreen[None]):
     """Shows a new token's full value once; ``y`` copies it, Enter / Esc close."""
 
     DEFAULT_CSS = MODAL_CSS + stylesheet(__file__)

@@ -10,8 +10,10 @@ options (height auto, or shown by a search) is in the same state for one frame.
 `page` is the guarded page move, through public API only: a page key that comes before
 the lines waits for the next refresh, when the list has them, and moves then; it is
 dropped only if the list still has none (a terminal too small to show one line).
-`PagedOptionList` is an `OptionList` whose page keys go through it, and
-`vagent_tui.ui.command_palette` binds the palette's page keys to it.
+`PagedOptionList` is an `OptionList` whose page keys go through it,
+`vagent_tui.ui.command_palette` binds the palette's page keys to it, and
+``ConnectionApp.run_action`` sends the page actions of every other option list through
+it (a `Select`'s list, Textual's own, too: PageDown in a burst that opens it).
 ``tests/unit/test_textual_compat.py`` fails once Textual pages such a list by itself,
 and the guard can go.
 """

@@ -23,6 +23,7 @@ from vagent_tui.services.changes import Change, FunctionSwitch
 from vagent_tui.services.rollout import change_problem
 from vagent_tui.services.rollout_pick import AccountFilter, parse_functions, parse_settings
 from vagent_tui.services.settings import BY_NAME, form_text
+from vagent_tui.ui.built import ClosesItself, when_built
 from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.dialogs import MODAL_CSS
 from vagent_tui.ui.text import safe
@@ -119,7 +120,7 @@ def check_request(
     return {}, RolloutRequest(voice, functions, settings, accounts, False, change, account_filter)
 
 
-class RolloutForm(ModalScreen[RolloutRequest | None]):
+class RolloutForm(ClosesItself[RolloutRequest | None], ModalScreen[RolloutRequest | None]):
     """Choose the change and the accounts; dismissed with the request, or None (ESC)."""
 
     SCOPED_CSS: ClassVar[bool] = False
@@ -180,8 +181,13 @@ class RolloutForm(ModalScreen[RolloutRequest | None]):
 
     def take_catalog(self, catalog: Catalog) -> None:
         """The sample account's lists, read after the form opened: its completions and
-        checks follow them; every field keeps what is typed in it."""
+        checks follow them; every field keeps what is typed in it. A form not built yet
+        (the lists came while it was being pushed) makes its fields with them."""
         self.catalog = catalog
+        when_built(self, self._suggest)
+
+    def _suggest(self) -> None:
+        catalog = self.catalog
         self.query_one("#rollout-voice", Input).suggester = LastWord(catalog.voices, " ")
         self.query_one("#rollout-functions", Input).suggester = LastWord(catalog.functions)
 

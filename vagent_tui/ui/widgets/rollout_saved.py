@@ -20,6 +20,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from vagent_tui.services.rollout_apply import SavedRollout
+from vagent_tui.ui.built import ClosesItself
 from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.dialogs import MODAL_CSS
 from vagent_tui.ui.text import inert
@@ -39,7 +40,9 @@ def saved_line(saved: SavedRollout, origin: str) -> str:
     )
 
 
-class SavedRolloutsModal(ModalScreen[SavedRollout | str | None]):
+class SavedRolloutsModal(
+    ClosesItself[SavedRollout | str | None], ModalScreen[SavedRollout | str | None]
+):
     """Pick a kept rollout, or open a plan file."""
 
     SCOPED_CSS: ClassVar[bool] = False

@@ -14,8 +14,8 @@ from collections.abc import Callable, Mapping
 from rich.text import Text
 from textual.widgets.data_table import RowDoesNotExist
 
+from vagent_tui.services.bulk import AccountResult
 from vagent_tui.services.rollout import AccountPlan, RolloutPlan
-from vagent_tui.services.rollout_apply import AccountResult
 from vagent_tui.ui.format import NO, YES
 from vagent_tui.ui.palette import ACCENT, FAILED, OK, WARN
 from vagent_tui.ui.text import inert

@@ -16,6 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from vagent_tui.api.models import RoomMessage, party
+from vagent_tui.ui.caps import first_fields, not_shown
 from vagent_tui.ui.format import fmt_datetime, humanize_age, now
 from vagent_tui.ui.palette import FAILED, OK, UNKNOWN
 from vagent_tui.ui.text import safe
@@ -27,8 +28,11 @@ SENDER_WIDTH = 18
 _STATUS = {"success": ("✓", "delivered", OK), "failed": ("✗", "failed", FAILED)}
 
 
-def status_text(status: Any) -> Text:
-    """``✓ delivered`` for ``success`` (api-facts), ``✗ failed``; another value as it came."""
+def delivery_text(status: Any) -> Text:
+    """A message record's ``status``, its delivery: ``✓ delivered`` for ``success``
+    (api-facts), ``✗ failed``; another value as it came. (Not a call's status: a call's
+    log entry says ``completed``, ``missed`` or ``failed`` while its message says
+    ``success``.)"""
     if status is None or status == "":
         return Text("—")
     if isinstance(status, str) and status.lower() in _STATUS:
@@ -58,12 +62,12 @@ def _plain(value: Any) -> str:
 def message_cells(
     message: RoomMessage, *, width: int, sender_width: int = SENDER_WIDTH
 ) -> tuple[Text, ...]:
-    """When, sender, status, source, attachments (count), the text (one line, cut)."""
+    """When, sender, delivery, source, attachments (count), the text (one line, cut)."""
     links = message.links
     return (
         Text(when(message.sent_at)),
         Text(truncate(party(message.from_user, message.from_), sender_width)),
-        status_text(message.status),
+        delivery_text(message.status),
         safe(_plain(message.source) if message.source is not None else "—"),
         Text(str(len(links)) if links else ""),
         Text(truncate(_plain(message.message) if message.message is not None else "", width)),
@@ -78,8 +82,9 @@ def _who(user: Any, user_id: Any) -> Text:
 
 
 def message_detail(message: RoomMessage | None) -> RenderableType:
-    """The message for reading: sender, receiver, time, status, source, attachments (one
-    address a line, as text), the whole text; then every field as the platform sent it."""
+    """The message for reading: sender, receiver, who started the room, time, status,
+    source, attachments (one address a line, as text), the whole text; then every field
+    as the platform sent it."""
     if message is None:
         return Text("No message highlighted.", style="dim")
     grid = Table.grid(padding=(0, 1), expand=True)
@@ -87,16 +92,18 @@ def message_detail(message: RoomMessage | None) -> RenderableType:
     grid.add_column(ratio=1, overflow="fold")
     grid.add_row("From", _who(message.from_user, message.from_))
     grid.add_row("To", _who(message.to_user, message.to))
+    # roomInitiator: the user name of who first made contact (the vendor's reference).
+    grid.add_row("Started by", safe(message.initiator or "—"))
     moment = message.sent_at
     sent = Text(fmt_datetime(moment))
     age = humanize_age(moment)
     if moment is not None and ("ago" in age or age == "just now"):  # not the date again
         sent.append(f", {age}", style="dim")
     grid.add_row("Sent", sent)
-    status = status_text(message.status)
+    status = delivery_text(message.status)
     if message.status is not None and message.status != "":
         status.append(f" ({literal(message.status)})", style="dim")
-    grid.add_row("Status", status)
+    grid.add_row("Delivery", status)
     grid.add_row("Source", safe(_plain(message.source) if message.source is not None else "—"))
     links = message.links
     grid.add_row("Attachments", Text("\n".join(literal(link) for link in links) or "none"))
@@ -105,6 +112,9 @@ def message_detail(message: RoomMessage | None) -> RenderableType:
     fields = Table.grid(padding=(0, 1), expand=True)
     fields.add_column(style="dim", no_wrap=True)
     fields.add_column(ratio=1, overflow="fold")
-    for key, value in message.wire().items():
+    fields_sent, more = first_fields(message.wire())
+    for key, value in fields_sent:
         fields.add_row(safe(key), Text(literal(value)))
+    if more:
+        fields.add_row("…", Text(not_shown(more, "field"), style="dim"))
     return Group(grid, Text(""), Text("Every field, as sent", style="bold"), fields)

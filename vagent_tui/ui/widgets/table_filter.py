@@ -20,6 +20,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widgets import Input, Static
 
+from vagent_tui.ui.built import when_built
 from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.text import inert
 from vagent_tui.words import counted
@@ -101,14 +102,17 @@ class FilterRow(Horizontal):
         self.table.on_count = None
 
     def open(self) -> None:
-        """Show the row, the focus in its field. `BaseScreen.action_focus_filter` calls it
-        after the refresh that follows mounting the row: by then the row may be gone (the
-        console quitting, ctrl+q being never held behind ``/``)."""
-        fields = self.query(FilterInput)
-        if not self.is_attached or not fields:
-            return
+        """Show the row, its field focused (once the field is there: ``/`` again while
+        the row is being built). `BaseScreen.action_focus_filter` calls it after the
+        refresh that follows mounting the row: by then the row may be gone (the console
+        quitting: ctrl+q is never held behind ``/``)."""
         self.display = True
-        fields.first().focus()
+        when_built(self, self._focus_field)
+
+    def _focus_field(self) -> None:
+        fields = self.query(FilterInput)
+        if self.is_attached and fields:
+            fields.first().focus()
 
     @on(Input.Changed)
     def _changed(self, event: Input.Changed) -> None:

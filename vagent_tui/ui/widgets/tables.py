@@ -26,7 +26,7 @@ from vagent_tui.ui.text import safe_value
 
 __all__ = [
     "DUPLICATE_MARK", "ROW_CAP", "LineTable", "RecordTable",
-    "SafeTable", "cut_at_edge", "left_out", "original_key", "place_cursor", "record_table",
+    "SafeTable", "cut_at_edge", "left_out", "place_cursor", "record_table",
     "row_table", "row_words", "safe_cell",
 ]  # fmt: skip
 
@@ -502,11 +502,6 @@ def cut_at_edge(strip: Strip, width: int) -> Strip:
     if not last or last[0].text.strip() == "":
         return strip
     return Strip([*strip.crop(0, width - 1), Segment("…", last[0].style)], width)
-
-
-def original_key(key: str | None) -> str | None:
-    """The key a row was added with, without the suffix of a repeated key."""
-    return key.partition(DUPLICATE_MARK)[0] if key is not None else None
 
 
 def row_table(id: str, columns: Iterable[tuple[str, str]]) -> SafeTable:

@@ -12,7 +12,6 @@ closes; a task already queued goes on (the Tasks screen lists it).
 
 from __future__ import annotations
 
-import asyncio
 from typing import TYPE_CHECKING, ClassVar, cast
 
 from pydantic import ValidationError
@@ -31,7 +30,9 @@ from vagent_tui.api.models import (
     OutboundTask,
     QueuedTasks,
 )
+from vagent_tui.services.reread import poll
 from vagent_tui.services.test_numbers import NumberStore
+from vagent_tui.ui.built import ClosesItself
 from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.dialogs import MODAL_CSS, ConfirmModal
 from vagent_tui.ui.palette import FAILED, OK, WARN
@@ -50,7 +51,7 @@ POLL_LIMIT = 900
 """Reads of one task at most (half an hour at `POLL_SECONDS`): then the dialog stops."""
 
 
-class CallTestModal(ModalScreen[int | None]):
+class CallTestModal(ClosesItself[int | None], ModalScreen[int | None]):
     """Type, number, message; then the task's state. Dismisses with the agent's account
     id when the user asks for Calls, None otherwise."""
 
@@ -223,12 +224,12 @@ class CallTestModal(ModalScreen[int | None]):
     @work(exclusive=True, group="test-call-follow", exit_on_error=False)
     async def follow(self, task_id: str) -> None:
         """Read the task until it ends (a read that fails is said, and tried again)."""
-        for _ in range(POLL_LIMIT):
-            await asyncio.sleep(POLL_SECONDS)
-            try:
-                task = await self.start.api.get_task(task_id, target=self.start.target_id)
-            except PlatformError as exc:
-                line = f"Task {task_id}: not read ({describe_error(exc)}); trying again"
+        async for task in poll(
+            lambda: self.start.api.get_task(task_id, target=self.start.target_id),
+            every=POLL_SECONDS, times=POLL_LIMIT,
+        ):  # fmt: skip
+            if isinstance(task, PlatformError):
+                line = f"Task {task_id}: not read ({describe_error(task)}); trying again"
                 self._show(Text(inert(line), style=WARN))
                 continue
             self._show_task(task)
