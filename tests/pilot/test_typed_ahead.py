@@ -299,6 +299,8 @@ def value_for(widget: Widget, n: int, files: Path) -> str:
     words = set(re.split(r"[^a-z]+", f"{widget.id} {form_field and form_field.name}".lower()))
     if getattr(widget, "type", "") in ("integer", "number") or getattr(widget, "restrict", None):
         return str(10 + n)
+    if "ids" in words:
+        return str(AGENT)  # an agent account below the organization the forms are for
     if "email" in words:
         return f"zeta{n}@zeta.example"
     if words & {"url", "redirect"}:
