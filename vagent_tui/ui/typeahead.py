@@ -21,10 +21,12 @@ form, a restore to live reads the versions and then asks for the word, the agent
 settings form builds its fields from the staging it reads. The keys typed behind such a
 key are for the form: they also wait for a worker the key started (on the screen on show)
 whose group says it opens what comes next: ``open-...`` (reads, then opens a form or
-builds the fields of the form on show) or ``write-...`` (a change: its question, or its
-answer, comes next), for `LOAD_LIMIT` at most. A worker stops counting once its screen is
-no longer on show (its question pushed on top: the keys are for the question). Other
-workers (a screen's rows, a switch of target that ESC cancels) hold nothing.
+builds the fields of the form on show) or ``write-...`` started by a key pressed on its
+own screen (a change: its question, or its answer, comes next), for `LOAD_LIMIT` at most.
+A worker stops counting once its screen is no longer on show (its question pushed on top:
+the keys are for the question). A write started by the answer to a question (a rollout's
+run, a publish) holds nothing: the keys typed during it (``x`` stops a run) are handled at
+once. Other workers (a screen's rows, a switch of target that ESC cancels) hold nothing.
 
 Fields just built (or a screen just shown) are laid out before the next key is handed
 on: Textual's Tab takes the fields in the order of their layout, and before it, in an
@@ -87,16 +89,19 @@ def _running(app: App[Any]) -> frozenset[Worker[Any]]:
     return frozenset(worker for worker in app.workers if worker.is_running)
 
 
-def _opening(app: App[Any], before: frozenset[Worker[Any]]) -> bool:
+def _opening(app: App[Any], before: frozenset[Worker[Any]], pressed_on: Screen[Any] | None) -> bool:
     """A worker started since ``before`` (by the key being handled) still reads what comes
-    next (`OPENING_PREFIX`, a write's question or answer) for the screen on show: it runs
-    on that screen or on a widget of it."""
+    next for the screen on show: it runs on that screen or on a widget of it, and either
+    opens a form (`OPENING_PREFIX`) or is a write started by a key pressed on that very
+    screen (its question comes next). A write started by the answer to a question, on the
+    screen below it (a rollout's run, a publish), holds no key: keys typed during it stop
+    or leave it."""
     screen = app.screen
     for worker in app.workers:
-        if (
-            worker in before
-            or not worker.is_running
-            or not worker.group.startswith((OPENING_PREFIX, WRITE_GROUP_PREFIX))
+        if worker in before or not worker.is_running:
+            continue
+        if not worker.group.startswith(OPENING_PREFIX) and not (
+            worker.group.startswith(WRITE_GROUP_PREFIX) and pressed_on is screen
         ):
             continue
         node = worker.node
@@ -262,10 +267,10 @@ class KeyGate:
                     and not refresh_callbacks_pending(screen)
                 ):
                     continue
-            if not _opening(app, self._before):
+            if not _opening(app, self._before, self._shown):
                 return
             # The form is being read: wait for it, then for what it brings to settle.
-            if not await _until(lambda: not _opening(app, self._before), app, read_by):
+            if not await _until(lambda: not _opening(app, self._before, self._shown), app, read_by):
                 return
             deadline = time.monotonic() + HOLD_LIMIT
             laid_out = None
