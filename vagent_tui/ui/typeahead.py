@@ -21,12 +21,12 @@ form, a restore to live reads the versions and then asks for the word, the agent
 settings form builds its fields from the staging it reads. The keys typed behind such a
 key are for the form: they also wait for a worker the key started (on the screen on show)
 whose group says it opens what comes next: ``open-...`` (reads, then opens a form or
-builds the fields of the form on show) or ``write-...`` started on the screen the key was
-pressed on (a change: its question, or its answer, comes next), for `LOAD_LIMIT` at most.
+builds the fields of the form on show) or ``write-...`` started by a key pressed on its
+own screen (a change: its question, or its answer, comes next), for `LOAD_LIMIT` at most.
 A worker stops counting once its screen is no longer on show (its question pushed on top:
-the keys are for the question). Other workers hold nothing: a screen's rows, a switch of
-target that ESC cancels, a run over many accounts that the answer to its question started
-(``x`` cancels it).
+the keys are for the question). A write started by the answer to a question (a rollout's
+run, a publish) holds nothing: the keys typed during it (``x`` stops a run) are handled at
+once. Other workers (a screen's rows, a switch of target that ESC cancels) hold nothing.
 
 Fields just built (or a screen just shown) are laid out before the next key is handed
 on: Textual's Tab takes the fields in the order of their layout, and before it, in an
@@ -91,16 +91,17 @@ def _running(app: App[Any]) -> frozenset[Worker[Any]]:
 
 def _opening(app: App[Any], before: frozenset[Worker[Any]], pressed_on: Screen[Any] | None) -> bool:
     """A worker started since ``before`` (by the key being handled) still reads what comes
-    next for the screen on show: it runs on that screen or on a widget of it, and it opens
-    a form (`OPENING_PREFIX`) or is a write started on the screen the key was pressed on
-    (its question or its answer comes next; not a write that a question's answer started
-    on the screen below it: a run over many accounts that a later key may cancel)."""
+    next for the screen on show: it runs on that screen or on a widget of it, and either
+    opens a form (`OPENING_PREFIX`) or is a write started by a key pressed on that very
+    screen (its question comes next). A write started by the answer to a question, on the
+    screen below it (a rollout's run, a publish), holds no key: keys typed during it stop
+    or leave it."""
     screen = app.screen
     for worker in app.workers:
         if worker in before or not worker.is_running:
             continue
         if not worker.group.startswith(OPENING_PREFIX) and not (
-            worker.group.startswith(WRITE_GROUP_PREFIX) and screen is pressed_on
+            worker.group.startswith(WRITE_GROUP_PREFIX) and pressed_on is screen
         ):
             continue
         node = worker.node
