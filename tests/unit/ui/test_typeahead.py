@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+from functools import partial
 from typing import Any, ClassVar
 
 from textual import events, work
@@ -53,6 +54,12 @@ def burst(app: App[Any], text: str) -> None:
         app.post_message(events.Key(KEY_NAMES.get(char, char), char))
 
 
+def all_read(app: _Gated) -> bool:
+    """The app has read every key posted (none left in its queue) and holds none: until
+    the app reads the first key of a burst, nothing is held yet either."""
+    return not app.message_queue_size and not app.key_gate.holding
+
+
 def values(app: App[Any]) -> list[str]:
     return [field.value for field in app.screen.query(Input)]
 
@@ -66,7 +73,7 @@ async def typed(text: str, *, gated: bool = True, focus_first: bool = True) -> l
             app.set_focus(None)
         await pilot.pause()
         burst(app, text)
-        await wait_for(pilot, lambda: not app.key_gate.holding)
+        await wait_for(pilot, partial(all_read, app))
         await pilot.pause()
         await pilot.pause()
         return values(app)
@@ -94,7 +101,7 @@ async def test_the_quit_key_is_never_held() -> None:
         await wait_for(pilot, lambda: app.key_gate.holding > 0)
         assert app.key_gate.admit(events.Key("ctrl+q", None)), "quit held behind other keys"
         assert not app.key_gate.admit(events.Key("y", "y")), "a key not held behind others"
-        await wait_for(pilot, lambda: not app.key_gate.holding)
+        await wait_for(pilot, partial(all_read, app))
         await pilot.pause()
         assert values(app) == ["xy", ""]
 
@@ -106,7 +113,7 @@ async def test_a_paste_waits_its_turn_too() -> None:
         await pilot.pause()
         burst(app, "a")
         app.post_message(events.Paste("pasted"))
-        await wait_for(pilot, lambda: not app.key_gate.holding)
+        await wait_for(pilot, partial(all_read, app))
         await pilot.pause()
         assert values(app) == ["pasted", ""]
 
