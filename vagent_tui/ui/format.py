@@ -7,7 +7,7 @@ the same relative times on every run.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterable, Sized
 from datetime import UTC, datetime
 
 from rich.text import Text
@@ -98,8 +98,13 @@ def plain(value: object) -> str:
     return inert(value)
 
 
-def joined(values: Sequence[object], sep: str = ", ") -> str:
-    """Items made inert one by one, then joined; cut once the text is longer than one value."""
+def joined(values: Iterable[object], sep: str = ", ", *, total: int | None = None) -> str:
+    """Items made inert one by one, then joined; cut once the text is longer than one value.
+
+    ``values`` may be made lazily (a generator): it is read only as far as it is shown,
+    and ``total`` says how many there are then (a sequence's own length otherwise)."""
+    if total is None:
+        total = len(values) if isinstance(values, Sized) else 0
     parts: list[str] = []
     length = 0
     for item in values:
@@ -109,6 +114,6 @@ def joined(values: Sequence[object], sep: str = ", ") -> str:
         parts.append(part)
         length += len(part) + len(sep)
     text = inert(sep.join(parts))
-    if len(parts) < len(values):
-        text += f" …(+{len(values) - len(parts):,} more)"
+    if len(parts) < total:
+        text += f" …(+{total - len(parts):,} more)"
     return text

@@ -28,9 +28,8 @@ from vagent_tui.api.models import (
     ReportingField,
     Resource,
 )
-from vagent_tui.inert import DISPLAY_LIMIT
 from vagent_tui.ui.caps import ROW_CAP, first_fields, not_shown
-from vagent_tui.ui.format import flag, plain
+from vagent_tui.ui.format import flag, joined, plain
 from vagent_tui.ui.palette import ACCENT, FAILED, HEADING
 from vagent_tui.ui.text import inert, safe
 
@@ -90,18 +89,8 @@ def value_text(value: Any, *, multiline: bool = False) -> Text:
 def _pairs(values: dict[Any, Any], sep: str = ", ") -> str:
     """``k=v, k=v`` of a mapping from outside, inert; made only as far as one value is
     shown, then how many pairs more (as `vagent_tui.ui.format.joined`)."""
-    parts: list[str] = []
-    length = 0
-    for key, value in values.items():
-        if length > DISPLAY_LIMIT:
-            break
-        part = f"{inert(key)}={plain(value)}"
-        parts.append(part)
-        length += len(part) + len(sep)
-    text = inert(sep.join(parts))
-    if len(parts) < len(values):
-        text += f" …(+{len(values) - len(parts):,} more)"
-    return text
+    pairs = (f"{inert(key)}={plain(value)}" for key, value in values.items())
+    return joined(pairs, sep, total=len(values))
 
 
 def _key(key: str) -> Text:
