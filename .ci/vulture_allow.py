@@ -72,7 +72,6 @@ _.recent_messages  # GET /messages/recent
 _.parse_filters  # LogQuery: the filter field's text to pairs
 _.with_range  # CallFilters: a typed time range
 _.cleared
-_.set_filters  # the pager, when the filters change
 _.gap  # the follower: a page was missed between two polls
 _.EVENT_TYPES  # the simulator's call mix, checked against its patterns
 _.STATUSES
@@ -97,8 +96,3 @@ _.daily_tasks
 
 # HeldSelect (ui/widgets/held_select.py): Textual calls validate_<reactive> by name.
 _.validate_expanded
-
-# Dead, to go with the one model of server paging (issue 39, goal 1: another change
-# rewrites services/calls.py's paging). Kept alive only by `__all__` until then: drop this
-# line with it.
-_.CallPager

@@ -21,6 +21,7 @@ from typing import ClassVar, Generic, TypeVar
 from textual.binding import Binding
 from textual.timer import Timer
 from textual.widget import Widget
+from textual.worker import WorkType
 
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.services.paging import Ask, Page, Pager, Settled
@@ -165,8 +166,14 @@ class ServerPagedScreen(PagedScreen, Generic[Q, T, R]):
             self._announce()
         elif self._pending_timer is None:
             self._pending_timer = self.set_timer(self.PENDING_DELAY, self._announce)
-        self.run_worker(self._read(ask), group=self.PAGE_GROUP, exclusive=True,
-                        exit_on_error=False)  # fmt: skip
+
+        # A callable, not a coroutine: a worker cancelled before it starts leaves none
+        # un-awaited behind.
+        async def read() -> None:
+            await self._read(ask)
+
+        work: WorkType[None] = read
+        self.run_worker(work, group=self.PAGE_GROUP, exclusive=True, exit_on_error=False)
 
     def _announce(self) -> None:
         self._pending_timer = None
