@@ -16,11 +16,8 @@ query's ``schema``; the choice is kept per profile.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from collections.abc import Iterable
-from datetime import UTC, datetime
-from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
@@ -43,19 +40,13 @@ from vagent_tui.services.calls import (
     TranscriptCache,
     fetch_transcripts,
 )
-from vagent_tui.services.calls_export import (
-    ExportProgress,
-    ExportResult,
-    export_csv,
-    export_jsonl,
-)
 from vagent_tui.services.calls_follow import Follower
 from vagent_tui.services.paging import Ask, Page, Pager
 from vagent_tui.services.session import Connection
 from vagent_tui.ui.format import now
+from vagent_tui.ui.screens.calls_export import CallsExporting
 from vagent_tui.ui.screens.calls_state import CallsView, filters_line, header_line
 from vagent_tui.ui.screens.paging import ServerPagedScreen, page_keys
-from vagent_tui.ui.text import inert
 from vagent_tui.ui.widgets.call_rows import column_label, entry_cells, entry_detail
 from vagent_tui.ui.widgets.inbox_rows import DetailText
 from vagent_tui.ui.widgets.record_lines import RecordLines
@@ -70,9 +61,6 @@ the work of a page move at 100 (every row of a page is built, measured by the ta
 and kept, seen or not)."""
 FOLLOW_INTERVAL = 5.0
 """Seconds between two polls of ``f`` while the platform answers."""
-EXPORT_GROUP = "calls-export"
-"""The export's worker, the app's (not the screen's): it runs on when the screen is left,
-as a download does; it writes a local file only, so a read-only profile may export."""
 
 
 def entry_key(entry: LogEntry) -> str:
@@ -80,7 +68,7 @@ def entry_key(entry: LogEntry) -> str:
     return f"id:{entry.id}" if entry.id not in (None, "") else f"at:{entry.timestamp}"
 
 
-class CallsScreen(ServerPagedScreen[CallFilters, LogEntry, LogPage]):
+class CallsScreen(CallsExporting, ServerPagedScreen[CallFilters, LogEntry, LogPage]):
     """The call log of the selected account (or the key's whole tree), paged by the server."""
 
     TITLE = "Calls"
@@ -135,7 +123,6 @@ class CallsScreen(ServerPagedScreen[CallFilters, LogEntry, LogPage]):
         self._detail_key: tuple[object, ...] | None = None
         """What the detail pane shows (entry, conversation, loading, local time): it is
         not drawn again for the same."""
-        self._export_cancel: asyncio.Event | None = None
         self._call_screen: Screen[None] | None = None
         """The screen Enter shows calls on (`CallScreen`), made at the first Enter."""
         self._columns_width = 0
@@ -356,8 +343,7 @@ class CallsScreen(ServerPagedScreen[CallFilters, LogEntry, LogPage]):
 
     def action_stop(self) -> None:
         """esc: stop the export, else the follow, else clear the filters."""
-        if self._export_cancel is not None:
-            self._export_cancel.set()
+        if self.stop_export():
             return
         if self.view.following:
             self.action_follow()
@@ -494,95 +480,14 @@ class CallsScreen(ServerPagedScreen[CallFilters, LogEntry, LogPage]):
             self.status.clear()
         self.draw_paging()
 
-    # ------------------------------------------------------------------ export
+    # ------------------------------------------------------------------ export (calls_export)
 
-    def action_export(self) -> None:
-        if self._export_cancel is not None:
-            self.status.info("An export is under way: x or esc stops it")
-            return
-        from vagent_tui.ui.widgets.call_forms import CallExportModal, ExportChoice
+    def export_query(self) -> CallFilters:
+        return self._query()
 
-        stamp = datetime.fromtimestamp(now().timestamp(), UTC).strftime("%Y%m%d-%H%M")
+    def export_total(self) -> int | None:
         shown = self.pager.shown
-        total = counted(shown.total, "call") if shown is not None else "the calls"
-        summary = f"{total} · " + " · ".join(self._query().describe(local=self.view.local))
+        return shown.total if shown is not None else None
 
-        def chosen(choice: ExportChoice | None) -> None:
-            if choice is None:
-                return
-            if choice.path.exists():
-                from vagent_tui.ui.dialogs import ConfirmModal
-
-                def replace_it(yes: bool | None) -> None:
-                    if yes:
-                        self._export(choice.path, choice.format)
-
-                self.app.push_screen(
-                    ConfirmModal(
-                        "Replace the file?",
-                        f"{choice.path} exists: replace it?",
-                        confirm_label="Replace",
-                    ),
-                    replace_it,
-                )
-                return
-            self._export(choice.path, choice.format)
-
-        self.app.push_screen(CallExportModal(f"calls-{stamp}.csv", summary=summary), chosen)
-
-    def _export(self, path: Path, kind: str) -> None:
-        cancel = asyncio.Event()
-        self._export_cancel = cancel
-        self.add_class("-exporting")
-        label = self.query_one("#calls-export-label", Static)
-        bar = self.query_one("#calls-export-bar", ProgressBar)
-        bar.update(total=None, progress=0)
-        label.update(Text(f"Exporting to {inert(str(path))}…  (x: stop)"))
-        self.app.run_worker(
-            self._run_export(path, kind, cancel), group=EXPORT_GROUP, exit_on_error=False
-        )
-
-    async def _run_export(self, path: Path, kind: str, cancel: asyncio.Event) -> None:
-        filters = self._query()
-        api = self.connection.api
-        bar = self.query_one("#calls-export-bar", ProgressBar)
-        label = self.query_one("#calls-export-label", Static)
-
-        def progress(step: ExportProgress) -> None:
-            if step.expected:
-                bar.update(total=step.expected, progress=min(step.rows, step.expected))
-            label.update(Text(
-                f"Exporting to {inert(str(path))}: {step.rows:,}"
-                + (f" of {step.expected:,}" if step.expected else "")
-                + f" calls, {step.bytes / 1e6:.1f} MB  (x: stop)"
-            ))  # fmt: skip
-
-        try:
-            if kind == "jsonl":
-                result = await export_jsonl(api, filters, path, on_progress=progress,
-                                            cancel=cancel)  # fmt: skip
-            else:
-                result = await export_csv(api, filters, path, on_progress=progress, cancel=cancel)
-        except PlatformError as exc:
-            self.status.error(exc, retry_key="w", prefix="Export failed (no file written): ")
-            return
-        except OSError as exc:
-            self.status.error(
-                f"Export failed: {path}: {exc.strerror or exc}", retry_key="w", cause=exc
-            )
-            return
-        finally:
-            self._export_cancel = None
-            self.remove_class("-exporting")
-        self._exported(result, path)
-
-    def _exported(self, result: ExportResult, path: Path) -> None:
-        if result.cancelled:
-            self.status.info(f"Export stopped after {counted(result.rows, 'call')}: no file kept")
-        elif result.empty and result.path is None:
-            self.status.info("No call matches this query: no file written")
-        else:
-            self.status.ok(
-                f"{counted(result.rows, 'call')} written to {path} ({result.bytes / 1e6:.1f} MB)"
-            )
-        self.notify_if_away(f"Calls export: {counted(result.rows, 'call')}")
+    def export_local(self) -> bool:
+        return self.view.local
