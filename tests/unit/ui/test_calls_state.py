@@ -1,5 +1,5 @@
-"""What the Calls screen holds besides its pager, and its header and filter lines, without
-an app (ui/screens/calls_state.py)."""
+"""What the Calls screen holds besides its pager, and the header lines of Calls and Tasks,
+without an app (ui/screens/calls_state.py, tasks_parts.py)."""
 
 from __future__ import annotations
 
@@ -53,4 +53,19 @@ def test_the_filter_line() -> None:
     assert (
         line
         == "Filters: last 7 days · every account below the key · status=failed   (x or esc: clear)"
+    )
+
+
+def test_the_tasks_header_says_the_page_on_show_and_the_filters_asked() -> None:
+    from vagent_tui.api.models import OutboundTask
+    from vagent_tui.services.paging import Pager
+    from vagent_tui.services.tasks import TaskFilter
+    from vagent_tui.ui.screens.tasks_parts import header_line as tasks_header
+
+    pager: Pager[TaskFilter, OutboundTask] = Pager.of(TaskFilter(), 50)
+    assert str(tasks_header(pager)) == "Tasks · state: all · changed: any time · 50/page"
+    pager.settle(pager.ask(1), [OutboundTask()], 120)
+    pager.ask(0, query=TaskFilter(state="running"))
+    assert str(tasks_header(pager)) == (
+        "Tasks · 120 tasks · page 2 of 3 · state: running · changed: any time · 50/page"
     )

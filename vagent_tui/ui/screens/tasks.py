@@ -49,6 +49,7 @@ from vagent_tui.ui.screens.tasks_parts import (
     NARROW_DROPS,
     STATE_STYLES,
     delete_question,
+    header_line,
     task_cells,
 )
 from vagent_tui.ui.text import inert
@@ -231,15 +232,7 @@ class TasksScreen(TasksCsvUpload, ServerPagedScreen[TaskFilter, OutboundTask, Ta
         self._header()
 
     def _header(self) -> None:
-        want, shown = self.pager.query, self.pager.shown
-        text = Text(no_wrap=True, overflow="ellipsis")
-        text.append("Tasks", style="bold")
-        if shown is not None:
-            text.append(f" · {counted(shown.total, 'task')}")
-            text.append(f" · page {shown.page + 1:,} of {shown.last_page + 1:,}")
-        text.append(inert(f" · state: {want.state or 'all'} · changed: {want.window_label}"))
-        text.append(f" · {PAGE_SIZE}/page")
-        self.query_one("#tasks-header", Static).update(text)
+        self.query_one("#tasks-header", Static).update(header_line(self.pager))
 
     def _counts(self, view: TasksView) -> None:
         text = Text(no_wrap=True, overflow="ellipsis")

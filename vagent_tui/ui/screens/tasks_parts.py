@@ -1,5 +1,5 @@
-"""The Tasks screen's words and cells (no Textual): a task's row, the question before
-deleting one, the refused rows of a CSV upload and the checks before and after it."""
+"""The Tasks screen's words and cells (no Textual): its header, a task's row, the question
+before deleting one, the refused rows of a CSV upload and the checks before and after it."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ from pathlib import Path
 from rich.text import Text
 
 from vagent_tui.api.models import CsvUpload, OutboundTask
+from vagent_tui.services.paging import Pager
+from vagent_tui.services.tasks import PAGE_SIZE, TaskFilter
 from vagent_tui.ui import format as fmt
 from vagent_tui.ui.palette import FAILED, OK, WARN
 from vagent_tui.ui.text import inert, safe
@@ -15,6 +17,22 @@ from vagent_tui.words import counted
 
 STATE_STYLES = {"finished": OK, "errored": FAILED, "running": WARN, "processing": WARN,
                 "canceled": "dim", "cancelled": "dim"}  # fmt: skip
+
+
+def header_line(pager: Pager[TaskFilter, OutboundTask]) -> Text:
+    """``Tasks · 120 tasks · page 2 of 3 · state: all · changed: any time · 50/page``: the
+    page on show, and the filters asked for last."""
+    want, shown = pager.query, pager.shown
+    text = Text(no_wrap=True, overflow="ellipsis")
+    text.append("Tasks", style="bold")
+    if shown is not None:
+        text.append(f" · {counted(shown.total, 'task')}")
+        text.append(f" · page {shown.page + 1:,} of {shown.last_page + 1:,}")
+    text.append(inert(f" · state: {want.state or 'all'} · changed: {want.window_label}"))
+    text.append(f" · {PAGE_SIZE}/page")
+    return text
+
+
 MAX_CSV_BYTES = 1024 * 1024
 REFUSED_SHOWN = 4
 """Reasons of refusal listed in the question (the rest are counted)."""
