@@ -55,7 +55,7 @@ from vagent_tui.services.usage import (
 )
 from vagent_tui.ui import format as fmt
 from vagent_tui.ui.caps import first
-from vagent_tui.ui.palette import ACCENT, HEADING
+from vagent_tui.ui.colours import ACCENT, HEADING
 from vagent_tui.ui.screens.base import who_of
 from vagent_tui.ui.screens.usage_level import UsageLevelScreen
 from vagent_tui.ui.screens.usage_parts import (

@@ -25,7 +25,7 @@ from vagent_tui.services.usage import (
     today_lines,
 )
 from vagent_tui.ui.caps import ROW_CAP, first, left_out_of
-from vagent_tui.ui.palette import ACCENT, HEADING, WARN
+from vagent_tui.ui.colours import ACCENT, HEADING, WARN
 from vagent_tui.ui.text import inert, safe
 
 SHOWN_LINES = 100

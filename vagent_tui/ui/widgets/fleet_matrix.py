@@ -37,9 +37,9 @@ from textual.strip import Strip
 
 from vagent_tui.services.accounts import NamedAccount
 from vagent_tui.services.fleet import FleetAnswer, Question, cell_text
+from vagent_tui.ui.colours import ACCENT, FAILED, OK, WARN
 from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.format import NO, YES
-from vagent_tui.ui.palette import ACCENT, FAILED, OK, WARN
 from vagent_tui.ui.text import inert, safe, safe_value
 from vagent_tui.ui.widgets.tables import ROW_CAP
 

@@ -20,9 +20,9 @@ from textual.widgets import Static
 from vagent_tui.services.accounts import NamedAccount
 from vagent_tui.services.fleet import FleetAnswer, Question
 from vagent_tui.services.usage_fleet import ID, NAME, PLAN, TOP_N, FleetUsage
+from vagent_tui.ui.colours import FAILED, WARN
 from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.format import NO
-from vagent_tui.ui.palette import FAILED, WARN
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.fleet_matrix import ANSWERED, BLANK, PENDING, FleetMatrix, _cut
 
