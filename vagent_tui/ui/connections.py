@@ -29,6 +29,7 @@ from textual.signal import Signal
 from textual.widgets import OptionList
 
 from vagent_tui import config as cfg
+from vagent_tui import credentials
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.errors import PlatformError, redact_url
 from vagent_tui.api.scope import ScopeLevel
@@ -48,14 +49,14 @@ if TYPE_CHECKING:  # the journal and the watcher are imported when first used
     from vagent_tui.services.journal import Journal
     from vagent_tui.services.migrations import MigrationWatcher, WatchedTask
 
-ClientFactory = Callable[[cfg.Connection], PlatformClient]
+ClientFactory = Callable[[credentials.Connection], PlatformClient]
 
 _PAGES: dict[str, Direction] = {"page_down": 1, "page_up": -1}
 """An option list's page actions, which Textual's list fails before its first layout
 (`vagent_tui.ui.widgets.option_pages`)."""
 
 
-def default_client_factory(connection: cfg.Connection) -> PlatformClient:
+def default_client_factory(connection: credentials.Connection) -> PlatformClient:
     from vagent_tui.services.connect import real_client
 
     return real_client(connection.base_url, connection.token)
@@ -399,7 +400,7 @@ class ConnectionApp(ConfigApp):
         try:
             # A token command may take a while (a password manager): off the loop.
             resolved = await asyncio.to_thread(
-                cfg.resolve_connection, config, profile_name=name, env=profile_env()
+                credentials.resolve_connection, config, profile_name=name, env=profile_env()
             )
             assert resolved is not None and resolved.profile is not None
             client = self.client_factory(resolved)
