@@ -33,7 +33,6 @@ from textual.widget import Widget
 from textual.worker import Worker
 
 from vagent_tui.api.errors import ApiError, PlatformError, outcome_unknown
-from vagent_tui.ui.dialogs import spend_question
 from vagent_tui.ui.failures import WRITE_GROUP_PREFIX, StatusReport, describe_error, write_in_flight
 
 if TYPE_CHECKING:
@@ -145,6 +144,8 @@ class Write(Generic[T]):
         """The question before sending: the money question of a spend, else ``confirm``."""
         if self.spends is None:
             return self.confirm
+        from vagent_tui.ui.dialogs import spend_question  # dialogs load when first used
+
         spend = self.spends
         return spend_question(spend.what, spend.thing, spend.cost)
 
