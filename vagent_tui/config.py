@@ -269,6 +269,16 @@ class Config:
             return next(iter(self.profiles.values()), None) if len(self.profiles) == 1 else None
         return self.profiles.get(name)
 
+    def remember_theme(self, theme: str, profile: str | None) -> str:
+        """Keep ``theme`` in ``profile`` when the file has it, else as the file's own
+        theme; says where (for "Theme x remembered in ..."). Nothing is written here."""
+        kept = self.profiles.get(profile) if profile is not None else None
+        if kept is not None:
+            kept.theme = theme
+            return f"profile {kept.name}"
+        self.theme = theme
+        return "the config file"
+
     def to_toml(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
         if self.default_profile:

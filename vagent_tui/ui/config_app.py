@@ -126,13 +126,7 @@ class ConfigApp(CrashReportingApp[None]):
             self.notify(f"Theme not remembered: {self.config_error}", severity="warning")
             return
         current = self.profile_in_force()
-        profile = config.profiles.get(current.name) if current else None
-        if profile is not None:
-            profile.theme = theme.name
-            where = f"profile {profile.name}"
-        else:
-            config.theme = theme.name
-            where = "the config file"
+        where = config.remember_theme(theme.name, current.name if current else None)
         try:
             cfg.save(config)
         except OSError as exc:
