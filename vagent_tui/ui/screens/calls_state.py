@@ -14,7 +14,7 @@ from rich.text import Text
 from vagent_tui.api.log_models import LogEntry
 from vagent_tui.services.calls import CallFilters
 from vagent_tui.services.paging import Pager
-from vagent_tui.ui.palette import FAILED_STRONG, RUNNING, WARN
+from vagent_tui.ui.colours import FAILED_STRONG, RUNNING, WARN
 from vagent_tui.ui.text import inert
 from vagent_tui.words import counted
 

@@ -41,7 +41,7 @@ from vagent_tui.services.inbox import (
 )
 from vagent_tui.services.paging import Ask, Page, Spot
 from vagent_tui.services.session import Connection
-from vagent_tui.ui.palette import FAILED_STRONG, WARN
+from vagent_tui.ui.colours import FAILED_STRONG, WARN
 from vagent_tui.ui.screens.calls_link import calls_binding, show_calls
 from vagent_tui.ui.screens.paging import ServerPagedScreen, page_keys
 from vagent_tui.ui.screens.room import RoomScreen

@@ -33,9 +33,9 @@ from vagent_tui.api.bounded import LeftOut
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import Envelope, OutboundTask, TaskLimitsUpdate, TaskRequest
 from vagent_tui.services.paging import Ask, Page, Pager
+from vagent_tui.services.plans import today_lines
 from vagent_tui.services.session import Connection
 from vagent_tui.services.tasks import PAGE_SIZE, TaskFilter, TasksView, read_tasks, total_of
-from vagent_tui.services.usage import today_lines
 from vagent_tui.ui import format as fmt
 from vagent_tui.ui.caps import first, first_fields, left_out_of, not_read, not_shown
 from vagent_tui.ui.dialogs import ConfirmModal, TextModal

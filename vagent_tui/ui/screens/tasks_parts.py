@@ -11,7 +11,7 @@ from vagent_tui.api.models import CsvUpload, OutboundTask
 from vagent_tui.services.paging import Pager
 from vagent_tui.services.tasks import PAGE_SIZE, TaskFilter
 from vagent_tui.ui import format as fmt
-from vagent_tui.ui.palette import FAILED, OK, WARN
+from vagent_tui.ui.colours import FAILED, OK, WARN
 from vagent_tui.ui.text import inert, safe
 from vagent_tui.words import counted
 
