@@ -58,7 +58,7 @@ from vagent_tui.ui.screens.paging import PagedScreen, page_keys
 from vagent_tui.ui.text import inert
 from vagent_tui.ui.widgets.call_rows import column_label, entry_cells, entry_detail
 from vagent_tui.ui.widgets.inbox_rows import DetailText
-from vagent_tui.ui.widgets.record_lines import RecordLines
+from vagent_tui.ui.widgets.record_table import RecordTable
 from vagent_tui.ui.widgets.table_filter import filter_binding
 from vagent_tui.ui.widgets.tables import ROW_CAP
 from vagent_tui.words import counted
@@ -168,13 +168,13 @@ class CallsScreen(PagedScreen):
             yield Static("", id="calls-export-label", markup=False)
             yield ProgressBar(id="calls-export-bar", show_eta=False)
         with Container(id="calls-body"):
-            yield RecordLines(record_key=entry_key, id="calls-table")
+            yield RecordTable(record_key=entry_key, id="calls-table")
             with VerticalScroll(id="calls-detail"):
                 yield DetailText(Text("No call highlighted.", style="dim"), id="calls-detail-text")
 
     @property
-    def table(self) -> RecordLines[LogEntry]:
-        table: RecordLines[LogEntry] = self.query_one("#calls-table", RecordLines)
+    def table(self) -> RecordTable[LogEntry]:
+        table: RecordTable[LogEntry] = self.query_one("#calls-table", RecordTable)
         return table
 
     def on_mount(self) -> None:
@@ -392,11 +392,11 @@ class CallsScreen(PagedScreen):
         # once, when the transcript comes, and the page's own frame needs no layout.
         self.query_one("#calls-detail-text", DetailText).show(detail, hold=fetching)
 
-    def on_record_lines_highlighted(self, event: RecordLines.Highlighted) -> None:
+    def on_record_table_highlighted(self, event: RecordTable.Highlighted) -> None:
         event.stop()
         self._show_detail()
 
-    def on_record_lines_selected(self, event: RecordLines.Selected) -> None:
+    def on_record_table_selected(self, event: RecordTable.Selected) -> None:
         """Enter (or a click on the highlighted row) in the table: the conversation."""
         event.stop()
         self.action_open()

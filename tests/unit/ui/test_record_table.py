@@ -1,4 +1,4 @@
-"""The Calls table (`RecordLines`): rows drawn a line at a time, the cursor kept on its
+"""The Calls table (`RecordTable`): rows drawn a line at a time, the cursor kept on its
 record, a filter, keys and clicks, text from outside inert."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from typing import Any
 from rich.text import Text
 from textual.app import App, ComposeResult
 
-from vagent_tui.ui.widgets.record_lines import RecordLines
+from vagent_tui.ui.widgets.record_table import RecordTable
 
 
 class _Lines(App[None]):
@@ -19,15 +19,15 @@ class _Lines(App[None]):
         self.selected: list[Any] = []
 
     def compose(self) -> ComposeResult:
-        table: RecordLines[str] = RecordLines(record_key=str, id="lines")
+        table: RecordTable[str] = RecordTable(record_key=str, id="lines")
         table.add_column("Name", key="name", width=12)
         table.add_column("Note", key="note", width=self.note_width)
         yield table
 
-    def on_record_lines_highlighted(self, event: RecordLines.Highlighted) -> None:
+    def on_record_table_highlighted(self, event: RecordTable.Highlighted) -> None:
         self.highlighted.append(event.record)
 
-    def on_record_lines_selected(self, event: RecordLines.Selected) -> None:
+    def on_record_table_selected(self, event: RecordTable.Selected) -> None:
         self.selected.append(event.record)
 
 
@@ -35,8 +35,8 @@ def _cells(record: str) -> list[Any]:
     return [f"name {record}", Text(f"note of {record}")]
 
 
-def _lines(app: _Lines) -> RecordLines[str]:
-    table: RecordLines[str] = app.query_one("#lines", RecordLines)
+def _lines(app: _Lines) -> RecordTable[str]:
+    table: RecordTable[str] = app.query_one("#lines", RecordTable)
     return table
 
 
