@@ -1,26 +1,23 @@
 """The record table: the one table of records the screens use, drawn a line at a time.
 
 Each row is one record, keyed by `record_key`. What a key acts on is
-`highlighted_record`, the record of the row under the cursor, never an index into a list
-the screen keeps beside the table: a filter, a repeated key or a reload between the key
-press and the action cannot make it another one. `show` replaces the records and keeps
-the cursor on the same record; `refresh_record` draws one record again after it changed.
+`highlighted_record`, the record under the cursor, never an index into a list the screen
+keeps beside the table: a filter, a repeated key or a reload between the key press and
+the action cannot make it another one. `show` replaces the records and keeps the cursor
+on the same record; `refresh_record` draws one record again after it changed.
 
-Not a `DataTable`: a page move replaces every row, and a `DataTable` clears its rows,
-adds each new one (keys, cells, the cursor checked per row), measures the new cells on
-the next idle and renders each visible cell through Rich. Here `show` hands the records
-over and refreshes: no row is built, measured or laid out. A row's cells are made
-(`show`'s ``cells``) when the row is first drawn, a filter reads it or a column is sized
-to its cells; a line is drawn from one-line cells into a `Strip` and kept until the row,
-the cursor, the width, the scroll, the focus or the styles change.
+Not a `DataTable`, which on a page move adds each new row (keys, cells, the cursor
+checked per row), measures its cells when next idle and renders each visible cell
+through Rich. `show` hands the records over: a row's cells are made when it is first
+drawn, filtered or sized to; a line is drawn from them and kept until the row, the
+cursor, the width, the scroll, the focus or the styles change.
 
-It looks and behaves as a row-cursor, zebra-striped `DataTable`: a header line that
-stays, the rows scrolling under it (wheel, scroll bars, arrows, page keys, home/end;
-left/right scroll sideways), a click moves the cursor and a click on the highlighted row
-selects it (`Highlighted`, `Selected`; no hover highlight). Columns have a fixed width
-or, without one, the width of their widest cell. Every cell is made inert
-(`vagent_tui.ui.text.safe_value` through `safe_cell`) before it is kept; a cell that does
-not fit ends in an ellipsis. ``/`` filters the rows (`Filterable`).
+It looks and behaves as a row-cursor, zebra-striped `DataTable` (no hover highlight): a
+header line that stays, the rows scrolling under it (wheel, scroll bars, arrows, page
+keys, home/end, left/right), a click moves the cursor, a click on the highlighted row
+selects it (`Highlighted`, `Selected`). A column has a fixed width or its widest cell's.
+Every cell is made inert (`safe_cell`); one that does not fit ends in an ellipsis. ``/``
+filters the rows (`Filterable`).
 """
 
 from __future__ import annotations
@@ -65,10 +62,7 @@ class LineColumn:
 
 
 class RecordTable(ScrollView, Generic[R], can_focus=True):
-    """Records as one-line rows under a header; the cursor on a row (`highlighted_record`).
-
-    The one record table (module docstring): every screen's table of records is one.
-    """
+    """Records as one-line rows under a header; the cursor on a row (`highlighted_record`)."""
 
     DEFAULT_CSS = stylesheet(__file__)
     COMPONENT_CLASSES: ClassVar[set[str]] = {
