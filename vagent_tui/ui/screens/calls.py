@@ -88,7 +88,6 @@ def entry_key(entry: LogEntry) -> str:
 class CallsScreen(PagedScreen):
     """The call log of the selected account (or the key's whole tree), paged by the server."""
 
-    TITLE = "Calls"
     CSS_PATH = "calls.tcss"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (140, "-wide")]
     FILTER_PLACEHOLDER = "/ filter the calls of this page only (f for the platform's filters)"

@@ -54,7 +54,6 @@ LOGIN_WARNING = (
 class MembersScreen(BaseScreen):
     """The members of the acting account's organization: list, invite, change, remove."""
 
-    TITLE: ClassVar[str] = "Members"
     BINDINGS: ClassVar[list[BindingType]] = [
         Key("a", "add", "Invite", id="members.add", tooltip="Invite a member by email",
             does=WRITES),

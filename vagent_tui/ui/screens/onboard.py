@@ -71,7 +71,6 @@ RESULT_STYLE = {"written": OK, "failed": FAILED, "unknown": WARN}
 class OnboardScreen(RunProgress):
     """Plan and apply a spreadsheet of organizations, accounts and members."""
 
-    TITLE = "Onboard"
     CSS_PATH = "onboard.tcss"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -35,7 +35,6 @@ from vagent_tui.words import counted
 class SipScreen(BaseScreen):
     """The SIP IP whitelist of the acting account: list, add, remove."""
 
-    TITLE: ClassVar[str] = "SIP whitelist"
     BINDINGS: ClassVar[list[BindingType]] = [
         Key(
             "a",

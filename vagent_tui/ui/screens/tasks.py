@@ -76,7 +76,6 @@ NEED_AGENT = "Select a voice agent account on the Scope screen (1): its agent pl
 class TasksScreen(PagedScreen):
     """Outbound tasks of the selected account: list, filters, add, delete."""
 
-    TITLE: ClassVar[str] = "Tasks"
     CSS_PATH = "tasks.tcss"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
     FILTER_PLACEHOLDER = "/ filter the tasks of this page only (the server pages them)"

@@ -54,7 +54,6 @@ def token_cells(record: TokenRecord) -> list[Text]:
 class TokensScreen(BaseScreen):
     """The acting account's tokens in a table; ``a`` creates one, ``d`` deletes one."""
 
-    TITLE: ClassVar[str] = "Tokens"
     BINDINGS: ClassVar[list[BindingType]] = [
         Key("a", "add", "New token", id="tokens.new", tooltip="Create a token", does=WRITES),
         Key(

@@ -82,7 +82,6 @@ _FRIENDLY = {
 class UsageScreen(UsageLevelScreen):
     """The usage rows of one account, a chart of a series, its plan and today's counts."""
 
-    TITLE: ClassVar[str] = "Usage"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("b", "period", "Period", id="usage.period",

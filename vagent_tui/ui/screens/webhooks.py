@@ -58,7 +58,6 @@ Notice = tuple[str, str] | None
 class WebhooksScreen(BaseScreen):
     """Webhook destinations and webhook relay configurations of the acting account."""
 
-    TITLE: ClassVar[str] = "Webhooks"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
     BINDINGS: ClassVar[list[BindingType]] = [
         Key(
