@@ -76,6 +76,24 @@ async def test_the_cursor_stays_on_its_record_when_the_rows_change() -> None:
         assert app.highlighted[-1] == "y"
 
 
+async def test_a_record_drawn_again_shows_what_it_holds_now() -> None:
+    """`refresh_record`: the record's row made anew and drawn again (Onboard's result
+    cells as each account's result comes), the other rows as they were."""
+    notes = {"a": "waiting", "b": "waiting"}
+    app = _Lines(note_width=20)
+    async with app.run_test(size=(60, 12)) as pilot:
+        table = _lines(app)
+        table.show(["a", "b"], lambda record: [record, notes[record]])
+        await pilot.pause()
+        assert "waiting" in table.render_line(2).text
+        notes["b"] = "written"
+        table.refresh_record("b")
+        table.refresh_record("gone")  # a key not shown: nothing
+        await pilot.pause()
+        assert "written" in table.render_line(2).text
+        assert [str(c) for c in table.get_row_at(0)] == ["a", "waiting"]
+
+
 async def test_keys_move_the_cursor_and_enter_or_a_click_selects() -> None:
     app = _Lines()
     async with app.run_test(size=(60, 12)) as pilot:
