@@ -51,7 +51,7 @@ _.paused  # collector: whether the cycle collector is paused (tests/unit/test_co
 _.problems  # convention: the key convention check (tests/unit/ui/test_convention.py)
 _.LIST_KEYS
 _.mutating_binding_ids  # keys: every writing binding id (tests/unit/config)
-_.NAMES  # palette: the semantic style names (tests/unit/ui/test_palette.py)
+_.NAMES  # colours: the semantic style names (tests/unit/ui/test_colours.py)
 _.api_routes  # simulator: its route table (tests/unit/sim, startup imports)
 _.lift  # simulator: faults lifted, state log cleared between test steps
 _.clear_log

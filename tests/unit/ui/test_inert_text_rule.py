@@ -44,7 +44,7 @@ CLEANERS = frozenset(
         "status_text", "delivery_text", "run_text", "kind_name", "left_out", "explain", "cells",
         # helpers of ui/ that return inert text (each calls inert, or gives a number's text)
         "truncate", "literal", "_cut", "when", "saved_line", "_pairs", "_count", "_extras",
-        "strftime", "cut_cell",
+        "strftime", "cut_cell", "cut_text",
         # the console's own words around a number or an error's kind (vagent_tui.words,
         # ui/failures.py; ui/caps.py: what a screen left out of a list or a reply)
         "counted", "noun_for", "next_step", "not_shown", "not_read", "left_out_of",
@@ -113,8 +113,8 @@ TRUSTED: dict[str, str] = {
     "({below})'": "scope levels' names",
     "ui/widgets/account_tree.py: text_of(a)": "the screen's Text builder (safe)",
     "ui/widgets/agent_view.py: key": "a setting's wire name from GROUPS (the code's own list)",
-    "ui/widgets/fleet_matrix.py: self._names[index]": "the plain text of a safe Text",
-    "ui/widgets/fleet_matrix.py: key": "an account id",
+    "ui/widgets/matrix_rows.py: self.names[index]": "the plain text of a safe Text",
+    "ui/widgets/matrix_rows.py: key": "an account id",
     "ui/footer.py: f' {item.display} '": "made inert where the item is built",
     "ui/footer.py: f'{item.description} '": "a binding's description: the code's own",
     "ui/footer.py: item.tooltip if item is not None else None": "a binding's tooltip",

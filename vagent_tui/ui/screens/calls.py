@@ -52,8 +52,8 @@ from vagent_tui.services.calls import (
     fetch_page,
     fetch_transcripts,
 )
+from vagent_tui.ui.colours import FAILED_STRONG, RUNNING, WARN
 from vagent_tui.ui.format import now
-from vagent_tui.ui.palette import FAILED_STRONG, RUNNING, WARN
 from vagent_tui.ui.screens.paging import PagedScreen, page_keys
 from vagent_tui.ui.text import inert
 from vagent_tui.ui.widgets.call_rows import column_label, entry_cells, entry_detail

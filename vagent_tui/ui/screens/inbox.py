@@ -34,7 +34,7 @@ from textual.widgets import DataTable, Static
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import InboxRoom
 from vagent_tui.services.inbox import INBOX_TITLES, PAGE_SIZES, InboxPager, other_inbox
-from vagent_tui.ui.palette import FAILED_STRONG, WARN
+from vagent_tui.ui.colours import FAILED_STRONG, WARN
 from vagent_tui.ui.screens.calls_link import calls_binding, show_calls
 from vagent_tui.ui.screens.paging import PagedScreen, page_keys
 from vagent_tui.ui.screens.room import RoomScreen

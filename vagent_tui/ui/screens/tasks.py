@@ -34,6 +34,7 @@ from textual.widgets import Static
 from vagent_tui.api.bounded import LeftOut
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import CsvUpload, Envelope, OutboundTask, TaskLimitsUpdate, TaskRequest
+from vagent_tui.services.plans import today_lines
 from vagent_tui.services.session import Connection
 from vagent_tui.services.tasks import (
     PAGE_SIZE,
@@ -43,11 +44,10 @@ from vagent_tui.services.tasks import (
     read_tasks,
     total_of,
 )
-from vagent_tui.services.usage import today_lines
 from vagent_tui.ui import format as fmt
 from vagent_tui.ui.caps import first, first_fields, left_out_of, not_read, not_shown
+from vagent_tui.ui.colours import FAILED, OK, WARN
 from vagent_tui.ui.dialogs import ConfirmModal, PromptModal, TextModal
-from vagent_tui.ui.palette import FAILED, OK, WARN
 from vagent_tui.ui.safety import DESTRUCTIVE, WRITES, Key
 from vagent_tui.ui.screens.base import who_of
 from vagent_tui.ui.screens.calls_link import calls_binding, show_calls
