@@ -1,5 +1,6 @@
-"""The Calls table (`RecordTable`): rows drawn a line at a time, the cursor kept on its
-record, a filter, keys and clicks, text from outside inert."""
+"""The record table (`RecordTable`, every screen's table of records): rows drawn a line
+at a time, the cursor kept on its record, a record drawn again, a filter, keys and
+clicks, text from outside inert."""
 
 from __future__ import annotations
 
