@@ -98,7 +98,7 @@ async def visit(app: Any, pilot: Any, name: str) -> None:
         await settle(pilot)
         assert_inert(app, f"{name}, {box.id or 'a select'} open")
         box.expanded = False
-    tables = app.screen.query("DataTable, RecordLines")  # RecordLines: the Calls table
+    tables = app.screen.query("DataTable, RecordTable")  # RecordTable: a table of records
     if tables:
         tables.first().focus()
         await pilot.press("down", "down")

@@ -113,7 +113,7 @@ async def test_each_screen_shows_hostile_text_inert(make_app: MakeApp, name: str
             await settle(pilot)
             assert_inert(app, f"{name}, {box.id or 'a select'} open")
             box.expanded = False
-        tables = app.screen.query("DataTable, RecordLines")  # RecordLines: the Calls table
+        tables = app.screen.query("DataTable, RecordTable")  # RecordTable: a table of records
         if tables:  # the rows below the first (the repeated record), and their details
             tables.first().focus()
             await pilot.press("down", "down")

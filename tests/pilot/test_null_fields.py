@@ -19,6 +19,7 @@ from vagent_tui.sim import catalog, routes_agents
 from vagent_tui.ui.screens.agent import AgentScreen
 from vagent_tui.ui.screens.tokens import TokensScreen
 from vagent_tui.ui.screens.voices import VoicesScreen
+from vagent_tui.ui.widgets.record_table import RecordTable
 
 AGENT = 1111
 
@@ -29,7 +30,7 @@ def text_of(screen: Any, selector: str) -> str:
     return console.export_text()
 
 
-def cells(table: DataTable[Any], row: int) -> list[str]:
+def cells(table: DataTable[Any] | RecordTable[Any], row: int) -> list[str]:
     return [str(getattr(cell, "plain", cell)) for cell in table.get_row_at(row)]
 
 
@@ -41,7 +42,7 @@ async def test_a_token_with_nulls_and_a_numeric_timestamp_is_listed(make_app: Ma
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         screen = shown(app, TokensScreen)
-        table = screen.query_one("#tokens-table", DataTable)
+        table = screen.query_one("#tokens-table", RecordTable)
         rows = [cells(table, k) for k in range(table.row_count)]
         [row] = [r for r in rows if r[0].endswith("0000")]
         assert row[1:4] == ["—", "—", "2025-06-17 21:03 UTC"]

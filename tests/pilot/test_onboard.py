@@ -11,7 +11,7 @@ from typing import Any
 from textual.app import App
 from textual.pilot import Pilot
 from textual.screen import Screen
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 from tests.helpers import MakeApp, settle, sim_of, wait_for
 from vagent_tui.services.bulk import SENT, AccountResult
@@ -21,6 +21,7 @@ from vagent_tui.ui.app import VagentApp
 from vagent_tui.ui.dialogs import PromptModal, ReviewModal, TextModal
 from vagent_tui.ui.screens.onboard import OnboardScreen
 from vagent_tui.ui.screens.rollout_runs import origin_of
+from vagent_tui.ui.widgets.record_table import RecordTable
 
 FILE = (
     "type,external_id,name,parent,billing_id,active,email,role,accounts\n"
@@ -40,8 +41,11 @@ def status_text(app: App[Any]) -> str:
 
 
 def cell(app: App[Any], line: int, column: str) -> str:
-    table: DataTable[Any] = app.screen.query_one("#onboard-table", DataTable)
-    return str(table.get_cell(str(line), column).plain)
+    table: RecordTable[Any] = app.screen.query_one("#onboard-table", RecordTable)
+    record = table.record(str(line))
+    assert record is not None
+    row = table.get_row_at(table.records.index(record))
+    return row[list(table.columns).index(column)].plain
 
 
 def writes(app: App[Any]) -> list[Any]:
@@ -93,7 +97,7 @@ async def test_a_bad_file_is_refused_and_nothing_is_planned(
         await settle(pilot)
         await open_file(pilot, path)
         assert "unknown column 'nmae'" in status_text(app)
-        assert app.screen.query_one("#onboard-table", DataTable).row_count == 0
+        assert app.screen.query_one("#onboard-table", RecordTable).row_count == 0
         assert [r for r in sim_of(app).requests if "ExternalId" in r.path] == []
 
 
@@ -233,18 +237,18 @@ async def test_the_columns_fit_the_width_and_follow_it(make_app: MakeApp, tmp_pa
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         await open_file(pilot, path)
-        table: DataTable[Any] = app.screen.query_one("#onboard-table", DataTable)
+        table: RecordTable[Any] = app.screen.query_one("#onboard-table", RecordTable)
 
         def used() -> int:
-            return sum(c.get_render_width(table) for c in table.ordered_columns)
+            return sum(c.render_width for c in table.columns.values())
 
-        assert [str(c.label) for c in table.ordered_columns][-2:] == ["Result", "Details"]
-        assert "Name" in [str(c.label) for c in table.ordered_columns]
+        assert [str(c.label) for c in table.columns.values()][-2:] == ["Result", "Details"]
+        assert "Name" in [str(c.label) for c in table.columns.values()]
         assert used() <= table.size.width and cell(app, 5, "key") == "dana@orbit.example"
         await pilot.press("down", "down")
         await pilot.resize_terminal(80, 24)
         await wait_for(pilot, lambda: table.size.width <= 80 and used() <= table.size.width)
-        labels = [str(c.label) for c in table.ordered_columns]
+        labels = [str(c.label) for c in table.columns.values()]
         assert labels == ["Line", "Type", "Key", "Plan", "Result", "Details"]
         assert table.row_count == 7 and cell(app, 8, "plan") == "refused"
         assert "external_id is required" in cell(app, 8, "detail")  # cut where drawn, not here

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Button, DataTable, Input, Label
+from textual.widgets import Button, Input, Label
 
 from tests.helpers import MakeApp, fail_once, settle, shown, sim_of
 from vagent_tui.api.errors import ApiError
@@ -15,6 +15,7 @@ from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.screens.sip import SipScreen
 from vagent_tui.ui.widgets.entry_forms import SipEntryForm
 from vagent_tui.ui.widgets.form import FormField
+from vagent_tui.ui.widgets.record_table import RecordTable
 
 PATH = "/api/v2/sip/ipWhitelist"
 OWNER = 1000  # demo-partner's own account
@@ -229,7 +230,7 @@ async def test_added_column_shows_a_date_for_a_number_or_text(make_app: MakeApp)
     entries.append({"userId": OWNER, "label": "", "timestamp": "1678915472", "ip": "192.0.2.5"})
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        table = app.screen.query_one(DataTable)
+        table = app.screen.query_one(RecordTable)
         cells = [str(c) for i in range(table.row_count) for c in table.get_row_at(i)]
         assert "2023-03-14 21:24 UTC" in cells and "2023-03-15 21:24 UTC" in cells
         assert "2025-11-08 00:00 UTC" in cells

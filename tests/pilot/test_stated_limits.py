@@ -7,13 +7,14 @@ simulator agree); a version title has no length limit of the console's own.
 
 from __future__ import annotations
 
-from textual.widgets import DataTable, Input
+from textual.widgets import Input
 
 from tests.helpers import MakeApp, settle, shown, sim_of
 from vagent_tui.ui.dialogs import PromptModal
 from vagent_tui.ui.screens.billing import BillingScreen
 from vagent_tui.ui.screens.tokens import TokensScreen
 from vagent_tui.ui.widgets.new_token import NewTokenModal
+from vagent_tui.ui.widgets.record_table import RecordTable
 
 ADR = "/api/v2/billing/adrExportConfig"
 TOKENS = "/api/v2/tokens"
@@ -57,7 +58,7 @@ async def test_a_token_with_an_empty_description_is_created(make_app: MakeApp) -
         assert isinstance(modal, NewTokenModal)
         await pilot.press("escape")
         await settle(pilot)
-        table = screen.query_one("#tokens-table", DataTable)
+        table = screen.query_one("#tokens-table", RecordTable)
         descriptions = [str(table.get_row_at(k)[1]) for k in range(table.row_count)]
         assert "—" in descriptions
 

@@ -17,12 +17,25 @@ from vagent_tui.ui.screens.rollout import RolloutScreen
 from vagent_tui.ui.screens.sip import SipScreen
 from vagent_tui.ui.screens.tokens import TokensScreen
 from vagent_tui.ui.widgets.migration_rows import TasksTable
+from vagent_tui.ui.widgets.record_table import RecordTable
 from vagent_tui.ui.widgets.table_filter import FilterInput, FilterRow
 from vagent_tui.ui.widgets.tables import SafeTable
 
+Table = SafeTable | RecordTable[Any]
 
-def _keys(table: SafeTable) -> list[str | None]:
+
+def _keys(table: Table) -> list[str | None]:
+    """The keys of the rows shown, in order."""
+    if isinstance(table, RecordTable):
+        return [table.record_key(table.records[index]) for index in table._shown]
     return [row.key.value for row in table.ordered_rows]
+
+
+def _highlighted(table: Table) -> str | None:
+    if isinstance(table, RecordTable):
+        record = table.highlighted_record
+        return None if record is None else table.record_key(record)
+    return table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
 
 
 async def _filter(pilot: Pilot[None], text: str) -> FilterRow:
@@ -77,8 +90,11 @@ async def test_sip_filter_narrows_restores_and_delete_targets_the_shown_row(
         assert screen.focused is table
 
 
-def _words(table: SafeTable, key: str | None) -> str:
-    cells = table.get_row(key or "")
+def _words(table: Table, key: str | None) -> str:
+    if isinstance(table, RecordTable):
+        cells: list[Any] = table.get_row_at(_keys(table).index(key))
+    else:
+        cells = table.get_row(key or "")
     return " ".join(c.plain if hasattr(c, "plain") else str(c) for c in cells).lower()
 
 
@@ -122,7 +138,8 @@ async def _narrow_and_restore(pilot: Pilot[None], table_id: str, pick: Any) -> N
     """``/`` + a word of the last row: only rows holding it; the screen's highlighted
     item is the row highlighted among them; Esc shows every row again."""
     screen = pilot.app.screen
-    table = screen.query_one(table_id, SafeTable)
+    table = screen.query_one(table_id)
+    assert isinstance(table, SafeTable | RecordTable)
     everything = _keys(table)
     assert len(everything) >= 2
     # a word of the last row that the first row does not hold
@@ -140,14 +157,14 @@ async def _narrow_and_restore(pilot: Pilot[None], table_id: str, pick: Any) -> N
     assert screen.focused is table and _keys(table) == shown
     await pilot.press(*["down"] * len(shown))  # to the last row shown (G pages on Inbox)
     await settle(pilot)
-    highlighted = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+    highlighted = _highlighted(table)
     assert highlighted == shown[-1]
     assert pick is None or pick(screen) == original_key(highlighted)
     await pilot.press("slash", "escape")
     await settle(pilot)
     assert _keys(table) == everything
     assert not row.display and screen.focused is table
-    assert table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value == highlighted
+    assert _highlighted(table) == highlighted
     assert pick is None or pick(screen) == original_key(highlighted)  # the cursor stayed
 
 
@@ -182,7 +199,7 @@ async def test_webhooks_relays_tab_filters_its_own_table(make_app: MakeApp) -> N
         await settle(pilot)
         await pilot.press("t")
         await settle(pilot)
-        app.screen.query_one("#relay-table", SafeTable).focus()
+        app.screen.query_one("#relay-table", RecordTable).focus()
         await settle(pilot)
         await _narrow_and_restore(pilot, "#relay-table", _relay_pick)
 

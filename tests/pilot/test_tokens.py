@@ -13,7 +13,7 @@ import html
 from typing import Any
 
 from textual.screen import Screen
-from textual.widgets import DataTable, Input, Label, TextArea
+from textual.widgets import Input, Label, TextArea
 
 from tests.helpers import fail_once, settle, shown, sim_of
 from vagent_tui.api.errors import ApiError, RequestTimeout
@@ -23,6 +23,7 @@ from vagent_tui.ui.screens.tokens import TokensScreen
 from vagent_tui.ui.widgets.entry_forms import TokenForm
 from vagent_tui.ui.widgets.form import FormField
 from vagent_tui.ui.widgets.new_token import NewTokenModal
+from vagent_tui.ui.widgets.record_table import RecordTable
 
 PATH = "/api/v2/tokens"
 
@@ -32,7 +33,7 @@ def tokens_of(app: Any, account_id: int) -> dict[str, dict[str, Any]]:
 
 
 def cells(screen: Any) -> list[list[str]]:
-    table = screen.query_one("#tokens-table", DataTable)
+    table = screen.query_one("#tokens-table", RecordTable)
     return [[str(c) for c in table.get_row_at(i)] for i in range(table.row_count)]
 
 
@@ -59,7 +60,7 @@ def form_error(form: Any) -> str:
 
 async def highlight(screen: Any, token: str) -> None:
     row = [r[0] for r in cells(screen)].index(mask_secret(token))
-    screen.query_one("#tokens-table", DataTable).move_cursor(row=row)
+    screen.query_one("#tokens-table", RecordTable).move_cursor(row=row)
 
 
 async def test_list_is_masked_and_complete(make_app: Any) -> None:
@@ -205,7 +206,7 @@ async def test_delete_after_confirmation(make_app: Any) -> None:
         screen = shown(app, TokensScreen)
         [crm] = [t for t, v in tokens_of(app, 1000).items() if v["description"] == "CRM sync"]
         row = [r[0] for r in cells(screen)].index(mask_secret(crm))
-        screen.query_one("#tokens-table", DataTable).move_cursor(row=row)
+        screen.query_one("#tokens-table", RecordTable).move_cursor(row=row)
         await pilot.press("d")
         await pilot.pause()
         modal = app.screen
@@ -246,7 +247,7 @@ async def test_deleting_the_key_in_use_warns(make_app: Any) -> None:
         await settle(pilot)
         screen = shown(app, TokensScreen)
         row = [r[0] for r in cells(screen)].index(mask_secret("demo-partner"))
-        screen.query_one("#tokens-table", DataTable).move_cursor(row=row)
+        screen.query_one("#tokens-table", RecordTable).move_cursor(row=row)
         await pilot.press("d")
         await pilot.pause()
         assert "This is the key this console is using" in app.screen.body_text

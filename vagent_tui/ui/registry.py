@@ -1,5 +1,11 @@
 """Every screen of the console: its name (for ``--screen``), key, title and class.
 
+The title here is the one place a registered screen's title is named: the palette, the
+go-to keys and README read it, and the screen class gets it as its ``TITLE``
+(`vagent_tui.ui.screens.base.BaseScreen`); a screen shown from another one (a call, a
+room) is not registered and states its ``TITLE`` itself (a test keeps the rule:
+tests/unit/ui/test_screen_titles.py).
+
 Screen modules are imported only when a screen is first shown, to keep start-up fast.
 README's list of ``--screen`` names is `markdown`'s table, written between its markers
 by ``vagent-tui keys --write-readme README.md`` (a test fails when README differs).
@@ -159,3 +165,5 @@ SCREENS: tuple[ScreenInfo, ...] = (
 )
 
 BY_NAME = {info.name: info for info in SCREENS}
+BY_TARGET = {info.target: info for info in SCREENS}
+"""A registered screen's entry by its class (``"module:Class"``)."""

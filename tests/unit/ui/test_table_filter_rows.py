@@ -7,7 +7,7 @@ from textual.app import App, ComposeResult
 
 from tests.helpers import original_key
 from vagent_tui.ui.widgets.table_filter import FilterRow
-from vagent_tui.ui.widgets.tables import SafeTable, place_cursor, row_table
+from vagent_tui.ui.widgets.tables import SafeTable, row_table
 
 
 class _Host(App[None]):
@@ -50,7 +50,7 @@ async def test_rows_given_while_filtered_show_only_when_they_match() -> None:
         table.add_row("x", "PBX", key="x")
         table.add_row("y", "trunk", key="y")
         assert _keys(table) == ["y"]
-        place_cursor(table, ["x", "y"], "y", 0)  # keys of all the rows given
+        assert table.move_to_source(1)  # the index among all the rows given
         assert table.source_row == 1
         table.set_filter("")
         assert _keys(table) == ["x", "y"] and table.source_row == 1  # the cursor kept its row

@@ -56,7 +56,6 @@ def differing_fields(live: AgentConfig, staging: AgentConfig) -> list[str]:
 class AgentScreen(AgentChanges):
     """The selected agent account's configuration slots and saved versions."""
 
-    TITLE = "Agent"
     AUTO_FOCUS = "#agent-view"
     CSS_PATH = "agent.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [

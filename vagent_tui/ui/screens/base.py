@@ -12,7 +12,7 @@ Textual calls the handler of every class in the MRO (``on_mount``,
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable
-from typing import TYPE_CHECKING, ClassVar, TypeVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, cast
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -33,6 +33,7 @@ from vagent_tui.ui.failures import (
 )
 from vagent_tui.ui.fields import is_text_field
 from vagent_tui.ui.footer import KeysFooter
+from vagent_tui.ui.registry import BY_TARGET
 from vagent_tui.ui.safety import mutating_actions
 from vagent_tui.ui.widgets.context_bar import ContextBar
 from vagent_tui.ui.widgets.status import StatusLine, StatusReport, describe_error
@@ -68,6 +69,7 @@ class BaseScreen(ClosesItself[None]):
     """Header + body + status line + footer; reloads when the target changes."""
 
     TITLE: ClassVar[str] = ""
+    """The title: a registered screen's is its registry entry's (`__init_subclass__`)."""
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "reload", "Refresh", id="screen.reload", tooltip="Load this screen again"),
         Binding("j", "cursor_down", "Down", show=False, id="screen.down", tooltip="Move down"),
@@ -81,6 +83,14 @@ class BaseScreen(ClosesItself[None]):
         Binding("pagedown", "page_down", "Page down", show=False, id="screen.page-down",
                 tooltip="A page down"),
     ]  # fmt: skip
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A registered screen's ``TITLE`` is its registry entry's (`vagent_tui.ui.registry`:
+        one place names it)."""
+        super().__init_subclass__(**kwargs)
+        info = BY_TARGET.get(f"{cls.__module__}:{cls.__qualname__}")
+        if info is not None:
+            cls.TITLE = info.title
 
     def __init__(self) -> None:
         super().__init__()

@@ -66,7 +66,6 @@ def _field_input(name: str, placeholder: str = "", **kwargs: Any) -> Input:
 class BillingScreen(BaseScreen):
     """The ADR export form; nothing is read from the platform, only written."""
 
-    TITLE: ClassVar[str] = "ADR export"
     BINDINGS: ClassVar[list[BindingType]] = [
         Key(
             "ctrl+s",

@@ -49,7 +49,7 @@ from vagent_tui.ui.screens.calls_state import CallsView, filters_line, header_li
 from vagent_tui.ui.screens.paging import ServerPagedScreen, page_keys
 from vagent_tui.ui.widgets.call_rows import column_label, entry_cells, entry_detail
 from vagent_tui.ui.widgets.inbox_rows import DetailText
-from vagent_tui.ui.widgets.record_lines import RecordLines
+from vagent_tui.ui.widgets.record_table import RecordTable
 from vagent_tui.ui.widgets.table_filter import filter_binding
 from vagent_tui.ui.widgets.tables import ROW_CAP
 from vagent_tui.words import counted
@@ -71,7 +71,6 @@ def entry_key(entry: LogEntry) -> str:
 class CallsScreen(CallsExporting, ServerPagedScreen[CallFilters, LogEntry, LogPage]):
     """The call log of the selected account (or the key's whole tree), paged by the server."""
 
-    TITLE = "Calls"
     CSS_PATH = "calls.tcss"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (140, "-wide")]
     FILTER_PLACEHOLDER = "/ filter the calls of this page only (f for the platform's filters)"
@@ -136,13 +135,13 @@ class CallsScreen(CallsExporting, ServerPagedScreen[CallFilters, LogEntry, LogPa
             yield Static("", id="calls-export-label", markup=False)
             yield ProgressBar(id="calls-export-bar", show_eta=False)
         with Container(id="calls-body"):
-            yield RecordLines(record_key=entry_key, id="calls-table")
+            yield RecordTable(record_key=entry_key, id="calls-table")
             with VerticalScroll(id="calls-detail"):
                 yield DetailText(Text("No call highlighted.", style="dim"), id="calls-detail-text")
 
     @property
-    def table(self) -> RecordLines[LogEntry]:
-        table: RecordLines[LogEntry] = self.query_one("#calls-table", RecordLines)
+    def table(self) -> RecordTable[LogEntry]:
+        table: RecordTable[LogEntry] = self.query_one("#calls-table", RecordTable)
         return table
 
     def on_mount(self) -> None:
@@ -296,11 +295,11 @@ class CallsScreen(CallsExporting, ServerPagedScreen[CallFilters, LogEntry, LogPa
         # once, when the transcript comes, and the page's own frame needs no layout.
         self.query_one("#calls-detail-text", DetailText).show(detail, hold=fetching)
 
-    def on_record_lines_highlighted(self, event: RecordLines.Highlighted) -> None:
+    def on_record_table_highlighted(self, event: RecordTable.Highlighted) -> None:
         event.stop()
         self._show_detail()
 
-    def on_record_lines_selected(self, event: RecordLines.Selected) -> None:
+    def on_record_table_selected(self, event: RecordTable.Selected) -> None:
         """Enter (or a click on the highlighted row) in the table: the conversation."""
         event.stop()
         self.action_open()

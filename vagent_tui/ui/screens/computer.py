@@ -42,7 +42,6 @@ def _b(key: str, action: str, text: str, tip: str, *, show: bool = True, does: D
 class ComputerScreen(BaseScreen):
     """Recording on the left, workspace upload on the right (stacked when narrow)."""
 
-    TITLE: ClassVar[str] = "Computer Agents"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
     BINDINGS: ClassVar[list[BindingType]] = [
         _b("s", "start", "Start", "Start a workflow recording on the slot", does=WRITES),

@@ -74,7 +74,6 @@ _clock = time.monotonic
 class FleetScreen(BaseScreen):
     """One question asked of every agent account below the key."""
 
-    TITLE = "Fleet"
     CSS_PATH = "fleet.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "start", "Start", id="fleet.start", tooltip="Ask every agent account"),

@@ -46,7 +46,6 @@ _COPY_TIP = "Copy the docs page URL (the name when there is none)"
 class FunctionsScreen(BaseScreen):
     """A checklist of functions; with an agent account, a cross-check of its actions."""
 
-    TITLE: ClassVar[str] = "Functions"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (20, "-tall")]  # -short: the detail gives way
     BINDINGS: ClassVar[list[BindingType]] = [

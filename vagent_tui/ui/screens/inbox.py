@@ -91,7 +91,6 @@ class RoomsTable(LineTable):
 class InboxScreen(ServerPagedScreen[InboxQuery, InboxRoom, InboxPage]):
     """Junk or priority inbox rooms of the acting account, paged by the server."""
 
-    TITLE = "Junk inbox"
     LAST_PAGE_UNKNOWN = "The number of rooms is not known yet; wait for the page"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (140, "-wide")]
     FILTER_PLACEHOLDER = "/ filter the rooms of this page only (the server pages them)"

@@ -40,7 +40,6 @@ _STATUS = [(f"{YES} ok", "ok"), (f"{NO} failed", "failed")]
 class JournalScreen(PagedScreen):
     """The journal of changes: table, filters, detail pane, copy as curl."""
 
-    TITLE: ClassVar[str] = "Journal"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (20, "-tall")]  # -short: the detail gives way
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -16,7 +16,7 @@ from textual import work
 from textual.binding import BindingType
 from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 from vagent_tui.api.models import (
     Envelope,
@@ -35,9 +35,9 @@ from vagent_tui.ui.text import inert, safe
 from vagent_tui.ui.widgets.member_forms import MemberEditForm, MemberInviteForm, PickLoader
 from vagent_tui.ui.widgets.members_pane import home_of, reach_text
 from vagent_tui.ui.widgets.new_token import NewTokenModal
+from vagent_tui.ui.widgets.record_table import RecordTable, record_table
 from vagent_tui.ui.widgets.status import describe_error
 from vagent_tui.ui.widgets.table_filter import filter_binding
-from vagent_tui.ui.widgets.tables import RecordTable, record_table
 from vagent_tui.ui.writes import Write, Written, listed
 from vagent_tui.words import counted
 
@@ -54,7 +54,6 @@ LOGIN_WARNING = (
 class MembersScreen(BaseScreen):
     """The members of the acting account's organization: list, invite, change, remove."""
 
-    TITLE: ClassVar[str] = "Members"
     BINDINGS: ClassVar[list[BindingType]] = [
         Key("a", "add", "Invite", id="members.add", tooltip="Invite a member by email",
             does=WRITES),
@@ -164,7 +163,7 @@ class MembersScreen(BaseScreen):
             )
         )
 
-    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+    def on_record_table_highlighted(self, event: RecordTable.Highlighted) -> None:
         self._show_reach(self.highlighted)
 
     def _show_reach(self, member: Member | None) -> None:

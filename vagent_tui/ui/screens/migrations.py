@@ -71,7 +71,6 @@ from vagent_tui.words import counted
 class MigrationsScreen(BaseScreen):
     """Template migrations: start (dry run by default), watch, review."""
 
-    TITLE = "Migrations"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (140, "-wide")]
     CSS_PATH = "migrations.tcss"
     AUTO_FOCUS = "#mig-templates"  # keys s, t, f work at once; i goes to the id field

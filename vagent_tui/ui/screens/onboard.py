@@ -32,7 +32,7 @@ from rich.text import Text
 from textual import work
 from textual.binding import Binding, BindingType
 from textual.widget import Widget
-from textual.widgets import DataTable, ProgressBar, Static
+from textual.widgets import ProgressBar, Static
 
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.scope import ScopeLevel
@@ -57,8 +57,8 @@ from vagent_tui.ui.screens.rollout_runs import first_error, origin_of, rollout_c
 from vagent_tui.ui.screens.run_progress import RunProgress
 from vagent_tui.ui.text import inert
 from vagent_tui.ui.widgets.fleet_export import export_csv
+from vagent_tui.ui.widgets.record_table import RecordTable
 from vagent_tui.ui.widgets.status import describe_error
-from vagent_tui.ui.widgets.tables import RecordTable
 from vagent_tui.words import counted
 
 APPLY_GROUP = WRITE_GROUP_PREFIX + "onboard"
@@ -71,7 +71,6 @@ RESULT_STYLE = {"written": OK, "failed": FAILED, "unknown": WARN}
 class OnboardScreen(RunProgress):
     """Plan and apply a spreadsheet of organizations, accounts and members."""
 
-    TITLE = "Onboard"
     CSS_PATH = "onboard.tcss"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -105,9 +104,8 @@ class OnboardScreen(RunProgress):
         yield Static("", id="onboard-summary", markup=False)
         yield ProgressBar(total=None, show_eta=False, id="onboard-progress")
         table: RecordTable[RowPlan] = RecordTable(
-            id="onboard-table", cursor_type="row", zebra_stripes=True,
-            record_key=lambda p: str(p.row.line),
-        )  # fmt: skip
+            id="onboard-table", record_key=lambda p: str(p.row.line)
+        )
         yield table  # its columns follow the width (`_set_columns`)
 
     @property
@@ -319,14 +317,7 @@ class OnboardScreen(RunProgress):
             table.show(rows, self._row_cells, keep=str(keep.row.line) if keep else None)
 
     def _put_result(self, result: AccountResult) -> None:
-        p = self.table.record(str(result.account_id))
-        if p is None:
-            return
-        cells = self._cells(p)
-        key = str(result.account_id)
-        for name in ("result", "detail"):
-            if name in self.columns:
-                self.table.update_cell(key, name, cells[name])
+        self.table.refresh_record(str(result.account_id))
 
     def action_shown(self) -> None:
         shown = self.state.show_next()
@@ -335,7 +326,7 @@ class OnboardScreen(RunProgress):
         self.status.info(f"Showing {shown}: "
                          f"{counted(self.table.row_count, 'row')} · o shows the next")  # fmt: skip
 
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+    def on_record_table_selected(self, event: RecordTable.Selected) -> None:
         event.stop()
         p = self.table.highlighted_record
         if p is None:

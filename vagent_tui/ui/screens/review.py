@@ -20,7 +20,7 @@ from textual import work
 from textual.binding import Binding, BindingType
 from textual.containers import Container, VerticalScroll
 from textual.widget import Widget
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 from vagent_tui.api.log_models import cell
 from vagent_tui.api.models import AgentReview
@@ -28,7 +28,7 @@ from vagent_tui.services.agents import review_now
 from vagent_tui.ui.colours import HEADING
 from vagent_tui.ui.screens.base import BaseScreen, who_of
 from vagent_tui.ui.text import inert, safe
-from vagent_tui.ui.widgets.tables import RecordTable, record_table
+from vagent_tui.ui.widgets.record_table import RecordTable, record_table
 from vagent_tui.words import counted
 
 PREVIEW = 60
@@ -181,7 +181,7 @@ class ReviewScreen(BaseScreen):
                  "y copies the suggestion", style="dim"),
         ))  # fmt: skip
 
-    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+    def on_record_table_highlighted(self, event: RecordTable.Highlighted) -> None:
         event.stop()
         self._detail()
 

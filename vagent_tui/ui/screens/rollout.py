@@ -68,7 +68,6 @@ from vagent_tui.words import counted
 class RolloutScreen(RolloutRuns):
     """Plan, apply and publish one change over many agent accounts."""
 
-    TITLE = "Rollout"
     CSS_PATH = "rollout.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("c", "choose", "Change", id="rollout.choose",

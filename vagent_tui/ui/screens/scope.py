@@ -34,7 +34,6 @@ from vagent_tui.words import counted
 class ScopeScreen(ScopeChangesScreen):
     """Key owner, scope verdict, the tree of child accounts and the target picker."""
 
-    TITLE = "Scope"
     AUTO_FOCUS = "#scope-tree"
     CSS_PATH = "scope.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [

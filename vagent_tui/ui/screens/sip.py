@@ -25,12 +25,9 @@ from vagent_tui.ui.safety import DESTRUCTIVE, WRITES, Key
 from vagent_tui.ui.screens.base import BaseScreen, who_of
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.entry_forms import SipEntryForm
+from vagent_tui.ui.widgets.record_table import RecordTable, record_table
 from vagent_tui.ui.widgets.status import describe_error
 from vagent_tui.ui.widgets.table_filter import filter_binding
-from vagent_tui.ui.widgets.tables import (
-    RecordTable,
-    record_table,
-)
 from vagent_tui.ui.writes import Write, Written, listed
 from vagent_tui.words import counted
 
@@ -38,7 +35,6 @@ from vagent_tui.words import counted
 class SipScreen(BaseScreen):
     """The SIP IP whitelist of the acting account: list, add, remove."""
 
-    TITLE: ClassVar[str] = "SIP whitelist"
     BINDINGS: ClassVar[list[BindingType]] = [
         Key(
             "a",

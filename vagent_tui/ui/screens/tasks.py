@@ -27,7 +27,7 @@ from rich.text import Text
 from textual import work
 from textual.binding import Binding, BindingType
 from textual.widget import Widget
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 from vagent_tui.api.bounded import LeftOut
 from vagent_tui.api.errors import PlatformError
@@ -55,9 +55,9 @@ from vagent_tui.ui.screens.tasks_parts import (
 from vagent_tui.ui.text import inert
 from vagent_tui.ui.widgets.entry_forms import TaskForm
 from vagent_tui.ui.widgets.limits_form import LimitsModal, TaskLimitsForm, limit_lines
+from vagent_tui.ui.widgets.record_table import RecordTable, record_table
 from vagent_tui.ui.widgets.status import describe_error
 from vagent_tui.ui.widgets.table_filter import filter_binding
-from vagent_tui.ui.widgets.tables import RecordTable, record_table
 from vagent_tui.ui.writes import Write, Written
 from vagent_tui.words import counted
 
@@ -75,7 +75,6 @@ WATCH_SECONDS = 5.0
 class TasksScreen(TasksCsvUpload, ServerPagedScreen[TaskFilter, OutboundTask, TasksView]):
     """Outbound tasks of the selected account: list, filters, add, delete."""
 
-    TITLE: ClassVar[str] = "Tasks"
     CSS_PATH = "tasks.tcss"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
     FILTER_PLACEHOLDER = "/ filter the tasks of this page only (the server pages them)"
@@ -125,7 +124,7 @@ class TasksScreen(TasksCsvUpload, ServerPagedScreen[TaskFilter, OutboundTask, Ta
     def table(self) -> RecordTable[OutboundTask]:
         return cast("RecordTable[OutboundTask]", self.query_one("#tasks-table", RecordTable))
 
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+    def on_record_table_selected(self, event: RecordTable.Selected) -> None:
         event.stop()
         self.action_show_detail()
 

@@ -31,8 +31,8 @@ from vagent_tui.ui.screens.base import BaseScreen, who_of
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.entry_forms import TokenForm
 from vagent_tui.ui.widgets.new_token import NewTokenModal
+from vagent_tui.ui.widgets.record_table import RecordTable, record_table
 from vagent_tui.ui.widgets.table_filter import filter_binding
-from vagent_tui.ui.widgets.tables import RecordTable, record_table
 from vagent_tui.ui.writes import Write, Written, listed
 from vagent_tui.words import counted
 
@@ -54,7 +54,6 @@ def token_cells(record: TokenRecord) -> list[Text]:
 class TokensScreen(BaseScreen):
     """The acting account's tokens in a table; ``a`` creates one, ``d`` deletes one."""
 
-    TITLE: ClassVar[str] = "Tokens"
     BINDINGS: ClassVar[list[BindingType]] = [
         Key("a", "add", "New token", id="tokens.new", tooltip="Create a token", does=WRITES),
         Key(

@@ -41,7 +41,7 @@ from textual import on, work
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widget import Widget
-from textual.widgets import DataTable, Input, Static
+from textual.widgets import Input, Static
 
 from vagent_tui.api.models import UsageQuery
 from vagent_tui.services.account_usage import read_account_usage
@@ -63,8 +63,8 @@ from vagent_tui.ui.screens.usage_parts import (
 from vagent_tui.ui.text import inert, safe
 from vagent_tui.ui.widgets.fleet_export import export_csv
 from vagent_tui.ui.widgets.form import FormField, errors_by_field, show_errors
+from vagent_tui.ui.widgets.record_table import RecordTable, record_table
 from vagent_tui.ui.widgets.table_filter import filter_binding
-from vagent_tui.ui.widgets.tables import RecordTable, record_table
 from vagent_tui.words import counted
 
 _FRIENDLY = {
@@ -76,7 +76,6 @@ _FRIENDLY = {
 class UsageScreen(UsageLevelScreen):
     """The usage rows of one account, a chart of a series, its plan and today's counts."""
 
-    TITLE: ClassVar[str] = "Usage"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("b", "period", "Period", id="usage.period",
@@ -290,8 +289,8 @@ class UsageScreen(UsageLevelScreen):
 
     # ------------------------------------------------------------------ the parts
 
-    @on(DataTable.RowHighlighted, "#usage-table")
-    def _row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+    @on(RecordTable.Highlighted, "#usage-table")
+    def _row_highlighted(self, event: RecordTable.Highlighted) -> None:
         event.stop()
         self._show_chart()
 

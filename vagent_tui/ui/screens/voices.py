@@ -38,7 +38,6 @@ _AVAIL = [("available", True), ("unavailable", False)]
 class VoicesScreen(BaseScreen):
     """A table of voices with language, engine, TTS, availability and text filters."""
 
-    TITLE: ClassVar[str] = "Voices"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (20, "-tall")]  # -short: the detail gives way
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -14,12 +14,12 @@ not guess which).
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from textual import on, work
 from textual.binding import Binding, BindingType
 from textual.widget import Widget
-from textual.widgets import DataTable, TabbedContent, TabPane
+from textual.widgets import TabbedContent, TabPane
 
 from vagent_tui.api.errors import ApiError, PlatformError
 from vagent_tui.api.models import (
@@ -40,6 +40,7 @@ from vagent_tui.ui.safety import DESTRUCTIVE, WRITES, Key
 from vagent_tui.ui.screens.base import BaseScreen, who_of
 from vagent_tui.ui.widgets.entry_forms import RelayForm, WebhookForm
 from vagent_tui.ui.widgets.hooks import HookPane
+from vagent_tui.ui.widgets.record_table import RecordTable
 from vagent_tui.ui.widgets.relays import RelayPane, RelayRow, explain, relay_rows
 from vagent_tui.ui.widgets.status import describe_error
 from vagent_tui.ui.widgets.table_filter import filter_binding
@@ -57,7 +58,6 @@ Notice = tuple[str, str] | None
 class WebhooksScreen(BaseScreen):
     """Webhook destinations and webhook relay configurations of the acting account."""
 
-    TITLE: ClassVar[str] = "Webhooks"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
     BINDINGS: ClassVar[list[BindingType]] = [
         Key(
@@ -102,7 +102,7 @@ class WebhooksScreen(BaseScreen):
         return self.query_one("#hook-pane", HookPane)
 
     @property
-    def hooks_table(self) -> DataTable[Any]:
+    def hooks_table(self) -> RecordTable[Webhook]:
         return self.hook_pane.table
 
     @property
@@ -118,7 +118,7 @@ class WebhooksScreen(BaseScreen):
         return self.query_one("#relay-pane", RelayPane)
 
     @property
-    def relay_table(self) -> DataTable[Any]:
+    def relay_table(self) -> RecordTable[RelayRow]:
         return self.relay_pane.table
 
     @property

@@ -12,14 +12,14 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 from vagent_tui.api.models import Webhook
 from vagent_tui.ui.caps import ROW_CAP
 from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.format import fmt_datetime, plain
 from vagent_tui.ui.text import safe
-from vagent_tui.ui.widgets.tables import RecordTable, record_table
+from vagent_tui.ui.widgets.record_table import RecordTable, record_table
 
 
 def shorten(text: str, room: int | None) -> str:
@@ -67,8 +67,8 @@ class HookPane(Vertical):
     def highlighted(self) -> Webhook | None:
         return self.table.highlighted_record
 
-    @on(DataTable.RowHighlighted, "#hooks-table")
-    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+    @on(RecordTable.Highlighted, "#hooks-table")
+    def _highlighted(self, event: RecordTable.Highlighted) -> None:
         event.stop()
         self.show_detail()
 

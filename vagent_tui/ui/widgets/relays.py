@@ -16,7 +16,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Container, Vertical, VerticalScroll
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 from vagent_tui.api.models import RelayConfig, RelayType
 from vagent_tui.ui.colours import WARN
@@ -24,7 +24,7 @@ from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.format import flag, plain
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.details import Field, field_grid
-from vagent_tui.ui.widgets.tables import RecordTable, record_table
+from vagent_tui.ui.widgets.record_table import RecordTable, record_table
 
 EXPLAIN: dict[int, str] = {
     200: "removed: events of this type are no longer relayed",
@@ -153,8 +153,8 @@ class RelayPane(Vertical):
     def highlighted(self) -> RelayRow | None:
         return self.table.highlighted_record
 
-    @on(DataTable.RowHighlighted, "#relay-table")
-    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+    @on(RecordTable.Highlighted, "#relay-table")
+    def _highlighted(self, event: RecordTable.Highlighted) -> None:
         event.stop()
         self.show_detail()
 

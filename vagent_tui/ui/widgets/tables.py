@@ -1,17 +1,20 @@
 """The row tables of the screens: one way to make them, safe with whatever they hold.
 
-`SafeTable` is the only table the screens use. Every cell it is given is shown inert
-(`vagent_tui.ui.text`): a ``str`` is never read as markup, and control characters in a
-``str`` or a `Text` show instead of reaching the terminal. A row key that is already
-in the table (two SIP entries of one IP, two files of one path) gets a suffix instead of
-stopping the table: every row the platform sent is shown.
-"""
+`SafeTable` is the `DataTable` the screens use for rows that are not records of one
+kind (a file list, a version list, the inbox's rooms); a table of records (each row one
+record, the key acting on the highlighted one) is `RecordTable`
+(`vagent_tui.ui.widgets.record_table`), which draws its rows itself and shares the cell
+rules here (`safe_cell`, `row_words`, `cut_at_edge`). Every cell a `SafeTable` is given
+is shown inert (`vagent_tui.ui.text`): a ``str`` is never read as markup, and control
+characters in a ``str`` or a `Text` show instead of reaching the terminal. A row key that
+is already in the table (two files of one path) gets a suffix instead of stopping the
+table: every row the platform sent is shown."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Generic, Self, TypeVar
+from typing import Any, Self
 
 from rich.segment import Segment
 from rich.style import Style
@@ -25,9 +28,8 @@ from vagent_tui.ui.caps import ROW_CAP, left_out
 from vagent_tui.ui.text import safe_value
 
 __all__ = [
-    "DUPLICATE_MARK", "ROW_CAP", "LineTable", "RecordTable",
-    "SafeTable", "cut_at_edge", "left_out", "place_cursor", "record_table",
-    "row_table", "row_words", "safe_cell",
+    "DUPLICATE_MARK", "ROW_CAP", "LineTable", "SafeTable",
+    "cut_at_edge", "left_out", "row_table", "row_words", "safe_cell",
 ]  # fmt: skip
 
 DUPLICATE_MARK = "\x00dup"
@@ -425,76 +427,6 @@ class LineTable(SafeTable):
         super().notify_style_update()
 
 
-R = TypeVar("R")
-
-
-class RecordTable(SafeTable, Generic[R]):
-    """A `SafeTable` bound to records: each row is one record, keyed by `record_key`.
-
-    What a key acts on is `highlighted_record`, the record of the row under the cursor,
-    never an index into a list the screen keeps beside the table: a filter, a repeated
-    key or a reload between the key press and the action cannot make it another one.
-    `show` replaces the records and keeps the cursor on the same record.
-    """
-
-    def __init__(self, *args: Any, record_key: Callable[[R], str], **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.record_key = record_key
-        self.records: list[R] = []
-        self._record_of: dict[str, R] = {}
-
-    def show(
-        self,
-        records: Sequence[R],
-        cells: Callable[[R], Iterable[Any]],
-        *,
-        keep: str | None = None,
-    ) -> None:
-        """Rows for ``records``; the cursor on the record keyed ``keep`` (default: the one
-        highlighted now), else as near its old row as the rows allow."""
-        highlighted = self.highlighted_record
-        if keep is None and highlighted is not None:
-            keep = self.record_key(highlighted)
-        row = self.cursor_row
-        with self.app.batch_update():
-            self.clear()
-            self.records = list(records)
-            for record in self.records:
-                key = self.add_row(*cells(record), key=self.record_key(record))
-                if key.value is not None:
-                    self._record_of[key.value] = record
-            place_cursor(self, [self.record_key(r) for r in self.records], keep, row)
-
-    def clear(self, columns: bool = False) -> Self:
-        self.records = []
-        self._record_of = {}
-        return super().clear(columns)
-
-    @property
-    def highlighted_record(self) -> R | None:
-        """The record of the highlighted row (None: no row shown)."""
-        rows = self.ordered_rows
-        if not 0 <= self.cursor_row < len(rows):
-            return None
-        return self._record_of.get(rows[self.cursor_row].key.value or "")
-
-    def record(self, key: str) -> R | None:
-        """The record shown under ``key`` (as `record_key` gives it)."""
-        return self._record_of.get(key)
-
-
-def record_table(
-    id: str, columns: Iterable[tuple[str, str]], key: Callable[[R], str]
-) -> RecordTable[R]:
-    """`row_table`, bound to records keyed by ``key``."""
-    table: RecordTable[R] = RecordTable(
-        id=id, cursor_type="row", zebra_stripes=True, record_key=key
-    )
-    for label, name in columns:
-        table.add_column(label, key=name)
-    return table
-
-
 def cut_at_edge(strip: Strip, width: int) -> Strip:
     """``strip`` (``width`` cells, more of its row beyond) with its last cell an ellipsis
     when text reaches the edge; a column's padding at the edge is left as it is."""
@@ -510,19 +442,3 @@ def row_table(id: str, columns: Iterable[tuple[str, str]]) -> SafeTable:
     for label, key in columns:
         table.add_column(label, key=key)
     return table
-
-
-def place_cursor(table: DataTable[Any], keys: list[str], keep: str | None, row: int) -> None:
-    """On the row keyed ``keep`` if it is there, else as near the old row as possible.
-
-    ``keys``: the keys of all the rows given, in order (a `SafeTable` filtered shows some).
-    """
-    if isinstance(table, SafeTable):
-        if keep in keys and table.move_to_source(keys.index(keep)):
-            return
-        if table.row_count:
-            table.move_cursor(row=min(row, table.row_count - 1), animate=False)
-    elif keep in keys:
-        table.move_cursor(row=keys.index(keep), animate=False)
-    elif keys:
-        table.move_cursor(row=min(row, len(keys) - 1), animate=False)

@@ -1,5 +1,6 @@
-"""The Calls table (`RecordLines`): rows drawn a line at a time, the cursor kept on its
-record, a filter, keys and clicks, text from outside inert."""
+"""The record table (`RecordTable`, every screen's table of records): rows drawn a line
+at a time, the cursor kept on its record, a record drawn again, a filter, keys and
+clicks, text from outside inert."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 from rich.text import Text
 from textual.app import App, ComposeResult
 
-from vagent_tui.ui.widgets.record_lines import RecordLines
+from vagent_tui.ui.widgets.record_table import RecordTable
 
 
 class _Lines(App[None]):
@@ -19,15 +20,15 @@ class _Lines(App[None]):
         self.selected: list[Any] = []
 
     def compose(self) -> ComposeResult:
-        table: RecordLines[str] = RecordLines(record_key=str, id="lines")
+        table: RecordTable[str] = RecordTable(record_key=str, id="lines")
         table.add_column("Name", key="name", width=12)
         table.add_column("Note", key="note", width=self.note_width)
         yield table
 
-    def on_record_lines_highlighted(self, event: RecordLines.Highlighted) -> None:
+    def on_record_table_highlighted(self, event: RecordTable.Highlighted) -> None:
         self.highlighted.append(event.record)
 
-    def on_record_lines_selected(self, event: RecordLines.Selected) -> None:
+    def on_record_table_selected(self, event: RecordTable.Selected) -> None:
         self.selected.append(event.record)
 
 
@@ -35,8 +36,8 @@ def _cells(record: str) -> list[Any]:
     return [f"name {record}", Text(f"note of {record}")]
 
 
-def _lines(app: _Lines) -> RecordLines[str]:
-    table: RecordLines[str] = app.query_one("#lines", RecordLines)
+def _lines(app: _Lines) -> RecordTable[str]:
+    table: RecordTable[str] = app.query_one("#lines", RecordTable)
     return table
 
 
@@ -74,6 +75,24 @@ async def test_the_cursor_stays_on_its_record_when_the_rows_change() -> None:
         assert table.highlighted_record == "y"
         await pilot.pause()
         assert app.highlighted[-1] == "y"
+
+
+async def test_a_record_drawn_again_shows_what_it_holds_now() -> None:
+    """`refresh_record`: the record's row made anew and drawn again (Onboard's result
+    cells as each account's result comes), the other rows as they were."""
+    notes = {"a": "waiting", "b": "waiting"}
+    app = _Lines(note_width=20)
+    async with app.run_test(size=(60, 12)) as pilot:
+        table = _lines(app)
+        table.show(["a", "b"], lambda record: [record, notes[record]])
+        await pilot.pause()
+        assert "waiting" in table.render_line(2).text
+        notes["b"] = "written"
+        table.refresh_record("b")
+        table.refresh_record("gone")  # a key not shown: nothing
+        await pilot.pause()
+        assert "written" in table.render_line(2).text
+        assert [str(c) for c in table.get_row_at(0)] == ["a", "waiting"]
 
 
 async def test_keys_move_the_cursor_and_enter_or_a_click_selects() -> None:

@@ -1,20 +1,23 @@
-"""A table of records drawn a line at a time: the Calls table.
+"""The record table: the one table of records the screens use, drawn a line at a time.
 
-Not a `DataTable`: a page move replaces every row, and a `DataTable` clears its rows,
-adds each new one (keys, cells, the cursor checked per row), measures the new cells on
-the next idle and renders each visible cell through Rich. Here a page move hands the
-records over and refreshes: no row is built, measured or laid out. A row's cells are
-made (`show`'s ``cells``) when the row is first drawn or a filter reads it; a line is
-drawn from one-line cells into a `Strip` and kept until the row, the cursor, the width,
-the scroll, the focus or the styles change.
+Each row is one record, keyed by `record_key`. What a key acts on is
+`highlighted_record`, the record under the cursor, never an index into a list the screen
+keeps beside the table: a filter, a repeated key or a reload between the key press and
+the action cannot make it another one. `show` replaces the records and keeps the cursor
+on the same record; `refresh_record` draws one record again after it changed.
 
-It looks and behaves as the row-cursor, zebra-striped `DataTable` it replaces: a header
-line that stays, the rows scrolling under it (wheel, scroll bars, arrows, page keys,
-home/end; left/right scroll sideways), a click moves the cursor and a click on the
-highlighted row selects it. Columns have a fixed width or, without one, the width of
-their widest cell on the page. Every cell is made inert (`vagent_tui.ui.text.safe_value`
-through `safe_cell`) before it is kept; a cell that does not fit ends in an ellipsis.
-``/`` filters the rows (`Filterable`).
+Not a `DataTable`, which on a page move adds each new row (keys, cells, the cursor
+checked per row), measures its cells when next idle and renders each visible cell
+through Rich. `show` hands the records over: a row's cells are made when it is first
+drawn, filtered or sized to; a line is drawn from them and kept until the row, the
+cursor, the width, the scroll, the focus or the styles change.
+
+It looks and behaves as a row-cursor, zebra-striped `DataTable` (no hover highlight): a
+header line that stays, the rows scrolling under it (wheel, scroll bars, arrows, page
+keys, home/end, left/right), a click moves the cursor, a click on the highlighted row
+selects it (`Highlighted`, `Selected`). A column has a fixed width or its widest cell's.
+Every cell is made inert (`safe_cell`); one that does not fit ends in an ellipsis. ``/``
+filters the rows (`Filterable`).
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ from textual.strip import Strip
 from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.widgets.tables import cut_at_edge, row_words, safe_cell
 
-__all__ = ["LineColumn", "RecordLines"]
+__all__ = ["LineColumn", "RecordTable", "record_table"]
 
 R = TypeVar("R")
 PAD = 1
@@ -58,38 +61,38 @@ class LineColumn:
         return self.content_width + 2 * PAD
 
 
-class RecordLines(ScrollView, Generic[R], can_focus=True):
+class RecordTable(ScrollView, Generic[R], can_focus=True):
     """Records as one-line rows under a header; the cursor on a row (`highlighted_record`)."""
 
     DEFAULT_CSS = stylesheet(__file__)
     COMPONENT_CLASSES: ClassVar[set[str]] = {
-        "record-lines--header",
-        "record-lines--cursor",
-        "record-lines--even-row",
-        "record-lines--odd-row",
+        "record-table--header",
+        "record-table--cursor",
+        "record-table--even-row",
+        "record-table--odd-row",
     }
     BINDINGS: ClassVar[list[BindingType]] = [
         # Enter selects the row, as a DataTable's does (the screen's own Enter stays
         # out of the footer while the table has the focus, as it did).
-        Binding("enter", "select_cursor", "Select", show=False, id="record-lines.select"),
-        Binding("up", "cursor_up", "Up", show=False, id="record-lines.up"),
-        Binding("down", "cursor_down", "Down", show=False, id="record-lines.down"),
-        Binding("pageup", "page_up", "Page up", show=False, id="record-lines.page-up"),
-        Binding("pagedown", "page_down", "Page down", show=False, id="record-lines.page-down"),
-        Binding("home", "scroll_home", "First", show=False, id="record-lines.first"),
-        Binding("end", "scroll_end", "Last", show=False, id="record-lines.last"),
-        Binding("left", "scroll_left", "Left", show=False, id="record-lines.left"),
-        Binding("right", "scroll_right", "Right", show=False, id="record-lines.right"),
+        Binding("enter", "select_cursor", "Select", show=False, id="record-table.select"),
+        Binding("up", "cursor_up", "Up", show=False, id="record-table.up"),
+        Binding("down", "cursor_down", "Down", show=False, id="record-table.down"),
+        Binding("pageup", "page_up", "Page up", show=False, id="record-table.page-up"),
+        Binding("pagedown", "page_down", "Page down", show=False, id="record-table.page-down"),
+        Binding("home", "scroll_home", "First", show=False, id="record-table.first"),
+        Binding("end", "scroll_end", "Last", show=False, id="record-table.last"),
+        Binding("left", "scroll_left", "Left", show=False, id="record-table.left"),
+        Binding("right", "scroll_right", "Right", show=False, id="record-table.right"),
     ]
 
     class _RowMessage(Message):
-        def __init__(self, table: RecordLines[Any], record: Any) -> None:
+        def __init__(self, table: RecordTable[Any], record: Any) -> None:
             super().__init__()
             self.table = table
             self.record = record
 
         @property
-        def control(self) -> RecordLines[Any]:
+        def control(self) -> RecordTable[Any]:
             return self.table
 
     class Highlighted(_RowMessage):
@@ -170,6 +173,18 @@ class RecordLines(ScrollView, Generic[R], can_focus=True):
         self.cursor_row = min(self.cursor_row, max(0, len(self._shown) - 1))
         self._changed(layout=False)
         self._tell_count()
+
+    def refresh_record(self, key: str) -> None:
+        """Draw the record keyed ``key`` again (its cells made anew from the record as it
+        is now); the columns keep their widths and the filter its rows."""
+        index = self._keys.get(key)
+        if index is None:
+            return
+        self._cells[index] = None
+        position = self._position(index)
+        if position is not None:
+            self._lines.pop(position, None)
+            self.refresh()
 
     def _row_cells(self, index: int) -> list[Text]:
         made = self._cells[index]
@@ -352,11 +367,11 @@ class RecordLines(ScrollView, Generic[R], can_focus=True):
         styles = self._kinds.get((kind, cursor))
         if styles is None:
             if kind < 0:
-                base = self.get_component_styles("record-lines--header").rich_style
+                base = self.get_component_styles("record-table--header").rich_style
             else:
-                stripe = "record-lines--odd-row" if kind else "record-lines--even-row"
+                stripe = "record-table--odd-row" if kind else "record-table--even-row"
                 base = self.get_component_styles(stripe).rich_style
-            component = self.get_component_rich_style("record-lines--cursor") if cursor else Style()
+            component = self.get_component_rich_style("record-table--cursor") if cursor else Style()
             post = (
                 Style.from_color(color=component.color, bgcolor=component.bgcolor)
                 if cursor
@@ -422,12 +437,12 @@ class RecordLines(ScrollView, Generic[R], can_focus=True):
                     add(segment.text, pre + style + post if style else plain)
             add(" " * (inner - text.cell_len) + pad, plain)
             used += inner + 2 * PAD
-        if width > used:
-            add(" " * (width - used), self._cell_styles(row, -1, cursor)[0])
-        return Strip(
-            [Segment(text, style) for text, style in zip(texts, styles, strict=True) if text],
-            max(width, used),
-        )
+        segments = [Segment(text, style) for text, style in zip(texts, styles, strict=True) if text]
+        if width >= used:
+            # the blank right of the last column; none when the columns fill the width,
+            # where a `DataTable` leaves an empty segment of its style: so does this one
+            segments.append(Segment(" " * (width - used), self._cell_styles(row, -1, cursor)[0]))
+        return Strip(segments, max(width, used))
 
     def render_lines(self, crop: Region) -> list[Strip]:
         # the view's width and scroll, worked out once for the lines of one pass
@@ -471,3 +486,14 @@ class RecordLines(ScrollView, Generic[R], can_focus=True):
         if width > 1 and self.virtual_size.width > scroll_x + width:
             return cut_at_edge(strip, width)
         return strip
+
+
+def record_table(
+    id: str, columns: Iterable[tuple[str, str]], key: Callable[[R], str]
+) -> RecordTable[R]:
+    """A record table with ``(label, key)`` columns sized to their cells, its records
+    keyed by ``key``."""
+    table: RecordTable[R] = RecordTable(record_key=key, id=id)
+    for label, name in columns:
+        table.add_column(label, key=name)
+    return table
