@@ -214,7 +214,7 @@ def test_the_delete_question_says_what_becomes_of_the_task(
 
 def test_a_canceled_task_shows_as_ended_and_dim() -> None:
     task = OutboundTask.model_validate({"id": "t1", "state": "canceled", "heldBy": "cooldown"})
-    cells = task_cells(task)
+    cells = task_cells(task, {})
     assert cells["state"].plain == "canceled" and cells["state"].style == "dim"
     assert cells["result"].plain == "—" and task.ended and not task.active  # waits no more
 
@@ -373,12 +373,12 @@ def test_refused_rows_are_grouped_by_reason() -> None:
 
 def test_a_pending_task_says_what_it_waits_for() -> None:
     held = OutboundTask.model_validate({"id": "t1", "state": "pending", "heldBy": "cooldown"})
-    assert task_cells(held)["result"].plain == "waits: cooldown"
+    assert task_cells(held, {})["result"].plain == "waits: cooldown"
     ran = OutboundTask.model_validate({"id": "t2", "state": "finished", "heldBy": "cooldown",
                                        "result": "answered"})  # fmt: skip
-    assert task_cells(ran)["result"].plain == "answered"
+    assert task_cells(ran, {})["result"].plain == "answered"
     odd = OutboundTask.model_validate({"id": "t3", "state": "pending", "heldBy": "\x1b[2Jx"})
-    assert "\x1b" not in task_cells(odd)["result"].plain
+    assert "\x1b" not in task_cells(odd, {})["result"].plain
 
 
 async def test_narrow_leaves_out_the_last_change_and_keeps_the_rows(make_app: MakeApp) -> None:

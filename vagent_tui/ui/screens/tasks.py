@@ -47,9 +47,12 @@ from vagent_tui.ui.screens.tasks_csv import NEED_AGENT, TasksCsvUpload
 from vagent_tui.ui.screens.tasks_parts import (
     COLUMNS,
     NARROW_DROPS,
+    OF_MANY_ACCOUNTS,
     STATE_STYLES,
+    account_label,
     delete_question,
     header_line,
+    others_on_page,
     task_cells,
 )
 from vagent_tui.ui.text import inert
@@ -109,7 +112,9 @@ class TasksScreen(TasksCsvUpload, ServerPagedScreen[TaskFilter, OutboundTask, Ta
         self.quiet = False
         """The page is read again without a word (a watch, a read after a change)."""
         self.columns: list[str] = []
-        self._columns_for: tuple[bool, int, int] = (False, 0, 0)
+        self._names: dict[int, str] = {}
+        """The account names the tree had read when the page came (its Account column)."""
+        self._columns_for: tuple[bool, int, int, bool] = (False, 0, 0, False)
 
     # ------------------------------------------------------------------ layout
 
@@ -143,18 +148,28 @@ class TasksScreen(TasksCsvUpload, ServerPagedScreen[TaskFilter, OutboundTask, Ta
         if self._layout_for() != self._columns_for:
             self._set_columns()
 
-    def _layout_for(self) -> tuple[bool, int, int]:
-        """What the columns depend on: the width class, the table's width and the
-        longest target of the page."""
-        longest = max((len(fmt.plain(t.target)) for t in self.table.records), default=0)
-        return self.has_class("-narrow"), self.table.size.width or self.size.width, longest
+    def _layout_for(self) -> tuple[bool, int, int, bool]:
+        """What the columns depend on: the width class, the table's width, the longest
+        target of the page and whether the page holds tasks of other accounts."""
+        records = self.table.records
+        longest = max((len(fmt.plain(t.target)) for t in records), default=0)
+        many = others_on_page(records, self.connection.acting_id)
+        return self.has_class("-narrow"), self.table.size.width or self.size.width, longest, many
+
+    def _account_names(self) -> dict[int, str]:
+        """The names of the accounts the tree has read, by id."""
+        directory = self.connection.directory
+        if directory is None:
+            return {}
+        return {i: a.display_name for i, a in directory.known.items() if isinstance(i, int)}
 
     def _set_columns(self) -> None:
         """The columns for the width: each its fixed width, the target as wide as its
         longest (up to half of what is left), the result the rest; narrow, without the
         time of the last change (Enter shows the task whole)."""
-        self._columns_for = narrow, width, longest = self._layout_for()
-        names = [c for c in COLUMNS if not (narrow and c in NARROW_DROPS)]
+        self._columns_for = narrow, width, longest, many = self._layout_for()
+        names = [c for c in COLUMNS if not (narrow and c in NARROW_DROPS)
+                 and (many or c not in OF_MANY_ACCOUNTS)]  # fmt: skip
         fixed = sum(COLUMNS[c][1] for c in names if c not in ("target", "result"))
         room = width - 2 * len(names) - 2 - fixed  # cell padding, the scrollbar
         sizes = {"target": max(COLUMNS["target"][1], min(longest, room // 2))}
@@ -169,8 +184,15 @@ class TasksScreen(TasksCsvUpload, ServerPagedScreen[TaskFilter, OutboundTask, Ta
                 table.add_column(label, key=name, width=sizes.get(name, size))
             table.show(records, self._cells, keep=keep.key if keep else None)
 
+    def _owner(self, task: OutboundTask) -> str:
+        """Whose ``task`` is, as its question names it: the selected account, or the
+        account below it the task belongs to."""
+        if task.account_id is None or task.account_id == self.connection.acting_id:
+            return who_of(self, with_id=True)
+        return account_label(task, self._account_names())
+
     def _cells(self, task: OutboundTask) -> list[Text]:
-        cells = task_cells(task)
+        cells = task_cells(task, self._names)
         return [cells[name] for name in self.columns]
 
     def _watch(self) -> None:
@@ -214,6 +236,7 @@ class TasksScreen(TasksCsvUpload, ServerPagedScreen[TaskFilter, OutboundTask, Ta
 
     def show_page(self, page: Page[TaskFilter, OutboundTask], reply: TasksView) -> None:
         keep = self.table.highlighted_record
+        self._names = self._account_names()
         self.table.show(list(page.items), self._cells, keep=keep.key if keep else None)
         self._follow_width()  # a longer target than the page before: a wider column
         self.set_class(not page.items, "-empty")
@@ -405,7 +428,7 @@ class TasksScreen(TasksCsvUpload, ServerPagedScreen[TaskFilter, OutboundTask, Ta
             self.status.info("No task highlighted: nothing to delete")
             return
         task_id = task.key
-        title, body, label = delete_question(task, who_of(self, with_id=True))
+        title, body, label = delete_question(task, self._owner(task))
 
         async def read_back(c: Connection) -> str:
             try:

@@ -3,6 +3,7 @@ before deleting one, the refused rows of a CSV upload and the checks before and 
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from rich.text import Text
@@ -108,21 +109,42 @@ def _when(task: OutboundTask, name: str) -> str:
 
 
 COLUMNS: dict[str, tuple[str, int]] = {
-    "id": ("ID", 10), "type": ("Type", 4), "state": ("State", 8), "target": ("Target", 13),
+    "account": ("Account", 14), "id": ("ID", 10), "type": ("Type", 4), "state": ("State", 8),
+    "target": ("Target", 13),
     "scheduled": ("Scheduled", 11), "updated": ("Updated", 11), "result": ("Result", 0),
 }  # fmt: skip
 """Each column's label and width (the result takes what the others leave)."""
 NARROW_DROPS = frozenset({"updated"})
 """Left out below 100 columns, so the table fits 80 without scrolling sideways."""
+OF_MANY_ACCOUNTS = frozenset({"account"})
+"""Shown only when the page holds tasks of an account other than the selected one (an
+organization, a reseller or a partner lists the tasks of the agents below it)."""
 
 
-def task_cells(task: OutboundTask) -> dict[str, Text]:
-    """Every column's cell (one line each, cut with an ellipsis at its width)."""
+def others_on_page(tasks: Iterable[OutboundTask], acting_id: int | None) -> bool:
+    """Whether a task on the page belongs to an account other than ``acting_id``."""
+    return any(t.account_id is not None and t.account_id != acting_id for t in tasks)
+
+
+def account_label(task: OutboundTask, names: Mapping[int, str]) -> str:
+    """The task's account as the tree names it (``Front desk (#1111)``), else ``#1111``;
+    "—" when the platform did not say."""
+    account = task.account_id
+    if account is None or account == "":
+        return "—"
+    name = names.get(account) if isinstance(account, int) else None
+    return f"{inert(name)} (#{inert(account)})" if name else f"#{inert(account)}"
+
+
+def task_cells(task: OutboundTask, names: Mapping[int, str]) -> dict[str, Text]:
+    """Every column's cell (one line each, cut with an ellipsis at its width); ``names``
+    the account names the tree has read, by id."""
     state = task.state_text
     result = task.error if task.error not in (None, "") else task.result
     if result in (None, "") and task.waits_for:
         result = f"waits: {task.waits_for}"
     cells = {
+        "account": safe(account_label(task, names)),
         "id": safe(task.key, style="bold"),
         "type": Text(fmt.plain(task.type)),
         "state": safe(state or "—", style=STATE_STYLES.get(state, "")),
