@@ -35,6 +35,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import fcntl
+import itertools
 import os
 import pty
 import select
@@ -194,12 +195,11 @@ class _Writer:
         self.columns = columns
         self.out: list[str] = []
         self.cursor: tuple[int, int] | None = None  # unknown at the start
-        self.pen: Char | None = None  # unknown at the start
+        # The terminal's default pen at the start: where a console leaves it after a
+        # frame, as Textual does.
+        self.pen = Char(" ")
 
     def style(self, cell: Char) -> None:
-        if self.pen is None:
-            self.out.append("\x1b[0m")
-            self.pen = Char(" ")
         self.out.append(_sgr(self.pen, cell))
         self.pen = cell
 
@@ -207,7 +207,7 @@ class _Writer:
         """Move to (row, col); on the same row, write the unchanged ``cells[col_now:col]``
         again instead when that is shorter."""
         move = _move(self.cursor, row, col)
-        if move and self.cursor is not None and self.cursor[0] == row and self.pen is not None:
+        if move and self.cursor is not None and self.cursor[0] == row:
             start = self.cursor[1]
             if start < col:
                 pen, parts = self.pen, []
@@ -236,8 +236,8 @@ def encode(before: list[list[Char]], after: list[list[Char]]) -> str:
     """Minimal-ish terminal output turning screen ``before`` into ``after`` (cell grids of
     pyte `Char`: a wide character's right half holds ``data == ''``).
 
-    The cursor and pen are unknown at the start (the first move is absolute, the first
-    SGR a reset) and left wherever the last run ends.
+    The cursor is unknown at the start (the first move is absolute), the pen the
+    terminal's default; both are left wherever the last run ends.
     """
     columns = len(after[0]) if after else 0
     writer = _Writer(columns)
@@ -410,7 +410,7 @@ def measure_migration(size: tuple[int, int], window: float, home: str, tc: bool)
             raise SystemExit(f"the migration ended before the window did:\n{console.text()}")
     finally:
         console.close()
-    ideal = sum(replay_check(size, a, b) for a, b in zip(frames, frames[1:], strict=False))
+    ideal = sum(replay_check(size, a, b) for a, b in itertools.pairwise(frames))
     written = sum(len(chunk) for _, chunk in chunks)
     return Row(MIGRATION, size, written / seconds, ideal / seconds)
 
