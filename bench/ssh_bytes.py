@@ -3,7 +3,8 @@
 Over a slow link what a key costs is the bytes the console writes for it. For each key
 of `KEYS`, at 120x40 and at 80x24, a fresh console runs as a user runs it (``python -m
 vagent_tui --demo --screen NAME``, ``TERM=xterm-256color``, a state and config folder
-of this run's own) on a pseudo-terminal of that size. Everything it writes is fed to a
+of this run's own) on a pseudo-terminal of that size (one console per screen: Calls'
+two keys share one). Everything it writes is fed to a
 terminal emulator (pyte). Once the screen has loaded and the console has written nothing
 for a while, the key is sent ``--presses`` times; after each press the bytes the console
 writes until it is quiet again (`QUIET` without a byte) are the key's bytes.
@@ -376,18 +377,25 @@ class Row:
         return 0.0 if not self.console else float("inf")
 
 
-def measure_key(key: Key, size: tuple[int, int], presses: int, home: str, tc: bool) -> Row:
-    console = PtyConsole(size, ["--demo-token", key.token, "--screen", key.screen], home, tc)
+def measure_screen(
+    keys: list[Key], size: tuple[int, int], presses: int, home: str, tc: bool
+) -> list[Row]:
+    """Each key's presses in turn, on one console opened on their screen."""
+    args = ["--demo-token", keys[0].token, "--screen", keys[0].screen]
+    console = PtyConsole(size, args, home, tc)
+    rows = []
     try:
-        console.wait_for(key.ready)
-        written, ideal = [], []
-        for _ in range(presses):
-            before = console.cells()
-            written.append(console.press(key.key))
-            ideal.append(replay_check(size, before, console.cells()))
+        console.wait_for(keys[0].ready)
+        for key in keys:
+            written, ideal = [], []
+            for _ in range(presses):
+                before = console.cells()
+                written.append(console.press(key.key))
+                ideal.append(replay_check(size, before, console.cells()))
+            rows.append(Row(key.name, size, statistics.median(written), statistics.median(ideal)))
     finally:
         console.close()
-    return Row(key.name, size, statistics.median(written), statistics.median(ideal))
+    return rows
 
 
 def measure_migration(size: tuple[int, int], window: float, home: str, tc: bool) -> Row:
@@ -438,10 +446,13 @@ def main() -> None:
             if MIGRATION in chosen:
                 rows.append(measure_migration(size, args.window, home, args.truecolor))
                 print_row(rows[-1])
-            for key in KEYS:
-                if key.name in chosen:
-                    rows.append(measure_key(key, size, args.presses, home, args.truecolor))
-                    print_row(rows[-1])
+            for screen in dict.fromkeys(key.screen for key in KEYS):
+                keys = [k for k in KEYS if k.screen == screen and k.name in chosen]
+                if keys:
+                    mine = measure_screen(keys, size, args.presses, home, args.truecolor)
+                    for row in mine:
+                        print_row(row)
+                    rows += mine
         finally:
             shutil.rmtree(home, ignore_errors=True)
     for name in names:
