@@ -270,14 +270,16 @@ class Frame:
             while stop < len(chars) and chars[stop] == "":
                 stop += 1  # through a wide character's right half
             out.append(f"\x1b[{y + 1};{start + 1}H")
-            for column in range(start, stop):
-                char = chars[column]
-                if not char:
-                    continue
+            column = start
+            while column < stop:  # by cells of one pen (a right half's "" writes nothing)
                 cell_pen = pens[column] or _DEFAULT
+                same = column + 1
+                while same < stop and pens[same] is cell_pen:
+                    same += 1
                 if cell_pen is not pen:
                     out.append(_sgr(pen, cell_pen))
                     pen = cell_pen
-                out.append(char)
+                out.append("".join(chars[column:same]))
+                column = same
             x = stop
         return pen
