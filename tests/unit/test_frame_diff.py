@@ -97,3 +97,13 @@ def test_a_forgotten_frame_and_a_new_size_write_everything_again() -> None:
     assert write(frame, FIRST) == whole
     text, _ = frame.prepare(SIZE[0] + 1, SIZE[1], FIRST, ColorSystem.EIGHT_BIT)
     assert text == whole
+
+
+def test_a_strip_shown_again_where_another_overwrote_it_is_written() -> None:
+    """The very strip object at its place is skipped only while nothing overwrote it."""
+    frame = Frame()
+    wide = (0, 1, strip(("x" * SIZE[0], RED)))
+    steps = [FIRST, [wide], [FIRST[2]]]
+    ours = [write(frame, pieces) for pieces in steps]
+    assert shown(*ours) == shown(*(textual(pieces) for pieces in steps))
+    assert write(frame, [FIRST[2]]) == ""

@@ -29,6 +29,8 @@ from textual.strip import Strip
 
 Piece = tuple[int, int, Strip]
 """A strip as Textual would write it: its first column, its row, the strip."""
+_Placed = tuple[int, int, Strip]
+"""A strip written on a row: its first column, its end column, the strip."""
 
 _UNKNOWN = "\0unknown"
 """A cell of the forgotten frame: equal to nothing Textual writes."""
@@ -42,9 +44,13 @@ _GAP = 6
 cursor move costs 6-8 bytes, a cell of plain text 1."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class _Pen:
-    """A style as SGR parameters, split so that a change can name only what changed."""
+    """A style as SGR parameters, split so that a change can name only what changed.
+
+    Compared by identity (fast): one pen per SGR and link while the cache keeps it; two
+    equal pens that are not one only cost their cells being written again.
+    """
 
     attributes: frozenset[str]
     foreground: str  # "" is the terminal's default
@@ -134,8 +140,11 @@ class Frame:
         self.width = 0
         self.height = 0
         self._chars: list[list[str]] = []
+        self._placed: list[dict[int, tuple[int, Strip]]] = []
+        """Per row, the strips last written whole, by first column: (end column, strip)."""
         self._pens: list[list[_Pen | None]] = []
         self._pen_of: dict[tuple[str, str], _Pen] = {}
+        self._pen_by_style: dict[tuple[Style, ColorSystem], _Pen] = {}
         self._text_cells: dict[str, tuple[str, tuple[str, ...]]] = {}
         self._strips: dict[int, tuple[Strip, ColorSystem, list[str], list[_Pen]]] = {}
         self._old_strips: dict[int, tuple[Strip, ColorSystem, list[str], list[_Pen]]] = {}
@@ -145,14 +154,27 @@ class Frame:
         self.width, self.height = width, height
         self._chars = [[_UNKNOWN] * width for _ in range(height)]
         self._pens = [[None] * width for _ in range(height)]
+        self._placed = [{} for _ in range(height)]
 
     def _pen(self, style: Style | None, colours: ColorSystem) -> _Pen:
         if style is None:
             return _DEFAULT
+        pen = self._pen_by_style.get((style, colours))
+        if pen is not None:
+            return pen
+        if len(self._pen_by_style) > _CACHED:
+            self._pen_by_style.clear()
+        pen = self._pen_by_style[style, colours] = self._pen_of_ansi(style, colours)
+        return pen
+
+    def _pen_of_ansi(self, style: Style, colours: ColorSystem) -> _Pen:
+        # Styles that differ only in what is not drawn (meta: offsets, actions) share one.
         ansi = Strip.render_ansi(style, colours)
         link = style.link or ""
         key = (ansi, link)
         pen = self._pen_of.get(key)
+        if pen is None and key == ("", ""):
+            pen = _DEFAULT
         if pen is None:
             if len(self._pen_of) > _CACHED:  # styles are few; bound it all the same
                 self._pen_of.clear()
@@ -196,20 +218,26 @@ class Frame:
         self, width: int, height: int, pieces: Iterable[Piece], colours: ColorSystem
     ) -> tuple[str, Callable[[], None]]:
         """The output showing ``pieces`` over the frame ("" when they change nothing), and
-        the call that keeps the frame as shown then (once the output is written)."""
+        the call that keeps the frame as shown then (once the output is written, or at
+        once when there is nothing to write)."""
         if (width, height) != (self.width, self.height):
             self.forget(width, height)
-        rows: dict[int, tuple[list[str], list[_Pen | None], list[int]]] = {}
+        rows: dict[int, tuple[list[str], list[_Pen | None], list[int], list[_Placed]]] = {}
         for x, y, strip in pieces:
             if not 0 <= y < height or not 0 <= x < width:
                 continue
+            end = min(width, x + strip.cell_length)
+            placed = self._placed[y].get(x)
+            if placed is not None and placed[1] is strip and placed[0] == end:
+                continue  # the very strip the terminal shows there: Textual's caches
             if y not in rows:
-                rows[y] = (self._chars[y][:], self._pens[y][:], [width, 0])
-            chars, pens, span = rows[y]
+                rows[y] = (self._chars[y][:], self._pens[y][:], [width, 0], [])
+            chars, pens, span, placing = rows[y]
             new_chars, new_pens = self._cells(strip, colours)
             end = min(width, x + len(new_chars))
-            chars[x:end] = new_chars[: end - x]
-            pens[x:end] = new_pens[: end - x]
+            chars[x:end] = new_chars if end - x == len(new_chars) else new_chars[: end - x]
+            pens[x:end] = new_pens if end - x == len(new_pens) else new_pens[: end - x]
+            placing.append((x, end, strip))
             if x < span[0]:
                 span[0] = x
             if end > span[1]:
@@ -218,22 +246,29 @@ class Frame:
         # Each frame leaves the pen at the terminal's default, as Textual's own do (and
         # as Textual takes it to be at the start, writing unstyled text as is).
         pen = _DEFAULT
-        changed: dict[int, tuple[list[str], list[_Pen | None]]] = {}
+        changed: list[int] = []
         for y in sorted(rows):
-            chars, pens, (first, end) = rows[y]
+            chars, pens, (first, end), _ = rows[y]
             old_chars, old_pens = self._chars[y], self._pens[y]
             if chars[first:end] == old_chars[first:end] and pens[first:end] == old_pens[first:end]:
                 continue
             pen = self._write_row(out, y, chars, pens, old_chars, old_pens, first, end, pen)
-            changed[y] = (chars, pens)
-        if pen != _DEFAULT:
+            changed.append(y)
+        if pen is not _DEFAULT:
             out.append(_sgr(pen, _DEFAULT))
 
         def keep() -> None:
             if (width, height) != (self.width, self.height):
                 return  # forgotten meanwhile
-            for y, (chars, pens) in changed.items():
-                self._chars[y], self._pens[y] = chars, pens
+            for y in changed:
+                self._chars[y], self._pens[y] = rows[y][0], rows[y][1]
+            for y, (_, _, _, placing) in rows.items():
+                placed = self._placed[y]
+                for x, end, _ in placing:
+                    for other in [o for o, (o_end, _) in placed.items() if o < end and x < o_end]:
+                        del placed[other]  # overwritten, at least in part
+                for x, end, strip in placing:
+                    placed[x] = (end, strip)
 
         return "".join(out), keep
 
@@ -249,7 +284,9 @@ class Frame:
         end: int,
         pen: _Pen,
     ) -> _Pen:
-        changed = [chars[x] != old_chars[x] or pens[x] != old_pens[x] for x in range(first, end)]
+        changed = [
+            pens[x] is not old_pens[x] or chars[x] != old_chars[x] for x in range(first, end)
+        ]
         x = first
         while x < end:
             if not changed[x - first]:

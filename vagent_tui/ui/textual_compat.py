@@ -195,4 +195,6 @@ class FrameDiffApp(App[ReturnType]):
         colours = COLOR_SYSTEMS.get(self.console.color_system or "", ColorSystem.TRUECOLOR)
         width, height = self.size
         text, keep = self._frame.prepare(width, height, pieces, colours)
+        if not text:
+            keep()  # nothing to write: the terminal shows it already
         super()._display(screen, _Diffed(text, keep) if text else None)
