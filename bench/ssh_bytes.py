@@ -4,19 +4,25 @@ Over a slow link what a key costs is the bytes the console writes for it. For ea
 of `KEYS`, at 120x40 and at 80x24, a fresh console runs as a user runs it (``python -m
 vagent_tui --demo --screen NAME``, ``TERM=xterm-256color``, a state and config folder
 of this run's own) on a pseudo-terminal of that size (one console per screen: Calls'
-two keys share one). Everything it writes is fed to a
-terminal emulator (pyte). Once the screen has loaded and the console has written nothing
-for a while, the key is sent ``--presses`` times; after each press the bytes the console
-writes until it is quiet again (`QUIET` without a byte) are the key's bytes.
+two keys share one). Everything it writes is fed to a terminal emulator (pyte). Once
+the screen has loaded and the console has written nothing for a while, the key is sent
+``--presses`` times; after each press the bytes the console writes until it is quiet
+again (`QUIET` without a byte) are the key's bytes: intermediate frames (a "reading…"
+before the data) count. Journal has one entry (the migration's, run first at each
+size): its Down has nothing to move to; Inboxes has no agent selected: ``n`` has no
+page to go to.
 
 The yardstick, measured in the same run: the ideal, a cell-diff encoder of this
 script's own (`encode`; it shares no code with the console or Textual) given the
 emulator's screen before and after the press. It writes only the cells that changed, in
 runs, with the cheapest cursor move to each run (or the few unchanged cells between two
 runs when that is cheaper), an SGR only when the style changes and then only the
-attributes that change (or a reset when shorter), and an erase-to-end-of-line for a
-blank tail. Each encoding is checked by replaying it onto a second emulator holding the
-"before" screen and comparing every cell with "after": a mismatch fails the run.
+attributes that change (or a reset when shorter; the pen starts at the terminal's
+default, where a console leaves it after a frame), and an erase-to-end-of-line for a
+blank tail; colours as the shortest SGR giving the emulator's colour (a 256-colour
+index when there is one). Each encoding is checked by replaying it onto a second
+emulator holding the "before" screen and comparing every cell with "after": a mismatch
+fails the run.
 
 A running migration (``demo-reseller``, a dry run of the first template, ``s``) is
 measured without a key: the bytes written over `--window` seconds while the monitor's
@@ -28,7 +34,8 @@ and their ratio. Figures: for each key its worst ratio over the two sizes (targe
 a key whose presses change nothing shows its median bytes instead, target 0 B).
 
 Usage: ``python bench/ssh_bytes.py [--presses N] [--sizes 120x40,80x24] [--only KEY ...]
-[--truecolor]`` (needs pyte: ``pip install -e .[bench]``)
+[--window S] [--truecolor]`` (needs pyte: ``pip install ".[bench]"``; ``--truecolor``
+adds ``COLORTERM=truecolor``, which SSH does not pass on by default)
 """
 
 from __future__ import annotations
