@@ -144,3 +144,32 @@ class TmuxConsole:
 
     def close(self) -> None:
         tmux("kill-session", "-t", self.name)
+
+
+# ------------------------------------------------------------------ what a terminal shows
+
+
+class ScreenText:
+    """The text a terminal shows of the bytes fed to it (pyte: the bench extra).
+
+    The console writes only the cells that change (`vagent_tui.ui.frame_diff`): a text
+    on its screen need not be in its bytes in one piece, so a bench waiting for a text
+    reads the screen, not the bytes.
+    """
+
+    def __init__(self, columns: int, rows: int) -> None:
+        import pyte
+
+        self._screen = pyte.Screen(columns, rows)
+        self._stream = pyte.ByteStream(self._screen)
+        self._text: bytes | None = b""
+
+    def feed(self, chunk: bytes) -> None:
+        self._stream.feed(chunk)
+        self._text = None
+
+    def text(self) -> bytes:
+        """The screen's lines, joined by newlines, as UTF-8."""
+        if self._text is None:
+            self._text = "\n".join(self._screen.display).encode()
+        return self._text

@@ -11,8 +11,9 @@ it arrived and when the last byte of its reply was handed to the socket
 
 The console runs as a user runs it (``python -m vagent_tui --base-url ... --screen
 calls``, ``VAGENT_TOKEN=demo-partner``, ``TERM=xterm-256color``) on a pseudo-terminal of
-120x40. A step counts as drawn when the bytes the console wrote since the key hold what
-the step must show (below), and then nothing more for 15 ms (a frame's bytes come
+120x40. A step counts as drawn when the screen (a terminal emulator, pyte, fed what the
+console writes: it writes only the cells that change) shows what the step must show
+(below), and then nothing more for 15 ms (a frame's bytes come
 together): its time runs to the last byte before that pause. Then the bench waits for
 100 ms of quiet (the page's transcripts arrive meanwhile) before the next key.
 
@@ -76,7 +77,7 @@ from pathlib import Path
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import loopback_sim
+from _common import ScreenText, loopback_sim
 
 SIZE = (120, 40)
 FIRST_PAGE_BUDGET = 0.150
@@ -203,20 +204,19 @@ class Pty:
             os.execvpe(argv[0], argv, env)
         columns, rows = SIZE
         fcntl.ioctl(self.fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
-        self.written = bytearray()
+        self.shown = ScreenText(columns, rows)
 
     def wait(
         self, needles: Sequence[bytes | re.Pattern[bytes]], quiet: float, timeout: float = 30.0
     ) -> tuple[float, float]:
-        """Read until every needle was written (since this call), then until ``quiet``
-        passes without a byte: (when the needles were all read, the last byte's time)."""
+        """Read until the screen shows every needle, then until ``quiet`` passes without
+        a byte: (when the needles were all read, the last byte's time)."""
         deadline = clock() + timeout
-        start = len(self.written)
         last = clock()
         seen_at: float | None = None
         while True:
             if seen_at is None:
-                written = bytes(self.written[start:])
+                written = self.shown.text()
                 if all(
                     (n.search(written) if isinstance(n, re.Pattern) else n in written)
                     for n in needles
@@ -230,8 +230,8 @@ class Pty:
             if ready:
                 chunk = os.read(self.fd, 1 << 16)
                 assert chunk, "the console closed its terminal"
-                self.written.extend(chunk)
                 last = clock()
+                self.shown.feed(chunk)
 
     def step(
         self, key: bytes, needles: Sequence[bytes | re.Pattern[bytes]]

@@ -20,9 +20,10 @@ a user runs it (``python -m vagent_tui --base-url ... --screen inbox``, ``VAGENT
 1,000,000 rooms in a process of its own (``vagent-tui sim`` over loopback HTTP, as the
 platform is remote: ``--demo`` would run it inside the console, sharing its GIL). Keys
 are written to the terminal (``n`` ten times, then ``p`` ten times, twice). A move is
-done when the bytes the console wrote since the key hold the new page's first row (its
-room's name) and its detail pane (that room's ``roomId``, shown only there), both read
-from the simulator beforehand, and then nothing more is written for 100 ms. Its time
+done when the screen (a terminal emulator, pyte, fed what the console writes: it writes
+only the cells that change) shows the new page's first row (its room's name) and its
+detail pane (that room's ``roomId``, shown only there), both read from the simulator
+beforehand, and then nothing more is written for 100 ms. Its time
 runs from the key to the last byte written before that quiet: the whole frame showing
 the new page, and anything else the move draws; the 100 ms of quiet are not counted.
 The yardstick is the budget: median / 40 ms, target 1.0.
@@ -51,7 +52,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import loopback_sim
+from _common import ScreenText, loopback_sim
 
 TIME_TARGET = 1.2
 RSS_TARGET = 1.1
@@ -168,16 +169,15 @@ class Pty:
             os.execvpe(argv[0], argv, env)
         columns, rows = SIZE
         fcntl.ioctl(self.fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
-        self.written = bytearray()
+        self.shown = ScreenText(columns, rows)
 
     def drawn(self, needles: tuple[bytes, ...], timeout: float = 30.0) -> float:
-        """Read until every one of ``needles`` was written and then ``QUIET`` passed: the
-        time the last byte before the quiet was read (the quiet is not counted)."""
+        """Read until the screen shows every one of ``needles`` and then ``QUIET`` passed:
+        the time the last byte before the quiet was read (the quiet is not counted)."""
         deadline = time.monotonic() + timeout
         last = time.perf_counter()
-        start = len(self.written)
         while True:
-            written = self.written[start:]
+            written = self.shown.text()
             seen = all(needle in written for needle in needles)
             wait = QUIET - (time.perf_counter() - last) if seen else 0.05
             if seen and wait <= 0:
@@ -187,8 +187,8 @@ class Pty:
             if ready:
                 chunk = os.read(self.fd, 1 << 16)
                 assert chunk, "the console closed its terminal"
-                self.written.extend(chunk)
                 last = time.perf_counter()
+                self.shown.feed(chunk)
 
     def cpu(self) -> float:
         """CPU seconds (user + system) the console has used so far (Linux /proc)."""

@@ -1,4 +1,5 @@
-"""The console in a real pseudo-terminal: what it writes, byte for byte."""
+"""The console in a real pseudo-terminal: what it writes, byte for byte, and what a
+terminal then shows (pyte)."""
 
 from __future__ import annotations
 
@@ -14,14 +15,25 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+import pyte
+
 
 class Terminal:
     """A running console on a pty: send keys, collect what it writes."""
 
-    def __init__(self, pid: int, fd: int) -> None:
+    def __init__(self, pid: int, fd: int, *, rows: int, columns: int) -> None:
         self.pid = pid
         self.fd = fd
         self.written = bytearray()
+        self.screen = pyte.Screen(columns, rows)
+        self._stream = pyte.ByteStream(self.screen)
+        self.shown: list[str] = []
+        """The screen's text after each read: the console writes only the cells that
+        change, so a text shown need not be in `written` in one piece."""
+
+    def ever_shown(self, text: str) -> bool:
+        """Whether the screen showed ``text`` (on one line) after some read."""
+        return any(text in screen for screen in self.shown)
 
     def read_for(self, seconds: float) -> None:
         """Collect output for ``seconds`` (less if the console closes the pty)."""
@@ -36,13 +48,16 @@ class Terminal:
                 if not chunk:
                     return
                 self.written.extend(chunk)
+                self._stream.feed(chunk)
+                self.shown.append("\n".join(self.screen.display))
 
-    def read_until(self, needle: bytes, seconds: float = 60) -> bool:
-        """Collect output until ``needle`` was written (a hang guard, not a speed check)."""
+    def read_until(self, text: str, seconds: float = 60) -> bool:
+        """Collect output until the screen shows ``text`` (a hang guard, not a speed
+        check)."""
         deadline = time.monotonic() + seconds
-        while needle not in self.written and time.monotonic() < deadline:
+        while not self.ever_shown(text) and time.monotonic() < deadline:
             self.read_for(0.1)
-        return needle in self.written
+        return self.ever_shown(text)
 
     def send(self, keys: bytes) -> None:
         os.write(self.fd, keys)
@@ -58,7 +73,7 @@ def console_on_pty(
         os.execvpe(sys.executable, [sys.executable, "-m", "vagent_tui", *args], env)
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
     try:
-        yield Terminal(pid, fd)
+        yield Terminal(pid, fd, rows=rows, columns=columns)
     finally:
         try:
             os.kill(pid, signal.SIGKILL)

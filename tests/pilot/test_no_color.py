@@ -29,7 +29,7 @@ def test_no_color_writes_no_colour_and_shows_the_cursor() -> None:
     env = {**os.environ, "TERM": "xterm-256color", "COLORTERM": "truecolor", "NO_COLOR": "1"}
     args = ["--demo", "--screen", "voices", "--account", "1111"]
     with console_on_pty(args, env, rows=24, columns=80) as term:
-        assert term.read_until(b"voices for"), "the voices never loaded"
+        assert term.read_until("voices for"), "the voices never loaded"
         term.send(b"\x11")  # ctrl+q
         term.read_for(0.5)
     written = term.written

@@ -16,12 +16,18 @@ import subprocess
 import sys
 from typing import Any
 
+import pyte
 import pytest
+from rich.console import RenderableType
+from textual._compositor import CompositorUpdate
 from textual.app import App, ComposeResult
-from textual.widgets import Static
+from textual.containers import Horizontal
+from textual.screen import Screen
+from textual.widgets import DataTable, Static
 
 from vagent_tui.ui.app import VagentApp
-from vagent_tui.ui.textual_compat import CrashReportingApp
+from vagent_tui.ui.frame_diff import Frame
+from vagent_tui.ui.textual_compat import CrashReportingApp, FrameDiffApp
 
 
 def test_textual_still_routes_crashes_through_the_hook() -> None:
@@ -34,6 +40,7 @@ def test_textual_still_routes_crashes_through_the_hook() -> None:
 
 def test_the_console_is_a_crash_reporting_app() -> None:
     assert issubclass(VagentApp, CrashReportingApp)
+    assert issubclass(VagentApp, FrameDiffApp)  # and writes only the cells that change
     assert VagentApp._fatal_error is CrashReportingApp._fatal_error
 
 
@@ -271,3 +278,136 @@ async def test_a_callback_for_after_the_refresh_is_seen_until_the_refresh() -> N
         assert refresh_callbacks_pending(screen) and not ran
         await pilot.pause()
         assert ran and not refresh_callbacks_pending(screen)
+
+
+class _Drawn(FrameDiffApp[None]):
+    """A few widgets whose repaints are partial (a cursor, a label) and full (a screen)."""
+
+    BINDINGS = [("x", "relabel", "Relabel"), ("s", "push", "Push")]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.textual: list[str] = []  # what Textual itself would have written
+        self.kinds: set[str] = set()
+
+    def compose(self) -> ComposeResult:
+        yield Static("[b]bold[/] [red on blue]red on blue[/] [i]italic[/] plain", id="top")
+        with Horizontal():
+            table: DataTable[str] = DataTable()
+            table.styles.width = 36
+            table.add_columns("name", "note")
+            for row in ("alpha", "漢字 wide", "emoji 🔎 here", "e\u0301 combined", "omega"):
+                table.add_row(row, f"{row} note")
+            yield table
+            yield Static("beside", id="beside")  # a second chop on the table's lines
+        yield Static("a long label that gets shorter", id="label")
+
+    def on_data_table_cell_highlighted(self, event: DataTable.CellHighlighted) -> None:
+        self.query_one("#beside", Static).update(f"[green]{event.value}[/] at {event.coordinate}")
+
+    def action_relabel(self) -> None:
+        self.query_one("#label", Static).update("short")
+
+    def action_push(self) -> None:
+        self.push_screen(Screen())
+
+    def frames_diffed(self) -> bool:
+        return True  # headless, as if on a terminal
+
+    def _display(self, screen: Screen[Any], renderable: RenderableType | None) -> None:
+        if isinstance(renderable, CompositorUpdate):
+            self.kinds.add(type(renderable).__name__)
+            self.textual.append(renderable.render_segments(self.console))
+        super()._display(screen, renderable)
+
+
+async def test_the_frame_diff_shows_what_textual_would_have_written(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`FrameDiffApp` reads Textual's updates (`update_pieces`) where their
+    ``render_segments`` writes them: a terminal fed Textual's own output and one fed only
+    the differences show the same cells, after full and partial repaints. Fails when
+    Textual changes its updates (``LayoutUpdate``, ``ChopsUpdate``) or how ``App._display``
+    writes them."""
+    written: list[str] = []
+
+    def write(app: App[Any], screen: Screen[Any], renderable: RenderableType | None) -> None:
+        # App._display's write, without a terminal: it calls render_segments only then.
+        if renderable is not None:
+            assert isinstance(renderable, CompositorUpdate)
+            written.append(renderable.render_segments(app.console))
+
+    monkeypatch.setattr(App, "_display", write)
+    app = _Drawn()
+    size = (70, 14)
+    theirs, ours = pyte.Screen(*size), pyte.Screen(*size)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        app.query_one(DataTable).focus()
+        theirs_bytes = ours_bytes = 0
+        for key in [
+            "down",
+            "right",
+            "left",
+            "down",
+            "x",
+            "s",
+            "escape",
+            "right",
+            "down",
+            "down",
+            "down",
+        ]:
+            if key == "escape":
+                app.pop_screen()
+            else:
+                await pilot.press(key)
+            await pilot.pause()
+            theirs_bytes += len("".join(app.textual))
+            ours_bytes += len("".join(written))
+            pyte.Stream(theirs).feed("".join(app.textual))
+            pyte.Stream(ours).feed("".join(written))
+            app.textual.clear()
+            written.clear()
+            assert ours.buffer == theirs.buffer, key
+        await pilot.press("down")  # at the last row: nothing changes, nothing is written
+        await pilot.pause()
+        assert written == []
+    assert {"LayoutUpdate", "ChopsUpdate"} <= app.kinds
+    assert any("漢字" in line for line in theirs.display), "no wide character drawn"
+    assert ours_bytes < theirs_bytes / 2
+
+
+def test_textual_still_writes_frames_through_display() -> None:
+    """The frame diff sees every frame only while Textual draws through App._display
+    and writes an update by calling its render_segments."""
+    from textual.screen import Screen as TextualScreen
+
+    assert "app._display(self, update)" in inspect.getsource(TextualScreen._compositor_refresh)
+    display = inspect.getsource(App._display)
+    assert "renderable.render_segments(console)" in display
+
+
+async def test_a_suspend_a_resume_or_a_resize_forgets_the_frame(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The terminal's cells are unknown then: the next frame is written whole."""
+    forgotten: list[str] = []
+    forget = Frame.forget
+
+    def spy(frame: Frame, width: int, height: int) -> None:
+        forgotten.append("forgotten" if (width, height) == (0, 0) else "sized")
+        forget(frame, width, height)
+
+    monkeypatch.setattr(Frame, "forget", spy)
+    app = _Drawn()
+    async with app.run_test(size=(40, 10)) as pilot:
+        await pilot.pause()
+        assert forgotten == ["sized"]  # the first frame
+        app.app_suspend_signal.publish(app)
+        app.app_resume_signal.publish(app)
+        assert forgotten[1:] == ["forgotten", "forgotten"]
+        forgotten.clear()
+        await pilot.resize_terminal(41, 10)
+        await pilot.pause()
+        assert forgotten[0] == "forgotten"

@@ -31,6 +31,7 @@ from vagent_tui.ui.connections import ConnectionApp
 from vagent_tui.ui.convention import NO_KEY_PREFIX, action_name, effective_keys
 from vagent_tui.ui.registry import BY_NAME, SCREENS, ScreenInfo
 from vagent_tui.ui.text import safe_markup
+from vagent_tui.ui.textual_compat import FrameDiffApp
 from vagent_tui.ui.themes import (
     DEFAULT_DARK,
     SEMANTIC_DEFAULTS,
@@ -90,7 +91,7 @@ def _screen_bindings() -> list[BindingType]:
     ]
 
 
-class VagentApp(TypeAheadApp[None], ConnectionApp):
+class VagentApp(TypeAheadApp[None], ConnectionApp, FrameDiffApp[None]):
     """The console. Give it a client; it connects and opens ``initial_screen``.
 
     Without a client (first run: no profile) it opens the setup screen, which makes one.

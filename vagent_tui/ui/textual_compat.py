@@ -9,6 +9,7 @@ Textual release changes what a wrapper relies on.
 3. Knowing whether the app's styles changed since a screen was last shown (`style_mark`).
 4. Knowing whether a screen holds callbacks for after its next refresh
    (`refresh_callbacks_pending`).
+5. Writing only the cells that changed (`FrameDiffApp`, `update_pieces`).
 
 **1.**
 An unhandled exception ends a Textual app through ``App._handle_exception``, which
@@ -39,16 +40,36 @@ pages a list does so there, outside every message queue. The key gate
 (`vagent_tui.ui.typeahead`) must wait for such a callback before it hands on the next
 key; without one pending there is nothing to wait for, and waiting for a refresh anyway
 would draw a frame for every key of a burst. Textual has no public way to ask.
+
+**5.**
+Textual writes a frame in ``App._display(screen, renderable)``: the renderable is a
+``textual._compositor.LayoutUpdate`` (every line of a region: ``strips``, one list of
+strips per line, from ``region``'s corner) or a ``ChopsUpdate`` (``chops``, per line a
+mapping of first column to strip; ``spans``, the (line, x1, x2) to write;
+``chop_ends``, per line the end column of each chop), whose ``render_segments`` makes
+the terminal output. `update_pieces` reads the same strips where ``render_segments``
+would write them, and `FrameDiffApp._display` hands Textual an update of only what
+differs from the frame on the terminal (`vagent_tui.ui.frame_diff`), or nothing when
+nothing differs. The frame is kept only once Textual writes the update (its
+``render_segments`` is called), so an update Textual drops (a batch, a headless app)
+is not taken for shown.
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from typing import Any, TypeVar
 
+from rich.color import ColorSystem
+from rich.console import COLOR_SYSTEMS, Console, ConsoleOptions, RenderableType, RenderResult
+from rich.segment import Segment
+from textual import events
+from textual._compositor import ChopsUpdate, CompositorUpdate, LayoutUpdate
 from textual.app import App
 from textual.screen import Screen
+
+from vagent_tui.ui.frame_diff import Frame, Piece
 
 ReturnType = TypeVar("ReturnType")
 
@@ -99,3 +120,81 @@ def refresh_callbacks_pending(screen: Screen[Any]) -> bool:
     """
     callbacks = getattr(screen, "_callbacks", None)
     return not isinstance(callbacks, list) or bool(callbacks)
+
+
+def update_pieces(update: object) -> list[Piece] | None:
+    """The strips a compositor update writes, each with where (see 5. above); None for
+    a renderable of another kind."""
+    pieces: list[Piece] = []
+    if isinstance(update, LayoutUpdate):
+        for y, line in enumerate(update.strips, update.region.y):
+            x = update.region.x
+            for strip in line:
+                pieces.append((x, y, strip))
+                x += strip.cell_length
+        return pieces
+    if not isinstance(update, ChopsUpdate):
+        return None
+    # As ChopsUpdate.render_segments walks them.
+    for y, x1, x2 in update.spans:
+        for end, (x, chop) in zip(update.chop_ends[y], update.chops[y].items(), strict=False):
+            if chop is None or x > x2 or end <= x1:
+                continue
+            if not (x2 > x >= x1 and end <= x2):
+                chop = chop.crop(0, min(end, x2) - x)
+            pieces.append((x, y, chop))
+    return pieces
+
+
+class _Diffed(CompositorUpdate):
+    """An update of only the changed cells; the frame is kept once Textual writes it."""
+
+    def __init__(self, text: str, keep: Callable[[], None]) -> None:
+        self.text = text
+        self.keep = keep
+
+    def render_segments(self, console: Console) -> str:
+        self.keep()
+        return self.text
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield Segment(self.text)  # never printed: App._display calls render_segments
+
+
+class FrameDiffApp(App[ReturnType]):
+    """An app that writes only the cells that differ from the terminal's (see 5. above)."""
+
+    _frame: Frame | None = None
+
+    def on_mount(self) -> None:
+        # Something else had the terminal: what it shows is unknown.
+        self.app_suspend_signal.subscribe(self, self._forget_frame, immediate=True)
+        self.app_resume_signal.subscribe(self, self._forget_frame, immediate=True)
+
+    def on_resize(self, event: events.Resize) -> None:
+        # A terminal may reflow or clear its cells on a resize, even back to the size
+        # the frame has.
+        self._forget_frame()
+
+    def _forget_frame(self, _: object = None) -> None:
+        if self._frame is not None:
+            self._frame.forget(0, 0)
+
+    def frames_diffed(self) -> bool:
+        """Whether frames are written as differences: on a terminal, in full screen (a
+        headless app writes nothing; inline, Textual writes whole lines every time)."""
+        return not self.is_headless and not self.is_inline
+
+    def _display(self, screen: Screen[Any], renderable: RenderableType | None) -> None:
+        pieces = update_pieces(renderable) if self.frames_diffed() else None
+        if pieces is None:
+            super()._display(screen, renderable)
+            return
+        if self._frame is None:
+            self._frame = Frame()
+        colours = COLOR_SYSTEMS.get(self.console.color_system or "", ColorSystem.TRUECOLOR)
+        width, height = self.size
+        text, keep = self._frame.prepare(width, height, pieces, colours)
+        if not text:
+            keep()  # nothing to write: the terminal shows it already
+        super()._display(screen, _Diffed(text, keep) if text else None)
