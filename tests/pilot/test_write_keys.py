@@ -7,10 +7,10 @@ a new screen or a new writing key is a new row with nothing to edit here. The co
 - **read-only**: on a read-only profile the key is hidden (``check_action``), not in the
   footer, refused with its reason when pressed, and nothing is sent (one app walks every
   screen);
-- **at the key** (one app per screen, on the demo): the key asks (a `Question`: the one
-  its `Write` carries), opens a form or a screen, says why it cannot (the status line, or
-  at a field), or sends; a ``DESTRUCTIVE`` key sends nothing before it asks but a dry
-  run; ESC leaves what it opened and nothing is sent;
+- **at the key** (one app walks every screen, each on the demo account it shows best):
+  the key asks (a `Question`: the one its `Write` carries), opens a form or a screen,
+  says why it cannot (the status line, or at a field), or sends; a ``DESTRUCTIVE`` key
+  sends nothing before it asks but a dry run; ESC leaves what it opened and nothing is sent;
 - **the `Write` it hands to the one write path** (`vagent_tui.ui.writes.perform`), when
   the key builds one before its question: a ``DESTRUCTIVE`` one asks (``confirm``); a
   delete says what a 404 means (``gone``) and reads back; replayed through the screen's
@@ -34,7 +34,7 @@ from textual.binding import Binding
 from textual.pilot import Pilot
 from textual.screen import ModalScreen, Screen
 
-from tests.helpers import DEMO_ACCOUNT_FOR, MakeApp, settle, shown, sim_of
+from tests.helpers import DEMO_ACCOUNT_FOR, settle, shown, sim_of
 from vagent_tui.api.client import ONE_TIME_LOGIN
 from vagent_tui.api.errors import ApiError, RequestTimeout
 from vagent_tui.services.connect import demo_client
@@ -43,7 +43,7 @@ from vagent_tui.ui import writes
 from vagent_tui.ui.app import VagentApp
 from vagent_tui.ui.convention import action_name
 from vagent_tui.ui.keys import screen_class, writing_keys
-from vagent_tui.ui.registry import SCREENS, ScreenInfo
+from vagent_tui.ui.registry import SCREENS
 from vagent_tui.ui.safety import DESTRUCTIVE, does_of, refusal
 from vagent_tui.ui.screens import base
 from vagent_tui.ui.screens.base import BaseScreen
@@ -181,44 +181,55 @@ async def _replay(pilot: Pilot[None], home: BaseScreen, write: writes.Write[Any]
     await settle(pilot)
 
 
-@pytest.mark.parametrize("info", WRITING, ids=lambda info: info.name)
 async def test_each_writing_key_asks_or_says_why_and_hands_the_write_path_its_write(
-    make_app: MakeApp, handed: Handed, info: ScreenInfo
+    handed: Handed,
 ) -> None:
-    app = make_app(info.name, account=DEMO_ACCOUNT_FOR.get(info.name))
+    app = VagentApp(demo_client(), profile_label="demo", initial_screen="scope")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        home = shown(app, BaseScreen)
-        sim = sim_of(app)
-        for binding in writing_keys(type(home)):
-            row = f"{info.name}: {binding.id}"
-            destructive = does_of(binding) is DESTRUCTIVE
-            handed.writes.clear()
-            home.status.update("")
-            before = len(_changes(sim))
-            await pilot.press(_first_key(binding))
+        for info in WRITING:
+            # Each screen on the account it shows best (the key's own when none).
+            app.select_target(DEMO_ACCOUNT_FOR.get(info.name))
             await settle(pilot)
-            opened = app.screen
-            at_key = _changes(sim)[before:]
-            if app.screen is home:
-                # Sent at once (a write that needs no question), or said why not.
-                if destructive:
-                    assert all(_dry_run(r) for r in at_key), f"{row} sent without asking"
-                said = [str(home.status.content), *(f.error for f in home.query(FormField))]
-                assert at_key or any(said), f"{row} did nothing, said nothing"
-            else:
-                assert isinstance(opened, ModalScreen | Screen)
-                assert at_key == [], f"{row} sent while {opened} is open"
-            dry = bool(at_key) and all(_dry_run(r) for r in at_key)
-            for write in handed.writes:
-                if isinstance(write.confirm, ModalScreen):
-                    assert opened is write.confirm, f"{row}: its question is not the one shown"
-                if destructive and not dry:
-                    assert write.confirm is not None, f"{row} does not ask first"
-                if action_name(binding.action) == "delete":
-                    assert write.gone is not None and write.read_back is not None, row
-            await _leave(pilot, home)
-            assert _changes(sim)[before:] == at_key, f"{row}: ESC sent something"
-            for write in list(handed.writes):
-                await _replay(pilot, home, write, row)
-            assert app.screen is home, row
+            app.action_show(info.name)
+            await settle(pilot)
+            home = shown(app, BaseScreen)
+            assert isinstance(home, screen_class(info)), info.name
+            for binding in writing_keys(screen_class(info)):
+                await _row(pilot, home, binding, handed, f"{info.name}: {binding.id}")
+
+
+async def _row(
+    pilot: Pilot[None], home: BaseScreen, binding: Binding, handed: Handed, row: str
+) -> None:
+    app = pilot.app
+    sim = sim_of(app)
+    destructive = does_of(binding) is DESTRUCTIVE
+    handed.writes.clear()
+    home.status.update("")
+    before = len(_changes(sim))
+    await pilot.press(_first_key(binding))
+    await settle(pilot)
+    opened = app.screen
+    at_key = _changes(sim)[before:]
+    if app.screen is home:
+        # Sent at once (a write that needs no question), or said why not.
+        if destructive:
+            assert all(_dry_run(r) for r in at_key), f"{row} sent without asking"
+        said = [str(home.status.content), *(f.error for f in home.query(FormField))]
+        assert at_key or any(said), f"{row} did nothing, said nothing"
+    else:
+        assert at_key == [], f"{row} sent while {opened} is open"
+    dry = bool(at_key) and all(_dry_run(r) for r in at_key)
+    for write in handed.writes:
+        if isinstance(write.confirm, ModalScreen):
+            assert opened is write.confirm, f"{row}: its question is not the one shown"
+        if destructive and not dry:
+            assert write.confirm is not None, f"{row} does not ask first"
+        if action_name(binding.action) == "delete":
+            assert write.gone is not None and write.read_back is not None, row
+    await _leave(pilot, home)
+    assert _changes(sim)[before:] == at_key, f"{row}: ESC sent something"
+    for write in list(handed.writes):
+        await _replay(pilot, home, write, row)
+    assert app.screen is home, row
