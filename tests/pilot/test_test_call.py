@@ -14,9 +14,7 @@ from textual.widgets import Button, Input, Label, Select, Static
 
 from tests.helpers import MakeApp, settle, shown, sim_of, wait_for
 from vagent_tui.config import state_dir
-from vagent_tui.services.connect import demo_client
 from vagent_tui.services.test_numbers import NUMBERS_NAME, NumberStore
-from vagent_tui.ui.app import VagentApp
 from vagent_tui.ui.dialogs import ConfirmModal
 from vagent_tui.ui.screens.agent import AgentScreen
 from vagent_tui.ui.screens.calls import CallsScreen
@@ -138,20 +136,6 @@ def test_a_store_keeps_only_a_number(tmp_path: Any) -> None:
         "+15551230001", "+15551230002", "")  # fmt: skip
     (tmp_path / "n.json").write_text("[1, 2")
     assert store.load("work") == ""
-
-
-async def test_read_only_has_no_test_call_and_sends_nothing() -> None:
-    client = demo_client("demo-partner")
-    app = VagentApp(client, profile_label="ro", initial_screen="agent", initial_account=AGENT,
-                    read_only=True)  # fmt: skip
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        keys = {key for key, b in app.active_bindings.items() if b.enabled and b.binding.show}
-        assert "T" not in keys
-        await pilot.press("T")
-        await settle(pilot)
-        assert isinstance(app.screen, AgentScreen)
-        assert _sent(app) == []
 
 
 async def test_an_unknown_outcome_is_read_back_not_resent(make_app: MakeApp) -> None:

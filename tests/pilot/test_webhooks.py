@@ -196,20 +196,6 @@ async def test_remove_destination_confirmed_and_cancelled(make_app: MakeApp) -> 
         assert "deleted" in _status(app)
 
 
-async def test_remove_destination_already_gone(make_app: MakeApp) -> None:
-    app = make_app("webhooks")
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        first = _urls(app)[0]
-        sim_of(app).webhooks[OWNER].pop(0)
-        await pilot.press("d")
-        await settle(pilot)
-        await pilot.click("#confirm")
-        await settle(pilot)
-        assert "HTTP 404: Webhook not found" in _status(app)
-        assert first not in [h.url for h in shown(app, WebhooksScreen).hooks]
-
-
 # ---------------------------------------------------------------------- relays
 
 
