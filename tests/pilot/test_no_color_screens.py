@@ -16,13 +16,11 @@ from rich.segment import Segment
 from textual.geometry import Region
 from textual.widget import Widget
 
-from tests.helpers import settle
+from tests.helpers import DEMO_ACCOUNT_FOR, settle
 from vagent_tui.services.connect import demo_client
 from vagent_tui.ui.app import VagentApp
 from vagent_tui.ui.registry import SCREENS
 
-ACCOUNT_FOR = {"agent": 1111, "voices": 1111, "functions": 1111, "inbox": 1111,
-               "migrations": 1100, "computer": 1118}  # fmt: skip
 NAMES = [info.name for info in SCREENS]
 
 
@@ -55,7 +53,7 @@ def _invisible(segment: Segment) -> bool:
 async def _walk(name: str, theme: str) -> tuple[list[str], list[str]]:
     """Open ``name``; (widgets with invisible text, widgets with a colour written)."""
     app = VagentApp(demo_client(), profile_label="demo · demo-partner", initial_screen=name,
-                    initial_account=ACCOUNT_FOR.get(name), theme=theme)  # fmt: skip
+                    initial_account=DEMO_ACCOUNT_FOR.get(name), theme=theme)  # fmt: skip
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         cells = _cells(app)
@@ -67,12 +65,26 @@ async def _walk(name: str, theme: str) -> tuple[list[str], list[str]]:
         return invisible, coloured
 
 
-@pytest.mark.parametrize("name", NAMES)
-async def test_no_color_every_screen_readable(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+async def test_no_color_every_screen_readable(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One app walks every registered screen, each on the demo account it shows best."""
     monkeypatch.setenv("NO_COLOR", "1")
-    invisible, coloured = await _walk(name, "vagent-ansi")
-    assert not invisible, f"{name}: text in its background colour: {invisible[:5]}"
-    assert not coloured, f"{name}: colour drawn despite NO_COLOR: {coloured[:5]}"
+    app = VagentApp(demo_client(), profile_label="demo · demo-partner", initial_screen="scope",
+                    theme="vagent-ansi")  # fmt: skip
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        for name in NAMES:
+            app.select_target(DEMO_ACCOUNT_FOR.get(name))
+            await settle(pilot)
+            app.action_show(name)
+            await settle(pilot)
+            cells = _cells(app)
+            assert cells, f"{name}: nothing drawn"
+            invisible = sorted({f"{w}: {s.text[:20]!r}" for w, s in cells if _invisible(s)})
+            coloured = sorted(
+                {w for w, s in cells if s.style and s.style.color and not s.style.color.is_default}
+            )
+            assert not invisible, f"{name}: text in its background colour: {invisible[:5]}"
+            assert not coloured, f"{name}: colour drawn despite NO_COLOR: {coloured[:5]}"
 
 
 @pytest.mark.parametrize("name", ["scope", "voices", "agent"])
