@@ -64,24 +64,6 @@ async def _open(pilot: Pilot[None], account_id: int) -> None:
     await settle(pilot)
 
 
-async def test_create_refuses_a_blank_name_at_its_field_and_sends_nothing(
-    make_app: MakeApp,
-) -> None:
-    app = _app(make_app)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        await _highlight(pilot, HARBOR)
-        await pilot.press("a")
-        await settle(pilot)
-        form = app.screen
-        assert isinstance(form, NewAccountForm) and form.kind == "account"
-        form.submit()
-        await settle(pilot)
-        assert "required" in form.query_one("#field-account-name", FormField).error
-        assert isinstance(app.screen, NewAccountForm)
-        assert _writes(app) == []
-
-
 async def test_create_an_organization_puts_it_in_the_tree(make_app: MakeApp) -> None:
     app = _app(make_app)
     async with app.run_test(size=(120, 40)) as pilot:

@@ -11,6 +11,10 @@ a new screen or a new writing key is a new row with nothing to edit here. The co
   the key asks (a `Question`: the one its `Write` carries), opens a form or a screen,
   says why it cannot (the status line, or at a field), or sends; a ``DESTRUCTIVE`` key
   sends nothing before it asks but a dry run; ESC leaves what it opened and nothing is sent;
+  a form (`FormModal`) sent with its text fields empty is refused at its required fields
+  (the first one takes the focus) with nothing sent, or, when no field is required, sends
+  once (what each field refuses is tested on its request model,
+  ``tests/unit/api/test_api_models.py``);
 - **the `Write` it hands to the one write path** (`vagent_tui.ui.writes.perform`), when
   the key builds one before its question: a ``DESTRUCTIVE`` one asks (``confirm``); a
   delete says what a 404 means (``gone``) and reads back; replayed through the screen's
@@ -33,6 +37,7 @@ import pytest
 from textual.binding import Binding
 from textual.pilot import Pilot
 from textual.screen import ModalScreen, Screen
+from textual.widgets import Input
 
 from tests.helpers import DEMO_ACCOUNT_FOR, settle, shown, sim_of
 from vagent_tui.api.client import ONE_TIME_LOGIN
@@ -47,6 +52,7 @@ from vagent_tui.ui.registry import SCREENS
 from vagent_tui.ui.safety import DESTRUCTIVE, does_of, refusal
 from vagent_tui.ui.screens import base
 from vagent_tui.ui.screens.base import BaseScreen
+from vagent_tui.ui.widgets.entry_forms import FormModal
 from vagent_tui.ui.widgets.form import FormField
 
 WRITING = [info for info in SCREENS if writing_keys(screen_class(info))]
@@ -131,6 +137,27 @@ async def _leave(pilot: Pilot[None], home: Screen[Any]) -> None:
 def _dry_run(request: LoggedRequest) -> bool:
     body = request.body if isinstance(request.body, dict) else {}
     return bool(body.get("dryRun")) or request.query.get("dryRun") == "true"
+
+
+async def _submit_empty(pilot: Pilot[None], form: FormModal, row: str) -> None:
+    """A form sent with every text field empty: refused at a field (the first one in
+    error has the focus) and nothing sent, unless no field is required (then it is sent
+    once, or asked first)."""
+    sim = sim_of(pilot.app)
+    before = len(_changes(sim))
+    for text in form.query(Input):
+        text.value = ""
+    form.submit()
+    await settle(pilot)
+    sent = _changes(sim)[before:]
+    if pilot.app.screen is not form:
+        assert len(sent) <= 1, f"{row}: the form sent {len(sent)} requests"
+        return
+    assert sent == [], f"{row}: sent, yet the form is still open"
+    wrong = [f for f in form.query(FormField) if f.error]
+    assert wrong, f"{row}: nothing sent and nothing said at a field"
+    focused = pilot.app.focused
+    assert focused is not None and wrong[0] in focused.ancestors_with_self, row
 
 
 async def _reads_again(pilot: Pilot[None], write: writes.Write[Any], row: str) -> None:
@@ -228,6 +255,9 @@ async def _row(
             assert write.confirm is not None, f"{row} does not ask first"
         if action_name(binding.action) == "delete":
             assert write.gone is not None and write.read_back is not None, row
+    if isinstance(opened, FormModal) and not at_key:
+        await _submit_empty(pilot, opened, row)
+        at_key = _changes(sim)[before:]
     await _leave(pilot, home)
     assert _changes(sim)[before:] == at_key, f"{row}: ESC sent something"
     for write in list(handed.writes):
