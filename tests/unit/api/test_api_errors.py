@@ -27,7 +27,7 @@ from vagent_tui.api.errors import (
 from .helpers import Recorder, ok
 from .test_api_requests import CASES as REQUEST_CASES
 from .test_api_requests import TARGET
-from .test_api_requests import WRITES as CHANGES
+from .test_api_requests import WRITES as REQUEST_WRITES
 
 
 def envelope(status: int, message: str, **kwargs: Any) -> httpx.Response:
@@ -518,7 +518,7 @@ WRITES = [
         id=f"{case.method}-{case.id}",
     )
     for case in REQUEST_CASES
-    if case in CHANGES
+    if case in REQUEST_WRITES
 ]
 """Every call that changes the platform: the request cases a read-only client refuses."""
 
