@@ -13,7 +13,16 @@ from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Static
 
-from tests.helpers import DEMO_ACCOUNT_FOR, MakeApp, known, original_key, settle, shown, sim_of
+from tests.helpers import (
+    DEMO_ACCOUNT_FOR,
+    MakeApp,
+    known,
+    original_key,
+    settle,
+    shown,
+    sim_of,
+    wait_for,
+)
 from vagent_tui.services.connect import demo_client
 from vagent_tui.ui.app import VagentApp
 from vagent_tui.ui.dialogs import ConfirmModal
@@ -250,6 +259,12 @@ async def test_migrations_tasks_filter_and_draw_the_rows_shown(make_app: MakeApp
         await start(pilot)  # Dental reception, dry run
         await pilot.press("down", "down")  # After-hours answering
         await start(pilot)
+        # The tasks never end on the frozen clock: their polls would keep every wait
+        # below busy until it gives up. The rows are the watcher's, polled or not.
+        await wait_for(pilot, lambda: len(app.watcher.tasks) == 2)
+        for worker in list(app.workers):
+            if worker.group.startswith("watch-"):
+                worker.cancel()
         await settle(pilot)
         dental, after = app.watcher.tasks.values()
         table = screen.query_one("#mig-tasks", TasksTable)
