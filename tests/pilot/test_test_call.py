@@ -52,6 +52,10 @@ async def _open(pilot: Pilot[None]) -> CallTestModal:
     return dialog
 
 
+def _error(dialog: CallTestModal) -> str:
+    return str(dialog.query_one("#test-error", Label).content)
+
+
 def _state(dialog: CallTestModal) -> str:
     return str(dialog.query_one("#test-state", Static).content)
 
@@ -148,8 +152,8 @@ async def test_an_unknown_outcome_is_read_back_not_resent(make_app: MakeApp) -> 
         dialog.submit()
         await settle(pilot)
         await pilot.click("#confirm")
-        await settle(pilot)
-        error = str(dialog.query_one("#test-error", Label).content)
-        assert "A task to +15551230043 is listed" in error, error
+        # (The listed task is then followed, on a clock that never moves: no settling.)
+        await wait_for(pilot, lambda: "is listed" in _error(dialog))
+        assert "A task to +15551230043 is listed" in _error(dialog), _error(dialog)
         calls = [r for r in _sent(app) if r.path.endswith("/agent/outboundCall")]
         assert len(calls) == 1
