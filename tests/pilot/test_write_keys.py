@@ -11,7 +11,9 @@ a new screen or a new writing key is a new row with nothing to edit here. The co
   the key asks (a `Question`: the one its `Write` carries), opens a form or a screen,
   says why it cannot (the status line, or at a field), or sends; a ``DESTRUCTIVE`` key
   sends nothing before it asks but a dry run; ESC leaves what it opened and nothing is sent;
-  a form (`FormModal`) sent with its text fields empty is refused at its required fields
+  a form (`FormModal`) can read back after a lost reply (its ``read_back``, which its
+  send through the one write path uses), and sent with its text fields empty is refused
+  at its required fields
   (the first one takes the focus) with nothing sent, or, when no field is required, sends
   once (what each field refuses is tested on its request model,
   ``tests/unit/api/test_api_models.py``);
@@ -256,6 +258,9 @@ async def _row(
         if action_name(binding.action) == "delete":
             assert write.gone is not None and write.read_back is not None, row
     if isinstance(opened, FormModal) and not at_key:
+        # What it sends is its own write (`FormModal.send_request`, the one path): after
+        # a lost reply it reads back what the platform holds.
+        assert opened.read_back is not None, f"{row}: its form cannot read back"
         await _submit_empty(pilot, opened, row)
         at_key = _changes(sim)[before:]
     await _leave(pilot, home)
