@@ -13,10 +13,9 @@ a new screen or a new writing key is a new row with nothing to edit here. The co
   sends nothing before it asks but a dry run; ESC leaves what it opened and nothing is sent;
   a form (`FormModal`) can read back after a lost reply (its ``read_back``, which its
   send through the one write path uses), and sent with its text fields empty is refused
-  at its required fields
-  (the first one takes the focus) with nothing sent, or, when no field is required, sends
-  once (what each field refuses is tested on its request model,
-  ``tests/unit/api/test_api_models.py``);
+  at its required fields (the first one takes the focus) with nothing sent, or, when no
+  field is required, sends once (what each field refuses is tested on its request
+  model, ``tests/unit/api/test_api_models.py``);
 - **the `Write` it hands to the one write path** (`vagent_tui.ui.writes.perform`), when
   the key builds one before its question: a ``DESTRUCTIVE`` one asks (``confirm``); a
   delete says what a 404 means (``gone``) and reads back; replayed through the screen's
