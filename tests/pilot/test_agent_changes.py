@@ -79,18 +79,6 @@ async def test_a_voice_that_does_not_fit_is_refused_with_its_reason(make_app: Ma
         assert not posts(app)
 
 
-async def test_escape_cancels_the_review_and_sends_nothing(make_app: MakeApp) -> None:
-    app = make_app("voices", account=AGENT)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        await highlight(pilot, "#voices-table", "openai-ash")
-        await pilot.press("u")
-        await until_review(pilot)
-        await pilot.press("escape")
-        await wait_for(pilot, lambda: "nothing was sent" in status_text(app))
-        assert not posts(app)
-
-
 # --------------------------------------------------------------------------- functions
 
 
@@ -302,52 +290,6 @@ async def test_save_and_restore_a_version_into_staging_and_live(make_app: MakeAp
         review.query_one("#review-word", Input).value = "live"
         await pilot.press("enter")
         await wait_for(pilot, lambda: sim.live[EMPTY]["speakingTimeout"] != 1)
-
-
-async def test_read_only_profile_cannot_change_an_agent() -> None:
-    from vagent_tui.services.connect import demo_client
-    from vagent_tui.ui.app import VagentApp
-
-    app = VagentApp(demo_client("demo-partner"), initial_screen="agent", initial_account=AGENT,
-                    read_only=True)  # fmt: skip
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        assert app.connection.read_only
-        for key in ("P", "E", "X"):
-            await pilot.press(key)
-            await pilot.pause()
-        assert type(app.screen).__name__ == "AgentScreen"
-        assert not [r for r in sim_of(app).requests if r.method != "GET"]
-
-
-async def test_a_publish_whose_reply_is_lost_is_read_back_not_retried(make_app: MakeApp) -> None:
-    app = make_app("agent", account=AGENT)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        sim = sim_of(app)
-        staged = sim.staging[AGENT]
-        sim.faults.set("truncated", path_contains="/agent/publish")  # done, reply mangled
-        await pilot.press("P")
-        await until_review(pilot)
-        await pilot.press("y")
-        await wait_for(pilot, lambda: "Read back now" in status_text(app))
-        assert "staging is empty" in status_text(app)
-        assert len(posts(app, "/api/v2/agent/publish")) == 1  # never sent twice
-        assert sim.live[AGENT] == staged
-
-
-async def test_a_staging_write_without_reply_says_whether_it_is_there(make_app: MakeApp) -> None:
-    app = make_app("voices", account=AGENT)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        sim_of(app).faults.set("malformed", path_contains="/api/v2/agent", methods={"POST"})
-        await highlight(pilot, "#voices-table", "openai-ash")
-        await pilot.press("u")
-        await until_review(pilot)
-        await pilot.press("y")
-        await wait_for(pilot, lambda: "Read back" in status_text(app))
-        assert "the change IS in staging" in status_text(app)
-        assert len(posts(app)) == 1
 
 
 async def test_a_value_the_form_cannot_show_as_it_is_is_not_editable(make_app: MakeApp) -> None:

@@ -136,33 +136,33 @@ async def test_a_slot_without_a_browser_session_shows_the_servers_message(
         assert "No workflow recording yet" in text_of(screen, "#computer-recording")
 
 
-@pytest.mark.parametrize("slot", ["-1", "abc", "", "1.5"])
-async def test_invalid_slot_sends_nothing(make_app: MakeApp, slot: str) -> None:
+async def test_invalid_slot_sends_nothing(make_app: MakeApp) -> None:
     app = make_app("computer", account=ACCOUNT)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         screen = shown(app, ComputerScreen)
-        await set_value(pilot, screen, "#computer-slot", slot)
-        await pilot.press("s")
-        await settle(pilot)
-        assert sim_of(app).count("POST", START) == 0
-        field = screen.query_one("#field-slot-id", FormField)
-        assert field.has_class("-invalid") and field.error
-        assert screen.focused is screen.query_one("#computer-slot", Input)
-        assert screen.query_one("#computer-slot", Input).value == slot
+        for slot in ("-1", "abc", "", "1.5"):
+            await set_value(pilot, screen, "#computer-slot", slot)
+            await pilot.press("s")
+            await settle(pilot)
+            assert sim_of(app).count("POST", START) == 0, slot
+            field = screen.query_one("#field-slot-id", FormField)
+            assert field.has_class("-invalid") and field.error, slot
+            assert screen.focused is screen.query_one("#computer-slot", Input), slot
+            assert screen.query_one("#computer-slot", Input).value == slot
 
 
-@pytest.mark.parametrize("ttl", ["59", "1801", "ten"])
-async def test_invalid_ttl_sends_nothing(make_app: MakeApp, ttl: str) -> None:
+async def test_invalid_ttl_sends_nothing(make_app: MakeApp) -> None:
     app = make_app("computer", account=ACCOUNT)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         screen = shown(app, ComputerScreen)
-        await set_value(pilot, screen, "#computer-ttl", ttl)
-        await pilot.press("b")
-        await settle(pilot)
-        assert sim_of(app).count("POST", SESSION) == 0
-        assert "60 to 1800" in screen.query_one("#field-ttl-seconds", FormField).error
+        for ttl in ("59", "1801", "ten"):
+            await set_value(pilot, screen, "#computer-ttl", ttl)
+            await pilot.press("b")
+            await settle(pilot)
+            assert sim_of(app).count("POST", SESSION) == 0, ttl
+            assert "60 to 1800" in screen.query_one("#field-ttl-seconds", FormField).error, ttl
 
 
 async def test_status_is_polled_until_final_and_not_while_hidden(
@@ -257,34 +257,29 @@ async def test_upload_with_mode_and_a_folder_path(make_app: MakeApp, folder: Pat
         assert "notes/hello.sh" in file_rows(screen)
 
 
-@pytest.mark.parametrize(
-    ("path", "mode", "field"),
-    [
-        ("/etc/passwd", "", "path"),
-        ("../outside.txt", "", "path"),
-        ("a/../../b", "", "path"),
-        ("", "", "path"),
-        ("ok.txt", "999", "mode"),
-        ("ok.txt", "rwx", "mode"),
-        ("ok.txt", "64", "mode"),
-    ],
-)
-async def test_invalid_path_or_mode_sends_nothing(
-    make_app: MakeApp, folder: Path, path: str, mode: str, field: str
-) -> None:
+async def test_invalid_path_or_mode_sends_nothing(make_app: MakeApp, folder: Path) -> None:
     app = make_app("computer", account=ACCOUNT)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         screen = shown(app, ComputerScreen)
         await pick(pilot, screen, folder / "hello.txt")
-        await set_value(pilot, screen, "#computer-path", path)
-        await set_value(pilot, screen, "#computer-mode", mode)
-        await pilot.press("escape", "u")
-        await settle(pilot)
-        assert sim_of(app).count("POST", UPLOAD) == 0
-        assert screen.query_one(f"#field-{field}", FormField).error
-        assert screen.query_one("#computer-path", Input).value == path
-        assert screen.query_one("#computer-mode", Input).value == mode
+        for path, mode, field in (
+            ("/etc/passwd", "", "path"),
+            ("../outside.txt", "", "path"),
+            ("a/../../b", "", "path"),
+            ("", "", "path"),
+            ("ok.txt", "999", "mode"),
+            ("ok.txt", "rwx", "mode"),
+            ("ok.txt", "64", "mode"),
+        ):
+            await set_value(pilot, screen, "#computer-path", path)
+            await set_value(pilot, screen, "#computer-mode", mode)
+            await pilot.press("escape", "u")
+            await settle(pilot)
+            assert sim_of(app).count("POST", UPLOAD) == 0, (path, mode)
+            assert screen.query_one(f"#field-{field}", FormField).error, (path, mode)
+            assert screen.query_one("#computer-path", Input).value == path
+            assert screen.query_one("#computer-mode", Input).value == mode
 
 
 async def test_no_file_directory_or_missing_file_refused_at_the_field(

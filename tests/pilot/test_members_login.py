@@ -9,8 +9,6 @@ from typing import Any
 from textual.widgets import Input, TextArea
 
 from tests.helpers import MakeApp, settle, shown, sim_of
-from vagent_tui.services.connect import demo_client
-from vagent_tui.ui.app import VagentApp
 from vagent_tui.ui.dialogs import ConfirmModal
 from vagent_tui.ui.screens.members import MembersScreen
 from vagent_tui.ui.widgets.member_forms import OneTimeLoginForm
@@ -96,18 +94,6 @@ async def test_an_unknown_email_with_an_external_id_is_said_to_be_added(
         assert "owner@acme.test" in [m.email for m in shown(app, MembersScreen).members]
 
 
-async def test_no_at_the_question_sends_nothing(make_app: MakeApp) -> None:
-    app = make_app("members", token="demo-reseller", account=ORG)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        form = await _form(pilot, 1119)
-        form.submit()
-        await settle(pilot)
-        await pilot.press("escape")  # the question: no
-        await settle(pilot)
-        assert app.screen is form and _sent(app) == []
-
-
 async def test_a_lost_reply_is_read_back_and_not_sent_again(make_app: MakeApp) -> None:
     app = make_app("members", token="demo-reseller", account=ORG)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -138,14 +124,3 @@ async def test_a_key_below_a_reseller_is_refused_with_the_platforms_message(
         assert app.screen is form
         error = str(form.query_one("#form-error").render())
         assert "403" in error and "Reseller/Partner account required" in error
-
-
-async def test_read_only_refuses_the_key_and_sends_nothing() -> None:
-    client = demo_client("demo-reseller")
-    app = VagentApp(client, profile_label="ro", initial_screen="members", read_only=True)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        await pilot.press("L")
-        await settle(pilot)
-        assert isinstance(app.screen, MembersScreen)
-        assert _sent(app) == []

@@ -16,13 +16,11 @@ from rich.segment import Segment
 from textual.geometry import Region
 from textual.widget import Widget
 
-from tests.helpers import settle
+from tests.helpers import DEMO_ACCOUNT_FOR, settle
 from vagent_tui.services.connect import demo_client
 from vagent_tui.ui.app import VagentApp
 from vagent_tui.ui.registry import SCREENS
 
-ACCOUNT_FOR = {"agent": 1111, "voices": 1111, "functions": 1111, "inbox": 1111,
-               "migrations": 1100, "computer": 1118}  # fmt: skip
 NAMES = [info.name for info in SCREENS]
 
 
@@ -52,40 +50,50 @@ def _invisible(segment: Segment) -> bool:
     )
 
 
-async def _walk(name: str, theme: str) -> tuple[list[str], list[str]]:
-    """Open ``name``; (widgets with invisible text, widgets with a colour written)."""
-    app = VagentApp(demo_client(), profile_label="demo · demo-partner", initial_screen=name,
-                    initial_account=ACCOUNT_FOR.get(name), theme=theme)  # fmt: skip
+Seen = dict[str, tuple[list[str], list[str]]]
+
+
+async def _walk(names: list[str], theme: str) -> Seen:
+    """Open each of ``names`` in one app, each on the demo account it shows best:
+    (widgets with invisible text, widgets with a colour written) by name."""
+    app = VagentApp(demo_client(), profile_label="demo · demo-partner", initial_screen="scope",
+                    theme=theme)  # fmt: skip
+    seen: Seen = {}
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
-        cells = _cells(app)
-        assert cells, f"{name}: nothing drawn"
-        invisible = sorted({f"{w}: {s.text[:20]!r}" for w, s in cells if _invisible(s)})
-        coloured = sorted(
-            {w for w, s in cells if s.style and s.style.color and not s.style.color.is_default}
-        )
-        return invisible, coloured
+        for name in names:
+            app.select_target(DEMO_ACCOUNT_FOR.get(name))
+            await settle(pilot)
+            app.action_show(name)
+            await settle(pilot)
+            cells = _cells(app)
+            assert cells, f"{name}: nothing drawn"
+            invisible = sorted({f"{w}: {s.text[:20]!r}" for w, s in cells if _invisible(s)})
+            coloured = sorted(
+                {w for w, s in cells if s.style and s.style.color and not s.style.color.is_default}
+            )
+            seen[name] = invisible, coloured
+    return seen
 
 
-@pytest.mark.parametrize("name", NAMES)
-async def test_no_color_every_screen_readable(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+async def test_no_color_every_screen_readable(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every registered screen, in one app."""
     monkeypatch.setenv("NO_COLOR", "1")
-    invisible, coloured = await _walk(name, "vagent-ansi")
-    assert not invisible, f"{name}: text in its background colour: {invisible[:5]}"
-    assert not coloured, f"{name}: colour drawn despite NO_COLOR: {coloured[:5]}"
+    for name, (invisible, coloured) in (await _walk(NAMES, "vagent-ansi")).items():
+        assert not invisible, f"{name}: text in its background colour: {invisible[:5]}"
+        assert not coloured, f"{name}: colour drawn despite NO_COLOR: {coloured[:5]}"
 
 
-@pytest.mark.parametrize("name", ["scope", "voices", "agent"])
 @pytest.mark.parametrize("theme", ["vagent-ansi", "vagent-dark"])
 async def test_empty_no_color_is_not_black_on_black(
-    monkeypatch: pytest.MonkeyPatch, name: str, theme: str
+    monkeypatch: pytest.MonkeyPatch, theme: str
 ) -> None:
     """An empty NO_COLOR is "not set" (no-color.org): colours, and all of them readable."""
     monkeypatch.setenv("NO_COLOR", "")
-    invisible, coloured = await _walk(name, theme)
-    assert not invisible, f"{name}: text in its background colour: {invisible[:5]}"
-    if theme == "vagent-dark":
-        assert coloured, "an empty NO_COLOR took the colours away"
+    for name, (invisible, coloured) in (await _walk(["scope", "voices", "agent"], theme)).items():
+        assert not invisible, f"{name}: text in its background colour: {invisible[:5]}"
+        if theme == "vagent-dark":
+            assert coloured, f"{name}: an empty NO_COLOR took the colours away"
 
 
 async def test_a_chosen_colour_theme_under_no_color_is_readable(
@@ -93,5 +101,5 @@ async def test_a_chosen_colour_theme_under_no_color_is_readable(
 ) -> None:
     """A profile that names a true-colour theme, run with NO_COLOR: colours stripped."""
     monkeypatch.setenv("NO_COLOR", "1")
-    invisible, coloured = await _walk("voices", "vagent-light")
+    invisible, coloured = (await _walk(["voices"], "vagent-light"))["voices"]
     assert not invisible and not coloured, (invisible[:3], coloured[:3])

@@ -13,7 +13,6 @@ from textual.widgets.tree import TreeNode
 
 from tests.helpers import MakeApp, settle, shown, sim_of
 from vagent_tui.api.models import Account
-from vagent_tui.services.connect import demo_client
 from vagent_tui.ui.app import VagentApp
 from vagent_tui.ui.dialogs import PromptModal, ReviewModal
 from vagent_tui.ui.screens.onboard import OnboardScreen
@@ -63,24 +62,6 @@ async def _open(pilot: Pilot[None], account_id: int) -> None:
     assert node is not None
     node.expand()
     await settle(pilot)
-
-
-async def test_create_refuses_a_blank_name_at_its_field_and_sends_nothing(
-    make_app: MakeApp,
-) -> None:
-    app = _app(make_app)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        await _highlight(pilot, HARBOR)
-        await pilot.press("a")
-        await settle(pilot)
-        form = app.screen
-        assert isinstance(form, NewAccountForm) and form.kind == "account"
-        form.submit()
-        await settle(pilot)
-        assert "required" in form.query_one("#field-account-name", FormField).error
-        assert isinstance(app.screen, NewAccountForm)
-        assert _writes(app) == []
 
 
 async def test_create_an_organization_puts_it_in_the_tree(make_app: MakeApp) -> None:
@@ -301,21 +282,6 @@ async def test_the_external_id_keys_are_not_offered_to_an_organization_key(
         assert "a reseller or partner key only" in str(app.screen.status.content)
         assert not {"c", "p", "A"} & {k for k, b in app.active_bindings.items() if b.enabled}
         assert not [r for r in sim_of(app).requests if "ExternalId" in r.path]
-
-
-async def test_read_only_hides_the_keys_and_sends_nothing() -> None:
-    client = demo_client("demo-reseller")
-    app = VagentApp(client, profile_label="ro", initial_screen="scope", read_only=True)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        shown_keys = {key for key, b in app.active_bindings.items() if b.enabled and b.binding.show}
-        assert "i" in shown_keys
-        assert not {"a", "e", "d"} & shown_keys
-        for key in ("a", "e", "d"):
-            await pilot.press(key)
-            await settle(pilot)
-        assert isinstance(app.screen, ScopeScreen)
-        assert not [r for r in sim_of(app).requests if r.method != "GET"]
 
 
 async def test_export_writes_the_tree_to_a_private_file(make_app: MakeApp, tmp_path: Any) -> None:

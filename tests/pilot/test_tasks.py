@@ -12,7 +12,6 @@ from textual.widgets import Input, Select, Static
 
 from tests.helpers import MakeApp, settle, shown, sim_of
 from vagent_tui.api.models import CsvUpload, OutboundTask
-from vagent_tui.services.connect import demo_client
 from vagent_tui.sim import outbound
 from vagent_tui.ui.app import VagentApp
 from vagent_tui.ui.dialogs import ConfirmModal, PromptModal, TextModal
@@ -217,40 +216,6 @@ def test_a_canceled_task_shows_as_ended_and_dim() -> None:
     cells = task_cells(task, {})
     assert cells["state"].plain == "canceled" and cells["state"].style == "dim"
     assert cells["result"].plain == "—" and task.ended and not task.active  # waits no more
-
-
-async def test_delete_whose_reply_is_lost_is_read_back_not_resent(make_app: MakeApp) -> None:
-    app = _app(make_app)
-    seed_tasks(app)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        await pilot.press("s")
-        await settle(pilot)
-        sim_of(app).faults.set("truncated", path_contains="/tasks/", methods={"DELETE"})
-        await pilot.press("d")
-        await settle(pilot)
-        await pilot.click("#confirm")
-        await settle(pilot)
-        status = _status(app)
-        assert "may have been made" in status, status
-        assert "is gone" in status
-        deletes = [r for r in sim_of(app).requests if r.method == "DELETE"]
-        assert len(deletes) == 1
-
-
-async def test_read_only_hides_the_keys_and_sends_nothing() -> None:
-    client = demo_client("demo-partner")
-    app = VagentApp(client, profile_label="ro", initial_screen="tasks", initial_account=AGENT,
-                    read_only=True)  # fmt: skip
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        keys = {key for key, b in app.active_bindings.items() if b.enabled and b.binding.show}
-        assert "r" in keys and not {"a", "d", "u"} & keys
-        for key in ("a", "d", "u"):
-            await pilot.press(key)
-            await settle(pilot)
-        assert isinstance(app.screen, TasksScreen)
-        assert not [r for r in sim_of(app).requests if r.method != "GET"]
 
 
 async def test_csv_dry_run_first_then_asks_counting_the_real_calls(

@@ -224,23 +224,6 @@ async def test_delete_after_confirmation(make_app: Any) -> None:
         assert "1 token" in status_text(screen)
 
 
-async def test_cancelled_delete_sends_nothing(make_app: Any) -> None:
-    app = make_app("tokens")
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        screen = shown(app, TokensScreen)
-        for cancel in ("escape", "enter", "n"):  # Cancel has the focus: Enter cancels
-            await pilot.press("d")
-            await pilot.pause()
-            assert isinstance(app.screen, ConfirmModal)
-            await pilot.press(cancel)
-            await settle(pilot)
-            assert shown(app, TokensScreen) is screen
-            assert "nothing was sent" in status_text(screen)
-        assert sim_of(app).count("DELETE", PATH) == 0
-        assert len(tokens_of(app, 1000)) == 2
-
-
 async def test_deleting_the_key_in_use_warns(make_app: Any) -> None:
     app = make_app("tokens")
     async with app.run_test(size=(120, 40)) as pilot:
@@ -252,24 +235,6 @@ async def test_deleting_the_key_in_use_warns(make_app: Any) -> None:
         await pilot.pause()
         assert "This is the key this console is using" in app.screen.body_text
         await pilot.press("escape")
-
-
-async def test_delete_of_a_token_already_gone_says_so(make_app: Any) -> None:
-    app = make_app("tokens")
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        screen = shown(app, TokensScreen)
-        [crm] = [t for t, v in tokens_of(app, 1000).items() if v["description"] == "CRM sync"]
-        await highlight(screen, crm)
-        del sim_of(app).tokens[crm]  # deleted elsewhere meanwhile
-        await pilot.press("d")
-        await pilot.pause()
-        await pilot.click("#confirm")
-        await settle(pilot)
-        status = status_text(screen)
-        assert "HTTP 404: Token not found" in status and "already gone" in status
-        assert "retry" not in status
-        assert len(cells(screen)) == 1  # the list is refreshed
 
 
 async def test_delete_server_error_offers_a_retry(make_app: Any, monkeypatch: Any) -> None:
@@ -312,23 +277,6 @@ async def test_delete_unknown_outcome_reads_back_and_never_resends(
         assert crm not in status
         assert sim_of(app).count("DELETE", PATH) == 1
         assert len(cells(screen)) == 1  # the list shows what the platform holds
-
-
-async def test_delete_confirmed_after_the_target_changed_is_not_sent(make_app: Any) -> None:
-    app = make_app("tokens")
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        screen = shown(app, TokensScreen)
-        await pilot.press("d")
-        await pilot.pause()
-        assert isinstance(app.screen, ConfirmModal)
-        app.select_target(1111)  # the account changes while the question is open
-        await settle(pilot)
-        await pilot.click("#confirm")
-        await settle(pilot)
-        assert sim_of(app).count("DELETE", PATH) == 0
-        assert len(tokens_of(app, 1000)) == 2
-        assert "target account changed meanwhile; nothing was sent" in status_text(screen)
 
 
 async def test_no_token_highlighted_is_said_on_the_status_line(make_app: Any) -> None:

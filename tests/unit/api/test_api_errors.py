@@ -12,7 +12,6 @@ import pytest
 
 from tests.unit.api.conftest import MakeClient
 from tests.unit.api.helpers import ClientCall, Reply
-from vagent_tui.api import models as m
 from vagent_tui.api import transport as client_module
 from vagent_tui.api.client import Exchange
 from vagent_tui.api.errors import (
@@ -26,6 +25,9 @@ from vagent_tui.api.errors import (
 )
 
 from .helpers import Recorder, ok
+from .test_api_requests import CASES as REQUEST_CASES
+from .test_api_requests import TARGET
+from .test_api_requests import WRITES as REQUEST_WRITES
 
 
 def envelope(status: int, message: str, **kwargs: Any) -> httpx.Response:
@@ -511,41 +513,14 @@ async def test_backoff_capped_by_max_retry_after(
 
 
 WRITES = [
-    pytest.param(lambda c: c.create_token("ci"), id="POST-token"),
-    pytest.param(lambda c: c.migrate("tpl-1"), id="POST-migrate"),
-    pytest.param(lambda c: c.start_recording(5, 0), id="POST-recording"),
-    pytest.param(lambda c: c.upload_file(5, "a.txt", b"x"), id="POST-upload"),
-    pytest.param(lambda c: c.rename_version("cfg-1", 1, "t"), id="PUT-title"),
-    pytest.param(lambda c: c.delete_token("some-token-1234"), id="DELETE-token"),
-    pytest.param(lambda c: c.delete_relay("chargebee"), id="DELETE-relay"),
-    pytest.param(lambda c: c.delete_sip_entry("192.0.2.1"), id="DELETE-sip"),
-    pytest.param(lambda c: c.delete_member(3), id="DELETE-member"),
     pytest.param(
-        lambda c: c.one_time_login("a@b.test", external_account_id="crm-1"),
-        id="GET-oneTimeAuthToken",
-    ),  # a GET that may add a member
-    pytest.param(
-        lambda c: c.create_account(3, m.NewAgentAccount(account_name="a")), id="POST-createAccount"
-    ),
-    pytest.param(
-        lambda c: c.update_account(3, m.AccountUpdate(active=True)), id="POST-updateAccount"
-    ),
-    pytest.param(lambda c: c.delete_organization(2, 3), id="DELETE-organization"),
-    pytest.param(
-        lambda c: c.place_call(m.OutboundCallRequest(target="+15551230001")), id="POST-outboundCall"
-    ),
-    pytest.param(
-        lambda c: c.send_text(m.OutboundSmsRequest(target="+15551230001", content="Hi")),
-        id="POST-outboundSms",
-    ),
-    pytest.param(lambda c: c.create_task(m.TaskRequest(target="+15551230001")), id="POST-task"),
-    pytest.param(lambda c: c.delete_task("task-1"), id="DELETE-task"),
-    pytest.param(
-        lambda c: c.update_task_limits(m.TaskLimitsUpdate(concurrency_per_run=2)),
-        id="POST-tasks-limits",
-    ),
-    pytest.param(lambda c: c.upload_tasks_csv(b"target\n", dry_run=True), id="POST-tasks-csv"),
+        lambda c, case=case: case.call(c, TARGET if case.target_required else None),
+        id=f"{case.method}-{case.id}",
+    )
+    for case in REQUEST_CASES
+    if case in REQUEST_WRITES
 ]
+"""Every call that changes the platform: the request cases a read-only client refuses."""
 
 
 @pytest.mark.parametrize("call", WRITES)
