@@ -46,9 +46,8 @@ class Terminal:
 
     def read_drawn(self, still: float = 0.5, seconds: float = 60) -> None:
         """Collect what the last key drew: output until some comes, then until the console
-        writes nothing for ``still`` seconds (a screen writes "⟳ Loading…", then its rows).
-        ``seconds`` guards against a console that never draws or never stops drawing; the
-        key must draw something."""
+        writes nothing for ``still`` seconds (a screen writes "⟳ Loading…", then its rows),
+        for ``seconds`` at most (a blinking cursor never stops writing)."""
         deadline = time.monotonic() + seconds
         size = len(self.written)
         while len(self.written) == size and time.monotonic() < deadline:
