@@ -41,7 +41,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Input, TabbedContent, TextArea
 
 import vagent_tui.ui
-from tests.helpers import PERPETUAL, MakeApp, sim_of, wait_for
+from tests.helpers import MakeApp, settle, sim_of, wait_for
 from vagent_tui.sim.common import SimError
 from vagent_tui.sim.endpoint import Ctx
 from vagent_tui.ui import typeahead
@@ -405,37 +405,6 @@ async def handled(app: Any) -> None:
         _, pending = await asyncio.wait(waits, timeout=5)
         for wait in pending:
             wait.cancel()
-
-
-async def settle(pilot: Pilot[Any], *, rounds: int = 400) -> None:
-    """Every worker done (`tests.helpers.PERPETUAL` aside; a write waiting for the answer
-    of a dialog is idle) and what each posted handled (`handled`).
-
-    `tests.helpers.settle` with one pause until the CPU idles (a frame), not two and one
-    more each 20 ms a worker runs (about 10 settles a form, each 60 ms at least): what
-    this test compares, the values of the fields, the focus and the requests sent, is in
-    the widgets and the simulator. Bounded as that one is: a worker that waits for a
-    dialog's answer stops no one.
-    """
-    app = pilot.app
-
-    def working() -> bool:
-        asking = isinstance(app.screen, ModalScreen)
-        return any(
-            w.is_running
-            and w.group not in PERPETUAL
-            and not (asking and w.group.startswith("write-"))
-            for w in app.workers
-        )
-
-    for _ in range(rounds):
-        await handled(app)
-        if not working():
-            await pilot.pause()  # a frame: what waits for a refresh (the key gate) moves on
-            if not working():
-                return
-        else:
-            await asyncio.sleep(0.005)
 
 
 @dataclass
