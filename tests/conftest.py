@@ -20,6 +20,46 @@ FIXED_NOW = "2025-11-20T12:00:00+00:00"
 os.environ.setdefault("VAGENT_NOW", FIXED_NOW)
 
 
+def _share_parsed_css() -> None:
+    """Parse each stylesheet once per test process, not once per app.
+
+    Textual caches parsed CSS per app (``Stylesheet._parse_rules``, keyed by the text, where
+    it was read from and its scope; cleared when the theme's variables change): about 950
+    tests start an app and each parsed the same stylesheets again, a sixth of a pilot's
+    time. Here the cache is shared by the apps of the process, its key the same plus the
+    theme's variables, so an app gets the very rules its own parse would give. Test
+    machinery only: the product never starts a second app in one process.
+    """
+    from textual.css.model import RuleSet
+    from textual.css.stylesheet import Stylesheet
+    from textual.css.types import CSSLocation
+
+    parse_rules = Stylesheet._parse_rules
+    parsed: dict[tuple[object, ...], list[RuleSet]] = {}
+
+    def shared(
+        self: Stylesheet,
+        css: str,
+        read_from: CSSLocation,
+        is_default_rules: bool = False,
+        tie_breaker: int = 0,
+        scope: str = "",
+    ) -> list[RuleSet]:
+        key = (css, read_from, is_default_rules, tie_breaker, scope,
+               frozenset(self._variables.items()))  # fmt: skip
+        rules = parsed.get(key)
+        if rules is None:
+            rules = parsed[key] = parse_rules(
+                self, css, read_from, is_default_rules, tie_breaker, scope
+            )
+        return rules
+
+    Stylesheet._parse_rules = shared  # type: ignore[method-assign]
+
+
+_share_parsed_css()
+
+
 @pytest.fixture(autouse=True)
 def _private_home(
     tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch

@@ -59,6 +59,20 @@ class Terminal:
             self.read_for(0.1)
         return self.ever_shown(text)
 
+    def read_drawn(self, still: float = 0.5, seconds: float = 60) -> None:
+        """Collect what the last key drew: output until some comes, then until the console
+        writes nothing for ``still`` seconds (a screen writes "⟳ Loading…", then its rows),
+        for ``seconds`` at most (a blinking cursor never stops writing)."""
+        deadline = time.monotonic() + seconds
+        size = len(self.written)
+        while len(self.written) == size and time.monotonic() < deadline:
+            self.read_for(0.05)
+        while time.monotonic() < deadline:
+            size = len(self.written)
+            self.read_for(still)
+            if len(self.written) == size:
+                return
+
     def send(self, keys: bytes) -> None:
         os.write(self.fd, keys)
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from textual.widgets import Input, Static
 
-from tests.helpers import known, settle, shown, wait_for
+from tests.helpers import known, settle, shown, sim_of, wait_for
 from tests.pilot.test_rollout import AGENTS, VOICE, fill_form, planned, status_text
 from vagent_tui.ui.screens.rollout import RolloutScreen
 from vagent_tui.ui.screens.settings import SettingsScreen
@@ -191,22 +191,33 @@ async def test_no_screen_leaves_the_focus_in_a_text_field_after_its_load(
     make_app: Any, monkeypatch: Any
 ) -> None:
     """The focus rule: 1-0 go to the screens until the user chooses a field. Every
-    screen, loaded with and without a template list, and the settings form."""
+    screen loaded with a template list, and the settings form; then, without a template
+    list (another key, the list's route absent), the screens whose load read it: only
+    there does the list's absence change what a load does."""
     from textual.widgets import TextArea
 
     from vagent_tui.ui.app import VagentApp
     from vagent_tui.ui.registry import SCREENS
 
+    read_templates: list[str] = []
     for list_route in (True, False):
         app = make_app("scope", token="demo-reseller" if list_route else "demo-partner",
                        account=1111)  # fmt: skip
         if not list_route:
             no_template_list(app, monkeypatch)
+        sim = sim_of(app)
+        names = [info.name for info in SCREENS] if list_route else read_templates
         async with app.run_test(size=(120, 40)) as pilot:
-            for name in (info.name for info in SCREENS):  # every screen, the registry's order
+            for name in names:  # the registry's order
+                before = len(sim.requests)
                 await app.run_action(f"show('{name}')")
                 await settle(pilot)
                 assert not isinstance(app.focused, Input | TextArea), (name, app.focused)
+                if list_route and any(r.path.endswith("/templates") for r in sim.requests[before:]):
+                    read_templates.append(name)
+            if not list_route:
+                assert read_templates, "no screen read the template list"
+                continue
             await app.run_action("show('agent')")
             await settle(pilot)
             await pilot.press("E")  # the settings form

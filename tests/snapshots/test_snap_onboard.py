@@ -10,12 +10,14 @@ from textual.pilot import Pilot
 
 from tests.helpers import MakeApp, SnapCompare, settle, wait_for
 from tests.pilot.test_onboard import FILE, status_text
+from tests.snapshots.sizes import size_id, sizes
 from vagent_tui.ui.dialogs import PromptModal
+from vagent_tui.ui.screens.onboard import OnboardScreen
 
-SIZES = [(80, 24), (120, 40)]
+SIZES = sizes(OnboardScreen)
 
 
-@pytest.mark.parametrize("size", SIZES, ids=["80x24", "120x40"])
+@pytest.mark.parametrize("size", SIZES, ids=size_id)
 def test_onboard_plan(
     snap_compare: SnapCompare, make_app: MakeApp, size: tuple[int, int], tmp_path: Path
 ) -> None:

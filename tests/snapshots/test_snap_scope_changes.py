@@ -7,11 +7,14 @@ import pytest
 from textual.pilot import Pilot
 
 from tests.helpers import MakeApp, SnapCompare, settle
+from tests.snapshots.sizes import size_id, sizes
+from vagent_tui.ui.screens.scope import ScopeScreen
 
-SIZES = [(80, 24), (120, 40)]
+SIZES = sizes(ScopeScreen)
+"""Scope has no breakpoint and a dialog is 70 columns wide at either size: one size."""
 
 
-@pytest.mark.parametrize("size", SIZES, ids=["80x24", "120x40"])
+@pytest.mark.parametrize("size", SIZES, ids=size_id)
 def test_scope_create_organization(
     snap_compare: SnapCompare, make_app: MakeApp, size: tuple[int, int]
 ) -> None:
@@ -26,7 +29,7 @@ def test_scope_create_organization(
     assert snap_compare(app, terminal_size=size, run_before=run_before)
 
 
-@pytest.mark.parametrize("size", SIZES, ids=["80x24", "120x40"])
+@pytest.mark.parametrize("size", SIZES, ids=size_id)
 def test_scope_edit_review(
     snap_compare: SnapCompare, make_app: MakeApp, size: tuple[int, int]
 ) -> None:
@@ -41,7 +44,7 @@ def test_scope_edit_review(
     assert snap_compare(app, terminal_size=size, run_before=run_before)
 
 
-@pytest.mark.parametrize("size", SIZES, ids=["80x24", "120x40"])
+@pytest.mark.parametrize("size", SIZES, ids=size_id)
 def test_scope_delete_typed_name(
     snap_compare: SnapCompare, make_app: MakeApp, size: tuple[int, int]
 ) -> None:
