@@ -225,11 +225,13 @@ async def test_faults_over_loopback(transport: str, monkeypatch: pytest.MonkeyPa
     """Each fault, through the default transport (aiohttp's pool) and httpx's own."""
     import uvicorn
 
+    from vagent_tui.api.pool import AiohttpPool
     from vagent_tui.api.transport import default_transport
 
     monkeypatch.setenv("VAGENT_TRANSPORT", transport)
     chosen = default_transport()
-    assert (chosen is None) == (transport == "httpx")
+    assert isinstance(chosen, AiohttpPool) == (transport == "aiohttp")
+    await chosen.aclose()
 
     app = create_app(faults=Faults(seed=2))
     port = _free_port()

@@ -1,16 +1,16 @@
 """How a request is built: the one place its URL, query and body are made.
 
 `RequestBuilder.build` turns what an endpoint asks (method, path, target, parameters,
-body) into an `Outgoing`: the URL as it goes on the wire (origin, API prefix, path,
-query with the token, all percent-encoded once), the body as bytes and its headers.
-The transport sends that as it is, on every attempt, through whichever pool it has
-(`vagent_tui.api.transport.ApiTransport._send`): nothing below rebuilds the query.
+body) into an `Outgoing`: the `httpx.Request` as it goes on the wire (origin, API
+prefix, path, query with the token, all percent-encoded once; the body as bytes, its
+headers, the client's timeouts). The sender hands that very request to its transport
+on every attempt (`vagent_tui.api.sender`): nothing below builds the query again.
 
 Token placement (spec rules 7 and 9): the credential is the ``token`` query parameter
 of every request (never a header), first in the query; a target becomes the parameter
 of its level (`vagent_tui.api.targets`). The URL is encoded as httpx encodes
 ``params=`` (``urlencode``: ``quote_plus``, ``true``/``false`` for booleans, a list
-repeats its key), so an `Outgoing` is the request httpx would have built.
+repeats its key), so an `Outgoing` is the request httpx's client would have built.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import re
 from collections.abc import Mapping
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import Any
 from urllib.parse import quote, quote_plus
 
 import httpx
@@ -28,24 +28,48 @@ import httpx
 from vagent_tui.api.targets import Target, target_param
 
 API_PREFIX = "/api/v2"
-JSON_HEADERS: Mapping[str, str] = MappingProxyType({"Content-Type": "application/json"})
-NO_HEADERS: Mapping[str, str] = MappingProxyType({})
+CLIENT_HEADERS = httpx.Headers(
+    {
+        "Accept": "*/*",
+        "Accept-Encoding": "gzip, deflate",
+        "User-Agent": f"python-httpx/{httpx.__version__}",
+    }
+)
+"""What httpx's client would add to every request (a body it can decode, its name)."""
+JSON_HEADERS = httpx.Headers({**CLIENT_HEADERS, "Content-Type": "application/json"})
+NO_EXTENSIONS: Mapping[str, Any] = MappingProxyType({})
 _PATH_SAFE = "/:@!$&'()*+,;=-._~%"
 """What a path keeps unquoted: RFC 3986's path characters, and ``%`` (already encoded)."""
 _PATH_UNSAFE = re.compile(r"[^A-Za-z0-9/:@!$&'()*+,;=\-._~%]")
 
 
-class Outgoing(NamedTuple):
-    """One request as it is sent: built once, sent as it is on every attempt (a named
-    tuple: a frozen dataclass cost a third of building the request)."""
+class Outgoing:
+    """One request as it is sent: built once, sent as it is on every attempt."""
 
-    method: str
-    url: str
-    """The whole URL, encoded, its query holding the token: never shown or logged."""
-    content: bytes | None = None
-    headers: Mapping[str, str] = NO_HEADERS
-    upload: bool = False
-    """A file travels in the body: no overall deadline (a big file may take long)."""
+    __slots__ = ("request", "upload")
+
+    def __init__(self, request: httpx.Request, upload: bool = False) -> None:
+        self.request = request
+        """Its URL holds the key: never shown or logged."""
+        self.upload = upload
+        """A file travels in the body: no overall deadline (a big file may take long)."""
+
+    @property
+    def method(self) -> str:
+        return self.request.method
+
+    @property
+    def url(self) -> str:
+        """The whole URL, encoded, its query holding the token."""
+        return str(self.request.url)
+
+    @property
+    def content(self) -> bytes:
+        return self.request.content
+
+    @property
+    def headers(self) -> httpx.Headers:
+        return self.request.headers
 
     def __repr__(self) -> str:
         # The URL holds the key: a request shown anywhere shows its method only.
@@ -91,10 +115,14 @@ def _origin(base_url: str) -> str:
 class RequestBuilder:
     """Builds every request of one client: its origin and its token, quoted once."""
 
-    def __init__(self, base_url: str, token: str) -> None:
+    def __init__(
+        self, base_url: str, token: str, extensions: Mapping[str, Any] = NO_EXTENSIONS
+    ) -> None:
+        """``extensions``: httpx's request extensions of every request (its timeouts)."""
         self.base_url = base_url
         self._origin = _origin(base_url)
         self._token_pair = f"token={quote_plus(token)}"
+        self._extensions = dict(extensions)
 
     def url_of(self, path: str, as_given: bool = False) -> str:
         """The path as observers and errors name it: under the API prefix unless
@@ -146,10 +174,19 @@ class RequestBuilder:
         origin = "" if "://" in where else self._origin
         query = f"{own}&" if mark and own else ""
         full = f"{origin}{_quoted_path(where)}?{query}{'&'.join(parts)}"
+        extensions = self._extensions
         if files or data:
-            form = httpx.Request(method, full, data=data, files=files)
-            headers = {k: v for k, v in form.headers.items() if k.lower() != "host"}
-            return Outgoing(method, full, form.read(), headers, upload=bool(files))
+            form = httpx.Request(method, full, data=data, files=files, extensions=extensions)
+            form.read()  # the body as bytes: sent again as it is, on any attempt
+            form.headers.update({k: v for k, v in CLIENT_HEADERS.items() if k not in form.headers})
+            return Outgoing(form, upload=bool(files))
         if json is None:
-            return Outgoing(method, full)
-        return Outgoing(method, full, encode_json(json), JSON_HEADERS)
+            return Outgoing(
+                httpx.Request(method, full, headers=CLIENT_HEADERS, extensions=extensions)
+            )
+        content = encode_json(json)
+        return Outgoing(
+            httpx.Request(
+                method, full, content=content, headers=JSON_HEADERS, extensions=extensions
+            )
+        )

@@ -163,7 +163,7 @@ def as_bool(value: bool) -> str:
 
 class ApiTransport:
     """The platform's ``/api/v2`` for one key: the retry policy over one builder and one
-    sender (its `httpx.AsyncClient`); endpoints live in subclasses."""
+    sender (its transport); endpoints live in subclasses."""
 
     def __init__(
         self,
@@ -180,8 +180,6 @@ class ApiTransport:
     ) -> None:
         self.base_url = normalise_base_url(base_url)
         self._token = token
-        self._builder = RequestBuilder(self.base_url, token)
-        """The one place a request's URL, query and body are made (`api.outgoing`)."""
         self.sender = Sender(
             self.base_url,
             token,
@@ -192,6 +190,8 @@ class ApiTransport:
             max_reply_bytes=max_reply_bytes or default_max_reply_bytes(),
         )
         """The one sender (`api.sender`): the request as built, on the wire."""
+        self._builder = RequestBuilder(self.base_url, token, {"timeout": self.sender.timeouts})
+        """The one place a request's URL, query and body are made (`api.outgoing`)."""
         self.get_retries = get_retries
         self.backoff = backoff
         self.max_retry_after = max_retry_after
