@@ -28,15 +28,7 @@ import httpx
 from vagent_tui.api.targets import Target, target_param
 
 API_PREFIX = "/api/v2"
-CLIENT_HEADERS = httpx.Headers(
-    {
-        "Accept": "*/*",
-        "Accept-Encoding": "gzip, deflate",
-        "User-Agent": f"python-httpx/{httpx.__version__}",
-    }
-)
-"""What httpx's client would add to every request (a body it can decode, its name)."""
-JSON_HEADERS = httpx.Headers({**CLIENT_HEADERS, "Content-Type": "application/json"})
+JSON_HEADERS = httpx.Headers({"Content-Type": "application/json"})
 NO_EXTENSIONS: Mapping[str, Any] = MappingProxyType({})
 _PATH_SAFE = "/:@!$&'()*+,;=-._~%"
 """What a path keeps unquoted: RFC 3986's path characters, and ``%`` (already encoded)."""
@@ -178,12 +170,9 @@ class RequestBuilder:
         if files or data:
             form = httpx.Request(method, full, data=data, files=files, extensions=extensions)
             form.read()  # the body as bytes: sent again as it is, on any attempt
-            form.headers.update({k: v for k, v in CLIENT_HEADERS.items() if k not in form.headers})
             return Outgoing(form, upload=bool(files))
         if json is None:
-            return Outgoing(
-                httpx.Request(method, full, headers=CLIENT_HEADERS, extensions=extensions)
-            )
+            return Outgoing(httpx.Request(method, full, extensions=extensions))
         content = encode_json(json)
         return Outgoing(
             httpx.Request(

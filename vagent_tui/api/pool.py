@@ -11,7 +11,9 @@ text (yarl takes it ``encoded=True``, so its query is not parsed and quoted a se
 time, as httpx-aiohttp's transport did), the headers and body as they are, no redirect
 followed, and the body not decompressed by aiohttp (httpx decodes it, as for any
 transport). The reply comes back as an `httpx.Response` whose body streams from the
-connection, for the sender's size cap and the streamed downloads.
+connection, for the sender's size cap and the streamed downloads; a small one (its
+``Content-Length`` at most ``small``, not compressed: the usual reply) is read at once,
+and its connection back in the pool before the caller reads it.
 
 Faults are aiohttp's own, as the sender takes them: its timeouts are `TimeoutError`,
 its other faults `aiohttp.ClientError` (no reply, or a body that broke off).
@@ -47,9 +49,11 @@ class _Body(httpx.AsyncByteStream):
 class AiohttpPool(httpx.AsyncBaseTransport):
     """One aiohttp session (created on first use, closed with the client)."""
 
-    def __init__(self, *, max_connections: int, keepalive_expiry: float) -> None:
+    def __init__(self, *, max_connections: int, keepalive_expiry: float, small: int = 0) -> None:
         self.max_connections = max_connections
         self.keepalive_expiry = keepalive_expiry
+        self.small = small
+        """A reply of at most this many bytes (declared, not compressed) is read at once."""
         self._session: aiohttp.ClientSession | None = None
         self._timeouts: dict[int, tuple[Mapping[str, Any], aiohttp.ClientTimeout]] = {}
         """aiohttp's timeouts per httpx timeout mapping (one per client, so made once)."""
@@ -97,6 +101,23 @@ class AiohttpPool(httpx.AsyncBaseTransport):
         extensions: dict[str, Any] = {"http_version": b"HTTP/1.1"}
         if response.reason:
             extensions["reason_phrase"] = response.reason.encode()
+        length = response.content_length
+        if (
+            length is not None
+            and length <= self.small
+            and "Content-Encoding" not in response.headers
+        ):
+            try:
+                content = await response.read()
+            finally:
+                response.release()
+            return httpx.Response(
+                response.status,
+                headers=response.raw_headers,
+                content=content,
+                request=request,
+                extensions=extensions,
+            )
         return httpx.Response(
             response.status,
             headers=response.raw_headers,

@@ -58,6 +58,8 @@ def default_max_reply_bytes() -> int:
     return env_megabytes("VAGENT_MAX_REPLY_MB", DEFAULT_MAX_REPLY_MB)
 
 
+SMALL_REPLY = 64 * 1024
+"""A reply this long at most is read at once (`api.pool`): far below a big one."""
 PROXY_VARIABLES = ("HTTPS_PROXY", "HTTP_PROXY", "ALL_PROXY", "https_proxy", "http_proxy",
                    "all_proxy")  # fmt: skip
 
@@ -74,7 +76,7 @@ def environment_proxy(base_url: str) -> str | None:
     return proxy if "://" in proxy else f"http://{proxy}"
 
 
-def default_transport(base_url: str = "") -> httpx.AsyncBaseTransport:
+def default_transport(base_url: str = "", small: int = SMALL_REPLY) -> httpx.AsyncBaseTransport:
     """aiohttp's connection pool (`vagent_tui.api.pool`), or httpx's own.
 
     Measured on 1,000 agent accounts at 50 ms (bench/rollout.py): httpcore's pool spends
@@ -82,13 +84,14 @@ def default_transport(base_url: str = "") -> httpx.AsyncBaseTransport:
     scans every pooled connection), which made a plan take 3-4x as long as with aiohttp's.
     httpx's own stays in use where aiohttp would behave otherwise: a proxy set in the
     environment (httpx's pool goes through the one `environment_proxy` names for
-    ``base_url``), or ``VAGENT_TRANSPORT=httpx``.
+    ``base_url``), or ``VAGENT_TRANSPORT=httpx``. ``small``: aiohttp's pool reads a
+    reply of at most that many bytes (as its ``Content-Length`` says) with its head.
     """
     chosen = os.environ.get("VAGENT_TRANSPORT", "").lower()
     if chosen != "httpx" and not any(os.environ.get(name) for name in PROXY_VARIABLES):
         # aiohttp keeps every idle connection (no separate keep-alive cap): 200 at most,
         # the fleet's highest limit of requests in flight (services/fleet.MAX_CAP).
-        return AiohttpPool(max_connections=200, keepalive_expiry=30.0)
+        return AiohttpPool(max_connections=200, keepalive_expiry=30.0, small=small)
     proxy = environment_proxy(base_url) if base_url else None
     return httpx.AsyncHTTPTransport(proxy=proxy, limits=httpx.Limits(max_connections=100))
 
@@ -116,7 +119,9 @@ class Sender:
         self.big_replies = BigReplies()
         """Big replies read at once (`vagent_tui.api.big_replies`): a fan-out of replies
         of megabytes holds two of them, not one per request in flight."""
-        self.transport = transport if transport is not None else default_transport(base_url)
+        if transport is None:
+            transport = default_transport(base_url, min(SMALL_REPLY, max_reply_bytes))
+        self.transport = transport
         """The pool (httpx's transport API), closed with the client."""
         self.timeouts = httpx.Timeout(timeout, connect=min(timeout, 5.0)).as_dict()
         """httpx's per-phase timeouts, the ``timeout`` extension of every request."""
@@ -201,9 +206,8 @@ class Sender:
         """
         limit = self.max_reply_bytes
         declared = response.headers.get("content-length", "")
-        too_large = self.too_large(method, url, response.status_code)
         if declared.isdecimal() and int(declared) > limit:
-            return too_large
+            return self.too_large(method, url, response.status_code)
         async with self.big_replies.reading() as reading:
             if declared.isdecimal():
                 await reading.grew(int(declared))
@@ -216,7 +220,7 @@ class Sender:
             async for chunk in response.aiter_bytes():
                 size += len(chunk)
                 if size > limit:
-                    return too_large
+                    return self.too_large(method, url, response.status_code)
                 await reading.grew(size)
                 chunks.append(chunk)
         # The body as read: decoded already, so the new reply carries no encoding.
