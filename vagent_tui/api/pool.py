@@ -1,34 +1,76 @@
-"""aiohttp's connection pool as an httpx transport: the request as it was built, on the wire.
+"""Where a built request goes on the wire: one `Pool` per client, one reply type.
 
-`AiohttpPool` is an `httpx.AsyncBaseTransport`, the transport API httpx's own pool and
-the in-process simulator's transport implement, and the one the sender speaks
-(`vagent_tui.api.sender`). It is the console's default pool because httpcore's (httpx's
-own) spends milliseconds of CPU per request at 30+ requests in flight, which made the
-Fleet and Rollout figures CPU-bound (bench/fleet.py, bench/rollout.py).
+The sender (`vagent_tui.api.sender`) hands a pool the request as
+`vagent_tui.api.outgoing` built it and gets the reply as an `httpx.Response` open at
+its status line, whatever the pool; it reads and caps the body itself. Two pools:
 
-It hands aiohttp the request as `vagent_tui.api.outgoing` built it: the URL as encoded
-text (yarl takes it ``encoded=True``, so its query is not parsed and quoted a second
-time, as httpx-aiohttp's transport did), the headers and body as they are, no redirect
-followed, and the body not decompressed by aiohttp (httpx decodes it, as for any
-transport). The reply comes back as an `httpx.Response` whose body streams from the
-connection, for the sender's size cap and the streamed downloads; a small one (its
-``Content-Length`` at most ``small``, not compressed: the usual reply) is read at once,
-and its connection back in the pool before the caller reads it.
+* `HttpxPool`: any httpx transport through httpx's transport API
+  (``handle_async_request``): the in-process simulator's, a test's, or httpx's own
+  connection pool (where aiohttp's would behave otherwise: a proxy). The built request
+  becomes the `httpx.Request` that API takes (its URL parsed once, never rebuilt).
+* `AiohttpPool`, the default: aiohttp's connection pool, the request handed over as
+  built (the URL as encoded text, which yarl takes ``encoded=True``: not parsed or
+  quoted again). httpcore's pool spends milliseconds of CPU per request at 30+ requests
+  in flight, and httpx's request and URL models (built and parsed per request) cost
+  about half the CPU of the request itself: the Fleet and Rollout figures are
+  CPU-bound (bench/fleet.py, bench/rollout.py), so this pool builds neither. A small
+  reply of known length (the usual one) is read with its head and the connection
+  goes back to the pool at once; a larger one streams (the size cap, the big-reply
+  gate, downloads). aiohttp's faults are its own (its timeouts are `TimeoutError`,
+  the others `aiohttp.ClientError`), which the sender takes as it takes httpx's.
 
-Faults are aiohttp's own, as the sender takes them: its timeouts are `TimeoutError`,
-its other faults `aiohttp.ClientError` (no reply, or a body that broke off).
+Neither follows redirects or decompresses on its own (httpx's reply decodes the body).
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Mapping
-from typing import Any
+from typing import Any, Protocol
 
 import aiohttp
 import httpx
 from yarl import URL
 
+from vagent_tui.api.outgoing import Outgoing
+
 CHUNK = 64 * 1024
+
+
+class Pool(Protocol):
+    """Sends a built request; closed with the client."""
+
+    async def open(self, outgoing: Outgoing) -> httpx.Response:
+        """The reply to ``outgoing``, open at its status line (the caller closes it).
+
+        Raises:
+            Exception: the pool's faults (no reply): the sender names them.
+        """
+        ...
+
+    async def aclose(self) -> None: ...
+
+
+class HttpxPool:
+    """A request through an httpx transport (httpx's transport API)."""
+
+    def __init__(self, transport: httpx.AsyncBaseTransport, timeout: httpx.Timeout) -> None:
+        self.transport = transport
+        self._extensions = {"timeout": timeout.as_dict()}
+
+    async def open(self, outgoing: Outgoing) -> httpx.Response:
+        request = httpx.Request(
+            outgoing.method,
+            outgoing.url,
+            content=outgoing.content,
+            headers=outgoing.headers,
+            extensions=self._extensions,
+        )
+        response = await self.transport.handle_async_request(request)
+        response.request = request  # not every transport sets it (httpx's mock)
+        return response
+
+    async def aclose(self) -> None:
+        await self.transport.aclose()
 
 
 class _Body(httpx.AsyncByteStream):
@@ -46,17 +88,26 @@ class _Body(httpx.AsyncByteStream):
         self._response.release()
 
 
-class AiohttpPool(httpx.AsyncBaseTransport):
+class AiohttpPool:
     """One aiohttp session (created on first use, closed with the client)."""
 
-    def __init__(self, *, max_connections: int, keepalive_expiry: float, small: int = 0) -> None:
+    def __init__(
+        self,
+        *,
+        max_connections: int,
+        keepalive_expiry: float,
+        timeout: httpx.Timeout,
+        small: int = 0,
+    ) -> None:
         self.max_connections = max_connections
         self.keepalive_expiry = keepalive_expiry
         self.small = small
         """A reply of at most this many bytes (declared, not compressed) is read at once."""
+        # httpx's connect, read and pool timeouts, as aiohttp names them.
+        self.timeout = aiohttp.ClientTimeout(
+            sock_connect=timeout.connect, sock_read=timeout.read, connect=timeout.pool
+        )
         self._session: aiohttp.ClientSession | None = None
-        self._timeouts: dict[int, tuple[Mapping[str, Any], aiohttp.ClientTimeout]] = {}
-        """aiohttp's timeouts per httpx timeout mapping (one per client, so made once)."""
 
     def _open_session(self) -> aiohttp.ClientSession:
         connector = aiohttp.TCPConnector(
@@ -67,40 +118,19 @@ class AiohttpPool(httpx.AsyncBaseTransport):
         self._session = aiohttp.ClientSession(connector=connector, auto_decompress=False)
         return self._session
 
-    def _timeout(self, request: httpx.Request) -> aiohttp.ClientTimeout:
-        """httpx's connect, read and pool timeouts of ``request`` as aiohttp's."""
-        phases: Mapping[str, Any] = request.extensions.get("timeout") or {}
-        known = self._timeouts.get(id(phases))
-        if known is not None and known[0] is phases:
-            return known[1]
-        timeout = aiohttp.ClientTimeout(
-            sock_connect=phases.get("connect"),
-            sock_read=phases.get("read"),
-            connect=phases.get("pool"),
-        )
-        if len(self._timeouts) >= 8:
-            self._timeouts.clear()  # mappings made per request: nothing worth keeping
-        self._timeouts[id(phases)] = (phases, timeout)
-        return timeout
-
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+    async def open(self, outgoing: Outgoing) -> httpx.Response:
         session = self._session or self._open_session()
-        body: Any
-        try:
-            body = request.content or None
-        except httpx.RequestNotRead:
-            body = request.stream  # a streamed body: aiohttp reads it as it goes
         response = await session.request(
-            request.method,
-            URL(str(request.url), encoded=True),
-            data=body,
-            headers=request.headers.multi_items(),
+            outgoing.method,
+            URL(outgoing.url, encoded=True),
+            data=outgoing.content,
+            headers=outgoing.headers or None,
             allow_redirects=False,
-            timeout=self._timeout(request),
+            timeout=self.timeout,
         )
-        extensions: dict[str, Any] = {"http_version": b"HTTP/1.1"}
-        if response.reason:
-            extensions["reason_phrase"] = response.reason.encode()
+        extensions: Mapping[str, Any] = (
+            {"reason_phrase": response.reason.encode()} if response.reason else {}
+        )
         length = response.content_length
         if (
             length is not None
@@ -115,14 +145,12 @@ class AiohttpPool(httpx.AsyncBaseTransport):
                 response.status,
                 headers=response.raw_headers,
                 content=content,
-                request=request,
                 extensions=extensions,
             )
         return httpx.Response(
             response.status,
             headers=response.raw_headers,
             stream=_Body(response),
-            request=request,
             extensions=extensions,
         )
 

@@ -5,16 +5,15 @@
 says why there is none (`RequestTimeout`, `TransportError`, their texts redacted). The
 retry policy, decoding and observers are the caller's (`vagent_tui.api.transport`).
 
-One way, on httpx: the built `httpx.Request` goes to the client's transport through
-httpx's transport API (``handle_async_request``), the same for every transport: the
-default pool (`default_transport`: aiohttp's, `vagent_tui.api.pool`, or httpx's own
-where aiohttp would behave otherwise), or the one the caller gave (the in-process
-simulator's). httpx's `AsyncClient` is not in the way: its per-request layers (the URL
-parsed again, cookies, auth and redirect hooks, the default headers merged) doubled a
-request's CPU, and the Fleet and Rollout figures are CPU-bound (bench/fleet.py,
-bench/rollout.py); what it did that the console needs is done once, when the request
-is built (`vagent_tui.api.outgoing`: the default headers, the timeouts) or here (the
-proxy of the environment, no redirect followed).
+One way: the request as built goes to the client's pool (`vagent_tui.api.pool`: aiohttp's
+by default, or any httpx transport through httpx's transport API: the in-process
+simulator's, httpx's own pool where a proxy is set), and comes back as an
+`httpx.Response` read here, the same for every pool. httpx's `AsyncClient` is not in
+the way: its per-request layers (the URL parsed again, cookies, auth and redirect hooks,
+the default headers merged) doubled a request's CPU, and the Fleet and Rollout figures
+are CPU-bound (bench/fleet.py, bench/rollout.py); what it did that the console needs is
+done once: the timeouts and the environment's proxy chosen with the pool, no redirect
+followed.
 """
 
 from __future__ import annotations
@@ -35,7 +34,7 @@ from vagent_tui.api.errors import (
     redact_text,
 )
 from vagent_tui.api.outgoing import Outgoing
-from vagent_tui.api.pool import AiohttpPool
+from vagent_tui.api.pool import AiohttpPool, HttpxPool, Pool
 from vagent_tui.api.replies import Reply
 
 MIB = 1024 * 1024
@@ -76,8 +75,8 @@ def environment_proxy(base_url: str) -> str | None:
     return proxy if "://" in proxy else f"http://{proxy}"
 
 
-def default_transport(base_url: str = "", small: int = SMALL_REPLY) -> httpx.AsyncBaseTransport:
-    """aiohttp's connection pool (`vagent_tui.api.pool`), or httpx's own.
+def default_pool(base_url: str, timeout: httpx.Timeout, small: int = SMALL_REPLY) -> Pool:
+    """aiohttp's connection pool, or httpx's own (`vagent_tui.api.pool`).
 
     Measured on 1,000 agent accounts at 50 ms (bench/rollout.py): httpcore's pool spends
     several milliseconds of CPU per request at 30+ requests in flight (its bookkeeping
@@ -91,9 +90,10 @@ def default_transport(base_url: str = "", small: int = SMALL_REPLY) -> httpx.Asy
     if chosen != "httpx" and not any(os.environ.get(name) for name in PROXY_VARIABLES):
         # aiohttp keeps every idle connection (no separate keep-alive cap): 200 at most,
         # the fleet's highest limit of requests in flight (services/fleet.MAX_CAP).
-        return AiohttpPool(max_connections=200, keepalive_expiry=30.0, small=small)
+        return AiohttpPool(max_connections=200, keepalive_expiry=30.0, timeout=timeout, small=small)
     proxy = environment_proxy(base_url) if base_url else None
-    return httpx.AsyncHTTPTransport(proxy=proxy, limits=httpx.Limits(max_connections=100))
+    transport = httpx.AsyncHTTPTransport(proxy=proxy, limits=httpx.Limits(max_connections=100))
+    return HttpxPool(transport, timeout)
 
 
 class Sender:
@@ -119,35 +119,33 @@ class Sender:
         self.big_replies = BigReplies()
         """Big replies read at once (`vagent_tui.api.big_replies`): a fan-out of replies
         of megabytes holds two of them, not one per request in flight."""
-        if transport is None:
-            transport = default_transport(base_url, min(SMALL_REPLY, max_reply_bytes))
-        self.transport = transport
-        """The pool (httpx's transport API), closed with the client."""
-        self.timeouts = httpx.Timeout(timeout, connect=min(timeout, 5.0)).as_dict()
-        """httpx's per-phase timeouts, the ``timeout`` extension of every request."""
+        timeouts = httpx.Timeout(timeout, connect=min(timeout, 5.0))
+        self.pool: Pool = (
+            HttpxPool(transport, timeouts)
+            if transport is not None
+            else default_pool(base_url, timeouts, min(SMALL_REPLY, max_reply_bytes))
+        )
+        """Where the requests go (`vagent_tui.api.pool`), closed with the client."""
         self.is_closed = False
 
     async def aclose(self) -> None:
         if not self.is_closed:
             self.is_closed = True
-            await self.transport.aclose()
+            await self.pool.aclose()
 
     async def open(self, outgoing: Outgoing) -> httpx.Response:
-        """``outgoing`` through the transport, its reply open at the status line (the
-        caller reads the body as it comes, and closes it).
+        """``outgoing`` through the pool, its reply open at the status line (the caller
+        reads the body as it comes, and closes it).
 
         Raises:
             RuntimeError: the client is closed.
-            Exception: the transport's faults (httpx's, aiohttp's, or what an in-process
-                app raised): the caller turns them into `PlatformError` (their texts may
+            Exception: the pool's faults (httpx's, aiohttp's, or what an in-process app
+                raised): the caller turns them into `PlatformError` (their texts may
                 hold the URL).
         """
         if self.is_closed:
             raise RuntimeError("The client is closed: nothing was sent")
-        request = outgoing.request
-        response = await self.transport.handle_async_request(request)
-        response.request = request  # not every transport sets it (httpx's mock)
-        return response
+        return await self.pool.open(outgoing)
 
     async def send(self, outgoing: Outgoing, url: str) -> tuple[PlatformError | None, Reply | None]:
         """Send ``outgoing`` once and read its reply (capped): the reply, or the failure.
@@ -233,6 +231,5 @@ class Sender:
             response.status_code,
             headers=headers,
             content=b"".join(chunks),
-            request=response.request,
             extensions=response.extensions,
         )

@@ -69,7 +69,6 @@ from vagent_tui.api.replies import (
     parse_model,
 )
 from vagent_tui.api.sender import Sender, default_max_reply_bytes
-from vagent_tui.api.sender import default_transport as default_transport  # tests/faults' import
 from vagent_tui.api.sender import env_megabytes as env_megabytes  # the journal's import
 from vagent_tui.api.targets import Target, target_param
 
@@ -116,7 +115,7 @@ def as_bool(value: bool) -> str:
 
 class ApiTransport:
     """The platform's ``/api/v2`` for one key: the retry policy over one builder and one
-    sender (its transport); endpoints live in subclasses."""
+    sender (its pool); endpoints live in subclasses."""
 
     def __init__(
         self,
@@ -143,7 +142,7 @@ class ApiTransport:
             max_reply_bytes=max_reply_bytes or default_max_reply_bytes(),
         )
         """The one sender (`api.sender`): the request as built, on the wire."""
-        self._builder = RequestBuilder(self.base_url, token, {"timeout": self.sender.timeouts})
+        self._builder = RequestBuilder(self.base_url, token)
         """The one place a request's URL, query and body are made (`api.outgoing`)."""
         self.get_retries = get_retries
         self.backoff = backoff

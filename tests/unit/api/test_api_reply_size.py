@@ -176,7 +176,7 @@ async def test_a_big_reply_on_aiohttps_pool_waits_for_a_place() -> None:
     async with TestServer(app, host="127.0.0.1") as server:
         client = PlatformClient(str(server.make_url("/")), TOKEN)
         try:
-            assert isinstance(client.sender.transport, AiohttpPool), "the default is aiohttp's"
+            assert isinstance(client.sender.pool, AiohttpPool), "the default is aiohttp's"
             places = client.sender.big_replies.places()
             for _ in range(client.sender.big_replies.at_once):
                 await places.acquire()  # every place taken
