@@ -97,7 +97,7 @@ def default_pool(base_url: str, timeout: httpx.Timeout, small: int = SMALL_REPLY
 
 
 class Sender:
-    """Sends the requests of one client: its pools, timeouts and reply cap."""
+    """Sends the requests of one client: its pool, timeouts and reply cap."""
 
     def __init__(
         self,
