@@ -50,7 +50,7 @@ _.paused  # collector: whether the cycle collector is paused (tests/unit/test_co
 _.problems  # convention: the key convention check (tests/unit/ui/test_convention.py)
 _.LIST_KEYS
 _.mutating_binding_ids  # keys: every writing binding id (tests/unit/config)
-_.NAMES  # palette: the semantic style names (tests/unit/ui/test_palette.py)
+_.NAMES  # colours: the semantic style names (tests/unit/ui/test_colours.py)
 _.api_routes  # simulator: its route table (tests/unit/sim, startup imports)
 _.lift  # simulator: faults lifted, state log cleared between test steps
 _.clear_log
@@ -71,7 +71,6 @@ _.recent_messages  # GET /messages/recent
 _.parse_filters  # LogQuery: the filter field's text to pairs
 _.with_range  # CallFilters: a typed time range
 _.cleared
-_.set_filters  # the pager, when the filters change
 _.gap  # the follower: a page was missed between two polls
 _.EVENT_TYPES  # the simulator's call mix, checked against its patterns
 _.STATUSES
@@ -96,8 +95,3 @@ _.daily_tasks
 
 # HeldSelect (ui/widgets/held_select.py): Textual calls validate_<reactive> by name.
 _.validate_expanded
-
-# Dead, to go with the one model of server paging (issue 39, goal 1: another change
-# rewrites services/calls.py's paging). Kept alive only by `__all__` until then: drop this
-# line with it.
-_.CallPager

@@ -38,7 +38,7 @@ Then the CSV export (``GET /logs?format=csv``) of 100,000 entries (``demo-agent`
 pinned time range of 700,000 s: one entry every 7 s), in fresh processes, in pairs
 whose order alternates:
 
-* the console's side: `vagent_tui.services.calls.export_csv` on a `real_client` (what
+* the console's side: `vagent_tui.services.calls_export.export_csv` on a `real_client` (what
   the Calls screen's ``w`` runs, progress callback included, and its first count of
   the query); the screen adds a label and a progress bar updated per chunk, Textual
   drawing at most one frame per refresh, and is not run here;
@@ -337,12 +337,15 @@ def rss_kb(field: str) -> int:
 
 
 async def export_console(base: str, start: int, end: int, path: str) -> dict[str, float]:
-    from vagent_tui.services.calls import CallFilters, export_csv, fetch_page
+    from vagent_tui.services.calls import CallFilters
+    from vagent_tui.services.calls_export import export_csv
     from vagent_tui.services.connect import real_client
 
     api = real_client(base, "demo-agent")
     filters = CallFilters(start=start, end=end)
-    await fetch_page(api, filters, 1, 1)  # the connection open, the models built
+    await api.list_logs(
+        filters.query(), page=1, page_size=1
+    )  # the connection open, the models built
     steps = 0
 
     def progress(_: object) -> None:

@@ -48,6 +48,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import loopback_sim
@@ -68,7 +69,7 @@ async def child(base: str, cycles: int) -> dict[str, object]:
     client = real_client(base, "demo-agent")
     pages: list[str] = []
     client.observers.append(lambda ex: pages.append(ex.path) if "junk" in ex.path else None)
-    from vagent_tui.services.inbox import InboxPager
+    from vagent_tui.services.paging import Spot
     from vagent_tui.ui.screens.inbox import InboxScreen
 
     shown = asyncio.Event()
@@ -80,9 +81,9 @@ async def child(base: str, cycles: int) -> dict[str, object]:
         drawn.append(time.perf_counter())
         shown.set()
 
-    def fill(self: InboxScreen, pager: InboxPager, *, keep: tuple[str | None, int] | None) -> None:
-        original(self, pager, keep=keep)
-        if self.pager.rooms:
+    def fill(self: InboxScreen, rooms: Any, *, unread: bool, keep: Spot | None) -> None:
+        original(self, rooms, unread=unread, keep=keep)
+        if rooms:
             self.app.call_after_refresh(frame_done)
 
     InboxScreen._fill = fill  # type: ignore[method-assign]

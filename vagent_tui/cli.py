@@ -225,6 +225,7 @@ def run_console(args: argparse.Namespace) -> int:
 
 def _run_console(args: argparse.Namespace) -> int:
     from vagent_tui import config as cfg
+    from vagent_tui import credentials
     from vagent_tui.services.connect import demo_client, real_client
     from vagent_tui.ui.keyspec import config_warnings
 
@@ -244,7 +245,7 @@ def _run_console(args: argparse.Namespace) -> int:
     connection = None
     if not args.demo:
         try:
-            connection = cfg.resolve_connection(
+            connection = credentials.resolve_connection(
                 config or cfg.Config(),
                 profile_name=args.profile,
                 base_url=args.base_url,

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from vagent_tui import config as cfg
+from vagent_tui import credentials
 from vagent_tui.api.errors import redact_url
 from vagent_tui.inert import inert
 
@@ -146,7 +147,7 @@ def run_profile(args: argparse.Namespace) -> int:
         if config.default_profile == args.name:
             config.default_profile = None
         cfg.save(config)
-        cfg.forget_token(args.name)
+        credentials.forget_token(args.name)
         print(f"Removed profile {args.name}")
         return 0
     config.default_profile = args.name
@@ -177,7 +178,7 @@ def _add(config: cfg.Config, args: argparse.Namespace) -> int:
             print("vagent-tui: no token given", file=sys.stderr)
             return 2
         try:
-            where = cfg.store_token(args.name, token)
+            where = credentials.store_token(args.name, token)
         except cfg.ConfigError as exc:
             print(f"vagent-tui: {exc}", file=sys.stderr)
             return 1

@@ -12,14 +12,13 @@ Tokens never live in this file. A profile names where its token comes from:
   holding ``[tokens] <profile> = "..."``, refused when others may read it;
 * ``token_command = "pass show vida/prod"``: a command whose output is the token.
 
-``VAGENT_TOKEN`` and ``VAGENT_BASE_URL`` override the profile for one run.
+``VAGENT_TOKEN`` and ``VAGENT_BASE_URL`` override the profile for one run. The token
+sources, the credentials file and that precedence are `vagent_tui.credentials`.
 """
 
 from __future__ import annotations
 
 import os
-import shlex
-import stat
 import tempfile
 import tomllib
 from dataclasses import dataclass, field
@@ -27,17 +26,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from vagent_tui import token_command
-
 TIERS = ("prod", "staging", "dev")
 APP_DIR = "vagent-tui"
 
 FILE_SIZE_LIMIT = 1024 * 1024
 """Bytes of a configuration or credentials file read at most (``VAGENT_CONFIG=/dev/zero``)."""
-TOKEN_COMMAND_TIMEOUT = 30.0
-"""Seconds a token command may take: a password manager may ask for a passphrase."""
-TOKEN_OUTPUT_LIMIT = 64 * 1024
-"""Bytes of a token command's output read at most: a token is one short line."""
 
 _TOP_KEYS = frozenset({"default_profile", "theme", "profiles"})
 _PROFILE_KEYS = frozenset(
@@ -276,6 +269,16 @@ class Config:
             return next(iter(self.profiles.values()), None) if len(self.profiles) == 1 else None
         return self.profiles.get(name)
 
+    def remember_theme(self, theme: str, profile: str | None) -> str:
+        """Keep ``theme`` in ``profile`` when the file has it, else as the file's own
+        theme; says where (for "Theme x remembered in ..."). Nothing is written here."""
+        kept = self.profiles.get(profile) if profile is not None else None
+        if kept is not None:
+            kept.theme = theme
+            return f"profile {kept.name}"
+        self.theme = theme
+        return "the config file"
+
     def to_toml(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
         if self.default_profile:
@@ -295,7 +298,7 @@ def load(path: Path | None = None) -> Config:
     Raises `ConfigError` naming the file, the line and the problem.
     """
     path = path or config_path()
-    data = _read_toml(path)
+    data = read_toml(path)
     if data is None:
         return Config(path=path)
     profiles_data = data.get("profiles", {})
@@ -322,7 +325,7 @@ def load(path: Path | None = None) -> Config:
     )
 
 
-def _read_toml(path: Path) -> dict[str, Any] | None:
+def read_toml(path: Path) -> dict[str, Any] | None:
     """The TOML table of ``path``; None when there is no such file.
 
     Every way a file can be unreadable (not UTF-8, too large, nested too deeply for
@@ -366,7 +369,7 @@ def atomic_write(path: Path, text: str, *, mode: int = 0o644) -> None:
         raise
 
 
-def _toml(data: dict[str, Any]) -> str:
+def toml_text(data: dict[str, Any]) -> str:
     """``data`` as TOML (the writer is imported when a file is first written)."""
     import tomli_w
 
@@ -374,132 +377,4 @@ def _toml(data: dict[str, Any]) -> str:
 
 
 def save(config: Config) -> None:
-    atomic_write(config.path, _toml(config.to_toml()))
-
-
-# --------------------------------------------------------------------------- credentials
-
-
-def _check_private(path: Path) -> None:
-    mode = path.stat().st_mode
-    if mode & (stat.S_IRWXG | stat.S_IRWXO):
-        raise ConfigError(
-            f"{path} may be read by other users (mode {stat.S_IMODE(mode):04o}); "
-            f"refusing to use it. Run: chmod 600 {shlex.quote(str(path))}"
-        )
-
-
-def read_credentials(path: Path | None = None) -> dict[str, str]:
-    path = path or credentials_path()
-    if not path.exists():
-        return {}
-    _check_private(path)
-    data = _read_toml(path) or {}
-    tokens = data.get("tokens", {})
-    if not isinstance(tokens, dict):
-        raise ConfigError(f"{path}: [tokens] must map profile names to tokens")
-    return {str(k): str(v) for k, v in tokens.items()}
-
-
-def store_token(profile: str, token: str, path: Path | None = None) -> Path:
-    """Keep a profile's token in the credentials file (mode 0600)."""
-    path = path or credentials_path()
-    tokens = read_credentials(path) if path.exists() else {}
-    tokens[profile] = token
-    atomic_write(path, _toml({"tokens": tokens}), mode=0o600)
-    return path
-
-
-def forget_token(profile: str, path: Path | None = None) -> None:
-    path = path or credentials_path()
-    if not path.exists():
-        return
-    tokens = read_credentials(path)
-    if tokens.pop(profile, None) is not None:
-        atomic_write(path, _toml({"tokens": tokens}), mode=0o600)
-
-
-def resolve_token(profile: Profile, *, env: dict[str, str] | None = None) -> str:
-    """The token of ``profile`` from its source. ``VAGENT_TOKEN`` wins over all."""
-    env = dict(os.environ) if env is None else env
-    if env.get("VAGENT_TOKEN"):
-        return env["VAGENT_TOKEN"]
-    if profile.token_env:
-        value = env.get(profile.token_env, "").strip()
-        if not value:
-            raise ConfigError(
-                f"profile {profile.name!r}: environment variable {profile.token_env} is not set"
-            )
-        return value
-    if profile.token_command:
-        return _token_from_command(profile)
-    if profile.token_file:
-        path = (
-            credentials_path()
-            if profile.token_file is True
-            else Path(str(profile.token_file)).expanduser()
-        )
-        token = read_credentials(path).get(profile.name, "").strip()
-        if not token:
-            raise ConfigError(f"profile {profile.name!r}: no token for it in {path}")
-        return token
-    raise ConfigError(f"profile {profile.name!r} names no token source")
-
-
-def _token_from_command(profile: Profile) -> str:
-    """The profile's token command's token (`vagent_tui.token_command`), or ConfigError."""
-    assert profile.token_command
-    try:
-        return token_command.run(
-            profile.token_command,
-            f"profile {profile.name!r}: token command",
-            timeout=TOKEN_COMMAND_TIMEOUT,
-            output_limit=TOKEN_OUTPUT_LIMIT,
-        )
-    except token_command.TokenCommandError as exc:
-        raise ConfigError(str(exc)) from None
-
-
-# --------------------------------------------------------------------------- precedence
-
-
-@dataclass(frozen=True)
-class Connection:
-    """Where to connect and with what, after flags, environment and profile."""
-
-    base_url: str
-    token: str
-    profile: Profile | None
-    label: str
-
-
-def resolve_connection(
-    config: Config,
-    *,
-    profile_name: str | None = None,
-    base_url: str | None = None,
-    token: str | None = None,
-    env: dict[str, str] | None = None,
-) -> Connection | None:
-    """flag > environment > profile > default profile; None when nothing is configured."""
-    env = dict(os.environ) if env is None else env
-    profile = config.profile(profile_name)
-    if profile_name and profile is None:
-        raise ConfigError(f"no profile named {profile_name!r} in {config.path}")
-    url = base_url or env.get("VAGENT_BASE_URL") or (profile.base_url if profile else None)
-    if not url:
-        return None
-    problem = base_url_problem(url)
-    if problem:
-        # A profile's URL was checked when the file was read: a flag or the variable.
-        source = "--base-url" if base_url else "VAGENT_BASE_URL"
-        if not base_url and not env.get("VAGENT_BASE_URL") and profile is not None:
-            source = f"profile {profile.name!r}"
-        raise ConfigError(f"the base URL ({source}) {problem}")
-    secret = token or env.get("VAGENT_TOKEN")
-    if not secret and profile is not None:
-        secret = resolve_token(profile, env=env)
-    if not secret:
-        raise ConfigError("no token: set VAGENT_TOKEN or give the profile a token source")
-    label = profile.name if profile else url
-    return Connection(base_url=url, token=secret, profile=profile, label=label)
+    atomic_write(config.path, toml_text(config.to_toml()))

@@ -21,7 +21,7 @@ from vagent_tui.api.errors import PlatformError, transient
 from vagent_tui.services import agent_listing
 from vagent_tui.services.accounts import AccountDirectory
 from vagent_tui.services.agent_listing import AgentListings
-from vagent_tui.services.inbox import InboxPager
+from vagent_tui.services.inbox import inbox_pager, read_inbox_page
 from vagent_tui.services.session import open_connection
 from vagent_tui.sim.faults import ALL_KINDS, Faults
 from vagent_tui.sim.fleet import ORG_BASE
@@ -144,13 +144,15 @@ async def test_voices_and_functions_of_every_seed_agent_are_read() -> None:
 
 async def test_the_inbox_is_paged_to_its_end() -> None:
     client = flaky(rooms=200)
-    pager = InboxPager(page_size=20)
+    pager = inbox_pager(20)
     seen: list[str] = []
     while True:
-        pager.apply(await pager.fetch(client, 1111))
-        seen += [room.room_id or "" for room in pager.rooms]
-        if pager.page >= pager.last_page:
+        ask = pager.wanted
+        reply = await read_inbox_page(client, ask, 1111)
+        pager.settle(ask, reply.rooms, reply.total_rooms)
+        seen += [room.room_id or "" for room in reply.rooms]
+        if pager.page >= (pager.last_page or 0):
             break
-        pager.goto(pager.page + 1)
+        pager.ask(pager.page + 1)
     assert pager.total == 200 and len(set(seen)) == 200
     await client.aclose()

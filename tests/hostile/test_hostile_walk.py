@@ -189,7 +189,7 @@ async def test_both_inboxes_and_a_room_show_hostile_text_inert(make_app: MakeApp
             if inbox_name == "priority":
                 await pilot.press("i")
                 await settle(pilot)
-                assert inbox.pager.inbox == "priority"
+                assert inbox.pager.query.inbox == "priority"
             await pilot.press("enter")
             await settle(pilot)
             room = shown(app, RoomScreen)

@@ -226,7 +226,7 @@ async def test_follow_puts_new_calls_on_top_and_keeps_the_cursor(make_app: MakeA
         await press(pilot, "down", "down")
         kept = screen.table.highlighted_record
         newest = screen.table.records[0]
-        total = screen.shown.total if screen.shown else 0
+        total = screen.pager.total or 0
         await pilot.press("f")
         await wait_for(pilot, lambda: "following" in text_of(screen, "#calls-header"))
         clock["now"] = NOW + 3 * 86_400  # three days of new calls
@@ -237,7 +237,7 @@ async def test_follow_puts_new_calls_on_top_and_keeps_the_cursor(make_app: MakeA
         fresh = screen.table.records.index(newest)
         assert fresh > 0
         assert screen.table.highlighted_record is kept  # the cursor stayed on its call
-        assert screen.shown is not None and screen.shown.total == total + fresh
+        assert screen.pager.total == total + fresh
         await press(pilot, "f")
         assert "following" not in text_of(screen, "#calls-header")
 
@@ -246,7 +246,7 @@ async def test_export_writes_the_whole_query_as_csv(make_app: MakeApp, tmp_path:
     app = make_app("calls", account=AGENT, clock=lambda: NOW)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await opened(pilot)
-        total = screen.shown.total if screen.shown else 0
+        total = screen.pager.total or 0
         await press(pilot, "w")
         modal = shown(app, CallExportModal)
         target = tmp_path / "calls.csv"
@@ -271,7 +271,7 @@ async def test_export_as_json_lines(make_app: MakeApp, tmp_path: Path) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await opened(pilot)
         await press(pilot, "t")  # the last hour: a small file
-        total = screen.shown.total if screen.shown else 0
+        total = screen.pager.total or 0
         await press(pilot, "w")
         modal = shown(app, CallExportModal)
         from textual.widgets import Select

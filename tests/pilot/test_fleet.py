@@ -25,7 +25,7 @@ from tests.helpers import MakeApp, known, settle, shown, sim_of, wait_for
 from vagent_tui.api.errors import ApiError
 from vagent_tui.services.fleet import FleetAnswer
 from vagent_tui.sim.catalog import functions_for
-from vagent_tui.ui.palette import FAILED
+from vagent_tui.ui.colours import FAILED
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.screens.fleet import FleetScreen
 from vagent_tui.ui.widgets.fleet_matrix import FleetMatrix

@@ -18,7 +18,7 @@ from textual.widgets import DataTable, Static
 
 from tests.helpers import MakeApp, fail_once, settle, shown
 from vagent_tui.api.errors import ApiError
-from vagent_tui.ui.palette import FAILED, OK
+from vagent_tui.ui.colours import FAILED, OK
 from vagent_tui.ui.screens.functions import FunctionsScreen
 
 FUNCTIONS = "/api/v2/agent/functions"

@@ -77,7 +77,7 @@ def header_of(app: Any) -> str:
 async def test_a_page_that_comes_in_time_is_not_announced_first(
     make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(inbox, "PENDING_DELAY", 60.0)  # every page comes in time
+    monkeypatch.setattr(inbox.InboxScreen, "PENDING_DELAY", 60.0)  # every page comes in time
     app = make_app("inbox", account=AGENT, rooms=1234)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -102,7 +102,7 @@ async def test_a_page_that_comes_in_time_is_not_announced_first(
 async def test_a_slow_page_is_announced_until_it_comes(
     make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(inbox, "PENDING_DELAY", 0.01)  # the held page is late
+    monkeypatch.setattr(inbox.InboxScreen, "PENDING_DELAY", 0.01)  # the held page is late
     app = make_app("inbox", account=AGENT, rooms=1234)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)

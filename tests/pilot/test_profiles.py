@@ -16,6 +16,7 @@ from textual.widgets import Button, Input, Select, Static
 
 from tests.helpers import MakeApp, settle, sim_of, wait_for
 from vagent_tui import config as cfg
+from vagent_tui import credentials
 from vagent_tui.services.connect import demo_client
 from vagent_tui.sim import create_app
 from vagent_tui.ui.app import VagentApp
@@ -141,7 +142,7 @@ async def test_first_run_setup_tests_saves_0600_and_connects() -> None:
         assert app.connection.profile is not None and app.connection.profile.name == "lab"
     creds = cfg.credentials_path()
     assert stat.S_IMODE(os.stat(creds).st_mode) == 0o600
-    assert cfg.read_credentials() == {"lab": "demo-partner"}
+    assert credentials.read_credentials() == {"lab": "demo-partner"}
     text = cfg.config_path().read_text()
     assert "demo-partner" not in text and "token_file = true" in text
     assert cfg.load().default_profile == "lab"

@@ -17,7 +17,7 @@ from pathlib import Path
 from textual.widgets import Input
 
 from tests.helpers import settle, shown
-from vagent_tui import config
+from vagent_tui import config, credentials
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import AdrExportConfig
 from vagent_tui.services.connect import demo_client
@@ -62,7 +62,7 @@ async def test_sentinel_token_leaks_nowhere(tmp_path: Path) -> None:
         profiles={"work": config.Profile("work", "http://demo.sim", token_file=True)}
     )
     config.save(cfg)
-    credentials = config.store_token("work", SENTINEL)
+    kept = credentials.store_token("work", SENTINEL)
 
     sim_app = create_app()
     sim = sim_app.state.sim
@@ -169,10 +169,10 @@ async def test_sentinel_token_leaks_nowhere(tmp_path: Path) -> None:
         assert value not in text
 
     # only the credentials file holds the sentinel, and it is private
-    assert SENTINEL in credentials.read_text()
-    assert stat.S_IMODE(os.stat(credentials).st_mode) == 0o600
+    assert SENTINEL in kept.read_text()
+    assert stat.S_IMODE(os.stat(kept).st_mode) == 0o600
     homes = {config.config_dir(), config.state_dir()}
     for home in homes:
         for path, text in files_under(home).items():
-            if path != credentials:
+            if path != kept:
                 assert SENTINEL not in text, path

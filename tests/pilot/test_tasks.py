@@ -17,7 +17,8 @@ from vagent_tui.sim import outbound
 from vagent_tui.ui.app import VagentApp
 from vagent_tui.ui.dialogs import ConfirmModal, PromptModal, TextModal
 from vagent_tui.ui.screens.base import BaseScreen
-from vagent_tui.ui.screens.tasks import TasksScreen, delete_question, refused_lines, task_cells
+from vagent_tui.ui.screens.tasks import TasksScreen
+from vagent_tui.ui.screens.tasks_parts import delete_question, refused_lines, task_cells
 from vagent_tui.ui.widgets.entry_forms import TaskForm
 from vagent_tui.ui.widgets.form import FormField
 from vagent_tui.ui.widgets.limits_form import LimitsModal

@@ -66,14 +66,14 @@ async def test_a_row_per_account_a_column_per_key_and_totals(make_app: MakeApp) 
         assert len(agents) == _matrix(app).total_rows > 1
         assert sim_of(app).count("GET", USAGE) == len(agents)
         assert usage.keys == ["calls", "minutes", "texts", "tasks", "cost:minutes", "cost:texts"]
-        headers = [h for h, _ in _matrix(app)._columns]
+        headers = [h for h, _ in _matrix(app).rows.columns]
         assert "minutes (min)" in headers and "cost:minutes (USD)" in headers
         assert "Total cost (USD)" in headers
         # each cell as the platform sent it, for reading; the totals line sums them
         for line in usage.lines:
             assert _cell(app, line.account_id, "calls") == f"{line.values['calls']:,}"
         calls = sum(line.values["calls"] for line in usage.lines)
-        totals = _matrix(app)._totals
+        totals = _matrix(app).rows.totals
         assert totals is not None and totals["calls"].plain == f"{calls:,}"
         assert f"Total of {len(agents)} shown" in totals["name"].plain
         # sorted by the cost total, largest first, by default
@@ -106,7 +106,7 @@ async def test_sort_by_any_column_reverse_and_top_n(make_app: MakeApp) -> None:
         await settle(pilot)
         assert len(_ids(app)) == 10
         assert calls[:10] == [usage.lines[usage.index[a]].values["calls"] for a in _ids(app)]
-        totals = _matrix(app)._totals
+        totals = _matrix(app).rows.totals
         assert totals is not None and totals["calls"].plain == f"{sum(calls[:10]):,}"
         await pilot.press("n")
         await settle(pilot)
@@ -122,7 +122,7 @@ async def test_filter_narrows_the_rows_and_the_totals(make_app: MakeApp) -> None
         await pilot.press("slash", *str(first.account_id))
         await settle(pilot)
         assert first.account_id in _ids(app) and len(_ids(app)) < len(usage)
-        totals = _matrix(app)._totals
+        totals = _matrix(app).rows.totals
         shown_calls = sum(usage.lines[usage.index[a]].values["calls"] for a in _ids(app))
         assert totals is not None and totals["calls"].plain == f"{shown_calls:,}"
         assert f"Total of {len(_ids(app))} shown" in totals["name"].plain
@@ -197,7 +197,7 @@ async def test_other_reply_shapes(make_app: MakeApp, shape: str) -> None:
             assert {"calls", "minutes", "cost:minutes"} <= set(usage.keys)
             line = usage.lines[0]
             assert _cell(app, line.account_id, "calls") == f"{line.values['calls']:,}"
-            assert "(USD)" not in "".join(h for h, _ in _matrix(app)._columns)  # none stated
+            assert "(USD)" not in "".join(h for h, _ in _matrix(app).rows.columns)  # none stated
         else:
             # no number at all: a row per account still, no key column, nothing summed
             assert usage.keys == []
@@ -230,7 +230,7 @@ async def test_keys_from_the_platform_are_inert_in_headers_and_cells(
         await settle(pilot, rounds=200)
         usage = _screen(app).fleet.usage
         assert usage.keys == [key]  # kept exact for the export
-        headers = [h for h, _ in _matrix(app)._columns]
+        headers = [h for h, _ in _matrix(app).rows.columns]
         shown = next(h for h in headers if "calls" in h)
         assert "\x1b" not in shown and "\u202e" not in shown
         assert _cell(app, usage.lines[0].account_id, key) == "3"

@@ -11,7 +11,7 @@ from textual.widgets import DataTable, Input, Select, Static
 
 from tests.helpers import MakeApp, fail_once, focus_of, settle, shown, sim_of
 from vagent_tui.api.errors import ApiError
-from vagent_tui.ui.palette import FAILED
+from vagent_tui.ui.colours import FAILED
 from vagent_tui.ui.screens.voices import VoicesScreen
 
 ADVANCED = {"elevenlabs", "cartesia"}  # need a pro or enterprise plan in the simulator

@@ -72,7 +72,7 @@ def test_tasks_add_form_bad_number_80x24(snap_compare: SnapCompare, make_app: Ma
     assert snap_compare(tasks_app(make_app), terminal_size=(80, 24), run_before=run_before)
 
 
-def test_test_call_bad_number_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:
+def test_call_test_bad_number_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:
     async def run_before(pilot: Pilot[None]) -> None:
         await settle(pilot)
         await pilot.press("T")
@@ -84,7 +84,7 @@ def test_test_call_bad_number_80x24(snap_compare: SnapCompare, make_app: MakeApp
     assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
 
 
-def test_test_call_question_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:
+def test_call_test_question_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:
     async def run_before(pilot: Pilot[None]) -> None:
         await settle(pilot)
         await pilot.press("T")
@@ -96,7 +96,7 @@ def test_test_call_question_120x40(snap_compare: SnapCompare, make_app: MakeApp)
     assert snap_compare(app, terminal_size=(120, 40), run_before=run_before)
 
 
-def test_test_call_dialog_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:
+def test_call_test_dialog_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:
     async def run_before(pilot: Pilot[None]) -> None:
         await settle(pilot)
         await pilot.press("T")

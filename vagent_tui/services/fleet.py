@@ -6,11 +6,11 @@ Five questions (`QUESTIONS`), each one request per account:
 * ``voice``: ``GET /agentEventRules/default`` -> voice, TTS, S2S and STT engines, language;
 * ``junk``: ``GET /junkConversations?unread=true&pageSize=1`` -> ``totalRooms`` (unread);
 * ``usage``: ``GET /stats/usage`` of the current period with costs, then ``GET
-  /product/currentPlan`` -> plan, costs, each usage key (`vagent_tui.services.usage`;
+  /product/currentPlan`` -> plan, costs, each usage key (`vagent_tui.services.account_usage`;
   the CSV has one exact column per key the platform sent);
 * ``calls``: ``GET /logs`` of the last 24 hours (10,000 entries a request, only the
   fields it counts) -> calls, failed, and the count of each outcome
-  (`vagent_tui.services.calls.calls_last_24h`).
+  (`vagent_tui.services.calls_summary.calls_last_24h`).
 
 `ask_fleet` runs them with a limit on the requests in flight: a fixed ``concurrency``, or
 an `AdaptiveLimit` (what the Fleet screen uses: the platform publishes no rate limit, so
@@ -123,7 +123,7 @@ async def _junk(client: PlatformClient, account_id: int) -> Values:
 
 
 async def _calls(client: PlatformClient, account_id: int) -> Values:
-    from vagent_tui.services.calls import calls_last_24h  # the log models, on first use
+    from vagent_tui.services.calls_summary import calls_last_24h  # the log models, on first use
 
     summary = await calls_last_24h(client, account_id)
     return {"calls": summary.count, "failed": summary.failed,
@@ -131,13 +131,13 @@ async def _calls(client: PlatformClient, account_id: int) -> Values:
 
 
 async def _usage(client: PlatformClient, account_id: int) -> Values:
-    from vagent_tui.services.usage import fleet_usage  # the usage reader, on first use
+    from vagent_tui.services.account_usage import fleet_usage  # the usage reader, on first use
 
     return await fleet_usage(client, account_id)
 
 
 def _usage_exact(values: Values) -> dict[str, str]:
-    from vagent_tui.services.usage import fleet_usage_exact
+    from vagent_tui.services.account_usage import fleet_usage_exact
 
     return fleet_usage_exact(values)
 

@@ -9,6 +9,7 @@ from typing import Literal
 
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.models import InboxPage, InboxRoom, RoomMessage
+from vagent_tui.services.paging import Ask, Pager, last_page_of, page_range
 from vagent_tui.services.reread import read_again
 
 PAGE_SIZES = (20, 50, 100, 200)
@@ -23,68 +24,36 @@ def other_inbox(inbox: Inbox) -> Inbox:
     return PRIORITY if inbox == JUNK else JUNK
 
 
-def page_range(page: int, page_size: int, total: int) -> str:
-    """``41–60 of 1,234`` for page 2 of 20 rooms; ``0 of 0`` when empty."""
-    if total <= 0:
-        return "0 of 0"
-    first = page * page_size + 1
-    if first > total:
-        return f"– of {total:,}"
-    last = min(total, (page + 1) * page_size)
-    return f"{first:,}–{last:,} of {total:,}"
+@dataclass(frozen=True)
+class InboxQuery:
+    """Which rooms a page of an inbox is asked from: the inbox, and unread only or all."""
 
-
-@dataclass
-class InboxPager:
-    """Where the user stands in an inbox; the server says how many rooms exist."""
-
-    page: int = 0
-    page_size: int = 20
-    unread: bool = False
-    total: int = 0
-    rooms: list[InboxRoom] = field(default_factory=list)
     inbox: Inbox = JUNK
-    """Which inbox: the junk one (``GET /junkConversations``) or the priority one
+    """The junk inbox (``GET /junkConversations``) or the priority one
     (``GET /conversations``); both page alike."""
-
-    @property
-    def last_page(self) -> int:
-        return max(0, (self.total - 1) // self.page_size) if self.total else 0
-
-    @property
-    def label(self) -> str:
-        return page_range(self.page, self.page_size, self.total)
+    unread: bool = False
 
     @property
     def title(self) -> str:
         return INBOX_TITLES[self.inbox]
 
-    def goto(self, page: int) -> int:
-        """Clamp a wanted page to the known range and make it current."""
-        self.page = max(0, min(page, self.last_page))
-        return self.page
 
-    def set_page_size(self, size: int) -> None:
-        """Keep the first visible room in view when the page size changes."""
-        first = self.page * self.page_size
-        self.page_size = size
-        self.page = first // size
+def inbox_pager(size: int = PAGE_SIZES[0]) -> Pager[InboxQuery, InboxRoom]:
+    """The junk inbox's first page, every room."""
+    return Pager.of(InboxQuery(), size)
 
-    def apply(self, result: InboxPage) -> None:
-        self.rooms = list(result.rooms)
-        if result.total_rooms is not None:
-            self.total = result.total_rooms
-        else:  # not said: at least the rooms up to this page's
-            self.total = self.page * self.page_size + len(self.rooms)
 
-    async def fetch(self, client: PlatformClient, target: int | None) -> InboxPage:
-        read = client.list_priority_rooms if self.inbox == PRIORITY else client.list_junk_rooms
-        return await read_again(
-            client,
-            partial(read, page=self.page, page_size=self.page_size, unread=self.unread,
-                    target=target),
-            what=f"page {self.page + 1} of the inbox",
-        )  # fmt: skip
+async def read_inbox_page(
+    client: PlatformClient, ask: Ask[InboxQuery], target: int | None
+) -> InboxPage:
+    """The page ``ask`` wants (read again where the platform may answer the next time)."""
+    query = ask.query
+    read = client.list_priority_rooms if query.inbox == PRIORITY else client.list_junk_rooms
+    return await read_again(
+        client,
+        partial(read, page=ask.page, page_size=ask.size, unread=query.unread, target=target),
+        what=f"page {ask.page + 1} of the inbox",
+    )
 
 
 MESSAGE_PAGE_SIZE = 50
@@ -118,7 +87,7 @@ class RoomThread:
 
     @property
     def last_page(self) -> int:
-        return max(0, (self.total - 1) // self.page_size)
+        return last_page_of(self.total, self.page_size)
 
     @property
     def label(self) -> str:

@@ -1,7 +1,7 @@
 """A small JSON file of the state folder holding one value per profile.
 
 The Calls columns (`services.call_columns`) and the test number
-(`services.test_numbers`) keep a choice per profile this way: ``{"version": 1,
+(`services.call_test_numbers`) keep a choice per profile this way: ``{"version": 1,
 "profiles": {name: value}}``, mode 0600 in a 0700 folder, written whole and atomically. A
 file too large, not JSON or of another shape reads as empty: a choice is lost, never the
 console. What could not be written is said in ``error`` (the screen shows it).

@@ -4,7 +4,7 @@ and a test call's task followed to its end.
 `read_tasks` reads the page (its failure is the read's), then the counts by state,
 today's counts and the limits; a part that fails is left out with its error, so a
 platform that does not serve the stats still lists its tasks. `TaskFilter` is what the
-list is asked for: a page, a state, a window of time.
+list is asked for: a state, a window of time (the page is the screen's `Pager`'s).
 """
 
 from __future__ import annotations
@@ -32,10 +32,8 @@ WINDOWS: tuple[tuple[int | None, str], ...] = (
 
 @dataclass(frozen=True)
 class TaskFilter:
-    """One page of the list as asked: page (from 0), state, window (an index of
-    `WINDOWS`)."""
+    """The list as asked: state, window (an index of `WINDOWS`)."""
 
-    page: int = 0
     state: str | None = None
     window: int = 0
 
@@ -45,20 +43,16 @@ class TaskFilter:
 
     def next_state(self) -> TaskFilter:
         at = STATE_CHOICES.index(self.state) if self.state in STATE_CHOICES else 0
-        return replace(self, page=0, state=STATE_CHOICES[(at + 1) % len(STATE_CHOICES)])
+        return replace(self, state=STATE_CHOICES[(at + 1) % len(STATE_CHOICES)])
 
     def next_window(self) -> TaskFilter:
-        return replace(self, page=0, window=(self.window + 1) % len(WINDOWS))
+        return replace(self, window=(self.window + 1) % len(WINDOWS))
 
-    def query(self, now: float) -> TaskQuery:
+    def query(self, page: int, now: float, size: int = PAGE_SIZE) -> TaskQuery:
+        """Page ``page`` (from 0) of ``size`` tasks."""
         seconds = WINDOWS[self.window % len(WINDOWS)][0]
         since = int(now - seconds) if seconds is not None else None
-        return TaskQuery(limit=PAGE_SIZE, offset=self.page * PAGE_SIZE, since=since,
-                         state=self.state)  # fmt: skip
-
-
-def last_page(total: int) -> int:
-    return max(0, (total - 1) // PAGE_SIZE)
+        return TaskQuery(limit=size, offset=page * size, since=since, state=self.state)
 
 
 def total_of(page: TaskPage) -> int | None:
@@ -85,11 +79,9 @@ class TasksView:
     errors: tuple[str, ...] = ()
 
 
-async def read_tasks(
-    client: PlatformClient, wanted: TaskFilter, now: float, target: int | None
-) -> TasksView:
+async def read_tasks(client: PlatformClient, wanted: TaskQuery, target: int | None) -> TasksView:
     """The page ``wanted`` and what is beside it (see the module)."""
-    page = await client.list_tasks(wanted.query(now), target=target)
+    page = await client.list_tasks(wanted, target=target)
     errors: list[str] = []
     stats = counts = limits = None
     try:

@@ -15,26 +15,23 @@ comes back and keeps what it can read without knowing the keys:
   things, a list of lists) is named in ``unread``.
 
 Numbers are `Decimal`, made from the text of the number sent: the export is exact.
-Also here: the plan's lines (`plan_lines`, `plan_name`, `plan_id`; what the catalog's
-record adds, `catalog_lines`), today's counts against the limits (`today_lines`), the
-formatting (`fmt_number`, `unit_of`) and the CSV.
+Also here: the formatting (`fmt_number`, `unit_of`) and the CSV. The plan's fields are
+`vagent_tui.services.plans`; the reads that put usage and plan together (the Usage
+screen's, the fleet's) are `vagent_tui.services.account_usage`.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import csv
 import io
 import re
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from vagent_tui.api.bounded import LeftOut
-from vagent_tui.api.client import PlatformClient
-from vagent_tui.api.usage_models import OpenReply, UsageQuery
+from vagent_tui.api.usage_models import OpenReply
 
 WRAPPERS = frozenset(
     {"usage", "data", "stats", "items", "result", "results", "totals", "total_usage",
@@ -47,12 +44,10 @@ VALUE_FIELDS = ("value", "amount", "count", "quantity", "total", "usage")
 ENVELOPE = frozenset({"success", "message"})
 _DATE = re.compile(r"^\d{4}-\d{2}(-\d{2})?([T ][\d:.]+Z?([+-]\d{2}:?\d{2})?)?$")
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
-PLAN_WRAPPERS = ("plan", "currentplan", "data", "product", "productplan")
-"""Names of containers dropped from the front of a plan's field names."""
 UNITS = (("minute", "min"), ("second", "s"), ("hour", "h"), ("byte", "B"), ("token", "tokens"))
 
 
-def _number(value: Any) -> Decimal | None:
+def as_number(value: Any) -> Decimal | None:
     """A number sent (a JSON number or a numeric string) as a Decimal; else None."""
     if isinstance(value, bool):
         return None
@@ -155,7 +150,7 @@ class _Walk:
         points[label] = points.get(label, Decimal(0)) + value
 
     def walk(self, node: Any, path: tuple[str, ...]) -> None:
-        number = _number(node)
+        number = as_number(node)
         if number is not None:
             self.scalars[path] = number
         elif isinstance(node, Mapping):
@@ -182,7 +177,7 @@ class _Walk:
             self.walk(value, (*path, str(key)))
 
     def dated(self, value: Any, path: tuple[str, ...], label: str) -> None:
-        number = _number(value)
+        number = as_number(value)
         if number is not None:
             self.point(path, label, number)
         elif isinstance(value, Mapping):
@@ -194,7 +189,7 @@ class _Walk:
     def listing(self, node: list[Any], path: tuple[str, ...]) -> None:
         if not node:
             return
-        numbers = [_number(v) for v in node]
+        numbers = [as_number(v) for v in node]
         if all(n is not None for n in numbers):
             for index, n in enumerate(numbers, 1):
                 assert n is not None
@@ -212,10 +207,10 @@ class _Walk:
             date_field = next((k for k, v in item.items() if _is_date(v)), None)
         label = str(item[date_field]).strip() if date_field else str(index)
         name_field = next((f for f in NAME_FIELDS if isinstance(item.get(f), str)), None)
-        value_field = next((f for f in VALUE_FIELDS if _number(item.get(f)) is not None), None)
+        value_field = next((f for f in VALUE_FIELDS if as_number(item.get(f)) is not None), None)
         used = {date_field, name_field, value_field}
         if name_field and value_field:
-            value = _number(item[value_field])
+            value = as_number(item[value_field])
             assert value is not None
             self.point((*path, str(item[name_field])), label, value)
         else:
@@ -223,7 +218,7 @@ class _Walk:
         for key, value in item.items():
             if key in used:
                 continue
-            number = _number(value)
+            number = as_number(value)
             if number is not None:
                 self.point((*path, str(key)), label, number)
             elif isinstance(value, Mapping):
@@ -359,284 +354,3 @@ def usage_csv(report: UsageReport, *, label: str = "") -> str:
 
 
 # --------------------------------------------------------------------------- plan, today
-
-
-def _flat(node: Any, path: str = "") -> Iterable[tuple[str, Any]]:
-    if isinstance(node, Mapping):
-        for key, value in node.items():
-            yield from _flat(value, f"{path}.{key}" if path else str(key))
-    elif isinstance(node, list) and node and all(isinstance(v, Mapping) for v in node):
-        for index, value in enumerate(node, 1):
-            yield from _flat(value, f"{path}[{index}]")
-    else:
-        yield path, node
-
-
-def plan_lines(plan: OpenReply) -> list[tuple[str, str]]:
-    """Every leaf of the plan reply as ``(path, text)``, wrappers' names dropped."""
-    out = []
-    for path, value in _flat(plan.body()):
-        parts = path.split(".")
-        while len(parts) > 1 and parts[0].lower() in PLAN_WRAPPERS:
-            parts.pop(0)
-        number = _number(value)
-        if number is not None and not isinstance(value, str):
-            text = fmt_number(number)
-        elif isinstance(value, list):
-            text = ", ".join(str(v) for v in value)
-        else:
-            text = "" if value is None else str(value)
-        out.append((".".join(parts), text))
-    return out
-
-
-PLAN_NAMES = ("name", "planName", "title", "productName", "label", "id", "plan")
-
-
-def plan_name(plan: OpenReply | None) -> str:
-    """The plan's name where the reply has one under a usual key (at the top or inside
-    the wrappers `plan_lines` drops), else "".
-
-    Only those objects are looked at, not every field: the fleet asks this of every
-    account.
-    """
-    if plan is None:
-        return ""
-    found: dict[str, Any] = {}
-    node: Any = plan.body()
-    while isinstance(node, Mapping):
-        found.update((str(k), v) for k, v in node.items() if not isinstance(v, Mapping | list))
-        node = next(
-            (
-                v
-                for k, v in node.items()
-                if str(k).lower() in PLAN_WRAPPERS and isinstance(v, Mapping)
-            ),
-            None,
-        )
-    for key in PLAN_NAMES:
-        value = found.get(key)
-        if value is None or isinstance(value, bool) or value == "":
-            continue
-        number = _number(value) if not isinstance(value, str) else None
-        return fmt_number(number) if number is not None else str(value)
-    return ""
-
-
-def plan_id(plan: OpenReply | None) -> str:
-    """The plan's catalog id where the reply has one (``id``, ``productPlanId``), else ""."""
-    if plan is None:
-        return ""
-    lines = dict(plan_lines(plan))
-    return next((lines[k] for k in ("productPlanId", "planId", "id") if lines.get(k)), "")
-
-
-def catalog_lines(plan: OpenReply | None, product: OpenReply | None) -> list[tuple[str, str]]:
-    """What the catalog's plan says beyond the account's plan reply (lines of ``product``
-    whose field or value the current plan does not have)."""
-    if product is None:
-        return []
-    known = set(plan_lines(plan)) if plan is not None else set()
-    return [line for line in plan_lines(product) if line not in known]
-
-
-def today_lines(counts: OpenReply | None, limits: OpenReply | None) -> list[tuple[str, str]]:
-    """Today's counts against the daily limits (``counts.x`` and ``limits.daily.x``):
-    ``(name, "5 of 100")``; a count without a limit is the count alone."""
-    sent = counts.body().get("counts") if counts else None
-    daily = (limits.body().get("limits") or {}) if limits else {}
-    caps = daily.get("daily") if isinstance(daily, Mapping) else None
-    caps = caps if isinstance(caps, Mapping) else {}
-    if not isinstance(sent, Mapping):
-        return []
-    out = []
-    for name, value in sent.items():
-        number = _number(value)
-        if number is None:
-            continue
-        cap = _number(caps.get(name))
-        text = fmt_number(number) + (f" of {fmt_number(cap)}" if cap is not None else "")
-        out.append((str(name), text))
-    return out
-
-
-@dataclass(frozen=True)
-class AccountUsage:
-    """What the Usage screen shows of one account; a part that failed is None with its
-    error."""
-
-    report: UsageReport
-    plan: OpenReply | None = None
-    plan_error: str = ""
-    counts: OpenReply | None = None
-    limits: OpenReply | None = None
-    product: OpenReply | None = None
-    """The catalog's record of the plan (``/product/productPlan/{id}``), when read."""
-
-
-async def read_account_usage(
-    client: PlatformClient, query: UsageQuery, target: int | None
-) -> AccountUsage:
-    """The usage (its failure is the read's), then the plan and today's counts and limits
-    (each failure of those is said beside the usage, not instead of it)."""
-    from vagent_tui.api.errors import PlatformError
-
-    reply = await client.get_usage(query, target=target)
-    report = read_reply(reply)
-    plan = counts = limits = None
-    plan_error = ""
-    try:
-        plan = await client.get_current_plan(target=target)
-    except PlatformError as exc:
-        plan_error = exc.message
-    product = None
-    if plan_id(plan):
-        # what the catalog adds is extra: the plan's own reply stands without it
-        with contextlib.suppress(PlatformError):
-            product = await client.get_product_plan(plan_id(plan), target=target)
-    try:
-        counts = await client.get_daily_counts(target=target)
-        limits = await client.get_task_limits(target=target)
-    except PlatformError:
-        pass  # today's counts are extra: the usage stands without them
-    return AccountUsage(report, plan, plan_error, counts, limits, product)
-
-
-# --------------------------------------------------------------------------- plans
-
-
-PlanRead = Callable[[PlatformClient, "int | None"], Awaitable[OpenReply]]
-PLAN_READS: tuple[tuple[str, str, PlanRead], ...] = (
-    ("Current plan", "/product/currentPlan", lambda c, t: c.get_current_plan(target=t)),
-    ("Offered", "/product/offeredPlan", lambda c, t: c.get_offered_plan(target=t)),
-    ("Available plans", "/product/allAvailablePlans",
-     lambda c, t: c.get_available_plans(target=t)),
-    ("Catalog", "/product/productCatalog", lambda c, t: c.get_product_catalog(target=t)),
-    ("Add-ons", "/addon/available", lambda c, t: c.get_available_addons(target=t)),
-)  # fmt: skip
-"""The plan reads the plans panel shows: its title, the path, the client's method."""
-
-
-@dataclass(frozen=True)
-class PlanPart:
-    """One plan read: its reply's fields as sent, or why it was not read."""
-
-    title: str
-    path: str
-    reply: OpenReply | None = None
-    error: str = ""
-
-    @property
-    def lines(self) -> list[tuple[str, str]]:
-        """Every field of the reply as ``(path, text)`` (`plan_lines`: nothing guessed)."""
-        return plan_lines(self.reply) if self.reply is not None else []
-
-    @property
-    def left_out(self) -> LeftOut:
-        """What the reply held past the bounds it was read within (`OpenReply.left_out`)."""
-        return self.reply.left_out if self.reply is not None else LeftOut()
-
-
-_IN_RECORD = re.compile(r"^(.*?\[\d+\])\.(.+)$")
-
-
-def record_groups(lines: Iterable[tuple[str, str]]) -> list[tuple[str, list[tuple[str, str]]]]:
-    """``lines`` grouped by the record of a list they belong to (``plans[2].name`` ->
-    ``plans[2]``, ``name``), in order; a field outside any list is a group of its own
-    with the name "" (one line per record reads better than a line per field)."""
-    out: list[tuple[str, list[tuple[str, str]]]] = []
-    for key, value in lines:
-        found = _IN_RECORD.match(key)
-        record, field_name = (found.group(1), found.group(2)) if found else ("", key)
-        if record and out and out[-1][0] == record:
-            out[-1][1].append((field_name, value))
-        else:
-            out.append((record, [(field_name, value)]))
-    return out
-
-
-async def read_plans(client: PlatformClient, target: int | None) -> list[PlanPart]:
-    """The account's plan, the plan offered to it, the plans available, the catalog and
-    the add-ons, asked at once; a read the platform refuses or fails is that part's
-    error (a catalog is a reseller's or partner's read), the others stand."""
-    from vagent_tui.api.errors import PlatformError
-
-    async def one(title: str, path: str, read: PlanRead) -> PlanPart:
-        try:
-            reply = await read(client, target)
-        except PlatformError as exc:
-            return PlanPart(title, path, error=exc.message)
-        return PlanPart(title, path, reply)
-
-    return list(await asyncio.gather(*(one(*read) for read in PLAN_READS)))
-
-
-# --------------------------------------------------------------------------- the fleet
-
-FLEET_KEYS = 100
-"""Rows of a usage report a fleet keeps of each account (a thousand accounts each
-sending thousands of keys would otherwise be kept whole); the others are counted."""
-
-
-async def fleet_usage_line(
-    client: PlatformClient, account_id: int, query: UsageQuery
-) -> dict[str, Any]:
-    """The Usage screen's fleet table for one account: its plan's name and the usage
-    read (`read_usage`), no text made for a matrix cell (the table formats what it shows).
-
-    The usage read's failure is the answer's; the plan's only shows as ``?``.
-    """
-    from vagent_tui.api.errors import PlatformError
-
-    reply = await client.get_usage(query, target=account_id)
-    report = read_reply(reply)
-    unread = len(report.unread)
-    try:
-        plan = plan_name(await client.get_current_plan(target=account_id)) or "—"
-    except PlatformError:
-        plan = "?"
-    return {"plan": plan, "report": report.first(FLEET_KEYS), "unread": unread}
-
-
-async def fleet_usage(
-    client: PlatformClient, account_id: int, query: UsageQuery | None = None
-) -> dict[str, Any]:
-    """Fleet's "usage this period" for one account (or ``query``'s period or range):
-    plan, costs, each usage key.
-
-    The usage read's failure is the answer's; the plan's only shows as ``?``.
-    """
-    from vagent_tui.api.errors import PlatformError
-
-    asked = query if query is not None else UsageQuery(timeseries=False)
-    reply = await client.get_usage(asked, target=account_id)
-    read = read_reply(reply)
-    report = read.first(FLEET_KEYS)
-    try:
-        plan = plan_name(await client.get_current_plan(target=account_id)) or "—"
-    except PlatformError:
-        plan = "?"
-    total = report.cost_total
-    costs = fmt_number(total, places=2) if total is not None else None
-    if costs is not None and report.currency:
-        costs = f"{report.currency} {costs}"
-    return {
-        "plan": plan,
-        "costs": costs,
-        "usage": tuple(f"{r.key} {fmt_value(r, report.currency)}" for r in report.usage),
-        "unread": len(read.unread),
-        "not_shown": report.left_out.entries,
-        "report": report,
-    }
-
-
-def fleet_usage_exact(values: Mapping[str, Any]) -> dict[str, str]:
-    """The CSV's exact columns of one answer: each key the platform sent, the cost total
-    and the currency."""
-    report = values.get("report")
-    if not isinstance(report, UsageReport):
-        return {}
-    cells = {row.key: exact(row.value) for row in report.rows}
-    cells["cost_total"] = exact(report.cost_total)
-    cells["currency"] = report.currency or ""
-    return cells

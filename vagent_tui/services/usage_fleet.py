@@ -3,7 +3,7 @@
 The accounts are asked through Fleet's fan-out (`vagent_tui.services.fleet.ask_fleet`,
 its adaptive limit, one account's failure its own answer) with `usage_question`, which
 asks ``GET /stats/usage`` of the query chosen and ``GET /product/currentPlan`` of each
-account (`vagent_tui.services.usage.fleet_usage_line`). `FleetUsage` keeps the answers as
+account (`vagent_tui.services.account_usage.fleet_usage_line`). `FleetUsage` keeps the answers as
 lines of exact numbers (`Decimal`): the columns are the keys the platform sent (in the
 order first met; ``cost:`` keys are costs) and the cost total. Sort keys are kept per
 column as the answers arrive, so a sort of ten thousand lines is one ``list.sort`` on
@@ -76,7 +76,7 @@ def usage_question(query: UsageQuery) -> Question:
 
 
 async def _ask_with(query: UsageQuery, client: PlatformClient, account_id: int) -> Values:
-    from vagent_tui.services.usage import fleet_usage_line
+    from vagent_tui.services.account_usage import fleet_usage_line
 
     return await fleet_usage_line(client, account_id, query)
 

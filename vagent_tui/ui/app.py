@@ -24,7 +24,7 @@ from textual.worker import Worker, WorkerState
 from vagent_tui import collector
 from vagent_tui import config as cfg
 from vagent_tui.api.client import PlatformClient
-from vagent_tui.ui import palette
+from vagent_tui.ui import colours
 from vagent_tui.ui.built import built, when_built
 from vagent_tui.ui.command_palette import ConsolePalette
 from vagent_tui.ui.connections import ConnectionApp
@@ -182,7 +182,7 @@ class VagentApp(TypeAheadApp[None], ConnectionApp):
         self.theme_errors = self._register_themes(extra_theme_dirs)
         wanted = theme or terminal_default()
         self._start_with_theme(wanted if wanted in self.available_themes else DEFAULT_DARK)
-        palette.install(self.console, self.get_css_variables(), replace=False)
+        colours.install(self.console, self.get_css_variables(), replace=False)
 
     def quit_keys(self) -> list[str]:
         """The keys of ``app.quit``, the keymap's if it moves them."""
@@ -230,8 +230,8 @@ class VagentApp(TypeAheadApp[None], ConnectionApp):
         return dict(SEMANTIC_DEFAULTS)
 
     def _palette_follows_theme(self, _theme: object) -> None:
-        """The semantic colours of cells and panes (`vagent_tui.ui.palette`) follow too."""
-        palette.install(self.console, self.get_css_variables(), replace=True)
+        """The semantic colours of cells and panes (`vagent_tui.ui.colours`) follow too."""
+        colours.install(self.console, self.get_css_variables(), replace=True)
         self.screen.refresh(repaint=True)
 
     # ------------------------------------------------------------------ start-up

@@ -1,5 +1,8 @@
 """The app's connection: connecting, the target account, profiles, read-only, keymap.
 
+What does not follow the connection (the configuration file, the theme remembered,
+the keymap in force, inert toasts) is `vagent_tui.ui.config_app.ConfigApp`, its base.
+
 `ConnectionApp` owns the app's one reactive, `connection` (an immutable
 `vagent_tui.services.session.Connection`). Every change here makes a new value:
 connecting, switching the target, switching the profile. Screens never change it;
@@ -23,21 +26,19 @@ from textual.dom import DOMNode
 from textual.notifications import SeverityLevel
 from textual.reactive import reactive
 from textual.signal import Signal
-from textual.theme import Theme
 from textual.widgets import OptionList
 
 from vagent_tui import config as cfg
+from vagent_tui import credentials
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.errors import PlatformError, redact_url
 from vagent_tui.api.scope import ScopeLevel
-from vagent_tui.inert import DISPLAY_LIMIT, inert
 from vagent_tui.services.agent_listing import AgentListings
 from vagent_tui.services.session import Connection, open_connection
 from vagent_tui.ui.built import built, when_built
+from vagent_tui.ui.config_app import ConfigApp
 from vagent_tui.ui.safety import refusal
 from vagent_tui.ui.screens.base import BaseScreen
-from vagent_tui.ui.textual_compat import CrashReportingApp
-from vagent_tui.ui.themes import honour_empty_no_color, no_color_wanted
 from vagent_tui.ui.widgets.option_pages import Direction, page
 from vagent_tui.ui.widgets.status import describe_error
 from vagent_tui.words import counted
@@ -48,14 +49,14 @@ if TYPE_CHECKING:  # the journal and the watcher are imported when first used
     from vagent_tui.services.journal import Journal
     from vagent_tui.services.migrations import MigrationWatcher, WatchedTask
 
-ClientFactory = Callable[[cfg.Connection], PlatformClient]
+ClientFactory = Callable[[credentials.Connection], PlatformClient]
 
 _PAGES: dict[str, Direction] = {"page_down": 1, "page_up": -1}
 """An option list's page actions, which Textual's list fails before its first layout
 (`vagent_tui.ui.widgets.option_pages`)."""
 
 
-def default_client_factory(connection: cfg.Connection) -> PlatformClient:
+def default_client_factory(connection: credentials.Connection) -> PlatformClient:
     from vagent_tui.services.connect import real_client
 
     return real_client(connection.base_url, connection.token)
@@ -73,7 +74,7 @@ def profile_env() -> dict[str, str]:
     return env
 
 
-class ConnectionApp(CrashReportingApp[None]):
+class ConnectionApp(ConfigApp):
     """The part of the app that owns the connection; `VagentApp` adds screens and looks."""
 
     connection: reactive[Connection] = reactive(Connection, always_update=True)
@@ -93,23 +94,11 @@ class ConnectionApp(CrashReportingApp[None]):
         tier: str = "",
         initial_account: int | None = None,
     ) -> None:
-        # With NO_COLOR, Textual picks its filter once, here, from the theme in force
-        # (its own dark one): a monochrome filter that turns the ANSI theme's "terminal
-        # default" colours into black on black. Native ANSI colours make it strip the
-        # colours instead, leaving the terminal's own; app.tcss marks cursors and focus
-        # by reverse video and bold. Textual reads an empty NO_COLOR as set: dropped
-        # first, so that it and the console agree (no-color.org: empty means colour).
-        honour_empty_no_color()
-        super().__init__(ansi_color=True if no_color_wanted() else None)
-        self.config = config
-        """The configuration as read at start; None when the file is malformed."""
-        self.config_error = config_error
+        super().__init__(config=config, config_error=config_error)
         self.force_read_only = read_only
         """``--read-only``: stays on across profile switches."""
         self.initial_account = initial_account
         self.client_factory: ClientFactory = default_client_factory
-        self.key_overrides: dict[str, str] = {}
-        """The keymap in force (binding id -> keys), as given to `set_keymap`."""
         self._journal: Journal | None = None
         self.agent_listings = AgentListings()
         """The agent accounts below the key, listed once for Fleet and Rollout."""
@@ -120,7 +109,6 @@ class ConnectionApp(CrashReportingApp[None]):
         (Onboard's apply): Scope reads its tree again, as ``r`` does."""
         self._watcher: MigrationWatcher | None = None
         self._watched_client = client
-        self._applying_theme = False
         start = Connection(
             client,
             label=label or (client.host if client else "setup"),
@@ -166,31 +154,8 @@ class ConnectionApp(CrashReportingApp[None]):
     def read_only(self) -> bool:
         return self.connection.read_only
 
-    # ------------------------------------------------------------------ toasts
-
-    def notify(
-        self,
-        message: str,
-        *,
-        title: str = "",
-        severity: SeverityLevel = "information",
-        timeout: float | None = None,
-        markup: bool = False,
-    ) -> None:
-        """Every toast of the console: inert text, never markup (`vagent_tui.inert`).
-
-        Toasts often carry a server's message or a name from the platform, so this is
-        the one way to show one; ``markup`` is accepted for Textual's own callers and
-        ignored.
-        """
-        del markup
-        super().notify(
-            inert(message, multiline=True, limit=DISPLAY_LIMIT),  # a toast, not a document
-            title=inert(title),
-            severity=severity,
-            timeout=timeout,
-            markup=False,
-        )
+    def profile_in_force(self) -> cfg.Profile | None:
+        return self.connection.profile
 
     # ------------------------------------------------------------------ connecting
 
@@ -322,11 +287,6 @@ class ConnectionApp(CrashReportingApp[None]):
 
     # ------------------------------------------------------------------ keymap
 
-    def apply_keymap(self, keymap: Mapping[str, str]) -> None:
-        """Use ``keymap`` (binding id -> keys) and remember it for the palette's key hints."""
-        self.key_overrides = dict(keymap)
-        self.set_keymap(self.key_overrides)
-
     def check_keymap(self) -> None:
         """Warn about keymap ids that name no binding (checked off the main thread)."""
         profile = self.connection.profile
@@ -394,71 +354,6 @@ class ConnectionApp(CrashReportingApp[None]):
         self.notify(refusal(what), severity="warning")
         return True
 
-    # ------------------------------------------------------------------ config on disk
-
-    def adopt_config(self, config: cfg.Config) -> None:
-        """The file the setup screen has just written, if the app started without one."""
-        if self.config is None and not self.config_error:
-            self.config = config
-
-    def fresh_config(self) -> cfg.Config | None:
-        """The file as it is now (another terminal may have changed it); None if broken."""
-        if self.config is None:
-            return None
-        try:
-            self.config = cfg.load(self.config.path)
-        except cfg.ConfigError as exc:
-            self.config_error = str(exc)
-            return None
-        return self.config
-
-    # ------------------------------------------------------------------ theme memory
-
-    def watch_theme_choice(self) -> None:
-        self.theme_changed_signal.subscribe(self, self._theme_chosen)
-
-    def set_theme_quietly(self, name: str | None) -> None:
-        """Apply a profile's theme without remembering it again."""
-        if not name or name not in self.available_themes or name == self.theme:
-            return
-        self._applying_theme = True
-        try:
-            self.theme = name
-        finally:
-            self.call_after_refresh(self._theme_applied)
-
-    def _theme_applied(self) -> None:
-        self._applying_theme = False
-
-    def _theme_chosen(self, theme: Theme) -> None:
-        if self._applying_theme:
-            return
-        if self.config is None:
-            self.notify(
-                f"Theme {theme.name} is used for now but not remembered: the config file "
-                "has a problem and is left as it is.",
-                severity="warning",
-            )
-            return
-        config = self.fresh_config()
-        if config is None:
-            self.notify(f"Theme not remembered: {self.config_error}", severity="warning")
-            return
-        current = self.connection.profile
-        profile = config.profiles.get(current.name) if current else None
-        if profile is not None:
-            profile.theme = theme.name
-            where = f"profile {profile.name}"
-        else:
-            config.theme = theme.name
-            where = "the config file"
-        try:
-            cfg.save(config)
-        except OSError as exc:
-            self.notify(f"Theme not remembered: {exc}", severity="warning")
-            return
-        self.notify(f"Theme {theme.name} remembered in {where}")
-
     # ------------------------------------------------------------------ palette
 
     def profile_commands(self) -> Iterable[SystemCommand]:
@@ -505,7 +400,7 @@ class ConnectionApp(CrashReportingApp[None]):
         try:
             # A token command may take a while (a password manager): off the loop.
             resolved = await asyncio.to_thread(
-                cfg.resolve_connection, config, profile_name=name, env=profile_env()
+                credentials.resolve_connection, config, profile_name=name, env=profile_env()
             )
             assert resolved is not None and resolved.profile is not None
             client = self.client_factory(resolved)

@@ -239,6 +239,22 @@ class PromptModal(Question[str | None]):
         self.action_confirm()
 
 
+def spend_question(what: str, thing: str, cost: str) -> PromptModal:
+    """The question before a key that spends money (`vagent_tui.ui.safety.Does.SPENDS`):
+    what it costs, in the action's words, and going ahead refused until the thing bought
+    is typed (``what``: "Buy number"; ``thing``: "+14155550100"; ``cost``: "$1.15 a
+    month, billed to account 42")."""
+    return PromptModal(
+        f"{what} {thing}?",
+        f"{what} {thing}: {cost}.\n\nThis spends money. It is sent once; if no answer "
+        f"comes, what the platform holds is read back before anything else.\n\n"
+        f"Type {thing} to go ahead.",
+        placeholder=thing,
+        confirm_label=what,
+        expected=thing,
+    )
+
+
 class ReviewModal(Question[bool]):
     """A change shown before it is made: what moved meanwhile, then the diff, then ask.
 

@@ -12,7 +12,7 @@ from typing import Any
 from rich.text import Text
 
 from vagent_tui.services.diff import FieldDiff, show
-from vagent_tui.ui.palette import FAILED, OK, WARN
+from vagent_tui.ui.colours import FAILED, OK, WARN
 from vagent_tui.ui.text import safe
 
 MARKS = {"changed": ("~", WARN), "added": ("+", OK), "removed": ("-", FAILED)}

@@ -20,9 +20,9 @@ from textual import events
 from textual.command import CommandInput
 from textual.widget import Widget
 
+from vagent_tui.ui.colours import HEADING
 from vagent_tui.ui.convention import key_display, screens_keys
 from vagent_tui.ui.css import stylesheet
-from vagent_tui.ui.palette import HEADING
 from vagent_tui.ui.registry import SCREENS
 from vagent_tui.ui.text import inert
 

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from rich.text import Text
 
 from vagent_tui.inert import DISPLAY_LIMIT, inert
-from vagent_tui.ui.palette import FAILED, OK
+from vagent_tui.ui.colours import FAILED, OK
 
 YES = "✓"
 NO = "✗"

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from textual.worker import Worker
 
     from vagent_tui import config as cfg
+    from vagent_tui import credentials
     from vagent_tui.api.client import PlatformClient
     from vagent_tui.api.models import MigrationTask
     from vagent_tui.services.agent_listing import AgentListings
@@ -54,7 +55,7 @@ class Console(Protocol):
 
     def adopt_config(self, config: cfg.Config) -> None: ...
 
-    def client_factory(self, connection: cfg.Connection) -> PlatformClient: ...
+    def client_factory(self, connection: credentials.Connection) -> PlatformClient: ...
 
     def connect(self) -> Worker[None]:
         """Connect again (after a failure)."""

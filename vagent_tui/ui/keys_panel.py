@@ -20,9 +20,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from vagent_tui.ui.built import ClosesItself
+from vagent_tui.ui.colours import HEADING
 from vagent_tui.ui.convention import CONVENTION, action_name, key_display, screens_keys
 from vagent_tui.ui.css import stylesheet
-from vagent_tui.ui.palette import HEADING
 from vagent_tui.ui.text import safe
 
 _MOVES = frozenset({"cursor_down", "cursor_up", "first", "last", "page_up", "page_down"})

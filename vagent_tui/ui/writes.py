@@ -15,7 +15,11 @@ a staging change, awaits `BaseScreen.written` inside its worker instead). `perfo
 5. on an unknown outcome (no reply, a cut or unreadable one, a gateway's 5xx) never
    sends again: reads back and says what the platform holds now.
 
-Nothing here imports a dialog: the screen builds its own question.
+The screen builds its own question, but for a key that spends money
+(`vagent_tui.ui.safety.Does.SPENDS`): its write carries a `Spend` (what it costs, the
+thing bought, how to read back), and the path asks the money question itself
+(`vagent_tui.ui.dialogs.spend_question`: the cost said, the thing bought typed), offers
+no retry key, and reads a lost reply back before the screen hears anything (``after``).
 """
 
 from __future__ import annotations
@@ -80,6 +84,26 @@ class Written(Generic[T_co]):
 
 
 @dataclass(frozen=True)
+class Spend:
+    """What a write that spends money supplies (its key is declared ``does=SPENDS``).
+
+    ``what`` names the purchase as a verb ("Buy number"); ``thing`` is what is bought,
+    as the user types it to go ahead; ``cost`` says what it costs, in the action's words
+    (from the catalog: "$1.15 a month, billed to account 42"). ``read_back`` is
+    required: a lost reply may have bought it, and nothing is bought twice.
+    """
+
+    what: str
+    thing: str
+    cost: str
+    read_back: ReadBack
+
+    def __post_init__(self) -> None:
+        if not (self.what.strip() and self.thing.strip() and self.cost.strip()):
+            raise ValueError("a spend says what it buys, the thing bought and what it costs")
+
+
+@dataclass(frozen=True)
 class Write(Generic[T]):
     """One change, described: everything `perform` needs, nothing it decides.
 
@@ -105,6 +129,29 @@ class Write(Generic[T]):
     failed: Callable[[PlatformError], str] | None = None
     retry_key: str | Callable[[PlatformError], str | None] | None = None
     after: Callable[[Written[T]], object] | None = None
+    spends: Spend | None = None
+    """Set for a key declared ``does=SPENDS``: the path asks the money question and
+    reads back with ``spends.read_back``; ``confirm``, ``read_back`` and ``retry_key``
+    stay unset (a spend is never offered again by a key: pressing it again asks anew)."""
+
+    def __post_init__(self) -> None:
+        own = (self.confirm, self.read_back, self.retry_key)
+        if self.spends is not None and any(given is not None for given in own):
+            raise ValueError("a spend asks, reads back and never retries by its Spend")
+
+    @property
+    def question(self) -> Confirm:
+        """The question before sending: the money question of a spend, else ``confirm``."""
+        if self.spends is None:
+            return self.confirm
+        from vagent_tui.ui.dialogs import spend_question  # dialogs load when first used
+
+        spend = self.spends
+        return spend_question(spend.what, spend.thing, spend.cost)
+
+    @property
+    def reads_back(self) -> ReadBack | None:
+        return self.spends.read_back if self.spends is not None else self.read_back
 
 
 async def listed(
@@ -183,13 +230,14 @@ async def _perform(
     tell: Callable[[StatusReport], None],
     journal_error: Callable[[], str | None] | None,
 ) -> Written[T]:
-    if write.confirm is not None:
-        if isinstance(write.confirm, ModalScreen):
-            yes = bool(await app.push_screen_wait(write.confirm))
+    question = write.question
+    if question is not None:
+        if isinstance(question, ModalScreen):
+            yes = bool(await app.push_screen_wait(question))
             if not yes:
                 say(StatusReport.info(write.cancelled))
         else:
-            yes = await write.confirm()  # says itself why it declines
+            yes = await question()  # says itself why it declines
         if not yes:
             return Written("cancelled", line=write.cancelled)
     if not still():
@@ -234,10 +282,11 @@ async def _failed(
 
 async def _read_back(write: Write[Any], exc: PlatformError, start: Connection) -> str:
     """The unknown outcome and what the platform holds now: never a resend."""
-    if write.read_back is None:
+    read_back = write.reads_back
+    if read_back is None:
         return f"{describe_error(exc)} {write.unsure}"
     try:
-        held = await write.read_back(start)
+        held = await read_back(start)
     except PlatformError as again:
         return (
             f"{describe_error(exc)} It could not be read back either "

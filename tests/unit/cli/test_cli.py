@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from vagent_tui import cli
+from vagent_tui import cli, credentials
 from vagent_tui import config as cfg
 
 
@@ -147,7 +147,7 @@ def test_profile_add_list_use_remove(
     assert cli.main(["profile", "use", "lab"]) == 0
     assert cfg.load().default_profile == "lab"
     assert cli.main(["profile", "remove", "prod"]) == 0
-    assert "prod" not in cfg.load().profiles and cfg.read_credentials() == {}
+    assert "prod" not in cfg.load().profiles and credentials.read_credentials() == {}
     assert cli.main(["profile", "remove", "nope"]) == 1
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from vagent_tui import config as cfg
+from vagent_tui import credentials
 
 
 @pytest.fixture(autouse=True)
@@ -84,25 +85,25 @@ def test_malformed_file_is_named_and_left_untouched(text: str, problem: str) -> 
 
 
 def test_credentials_file_is_0600_and_refused_when_readable(config_home: Path) -> None:
-    where = cfg.store_token("lab", "tok-123456789")
+    where = credentials.store_token("lab", "tok-123456789")
     assert os.stat(where).st_mode & 0o777 == 0o600
-    assert cfg.read_credentials() == {"lab": "tok-123456789"}
+    assert credentials.read_credentials() == {"lab": "tok-123456789"}
     os.chmod(where, 0o644)
     with pytest.raises(cfg.ConfigError, match="chmod 600"):
-        cfg.read_credentials()
+        credentials.read_credentials()
     os.chmod(where, 0o600)
-    cfg.forget_token("lab")
-    assert cfg.read_credentials() == {}
+    credentials.forget_token("lab")
+    assert credentials.read_credentials() == {}
 
 
 def test_token_sources() -> None:
     env_profile = cfg.Profile(name="e", base_url="https://x", token_env="MY_TOKEN")
-    assert cfg.resolve_token(env_profile, env={"MY_TOKEN": "from-env"}) == "from-env"
+    assert credentials.resolve_token(env_profile, env={"MY_TOKEN": "from-env"}) == "from-env"
     with pytest.raises(cfg.ConfigError, match="MY_TOKEN is not set"):
-        cfg.resolve_token(env_profile, env={})
+        credentials.resolve_token(env_profile, env={})
     cmd = f"{sys.executable} -c \"print('from-command')\""
     cmd_profile = cfg.Profile(name="c", base_url="https://x", token_command=cmd)
-    assert cfg.resolve_token(cmd_profile, env={}) == "from-command"
+    assert credentials.resolve_token(cmd_profile, env={}) == "from-command"
     failing = cfg.Profile(
         name="f",
         base_url="https://x",
@@ -112,12 +113,12 @@ def test_token_sources() -> None:
         ),
     )
     with pytest.raises(cfg.ConfigError) as info:
-        cfg.resolve_token(failing, env={})
+        credentials.resolve_token(failing, env={})
     assert "status 3" in str(info.value) and "SECRET-ECHO" not in str(info.value)
-    cfg.store_token("s", "from-file")
+    credentials.store_token("s", "from-file")
     file_profile = cfg.Profile(name="s", base_url="https://x", token_file=True)
-    assert cfg.resolve_token(file_profile, env={}) == "from-file"
-    assert cfg.resolve_token(file_profile, env={"VAGENT_TOKEN": "override"}) == "override"
+    assert credentials.resolve_token(file_profile, env={}) == "from-file"
+    assert credentials.resolve_token(file_profile, env={"VAGENT_TOKEN": "override"}) == "override"
 
 
 def test_precedence_flag_env_profile_default() -> None:
@@ -125,21 +126,21 @@ def test_precedence_flag_env_profile_default() -> None:
     config.profiles["a"] = cfg.Profile(name="a", base_url="https://a", token_env="A_TOKEN")
     config.profiles["b"] = cfg.Profile(name="b", base_url="https://b", token_env="B_TOKEN")
     env = {"A_TOKEN": "ta", "B_TOKEN": "tb"}
-    default = cfg.resolve_connection(config, env=env)
+    default = credentials.resolve_connection(config, env=env)
     assert default is not None and (default.base_url, default.token) == ("https://a", "ta")
-    named = cfg.resolve_connection(config, profile_name="b", env=env)
+    named = credentials.resolve_connection(config, profile_name="b", env=env)
     assert named is not None and (named.base_url, named.token) == ("https://b", "tb")
-    env_over = cfg.resolve_connection(
+    env_over = credentials.resolve_connection(
         config, env={**env, "VAGENT_BASE_URL": "https://env", "VAGENT_TOKEN": "te"}
     )
     assert env_over is not None and (env_over.base_url, env_over.token) == ("https://env", "te")
-    flags = cfg.resolve_connection(
+    flags = credentials.resolve_connection(
         config,
         base_url="https://flag",
         token="tf",
         env={**env, "VAGENT_BASE_URL": "https://env", "VAGENT_TOKEN": "te"},
     )
     assert flags is not None and (flags.base_url, flags.token) == ("https://flag", "tf")
-    assert cfg.resolve_connection(cfg.Config(path=cfg.config_path()), env={}) is None
+    assert credentials.resolve_connection(cfg.Config(path=cfg.config_path()), env={}) is None
     with pytest.raises(cfg.ConfigError, match="no profile named"):
-        cfg.resolve_connection(config, profile_name="zz", env=env)
+        credentials.resolve_connection(config, profile_name="zz", env=env)

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from vagent_tui import config as cfg
+from vagent_tui import credentials
 
 
 @pytest.fixture(autouse=True)
@@ -49,7 +50,7 @@ def test_unreadable_credentials_file_is_a_config_error(config_file: Path) -> Non
     creds.write_bytes(b"[tokens]\nlab = '\xff'\n")
     creds.chmod(0o600)
     with pytest.raises(cfg.ConfigError, match="not UTF-8"):
-        cfg.read_credentials()
+        credentials.read_credentials()
 
 
 @pytest.mark.parametrize(
@@ -93,9 +94,11 @@ def test_profile_with_unusable_base_url_names_file_and_profile(config_file: Path
 def test_unusable_base_url_from_flag_or_environment_says_where_it_came_from() -> None:
     empty = cfg.Config(path=cfg.config_path())
     with pytest.raises(cfg.ConfigError, match=r"\(--base-url\) cannot be parsed"):
-        cfg.resolve_connection(empty, base_url="http://[::1", token="t", env={})
+        credentials.resolve_connection(empty, base_url="http://[::1", token="t", env={})
     with pytest.raises(cfg.ConfigError, match=r"\(VAGENT_BASE_URL\) names no host"):
-        cfg.resolve_connection(empty, env={"VAGENT_BASE_URL": "http://", "VAGENT_TOKEN": "t"})
+        credentials.resolve_connection(
+            empty, env={"VAGENT_BASE_URL": "http://", "VAGENT_TOKEN": "t"}
+        )
 
 
 def test_unknown_keys_and_unusable_keymap_values_are_named_warnings(config_file: Path) -> None:
@@ -156,44 +159,44 @@ def _python(code: str) -> str:
 @pytest.mark.parametrize("command", ["pass show 'vida", 'get "token', "x \\"])
 def test_token_command_that_cannot_be_split_names_the_profile(command: str) -> None:
     with pytest.raises(cfg.ConfigError) as info:
-        cfg.resolve_token(_profile(command), env={})
+        credentials.resolve_token(_profile(command), env={})
     assert "profile 'vault': token command cannot be split" in str(info.value)
     assert "check its quotes" in str(info.value)
 
 
 def test_empty_token_command() -> None:
     with pytest.raises(cfg.ConfigError, match="profile 'vault': token command is empty"):
-        cfg.resolve_token(_profile("   "), env={})
+        credentials.resolve_token(_profile("   "), env={})
 
 
 def test_token_command_that_cannot_start() -> None:
     with pytest.raises(cfg.ConfigError, match="could not start: No such file"):
-        cfg.resolve_token(_profile("/nonexistent/vagent-pass show x"), env={})
+        credentials.resolve_token(_profile("/nonexistent/vagent-pass show x"), env={})
 
 
 def test_token_command_output_is_capped_and_never_repeated() -> None:
     # Endless output: without the cap this fills memory (and then the time limit).
     endless = _python("import sys; [sys.stdout.write('TOKENLIKE' * 999) for _ in iter(int, 1)]")
     with pytest.raises(cfg.ConfigError) as info:
-        cfg.resolve_token(_profile(endless), env={})
+        credentials.resolve_token(_profile(endless), env={})
     message = str(info.value)
     assert "profile 'vault'" in message and "more than 64 KiB" in message
     assert "TOKENLIKE" not in message
 
 
 def test_token_command_has_a_time_limit(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cfg, "TOKEN_COMMAND_TIMEOUT", 0.3)
+    monkeypatch.setattr(credentials, "TOKEN_COMMAND_TIMEOUT", 0.3)
     with pytest.raises(cfg.ConfigError, match=r"profile 'vault': .* did not finish within 0\.3"):
-        cfg.resolve_token(_profile(_python("import time; time.sleep(60)")), env={})
+        credentials.resolve_token(_profile(_python("import time; time.sleep(60)")), env={})
 
 
 def test_token_command_stderr_is_drained_not_shown() -> None:
     # 1 MB on stderr before the token: an undrained pipe would block the command.
     chatty = _python("import sys; sys.stderr.write('E' * 1000000); print('tok-ok')")
-    assert cfg.resolve_token(_profile(chatty), env={}) == "tok-ok"
+    assert credentials.resolve_token(_profile(chatty), env={}) == "tok-ok"
     failing = _python("import sys; sys.stderr.write('SECRET-ECHO ' * 9000); sys.exit(4)")
     with pytest.raises(cfg.ConfigError) as info:
-        cfg.resolve_token(_profile(failing), env={})
+        credentials.resolve_token(_profile(failing), env={})
     message = str(info.value)
     assert "status 4" in message and "108,000 bytes on stderr" in message
     assert "SECRET-ECHO" not in message
@@ -201,4 +204,4 @@ def test_token_command_stderr_is_drained_not_shown() -> None:
 
 def test_token_command_first_line_is_the_token() -> None:
     two_lines = _python("print('  tok-1  '); print('ignored')")
-    assert cfg.resolve_token(_profile(two_lines), env={}) == "tok-1"
+    assert credentials.resolve_token(_profile(two_lines), env={}) == "tok-1"

@@ -1,4 +1,4 @@
-"""services/calls.py: filters, paging, transcripts, follow, export, the fleet's summary."""
+"""services/calls*.py: filters, transcripts, follow, export, the fleet's summary."""
 
 from __future__ import annotations
 
@@ -13,7 +13,11 @@ from typing import Any
 import pytest
 
 from vagent_tui.api.errors import ApiError, TransportError
+from vagent_tui.api.log_models import LogPage
 from vagent_tui.services import calls as S
+from vagent_tui.services import calls_export as E
+from vagent_tui.services import calls_follow as FL
+from vagent_tui.services import calls_summary as SUM
 from vagent_tui.services.connect import SimClient, demo_client
 from vagent_tui.services.fleet import ask_fleet
 from vagent_tui.sim import calls as simcalls
@@ -85,49 +89,34 @@ def test_filters_as_a_value() -> None:
 # ---------------------------------------------------------------------- pages
 
 
-async def test_pager_moves_and_drops_stale_pages(api: SimClient) -> None:
-    pager = S.CallPager(S.CallFilters(account_id=1110), page_size=50)
-    first = await pager.fetch(api)
-    assert pager.show(first) and first.page == 1 and len(first.entries) == 50
-    assert first.label == f"1–50 of {first.total:,}"
-    assert pager.last_page == -(-first.total // 50)
-    last = await pager.fetch(api, "last")
-    assert pager.show(last) and pager.page == pager.last_page
-    assert 0 < len(last.entries) <= 50
-    assert pager.target_page("next") == pager.last_page  # clamped
-    old = await pager.fetch(api, "first")
-    pager.set_filters(S.CallFilters(account_id=1110, status="failed"))
-    assert not pager.show(old)  # a reply to the query before
-    assert pager.page == 1
-    failed = await pager.fetch(api)
-    assert pager.show(failed) and all(e.status == "failed" for e in failed.entries)
-    ids = [e.id for e in first.entries]
-    second = await S.fetch_page(api, pager.filters.cleared(), 2, 25)
-    assert [e.id for e in second.entries] == ids[25:50]
+async def page_of(api: SimClient, filters: S.CallFilters, page: int, size: int) -> LogPage:
+    """One page of the query, as the Calls screen reads it (``page`` from 1)."""
+    return await api.list_logs(filters.query(), page=page, page_size=size,
+                               target=filters.account_id)  # fmt: skip
 
 
 async def test_transcripts_of_a_page_in_one_request(api: SimClient) -> None:
-    page = await S.fetch_page(api, S.CallFilters(account_id=1110), 1, 150)
+    page = await page_of(api, S.CallFilters(account_id=1110), 1, 150)
     state = sim(api)
     state.clear_log()
-    found = await S.fetch_transcripts(api, page.entries, target=1110)
+    found = await S.fetch_transcripts(api, page.logs, target=1110)
     assert state.count("POST", "/api/v2/conversation/batch") == 1
     assert len(found) == 150 and all(r.ok for r in found.values())
     cache = S.TranscriptCache(limit=200)
     cache.add(found)
-    entry = page.entries[7]
+    entry = page.logs[7]
     result = cache.get(entry)
     assert result is not None and result.conversation[0].uuid == entry.uuid
     assert result.conversation[0].summary == entry.summary
-    assert cache.missing(page.entries) == []
-    more = await S.fetch_page(api, S.CallFilters(account_id=1110), 2, 150)
+    assert cache.missing(page.logs) == []
+    more = await page_of(api, S.CallFilters(account_id=1110), 2, 150)
     state.clear_log()
-    cache.add(await S.fetch_transcripts(api, cache.missing(more.entries), target=1110))
+    cache.add(await S.fetch_transcripts(api, cache.missing(more.logs), target=1110))
     assert state.count("POST", "/api/v2/conversation/batch") == 1
-    assert len(cache) == 200 and cache.get(page.entries[0]) is None  # the oldest went
-    big = await S.fetch_page(api, S.CallFilters(account_id=1110), 1, 450)
+    assert len(cache) == 200 and cache.get(page.logs[0]) is None  # the oldest went
+    big = await page_of(api, S.CallFilters(account_id=1110), 1, 450)
     state.clear_log()
-    await S.fetch_transcripts(api, big.entries, target=1110)
+    await S.fetch_transcripts(api, big.logs, target=1110)
     assert state.count("POST", "/api/v2/conversation/batch") == 3  # 200 + 200 + 50
 
 
@@ -143,15 +132,15 @@ async def test_no_transcript_request_for_entries_naming_none(api: SimClient) -> 
 
 
 async def test_follow_reports_each_new_entry_once(api: SimClient, clock: Clock) -> None:
-    shown = await S.fetch_page(api, S.CallFilters(account_id=1111), 1, 20)
-    follower = S.Follower(api, S.CallFilters(account_id=1111, end=NOW))
-    follower.prime(shown.entries)
+    shown = await page_of(api, S.CallFilters(account_id=1111), 1, 20)
+    follower = FL.Follower(api, S.CallFilters(account_id=1111, end=NOW))
+    follower.prime(shown.logs)
     assert await follower.poll() == []
     clock.now += 3 * STEP
     fresh = await follower.poll()
     assert len(fresh) == 3 and [e.id for e in fresh] == sorted((e.id for e in fresh), reverse=True)
-    assert fresh[-1].at is not None and shown.entries[0].at is not None
-    assert fresh[-1].at > shown.entries[0].at
+    assert fresh[-1].at is not None and shown.logs[0].at is not None
+    assert fresh[-1].at > shown.logs[0].at
     assert await follower.poll() == []
     clock.now += STEP
     assert len(await follower.poll()) == 1
@@ -159,7 +148,7 @@ async def test_follow_reports_each_new_entry_once(api: SimClient, clock: Clock) 
 
 
 async def test_follow_says_when_it_could_not_read_everything(api: SimClient, clock: Clock) -> None:
-    follower = S.Follower(api, S.CallFilters(account_id=1111), page_size=2, max_pages=2)
+    follower = FL.Follower(api, S.CallFilters(account_id=1111), page_size=2, max_pages=2)
     assert await follower.poll() == []  # finds where "now" is
     clock.now += 10 * STEP
     fresh = await follower.poll()
@@ -180,9 +169,9 @@ async def test_follow_backs_off_on_failure_and_recovers(api: SimClient, clock: C
         if len(waits) >= 6:
             raise asyncio.CancelledError
 
-    follower = S.Follower(api, S.CallFilters(account_id=1111), interval=5, max_interval=12,
+    follower = FL.Follower(api, S.CallFilters(account_id=1111), interval=5, max_interval=12,
                           sleep=sleep)  # fmt: skip
-    follower.prime((await S.fetch_page(api, S.CallFilters(account_id=1111), 1, 5)).entries)
+    follower.prime((await page_of(api, S.CallFilters(account_id=1111), 1, 5)).logs)
     state.faults.set("500", path_contains="/logs")
     api.get_retries = 0
     with pytest.raises(asyncio.CancelledError):
@@ -197,15 +186,15 @@ async def test_follow_backs_off_on_failure_and_recovers(api: SimClient, clock: C
 
 
 async def test_export_csv_streams_to_the_file(api: SimClient, tmp_path: Path) -> None:
-    progress: list[S.ExportProgress] = []
+    progress: list[E.ExportProgress] = []
     target = tmp_path / "calls.csv"
     filters = S.CallFilters(account_id=1000, status="failed")
-    result = await S.export_csv(api, filters, target, on_progress=progress.append)
-    expected = (await S.fetch_page(api, filters, 1, 1)).total
-    assert result == S.ExportResult(target, expected, target.stat().st_size)
+    result = await E.export_csv(api, filters, target, on_progress=progress.append)
+    expected = (await page_of(api, filters, 1, 1)).total
+    assert result == E.ExportResult(target, expected, target.stat().st_size)
     rows = list(csv.reader(target.open(newline="", encoding="utf-8")))
     assert rows[0] == list(simcalls.CSV_COLUMNS) and len(rows) == expected + 1
-    assert progress[-1] == S.ExportProgress(expected, result.bytes, expected)
+    assert progress[-1] == E.ExportProgress(expected, result.bytes, expected)
     assert all(p.expected == expected for p in progress)
     assert [p.rows for p in progress] == sorted(p.rows for p in progress)
     assert not (tmp_path / "calls.csv.partial").exists()
@@ -213,7 +202,7 @@ async def test_export_csv_streams_to_the_file(api: SimClient, tmp_path: Path) ->
 
 
 def test_row_counter_skips_line_ends_in_quotes() -> None:
-    counter = S._RowCounter()
+    counter = E._RowCounter()
     for chunk in (b'a,b\r\n1,"x\r\ny', b'"\r\n2,"q""', b'"\r\n'):
         counter.feed(chunk)
     assert counter.lines == 3
@@ -226,7 +215,7 @@ def test_row_counter_agrees_with_the_csv_module_however_the_file_is_cut() -> Non
     csv.writer(out).writerows(rows)
     data = out.getvalue().encode()
     for size in (1, 2, 3, 7, 64, len(data)):
-        counter = S._RowCounter()
+        counter = E._RowCounter()
         for start in range(0, len(data), size):
             counter.feed(data[start : start + size])
         assert counter.lines == len(rows), size
@@ -236,10 +225,10 @@ async def test_export_csv_cancelled_leaves_no_file(api: SimClient, tmp_path: Pat
     cancel = asyncio.Event()
     target = tmp_path / "calls.csv"
 
-    def stop_after_first(_: S.ExportProgress) -> None:
+    def stop_after_first(_: E.ExportProgress) -> None:
         cancel.set()
 
-    result = await S.export_csv(api, S.CallFilters(account_id=1000), target,
+    result = await E.export_csv(api, S.CallFilters(account_id=1000), target,
                                 on_progress=stop_after_first, cancel=cancel)  # fmt: skip
     assert result.cancelled and result.path is None and result.bytes > 0
     assert list(tmp_path.iterdir()) == []
@@ -249,7 +238,7 @@ async def test_export_csv_task_cancelled_leaves_no_file(api: SimClient, tmp_path
     started = asyncio.Event()
     gate = asyncio.Event()
 
-    def progress(_: S.ExportProgress) -> None:
+    def progress(_: E.ExportProgress) -> None:
         started.set()
 
     real = api.stream_logs_csv
@@ -261,7 +250,7 @@ async def test_export_csv_task_cancelled_leaves_no_file(api: SimClient, tmp_path
 
     api.stream_logs_csv = stalling  # type: ignore[method-assign]
     task = asyncio.create_task(
-        S.export_csv(api, S.CallFilters(account_id=1000), tmp_path / "x.csv", on_progress=progress)
+        E.export_csv(api, S.CallFilters(account_id=1000), tmp_path / "x.csv", on_progress=progress)
     )
     await asyncio.wait_for(started.wait(), 30)
     assert (tmp_path / "x.csv.partial").exists()
@@ -273,16 +262,16 @@ async def test_export_csv_task_cancelled_leaves_no_file(api: SimClient, tmp_path
 
 async def test_export_csv_of_nothing_and_a_failure(api: SimClient, tmp_path: Path) -> None:
     target = tmp_path / "none.csv"
-    result = await S.export_csv(api, S.CallFilters(status="nope"), target)
+    result = await E.export_csv(api, S.CallFilters(status="nope"), target)
     assert result.empty and result.path is None and list(tmp_path.iterdir()) == []
     sim(api).faults.set("truncated", path_contains="/logs", methods=frozenset({"GET"}))
     with pytest.raises(TransportError):
-        await S.export_csv(api, S.CallFilters(account_id=1000), target, count_first=False)
+        await E.export_csv(api, S.CallFilters(account_id=1000), target, count_first=False)
     assert list(tmp_path.iterdir()) == []
     sim(api).faults.set("500", path_contains="/logs")
     api.get_retries = 0
     with pytest.raises(ApiError):
-        await S.export_csv(api, S.CallFilters(account_id=1000), target)
+        await E.export_csv(api, S.CallFilters(account_id=1000), target)
     assert list(tmp_path.iterdir()) == []
 
 
@@ -290,9 +279,9 @@ async def test_export_jsonl_pages_and_pins_the_end(
     api: SimClient, clock: Clock, tmp_path: Path
 ) -> None:
     target = tmp_path / "calls.jsonl"
-    progress: list[S.ExportProgress] = []
+    progress: list[E.ExportProgress] = []
     filters = S.CallFilters(account_id=1110)
-    total = (await S.fetch_page(api, filters, 1, 1)).total
+    total = (await page_of(api, filters, 1, 1)).total
     real = api.list_logs
 
     async def moving(*args: Any, **kwargs: Any) -> Any:
@@ -300,7 +289,7 @@ async def test_export_jsonl_pages_and_pins_the_end(
         return await real(*args, **kwargs)
 
     api.list_logs = moving  # type: ignore[method-assign]
-    result = await S.export_jsonl(api, filters, target, page_size=100,
+    result = await E.export_jsonl(api, filters, target, page_size=100,
                                   on_progress=progress.append)  # fmt: skip
     lines = target.read_text(encoding="utf-8").splitlines()
     ids = [json.loads(line)["id"] for line in lines]
@@ -313,7 +302,7 @@ async def test_export_jsonl_pages_and_pins_the_end(
 async def test_export_jsonl_cancel(api: SimClient, tmp_path: Path) -> None:
     cancel = asyncio.Event()
     cancel.set()
-    result = await S.export_jsonl(api, S.CallFilters(), tmp_path / "x.jsonl", cancel=cancel)
+    result = await E.export_jsonl(api, S.CallFilters(), tmp_path / "x.jsonl", cancel=cancel)
     assert result.cancelled and list(tmp_path.iterdir()) == []
 
 
@@ -329,7 +318,7 @@ async def test_export_never_writes_the_key(tmp_path: Path) -> None:
         return page
 
     client.list_logs = echoing  # type: ignore[method-assign]
-    await S.export_jsonl(client, S.CallFilters(), tmp_path / "x.jsonl", page_size=500)
+    await E.export_jsonl(client, S.CallFilters(), tmp_path / "x.jsonl", page_size=500)
     text = (tmp_path / "x.jsonl").read_text(encoding="utf-8")
     assert "demo-agent leaked" not in text and "key *** leaked" in text
     await client.aclose()
@@ -339,9 +328,9 @@ async def test_export_never_writes_the_key(tmp_path: Path) -> None:
 
 
 async def test_calls_summary_counts_calls_only(api: SimClient) -> None:
-    summary = await S.calls_last_24h(api, 1111, now=NOW)
-    page = await S.fetch_page(api, S.CallFilters(start=NOW - 86400, account_id=1111), 1, 500)
-    calls = [e for e in page.entries if e.type == "call"]
+    summary = await SUM.calls_last_24h(api, 1111, now=NOW)
+    page = await page_of(api, S.CallFilters(start=NOW - 86400, account_id=1111), 1, 500)
+    calls = [e for e in page.logs if e.type == "call"]
     assert summary.count == len(calls) > 0
     assert summary.failed == sum(e.status == "failed" for e in calls)
     assert sum(n for _, n in summary.by_outcome) == summary.count
@@ -350,7 +339,7 @@ async def test_calls_summary_counts_calls_only(api: SimClient) -> None:
     if summary.failed:
         assert ("—", summary.failed) in summary.by_outcome
     sim(api).clear_log()
-    await S.calls_last_24h(api, 1111, now=NOW)
+    await SUM.calls_last_24h(api, 1111, now=NOW)
     (request,) = sim(api).requests
     assert request.query["pageSize"] == "10000" and "agentOutcome" in request.query["fields"]
 

@@ -1,46 +1,10 @@
-"""Inbox paging arithmetic, fuzzy account filter, voice filter, function cross-check."""
+"""Fuzzy account filter, voice filter, function cross-check."""
 
 from __future__ import annotations
 
-import pytest
-
-from vagent_tui.api.models import Account, FunctionDescriptor, FunctionEntry, JunkRoomPage, Voice
+from vagent_tui.api.models import Account, FunctionDescriptor, FunctionEntry, Voice
 from vagent_tui.services.accounts import filter_accounts, fuzzy_score
 from vagent_tui.services.agents import VoiceFilter, cross_check, filter_voices
-from vagent_tui.services.inbox import InboxPager, page_range
-
-
-@pytest.mark.parametrize(
-    ("page", "size", "total", "label"),
-    [
-        (0, 20, 0, "0 of 0"),
-        (0, 20, 5, "1–5 of 5"),
-        (2, 20, 1234, "41–60 of 1,234"),
-        (61, 20, 1234, "1,221–1,234 of 1,234"),
-        (99, 20, 1234, "– of 1,234"),
-        (0, 50, 1_000_000, "1–50 of 1,000,000"),
-    ],
-)
-def test_page_range(page: int, size: int, total: int, label: str) -> None:
-    assert page_range(page, size, total) == label
-
-
-def test_pager_last_page_and_clamp() -> None:
-    pager = InboxPager(page_size=20)
-    pager.apply(JunkRoomPage(total_rooms=1234, page_size=20, page_number=0, rooms=[]))
-    assert pager.last_page == 61
-    assert pager.goto(500) == 61
-    assert pager.goto(-3) == 0
-    pager.apply(JunkRoomPage(total_rooms=0))
-    assert pager.last_page == 0
-
-
-def test_pager_page_size_keeps_first_row_in_view() -> None:
-    pager = InboxPager(page=5, page_size=20)  # rows 100..119
-    pager.set_page_size(50)
-    assert pager.page == 2  # rows 100..149
-    pager.set_page_size(20)
-    assert pager.page == 5
 
 
 def test_fuzzy_score_orders_word_starts_and_runs_first() -> None:

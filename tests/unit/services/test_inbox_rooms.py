@@ -9,11 +9,14 @@ from vagent_tui.services.inbox import (
     JUNK,
     MESSAGE_PAGE_SIZE,
     PRIORITY,
-    InboxPager,
+    InboxQuery,
     RoomThread,
+    inbox_pager,
     other_inbox,
+    read_inbox_page,
     read_room,
 )
+from vagent_tui.services.paging import Ask
 
 
 def sim_paths(client: object) -> list[str]:
@@ -24,15 +27,14 @@ def sim_paths(client: object) -> list[str]:
 async def test_the_pager_reads_the_inbox_it_is_set_to() -> None:
     client = demo_client("demo-agent", rooms=45)
     try:
-        junk = InboxPager(page=1, page_size=20)
-        priority = InboxPager(page_size=20, inbox=PRIORITY, unread=True)
-        junk.apply(await junk.fetch(client, None))
-        priority.apply(await priority.fetch(client, None))
+        junk_query, priority_query = InboxQuery(), InboxQuery(PRIORITY, unread=True)
+        junk = await read_inbox_page(client, Ask(junk_query, 1, 20), None)
+        priority = await read_inbox_page(client, Ask(priority_query, 0, 20), None)
         assert sim_paths(client) == ["/api/v2/junkConversations", "/api/v2/conversations"]
-        assert junk.total == 45 and priority.total == 15
+        assert junk.total_rooms == 45 and priority.total_rooms == 15
         assert {r.destination_inbox_type for r in priority.rooms} == {"priority"}
         assert {r.destination_inbox_type for r in junk.rooms} == {"junk"}
-        assert (junk.title, priority.title) == ("Junk inbox", "Priority inbox")
+        assert (junk_query.title, priority_query.title) == ("Junk inbox", "Priority inbox")
     finally:
         await client.aclose()
 
@@ -40,7 +42,7 @@ async def test_the_pager_reads_the_inbox_it_is_set_to() -> None:
 def test_other_inbox_and_titles() -> None:
     assert other_inbox(JUNK) == PRIORITY and other_inbox(PRIORITY) == JUNK
     assert set(INBOX_TITLES) == {JUNK, PRIORITY}
-    assert InboxPager().inbox == JUNK
+    assert inbox_pager().query.inbox == JUNK
 
 
 def message(text: str, timestamp: object = None, date: object = None) -> RoomMessage:

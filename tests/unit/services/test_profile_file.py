@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from vagent_tui.services.call_test_numbers import NumberStore
 from vagent_tui.services.profile_file import ProfileFile
-from vagent_tui.services.test_numbers import NumberStore
 
 
 def test_kept_per_profile_in_a_private_file(tmp_path: Path) -> None:

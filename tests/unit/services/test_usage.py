@@ -14,21 +14,11 @@ from pydantic import ValidationError
 from vagent_tui.api import models as m
 from vagent_tui.api.bounded import LeftOut
 from vagent_tui.api.models import OpenReply, UsageQuery
+from vagent_tui.services.account_usage import FLEET_KEYS, fleet_usage_exact, read_account_usage
 from vagent_tui.services.connect import demo_client
 from vagent_tui.services.fleet import QUESTIONS, FleetAnswer, ask_fleet, to_csv
-from vagent_tui.services.usage import (
-    FLEET_KEYS,
-    fleet_usage_exact,
-    fmt_number,
-    fmt_value,
-    plan_lines,
-    plan_name,
-    read_account_usage,
-    read_reply,
-    read_usage,
-    today_lines,
-    usage_csv,
-)
+from vagent_tui.services.plans import plan_lines, plan_name, today_lines
+from vagent_tui.services.usage import fmt_number, fmt_value, read_reply, read_usage, usage_csv
 
 TOTALS: dict[str, Any] = {
     "success": True,
@@ -176,7 +166,7 @@ def test_a_failed_answer_has_no_exact_columns() -> None:
 
 def test_plan_id_and_what_the_catalog_adds() -> None:
     from vagent_tui.api.usage_models import OpenReply
-    from vagent_tui.services.usage import catalog_lines, plan_id
+    from vagent_tui.services.plans import catalog_lines, plan_id
 
     plan = OpenReply.model_validate({"success": True, "plan": {"id": "pro", "name": "Pro"}})
     product = OpenReply.model_validate(
@@ -203,7 +193,7 @@ def test_plan_name_looks_inside_the_wrappers_only() -> None:
 
 
 def test_record_groups_put_a_records_fields_on_one_line() -> None:
-    from vagent_tui.services.usage import record_groups
+    from vagent_tui.services.plans import record_groups
 
     lines = [("currency", "USD"), ("plans[1].id", "a"), ("plans[1].price", "1"),
              ("plans[2].id", "b"), ("x[1].y[2].z", "deep"), ("note", "")]  # fmt: skip
@@ -219,7 +209,7 @@ def test_record_groups_put_a_records_fields_on_one_line() -> None:
 async def test_read_plans_keeps_each_failure_to_its_part() -> None:
     from vagent_tui.api.errors import ApiError
     from vagent_tui.api.usage_models import OpenReply
-    from vagent_tui.services.usage import read_plans
+    from vagent_tui.services.plans import read_plans
 
     class Client:
         async def get_current_plan(self, *, target: int | None = None) -> OpenReply:

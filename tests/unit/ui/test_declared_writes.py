@@ -27,11 +27,14 @@ from tests.source import function_tree
 from vagent_tui.ui.convention import action_name
 from vagent_tui.ui.failures import WRITE_GROUP_PREFIX
 from vagent_tui.ui.keys import binding_owners
-from vagent_tui.ui.safety import WRITES, Key, does_of
+from vagent_tui.ui.safety import SPENDS, WRITES, Key, does_of
+from vagent_tui.ui.writes import Spend
 
 WRITE_CALLS = frozenset({"write_from", "staging_write", "stage_change"})
 """Functions that write when called (besides ``write-*`` workers): a pane's ``write_from``
 (`vagent_tui.ui.writes`) and the staging flow's `Write`."""
+SPEND = Spend.__name__
+"""A write that spends money is built as a `Spend` (`vagent_tui.ui.writes`)."""
 SELF_WRITE_CALLS = frozenset({"write", "written"})
 """A screen's write path (`BaseScreen.write`, `BaseScreen.written`), called on ``self``
 (another object's ``written()``, a rollout log's, writes nothing)."""
@@ -150,8 +153,10 @@ def _methods_named(name: str) -> tuple[tuple[type, Callable[..., object]], ...]:
     return tuple(found)
 
 
-def write_path(owner: type, action: str) -> list[str] | None:
-    """The chain of methods from ``action_<action>`` of ``owner`` to a write, or None."""
+def write_path(owner: type, action: str, *, spends: bool = False) -> list[str] | None:
+    """The chain of methods from ``action_<action>`` of ``owner`` to a write, or None.
+
+    ``spends``: to a write that spends money instead (one that builds a `Spend`)."""
     start = _function(owner, f"action_{action}")
     if start is None:
         return None
@@ -167,11 +172,13 @@ def write_path(owner: type, action: str) -> list[str] | None:
         node = _tree(function)
         if node is None:
             continue
-        if _is_write_worker(node, function.__module__):
+        if not spends and _is_write_worker(node, function.__module__):
             return chain
         local = _imported_here(node)
         for on_self, name in _names_used(node, function.__module__):
-            if (
+            if spends and name == SPEND:
+                return [*chain, name]
+            if not spends and (
                 name in WRITE_CALLS
                 or (on_self and name in SELF_WRITE_CALLS)
                 or _opens_a_writing_screen(function.__module__, name, local)
@@ -209,6 +216,22 @@ def test_every_binding_declared_to_write_reaches_a_write() -> None:
             if does_of(binding).writes:
                 assert isinstance(binding, Binding)
                 assert write_path(owner, action_name(binding.action)), binding.id
+
+
+def test_a_key_that_spends_money_is_declared_to_spend_and_only_such_a_key() -> None:
+    """A binding whose action builds a `Spend` says ``does=SPENDS`` (it counts as writing
+    for everything else: read-only hides and refuses it), and one that says so builds one."""
+    wrong = []
+    for owner in _ours():
+        for binding in vars(owner)["BINDINGS"]:
+            if not isinstance(binding, Binding) or binding.action.startswith("app."):
+                continue
+            chain = write_path(owner, action_name(binding.action), spends=True)
+            if (chain is not None) != (does_of(binding) is SPENDS):
+                wrong.append(f"{binding.id}: {' -> '.join(chain or ['builds no Spend'])}")
+    assert wrong == [], "declare Key(..., does=SPENDS) exactly where a Spend is built:\n" + (
+        "\n".join(wrong)
+    )
 
 
 def test_the_check_finds_a_write_behind_an_undeclared_key() -> None:

@@ -282,7 +282,7 @@ def test_the_questions_of_the_console_are_found() -> None:
     assert {
         "ui/screens/tasks.py", "ui/screens/members.py", "ui/screens/tokens.py",
         "ui/screens/sip.py", "ui/screens/webhooks.py", "ui/widgets/migration_rows.py",
-        "ui/screens/calls.py", "ui/widgets/fleet_export.py", "ui/widgets/test_call.py",
+        "ui/screens/calls_export.py", "ui/widgets/fleet_export.py", "ui/widgets/call_test.py",
         "ui/widgets/entry_forms.py", "ui/screens/scope.py", "ui/screens/agent_changes.py",
         "ui/connections.py",
     } <= where  # fmt: skip

@@ -9,7 +9,9 @@ from decimal import Decimal
 import pytest
 
 from vagent_tui.api.models import UsageQuery
-from vagent_tui.services.usage import AccountUsage, PlanPart, UsageReport, UsageRow
+from vagent_tui.services.account_usage import AccountUsage
+from vagent_tui.services.plans import PlanPart
+from vagent_tui.services.usage import UsageReport, UsageRow
 from vagent_tui.ui.screens.usage_parts import notes_text, plans_text, side_lines
 from vagent_tui.ui.screens.usage_state import UsageState
 

@@ -30,10 +30,10 @@ from vagent_tui.api.models import AgentConfig, SavedVersion, TitleChange, TitleR
 from vagent_tui.services.agents import AgentSlots, load_agent
 from vagent_tui.services.session import Connection
 from vagent_tui.services.staging import Slots, wire
+from vagent_tui.ui.colours import BADGE_OK, BADGE_WARN, FAILED, WARN
 from vagent_tui.ui.dialogs import PromptModal
 from vagent_tui.ui.failures import next_step
 from vagent_tui.ui.format import fmt_datetime, joined
-from vagent_tui.ui.palette import BADGE_OK, BADGE_WARN, FAILED, WARN
 from vagent_tui.ui.safety import DESTRUCTIVE, WRITES, Key
 from vagent_tui.ui.screens.agent_changes import AgentChanges, title_problem
 from vagent_tui.ui.screens.base import who_of
@@ -41,9 +41,9 @@ from vagent_tui.ui.screens.calls_link import calls_binding, show_calls
 from vagent_tui.ui.text import inert, safe
 from vagent_tui.ui.widgets.account_info import kind_name
 from vagent_tui.ui.widgets.agent_view import AgentView, ScrollPane
+from vagent_tui.ui.widgets.call_test import CallTestModal
 from vagent_tui.ui.widgets.status import describe_error, token_refused
 from vagent_tui.ui.widgets.tables import ROW_CAP, SafeTable, left_out, row_table
-from vagent_tui.ui.widgets.test_call import CallTestModal
 from vagent_tui.ui.writes import Write, Written
 from vagent_tui.words import counted, noun_for
 

@@ -16,12 +16,8 @@ query's ``schema``; the choice is kept per profile.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from collections.abc import Iterable
-from dataclasses import replace
-from datetime import UTC, datetime
-from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
@@ -31,31 +27,26 @@ from textual.binding import Binding, BindingType
 from textual.containers import Container, Horizontal, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
-from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import ProgressBar, Static
 
 from vagent_tui.api.errors import PlatformError
-from vagent_tui.api.log_models import ConversationRef, LogEntry
+from vagent_tui.api.log_models import ConversationRef, LogEntry, LogPage
 from vagent_tui.services.call_columns import ColumnStore, column, offered
 from vagent_tui.services.calls import (
     PAGE_SIZES,
     PRESETS,
     CallFilters,
-    CallsPage,
-    ExportProgress,
-    ExportResult,
-    Follower,
     TranscriptCache,
-    export_csv,
-    export_jsonl,
-    fetch_page,
     fetch_transcripts,
 )
+from vagent_tui.services.calls_follow import Follower
+from vagent_tui.services.paging import Ask, Page, Pager
+from vagent_tui.services.session import Connection
 from vagent_tui.ui.format import now
-from vagent_tui.ui.palette import FAILED_STRONG, RUNNING, WARN
-from vagent_tui.ui.screens.paging import PagedScreen, page_keys
-from vagent_tui.ui.text import inert
+from vagent_tui.ui.screens.calls_export import CallsExporting
+from vagent_tui.ui.screens.calls_state import CallsView, filters_line, header_line
+from vagent_tui.ui.screens.paging import ServerPagedScreen, page_keys
 from vagent_tui.ui.widgets.call_rows import column_label, entry_cells, entry_detail
 from vagent_tui.ui.widgets.inbox_rows import DetailText
 from vagent_tui.ui.widgets.record_lines import RecordLines
@@ -64,20 +55,12 @@ from vagent_tui.ui.widgets.tables import ROW_CAP
 from vagent_tui.words import counted
 
 _UNSET = object()
-PENDING_DELAY = 0.1
-"""Seconds a page may take before the header, the filter line and the status line say
-it is on its way: a page that comes sooner is drawn in one frame with them, with no
-frame drawn for the key alone (that frame would make the page's wait for Textual's
-next frame slot, and lay the screen out once more for the status line)."""
 SCREEN_PAGE_SIZE = 50
 """Calls a page until ``z`` says otherwise: more than a tall terminal shows, and half
 the work of a page move at 100 (every row of a page is built, measured by the table
 and kept, seen or not)."""
 FOLLOW_INTERVAL = 5.0
 """Seconds between two polls of ``f`` while the platform answers."""
-EXPORT_GROUP = "calls-export"
-"""The export's worker, the app's (not the screen's): it runs on when the screen is left,
-as a download does; it writes a local file only, so a read-only profile may export."""
 
 
 def entry_key(entry: LogEntry) -> str:
@@ -85,7 +68,7 @@ def entry_key(entry: LogEntry) -> str:
     return f"id:{entry.id}" if entry.id not in (None, "") else f"at:{entry.timestamp}"
 
 
-class CallsScreen(PagedScreen):
+class CallsScreen(CallsExporting, ServerPagedScreen[CallFilters, LogEntry, LogPage]):
     """The call log of the selected account (or the key's whole tree), paged by the server."""
 
     TITLE = "Calls"
@@ -125,36 +108,21 @@ class CallsScreen(PagedScreen):
             self.account_id = account_id
             self.client = client
 
+    PAGE_GROUP = "calls-page"
+
     def __init__(self) -> None:
         super().__init__()
-        self.filters = CallFilters()
-        self.page_size = SCREEN_PAGE_SIZE
-        self.wanted_page = 1
-        self.shown: CallsPage | None = None
-        self.local = True
-        self.whole_tree = False
-        """Every account below the key, not only the selected one (``s``)."""
-        self.asked_account: int | None = None
-        """An account another screen asked for (`ShowAccount`), until the target changes."""
+        self.view = CallsView()
+        self.pager = Pager.of(CallFilters(), SCREEN_PAGE_SIZE)
         self.loaded_target: object = _UNSET
         self.columns_store = ColumnStore()
         self.columns: tuple[str, ...] = ()
         self.schema: tuple[str, ...] = ()
         self.transcripts = TranscriptCache()
         self.fetching: set[ConversationRef] = set()
-        self.following = False
-        self.new_count = 0
-        """Entries that arrived while following, not on the page shown (page 2 on)."""
-        self.follow_note = ""
-        self._seq = 0
-        self._failed = False
-        self._pending_timer: Timer | None = None
-        """Runs from a request until the page comes, fails, or `PENDING_DELAY` passes."""
-        self._pending_shown = False
         self._detail_key: tuple[object, ...] | None = None
         """What the detail pane shows (entry, conversation, loading, local time): it is
         not drawn again for the same."""
-        self._export_cancel: asyncio.Event | None = None
         self._call_screen: Screen[None] | None = None
         """The screen Enter shows calls on (`CallScreen`), made at the first Enter."""
         self._columns_width = 0
@@ -182,8 +150,7 @@ class CallsScreen(PagedScreen):
         self._set_columns()
         self.table.focus()
         self.apply_breakpoints()
-        self._header()
-        self._filters_line()
+        self.draw_paging()
 
     def _profile(self) -> str | None:
         profile = self.connection.profile
@@ -195,8 +162,8 @@ class CallsScreen(PagedScreen):
         table.clear(columns=True)
         for name in self.columns:
             table.add_column(column_label(name), key=name, width=widths.get(name))
-        if self.shown is not None:
-            self._fill(self.shown.entries)
+        if self.pager.shown is not None:
+            self._fill(self.pager.shown.items)
 
     def _widths(self) -> dict[str, int]:
         """Fixed widths for the console's columns; the summary takes what they leave
@@ -220,92 +187,65 @@ class CallsScreen(PagedScreen):
 
     # ------------------------------------------------------------------ loading
 
-    def _account(self) -> int | None:
-        if self.whole_tree:
-            return None
-        if self.asked_account is not None:
-            return self.asked_account
-        return self.connection.target_id
-
     def reload(self) -> None:
         target = self.connection.target_id
+        page: int | None = None
         if target != self.loaded_target:
             if self.loaded_target is not _UNSET:
-                self.asked_account = None  # another account acts now: its calls
+                self.view.asked_account = None  # another account acts now: its calls
             self.loaded_target = target
             self.transcripts.clear()
-            self.wanted_page = 1
-        self._request(self.wanted_page)
-        if self.following:
+            page = 0
+        self.pager.ask(page, query=self._query())
+        self.request()
+        if self.view.following:
             self._start_follow()
 
     def _query(self) -> CallFilters:
-        return replace(self.filters, account_id=self._account())
+        return self.view.query(self.connection.target_id)
 
-    def _request(self, page: int) -> None:
-        self._seq += 1
-        self._failed = False
-        self.wanted_page = max(1, page)
-        if self._pending_shown or self.shown is None:
-            self._show_pending()  # already said (or nothing shown yet): now about this page
-        elif self._pending_timer is None:
-            self._pending_timer = self.set_timer(PENDING_DELAY, self._show_pending)
-        self._fetch(self._query(), self.wanted_page, self.page_size, self._seq)
+    async def fetch_page(self, connection: Connection, ask: Ask[CallFilters]) -> LogPage:
+        query = ask.query
+        return await connection.api.list_logs(
+            query.query(), page=ask.page + 1, page_size=ask.size,
+            include_fields=not self.schema, target=query.account_id,
+        )  # fmt: skip
 
-    def _show_pending(self) -> None:
-        """The header, the filter line and the status line say what is on its way."""
-        self._pending_timer = None
-        if self._failed:
-            return
-        self._pending_shown = True
-        self._header()
-        self._filters_line()
-        if self.wanted_page > 1 or self.shown is None:
-            self.status.busy(f"Loading page {self.wanted_page:,}")
+    def page_items(self, reply: LogPage) -> tuple[list[LogEntry], int]:
+        return reply.logs, reply.total
 
-    def _pending_over(self) -> None:
-        """The page came, or will not: nothing more to announce."""
-        if self._pending_timer is not None:
-            self._pending_timer.stop()
-            self._pending_timer = None
-        self._pending_shown = False
+    def announce_at_once(self) -> bool:
+        # Nothing shown yet: say so at once (the header would say "…" anyway).
+        return super().announce_at_once() or self.pager.shown is None
 
-    @work(exclusive=True, group="calls-page", exit_on_error=False)
-    async def _fetch(self, filters: CallFilters, page: int, size: int, seq: int) -> None:
-        def failed(exc: PlatformError) -> None:
-            if seq == self._seq:
-                self._pending_over()
-                self._failed = True
-                self.status.error(exc)
-                self._header()
-                self._filters_line()
+    def page_pending(self) -> None:
+        self.draw_paging()
+        if self.pager.page > 0 or self.pager.shown is None:
+            self.status.busy(f"Loading page {self.pager.page + 1:,}")
 
-        want_schema = not self.schema
-        ok, got = await self.load(
-            lambda c: fetch_page(c.api, filters, page, size, include_fields=want_schema),
-            on_error=failed,
-        )
-        if not ok or got is None or seq != self._seq:
-            return
-        if not got.entries and got.total and page > got.last_page:
-            self._request(got.last_page)  # fewer calls than when the page was asked for
-            return
-        self._pending_over()
-        if got.field_names:
-            self.schema = got.field_names
-        self.shown = got
-        if page == 1:
-            self.new_count = 0
+    def show_page(self, page: Page[CallFilters, LogEntry], reply: LogPage) -> None:
+        if reply.field_names:
+            self.schema = tuple(reply.field_names)
+        if page.page == 0:
+            self.view.new_count = 0
         # The page's transcripts are asked for next: its first frame says so already.
         self.fetching |= {
-            ref for e in self.transcripts.missing(got.entries) if (ref := e.conversation_ref)
+            ref for e in self.transcripts.missing(page.items) if (ref := e.conversation_ref)
         }
-        self._fill(got.entries, keep=None)
+        self._fill(page.items, keep=None)
         if str(self.status.content) or self.status.counts_empty:
             self.status.clear()
-        self._header()
-        self._filters_line()
-        self._fetch_transcripts(got.entries, filters.account_id)
+        self.draw_paging()
+        self._fetch_transcripts(page.items, page.query.account_id)
+
+    def draw_paging(self) -> None:
+        """The header and the filter line, from the pager and the view (the one place)."""
+        self.query_one("#calls-header", Static).update(
+            header_line(self.pager, self.view), layout=False
+        )
+        self.query_one("#calls-filters", Static).update(
+            filters_line(self._query(), local=self.view.local), layout=False
+        )
 
     @work(group="calls-transcripts", exit_on_error=False)
     async def _fetch_transcripts(self, entries: tuple[LogEntry, ...], target: int | None) -> None:
@@ -330,48 +270,12 @@ class CallsScreen(PagedScreen):
     # ------------------------------------------------------------------ showing
 
     def _fill(self, entries: Iterable[LogEntry], keep: str | None = None) -> None:
-        local = self.local
+        local = self.view.local
         self.table.show(
             list(entries)[:ROW_CAP], lambda e: entry_cells(e, self.columns, local=local),
             keep=keep,
         )  # fmt: skip
         self._show_detail(force=True)
-
-    def _header(self) -> None:
-        shown = self.shown
-        text = Text(no_wrap=True, overflow="ellipsis")
-        text.append("Calls", style="bold")
-        text.append(" · ")
-        if self._failed and (shown is None or shown.page != self.wanted_page):
-            text.append("✗ not loaded (r: retry)", style=FAILED_STRONG)
-        elif shown is None:
-            text.append("…")
-        else:
-            text.append(shown.label, style="bold")
-            text.append(f" · page {shown.page:,} of {shown.last_page:,}")
-        text.append(f" · {self.page_size}/page")
-        text.append(" · local time" if self.local else " · UTC")
-        if shown is not None and self.wanted_page != shown.page and not self._failed:
-            text.append(f" · → page {self.wanted_page:,}", style="italic")
-        if self.following:
-            text.append(" · following", style=RUNNING)
-            if self.new_count:
-                text.append(f" ({counted(self.new_count, 'new call')}: g to see)", style=WARN)
-            if self.follow_note:
-                text.append(" " + inert(self.follow_note), style=WARN)
-        self.query_one("#calls-header", Static).update(text, layout=False)
-
-    def _filters_line(self) -> None:
-        query = self._query()
-        text = Text(no_wrap=True, overflow="ellipsis")
-        text.append("Filters: ", style="bold")
-        words = query.describe(local=self.local)
-        if query.account_id is None:
-            words.insert(1, "every account below the key")
-        text.append(inert(" · ".join(words)))
-        if query.active:
-            text.append("   (x or esc: clear)", style="dim")
-        self.query_one("#calls-filters", Static).update(text, layout=False)
 
     def _show_detail(self, *, force: bool = False) -> None:
         """The highlighted entry in the detail pane; not drawn again when the pane shows
@@ -381,13 +285,13 @@ class CallsScreen(PagedScreen):
         result = self.transcripts.get(entry) if entry is not None else None
         ref = entry.conversation_ref if entry is not None else None
         fetching = ref is not None and ref in self.fetching
-        key = (entry, result, fetching, self.local)
+        key = (entry, result, fetching, self.view.local)
         last = self._detail_key
         # Compared by identity: the objects are held here, so no other can take their id.
         if not force and last is not None and all(a is b for a, b in zip(key, last, strict=True)):
             return
         self._detail_key = key
-        detail = entry_detail(entry, result, local=self.local, fetching=fetching)
+        detail = entry_detail(entry, result, local=self.view.local, fetching=fetching)
         # While the transcript loads, the pane keeps its height: the screen is laid out
         # once, when the transcript comes, and the page's own frame needs no layout.
         self.query_one("#calls-detail-text", DetailText).show(detail, hold=fetching)
@@ -401,103 +305,82 @@ class CallsScreen(PagedScreen):
         event.stop()
         self.action_open()
 
-    # ------------------------------------------------------------------ paging
-
-    def page_now(self) -> int:
-        return self.wanted_page - 1
-
-    def last_page(self) -> int | None:
-        if self.shown is None:
-            return None
-        return self.shown.last_page - 1
-
-    def go_to_page(self, page: int) -> None:
-        last = self.shown.last_page if self.shown is not None else None
-        target = max(1, page + 1)
-        if last is not None:
-            target = min(target, last)
-        if self.shown is not None and target == self.shown.page == self.wanted_page:
-            edge = "first" if target == 1 else "last"
-            self.status.info(f"Already on the {edge} page")
-            return
-        self._request(target)
-
     # ------------------------------------------------------------------ the query
 
     def _new_query(self, filters: CallFilters) -> None:
-        self.filters = filters
+        self.view.filters = filters
         self.transcripts.clear()
-        self._request(1)
-        if self.following:
+        self.pager.ask(0, query=self._query())
+        self.request()
+        if self.view.following:
             self._start_follow()
 
     def action_time_preset(self) -> None:
         names = list(PRESETS)
-        current = self.filters.preset
+        chosen = self.view.filters
+        current = chosen.preset
         preset = names[(names.index(current) + 1) % len(names)] if current in names else names[0]
         self._new_query(CallFilters.last(
-            preset, now=now().timestamp(), account_id=None, event_type=self.filters.event_type,
-            outcome=self.filters.outcome, status=self.filters.status, extra=self.filters.extra,
+            preset, now=now().timestamp(), account_id=None, event_type=chosen.event_type,
+            outcome=chosen.outcome, status=chosen.status, extra=chosen.extra,
         ))  # fmt: skip
 
     def action_filters(self) -> None:
         from vagent_tui.ui.widgets.call_forms import CallFiltersModal
 
         def chosen(filters: CallFilters | None) -> None:
-            if filters is not None and filters != self.filters:
+            if filters is not None and filters != self.view.filters:
                 self._new_query(filters)
 
-        self.app.push_screen(CallFiltersModal(self.filters, now=now().timestamp()), chosen)
+        self.app.push_screen(CallFiltersModal(self.view.filters, now=now().timestamp()), chosen)
 
     def action_clear_filters(self) -> None:
-        if not self.filters.active:
+        if not self.view.filters.active:
             self.status.info("No filter is set (the platform's default: the last 7 days)")
             return
-        self._new_query(self.filters.cleared())
+        self._new_query(self.view.filters.cleared())
         self.status.info("Filters cleared")
 
     def action_stop(self) -> None:
         """esc: stop the export, else the follow, else clear the filters."""
-        if self._export_cancel is not None:
-            self._export_cancel.set()
+        if self.stop_export():
             return
-        if self.following:
+        if self.view.following:
             self.action_follow()
             return
-        if self.filters.active:
+        if self.view.filters.active:
             self.action_clear_filters()
 
     def action_scope(self) -> None:
-        if self.whole_tree:
-            self.whole_tree = False
-            account = self._account()
+        if self.view.whole_tree:
+            self.view.whole_tree = False
+            account = self._query().account_id
             where = f"account #{account}" if account is not None else "every account below the key"
             self.status.info(f"Calls of {where}")
         else:
-            self.whole_tree = True
+            self.view.whole_tree = True
             self.status.info("Calls of every account below the key")
-        self._new_query(self.filters)
+        self._new_query(self.view.filters)
 
     def on_calls_screen_show_account(self, message: ShowAccount) -> None:
         if message.client is not self.connection.client:
             return
-        self.asked_account = message.account_id
-        self.whole_tree = message.account_id is None
-        self._new_query(self.filters)
+        self.view.asked_account = message.account_id
+        self.view.whole_tree = message.account_id is None
+        self._new_query(self.view.filters)
 
     def action_utc(self) -> None:
-        self.local = not self.local
-        if self.shown is not None:
-            self._fill(self.shown.entries)
-        self._header()
-        self._filters_line()
+        self.view.local = not self.view.local
+        if self.pager.shown is not None:
+            self._fill(self.pager.shown.items)
+        self.draw_paging()
 
     def action_page_size(self) -> None:
         sizes = list(PAGE_SIZES)
-        size = self.page_size
-        self.page_size = sizes[(sizes.index(size) + 1) % len(sizes)] if size in sizes else sizes[0]
-        first = (self.wanted_page - 1) * size
-        self._request(first // self.page_size + 1)
+        size = self.pager.size
+        self.pager.ask(size=sizes[(sizes.index(size) + 1) % len(sizes)]
+                       if size in sizes else sizes[0])  # fmt: skip
+        self.request()
 
     def action_columns(self) -> None:
         from vagent_tui.ui.widgets.call_forms import CallColumnsModal
@@ -528,9 +411,9 @@ class CallsScreen(PagedScreen):
         # One call screen, kept (installed) and given each call: built and laid out once.
         name = f"calls-call-{id(self)}"
         if isinstance(self._call_screen, CallScreen):
-            self._call_screen.show_call(entry, result, local=self.local, target=target)
+            self._call_screen.show_call(entry, result, local=self.view.local, target=target)
         else:
-            self._call_screen = CallScreen(entry, result, local=self.local, target=target)
+            self._call_screen = CallScreen(entry, result, local=self.view.local, target=target)
             self.app.install_screen(self._call_screen, name)
         if self._call_screen not in self.app.screen_stack:  # Enter twice: it is on show
             self.app.push_screen(name)
@@ -543,20 +426,20 @@ class CallsScreen(PagedScreen):
     # ------------------------------------------------------------------ follow
 
     def action_follow(self) -> None:
-        if self.following:
-            self.following = False
-            self.follow_note = ""
+        if self.view.following:
+            self.view.stop_following()
             self.workers.cancel_group(self, "calls-follow")
             self.status.info("Stopped following")
         else:
-            self.following = True
+            self.view.following = True
             self._start_follow()
             self.status.info(f"Following: new calls every {FOLLOW_INTERVAL:g} s (f: stop)")
-        self._header()
+        self.draw_paging()
 
     def _start_follow(self) -> None:
-        self.follow_note = ""
-        self._follow(self._query(), self.shown.entries if self.shown else ())
+        self.view.follow_note = ""
+        shown = self.pager.shown
+        self._follow(self._query(), shown.items if shown is not None else ())
 
     @work(exclusive=True, group="calls-follow", exit_on_error=False)
     async def _follow(self, filters: CallFilters, seen: tuple[LogEntry, ...]) -> None:
@@ -566,126 +449,45 @@ class CallsScreen(PagedScreen):
         def arrived(fresh: list[LogEntry]) -> None:
             if filters != self._query():
                 return
-            self.follow_note = "(some older new calls not read: g)" if follower.gap else ""
+            self.view.follow_note = "(some older new calls not read: g)" if follower.gap else ""
             self._arrived(fresh)
 
         def failed(exc: PlatformError, delay: float) -> None:
-            self.follow_note = f"— not answering, next try in {delay:g} s"
+            self.view.follow_note = f"— not answering, next try in {delay:g} s"
             self.status.error(exc, retry_key=None, prefix="Following: ")
-            self._header()
+            self.draw_paging()
 
         await follower.run(arrived, failed)
 
     def _arrived(self, fresh: list[LogEntry]) -> None:
         """New entries (newest first): on the first page they go on top, the cursor
         staying on its call; on another page they are counted."""
-        shown = self.shown
+        shown = self.pager.shown
         if shown is None:
             return
-        if shown.page != 1:
-            self.new_count += len(fresh)
+        if shown.page != 0:
+            self.view.new_count += len(fresh)
         else:
             # The page grows while followed (up to the table's cap): dropping its older
             # rows would drop the call the cursor is on; the next page move reads the
             # platform's pages afresh.
-            entries = (*fresh, *shown.entries)[:ROW_CAP]
-            self.shown = replace(shown, entries=entries, total=shown.total + len(fresh))
+            self.pager.shown = grown = shown.grown(fresh, ROW_CAP)
             keep = self.table.highlighted_record
-            self._fill(entries, keep=entry_key(keep) if keep is not None else None)
+            self._fill(grown.items, keep=entry_key(keep) if keep is not None else None)
             self._fetch_transcripts(tuple(fresh), self._query().account_id)
-        if self.follow_note.startswith("—"):
-            self.follow_note = ""
+        if self.view.follow_note.startswith("—"):
+            self.view.follow_note = ""
             self.status.clear()
-        self._header()
+        self.draw_paging()
 
-    # ------------------------------------------------------------------ export
+    # ------------------------------------------------------------------ export (calls_export)
 
-    def action_export(self) -> None:
-        if self._export_cancel is not None:
-            self.status.info("An export is under way: x or esc stops it")
-            return
-        from vagent_tui.ui.widgets.call_forms import CallExportModal, ExportChoice
+    def export_query(self) -> CallFilters:
+        return self._query()
 
-        stamp = datetime.fromtimestamp(now().timestamp(), UTC).strftime("%Y%m%d-%H%M")
-        total = counted(self.shown.total, "call") if self.shown else "the calls"
-        summary = f"{total} · " + " · ".join(self._query().describe(local=self.local))
+    def export_total(self) -> int | None:
+        shown = self.pager.shown
+        return shown.total if shown is not None else None
 
-        def chosen(choice: ExportChoice | None) -> None:
-            if choice is None:
-                return
-            if choice.path.exists():
-                from vagent_tui.ui.dialogs import ConfirmModal
-
-                def replace_it(yes: bool | None) -> None:
-                    if yes:
-                        self._export(choice.path, choice.format)
-
-                self.app.push_screen(
-                    ConfirmModal(
-                        "Replace the file?",
-                        f"{choice.path} exists: replace it?",
-                        confirm_label="Replace",
-                    ),
-                    replace_it,
-                )
-                return
-            self._export(choice.path, choice.format)
-
-        self.app.push_screen(CallExportModal(f"calls-{stamp}.csv", summary=summary), chosen)
-
-    def _export(self, path: Path, kind: str) -> None:
-        cancel = asyncio.Event()
-        self._export_cancel = cancel
-        self.add_class("-exporting")
-        label = self.query_one("#calls-export-label", Static)
-        bar = self.query_one("#calls-export-bar", ProgressBar)
-        bar.update(total=None, progress=0)
-        label.update(Text(f"Exporting to {inert(str(path))}…  (x: stop)"))
-        self.app.run_worker(
-            self._run_export(path, kind, cancel), group=EXPORT_GROUP, exit_on_error=False
-        )
-
-    async def _run_export(self, path: Path, kind: str, cancel: asyncio.Event) -> None:
-        filters = self._query()
-        api = self.connection.api
-        bar = self.query_one("#calls-export-bar", ProgressBar)
-        label = self.query_one("#calls-export-label", Static)
-
-        def progress(step: ExportProgress) -> None:
-            if step.expected:
-                bar.update(total=step.expected, progress=min(step.rows, step.expected))
-            label.update(Text(
-                f"Exporting to {inert(str(path))}: {step.rows:,}"
-                + (f" of {step.expected:,}" if step.expected else "")
-                + f" calls, {step.bytes / 1e6:.1f} MB  (x: stop)"
-            ))  # fmt: skip
-
-        try:
-            if kind == "jsonl":
-                result = await export_jsonl(api, filters, path, on_progress=progress,
-                                            cancel=cancel)  # fmt: skip
-            else:
-                result = await export_csv(api, filters, path, on_progress=progress, cancel=cancel)
-        except PlatformError as exc:
-            self.status.error(exc, retry_key="w", prefix="Export failed (no file written): ")
-            return
-        except OSError as exc:
-            self.status.error(
-                f"Export failed: {path}: {exc.strerror or exc}", retry_key="w", cause=exc
-            )
-            return
-        finally:
-            self._export_cancel = None
-            self.remove_class("-exporting")
-        self._exported(result, path)
-
-    def _exported(self, result: ExportResult, path: Path) -> None:
-        if result.cancelled:
-            self.status.info(f"Export stopped after {counted(result.rows, 'call')}: no file kept")
-        elif result.empty and result.path is None:
-            self.status.info("No call matches this query: no file written")
-        else:
-            self.status.ok(
-                f"{counted(result.rows, 'call')} written to {path} ({result.bytes / 1e6:.1f} MB)"
-            )
-        self.notify_if_away(f"Calls export: {counted(result.rows, 'call')}")
+    def export_local(self) -> bool:
+        return self.view.local

@@ -24,9 +24,9 @@ from vagent_tui.api.models import AgentConfig, FunctionDescriptor
 from vagent_tui.inert import MULTILINE_LIMIT
 from vagent_tui.services.agents import Finding, cross_check, functions_with_slots
 from vagent_tui.services.changes import Change, FunctionSwitch
+from vagent_tui.ui.colours import FAILED, FAILED_STRONG, WARN
 from vagent_tui.ui.dialogs import EditorModal
 from vagent_tui.ui.format import flag, plain
-from vagent_tui.ui.palette import FAILED, FAILED_STRONG, WARN
 from vagent_tui.ui.safety import WRITES, Key
 from vagent_tui.ui.screens.base import BaseScreen, who_of
 from vagent_tui.ui.screens.staging_flow import Staged, stage_change, staging_write

@@ -3,11 +3,11 @@
 ``i`` switches between the junk inbox (``GET /junkConversations``) and the priority
 inbox (``GET /conversations``); both page alike, and the title says which one is shown.
 Only the visible page is ever fetched: one request per page change, and "last page"
-is one request too, computed from the ``totalRooms`` of the previous reply. Two pagers
-are kept: ``pager`` is what is shown, ``wanted`` what was asked for last; a reply that
-is no longer wanted (paged again meanwhile, or the target changed) is dropped. A page
-that takes longer than `PENDING_DELAY` is announced meanwhile (the header's "→ page N",
-"Loading page N"); a quicker one is simply drawn, in one frame.
+is one request too, computed from the ``totalRooms`` of the previous reply. The screen's
+`Pager` knows the page on show and the one asked for last; a reply that is no longer
+wanted (paged again meanwhile, or the target changed) is dropped. A page that takes
+longer than `PENDING_DELAY` is announced meanwhile (the header's "→ page N", "Loading
+page N"); a quicker one is simply drawn, in one frame.
 
 Enter opens the highlighted room (`RoomScreen`: its messages); esc there comes back to
 the same page and row.
@@ -18,25 +18,32 @@ is ``rooms[i]``, whatever the keys).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import ClassVar
 
 from rich.text import Text
-from textual import work
 from textual.binding import Binding, BindingType
 from textual.containers import Container, VerticalScroll
 from textual.message import Message
-from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
-from vagent_tui.api.errors import PlatformError
-from vagent_tui.api.models import InboxRoom
-from vagent_tui.services.inbox import INBOX_TITLES, PAGE_SIZES, InboxPager, other_inbox
-from vagent_tui.ui.palette import FAILED_STRONG, WARN
+from vagent_tui.api.models import InboxPage, InboxRoom
+from vagent_tui.services.inbox import (
+    INBOX_TITLES,
+    PAGE_SIZES,
+    Inbox,
+    InboxQuery,
+    inbox_pager,
+    other_inbox,
+    read_inbox_page,
+)
+from vagent_tui.services.paging import Ask, Page, Spot
+from vagent_tui.services.session import Connection
+from vagent_tui.ui.colours import FAILED_STRONG, WARN
 from vagent_tui.ui.screens.calls_link import calls_binding, show_calls
-from vagent_tui.ui.screens.paging import PagedScreen, page_keys
+from vagent_tui.ui.screens.paging import ServerPagedScreen, page_keys
 from vagent_tui.ui.screens.room import RoomScreen
 from vagent_tui.ui.widgets.context_bar import ContextBar
 from vagent_tui.ui.widgets.inbox_rows import DetailText, room_cells, room_detail
@@ -45,13 +52,6 @@ from vagent_tui.ui.widgets.tables import ROW_CAP, LineTable, SafeTable, left_out
 
 HINT = "Select an agent account on the Scope screen (1) to see its inboxes."
 """From this width the detail pane sits beside the table, below it otherwise."""
-PENDING_DELAY = 0.1
-"""Seconds a page may take before the header and the status line say it is on its way.
-
-A page that comes sooner is drawn in one frame with nothing drawn before it: a frame
-drawn for the key alone (the header's "→ page N", "Loading page N") would not only
-flash, it would make the page's own frame wait for Textual's next frame slot, 17 to
-33 ms after it."""
 
 
 class RoomsTable(LineTable):
@@ -88,7 +88,7 @@ class RoomsTable(LineTable):
         self.post_message(self.OpenRoom())
 
 
-class InboxScreen(PagedScreen):
+class InboxScreen(ServerPagedScreen[InboxQuery, InboxRoom, InboxPage]):
     """Junk or priority inbox rooms of the acting account, paged by the server."""
 
     TITLE = "Junk inbox"
@@ -115,26 +115,21 @@ class InboxScreen(PagedScreen):
         filter_binding("inbox"),  # last: the footer drops it first
     ]
 
+    PAGE_GROUP = "inbox-page"
+
     def __init__(self) -> None:
         super().__init__()
-        self.pager = InboxPager()
-        """The page on screen."""
-        self.wanted = InboxPager()
-        """The page asked for last (equal to ``pager`` once it arrived)."""
+        self.pager = inbox_pager()
+        """The query, the page asked for last and the page on show."""
         self.loaded_target: object = _UNSET
-        self._seq = 0
-        self._failed = False
-        """The last page asked for did not come: the header says so instead of waiting."""
         self._rooms: list[InboxRoom] = []
         """The rooms in the table: row ``i`` is ``_rooms[i]``."""
         self._detail_shown: tuple[object, ...] | None = None
         """What the detail pane shows: the room (itself, not an equal one), filter, shape."""
         self._wide = False
         """The breakpoint class the detail pane was last shaped for."""
-        self._pending_timer: Timer | None = None
-        """Runs from a request until the page comes, fails, or `PENDING_DELAY` passes."""
-        self._pending_shown = False
-        """The header and the status line say a page is on its way."""
+        self._drawn_inbox: Inbox = self.pager.query.inbox
+        """The inbox the title names."""
 
     def compose_body(self) -> Iterable[Widget]:
         yield Static("", id="inbox-header", markup=False)
@@ -166,12 +161,10 @@ class InboxScreen(PagedScreen):
     def reload(self) -> None:
         self.set_class(not self.connection.is_agent_selected, "-no-agent")
         if not self.connection.is_agent_selected:
-            self._seq += 1  # drop any reply still on its way
-            self._pending_over()
+            self.pending_over()
             self.loaded_target = _UNSET
-            self.pager = self._fresh()
-            self.wanted = replace(self.pager)
-            self._fill(self.pager, keep=None)
+            self.pager.reset()  # drops any reply still on its way
+            self._fill([], unread=self.pager.query.unread, keep=None)
             self._title()
             self.query_one("#inbox-header", Static).update(Text("No agent account selected"))
             self.status.clear()
@@ -180,101 +173,68 @@ class InboxScreen(PagedScreen):
         if target != self.loaded_target:
             # another account: its inbox starts at the first page
             self.loaded_target = target
-            self.pager = self._fresh()
-            self.wanted = replace(self.pager)
-            self._fill(self.pager, keep=None)
+            self.pager.reset()
+            self._fill([], unread=self.pager.query.unread, keep=None)
             self._header()  # the table is empty now: so is the header
-            self._request(self.wanted, keep_cursor=False)
+            self.pager.ask()
         else:
-            self._request(self.wanted, keep_cursor=True)
+            self.pager.ask(keep=True)
+        self.request()
 
-    def _fresh(self) -> InboxPager:
-        """The first page of the inbox wanted, with the page size and filter wanted."""
-        want = self.wanted
-        return InboxPager(page_size=want.page_size, unread=want.unread, inbox=want.inbox)
+    async def fetch_page(self, connection: Connection, ask: Ask[InboxQuery]) -> InboxPage:
+        return await read_inbox_page(connection.api, ask, connection.target_id)
 
-    def _request(self, want: InboxPager, *, keep_cursor: bool) -> None:
-        self._seq += 1
-        self._failed = False
-        self.wanted = want
-        if self._pending_shown:
-            self._show_pending()  # already said: now about this page
-        elif self._pending_timer is None:
-            self._pending_timer = self.set_timer(PENDING_DELAY, self._show_pending)
-        self._fetch(want, self._seq, keep_cursor)
+    def page_items(self, reply: InboxPage) -> tuple[Sequence[InboxRoom], int | None]:
+        return reply.rooms, reply.total_rooms
 
-    def _show_pending(self) -> None:
-        """The header and the status line say which page is on its way."""
-        self._pending_timer = None
-        if self._failed:
-            return
-        self._pending_shown = True
-        self._header()
-        self.status.busy(f"Loading page {self.wanted.page + 1:,}")
-
-    def _pending_over(self) -> None:
-        """The page came, or will not: nothing more to announce."""
-        if self._pending_timer is not None:
-            self._pending_timer.stop()
-            self._pending_timer = None
-        self._pending_shown = False
-
-    @work(exclusive=True, group="inbox-page", exit_on_error=False)
-    async def _fetch(self, want: InboxPager, seq: int, keep_cursor: bool) -> None:
-        def failed(exc: PlatformError) -> None:
-            if seq == self._seq:
-                self._pending_over()
-                self._failed = True
-                self.status.error(exc)
-                self._header()
-
-        ok, result = await self.load(lambda c: want.fetch(c.api, c.target_id), on_error=failed)
-        if not ok or result is None or seq != self._seq:
-            return  # another account, or paged again meanwhile: not wanted any more
-        want.apply(result)
-        if not want.rooms and want.total and want.page > want.last_page:
-            # the inbox shrank under us: show its last page instead
-            self._request(replace(want, page=want.last_page, rooms=[]), keep_cursor=False)
-            return
-        switched = want.inbox != self.pager.inbox
-        self._pending_over()
-        self.pager = want
-        self._fill(want, keep=self._cursor_key() if keep_cursor else None)
+    def show_page(self, page: Page[InboxQuery, InboxRoom], reply: InboxPage) -> None:
+        switched = page.query.inbox != self._drawn_inbox
+        self._fill(page.items, unread=page.query.unread,
+                   keep=self._cursor_spot() if page.ask.keep else None)  # fmt: skip
         self._title()
         if switched:
-            other = INBOX_TITLES[other_inbox(want.inbox)].lower()
-            self.status.info(f"Showing the {want.title.lower()} (i: the {other})")
+            other = INBOX_TITLES[other_inbox(page.query.inbox)].lower()
+            self.status.info(f"Showing the {page.query.title.lower()} (i: the {other})")
         elif str(self.status.content) or self.status.counts_empty:
             self.status.clear()  # (a clear line is not cleared again: no layout for it)
+        self._header()
+
+    def draw_paging(self) -> None:
         self._header()
 
     # ------------------------------------------------------------------ showing
 
     def _title(self) -> None:
-        """The screen's title names the inbox shown."""
-        self.query_one(ContextBar).set_title(self.pager.title)
+        """The screen's title names the inbox shown (the one asked for before any)."""
+        shown = self.pager.shown
+        self._drawn_inbox = (shown.query if shown is not None else self.pager.query).inbox
+        self.query_one(ContextBar).set_title(INBOX_TITLES[self._drawn_inbox])
 
     def _header(self) -> None:
-        shown, want = self.pager, self.wanted
+        pager = self.pager
+        shown, want = pager.shown, pager.query
+        shown_query = shown.query if shown is not None else want
+        total = shown.total if shown is not None else 0
+        moving = not pager.answered
         text = Text(no_wrap=True, overflow="ellipsis")
-        text.append(shown.title.split()[0], style="bold")
+        text.append(shown_query.title.split()[0], style="bold")
         text.append(" · ")
-        waiting = shown is not want and not shown.total
-        if waiting and self._failed:
+        waiting = moving and not total
+        if waiting and pager.failed:
             text.append("✗ not loaded (r: retry)", style=FAILED_STRONG)
         else:
-            text.append("…" if waiting else shown.label, style="bold")
-        if shown.total:
+            text.append("…" if waiting or shown is None else shown.label, style="bold")
+        if shown is not None and total:
             text.append(f" · page {shown.page + 1:,} of {shown.last_page + 1:,}")
-        text.append(f" · {want.page_size}/page")
+        text.append(f" · {pager.size}/page")
         text.append(" · unread only" if want.unread else " · all rooms")
-        text.append(
-            left_out(len(shown.rooms), "room on this page", "rooms on this page"), style=WARN
-        )
-        if shown is not want and want.inbox != shown.inbox:
+        rooms = len(shown.items) if shown is not None else 0
+        text.append(left_out(rooms, "room on this page", "rooms on this page"), style=WARN)
+        if moving and want.inbox != shown_query.inbox:
             text.append(f" · → {want.title.lower()}", style="italic")
-        elif shown is not want and (want.page != shown.page or want.unread != shown.unread):
-            text.append(f" · → page {want.page + 1:,}", style="italic")
+        elif moving and (pager.page != (shown.page if shown else 0)
+                         or want.unread != shown_query.unread):  # fmt: skip
+            text.append(f" · → page {pager.page + 1:,}", style="italic")
         # One line, as wide as the screen whatever it says: no layout of the screen.
         self.query_one("#inbox-header", Static).update(text, layout=False)
 
@@ -282,39 +242,36 @@ class InboxScreen(PagedScreen):
     def table(self) -> SafeTable:
         return self.query_one("#inbox-table", SafeTable)
 
-    def load_failed(self, error: BaseException, group: str = "") -> None:
-        super().load_failed(error, group)
-        if group == "inbox-page":
-            self._pending_over()
-            self._failed = True
-            self._header()
-
-    def _cursor_key(self) -> tuple[str | None, int]:
+    def _cursor_spot(self) -> Spot:
         """The highlighted room's id and row, to keep the cursor on it across a reload."""
         room = self._current_room()
-        return (room.room_id if room else None), self.table.cursor_row
+        return Spot(room.room_id if room else None, self.table.cursor_row)
 
-    def _fill(self, pager: InboxPager, *, keep: tuple[str | None, int] | None) -> None:
+    def _fill(self, rooms: Sequence[InboxRoom], *, unread: bool, keep: Spot | None) -> None:
         table = self.table
         # the message column takes what the other columns leave
         width = max(16, (table.size.width or self.size.width) - 54)
         with self.app.batch_update():
             table.clear()
-            self._rooms = pager.rooms[:ROW_CAP]  # a page longer than asked for is cut too
+            self._rooms = list(rooms[:ROW_CAP])  # a page longer than asked for is cut too
             for index, room in enumerate(self._rooms):
-                cells = room_cells(room, unread_filter=pager.unread, width=width)
+                cells = room_cells(room, unread_filter=unread, width=width)
                 table.add_row(*cells, key=room.room_id or f"#{index}")
             if table.row_count:
                 # rows shown: all the page's, or those the filter (/) leaves
                 row = 0
                 if keep is not None:
-                    key, old_row = keep
                     ids = [r.room_id for r in self._rooms]
-                    found = key is not None and key in ids
-                    at = table.shown_index(ids.index(key)) if found else None
-                    row = at if at is not None else min(old_row, table.row_count - 1)
+                    found = keep.key is not None and keep.key in ids
+                    at = table.shown_index(ids.index(keep.key)) if found else None
+                    row = at if at is not None else min(keep.row, table.row_count - 1)
                 table.move_cursor(row=row, column=0, animate=False, scroll=True)
         self._show_detail()
+
+    @property
+    def _shown_unread(self) -> bool:
+        shown = self.pager.shown
+        return shown.query.unread if shown is not None else False
 
     def _current_room(self) -> InboxRoom | None:
         row = self.table.source_row
@@ -325,11 +282,12 @@ class InboxScreen(PagedScreen):
         compact = not self.has_class("-wide")
         # A page fill shows the detail, then the table says its row is highlighted:
         # the same room, once.
-        shown = (id(room), room, self.pager.unread, compact)
+        unread = self._shown_unread
+        shown = (id(room), room, unread, compact)
         if shown == self._detail_shown:
             return
         self._detail_shown = shown
-        detail = room_detail(room, unread_filter=self.pager.unread, compact=compact)
+        detail = room_detail(room, unread_filter=unread, compact=compact)
         self.query_one("#inbox-detail-text", DetailText).show(detail)
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
@@ -338,7 +296,7 @@ class InboxScreen(PagedScreen):
 
     # ------------------------------------------------------------------ keys
 
-    def _ready(self) -> bool:
+    def page_ready(self) -> bool:
         if not self.connection.is_agent_selected:
             self.status.info(HINT)
             return False
@@ -348,60 +306,33 @@ class InboxScreen(PagedScreen):
         message.stop()
         self.action_open_room()
 
-    def _known_total(self, want: InboxPager) -> int:
-        """The total for ``want``'s inbox and filter, when a reply has told it (0 otherwise)."""
-        same = (self.pager.unread, self.pager.inbox) == (want.unread, want.inbox)
-        return self.pager.total if same else 0
-
-    def page_now(self) -> int:
-        return self.wanted.page
-
-    def last_page(self) -> int | None:
-        if self._ready() and not self._known_total(self.wanted):
-            return None
-        return 2**62  # clamped to the last page of the known total
-
-    def go_to_page(self, page: int) -> None:
-        if not self._ready():
-            return
-        want = replace(self.wanted, rooms=[])
-        want.total = self._known_total(want)
-        page = want.goto(page) if want.total else max(0, page)
-        if page == self.wanted.page and self.wanted is self.pager:
-            edge = "first" if page == 0 else "last"
-            self.status.info(f"Already on the {edge} page")
-            return
-        self._request(want, keep_cursor=False)
-
     def action_page_size(self) -> None:
-        if not self._ready():
+        if not self.page_ready():
             return
         sizes = list(PAGE_SIZES)
-        current = self.wanted.page_size
-        size = sizes[(sizes.index(current) + 1) % len(sizes)] if current in sizes else sizes[0]
-        want = replace(self.wanted, rooms=[])
-        want.set_page_size(size)
-        self._request(want, keep_cursor=False)
+        current = self.pager.size
+        self.pager.ask(size=sizes[(sizes.index(current) + 1) % len(sizes)]
+                       if current in sizes else sizes[0])  # fmt: skip
+        self.request()
 
     def action_unread(self) -> None:
-        if not self._ready():
+        if not self.page_ready():
             return
-        want = replace(self.wanted, rooms=[], page=0, total=0, unread=not self.wanted.unread)
-        self._request(want, keep_cursor=False)
+        self.pager.ask(query=replace(self.pager.query, unread=not self.pager.query.unread))
+        self.request()
 
     async def action_calls(self) -> None:
         await show_calls(self, self.connection.target_id)
 
     def action_switch_inbox(self) -> None:
         """The other inbox, from its first page (page size and unread filter kept)."""
-        if not self._ready():
+        if not self.page_ready():
             return
-        inbox = other_inbox(self.wanted.inbox)
-        want = replace(self.wanted, rooms=[], page=0, total=0, inbox=inbox)
-        self._request(want, keep_cursor=False)
+        self.pager.ask(query=replace(self.pager.query, inbox=other_inbox(self.pager.query.inbox)))
+        self.request()
 
     def action_open_room(self) -> None:
-        if not self._ready():
+        if not self.page_ready():
             return
         room = self._current_room()
         if room is None:
@@ -410,7 +341,7 @@ class InboxScreen(PagedScreen):
         if not room.room_id:
             self.status.error("This room has no roomId: it cannot be opened", retry_key=None)
             return
-        self.app.push_screen(RoomScreen(room, self.pager.inbox, self.connection.target_id))
+        self.app.push_screen(RoomScreen(room, self._drawn_inbox, self.connection.target_id))
 
 
 class _Unset:

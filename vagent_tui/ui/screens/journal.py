@@ -25,8 +25,8 @@ from textual.widgets import DataTable, Input, Select, Static
 
 from vagent_tui.inert import inert
 from vagent_tui.services.journal import Journal, JournalEntry, JournalFilter, to_curl
+from vagent_tui.ui.colours import FAILED, OK
 from vagent_tui.ui.format import NO, YES
-from vagent_tui.ui.palette import FAILED, OK
 from vagent_tui.ui.screens.paging import PagedScreen
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.tables import row_table

@@ -45,7 +45,7 @@ from vagent_tui.services.migrations import (
     WatchedTask,
     template_id_problem,
 )
-from vagent_tui.ui.palette import FAILED_STRONG, WARN_STRONG
+from vagent_tui.ui.colours import FAILED_STRONG, WARN_STRONG
 from vagent_tui.ui.safety import DESTRUCTIVE, Key
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.screens.migrations_state import (

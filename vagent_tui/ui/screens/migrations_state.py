@@ -13,7 +13,7 @@ from rich.text import Text
 from vagent_tui.api.models import Template
 from vagent_tui.services.migrations import RecentTemplate, WatchedTask, template_id_problem
 from vagent_tui.ui.caps import ROW_CAP
-from vagent_tui.ui.palette import FAILED, WARN
+from vagent_tui.ui.colours import FAILED, WARN
 from vagent_tui.ui.text import inert, safe
 from vagent_tui.ui.widgets.migration_rows import template_label
 

@@ -42,9 +42,9 @@ from vagent_tui.services.onboard_apply import apply_onboarding, results_csv
 from vagent_tui.services.onboard_rows import MAX_BYTES, Row, SourceError, log_for, read_rows
 from vagent_tui.services.session import Connection
 from vagent_tui.ui import format as fmt
+from vagent_tui.ui.colours import ACCENT, FAILED, OK, WARN
 from vagent_tui.ui.dialogs import PromptModal, ReviewModal, TextModal
 from vagent_tui.ui.failures import WRITE_GROUP_PREFIX
-from vagent_tui.ui.palette import ACCENT, FAILED, OK, WARN
 from vagent_tui.ui.safety import WRITES, Key
 from vagent_tui.ui.screens.onboard_state import (
     COLUMNS,

@@ -25,7 +25,7 @@ from textual.widgets import DataTable, Static
 from vagent_tui.api.log_models import cell
 from vagent_tui.api.models import AgentReview
 from vagent_tui.services.agents import review_now
-from vagent_tui.ui.palette import HEADING
+from vagent_tui.ui.colours import HEADING
 from vagent_tui.ui.screens.base import BaseScreen, who_of
 from vagent_tui.ui.text import inert, safe
 from vagent_tui.ui.widgets.tables import RecordTable, record_table

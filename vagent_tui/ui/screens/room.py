@@ -25,7 +25,7 @@ from textual.widgets import DataTable, Static
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import InboxRoom, RoomMessage
 from vagent_tui.services.inbox import INBOX_TITLES, Inbox, RoomThread, read_room
-from vagent_tui.ui.palette import FAILED_STRONG
+from vagent_tui.ui.colours import FAILED_STRONG
 from vagent_tui.ui.screens.paging import PagedScreen, page_keys
 from vagent_tui.ui.text import inert, safe
 from vagent_tui.ui.widgets.context_bar import ContextBar

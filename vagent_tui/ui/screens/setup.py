@@ -21,6 +21,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Input, Label, Select, Static
 
 from vagent_tui import config as cfg
+from vagent_tui import credentials
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.scope import classify
 from vagent_tui.ui.built import ClosesItself
@@ -192,12 +193,12 @@ class SetupScreen(ClosesItself[None]):
             return self._value("setup-token")
         env = dict(os.environ)
         env.pop("VAGENT_TOKEN", None)  # the profile's own source, not the one-run override
-        return await asyncio.to_thread(cfg.resolve_token, profile, env=env)
+        return await asyncio.to_thread(credentials.resolve_token, profile, env=env)
 
-    async def _connection(self) -> cfg.Connection:
+    async def _connection(self) -> credentials.Connection:
         profile = self._profile()
         token = await self._token(profile)
-        return cfg.Connection(profile.base_url, token, profile, profile.name)
+        return credentials.Connection(profile.base_url, token, profile, profile.name)
 
     # ------------------------------------------------------------------ actions
 
@@ -254,7 +255,7 @@ class SetupScreen(ClosesItself[None]):
                     f"A profile named {profile.name} exists already; pick another name"
                 )
             if profile.token_file:
-                cfg.store_token(profile.name, connection.token)
+                credentials.store_token(profile.name, connection.token)
             config.profiles[profile.name] = profile
             if config.default_profile is None:
                 config.default_profile = profile.name

@@ -21,8 +21,6 @@ are gone on a read-only profile.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import replace
-from pathlib import Path
 from typing import Any, ClassVar, cast
 
 from rich.text import Text
@@ -33,26 +31,28 @@ from textual.widgets import DataTable, Static
 
 from vagent_tui.api.bounded import LeftOut
 from vagent_tui.api.errors import PlatformError
-from vagent_tui.api.models import CsvUpload, Envelope, OutboundTask, TaskLimitsUpdate, TaskRequest
+from vagent_tui.api.models import Envelope, OutboundTask, TaskLimitsUpdate, TaskRequest
+from vagent_tui.services.paging import Ask, Page, Pager
+from vagent_tui.services.plans import today_lines
 from vagent_tui.services.session import Connection
-from vagent_tui.services.tasks import (
-    PAGE_SIZE,
-    TaskFilter,
-    TasksView,
-    last_page,
-    read_tasks,
-    total_of,
-)
-from vagent_tui.services.usage import today_lines
+from vagent_tui.services.tasks import PAGE_SIZE, TaskFilter, TasksView, read_tasks, total_of
 from vagent_tui.ui import format as fmt
 from vagent_tui.ui.caps import first, first_fields, left_out_of, not_read, not_shown
-from vagent_tui.ui.dialogs import ConfirmModal, PromptModal, TextModal
-from vagent_tui.ui.palette import FAILED, OK, WARN
+from vagent_tui.ui.dialogs import ConfirmModal, TextModal
 from vagent_tui.ui.safety import DESTRUCTIVE, WRITES, Key
 from vagent_tui.ui.screens.base import who_of
 from vagent_tui.ui.screens.calls_link import calls_binding, show_calls
-from vagent_tui.ui.screens.paging import PagedScreen, page_keys
-from vagent_tui.ui.text import inert, safe
+from vagent_tui.ui.screens.paging import ServerPagedScreen, page_keys
+from vagent_tui.ui.screens.tasks_csv import NEED_AGENT, TasksCsvUpload
+from vagent_tui.ui.screens.tasks_parts import (
+    COLUMNS,
+    NARROW_DROPS,
+    STATE_STYLES,
+    delete_question,
+    header_line,
+    task_cells,
+)
+from vagent_tui.ui.text import inert
 from vagent_tui.ui.widgets.entry_forms import TaskForm
 from vagent_tui.ui.widgets.limits_form import LimitsModal, TaskLimitsForm, limit_lines
 from vagent_tui.ui.widgets.status import describe_error
@@ -68,12 +68,11 @@ NAME_LENGTH = 40
 """Characters of a count's name on the counts line."""
 GROUP_NAMES = {"businessHours": "business hours", "cooldowns": "cooldowns",
                "daily": "daily caps", "concurrencyPerRun": "concurrency"}  # fmt: skip
-STATE_STYLES = {"finished": OK, "errored": FAILED, "running": WARN, "processing": WARN,
-                "canceled": "dim", "cancelled": "dim"}  # fmt: skip
-NEED_AGENT = "Select a voice agent account on the Scope screen (1): its agent places the call"
+WATCH_SECONDS = 5.0
+"""How often a page with tasks that have not ended is read again."""
 
 
-class TasksScreen(PagedScreen):
+class TasksScreen(TasksCsvUpload, ServerPagedScreen[TaskFilter, OutboundTask, TasksView]):
     """Outbound tasks of the selected account: list, filters, add, delete."""
 
     TITLE: ClassVar[str] = "Tasks"
@@ -102,12 +101,14 @@ class TasksScreen(PagedScreen):
         filter_binding("tasks"),  # last: the footer drops it first
     ]  # fmt: skip
 
+    PAGE_GROUP = "tasks-load"
+    PENDING_DELAY = 0.0  # said at once, on the status line (the table shows loading too)
+
     def __init__(self) -> None:
         super().__init__()
-        self.wanted = TaskFilter()
-        self.shown = TaskFilter()
-        self.total = 0
-        self.loaded = False
+        self.pager: Pager[TaskFilter, OutboundTask] = Pager.of(TaskFilter(), PAGE_SIZE)
+        self.quiet = False
+        """The page is read again without a word (a watch, a read after a change)."""
         self.columns: list[str] = []
         self._columns_for: tuple[bool, int, int] = (False, 0, 0)
 
@@ -176,61 +177,62 @@ class TasksScreen(PagedScreen):
     def _watch(self) -> None:
         """While a task on the page has not ended, read the page again (quietly), so a
         queue is watched to its end; not while the screen is hidden or a read runs."""
-        if not self.is_current or not self.loaded:
+        if not self.is_current or self.pager.shown is None:
             return
-        if any(w.is_running and w.group == "tasks-load" for w in self.workers):
+        if any(w.is_running and w.group == self.PAGE_GROUP for w in self.workers):
             return
         if any(not task.ended for task in self.table.records):
-            self.load_tasks(self.wanted, quiet=True)
+            self.load_tasks(quiet=True)
 
     # ------------------------------------------------------------------ loading
 
     def reload(self) -> None:
-        self.load_tasks(self.wanted)
+        self.load_tasks()
 
-    @work(exclusive=True, group="tasks-load", exit_on_error=False)
-    async def load_tasks(self, wanted: TaskFilter, *, quiet: bool = False) -> None:
-        self.wanted = wanted
-        if not quiet:
-            self.status.busy(f"Loading page {wanted.page + 1:,} of the tasks")
-        now = fmt.now().timestamp()
-        ok, view = await self.load(
-            lambda c: read_tasks(c.api, wanted, now, c.target_id), busy=self.table
-        )
-        if not ok or view is None:
-            self._header()
-            return
-        total = total_of(view.page)
-        self.total = total if total is not None else len(view.page.tasks)
-        if not view.page.tasks and wanted.page > last_page(self.total):
-            self.load_tasks(replace(wanted, page=last_page(self.total)), quiet=quiet)
-            return
-        self.shown = wanted
-        self.loaded = True
+    def load_tasks(self, query: TaskFilter | None = None, *, quiet: bool = False) -> None:
+        """Read the page again (``query``: another, from its first page); ``quiet``: no
+        word on the status line."""
+        self.quiet = quiet
+        if query is None:
+            self.pager.ask(keep=True)
+        else:
+            self.pager.ask(0, query=query)
+        self.request()
+
+    async def fetch_page(self, connection: Connection, ask: Ask[TaskFilter]) -> TasksView:
+        query = ask.query.query(ask.page, fmt.now().timestamp(), ask.size)
+        return await read_tasks(connection.api, query, connection.target_id)
+
+    def page_items(self, reply: TasksView) -> tuple[list[OutboundTask], int | None]:
+        return reply.page.tasks, total_of(reply.page)
+
+    def page_pending(self) -> None:
+        if not self.quiet:
+            self.status.busy(f"Loading page {self.pager.page + 1:,} of the tasks")
+
+    def page_busy(self) -> Widget | None:
+        return self.table
+
+    def show_page(self, page: Page[TaskFilter, OutboundTask], reply: TasksView) -> None:
         keep = self.table.highlighted_record
-        self.table.show(view.page.tasks, self._cells, keep=keep.key if keep else None)
+        self.table.show(list(page.items), self._cells, keep=keep.key if keep else None)
         self._follow_width()  # a longer target than the page before: a wider column
-        self.set_class(not view.page.tasks, "-empty")
+        self.set_class(not page.items, "-empty")
         self._header()
-        self._counts(view)
-        if not quiet:
+        self._counts(reply)
+        if not self.quiet:
             who = who_of(self, with_id=True)
-            line = f"{counted(self.total, 'task')} for {who}"
-            if view.errors:
-                self.status.info(f"{line}; not read: {'; '.join(view.errors)}")
+            line = f"{counted(page.total, 'task')} for {who}"
+            if reply.errors:
+                self.status.info(f"{line}; not read: {'; '.join(reply.errors)}")
             else:
                 self.status.ok(line)
 
+    def draw_paging(self) -> None:
+        self._header()
+
     def _header(self) -> None:
-        want = self.wanted
-        text = Text(no_wrap=True, overflow="ellipsis")
-        text.append("Tasks", style="bold")
-        if self.loaded:
-            text.append(f" · {counted(self.total, 'task')}")
-            text.append(f" · page {self.shown.page + 1:,} of {last_page(self.total) + 1:,}")
-        text.append(inert(f" · state: {want.state or 'all'} · changed: {want.window_label}"))
-        text.append(f" · {PAGE_SIZE}/page")
-        self.query_one("#tasks-header", Static).update(text)
+        self.query_one("#tasks-header", Static).update(header_line(self.pager))
 
     def _counts(self, view: TasksView) -> None:
         text = Text(no_wrap=True, overflow="ellipsis")
@@ -257,25 +259,11 @@ class TasksScreen(PagedScreen):
 
     # ------------------------------------------------------------------ paging and filters
 
-    def page_now(self) -> int:
-        return self.wanted.page
-
-    def last_page(self) -> int | None:
-        return last_page(self.total) if self.loaded else None
-
-    def go_to_page(self, page: int) -> None:
-        page = max(0, min(page, last_page(self.total)))
-        if page == self.shown.page and self.loaded:
-            edge = "first" if page == 0 else "last"
-            self.status.info(f"Already on the {edge} page")
-            return
-        self.load_tasks(replace(self.wanted, page=page))
-
     def action_state(self) -> None:
-        self.load_tasks(self.wanted.next_state())
+        self.load_tasks(self.pager.query.next_state())
 
     def action_window(self) -> None:
-        self.load_tasks(self.wanted.next_window())
+        self.load_tasks(self.pager.query.next_window())
 
     def action_clear_filters(self) -> None:
         self.load_tasks(TaskFilter())
@@ -353,11 +341,11 @@ class TasksScreen(PagedScreen):
             update, reply = result
             groups = ", ".join(GROUP_NAMES.get(g, g) for g in update.groups)
             self.status.ok(f"{reply.message or 'Task limits saved'} · {groups} · {who}")
-            self.load_tasks(self.wanted, quiet=True)
+            self.load_tasks(quiet=True)
 
         form = TaskLimitsForm(
             limits, send, super_admin=super_admin, who=who,
-            read_back=read_back, after_unknown=lambda: self.load_tasks(self.wanted, quiet=True),
+            read_back=read_back, after_unknown=lambda: self.load_tasks(quiet=True),
         )  # fmt: skip
         self.app.push_screen(form, done)
 
@@ -402,12 +390,12 @@ class TasksScreen(PagedScreen):
             request, task = result
             self.status.ok(f"Task {task.key or '(no id)'} queued: {request.type} to "
                            f"{request.target}, {task.state_text or 'state unknown'}")  # fmt: skip
-            self.load_tasks(self.wanted, quiet=True)
+            self.load_tasks(quiet=True)
 
         who = who_of(self, with_id=True)
         form = TaskForm(send, who=who, now=lambda: fmt.now().timestamp(),
                         subtitle=f"From the agent of {who}", read_back=read_back,
-                        after_unknown=lambda: self.load_tasks(self.wanted, quiet=True))  # fmt: skip
+                        after_unknown=lambda: self.load_tasks(quiet=True))  # fmt: skip
         self.app.push_screen(form, done)
 
     # ------------------------------------------------------------------ delete
@@ -445,169 +433,10 @@ class TasksScreen(PagedScreen):
         )
 
     def _after_delete(self, written: Written[Any]) -> None:
-        self.load_tasks(self.wanted, quiet=True)
+        self.load_tasks(quiet=True)
 
-    # ------------------------------------------------------------------ CSV
-
-    def action_upload_csv(self) -> None:
-        if not self.connection.is_agent_selected:
-            self.status.info(NEED_AGENT)
-            return
-        prompt = PromptModal(
-            "Queue tasks from a CSV file",
-            "A header row naming target (type, message, context, scheduledFor, accountId... "
-            "optional). A dry run comes first: nothing is queued before you have seen what "
-            "would be and answered the question.",
-            placeholder="~/calls.csv", confirm_label="Dry run", validate=csv_problem,
-        )  # fmt: skip
-        self.app.push_screen(prompt, self._csv_chosen)
-
-    def _csv_chosen(self, text: str | None) -> None:
-        if text is None:
-            return
-        path = Path(text.strip()).expanduser()
-        try:
-            content = path.read_bytes()
-        except OSError as exc:
-            self.status.info(f"Could not read {path}: {exc.strerror or exc}")
-            return
-        self.upload_csv(path.name, content, self.connection)
-
-    @work(group="write-tasks-csv", exit_on_error=False)
-    async def upload_csv(self, name: str, content: bytes, start: Connection) -> None:
-        """The dry run, then (asked, the real calls counted) the upload for real."""
-        who = who_of(self, with_id=True)
-        dry = await self.written(
-            Write[CsvUpload](
-                "tasks-csv-dry", f"Checking {name} (a dry run: nothing is queued)",
-                lambda c: c.api.upload_tasks_csv(content, dry_run=True, filename=name,
-                                                 target=c.target_id),
-                done="",
-            ),
-            start,
-        )  # fmt: skip
-        if dry.outcome != "done" or dry.result is None:
-            return
-        result = dry.result
-        if not_a_dry_run(result):
-            # A platform that ignored dryRun queued the rows already: asking now would
-            # queue them twice. Say so and show what the platform holds.
-            self.status.error(
-                f"The platform did not answer {name} as a dry run (inserted "
-                f"{inert(result.inserted)}): its rows may be queued already. Nothing more "
-                "was sent; r shows the tasks as they are.",
-                retry_key=None,
-            )
-            return
-        queued = result.queued_rows()
-        refused = refused_lines(result)
-        if not queued:
-            self.status.info(f"No row of {name} would be queued; {len(result.rows)} refused")
-            self.app.push_screen(TextModal(f"{name}: every row refused", "\n".join(refused)))
-            return
-        calls = sum(1 for r in queued if r.type != "text")
-        texts = len(queued) - calls
-        what = " and ".join(
-            part for part in (counted(calls, "real call") if calls else "",
-                              counted(texts, "real text") if texts else "") if part
-        )  # fmt: skip
-        body = (f"{name}: {counted(len(queued), 'row')} of {len(result.rows)} would be queued "
-                f"from the agent of {who}: {what}. Each waits for the business hours, its "
-                "cooldown and the tasks running at once. Phones will ring.")  # fmt: skip
-        if refused:
-            body += "\n\nRefused (not queued):\n" + "\n".join(refused)
-        title = f"Place {counted(calls, 'real call')}" if calls else f"Send {what}"
-        question = ConfirmModal(title, body, confirm_label=f"Queue {len(queued)}")
-
-        async def read_back(c: Connection) -> str:
-            page = await c.api.list_tasks(target=c.target_id)
-            total = total_of(page)
-            return f"{counted(total if total is not None else len(page.tasks), 'task')} listed now."
-
-        await self.written(
-            Write[CsvUpload](
-                "tasks-csv", f"Queuing {counted(len(queued), 'task')} from {name}",
-                lambda c: c.api.upload_tasks_csv(content, dry_run=False, filename=name,
-                                                 target=c.target_id),
-                confirm=question,
-                done=lambda r: (f"{fmt.plain(r.inserted)} queued from {name}; "
-                                f"{fmt.plain(r.refused)} refused"),
-                read_back=read_back,
-                after=self._after_delete,
-            ),
-            start,
-        )  # fmt: skip
-
-
-WATCH_SECONDS = 5.0
-"""How often a page with tasks that have not ended is read again."""
-MAX_CSV_BYTES = 1024 * 1024
-REFUSED_SHOWN = 4
-"""Reasons of refusal listed in the question (the rest are counted)."""
-ROWS_NAMED = 3
-"""Row numbers named for a reason (the rest are counted)."""
-
-
-def csv_problem(text: str) -> str | None:
-    """Why the path typed is not a CSV file to upload (None: it is one)."""
-    if not text.strip():
-        return "Type the path of a CSV file"
-    path = Path(text.strip()).expanduser()
-    try:
-        size = path.stat().st_size
-    except OSError as exc:
-        return f"Cannot read {path}: {exc.strerror or exc}"
-    if not path.is_file():
-        return f"{path} is not a file"
-    if size > MAX_CSV_BYTES:
-        return f"{path} is larger than 1 MiB (the platform's limit is not published; split it)"
-    return None
-
-
-def refused_lines(result: CsvUpload) -> list[str]:
-    """The refused rows grouped by reason, most rows first: ``reason: rows 3, 7 and 2
-    more`` (a cap refuses hundreds of rows for one reason: one line, not hundreds)."""
-    groups: dict[str, list[str]] = {}
-    targets: dict[str, str] = {}
-    for r in result.refused_rows():
-        reason = fmt.plain(r.reason)
-        groups.setdefault(reason, []).append(fmt.plain(r.row))
-        targets.setdefault(reason, fmt.plain(r.target))
-    ordered = sorted(groups.items(), key=lambda item: -len(item[1]))
-    lines = []
-    for reason, rows in ordered[:REFUSED_SHOWN]:
-        if len(rows) == 1:
-            lines.append(f"row {rows[0]} ({targets[reason]}): {reason}")
-            continue
-        named = ", ".join(rows[:ROWS_NAMED])
-        more = f" and {len(rows) - ROWS_NAMED:,} more" if len(rows) > ROWS_NAMED else ""
-        lines.append(f"{counted(len(rows), 'row')} ({named}{more}): {reason}")
-    rest = sum(len(rows) for _, rows in ordered[REFUSED_SHOWN:])
-    if rest:
-        lines.append(f"… and {counted(rest, 'more row')} refused for other reasons")
-    return lines
-
-
-def delete_question(task: OutboundTask, who: str) -> tuple[str, str, str]:
-    """The title, text and button of the question before deleting ``task``: what becomes
-    of it by its state. vida-skill: "deletion stops active work before removing the
-    Task record"; so a running task's call is ended, a pending one never placed."""
-    state = task.state_text.lower()
-    shown = inert(task.state_text) or "state unknown"
-    what = f"Delete task {task.key} ({fmt.plain(task.type)} to {fmt.plain(task.target)}, {shown})"
-    if task.active:
-        return ("Stop and delete a running task",
-                f"{what} of {who}?\nIt is under way: the platform stops its work first (a call "
-                "in progress is ended), then removes the task.", "Stop and delete")  # fmt: skip
-    if state == "pending":
-        return ("Delete a pending task", f"{what} of {who}?\nIt will not be placed.", "Delete")
-    if task.ended:
-        return ("Delete an ended task",
-                f"{what} of {who}?\nIt has ended: its record goes; what it did is not undone.",
-                "Delete")  # fmt: skip
-    return ("Delete a task",
-            f"{what} of {who}?\nIts state is not known: if it is under way, the platform "
-            "stops its work first, then removes it.", "Delete")  # fmt: skip
+    def after_upload(self, written: Written[Any]) -> None:
+        self.load_tasks(quiet=True)
 
 
 def limits_owner(screen: TasksScreen) -> str:
@@ -626,48 +455,3 @@ def limits_owner(screen: TasksScreen) -> str:
     if org is not None:
         return f"organization {inert(org.display_name)} (#{org_id})"
     return f"organization #{inert(org_id)}"
-
-
-def _when(task: OutboundTask, name: str) -> str:
-    moment = task.when(name)
-    return moment.strftime("%m-%d %H:%M") if moment else "—"
-
-
-COLUMNS: dict[str, tuple[str, int]] = {
-    "id": ("ID", 10), "type": ("Type", 4), "state": ("State", 8), "target": ("Target", 13),
-    "scheduled": ("Scheduled", 11), "updated": ("Updated", 11), "result": ("Result", 0),
-}  # fmt: skip
-"""Each column's label and width (the result takes what the others leave)."""
-NARROW_DROPS = frozenset({"updated"})
-"""Left out below 100 columns, so the table fits 80 without scrolling sideways."""
-
-
-def task_cells(task: OutboundTask) -> dict[str, Text]:
-    """Every column's cell (one line each, cut with an ellipsis at its width)."""
-    state = task.state_text
-    result = task.error if task.error not in (None, "") else task.result
-    if result in (None, "") and task.waits_for:
-        result = f"waits: {task.waits_for}"
-    cells = {
-        "id": safe(task.key, style="bold"),
-        "type": Text(fmt.plain(task.type)),
-        "state": safe(state or "—", style=STATE_STYLES.get(state, "")),
-        "target": Text(fmt.plain(task.target)),
-        "scheduled": Text(inert(_when(task, "scheduled_for"))
-                          if task.scheduled_for is not None else "now"),
-        "updated": Text(inert(_when(task, "updated_at"))),
-        "result": Text(fmt.plain(result)),
-    }  # fmt: skip
-    for cell in cells.values():
-        cell.no_wrap, cell.overflow = True, "ellipsis"
-    return cells
-
-
-def not_a_dry_run(result: CsvUpload) -> bool:
-    """Whether a dry run's reply says rows were queued (``inserted`` above 0) or that it
-    was no dry run (``dryRun`` false). Silent on both: taken as the dry run asked for."""
-    inserted = result.inserted
-    if isinstance(inserted, str) and inserted.strip().isdecimal():
-        inserted = int(inserted)
-    queued = isinstance(inserted, int) and not isinstance(inserted, bool) and inserted > 0
-    return queued or result.dry_run is False or result.dry_run == "false"

@@ -44,18 +44,12 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Input, Static
 
 from vagent_tui.api.models import UsageQuery
-from vagent_tui.services.usage import (
-    PlanPart,
-    UsageReport,
-    UsageRow,
-    fmt_number,
-    read_account_usage,
-    read_plans,
-    usage_csv,
-)
+from vagent_tui.services.account_usage import read_account_usage
+from vagent_tui.services.plans import PlanPart, read_plans
+from vagent_tui.services.usage import UsageReport, UsageRow, fmt_number, usage_csv
 from vagent_tui.ui import format as fmt
 from vagent_tui.ui.caps import first
-from vagent_tui.ui.palette import ACCENT, HEADING
+from vagent_tui.ui.colours import ACCENT, HEADING
 from vagent_tui.ui.screens.base import who_of
 from vagent_tui.ui.screens.usage_level import UsageLevelScreen
 from vagent_tui.ui.screens.usage_parts import (

@@ -12,20 +12,17 @@ from decimal import Decimal
 from rich.text import Text
 
 from vagent_tui.api.models import OpenReply
-from vagent_tui.services.usage import (
-    AccountUsage,
+from vagent_tui.services.account_usage import AccountUsage
+from vagent_tui.services.plans import (
     PlanPart,
-    UsageReport,
-    UsageRow,
     catalog_lines,
-    fmt_number,
-    fmt_value,
     plan_lines,
     record_groups,
     today_lines,
 )
+from vagent_tui.services.usage import UsageReport, UsageRow, fmt_number, fmt_value
 from vagent_tui.ui.caps import ROW_CAP, first, left_out_of
-from vagent_tui.ui.palette import ACCENT, HEADING, WARN
+from vagent_tui.ui.colours import ACCENT, HEADING, WARN
 from vagent_tui.ui.text import inert, safe
 
 SHOWN_LINES = 100

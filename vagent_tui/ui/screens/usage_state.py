@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from vagent_tui.api.models import UsageQuery
-from vagent_tui.services.usage import AccountUsage
+from vagent_tui.services.account_usage import AccountUsage
 
 FREQUENCIES: tuple[Literal["day", "month", "year"], ...] = ("day", "month", "year")
 LEVELS = ("partner", "reseller", "organization")

@@ -21,8 +21,8 @@ from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import Voice
 from vagent_tui.services.agents import VoiceFilter, filter_voices
 from vagent_tui.services.changes import Change
+from vagent_tui.ui.colours import FAILED, OK
 from vagent_tui.ui.format import NO, YES, plain
-from vagent_tui.ui.palette import FAILED, OK
 from vagent_tui.ui.safety import WRITES, Key
 from vagent_tui.ui.screens.base import BaseScreen, who_of
 from vagent_tui.ui.screens.staging_flow import staging_write

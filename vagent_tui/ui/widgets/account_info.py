@@ -15,9 +15,9 @@ from vagent_tui.api.models import Account
 from vagent_tui.api.scope import ScopeLevel
 from vagent_tui.services.accounts import account_kind
 from vagent_tui.services.session import Connection
+from vagent_tui.ui.colours import FAILED, FAILED_STRONG, OK_STRONG, WARN
 from vagent_tui.ui.failures import next_step
 from vagent_tui.ui.format import flag, joined, plain
-from vagent_tui.ui.palette import FAILED, FAILED_STRONG, OK_STRONG, WARN
 from vagent_tui.ui.text import inert, safe
 from vagent_tui.ui.widgets.status import advice_for, describe_error, token_refused
 

@@ -29,8 +29,8 @@ from vagent_tui.api.models import (
     Resource,
 )
 from vagent_tui.ui.caps import ROW_CAP, first_fields, not_shown
+from vagent_tui.ui.colours import ACCENT, FAILED, HEADING
 from vagent_tui.ui.format import flag, joined, plain
-from vagent_tui.ui.palette import ACCENT, FAILED, HEADING
 from vagent_tui.ui.text import inert, safe
 
 T = TypeVar("T")

@@ -17,7 +17,7 @@ from rich.text import Text
 from vagent_tui.api.log_models import BatchResult, ConversationMessage, LogEntry, cell
 from vagent_tui.services.call_columns import column
 from vagent_tui.ui.caps import first_fields, not_shown
-from vagent_tui.ui.palette import FAILED, HEADING, OK, WARN
+from vagent_tui.ui.colours import FAILED, HEADING, OK, WARN
 from vagent_tui.ui.text import inert, safe
 from vagent_tui.ui.widgets.room_messages import delivery_text
 

@@ -13,8 +13,8 @@ from rich.text import Text
 
 from vagent_tui.api.models import AutomationSession, WorkflowRecording, WorkspaceFile
 from vagent_tui.inert import inert
+from vagent_tui.ui.colours import FAILED, OK, WARN, WARN_STRONG
 from vagent_tui.ui.format import flag, fmt_datetime, fmt_duration, humanize_age, now, plain
-from vagent_tui.ui.palette import FAILED, OK, WARN, WARN_STRONG
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.details import Field, field_grid
 

@@ -16,8 +16,8 @@ from rich.text import Text
 
 from vagent_tui.api.models import FunctionDescriptor, Voice
 from vagent_tui.services.agents import Finding
+from vagent_tui.ui.colours import FAILED, FAILED_STRONG, OK, WARN
 from vagent_tui.ui.format import flag, plain
-from vagent_tui.ui.palette import FAILED, FAILED_STRONG, OK, WARN
 from vagent_tui.ui.text import safe, safe_value
 from vagent_tui.words import counted
 

@@ -21,8 +21,8 @@ from textual.widgets import Static
 from vagent_tui.api.models import JunkRoom
 from vagent_tui.inert import DISPLAY_LIMIT
 from vagent_tui.ui.caps import first_fields, not_shown
+from vagent_tui.ui.colours import HEADING
 from vagent_tui.ui.format import fmt_datetime, humanize_age
-from vagent_tui.ui.palette import HEADING
 from vagent_tui.ui.text import inert, safe
 
 _SPACES = re.compile(r"[ \t\r\n\f\v]+")

@@ -18,7 +18,7 @@ from rich.console import RenderableType
 from rich.text import Text
 
 from vagent_tui.services.accounts import account_kind
-from vagent_tui.ui.palette import FAILED, OK, WARN
+from vagent_tui.ui.colours import FAILED, OK, WARN
 from vagent_tui.ui.text import inert
 from vagent_tui.ui.widgets.fitted import FittedStatic
 from vagent_tui.words import counted

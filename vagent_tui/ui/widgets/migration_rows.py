@@ -17,9 +17,9 @@ from textual.widgets.data_table import ColumnKey, RowKey
 
 from vagent_tui.api.models import Template
 from vagent_tui.services.migrations import WatchedTask
+from vagent_tui.ui.colours import FAILED, OK, RUNNING, UNKNOWN, WARN, WARN_STRONG
 from vagent_tui.ui.dialogs import ConfirmModal, PromptModal
 from vagent_tui.ui.format import fmt_counting, fmt_duration
-from vagent_tui.ui.palette import FAILED, OK, RUNNING, UNKNOWN, WARN, WARN_STRONG
 from vagent_tui.ui.text import inert, safe
 from vagent_tui.ui.widgets.tables import SafeTable
 
@@ -52,7 +52,7 @@ _STATUS = {
 
 
 def status_text(status: str) -> Text:
-    """Glyph + word + colour; an unknown status reads ``? <status>`` (palette.UNKNOWN)."""
+    """Glyph + word + colour; an unknown status reads ``? <status>`` (colours.UNKNOWN)."""
     glyph, colour = _STATUS.get(status.lower(), ("?", UNKNOWN))
     return safe(f"{glyph} {status}", style=colour)
 

@@ -19,9 +19,9 @@ from textual.containers import Container, Vertical, VerticalScroll
 from textual.widgets import DataTable, Static
 
 from vagent_tui.api.models import RelayConfig, RelayType
+from vagent_tui.ui.colours import WARN
 from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.format import flag, plain
-from vagent_tui.ui.palette import WARN
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.details import Field, field_grid
 from vagent_tui.ui.widgets.tables import RecordTable, record_table

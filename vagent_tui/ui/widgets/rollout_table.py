@@ -16,8 +16,8 @@ from textual.widgets.data_table import RowDoesNotExist
 
 from vagent_tui.services.bulk import AccountResult
 from vagent_tui.services.rollout import AccountPlan, RolloutPlan
+from vagent_tui.ui.colours import ACCENT, FAILED, OK, WARN
 from vagent_tui.ui.format import NO, YES
-from vagent_tui.ui.palette import ACCENT, FAILED, OK, WARN
 from vagent_tui.ui.text import inert
 from vagent_tui.ui.widgets.tables import ROW_CAP, SafeTable
 

@@ -17,8 +17,8 @@ from rich.text import Text
 
 from vagent_tui.api.models import RoomMessage, party
 from vagent_tui.ui.caps import first_fields, not_shown
+from vagent_tui.ui.colours import FAILED, OK, UNKNOWN
 from vagent_tui.ui.format import fmt_datetime, humanize_age, now
-from vagent_tui.ui.palette import FAILED, OK, UNKNOWN
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.inbox_rows import literal, truncate
 

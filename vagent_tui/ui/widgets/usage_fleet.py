@@ -20,11 +20,12 @@ from textual.widgets import Static
 from vagent_tui.services.accounts import NamedAccount
 from vagent_tui.services.fleet import FleetAnswer, Question
 from vagent_tui.services.usage_fleet import ID, NAME, PLAN, TOP_N, FleetUsage
+from vagent_tui.ui.colours import FAILED, WARN
 from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.format import NO
-from vagent_tui.ui.palette import FAILED, WARN
 from vagent_tui.ui.text import safe
-from vagent_tui.ui.widgets.fleet_matrix import ANSWERED, BLANK, PENDING, FleetMatrix, _cut
+from vagent_tui.ui.widgets.fleet_matrix import FleetMatrix
+from vagent_tui.ui.widgets.matrix_rows import ANSWERED, BLANK, PENDING, cut_text
 
 
 class UsageFleetTable(Vertical):
@@ -77,7 +78,7 @@ class UsageFleetTable(Vertical):
         if at is None:
             return
         if answer.error is not None:
-            failed = Text(_cut(f"{NO} {answer.error}"), style=FAILED)
+            failed = Text(cut_text(f"{NO} {answer.error}"), style=FAILED)
             self.matrix.put_row(str(answer.account_id), self._cells(at, failed))
         else:
             self.matrix.put_row(str(answer.account_id), self._cells(at, ANSWERED))

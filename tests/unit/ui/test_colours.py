@@ -11,7 +11,7 @@ from rich.text import Text
 
 from tests import source
 from tests.source import UI
-from vagent_tui.ui import palette
+from vagent_tui.ui import colours
 from vagent_tui.ui.themes import load_themes, packaged_theme_dir
 
 
@@ -21,31 +21,31 @@ def test_every_shipped_theme_gives_every_name_a_colour() -> None:
     for theme in themes:
         variables = theme.to_color_system().generate()
         variables.update(theme.variables)
-        styles = palette.rich_theme(variables).styles
-        for name in palette.NAMES:
+        styles = colours.rich_theme(variables).styles
+        for name in colours.NAMES:
             assert styles[name].color is not None, (theme.name, name)
 
 
 def test_the_ansi_theme_stays_in_the_terminal_s_own_colours() -> None:
     variables = {"status-ok": "ansi_green", "status-failed": "ansi_red", "warning": "ansi_yellow"}
-    styles = palette.rich_theme(variables).styles
-    assert styles[palette.OK].color == RichColor.parse("color(2)")
-    assert styles[palette.FAILED].color == RichColor.parse("color(1)")
+    styles = colours.rich_theme(variables).styles
+    assert styles[colours.OK].color == RichColor.parse("color(2)")
+    assert styles[colours.FAILED].color == RichColor.parse("color(1)")
 
 
 def test_a_bad_colour_in_a_theme_gives_no_colour_not_a_crash() -> None:
-    styles = palette.rich_theme({"status-ok": "not-a-colour"}).styles
-    assert styles[palette.OK].color is None
+    styles = colours.rich_theme({"status-ok": "not-a-colour"}).styles
+    assert styles[colours.OK].color is None
 
 
 def test_text_is_drawn_in_the_installed_colour_and_replaced_on_a_switch() -> None:
     console = Console(color_system="truecolor", force_terminal=True, width=20)
-    palette.install(console, {"status-ok": "#112233"}, replace=False)
+    colours.install(console, {"status-ok": "#112233"}, replace=False)
     with console.capture() as first:
-        console.print(Text("ok", style=palette.OK))
-    palette.install(console, {"status-ok": "#445566"}, replace=True)
+        console.print(Text("ok", style=colours.OK))
+    colours.install(console, {"status-ok": "#445566"}, replace=True)
     with console.capture() as second:
-        console.print(Text("ok", style=palette.OK))
+        console.print(Text("ok", style=colours.OK))
     assert "38;2;17;34;51" in first.get()
     assert "38;2;68;85;102" in second.get() and "38;2;17;34;51" not in second.get()
 
@@ -75,10 +75,10 @@ def colour_strings(text: str | ast.Module) -> list[tuple[int, str]]:
 
 
 def test_no_colour_is_written_in_python_under_ui() -> None:
-    """Colours come from the theme: palette names in Python, $variables in .tcss."""
+    """Colours come from the theme: colours names in Python, $variables in .tcss."""
     found = []
     for path in source.python_files(UI):
-        if path.name in ("themes.py", "palette.py"):  # the defaults, and the names
+        if path.name in ("themes.py", "colours.py"):  # the defaults, and the names
             continue
         for number, text in colour_strings(source.tree(path)):
             found.append(f"{path.relative_to(UI)}:{number}: {text!r}")
@@ -117,9 +117,9 @@ async def test_the_app_s_colours_follow_a_theme_switch(make_app: object) -> None
     async with app.run_test(size=(80, 24)) as pilot:
         app.theme = "vagent-dark"
         await pilot.pause()
-        dark = app.console.get_style(palette.FAILED).color
+        dark = app.console.get_style(colours.FAILED).color
         app.theme = "vagent-high-contrast"
         await pilot.pause()
-        contrast = app.console.get_style(palette.FAILED).color
+        contrast = app.console.get_style(colours.FAILED).color
         wanted = RichColor.parse(app.get_css_variables()["status-failed"].lower())
         assert dark != contrast and contrast.triplet == wanted.triplet

@@ -14,15 +14,15 @@ from textual.widgets import Button, Input, Label, Select, Static
 
 from tests.helpers import MakeApp, settle, shown, sim_of, wait_for
 from vagent_tui.config import state_dir
+from vagent_tui.services.call_test_numbers import NUMBERS_NAME, NumberStore
 from vagent_tui.services.connect import demo_client
-from vagent_tui.services.test_numbers import NUMBERS_NAME, NumberStore
 from vagent_tui.ui.app import VagentApp
 from vagent_tui.ui.dialogs import ConfirmModal
 from vagent_tui.ui.screens.agent import AgentScreen
 from vagent_tui.ui.screens.calls import CallsScreen
-from vagent_tui.ui.widgets import test_call
+from vagent_tui.ui.widgets import call_test
+from vagent_tui.ui.widgets.call_test import CallTestModal
 from vagent_tui.ui.widgets.form import FormField
-from vagent_tui.ui.widgets.test_call import CallTestModal
 
 AGENT = 1111
 NOW = 1_763_640_000.0  # the suite's VAGENT_NOW
@@ -38,7 +38,7 @@ class Clock:
 
 @pytest.fixture(autouse=True)
 def _quick_polls(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(test_call, "POLL_SECONDS", 0.01)
+    monkeypatch.setattr(call_test, "POLL_SECONDS", 0.01)
 
 
 def _sent(app: Any) -> list[Any]:
@@ -76,7 +76,7 @@ async def test_a_bad_number_is_refused_at_its_field_and_nothing_sent(make_app: M
         assert _sent(app) == []
 
 
-async def test_test_call_asks_then_follows_the_task_then_calls_show_it(
+async def test_call_test_asks_then_follows_the_task_then_calls_show_it(
     make_app: MakeApp,
 ) -> None:
     clock = Clock()

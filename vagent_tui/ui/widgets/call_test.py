@@ -6,7 +6,7 @@ question says that a real call is placed (or a real text sent) before anything i
 platform queues a task (``POST /agent/outboundCall`` or ``/agent/outboundSms``); its
 state is then read every `POLL_SECONDS` until it ends, and ``Calls`` opens the Calls
 screen for the agent, where the ended call is. The number is kept for the profile in
-a 0600 file (`vagent_tui.services.test_numbers`) and sent nowhere else. ESC only
+a 0600 file (`vagent_tui.services.call_test_numbers`) and sent nowhere else. ESC only
 closes; a task already queued goes on (the Tasks screen lists it).
 """
 
@@ -30,12 +30,12 @@ from vagent_tui.api.models import (
     OutboundTask,
     QueuedTasks,
 )
+from vagent_tui.services.call_test_numbers import NumberStore
 from vagent_tui.services.reread import poll
-from vagent_tui.services.test_numbers import NumberStore
 from vagent_tui.ui.built import ClosesItself
+from vagent_tui.ui.colours import FAILED, OK, WARN
 from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.dialogs import MODAL_CSS, ConfirmModal
-from vagent_tui.ui.palette import FAILED, OK, WARN
 from vagent_tui.ui.text import inert, safe
 from vagent_tui.ui.widgets.form import FormField, errors_by_field, first_invalid, show_errors
 from vagent_tui.ui.widgets.status import StatusReport, describe_error
