@@ -117,7 +117,11 @@ class AiohttpPool:
             keepalive_timeout=self.keepalive_expiry,
             ssl=httpx.create_ssl_context(),  # httpx's certificates, as its own pool
         )
-        self._session = aiohttp.ClientSession(connector=connector, auto_decompress=False)
+        # The body is decoded by httpx's reply: ask only for what it always decodes
+        # (aiohttp would add "br" or "zstd" when a library of its own for them is found).
+        self._session = aiohttp.ClientSession(
+            connector=connector, auto_decompress=False, headers={"Accept-Encoding": "gzip, deflate"}
+        )
         return self._session
 
     async def open(self, outgoing: Outgoing) -> httpx.Response:

@@ -28,3 +28,32 @@ def test_the_proxy_is_the_one_the_environment_names_for_the_platform(
     for name, value in variables.items():
         monkeypatch.setenv(name, value)
     assert environment_proxy(base) == proxy
+
+
+async def test_aiohttps_pool_asks_for_what_httpx_decodes_and_a_compressed_reply_is_read() -> None:
+    import gzip
+
+    from aiohttp import web
+    from aiohttp.test_utils import TestServer
+
+    from vagent_tui.api.client import PlatformClient
+    from vagent_tui.api.pool import AiohttpPool
+
+    asked: list[str] = []
+
+    async def reply(request: web.Request) -> web.Response:
+        asked.append(request.headers.get("Accept-Encoding", ""))
+        body = gzip.compress(b'{"success": true, "id": 7, "accountType": "partner"}')
+        return web.Response(body=body, headers={"Content-Encoding": "gzip"},
+                            content_type="application/json")  # fmt: skip
+
+    app = web.Application()
+    app.router.add_get("/api/v2/account", reply)
+    async with TestServer(app, host="127.0.0.1") as server:
+        client = PlatformClient(str(server.make_url("/")), "k")
+        try:
+            assert isinstance(client.sender.pool, AiohttpPool)
+            assert (await client.get_account()).id == 7
+        finally:
+            await client.aclose()
+    assert asked == ["gzip, deflate"]
