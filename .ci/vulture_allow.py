@@ -38,7 +38,6 @@ requests.NewOrganization.hipaa_setting
 requests.NewAgentAccount.account_name
 requests.AccountUpdate.account_name
 requests.OrganizationUpdate.org_name
-_.reason_phrase  # api/direct.py DirectReply: read through the Reply protocol (api/replies.py)
 _.completer  # cli_profiles: argcomplete reads an argument's completer
 textual_compat._fatal_error  # Textual's hook, overridden in the one compat module
 textual_compat._clipboard

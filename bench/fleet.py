@@ -6,7 +6,7 @@ agent accounts are listed once (not timed). Then, for each size, in pairs:
 
 * the console: the whole question as the Fleet screen asks it, through the service
   layer: ``ask_fleet(client, ids, "functions", limiter=AdaptiveLimit(C))`` on a
-  `PlatformClient` with its default transport (`api.transport.default_transport`), typed
+  `PlatformClient` with its default pool (`api.sender.default_pool`), typed
   ``FunctionDescriptor`` lists, one `FleetAnswer` per account; the limit starts low and
   adapts (it may not pass C);
 * the yardstick: a bare aiohttp script that shares no code with the console: one

@@ -39,8 +39,8 @@ are taken; the growth of the resident set from the second run to the last (the f
 one fills the connection pool, caches and the allocator's arenas) must stay under
 5 MB.
 
-The client runs as the console runs it: its own transport (`vagent_tui.api.transport.
-default_transport`: aiohttp's connection pool under httpx, up to 100 connections kept
+The client runs as the console runs it: its own pool (`vagent_tui.api.sender.
+default_pool`: aiohttp's connection pool, up to 200 connections kept
 alive, so each account's requests reuse connections, as on a real network where a new
 connection costs a TCP and TLS handshake the simulator does not charge). ``--pool P``
 runs httpx's own pool instead, with P connections kept alive, for comparison: httpcore's

@@ -225,11 +225,9 @@ async def test_faults_over_loopback(transport: str, monkeypatch: pytest.MonkeyPa
     """Each fault, through the default transport (aiohttp's pool) and httpx's own."""
     import uvicorn
 
-    from vagent_tui.api.transport import default_transport
+    from vagent_tui.api.pool import AiohttpPool
 
     monkeypatch.setenv("VAGENT_TRANSPORT", transport)
-    chosen = default_transport()
-    assert (chosen is None) == (transport == "httpx")
 
     app = create_app(faults=Faults(seed=2))
     port = _free_port()
@@ -242,6 +240,7 @@ async def test_faults_over_loopback(transport: str, monkeypatch: pytest.MonkeyPa
                 break
             await asyncio.sleep(0.02)
         client = PlatformClient(f"http://127.0.0.1:{port}", TOKEN, timeout=0.5, get_retries=0)
+        assert isinstance(client.sender.pool, AiohttpPool) == (transport == "aiohttp")
         faults = app.state.sim.faults
         for kind in ("refused", "truncated", "cut", "malformed", "429", "timeout"):
             faults.set(kind, timeout_seconds=3.0)

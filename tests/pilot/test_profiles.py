@@ -232,7 +232,7 @@ async def test_palette_switches_profile_without_restart(monkeypatch: pytest.Monk
         assert _bar(app).has_class("-tier-staging")
         assert "b" in str(_bar(app).content)
         await settle(pilot)
-        assert old.sender.http.is_closed  # type: ignore[union-attr]
+        assert old.sender.is_closed  # type: ignore[union-attr]
     # Switching applied the profile's theme: that is not a new choice to remember.
     assert cfg.load().profiles["b"].theme == "vagent-light"
 
@@ -259,7 +259,7 @@ async def test_failed_switch_keeps_the_connection(monkeypatch: pytest.MonkeyPatc
         notes = _notes(app)
         assert any("profile c" in n and "C_TOKEN" in n and "still on a" in n for n in notes)
         assert any("profile d" in n and "still on a" in n for n in notes)
-        assert not client.sender.http.is_closed  # type: ignore[union-attr]
+        assert not client.sender.is_closed  # type: ignore[union-attr]
 
 
 # ---------------------------------------------------------------------- read-only, banner

@@ -23,13 +23,13 @@ from vagent_tui.api.agents import AgentsApi
 from vagent_tui.api.computer import ComputerApi
 from vagent_tui.api.errors import MalformedResponse, redact_url
 from vagent_tui.api.inbox import InboxApi
+from vagent_tui.api.listeners import Exchange, Observer
 from vagent_tui.api.logs import LogsApi
 from vagent_tui.api.outbound import OutboundApi
 from vagent_tui.api.provisioning import ProvisioningApi
 from vagent_tui.api.replies import Json
 from vagent_tui.api.targets import Target
 from vagent_tui.api.templates import TemplatesApi
-from vagent_tui.api.transport import Exchange, Observer
 
 
 def _is_int(value: object) -> TypeGuard[int]:

@@ -3,14 +3,14 @@
 `RequestBuilder.build` turns what an endpoint asks (method, path, target, parameters,
 body) into an `Outgoing`: the URL as it goes on the wire (origin, API prefix, path,
 query with the token, all percent-encoded once), the body as bytes and its headers.
-The transport sends that as it is, on every attempt, through whichever pool it has
-(`vagent_tui.api.transport.ApiTransport._send`): nothing below rebuilds the query.
+The sender hands that to its pool as it is, on every attempt (`vagent_tui.api.sender`,
+`vagent_tui.api.pool`): nothing below builds the query again.
 
 Token placement (spec rules 7 and 9): the credential is the ``token`` query parameter
 of every request (never a header), first in the query; a target becomes the parameter
 of its level (`vagent_tui.api.targets`). The URL is encoded as httpx encodes
 ``params=`` (``urlencode``: ``quote_plus``, ``true``/``false`` for booleans, a list
-repeats its key), so an `Outgoing` is the request httpx would have built.
+repeats its key), so an `Outgoing` is the request httpx's client would have built.
 """
 
 from __future__ import annotations

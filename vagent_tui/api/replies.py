@@ -24,7 +24,7 @@ Json = dict[str, Any]
 
 
 class Reply(Protocol):
-    """What is read of a reply: an `httpx.Response`, or `api.direct.DirectReply`."""
+    """What is read of a reply (an `httpx.Response`, read whole by the sender)."""
 
     @property
     def status_code(self) -> int: ...

@@ -5,19 +5,23 @@
 says why there is none (`RequestTimeout`, `TransportError`, their texts redacted). The
 retry policy, decoding and observers are the caller's (`vagent_tui.api.transport`).
 
-Two pools may lie under it, chosen once per client, and the request is the same bytes
-on either: httpx's client, the one the project names (over httpx's own pool, a
-transport the caller gave, such as the in-process simulator's, or aiohttp's pool), and,
-when the client chose aiohttp's pool itself, that pool straight (`vagent_tui.api.direct`):
-httpx's client layer over it doubled a request's CPU, and the Fleet and Rollout
-figures are CPU-bound there (bench/fleet.py, bench/rollout.py).
+One way: the request as built goes to the client's pool (`vagent_tui.api.pool`: aiohttp's
+by default, or any httpx transport through httpx's transport API: the in-process
+simulator's, httpx's own pool where a proxy is set), and comes back as an
+`httpx.Response` read here, the same for every pool. httpx's `AsyncClient` is not in
+the way: its per-request layers (the URL parsed again, cookies, auth and redirect hooks,
+the default headers merged) doubled a request's CPU, and the Fleet and Rollout figures
+are CPU-bound (bench/fleet.py, bench/rollout.py); what it did that the console needs is
+done once: the timeouts and the environment's proxy chosen with the pool, no redirect
+followed.
 """
 
 from __future__ import annotations
 
 import os
+import urllib.request
 from asyncio import timeout as _deadline
-from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 import httpx
 
@@ -30,10 +34,8 @@ from vagent_tui.api.errors import (
     redact_text,
 )
 from vagent_tui.api.outgoing import Outgoing
+from vagent_tui.api.pool import AiohttpPool, HttpxPool, Pool
 from vagent_tui.api.replies import Reply
-
-if TYPE_CHECKING:
-    from vagent_tui.api.direct import DirectSender
 
 MIB = 1024 * 1024
 DEFAULT_MAX_REPLY_MB = 16
@@ -55,34 +57,47 @@ def default_max_reply_bytes() -> int:
     return env_megabytes("VAGENT_MAX_REPLY_MB", DEFAULT_MAX_REPLY_MB)
 
 
+SMALL_REPLY = 64 * 1024
+"""A reply this long at most is read at once (`api.pool`): far below a big one."""
 PROXY_VARIABLES = ("HTTPS_PROXY", "HTTP_PROXY", "ALL_PROXY", "https_proxy", "http_proxy",
                    "all_proxy")  # fmt: skip
 
 
-def default_transport() -> httpx.AsyncBaseTransport | None:
-    """aiohttp's connection pool under httpx, or None for httpx's own.
+def environment_proxy(base_url: str) -> str | None:
+    """The proxy the environment names for ``base_url`` (``HTTPS_PROXY``, ``HTTP_PROXY``
+    or ``ALL_PROXY`` by its scheme), None when there is none or ``NO_PROXY`` covers its
+    host: what httpx's client would take from the environment."""
+    proxies = urllib.request.getproxies_environment()
+    parts = urlsplit(base_url)
+    proxy = proxies.get(parts.scheme) or proxies.get("all")
+    if not proxy or urllib.request.proxy_bypass(parts.hostname or ""):
+        return None
+    return proxy if "://" in proxy else f"http://{proxy}"
+
+
+def default_pool(base_url: str, timeout: httpx.Timeout, small: int = SMALL_REPLY) -> Pool:
+    """aiohttp's connection pool, or httpx's own (`vagent_tui.api.pool`).
 
     Measured on 1,000 agent accounts at 50 ms (bench/rollout.py): httpcore's pool spends
     several milliseconds of CPU per request at 30+ requests in flight (its bookkeeping
     scans every pooled connection), which made a plan take 3-4x as long as with aiohttp's.
     httpx's own stays in use where aiohttp would behave otherwise: a proxy set in the
-    environment (aiohttp ignores it), ``VAGENT_TRANSPORT=httpx``, or httpx-aiohttp missing.
+    environment (httpx's pool goes through the one `environment_proxy` names for
+    ``base_url``), or ``VAGENT_TRANSPORT=httpx``. ``small``: aiohttp's pool reads a
+    reply of at most that many bytes (as its ``Content-Length`` says) with its head.
     """
-    if os.environ.get("VAGENT_TRANSPORT", "").lower() == "httpx":
-        return None
-    if any(os.environ.get(name) for name in PROXY_VARIABLES):
-        return None
-    try:
-        from httpx_aiohttp import AiohttpTransport
-    except ImportError:
-        return None
-    # aiohttp keeps every idle connection (no separate keep-alive cap): 200 at most, the
-    # fleet's highest limit of requests in flight (services/fleet.MAX_CAP).
-    return AiohttpTransport(limits=httpx.Limits(max_connections=200, keepalive_expiry=30.0))
+    chosen = os.environ.get("VAGENT_TRANSPORT", "").lower()
+    if chosen != "httpx" and not any(os.environ.get(name) for name in PROXY_VARIABLES):
+        # aiohttp keeps every idle connection (no separate keep-alive cap): 200 at most,
+        # the fleet's highest limit of requests in flight (services/fleet.MAX_CAP).
+        return AiohttpPool(max_connections=200, keepalive_expiry=30.0, timeout=timeout, small=small)
+    proxy = environment_proxy(base_url) if base_url else None
+    transport = httpx.AsyncHTTPTransport(proxy=proxy, limits=httpx.Limits(max_connections=100))
+    return HttpxPool(transport, timeout)
 
 
 class Sender:
-    """Sends the requests of one client: its pools, timeouts and reply cap."""
+    """Sends the requests of one client: its pool, timeouts and reply cap."""
 
     def __init__(
         self,
@@ -104,34 +119,33 @@ class Sender:
         self.big_replies = BigReplies()
         """Big replies read at once (`vagent_tui.api.big_replies`): a fan-out of replies
         of megabytes holds two of them, not one per request in flight."""
-        chosen = transport if transport is not None else default_transport()
         timeouts = httpx.Timeout(timeout, connect=min(timeout, 5.0))
-        self.http = httpx.AsyncClient(
-            base_url=base_url, transport=chosen, timeout=timeouts, follow_redirects=False
+        self.pool: Pool = (
+            HttpxPool(transport, timeouts)
+            if transport is not None
+            else default_pool(base_url, timeouts, min(SMALL_REPLY, max_reply_bytes))
         )
-        self.direct: DirectSender | None = None
-        """Requests straight on aiohttp's pool (`vagent_tui.api.direct`): only on the
-        transport this client chose itself, never on one it was given."""
-        if transport is None and chosen is not None:
-            from vagent_tui.api.direct import direct_sender
-
-            self.direct = direct_sender(chosen, timeouts)
+        """Where the requests go (`vagent_tui.api.pool`), closed with the client."""
+        self.is_closed = False
 
     async def aclose(self) -> None:
-        await self.http.aclose()
+        if not self.is_closed:
+            self.is_closed = True
+            await self.pool.aclose()
 
     async def open(self, outgoing: Outgoing) -> httpx.Response:
-        """``outgoing`` through httpx's client, its reply open at the status line (the
-        caller reads the body as it comes, and closes it).
+        """``outgoing`` through the pool, its reply open at the status line (the caller
+        reads the body as it comes, and closes it).
 
         Raises:
-            httpx.HTTPError: the transport's faults (and what an in-process app raised):
-                the caller turns them into `PlatformError` (their texts hold the URL).
+            RuntimeError: the client is closed.
+            Exception: the pool's faults (httpx's, aiohttp's, or what an in-process app
+                raised): the caller turns them into `PlatformError` (their texts may
+                hold the URL).
         """
-        request = httpx.Request(
-            outgoing.method, outgoing.url, content=outgoing.content, headers=outgoing.headers
-        )
-        return await self.http.send(request, stream=True)
+        if self.is_closed:
+            raise RuntimeError("The client is closed: nothing was sent")
+        return await self.pool.open(outgoing)
 
     async def send(self, outgoing: Outgoing, url: str) -> tuple[PlatformError | None, Reply | None]:
         """Send ``outgoing`` once and read its reply (capped): the reply, or the failure.
@@ -139,20 +153,20 @@ class Sender:
         ``url``: the request as errors name it (no token).
         """
         method = outgoing.method
-        # Errors are built outside the except blocks so that no httpx exception (whose
-        # text embeds the URL, token included) rides along as __context__.
+        # Errors are built outside the except blocks so that no transport exception
+        # (whose text may embed the URL, token included) rides along as __context__.
         failure: PlatformError | None = None
-        # httpx times out each phase (connect, write, read); the overall deadline also
-        # covers transports without timeouts (the in-process simulator). Uploads are
+        # The transport times out each phase (connect, write, read); the overall deadline
+        # also covers transports without timeouts (the in-process simulator). Uploads are
         # left to the per-phase timeouts: a big file may take long and still progress.
         deadline = None if outgoing.upload else self.total_timeout
-        read: Reply | PlatformError
         try:
             async with _deadline(deadline):
-                if self.direct is not None:
-                    read = await self._send_direct(outgoing, url)
-                else:
-                    read = await self._send_httpx(outgoing, url)
+                streamed = await self.open(outgoing)
+                try:
+                    read = await self.read_capped(method, url, streamed)
+                finally:
+                    await streamed.aclose()
             if isinstance(read, PlatformError):
                 return read, None
             response = read
@@ -160,14 +174,9 @@ class Sender:
             failure = RequestTimeout(
                 f"The platform did not answer in time ({self.host})", method=method, url=url
             )
-        except httpx.TransportError as exc:
-            reason = redact_text(str(exc) or type(exc).__name__, self._token)
-            failure = TransportError(
-                f"Could not reach the platform at {self.host}: {reason}", method=method, url=url
-            )
         except Exception as exc:
-            # A transport raising its own errors (aiohttp's, or the in-process ASGI
-            # transport re-raising what the app raised): no reply.
+            # httpx's faults, aiohttp's (`api.pool`), or the in-process transport
+            # re-raising what the app raised: no reply.
             reason = redact_text(str(exc) or type(exc).__name__, self._token)
             failure = TransportError(
                 f"Could not reach the platform at {self.host}: {reason}", method=method, url=url
@@ -175,23 +184,6 @@ class Sender:
         if failure is not None:
             return failure, None
         return None, response
-
-    async def _send_httpx(self, outgoing: Outgoing, url: str) -> Reply | PlatformError:
-        streamed = await self.open(outgoing)
-        try:
-            return await self.read_capped(outgoing.method, url, streamed)
-        finally:
-            await streamed.aclose()
-
-    async def _send_direct(self, outgoing: Outgoing, url: str) -> Reply | PlatformError:
-        """The request on aiohttp's pool (`vagent_tui.api.direct`)."""
-        from vagent_tui.api.direct import TooLarge
-
-        assert self.direct is not None
-        try:
-            return await self.direct.send(outgoing, self.max_reply_bytes, self.big_replies)
-        except TooLarge as exc:
-            return self.too_large(outgoing.method, url, exc.status)
 
     def too_large(self, method: str, url: str, status: int) -> ReplyTooLarge:
         return ReplyTooLarge(
@@ -212,9 +204,8 @@ class Sender:
         """
         limit = self.max_reply_bytes
         declared = response.headers.get("content-length", "")
-        too_large = self.too_large(method, url, response.status_code)
         if declared.isdecimal() and int(declared) > limit:
-            return too_large
+            return self.too_large(method, url, response.status_code)
         async with self.big_replies.reading() as reading:
             if declared.isdecimal():
                 await reading.grew(int(declared))
@@ -227,7 +218,7 @@ class Sender:
             async for chunk in response.aiter_bytes():
                 size += len(chunk)
                 if size > limit:
-                    return too_large
+                    return self.too_large(method, url, response.status_code)
                 await reading.grew(size)
                 chunks.append(chunk)
         # The body as read: decoded already, so the new reply carries no encoding.
@@ -240,6 +231,5 @@ class Sender:
             response.status_code,
             headers=headers,
             content=b"".join(chunks),
-            request=response.request,
             extensions=response.extensions,
         )

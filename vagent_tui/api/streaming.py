@@ -32,15 +32,11 @@ from vagent_tui.api.errors import (
     retry_status,
     transient,
 )
+from vagent_tui.api.listeners import hear_pressure
 from vagent_tui.api.outgoing import Outgoing
 from vagent_tui.api.replies import decode_reply
 from vagent_tui.api.targets import Target
-from vagent_tui.api.transport import (
-    PRESSURE_STATUSES,
-    ApiTransport,
-    _pressure,
-    retry_after_seconds,
-)
+from vagent_tui.api.transport import ApiTransport
 
 CHUNK_BYTES = 64 * 1024
 
@@ -137,10 +133,8 @@ class StreamingTransport(ApiTransport):
         response: httpx.Response | None = None
         for attempt in range(attempts):
             failure, response = await self._open(outgoing, url)
-            if response is not None and response.status_code in PRESSURE_STATUSES:
-                hook = _pressure.get()
-                if hook is not None:
-                    hook(response.status_code, retry_after_seconds(response))
+            if response is not None:
+                hear_pressure(response)
             retryable = (
                 transient(failure)
                 if failure is not None

@@ -2,7 +2,8 @@
 
 A request goes one way: `vagent_tui.api.outgoing` builds it once (URL, query with the
 token, body), `vagent_tui.api.sender` sends it as built on each attempt, and this module
-decides what its reply means and whether to ask again. The credential travels in the
+decides what its reply means, whether to ask again and whom to tell (the observers and
+the pressure hook: `vagent_tui.api.listeners`). The credential travels in the
 ``token`` query parameter of every request (never a header, per the spec). A target
 account becomes ``targetAccountId`` in the query (or the parameter of its level, for a
 resource scoped at a level: `vagent_tui.api.targets`), except on the Computer Agent
@@ -31,7 +32,6 @@ import asyncio
 import hmac
 import random
 from collections.abc import Callable, Mapping
-from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Self, TypeVar
 from urllib.parse import urlsplit
@@ -52,6 +52,10 @@ from vagent_tui.api.errors import (
     strip_userinfo,
     transient,
 )
+from vagent_tui.api.listeners import Exchange as Exchange  # the observers' import
+from vagent_tui.api.listeners import Observer, hear_pressure
+from vagent_tui.api.listeners import listen_for_pressure as listen_for_pressure  # fleet's
+from vagent_tui.api.listeners import retry_after_seconds as retry_after_seconds  # a test's
 from vagent_tui.api.outgoing import API_PREFIX as API_PREFIX  # the journal's import
 from vagent_tui.api.outgoing import RequestBuilder
 from vagent_tui.api.replies import (
@@ -65,7 +69,6 @@ from vagent_tui.api.replies import (
     parse_model,
 )
 from vagent_tui.api.sender import Sender, default_max_reply_bytes
-from vagent_tui.api.sender import default_transport as default_transport  # tests/faults' import
 from vagent_tui.api.sender import env_megabytes as env_megabytes  # the journal's import
 from vagent_tui.api.targets import Target, target_param
 
@@ -78,37 +81,6 @@ TARGET_PARAMS = frozenset(
 DEFAULT_TIMEOUT = 15.0
 
 
-@dataclass(frozen=True, slots=True)
-class Exchange:
-    """What an observer hears of one request: no token, ever."""
-
-    method: str
-    path: str
-    target: int | None
-    body: Any
-    status: int | None
-    message: str | None
-    elapsed: float
-    target_param: str = "targetAccountId"
-    """The query parameter that carried ``target``."""
-    reads: bool = False
-    """A POST that only reads (`ApiTransport.request`'s ``reads``): not a change."""
-    writes: bool = False
-    """A GET that changes the platform (`ApiTransport.request`'s ``writes``): a change."""
-
-    @property
-    def is_change(self) -> bool:
-        """Whether the request may have changed the platform (the journal keeps those)."""
-        if self.writes:
-            return True
-        return not self.reads and self.method.upper() not in ("GET", "HEAD", "OPTIONS")
-
-
-Observer = Callable[[Exchange], None]
-
-PressureHook = Callable[[int, float | None], None]
-"""Hears ``(status, retry_after)`` of each 429 or 503 reply, retried or not."""
-PRESSURE_STATUSES = frozenset({429, 503})
 SHARED_LISTS_KEPT = 64
 """Distinct list replies a transport keeps for ``_get_list(shared=True)``."""
 SHARED_BODY_BYTES = 256 * 1024
@@ -122,26 +94,6 @@ class SharedList:
     items: tuple[Any, ...]
     message: str | None
     skipped: int
-
-
-_pressure: ContextVar[PressureHook | None] = ContextVar("vagent_pressure", default=None)
-
-
-def listen_for_pressure(hook: PressureHook | None) -> None:
-    """Have ``hook`` hear every 429/503 reply to requests sent from the current context.
-
-    A context variable, so it covers the task that calls this (and the tasks it starts
-    afterwards) only: the fleet's requests report to the fleet's concurrency limit, other
-    screens' requests to nobody. Every attempt is heard, including those the GET retry
-    policy retries (``retry_after``: the ``Retry-After`` seconds, None if absent).
-    """
-    _pressure.set(hook)
-
-
-def retry_after_seconds(response: Reply) -> float | None:
-    """The ``Retry-After`` header in seconds (the delta form), or None."""
-    value = response.headers.get("Retry-After", "").strip()
-    return float(value) if value.isdecimal() else None
 
 
 def normalise_base_url(base_url: str) -> str:
@@ -163,7 +115,7 @@ def as_bool(value: bool) -> str:
 
 class ApiTransport:
     """The platform's ``/api/v2`` for one key: the retry policy over one builder and one
-    sender (its `httpx.AsyncClient`); endpoints live in subclasses."""
+    sender (its pool); endpoints live in subclasses."""
 
     def __init__(
         self,
@@ -180,8 +132,6 @@ class ApiTransport:
     ) -> None:
         self.base_url = normalise_base_url(base_url)
         self._token = token
-        self._builder = RequestBuilder(self.base_url, token)
-        """The one place a request's URL, query and body are made (`api.outgoing`)."""
         self.sender = Sender(
             self.base_url,
             token,
@@ -192,6 +142,8 @@ class ApiTransport:
             max_reply_bytes=max_reply_bytes or default_max_reply_bytes(),
         )
         """The one sender (`api.sender`): the request as built, on the wire."""
+        self._builder = RequestBuilder(self.base_url, token)
+        """The one place a request's URL, query and body are made (`api.outgoing`)."""
         self.get_retries = get_retries
         self.backoff = backoff
         self.max_retry_after = max_retry_after
@@ -357,7 +309,7 @@ class ApiTransport:
             failure, response = await self.sender.send(outgoing, url)
             status = None if response is None else response.status_code
             if response is not None:
-                self._hear_pressure(response)
+                hear_pressure(response)
                 if last or not retried or not retry_status(response.status_code):
                     try:
                         result, message = take(response)
@@ -382,12 +334,6 @@ class ApiTransport:
         elapsed = loop.time() - started
         self._notify(method, url, target, body, status, failure.message, elapsed, reads, writes)
         raise failure
-
-    def _hear_pressure(self, response: Reply) -> None:
-        if response.status_code in PRESSURE_STATUSES:
-            hook = _pressure.get()
-            if hook is not None:
-                hook(response.status_code, retry_after_seconds(response))
 
     def _decode(
         self, method: str, url: str, response: Reply, body_optional: bool = False

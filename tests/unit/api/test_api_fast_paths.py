@@ -23,6 +23,7 @@ from .helpers import Recorder, ok
 async def test_the_built_url_is_the_url_httpx_builds_from_params(base: str, path: str) -> None:
     transport = ApiTransport(base, "tok en/é+&=")
     builder = RequestBuilder(transport.base_url, "tok en/é+&=")
+    httpx_client = httpx.AsyncClient(base_url=transport.base_url)
     try:
         queries: tuple[dict[str, Any], ...] = (
             {},
@@ -36,12 +37,13 @@ async def test_the_built_url_is_the_url_httpx_builds_from_params(base: str, path
                 if target is not None:
                     sent["targetAccountId"] = str(target)
                 sent.update({k: v for k, v in query.items() if v is not None})
-                expected = transport.sender.http.build_request("GET", path, params=sent).url
+                expected = httpx_client.build_request("GET", path, params=sent).url
                 got = httpx.URL(full)
                 assert str(got) == str(expected)
                 assert got.raw_path == expected.raw_path
     finally:
         await transport.aclose()
+        await httpx_client.aclose()
 
 
 def test_a_query_of_the_path_s_own_is_kept_before_the_key() -> None:
@@ -94,52 +96,63 @@ async def test_a_retried_get_is_built_once_and_sent_alike(
     assert len({str(r.url) for r in recorder.requests}) == 1 and len(recorder.requests) == 3
 
 
-async def test_both_pools_get_the_same_request() -> None:
-    """aiohttp's pool straight (`api.direct`) and httpx's client over it: the same bytes."""
+async def test_a_request_is_made_once_and_goes_on_the_wire_as_built(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """From the caller's arguments to the wire, through the default pool (`api.pool`):
+    one request built per call (not per attempt), its URL not parsed again by httpx (only
+    a multipart form is encoded by httpx, once) nor quoted again by aiohttp: the server
+    hears its path and query byte for byte as built (a ``/`` in the query stays ``%2F``)."""
     from aiohttp import web
     from aiohttp.test_utils import TestServer
-    from httpx_aiohttp import AiohttpTransport
+
+    from vagent_tui.api.pool import AiohttpPool
 
     heard: list[tuple[str, str, bytes, str]] = []
-    values: list[list[tuple[str, str]]] = []
 
     async def reply(request: web.Request) -> web.Response:
         body = await request.read()
         heard.append((request.method, request.raw_path, body, request.content_type))
-        values.append(list(request.query.items()))
+        if request.method == "GET" and len(heard) == 2:
+            return web.Response(status=503)  # the read is asked again
         return web.json_response({"success": True, "versions": []})
 
     app = web.Application()
     app.router.add_route("*", "/{tail:.*}", reply)
     async with TestServer(app, host="127.0.0.1") as server:
-        base = str(server.make_url("/"))
-        straight = PlatformClient(base, "k e/y")
-        over_httpx = PlatformClient(base, "k e/y", transport=AiohttpTransport())
+        client = PlatformClient(str(server.make_url("/")), "k e/y", backoff=0)
+        built: list[str] = []
+        parsed: list[str] = []
+        build, parse = RequestBuilder.build, httpx.URL.__init__
+
+        def counted_build(self: RequestBuilder, *args: Any, **kwargs: Any) -> Any:
+            outgoing = build(self, *args, **kwargs)
+            built.append(outgoing.url)
+            return outgoing
+
+        def counted_parse(self: httpx.URL, url: Any = "", **kwargs: Any) -> None:
+            if isinstance(url, str) and url:
+                parsed.append(url)
+            parse(self, url, **kwargs)
+
+        monkeypatch.setattr(RequestBuilder, "build", counted_build)
+        monkeypatch.setattr(httpx.URL, "__init__", counted_parse)
         try:
-            assert straight.sender.direct is not None and over_httpx.sender.direct is None
-            for client in (straight, over_httpx):
-                await client.write_staging({"agentName": "é & co"}, target=7)
-                await client.list_versions("a/b", include_data=True, target=7)
-                await client.upload_file(5, "d/f.txt", b"xy", mode="0644")
+            assert isinstance(client.sender.pool, AiohttpPool)
+            await client.write_staging({"agentName": "é & co"}, target=7)
+            await client.list_versions("a/b", include_data=True, target=7)
+            await client.upload_file(5, "d/f.txt", b"xy", mode="0644")
         finally:
-            await straight.aclose()
-            await over_httpx.aclose()
-    assert len(heard) == 6
-    # (httpx-aiohttp hands aiohttp the URL as text, which yarl quotes again: the same
-    # values, ``/`` unquoted in the query.)
-    assert values[:3] == values[3:]
-    for one, other in zip(heard[:3], heard[3:], strict=True):
-        assert (one[0], one[1].split("?")[0], one[3]) == (
-            other[0],
-            other[1].split("?")[0],
-            other[3],
-        )
-        if one[3] == "multipart/form-data":  # each request its own boundary
-            assert b"xy" in one[2] and b"xy" in other[2]
-        else:
-            assert one[2] == other[2]
-    assert heard[0][1] == "/api/v2/agent?token=k+e%2Fy&targetAccountId=7"
+            monkeypatch.undo()
+            await client.aclose()
+    assert [method for method, *_ in heard] == ["POST", "GET", "GET", "POST"]
+    assert len(built) == 3 and parsed == built[2:]
+    sent = [httpx.URL(url).raw_path.decode() for url in built]
+    assert [raw for _, raw, *_ in heard] == [sent[0], sent[1], sent[1], sent[2]]
+    assert "%2F" in sent[1].partition("?")[2]  # the key's "/", quoted as built
     assert heard[0][2] == '{"agentName":"é & co"}'.encode()
+    assert heard[0][3] == "application/json"
+    assert heard[3][3] == "multipart/form-data" and b"xy" in heard[3][2]
 
 
 async def test_list_reply_keeps_extras_and_tells_observers(make_client: Any) -> None:

@@ -157,10 +157,12 @@ async def test_small_replies_never_wait() -> None:
 
 
 async def test_a_big_reply_on_aiohttps_pool_waits_for_a_place() -> None:
-    """The plain requests straight on aiohttp's pool (`api.direct`) wait too; a small
-    reply does not."""
+    """The requests on aiohttp's pool (`api.pool`, the default) wait too; a small reply
+    does not."""
     from aiohttp import web
     from aiohttp.test_utils import TestServer
+
+    from vagent_tui.api.pool import AiohttpPool
 
     big = b'{"success": true, "name": "' + b"x" * (2 * MIB) + b'"}'
 
@@ -174,7 +176,7 @@ async def test_a_big_reply_on_aiohttps_pool_waits_for_a_place() -> None:
     async with TestServer(app, host="127.0.0.1") as server:
         client = PlatformClient(str(server.make_url("/")), TOKEN)
         try:
-            assert client.sender.direct is not None, "the default pool is aiohttp's"
+            assert isinstance(client.sender.pool, AiohttpPool), "the default is aiohttp's"
             places = client.sender.big_replies.places()
             for _ in range(client.sender.big_replies.at_once):
                 await places.acquire()  # every place taken

@@ -1044,18 +1044,21 @@ async def test_agent_config_id_is_escaped_in_path(make_client: MakeClient) -> No
 def test_the_default_transport_is_aiohttps_pool_unless_a_proxy_or_a_choice_says_not(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from httpx_aiohttp import AiohttpTransport
+    import httpx
 
-    from vagent_tui.api.sender import PROXY_VARIABLES, default_transport
+    from vagent_tui.api.pool import AiohttpPool, HttpxPool
+    from vagent_tui.api.sender import PROXY_VARIABLES, default_pool
 
+    timeout = httpx.Timeout(5)
     for name in (*PROXY_VARIABLES, "VAGENT_TRANSPORT"):
         monkeypatch.delenv(name, raising=False)
-    assert isinstance(default_transport(), AiohttpTransport)
+    assert isinstance(default_pool("http://h", timeout), AiohttpPool)
     monkeypatch.setenv("HTTPS_PROXY", "http://proxy.example:3128")
-    assert default_transport() is None  # httpx honours the proxy; aiohttp would not
+    # httpx's own pool honours the proxy; aiohttp would not
+    assert isinstance(default_pool("http://h", timeout), HttpxPool)
     monkeypatch.delenv("HTTPS_PROXY")
     monkeypatch.setenv("VAGENT_TRANSPORT", "httpx")
-    assert default_transport() is None
+    assert isinstance(default_pool("http://h", timeout), HttpxPool)
 
 
 @pytest.mark.parametrize("dry_run", [True, False])
