@@ -147,7 +147,7 @@ def test_a_real_terminal_receives_no_planted_sequence() -> None:
     env.pop("NO_COLOR", None)
     args = ["--demo", "--hostile", "--account", str(AGENT)]
     with console_on_pty(args, env, rows=40, columns=120) as term:
-        assert term.read_until(b"Scope"), "the console never drew its first screen"
+        assert term.read_until("Scope"), "the console never drew its first screen"
         term.read_drawn(seconds=4.0)
         for key in b"2345678901":  # every key draws: 1 last, back from Computer Agents
             term.send(bytes([key]))
@@ -222,7 +222,7 @@ def test_a_real_terminal_receives_nothing_planted_in_a_room() -> None:
     env.pop("NO_COLOR", None)
     args = ["--demo", "--hostile", "--account", str(AGENT), "--screen", "inbox"]
     with console_on_pty(args, env, rows=40, columns=120) as term:
-        assert term.read_until(b"Junk inbox"), "the console never drew the inbox"
+        assert term.read_until("Junk inbox"), "the console never drew the inbox"
         term.read_drawn(seconds=4.0)  # the inbox goes on writing (never still): 4 s at most
         for keys in (b"\r", b"j", b"j", b"j", b"n", b"\x1b", b"i", b"\r", b"j", b"j", b"\x1b"):
             term.send(keys)
