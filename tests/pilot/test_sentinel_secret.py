@@ -156,7 +156,7 @@ async def test_sentinel_token_leaks_nowhere(tmp_path: Path) -> None:
         assert "pw-secret" not in text, f"the ADR password leaked into {where}"
     assert handler.lines, "logging was not captured"
     assert not UNREDACTED.search(everything["logs"]), UNREDACTED.search(everything["logs"])
-    assert "token=***" in everything["logs"]  # httpx logged URLs, redacted
+    assert "token=***" in everything["logs"]  # the sender logged URLs, redacted
 
     # the new token: on its modal once, nowhere else, never written by the app
     (value,) = created

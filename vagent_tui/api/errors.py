@@ -177,7 +177,8 @@ class ReplyTooLarge(MalformedResponse):
 
 
 class _RedactingFilter(logging.Filter):
-    """httpx logs every request URL at INFO level: the token must not reach a log."""
+    """httpx logs every request URL at INFO level, the sender at DEBUG: the token must not
+    reach a log."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         try:
@@ -192,6 +193,7 @@ class _RedactingFilter(logging.Filter):
 # Filters do not apply to records propagated from child loggers: name every logger
 # of httpx and httpcore that may write a URL.
 for _name in (
+    "vagent_tui.api",
     "httpx",
     "httpcore",
     "httpcore.connection",

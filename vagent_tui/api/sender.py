@@ -18,6 +18,7 @@ followed.
 
 from __future__ import annotations
 
+import logging
 import os
 import urllib.request
 from asyncio import timeout as _deadline
@@ -36,6 +37,11 @@ from vagent_tui.api.errors import (
 from vagent_tui.api.outgoing import Outgoing
 from vagent_tui.api.pool import AiohttpPool, HttpxPool, Pool
 from vagent_tui.api.replies import Reply
+
+log = logging.getLogger("vagent_tui.api")
+"""One DEBUG line per request (method, URL redacted, status or why none), as httpx's
+client wrote before the one sender: a user who turns logging on sees the traffic,
+never the key (`redact_text`, and the redacting filter on this logger too)."""
 
 MIB = 1024 * 1024
 DEFAULT_MAX_REPLY_MB = 16
@@ -181,6 +187,9 @@ class Sender:
             failure = TransportError(
                 f"Could not reach the platform at {self.host}: {reason}", method=method, url=url
             )
+        if log.isEnabledFor(logging.DEBUG):
+            outcome = failure.kind if failure is not None else str(response.status_code)
+            log.debug("%s %s: %s", method, redact_text(outgoing.url, self._token), outcome)
         if failure is not None:
             return failure, None
         return None, response

@@ -79,7 +79,7 @@ def _split(ansi: str, link: str) -> _Pen:
             else:
                 background = colour
             continue
-        number = int(code) if code.isdigit() else -1
+        number = int(code) if code.isascii() and code.isdecimal() else -1
         if 30 <= number <= 37 or 90 <= number <= 97:
             foreground = code
         elif 40 <= number <= 47 or 100 <= number <= 107:
