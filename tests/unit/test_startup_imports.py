@@ -40,6 +40,11 @@ DEFERRED = (
     "vagent_tui.sim.routes_logs",
     "vagent_tui.sim.calls",
     "tomli_w",  # the config writer
+    "aiohttp",  # the real platform's pool, made with the first client of one (the demo's
+    # simulator is in-process): 60-80 ms of start-up (bench/startup.py)
+    "vagent_tui.services.calls_follow",  # the call log's services, at their first use
+    "vagent_tui.services.calls_export",
+    "vagent_tui.services.calls_summary",
 )
 
 

@@ -411,3 +411,37 @@ async def test_a_suspend_a_resume_or_a_resize_forgets_the_frame(
         await pilot.resize_terminal(41, 10)
         await pilot.pause()
         assert forgotten[0] == "forgotten"
+
+
+async def test_ctrl_l_writes_the_whole_screen_over_what_else_was_written(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Something outside the console wrote over the terminal: ctrl+l writes every cell
+    again, so the terminal shows the console's frame whole (nothing else would: the
+    frame diff writes only what changed since the frame it kept)."""
+    written: list[str] = []
+
+    def write(app: App[Any], screen: Screen[Any], renderable: RenderableType | None) -> None:
+        if renderable is not None:
+            assert isinstance(renderable, CompositorUpdate)
+            written.append(renderable.render_segments(app.console))
+
+    monkeypatch.setattr(App, "_display", write)
+
+    class _Redrawn(_Drawn):
+        BINDINGS = [("ctrl+l", "redraw_terminal", "Redraw")]
+
+    app = _Redrawn()
+    size = (70, 14)
+    terminal = pyte.Screen(*size)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        pyte.Stream(terminal).feed("".join(written))
+        drawn = list(terminal.display)
+        pyte.Stream(terminal).feed("\x1b[2J\x1b[5;3Hstray output")  # another program
+        assert terminal.display != drawn
+        written.clear()
+        await pilot.press("ctrl+l")
+        await pilot.pause()
+        pyte.Stream(terminal).feed("".join(written))
+        assert terminal.display == drawn

@@ -27,13 +27,14 @@ Neither follows redirects or decompresses on its own (httpx's reply decodes the 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Mapping
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-import aiohttp
 import httpx
-from yarl import URL
 
 from vagent_tui.api.outgoing import Outgoing
+
+if TYPE_CHECKING:
+    import aiohttp
 
 CHUNK = 64 * 1024
 
@@ -101,25 +102,31 @@ class AiohttpPool:
         timeout: httpx.Timeout,
         small: int = 0,
     ) -> None:
+        # aiohttp is imported with the first pool of its kind, not with the client: the
+        # demo and the tests never use one (start-up, bench/startup.py).
+        import aiohttp
+        from yarl import URL
+
+        self._aiohttp, self._url = aiohttp, URL
         self.max_connections = max_connections
         self.keepalive_expiry = keepalive_expiry
         self.small = small
         """A reply of at most this many bytes (declared, not compressed) is read at once."""
         # httpx's connect, read and pool timeouts, as aiohttp names them.
-        self.timeout = aiohttp.ClientTimeout(
+        self.timeout = self._aiohttp.ClientTimeout(
             sock_connect=timeout.connect, sock_read=timeout.read, connect=timeout.pool
         )
         self._session: aiohttp.ClientSession | None = None
 
     def _open_session(self) -> aiohttp.ClientSession:
-        connector = aiohttp.TCPConnector(
+        connector = self._aiohttp.TCPConnector(
             limit=self.max_connections,
             keepalive_timeout=self.keepalive_expiry,
             ssl=httpx.create_ssl_context(),  # httpx's certificates, as its own pool
         )
         # The body is decoded by httpx's reply: ask only for what it always decodes
         # (aiohttp would add "br" or "zstd" when a library of its own for them is found).
-        self._session = aiohttp.ClientSession(
+        self._session = self._aiohttp.ClientSession(
             connector=connector, auto_decompress=False, headers={"Accept-Encoding": "gzip, deflate"}
         )
         return self._session
@@ -128,7 +135,7 @@ class AiohttpPool:
         session = self._session or self._open_session()
         response = await session.request(
             outgoing.method,
-            URL(outgoing.url, encoded=True),
+            self._url(outgoing.url, encoded=True),
             data=outgoing.content,
             headers=outgoing.headers or None,
             allow_redirects=False,

@@ -133,6 +133,14 @@ class VagentApp(TypeAheadApp[None], ConnectionApp, FrameDiffApp[None]):
         # it, and ctrl+c says it.
         Binding("ctrl+q", "quit", "Quit", show=False, id="app.quit", tooltip="Quit vagent-tui"),
         Binding(
+            "ctrl+l",
+            "redraw_terminal",
+            "Redraw",
+            show=False,
+            id="app.redraw",
+            tooltip="Write the whole screen again (when something else wrote over it)",
+        ),
+        Binding(
             "ctrl+y",
             "show_copied",
             "Show copied",

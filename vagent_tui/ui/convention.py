@@ -112,6 +112,8 @@ CONVENTION: tuple[Verb, ...] = (
           "save", only=True),
     _verb("show copied", "ctrl+y", "show the last copied text, to select it by hand",
           "show_copied", only=True),
+    _verb("redraw", "ctrl+l", "write the whole screen again (something else wrote over it)",
+          "redraw_terminal", only=True),
     _verb("yes", "y", "go ahead, as the confirm button does (a question's dialog; a letter "
           "where its text field has the focus)", "confirm", dialogs=True),
     _verb("no", "n", "cancel, as esc does (a question's dialog; a letter where its text "

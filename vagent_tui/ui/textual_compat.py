@@ -180,6 +180,13 @@ class FrameDiffApp(App[ReturnType]):
         if self._frame is not None:
             self._frame.forget(0, 0)
 
+    def action_redraw_terminal(self) -> None:
+        """Write the whole screen again (ctrl+l, as in ncurses and mosh): something
+        outside the console wrote to the terminal (a message from the system, a stray
+        program's output), so what it shows is no longer the frame kept."""
+        self._forget_frame()
+        self.screen.refresh()
+
     def frames_diffed(self) -> bool:
         """Whether frames are written as differences: on a terminal, in full screen (a
         headless app writes nothing; inline, Textual writes whole lines every time)."""
