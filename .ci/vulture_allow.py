@@ -95,3 +95,6 @@ _.daily_tasks
 
 # HeldSelect (ui/widgets/held_select.py): Textual calls validate_<reactive> by name.
 _.validate_expanded
+
+# api/pool.never_resend: read by aiohttp itself (its switch for resending a PUT or DELETE).
+_._retry_connection

@@ -8,7 +8,6 @@ vulture itself, with its settings from pyproject's [tool.vulture] and the allow-
 """
 
 import ast
-import sys
 
 from vulture import core
 

@@ -76,6 +76,21 @@ class HttpxPool:
         await self.transport.aclose()
 
 
+def never_resend(session: aiohttp.ClientSession) -> None:
+    """Stop aiohttp from sending a PUT or a DELETE a second time by itself.
+
+    aiohttp sends a request whose method it counts as idempotent (GET, HEAD, OPTIONS,
+    TRACE, PUT, DELETE) again when the kept-alive connection it went out on breaks
+    (RFC 9112's leave): a task's delete that ends a live call, an agent's PUT, sent twice
+    without a word. A write here is sent once, its lost reply read back, and the
+    transport retries a read by its own rule (`ApiTransport`). aiohttp has no public
+    switch; ``_retry_connection`` is the one its own test client turns off
+    (``aiohttp.test_utils``); `tests/unit/api/test_pool.py` fails when aiohttp renames
+    it or stops reading it.
+    """
+    session._retry_connection = False
+
+
 class _Body(httpx.AsyncByteStream):
     """A reply's body as it arrives on the connection."""
 
@@ -126,10 +141,12 @@ class AiohttpPool:
         )
         # The body is decoded by httpx's reply: ask only for what it always decodes
         # (aiohttp would add "br" or "zstd" when a library of its own for them is found).
-        self._session = self._aiohttp.ClientSession(
+        session = self._aiohttp.ClientSession(
             connector=connector, auto_decompress=False, headers={"Accept-Encoding": "gzip, deflate"}
         )
-        return self._session
+        never_resend(session)
+        self._session = session
+        return session
 
     async def open(self, outgoing: Outgoing) -> httpx.Response:
         session = self._session or self._open_session()

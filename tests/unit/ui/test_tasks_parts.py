@@ -21,6 +21,8 @@ def test_other_accounts_on_the_page_are_seen() -> None:
     assert others_on_page([task(1111), task(2222)], 1111)
     assert others_on_page([task(2222)], 1)  # a partner lists its agents' tasks
     assert not others_on_page([task(None)], 1)  # the platform did not say: no column
+    assert not others_on_page([task(""), task(" ")], 1111)  # nor when it says ""
+    assert not others_on_page([task("1111")], 1111)  # an id sent as its digits
 
 
 def test_an_account_is_named_as_the_tree_names_it_else_by_its_id() -> None:
@@ -28,6 +30,8 @@ def test_an_account_is_named_as_the_tree_names_it_else_by_its_id() -> None:
     assert account_label(task(1111), names) == "Front desk (#1111)"
     assert account_label(task(2222), names) == "#2222"
     assert account_label(task(None), names) == "—"
+    assert account_label(task(""), names) == "—"
+    assert account_label(task("1111"), names) == "Front desk (#1111)"
     assert "\x1b" not in account_label(task(3333), {3333: "\x1b[2Jx"})
     assert task_cells(task(1111), names)["account"].plain == "Front desk (#1111)"
 

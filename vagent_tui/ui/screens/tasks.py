@@ -50,6 +50,7 @@ from vagent_tui.ui.screens.tasks_parts import (
     OF_MANY_ACCOUNTS,
     STATE_STYLES,
     account_label,
+    account_of,
     delete_question,
     header_line,
     others_on_page,
@@ -187,7 +188,7 @@ class TasksScreen(TasksCsvUpload, ServerPagedScreen[TaskFilter, OutboundTask, Ta
     def _owner(self, task: OutboundTask) -> str:
         """Whose ``task`` is, as its question names it: the selected account, or the
         account below it the task belongs to."""
-        if task.account_id is None or task.account_id == self.connection.acting_id:
+        if account_of(task) in (None, self.connection.acting_id):
             return who_of(self, with_id=True)
         return account_label(task, self._account_names())
 
@@ -219,6 +220,12 @@ class TasksScreen(TasksCsvUpload, ServerPagedScreen[TaskFilter, OutboundTask, Ta
         else:
             self.pager.ask(0, query=query)
         self.request()
+
+    def go_to_page(self, page: int) -> None:
+        # A page key is the user's: said on the status line, whatever read came before
+        # (the watch and the reads after a change are quiet).
+        self.quiet = False
+        super().go_to_page(page)
 
     async def fetch_page(self, connection: Connection, ask: Ask[TaskFilter]) -> TasksView:
         query = ask.query.query(ask.page, fmt.now().timestamp(), ask.size)

@@ -121,16 +121,30 @@ OF_MANY_ACCOUNTS = frozenset({"account"})
 organization, a reseller or a partner lists the tasks of the agents below it)."""
 
 
+def account_of(task: OutboundTask) -> int | str | None:
+    """The task's account id: a number (sent as one or as its digits), other text as it
+    is, None when the platform did not say (missing, null, "")."""
+    account = task.account_id
+    if isinstance(account, bool) or account is None:
+        return None
+    if isinstance(account, int):
+        return account
+    text = str(account).strip()
+    if not text:
+        return None
+    return int(text) if text.isascii() and text.isdecimal() else text
+
+
 def others_on_page(tasks: Iterable[OutboundTask], acting_id: int | None) -> bool:
     """Whether a task on the page belongs to an account other than ``acting_id``."""
-    return any(t.account_id is not None and t.account_id != acting_id for t in tasks)
+    return any(account_of(t) not in (None, acting_id) for t in tasks)
 
 
 def account_label(task: OutboundTask, names: Mapping[int, str]) -> str:
     """The task's account as the tree names it (``Front desk (#1111)``), else ``#1111``;
     "—" when the platform did not say."""
-    account = task.account_id
-    if account is None or account == "":
+    account = account_of(task)
+    if account is None:
         return "—"
     name = names.get(account) if isinstance(account, int) else None
     return f"{inert(name)} (#{inert(account)})" if name else f"#{inert(account)}"
