@@ -357,3 +357,28 @@ async def test_narrow_leaves_out_the_last_change_and_keeps_the_rows(make_app: Ma
         await settle(pilot)
         assert "updated" not in screen.columns and screen.table.row_count == 3
         assert screen.table.virtual_size.width <= screen.table.size.width  # no sideways scroll
+
+
+async def test_page_keys_on_the_only_page_say_which_edge_and_speak_after_a_quiet_read(
+    make_app: MakeApp,
+) -> None:
+    """``n`` on the only page says it is the last, ``p`` the first; a page key is said on
+    the status line even after the watch's quiet read."""
+    app = _app(make_app)
+    seed_tasks(app)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = shown(app, TasksScreen)
+        await pilot.press("n")
+        await settle(pilot)
+        assert _status(app) == "Already on the last page"
+        await pilot.press("p")
+        await settle(pilot)
+        assert _status(app) == "Already on the first page"
+        screen.load_tasks(quiet=True)  # the watch's read: nothing said
+        await settle(pilot)
+        assert _status(app) == "Already on the first page"
+        await pilot.press("g")  # the first page again: said
+        await settle(pilot)
+        assert _status(app) == "Already on the first page"
+        assert not screen.quiet

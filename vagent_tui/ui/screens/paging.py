@@ -228,7 +228,8 @@ class ServerPagedScreen(PagedScreen, Generic[Q, T, R]):
         if not self.page_ready():
             return
         if self.pager.on_edge(page):
-            edge = "first" if self.pager.target(page) == 0 else "last"
+            # the way the key went: n on the only page is on the last page, p on the first
+            edge = "last" if page > self.pager.page else "first"
             self.status.info(f"Already on the {edge} page")
             return
         self.pager.ask(page)
