@@ -157,12 +157,15 @@ class TasksScreen(TasksCsvUpload, ServerPagedScreen[TaskFilter, OutboundTask, Ta
         many = others_on_page(records, self.connection.acting_id)
         return self.has_class("-narrow"), self.table.size.width or self.size.width, longest, many
 
-    def _account_names(self) -> dict[int, str]:
-        """The names of the accounts the tree has read, by id."""
+    def _account_names(self, tasks: Iterable[OutboundTask]) -> dict[int, str]:
+        """The names the tree has read of the accounts of ``tasks``, by id (only theirs:
+        the tree may know a hundred thousand)."""
         directory = self.connection.directory
         if directory is None:
             return {}
-        return {i: a.display_name for i, a in directory.known.items() if isinstance(i, int)}
+        known = directory.known
+        ids = {a for a in map(account_of, tasks) if isinstance(a, int) and a in known}
+        return {a: known[a].display_name for a in ids}
 
     def _set_columns(self) -> None:
         """The columns for the width: each its fixed width, the target as wide as its
@@ -190,7 +193,7 @@ class TasksScreen(TasksCsvUpload, ServerPagedScreen[TaskFilter, OutboundTask, Ta
         account below it the task belongs to."""
         if account_of(task) in (None, self.connection.acting_id):
             return who_of(self, with_id=True)
-        return account_label(task, self._account_names())
+        return account_label(task, self._account_names([task]))
 
     def _cells(self, task: OutboundTask) -> list[Text]:
         cells = task_cells(task, self._names)
@@ -243,7 +246,7 @@ class TasksScreen(TasksCsvUpload, ServerPagedScreen[TaskFilter, OutboundTask, Ta
 
     def show_page(self, page: Page[TaskFilter, OutboundTask], reply: TasksView) -> None:
         keep = self.table.highlighted_record
-        self._names = self._account_names()
+        self._names = self._account_names(page.items)
         self.table.show(list(page.items), self._cells, keep=keep.key if keep else None)
         self._follow_width()  # a longer target than the page before: a wider column
         self.set_class(not page.items, "-empty")
