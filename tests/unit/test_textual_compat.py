@@ -280,6 +280,20 @@ async def test_a_callback_for_after_the_refresh_is_seen_until_the_refresh() -> N
         assert ran and not refresh_callbacks_pending(screen)
 
 
+def _capture_writes(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """What `App._display` would write to a terminal, collected (without one, it calls
+    an update's render_segments only then)."""
+    written: list[str] = []
+
+    def write(app: App[Any], screen: Screen[Any], renderable: RenderableType | None) -> None:
+        if renderable is not None:
+            assert isinstance(renderable, CompositorUpdate)
+            written.append(renderable.render_segments(app.console))
+
+    monkeypatch.setattr(App, "_display", write)
+    return written
+
+
 class _Drawn(FrameDiffApp[None]):
     """A few widgets whose repaints are partial (a cursor, a label) and full (a screen)."""
 
@@ -329,15 +343,7 @@ async def test_the_frame_diff_shows_what_textual_would_have_written(
     the differences show the same cells, after full and partial repaints. Fails when
     Textual changes its updates (``LayoutUpdate``, ``ChopsUpdate``) or how ``App._display``
     writes them."""
-    written: list[str] = []
-
-    def write(app: App[Any], screen: Screen[Any], renderable: RenderableType | None) -> None:
-        # App._display's write, without a terminal: it calls render_segments only then.
-        if renderable is not None:
-            assert isinstance(renderable, CompositorUpdate)
-            written.append(renderable.render_segments(app.console))
-
-    monkeypatch.setattr(App, "_display", write)
+    written = _capture_writes(monkeypatch)
     app = _Drawn()
     size = (70, 14)
     theirs, ours = pyte.Screen(*size), pyte.Screen(*size)
@@ -419,14 +425,7 @@ async def test_ctrl_l_writes_the_whole_screen_over_what_else_was_written(
     """Something outside the console wrote over the terminal: ctrl+l writes every cell
     again, so the terminal shows the console's frame whole (nothing else would: the
     frame diff writes only what changed since the frame it kept)."""
-    written: list[str] = []
-
-    def write(app: App[Any], screen: Screen[Any], renderable: RenderableType | None) -> None:
-        if renderable is not None:
-            assert isinstance(renderable, CompositorUpdate)
-            written.append(renderable.render_segments(app.console))
-
-    monkeypatch.setattr(App, "_display", write)
+    written = _capture_writes(monkeypatch)
 
     class _Redrawn(_Drawn):
         BINDINGS = [("ctrl+l", "redraw_terminal", "Redraw")]

@@ -25,6 +25,9 @@ Filters on the *patterned* fields (``type``, ``direction``, ``eventType``, ``sta
 ``account_id``/``org_id`` narrow the accounts; ``id`` and ``metadata.convoId`` name one
 entry. Any other ``key=value`` filter (a top-level or dotted field) is checked entry by
 entry over the range: O(range), bounded by the time range asked for.
+
+This module is one thing: the lazy call history, the one model every log read and export
+is computed from.
 """
 
 from __future__ import annotations

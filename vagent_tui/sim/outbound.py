@@ -21,6 +21,9 @@ organization's (the vendor: "the org's current task limits"): one set per organi
 of all its agents together; the daily caps count what the organization's computed
 usage says for the day (`vagent_tui.sim.routes_usage`) plus its tasks that run that day
 (UTC).
+
+This module is one thing: the life of an outbound task, every rule of which (state by
+clock, caps, hours, the log entry it leaves) reads the others.
 """
 
 from __future__ import annotations

@@ -34,6 +34,9 @@ No rule matched: the key acts on its own account only. Every route goes through 
   (unknown ids are not told apart, so ids of other trees do not leak); ``Target account
   is not one of this key's permitted accounts (permittedAccountIds)`` for a restricted
   member, whatever the id; a member naming no target gets :data:`~vagent_tui.sim.common.RESTRICTED`.
+
+This module is one thing: SimState, the simulator's one store and the scope rule that
+guards it.
 """
 
 from __future__ import annotations

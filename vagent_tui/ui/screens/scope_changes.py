@@ -111,11 +111,7 @@ class ScopeChangesScreen(ScopeFindScreen):
             return
         account, account_id = node.data, node.data.id
         kind = account_kind(account)
-        if kind not in ("account", "organization"):
-            self.status.info(
-                f"A {kind or 'this kind of'} account is not changed here: the platform updates "
-                "organizations and agent accounts"
-            )
+        if self._not_here(kind, "changed", "updates"):
             return
 
         async def send(c: Connection, request: Any) -> SettingsChange:
@@ -155,6 +151,16 @@ class ScopeChangesScreen(ScopeFindScreen):
         else:
             self.status.ok(f"{now.display_name}: saved {result.saved}")
 
+    def _not_here(self, kind: str, done: str, does: str) -> bool:
+        """Whether ``kind`` is one the platform does not change or delete (said why)."""
+        if kind in ("account", "organization"):
+            return False
+        self.status.info(
+            f"A {kind or 'this kind of'} account is not {done} here: the platform {does} "
+            "organizations and agent accounts"
+        )
+        return True
+
     def _read_account_again(self, node: TreeNode[Account]) -> None:
         if node.parent is not None:
             self._read_children_again(node.parent)
@@ -168,11 +174,7 @@ class ScopeChangesScreen(ScopeFindScreen):
         account, account_id = node.data, node.data.id
         name = inert(account.display_name)
         kind = account_kind(account)
-        if kind not in ("account", "organization"):
-            self.status.info(
-                f"A {kind or 'this kind of'} account is not deleted here: the platform deletes "
-                "organizations and agent accounts"
-            )
+        if self._not_here(kind, "deleted", "deletes"):
             return
         parent_id = delete_parent(account, node.parent.data if node.parent is not None else None)
         if parent_id is None:
