@@ -54,7 +54,7 @@ import threading
 import time
 from pathlib import Path
 
-TARGET = 1.2
+TARGET = 1.1
 HERE = Path(__file__).resolve().parent
 
 

@@ -213,6 +213,45 @@ async def test_the_style_mark_changes_with_the_theme_and_the_apps_classes() -> N
         assert style_mark(app) != mark
 
 
+# ------------------------------------------ a mode's first screen, styled once
+
+
+class _Moded(App[None]):
+    """An app whose first screen is a mode's, made by a factory (as the console's)."""
+
+    def __init__(self, *, mark: bool) -> None:
+        self.mark = mark
+        self.refreshes = 0
+        self.MODES = {"first": self._first}  # type: ignore[misc]
+        self.DEFAULT_MODE = "first"  # type: ignore[misc]
+        super().__init__()
+
+    def _first(self) -> Screen[None]:
+        from vagent_tui.ui.textual_compat import styled_as_current
+
+        screen: Screen[None] = Screen()
+        if self.mark:
+            styled_as_current(self, screen)
+        return screen
+
+    def refresh_css(self, animate: bool = True) -> None:
+        self.refreshes += 1
+        super().refresh_css(animate)
+
+
+@pytest.mark.parametrize("mark", [False, True])
+async def test_a_modes_first_screen_marked_as_styled_skips_the_restyle(mark: bool) -> None:
+    """Unmarked, Textual restyles the whole app for a mode's new screen (when this
+    fails for ``mark=False``, Textual no longer does: `styled_as_current` can go);
+    marked, it does not, and the screen is styled all the same."""
+    app = _Moded(mark=mark)
+    async with app.run_test(size=(40, 5)):
+        assert app.refreshes == (0 if mark else 1)
+        # Styled all the same: Screen's default rule gives it the theme's background.
+        theme_background = app.get_css_variables()["background"]
+        assert app.screen.styles.background.hex.lower() == theme_background.lower()
+
+
 # ------------------------------------------ cells drawn before they were measured, cut
 # Not private API: a Textual fault every `SafeTable` works around (`watch_virtual_size`).
 # The first test fails once DataTable draws cells at their measured width even when a

@@ -31,7 +31,7 @@ from vagent_tui.ui.connections import ConnectionApp
 from vagent_tui.ui.convention import NO_KEY_PREFIX, action_name, effective_keys
 from vagent_tui.ui.registry import BY_NAME, SCREENS, ScreenInfo
 from vagent_tui.ui.text import safe_markup
-from vagent_tui.ui.textual_compat import FrameDiffApp
+from vagent_tui.ui.textual_compat import FrameDiffApp, styled_as_current
 from vagent_tui.ui.themes import (
     DEFAULT_DARK,
     SEMANTIC_DEFAULTS,
@@ -186,6 +186,8 @@ class VagentApp(TypeAheadApp[None], ConnectionApp, FrameDiffApp[None]):
         self.config_warnings = list(config_warnings)
         """What the config file holds that was ignored (vagent_tui.ui.keyspec), shown once."""
         self.last_copied: tuple[str, str] | None = None
+        self._mounted = False
+        """Whether the app has mounted (Textual's own record of it is private)."""
         self._collector_timers: tuple[Timer, ...] = ()
         """`collector.set_aside` and `give_back`, due after the last key or click."""
         self.theme_errors = self._register_themes(extra_theme_dirs)
@@ -205,6 +207,10 @@ class VagentApp(TypeAheadApp[None], ConnectionApp, FrameDiffApp[None]):
         screen = info.load()
         for path in screen.css_path:
             self.stylesheet.read(path)
+        if not self._mounted:
+            # Textual would parse and apply the whole stylesheet for this screen, and
+            # then again to the app as it mounts (`textual_compat`, 6.).
+            styled_as_current(self, screen)
         return screen
 
     # ------------------------------------------------------------------ themes
@@ -266,6 +272,7 @@ class VagentApp(TypeAheadApp[None], ConnectionApp, FrameDiffApp[None]):
         await super().on_event(event)
 
     def on_mount(self) -> None:
+        self._mounted = True
         # The collector, paused by the command line for the start, runs again once the
         # first frame is out on the demo (about 0.1 s after this; a slow platform's
         # answer may come later, with the collector on: the pause only saves time).
