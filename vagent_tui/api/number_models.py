@@ -13,6 +13,7 @@ otherwise (`NumberPrices`).
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any, Literal, Self
 
@@ -49,6 +50,17 @@ class PhoneNumber(Resource):
     def price(self) -> Decimal | None:
         """The monthly price the record carries, when it is a number."""
         return as_price(self.monthly_price)
+
+    @property
+    def since(self) -> datetime | None:
+        """When the account took it (``assignedAt``: epoch seconds or milliseconds)."""
+        value = self.assigned_at
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            return None
+        try:
+            return datetime.fromtimestamp(value / 1000 if value > 10**11 else value, UTC)
+        except (OverflowError, OSError, ValueError):
+            return None
 
 
 def as_price(value: Any) -> Decimal | None:
