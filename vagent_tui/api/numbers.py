@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from vagent_tui.api import models as m
 from vagent_tui.api.errors import MalformedResponse
-from vagent_tui.api.replies import Json
+from vagent_tui.api.replies import Json, no_list
 from vagent_tui.api.streaming import StreamingTransport
 
 if TYPE_CHECKING:
@@ -28,14 +28,10 @@ class NumbersApi(StreamingTransport):
         """``GET /phoneNumbers`` (vida-skill's; not in the vendor's file): the numbers
         the account holds. A reply must hold its list (an empty one is ``[]``)."""
 
-        from vagent_tui.api.number_models import read_numbers
-
         def parse(payload: Json) -> list[PhoneNumber]:
-            if not any(isinstance(payload.get(key), list) for key in ("phoneNumbers", "numbers")):
-                raise MalformedResponse(
-                    "The platform's reply holds no 'phoneNumbers' list", url="/phoneNumbers"
-                )
-            return read_numbers(payload)[0]
+            if not any(key in payload for key in ("phoneNumbers", "numbers")):
+                raise no_list("phoneNumbers", "/phoneNumbers")
+            return _numbers_of(payload, "/phoneNumbers")
 
         return await self.get("/phoneNumbers", parse, target=target)
 
@@ -44,11 +40,12 @@ class NumbersApi(StreamingTransport):
     ) -> list[PhoneNumber]:
         """``POST /phoneNumber/search/local/{locality|prefix|phrase}``: numbers that could
         be bought. The file shows no list in the reply: read leniently (none: ``[]``)."""
-        from vagent_tui.api.number_models import read_numbers, search_path
+        from vagent_tui.api.number_models import search_path
 
-        payload = await self.request("POST", search_path(search), target=target,
-                                     json=search.wire(), reads=True)  # fmt: skip
-        return read_numbers(payload)[0]
+        path = search_path(search)
+        payload = await self.request("POST", path, target=target, json=search.wire(),
+                                     reads=True)  # fmt: skip
+        return _numbers_of(payload, path)
 
     async def buy_number(
         self, number: str, country: str, *, target: int | None = None
@@ -73,3 +70,15 @@ class NumbersApi(StreamingTransport):
 
         body = NumberRequest(number=number).wire()
         return await self._envelope("POST", "/phoneNumber/return", target=target, json=body)
+
+
+def _numbers_of(payload: Json, url: str) -> list[PhoneNumber]:
+    """The numbers of a reply (`number_models.read_numbers`); a list's key that holds
+    something else than a list is a malformed reply, not "no number"."""
+    from vagent_tui.api.number_models import LIST_KEYS, read_numbers
+
+    for key in LIST_KEYS:
+        if key in payload and payload[key] is not None and not isinstance(payload[key], list):
+            raise MalformedResponse(f"The platform's reply has {key!r} that is not a list",
+                                    url=url)  # fmt: skip
+    return read_numbers(payload)[0]

@@ -181,9 +181,7 @@ def by_prefix(state: SimState, country: str, prefix: str, strict: bool) -> dict[
     return {"success": True, "message": "Success", "numbers": [_offer(n) for n in free]}
 
 
-def by_phrase(
-    state: SimState, country: str, phrase: str, city: str, region: str
-) -> dict[str, Any]:
+def by_phrase(state: SimState, country: str, phrase: str, city: str, region: str) -> dict[str, Any]:
     """Numbers whose last seven digits spell ``phrase`` on a keypad, ``*`` any digits
     (``*CAFE*``: CAFE anywhere; ``CAFE*``: at the start; ``*CAFE``: at the end)."""
     if not re.match(r"^[A-Za-z0-9*]+$", phrase) or not phrase.strip("*"):
