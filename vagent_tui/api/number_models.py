@@ -13,6 +13,7 @@ otherwise (`NumberPrices`).
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any, Literal, Self
@@ -20,6 +21,7 @@ from typing import Any, Literal, Self
 from pydantic import Field, field_validator, model_validator
 
 from vagent_tui.api.base import Resource
+from vagent_tui.api.replies import parse_model
 from vagent_tui.api.requests import Request
 from vagent_tui.api.task_models import check_e164
 
@@ -101,12 +103,14 @@ def read_numbers(payload: Any) -> tuple[list[PhoneNumber], int]:
     for item in items:
         record = _record(item)
         if record is not None:
-            found.append(PhoneNumber.model_validate(record))
+            found.append(parse_model(PhoneNumber, record))
     return found, len(items) - len(found)
 
 
-class NumberPrices(Resource):
-    """What the catalog's product items say a number costs (None: not said)."""
+@dataclass(frozen=True)
+class NumberPrices:
+    """What the catalog's product items say a number costs (None: not said); read from
+    a catalog reply by `number_prices`, not a reply of its own."""
 
     local: Decimal | None = None
     byo: Decimal | None = None
@@ -236,7 +240,7 @@ def parse_search(text: str) -> NumberSearch:
     parts = [part.strip() for part in text.split(",")]
     if len(parts) > 3:
         raise ValueError("type city, region and at most a country: Austin, TX, US")
-    city, region, country = (parts + ["", "", "US"])[:3]
+    city, region, country = [*parts, "", "", "US"][:3]
     return LocalitySearch(city=city, region=region, country=country or "US")
 
 

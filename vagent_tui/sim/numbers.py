@@ -197,10 +197,8 @@ def by_phrase(state: SimState, country: str, phrase: str, city: str, region: str
     for k in range(OFFERS * 2):
         room = 7 - len(word)
         fill = _digits(phrase, k, room) if room else ""
-        if free_left and free_right:
-            cut = k % (room + 1)
-        else:
-            cut = room if free_left else 0
+        # anywhere (*WORD*), at the end (*WORD), at the start (WORD*)
+        cut = k % (room + 1) if free_left and free_right else (room if free_left else 0)
         numbers.append(f"+1{codes[k % len(codes)]}{fill[:cut]}{word}{fill[cut:]}")
     free = _free(state, [n for n in numbers if n[5] not in "01"])
     if not free:

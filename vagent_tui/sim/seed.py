@@ -294,8 +294,8 @@ def seed(state: SimState) -> None:
         _seed_tokens(state, acc, rnd)
         _seed_integrations(state, acc, rnd)
     _seed_tasks(state)
-    agents = [acc for acc in state.accounts.values() if acc.is_agent]
-    numbers.seed_numbers(state, agents, SEED_EPOCH - 86400 * 20)
+    voice_agents = [acc for acc in state.accounts.values() if acc.is_agent]
+    numbers.seed_numbers(state, voice_agents, SEED_EPOCH - 86400 * 20)
 
 
 def _seed_tasks(state: SimState) -> None:

@@ -69,7 +69,7 @@ async def test_a_buy_a_bring_a_return_are_refused_read_only_and_sent_once(
     with pytest.raises(ReadOnlyRefused):
         await _send(readonly, call)
     recorder = Recorder(httpx.ConnectError("lost"), ok())
-    with pytest.raises(Exception):  # noqa: B017,PT011  # the kind is test_api_errors'
+    with pytest.raises(Exception):  # noqa: B017  # the kind is test_api_errors'
         await _send(make_client(recorder, get_retries=3), call)
     assert recorder.calls == 1  # never sent twice
 
