@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Input
+from textual.widgets import Input, Static
 
 from tests.helpers import MakeApp, settle, shown, sim_of
 from vagent_tui.api.number_models import NumberPrices, PhoneNumber, parse_search
@@ -70,6 +70,8 @@ async def test_search_a_city_buy_a_number_typed_see_it_listed_then_return_it(
         assert _posts(app, "/phoneNumber/assign") == 1
         assert wanted in _held(app) and wanted in [n.number for n in screen.table.records]
         assert wanted not in [o.number for o in screen.offers.records]
+        header = str(screen.query_one("#offers-header", Static).content)
+        assert header == f"{len(offers) - 1} numbers offered for Austin, TX"
         assert f"Bought {wanted}" in _status(app)
 
         screen.table.focus()

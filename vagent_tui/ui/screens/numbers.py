@@ -292,7 +292,8 @@ class NumbersScreen(BaseScreen):
         if written.stale:
             self.load_numbers(number, quiet=True)
         if written.outcome == "done":  # the account holds it: no longer on offer
-            self.offers.show([o for o in self.offers.records if o.number != number], offer_cells)
+            rest = [o for o in self.offers.records if o.number != number]
+            self.show_offers(rest, self.state.query)
 
     # ------------------------------------------------------------------ return
 
