@@ -132,10 +132,10 @@ class NumbersScreen(BaseScreen):
             key=lambda number: number.number,
         )  # fmt: skip
         yield Static(
-            "The account holds no number. Press s to search for one to buy, o to bring one.",
+            "The account holds no number: it cannot take a call. Press s to search for one.",
             id="numbers-empty", markup=False,
         )  # fmt: skip
-        yield Static("Press s to search for numbers to buy.", id="offers-header", markup=False)
+        yield Static("Press s to search for numbers.", id="offers-header", markup=False)
         yield record_table(
             "offers-table",
             (("Offered", "number"), ("Locality", "locality"), ("Region", "region"),
@@ -227,7 +227,8 @@ class NumbersScreen(BaseScreen):
         self.show_offers(found, query)
         if found:
             self.offers.focus()
-        self.status.ok(f"{counted(len(found), 'number')} offered for {query}; b buys one")
+        follow = "" if self.connection.read_only or not found else "; b buys one"
+        self.status.ok(f"{counted(len(found), 'number')} offered for {query}{follow}")
 
     def show_offers(self, found: list[PhoneNumber], query: str) -> None:
         shown = found[:ROW_CAP]
