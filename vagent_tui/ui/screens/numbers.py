@@ -79,6 +79,8 @@ class NumbersState:
     query: str = ""
     search: NumberSearch | None = None
     prices: NumberPrices = field(default_factory=NumberPrices)
+    priced_by: object = None
+    """The client the prices were read through: read again for another key only."""
 
     def cost(self, offer: PhoneNumber | None, *, byo: bool, who: str) -> str:
         """What a buy (or a bring) costs, in words, for the money question."""
@@ -158,7 +160,8 @@ class NumbersScreen(BaseScreen):
 
     def reload(self) -> None:
         self.load_numbers()
-        self.load_prices()
+        if self.state.priced_by is not self.connection.client:
+            self.load_prices()
 
     @work(exclusive=True, group="numbers-load", exit_on_error=False)
     async def load_numbers(self, highlight: str | None = None, *, quiet: bool = False) -> None:
@@ -178,11 +181,13 @@ class NumbersScreen(BaseScreen):
     async def load_prices(self) -> None:
         """The catalog's prices of a number, for the money question: the key's own
         catalog (a reseller's or partner's); another key's refusal leaves them unsaid."""
+        client = self.connection.client
         ok, catalog = await self.load(
             lambda c: c.api.get_product_catalog(), on_error=lambda _exc: None,
             follows_target=False,
         )  # fmt: skip
         self.state.prices = number_prices(catalog.body()) if ok and catalog else NumberPrices()
+        self.state.priced_by = client if ok else None  # a refusal is asked again on r
 
     def show_numbers(self, held: list[PhoneNumber], highlight: str | None = None) -> None:
         shown = held[:ROW_CAP]  # the status line says how many more
