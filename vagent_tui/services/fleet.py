@@ -143,7 +143,8 @@ async def _usage(client: PlatformClient, account_id: int) -> Values:
 
 async def _numbers(client: PlatformClient, account_id: int) -> Values:
     held = await client.list_numbers(target=account_id)
-    return {"count": len(held), "numbers": tuple(n.number for n in held)}
+    numbers = tuple(dict.fromkeys(n.number for n in held))  # a number listed twice is one
+    return {"count": len(numbers), "numbers": numbers}
 
 
 def _holds_none(values: Values) -> bool:

@@ -350,3 +350,14 @@ def test_the_numbers_question_puts_the_accounts_with_none_first() -> None:
     # 4 was not asked; an error is no answer of none: both stay in their place after
     assert first_order(question, [1, 2, 3, 4, 5], answers) == [1, 4, 0, 2, 3]
     assert first_order(QUESTIONS["junk"], [1, 2], answers) is None
+
+
+async def test_the_numbers_question_counts_a_number_listed_twice_once() -> None:
+    from vagent_tui.services.connect import demo_client
+
+    client = demo_client(hostile=True)  # every list repeats its first record
+    try:
+        [answer] = await ask_fleet(client, [1112], "numbers")
+    finally:
+        await client.aclose()
+    assert answer.values["count"] == 2 and len(set(answer.values["numbers"])) == 2
