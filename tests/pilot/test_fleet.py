@@ -110,6 +110,16 @@ async def test_each_question_fills_the_matrix(make_app: MakeApp) -> None:
         assert len(logs) == 13 and all(int(r.query["start"]) > 0 for r in logs)
         assert all(cell(app, a, "calls").isdigit() for a in AGENTS)
 
+        screen.query_one("#fleet-question", HeldSelect).value = "numbers"
+        await settle(pilot)
+        await run_question(pilot, app)
+        assert sim.count("GET", "/api/v2/phoneNumbers") == 13
+        none = [a for a in AGENTS if not sim.numbers.get(a)]
+        shown_ids = [row_ids(app)[i] for i in table(app).shown_rows]
+        assert none and shown_ids == none + [a for a in AGENTS if a not in none]
+        assert cell(app, 1113, "count") == "0" and cell(app, 1112, "count") == "2"
+        assert cell(app, 1111, "numbers") == sim.numbers[1111][0]["number"]
+
 
 async def test_a_failing_account_shows_its_error_and_the_rest_fill(
     make_app: MakeApp, monkeypatch: pytest.MonkeyPatch

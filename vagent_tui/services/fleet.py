@@ -1,6 +1,6 @@
 """Asking one question of every agent account below the key (the fleet view).
 
-Five questions (`QUESTIONS`), each one request per account:
+Six questions (`QUESTIONS`), each one request per account:
 
 * ``functions``: ``GET /agent/functions`` -> allowed / total, and the unavailable names;
 * ``voice``: ``GET /agentEventRules/default`` -> voice, TTS, S2S and STT engines, language;
@@ -10,7 +10,9 @@ Five questions (`QUESTIONS`), each one request per account:
   the CSV has one exact column per key the platform sent);
 * ``calls``: ``GET /logs`` of the last 24 hours (10,000 entries a request, only the
   fields it counts) -> calls, failed, and the count of each outcome
-  (`vagent_tui.services.calls_summary.calls_last_24h`).
+  (`vagent_tui.services.calls_summary.calls_last_24h`);
+* ``numbers``: ``GET /phoneNumbers`` -> how many numbers the account holds, and which;
+  the accounts that hold none are listed first (`Question.first`).
 
 `ask_fleet` runs them with a limit on the requests in flight: a fixed ``concurrency``, or
 an `AdaptiveLimit` (what the Fleet screen uses: the platform publishes no rate limit, so
@@ -64,6 +66,9 @@ class Question:
     ask: Callable[[PlatformClient, int], Awaitable[Values]]
     exact: Callable[[Values], dict[str, str]] | None = None
     """More CSV columns from an answer, exact (usage: one per key the platform sent)."""
+    first: Callable[[Values], bool] | None = None
+    """Whether an answer puts its account first, once the run is over (an agent with no
+    number: it cannot take a call)."""
 
     @property
     def keys(self) -> tuple[str, ...]:
@@ -136,6 +141,32 @@ async def _usage(client: PlatformClient, account_id: int) -> Values:
     return await fleet_usage(client, account_id)
 
 
+async def _numbers(client: PlatformClient, account_id: int) -> Values:
+    held = await client.list_numbers(target=account_id)
+    numbers = tuple(dict.fromkeys(n.number for n in held))  # a number listed twice is one
+    return {"count": len(numbers), "numbers": numbers}
+
+
+def _holds_none(values: Values) -> bool:
+    return values.get("count") == 0
+
+
+def first_order(
+    question: Question, account_ids: Sequence[int | None], answers: dict[int, FleetAnswer]
+) -> list[int] | None:
+    """The rows (indexes of ``account_ids``) with the answers ``question.first`` picks
+    first, the others after them, each part in its own order; None: no such question."""
+    if question.first is None:
+        return None
+    pick = question.first
+    first: list[int] = []
+    rest: list[int] = []
+    for index, account_id in enumerate(account_ids):
+        answer = answers.get(account_id or 0)
+        (first if answer is not None and answer.ok and pick(answer.values) else rest).append(index)
+    return first + rest
+
+
 def _usage_exact(values: Values) -> dict[str, str]:
     from vagent_tui.services.account_usage import fleet_usage_exact
 
@@ -170,6 +201,13 @@ QUESTIONS: dict[str, Question] = {
             (("plan", "Plan"), ("costs", "Costs"), ("usage", "Usage"), ("unread", "Not read")),
             _usage,
             exact=_usage_exact,
+        ),
+        Question(
+            "numbers",
+            "Phone numbers",
+            (("count", "Numbers"), ("numbers", "Held")),
+            _numbers,
+            first=_holds_none,
         ),
     )
 }

@@ -16,7 +16,7 @@ import asyncio
 import json
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal, TypeVar
 
 from vagent_tui.api import models as m
@@ -54,6 +54,9 @@ class RowPlan:
     """The parent's id when it exists now (None: created by this file first)."""
     body: dict[str, Any] = field(default_factory=dict)
     """An update's settings (wire names) or a member's change (ids resolved at apply)."""
+    bring: str = ""
+    """A number the customer brings, to assign to the account after its create or update
+    (its ``phone_number``, when the account does not hold it yet): a fee."""
 
     @property
     def writes(self) -> bool:
@@ -101,6 +104,9 @@ class OnboardPlan:
             if counts:
                 things = ", ".join(counted(counts[k], k) for k in KINDS if counts[k])
                 parts.append(f"{outcome} {things}")
+        brought = sum(1 for p in self.rows if p.writes and p.bring)
+        if brought:
+            parts.append(f"bring {counted(brought, 'phone number')} (a fee each)")
         return "; ".join(parts) or "nothing"
 
 
@@ -133,6 +139,12 @@ class Lookups:
 
     def forget_members(self, organization_id: int) -> None:
         self._members.pop(organization_id, None)
+
+    async def holds(self, account_id: int, number: str) -> bool:
+        """Whether the account holds ``number`` now (read each time: it may change)."""
+        client = self.client
+        held = await read_again(client, lambda: client.list_numbers(target=account_id))
+        return any(n.number == number for n in held)
 
     async def members(self, organization_id: int) -> list[m.Member]:
         client = self.client
@@ -301,7 +313,7 @@ async def _plan_row(
         if not found_task.done():
             found_task.cancel()
     if found is not None:
-        return plan_existing(row, found, parent_id)
+        return await _with_number(lookups, plan_existing(row, found, parent_id))
     if why is not None:
         return RowPlan(row, "unknown-parent", reasons=(why,))
     if not row.name:
@@ -315,7 +327,26 @@ async def _plan_row(
     changes = [f"{k}: {_show(v)}" for k, v in _create_fields(row).items() if v]
     if parent_id is None:
         changes.append(f"under {row.parent}, created by row {in_file[row.parent].line}")
-    return RowPlan(row, "create", changes=tuple(changes), parent_id=parent_id)
+    if row.phone_number:
+        changes.append(_bring_line(row.phone_number))
+    return RowPlan(row, "create", changes=tuple(changes), parent_id=parent_id,
+                   bring=row.phone_number)  # fmt: skip
+
+
+def _bring_line(number: str) -> str:
+    return f"phone_number: bring {number} (a fee)"
+
+
+async def _with_number(lookups: Lookups, plan: RowPlan) -> RowPlan:
+    """An existing account's plan with its ``phone_number``: brought when it does not
+    hold it yet (an update, even with nothing else to change)."""
+    number = plan.row.phone_number
+    if not number or plan.outcome not in ("update", "already") or plan.target_id is None:
+        return plan
+    if await lookups.holds(plan.target_id, number):
+        return plan
+    return replace(plan, outcome="update", changes=(*plan.changes, _bring_line(number)),
+                   bring=number)  # fmt: skip
 
 
 def _create_fields(row: Row) -> dict[str, Any]:

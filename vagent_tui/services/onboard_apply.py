@@ -18,6 +18,7 @@ from typing import Any
 
 from vagent_tui.api import models as m
 from vagent_tui.api.client import PlatformClient
+from vagent_tui.api.errors import PlatformError, outcome_unknown
 from vagent_tui.services.bulk import (
     DEFAULT_CONCURRENCY,
     AccountResult,
@@ -26,7 +27,7 @@ from vagent_tui.services.bulk import (
     RolloutLog,
     apply_each,
 )
-from vagent_tui.services.fleet import csv_cell
+from vagent_tui.services.fleet import csv_cell, describe
 from vagent_tui.services.onboard import Lookups, OnboardPlan, RowPlan, parent_of, plan_existing
 from vagent_tui.services.onboard_rows import COLUMNS, KINDS
 
@@ -59,6 +60,12 @@ async def apply_onboarding(
         line = p.row.line
         if earlier is not None and await _there(lookups, p):
             return AccountResult(line, "write", "written", "found written (an earlier run)")
+        if earlier is not None and p.bring:
+            # the account was written by the earlier run, its number not (yet): bring it
+            found = await _account_there(lookups, p)
+            if found is not None:
+                return Attempt(lambda: _bring(client, p, found),
+                               lambda: lookups.holds(found, p.bring))  # fmt: skip
         target = await _target_of(lookups, p)
         return Attempt(lambda: _send(client, lookups, p, target),
                        lambda: _read_back(lookups, p, target))  # fmt: skip
@@ -87,13 +94,25 @@ async def _there(lookups: Lookups, p: RowPlan) -> bool:
         ids = sorted(await _account_ids(lookups, p.body["accounts"]))
         return any(x.email.casefold() == row.email.casefold() and (x.role or "") == p.body["role"]
                    and sorted(x.permitted_account_ids) == ids for x in members)  # fmt: skip
+    found_id = await _account_there(lookups, p)
+    if found_id is None:
+        return False
+    return not p.bring or await lookups.holds(found_id, p.bring)
+
+
+async def _account_there(lookups: Lookups, p: RowPlan) -> int | None:
+    """The id of the row's organization or account when the platform holds it as the row
+    says (a create: its external id is there, never created a second time)."""
+    row = p.row
     lookups.forget(row.external_id)
     found = await lookups.account(row.external_id)
-    if found is None:
-        return False
+    if found is None or found.id is None:
+        return None
     if p.outcome == "create":
-        return True  # its external id is there: never created a second time
-    return plan_existing(row, found, parent_of(found)).outcome == "already"
+        return found.id
+    # its settings as the row says (its number is asked on its own)
+    as_planned = plan_existing(row, found, parent_of(found)).outcome == "already"
+    return found.id if as_planned else None
 
 
 async def _read_back(lookups: Lookups, p: RowPlan, target: int) -> bool:
@@ -143,10 +162,36 @@ async def _account_ids(lookups: Lookups, refs: Iterable[int | str]) -> list[int]
 
 async def _send(client: PlatformClient, lookups: Lookups, p: RowPlan, target: int) -> str:
     """One write; its success line (raises `PlatformError` as the client does, `Refused`
-    when the platform made an update in part)."""
+    when the platform made an update in part). An account's number the customer brings
+    goes after it, once: its refusal fails the row with what was written said (a rerun
+    plans the number again); its lost reply is read back with the row."""
     message = await _send_row(client, lookups, p, target)
     _created(lookups, p)
-    return message
+    if not p.bring:
+        return message
+    account = target if p.outcome == "update" else _made_id(message)
+    if account is None:
+        found = await lookups.account(p.row.external_id)
+        account = found.id if found is not None else None
+    if account is None:
+        raise Refused(f"{message}; its account was not found again: {p.bring} not brought")
+    try:
+        brought = await _bring(client, p, account)
+    except PlatformError as exc:
+        if outcome_unknown(exc):
+            raise
+        raise Refused(f"{message}; {p.bring} not brought: {describe(exc)}") from None
+    return f"{message}; {brought}" if message != "updated" or p.body else brought
+
+
+def _made_id(message: str) -> int | None:
+    text = message.removeprefix("created ")
+    return int(text) if text != message and text.isdecimal() else None
+
+
+async def _bring(client: PlatformClient, p: RowPlan, account: int) -> str:
+    await client.bring_number(p.bring, target=account)
+    return f"brought {p.bring}"
 
 
 async def _send_row(client: PlatformClient, lookups: Lookups, p: RowPlan, target: int) -> str:
@@ -175,6 +220,8 @@ async def _send_row(client: PlatformClient, lookups: Lookups, p: RowPlan, target
                                             external_billing_id=row.billing_id or None)  # fmt: skip
             made = await client.create_account(target, new_account)
         return f"created {made.id}" if made is not None and made.id is not None else "created"
+    if not p.body:
+        return "updated"  # nothing but its number to bring
     reply: m.SettingsChange
     if row.kind == "organization":
         reply = await client.update_organization(target, m.OrganizationUpdate(**_snake(p.body)))

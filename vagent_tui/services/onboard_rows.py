@@ -19,6 +19,9 @@ column         meaning
 ``role``       a member's role (``admin`` when blank)
 ``accounts``   a member's accounts, external ids (or ``#ids``) between spaces; blank:
                every account of its organization
+``phone_number`` an agent account's number the customer brings (E.164), assigned to it
+               after the account is created or updated (``/phoneNumber/byo/assign``: a
+               fee; a reseller's or partner's key); blank, or held already, leaves it
 =============  =====================================================================
 
 The log is named after the file's rows and the platform (`source_id`), so opening the
@@ -37,13 +40,17 @@ from pathlib import Path
 from typing import Any, Literal
 
 from vagent_tui.api import models as m
+from vagent_tui.api.task_models import check_e164
 from vagent_tui.config import state_dir
 from vagent_tui.services.bulk import RolloutLog
 
 Kind = Literal["organization", "account", "member"]
 KINDS: tuple[Kind, ...] = ("organization", "account", "member")
 COLUMNS = ("type", "external_id", "name", "parent", "billing_id", "active", "email", "role",
-           "accounts")  # fmt: skip
+           "accounts", "phone_number")  # fmt: skip
+NAMED_BEFORE = COLUMNS[1:-1]
+"""The columns a log's name was made of before ``phone_number``: a file without a number
+keeps the name it had (`source_id`), so its log is found again."""
 MAX_ROWS = 20_000
 MAX_BYTES = 8 * 1024 * 1024
 
@@ -66,6 +73,7 @@ class Row:
     email: str = ""
     role: str = ""
     accounts: str = ""
+    phone_number: str = ""
 
     @property
     def key(self) -> str:
@@ -144,7 +152,8 @@ def _cell(value: Any) -> str:
 
 def source_id(rows: Sequence[Row], origin: str) -> str:
     """A stable name of a file's rows on one platform and key (its log's name)."""
-    canonical = json.dumps([origin, [[r.line, r.kind, *(getattr(r, c) for c in COLUMNS[1:])]
+    named = COLUMNS[1:] if any(r.phone_number for r in rows) else NAMED_BEFORE
+    canonical = json.dumps([origin, [[r.line, r.kind, *(getattr(r, c) for c in named)]
                                      for r in rows]], separators=(",", ":"))  # fmt: skip
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:16]
 
@@ -186,6 +195,14 @@ def row_problems(row: Row) -> list[str]:
             parse_active(row.active)
         except ValueError as exc:
             problems.append(str(exc))
+    if row.phone_number:
+        if row.kind != "account":
+            problems.append("phone_number is an agent account's")
+        else:
+            try:
+                check_e164(row.phone_number)
+            except ValueError as exc:
+                problems.append(f"phone_number: {exc}")
     if row.kind == "member":
         try:
             m.MemberInvite(email=row.email, role=row.role or "admin")

@@ -65,6 +65,7 @@ KEPT_KEYS = frozenset(
         "timestamp", "date", "updatedAt", "expiresAt", "createdAt", "startedAt",
         "deliveryProtocol", "rotationMinutes", "autoRecordingNotification", "source",
         "activeHours", "start", "end", "timezone", "vidaPhoneNumber", "kind", "version",
+        "number",
     }
 )  # fmt: skip
 """Keys whose string values are served as they are."""

@@ -21,7 +21,7 @@ from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
-from vagent_tui.sim import huge
+from vagent_tui.sim import huge, numbers
 from vagent_tui.sim.common import SimError, bad, parse_bool
 from vagent_tui.sim.endpoint import Ctx, route
 from vagent_tui.sim.state import Account
@@ -211,7 +211,8 @@ async def product_catalog(ctx: Ctx) -> dict[str, Any]:
     plans = [_catalog_plan(plan_id) for plan_id in PLANS]
     if ctx.state.huge:
         plans += huge.records("plan")
-    return {"success": True, "catalog": {"currency": "USD", "plans": plans}}
+    items = [dict(item) for item in numbers.PRODUCT_ITEMS]  # choice 74
+    return {"success": True, "catalog": {"currency": "USD", "plans": plans, "productItems": items}}
 
 
 async def available_addons(ctx: Ctx) -> dict[str, Any]:

@@ -55,6 +55,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
+from vagent_tui.sim import numbers
 from vagent_tui.sim.catalog import BROKEN_RELAY_TYPE, RELAY_TYPES
 from vagent_tui.sim.common import iso
 from vagent_tui.sim.configs import Profile, build_config, staging_variant
@@ -293,6 +294,8 @@ def seed(state: SimState) -> None:
         _seed_tokens(state, acc, rnd)
         _seed_integrations(state, acc, rnd)
     _seed_tasks(state)
+    voice_agents = [acc for acc in state.accounts.values() if acc.is_agent]
+    numbers.seed_numbers(state, voice_agents, SEED_EPOCH - 86400 * 20)
 
 
 def _seed_tasks(state: SimState) -> None:

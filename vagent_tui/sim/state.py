@@ -229,6 +229,8 @@ class SimState:
     """An organization's task limits where they are not `outbound.DEFAULT_LIMITS` (keyed
     by `outbound.organization_of`: a reseller or partner is its own)."""
     recordings: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    numbers: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    """The phone numbers each agent account holds (`vagent_tui.sim.numbers`)."""
     sessions: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
     files: dict[int, dict[str, dict[str, Any]]] = field(default_factory=dict)
     requests: list[LoggedRequest] = field(default_factory=list)

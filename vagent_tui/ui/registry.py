@@ -93,6 +93,13 @@ SCREENS: tuple[ScreenInfo, ...] = (
         "Webhook destinations and relay configurations",
     ),
     ScreenInfo(
+        "numbers",
+        "",
+        "Phone numbers",
+        _P + "numbers:NumbersScreen",
+        "The account's phone numbers: search, buy, bring your own, return",
+    ),
+    ScreenInfo(
         "members",
         "",
         "Members",

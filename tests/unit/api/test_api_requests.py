@@ -13,6 +13,7 @@ import pytest
 
 from tests.unit.api.conftest import MakeClient
 from vagent_tui.api import models as m
+from vagent_tui.api import number_models
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.errors import MalformedResponse, PlatformError, ReadOnlyRefused
 
@@ -739,6 +740,35 @@ CASES = [
         f"/api/v2/computer/accounts/{TARGET}/workspace/upload",
         body=MULTIPART,
         takes_target=False,
+    ),
+    Case("list_numbers", lambda c, t: c.list_numbers(target=t), "GET", "/api/v2/phoneNumbers"),
+    Case(
+        "search_numbers",
+        lambda c, t: c.search_numbers(number_models.parse_search("Austin, TX"), target=t),
+        "POST",
+        "/api/v2/phoneNumber/search/local/locality",
+        body={"city": "Austin", "region": "TX", "country": "US"},
+    ),
+    Case(
+        "buy_number",
+        lambda c, t: c.buy_number("+15125550100", "US", target=t),
+        "POST",
+        "/api/v2/phoneNumber/assign",
+        body={"number": "+15125550100", "country": "US"},
+    ),
+    Case(
+        "bring_number",
+        lambda c, t: c.bring_number("+15125550100", target=t),
+        "POST",
+        "/api/v2/phoneNumber/byo/assign",
+        body={"number": "+15125550100"},
+    ),
+    Case(
+        "return_number",
+        lambda c, t: c.return_number("+15125550100", target=t),
+        "POST",
+        "/api/v2/phoneNumber/return",
+        body={"number": "+15125550100"},
     ),
     Case(
         "upload_tasks_csv",

@@ -22,6 +22,7 @@ from vagent_tui.services.fleet import (
     AdaptiveLimit,
     FleetAnswer,
     ask_fleet,
+    first_order,
     to_csv,
 )
 from vagent_tui.services.session import open_connection
@@ -167,7 +168,7 @@ def test_csv_has_header_and_one_row_per_account() -> None:
     assert rows[1] == ["1", "One, Inc", "2", "3", "a, b", "ok", ""]
     assert rows[2] == ["2", "Two", "", "", "", "error", "HTTP 500: boom"]
     assert rows[3] == ["3", "3", "", "", "", "not asked", ""]
-    assert set(QUESTIONS) == {"functions", "voice", "junk", "calls", "usage"}
+    assert set(QUESTIONS) == {"functions", "voice", "junk", "calls", "usage", "numbers"}
 
 
 def test_csv_quotes_what_a_spreadsheet_would_run() -> None:
@@ -336,3 +337,27 @@ async def test_answers_alike_share_one_value_and_stay_right() -> None:
     assert odd == {"allowed": 1, "total": 3, "unavailable": ("sendSms", "legacy")}
     assert all(answers[i].values is even for i in range(2, 41, 2))
     assert all(answers[i].values is odd for i in range(1, 41, 2))
+
+
+def test_the_numbers_question_puts_the_accounts_with_none_first() -> None:
+    question = QUESTIONS["numbers"]
+    answers = {
+        1: FleetAnswer(1, {"count": 2, "numbers": ("+15125550100", "+15125550101")}),
+        2: FleetAnswer(2, {"count": 0, "numbers": ()}),
+        3: FleetAnswer(3, error="HTTP 503"),
+        5: FleetAnswer(5, {"count": 0, "numbers": ()}),
+    }
+    # 4 was not asked; an error is no answer of none: both stay in their place after
+    assert first_order(question, [1, 2, 3, 4, 5], answers) == [1, 4, 0, 2, 3]
+    assert first_order(QUESTIONS["junk"], [1, 2], answers) is None
+
+
+async def test_the_numbers_question_counts_a_number_listed_twice_once() -> None:
+    from vagent_tui.services.connect import demo_client
+
+    client = demo_client(hostile=True)  # every list repeats its first record
+    try:
+        [answer] = await ask_fleet(client, [1112], "numbers")
+    finally:
+        await client.aclose()
+    assert answer.values["count"] == 2 and len(set(answer.values["numbers"])) == 2

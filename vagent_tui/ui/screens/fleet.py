@@ -43,6 +43,7 @@ from vagent_tui.services.fleet import (
     FleetAnswer,
     ask_fleet,
     cell_text,
+    first_order,
     to_csv,
 )
 from vagent_tui.services.session import Connection
@@ -65,7 +66,7 @@ SUMMARY_SECONDS = 0.5
 PLAN_LENGTH = 200
 """Characters of a plan's name in the detail of a usage answer (the rest is said cut)."""
 OPENS = {"functions": "functions", "voice": "agent", "junk": "inbox", "calls": "calls",
-         "usage": "usage"}  # fmt: skip
+         "usage": "usage", "numbers": "numbers"}  # fmt: skip
 """The screen (registry name) that answers each question in full, for one account."""
 _clock = time.monotonic
 """Measures a run (tests pin it for stable snapshots)."""
@@ -316,6 +317,9 @@ class FleetScreen(BaseScreen):
             times = "once" if self.limit.backoffs == 1 else f"{self.limit.backoffs:,} times"
             elapsed += f" (the platform asked to slow down {times})"
         done = len(self.answers)
+        order = first_order(self.question, [a.id for a in self.accounts or []], self.answers)
+        if order is not None:  # e.g. the agents without a number first
+            self.matrix.set_order(order)
         if cancelled:
             with self.app.batch_update():
                 self.matrix.show_not_asked(i for i in ids if i not in self.answers)

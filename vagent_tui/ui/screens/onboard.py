@@ -180,7 +180,7 @@ class OnboardScreen(RunProgress):
             PromptModal(
                 "Onboard from a file",
                 "A CSV file (a header line: type, external_id, name, parent, billing_id, "
-                "active, email, role, accounts) or a .json list of rows. Nothing is "
+                "active, email, role, accounts, phone_number) or a .json list of rows. Nothing is "
                 "written: the rows are planned first.",
                 value=str(self.state.path or ""), confirm_label="Plan",
                 validate=lambda t: None if t.strip() else "Give a file name",
