@@ -44,6 +44,7 @@ from vagent_tui.services.calls_follow import Follower
 from vagent_tui.services.paging import Ask, Page, Pager
 from vagent_tui.services.session import Connection
 from vagent_tui.ui.format import now
+from vagent_tui.ui.screens.call_capture import CaptureFetching, account_of
 from vagent_tui.ui.screens.calls_export import CallsExporting
 from vagent_tui.ui.screens.calls_state import CallsView, filters_line, header_line
 from vagent_tui.ui.screens.paging import ServerPagedScreen, page_keys
@@ -68,7 +69,9 @@ def entry_key(entry: LogEntry) -> str:
     return f"id:{entry.id}" if entry.id not in (None, "") else f"at:{entry.timestamp}"
 
 
-class CallsScreen(CallsExporting, ServerPagedScreen[CallFilters, LogEntry, LogPage]):
+class CallsScreen(
+    CallsExporting, CaptureFetching, ServerPagedScreen[CallFilters, LogEntry, LogPage]
+):
     """The call log of the selected account (or the key's whole tree), paged by the server."""
 
     CSS_PATH = "calls.tcss"
@@ -89,6 +92,8 @@ class CallsScreen(CallsExporting, ServerPagedScreen[CallFilters, LogEntry, LogPa
         Binding("w", "export", "Export", id="calls.export",
                 tooltip="The whole query to a file: CSV or JSON lines"),
         Binding("c", "columns", "Columns", id="calls.columns", tooltip="Choose the columns"),
+        Binding("K", "capture", "Capture", id="calls.capture",
+                tooltip="The highlighted call's SIP capture: text, JSON, transactions or pcap"),
         Binding("u", "utc", "UTC", id="calls.utc", tooltip="Times in UTC / local time"),
         Binding("z", "page_size", "Size", id="calls.page_size",
                 tooltip="Cycle 50/100/200/500 per page"),
@@ -416,6 +421,11 @@ class CallsScreen(CallsExporting, ServerPagedScreen[CallFilters, LogEntry, LogPa
             self.app.install_screen(self._call_screen, name)
         if self._call_screen not in self.app.screen_stack:  # Enter twice: it is on show
             self.app.push_screen(name)
+
+    def capture_entry(self) -> tuple[LogEntry | None, int | None]:
+        entry = self.table.highlighted_record
+        fallback = self._query().account_id
+        return entry, account_of(entry, fallback) if entry is not None else fallback
 
     def on_unmount(self) -> None:
         if self._call_screen is not None:
