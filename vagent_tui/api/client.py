@@ -26,6 +26,7 @@ from vagent_tui.api.errors import MalformedResponse, redact_url
 from vagent_tui.api.inbox import InboxApi
 from vagent_tui.api.listeners import Exchange, Observer
 from vagent_tui.api.logs import LogsApi
+from vagent_tui.api.numbering import NumberingApi
 from vagent_tui.api.outbound import OutboundApi
 from vagent_tui.api.provisioning import ProvisioningApi
 from vagent_tui.api.replies import Json
@@ -52,7 +53,7 @@ ONE_TIME_LOGIN = "/auth/account/oneTimeAuthToken"
 
 class PlatformClient(
     AgentsApi, InboxApi, TemplatesApi, ComputerApi, ProvisioningApi, OutboundApi, LogsApi,
-    CapturesApi,
+    CapturesApi, NumberingApi,
 ):
     """An async client of the platform's ``/api/v2`` (the areas it inherits: the module's
     docstring)."""
