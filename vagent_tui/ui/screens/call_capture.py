@@ -11,9 +11,10 @@ allowed on a read-only profile, as the export is.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import work
+from textual.binding import Binding, BindingType
 
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.text import inert
@@ -26,9 +27,9 @@ if TYPE_CHECKING:
 CAPTURE_GROUP = "call-capture"
 
 
-def account_of(entry: LogEntry, fallback: int | None) -> int | None:
+def account_of(entry: LogEntry | None, fallback: int | None) -> int | None:
     """The entry's account (``account_id``), else ``fallback`` (the query's)."""
-    account = entry.account_id
+    account = entry.account_id if entry is not None else None
     if isinstance(account, int) and not isinstance(account, bool):
         return account
     if isinstance(account, str) and account.isascii() and account.isdecimal():
@@ -44,6 +45,11 @@ def file_stem(entry: LogEntry) -> str:
 
 class CaptureFetching(BaseScreen):
     """``K``: the SIP capture of the call `capture_entry` names."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("K", "capture", "Capture", id="call.capture",
+                tooltip="The call's SIP capture: text, JSON, transactions (shown) or pcap (a file)"),
+    ]  # fmt: skip
 
     def capture_entry(self) -> tuple[LogEntry | None, int | None]:
         """The call to fetch the capture of, and the account to ask it for."""

@@ -92,8 +92,6 @@ class CallsScreen(
         Binding("w", "export", "Export", id="calls.export",
                 tooltip="The whole query to a file: CSV or JSON lines"),
         Binding("c", "columns", "Columns", id="calls.columns", tooltip="Choose the columns"),
-        Binding("K", "capture", "Capture", id="calls.capture",
-                tooltip="The highlighted call's SIP capture: text, JSON, transactions or pcap"),
         Binding("u", "utc", "UTC", id="calls.utc", tooltip="Times in UTC / local time"),
         Binding("z", "page_size", "Size", id="calls.page_size",
                 tooltip="Cycle 50/100/200/500 per page"),
@@ -424,8 +422,7 @@ class CallsScreen(
 
     def capture_entry(self) -> tuple[LogEntry | None, int | None]:
         entry = self.table.highlighted_record
-        fallback = self._query().account_id
-        return entry, account_of(entry, fallback) if entry is not None else fallback
+        return entry, account_of(entry, self._query().account_id)
 
     def on_unmount(self) -> None:
         if self._call_screen is not None:
