@@ -93,6 +93,7 @@ DEMO_ACCOUNT_FOR: dict[str, int] = {
     "inbox": 1111,
     "migrations": 1100,
     "computer": 1118,
+    "numbering": 1110,
 }
 """The demo account a screen shows best (an agent, a reseller, a computer agent), by
 ``--screen`` name; the other screens start at the key owner."""

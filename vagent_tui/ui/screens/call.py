@@ -59,6 +59,7 @@ class CallScreen(CaptureFetching):
         Binding("v", "version", "Version then", id="call.version",
                 tooltip="The agent's configuration live at the time of the call"),
         Binding("y", "copy", "Copy", id="call.copy", tooltip="Copy the transcript as text"),
+        Binding("K", "capture", "Capture", id="call.capture", tooltip="The call's SIP capture"),
     ]  # fmt: skip
 
     def __init__(

@@ -11,10 +11,9 @@ allowed on a read-only profile, as the export is.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING
 
 from textual import work
-from textual.binding import Binding, BindingType
 
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.text import inert
@@ -44,12 +43,8 @@ def file_stem(entry: LogEntry) -> str:
 
 
 class CaptureFetching(BaseScreen):
-    """``K``: the SIP capture of the call `capture_entry` names."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("K", "capture", "Capture", id="call.capture",
-                tooltip="The call's SIP capture: text, JSON, transactions (shown) or pcap (a file)"),
-    ]  # fmt: skip
+    """``K`` (``action_capture``, bound by each screen after its own keys): the SIP
+    capture of the call `capture_entry` names."""
 
     def capture_entry(self) -> tuple[LogEntry | None, int | None]:
         """The call to fetch the capture of, and the account to ask it for."""

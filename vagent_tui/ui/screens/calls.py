@@ -99,6 +99,7 @@ class CallsScreen(
                 tooltip="Stop the export or the follow, else clear the filters"),
         Binding("escape", "stop", "Stop", show=False, id="calls.stop",
                 tooltip="Stop the export or the follow, else clear the filters"),
+        Binding("K", "capture", "Capture", id="calls.capture", tooltip="The call's SIP capture"),
         filter_binding("calls"),  # last: the footer drops it first
     ]  # fmt: skip
 

@@ -97,7 +97,7 @@ class ProviderForm(FormModal):
         if not self.keys and not names[0]:
             errors["credential_name"] = "required"
         if not self.adding and not config:
-            errors[""] = "Type at least one credential to change (the others are kept)"
+            errors["secret_0"] = "type at least one credential to change (the others are kept)"
         if errors:
             raise FormErrors(errors)
         values: dict[str, Any] = {"provider_id": self.provider.provider_id, "config": config}
