@@ -59,7 +59,9 @@ class CapturesApi(ApiTransport):
                 except ValueError:
                     raise MalformedResponse(
                         "The platform sent a JSON capture that is not JSON",
-                        status=response.status_code, method="GET", url=url,
+                        status=response.status_code,
+                        method="GET",
+                        url=url,
                     ) from None
                 if isinstance(payload, dict) and payload.get("success") is False:
                     self._decode("GET", url, response)  # the envelope's error

@@ -8,7 +8,8 @@ request machinery (errors, retries, redaction, observers) is in `transport`.
 The endpoints of an area of many live in a class of their own that `PlatformClient`
 inherits: the agent (`agents`), the inboxes (`inbox`), templates and migrations
 (`templates`), Computer Agents (`computer`), the tree's provisioning (`provisioning`),
-outbound calls and tasks (`outbound`), the conversation logs (`logs`). Here: accounts,
+outbound calls and tasks (`outbound`), the conversation logs (`logs`), SIP captures
+(`captures`), numbering providers (`numbering`). Here: accounts,
 tokens, billing, usage and plans, SIP, members and webhooks.
 """
 
@@ -52,8 +53,15 @@ ONE_TIME_LOGIN = "/auth/account/oneTimeAuthToken"
 
 
 class PlatformClient(
-    AgentsApi, InboxApi, TemplatesApi, ComputerApi, ProvisioningApi, OutboundApi, LogsApi,
-    CapturesApi, NumberingApi,
+    AgentsApi,
+    InboxApi,
+    TemplatesApi,
+    ComputerApi,
+    ProvisioningApi,
+    OutboundApi,
+    LogsApi,
+    CapturesApi,
+    NumberingApi,
 ):
     """An async client of the platform's ``/api/v2`` (the areas it inherits: the module's
     docstring)."""

@@ -37,7 +37,9 @@ TEXT_TYPE = "text/plain; charset=utf-8"
 PCAP_TYPE = "application/vnd.tcpdump.pcap"
 
 
-def find_call(state: SimState, caller: Account, root: Account, call_id: str) -> dict[str, Any] | None:
+def find_call(
+    state: SimState, caller: Account, root: Account, call_id: str
+) -> dict[str, Any] | None:
     """The call whose SIP Call-ID is ``call_id`` among the agents at or below ``root``
     that ``caller``'s key may select, within the retention; else None (no existence
     leak: another account's call is not found either)."""

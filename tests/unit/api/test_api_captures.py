@@ -115,7 +115,9 @@ def test_a_call_id_that_cannot_be_one_is_refused(call_id: str) -> None:
         ({}, None),
     ],
 )
-def test_an_entry_carries_a_sip_call_id_or_none(fields: dict[str, object], expected: str | None) -> None:
+def test_an_entry_carries_a_sip_call_id_or_none(
+    fields: dict[str, object], expected: str | None
+) -> None:
     assert LogEntry.model_validate(fields).sip_call_id == expected
 
 

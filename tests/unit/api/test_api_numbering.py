@@ -97,7 +97,9 @@ async def test_none_configured_is_an_empty_list(make_client: MakeClient) -> None
         ({"id": 1000, "accountType": "partner"}, None),
     ],
 )
-def test_the_organization_an_account_stands_for(fields: dict[str, object], expected: int | None) -> None:
+def test_the_organization_an_account_stands_for(
+    fields: dict[str, object], expected: int | None
+) -> None:
     target = organization_target(m.Account.model_validate(fields))
     assert (target.account_id if target else None) == expected
     assert target is None or target.param == "targetOrganizationId"

@@ -59,9 +59,11 @@ async def test_the_window_must_hold_the_call(sim: Sim) -> None:
     entry = await _call(sim)
     call_id = entry["sipCallId"]
     start_ms = int(call_id.rsplit("-", 1)[1].partition("@")[0]) * 1000
-    found = await _capture(sim, call_id, **{"from": start_ms - 1, "to": start_ms + 1})
+    window: dict[str, Any] = {"from": start_ms - 1, "to": start_ms + 1}
+    found = await _capture(sim, call_id, **window)
     assert found.status_code == 200
-    before = await _capture(sim, call_id, **{"from": 0, "to": start_ms - 1})
+    window = {"from": 0, "to": start_ms - 1}
+    before = await _capture(sim, call_id, **window)
     envelope(before, 404, "No results found")
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from .helpers import Sim, envelope
 
-ORG = {"targetOrganizationId": 1110}
+ORG: dict[str, Any] = {"targetOrganizationId": 1110}
 TELNYX = {"providerId": "Telnyx", "config": {"apiKey": "k-SECRET", "connectionId": "c1"}}
 
 
@@ -94,4 +94,4 @@ async def test_a_write_names_its_organization(sim: Sim) -> None:
     r = await sim.call("POST", "/numberingProvider", params={"targetOrganizationId": 1111},
                        json=TELNYX)  # fmt: skip
     envelope(r, 400, "targetOrganizationId must select an organization account")
-    assert (await sim.get("/numberingProviders", "demo-reseller"))  # a reseller: none configured
+    assert await sim.get("/numberingProviders", "demo-reseller")  # a reseller: none configured

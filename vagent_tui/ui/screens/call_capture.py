@@ -57,7 +57,9 @@ class CaptureFetching(BaseScreen):
             return
         call_id = entry.sip_call_id
         if call_id is None:
-            self.status.info("This entry carries no SIP Call-ID: the platform keeps no capture of it")
+            self.status.info(
+                "This entry carries no SIP Call-ID: the platform keeps no capture of it"
+            )
             return
         from vagent_tui.ui.widgets.call_forms import CaptureChoice, CaptureModal
 
@@ -72,10 +74,13 @@ class CaptureFetching(BaseScreen):
                         self._capture(entry, call_id, choice.format, choice.path, account)
 
                 self.app.push_screen(
-                    ConfirmModal("Replace the file?", f"{choice.path} exists: replace it?",
-                                 confirm_label="Replace"),
+                    ConfirmModal(
+                        "Replace the file?",
+                        f"{choice.path} exists: replace it?",
+                        confirm_label="Replace",
+                    ),
                     replace_it,
-                )  # fmt: skip
+                )
                 return
             self._capture(entry, call_id, choice.format, choice.path, account)
 
@@ -98,9 +103,10 @@ class CaptureFetching(BaseScreen):
     async def _fetch_capture(self, query: CaptureQuery, path: Path, account: int | None) -> None:
         ok, capture = await self.load(
             lambda c: c.api.get_sip_capture(query, target=account),
-            note=f"Fetching the SIP capture ({query.format})", follows_target=False,
+            note=f"Fetching the SIP capture ({query.format})",
+            follows_target=False,
             on_error=lambda exc: self.status.error(exc, retry_key="K"),
-        )  # fmt: skip
+        )
         if not ok or capture is None:
             return
         if capture.is_binary:
@@ -109,17 +115,23 @@ class CaptureFetching(BaseScreen):
             try:
                 save_capture(path, capture.content)
             except OSError as exc:
-                self.status.error(f"Could not write {inert(str(path))}: {exc.strerror or exc}",
-                                  retry_key="K", cause=exc)  # fmt: skip
+                self.status.error(
+                    f"Could not write {inert(str(path))}: {exc.strerror or exc}",
+                    retry_key="K",
+                    cause=exc,
+                )
                 return
-            self.status.ok(f"SIP capture written to {inert(str(path))} "
-                           f"({counted(len(capture.content), 'byte')}, readable by you only)")  # fmt: skip
+            self.status.ok(
+                f"SIP capture written to {inert(str(path))} "
+                f"({counted(len(capture.content), 'byte')}, readable by you only)"
+            )
             return
         from vagent_tui.ui.dialogs import TextModal
 
         text = capture.text
         self.app.push_screen(
-            TextModal(f"SIP capture ({query.format})", text,
-                      note=f"SIP Call-ID {query.sip_call_id}"),
-        )  # fmt: skip
+            TextModal(
+                f"SIP capture ({query.format})", text, note=f"SIP Call-ID {query.sip_call_id}"
+            ),
+        )
         self.status.ok(f"SIP capture ({query.format}): {counted(len(text.splitlines()), 'line')}")

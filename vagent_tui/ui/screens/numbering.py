@@ -37,8 +37,10 @@ from vagent_tui.ui.widgets.table_filter import filter_binding
 from vagent_tui.ui.writes import Write, Written, listed
 from vagent_tui.words import counted
 
-NO_ORGANIZATION = ("Numbering providers belong to an organization: choose an organization or "
-                   "one of its agent accounts (Scope, 1)")  # fmt: skip
+NO_ORGANIZATION = (
+    "Numbering providers belong to an organization: choose an organization or "
+    "one of its agent accounts (Scope, 1)"
+)
 
 
 def org_of(connection: Connection) -> LevelTarget | None:
@@ -68,32 +70,63 @@ class NumberingScreen(BaseScreen):
     """An organization's numbering providers: list, add, credentials, default, enable."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Key("a", "add", "Add", id="numbering.add", does=WRITES,
-            tooltip="Configure the highlighted provider with its credentials"),
-        Key("e", "edit", "Credentials", id="numbering.edit", does=WRITES,
-            tooltip="Change the highlighted provider's credentials (typed masked)"),
-        Key("m", "make_default", "Default", id="numbering.default", does=WRITES,
-            tooltip="Make the highlighted provider the organization's default"),
-        Key("o", "switch", "On/off", id="numbering.switch", does=WRITES,
-            tooltip="Enable or disable the highlighted provider"),
+        Key(
+            "a",
+            "add",
+            "Add",
+            id="numbering.add",
+            does=WRITES,
+            tooltip="Configure the highlighted provider with its credentials",
+        ),
+        Key(
+            "e",
+            "edit",
+            "Credentials",
+            id="numbering.edit",
+            does=WRITES,
+            tooltip="Change the highlighted provider's credentials (typed masked)",
+        ),
+        Key(
+            "m",
+            "make_default",
+            "Default",
+            id="numbering.default",
+            does=WRITES,
+            tooltip="Make the highlighted provider the organization's default",
+        ),
+        Key(
+            "o",
+            "switch",
+            "On/off",
+            id="numbering.switch",
+            does=WRITES,
+            tooltip="Enable or disable the highlighted provider",
+        ),
         filter_binding("numbering"),  # last: the footer drops it first
-    ]  # fmt: skip
+    ]
     CSS_PATH = "numbering.tcss"
 
     def compose_body(self) -> Iterable[Widget]:
         yield Static("", id="numbering-header", markup=False)
         yield record_table(
             "numbering-table",
-            (("Provider", "id"), ("Name", "name"), ("Status", "status"), ("Default", "default"),
-             ("Enabled", "enabled"), ("Credentials set", "config")),
+            (
+                ("Provider", "id"),
+                ("Name", "name"),
+                ("Status", "status"),
+                ("Default", "default"),
+                ("Enabled", "enabled"),
+                ("Credentials set", "config"),
+            ),
             key=lambda provider: provider.provider_id,
-        )  # fmt: skip
+        )
         yield Static(NO_ORGANIZATION, id="numbering-empty", markup=False)
 
     @property
     def table(self) -> RecordTable[NumberingProvider]:
-        return cast("RecordTable[NumberingProvider]",
-                    self.query_one("#numbering-table", RecordTable))  # fmt: skip
+        return cast(
+            "RecordTable[NumberingProvider]", self.query_one("#numbering-table", RecordTable)
+        )
 
     def on_mount(self) -> None:
         self.table.focus()
@@ -123,11 +156,16 @@ class NumberingScreen(BaseScreen):
         self.table.show(providers, provider_cells, keep=highlight)
         configured = sum(1 for p in providers if p.is_configured)
         who = who_of(self, with_id=True)
-        header.update(safe(f"{counted(configured, 'numbering provider')} configured for the "
-                           f"organization of {who}, of {len(providers)} the platform supports"))  # fmt: skip
+        header.update(
+            safe(
+                f"{counted(configured, 'numbering provider')} configured for the "
+                f"organization of {who}, of {len(providers)} the platform supports"
+            )
+        )
         if not quiet:
-            self.status.ok(f"{counted(len(providers), 'numbering provider')}, "
-                           f"{configured} configured")  # fmt: skip
+            self.status.ok(
+                f"{counted(len(providers), 'numbering provider')}, {configured} configured"
+            )
 
     @property
     def highlighted(self) -> NumberingProvider | None:
@@ -144,8 +182,9 @@ class NumberingScreen(BaseScreen):
             return listed(
                 c.api.list_numbering_providers(target=org_of(c)),
                 lambda p: p.provider_id == provider_id and p.is_configured,
-                present=present, absent=absent,
-            )  # fmt: skip
+                present=present,
+                absent=absent,
+            )
 
         return read
 
@@ -181,12 +220,17 @@ class NumberingScreen(BaseScreen):
             self.status.ok(f"{reply.message or 'Saved'}: {pid} ({names} set)")
             self.load_providers(pid, quiet=True)
 
-        read_back = self._read_back(pid, present=f"{pid} is configured now.",
-                                    absent=f"{pid} is not configured.")  # fmt: skip
+        read_back = self._read_back(
+            pid, present=f"{pid} is configured now.", absent=f"{pid} is not configured."
+        )
         form = ProviderForm(
-            send, provider, adding=adding, subtitle=f"For the organization of {who_of(self, with_id=True)}",
-            read_back=read_back, after_unknown=lambda: self.load_providers(pid, quiet=True),
-        )  # fmt: skip
+            send,
+            provider,
+            adding=adding,
+            subtitle=f"For the organization of {who_of(self, with_id=True)}",
+            read_back=read_back,
+            after_unknown=lambda: self.load_providers(pid, quiet=True),
+        )
         self.app.push_screen(form, done)
 
     def action_add(self) -> None:
@@ -197,8 +241,16 @@ class NumberingScreen(BaseScreen):
 
     # ------------------------------------------------------------------ default, enabled
 
-    def _change(self, provider: NumberingProvider, request: ProviderRequest, *, label: str,
-                question: ConfirmModal, done: str, state: str) -> None:  # fmt: skip
+    def _change(
+        self,
+        provider: NumberingProvider,
+        request: ProviderRequest,
+        *,
+        label: str,
+        question: ConfirmModal,
+        done: str,
+        state: str,
+    ) -> None:
         pid = provider.provider_id
 
         def holds(p: NumberingProvider) -> bool:
@@ -208,18 +260,21 @@ class NumberingScreen(BaseScreen):
 
         self.write(
             Write[Envelope](
-                "numbering-change", label,
+                "numbering-change",
+                label,
                 lambda c: c.api.update_numbering_provider(request, target=org_of(c)),
                 confirm=question,
                 done=lambda reply: f"{reply.message or 'Numbering provider updated'}: {done}",
                 read_back=lambda c: listed(
-                    c.api.list_numbering_providers(target=org_of(c)), holds,
-                    present=f"{pid} is {state} now.", absent=f"{pid} is not {state}.",
+                    c.api.list_numbering_providers(target=org_of(c)),
+                    holds,
+                    present=f"{pid} is {state} now.",
+                    absent=f"{pid} is not {state}.",
                 ),
                 failed=lambda exc: f"Could not change {pid}: {describe_error(exc)}",
                 after=lambda written: self._reload_after(written, pid),
             )
-        )  # fmt: skip
+        )
 
     def _configured(self) -> NumberingProvider | None:
         provider = self.highlighted
@@ -239,15 +294,24 @@ class NumberingScreen(BaseScreen):
         if provider.is_default:
             self.status.info(f"{pid} is the default already")
             return
-        others = [p.provider_id for p in self.table.records if p.is_default and p.provider_id != pid]
+        others = [
+            p.provider_id for p in self.table.records if p.is_default and p.provider_id != pid
+        ]
         was = f" instead of {', '.join(others)}" if others else ""
-        body = (f"Make {pid} the default numbering provider of the organization of "
-                f"{who_of(self, with_id=True)}{was}?\nNumbers bought from now on go through {pid}.")  # fmt: skip
+        body = (
+            f"Make {pid} the default numbering provider of the organization of "
+            f"{who_of(self, with_id=True)}{was}?\nNumbers bought from now on go through {pid}."
+        )
         self._change(
-            provider, ProviderRequest(provider_id=pid, default=True), label=f"Making {pid} the default",
-            question=ConfirmModal("Change the default provider", body, confirm_label="Make default"),
-            done=f"{pid} is the default", state="the default",
-        )  # fmt: skip
+            provider,
+            ProviderRequest(provider_id=pid, default=True),
+            label=f"Making {pid} the default",
+            question=ConfirmModal(
+                "Change the default provider", body, confirm_label="Make default"
+            ),
+            done=f"{pid} is the default",
+            state="the default",
+        )
 
     def action_switch(self) -> None:
         provider = self._configured()
@@ -256,14 +320,17 @@ class NumberingScreen(BaseScreen):
         pid = provider.provider_id
         enable = provider.enabled is False
         verb = "Enable" if enable else "Disable"
-        body = (f"{verb} {pid} for the organization of {who_of(self, with_id=True)}?\n"
-                + ("Numbers can be bought through it again." if enable else
-                   "No number can be bought through it until it is enabled again; numbers "
-                   "bought through it stay."))  # fmt: skip
+        body = f"{verb} {pid} for the organization of {who_of(self, with_id=True)}?\n" + (
+            "Numbers can be bought through it again."
+            if enable
+            else "No number can be bought through it until it is enabled again; numbers "
+            "bought through it stay."
+        )
         self._change(
-            provider, ProviderRequest(provider_id=pid, enabled=enable),
+            provider,
+            ProviderRequest(provider_id=pid, enabled=enable),
             label=f"{verb[:-1]}ing {pid}",
             question=ConfirmModal(f"{verb} a numbering provider", body, confirm_label=verb),
             done=f"{pid} {'enabled' if enable else 'disabled'}",
             state="enabled" if enable else "disabled",
-        )  # fmt: skip
+        )

@@ -19,9 +19,6 @@ from vagent_tui.api.numbering_models import NumberingProvider, ProviderRequest
 from vagent_tui.ui.widgets.entry_forms import FormErrors, FormModal, Send, text_input
 from vagent_tui.ui.widgets.form import FormField, errors_by_field
 
-FALLBACK_KEY = "credential"
-"""The field's name when the platform names no key (the user types the key's name)."""
-
 
 class SecretInput(Input):
     """A masked field whose text never leaves it: copy and cut do nothing."""
