@@ -65,6 +65,8 @@ KEPT_KEYS = frozenset(
         "timestamp", "date", "updatedAt", "expiresAt", "createdAt", "startedAt",
         "deliveryProtocol", "rotationMinutes", "autoRecordingNotification", "source",
         "activeHours", "start", "end", "timezone", "vidaPhoneNumber", "kind", "version",
+        # Names the console sends back as keys (a numbering provider's credential keys).
+        "configFields",
     }
 )  # fmt: skip
 """Keys whose string values are served as they are."""

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from vagent_tui.api import models as m
 from vagent_tui.api.capture_models import pcap_problem
 from vagent_tui.sim import create_app
 
@@ -101,3 +102,23 @@ async def test_hostile_mode_plants_the_text_formats() -> None:
         assert "User-Agent: vagent-sim" not in text and "\x1b" in text
         raw = (await _capture(sim, call_id, format="pcap")).content
         assert pcap_problem(raw) is None and b"\x1b" in raw
+
+
+@pytest.mark.parametrize("kind", ["truncated", "cut", "malformed", "503", "refused"])
+async def test_a_capture_hit_by_a_fault_is_asked_again_and_comes_whole(kind: str) -> None:
+    from vagent_tui.api.capture_models import CaptureQuery
+    from vagent_tui.services.connect import demo_client
+
+    app = create_app(clock=lambda: 1_800_000_000.0)
+    async with demo_client("demo-partner", sim_app=app) as client:
+        client.backoff = 0
+        r = await client.list_logs(m.LogQuery(filters=(("type", "call"),)), page_size=1,
+                                   target=AGENT)  # fmt: skip
+        call_id = r.logs[0].sip_call_id
+        assert call_id is not None
+        app.state.sim.faults.set(kind, path_contains="/sip/captures", remaining=1)
+        got = await client.get_sip_capture(CaptureQuery(sip_call_id=call_id, format="pcap"),
+                                           target=AGENT)  # fmt: skip
+    assert pcap_problem(got.content) is None and app.state.sim.faults.count() == 1
+    sent = [q for q in app.state.sim.requests if q.path.endswith("/sip/captures")]
+    assert len(sent) == 2

@@ -29,7 +29,7 @@ from vagent_tui.services.session import Connection
 from vagent_tui.ui.dialogs import ConfirmModal
 from vagent_tui.ui.safety import WRITES, Key
 from vagent_tui.ui.screens.base import BaseScreen, who_of
-from vagent_tui.ui.text import safe
+from vagent_tui.ui.text import inert, safe
 from vagent_tui.ui.widgets.entry_forms import FormReadBack
 from vagent_tui.ui.widgets.record_table import RecordTable, record_table
 from vagent_tui.ui.widgets.status import describe_error
@@ -48,6 +48,12 @@ def org_of(connection: Connection) -> LevelTarget | None:
     return organization_target(connection.acting_as)
 
 
+def _short(name: object, width: int = 40) -> str:
+    """A provider's name, only shown: kept short, so the columns after it stay in view."""
+    text = name if isinstance(name, str) else ""
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
 def provider_cells(provider: NumberingProvider) -> tuple[Text, ...]:
     configured = provider.is_configured
 
@@ -58,7 +64,7 @@ def provider_cells(provider: NumberingProvider) -> tuple[Text, ...]:
 
     return (
         safe(provider.provider_id, style="bold"),
-        safe(provider.name if isinstance(provider.name, str) else ""),
+        safe(_short(provider.name)),
         Text("configured" if configured else "not configured", style="" if configured else "dim"),
         flag(provider.is_default),
         flag(provider.enabled),
@@ -227,7 +233,7 @@ class NumberingScreen(BaseScreen):
             send,
             provider,
             adding=adding,
-            subtitle=f"For the organization of {who_of(self, with_id=True)}",
+            subtitle=f"For the organization of {inert(who_of(self, with_id=True), limit=100)}",
             read_back=read_back,
             after_unknown=lambda: self.load_providers(pid, quiet=True),
         )
