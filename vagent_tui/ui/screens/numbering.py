@@ -161,17 +161,26 @@ class NumberingScreen(BaseScreen):
             return
         self.table.show(providers, provider_cells, keep=highlight)
         configured = sum(1 for p in providers if p.is_configured)
-        who = who_of(self, with_id=True)
         header.update(
             safe(
-                f"{counted(configured, 'numbering provider')} configured for the "
-                f"organization of {who}, of {len(providers)} the platform supports"
+                f"{configured} of {counted(len(providers), 'numbering provider')} configured "
+                f"for {self.organization}"
             )
         )
         if not quiet:
             self.status.ok(
                 f"{counted(len(providers), 'numbering provider')}, {configured} configured"
             )
+
+    @property
+    def organization(self) -> str:
+        """The organization the screen is for, in words: the one selected, or an agent
+        account's (``organization #1110, to which Acme Dental Front Desk (#1111) belongs``)."""
+        org, who = org_of(self.connection), who_of(self, with_id=True)
+        acting = self.connection.acting_as
+        if org is None or (acting is not None and acting.id == org.account_id):
+            return who
+        return f"organization #{org.account_id}, to which {who} belongs"
 
     @property
     def highlighted(self) -> NumberingProvider | None:
@@ -233,7 +242,7 @@ class NumberingScreen(BaseScreen):
             send,
             provider,
             adding=adding,
-            subtitle=f"For the organization of {inert(who_of(self, with_id=True), limit=100)}",
+            subtitle=f"For {inert(self.organization, limit=120)}",
             read_back=read_back,
             after_unknown=lambda: self.load_providers(pid, quiet=True),
         )
@@ -305,8 +314,8 @@ class NumberingScreen(BaseScreen):
         ]
         was = f" instead of {', '.join(others)}" if others else ""
         body = (
-            f"Make {pid} the default numbering provider of the organization of "
-            f"{who_of(self, with_id=True)}{was}?\nNumbers bought from now on go through {pid}."
+            f"Make {pid} the default numbering provider of {self.organization}{was}?\n"
+            f"Numbers bought from now on go through {pid}."
         )
         self._change(
             provider,
@@ -326,7 +335,7 @@ class NumberingScreen(BaseScreen):
         pid = provider.provider_id
         enable = provider.enabled is False
         verb = "Enable" if enable else "Disable"
-        body = f"{verb} {pid} for the organization of {who_of(self, with_id=True)}?\n" + (
+        body = f"{verb} {pid} for {self.organization}?\n" + (
             "Numbers can be bought through it again."
             if enable
             else "No number can be bought through it until it is enabled again; numbers "
