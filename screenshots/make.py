@@ -194,6 +194,7 @@ SHOTS: dict[str, tuple[str, str, int | None, Steps | None]] = {
     "tokens": ("tokens", "demo-partner", None, None),
     "billing": ("billing", "demo-partner", 1100, None),
     "sip": ("sip", "demo-partner", None, None),
+    "numbering": ("numbering", "demo-partner", 1110, None),
     "webhooks": ("webhooks", "demo-partner", None, _webhooks_relays),
     "computer": ("computer", "demo-partner", 1118, None),
     "fleet": ("fleet", "demo-partner", None, _fleet),

@@ -94,6 +94,7 @@ DEMO_ACCOUNT_FOR: dict[str, int] = {
     "migrations": 1100,
     "computer": 1118,
     "numbers": 1111,
+    "numbering": 1110,
 }
 """The demo account a screen shows best (an agent, a reseller, a computer agent), by
 ``--screen`` name; the other screens start at the key owner."""

@@ -9,7 +9,7 @@ The endpoints of an area of many live in a class of their own that `PlatformClie
 inherits: the agent (`agents`), the inboxes (`inbox`), templates and migrations
 (`templates`), Computer Agents (`computer`), the tree's provisioning (`provisioning`),
 outbound calls and tasks (`outbound`), the conversation logs (`logs`), phone numbers
-(`numbers`). Here: accounts,
+(`numbers`), SIP captures (`captures`), numbering providers (`numbering`). Here: accounts,
 tokens, billing, usage and plans, SIP, members and webhooks.
 """
 
@@ -21,11 +21,13 @@ from urllib.parse import quote
 
 from vagent_tui.api import models as m
 from vagent_tui.api.agents import AgentsApi
+from vagent_tui.api.captures import CapturesApi
 from vagent_tui.api.computer import ComputerApi
 from vagent_tui.api.errors import MalformedResponse, redact_url
 from vagent_tui.api.inbox import InboxApi
 from vagent_tui.api.listeners import Exchange, Observer
 from vagent_tui.api.logs import LogsApi
+from vagent_tui.api.numbering import NumberingApi
 from vagent_tui.api.numbers import NumbersApi
 from vagent_tui.api.outbound import OutboundApi
 from vagent_tui.api.provisioning import ProvisioningApi
@@ -60,6 +62,8 @@ class PlatformClient(
     OutboundApi,
     LogsApi,
     NumbersApi,
+    CapturesApi,
+    NumberingApi,
 ):
     """An async client of the platform's ``/api/v2`` (the areas it inherits: the module's
     docstring)."""

@@ -185,6 +185,23 @@ class LogEntry(Resource):
         return isinstance(self.status, str) and self.status.lower() in ("failed", "error")
 
     @property
+    def sip_call_id(self) -> str | None:
+        """The call's SIP Call-ID (for ``GET /sip/captures``), or None: the top-level
+        ``sipCallId`` (the simulator's choice, CONTRACT choice 90), else
+        ``metadata.sipCallId``; non-empty text only."""
+        meta = self.metadata if isinstance(self.metadata, Mapping) else {}
+        for value in ((self.model_extra or {}).get("sipCallId"), meta.get("sipCallId")):
+            if isinstance(value, str) and value.strip():
+                return value
+        return None
+
+    @property
+    def seconds(self) -> int:
+        """How long it lasted (``duration``, seconds; 0 when not a whole number)."""
+        value = _int_or_none(self.duration)
+        return value if isinstance(value, int) and value > 0 else 0
+
+    @property
     def conversation_ref(self) -> ConversationRef | None:
         """The conversation behind the entry, for the batch read; None if it names none.
 

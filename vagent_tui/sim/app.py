@@ -84,6 +84,8 @@ _LAZY_MODULES = (
     "routes_members",
     "routes_provision",
     "routes_numbers",
+    "routes_captures",
+    "routes_numbering",
 )
 
 

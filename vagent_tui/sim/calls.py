@@ -173,6 +173,12 @@ def _phone(x: int) -> str:
     return f"+1{200 + x % 800:03d}555{(x >> 12) % 10000:04d}"
 
 
+def sip_call_id(h: int, account_id: int, at: int) -> str:
+    """The SIP Call-ID of a call (`vagent_tui.sim.captures` reads the account and the
+    time back from it: nothing is stored)."""
+    return f"{mix(h ^ 0xC) & 0xFFFFFFFFFFFF:012x}-{account_id}-{at}@sbc.sim.example"
+
+
 def text_of(value: Any) -> str:
     """A field's value as a filter compares it (and as a CSV cell shows it).
 
@@ -267,6 +273,7 @@ def entry(agent: Agent, q: int, step: int) -> dict[str, Any]:
         "failureReason": failure,
         "usdRate": round(duration * 0.0015 + (0.0079 if kind == "sms" else 0.0), 4),
         "agentConfigId": f"cfg-{a}",
+        "sipCallId": sip_call_id(h, a, at) if kind == "call" else None,
         "metadata": {
             "convoId": f"c_{a}_{q}",
             "tokens": 200 + (h >> 36) % 3000,

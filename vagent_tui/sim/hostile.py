@@ -66,6 +66,8 @@ KEPT_KEYS = frozenset(
         "deliveryProtocol", "rotationMinutes", "autoRecordingNotification", "source",
         "activeHours", "start", "end", "timezone", "vidaPhoneNumber", "kind", "version",
         "number",
+        # Names the console sends back as keys (a numbering provider's credential keys).
+        "configFields",
     }
 )  # fmt: skip
 """Keys whose string values are served as they are."""

@@ -261,6 +261,11 @@ def seed(state: SimState) -> None:
     for acc in state.accounts.values():
         _seed_tokens(state, acc, rnd)
         _seed_integrations(state, acc, rnd)
+    # Acme Dental buys its numbers through Twilio (the credentials are made up).
+    twilio = {"accountSid": "AC5eed0000000000000000000000001110",
+              "authToken": "seeded-auth-token-1110"}  # fmt: skip
+    state.numbering[1110] = {"Twilio": {"providerId": "Twilio", "default": True, "enabled": True,
+                                        "config": twilio}}  # fmt: skip
     for aid, profile in PROFILES.items():
         acc = state.accounts[aid]
         live = build_config(acc, profile, rnd)

@@ -142,6 +142,13 @@ SCREENS: tuple[ScreenInfo, ...] = (
         "Usage and costs of the account by period or dates, its plan, today's counts",
     ),
     ScreenInfo(
+        "numbering",
+        "",
+        "Numbering providers",
+        _P + "numbering:NumberingScreen",
+        "Through whom an organization's numbers are bought: add, credentials, default, enable",
+    ),
+    ScreenInfo(
         "journal",
         "",
         "Journal",

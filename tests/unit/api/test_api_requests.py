@@ -14,12 +14,17 @@ import pytest
 from tests.unit.api.conftest import MakeClient
 from vagent_tui.api import models as m
 from vagent_tui.api import number_models
+from vagent_tui.api.capture_models import CaptureQuery
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.errors import MalformedResponse, PlatformError, ReadOnlyRefused
+from vagent_tui.api.numbering_models import ProviderRequest
+from vagent_tui.api.scope import ScopeLevel
+from vagent_tui.api.targets import LevelTarget
 
 from .helpers import BASE, TOKEN, Recorder, json_body, multipart_fields, ok, query
 
 TARGET = 4242
+ORG = LevelTarget(ScopeLevel.ORGANIZATION, 33)
 NO_BODY = object()
 MULTIPART = object()
 """A file sent as a form: its fields are checked by its own tests below."""
@@ -776,6 +781,48 @@ CASES = [
         "POST",
         "/api/v2/tasks/csv",
         body=MULTIPART,
+    ),
+    # SIP captures and numbering providers (api/captures.py, api/numbering.py).
+    Case(
+        "get_sip_capture",
+        lambda c, t: c.get_sip_capture(
+            CaptureQuery(sip_call_id="a1@pbx.example", format="json", start_ms=1, end_ms=2),
+            target=t,
+        ),
+        "GET",
+        "/api/v2/sip/captures",
+        params={"sipCallId": "a1@pbx.example", "format": "json", "from": "1", "to": "2"},
+    ),
+    Case(
+        "list_numbering_providers",
+        lambda c, t: c.list_numbering_providers(target=ORG),
+        "GET",
+        "/api/v2/numberingProviders",
+        params={"targetOrganizationId": "33"},
+        takes_target=False,
+    ),
+    Case(
+        "create_numbering_provider",
+        lambda c, t: c.create_numbering_provider(
+            ProviderRequest(provider_id="Twilio", config={"accountSid": "AC1", "authToken": "tk"}),
+            target=ORG,
+        ),
+        "POST",
+        "/api/v2/numberingProvider",
+        body={"providerId": "Twilio", "config": {"accountSid": "AC1", "authToken": "tk"}},
+        params={"targetOrganizationId": "33"},
+        takes_target=False,
+    ),
+    Case(
+        "update_numbering_provider",
+        lambda c, t: c.update_numbering_provider(
+            ProviderRequest(provider_id="Twilio", default=True, enabled=False), target=ORG
+        ),
+        "PUT",
+        "/api/v2/numberingProvider",
+        body={"providerId": "Twilio", "default": True, "enabled": False},
+        params={"targetOrganizationId": "33"},
+        takes_target=False,
     ),
 ]
 

@@ -30,7 +30,7 @@ from vagent_tui.api.models import SavedVersion
 from vagent_tui.services.agents import saved_versions
 from vagent_tui.services.calls import fetch_transcripts
 from vagent_tui.ui.built import when_built
-from vagent_tui.ui.screens.base import BaseScreen
+from vagent_tui.ui.screens.call_capture import CaptureFetching
 from vagent_tui.ui.text import inert
 from vagent_tui.ui.textual_compat import style_mark
 from vagent_tui.ui.widgets.call_rows import (
@@ -49,7 +49,7 @@ def version_at(versions: Iterable[SavedVersion], moment: datetime) -> SavedVersi
     return max(before, key=lambda v: v.version_id) if before else None
 
 
-class CallScreen(BaseScreen):
+class CallScreen(CaptureFetching):
     """The conversation of one log entry."""
 
     TITLE = "Call"
@@ -59,6 +59,7 @@ class CallScreen(BaseScreen):
         Binding("v", "version", "Version then", id="call.version",
                 tooltip="The agent's configuration live at the time of the call"),
         Binding("y", "copy", "Copy", id="call.copy", tooltip="Copy the transcript as text"),
+        Binding("K", "capture", "Capture", id="call.capture", tooltip="The call's SIP capture"),
     ]  # fmt: skip
 
     def __init__(
@@ -84,6 +85,7 @@ class CallScreen(BaseScreen):
         call, which it draws when built."""
         self.workers.cancel_group(self, "call-load")
         self.workers.cancel_group(self, "call-version")
+        self.workers.cancel_group(self, "call-capture")
         self.entry, self.result, self.local, self.target = entry, result, local, target
         self.fetching = False
         self.load_when_shown()
@@ -121,6 +123,9 @@ class CallScreen(BaseScreen):
         if isinstance(account, str) and account.isdecimal():
             return int(account)
         return self.target
+
+    def capture_entry(self) -> tuple[LogEntry | None, int | None]:
+        return self.entry, self._account()
 
     def reload(self) -> None:
         if self.result is None and self.entry.conversation_ref is not None:

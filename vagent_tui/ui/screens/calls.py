@@ -44,6 +44,7 @@ from vagent_tui.services.calls_follow import Follower
 from vagent_tui.services.paging import Ask, Page, Pager
 from vagent_tui.services.session import Connection
 from vagent_tui.ui.format import now
+from vagent_tui.ui.screens.call_capture import CaptureFetching, account_of
 from vagent_tui.ui.screens.calls_export import CallsExporting
 from vagent_tui.ui.screens.calls_state import CallsView, filters_line, header_line
 from vagent_tui.ui.screens.paging import ServerPagedScreen, page_keys
@@ -68,7 +69,9 @@ def entry_key(entry: LogEntry) -> str:
     return f"id:{entry.id}" if entry.id not in (None, "") else f"at:{entry.timestamp}"
 
 
-class CallsScreen(CallsExporting, ServerPagedScreen[CallFilters, LogEntry, LogPage]):
+class CallsScreen(
+    CallsExporting, CaptureFetching, ServerPagedScreen[CallFilters, LogEntry, LogPage]
+):
     """The call log of the selected account (or the key's whole tree), paged by the server."""
 
     CSS_PATH = "calls.tcss"
@@ -96,6 +99,7 @@ class CallsScreen(CallsExporting, ServerPagedScreen[CallFilters, LogEntry, LogPa
                 tooltip="Stop the export or the follow, else clear the filters"),
         Binding("escape", "stop", "Stop", show=False, id="calls.stop",
                 tooltip="Stop the export or the follow, else clear the filters"),
+        Binding("K", "capture", "Capture", id="calls.capture", tooltip="The call's SIP capture"),
         filter_binding("calls"),  # last: the footer drops it first
     ]  # fmt: skip
 
@@ -416,6 +420,10 @@ class CallsScreen(CallsExporting, ServerPagedScreen[CallFilters, LogEntry, LogPa
             self.app.install_screen(self._call_screen, name)
         if self._call_screen not in self.app.screen_stack:  # Enter twice: it is on show
             self.app.push_screen(name)
+
+    def capture_entry(self) -> tuple[LogEntry | None, int | None]:
+        entry = self.table.highlighted_record
+        return entry, account_of(entry, self._query().account_id)
 
     def on_unmount(self) -> None:
         if self._call_screen is not None:

@@ -1,4 +1,4 @@
-"""The Calls screen's dialogs: the filters, the export, the columns.
+"""The Calls screen's dialogs: the filters, the export, the columns, a SIP capture.
 
 Each checks what was typed at its field before anything is asked of the platform (a
 time that is no time, a ``key=value`` that is not one, a filter on a reserved name,
@@ -330,3 +330,71 @@ def _label(name: str) -> str:
     from vagent_tui.services.call_columns import BUILT_IN
 
     return column(name).label if name in BUILT_IN else name
+
+
+# --------------------------------------------------------------------------- capture
+
+
+CAPTURE_CHOICES = (
+    ("Text (shown)", "text"),
+    ("JSON (shown)", "json"),
+    ("Transactions (shown)", "transaction"),
+    ("pcap (written to the file)", "pcap"),
+)
+
+
+@dataclass(frozen=True)
+class CaptureChoice:
+    format: str
+    path: Path
+    """Where a pcap goes (the text formats are shown, not written)."""
+
+
+class CaptureModal(_Dialog[CaptureChoice]):
+    """Which capture of a call: text, JSON, transactions (shown) or pcap (to a file)."""
+
+    def __init__(self, call_id: str, default_name: str) -> None:
+        super().__init__()
+        self.call_id = call_id
+        self.default_name = default_name
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static("Fetch the call's SIP capture", classes="modal-title")
+            yield Static(safe(f"SIP Call-ID {self.call_id}"))
+            yield FormField(
+                "Format",
+                Select(CAPTURE_CHOICES, value="text", allow_blank=False, id="calls-capture-format",
+                       compact=True),
+                name="format",
+            )  # fmt: skip
+            yield FormField(
+                "File", _input("capture-path", self.default_name, "capture.pcap"), name="path",
+                hint="pcap only; written readable by you only (0600)",
+            )  # fmt: skip
+            with Horizontal(classes="modal-buttons"):
+                yield Button("Cancel", id="cancel")
+                yield Button("Fetch", id="confirm", variant="primary")
+
+    def on_mount(self) -> None:
+        self.query_one("#calls-capture-format", Select).focus()
+
+    def read(self) -> CaptureChoice | None:
+        value = self.query_one("#calls-capture-format", Select).value
+        fmt = value if isinstance(value, str) else "text"
+        field = self.query_one("#field-path", FormField)
+        text = self.query_one("#calls-capture-path", Input).value.strip()
+        path = Path(text).expanduser() if text else Path(self.default_name)
+        problem = None
+        if fmt == "pcap":
+            if not text:
+                problem = "a file name is needed for a pcap"
+            elif path.is_dir():
+                problem = f"{inert(str(path))} is a folder: name a file in it"
+            elif not path.absolute().parent.is_dir():
+                problem = f"the folder {inert(str(path.absolute().parent))} does not exist"
+        field.set_error(problem)
+        if problem:
+            field.widget.focus()
+            return None
+        return CaptureChoice(fmt, path)
