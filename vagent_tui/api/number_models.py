@@ -233,7 +233,7 @@ def parse_search(text: str) -> NumberSearch:
     text = text.strip()
     if not text:
         raise ValueError("type a city and region (Austin, TX), a prefix (512) or a phrase (*CAFE*)")
-    if text.isdigit():
+    if text.isascii() and text.isdecimal():
         return PrefixSearch(prefix=text)
     if "*" in text:
         return PhraseSearch(phrase=text)

@@ -162,7 +162,7 @@ def by_locality(state: SimState, country: str, city: str, region: str) -> dict[s
 def by_prefix(state: SimState, country: str, prefix: str, strict: bool) -> dict[str, Any]:
     """Numbers whose national digits start with ``prefix``; not ``strict``: numbers of
     the same area code when no number starts so."""
-    if not prefix.isdigit() or not 1 <= len(prefix) <= 10:
+    if not (prefix.isascii() and prefix.isdecimal()) or not 1 <= len(prefix) <= 10:
         raise bad("prefix must be 1 to 10 digits")
     codes = [c for c in REGION_OF if c.startswith(prefix[:3]) and
              AREAS[REGION_OF[c]][0] == country]  # fmt: skip
