@@ -8,7 +8,8 @@ request machinery (errors, retries, redaction, observers) is in `transport`.
 The endpoints of an area of many live in a class of their own that `PlatformClient`
 inherits: the agent (`agents`), the inboxes (`inbox`), templates and migrations
 (`templates`), Computer Agents (`computer`), the tree's provisioning (`provisioning`),
-outbound calls and tasks (`outbound`), the conversation logs (`logs`). Here: accounts,
+outbound calls and tasks (`outbound`), the conversation logs (`logs`), SIP routes and
+registration (`sip`). Here: accounts,
 tokens, billing, usage and plans, SIP, members and webhooks.
 """
 
@@ -28,6 +29,7 @@ from vagent_tui.api.logs import LogsApi
 from vagent_tui.api.outbound import OutboundApi
 from vagent_tui.api.provisioning import ProvisioningApi
 from vagent_tui.api.replies import Json
+from vagent_tui.api.sip import SipApi
 from vagent_tui.api.targets import Target
 from vagent_tui.api.templates import TemplatesApi
 
@@ -50,7 +52,8 @@ ONE_TIME_LOGIN = "/auth/account/oneTimeAuthToken"
 
 
 class PlatformClient(
-    AgentsApi, InboxApi, TemplatesApi, ComputerApi, ProvisioningApi, OutboundApi, LogsApi
+    AgentsApi, InboxApi, TemplatesApi, ComputerApi, ProvisioningApi, OutboundApi, LogsApi,
+    SipApi,
 ):
     """An async client of the platform's ``/api/v2`` (the areas it inherits: the module's
     docstring)."""
