@@ -9,11 +9,15 @@ it back does not put it on the screen).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from vagent_tui.api import models as m
-from vagent_tui.api import sip_models as s
 from vagent_tui.api.errors import ApiError, PlatformError, ReadOnlyRefused, redact_text
 from vagent_tui.api.replies import Json, Reply, no_list
 from vagent_tui.api.streaming import StreamingTransport
+
+if TYPE_CHECKING:
+    from vagent_tui.api import sip_models as s
 
 ROUTES = "/sip/outboundRoutes"
 REGISTRATION = "/sip/registration"
@@ -28,6 +32,8 @@ class SipApi(StreamingTransport):
     async def list_sip_routes(self, *, target: int | None = None) -> list[str]:
         """``GET /sip/outboundRoutes``: the routes, as the platform holds them."""
 
+        from vagent_tui.api import sip_models as s  # built at the area's first use
+
         def parse(payload: Json) -> list[str]:
             if payload.get("routes") is None:
                 raise no_list("routes", ROUTES)
@@ -39,13 +45,17 @@ class SipApi(StreamingTransport):
 
     async def add_sip_route(self, route: str, *, target: int | None = None) -> s.SipRoutes:
         """``POST /sip/outboundRoutes``: the route checked before it is sent."""
+        from vagent_tui.api import sip_models as s
         body = s.SipRouteRequest(route=route).wire()
-        payload = await self.request("POST", ROUTES, target=target, json=body)
+        # The file also lists a 200 "OK" with no body: taken as a success (choice 81).
+        payload = await self.request("POST", ROUTES, target=target, json=body,
+                                     body_optional=True)  # fmt: skip
         return self._parse(s.SipRoutes, payload, method="POST", url=ROUTES)
 
     async def delete_sip_route(self, route: str, *, target: int | None = None) -> s.SipRoutes:
         """``DELETE /sip/outboundRoutes`` with ``{route}`` in the body: the route as
         listed (not checked again: one the platform holds is removable as it is)."""
+        from vagent_tui.api import sip_models as s
         payload = await self.request("DELETE", ROUTES, target=target, json={"route": route})
         return self._parse(s.SipRoutes, payload, method="DELETE", url=ROUTES)
 
@@ -55,21 +65,21 @@ class SipApi(StreamingTransport):
         self, query: s.AorQuery, *, target: int | None = None
     ) -> s.AorAvailability:
         """``POST /sip/registration/available``: a read, though a POST (``reads``)."""
+        from vagent_tui.api import sip_models as s
         payload = await self.request(
             "POST", AVAILABLE, target=target, json=query.wire(), reads=True
         )
         return self._parse(s.AorAvailability, payload, method="POST", url=AVAILABLE)
 
-    async def get_sip_registration(
-        self, *, target: int | None = None
-    ) -> s.SipRegistration | None:
-        """``GET /sip/registration``: the registration, or None (404: there is none)."""
+    async def get_sip_registration(self, *, target: int | None = None) -> s.SipRegistration | None:
+        """``GET /sip/registration``: the registration (``registration`` in the reply, or
+        the reply itself), or None (404: there is none)."""
+        from vagent_tui.api import sip_models as s
 
         def parse(payload: Json) -> s.SipRegistration:
             record = payload.get("registration")
-            if not isinstance(record, dict):
-                raise no_list("registration", REGISTRATION)
-            return self._parse(s.SipRegistration, record, url=REGISTRATION)
+            return self._parse(s.SipRegistration, record if isinstance(record, dict) else payload,
+                               url=REGISTRATION)  # fmt: skip
 
         try:
             return await self.get(REGISTRATION, parse, target=target)
@@ -86,6 +96,7 @@ class SipApi(StreamingTransport):
         Sent once; journaled with the password as ``***``; an error's text never holds
         the password, even when the platform echoes it.
         """
+        from vagent_tui.api import sip_models as s
         url = self._url(REGISTRATION)
         if self.read_only:
             raise ReadOnlyRefused(

@@ -123,9 +123,10 @@ def check_aor(value: str) -> str:
 
 
 class SipRoutes(Resource):
-    """``GET /sip/outboundRoutes``: ``routes``, strings."""
+    """``GET /sip/outboundRoutes``: ``routes``, strings (anything else in the list is
+    kept here and skipped by the reader: it names no route that could be removed)."""
 
-    routes: list[str] | None = None
+    routes: list[Any] | None = None
     message: str | None = None
 
 
@@ -209,7 +210,7 @@ class SipRegistrationRequest(Request):
     aor: str = ""
     username: str = ""
     auth_username: str = ""
-    password: str = Field(default="", repr=False)
+    password: str = Field(repr=False)
     sip_realm: str = ""
     proxy: str = ""
     port: int | None = Field(default=None, ge=1, le=65535)

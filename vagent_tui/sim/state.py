@@ -216,6 +216,8 @@ class SimState:
     staging: dict[int, dict[str, Any] | None] = field(default_factory=dict)
     versions: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
     sip: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    sip_trunk: dict[int, dict[str, Any]] = field(default_factory=dict)
+    """Outbound routes and the registration per account (`vagent_tui.sim.sip`)."""
     webhooks: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
     relays: dict[int, dict[str, dict[str, Any]]] = field(default_factory=dict)
     relay_types: list[dict[str, str]] = field(default_factory=list)

@@ -13,6 +13,7 @@ import pytest
 
 from tests.unit.api.conftest import MakeClient
 from vagent_tui.api import models as m
+from vagent_tui.api import sip_models as sm
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.errors import MalformedResponse, PlatformError, ReadOnlyRefused
 
@@ -739,6 +740,62 @@ CASES = [
         f"/api/v2/computer/accounts/{TARGET}/workspace/upload",
         body=MULTIPART,
         takes_target=False,
+    ),
+    Case(
+        "list_sip_routes",
+        lambda c, t: c.list_sip_routes(target=t),
+        "GET",
+        "/api/v2/sip/outboundRoutes",
+    ),
+    Case(
+        "add_sip_route",
+        lambda c, t: c.add_sip_route(" pbx.example.com:5070;transport=tcp ", target=t),
+        "POST",
+        "/api/v2/sip/outboundRoutes",
+        body={"route": "pbx.example.com:5070;transport=tcp"},
+    ),
+    Case(
+        "delete_sip_route",
+        lambda c, t: c.delete_sip_route("1.1.1.1:5060;transport=udp", target=t),
+        "DELETE",
+        "/api/v2/sip/outboundRoutes",
+        body={"route": "1.1.1.1:5060;transport=udp"},
+    ),
+    Case(
+        "check_sip_aor",
+        lambda c, t: c.check_sip_aor(sm.AorQuery(aor="1001@sip.example.com"), target=t),
+        "POST",
+        "/api/v2/sip/registration/available",
+        body={"aor": "1001@sip.example.com"},
+    ),
+    Case(
+        "get_sip_registration",
+        lambda c, t: c.get_sip_registration(target=t),
+        "GET",
+        "/api/v2/sip/registration",
+    ),
+    Case(
+        "save_sip_registration",
+        lambda c, t: c.save_sip_registration(
+            sm.SipRegistrationRequest(
+                aor="1001@sip.example.com", password=" pw 1 ", transport="tls", port=5061
+            ),
+            target=t,
+        ),
+        "POST",
+        "/api/v2/sip/registration",
+        body={
+            "aor": "1001@sip.example.com",
+            "password": " pw 1 ",
+            "transport": "TLS",
+            "port": 5061,
+        },  # fmt: skip
+    ),
+    Case(
+        "delete_sip_registration",
+        lambda c, t: c.delete_sip_registration(target=t),
+        "DELETE",
+        "/api/v2/sip/registration",
     ),
     Case(
         "upload_tasks_csv",
