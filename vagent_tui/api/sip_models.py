@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import Field, field_validator, model_validator
 
@@ -214,7 +214,8 @@ class SipRegistrationRequest(Request):
     sip_realm: str = ""
     proxy: str = ""
     port: int | None = Field(default=None, ge=1, le=65535)
-    transport: Literal["UDP", "TCP", "TLS"] | None = None
+    transport: str | None = None
+    """UDP, TCP or TLS, any case (sent upper case)."""
     subscribe: bool | None = None
 
     @field_validator("aor", "username", "auth_username", "sip_realm", "proxy", mode="before")
@@ -226,7 +227,9 @@ class SipRegistrationRequest(Request):
     @classmethod
     def _upper(cls, value: Any) -> Any:
         if isinstance(value, str):
-            return value.strip().upper() or None
+            value = value.strip().upper() or None
+            if value is not None and value not in REGISTRATION_TRANSPORTS:
+                raise ValueError("transport is UDP, TCP or TLS")
         return value
 
     @field_validator("aor")
