@@ -224,7 +224,7 @@ class SipRegistrationForm(FormModal):
             self.checked = None
             line.update("")
             return
-        line.update(Text(f"Asking whether {query.shown} is free…", style="dim"))
+        line.update(safe(f"Asking whether {query.shown} is free…", style="dim"))
         start = self.start
         if not start.same_context(cast("Console", self.app).connection):
             return  # the form sends to the account it was opened for, or not at all

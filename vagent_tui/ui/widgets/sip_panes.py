@@ -39,8 +39,8 @@ def route_cells(route: str) -> list[Text]:
     if parts is None:
         return [safe(route, style="bold"), Text("?", style="dim"), Text("?", style="dim"),
                 Text("not a route this console reads", style="dim")]  # fmt: skip
-    port = Text(str(parts.port), style="" if parts.port_said else "dim")
-    transport = Text(parts.transport, style="" if parts.transport_said else "dim")
+    port = safe(parts.port, style="" if parts.port_said else "dim")
+    transport = safe(parts.transport, style="" if parts.transport_said else "dim")
     proxy = safe(parts.proxy) if parts.proxy else Text("—", style="dim")
     return [safe(parts.host, style="bold"), port, transport, proxy]
 
