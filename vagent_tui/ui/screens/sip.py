@@ -210,7 +210,11 @@ class SipScreen(BaseScreen):
             if isinstance(exc, ApiError) and 400 <= exc.status < 500:
                 # The platform says this account has none to show (not an agent, say):
                 # the tab says so; the other two lists still speak on the status line.
-                self._part_done("registration", f"registration: HTTP {exc.status}", quiet=quiet)
+                self._part_done(
+                    "registration",
+                    f"registration refused (HTTP {exc.status}: its tab says why)",
+                    quiet=quiet,
+                )
             else:
                 self._part_failed("registration", exc)
 
