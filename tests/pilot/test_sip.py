@@ -16,8 +16,8 @@ from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.screens.sip import SipScreen
 from vagent_tui.ui.widgets.entry_forms import SipEntryForm
 from vagent_tui.ui.widgets.form import FormField
-from vagent_tui.ui.widgets.sip_forms import SipRegistrationForm, SipRouteForm
 from vagent_tui.ui.widgets.record_table import RecordTable
+from vagent_tui.ui.widgets.sip_forms import SipRegistrationForm, SipRouteForm
 
 PATH = "/api/v2/sip/ipWhitelist"
 OWNER = 1000  # demo-partner's own account
@@ -311,7 +311,7 @@ async def test_the_agent_registered_with_a_password_that_appears_nowhere(
         form.query_one("#form-aor", Input).value = "2112@pbx.acme.example.com"
         await _submit(pilot, form, "#form-aor")
         await settle(pilot)
-        assert app.screen is screen
+        assert shown(app, SipScreen) is screen
         assert "created (201)" in _status(app)
         assert screen.registration_pane.registration is not None
         assert screen.registration_pane.registration.aor == "2112@pbx.acme.example.com"

@@ -46,6 +46,7 @@ class SipApi(StreamingTransport):
     async def add_sip_route(self, route: str, *, target: int | None = None) -> s.SipRoutes:
         """``POST /sip/outboundRoutes``: the route checked before it is sent."""
         from vagent_tui.api import sip_models as s
+
         body = s.SipRouteRequest(route=route).wire()
         # The file also lists a 200 "OK" with no body: taken as a success (choice 81).
         payload = await self.request("POST", ROUTES, target=target, json=body,
@@ -56,6 +57,7 @@ class SipApi(StreamingTransport):
         """``DELETE /sip/outboundRoutes`` with ``{route}`` in the body: the route as
         listed (not checked again: one the platform holds is removable as it is)."""
         from vagent_tui.api import sip_models as s
+
         payload = await self.request("DELETE", ROUTES, target=target, json={"route": route})
         return self._parse(s.SipRoutes, payload, method="DELETE", url=ROUTES)
 
@@ -66,6 +68,7 @@ class SipApi(StreamingTransport):
     ) -> s.AorAvailability:
         """``POST /sip/registration/available``: a read, though a POST (``reads``)."""
         from vagent_tui.api import sip_models as s
+
         payload = await self.request(
             "POST", AVAILABLE, target=target, json=query.wire(), reads=True
         )
@@ -97,6 +100,7 @@ class SipApi(StreamingTransport):
         the password, even when the platform echoes it.
         """
         from vagent_tui.api import sip_models as s
+
         url = self._url(REGISTRATION)
         if self.read_only:
             raise ReadOnlyRefused(

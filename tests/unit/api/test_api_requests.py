@@ -789,7 +789,7 @@ CASES = [
             "password": " pw 1 ",
             "transport": "TLS",
             "port": 5061,
-        },  # fmt: skip
+        },
     ),
     Case(
         "delete_sip_registration",
