@@ -10,6 +10,7 @@ from textual.pilot import Pilot
 from textual.widgets import Button, Input, Label, Static
 
 from tests.helpers import MakeApp, fail_once, settle, shown, sim_of
+from vagent_tui import crash
 from vagent_tui.api.errors import ApiError
 from vagent_tui.ui.dialogs import ConfirmModal
 from vagent_tui.ui.screens.base import BaseScreen
@@ -331,6 +332,7 @@ async def test_the_agent_registered_with_a_password_that_appears_nowhere(
         journal = app.journal.path.read_text()
         assert PASSWORD not in svg and PASSWORD not in journal
         assert '"password":"***"' in journal
+        assert PASSWORD not in crash.redact(f"a crash report holding {PASSWORD}")
 
         await pilot.press("d")
         await settle(pilot)

@@ -41,7 +41,7 @@ from vagent_tui.ui.screens.base import BaseScreen, who_of
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.entry_forms import SipEntryForm
 from vagent_tui.ui.widgets.record_table import RecordTable, record_table
-from vagent_tui.ui.widgets.sip_forms import SipRegistrationForm, SipRouteForm
+from vagent_tui.ui.widgets.sip_forms import ROUTE_GRAMMAR, SipRegistrationForm, SipRouteForm
 from vagent_tui.ui.widgets.sip_panes import RegistrationPane, RoutePane
 from vagent_tui.ui.widgets.status import describe_error
 from vagent_tui.ui.widgets.table_filter import filter_binding
@@ -296,7 +296,8 @@ class SipScreen(BaseScreen):
             self.load_routes(request.route, quiet=True)
 
         form = SipRouteForm(
-            send, subtitle=f"For {who_of(self, with_id=True)}", read_back=read_back,
+            send, subtitle=f"For {who_of(self, with_id=True)}\nA route: {ROUTE_GRAMMAR}",
+            read_back=read_back,
             after_unknown=lambda: self.load_routes(quiet=True),
         )  # fmt: skip
         self.app.push_screen(form, done)

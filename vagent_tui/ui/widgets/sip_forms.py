@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, cast
 from pydantic import ValidationError
 from rich.text import Text
 from textual import on, work
-from textual.containers import Horizontal
+from textual.containers import Horizontal, Vertical
 from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Input, Select, Static
@@ -52,8 +52,12 @@ CHECK_DELAY = 0.5
 ASKED_FROM = frozenset({"form-aor", "form-username", "form-sip-realm"})
 
 
+ROUTE_GRAMMAR = "host[:port][;transport=tcp|udp][;proxyAddress=host[:port]]"
+
+
 class SipRouteForm(FormModal):
-    """One outbound route: ``host[:port][;transport=tcp|udp][;proxyAddress=host[:port]]``."""
+    """One outbound route: ``host[:port][;transport=tcp|udp][;proxyAddress=host[:port]]``
+    (the grammar said under the title: a field's hint is one line)."""
 
     TITLE_TEXT = "Add a SIP outbound route"
 
@@ -62,7 +66,7 @@ class SipRouteForm(FormModal):
             "Route",
             text_input("route", "pbx.example.com:5060;transport=udp"),
             name="route",
-            hint="host[:port][;transport=tcp|udp][;proxyAddress=host[:port]]; 5060/udp if unsaid",
+            hint="5060 and udp unless said",
         )
 
     def build_request(self) -> SipRouteRequest:
@@ -87,6 +91,7 @@ class SipRegistrationForm(FormModal):
     SipRegistrationForm .sip-row { height: auto; }
     SipRegistrationForm .sip-row FormField { width: 1fr; margin-right: 1; }
     SipRegistrationForm #aor-check { height: auto; }
+    SipRegistrationForm #form-error { width: 100%; }
     """
     )
 
@@ -191,9 +196,16 @@ class SipRegistrationForm(FormModal):
         cause = report.cause
         if report.kind == "error" and isinstance(cause, ApiError) and cause.status == 409:
             self.set_form_error(
-                f"✗ {describe_error(cause)}\n{self.sent_aor} is held by another account's "
-                "registration: choose another AOR, or delete that registration first."
+                f"✗ {describe_error(cause)} — {self.sent_aor} is held by another account: "
+                "choose another AOR."
             )
+
+    def set_form_error(self, message: str) -> None:
+        """The error, and the form scrolled to it (a low terminal shows the form in part)."""
+        super().set_form_error(message)
+        if message:
+            frame = self.query_one(Vertical)
+            self.call_after_refresh(frame.scroll_end, animate=False)
 
     # ------------------------------------------------------------------ the AOR, as typed
 
