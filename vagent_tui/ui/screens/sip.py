@@ -378,7 +378,7 @@ class SipScreen(BaseScreen):
             self.status.info("No route highlighted: nothing to remove")
             return
         body = (
-            f"Remove the SIP outbound route\n{route}\nof {who_of(self, with_id=True)}?\n"
+            f"Remove the SIP outbound route\n{plain(route)}\nof {who_of(self, with_id=True)}?\n"
             "Calls the agent places over this route stop."
         )
         self.write(
@@ -409,8 +409,8 @@ class SipScreen(BaseScreen):
         aor = current.aor or "(no AOR given)"
         via = current.proxy or current.sip_realm or "its PBX"
         body = (
-            f"Delete the SIP registration {aor} of {who_of(self, with_id=True)}?\n"
-            f"The agent stops registering to {via}: calls over it stop (the PBX no longer "
+            f"Delete the SIP registration {plain(aor)} of {who_of(self, with_id=True)}?\n"
+            f"The agent stops registering to {plain(via)}: calls over it stop (the PBX no longer "
             "reaches the agent, nor the agent the PBX)."
         )
         self.write(

@@ -23,7 +23,11 @@ from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.format import flag, plain
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.details import Field, field_grid
+from vagent_tui.ui.widgets.hooks import shorten
 from vagent_tui.ui.widgets.record_table import RecordTable, record_table
+
+HOST_ROOM = 40
+"""Characters of a host in its cell (cut in the middle; the route is whole under the table)."""
 
 
 def route_parts(route: str) -> RouteParts | None:
@@ -37,12 +41,13 @@ def route_parts(route: str) -> RouteParts | None:
 def route_cells(route: str) -> list[Text]:
     parts = route_parts(route)
     if parts is None:
-        return [safe(route, style="bold"), Text("?", style="dim"), Text("?", style="dim"),
+        return [safe(shorten(route, HOST_ROOM), style="bold"), Text("?", style="dim"),
+                Text("?", style="dim"),
                 Text("not a route this console reads", style="dim")]  # fmt: skip
     port = safe(parts.port, style="" if parts.port_said else "dim")
     transport = safe(parts.transport, style="" if parts.transport_said else "dim")
     proxy = safe(parts.proxy) if parts.proxy else Text("—", style="dim")
-    return [safe(parts.host, style="bold"), port, transport, proxy]
+    return [safe(shorten(parts.host, HOST_ROOM), style="bold"), port, transport, proxy]
 
 
 class RoutePane(Vertical):
