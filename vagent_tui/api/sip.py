@@ -111,8 +111,13 @@ class SipApi(StreamingTransport):
         password = registration.password
 
         def take(response: Reply) -> tuple[tuple[int, Json], str | None]:
-            payload, message = self._decode("POST", url, response)
-            return (response.status_code, payload), message
+            # Masked here, before the observers (the journal) hear the reply's message.
+            try:
+                payload, message = self._decode("POST", url, response)
+            except PlatformError as exc:
+                raise _masked(exc, password) from None
+            said = None if message is None else redact_text(message, password)
+            return (response.status_code, payload), said
 
         try:
             status, payload = await self._attempts(

@@ -115,6 +115,8 @@ async def test_save_tells_created_from_updated_and_journals_no_password(
 async def test_an_echoed_password_is_masked_in_the_error(make_client: MakeClient) -> None:
     echo = httpx.Response(409, json={"success": False, "message": f"Duplicate AOR ({PASSWORD})"})
     client = make_client(Recorder(echo))
+    heard: list[Exchange] = []
+    client.observers.append(heard.append)
     request = s.SipRegistrationRequest(aor="1001@sip.example.com", password=PASSWORD)
 
     with pytest.raises(ApiError) as refused:
@@ -123,6 +125,9 @@ async def test_an_echoed_password_is_masked_in_the_error(make_client: MakeClient
     error = refused.value
     assert error.status == 409 and "Duplicate AOR" in error.message
     assert PASSWORD not in f"{error} {error!r} {error.describe()} {error.body}"
+    [exchange] = heard  # what the journal is told
+    assert exchange.message is not None and "Duplicate AOR" in exchange.message
+    assert PASSWORD not in repr(exchange)
 
 
 async def test_save_is_refused_read_only_and_sent_once(make_client: MakeClient) -> None:
