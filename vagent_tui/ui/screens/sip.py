@@ -13,7 +13,7 @@ the cursor lands on the row that matters.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import ClassVar, cast
 
 from rich.text import Text
@@ -428,8 +428,8 @@ class SipScreen(BaseScreen):
             )
         )
 
-    def _reload_if_stale(self, written: Written[object], load: object) -> None:
-        if written.stale and callable(load):  # done, already gone, or unknown
+    def _reload_if_stale(self, written: Written[object], load: Callable[..., object]) -> None:
+        if written.stale:  # done, already gone, or unknown: show what the platform holds
             load(quiet=True)
 
 

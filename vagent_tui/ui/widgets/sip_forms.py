@@ -31,6 +31,7 @@ from vagent_tui.api.sip_models import (
     SipRouteRequest,
 )
 from vagent_tui.ui.colours import FAILED, OK
+from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.entry_forms import (
     FormErrors,
@@ -83,17 +84,7 @@ class SipRegistrationForm(FormModal):
     """Register the agent to a PBX, or change its registration (every field sent anew)."""
 
     CONFIRM = "Register"
-    DEFAULT_CSS = (
-        FormModal.DEFAULT_CSS
-        + """
-    SipRegistrationForm FormField { margin-bottom: 0; }
-    SipRegistrationForm > Vertical { max-height: 100%; overflow-y: auto; }
-    SipRegistrationForm .sip-row { height: auto; }
-    SipRegistrationForm .sip-row FormField { width: 1fr; margin-right: 1; }
-    SipRegistrationForm #aor-check { height: auto; }
-    SipRegistrationForm #form-error { width: 100%; }
-    """
-    )
+    DEFAULT_CSS = FormModal.DEFAULT_CSS + stylesheet(__file__)
 
     def __init__(
         self,
