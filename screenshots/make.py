@@ -182,6 +182,10 @@ async def _members_login(pilot: Any) -> None:
     await _keys(pilot, "down", "L", "enter")
 
 
+async def _sip_registration(pilot: Any) -> None:
+    await _keys(pilot, "t", "t")
+
+
 SHOTS: dict[str, tuple[str, str, int | None, Steps | None]] = {
     "scope": ("scope", "demo-partner", None, _scope),
     "agent": ("agent", "demo-partner", 1111, None),
@@ -195,6 +199,7 @@ SHOTS: dict[str, tuple[str, str, int | None, Steps | None]] = {
     "billing": ("billing", "demo-partner", 1100, None),
     "sip": ("sip", "demo-partner", None, None),
     "numbering": ("numbering", "demo-partner", 1110, None),
+    "sip-registration": ("sip", "demo-partner", 1111, _sip_registration),
     "webhooks": ("webhooks", "demo-partner", None, _webhooks_relays),
     "computer": ("computer", "demo-partner", 1118, None),
     "fleet": ("fleet", "demo-partner", None, _fleet),

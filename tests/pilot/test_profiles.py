@@ -288,7 +288,7 @@ async def test_prod_profile_banner_and_read_only_refusals() -> None:
         assert [r for r in sim.requests[before:] if r.method != "GET"] == []
         # The palette does not offer it either.
         commands = [c.title for c in app.get_system_commands(app.screen)]
-        assert "sip whitelist: Add" not in commands and "sip whitelist: Refresh" in commands
+        assert "sip: Add" not in commands and "sip: Refresh" in commands
         # Every screen carries the marker.
         await pilot.press("7")
         await settle(pilot)

@@ -1,4 +1,5 @@
-"""SIP whitelist screen: list, add (validated), remove (confirmed), server errors."""
+"""SIP screen: the whitelist (list, add validated, remove confirmed, server errors), an
+outbound route added and removed, the agent registered with a password seen nowhere."""
 
 from __future__ import annotations
 
@@ -6,15 +7,18 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Button, Input, Label
+from textual.widgets import Button, Input, Label, Static
 
 from tests.helpers import MakeApp, fail_once, settle, shown, sim_of
+from vagent_tui import crash
 from vagent_tui.api.errors import ApiError
 from vagent_tui.ui.dialogs import ConfirmModal
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.screens.sip import SipScreen
 from vagent_tui.ui.widgets.entry_forms import SipEntryForm
+from vagent_tui.ui.widgets.form import FormField
 from vagent_tui.ui.widgets.record_table import RecordTable
+from vagent_tui.ui.widgets.sip_forms import SipRegistrationForm, SipRouteForm
 
 PATH = "/api/v2/sip/ipWhitelist"
 OWNER = 1000  # demo-partner's own account
@@ -215,3 +219,128 @@ async def test_remove_is_journaled(make_app: Any) -> None:
         assert (entry.method, entry.status, entry.target) == ("DELETE", 200, None)
         assert entry.path.endswith(PATH) and first in str(entry.body)
         assert "⚠" not in _status(app)  # the journal was written
+
+
+# ---------------------------------------------------------------------- outbound routes
+
+ROUTES = "/api/v2/sip/outboundRoutes"
+PASSWORD = "Pbx-Secret-7c1e"
+EVEN_AGENT = 1112  # a voice agent without a registration (the seed's odd ones have one)
+
+
+def _routes(app: Any, account: int = OWNER) -> list[str]:
+    return list(sim_of(app).sip_trunk[account]["routes"])
+
+
+def _form_error(form: Any) -> str:
+    return str(form.query_one("#form-error", Label).content)
+
+
+async def test_a_route_is_checked_at_its_field_added_and_removed_saying_calls_stop(
+    make_app: MakeApp,
+) -> None:
+    app = make_app("sip")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("t")
+        await settle(pilot)
+        screen = shown(app, SipScreen)
+        assert screen.route_pane.routes == _routes(app)
+        await pilot.press("a")
+        await settle(pilot)
+        form = app.screen
+        assert isinstance(form, SipRouteForm)
+        before = len(sim_of(app).requests)
+        await pilot.press(*"pbx.example.com;transport=tls", "enter")
+        await settle(pilot)
+        field = form.query_one("#field-route", FormField)
+        assert "tcp or udp" in field.error and len(sim_of(app).requests) == before
+        form.query_one("#form-route", Input).value = "pbx.example.com:5070;transport=tcp"
+        await _submit(pilot, form, "#form-route")
+        await settle(pilot)
+        assert app.screen is screen
+        assert _routes(app)[-1] == "pbx.example.com:5070;transport=tcp"
+        assert screen.route_pane.highlighted == "pbx.example.com:5070;transport=tcp"
+        assert "Route added successfully" in _status(app)
+
+        await pilot.press("d")
+        await settle(pilot)
+        modal = app.screen
+        assert isinstance(modal, ConfirmModal)
+        assert "pbx.example.com:5070;transport=tcp" in modal.body_text
+        assert "stop" in modal.body_text
+        await pilot.click("#confirm")
+        await settle(pilot)
+        assert "pbx.example.com:5070;transport=tcp" not in _routes(app)
+        [delete] = [r for r in sim_of(app).requests if r.method == "DELETE"]
+        assert delete.path == ROUTES and delete.body == {
+            "route": "pbx.example.com:5070;transport=tcp"
+        }
+        assert "Route removed successfully" in _status(app)
+
+
+# ---------------------------------------------------------------------- registration
+
+
+async def test_the_agent_registered_with_a_password_that_appears_nowhere(
+    make_app: MakeApp, tmp_path: Any
+) -> None:
+    app = make_app("sip", account=EVEN_AGENT)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("t", "t")
+        await settle(pilot)
+        screen = shown(app, SipScreen)
+        assert screen.registration_pane.loaded and screen.registration_pane.registration is None
+        await pilot.press("a")
+        await settle(pilot)
+        form = app.screen
+        assert isinstance(form, SipRegistrationForm)
+        held = sim_of(app).sip_trunk[1111]["registration"]["aor"]
+        form.query_one("#form-aor", Input).value = held
+        form.query_one("#form-password", Input).value = PASSWORD
+        assert form.query_one("#form-password", Input).password  # typed masked
+        await form.check_aor().wait()
+        assert form.checked is not None and form.checked[1] is False  # asked as typed
+        assert "taken" in str(form.query_one("#aor-check", Static).content)
+        await _submit(pilot, form, "#form-aor")
+        await settle(pilot)
+        assert app.screen is form  # refused: 409, the AOR named
+        assert "409" in _form_error(form) and held in _form_error(form)
+        assert "held by another account" in _form_error(form)
+
+        form.query_one("#form-aor", Input).value = "2112@pbx.acme.example.com"
+        await _submit(pilot, form, "#form-aor")
+        await settle(pilot)
+        assert shown(app, SipScreen) is screen
+        assert "created (201)" in _status(app)
+        assert screen.registration_pane.registration is not None
+        assert screen.registration_pane.registration.aor == "2112@pbx.acme.example.com"
+
+        await pilot.press("a")  # change it: the form starts from what is held
+        await settle(pilot)
+        again = app.screen
+        assert isinstance(again, SipRegistrationForm)
+        assert again.query_one("#form-aor", Input).value == "2112@pbx.acme.example.com"
+        assert again.query_one("#form-password", Input).value == ""  # never read back
+        again.query_one("#form-password", Input).value = PASSWORD
+        await _submit(pilot, again, "#form-aor")
+        await settle(pilot)
+        assert "updated (200)" in _status(app)
+
+        svg = app.export_screenshot()
+        journal = app.journal.path.read_text()
+        assert PASSWORD not in svg and PASSWORD not in journal
+        assert '"password":"***"' in journal
+        assert PASSWORD not in crash.redact(f"a crash report holding {PASSWORD}")
+
+        await pilot.press("d")
+        await settle(pilot)
+        modal = app.screen
+        assert isinstance(modal, ConfirmModal)
+        assert "2112@pbx.acme.example.com" in modal.body_text and "stop" in modal.body_text
+        await pilot.click("#confirm")
+        await settle(pilot)
+        assert sim_of(app).sip_trunk[EVEN_AGENT]["registration"] is None
+        assert "Registration deleted successfully" in _status(app)
+        assert PASSWORD not in repr(screen.__dict__) and PASSWORD not in repr(app.journal.read())

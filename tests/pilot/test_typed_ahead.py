@@ -151,6 +151,13 @@ REACH: dict[str, Reach] = {
     "agent": Reach(
         states=(("config", tab_shown("tab-config")), ("versions", tab_shown("tab-versions")))
     ),
+    "sip": Reach(
+        states=(
+            ("whitelist", tab_shown("tab-whitelist")),
+            ("routes", tab_shown("tab-routes")),
+            ("registration", tab_shown("tab-registration")),
+        )
+    ),
     "webhooks": Reach(
         states=(
             ("destinations", tab_shown("tab-destinations")),
@@ -177,7 +184,7 @@ FORMS: dict[str, frozenset[str]] = {
         "inbox": "InboxScreen",
         "migrations": "MigrationsScreen",
         "tokens": "TokensScreen TokenForm",
-        "sip": "SipScreen SipEntryForm",
+        "sip": "SipScreen SipEntryForm SipRouteForm SipRegistrationForm",
         "webhooks": "WebhooksScreen WebhookForm RelayForm",
         "members": "MembersScreen MemberInviteForm MemberEditForm OneTimeLoginForm",
         "computer": "ComputerScreen",

@@ -9,7 +9,8 @@ The endpoints of an area of many live in a class of their own that `PlatformClie
 inherits: the agent (`agents`), the inboxes (`inbox`), templates and migrations
 (`templates`), Computer Agents (`computer`), the tree's provisioning (`provisioning`),
 outbound calls and tasks (`outbound`), the conversation logs (`logs`), phone numbers
-(`numbers`), SIP captures (`captures`), numbering providers (`numbering`). Here: accounts,
+(`numbers`), SIP captures (`captures`), numbering providers (`numbering`), SIP routes
+and registration (`sip`). Here: accounts,
 tokens, billing, usage and plans, SIP, members and webhooks.
 """
 
@@ -32,6 +33,7 @@ from vagent_tui.api.numbers import NumbersApi
 from vagent_tui.api.outbound import OutboundApi
 from vagent_tui.api.provisioning import ProvisioningApi
 from vagent_tui.api.replies import Json
+from vagent_tui.api.sip import SipApi
 from vagent_tui.api.targets import Target
 from vagent_tui.api.templates import TemplatesApi
 
@@ -64,6 +66,7 @@ class PlatformClient(
     NumbersApi,
     CapturesApi,
     NumberingApi,
+    SipApi,
 ):
     """An async client of the platform's ``/api/v2`` (the areas it inherits: the module's
     docstring)."""

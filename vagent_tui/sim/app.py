@@ -86,6 +86,7 @@ _LAZY_MODULES = (
     "routes_numbers",
     "routes_captures",
     "routes_numbering",
+    "routes_sip",
 )
 
 

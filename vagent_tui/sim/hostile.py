@@ -58,7 +58,7 @@ PAYLOADS: tuple[str, ...] = (
 KEPT_KEYS = frozenset(
     {
         # Identities the console sends back or matches on.
-        "id", "ip", "url", "token", "type", "path", "slug", "appId", "key", "uuid",
+        "id", "ip", "url", "token", "type", "path", "slug", "appId", "key", "uuid", "routes",
         "agentVoice", "statusEndpoint", "cdpUrl", "sampleUrl", "imageUrl", "docsPage",
         # Values with a type of their own (times, enumerations, flags as text).
         "accountType", "status", "analysisStatus", "finalized", "mode",
@@ -129,7 +129,7 @@ def plant_keys(state: SimState) -> None:
     Every account with webhooks gets a webhook whose URL carries escape sequences and
     markup (still an http(s) URL with a host: it can be deleted); every relay owner a
     relay whose type (added to the known relay types), URL and header name do; every
-    Computer Agent a workspace file
+    SIP trunk an outbound route whose host does; every Computer Agent a workspace file
     whose path does. The webhook and the relay go first, so that the list's repeated
     first record is theirs.
     """
@@ -154,6 +154,9 @@ def plant_keys(state: SimState) -> None:
     if not any(t["name"] == rtype for t in state.relay_types):
         # A type the platform knows, or it would be 404 "not supported" everywhere.
         state.relay_types.insert(0, {"name": rtype, "description": "hostile key"})
+    for trunk in state.sip_trunk.values():
+        # a SIP outbound route the console lists and sends back to remove it
+        trunk["routes"].insert(0, f"{KEY_PAYLOAD}.hostile.example.com:5060")
     for files in state.files.values():
         path = f"notes/{KEY_PAYLOAD}.txt"
         files[path] = {"path": path, "size": 10, "mode": "0644",

@@ -398,7 +398,8 @@ def _remove(ctx: Ctx, acc: Account) -> None:
     # A member restricted to it keeps the id, which names nothing now: it loses that
     # account, not its restriction (an emptied list would mean every account).
     for store in (st.live, st.staging, st.versions, st.sip, st.webhooks, st.relays, st.adr,
-                  st.recordings, st.sessions, st.files, st.task_limits):  # fmt: skip
+                  st.recordings, st.sessions, st.files, st.task_limits,
+                  st.sip_trunk):  # fmt: skip
         store.pop(acc.id, None)
     # Its tasks go too, a running one's work stopped (as a task's delete does).
     for task_id in [k for k, task in st.outbound.items() if task["accountId"] == acc.id]:

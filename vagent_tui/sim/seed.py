@@ -55,7 +55,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from vagent_tui.sim import numbers
+from vagent_tui.sim import numbers, sip
 from vagent_tui.sim.catalog import BROKEN_RELAY_TYPE, RELAY_TYPES
 from vagent_tui.sim.common import iso
 from vagent_tui.sim.configs import Profile, build_config, staging_variant
@@ -336,6 +336,7 @@ def _seed_integrations(state: SimState, acc: Account, rnd: random.Random) -> Non
             ("Carrier v6", f"2001:db8::{acc.id:x}"),
         )
     ][: 2 + acc.id % 2]
+    sip.seed(state, acc)
     slug = acc.username.replace(".", "-")
     state.webhooks[acc.id] = [
         {"userId": acc.id, "label": "CRM conversations", "timestamp": ts,

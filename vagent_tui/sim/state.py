@@ -218,6 +218,8 @@ class SimState:
     sip: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
     numbering: dict[int, dict[str, dict[str, Any]]] = field(default_factory=dict)
     """Each organization's numbering providers by ``providerId`` (`sim.numbering`)."""
+    sip_trunk: dict[int, dict[str, Any]] = field(default_factory=dict)
+    """Outbound routes and the registration per account (`vagent_tui.sim.sip`)."""
     webhooks: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
     relays: dict[int, dict[str, dict[str, Any]]] = field(default_factory=dict)
     relay_types: list[dict[str, str]] = field(default_factory=list)

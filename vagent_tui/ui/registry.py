@@ -81,9 +81,9 @@ SCREENS: tuple[ScreenInfo, ...] = (
     ScreenInfo(
         "sip",
         "8",
-        "SIP whitelist",
+        "SIP",
         _P + "sip:SipScreen",
-        "SIP IP whitelist: add and remove addresses",
+        "SIP: IP whitelist, outbound routes, the agent's registration to a PBX",
     ),
     ScreenInfo(
         "webhooks",

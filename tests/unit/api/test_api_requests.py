@@ -14,6 +14,7 @@ import pytest
 from tests.unit.api.conftest import MakeClient
 from vagent_tui.api import models as m
 from vagent_tui.api import number_models
+from vagent_tui.api import sip_models as sm
 from vagent_tui.api.capture_models import CaptureQuery
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.errors import MalformedResponse, PlatformError, ReadOnlyRefused
@@ -774,6 +775,62 @@ CASES = [
         "POST",
         "/api/v2/phoneNumber/return",
         body={"number": "+15125550100"},
+    ),
+    Case(
+        "list_sip_routes",
+        lambda c, t: c.list_sip_routes(target=t),
+        "GET",
+        "/api/v2/sip/outboundRoutes",
+    ),
+    Case(
+        "add_sip_route",
+        lambda c, t: c.add_sip_route(" pbx.example.com:5070;transport=tcp ", target=t),
+        "POST",
+        "/api/v2/sip/outboundRoutes",
+        body={"route": "pbx.example.com:5070;transport=tcp"},
+    ),
+    Case(
+        "delete_sip_route",
+        lambda c, t: c.delete_sip_route("1.1.1.1:5060;transport=udp", target=t),
+        "DELETE",
+        "/api/v2/sip/outboundRoutes",
+        body={"route": "1.1.1.1:5060;transport=udp"},
+    ),
+    Case(
+        "check_sip_aor",
+        lambda c, t: c.check_sip_aor(sm.AorQuery(aor="1001@sip.example.com"), target=t),
+        "POST",
+        "/api/v2/sip/registration/available",
+        body={"aor": "1001@sip.example.com"},
+    ),
+    Case(
+        "get_sip_registration",
+        lambda c, t: c.get_sip_registration(target=t),
+        "GET",
+        "/api/v2/sip/registration",
+    ),
+    Case(
+        "save_sip_registration",
+        lambda c, t: c.save_sip_registration(
+            sm.SipRegistrationRequest(
+                aor="1001@sip.example.com", password=" pw 1 ", transport="tls", port=5061
+            ),
+            target=t,
+        ),
+        "POST",
+        "/api/v2/sip/registration",
+        body={
+            "aor": "1001@sip.example.com",
+            "password": " pw 1 ",
+            "transport": "TLS",
+            "port": 5061,
+        },
+    ),
+    Case(
+        "delete_sip_registration",
+        lambda c, t: c.delete_sip_registration(target=t),
+        "DELETE",
+        "/api/v2/sip/registration",
     ),
     Case(
         "upload_tasks_csv",
