@@ -193,6 +193,7 @@ FORMS: dict[str, frozenset[str]] = {
         "billing": "BillingScreen",
         "usage": "UsageScreen PromptModal",
         "numbering": "NumberingScreen ProviderForm",
+        "numbers": "NumbersScreen PromptModal",
         "journal": "JournalScreen",
         "fleet": "FleetScreen PromptModal",
         "rollout": "RolloutScreen RolloutForm",
