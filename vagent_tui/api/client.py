@@ -20,6 +20,7 @@ from urllib.parse import quote
 
 from vagent_tui.api import models as m
 from vagent_tui.api.agents import AgentsApi
+from vagent_tui.api.caller_context import ContextApi
 from vagent_tui.api.computer import ComputerApi
 from vagent_tui.api.errors import MalformedResponse, redact_url
 from vagent_tui.api.inbox import InboxApi
@@ -50,7 +51,8 @@ ONE_TIME_LOGIN = "/auth/account/oneTimeAuthToken"
 
 
 class PlatformClient(
-    AgentsApi, InboxApi, TemplatesApi, ComputerApi, ProvisioningApi, OutboundApi, LogsApi
+    AgentsApi, InboxApi, TemplatesApi, ComputerApi, ProvisioningApi, OutboundApi, LogsApi,
+    ContextApi,
 ):
     """An async client of the platform's ``/api/v2`` (the areas it inherits: the module's
     docstring)."""
