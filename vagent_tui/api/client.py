@@ -51,7 +51,13 @@ ONE_TIME_LOGIN = "/auth/account/oneTimeAuthToken"
 
 
 class PlatformClient(
-    AgentsApi, InboxApi, TemplatesApi, ComputerApi, ProvisioningApi, OutboundApi, LogsApi,
+    AgentsApi,
+    InboxApi,
+    TemplatesApi,
+    ComputerApi,
+    ProvisioningApi,
+    OutboundApi,
+    LogsApi,
     ContextApi,
 ):
     """An async client of the platform's ``/api/v2`` (the areas it inherits: the module's

@@ -30,7 +30,7 @@ from vagent_tui.api.models import SavedVersion
 from vagent_tui.services.agents import saved_versions
 from vagent_tui.services.calls import fetch_transcripts
 from vagent_tui.ui.built import when_built
-from vagent_tui.ui.screens.base import BaseScreen
+from vagent_tui.ui.screens.caller_context import CallerContextFlow, context_key
 from vagent_tui.ui.text import inert
 from vagent_tui.ui.textual_compat import style_mark
 from vagent_tui.ui.widgets.call_rows import (
@@ -49,7 +49,7 @@ def version_at(versions: Iterable[SavedVersion], moment: datetime) -> SavedVersi
     return max(before, key=lambda v: v.version_id) if before else None
 
 
-class CallScreen(BaseScreen):
+class CallScreen(CallerContextFlow):
     """The conversation of one log entry."""
 
     TITLE = "Call"
@@ -59,6 +59,7 @@ class CallScreen(BaseScreen):
         Binding("v", "version", "Version then", id="call.version",
                 tooltip="The agent's configuration live at the time of the call"),
         Binding("y", "copy", "Copy", id="call.copy", tooltip="Copy the transcript as text"),
+        context_key("call"),
     ]  # fmt: skip
 
     def __init__(
@@ -121,6 +122,9 @@ class CallScreen(BaseScreen):
         if isinstance(account, str) and account.isdecimal():
             return int(account)
         return self.target
+
+    def call_in_view(self) -> tuple[LogEntry | None, int | None]:
+        return self.entry, self.target
 
     def reload(self) -> None:
         if self.result is None and self.entry.conversation_ref is not None:

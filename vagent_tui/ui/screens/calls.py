@@ -44,6 +44,7 @@ from vagent_tui.services.calls_follow import Follower
 from vagent_tui.services.paging import Ask, Page, Pager
 from vagent_tui.services.session import Connection
 from vagent_tui.ui.format import now
+from vagent_tui.ui.screens.caller_context import CallerContextFlow, context_key
 from vagent_tui.ui.screens.calls_export import CallsExporting
 from vagent_tui.ui.screens.calls_state import CallsView, filters_line, header_line
 from vagent_tui.ui.screens.paging import ServerPagedScreen, page_keys
@@ -68,7 +69,9 @@ def entry_key(entry: LogEntry) -> str:
     return f"id:{entry.id}" if entry.id not in (None, "") else f"at:{entry.timestamp}"
 
 
-class CallsScreen(CallsExporting, ServerPagedScreen[CallFilters, LogEntry, LogPage]):
+class CallsScreen(
+    CallerContextFlow, CallsExporting, ServerPagedScreen[CallFilters, LogEntry, LogPage]
+):
     """The call log of the selected account (or the key's whole tree), paged by the server."""
 
     CSS_PATH = "calls.tcss"
@@ -89,6 +92,7 @@ class CallsScreen(CallsExporting, ServerPagedScreen[CallFilters, LogEntry, LogPa
         Binding("w", "export", "Export", id="calls.export",
                 tooltip="The whole query to a file: CSV or JSON lines"),
         Binding("c", "columns", "Columns", id="calls.columns", tooltip="Choose the columns"),
+        context_key("calls"),
         Binding("u", "utc", "UTC", id="calls.utc", tooltip="Times in UTC / local time"),
         Binding("z", "page_size", "Size", id="calls.page_size",
                 tooltip="Cycle 50/100/200/500 per page"),
@@ -398,6 +402,9 @@ class CallsScreen(CallsExporting, ServerPagedScreen[CallFilters, LogEntry, LogPa
         self.app.push_screen(CallColumnsModal(offered(self.schema), self.columns), chosen)
 
     # ------------------------------------------------------------------ open
+
+    def call_in_view(self) -> tuple[LogEntry | None, int | None]:
+        return self.table.highlighted_record, self._query().account_id
 
     def action_open(self) -> None:
         entry = self.table.highlighted_record
