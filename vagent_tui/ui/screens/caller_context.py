@@ -24,7 +24,7 @@ from vagent_tui.services.session import Connection
 from vagent_tui.ui.safety import WRITES, Key
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.text import inert, safe
-from vagent_tui.ui.writes import Write
+from vagent_tui.ui.writes import Write, Written
 
 NOT_SAID = ("The platform's reference does not say whether this adds to what the agent knew "
             "or replaces it: the console sends the whole text as it will be, and reads it "
@@ -128,8 +128,7 @@ class CallerContextFlow(BaseScreen):
     @work(group="write-caller-context", exit_on_error=False)
     async def edit_caller_context(self, account: int | None, caller: str) -> None:
         """Read, edit, review, send once, read back."""
-        from vagent_tui.ui.dialogs import EditorModal, ReviewModal, TextModal
-        from vagent_tui.ui.diff_text import diff_text
+        from vagent_tui.ui.dialogs import EditorModal, TextModal
 
         start = self.connection
         ok, read = await self.load(
@@ -168,18 +167,38 @@ class CallerContextFlow(BaseScreen):
                 self.status.info("Cancelled; nothing was sent.")
                 return
             text = typed
-            diffs = context_diff(old, text)
-            if not diffs:
+            if text == old:
                 self.status.info("No change; nothing was sent.")
                 return
-            if len(text) <= MAX_CONTEXT:
+            if len(text) > MAX_CONTEXT:
+                note = f"✗ Not sent: more than {MAX_CONTEXT:,} characters. Your text is kept."
+                continue
+            written = await self._send(account, caller, whose, old, text, start)
+            if written.outcome != "cancelled":
                 break
-            note = f"✗ Not sent: more than {MAX_CONTEXT:,} characters. Your text is kept."
+            note = "Not sent. Your text is kept: edit it and save again, or ESC to drop it."
+        if written.outcome != "done":
+            return
+        ok, held = await self.load(
+            lambda c: c.api.get_caller_context(caller, target=account), follows_target=False
+        )
+        if ok:
+            same, line = held_line(caller, text, held)
+            (self.status.ok if same else self.status.info)(line)
+
+    async def _send(
+        self, account: int | None, caller: str, whose: str, old: str, text: str, start: Connection
+    ) -> Written[Envelope]:
+        """``text`` reviewed against ``old`` (the whole text as it will be, then the
+        diff), then sent once through the connection the user saw."""
+        from vagent_tui.ui.dialogs import ReviewModal
+        from vagent_tui.ui.diff_text import diff_text
+
         request = ContextRequest(target=caller, context=text)
         review = ReviewModal(
             f"What {whose} will know about {caller}",
             NOT_SAID,
-            as_it_will_be(text, diff_text(diffs)),
+            as_it_will_be(text, diff_text(context_diff(old, text))),
             confirm_label="Send",
         )
 
@@ -187,7 +206,7 @@ class CallerContextFlow(BaseScreen):
             held = await c.api.get_caller_context(caller, target=account)
             return held_line(caller, text, held)[1]
 
-        written = await self.written(
+        return await self.written(
             Write[Envelope](
                 "caller-context",
                 f"Sending what the agent knows about {caller}",
@@ -201,11 +220,3 @@ class CallerContextFlow(BaseScreen):
             ),
             start,
         )
-        if written.outcome != "done":
-            return
-        ok, held = await self.load(
-            lambda c: c.api.get_caller_context(caller, target=account), follows_target=False
-        )
-        if ok:
-            same, line = held_line(caller, text, held)
-            (self.status.ok if same else self.status.info)(line)

@@ -104,7 +104,7 @@ class TaskEditForm(FormModal):
         )
         yield FormField("Start in", text_input("start_in", "minutes from now"),
                         name="scheduled_for",
-                        hint=f"minutes from now; empty: keep ({_moment(scheduled)})")  # fmt: skip
+                        hint=f"empty: keep {_moment(scheduled)}")  # fmt: skip
         if self.is_text:
             yield FormField("Message", text_input("content", "", _text(self.record.content)),
                             name="content", hint="the text sent")  # fmt: skip
@@ -116,13 +116,13 @@ class TaskEditForm(FormModal):
 
     def build_request(self) -> TaskUpdate:
         values: dict[str, Any] = {}
-        minutes = self.value("start_in").strip()
+        minutes = self.value("scheduled_for").strip()
         if minutes:
             if not minutes.isdecimal() or int(minutes) > MAX_MINUTES:
                 raise FormErrors({"scheduled_for": f"whole minutes from now (0 to {MAX_MINUTES})"})
             values["scheduled_for"] = int(self.now()) + int(minutes) * 60
         for name in ("content",) if self.is_text else ("greeting",):
-            if self.value(name) != _text(getattr(self.task, name, None)):
+            if self.value(name) != _text(getattr(self.record, name, None)):
                 values[name] = self.value(name)
         if self.value("context") != _text(self.record.context):
             values["context"] = self.value("context")
@@ -210,7 +210,7 @@ class TasksEditing(BaseScreen):
                 "tasks-cancel", f"Canceling task {task_id}",
                 lambda c: c.api.update_task(task_id, TaskUpdate(state="canceled"),
                                             target=c.target_id),
-                confirm=ConfirmModal("Cancel a task", body, confirm_label="Cancel task"),
+                confirm=ConfirmModal("Cancel a task", body, confirm_label="Yes, cancel it"),
                 done=lambda now: f"Task {task_id} {now.state_text or 'canceled'}",
                 read_back=read_back, retry_key="c", after=self.after_task_change,
             )
