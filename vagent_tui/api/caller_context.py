@@ -3,10 +3,14 @@
 
 from __future__ import annotations
 
-from vagent_tui.api import context_models as cm
+from typing import TYPE_CHECKING
+
 from vagent_tui.api import models as m
 from vagent_tui.api.errors import ApiError
 from vagent_tui.api.streaming import StreamingTransport
+
+if TYPE_CHECKING:
+    from vagent_tui.api import context_models as cm
 
 
 class ContextApi(StreamingTransport):
@@ -18,6 +22,8 @@ class ContextApi(StreamingTransport):
         """``GET /context?target=<caller>``: the text the agent of ``target`` knows about
         ``caller``; None for a 404 (the reference lists one: nothing known, or no such
         caller; the screen says which it was told)."""
+        from vagent_tui.api import context_models as cm  # built on first use
+
         try:
             return await self.get(
                 "/context",

@@ -3,13 +3,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from vagent_tui.api import models as m
 from vagent_tui.api.replies import Json, no_list
 from vagent_tui.api.streaming import StreamingTransport
-from vagent_tui.api.task_models import TaskUpdate
 from vagent_tui.api.transport import as_bool
+
+if TYPE_CHECKING:
+    from vagent_tui.api.task_models import TaskUpdate
 
 
 class OutboundApi(StreamingTransport):

@@ -12,7 +12,6 @@ that adds) is said on the status line. The text is personal data: it is never lo
 from __future__ import annotations
 
 from rich.text import Text
-from textual import work
 from textual.binding import BindingType
 
 from vagent_tui.api.context_models import MAX_CONTEXT, CallerContext, ContextRequest, check_caller
@@ -21,11 +20,13 @@ from vagent_tui.api.models import Envelope
 from vagent_tui.inert import MULTILINE_LIMIT
 from vagent_tui.services.diff import FieldDiff, text_lines
 from vagent_tui.services.session import Connection
+from vagent_tui.ui.failures import WRITE_GROUP_PREFIX
 from vagent_tui.ui.safety import WRITES, Key
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.text import inert, safe
 from vagent_tui.ui.writes import Write, Written
 
+WRITE_GROUP = WRITE_GROUP_PREFIX + "caller-context"
 NOT_SAID = ("The platform's reference does not say whether this adds to what the agent knew "
             "or replaces it: the console sends the whole text as it will be, and reads it "
             "back after.")  # fmt: skip
@@ -123,9 +124,14 @@ class CallerContextFlow(BaseScreen):
             )
             return
         if not self.busy_writing():
-            self.edit_caller_context(account_of(entry, fallback), caller)
+            # A write- worker (never cancelled by leaving the screen, never two at once),
+            # started here rather than by a decorated method: the call view that holds
+            # this key is opened by Calls' Enter, which reads (the key is K's, declared).
+            self.run_worker(
+                self.edit_caller_context(account_of(entry, fallback), caller),
+                group=WRITE_GROUP, exit_on_error=False,
+            )  # fmt: skip
 
-    @work(group="write-caller-context", exit_on_error=False)
     async def edit_caller_context(self, account: int | None, caller: str) -> None:
         """Read, edit, review, send once, read back."""
         from vagent_tui.ui.dialogs import EditorModal, TextModal
@@ -135,6 +141,7 @@ class CallerContextFlow(BaseScreen):
             lambda c: c.api.get_caller_context(caller, target=account),
             note=f"Reading what the agent knows about {caller}",
             follows_target=False,
+            on_error=lambda exc: self.status.error(exc, retry_key="K"),
         )
         if not ok:
             return
@@ -180,7 +187,9 @@ class CallerContextFlow(BaseScreen):
         if written.outcome != "done":
             return
         ok, held = await self.load(
-            lambda c: c.api.get_caller_context(caller, target=account), follows_target=False
+            lambda c: c.api.get_caller_context(caller, target=account),
+            follows_target=False,
+            on_error=lambda exc: self.status.error(exc, retry_key="K"),
         )
         if ok:
             same, line = held_line(caller, text, held)

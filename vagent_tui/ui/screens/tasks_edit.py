@@ -10,24 +10,17 @@ says so before anything is sent, and the platform's refusal is shown if it diffe
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from datetime import UTC, datetime
 from typing import Any
 
-from textual.widget import Widget
-
-from vagent_tui.api.models import OutboundTask, Request
+from vagent_tui.api.models import OutboundTask
 from vagent_tui.api.task_models import TaskUpdate
-from vagent_tui.services.diff import FieldDiff, Kind, is_long, text_lines
 from vagent_tui.services.session import Connection
 from vagent_tui.ui import format as fmt
-from vagent_tui.ui.dialogs import ConfirmModal, ReviewModal
+from vagent_tui.ui.dialogs import ConfirmModal
 from vagent_tui.ui.screens.base import BaseScreen
-from vagent_tui.ui.widgets.entry_forms import FormErrors, FormModal, Send, build, text_input
-from vagent_tui.ui.widgets.form import FormField
-from vagent_tui.ui.writes import Confirm, Write, Written
+from vagent_tui.ui.widgets.task_edit_form import TaskEditForm
+from vagent_tui.ui.writes import Write, Written
 
-MAX_MINUTES = 60 * 24 * 365
 ATTRIBUTES = {"scheduledFor": "scheduled_for"}
 """A wire name of the update whose `OutboundTask` attribute is not the same word."""
 
@@ -48,97 +41,6 @@ def cancel_refusal(task: OutboundTask) -> str | None:
     if state.lower() in ("canceled", "cancelled"):
         return f"Task {task.key} is canceled already"
     return f"Task {task.key} is {state}: only a pending or running task can be canceled"
-
-
-def _text(value: Any) -> str:
-    return value if isinstance(value, str) else ""
-
-
-def _moment(seconds: int | None) -> str:
-    if seconds is None:
-        return "as soon as it can"
-    return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%d %H:%M UTC")
-
-
-def update_diff(task: OutboundTask, update: TaskUpdate) -> list[FieldDiff]:
-    """What ``update`` changes on ``task``, field by field (long text line by line)."""
-    diffs = []
-    for name, new in update.wire().items():
-        if name == "scheduledFor":
-            at = task.scheduled_for if isinstance(task.scheduled_for, int) else None
-            diffs.append(FieldDiff(name, "changed", _moment(at), _moment(new)))
-            continue
-        old = _text(getattr(task, name, None))
-        lines = text_lines(old, new) if is_long(old) or is_long(new) else ()
-        kind: Kind = "added" if not old else "removed" if not new else "changed"
-        diffs.append(FieldDiff(name, kind, old, new, lines=lines))
-    return diffs
-
-
-class TaskEditForm(FormModal):
-    """A pending task's start, greeting or message, and context; only what changed is
-    sent, after a review of the change."""
-
-    CONFIRM = "Review"
-
-    def __init__(
-        self, task: OutboundTask, send: Send, *, now: Callable[[], float],
-        **kwargs: Any,
-    ) -> None:  # fmt: skip
-        super().__init__(send, **kwargs)
-        self.record = task
-        self.now = now
-        self.is_text = str(task.type).lower() in ("text", "sms")
-
-    @property
-    def title_text(self) -> Any:
-        from rich.text import Text
-
-        task = self.record
-        return Text(f"Edit task {fmt.plain(task.key)} "
-                    f"({fmt.plain(task.type)} to {fmt.plain(task.target)})")  # fmt: skip
-
-    def make_fields(self) -> Iterable[Widget]:
-        scheduled = (
-            self.record.scheduled_for if isinstance(self.record.scheduled_for, int) else None
-        )
-        yield FormField("Start in", text_input("start_in", "minutes from now"),
-                        name="scheduled_for",
-                        hint=f"empty: keep {_moment(scheduled)}")  # fmt: skip
-        if self.is_text:
-            yield FormField("Message", text_input("content", "", _text(self.record.content)),
-                            name="content", hint="the text sent")  # fmt: skip
-        else:
-            yield FormField("Greeting", text_input("greeting", "", _text(self.record.greeting)),
-                            name="greeting", hint="what the agent says first")  # fmt: skip
-        yield FormField("Context", text_input("context", "", _text(self.record.context)),
-                        name="context", hint="about the person called")  # fmt: skip
-
-    def build_request(self) -> TaskUpdate:
-        values: dict[str, Any] = {}
-        minutes = self.value("scheduled_for").strip()
-        if minutes:
-            if not minutes.isdecimal() or int(minutes) > MAX_MINUTES:
-                raise FormErrors({"scheduled_for": f"whole minutes from now (0 to {MAX_MINUTES})"})
-            values["scheduled_for"] = int(self.now()) + int(minutes) * 60
-        for name in ("content",) if self.is_text else ("greeting",):
-            if self.value(name) != _text(getattr(self.record, name, None)):
-                values[name] = self.value(name)
-        if self.value("context") != _text(self.record.context):
-            values["context"] = self.value("context")
-        if not values:
-            raise FormErrors({"": "Nothing changed: nothing to send"})
-        return build(TaskUpdate, values)
-
-    def confirm_for(self, request: Request) -> Confirm:
-        from vagent_tui.ui.diff_text import diff_text
-
-        assert isinstance(request, TaskUpdate)
-        note = ("Sent once; only the fields below. A new start is planned as a new task's "
-                "would be: a start outside the business hours is refused.")  # fmt: skip
-        diff = diff_text(update_diff(self.record, request))
-        title = f"Change task {fmt.plain(self.record.key)}"
-        return ReviewModal(title, note, diff, confirm_label="Send")
 
 
 class TasksEditing(BaseScreen):
