@@ -258,11 +258,6 @@ class TaskUpdate(Request):
         """The body: the fields set, nothing else."""
         return {k: v for k, v in super().wire().items() if v is not None}
 
-    @property
-    def fields(self) -> list[str]:
-        """The wire names of what changes, in words for a status line."""
-        return list(self.wire())
-
 
 _CLOCK = re.compile(r"^([01][0-9]|2[0-3]):[0-5][0-9]$|^24:00$")
 LIMIT_GROUPS = {
