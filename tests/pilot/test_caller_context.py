@@ -57,8 +57,8 @@ async def test_e_changes_a_pending_task_and_c_cancels_it(make_app: MakeApp) -> N
     app = make_app("tasks", account=AGENT, clock=lambda: float(NOW))
     sim = sim_of(app)
     sim.outbound.clear()
-    outbound.queue(sim, sim.accounts[AGENT],
-                   [{"target": "+15551230002", "scheduledFor": NOW + 3600}], "call")  # fmt: skip
+    item = {"target": "+15551230002", "scheduledFor": NOW + 3600, "greeting": "Hi"}
+    outbound.queue(sim, sim.accounts[AGENT], [item], "call")
     (task_id,) = sim.outbound
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
@@ -76,6 +76,8 @@ async def test_e_changes_a_pending_task_and_c_cancels_it(make_app: MakeApp) -> N
         await settle(pilot)
         held = sim.outbound[task_id]
         assert held["context"] == "Ask for Dana" and held["scheduledFor"] == NOW + 7200
+        (sent,) = [r for r in sim.requests if r.path == f"/api/v2/tasks/{task_id}"]
+        assert sent.body == {"context": "Ask for Dana", "scheduledFor": NOW + 7200}  # only those
         await pilot.press("c")
         await settle(pilot)
         assert isinstance(app.screen, ConfirmModal)
