@@ -37,3 +37,11 @@ async def test_refusals(sim: Sim) -> None:
 def test_some_callers_are_known_without_a_post() -> None:
     made = [caller_context.made(f"+1555123{n:04d}") for n in range(30)]
     assert any(made) and not all(made)
+
+
+def test_hostile_mode_keeps_a_calls_numbers_which_k_sends_back() -> None:
+    from vagent_tui.sim.hostile import Planter
+
+    planted = Planter().reply({"fromNumber": CALLER, "toNumber": "+15559990000", "summary": "s"})
+    assert planted["fromNumber"] == CALLER and planted["toNumber"] == "+15559990000"
+    assert planted["summary"] != "s"
