@@ -66,6 +66,7 @@ async def test_e_changes_a_pending_task_and_c_cancels_it(make_app: MakeApp) -> N
         await pilot.press("e")
         await settle(pilot)
         form = shown(app, TaskEditForm)
+        assert "Edit task" in form.title_text.plain
         form.query_one("#form-start-in", Input).value = "120"
         form.query_one("#form-context", Input).value = "Ask for Dana"
         await pilot.press("enter")

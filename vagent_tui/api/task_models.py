@@ -244,10 +244,12 @@ class TaskUpdate(Request):
     scheduled_for: int | None = Field(default=None, ge=0)
     greeting: str | None = None
     content: str | None = Field(default=None, min_length=1, max_length=1600)
+    wait_to_greet: bool | None = None
 
     @model_validator(mode="after")
     def _one_kind(self) -> Self:
-        edits = (self.context, self.scheduled_for, self.greeting, self.content)
+        edits = (self.context, self.scheduled_for, self.greeting, self.content,
+                 self.wait_to_greet)  # fmt: skip
         if self.state is not None and any(v is not None for v in edits):
             raise ValueError("a cancel is sent alone")
         if self.state is None and all(v is None for v in edits):

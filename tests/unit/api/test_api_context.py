@@ -45,6 +45,7 @@ def test_a_context_is_sent_as_typed_to_a_number_or_a_username() -> None:
 def test_a_task_update_sends_what_changes_or_a_cancel_alone() -> None:
     assert TaskUpdate(state="canceled").wire() == {"state": "canceled"}
     assert TaskUpdate(context="", greeting="Hi").wire() == {"context": "", "greeting": "Hi"}
+    assert TaskUpdate(wait_to_greet=False).wire() == {"waitToGreet": False}
     with pytest.raises(ValidationError, match="a cancel is sent alone"):
         TaskUpdate(state="canceled", context="x")
     with pytest.raises(ValidationError, match="nothing to change"):

@@ -86,7 +86,8 @@ def test_which_tasks_are_edited_and_canceled(state: str, editable: bool, cancela
 
 def test_the_task_review_shows_each_field_changed() -> None:
     task = OutboundTask(id="t1", state="pending", scheduled_for=1_800_000_000, greeting="Hi")
-    update = TaskUpdate(scheduled_for=1_800_003_600, greeting="", context="VIP")
+    update = TaskUpdate(scheduled_for=1_800_003_600, greeting="", context="VIP", wait_to_greet=True)
     shown = diff_text(update_diff(task, update)).plain
+    assert '"not said" → "after the person speaks"' in shown
     assert "2027-01-15 08:00 UTC" in shown and "2027-01-15 09:00 UTC" in shown
     assert "- greeting" in shown and "+ context" in shown

@@ -10,6 +10,7 @@ from typing import Any
 
 from rich.text import Text
 from textual.widget import Widget
+from textual.widgets import Select
 
 from vagent_tui.api.models import OutboundTask, Request
 from vagent_tui.api.task_models import TaskUpdate
@@ -35,6 +36,19 @@ def moment(seconds: int | None) -> str:
     return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
+GREET_CHOICES = [("as it is", "keep"), ("after the person speaks", "yes"),
+                 ("at once", "no")]  # fmt: skip
+"""A call's ``waitToGreet`` in the form: kept (not sent), true or false."""
+
+
+def greets_now(task: OutboundTask) -> str:
+    """A call's ``waitToGreet`` as the platform sent it, in words."""
+    value = (task.model_extra or {}).get("waitToGreet")
+    if isinstance(value, bool):
+        return "after the person speaks" if value else "at once"
+    return "not said"
+
+
 def update_diff(task: OutboundTask, update: TaskUpdate) -> list[FieldDiff]:
     """What ``update`` changes on ``task``, field by field (long text line by line)."""
     diffs = []
@@ -42,6 +56,10 @@ def update_diff(task: OutboundTask, update: TaskUpdate) -> list[FieldDiff]:
         if name == "scheduledFor":
             at = task.scheduled_for if isinstance(task.scheduled_for, int) else None
             diffs.append(FieldDiff(name, "changed", moment(at), moment(new)))
+            continue
+        if name == "waitToGreet":
+            diffs.append(FieldDiff(name, "changed", greets_now(task),
+                                   "after the person speaks" if new else "at once"))  # fmt: skip
             continue
         old = text_of(getattr(task, name, None))
         lines = text_lines(old, new) if is_long(old) or is_long(new) else ()
@@ -66,8 +84,7 @@ class TaskEditForm(FormModal):
         self.is_text = str(task.type).lower() in ("text", "sms")
 
     @property
-    def titletext_of(self) -> Any:
-
+    def title_text(self) -> Text:
         task = self.record
         return Text(f"Edit task {fmt.plain(task.key)} "
                     f"({fmt.plain(task.type)} to {fmt.plain(task.target)})")  # fmt: skip
@@ -85,6 +102,10 @@ class TaskEditForm(FormModal):
         else:
             yield FormField("Greeting", text_input("greeting", "", text_of(self.record.greeting)),
                             name="greeting", hint="what the agent says first")  # fmt: skip
+            greet: Select[str] = Select(GREET_CHOICES, value="keep", allow_blank=False,
+                                        id="form-wait-to-greet", compact=True)  # fmt: skip
+            yield FormField("Greets", greet, name="wait_to_greet",
+                            hint=f"now: {greets_now(self.record)}")  # fmt: skip
         yield FormField("Context", text_input("context", "", text_of(self.record.context)),
                         name="context", hint="about the person called")  # fmt: skip
 
@@ -100,6 +121,8 @@ class TaskEditForm(FormModal):
                 values[name] = self.value(name)
         if self.value("context") != text_of(self.record.context):
             values["context"] = self.value("context")
+        if not self.is_text and self.value("wait_to_greet") in ("yes", "no"):
+            values["wait_to_greet"] = self.value("wait_to_greet") == "yes"
         if not values:
             raise FormErrors({"": "Nothing changed: nothing to send"})
         return build(TaskUpdate, values)
