@@ -5,8 +5,8 @@ The text is read, opened in an editor, and what will be sent is reviewed as a di
 before it is: the whole text, which replaces what the agent knew (sim/CONTRACT.md,
 choice 110; the vendor does not say whether a POST replaces or adds). After the write
 the text is read back; a platform that holds something else than what was sent (one
-that adds) is said on the status line. The text is personal data: it is never logged
-(the journal holds the request as sent, as for every write).
+that adds) is said on the status line. The text is personal data: it is read only when
+the key asks for it; the journal records the request as sent, as for every write.
 """
 
 from __future__ import annotations
