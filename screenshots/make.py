@@ -74,6 +74,16 @@ async def _calls(pilot: Any) -> None:
     await _keys(pilot, "down", "down")
 
 
+async def _caller_context(pilot: Any) -> None:
+    # K on a call: the text in the editor, then its review (the text as it will be, the diff)
+    from textual.widgets import TextArea
+
+    await _keys(pilot, "down", "down", "K")
+    area = pilot.app.screen.query_one(TextArea)
+    area.text = (area.text + "\n" if area.text else "") + "Name: Dana Lee\nPrefers texts"
+    await _keys(pilot, "ctrl+s")
+
+
 async def _webhooks_relays(pilot: Any) -> None:
     await _keys(pilot, "t")
 
@@ -194,6 +204,7 @@ SHOTS: dict[str, tuple[str, str, int | None, Steps | None]] = {
     "inbox": ("inbox", "demo-partner", 1111, None),
     "room": ("inbox", "demo-partner", 1111, _room),
     "calls": ("calls", "demo-partner", 1111, _calls),
+    "caller-context": ("calls", "demo-partner", 1111, _caller_context),
     "migrations": ("migrations", "demo-partner", 1100, _migrations),
     "tokens": ("tokens", "demo-partner", None, None),
     "billing": ("billing", "demo-partner", 1100, None),
@@ -250,7 +261,7 @@ async def shoot(name: str) -> Path:
     }
     # The call log and usage move with the simulator's clock: pinned for its picture (the
     # migrations' tasks need theirs to run).
-    pinned = ("calls", "usage", "fleet-usage")
+    pinned = ("calls", "caller-context", "usage", "fleet-usage")
     clock = {"clock": lambda: FIXED_CLOCK} if name in pinned else {}
     client = demo_client(token, task_seconds=3, **clock) if token else None
     app = VagentApp(client, **options)

@@ -100,11 +100,11 @@ async def test_a_calls_capture_as_text_and_as_a_0600_pcap(make_app: MakeApp) -> 
         screen.table.move_cursor(row=row)
         sms = next(i for i, e in enumerate(records) if not e.sip_call_id)
         screen.table.move_cursor(row=sms)
-        await pilot.press("K")
+        await pilot.press("S")
         await settle(pilot)
         assert "no SIP Call-ID" in str(screen.status.content)
         screen.table.move_cursor(row=row)
-        await pilot.press("K")
+        await pilot.press("S")
         await settle(pilot)
         shown(app, CaptureModal)
         await pilot.press("ctrl+s")
@@ -112,7 +112,7 @@ async def test_a_calls_capture_as_text_and_as_a_0600_pcap(make_app: MakeApp) -> 
         text = shown(app, TextModal)
         assert "INVITE sip:" in text.text and f"Call-ID: {records[row].sip_call_id}" in text.text
         await pilot.press("escape")
-        await pilot.press("K")
+        await pilot.press("S")
         await settle(pilot)
         modal = shown(app, CaptureModal)
         modal.query_one("#calls-capture-format", Select).value = "pcap"

@@ -10,8 +10,8 @@ inherits: the agent (`agents`), the inboxes (`inbox`), templates and migrations
 (`templates`), Computer Agents (`computer`), the tree's provisioning (`provisioning`),
 outbound calls and tasks (`outbound`), the conversation logs (`logs`), phone numbers
 (`numbers`), SIP captures (`captures`), numbering providers (`numbering`), SIP routes
-and registration (`sip`). Here: accounts,
-tokens, billing, usage and plans, SIP, members and webhooks.
+and registration (`sip`), what the agent knows about a caller (`caller_context`). Here:
+accounts, tokens, billing, usage and plans, SIP, members and webhooks.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from urllib.parse import quote
 
 from vagent_tui.api import models as m
 from vagent_tui.api.agents import AgentsApi
+from vagent_tui.api.caller_context import ContextApi
 from vagent_tui.api.captures import CapturesApi
 from vagent_tui.api.computer import ComputerApi
 from vagent_tui.api.errors import MalformedResponse, redact_url
@@ -67,6 +68,7 @@ class PlatformClient(
     CapturesApi,
     NumberingApi,
     SipApi,
+    ContextApi,
 ):
     """An async client of the platform's ``/api/v2`` (the areas it inherits: the module's
     docstring)."""

@@ -3,12 +3,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from vagent_tui.api import models as m
 from vagent_tui.api.replies import Json, no_list
 from vagent_tui.api.streaming import StreamingTransport
 from vagent_tui.api.transport import as_bool
+
+if TYPE_CHECKING:
+    from vagent_tui.api.task_models import TaskUpdate
 
 
 class OutboundApi(StreamingTransport):
@@ -87,6 +91,17 @@ class OutboundApi(StreamingTransport):
             journal_body={**data, "csv": f"<{len(content)} bytes>"},
         )  # fmt: skip
         return self._parse(m.CsvUpload, payload, method="POST", url="/tasks/csv")
+
+    async def update_task(
+        self, task_id: str, update: TaskUpdate, *, target: int | None = None
+    ) -> m.OutboundTask:
+        """``POST /tasks/{taskId}``: change a pending task, or cancel it (``state``
+        ``canceled``); the task as it now is when the reply carries it."""
+        path = f"/tasks/{quote(task_id, safe='')}"
+        payload = await self.request("POST", path, target=target, json=update.wire())
+        task = payload.get("task")
+        return self._parse(m.OutboundTask, task if isinstance(task, dict) else payload,
+                           method="POST", url=path)  # fmt: skip
 
     async def delete_task(self, task_id: str, *, target: int | None = None) -> m.Envelope:
         """``DELETE /tasks/{taskId}`` (a 404: already gone)."""

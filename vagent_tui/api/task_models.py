@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from typing import Any, Literal, Self
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import Field, ValidationInfo, field_validator, model_validator
+from pydantic import ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
 from vagent_tui.api.base import Items, Resource
 from vagent_tui.api.requests import Request
@@ -229,6 +229,36 @@ class TaskRequest(_Outbound):
         if info.data.get("type") == "text" and not value:
             raise ValueError("a text needs its message")
         return value
+
+
+class TaskUpdate(Request):
+    """``POST /tasks/{taskId}``: what changes on a pending task (only the fields set are
+    sent), or ``state`` ``canceled`` alone (choice 112: the reference names ``state``,
+    ``context`` and ``waitToGreet``; the start, a call's greeting and a text's message
+    are the simulator's additions). The texts are sent as typed."""
+
+    model_config = ConfigDict(str_strip_whitespace=False)
+
+    state: Literal["canceled"] | None = None
+    context: str | None = None
+    scheduled_for: int | None = Field(default=None, ge=0)
+    greeting: str | None = None
+    content: str | None = Field(default=None, min_length=1, max_length=1600)
+    wait_to_greet: bool | None = None
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> Self:
+        edits = (self.context, self.scheduled_for, self.greeting, self.content,
+                 self.wait_to_greet)  # fmt: skip
+        if self.state is not None and any(v is not None for v in edits):
+            raise ValueError("a cancel is sent alone")
+        if self.state is None and all(v is None for v in edits):
+            raise ValueError("nothing to change")
+        return self
+
+    def wire(self) -> dict[str, Any]:
+        """The body: the fields set, nothing else."""
+        return {k: v for k, v in super().wire().items() if v is not None}
 
 
 _CLOCK = re.compile(r"^([01][0-9]|2[0-3]):[0-5][0-9]$|^24:00$")

@@ -87,6 +87,7 @@ _LAZY_MODULES = (
     "routes_captures",
     "routes_numbering",
     "routes_sip",
+    "routes_context",
 )
 
 

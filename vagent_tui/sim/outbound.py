@@ -403,20 +403,66 @@ def find(state: SimState, caller_reach: set[int], task_id: str) -> dict[str, Any
     return task
 
 
-UPDATABLE = ("state", "context", "waitToGreet")
-"""The fields of ``POST /tasks/{taskId}``'s body (the reference's three)."""
+UPDATABLE = ("state", "context", "waitToGreet", "scheduledFor", "greeting", "content")
+"""The fields of ``POST /tasks/{taskId}``'s body: the reference's three, and the start,
+a call's greeting and a text's message (choice 112)."""
+_PENDING_ONLY = ("context", "waitToGreet", "scheduledFor", "greeting", "content")
+
+
+def _edits(task: dict[str, Any], body: dict[str, Any]) -> dict[str, Any]:
+    """The fields other than ``state`` that ``body`` changes, checked (400 names one)."""
+    out: dict[str, Any] = {}
+    for key in ("context", "greeting", "content"):
+        if key in body:
+            if not isinstance(body[key], str):
+                raise bad(f"{key} must be a string")
+            out[key] = body[key]
+    if "waitToGreet" in body:
+        if not isinstance(body["waitToGreet"], bool):
+            raise bad("waitToGreet must be a boolean")
+        out["waitToGreet"] = body["waitToGreet"]
+    if "greeting" in out and task["type"] != "call":
+        raise bad("greeting is a call's: this task is a text (send content)")
+    if "content" in out:
+        if task["type"] != "text":
+            raise bad("content is a text's: this task is a call (send greeting)")
+        if not out["content"].strip():
+            raise bad("content must not be empty")
+        if len(out["content"]) > 1600:
+            raise bad("content holds more than 1600 characters")
+    if "scheduledFor" in body:
+        value = body["scheduledFor"]
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise bad("scheduledFor must be Unix seconds (an integer)")
+        out["scheduledFor"] = value
+    return out
+
+
+def _rescheduled(state: SimState, task: dict[str, Any], at: int) -> dict[str, Any]:
+    """``task``'s start and hold planned again from ``at`` as if it were queued now (the
+    business hours, caps, cooldowns and concurrency of `Planner`, the task itself left
+    out of them), not stored; 400 as a create would be."""
+    others = {k: v for k, v in state.outbound.items() if k != task["id"]}
+    kept, state.outbound = state.outbound, others
+    try:
+        planner = Planner(state, organization_of(state, task["accountId"]))
+        planned = planner.plan({"target": task["target"], "scheduledFor": at},
+                               task["type"], task["accountId"])  # fmt: skip
+    finally:
+        state.outbound = kept
+    return {"scheduledFor": at, "startAt": planned["startAt"], "heldBy": planned["heldBy"]}
 
 
 def update(state: SimState, task: dict[str, Any], body: dict[str, Any]) -> None:
     """``POST /tasks/{taskId}``: ``state`` may only become ``canceled`` (a pending or
-    running task; one canceled already stays as it is; an ended one is 400), and
-    ``context``/``waitToGreet`` change a pending task only. All checked before anything
-    changes."""
+    running task; one canceled already stays as it is; an ended one is 400); the other
+    fields (`UPDATABLE`) change a pending task only, a new ``scheduledFor`` planned
+    again as a new task would be. All checked before anything changes."""
     unknown = [key for key in body if key not in UPDATABLE]
     if unknown:
-        raise bad(f"Unknown field: {unknown[0]} (send state, context or waitToGreet)")
+        raise bad(f"Unknown field: {unknown[0]} (send {', '.join(UPDATABLE)})")
     if not body:
-        raise bad("Nothing to update: send state, context or waitToGreet")
+        raise bad(f"Nothing to update: send {', '.join(UPDATABLE)}")
     now_state = status(state, task)[0]
     wanted = body.get("state")
     if "state" in body:
@@ -424,19 +470,15 @@ def update(state: SimState, task: dict[str, Any], body: dict[str, Any]) -> None:
             raise bad("state may only be set to canceled")
         if now_state not in (*ACTIVE, "canceled"):
             raise bad(f"Task {task['id']} has ended ({now_state}): it cannot be canceled")
-    context = body.get("context")
-    if "context" in body and not isinstance(context, str):
-        raise bad("context must be a string")
-    greet = body.get("waitToGreet")
-    if "waitToGreet" in body and not isinstance(greet, bool):
-        raise bad("waitToGreet must be a boolean")
-    if ("context" in body or "waitToGreet" in body) and now_state != "pending":
-        raise bad(f"Task {task['id']} is {now_state}: only a pending task's context and "
-                  "waitToGreet change")  # fmt: skip
-    if "context" in body:
-        task["context"] = context
-    if "waitToGreet" in body:
-        task["waitToGreet"] = greet
+    edits = _edits(task, body)
+    if edits and now_state != "pending":
+        raise bad(f"Task {task['id']} is {now_state}: only a pending task's "
+                  f"{', '.join(_PENDING_ONLY)} change")  # fmt: skip
+    if wanted == "canceled" and edits:
+        raise bad("Cancel alone: send state canceled without other fields")
+    if "scheduledFor" in edits:
+        edits.update(_rescheduled(state, task, edits["scheduledFor"]))
+    task.update(edits)
     if wanted == "canceled" and now_state in ACTIVE:
         task["canceledAt"] = state.now()
 

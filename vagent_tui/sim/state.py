@@ -229,6 +229,9 @@ class SimState:
     tasks: dict[str, dict[str, Any]] = field(default_factory=dict)
     outbound: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Outbound tasks by id (`vagent_tui.sim.outbound`): calls and texts queued."""
+    caller_context: dict[tuple[int, str], str] = field(default_factory=dict)
+    """What each agent was told about a caller, by (agent id, number or username)
+    (`vagent_tui.sim.caller_context`)."""
     task_limits: dict[int, dict[str, Any]] = field(default_factory=dict)
     """An organization's task limits where they are not `outbound.DEFAULT_LIMITS` (keyed
     by `outbound.organization_of`: a reseller or partner is its own)."""

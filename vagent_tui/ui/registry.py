@@ -125,7 +125,7 @@ SCREENS: tuple[ScreenInfo, ...] = (
         "",
         "Tasks",
         _P + "tasks:TasksScreen",
-        "Outbound calls and texts: states, today's counts, queue one, delete one",
+        "Outbound calls and texts: states, today's counts, queue, edit, cancel or delete one",
     ),
     ScreenInfo(
         "billing",

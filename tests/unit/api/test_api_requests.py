@@ -17,10 +17,12 @@ from vagent_tui.api import number_models
 from vagent_tui.api import sip_models as sm
 from vagent_tui.api.capture_models import CaptureQuery
 from vagent_tui.api.client import PlatformClient
+from vagent_tui.api.context_models import ContextRequest
 from vagent_tui.api.errors import MalformedResponse, PlatformError, ReadOnlyRefused
 from vagent_tui.api.numbering_models import ProviderRequest
 from vagent_tui.api.scope import ScopeLevel
 from vagent_tui.api.targets import LevelTarget
+from vagent_tui.api.task_models import TaskUpdate
 
 from .helpers import BASE, TOKEN, Recorder, json_body, multipart_fields, ok, query
 
@@ -539,6 +541,29 @@ CASES = [
         lambda c, t: c.delete_task("task-1", target=t),
         "DELETE",
         "/api/v2/tasks/task-1",
+    ),
+    Case(
+        "update_task",
+        lambda c, t: c.update_task("task-1", TaskUpdate(scheduled_for=1_800_000_000), target=t),
+        "POST",
+        "/api/v2/tasks/task-1",
+        body={"scheduledFor": 1_800_000_000},
+    ),
+    Case(
+        "get_caller_context",
+        lambda c, t: c.get_caller_context("+15551230001", target=t),
+        "GET",
+        "/api/v2/context",
+        params={"target": "+15551230001"},
+    ),
+    Case(
+        "update_caller_context",
+        lambda c, t: c.update_caller_context(
+            ContextRequest(target="+15551230001", context="Name: Dana\n"), target=t
+        ),
+        "POST",
+        "/api/v2/context",
+        body={"target": "+15551230001", "context": "Name: Dana\n"},
     ),
     Case(
         "recent_messages",

@@ -504,3 +504,30 @@ async def test_a_csv_run_is_held_by_the_concurrency_not_refused(sim: Sim) -> Non
     assert body["inserted"] == 9
     starts = sorted(t["startAt"] for t in sim.state.outbound.values())
     assert starts == [NOW] * 3 + [NOW + 10] * 3 + [NOW + 20] * 3
+
+
+async def test_a_pending_task_rescheduled_and_its_message_changed(
+    sim: Sim, clock: FakeClock
+) -> None:
+    """Choice 112: a pending task's start, greeting (a call) and content (a text) change;
+    a new start is planned as a new task's (outside the hours 400); not once it runs."""
+    sim.state.task_limits[ORG] = {**outbound.DEFAULT_LIMITS, "businessHours": FRIDAY_9_TO_5}
+    task = (await _call(sim, {"target": "+15551230002", "scheduledFor": NOW + 7200})).json()
+    task_id = task["tasks"][0]["id"]
+    r = await _update(sim, task_id, {"scheduledFor": NOW + 3 * 3600, "greeting": "Hi Dana"})
+    assert r.status_code == 200, r.text
+    now = r.json()["task"]
+    assert now["scheduledFor"] == NOW + 3 * 3600 and now["greeting"] == "Hi Dana"
+    assert now["state"] == "pending"
+    for body, word in (({"scheduledFor": NOW + 600}, "outside the business hours"),
+                       ({"content": "a text's"}, "content is a text's"),
+                       ({"state": "canceled", "context": "x"}, "Cancel alone"),
+                       ({"scheduledFor": "soon"}, "Unix seconds")):  # fmt: skip
+        r = await _update(sim, task_id, body)
+        envelope(r, 400)
+        assert word in r.json()["message"]
+    assert (await _task(sim, task_id))["scheduledFor"] == NOW + 3 * 3600
+    clock.advance(3 * 3600)
+    r = await _update(sim, task_id, {"greeting": "late"})
+    envelope(r, 400)
+    assert "is running" in r.json()["message"]

@@ -31,6 +31,7 @@ from vagent_tui.services.agents import saved_versions
 from vagent_tui.services.calls import fetch_transcripts
 from vagent_tui.ui.built import when_built
 from vagent_tui.ui.screens.call_capture import CaptureFetching
+from vagent_tui.ui.screens.caller_context import CallerContextFlow, context_key
 from vagent_tui.ui.text import inert
 from vagent_tui.ui.textual_compat import style_mark
 from vagent_tui.ui.widgets.call_rows import (
@@ -49,7 +50,7 @@ def version_at(versions: Iterable[SavedVersion], moment: datetime) -> SavedVersi
     return max(before, key=lambda v: v.version_id) if before else None
 
 
-class CallScreen(CaptureFetching):
+class CallScreen(CallerContextFlow, CaptureFetching):
     """The conversation of one log entry."""
 
     TITLE = "Call"
@@ -59,7 +60,8 @@ class CallScreen(CaptureFetching):
         Binding("v", "version", "Version then", id="call.version",
                 tooltip="The agent's configuration live at the time of the call"),
         Binding("y", "copy", "Copy", id="call.copy", tooltip="Copy the transcript as text"),
-        Binding("K", "capture", "Capture", id="call.capture", tooltip="The call's SIP capture"),
+        Binding("S", "capture", "Capture", id="call.capture", tooltip="The call's SIP capture"),
+        context_key("call"),
     ]  # fmt: skip
 
     def __init__(
@@ -126,6 +128,9 @@ class CallScreen(CaptureFetching):
 
     def capture_entry(self) -> tuple[LogEntry | None, int | None]:
         return self.entry, self._account()
+
+    def call_in_view(self) -> tuple[LogEntry | None, int | None]:
+        return self.entry, self.target
 
     def reload(self) -> None:
         if self.result is None and self.entry.conversation_ref is not None:

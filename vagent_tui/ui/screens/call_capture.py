@@ -1,4 +1,4 @@
-"""``K`` on the Calls screen and on a call: the call's SIP capture (``GET /sip/captures``).
+"""``S`` on the Calls screen and on a call: the call's SIP capture (``GET /sip/captures``).
 
 Only an entry that carries a SIP Call-ID has one (`LogEntry.sip_call_id`). A dialog asks
 the format; the window asked is the call's time, five minutes either side
@@ -43,7 +43,7 @@ def file_stem(entry: LogEntry) -> str:
 
 
 class CaptureFetching(BaseScreen):
-    """``K`` (``action_capture``, bound by each screen after its own keys): the SIP
+    """``S`` (``action_capture``, bound by each screen after its own keys): the SIP
     capture of the call `capture_entry` names."""
 
     def capture_entry(self) -> tuple[LogEntry | None, int | None]:
@@ -105,7 +105,7 @@ class CaptureFetching(BaseScreen):
             lambda c: c.api.get_sip_capture(query, target=account),
             note=f"Fetching the SIP capture ({query.format})",
             follows_target=False,
-            on_error=lambda exc: self.status.error(exc, retry_key="K"),
+            on_error=lambda exc: self.status.error(exc, retry_key="S"),
         )
         if not ok or capture is None:
             return
@@ -117,7 +117,7 @@ class CaptureFetching(BaseScreen):
             except OSError as exc:
                 self.status.error(
                     f"Could not write {inert(str(path))}: {exc.strerror or exc}",
-                    retry_key="K",
+                    retry_key="S",
                     cause=exc,
                 )
                 return

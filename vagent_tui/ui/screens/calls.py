@@ -45,6 +45,7 @@ from vagent_tui.services.paging import Ask, Page, Pager
 from vagent_tui.services.session import Connection
 from vagent_tui.ui.format import now
 from vagent_tui.ui.screens.call_capture import CaptureFetching, account_of
+from vagent_tui.ui.screens.caller_context import CallerContextFlow, context_key
 from vagent_tui.ui.screens.calls_export import CallsExporting
 from vagent_tui.ui.screens.calls_state import CallsView, filters_line, header_line
 from vagent_tui.ui.screens.paging import ServerPagedScreen, page_keys
@@ -70,7 +71,10 @@ def entry_key(entry: LogEntry) -> str:
 
 
 class CallsScreen(
-    CallsExporting, CaptureFetching, ServerPagedScreen[CallFilters, LogEntry, LogPage]
+    CallerContextFlow,
+    CaptureFetching,
+    CallsExporting,
+    ServerPagedScreen[CallFilters, LogEntry, LogPage],
 ):
     """The call log of the selected account (or the key's whole tree), paged by the server."""
 
@@ -92,6 +96,7 @@ class CallsScreen(
         Binding("w", "export", "Export", id="calls.export",
                 tooltip="The whole query to a file: CSV or JSON lines"),
         Binding("c", "columns", "Columns", id="calls.columns", tooltip="Choose the columns"),
+        context_key("calls"),
         Binding("u", "utc", "UTC", id="calls.utc", tooltip="Times in UTC / local time"),
         Binding("z", "page_size", "Size", id="calls.page_size",
                 tooltip="Cycle 50/100/200/500 per page"),
@@ -99,7 +104,7 @@ class CallsScreen(
                 tooltip="Stop the export or the follow, else clear the filters"),
         Binding("escape", "stop", "Stop", show=False, id="calls.stop",
                 tooltip="Stop the export or the follow, else clear the filters"),
-        Binding("K", "capture", "Capture", id="calls.capture", tooltip="The call's SIP capture"),
+        Binding("S", "capture", "Capture", id="calls.capture", tooltip="The call's SIP capture"),
         filter_binding("calls"),  # last: the footer drops it first
     ]  # fmt: skip
 
@@ -402,6 +407,9 @@ class CallsScreen(
         self.app.push_screen(CallColumnsModal(offered(self.schema), self.columns), chosen)
 
     # ------------------------------------------------------------------ open
+
+    def call_in_view(self) -> tuple[LogEntry | None, int | None]:
+        return self.table.highlighted_record, self._query().account_id
 
     def action_open(self) -> None:
         entry = self.table.highlighted_record

@@ -44,6 +44,7 @@ from vagent_tui.ui.screens.base import who_of
 from vagent_tui.ui.screens.calls_link import calls_binding, show_calls
 from vagent_tui.ui.screens.paging import ServerPagedScreen, page_keys
 from vagent_tui.ui.screens.tasks_csv import NEED_AGENT, TasksCsvUpload
+from vagent_tui.ui.screens.tasks_edit import TasksEditing
 from vagent_tui.ui.screens.tasks_parts import (
     COLUMNS,
     NARROW_DROPS,
@@ -76,7 +77,9 @@ WATCH_SECONDS = 5.0
 """How often a page with tasks that have not ended is read again."""
 
 
-class TasksScreen(TasksCsvUpload, ServerPagedScreen[TaskFilter, OutboundTask, TasksView]):
+class TasksScreen(
+    TasksEditing, TasksCsvUpload, ServerPagedScreen[TaskFilter, OutboundTask, TasksView]
+):
     """Outbound tasks of the selected account: list, filters, add, delete."""
 
     CSS_PATH = "tasks.tcss"
@@ -90,6 +93,10 @@ class TasksScreen(TasksCsvUpload, ServerPagedScreen[TaskFilter, OutboundTask, Ta
         Key("d", "delete", "Delete", id="tasks.delete",
             tooltip="Delete the highlighted task (asks first; a running one is stopped)",
             does=DESTRUCTIVE),
+        Key("e", "edit", "Edit", id="tasks.edit", does=WRITES,
+            tooltip="Change a pending task: start, greeting or message, context (reviewed)"),
+        Key("c", "cancel_task", "Cancel", id="tasks.cancel", does=DESTRUCTIVE,
+            tooltip="Cancel a pending or running task (asks first; it stays listed)"),
         Key("u", "upload_csv", "CSV", id="tasks.upload-csv",
             tooltip="Queue tasks from a CSV file: a dry run first, then asks", does=DESTRUCTIVE),
         Binding("s", "state", "State", id="tasks.state", tooltip="Cycle the state shown"),
@@ -460,11 +467,14 @@ class TasksScreen(TasksCsvUpload, ServerPagedScreen[TaskFilter, OutboundTask, Ta
                 read_back=read_back,
                 failed=lambda exc: f"Could not delete task {task_id}: {describe_error(exc)}",
                 retry_key="d",
-                after=self._after_delete,
+                after=self.after_task_change,
             )
         )
 
-    def _after_delete(self, written: Written[Any]) -> None:
+    def task_in_view(self) -> OutboundTask | None:
+        return self.table.highlighted_record
+
+    def after_task_change(self, written: Written[Any] | None = None) -> None:
         self.load_tasks(quiet=True)
 
     def after_upload(self, written: Written[Any]) -> None:
