@@ -119,6 +119,32 @@ def tree_at(account_id: int) -> State:
     return highlight
 
 
+async def pending_task(pilot: Pilot[Any]) -> None:
+    """Tasks with a pending task highlighted (only a pending task is edited): one is
+    queued for an hour from now when the page holds none."""
+    import time
+
+    from vagent_tui.sim import outbound
+    from vagent_tui.ui.screens.tasks import TasksScreen
+
+    screen = pilot.app.screen
+    assert isinstance(screen, TasksScreen)
+    table = screen.table
+    cursor = table.cursor_row
+    if 0 <= cursor < len(table.records) and table.records[cursor].pending:
+        return
+    if not any(task.pending for task in table.records):
+        sim = sim_of(pilot.app)
+        item = {"target": "+15551230002", "scheduledFor": int(time.time()) + 3600}
+        outbound.queue(sim, sim.accounts[AGENT], [{**item, "greeting": "Hi"}], "call")
+        await pilot.press("r")
+        await wait_for(pilot, lambda: any(task.pending for task in table.records))
+    row = next(i for i, task in enumerate(table.records) if task.pending)
+    table.move_cursor(row=row)
+    table.focus()
+    await settle(pilot)
+
+
 def _nodes(node: Any) -> Iterator[Any]:
     yield node
     for child in node.children:
@@ -165,6 +191,7 @@ REACH: dict[str, Reach] = {
         )
     ),
     "computer": Reach(account=1118),  # the Computer Agent account
+    "tasks": Reach(states=(("pending", pending_task),)),
 }
 LATENCY_MS = 20
 """The simulator answers after this long, as a platform does: a form that opens after a
@@ -188,8 +215,8 @@ FORMS: dict[str, frozenset[str]] = {
         "webhooks": "WebhooksScreen WebhookForm RelayForm",
         "members": "MembersScreen MemberInviteForm MemberEditForm OneTimeLoginForm",
         "computer": "ComputerScreen",
-        "calls": "CallsScreen CallFiltersModal CallExportModal CaptureModal",
-        "tasks": "TasksScreen TaskForm TaskLimitsForm PromptModal",
+        "calls": "CallsScreen CallFiltersModal CallExportModal CaptureModal EditorModal",
+        "tasks": "TasksScreen TaskForm TaskLimitsForm TaskEditForm PromptModal",
         "billing": "BillingScreen",
         "usage": "UsageScreen PromptModal",
         "numbering": "NumberingScreen ProviderForm",
