@@ -9,9 +9,10 @@ plain directory walk, for the keys `list_agents` leaves to it.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
+from typing import TypeVar
 
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.errors import PlatformError
@@ -71,14 +72,16 @@ class AgentRow:
 @dataclass(frozen=True)
 class AgentListing:
     """The agent accounts below one key (`fleet_accounts`), as compact rows, and where
-    each sits in the tree (`path_of`): the accounts above them are kept whole (a few
-    resellers and organizations), the agent accounts only as rows."""
+    each sits in the tree (`path_of`); the accounts above them (resellers, organizations:
+    a thousand at ten thousand agent accounts) are kept as rows too."""
 
     client: PlatformClient
     rows: dict[int, AgentRow]
     """The agent accounts by id, in `fleet_accounts`' order (by id)."""
     parents: dict[int, int]
-    above: dict[int, Account]
+    above: dict[int, AgentRow]
+    """The accounts above the agent accounts (the key owner, resellers, organizations),
+    as rows too: a path needs their names, not the whole accounts."""
 
     @property
     def accounts(self) -> tuple[AgentRow, ...]:
@@ -88,7 +91,7 @@ class AgentListing:
     def of(cls, client: PlatformClient, directory: AccountDirectory,
            accounts: Sequence[Account]) -> AgentListing:  # fmt: skip
         rows = {a.id: AgentRow.of(a) for a in accounts if a.id is not None}
-        above = {i: a for i, a in directory.known.items() if i not in rows}
+        above = {i: AgentRow.of(a) for i, a in directory.known.items() if i not in rows}
         return cls(client, rows, dict(directory.parents), above)
 
     def path_of(self, account_id: int) -> list[NamedAccount]:
@@ -108,6 +111,40 @@ class AgentListing:
 LISTING_PAGES = 4
 """Pages of accounts `list_agents` reads at once: each is parsed whole, and the memory of
 many parsed together stays with the process after they are gone."""
+LISTING_READS = 16
+"""Children of resellers (or of the partner) `list_agents` reads at once: a hundred
+resellers read together were a hundred connections kept open, and their replies parsed
+together."""
+
+A = TypeVar("A")
+R = TypeVar("R")
+
+
+async def each_at_most(
+    at_once: int, read: Callable[[A], Awaitable[R]], items: Sequence[A]
+) -> list[R | BaseException]:
+    """``read`` of every item, at most ``at_once`` under way, outcomes in the items' order.
+
+    A failure is its item's outcome (an exception, as ``gather(return_exceptions=True)``
+    has it): every item is read before the caller sees one. A few workers take the items
+    in turn instead of a task per item waiting its turn: a thousand organizations are
+    ``at_once`` coroutines, not a thousand tasks alive together (the process keeps the
+    memory they took after they are gone).
+    """
+    outcomes: list[R | BaseException] = []
+    by_index: dict[int, R | BaseException] = {}
+    queue = iter(enumerate(items))
+
+    async def worker() -> None:
+        for index, item in queue:  # one iterator shared: each item is taken once
+            try:
+                by_index[index] = await read(item)
+            except Exception as exc:
+                by_index[index] = exc
+
+    await asyncio.gather(*(worker() for _ in range(min(at_once, len(items)))))
+    outcomes.extend(by_index[index] for index in range(len(items)))
+    return outcomes
 
 
 @dataclass
@@ -155,7 +192,6 @@ async def list_agents(
     owner = directory.owner
     state = progress if progress is not None else ListingProgress(directory)
     rows, parents = state.rows, state.parents
-    pages = asyncio.Semaphore(LISTING_PAGES)
 
     def kind_of(account: Account) -> str:
         return root_kind if account is owner else account_kind(account)
@@ -168,12 +204,10 @@ async def list_agents(
         page, seen = state.resume.pop(org_id, (0, 0))
         while True:
             try:
-                async with pages:
-                    result = await read_again(
-                        client, partial(client.list_accounts, list_id, page=page,
-                                        page_size=PAGE_SIZE),
-                        what=page_of(page, "organization", list_id),
-                    )  # fmt: skip
+                result = await read_again(
+                    client, partial(client.list_accounts, list_id, page=page, page_size=PAGE_SIZE),
+                    what=page_of(page, "organization", list_id),
+                )
             except PlatformError:
                 state.resume[org_id] = (page, seen)
                 raise
@@ -192,12 +226,12 @@ async def list_agents(
         above = [a for a in frontier if kind_of(a) in ("partner", "reseller")]
         # Every read of a level finishes (each keeps its pages) before a failure is
         # raised: one organization's bad page does not cancel the others' reads.
-        level, organizations = await asyncio.gather(
-            asyncio.gather(*(directory.children(a) for a in above), return_exceptions=True),
-            asyncio.gather(*(agents_of(a) for a in frontier if kind_of(a) == "organization"),
-                           return_exceptions=True),
-        )  # fmt: skip
-        for outcome in (*level, *organizations):
+        organizations = [a for a in frontier if kind_of(a) == "organization"]
+        level, read = await asyncio.gather(
+            each_at_most(LISTING_READS, directory.children, above),
+            each_at_most(LISTING_PAGES, agents_of, organizations),
+        )
+        for outcome in (*level, *read):
             if isinstance(outcome, BaseException):
                 raise outcome
         frontier = [
@@ -206,7 +240,8 @@ async def list_agents(
         ]  # fmt: skip
     parents.update(directory.parents)
     ordered = dict(sorted(rows.items()))
-    return AgentListing(client, ordered, parents, dict(directory.known))
+    above = {i: AgentRow.of(a) for i, a in directory.known.items()}
+    return AgentListing(client, ordered, parents, above)
 
 
 class AgentListings:
