@@ -1,7 +1,8 @@
 """Which accounts Fleet and Rollout ask: the agent accounts below the key.
 
-`list_agents` reads each organization's accounts page by page into compact `AgentRow`s
-(a few pages at a time: many parsed together left their memory with the process);
+`list_agents` reads each organization's accounts page by page into `AgentRows`, a few
+flat columns (a few pages at a time: many parsed together left their memory with the
+process);
 `AgentListings` keeps one listing per client for both screens. `fleet_accounts` is the
 plain directory walk, for the keys `list_agents` leaves to it.
 """
@@ -9,10 +10,13 @@ plain directory walk, for the keys `list_agents` leaves to it.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Sequence
+from array import array
+from bisect import bisect_left
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from typing import TypeVar
+from itertools import accumulate
+from typing import TypeVar, overload
 
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.errors import PlatformError
@@ -54,10 +58,11 @@ async def fleet_accounts(directory: AccountDirectory, *, limit: int = 100_000) -
 
 @dataclass(frozen=True, slots=True)
 class AgentRow:
-    """An agent account as Fleet and Rollout keep it: what they show and match on.
+    """An agent account as Fleet and Rollout see it: what they show and match on.
 
     A full `Account` is about 1 KB (a pydantic model, its fields and what the platform
-    sent); ten thousand rows of three fields are a tenth of that.
+    sent); a listing keeps its rows flatter still (`AgentRows`) and makes one of these
+    when asked.
     """
 
     id: int
@@ -69,6 +74,183 @@ class AgentRow:
         return cls(account.id or 0, account.display_name, account.username)
 
 
+NO_PARENT = -1
+"""`AgentRows.parent_ids` of an account whose parent is not known."""
+
+
+class AgentRows(Sequence[AgentRow]):
+    """Agent accounts, sorted by id, kept as a few flat columns; each `AgentRow` made
+    when asked for.
+
+    Ten thousand rows as objects were ten thousand rows, twenty thousand strings and
+    their ids, each a small block of its own among the blocks of the replies they came
+    from: the process kept most of that memory after the replies were gone. Here they
+    are a few large blocks (ids, parents, offsets, all names in one string).
+    """
+
+    __slots__ = ("_name_starts", "_names", "_no_username", "_user_starts", "_users", "ids",
+                 "parent_ids")  # fmt: skip
+
+    def __init__(
+        self,
+        ids: array[int],
+        parent_ids: array[int],
+        names: tuple[str, array[int]],
+        usernames: tuple[str, array[int]],
+        no_username: frozenset[int] = frozenset(),
+    ) -> None:
+        """``names``, ``usernames``: all of them in one string, and where each starts
+        (one offset more than rows: the last is the string's end); ``no_username``: the
+        rows whose username is None (not "")."""
+        self.ids = ids
+        """The accounts' ids, ascending, each once."""
+        self.parent_ids = parent_ids
+        """Each row's parent (`NO_PARENT`: not known)."""
+        self._names, self._name_starts = names
+        self._users, self._user_starts = usernames
+        self._no_username = no_username
+
+    @classmethod
+    def of(cls, accounts: Iterable[Account], parents: Mapping[int, int]) -> AgentRows:
+        """Rows of ``accounts`` (ids, ascending; an id twice: its last account)."""
+        columns = RowColumns()
+        for account in accounts:
+            if account.id is not None:
+                columns.add([account], parents.get(account.id, NO_PARENT))
+        return columns.rows()
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    @overload
+    def __getitem__(self, index: int) -> AgentRow: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> AgentRows: ...
+
+    def __getitem__(self, index: int | slice) -> AgentRow | AgentRows:
+        if isinstance(index, slice):
+            return self.take(range(*index.indices(len(self))))
+        if index < 0:
+            index += len(self)
+        account_id = self.ids[index]  # IndexError past the end
+        name = self._names[self._name_starts[index] : self._name_starts[index + 1]]
+        username: str | None = None
+        if index not in self._no_username:
+            username = self._users[self._user_starts[index] : self._user_starts[index + 1]]
+        return AgentRow(account_id, name, username)
+
+    def take(self, indexes: Sequence[int]) -> AgentRows:
+        """The rows at ``indexes``, in that order, as columns of their own."""
+        names, users = self._names, self._users
+        name_starts, user_starts = self._name_starts, self._user_starts
+        return AgentRows(
+            array("q", (self.ids[i] for i in indexes)),
+            array("q", (self.parent_ids[i] for i in indexes)),
+            (
+                "".join(names[name_starts[i] : name_starts[i + 1]] for i in indexes),
+                array("q", accumulate((name_starts[i + 1] - name_starts[i] for i in indexes),
+                                      initial=0)),
+            ),
+            (
+                "".join(users[user_starts[i] : user_starts[i + 1]] for i in indexes),
+                array("q", accumulate((user_starts[i + 1] - user_starts[i] for i in indexes),
+                                      initial=0)),
+            ),
+            frozenset(n for n, i in enumerate(indexes) if i in self._no_username),
+        )  # fmt: skip
+
+    def index_of(self, account_id: int) -> int | None:
+        """The row of ``account_id``, or None."""
+        index = bisect_left(self.ids, account_id)
+        return index if index < len(self.ids) and self.ids[index] == account_id else None
+
+    def get(self, account_id: int) -> AgentRow | None:
+        """The row of ``account_id``, or None."""
+        index = self.index_of(account_id)
+        return None if index is None else self[index]
+
+    def parent_of(self, account_id: int) -> int | None:
+        """The parent of ``account_id`` as listed (None: not a row, or not known)."""
+        index = self.index_of(account_id)
+        parent = NO_PARENT if index is None else self.parent_ids[index]
+        return None if parent == NO_PARENT else parent
+
+
+class RowColumns:
+    """`AgentRows` being read: a page's accounts added at a time, in any order."""
+
+    def __init__(self) -> None:
+        self.ids: array[int] = array("q")
+        self.parent_ids: array[int] = array("q")
+        self.name_lengths: array[int] = array("q")
+        self.username_lengths: array[int] = array("q")
+        """-1: no username (None)."""
+        self.names: list[str] = []
+        """One string per page added: its names one after the other."""
+        self.usernames: list[str] = []
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def add(self, accounts: Iterable[Account], parent: int) -> None:
+        """Accounts (each with an id) whose parent is ``parent``."""
+        names: list[str] = []
+        usernames: list[str] = []
+        for account in accounts:
+            assert account.id is not None
+            self.ids.append(account.id)
+            self.parent_ids.append(parent)
+            names.append(account.display_name)
+            self.name_lengths.append(len(account.display_name))
+            username = account.username
+            usernames.append(username or "")
+            self.username_lengths.append(-1 if username is None else len(username))
+        self.names.append("".join(names))
+        self.usernames.append("".join(usernames))
+
+    def rows(self) -> AgentRows:
+        """The rows sorted by id, each id once (the last one added)."""
+        read = AgentRows(
+            self.ids,
+            self.parent_ids,
+            ("".join(self.names), array("q", accumulate(self.name_lengths, initial=0))),
+            (
+                "".join(self.usernames),
+                array("q", accumulate((max(0, n) for n in self.username_lengths), initial=0)),
+            ),
+            frozenset(i for i, n in enumerate(self.username_lengths) if n < 0),
+        )
+        last = {account_id: index for index, account_id in enumerate(self.ids)}
+        order = sorted(last.values(), key=self.ids.__getitem__)
+        if len(order) == len(self.ids) and all(i == n for n, i in enumerate(order)):
+            return read
+        return read.take(order)  # read out of order (organizations side by side), or twice
+
+
+class ListingParents(Mapping[int, int]):
+    """Each listed account's parent: an agent account's from its row, the others' (the
+    accounts above) from a dict."""
+
+    def __init__(self, rows: AgentRows, above: dict[int, int]) -> None:
+        self.rows = rows
+        self.above = above
+
+    def __getitem__(self, account_id: int) -> int:
+        parent = self.rows.parent_of(account_id)
+        return self.above[account_id] if parent is None else parent
+
+    def __iter__(self) -> Iterator[int]:
+        seen = set(self.above)
+        for account_id, parent in zip(self.rows.ids, self.rows.parent_ids, strict=True):
+            if parent != NO_PARENT and account_id not in seen:
+                yield account_id
+        yield from self.above
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
 @dataclass(frozen=True)
 class AgentListing:
     """The agent accounts below one key (`fleet_accounts`), as compact rows, and where
@@ -76,22 +258,20 @@ class AgentListing:
     a thousand at ten thousand agent accounts) are kept as rows too."""
 
     client: PlatformClient
-    rows: dict[int, AgentRow]
-    """The agent accounts by id, in `fleet_accounts`' order (by id)."""
-    parents: dict[int, int]
+    accounts: AgentRows
+    """The agent accounts, in `fleet_accounts`' order (by id)."""
+    parents: Mapping[int, int]
     above: dict[int, AgentRow]
     """The accounts above the agent accounts (the key owner, resellers, organizations),
     as rows too: a path needs their names, not the whole accounts."""
 
-    @property
-    def accounts(self) -> tuple[AgentRow, ...]:
-        return tuple(self.rows.values())
-
     @classmethod
     def of(cls, client: PlatformClient, directory: AccountDirectory,
            accounts: Sequence[Account]) -> AgentListing:  # fmt: skip
-        rows = {a.id: AgentRow.of(a) for a in accounts if a.id is not None}
-        above = {i: AgentRow.of(a) for i, a in directory.known.items() if i not in rows}
+        rows = AgentRows.of(accounts, directory.parents)
+        above = {
+            i: AgentRow.of(a) for i, a in directory.known.items() if rows.index_of(i) is None
+        }
         return cls(client, rows, dict(directory.parents), above)
 
     def path_of(self, account_id: int) -> list[NamedAccount]:
@@ -100,7 +280,7 @@ class AgentListing:
         chain: list[NamedAccount] = []
         current: int | None = account_id
         while current is not None:
-            known: NamedAccount | None = self.rows.get(current) or self.above.get(current)
+            known: NamedAccount | None = self.accounts.get(current) or self.above.get(current)
             if known is None:
                 break
             chain.append(known)
@@ -157,8 +337,7 @@ class ListingProgress:
     """
 
     directory: AccountDirectory
-    rows: dict[int, AgentRow] = field(default_factory=dict)
-    parents: dict[int, int] = field(default_factory=dict)
+    rows: RowColumns = field(default_factory=RowColumns)
     done: set[int] = field(default_factory=set)
     """Organizations whose accounts were read to the end."""
     resume: dict[int, tuple[int, int]] = field(default_factory=dict)
@@ -191,7 +370,7 @@ async def list_agents(
         return AgentListing.of(client, directory, await fleet_accounts(directory, limit=limit))
     owner = directory.owner
     state = progress if progress is not None else ListingProgress(directory)
-    rows, parents = state.rows, state.parents
+    rows = state.rows
 
     def kind_of(account: Account) -> str:
         return root_kind if account is owner else account_kind(account)
@@ -212,10 +391,7 @@ async def list_agents(
                 state.resume[org_id] = (page, seen)
                 raise
             seen += len(result.items)
-            for account in result.items:
-                if account.id is not None and is_agent_account(account):
-                    rows[account.id] = AgentRow.of(account)
-                    parents[account.id] = org_id
+            rows.add((a for a in result.items if a.id is not None and is_agent_account(a)), org_id)
             if not result.items or seen >= result.total:
                 state.done.add(org_id)
                 return
@@ -238,10 +414,9 @@ async def list_agents(
             child for kids in level if isinstance(kids, list) for child in kids
             if has_children(child)
         ]  # fmt: skip
-    parents.update(directory.parents)
-    ordered = dict(sorted(rows.items()))
-    above = {i: AgentRow.of(a) for i, a in directory.known.items()}
-    return AgentListing(client, ordered, parents, above)
+    listed = rows.rows()
+    named = {i: AgentRow.of(a) for i, a in directory.known.items()}
+    return AgentListing(client, listed, ListingParents(listed, dict(directory.parents)), named)
 
 
 class AgentListings:
