@@ -130,7 +130,10 @@ class AgentRows(Sequence[AgentRow]):
 
     def __getitem__(self, index: int | slice) -> AgentRow | AgentRows:
         if isinstance(index, slice):
-            return self.take(range(*index.indices(len(self))))
+            start, stop, step = index.indices(len(self))
+            if step == 1:
+                return self.take_runs([(start, max(start, stop))])
+            return self.take(range(start, stop, step))
         if index < 0:
             index += len(self)
         account_id = self.ids[index]  # IndexError past the end
@@ -142,23 +145,24 @@ class AgentRows(Sequence[AgentRow]):
 
     def take(self, indexes: Sequence[int]) -> AgentRows:
         """The rows at ``indexes``, in that order, as columns of their own."""
-        names, users = self._names, self._users
-        name_starts, user_starts = self._name_starts, self._user_starts
+        return self.take_runs([(i, i + 1) for i in indexes])
+
+    def take_runs(self, runs: Sequence[tuple[int, int]]) -> AgentRows:
+        """The rows of ``runs`` (``(start, end)``: rows start to end - 1), in that order,
+        as columns of their own: a run's names are copied as one string, not one by one."""
+        ids: array[int] = array("q")
+        parent_ids: array[int] = array("q")
+        for start, end in runs:
+            ids.extend(self.ids[start:end])
+            parent_ids.extend(self.parent_ids[start:end])
+        rows = [i for start, end in runs for i in range(start, end)] if self._no_username else []
         return AgentRows(
-            array("q", (self.ids[i] for i in indexes)),
-            array("q", (self.parent_ids[i] for i in indexes)),
-            (
-                "".join(names[name_starts[i] : name_starts[i + 1]] for i in indexes),
-                array("q", accumulate((name_starts[i + 1] - name_starts[i] for i in indexes),
-                                      initial=0)),
-            ),
-            (
-                "".join(users[user_starts[i] : user_starts[i + 1]] for i in indexes),
-                array("q", accumulate((user_starts[i + 1] - user_starts[i] for i in indexes),
-                                      initial=0)),
-            ),
-            frozenset(n for n, i in enumerate(indexes) if i in self._no_username),
-        )  # fmt: skip
+            ids,
+            parent_ids,
+            _runs_of(self._names, self._name_starts, runs),
+            _runs_of(self._users, self._user_starts, runs),
+            frozenset(n for n, i in enumerate(rows) if i in self._no_username),
+        )
 
     def index_of(self, account_id: int) -> int | None:
         """The row of ``account_id``, or None."""
@@ -189,6 +193,8 @@ class RowColumns:
         self.names: list[str] = []
         """One string per page added: its names one after the other."""
         self.usernames: list[str] = []
+        self.page_starts: array[int] = array("q")
+        """Where each page added starts among the rows."""
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -197,6 +203,7 @@ class RowColumns:
         """Accounts (each with an id) whose parent is ``parent``."""
         names: list[str] = []
         usernames: list[str] = []
+        self.page_starts.append(len(self.ids))
         for account in accounts:
             assert account.id is not None
             self.ids.append(account.id)
@@ -211,21 +218,71 @@ class RowColumns:
 
     def rows(self) -> AgentRows:
         """The rows sorted by id, each id once (the last one added)."""
-        read = AgentRows(
+        ends = [*self.page_starts[1:], len(self.ids)]
+        pages = sorted(
+            (p for p, start in enumerate(self.page_starts) if ends[p] > start),
+            key=lambda p: self.ids[self.page_starts[p]],
+        )
+        runs = [(self.page_starts[p], ends[p]) for p in pages]
+        if not _ascending(self.ids, runs):  # an id twice, or organizations' ids interleaved
+            last = {account_id: index for index, account_id in enumerate(self.ids)}
+            return self._read().take(sorted(last.values(), key=self.ids.__getitem__))
+        if pages == sorted(pages):
+            return self._read()
+        # Organizations are read side by side, each in order: their pages put in order
+        # of their first id are all the rows in order, copied a page at a time.
+        ids: array[int] = array("q")
+        parent_ids: array[int] = array("q")
+        for start, end in runs:
+            ids.extend(self.ids[start:end])
+            parent_ids.extend(self.parent_ids[start:end])
+        rows = [i for start, end in runs for i in range(start, end)]
+        return AgentRows(
+            ids,
+            parent_ids,
+            _joined([self.names[p] for p in pages], (self.name_lengths[i] for i in rows)),
+            _joined(
+                [self.usernames[p] for p in pages],
+                (max(0, self.username_lengths[i]) for i in rows),
+            ),
+            frozenset(n for n, i in enumerate(rows) if self.username_lengths[i] < 0),
+        )
+
+    def _read(self) -> AgentRows:
+        """The rows in the order they were added."""
+        return AgentRows(
             self.ids,
             self.parent_ids,
-            ("".join(self.names), array("q", accumulate(self.name_lengths, initial=0))),
-            (
-                "".join(self.usernames),
-                array("q", accumulate((max(0, n) for n in self.username_lengths), initial=0)),
-            ),
+            _joined(self.names, self.name_lengths),
+            _joined(self.usernames, (max(0, n) for n in self.username_lengths)),
             frozenset(i for i, n in enumerate(self.username_lengths) if n < 0),
         )
-        last = {account_id: index for index, account_id in enumerate(self.ids)}
-        order = sorted(last.values(), key=self.ids.__getitem__)
-        if len(order) == len(self.ids) and all(i == n for n, i in enumerate(order)):
-            return read
-        return read.take(order)  # read out of order (organizations side by side), or twice
+
+
+def _joined(parts: list[str], lengths: Iterable[int]) -> tuple[str, array[int]]:
+    """``parts`` as one string, and where each of the texts of ``lengths`` starts in it."""
+    return "".join(parts), array("q", accumulate(lengths, initial=0))
+
+
+def _runs_of(
+    text: str, starts: array[int], runs: Sequence[tuple[int, int]]
+) -> tuple[str, array[int]]:
+    """The parts of ``text`` (each from its start to the next) of ``runs``, in that order,
+    and where each starts in the text they make."""
+    lengths = (starts[i + 1] - starts[i] for start, end in runs for i in range(start, end))
+    joined = "".join(text[starts[start] : starts[end]] for start, end in runs)
+    return joined, array("q", accumulate(lengths, initial=0))
+
+
+def _ascending(ids: array[int], runs: Sequence[tuple[int, int]]) -> bool:
+    """Whether the ids of ``runs``, in that order, only ever grow."""
+    previous: int | None = None
+    for start, end in runs:
+        for i in range(start, end):
+            if previous is not None and ids[i] <= previous:
+                return False
+            previous = ids[i]
+    return True
 
 
 class ListingParents(Mapping[int, int]):
@@ -269,9 +326,7 @@ class AgentListing:
     def of(cls, client: PlatformClient, directory: AccountDirectory,
            accounts: Sequence[Account]) -> AgentListing:  # fmt: skip
         rows = AgentRows.of(accounts, directory.parents)
-        above = {
-            i: AgentRow.of(a) for i, a in directory.known.items() if rows.index_of(i) is None
-        }
+        above = {i: AgentRow.of(a) for i, a in directory.known.items() if rows.index_of(i) is None}
         return cls(client, rows, dict(directory.parents), above)
 
     def path_of(self, account_id: int) -> list[NamedAccount]:
@@ -384,7 +439,8 @@ async def list_agents(
         while True:
             try:
                 result = await read_again(
-                    client, partial(client.list_accounts, list_id, page=page, page_size=PAGE_SIZE),
+                    client,
+                    partial(client.list_accounts, list_id, page=page, page_size=PAGE_SIZE),
                     what=page_of(page, "organization", list_id),
                 )
             except PlatformError:
