@@ -37,7 +37,7 @@ from textual.worker import Worker, WorkerCancelled, WorkerFailed
 
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.services.accounts import AccountDirectory
-from vagent_tui.services.agent_listing import AgentRows
+from vagent_tui.services.agent_rows import AgentRows
 from vagent_tui.services.fleet import (
     QUESTIONS,
     AdaptiveLimit,

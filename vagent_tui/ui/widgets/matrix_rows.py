@@ -16,7 +16,7 @@ from array import array
 from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from itertools import accumulate
+from itertools import accumulate, pairwise
 from typing import Any
 
 from rich.cells import cell_len
@@ -274,7 +274,7 @@ class MatrixRows:
                 self.widths[key] = max(self.widths[key], cell_len(plain))
         self.ids, self.names = ids, "".join(names)
         self.name_starts = array("q", accumulate((len(n) for n in names), initial=0))
-        ascending = all(a < b for a, b in zip(ids, ids[1:], strict=False))
+        ascending = all(a < b for a, b in pairwise(ids))
         self.by_id = None if ascending else {a: i for i, a in enumerate(ids)}
         self.cells = [None] * len(ids)
         self.apply_filter()
