@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import GenericAlias
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Final, Protocol, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, create_model
 from pydantic_core import from_json
@@ -21,6 +21,9 @@ if TYPE_CHECKING:
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 Json = dict[str, Any]
+CACHED_STRINGS: Final = "keys"
+"""What `from_json` keeps in pydantic-core's cache of strings: the keys, which repeat in
+every reply; not the values (names, ids, texts), most of which come once."""
 
 
 class Reply(Protocol):
@@ -92,7 +95,9 @@ def decode_reply(
     status = response.status_code
     try:
         # pydantic-core's parser: about twice as fast as json.loads (bench/client.py).
-        payload = from_json(response.content)
+        # Only keys are kept in its cache of strings: a value kept there (up to 16,384
+        # of them, for the life of the process) held the memory of the reply it came in.
+        payload = from_json(response.content, cache_strings=CACHED_STRINGS)
     except ValueError:
         payload = None
         if body_optional and status < 400:

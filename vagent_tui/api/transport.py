@@ -59,6 +59,7 @@ from vagent_tui.api.listeners import retry_after_seconds as retry_after_seconds 
 from vagent_tui.api.outgoing import API_PREFIX as API_PREFIX  # the journal's import
 from vagent_tui.api.outgoing import RequestBuilder
 from vagent_tui.api.replies import (
+    CACHED_STRINGS,
     Json,
     ModelT,
     Reply,
@@ -462,7 +463,7 @@ class ApiTransport:
             message = None
             if response.status_code < 400:
                 try:
-                    items = from_json(response.content)
+                    items = from_json(response.content, cache_strings=CACHED_STRINGS)
                 except ValueError:
                     items = None  # not JSON: the general path below says so
             if not isinstance(items, list):

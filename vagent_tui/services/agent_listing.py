@@ -1,17 +1,19 @@
 """Which accounts Fleet and Rollout ask: the agent accounts below the key.
 
-`list_agents` reads each organization's accounts page by page into compact `AgentRow`s
-(a few pages at a time: many parsed together left their memory with the process);
-`AgentListings` keeps one listing per client for both screens. `fleet_accounts` is the
+`list_agents` reads each organization's accounts page by page into `AgentRows`, a few
+flat columns (`vagent_tui.services.agent_rows`; a few pages at a time: many parsed
+together left their memory with the process); `AgentListings` keeps one listing per
+client for both screens. `fleet_accounts` is the
 plain directory walk, for the keys `list_agents` leaves to it.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
+from typing import TypeVar
 
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.errors import PlatformError
@@ -24,6 +26,8 @@ from vagent_tui.services.accounts import (
     has_children,
     page_of,
 )
+from vagent_tui.services.agent_rows import AgentRow as AgentRow
+from vagent_tui.services.agent_rows import AgentRows, ListingParents, RowColumns
 from vagent_tui.services.reread import read_again
 
 
@@ -51,44 +55,25 @@ async def fleet_accounts(directory: AccountDirectory, *, limit: int = 100_000) -
     return out
 
 
-@dataclass(frozen=True, slots=True)
-class AgentRow:
-    """An agent account as Fleet and Rollout keep it: what they show and match on.
-
-    A full `Account` is about 1 KB (a pydantic model, its fields and what the platform
-    sent); ten thousand rows of three fields are a tenth of that.
-    """
-
-    id: int
-    display_name: str
-    username: str | None
-
-    @classmethod
-    def of(cls, account: Account) -> AgentRow:
-        return cls(account.id or 0, account.display_name, account.username)
-
-
 @dataclass(frozen=True)
 class AgentListing:
     """The agent accounts below one key (`fleet_accounts`), as compact rows, and where
-    each sits in the tree (`path_of`): the accounts above them are kept whole (a few
-    resellers and organizations), the agent accounts only as rows."""
+    each sits in the tree (`path_of`); the accounts above them (resellers, organizations:
+    a thousand at ten thousand agent accounts) are kept as rows too."""
 
     client: PlatformClient
-    rows: dict[int, AgentRow]
-    """The agent accounts by id, in `fleet_accounts`' order (by id)."""
-    parents: dict[int, int]
-    above: dict[int, Account]
-
-    @property
-    def accounts(self) -> tuple[AgentRow, ...]:
-        return tuple(self.rows.values())
+    accounts: AgentRows
+    """The agent accounts, in `fleet_accounts`' order (by id)."""
+    parents: Mapping[int, int]
+    above: dict[int, AgentRow]
+    """The accounts above the agent accounts (the key owner, resellers, organizations),
+    as rows too: a path needs their names, not the whole accounts."""
 
     @classmethod
     def of(cls, client: PlatformClient, directory: AccountDirectory,
            accounts: Sequence[Account]) -> AgentListing:  # fmt: skip
-        rows = {a.id: AgentRow.of(a) for a in accounts if a.id is not None}
-        above = {i: a for i, a in directory.known.items() if i not in rows}
+        rows = AgentRows.of(accounts, directory.parents)
+        above = {i: AgentRow.of(a) for i, a in directory.known.items() if rows.index_of(i) is None}
         return cls(client, rows, dict(directory.parents), above)
 
     def path_of(self, account_id: int) -> list[NamedAccount]:
@@ -97,7 +82,7 @@ class AgentListing:
         chain: list[NamedAccount] = []
         current: int | None = account_id
         while current is not None:
-            known: NamedAccount | None = self.rows.get(current) or self.above.get(current)
+            known: NamedAccount | None = self.accounts.get(current) or self.above.get(current)
             if known is None:
                 break
             chain.append(known)
@@ -108,6 +93,40 @@ class AgentListing:
 LISTING_PAGES = 4
 """Pages of accounts `list_agents` reads at once: each is parsed whole, and the memory of
 many parsed together stays with the process after they are gone."""
+LISTING_READS = 16
+"""Children of resellers (or of the partner) `list_agents` reads at once: a hundred
+resellers read together were a hundred connections kept open, and their replies parsed
+together."""
+
+A = TypeVar("A")
+R = TypeVar("R")
+
+
+async def each_at_most(
+    at_once: int, read: Callable[[A], Awaitable[R]], items: Sequence[A]
+) -> list[R | BaseException]:
+    """``read`` of every item, at most ``at_once`` under way, outcomes in the items' order.
+
+    A failure is its item's outcome (an exception, as ``gather(return_exceptions=True)``
+    has it): every item is read before the caller sees one. A few workers take the items
+    in turn instead of a task per item waiting its turn: a thousand organizations are
+    ``at_once`` coroutines, not a thousand tasks alive together (the process keeps the
+    memory they took after they are gone).
+    """
+    outcomes: list[R | BaseException] = []
+    by_index: dict[int, R | BaseException] = {}
+    queue = iter(enumerate(items))
+
+    async def worker() -> None:
+        for index, item in queue:  # one iterator shared: each item is taken once
+            try:
+                by_index[index] = await read(item)
+            except Exception as exc:
+                by_index[index] = exc
+
+    await asyncio.gather(*(worker() for _ in range(min(at_once, len(items)))))
+    outcomes.extend(by_index[index] for index in range(len(items)))
+    return outcomes
 
 
 @dataclass
@@ -120,8 +139,7 @@ class ListingProgress:
     """
 
     directory: AccountDirectory
-    rows: dict[int, AgentRow] = field(default_factory=dict)
-    parents: dict[int, int] = field(default_factory=dict)
+    rows: RowColumns = field(default_factory=RowColumns)
     done: set[int] = field(default_factory=set)
     """Organizations whose accounts were read to the end."""
     resume: dict[int, tuple[int, int]] = field(default_factory=dict)
@@ -154,8 +172,7 @@ async def list_agents(
         return AgentListing.of(client, directory, await fleet_accounts(directory, limit=limit))
     owner = directory.owner
     state = progress if progress is not None else ListingProgress(directory)
-    rows, parents = state.rows, state.parents
-    pages = asyncio.Semaphore(LISTING_PAGES)
+    rows = state.rows
 
     def kind_of(account: Account) -> str:
         return root_kind if account is owner else account_kind(account)
@@ -168,20 +185,16 @@ async def list_agents(
         page, seen = state.resume.pop(org_id, (0, 0))
         while True:
             try:
-                async with pages:
-                    result = await read_again(
-                        client, partial(client.list_accounts, list_id, page=page,
-                                        page_size=PAGE_SIZE),
-                        what=page_of(page, "organization", list_id),
-                    )  # fmt: skip
+                result = await read_again(
+                    client,
+                    partial(client.list_accounts, list_id, page=page, page_size=PAGE_SIZE),
+                    what=page_of(page, "organization", list_id),
+                )
             except PlatformError:
                 state.resume[org_id] = (page, seen)
                 raise
             seen += len(result.items)
-            for account in result.items:
-                if account.id is not None and is_agent_account(account):
-                    rows[account.id] = AgentRow.of(account)
-                    parents[account.id] = org_id
+            rows.add((a for a in result.items if a.id is not None and is_agent_account(a)), org_id)
             if not result.items or seen >= result.total:
                 state.done.add(org_id)
                 return
@@ -192,21 +205,21 @@ async def list_agents(
         above = [a for a in frontier if kind_of(a) in ("partner", "reseller")]
         # Every read of a level finishes (each keeps its pages) before a failure is
         # raised: one organization's bad page does not cancel the others' reads.
-        level, organizations = await asyncio.gather(
-            asyncio.gather(*(directory.children(a) for a in above), return_exceptions=True),
-            asyncio.gather(*(agents_of(a) for a in frontier if kind_of(a) == "organization"),
-                           return_exceptions=True),
-        )  # fmt: skip
-        for outcome in (*level, *organizations):
+        organizations = [a for a in frontier if kind_of(a) == "organization"]
+        level, read = await asyncio.gather(
+            each_at_most(LISTING_READS, directory.children, above),
+            each_at_most(LISTING_PAGES, agents_of, organizations),
+        )
+        for outcome in (*level, *read):
             if isinstance(outcome, BaseException):
                 raise outcome
         frontier = [
             child for kids in level if isinstance(kids, list) for child in kids
             if has_children(child)
         ]  # fmt: skip
-    parents.update(directory.parents)
-    ordered = dict(sorted(rows.items()))
-    return AgentListing(client, ordered, parents, dict(directory.known))
+    listed = rows.rows()
+    named = {i: AgentRow.of(a) for i, a in directory.known.items()}
+    return AgentListing(client, listed, ListingParents(listed, dict(directory.parents)), named)
 
 
 class AgentListings:

@@ -90,3 +90,21 @@ def test_totals_change_the_layout_only_when_they_come_go_or_grow() -> None:
     assert not rows.set_totals({"total": Text("2")})
     assert rows.set_totals({"total": Text("123456789")})
     assert rows.set_totals(None) and rows.head == 1
+
+
+def test_rows_are_found_by_account_in_any_order_and_without_an_id() -> None:
+    rows = MatrixRows()
+    accounts = [_Account(30, "c"), _Account(None, "no id"), _Account(10, "a"), _Account(20, "b")]
+    assert rows.setup(QUESTION, accounts, cap=10) == 4
+    assert rows.keys == ["30", "None", "10", "20"]
+    assert [rows.index_of(k) for k in ("10", "20", "30", "None", "40", "x")] == [
+        2, 3, 0, 1, None, None
+    ]  # fmt: skip
+    assert [rows.account_at(p) for p in range(4)] == [30, None, 10, 20]
+    assert rows.put("20", [("total", Text("7"))]).index == 3
+    assert rows.row(3)["name"].plain == "b" and rows.row(3)["total"].plain == "7"
+    assert rows.position_of(10) == 2 and rows.row(1)["id"].plain == "None"
+
+    ascending = _rows("a", "b", "c")  # ids 1, 2, 3: found by bisection
+    assert [ascending.index_of(k) for k in ("1", "3", "4")] == [0, 2, None]
+    assert ascending.cell(1, "name") is not None and ascending.name(1) == "b"

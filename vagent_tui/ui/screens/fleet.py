@@ -36,7 +36,8 @@ from textual.widgets import ProgressBar, Select, Static
 from textual.worker import Worker, WorkerCancelled, WorkerFailed
 
 from vagent_tui.api.client import PlatformClient
-from vagent_tui.services.accounts import AccountDirectory, NamedAccount
+from vagent_tui.services.accounts import AccountDirectory
+from vagent_tui.services.agent_rows import AgentRows
 from vagent_tui.services.fleet import (
     QUESTIONS,
     AdaptiveLimit,
@@ -108,7 +109,8 @@ class FleetScreen(BaseScreen):
         super().__init__()
         self.question = QUESTIONS["functions"]
         self.concurrency = default_concurrency()
-        self.accounts: list[NamedAccount] | None = None
+        self.accounts: AgentRows | None = None
+        """The listing's accounts (shared with Rollout; a row made when read)."""
         self.listed_with: PlatformClient | None = None
         """The client (the key) the accounts were listed with."""
         self.answers: dict[int, FleetAnswer] = {}
@@ -119,7 +121,6 @@ class FleetScreen(BaseScreen):
         self._run_id = 0
         self._started = 0.0
         self._summarised = 0.0
-        self._names: dict[int, str] = {}
         self._fresh = False
         """``r``: the next listing reads the accounts again (not the shared listing)."""
         self._matrix = FleetMatrix(id="fleet-table")
@@ -173,14 +174,14 @@ class FleetScreen(BaseScreen):
     async def _load_accounts(self) -> None:
         fresh, self._fresh = self._fresh, False
 
-        async def listing(c: Connection) -> list[NamedAccount] | None:
+        async def listing(c: Connection) -> AgentRows | None:
             if c.scope is None or c.owner is None:
                 return None
             scope, owner = c.scope, c.owner
             listing = await self.vapp.agent_listings.get(
                 c.api, lambda: AccountDirectory(c.api, scope, owner), fresh=fresh
             )
-            return list(listing.accounts)
+            return listing.accounts
 
         ok, accounts = await self.load(
             listing, note="Listing the agent accounts", busy=self.matrix, follows_target=False
@@ -188,7 +189,6 @@ class FleetScreen(BaseScreen):
         if not ok or accounts is None:
             return
         self.accounts = accounts
-        self._names = {}
         self.listed_with = self.connection.client
         self.answers = {}
         self.errors = 0
@@ -349,9 +349,8 @@ class FleetScreen(BaseScreen):
         if account_id is None or self.accounts is None:
             detail.show("")
             return
-        if not self._names:
-            self._names = {a.id: a.display_name for a in self.accounts if a.id is not None}
-        name = self._names.get(account_id, "")
+        row = self.accounts.get(account_id)
+        name = row.display_name if row is not None else ""
         opens = BY_NAME[OPENS[self.question.name]].title
         lines: list[Text] = [
             Text.assemble((f"{account_id} ", "bold"), safe(name, "bold"), f" · Enter opens {opens}")

@@ -183,7 +183,7 @@ class RolloutScreen(RolloutRuns):
         self.view.unfinished = await asyncio.to_thread(
             lambda: sum(1 for s in saved_rollouts() if not s.finished and s.origin == origin)
         )  # the kept logs are read once per listing, off the screen's thread
-        self.listing, self.accounts = listed, list(listed.accounts)
+        self.listing, self.accounts = listed, listed.accounts
         self.listed_with = self.connection
         self.focus_after_load(self.table)  # its loading indicator had let the focus go
         self._describe()

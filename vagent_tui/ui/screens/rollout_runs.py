@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+from collections.abc import Sequence
 from typing import Literal
 
 from rich.text import Text
@@ -68,7 +69,7 @@ class RolloutRuns(RunProgress):
 
     def __init__(self) -> None:
         super().__init__()
-        self.accounts: list[NamedAccount] | None = None
+        self.accounts: Sequence[NamedAccount] | None = None
         self.listed_with: Connection | None = None
         """The connection the accounts were listed with."""
         self.plan: RolloutPlan | None = None

@@ -101,7 +101,7 @@ class FleetMatrix(ScrollView, can_focus=True):
     @property
     def row_keys(self) -> list[str]:
         """The rows' keys (account ids as text), in display order."""
-        return list(self.rows.keys)
+        return self.rows.keys
 
     @property
     def row_count(self) -> int:
@@ -110,7 +110,7 @@ class FleetMatrix(ScrollView, can_focus=True):
 
     @property
     def total_rows(self) -> int:
-        return len(self.rows.keys)
+        return self.rows.total
 
     @property
     def filter_words(self) -> tuple[str, ...]:
@@ -123,7 +123,10 @@ class FleetMatrix(ScrollView, can_focus=True):
 
     def cell(self, row: str, column: str) -> Text:
         """The text shown in a cell (KeyError for a row or column it does not have)."""
-        return self.rows.row(self.rows.index[row])[column]
+        index = self.rows.index_of(row)
+        if index is None:
+            raise KeyError(row)
+        return self.rows.row(index)[column]
 
     def highlighted_account(self) -> int | None:
         return self.rows.account_at(self.cursor_row)

@@ -12,8 +12,11 @@ Every cell is made inert (`vagent_tui.ui.text.safe_value`) before it is kept.
 
 from __future__ import annotations
 
+from array import array
+from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import accumulate, pairwise
 from typing import Any
 
 from rich.cells import cell_len
@@ -40,6 +43,8 @@ MADE_KEPT = 256
 """Answers whose cells `MatrixRows` keeps to reuse (the distinct answers of a run)."""
 FIXED = ("mark", "id", "name", "result")
 """The columns before a question's own."""
+NO_ID = -(2**63)
+"""`MatrixRows.ids` of an account without an id (its key is ``None``)."""
 
 
 def cut_text(text: str) -> str:
@@ -77,12 +82,16 @@ class MatrixRows:
     columns: list[tuple[str, str]] = field(default_factory=list)
     """``(header, key)`` of every column shown, in order."""
     widths: dict[str, int] = field(default_factory=dict)
-    keys: list[str] = field(default_factory=list)
-    """The rows' keys (account ids as text), in set-up order."""
-    index: dict[str, int] = field(default_factory=dict)
-    names: list[str] = field(default_factory=list)
-    """Each row's account name, as shown (inert, cut): its id and name cells are made
-    when the row is drawn, so ten thousand rows hold two strings each."""
+    ids: array[int] = field(default_factory=lambda: array("q"))
+    """The rows' accounts (`NO_ID`: an account without one), in set-up order."""
+    names: str = ""
+    """Every row's account name, as shown (inert, cut), one after the other (`name`):
+    five thousand rows are a few blocks of memory, not an object or two each; the id
+    and name cells are made when a row is drawn."""
+    name_starts: array[int] = field(default_factory=lambda: array("q", [0]))
+    """Where each row's name starts in `names` (and, last, where the last one ends)."""
+    by_id: dict[int, int] | None = None
+    """An account's row, when the ids are not ascending (else found by bisection)."""
     cells: list[dict[str, Text] | None] = field(default_factory=list)
     """Each row's cells written since `setup` (marks, answers); None: all blank."""
     blank: dict[str, Text] = field(default_factory=dict)
@@ -105,9 +114,42 @@ class MatrixRows:
     # ------------------------------------------------------------------ reading
 
     @property
+    def keys(self) -> list[str]:
+        """The rows' keys (account ids as text), in set-up order."""
+        return [self.key(index) for index in range(len(self.ids))]
+
+    @property
+    def total(self) -> int:
+        """Every row, shown or not."""
+        return len(self.ids)
+
+    def key(self, index: int) -> str:
+        """A row's key: its account id as text."""
+        account_id = self.ids[index]
+        return "None" if account_id == NO_ID else str(account_id)
+
+    def name(self, index: int) -> str:
+        """A row's account name, as shown."""
+        return self.names[self.name_starts[index] : self.name_starts[index + 1]]
+
+    def index_of(self, key: str) -> int | None:
+        """The row of a key (an account id as text), or None."""
+        if key == "None":
+            account_id = NO_ID
+        else:
+            try:
+                account_id = int(key)
+            except ValueError:
+                return None
+        if self.by_id is not None:
+            return self.by_id.get(account_id)
+        index = bisect_left(self.ids, account_id)
+        return index if index < len(self.ids) and self.ids[index] == account_id else None
+
+    @property
     def count(self) -> int:
         """The rows shown (all of them unless a filter hides some)."""
-        return len(self.keys) if self.view is None else len(self.view)
+        return len(self.ids) if self.view is None else len(self.view)
 
     @property
     def head(self) -> int:
@@ -121,7 +163,7 @@ class MatrixRows:
     @property
     def shown(self) -> list[int]:
         """The indexes of the rows shown, in order (filter, order)."""
-        return list(range(len(self.keys))) if self.view is None else list(self.view)
+        return list(range(len(self.ids))) if self.view is None else list(self.view)
 
     def at(self, position: int) -> int:
         """Position among the rows shown -> the row's index."""
@@ -139,7 +181,7 @@ class MatrixRows:
         """The position of ``account``'s row among the rows shown; 0 when not shown.
 
         One look-up: a sort or a filter does not make the index of every row for it."""
-        index = self.index.get(str(account)) if account is not None else None
+        index = self.index_of(str(account)) if account is not None else None
         if index is None:
             return 0
         if self.view is None:
@@ -155,13 +197,12 @@ class MatrixRows:
         """The account of the row at ``position`` (the last row's past the end)."""
         if not self.count:
             return None
-        key = self.keys[self.at(min(position, self.count - 1))]
-        return int(key) if key.isdecimal() else None
+        account_id = self.ids[self.at(min(position, self.count - 1))]
+        return None if account_id == NO_ID else account_id
 
     def row(self, index: int) -> dict[str, Text]:
         """Every cell of a row: blank, its id and name, then what was written to it."""
-        key = self.keys[index]
-        cells = dict(self.blank, id=Text(key), name=Text(self.names[index]))
+        cells = dict(self.blank, id=Text(self.key(index)), name=Text(self.name(index)))
         cells.update(self.cells[index] or {})
         return cells
 
@@ -171,9 +212,9 @@ class MatrixRows:
         if written is not None and column in written:
             return written[column]
         if column == "id":
-            return Text(inert(self.keys[index]))
+            return Text(self.key(index))
         if column == "name":
-            return Text(self.names[index])
+            return Text(self.name(index))
         return self.blank.get(column)
 
     def row_text(self, index: int) -> str:
@@ -183,7 +224,7 @@ class MatrixRows:
 
     def apply_filter(self) -> None:
         """The rows shown: the order's (or all), those holding every filter word."""
-        rows: Iterable[int] = range(len(self.keys)) if self.order is None else self.order
+        rows: Iterable[int] = range(len(self.ids)) if self.order is None else self.order
         if not self.words:
             self.view = None if self.order is None else list(self.order)
         else:
@@ -214,24 +255,30 @@ class MatrixRows:
         self.columns = [(" ", "mark"), ("ID", "id"), ("Account", "name"), ("Result", "result")]
         self.columns += [(header, key) for key, header in question.columns]
         self.widths = {key: cell_len(header) for header, key in self.columns}
-        self.keys, self.index, self.cells, self.names = [], {}, [], []
         self.order, self.totals = None, None
         self.made.clear()
         self.blank = {key: BLANK for _, key in self.columns}
+        ids: array[int] = array("q")
+        seen: set[int] = set()
+        names: list[str] = []
         for account in accounts[:cap]:
-            row = str(account.id)
-            if row in self.index:
+            account_id = NO_ID if account.id is None else account.id
+            if account_id in seen:
                 continue  # one row per account: answers are keyed by account id
-            self.index[row] = len(self.keys)
-            self.keys.append(row)
+            seen.add(account_id)
+            ids.append(account_id)
             name = safe(account.display_name)
             name.truncate(MAX_TEXT, overflow="ellipsis")
-            self.names.append(name.plain)
-            self.cells.append(None)
-            for key, plain in (("id", row), ("name", name.plain)):
+            names.append(name.plain)
+            for key, plain in (("id", str(account.id)), ("name", name.plain)):
                 self.widths[key] = max(self.widths[key], cell_len(plain))
+        self.ids, self.names = ids, "".join(names)
+        self.name_starts = array("q", accumulate((len(n) for n in names), initial=0))
+        ascending = all(a < b for a, b in pairwise(ids))
+        self.by_id = None if ascending else {a: i for i, a in enumerate(ids)}
+        self.cells = [None] * len(ids)
         self.apply_filter()
-        return len(self.keys)
+        return len(ids)
 
     def set_columns(self, columns: Sequence[tuple[str, str]]) -> None:
         """New ``(header, key)`` columns after the fixed ones, keeping what was written."""
@@ -258,7 +305,7 @@ class MatrixRows:
     def put(self, row: str, cells: Iterable[tuple[str, Text]], *, made_inert: bool = False) -> Put:
         """Write cells of one row (``made_inert``: through `safe_value` already); only
         the cells written are looked at (an answer costs its own cells)."""
-        index = self.index.get(row)
+        index = self.index_of(row)
         if index is None:
             return Put()  # an account past the display cap: no row
         written = self.cells[index]
@@ -290,7 +337,7 @@ class MatrixRows:
         assert self.question is not None
         cells = {"result": PENDING, **dict.fromkeys(self.question.keys, BLANK)}
         for account_id in account_ids:
-            index = self.index.get(str(account_id))
+            index = self.index_of(str(account_id))
             if index is None:
                 continue  # an account past the display cap: no row
             written = self.cells[index]
