@@ -8,11 +8,15 @@ never reach the journal (`BillingSystemConfig.journal`).
 
 from __future__ import annotations
 
-from vagent_tui.api import billing_models as b
+from typing import TYPE_CHECKING
+
 from vagent_tui.api import models as m
 from vagent_tui.api.replies import Json
 from vagent_tui.api.targets import Target
 from vagent_tui.api.transport import ApiTransport
+
+if TYPE_CHECKING:  # the models load with their first use, not at start-up
+    from vagent_tui.api import billing_models as b
 
 BILLING_SYSTEM = "/billing/billingSystemConfig"
 
@@ -47,10 +51,12 @@ class BillingApi(ApiTransport):
         """``GET /billing/billingSystemConfig``: the stored configuration, its credentials
         redacted (404: none configured)."""
 
+        from vagent_tui.api.billing_models import BillingSystem
+
         def parse(payload: Json) -> b.BillingSystem:
             inner = payload.get("billingSystemConfig") or payload.get("config")
             body = inner if isinstance(inner, dict) else payload
-            return self._parse(b.BillingSystem, body, url=BILLING_SYSTEM)
+            return self._parse(BillingSystem, body, url=BILLING_SYSTEM)
 
         return await self.get(BILLING_SYSTEM, parse, target=target)
 

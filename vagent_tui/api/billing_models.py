@@ -14,8 +14,8 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import ConfigDict, Field, field_validator, model_validator
 
-from vagent_tui.api.requests import Request
 from vagent_tui.api.base import Resource
+from vagent_tui.api.requests import Request
 
 TERMS = ("month", "year")
 
@@ -96,12 +96,12 @@ class BillingSystemConfig(Request):
     }
 
     billing_system_type: Literal["stripe", "chargebee"]
-    api_key: str = Field("", repr=False)
+    api_key: str = Field(default="", repr=False)
     publishable_key: str = ""
-    webhook_signing_key: str = Field("", repr=False)
+    webhook_signing_key: str = Field(default="", repr=False)
     site: str = ""
     webhook_username: str = ""
-    webhook_password: str = Field("", repr=False)
+    webhook_password: str = Field(default="", repr=False)
 
     @field_validator("billing_system_type", mode="before")
     @classmethod
@@ -141,9 +141,7 @@ class BillingSystemConfig(Request):
 
     def journal(self) -> dict[str, Any]:
         """The body as journaled and shown: a secret says only that it was set."""
-        return {
-            k: ("(set)" if _snake(k) in SECRET_FIELDS else v) for k, v in self.wire().items()
-        }
+        return {k: ("(set)" if _snake(k) in SECRET_FIELDS else v) for k, v in self.wire().items()}
 
 
 def _snake(name: str) -> str:
