@@ -60,7 +60,7 @@ from vagent_tui.ui.screens.usage_parts import (
     plans_text,
     side_lines,
 )
-from vagent_tui.ui.screens.usage_plans import PLAN_WRITES, UsagePlansScreen
+from vagent_tui.ui.screens.usage_plans import PLANS_KEYS, UsagePlansScreen
 from vagent_tui.ui.text import inert, safe
 from vagent_tui.ui.widgets.fleet_export import export_csv
 from vagent_tui.ui.widgets.form import FormField, errors_by_field, show_errors
@@ -96,9 +96,9 @@ class UsageScreen(UsagePlansScreen):
                 tooltip="Ask the accounts whose read failed again"),
         Binding("p", "plans", "Plans", id="usage.plans",
                 tooltip="The plan, the plan offered, the plans available, the catalog, add-ons"),
-        Key("u", "subscribe", "Subscribe", id="usage.subscribe", does=SPENDS,
+        Key("u", "subscribe", "Subscribe", id="usage.subscribe", does=SPENDS, show=False,
             tooltip="Subscribe to a plan listed (plans panel): its cost asked, typed to confirm"),
-        Key("C", "unsubscribe", "Cancel plan", id="usage.unsubscribe", does=SPENDS,
+        Key("C", "unsubscribe", "Cancel plan", id="usage.unsubscribe", does=SPENDS, show=False,
             tooltip="Cancel the subscription (plans panel): what stops asked, typed to confirm"),
         Binding("enter", "open", "Open", id="usage.open",
                 tooltip="Act as the highlighted account and show its usage"),
@@ -230,8 +230,6 @@ class UsageScreen(UsagePlansScreen):
             self.load_usage()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in PLAN_WRITES and not self.plans_shown:
-            return False  # keys of the plans panel, which BaseScreen hides on read-only
         # keys of the other view are hidden (False), not shown disabled
         if self.state.rules(action):
             return self.state.allows(action)
@@ -365,6 +363,7 @@ class UsageScreen(UsagePlansScreen):
     async def load_plans(self, *, quiet: bool = False) -> None:
         """The plan reads, on the panel; ``quiet``: the status line keeps what it says
         (a plan change's outcome)."""
+        self._plan_parts = []  # never offer another account's plans
         panel = self.query_one("#usage-plans", VerticalScroll)
         ok, parts = await self.load(
             lambda c: read_plans(c.api, c.target_id),
@@ -388,7 +387,8 @@ class UsageScreen(UsagePlansScreen):
 
     def _show_plans(self, parts: Sequence[PlanPart]) -> None:
         self._plan_parts = list(parts)
-        self.query_one("#usage-plans-text", Static).update(plans_text(parts))
+        text = Text("\n").join([Text(PLANS_KEYS, style="dim"), plans_text(parts)])
+        self.query_one("#usage-plans-text", Static).update(text)
 
     # ------------------------------------------------------------------ export
 

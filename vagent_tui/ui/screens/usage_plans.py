@@ -27,8 +27,9 @@ from vagent_tui.ui.screens.base import who_of
 from vagent_tui.ui.screens.usage_level import UsageLevelScreen
 from vagent_tui.ui.writes import Spend, Write, Written
 
-PLAN_WRITES = ("subscribe", "unsubscribe")
-"""The plans panel's money keys: shown with the panel only."""
+PLANS_KEYS = "u subscribe to a plan listed · C cancel the subscription · esc close\n"
+"""The plans panel's first line: its money keys (out of the footer, which is full)."""
+NOT_OPEN = "Plans are changed on the plans panel: press p, then {key}"
 
 
 class UsagePlansScreen(UsageLevelScreen):
@@ -46,6 +47,9 @@ class UsagePlansScreen(UsageLevelScreen):
 
     def action_subscribe(self) -> None:
         """``u``: the plan and term asked, then the money question (`Spend`)."""
+        if not self.plans_shown:
+            self.status.info(NOT_OPEN.format(key="u"))
+            return
         offers = plan_offers(self._plan_parts)
         if not offers:
             self.status.info("No plan listed to subscribe to: read the plans first (r)")
@@ -91,6 +95,9 @@ class UsagePlansScreen(UsageLevelScreen):
         """``C``: why (optional), then what stops, typed to confirm (`Spend`)."""
         from vagent_tui.ui.widgets.plan_questions import CancelReasons
 
+        if not self.plans_shown:
+            self.status.info(NOT_OPEN.format(key="C"))
+            return
         current = current_of(self._plan_parts)
         ident = plan_id(current) or plan_name(current)
         if not ident:
