@@ -235,7 +235,11 @@ class BillingScreen(BaseScreen):
     def _show_system(self, lines: list[str]) -> None:
         said = "Billing system: " + " · ".join(lines)
         said += "\nctrl+g replace it (reseller, partner) · ctrl+n new billing period (organization)"
-        self.query_one("#billing-system", Static).update(safe(said, multiline=True))
+        widget = self.query_one("#billing-system", Static)
+        widget.update(safe(said, multiline=True))
+        # Its height changes with the read: laid out again once drawn (an update made
+        # before the screen's first layout keeps the first height otherwise).
+        self.call_after_refresh(widget.refresh, layout=True)
 
     @work(exclusive=True, group="billing-system", exit_on_error=False)
     async def load_system(self) -> None:
