@@ -9,7 +9,8 @@ The endpoints of an area of many live in a class of their own that `PlatformClie
 inherits: the agent (`agents`), the inboxes (`inbox`), templates and migrations
 (`templates`), Computer Agents (`computer`), the tree's provisioning (`provisioning`),
 outbound calls and tasks (`outbound`), the conversation logs (`logs`), plans'
-subscriptions and the billing settings (`billing`). Here: accounts,
+subscriptions and the billing settings (`billing`), an integration's data
+(`integrations`). Here: accounts,
 tokens, billing, usage and plans, SIP, members and webhooks.
 """
 
@@ -25,6 +26,7 @@ from vagent_tui.api.billing import BillingApi
 from vagent_tui.api.computer import ComputerApi
 from vagent_tui.api.errors import MalformedResponse, redact_url
 from vagent_tui.api.inbox import InboxApi
+from vagent_tui.api.integrations import IntegrationsApi
 from vagent_tui.api.listeners import Exchange, Observer
 from vagent_tui.api.logs import LogsApi
 from vagent_tui.api.outbound import OutboundApi
@@ -60,6 +62,7 @@ class PlatformClient(
     OutboundApi,
     LogsApi,
     BillingApi,
+    IntegrationsApi,
 ):
     """An async client of the platform's ``/api/v2`` (the areas it inherits: the module's
     docstring)."""

@@ -84,6 +84,7 @@ _LAZY_MODULES = (
     "routes_members",
     "routes_provision",
     "routes_billing",
+    "routes_integrations",
 )
 
 

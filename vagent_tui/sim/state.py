@@ -234,6 +234,8 @@ class SimState:
     """An organization's billing period as last set (``POST /billing/billingPeriod``)."""
     billing_systems: dict[int, dict[str, Any]] = field(default_factory=dict)
     """A reseller's or partner's billing system configuration, as sent (`sim.billing`)."""
+    integrations: dict[int, dict[str, dict[str, Any]]] = field(default_factory=dict)
+    """Each account's integration data by ``slug/version`` (`sim.routes_integrations`)."""
     recordings: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
     sessions: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
     files: dict[int, dict[str, dict[str, Any]]] = field(default_factory=dict)

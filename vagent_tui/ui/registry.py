@@ -135,6 +135,13 @@ SCREENS: tuple[ScreenInfo, ...] = (
         "Usage and costs of the account by period or dates, its plan, today's counts",
     ),
     ScreenInfo(
+        "integrations",
+        "",
+        "Integrations",
+        _P + "integrations:IntegrationsScreen",
+        "An integration's data by its slug, secrets masked; edit it after a review",
+    ),
+    ScreenInfo(
         "journal",
         "",
         "Journal",

@@ -252,6 +252,7 @@ class BillingScreen(BaseScreen):
                 return
             self._stored = stored_lines(None, exc.message)
             self._show_system(self._stored)
+            self.status.error(exc)
 
         ok, read = await self.load(
             lambda c: c.api.get_billing_system(target=c.target_id), on_error=failed
