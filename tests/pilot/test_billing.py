@@ -290,7 +290,7 @@ async def test_the_billing_system_is_reviewed_whole_and_its_keys_never_shown(
     from vagent_tui.ui.dialogs import ReviewModal
     from vagent_tui.ui.widgets.billing_forms import BillingSystemForm
 
-    app = make_app("billing", clock=time.time)
+    app = make_app("billing", account=1100, clock=time.time)  # a reseller without one
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         assert "none configured (the read answered 404)" in screen_text(app)
@@ -320,7 +320,7 @@ async def test_the_billing_system_is_reviewed_whole_and_its_keys_never_shown(
         await pilot.press("enter")
         await settle(pilot)
         assert sim_of(app).count("POST", SYSTEM) == 1
-        stored = sim_of(app).billing_systems[1000]
+        stored = sim_of(app).billing_systems[1100]
         assert stored["apiKey"] == KEY and stored["webhookSigningKey"] == SIGNING
         said = screen_text(app)
         assert "apiKey: ********" in said and KEY not in said and SIGNING not in said

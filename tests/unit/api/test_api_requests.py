@@ -16,6 +16,7 @@ from vagent_tui.api import billing_models as b
 from vagent_tui.api import models as m
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.errors import MalformedResponse, PlatformError, ReadOnlyRefused
+from vagent_tui.api.integration_models import IntegrationUpdate
 
 from .helpers import BASE, TOKEN, Recorder, json_body, multipart_fields, ok, query
 
@@ -797,6 +798,21 @@ CASES = [
             "publishableKey": "pk_test_1",
             "webhookSigningKey": "whsec_secret_1",
         },
+    ),
+    Case(
+        "get_integration",
+        lambda c, t: c.get_integration("crm", "v2", target=t),
+        "GET",
+        "/api/v2/integration/crm/v2",
+    ),
+    Case(
+        "update_integration",
+        lambda c, t: c.update_integration(
+            "crm", "v1", IntegrationUpdate(app_data={"portalId": "7"}), target=t
+        ),
+        "PUT",
+        "/api/v2/integration/crm/v1",
+        body={"appData": {"portalId": "7"}},
     ),
 ]
 
