@@ -11,7 +11,6 @@ from textual.widgets import Input, Static
 from tests.helpers import MakeApp, settle, shown, sim_of
 from vagent_tui.ui.dialogs import PromptModal
 from vagent_tui.ui.screens.usage import UsageScreen
-from vagent_tui.ui.widgets.plan_questions import CancelReasons
 
 LEADS = 1121  # Harbor Realty Leads, on Pro (49 USD a month)
 
@@ -58,9 +57,11 @@ async def test_subscribe_and_cancel_ask_the_cost_and_the_plan_typed_and_send_onc
 
         await pilot.press("C")
         await settle(pilot)
-        assert isinstance(app.screen, CancelReasons)
-        app.screen.query_one("#cancel-reason", Input).value = "too dear"
-        await pilot.press("enter", "enter")  # to details, then on
+        assert isinstance(app.screen, PromptModal)  # the reason, then the details
+        app.screen.query_one(Input).value = "too dear"
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.press("enter")
         await settle(pilot)
         assert "Enterprise at 499 USD a month" not in _said(app)  # what stops, not a price
         assert "enterprise (Enterprise): 499 USD a month stops" in _said(app)
@@ -69,8 +70,8 @@ async def test_subscribe_and_cancel_ask_the_cost_and_the_plan_typed_and_send_onc
         assert _sent(app, "/product/cancel") == []
         await pilot.press("C")
         await settle(pilot)
-        await pilot.press("enter", "enter")
-        await settle(pilot)
+        await _type(pilot, "")
+        await _type(pilot, "moving")
         await _type(pilot, "enterprise")
-        assert _sent(app, "/product/cancel") == [{}]
+        assert _sent(app, "/product/cancel") == [{"details": "moving"}]
         assert sim_of(app).accounts[LEADS].plan == "starter"

@@ -49,8 +49,10 @@ def _leaves(node: Any, path: str) -> list[tuple[str, str]]:
 
 
 def editable(data: dict[str, Any]) -> str:
-    """The data as JSON to edit, each secret's value `UNCHANGED`."""
-    return json.dumps(masked(data, mask=UNCHANGED), indent=2, ensure_ascii=False)
+    """The data as JSON to edit, each secret's value `UNCHANGED`; pure printable ASCII
+    (other characters escaped as JSON does), so that the editor shows it as it is and
+    what is saved is what was read."""
+    return json.dumps(masked(data, mask=UNCHANGED), indent=2, ensure_ascii=True)
 
 
 def restore(edited: Any, old: Any) -> Any:

@@ -16,6 +16,15 @@ from vagent_tui.api.usage_models import OpenReply
 from vagent_tui.services.plans import PlanPart, plan_id, plan_name, record_groups
 from vagent_tui.services.usage import as_number
 
+SHORT = 40
+"""Characters of a plan's name, price or currency said in a question at most: a reply's
+text may be any length, and the question has to fit."""
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= SHORT else f"{text[: SHORT - 1]}…"
+
+
 OFFER_PARTS = ("Available plans", "Catalog")
 """The plan reads whose records are plans one may subscribe to, in order of trust."""
 
@@ -35,16 +44,13 @@ class PlanOffer:
         """``49 USD a month``; "price not given" when the reply has none."""
         if not self.price:
             return "price not given"
-        money = f"{self.price} {self.currency}".strip()
-        return f"{money} a {self.cycle}" if self.cycle else money
+        money = f"{_short(self.price)} {_short(self.currency)}".strip()
+        return f"{money} a {_short(self.cycle)}" if self.cycle else money
 
     @property
     def label(self) -> str:
-        return (
-            f"{self.id} ({self.name}): {self.price_line}"
-            if self.name
-            else (f"{self.id}: {self.price_line}")
-        )
+        named = f" ({_short(self.name)})" if self.name else ""
+        return f"{_short(self.id)}{named}: {self.price_line}"
 
 
 def plan_offers(parts: Sequence[PlanPart]) -> list[PlanOffer]:
@@ -76,7 +82,7 @@ def current_of(parts: Sequence[PlanPart]) -> OpenReply | None:
 def subscribe_cost(offer: PlanOffer, term: str, current: PlanOffer | None) -> str:
     """What subscribing to ``offer`` costs, in the catalog's words, and when it is charged
     (the reference: an upgrade is charged at once, prorated)."""
-    said = f"{offer.name or offer.id} at {offer.price_line} per the catalog"
+    said = f"{_short(offer.name or offer.id)} at {offer.price_line} per the catalog"
     if term == "year":
         said += "; by the year (the catalog's price is for the cycle it says)"
     if current is None:

@@ -45,6 +45,13 @@ def test_an_edit_that_cannot_be_sent_says_why(text: str, problem: str) -> None:
         parse_edit(text, OLD)
 
 
+def test_outside_text_round_trips_through_the_editor_as_printable_ascii() -> None:
+    old = {"name": "bidi \u202eevil\u202c nul \u0000 \x1b[2J", "token": "t"}
+    text = editable(old)
+    assert text.isascii() and text.replace("\n", "").isprintable()
+    assert parse_edit(text, old) == old
+
+
 def test_rows_mask_secrets() -> None:
     assert ("webhook.signingSecret", MASK) in rows(OLD) and ("provider", "stripe") in rows(OLD)
 

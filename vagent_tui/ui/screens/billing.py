@@ -47,6 +47,8 @@ PROTOCOLS = [("SFTP", "sftp"), ("FTPS", "ftps"), ("FTP", "ftp")]
 DEFAULT_PORTS = {"sftp": 22, "ftps": 990, "ftp": 21}
 LEVELS = ("partner", "reseller", "organization")
 ADR_LEVELS = (ScopeLevel.PARTNER, ScopeLevel.RESELLER, ScopeLevel.ORGANIZATION)
+SHOWN = 60
+"""Characters of a stored value shown at most (a reply's text may be any length)."""
 SYSTEM_LEVELS = ("partner", "reseller")
 """The accounts a billing system is configured at (the notes)."""
 
@@ -57,7 +59,18 @@ def stored_lines(stored: dict[str, Any] | None, error: str = "") -> list[str]:
         return [f"not read: {error}"]
     if stored is None:
         return ["none configured (the read answered 404)"]
-    return [f"{key}: {value}" for key, value in stored.items()] or ["(the read has no field)"]
+    from vagent_tui.api.integration_models import secret_name
+
+    def said(key: str, value: Any) -> str:
+        # The platform redacts the keys; should one come back whole, it is not shown.
+        if secret_name(key) and key != "publishableKey" and value not in (None, ""):
+            return "set (not shown)"
+        text = str(value)
+        return text if len(text) <= SHOWN else f"{text[: SHOWN - 1]}…"
+
+    return [f"{key}: {said(key, value)}" for key, value in stored.items()] or [
+        "(the read has no field)"
+    ]
 
 
 WRITE_ONLY = (

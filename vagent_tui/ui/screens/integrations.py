@@ -26,7 +26,7 @@ from vagent_tui.api.errors import ApiError, PlatformError
 from vagent_tui.services.integrations import RecentIntegrations, changes, editable, parse_edit, rows
 from vagent_tui.ui.safety import WRITES, Key
 from vagent_tui.ui.screens.base import BaseScreen, who_of
-from vagent_tui.ui.text import safe
+from vagent_tui.ui.text import inert, safe
 from vagent_tui.ui.widgets.record_table import RecordTable, record_table
 from vagent_tui.ui.widgets.table_filter import filter_binding
 from vagent_tui.ui.writes import Write, Written
@@ -207,8 +207,8 @@ class IntegrationsScreen(BaseScreen):
         who, where = who_of(self, with_id=True), f"{slug}/{version}"
         review = Text()
         for path, was, becomes in changes(old, new):
-            review.append(f"{path}\n", style="bold")
-            review.append(f"  - {was}\n  + {becomes}\n")
+            review.append(f"{inert(path)}\n", style="bold")
+            review.append(f"  - {inert(was)}\n  + {inert(becomes)}\n")
 
         async def read_back(c: Connection) -> str:
             now = await c.api.get_integration(slug, version, target=c.target_id)

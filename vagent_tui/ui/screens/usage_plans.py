@@ -93,7 +93,7 @@ class UsagePlansScreen(UsageLevelScreen):
 
     def action_unsubscribe(self) -> None:
         """``C``: why (optional), then what stops, typed to confirm (`Spend`)."""
-        from vagent_tui.ui.widgets.plan_questions import CancelReasons
+        from vagent_tui.ui.widgets.plan_questions import why_question
 
         if not self.plans_shown:
             self.status.info(NOT_OPEN.format(key="C"))
@@ -104,9 +104,19 @@ class UsagePlansScreen(UsageLevelScreen):
             self.status.info("The current plan is not read: read the plans first (r)")
             return
         start = self.connection
-        self.app.push_screen(
-            CancelReasons(ident), lambda answer: self._cancel_with(answer, ident, start)
-        )
+
+        def details(reason: str | None) -> None:
+            if reason is None:
+                self._cancel_with(None, ident, start)
+                return
+            self.app.push_screen(
+                why_question(ident, "details"),
+                lambda more: self._cancel_with(
+                    None if more is None else (reason, more), ident, start
+                ),
+            )
+
+        self.app.push_screen(why_question(ident, "reason"), details)
 
     def _cancel_with(self, answer: tuple[str, str] | None, ident: str, start: Connection) -> None:
         if answer is None:

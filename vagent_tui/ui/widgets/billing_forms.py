@@ -97,7 +97,7 @@ class BillingSystemForm(FormModal):
             review.append(f"  {inert(line)}\n")
         review.append("\nStored after (all of it; nothing of the above is kept):\n", style="bold")
         for key, value in request.journal().items():
-            review.append(f"  {key}: {inert(str(value))}\n")
+            review.append(f"  {inert(key)}: {inert(str(value))}\n")
         return ReviewModal(
             f"Replace the billing system of {self.who}",
             f"A POST replaces the whole configuration with {request.kind}'s. Keys are sent "

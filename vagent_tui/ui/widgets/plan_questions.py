@@ -1,17 +1,13 @@
 """The questions of the Usage plans panel's money keys, before their money question: the
-plan and term to subscribe to, and why a subscription is cancelled (both optional)."""
+plan and term to subscribe to, and why a subscription is cancelled (a reason, then
+details, both optional)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from textual.app import ComposeResult
-from textual.widget import Widget
-from textual.widgets import Input, Static
-
 from vagent_tui.services.plan_offers import PlanOffer, choose
-from vagent_tui.ui.dialogs import PromptModal, Question
-from vagent_tui.ui.text import safe
+from vagent_tui.ui.dialogs import PromptModal
 
 
 def plan_question(offers: Sequence[PlanOffer], current: str) -> PromptModal:
@@ -37,38 +33,13 @@ def plan_question(offers: Sequence[PlanOffer], current: str) -> PromptModal:
     )
 
 
-class CancelReasons(Question[tuple[str, str] | None]):
-    """Why the subscription is cancelled: a reason and details, both optional."""
-
-    def __init__(self, plan: str) -> None:
-        super().__init__("Cancel the subscription", confirm_label="Next")
-        self.plan = plan
-
-    def compose_question(self) -> ComposeResult:
-        yield Static(
-            safe(
-                f"Cancel {self.plan}: the reason and details go to the platform with it "
-                "(both optional). What stops is asked next.",
-                multiline=True,
-            )
-        )
-        yield Input(placeholder="reason (optional)", id="cancel-reason")
-        yield Input(placeholder="details (optional)", id="cancel-details")
-
-    def first_focus(self) -> Widget:
-        return self.query_one("#cancel-reason", Input)
-
-    def action_confirm(self) -> None:
-        reason = self.query_one("#cancel-reason", Input).value
-        details = self.query_one("#cancel-details", Input).value
-        self.dismiss((reason, details))
-
-    def no_answer(self) -> tuple[str, str] | None:
-        return None
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        if event.input.id == "cancel-reason":
-            self.focus_next()
-        else:
-            self.action_confirm()
+def why_question(plan: str, which: str) -> PromptModal:
+    """The reason (``which`` "reason") or the details of cancelling ``plan``: optional,
+    one at a time; what stops is asked next."""
+    return PromptModal(
+        f"Cancel {plan}: the {which}",
+        f"The {which} goes to the platform with the cancellation (optional: empty sends "
+        "none). What stops is asked next.",
+        placeholder=f"{which} (optional)",
+        confirm_label="Next",
+    )
