@@ -98,3 +98,13 @@ _.validate_expanded
 
 # api/pool.never_resend: read by aiohttp itself (its switch for resending a PUT or DELETE).
 _._retry_connection
+
+# Plans and billing (api/billing_models.py): request fields a form or a key fills by
+# keyword (model_validate of the fields' values) and wire() sends by alias.
+_.product_plan_id
+_.api_key
+_.publishable_key
+_.webhook_signing_key
+_.site
+_.webhook_username
+_.webhook_password

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import html
+import time
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -274,3 +276,79 @@ async def test_500_is_shown_and_follows_the_target(
         await settle(pilot)
         assert not screen.query_one("#billing-level").has_class("-hidden")
         assert "Saved in this session" not in screen_text(app)  # that was for 1110
+
+
+# ---------------------------------------------------------------------- billing settings
+
+SYSTEM = "/api/v2/billing/billingSystemConfig"
+KEY, SIGNING = "sk_live_NEVERSHOWN1", "whsec_NEVERSHOWN2"
+
+
+async def test_the_billing_system_is_reviewed_whole_and_its_keys_never_shown(
+    make_app: MakeApp,
+) -> None:
+    from vagent_tui.ui.dialogs import ReviewModal
+    from vagent_tui.ui.widgets.billing_forms import BillingSystemForm
+
+    app = make_app("billing", account=1100, clock=time.time)  # a reseller without one
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert "none configured (the read answered 404)" in screen_text(app)
+        await pilot.press("ctrl+g")
+        await settle(pilot)
+        form = app.screen
+        assert isinstance(form, BillingSystemForm)
+        form.submit()  # empty: refused at Stripe's fields, nothing sent
+        await settle(pilot)
+        assert error(form, "api-key") == "required for stripe"  # type: ignore[arg-type]
+        values = {"api-key": KEY, "publishable-key": "pk_1", "webhook-signing-key": SIGNING}
+        for name, text in values.items():
+            field = form.query_one(f"#form-{name}", Input)
+            field.value = text
+            assert field.password == (name != "publishable-key")  # typed masked
+        form.submit()
+        await settle(pilot)
+        review = app.screen
+        assert isinstance(review, ReviewModal)
+        said = screen_text(app)
+        assert "none configured" in said and "apiKey: (set)" in said and "pk_1" in said
+        assert KEY not in said and SIGNING not in said
+        await pilot.press("enter")  # the system's name not typed: not sent
+        await settle(pilot)
+        assert sim_of(app).count("POST", SYSTEM) == 0
+        review.query_one(Input).value = "stripe"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert sim_of(app).count("POST", SYSTEM) == 1
+        stored = sim_of(app).billing_systems[1100]
+        assert stored["apiKey"] == KEY and stored["webhookSigningKey"] == SIGNING
+        said = screen_text(app)
+        assert "apiKey: set (not shown)" in said and KEY not in said and SIGNING not in said
+
+
+async def test_a_new_billing_period_starts_today_checked_at_the_field(make_app: MakeApp) -> None:
+    from vagent_tui.ui.dialogs import ConfirmModal
+
+    path = "/api/v2/billing/billingPeriod"
+    app = make_app("billing", account=1110, clock=time.time)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+n")
+        await settle(pilot)
+        form = app.screen
+        today = datetime.now(UTC).date()
+        form.query_one("#form-start", Input).value = (today - timedelta(days=1)).isoformat()
+        form.query_one("#form-end", Input).value = (today + timedelta(days=30)).isoformat()
+        await pilot.press("enter")
+        await settle(pilot)
+        said = error(form, "start-date-timestamp")  # type: ignore[arg-type]
+        assert said == f"the day the current period ends: today, {today.isoformat()} (UTC)"
+        assert sim_of(app).count("POST", path) == 0
+        form.query_one("#form-start", Input).value = today.isoformat()
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmModal)
+        await pilot.press("y")
+        await settle(pilot)
+        assert sim_of(app).count("POST", path) == 1
+        assert "Billing period updated" in status_text(shown(app, BillingScreen))

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import pytest
 from textual.pilot import Pilot
+from textual.widgets import Input
 
 from tests.helpers import MakeApp, SnapCompare, settle
 from tests.snapshots.sizes import Size, size_id, sizes
 from vagent_tui.ui.screens.billing import BillingScreen
+from vagent_tui.ui.widgets.entry_forms import FormModal
 
 
 async def run_before(pilot: Pilot[None]) -> None:
@@ -28,3 +30,22 @@ def test_billing(snap_compare: SnapCompare, make_app: MakeApp, size: Size) -> No
 def test_billing_errors_120x40(snap_compare: SnapCompare, make_app: MakeApp) -> None:
     app = make_app("billing")
     assert snap_compare(app, terminal_size=(120, 40), run_before=run_before_errors)
+
+
+async def run_before_review(pilot: Pilot[None]) -> None:
+    """The billing system's form filled and sent to its review: keys never shown."""
+    await settle(pilot)
+    await pilot.press("ctrl+g")
+    await settle(pilot)
+    form = pilot.app.screen
+    assert isinstance(form, FormModal)
+    for name, text in (("api-key", "sk_x"), ("publishable-key", "pk_1"),
+                       ("webhook-signing-key", "whsec_x")):  # fmt: skip
+        form.query_one(f"#form-{name}", Input).value = text
+    form.submit()
+    await settle(pilot)
+
+
+def test_billing_system_review_80x24(snap_compare: SnapCompare, make_app: MakeApp) -> None:
+    app = make_app("billing")
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before_review)

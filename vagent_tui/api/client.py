@@ -10,8 +10,10 @@ inherits: the agent (`agents`), the inboxes (`inbox`), templates and migrations
 (`templates`), Computer Agents (`computer`), the tree's provisioning (`provisioning`),
 outbound calls and tasks (`outbound`), the conversation logs (`logs`), phone numbers
 (`numbers`), SIP captures (`captures`), numbering providers (`numbering`), SIP routes
-and registration (`sip`), what the agent knows about a caller (`caller_context`). Here:
-accounts, tokens, billing, usage and plans, SIP, members and webhooks.
+and registration (`sip`), what the agent knows about a caller (`caller_context`), plans'
+subscriptions and the billing settings (`billing`), an integration's data
+(`integrations`). Here: accounts, tokens, billing, usage and plans, SIP, members and
+webhooks.
 """
 
 from __future__ import annotations
@@ -22,11 +24,13 @@ from urllib.parse import quote
 
 from vagent_tui.api import models as m
 from vagent_tui.api.agents import AgentsApi
+from vagent_tui.api.billing import BillingApi
 from vagent_tui.api.caller_context import ContextApi
 from vagent_tui.api.captures import CapturesApi
 from vagent_tui.api.computer import ComputerApi
 from vagent_tui.api.errors import MalformedResponse, redact_url
 from vagent_tui.api.inbox import InboxApi
+from vagent_tui.api.integrations import IntegrationsApi
 from vagent_tui.api.listeners import Exchange, Observer
 from vagent_tui.api.logs import LogsApi
 from vagent_tui.api.numbering import NumberingApi
@@ -69,6 +73,8 @@ class PlatformClient(
     NumberingApi,
     SipApi,
     ContextApi,
+    BillingApi,
+    IntegrationsApi,
 ):
     """An async client of the platform's ``/api/v2`` (the areas it inherits: the module's
     docstring)."""

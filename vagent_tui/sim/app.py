@@ -88,6 +88,8 @@ _LAZY_MODULES = (
     "routes_numbering",
     "routes_sip",
     "routes_context",
+    "routes_billing",
+    "routes_integrations",
 )
 
 

@@ -193,7 +193,7 @@ def opt_str_list(body: Mapping[str, Any], key: str) -> list[str] | None:
     return [v.strip() for v in value]
 
 
-REDACTED_FIELDS = frozenset({"token", "password"})
+REDACTED_FIELDS = frozenset({"token", "password", "apiKey", "webhookSigningKey", "webhookPassword"})
 
 
 def redact(mapping: Mapping[str, Any]) -> dict[str, Any]:

@@ -266,6 +266,11 @@ def seed(state: SimState) -> None:
               "authToken": "seeded-auth-token-1110"}  # fmt: skip
     state.numbering[1110] = {"Twilio": {"providerId": "Twilio", "default": True, "enabled": True,
                                         "config": twilio}}  # fmt: skip
+    # The partner bills its customers through Stripe (CONTRACT choice 133); its
+    # resellers have no billing system (a read answers 404).
+    state.billing_systems[1000] = {"billingSystemType": "stripe", "apiKey": "sk_live_demo1000",
+                                   "publishableKey": "pk_live_demo1000",
+                                   "webhookSigningKey": "whsec_demo1000"}  # fmt: skip
     for aid, profile in PROFILES.items():
         acc = state.accounts[aid]
         live = build_config(acc, profile, rnd)

@@ -235,6 +235,14 @@ class SimState:
     task_limits: dict[int, dict[str, Any]] = field(default_factory=dict)
     """An organization's task limits where they are not `outbound.DEFAULT_LIMITS` (keyed
     by `outbound.organization_of`: a reseller or partner is its own)."""
+    subscriptions: dict[int, dict[str, Any]] = field(default_factory=dict)
+    """The plan each account subscribed to, its term and what it was charged (`sim.billing`)."""
+    billing_periods: dict[int, dict[str, Any]] = field(default_factory=dict)
+    """An organization's billing period as last set (``POST /billing/billingPeriod``)."""
+    billing_systems: dict[int, dict[str, Any]] = field(default_factory=dict)
+    """A reseller's or partner's billing system configuration, as sent (`sim.billing`)."""
+    integrations: dict[int, dict[str, dict[str, Any]]] = field(default_factory=dict)
+    """Each account's integration data by ``slug/version`` (`sim.routes_integrations`)."""
     recordings: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
     numbers: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
     """The phone numbers each agent account holds (`vagent_tui.sim.numbers`)."""

@@ -149,6 +149,13 @@ SCREENS: tuple[ScreenInfo, ...] = (
         "Through whom an organization's numbers are bought: add, credentials, default, enable",
     ),
     ScreenInfo(
+        "integrations",
+        "",
+        "Integrations",
+        _P + "integrations:IntegrationsScreen",
+        "An integration's data by its slug, secrets masked; edit it after a review",
+    ),
+    ScreenInfo(
         "journal",
         "",
         "Journal",

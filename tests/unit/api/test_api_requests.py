@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from tests.unit.api.conftest import MakeClient
+from vagent_tui.api import billing_models as b
 from vagent_tui.api import models as m
 from vagent_tui.api import number_models
 from vagent_tui.api import sip_models as sm
@@ -19,6 +20,7 @@ from vagent_tui.api.capture_models import CaptureQuery
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.context_models import ContextRequest
 from vagent_tui.api.errors import MalformedResponse, PlatformError, ReadOnlyRefused
+from vagent_tui.api.integration_models import IntegrationUpdate
 from vagent_tui.api.numbering_models import ProviderRequest
 from vagent_tui.api.scope import ScopeLevel
 from vagent_tui.api.targets import LevelTarget
@@ -63,6 +65,15 @@ def adr() -> m.AdrExportConfig:
         port=2202,
         username="exporter",
         password="s3cret-pw",
+    )
+
+
+def stripe() -> b.BillingSystemConfig:
+    return b.BillingSystemConfig(
+        billing_system_type="stripe",
+        api_key="sk_test_secret_1",
+        publishable_key="pk_test_1",
+        webhook_signing_key="whsec_secret_1",
     )
 
 
@@ -905,6 +916,62 @@ CASES = [
         body={"providerId": "Twilio", "default": True, "enabled": False},
         params={"targetOrganizationId": "33"},
         takes_target=False,
+    ),
+    Case(
+        "buy_plan",
+        lambda c, t: c.buy_plan(b.SubscribeRequest(product_plan_id="pro", term="year"), target=t),
+        "POST",
+        "/api/v2/product/subscribe",
+        body={"productPlanId": "pro", "term": "year"},
+    ),
+    Case(
+        "cancel_plan",
+        lambda c, t: c.cancel_plan(b.CancelRequest(reason="too dear"), target=t),
+        "DELETE",
+        "/api/v2/product/cancel",
+        body={"reason": "too dear"},
+    ),
+    Case(
+        "set_billing_period",
+        lambda c, t: c.set_billing_period(
+            b.BillingPeriodRequest(start_date_timestamp=10, end_date_timestamp=20), target=t
+        ),
+        "POST",
+        "/api/v2/billing/billingPeriod",
+        body={"startDateTimestamp": 10, "endDateTimestamp": 20},
+    ),
+    Case(
+        "get_billing_system",
+        lambda c, t: c.get_billing_system(target=t),
+        "GET",
+        "/api/v2/billing/billingSystemConfig",
+    ),
+    Case(
+        "set_billing_system",
+        lambda c, t: c.set_billing_system(stripe(), target=t),
+        "POST",
+        "/api/v2/billing/billingSystemConfig",
+        body={
+            "billingSystemType": "stripe",
+            "apiKey": "sk_test_secret_1",
+            "publishableKey": "pk_test_1",
+            "webhookSigningKey": "whsec_secret_1",
+        },
+    ),
+    Case(
+        "get_integration",
+        lambda c, t: c.get_integration("crm", "v2", target=t),
+        "GET",
+        "/api/v2/integration/crm/v2",
+    ),
+    Case(
+        "update_integration",
+        lambda c, t: c.update_integration(
+            "crm", "v1", IntegrationUpdate(app_data={"portalId": "7"}), target=t
+        ),
+        "PUT",
+        "/api/v2/integration/crm/v1",
+        body={"appData": {"portalId": "7"}},
     ),
 ]
 

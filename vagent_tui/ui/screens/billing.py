@@ -4,6 +4,13 @@ The API can only write this configuration (no read, no delete), so the form star
 from defaults, says so, and remembers (for this session only, password excluded) what
 was last saved for each account. Validation is `AdrExportConfig`'s, before sending.
 
+Beside it, a reseller's or partner's billing settings: the billing system's
+configuration, read redacted when the target is one (``GET /billing/billingSystemConfig``)
+and replaced whole by ``ctrl+g`` (a form, its keys typed masked; the whole configuration,
+before and after, reviewed and the system's name typed before the POST; the journal says
+only that a key was set), and ``ctrl+n`` a new billing period of an organization
+(``POST /billing/billingPeriod``: it starts today, UTC, checked at the field).
+
 Keys: ``ctrl+s`` saves from anywhere on the screen, even while typing in a field (Textual
 turns off XON/XOFF flow control, so the terminal does not swallow it; checked in tmux);
 ``ctrl+o`` does the same for terminals that keep ``ctrl+s`` for themselves (an editor's
@@ -13,15 +20,16 @@ integrated terminal); Enter moves to the next field and submits on the last one.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import ValidationError
-from textual import on
+from textual import on, work
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Button, Input, Select, Static
 
+from vagent_tui.api.errors import ApiError, PlatformError
 from vagent_tui.api.models import AdrExportConfig, Envelope
 from vagent_tui.api.scope import ScopeLevel
 from vagent_tui.ui.safety import WRITES, Key
@@ -29,12 +37,41 @@ from vagent_tui.ui.screens.base import BaseScreen, who_of
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.form import FormField, errors_by_field, first_invalid, show_errors
 from vagent_tui.ui.writes import Write, Written
+
+if TYPE_CHECKING:
+    from vagent_tui.api.billing_models import BillingPeriodRequest, BillingSystemConfig
+    from vagent_tui.services.session import Connection
 from vagent_tui.words import counted
 
 PROTOCOLS = [("SFTP", "sftp"), ("FTPS", "ftps"), ("FTP", "ftp")]
 DEFAULT_PORTS = {"sftp": 22, "ftps": 990, "ftp": 21}
 LEVELS = ("partner", "reseller", "organization")
 ADR_LEVELS = (ScopeLevel.PARTNER, ScopeLevel.RESELLER, ScopeLevel.ORGANIZATION)
+SHOWN = 60
+"""Characters of a stored value shown at most (a reply's text may be any length)."""
+SYSTEM_LEVELS = ("partner", "reseller")
+"""The accounts a billing system is configured at (the notes)."""
+
+
+def stored_lines(stored: dict[str, Any] | None, error: str = "") -> list[str]:
+    """What the platform holds, as its redacted read says it (values as sent)."""
+    if error:
+        return [f"not read: {error}"]
+    if stored is None:
+        return ["none configured (the read answered 404)"]
+    from vagent_tui.api.integration_models import secret_name
+
+    def said(key: str, value: Any) -> str:
+        # The platform redacts the keys; should one come back whole, it is not shown.
+        if secret_name(key) and key != "publishableKey" and value not in (None, ""):
+            return "set (not shown)"
+        text = str(value)
+        return text if len(text) <= SHOWN else f"{text[: SHOWN - 1]}…"
+
+    return [f"{key}: {said(key, value)}" for key, value in stored.items()] or [
+        "(the read has no field)"
+    ]
+
 
 WRITE_ONLY = (
     "Write-only: the platform does not return the current settings, so this form starts "
@@ -84,6 +121,22 @@ class BillingScreen(BaseScreen):
             does=WRITES,
             tooltip="Save (for terminals that keep ctrl+s)",
         ),
+        Key(
+            "ctrl+g",
+            "billing_system",
+            "Billing system",
+            id="billing.system",
+            does=WRITES,
+            tooltip="Replace a reseller's or partner's Stripe or Chargebee configuration",
+        ),
+        Key(
+            "ctrl+n",
+            "billing_period",
+            "New period",
+            id="billing.period",
+            does=WRITES,
+            tooltip="Start an organization's new billing period (today, UTC)",
+        ),
     ]
     CSS_PATH = "billing.tcss"
 
@@ -92,6 +145,8 @@ class BillingScreen(BaseScreen):
         self.port_touched = False
         """True once the user typed a port: it then stops following the protocol."""
         self._saved: dict[int | None, str] = {}  # per target, this session, no password
+        self._stored: list[str] = []
+        """The billing system as last read (redacted by the platform), for the review."""
 
     # ------------------------------------------------------------------ layout
 
@@ -99,6 +154,7 @@ class BillingScreen(BaseScreen):
         with VerticalScroll(id="billing-body"):
             yield Static(WRITE_ONLY, id="billing-intro", markup=False)
             yield Static("", id="billing-level", classes="-hidden", markup=False)
+            yield Static("", id="billing-system", markup=False)
             with Vertical(id="billing-form"):
                 with Horizontal(classes="billing-row"):
                     yield FormField(
@@ -181,6 +237,92 @@ class BillingScreen(BaseScreen):
         level.set_class(not kind or kind in LEVELS, "-hidden")
         self._show_saved()
         self.status.info(f"ADR export of {who_of(self, with_id=True)} · fill in and save (ctrl+s)")
+        self._stored = []
+        if kind in SYSTEM_LEVELS:
+            self.load_system()
+        else:
+            self._show_system(["a reseller's or partner's: act as one to read or replace it"])
+
+    # ------------------------------------------------------------------ billing settings
+
+    def _show_system(self, lines: list[str]) -> None:
+        said = "Billing system: " + " · ".join(lines)
+        said += "\nctrl+g replace it (reseller, partner) · ctrl+n new billing period (organization)"
+        widget = self.query_one("#billing-system", Static)
+        widget.update(safe(said, multiline=True))
+        # Its height changes with the read: laid out again once drawn (an update made
+        # before the screen's first layout keeps the first height otherwise).
+        self.call_after_refresh(widget.refresh, layout=True)
+
+    @work(exclusive=True, group="billing-system", exit_on_error=False)
+    async def load_system(self) -> None:
+        """The stored configuration, redacted by the platform; a 404 is "none"."""
+        missing: list[PlatformError] = []
+
+        def failed(exc: PlatformError) -> None:
+            if isinstance(exc, ApiError) and exc.status == 404:
+                missing.append(exc)
+                return
+            self._stored = stored_lines(None, exc.message)
+            self._show_system(self._stored)
+            self.status.error(exc)
+
+        ok, read = await self.load(
+            lambda c: c.api.get_billing_system(target=c.target_id), on_error=failed
+        )
+        if missing:
+            self._stored = stored_lines(None)
+        elif ok and read is not None:
+            self._stored = stored_lines(read.wire())
+        else:
+            return
+        self._show_system(self._stored)
+
+    def action_billing_system(self) -> None:
+        """``ctrl+g``: the form; its review shows what is stored now and after."""
+        from vagent_tui.ui.widgets.billing_forms import BillingSystemForm
+
+        if self.connection.acting_type not in SYSTEM_LEVELS:
+            self.status.info("A billing system is a reseller's or partner's: act as one first")
+            return
+        who = who_of(self, with_id=True)
+
+        async def send(c: Connection, config: BillingSystemConfig) -> Envelope:
+            return await c.api.set_billing_system(config, target=c.target_id)
+
+        async def read_back(c: Connection, _config: BillingSystemConfig) -> str:
+            read = await c.api.get_billing_system(target=c.target_id)
+            return "Stored now: " + " · ".join(stored_lines(read.wire()))
+
+        def done(result: tuple[BillingSystemConfig, Envelope] | None) -> None:
+            if result is not None:
+                self.status.ok(f"{result[1].message or 'Replaced'} · billing system of {who}")
+            if self.is_current:
+                self.load_system()
+
+        form = BillingSystemForm(
+            send, stored=list(self._stored) or ["not read"], who=who, read_back=read_back,
+            after_unknown=self.load_system,
+        )  # fmt: skip
+        self.app.push_screen(form, done)
+
+    def action_billing_period(self) -> None:
+        """``ctrl+n``: an organization's new period, checked at its fields, then asked."""
+        from vagent_tui.ui.widgets.billing_forms import BillingPeriodForm
+
+        if self.connection.acting_type != "organization":
+            self.status.info("A billing period is an organization's: act as one first")
+            return
+        who = who_of(self, with_id=True)
+
+        async def send(c: Connection, period: BillingPeriodRequest) -> Envelope:
+            return await c.api.set_billing_period(period, target=c.target_id)
+
+        def done(result: tuple[BillingPeriodRequest, Envelope] | None) -> None:
+            if result is not None:
+                self.status.ok(f"{result[1].message or 'Billing period set'} · {who}")
+
+        self.app.push_screen(BillingPeriodForm(send, who=who), done)
 
     def _show_saved(self) -> None:
         saved = self._saved.get(self.connection.target_id, "")

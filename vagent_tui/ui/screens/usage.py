@@ -50,8 +50,8 @@ from vagent_tui.services.usage import UsageReport, UsageRow, fmt_number, usage_c
 from vagent_tui.ui import format as fmt
 from vagent_tui.ui.caps import first
 from vagent_tui.ui.colours import ACCENT, HEADING
+from vagent_tui.ui.safety import SPENDS, Key
 from vagent_tui.ui.screens.base import who_of
-from vagent_tui.ui.screens.usage_level import UsageLevelScreen
 from vagent_tui.ui.screens.usage_parts import (
     bars,
     cells,
@@ -60,6 +60,7 @@ from vagent_tui.ui.screens.usage_parts import (
     plans_text,
     side_lines,
 )
+from vagent_tui.ui.screens.usage_plans import PLANS_KEYS, UsagePlansScreen
 from vagent_tui.ui.text import inert, safe
 from vagent_tui.ui.widgets.fleet_export import export_csv
 from vagent_tui.ui.widgets.form import FormField, errors_by_field, show_errors
@@ -73,7 +74,7 @@ _FRIENDLY = {
 }
 
 
-class UsageScreen(UsageLevelScreen):
+class UsageScreen(UsagePlansScreen):
     """The usage rows of one account, a chart of a series, its plan and today's counts."""
 
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
@@ -95,6 +96,10 @@ class UsageScreen(UsageLevelScreen):
                 tooltip="Ask the accounts whose read failed again"),
         Binding("p", "plans", "Plans", id="usage.plans",
                 tooltip="The plan, the plan offered, the plans available, the catalog, add-ons"),
+        Key("u", "subscribe", "Subscribe", id="usage.subscribe", does=SPENDS, show=False,
+            tooltip="Subscribe to a plan listed (plans panel): its cost asked, typed to confirm"),
+        Key("C", "unsubscribe", "Cancel plan", id="usage.unsubscribe", does=SPENDS, show=False,
+            tooltip="Cancel the subscription (plans panel): what stops asked, typed to confirm"),
         Binding("enter", "open", "Open", id="usage.open",
                 tooltip="Act as the highlighted account and show its usage"),
         Binding("escape", "back", "Back", id="usage.back",
@@ -355,24 +360,35 @@ class UsageScreen(UsageLevelScreen):
         (self.fleet.matrix if self.fleet_mode else self.table).focus()
 
     @work(exclusive=True, group="usage-plans", exit_on_error=False)
-    async def load_plans(self) -> None:
+    async def load_plans(self, *, quiet: bool = False) -> None:
+        """The plan reads, on the panel; ``quiet``: the status line keeps what it says
+        (a plan change's outcome)."""
+        self._plan_parts = []  # never offer another account's plans
         panel = self.query_one("#usage-plans", VerticalScroll)
         ok, parts = await self.load(
             lambda c: read_plans(c.api, c.target_id),
-            note=f"Reading the plans of {who_of(self)}",
+            note="" if quiet else f"Reading the plans of {who_of(self)}",
             busy=panel,
         )
         if not ok or parts is None:
             return
         self._show_plans(parts)
+        if quiet:
+            return
         failed = [part for part in parts if part.error]
         said = f"{counted(len(parts) - len(failed), 'plan read')} for {who_of(self)}"
         if failed:
             said += f"; not read: {', '.join(part.title for part in failed)}"
         self.status.ok(said)
 
+    def refresh_plans(self) -> None:
+        if self.plans_shown:
+            self.load_plans(quiet=True)
+
     def _show_plans(self, parts: Sequence[PlanPart]) -> None:
-        self.query_one("#usage-plans-text", Static).update(plans_text(parts))
+        self._plan_parts = list(parts)
+        text = Text("\n").join([Text(PLANS_KEYS, style="dim"), plans_text(parts)])
+        self.query_one("#usage-plans-text", Static).update(text)
 
     # ------------------------------------------------------------------ export
 

@@ -1,0 +1,69 @@
+"""The Integrations screen, wired: a slug opened (and offered again), its data shown
+with secrets masked, an edit reviewed before the PUT, secrets never on screen."""
+
+from __future__ import annotations
+
+import html
+import json
+from typing import Any
+
+from textual.widgets import Input, TextArea
+
+from tests.helpers import MakeApp, settle, shown, sim_of
+from vagent_tui.ui.dialogs import EditorModal, PromptModal, ReviewModal
+from vagent_tui.ui.screens.integrations import IntegrationsScreen
+
+AGENT = 1111
+SECRETS = ("sk_test_1111", "whsec_1111")
+
+
+def _text(app: Any) -> str:
+    return html.unescape(app.export_screenshot()).replace("\xa0", " ")
+
+
+def _puts(app: Any) -> list[Any]:
+    return [r.body for r in sim_of(app).requests if r.method == "PUT"]
+
+
+async def test_open_show_masked_edit_review_and_offer_the_slug_again(make_app: MakeApp) -> None:
+    app = make_app("integrations", account=AGENT)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("e")  # nothing opened: says so, sends nothing
+        assert "Open an integration" in str(shown(app, IntegrationsScreen).status.content)
+        await pilot.press("o")
+        await settle(pilot)
+        assert isinstance(app.screen, PromptModal)
+        app.screen.query_one(Input).value = "pay/ments"
+        await pilot.press("enter")
+        assert isinstance(app.screen, PromptModal)  # refused in the dialog
+        app.screen.query_one(Input).value = "payments"
+        await pilot.press("enter")
+        await settle(pilot)
+        said = _text(app)
+        assert "secretKey" in said and "••••••••" in said and "https://pay.example/1111" in said
+        assert not any(secret in said for secret in SECRETS)
+
+        await pilot.press("e")
+        await settle(pilot)
+        assert isinstance(app.screen, EditorModal)
+        area = app.screen.query_one(TextArea)
+        assert not any(secret in area.text for secret in SECRETS)
+        edited = json.loads(area.text)
+        edited["currency"] = "EUR"
+        area.text = json.dumps(edited)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, ReviewModal) and _puts(app) == []
+        said = _text(app)
+        assert "- USD" in said and "+ EUR" in said
+        await pilot.press("y")
+        await settle(pilot)
+        data = sim_of(app).integrations[AGENT]["payments/v1"]
+        assert data["currency"] == "EUR" and data["secretKey"] == SECRETS[0]  # kept
+        assert len(_puts(app)) == 1 and "EUR" in _text(app)
+
+        await pilot.press("o")  # the slug used is offered again
+        await settle(pilot)
+        assert "Used before here: payments v1" in _text(app)
+        assert app.screen.query_one(Input).value == "payments v1"
