@@ -37,6 +37,8 @@ _FILL = {
     "targetAccountId": "1118",
     "roomId": "1111:1",
     "productPlanId": "pro",
+    "integrationSlug": "crm",
+    "integrationVersion": "v1",
 }
 
 

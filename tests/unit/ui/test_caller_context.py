@@ -12,8 +12,8 @@ from vagent_tui.api.log_models import LogEntry
 from vagent_tui.api.models import OutboundTask
 from vagent_tui.api.task_models import TaskUpdate
 from vagent_tui.ui.diff_text import diff_text
+from vagent_tui.ui.screens.call_capture import account_of
 from vagent_tui.ui.screens.caller_context import (
-    account_of,
     as_it_will_be,
     caller_of,
     context_diff,

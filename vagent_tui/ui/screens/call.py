@@ -30,7 +30,7 @@ from vagent_tui.api.models import SavedVersion
 from vagent_tui.services.agents import saved_versions
 from vagent_tui.services.calls import fetch_transcripts
 from vagent_tui.ui.built import when_built
-from vagent_tui.ui.screens.call_capture import CaptureFetching
+from vagent_tui.ui.screens.call_capture import CaptureFetching, account_of
 from vagent_tui.ui.screens.caller_context import CallerContextFlow, context_key
 from vagent_tui.ui.text import inert
 from vagent_tui.ui.textual_compat import style_mark
@@ -118,17 +118,6 @@ class CallScreen(CallerContextFlow, CaptureFetching):
         self._show()
         self.query_one("#call-body", VerticalScroll).focus()
 
-    def _account(self) -> int | None:
-        account = self.entry.account_id
-        if isinstance(account, int) and not isinstance(account, bool):
-            return account
-        if isinstance(account, str) and account.isdecimal():
-            return int(account)
-        return self.target
-
-    def capture_entry(self) -> tuple[LogEntry | None, int | None]:
-        return self.entry, self._account()
-
     def call_in_view(self) -> tuple[LogEntry | None, int | None]:
         return self.entry, self.target
 
@@ -174,7 +163,7 @@ class CallScreen(CallerContextFlow, CaptureFetching):
         if moment is None:
             self.status.info("This entry has no time: no version to match")
             return
-        account = self._account()
+        account = account_of(self.entry, self.target)
         if account is None:
             self.status.info("This entry names no account")
             return

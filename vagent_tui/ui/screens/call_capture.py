@@ -42,16 +42,22 @@ def file_stem(entry: LogEntry) -> str:
     return f"capture-{ident.strip('.')[:80] or 'call'}"
 
 
-class CaptureFetching(BaseScreen):
-    """``S`` (``action_capture``, bound by each screen after its own keys): the SIP
-    capture of the call `capture_entry` names."""
+class ShowsCalls(BaseScreen):
+    """A screen that shows calls (the Calls list, a call): its keys act on `call_in_view`."""
 
-    def capture_entry(self) -> tuple[LogEntry | None, int | None]:
-        """The call to fetch the capture of, and the account to ask it for."""
+    def call_in_view(self) -> tuple[LogEntry | None, int | None]:
+        """The call a key acts on (None: none highlighted) and the account the calls
+        were read for (None: the key's own; `account_of` prefers the call's own)."""
         raise NotImplementedError
 
+
+class CaptureFetching(ShowsCalls):
+    """``S`` (``action_capture``, bound by each screen after its own keys): the SIP
+    capture of the call `call_in_view` names."""
+
     def action_capture(self) -> None:
-        entry, account = self.capture_entry()
+        entry, fallback = self.call_in_view()
+        account = account_of(entry, fallback)
         if entry is None:
             self.status.info("No call highlighted")
             return

@@ -22,7 +22,7 @@ from vagent_tui.services.diff import FieldDiff, text_lines
 from vagent_tui.services.session import Connection
 from vagent_tui.ui.failures import WRITE_GROUP_PREFIX
 from vagent_tui.ui.safety import WRITES, Key
-from vagent_tui.ui.screens.base import BaseScreen
+from vagent_tui.ui.screens.call_capture import ShowsCalls, account_of
 from vagent_tui.ui.text import inert, safe
 from vagent_tui.ui.writes import Write, Written
 
@@ -50,16 +50,6 @@ def caller_of(entry: LogEntry) -> str | None:
             except ValueError:
                 continue
     return None
-
-
-def account_of(entry: LogEntry, fallback: int | None) -> int | None:
-    """The agent account of a call (``account_id``), else ``fallback``."""
-    account = entry.account_id
-    if isinstance(account, int) and not isinstance(account, bool):
-        return account
-    if isinstance(account, str) and account.isdecimal():
-        return int(account)
-    return fallback
 
 
 def context_diff(old: str, new: str) -> list[FieldDiff]:
@@ -107,13 +97,8 @@ def held_line(caller: str, sent: str, held: CallerContext | None) -> tuple[bool,
     return False, f"The platform holds another text than was sent for {caller} (K shows it)"
 
 
-class CallerContextFlow(BaseScreen):
+class CallerContextFlow(ShowsCalls):
     """The ``K`` key of a screen that shows calls: `call_in_view` says which."""
-
-    def call_in_view(self) -> tuple[LogEntry | None, int | None]:
-        """The call the key acts on (None: none highlighted) and the account the calls
-        were read for (None: the key's own)."""
-        raise NotImplementedError
 
     def action_caller_context(self) -> None:
         entry, fallback = self.call_in_view()

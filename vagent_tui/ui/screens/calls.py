@@ -44,10 +44,10 @@ from vagent_tui.services.calls_follow import Follower
 from vagent_tui.services.paging import Ask, Page, Pager
 from vagent_tui.services.session import Connection
 from vagent_tui.ui.format import now
-from vagent_tui.ui.screens.call_capture import CaptureFetching, account_of
+from vagent_tui.ui.screens.call_capture import CaptureFetching
 from vagent_tui.ui.screens.caller_context import CallerContextFlow, context_key
 from vagent_tui.ui.screens.calls_export import CallsExporting
-from vagent_tui.ui.screens.calls_state import CallsView, filters_line, header_line
+from vagent_tui.ui.screens.calls_state import CallsView, entry_key, filters_line, header_line
 from vagent_tui.ui.screens.paging import ServerPagedScreen, page_keys
 from vagent_tui.ui.widgets.call_rows import column_label, entry_cells, entry_detail
 from vagent_tui.ui.widgets.inbox_rows import DetailText
@@ -63,11 +63,6 @@ the work of a page move at 100 (every row of a page is built, measured by the ta
 and kept, seen or not)."""
 FOLLOW_INTERVAL = 5.0
 """Seconds between two polls of ``f`` while the platform answers."""
-
-
-def entry_key(entry: LogEntry) -> str:
-    """A row's key: the entry's id (an entry without one is keyed by its time)."""
-    return f"id:{entry.id}" if entry.id not in (None, "") else f"at:{entry.timestamp}"
 
 
 class CallsScreen(
@@ -428,10 +423,6 @@ class CallsScreen(
             self.app.install_screen(self._call_screen, name)
         if self._call_screen not in self.app.screen_stack:  # Enter twice: it is on show
             self.app.push_screen(name)
-
-    def capture_entry(self) -> tuple[LogEntry | None, int | None]:
-        entry = self.table.highlighted_record
-        return entry, account_of(entry, self._query().account_id)
 
     def on_unmount(self) -> None:
         if self._call_screen is not None:

@@ -94,3 +94,8 @@ def filters_line(query: CallFilters, *, local: bool) -> Text:
     if query.active:
         text.append("   (x or esc: clear)", style="dim")
     return text
+
+
+def entry_key(entry: LogEntry) -> str:
+    """A row's key: the entry's id (an entry without one is keyed by its time)."""
+    return f"id:{entry.id}" if entry.id not in (None, "") else f"at:{entry.timestamp}"
