@@ -8,7 +8,8 @@ request machinery (errors, retries, redaction, observers) is in `transport`.
 The endpoints of an area of many live in a class of their own that `PlatformClient`
 inherits: the agent (`agents`), the inboxes (`inbox`), templates and migrations
 (`templates`), Computer Agents (`computer`), the tree's provisioning (`provisioning`),
-outbound calls and tasks (`outbound`), the conversation logs (`logs`). Here: accounts,
+outbound calls and tasks (`outbound`), the conversation logs (`logs`), the models
+the platform offers (`agent_extras`). Here: accounts,
 tokens, billing, usage and plans, SIP, members and webhooks.
 """
 
@@ -19,6 +20,7 @@ from typing import Any, TypeGuard
 from urllib.parse import quote
 
 from vagent_tui.api import models as m
+from vagent_tui.api.agent_extras import AgentExtrasApi
 from vagent_tui.api.agents import AgentsApi
 from vagent_tui.api.computer import ComputerApi
 from vagent_tui.api.errors import MalformedResponse, redact_url
@@ -50,7 +52,14 @@ ONE_TIME_LOGIN = "/auth/account/oneTimeAuthToken"
 
 
 class PlatformClient(
-    AgentsApi, InboxApi, TemplatesApi, ComputerApi, ProvisioningApi, OutboundApi, LogsApi
+    AgentsApi,
+    InboxApi,
+    TemplatesApi,
+    ComputerApi,
+    ProvisioningApi,
+    OutboundApi,
+    LogsApi,
+    AgentExtrasApi,
 ):
     """An async client of the platform's ``/api/v2`` (the areas it inherits: the module's
     docstring)."""

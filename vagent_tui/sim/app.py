@@ -83,6 +83,7 @@ _LAZY_MODULES = (
     "routes_messages",
     "routes_members",
     "routes_provision",
+    "routes_agent_extras",
 )
 
 

@@ -67,6 +67,7 @@ CASES = [
         target_required=True,
     ),
     Case("list_voices", lambda c, t: c.list_voices(target=t), "GET", "/api/v2/agent/voices"),
+    Case("list_models", lambda c, t: c.list_models(target=t), "GET", "/api/v2/models/supported"),
     Case(
         "get_agent",
         lambda c, t: c.get_agent("cfg-12", target=t),

@@ -25,6 +25,7 @@ from textual.coordinate import Coordinate
 from textual.widget import Widget
 from textual.widgets import Static, TabbedContent, TabPane
 
+from vagent_tui.api.agent_extras_models import ModelCatalog
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import AgentConfig, SavedVersion, TitleChange, TitleRequest
 from vagent_tui.services.agents import AgentSlots, load_agent
@@ -87,6 +88,8 @@ class AgentScreen(AgentChanges):
         """The JSON of the configuration on show, as ``y`` copies it."""
         self.versions: list[SavedVersion] = []
         """The saved versions in the table: row ``i`` is ``versions[i]``."""
+        self.models: ModelCatalog | None = None
+        """The models the platform offers (the provider beside the agent's model)."""
 
     def compose_body(self) -> Iterable[Widget]:
         yield Static("", id="agent-slot")
@@ -178,6 +181,18 @@ class AgentScreen(AgentChanges):
         self.remove_class("-no-agent")
         self.refresh_bindings()
         self.load_configuration(conn.target_id)
+        self.load_models()
+
+    @work(exclusive=True, group="agent-models", exit_on_error=False)
+    async def load_models(self) -> None:
+        """The models the platform offers, beside the configuration's read: a failure
+        only leaves the provider unsaid (the configuration says what failed to load)."""
+        ok, models = await self.load(
+            lambda c: c.api.list_models(target=c.target_id), on_error=lambda _exc: None
+        )
+        if ok and models is not None:
+            self.models = models
+            self._show_slot()
 
     @work(exclusive=True, group="agent-load", exit_on_error=False)
     async def load_configuration(self, target: int | None) -> None:
@@ -262,7 +277,7 @@ class AgentScreen(AgentChanges):
                 line.append(": " + joined(diff), style="dim")
         line.append("  (s: staging/live)", style="dim")
         self.query_one("#agent-slot", Static).update(line)
-        self.query_one(AgentView).show(config)
+        self.query_one(AgentView).show(config, self.models)
         raw = json.dumps(config.wire(), indent=2, ensure_ascii=False) if config else "null"
         self.raw_json = raw
         # json.dumps escapes C0 controls, but not C1, bidi or zero-width characters.

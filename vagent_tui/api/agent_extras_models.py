@@ -1,0 +1,54 @@
+"""The rest of the agent: the models the platform offers (``GET /models/supported``).
+
+The reply is a map of model id to ``{provider, canReason}`` (the vendor's reference); a
+key whose value is not an object (a ``success`` flag beside the map) is no model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from vagent_tui.api.base import Resource
+
+MODEL_SETTINGS = ("agentModel", "agentThinkingModel")
+"""The settings that name a model: checked against what the platform offers."""
+
+
+class SupportedModel(Resource):
+    """One model the platform offers: who provides it, whether it can reason."""
+
+    id: str = ""
+    provider: str | None = None
+    can_reason: bool | None = None
+
+
+@dataclass(frozen=True)
+class ModelCatalog:
+    """Every model the platform offers, by id."""
+
+    models: Mapping[str, SupportedModel]
+
+    @classmethod
+    def of_reply(cls, payload: Mapping[str, Any]) -> ModelCatalog:
+        models = {
+            str(key): SupportedModel.model_validate({**value, "id": str(key)})
+            for key, value in payload.items()
+            if isinstance(value, dict)
+        }
+        return cls(models)
+
+    def refusal(self, model_id: str) -> str | None:
+        """Why ``model_id`` cannot be set (None: the platform offers it)."""
+        if model_id in self.models:
+            return None
+        return f"{model_id} is not a model the platform offers (GET /models/supported)"
+
+    def describe(self, model_id: str) -> str:
+        """``openai · reasons`` for a model offered; what is known otherwise."""
+        model = self.models.get(model_id)
+        if model is None:
+            return "not offered by the platform"
+        reasons = {True: "can reason", False: "cannot reason", None: "reasoning not said"}
+        return f"{model.provider or 'provider not said'} · {reasons[model.can_reason]}"
