@@ -98,3 +98,7 @@ _.validate_expanded
 
 # api/pool.never_resend: read by aiohttp itself (its switch for resending a PUT or DELETE).
 _._retry_connection
+
+# AgentLinkRequest (api/agent_extras_models.py): a field the Agent screen fills by keyword
+# and wire() sends by name.
+_.target_username

@@ -1,19 +1,63 @@
-"""The rest of the agent: the models the platform offers (``/models/supported``)."""
+"""The rest of the agent: the models the platform offers (``/models/supported``) and the
+agent's public link (``/agentUrl``, ``/checkAgentUrl``)."""
 
 from __future__ import annotations
 
-from vagent_tui.api import agent_extras_models as x
+from typing import TYPE_CHECKING
+
 from vagent_tui.api.replies import Json
 from vagent_tui.api.streaming import StreamingTransport
 
+if TYPE_CHECKING:
+    from vagent_tui.api import agent_extras_models as x
+
+
+def _models() -> type[x.ModelCatalog]:
+    # Not at import: the client is built at start-up, its models on first use.
+    from vagent_tui.api.agent_extras_models import ModelCatalog
+
+    return ModelCatalog
+
 
 class AgentExtrasApi(StreamingTransport):
-    """The models the platform offers."""
+    """The models the platform offers; the agent's public link."""
 
     async def list_models(self, *, target: int | None = None) -> x.ModelCatalog:
         """``GET /models/supported``: model id -> provider and ``canReason``."""
 
         def parse(payload: Json) -> x.ModelCatalog:
-            return x.ModelCatalog.of_reply(payload)
+            return _models().of_reply(payload)
 
         return await self.get("/models/supported", parse, target=target)
+
+    async def check_agent_link(
+        self, username: str, slug: str, *, target: int | None = None
+    ) -> x.SlugCheck:
+        """``GET /checkAgentUrl``: whether ``slug`` (lowercased) is free for the agent."""
+        from vagent_tui.api.agent_extras_models import SlugCheck, slug_of
+
+        params = {"targetUsername": username, "slug": slug_of(slug)}
+        return await self.get(
+            "/checkAgentUrl", lambda p: self._parse(SlugCheck, p, url="/checkAgentUrl"),
+            target=target, params=params,
+        )  # fmt: skip
+
+    async def get_agent_link(self, username: str, *, target: int | None = None) -> x.AgentLink:
+        """``GET /agentUrl``: the agent's link. The platform makes one when the agent has
+        none ("or create new one"), so the GET is sent as a change: once, refused on a
+        read-only profile, journaled (CONTRACT choice 121)."""
+        from vagent_tui.api.agent_extras_models import AgentLink
+
+        payload = await self.request(
+            "GET", "/agentUrl", target=target, params={"targetUsername": username}, writes=True
+        )
+        return self._parse(AgentLink, payload, url="/agentUrl")
+
+    async def set_agent_link(
+        self, link: x.AgentLinkRequest, *, target: int | None = None
+    ) -> x.AgentLink:
+        """``POST /agentUrl``: a new slug for the agent; its old link stops working."""
+        from vagent_tui.api.agent_extras_models import AgentLink
+
+        payload = await self.request("POST", "/agentUrl", target=target, json=link.wire())
+        return self._parse(AgentLink, payload, method="POST", url="/agentUrl")

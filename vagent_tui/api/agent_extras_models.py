@@ -1,7 +1,10 @@
-"""The rest of the agent: the models the platform offers (``GET /models/supported``).
+"""The rest of the agent: the models the platform offers (``GET /models/supported``) and
+the agent's public link (``/agentUrl``, ``/checkAgentUrl``).
 
-The reply is a map of model id to ``{provider, canReason}`` (the vendor's reference); a
-key whose value is not an object (a ``success`` flag beside the map) is no model.
+The models' reply is a map of model id to ``{provider, canReason}`` (the vendor's
+reference); a key whose value is not an object (a ``success`` flag beside the map) is
+no model. A link is named by its slug, which the platform lowercases (its example:
+``weloveVida`` checked, ``welovevida`` answered): the console lowercases it first.
 """
 
 from __future__ import annotations
@@ -10,7 +13,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from pydantic import Field, field_validator
+
 from vagent_tui.api.base import Resource
+from vagent_tui.api.requests import Request
 
 MODEL_SETTINGS = ("agentModel", "agentThinkingModel")
 """The settings that name a model: checked against what the platform offers."""
@@ -52,3 +58,35 @@ class ModelCatalog:
             return "not offered by the platform"
         reasons = {True: "can reason", False: "cannot reason", None: "reasoning not said"}
         return f"{model.provider or 'provider not said'} · {reasons[model.can_reason]}"
+
+
+class AgentLink(Resource):
+    """The agent's public link: its slug (``GET``/``POST /agentUrl``)."""
+
+    slug: str | None = None
+
+
+class SlugCheck(Resource):
+    """Whether a slug is free (``GET /checkAgentUrl``), as the platform spells it."""
+
+    available: bool | None = None
+    slug: str | None = None
+
+
+def slug_of(text: str) -> str:
+    """A slug as the platform keeps it: lowercased, without spaces around it."""
+    return text.strip().lower()
+
+
+class AgentLinkRequest(Request):
+    """A new public link for the agent ``target_username``: it replaces the old one."""
+
+    target_username: str = Field(min_length=1)
+    slug: str = Field(min_length=1)
+
+    @field_validator("slug")
+    @classmethod
+    def _lowered(cls, value: str) -> str:
+        if any(c.isspace() for c in value) or not value.isprintable():
+            raise ValueError("a slug has no spaces or control characters")
+        return slug_of(value)

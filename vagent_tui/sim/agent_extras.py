@@ -1,8 +1,13 @@
-"""The rest of the agent: the models the platform offers (CONTRACT choice 120)."""
+"""The rest of the agent: the models the platform offers (CONTRACT choice 120), the
+agents' public links (choices 121-123)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
+
+from vagent_tui.sim.common import OUTSIDE, SimError
+from vagent_tui.sim.state import Account, SimState
 
 SUPPORTED_MODELS: dict[str, dict[str, Any]] = {
     "claude-haiku-4-5-20251001": {"provider": "anthropic", "canReason": True},
@@ -24,3 +29,58 @@ SUPPORTED_MODELS: dict[str, dict[str, Any]] = {
 def supported_models() -> dict[str, dict[str, Any]]:
     """``GET /models/supported``'s reply: a copy (a reply is never the state itself)."""
     return {key: dict(value) for key, value in SUPPORTED_MODELS.items()}
+
+
+# --------------------------------------------------------------------------- public links
+
+SLUG = re.compile(r"^[a-z0-9](?:[a-z0-9-]{1,48}[a-z0-9])$")
+BAD_SLUG = "slug must be 3 to 50 characters of a-z, 0-9 and -, not starting or ending with -"
+SLUG_TAKEN = "Slug already in use"
+
+
+def agent_of(state: SimState, caller: Account, target: Account, username: str) -> Account:
+    """The agent account ``username`` names, if the key may act on it (choice 121)."""
+    found = next((a for a in state.accounts.values() if a.username == username), None)
+    if found is None and state.hostile:
+        from vagent_tui.sim.hostile import PAYLOADS
+
+        # Hostile replies plant text in every username the console is told, and the
+        # console sends that back: it names the selected account (CONTRACT choice 121).
+        if any(username == p.strip() for p in PAYLOADS):
+            found = target
+    if found is None:
+        raise SimError(404, f"No account with username {username}")
+    state.check(caller, found)
+    if not state.is_within(target, found):
+        raise SimError(403, OUTSIDE)
+    if not found.is_agent:
+        raise SimError(400, "targetUsername must name an agent account")
+    return found
+
+
+def checked_slug(raw: str) -> str:
+    """``raw`` lowercased (as the vendor's example), or 400 when it is no slug."""
+    slug = raw.strip().lower()
+    if not SLUG.match(slug):
+        raise SimError(400, BAD_SLUG)
+    return slug
+
+
+def holder(state: SimState, slug: str) -> int | None:
+    return next((owner for owner, held in state.agent_links.items() if held == slug), None)
+
+
+def link_of(state: SimState, agent: Account) -> str:
+    """The agent's slug; one made from its username when it has none (the GET's "or
+    create new one"), with a number added while another agent holds it."""
+    slug = state.agent_links.get(agent.id)
+    if slug is not None:
+        return slug
+    stem = re.sub(r"[^a-z0-9]+", "-", agent.username.lower()).strip("-")[:40] or "agent"
+    stem = stem if len(stem) >= 3 else f"{stem}-agent"
+    slug, n = stem, 1
+    while holder(state, slug) is not None:
+        n += 1
+        slug = f"{stem}-{n}"
+    state.agent_links[agent.id] = slug
+    return slug

@@ -1,19 +1,68 @@
-"""The rest of the agent: the models the platform offers.
+"""The rest of the agent: the models the platform offers, the agent's public link.
 
 * ``GET /models/supported`` answers the map of model id to ``{provider, canReason}``,
   bare, as the vendor's example does (no ``success`` beside it; CONTRACT choice 120).
+* ``GET /checkAgentUrl``, ``GET /agentUrl`` and ``POST /agentUrl`` name the agent by
+  ``targetUsername`` (choices 121-123): the GET makes a link when the agent has none,
+  the POST replaces it (the old slug is free again at once).
 """
 
 from __future__ import annotations
 
-from vagent_tui.sim.agent_extras import supported_models
+from vagent_tui.sim.agent_extras import (
+    SLUG_TAKEN,
+    agent_of,
+    checked_slug,
+    holder,
+    link_of,
+    supported_models,
+)
+from vagent_tui.sim.common import SimError, bad, req_str
 from vagent_tui.sim.endpoint import Ctx, Reply, route
+from vagent_tui.sim.state import Account
 
 
 async def models_supported(_ctx: Ctx) -> Reply:
     return supported_models()
 
 
+def _query(ctx: Ctx, name: str) -> str:
+    value = ctx.query.get(name)
+    if not value or not value.strip():
+        raise bad(f"{name} is required")
+    return value
+
+
+def _agent(ctx: Ctx, username: str) -> Account:
+    return agent_of(ctx.state, ctx.me, ctx.target, username.strip())
+
+
+async def check_link(ctx: Ctx) -> Reply:
+    agent = _agent(ctx, _query(ctx, "targetUsername"))
+    slug = checked_slug(_query(ctx, "slug"))
+    held = holder(ctx.state, slug)
+    return {"success": True, "available": held is None or held == agent.id, "slug": slug}
+
+
+async def get_link(ctx: Ctx) -> Reply:
+    agent = _agent(ctx, _query(ctx, "targetUsername"))
+    return {"success": True, "slug": link_of(ctx.state, agent)}
+
+
+async def set_link(ctx: Ctx) -> Reply:
+    body = await ctx.json()
+    agent = _agent(ctx, req_str(body, "targetUsername"))
+    slug = checked_slug(req_str(body, "slug"))
+    held = holder(ctx.state, slug)
+    if held is not None and held != agent.id:
+        raise SimError(409, SLUG_TAKEN)
+    ctx.state.agent_links[agent.id] = slug
+    return {"success": True, "message": "Referral Slug Created Successfully", "slug": slug}
+
+
 ROUTES = [
     route("/models/supported", models_supported),
+    route("/checkAgentUrl", check_link),
+    route("/agentUrl", get_link),
+    route("/agentUrl", set_link, "POST"),
 ]

@@ -231,6 +231,8 @@ class SimState:
     recordings: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
     sessions: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
     files: dict[int, dict[str, dict[str, Any]]] = field(default_factory=dict)
+    agent_links: dict[int, str] = field(default_factory=dict)
+    """Each agent account's public link slug (`vagent_tui.sim.agent_extras`)."""
     requests: list[LoggedRequest] = field(default_factory=list)
     call_groups: dict[tuple[int, ...], Any] = field(default_factory=dict, repr=False)
     """The call log's account sets per key and root (`vagent_tui.sim.calls.agents_below`)."""

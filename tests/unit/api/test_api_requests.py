@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from tests.unit.api.conftest import MakeClient
+from vagent_tui.api import agent_extras_models as xm
 from vagent_tui.api import models as m
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.errors import MalformedResponse, PlatformError, ReadOnlyRefused
@@ -68,6 +69,29 @@ CASES = [
     ),
     Case("list_voices", lambda c, t: c.list_voices(target=t), "GET", "/api/v2/agent/voices"),
     Case("list_models", lambda c, t: c.list_models(target=t), "GET", "/api/v2/models/supported"),
+    Case(
+        "check_agent_link",
+        lambda c, t: c.check_agent_link("brandon", " weloveVida ", target=t),
+        "GET",
+        "/api/v2/checkAgentUrl",
+        params={"targetUsername": "brandon", "slug": "welovevida"},
+    ),
+    Case(
+        "get_agent_link",
+        lambda c, t: c.get_agent_link("brandon", target=t),
+        "GET",
+        "/api/v2/agentUrl",
+        params={"targetUsername": "brandon"},
+    ),
+    Case(
+        "set_agent_link",
+        lambda c, t: c.set_agent_link(
+            xm.AgentLinkRequest(target_username="brandon", slug="WeLoveVida"), target=t
+        ),
+        "POST",
+        "/api/v2/agentUrl",
+        body={"targetUsername": "brandon", "slug": "welovevida"},
+    ),
     Case(
         "get_agent",
         lambda c, t: c.get_agent("cfg-12", target=t),

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
+from vagent_tui.api.agent_extras_models import AgentLinkRequest
+from vagent_tui.api.errors import ApiError
 from vagent_tui.services.changes import Change
 from vagent_tui.services.connect import demo_client
 from vagent_tui.services.staging import context_for, plan_for
@@ -25,3 +29,43 @@ async def test_a_staging_change_to_a_model_not_offered_is_refused() -> None:
     assert [r.what for r in plan.refusals] == ["agentModel"]
     fine = Change.of_settings({"agentModel": "gemini-2.5-pro"})
     assert not plan_for(fine, await context_for(client, AGENT, fine)).refused
+
+
+FRONT, SPANISH = "acme.dental.front.desk", "acme.dental.spanish.line"
+
+
+async def test_the_link_is_made_on_the_first_ask_and_kept() -> None:
+    client = demo_client("demo-reseller")
+    first = await client.get_agent_link(FRONT)
+    assert first.slug == "acme-dental-front-desk"
+    assert (await client.get_agent_link(FRONT)).slug == first.slug
+
+
+async def test_a_new_link_replaces_the_old_which_is_free_again() -> None:
+    client = demo_client("demo-reseller")
+    old = (await client.get_agent_link(FRONT)).slug or ""
+    check = await client.check_agent_link(SPANISH, "Acme-Dental-Front-Desk")
+    assert (check.slug, check.available) == (old, False)  # lowercased; another agent's
+    made = await client.set_agent_link(AgentLinkRequest(target_username=FRONT, slug="Acme"))
+    assert made.slug == "acme"
+    assert (await client.check_agent_link(SPANISH, old)).available is True
+    assert (await client.check_agent_link(FRONT, "acme")).available is True  # its own
+
+
+@pytest.mark.parametrize(
+    ("token", "username", "slug", "status"),
+    [
+        ("demo-reseller", SPANISH, "acme-dental-front-desk", 409),  # another agent's
+        ("demo-reseller", SPANISH, "a", 400),
+        ("demo-reseller", "acme.dental.group", "acme-group", 400),  # not an agent
+        ("demo-reseller", "nobody.here", "nobody", 404),
+        ("demo-agent", SPANISH, "spanish-line", 403),  # out of the key's reach
+    ],
+)
+async def test_a_link_is_refused(token: str, username: str, slug: str, status: int) -> None:
+    client = demo_client(token)
+    if status == 409:
+        await client.get_agent_link(FRONT)
+    with pytest.raises(ApiError) as raised:
+        await client.set_agent_link(AgentLinkRequest(target_username=username, slug=slug))
+    assert raised.value.status == status

@@ -1,0 +1,51 @@
+"""The rest of the Agent screen: the public link (``U``), asked only when asked, a new
+slug lowercased and checked as it is typed, the old link said to stop working."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.widgets import Input
+
+from tests.helpers import MakeApp, settle, sim_of
+from vagent_tui.ui.dialogs import ConfirmModal
+from vagent_tui.ui.widgets.slug_prompt import SlugPrompt
+
+AGENT = 1111
+
+
+def _asked(app: Any, path: str) -> list[Any]:
+    return [r for r in sim_of(app).requests if r.path.endswith(path)]
+
+
+async def test_the_link_is_asked_for_then_replaced_after_the_question(make_app: MakeApp) -> None:
+    app = make_app("agent", account=AGENT)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert _asked(app, "/agentUrl") == []  # never asked unless asked: it may make one
+        await pilot.press("U")
+        await settle(pilot)
+        question = app.screen
+        assert isinstance(question, ConfirmModal) and "makes one" in question.body_text
+        await pilot.press("y")
+        await settle(pilot)
+        prompt = app.screen
+        assert isinstance(prompt, SlugPrompt) and prompt.current == "acme-dental-front-desk"
+        await pilot.press(*"New-Desk")
+        await settle(pilot)
+        assert prompt.query_one("#prompt-input", Input).value == "new-desk"  # as it is kept
+        await pilot.pause(0.3)  # the check waits for a pause in the typing
+        await settle(pilot)
+        checks = _asked(app, "/checkAgentUrl")
+        assert checks and checks[-1].query["slug"] == "new-desk"
+        await pilot.press("enter")
+        await settle(pilot)
+        question = app.screen
+        assert isinstance(question, ConfirmModal)
+        assert "acme-dental-front-desk, stops working" in question.body_text
+        assert [r.method for r in _asked(app, "/agentUrl")] == ["GET"]
+        await pilot.press("y")
+        await settle(pilot)
+        posts = [r for r in _asked(app, "/agentUrl") if r.method == "POST"]
+        assert [r.body["slug"] for r in posts] == ["new-desk"]
+        assert sim_of(app).agent_links[AGENT] == "new-desk"
