@@ -1,5 +1,6 @@
 """The rest of the Agent screen: the public link (``U``), asked only when asked, a new
-slug lowercased and checked as it is typed, the old link said to stop working."""
+slug lowercased and checked as it is typed, the old link said to stop working; a saved
+version replaced with staging (``W``) after its diff."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 from textual.widgets import Input
 
 from tests.helpers import MakeApp, settle, sim_of
-from vagent_tui.ui.dialogs import ConfirmModal
+from vagent_tui.ui.dialogs import ConfirmModal, ReviewModal
 from vagent_tui.ui.widgets.slug_prompt import SlugPrompt
 
 AGENT = 1111
@@ -49,3 +50,18 @@ async def test_the_link_is_asked_for_then_replaced_after_the_question(make_app: 
         posts = [r for r in _asked(app, "/agentUrl") if r.method == "POST"]
         assert [r.body["slug"] for r in posts] == ["new-desk"]
         assert sim_of(app).agent_links[AGENT] == "new-desk"
+
+
+async def test_a_saved_version_is_replaced_with_staging_after_its_diff(make_app: MakeApp) -> None:
+    app = make_app("agent", account=AGENT)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("v", "s", "W")
+        await settle(pilot)
+        review = app.screen
+        assert isinstance(review, ReviewModal) and "is lost" in review.intro
+        await pilot.press("y")
+        await settle(pilot)
+        sim = sim_of(app)
+        version = sim.versions[AGENT][0]
+        assert version["snapshot"] == sim.staging[AGENT]

@@ -1,9 +1,12 @@
-"""The rest of the agent: the models the platform offers (``/models/supported``) and the
-agent's public link (``/agentUrl``, ``/checkAgentUrl``)."""
+"""The rest of the agent: the models the platform offers (``/models/supported``), the
+agent's public link (``/agentUrl``, ``/checkAgentUrl``), a saved version replaced
+(``POST /agent/{agentId}/versions/{versionId}``)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
 from vagent_tui.api.replies import Json
 from vagent_tui.api.streaming import StreamingTransport
@@ -61,3 +64,19 @@ class AgentExtrasApi(StreamingTransport):
 
         payload = await self.request("POST", "/agentUrl", target=target, json=link.wire())
         return self._parse(AgentLink, payload, method="POST", url="/agentUrl")
+
+    async def replace_version(
+        self,
+        agent_config_id: str,
+        version_id: int,
+        snapshot: Mapping[str, Any],
+        *,
+        target: int | None = None,
+    ) -> x.ReplacedVersion:
+        """``POST /agent/{id}/versions/{versionId}``: the saved version's snapshot becomes
+        ``snapshot`` (a whole configuration); its title stays."""
+        from vagent_tui.api.agent_extras_models import ReplacedVersion
+
+        path = f"/agent/{quote(agent_config_id, safe='')}/versions/{int(version_id)}"
+        payload = await self.request("POST", path, target=target, json={"snapshot": dict(snapshot)})
+        return self._parse(ReplacedVersion, payload, method="POST", url=path)

@@ -90,3 +90,9 @@ class AgentLinkRequest(Request):
         if any(c.isspace() for c in value) or not value.isprintable():
             raise ValueError("a slug has no spaces or control characters")
         return slug_of(value)
+
+
+class ReplacedVersion(Resource):
+    """``POST /agent/{agentId}/versions/{versionId}``'s reply: the version replaced."""
+
+    version_id: int | None = None

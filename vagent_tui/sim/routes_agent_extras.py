@@ -5,9 +5,13 @@
 * ``GET /checkAgentUrl``, ``GET /agentUrl`` and ``POST /agentUrl`` name the agent by
   ``targetUsername`` (choices 121-123): the GET makes a link when the agent has none,
   the POST replaces it (the old slug is free again at once).
+* ``POST /agent/{agentConfigId}/versions/{versionId}`` replaces a saved version's
+  snapshot whole (choice 124).
 """
 
 from __future__ import annotations
+
+import copy
 
 from vagent_tui.sim.agent_extras import (
     SLUG_TAKEN,
@@ -17,8 +21,9 @@ from vagent_tui.sim.agent_extras import (
     link_of,
     supported_models,
 )
-from vagent_tui.sim.common import SimError, bad, req_str
+from vagent_tui.sim.common import SimError, bad, parse_int, req_str
 from vagent_tui.sim.endpoint import Ctx, Reply, route
+from vagent_tui.sim.routes_agents import config_owner
 from vagent_tui.sim.state import Account
 
 
@@ -60,9 +65,25 @@ async def set_link(ctx: Ctx) -> Reply:
     return {"success": True, "message": "Referral Slug Created Successfully", "slug": slug}
 
 
+async def version_replace(ctx: Ctx) -> Reply:
+    """The snapshot replaced whole; its title and creation time kept."""
+    owner = config_owner(ctx)
+    version_id = parse_int("versionId", ctx.path("versionId"))
+    body = await ctx.json()
+    snapshot = body.get("snapshot") if isinstance(body, dict) else None
+    if not isinstance(snapshot, dict) or not snapshot:
+        raise bad("snapshot must be a nonempty object")
+    for version in ctx.state.versions[owner.id]:
+        if version["versionId"] == version_id:
+            version["snapshot"] = copy.deepcopy(snapshot)
+            return {"success": True, "versionId": version_id}
+    raise SimError(404, "Version not found")
+
+
 ROUTES = [
     route("/models/supported", models_supported),
     route("/checkAgentUrl", check_link),
     route("/agentUrl", get_link),
     route("/agentUrl", set_link, "POST"),
+    route("/agent/{agentConfigId}/versions/{versionId}", version_replace, "POST", acts=False),
 ]

@@ -84,6 +84,13 @@ CASES = [
         params={"targetUsername": "brandon"},
     ),
     Case(
+        "replace_version",
+        lambda c, t: c.replace_version("cfg-12", 1750195000123, {"title": "A"}, target=t),
+        "POST",
+        "/api/v2/agent/cfg-12/versions/1750195000123",
+        body={"snapshot": {"title": "A"}},
+    ),
+    Case(
         "set_agent_link",
         lambda c, t: c.set_agent_link(
             xm.AgentLinkRequest(target_username="brandon", slug="WeLoveVida"), target=t

@@ -69,3 +69,19 @@ async def test_a_link_is_refused(token: str, username: str, slug: str, status: i
     with pytest.raises(ApiError) as raised:
         await client.set_agent_link(AgentLinkRequest(target_username=username, slug=slug))
     assert raised.value.status == status
+
+
+async def test_a_saved_version_is_replaced_whole_and_keeps_its_title() -> None:
+    client = demo_client("demo-reseller")
+    live = await client.get_live(target=AGENT)
+    assert live is not None and live.id
+    first = (await client.list_versions(live.id, target=AGENT))[0]
+    snapshot = {"id": live.id, "title": "Replaced"}
+    done = await client.replace_version(live.id, first.version_id, snapshot, target=AGENT)
+    assert done.version_id == first.version_id
+    now = (await client.list_versions(live.id, include_data=True, target=AGENT))[0]
+    assert (now.title, now.snapshot) == (first.title, snapshot)
+    for version_id, body, status in [(1, snapshot, 404), (first.version_id, {}, 400)]:
+        with pytest.raises(ApiError) as raised:
+            await client.replace_version(live.id, version_id, body, target=AGENT)
+        assert raised.value.status == status

@@ -36,8 +36,9 @@ from vagent_tui.ui.dialogs import PromptModal
 from vagent_tui.ui.failures import next_step
 from vagent_tui.ui.format import fmt_datetime, joined
 from vagent_tui.ui.safety import DESTRUCTIVE, WRITES, Key
-from vagent_tui.ui.screens.agent_changes import AgentChanges, title_problem
+from vagent_tui.ui.screens.agent_changes import title_problem
 from vagent_tui.ui.screens.agent_link import link_line, read_link, set_link
+from vagent_tui.ui.screens.agent_replace import VersionReplace
 from vagent_tui.ui.screens.base import who_of
 from vagent_tui.ui.screens.calls_link import calls_binding, show_calls
 from vagent_tui.ui.text import inert, safe
@@ -56,7 +57,7 @@ def differing_fields(live: AgentConfig, staging: AgentConfig) -> list[str]:
     return sorted(k for k in a.keys() | b.keys() if a.get(k) != b.get(k))
 
 
-class AgentScreen(AgentChanges):
+class AgentScreen(VersionReplace):
     """The selected agent account's configuration slots and saved versions."""
 
     AUTO_FOCUS = "#agent-view"
@@ -160,6 +161,7 @@ class AgentScreen(AgentChanges):
             "restore",
             "test_call",
             "link",
+            "replace_version",
         ):
             return not self.has_class("-no-agent")
         return True
