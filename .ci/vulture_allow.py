@@ -102,3 +102,11 @@ _._retry_connection
 # AgentLinkRequest (api/agent_extras_models.py): a field the Agent screen fills by keyword
 # and wire() sends by name.
 _.target_username
+
+# OwnDetails (api/agent_extras_models.py): fields the own-details form fills by keyword
+# (OWN_DETAILS) and wire() sends by name.
+_.first_name
+_.last_name
+_.business_name
+_.business_address
+_.image

@@ -1,6 +1,7 @@
 """The rest of the agent: the models the platform offers (``/models/supported``), the
 agent's public link (``/agentUrl``, ``/checkAgentUrl``), a saved version replaced
-(``POST /agent/{agentId}/versions/{versionId}``)."""
+(``POST /agent/{agentId}/versions/{versionId}``), the key owner's own details
+(``POST /account``)."""
 
 from __future__ import annotations
 
@@ -80,3 +81,8 @@ class AgentExtrasApi(StreamingTransport):
         path = f"/agent/{quote(agent_config_id, safe='')}/versions/{int(version_id)}"
         payload = await self.request("POST", path, target=target, json={"snapshot": dict(snapshot)})
         return self._parse(ReplacedVersion, payload, method="POST", url=path)
+
+    async def update_own_details(self, details: x.OwnDetails) -> dict[str, Any]:
+        """``POST /account`` without a target: the key owner's own details. The reply's
+        shape is not published ("updated account details"): it is kept as sent."""
+        return await self.request("POST", "/account", json=details.wire())

@@ -16,6 +16,7 @@ from typing import Any
 from pydantic import Field, field_validator
 
 from vagent_tui.api.base import Resource
+from vagent_tui.api.checks import check_email, check_http_url
 from vagent_tui.api.requests import Request
 
 MODEL_SETTINGS = ("agentModel", "agentThinkingModel")
@@ -96,3 +97,43 @@ class ReplacedVersion(Resource):
     """``POST /agent/{agentId}/versions/{versionId}``'s reply: the version replaced."""
 
     version_id: int | None = None
+
+
+OWN_DETAILS: tuple[tuple[str, str], ...] = (
+    ("name", "Name"),
+    ("first_name", "First name"),
+    ("last_name", "Last name"),
+    ("email", "Email"),
+    ("business_name", "Business name"),
+    ("business_address", "Business address"),
+    ("description", "Description"),
+    ("image", "Image URL"),
+)
+"""The details of ``POST /account`` the console edits, with their labels (the level names,
+``partnerName`` and the like, are the account tree's: its edit forms name them)."""
+
+
+class OwnDetails(Request):
+    """``POST /account``: the key owner's own details; only the fields set are sent."""
+
+    name: str | None = None
+    first_name: str | None = None
+    last_name: str | None = None
+    email: str | None = None
+    business_name: str | None = None
+    business_address: str | None = None
+    description: str | None = None
+    image: str | None = None
+
+    @field_validator("email")
+    @classmethod
+    def _email(cls, value: str | None) -> str | None:
+        return check_email(value) if value else value
+
+    @field_validator("image")
+    @classmethod
+    def _image(cls, value: str | None) -> str | None:
+        return check_http_url(value) if value else value
+
+    def wire(self) -> dict[str, Any]:
+        return {k: v for k, v in super().wire().items() if v is not None}

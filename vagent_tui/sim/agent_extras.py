@@ -84,3 +84,38 @@ def link_of(state: SimState, agent: Account) -> str:
         slug = f"{stem}-{n}"
     state.agent_links[agent.id] = slug
     return slug
+
+
+# --------------------------------------------------------------------------- own details
+
+DETAILS = ("name", "firstName", "lastName", "email", "businessName", "businessAddress",
+           "description", "image")  # fmt: skip
+LEVEL_NAMES = {"partnerName": "partner", "resellerName": "reseller",
+               "orgName": "organization", "accountName": "account"}  # fmt: skip
+_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+
+
+def update_details(account: Account, body: Any) -> dict[str, Any]:
+    """``POST /account`` (choice 125): every field checked before any is set."""
+    if not isinstance(body, dict) or not body:
+        raise SimError(400, "body must be a nonempty object of account details")
+    for key, value in body.items():
+        if key not in DETAILS and key not in LEVEL_NAMES:
+            raise SimError(400, f"{key} is not an account detail")
+        if not isinstance(value, str):
+            raise SimError(400, f"{key} must be a string")
+        level = LEVEL_NAMES.get(key)
+        if level is not None and account.account_type != level:
+            raise SimError(400, f"{key} is for {level} accounts only")
+        if key == "email" and not _EMAIL.match(value):
+            raise SimError(400, "email is not an email address")
+        if key in ("name", *LEVEL_NAMES) and not value.strip():
+            raise SimError(400, f"{key} must not be empty")
+    for key, value in body.items():
+        if key in ("name", *LEVEL_NAMES):
+            account.name = value.strip()
+        elif key == "email":
+            account.email_address = value
+        else:
+            account.profile[key] = value
+    return {"success": True, "message": "Account updated", **account.read()}

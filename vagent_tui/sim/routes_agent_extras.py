@@ -7,6 +7,8 @@
   the POST replaces it (the old slug is free again at once).
 * ``POST /agent/{agentConfigId}/versions/{versionId}`` replaces a saved version's
   snapshot whole (choice 124).
+* ``POST /account`` sets the key owner's own details, or a selected account's
+  (choice 125).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from vagent_tui.sim.agent_extras import (
     holder,
     link_of,
     supported_models,
+    update_details,
 )
 from vagent_tui.sim.common import SimError, bad, parse_int, req_str
 from vagent_tui.sim.endpoint import Ctx, Reply, route
@@ -80,10 +83,18 @@ async def version_replace(ctx: Ctx) -> Reply:
     raise SimError(404, "Version not found")
 
 
+async def own_details(ctx: Ctx) -> Reply:
+    account = ctx.state.describe(ctx.me, ctx.query.get("targetAccountId"))
+    reply = update_details(account, await ctx.json())
+    ctx.state.names_changed()
+    return reply
+
+
 ROUTES = [
     route("/models/supported", models_supported),
     route("/checkAgentUrl", check_link),
     route("/agentUrl", get_link),
     route("/agentUrl", set_link, "POST"),
     route("/agent/{agentConfigId}/versions/{versionId}", version_replace, "POST", acts=False),
+    route("/account", own_details, "POST", acts=False),
 ]

@@ -95,6 +95,9 @@ class Account:
     """The caller's own CRM id (`vagent_tui.sim.routes_provision`); unique in a partner's tree."""
     external_billing_id: str | None = None
     """The caller's billing system's id; shared ids allowed."""
+    profile: dict[str, str] = field(default_factory=dict)
+    """Details set by ``POST /account`` (`vagent_tui.sim.agent_extras`), read back in
+    ``details``."""
 
     @property
     def email(self) -> str:
@@ -131,6 +134,7 @@ class Account:
             "createdAt": self.created_at,
             "plan": self.plan,
             **self.external_ids(),
+            **self.profile,
         }
         return {"success": True, "id": self.id, "username": self.username, **scope,
                 "details": details}  # fmt: skip

@@ -91,6 +91,14 @@ CASES = [
         body={"snapshot": {"title": "A"}},
     ),
     Case(
+        "update_own_details",
+        lambda c, t: c.update_own_details(xm.OwnDetails(first_name=" Ada ", email="a@b.test")),
+        "POST",
+        "/api/v2/account",
+        body={"firstName": "Ada", "email": "a@b.test"},
+        takes_target=False,
+    ),
+    Case(
         "set_agent_link",
         lambda c, t: c.set_agent_link(
             xm.AgentLinkRequest(target_username="brandon", slug="WeLoveVida"), target=t

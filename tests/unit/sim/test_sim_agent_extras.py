@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from vagent_tui.api.agent_extras_models import AgentLinkRequest
+from vagent_tui.api.agent_extras_models import AgentLinkRequest, OwnDetails
 from vagent_tui.api.errors import ApiError
 from vagent_tui.services.changes import Change
 from vagent_tui.services.connect import demo_client
@@ -85,3 +85,28 @@ async def test_a_saved_version_is_replaced_whole_and_keeps_its_title() -> None:
         with pytest.raises(ApiError) as raised:
             await client.replace_version(live.id, version_id, body, target=AGENT)
         assert raised.value.status == status
+
+
+async def test_the_key_owners_details_are_set_and_read_back() -> None:
+    client = demo_client("demo-org")
+    await client.update_own_details(OwnDetails(name="Acme Group", business_name="Acme LLC"))
+    account = await client.get_account()
+    assert account.details is not None
+    assert (account.details["name"], account.details["businessName"]) == ("Acme Group", "Acme LLC")
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"shoeSize": "9"}, "shoeSize is not an account detail"),
+        ({"resellerName": "R"}, "resellerName is for reseller accounts only"),
+        ({"email": "nobody"}, "email is not an email address"),
+        ({"name": " "}, "name must not be empty"),
+    ],
+)
+async def test_own_details_are_refused_whole(body: dict[str, str], message: str) -> None:
+    client = demo_client("demo-org")
+    with pytest.raises(ApiError) as raised:
+        await client.request("POST", "/account", json={"firstName": "Ada", **body})
+    assert (raised.value.status, raised.value.message) == (400, message)
+    assert "firstName" not in ((await client.get_account()).details or {})

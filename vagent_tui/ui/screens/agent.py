@@ -25,7 +25,7 @@ from textual.coordinate import Coordinate
 from textual.widget import Widget
 from textual.widgets import Static, TabbedContent, TabPane
 
-from vagent_tui.api.agent_extras_models import AgentLink, ModelCatalog, slug_of
+from vagent_tui.api.agent_extras_models import ModelCatalog
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import AgentConfig, SavedVersion, TitleChange, TitleRequest
 from vagent_tui.services.agents import AgentSlots, load_agent
@@ -37,15 +37,13 @@ from vagent_tui.ui.failures import next_step
 from vagent_tui.ui.format import fmt_datetime, joined
 from vagent_tui.ui.safety import DESTRUCTIVE, WRITES, Key
 from vagent_tui.ui.screens.agent_changes import title_problem
-from vagent_tui.ui.screens.agent_link import link_line, read_link, set_link
-from vagent_tui.ui.screens.agent_replace import VersionReplace
+from vagent_tui.ui.screens.agent_link import AgentMore
 from vagent_tui.ui.screens.base import who_of
 from vagent_tui.ui.screens.calls_link import calls_binding, show_calls
 from vagent_tui.ui.text import inert, safe
 from vagent_tui.ui.widgets.account_info import kind_name
 from vagent_tui.ui.widgets.agent_view import AgentView, ScrollPane
 from vagent_tui.ui.widgets.call_test import CallTestModal
-from vagent_tui.ui.widgets.slug_prompt import SlugPrompt
 from vagent_tui.ui.widgets.status import describe_error, token_refused
 from vagent_tui.ui.widgets.tables import ROW_CAP, SafeTable, left_out, row_table
 from vagent_tui.ui.writes import Write, Written
@@ -57,7 +55,7 @@ def differing_fields(live: AgentConfig, staging: AgentConfig) -> list[str]:
     return sorted(k for k in a.keys() | b.keys() if a.get(k) != b.get(k))
 
 
-class AgentScreen(VersionReplace):
+class AgentScreen(AgentMore):
     """The selected agent account's configuration slots and saved versions."""
 
     AUTO_FOCUS = "#agent-view"
@@ -80,9 +78,6 @@ class AgentScreen(VersionReplace):
                 tooltip="Ask the platform to review staging: each suggestion beside the text"),
         Key("T", "test_call", "Test call", id="agent.test-call", does=DESTRUCTIVE,
             tooltip="Place a real test call or text from this agent (asks first)"),
-        Key("U", "link", "Link", show=False, id="agent.link", does=WRITES,
-            tooltip="The agent's public link (asks first: the platform makes one when there "
-                    "is none), then a new slug, checked as it is typed"),
     ]  # fmt: skip
 
     def __init__(self) -> None:
@@ -96,8 +91,6 @@ class AgentScreen(VersionReplace):
         """The saved versions in the table: row ``i`` is ``versions[i]``."""
         self.models: ModelCatalog | None = None
         """The models the platform offers (the provider beside the agent's model)."""
-        self.link: tuple[int | None, str | None] | None = None
-        """The public link asked for (``U``): the account it is of, and its slug."""
 
     def compose_body(self) -> Iterable[Widget]:
         yield Static("", id="agent-slot")
@@ -352,60 +345,6 @@ class AgentScreen(VersionReplace):
 
     def on_versions_tab(self) -> bool:
         return self.tabs.active == "tab-versions"
-
-    # ------------------------------------------------------------------ the public link
-
-    def _show_link(self, link: tuple[int | None, str | None] | None) -> None:
-        self.link = link
-        line = self.query_one("#agent-link", Static)
-        line.update(safe(link_line(link[1])) if link is not None else "")
-        line.set_class(link is not None, "-shown")
-
-    def action_link(self) -> None:
-        """U: ask for the public link (it may be made then), then offer a new slug."""
-        conn = self.connection
-        account = conn.acting_as
-        if not conn.is_agent_selected or account is None or not account.username:
-            self.status.info("Select a voice agent account on the Scope screen (1) first")
-            return
-        username, who = account.username, who_of(self)
-        if self.link is not None and self.link[0] == conn.acting_id:
-            self._ask_slug(username, self.link[1])
-            return
-        acting = conn.acting_id
-
-        def after(written: Written[AgentLink]) -> None:
-            if written.result is not None and self.connection.acting_id == acting:
-                self._show_link((acting, written.result.slug))
-                self._ask_slug(username, written.result.slug)
-
-        self.write(read_link(username, who, after))
-
-    def _ask_slug(self, username: str, current: str | None) -> None:
-        start = self.connection
-        who = who_of(self)
-        body = (f"The public link of {who} is {current or '(no slug sent)'}. A new slug "
-                "replaces it (lowercased, as the platform keeps it); you are asked again "
-                "before anything is sent.")  # fmt: skip
-        prompt = SlugPrompt(
-            current or "",
-            lambda slug: start.api.check_agent_link(username, slug, target=start.target_id),
-            body=body,
-        )
-
-        def chosen(slug: str | None) -> None:
-            if slug is None:
-                self.status.info("No new link; nothing was sent")
-                return
-            acting = start.acting_id
-
-            def after(written: Written[AgentLink]) -> None:
-                if written.result is not None and self.connection.acting_id == acting:
-                    self._show_link((acting, written.result.slug or slug_of(slug)))
-
-            self.write(set_link(username, who, current, slug_of(slug), after), start)
-
-        self.app.push_screen(prompt, chosen)
 
     # ------------------------------------------------------------------ renaming
 
