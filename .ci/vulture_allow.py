@@ -110,3 +110,6 @@ _.last_name
 _.business_name
 _.business_address
 _.image
+
+# InboundMessage (api/agent_extras_models.py): filled by keyword by the test message form.
+_.target_agent

@@ -1,6 +1,7 @@
 """The rest of the Agent screen: the public link (``U``), asked only when asked, a new
 slug lowercased and checked as it is typed, the old link said to stop working; a saved
-version replaced with staging (``W``) after its diff."""
+version replaced with staging (``W``) after its diff; a test message (``M``), where its
+answer goes and what the platform shows of it."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from typing import Any
 from textual.widgets import Input
 
 from tests.helpers import MakeApp, settle, sim_of
-from vagent_tui.ui.dialogs import ConfirmModal, ReviewModal
+from vagent_tui.ui.dialogs import ConfirmModal, ReviewModal, TextModal
+from vagent_tui.ui.widgets.message_in_form import MessageInForm
 from vagent_tui.ui.widgets.slug_prompt import SlugPrompt
 
 AGENT = 1111
@@ -65,3 +67,21 @@ async def test_a_saved_version_is_replaced_with_staging_after_its_diff(make_app:
         sim = sim_of(app)
         version = sim.versions[AGENT][0]
         assert version["snapshot"] == sim.staging[AGENT]
+
+
+async def test_a_test_message_says_where_the_answer_goes_and_shows_it(make_app: MakeApp) -> None:
+    app = make_app("agent", token="demo-reseller", account=AGENT)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("M")
+        await settle(pilot)
+        form = app.screen
+        assert isinstance(form, MessageInForm)
+        form.query_one("#form-source-address", Input).value = "+15551230001"
+        form.query_one("#form-message", Input).value = "Open on Saturday?"
+        form.submit()
+        await settle(pilot)
+        shown = app.screen
+        assert isinstance(shown, TextModal)
+        assert "the answer goes to the organization's default" in shown.text
+        assert "Thanks for your message (“Open on Saturday?”)" in shown.text

@@ -1,7 +1,7 @@
 """The rest of the agent: the models the platform offers (``/models/supported``), the
 agent's public link (``/agentUrl``, ``/checkAgentUrl``), a saved version replaced
 (``POST /agent/{agentId}/versions/{versionId}``), the key owner's own details
-(``POST /account``)."""
+(``POST /account``), a message in as a contact would send it (``/agent/receiveMessage``)."""
 
 from __future__ import annotations
 
@@ -86,3 +86,12 @@ class AgentExtrasApi(StreamingTransport):
         """``POST /account`` without a target: the key owner's own details. The reply's
         shape is not published ("updated account details"): it is kept as sent."""
         return await self.request("POST", "/account", json=details.wire())
+
+    async def receive_message(self, message: x.InboundMessage) -> x.QueuedMessage:
+        """``POST /agent/receiveMessage`` (a reseller's or partner's key): the agent gets
+        ``message`` as from ``source_address``; its answer goes to a webhook, not here."""
+        from vagent_tui.api.agent_extras_models import QueuedMessage
+
+        path = "/agent/receiveMessage"
+        payload = await self.request("POST", path, json=message.wire())
+        return self._parse(QueuedMessage, payload, method="POST", url=path)

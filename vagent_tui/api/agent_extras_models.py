@@ -137,3 +137,30 @@ class OwnDetails(Request):
 
     def wire(self) -> dict[str, Any]:
         return {k: v for k, v in super().wire().items() if v is not None}
+
+
+class InboundMessage(Request):
+    """``POST /agent/receiveMessage``: a message to the agent as a contact would send it.
+
+    The agent's answer is POSTed to ``outbound_message_webhook_url``, or to the
+    organization's default when it is not sent (the vendor: "must pass
+    outboundMessageWebhookUrl or configure on the organization")."""
+
+    target_agent: str = Field(min_length=1)
+    source_address: str = Field(min_length=1)
+    message: str = Field(min_length=1)
+    outbound_message_webhook_url: str | None = None
+
+    @field_validator("outbound_message_webhook_url")
+    @classmethod
+    def _hook(cls, value: str | None) -> str | None:
+        return check_http_url(value) if value else None
+
+    def wire(self) -> dict[str, Any]:
+        return {k: v for k, v in super().wire().items() if v is not None}
+
+
+class QueuedMessage(Resource):
+    """``POST /agent/receiveMessage``'s reply: the message queued, by its uuid."""
+
+    message_uuid: str | None = None

@@ -1,13 +1,16 @@
 """The rest of the agent: the models the platform offers (CONTRACT choice 120), the
-agents' public links (choices 121-123)."""
+agents' public links (choices 121-123), the key owner's details (125), messages in as a
+contact would send them (126, 127)."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from datetime import UTC, datetime
 from typing import Any
 
 from vagent_tui.sim.common import OUTSIDE, SimError
-from vagent_tui.sim.state import Account, SimState
+from vagent_tui.sim.state import Account, SimState, scope_rule
 
 SUPPORTED_MODELS: dict[str, dict[str, Any]] = {
     "claude-haiku-4-5-20251001": {"provider": "anthropic", "canReason": True},
@@ -119,3 +122,73 @@ def update_details(account: Account, body: Any) -> dict[str, Any]:
         else:
             account.profile[key] = value
     return {"success": True, "message": "Account updated", **account.read()}
+
+
+# --------------------------------------------------------------------------- messages in
+
+INVALID_USER = "Invalid Vida user"
+RESELLER_OR_PARTNER = "Reseller or partner account required"
+
+
+def agent_named(state: SimState, caller: Account, name: str) -> Account:
+    """The agent ``targetAgent`` names: an account id or a username (choice 126)."""
+    text = name.strip()
+    if text.isascii() and text.isdecimal():
+        found = state.accounts.get(int(text))
+    else:
+        found = next((a for a in state.accounts.values() if a.username == text), None)
+    if found is None or not found.is_agent:
+        raise SimError(400, INVALID_USER)
+    return state.check(caller, found)
+
+
+def receive(state: SimState, caller: Account, body: Any) -> dict[str, Any]:
+    """``POST /agent/receiveMessage`` (choices 126, 127): the message and the agent's
+    answer kept as message records; the reply names the message queued."""
+    if scope_rule(caller)[0] not in (1, 2):
+        raise SimError(403, RESELLER_OR_PARTNER)
+    if not isinstance(body, dict):
+        raise SimError(400, "body must be a JSON object")
+    fields = {}
+    for key in ("targetAgent", "sourceAddress", "message"):
+        value = body.get(key)
+        if not isinstance(value, str) or not value.strip():
+            raise SimError(400, f"{key} is required")
+        fields[key] = value.strip()
+    hook = body.get("outboundMessageWebhookUrl")
+    if hook is not None and (
+        not isinstance(hook, str) or not hook.startswith(("http://", "https://"))
+    ):
+        raise SimError(400, "outboundMessageWebhookUrl must be an http(s) URL")
+    agent = agent_named(state, caller, fields["targetAgent"])
+    now = state.now()
+    state.counter += 1
+    uuid = f"msg-{agent.id}-{state.counter}"
+    source, text = fields["sourceAddress"], fields["message"]
+    answer = (f"Hi, this is {agent.name}. Thanks for your message (“{text[:200]}”): "
+              "how can I help?")  # fmt: skip
+    dialog = [{"role": "user", "content": text}, {"role": "assistant", "content": answer}]
+    common = {"roomId": f"{agent.id}:in-{source}", "content-type": "text/plain",
+              "type": "message", "source": "receiveMessage", "status": "success",
+              "deliveredTo": hook or "the organization's outboundMessageWebhookUrl",
+              "chatDialog": dialog}  # fmt: skip
+    records = [
+        {**common, "uuid": f"{uuid}-answer", "from": agent.id, "fromUser": agent.name,
+         "to": source, "toUser": source, "message": answer, "direction": "outbound",
+         "timestamp": int(now) + 1, "date": _iso(now + 1)},
+        {**common, "uuid": uuid, "from": source, "fromUser": source, "to": agent.id,
+         "toUser": agent.name, "message": text, "direction": "inbound",
+         "timestamp": int(now), "date": _iso(now)},
+    ]  # fmt: skip
+    state.messages_in.setdefault(agent.id, [])[:0] = records
+    return {"success": True, "messageUuid": uuid}
+
+
+def received_for(state: SimState, agent_ids: Iterable[int]) -> list[dict[str, Any]]:
+    """The messages in (and answers) of ``agent_ids``, newest first (`GET /messages/recent`)."""
+    out = [m for agent in agent_ids for m in state.messages_in.get(agent, [])]
+    return sorted(out, key=lambda m: -int(m["timestamp"]))
+
+
+def _iso(seconds: float) -> str:
+    return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%dT%H:%M:%S.000Z")

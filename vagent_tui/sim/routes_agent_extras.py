@@ -9,6 +9,8 @@
   snapshot whole (choice 124).
 * ``POST /account`` sets the key owner's own details, or a selected account's
   (choice 125).
+* ``POST /agent/receiveMessage`` (a reseller's or partner's key) keeps the message and
+  the agent's answer, which ``GET /messages/recent`` then lists (choices 126, 127).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from vagent_tui.sim.agent_extras import (
     checked_slug,
     holder,
     link_of,
+    receive,
     supported_models,
     update_details,
 )
@@ -90,6 +93,10 @@ async def own_details(ctx: Ctx) -> Reply:
     return reply
 
 
+async def receive_message(ctx: Ctx) -> Reply:
+    return receive(ctx.state, ctx.me, await ctx.json())
+
+
 ROUTES = [
     route("/models/supported", models_supported),
     route("/checkAgentUrl", check_link),
@@ -97,4 +104,5 @@ ROUTES = [
     route("/agentUrl", set_link, "POST"),
     route("/agent/{agentConfigId}/versions/{versionId}", version_replace, "POST", acts=False),
     route("/account", own_details, "POST", acts=False),
+    route("/agent/receiveMessage", receive_message, "POST", acts=False),
 ]

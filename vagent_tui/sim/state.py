@@ -237,6 +237,9 @@ class SimState:
     files: dict[int, dict[str, dict[str, Any]]] = field(default_factory=dict)
     agent_links: dict[int, str] = field(default_factory=dict)
     """Each agent account's public link slug (`vagent_tui.sim.agent_extras`)."""
+    messages_in: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    """Messages sent to each agent by ``POST /agent/receiveMessage``, and its answers, as
+    message records, newest first (`vagent_tui.sim.agent_extras`)."""
     requests: list[LoggedRequest] = field(default_factory=list)
     call_groups: dict[tuple[int, ...], Any] = field(default_factory=dict, repr=False)
     """The call log's account sets per key and root (`vagent_tui.sim.calls.agents_below`)."""

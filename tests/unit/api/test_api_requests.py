@@ -99,6 +99,16 @@ CASES = [
         takes_target=False,
     ),
     Case(
+        "receive_message",
+        lambda c, t: c.receive_message(
+            xm.InboundMessage(target_agent="1111", source_address="+15551230001", message="Hi")
+        ),
+        "POST",
+        "/api/v2/agent/receiveMessage",
+        body={"targetAgent": "1111", "sourceAddress": "+15551230001", "message": "Hi"},
+        takes_target=False,
+    ),
+    Case(
         "set_agent_link",
         lambda c, t: c.set_agent_link(
             xm.AgentLinkRequest(target_username="brandon", slug="WeLoveVida"), target=t

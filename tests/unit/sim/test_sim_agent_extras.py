@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from vagent_tui.api.agent_extras_models import AgentLinkRequest, OwnDetails
+from vagent_tui.api.agent_extras_models import AgentLinkRequest, InboundMessage, OwnDetails
 from vagent_tui.api.errors import ApiError
 from vagent_tui.services.changes import Change
 from vagent_tui.services.connect import demo_client
@@ -110,3 +110,30 @@ async def test_own_details_are_refused_whole(body: dict[str, str], message: str)
         await client.request("POST", "/account", json={"firstName": "Ada", **body})
     assert (raised.value.status, raised.value.message) == (400, message)
     assert "firstName" not in ((await client.get_account()).details or {})
+
+
+def message_to(agent: str, **more: str) -> InboundMessage:
+    return InboundMessage(target_agent=agent, source_address="+15551230001", message="Hi", **more)
+
+
+async def test_a_message_in_and_its_answer_are_in_the_recent_messages() -> None:
+    client = demo_client("demo-reseller")
+    queued = await client.receive_message(message_to(FRONT))
+    recent = await client.recent_messages(target=AGENT)
+    mine = [m for m in recent if str(m.uuid).startswith(str(queued.message_uuid))]
+    assert [(m.direction, m.message) for m in mine][1] == ("inbound", "Hi")
+    assert "Thanks for your message" in str(mine[0].message)
+    elsewhere = await client.recent_messages(target=1112)
+    assert not any(str(m.uuid).startswith(str(queued.message_uuid)) for m in elsewhere)
+
+
+@pytest.mark.parametrize(
+    ("token", "agent", "status"),
+    [("demo-org", "1111", 403), ("demo-agent", "1111", 403),  # not a reseller or partner
+     ("demo-reseller", "+15550001111", 400), ("demo-reseller", "1110", 400),  # no agent
+     ("demo-other", "1111", 403)],  # another tree
+)  # fmt: skip
+async def test_a_message_in_is_refused(token: str, agent: str, status: int) -> None:
+    with pytest.raises(ApiError) as raised:
+        await demo_client(token).receive_message(message_to(agent))
+    assert raised.value.status == status

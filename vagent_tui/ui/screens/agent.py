@@ -155,6 +155,7 @@ class AgentScreen(AgentMore):
             "test_call",
             "link",
             "replace_version",
+            "message_in",
         ):
             return not self.has_class("-no-agent")
         return True

@@ -1,4 +1,5 @@
-"""The agent's public link (``U``) and the key owner's details (``O``) on the Agent screen.
+"""The agent's public link (``U``), a test message in (``M``) and the key owner's details
+(``O``) on the Agent screen.
 
 ``GET /agentUrl`` answers the link and, says the vendor, makes one when the agent has
 none: it is asked only when the user asks, after a question that says so, and sent as a
@@ -15,13 +16,20 @@ from textual import work
 from textual.binding import BindingType
 from textual.widgets import Static
 
-from vagent_tui.api.agent_extras_models import AgentLink, AgentLinkRequest, slug_of
+from vagent_tui.api.agent_extras_models import (
+    AgentLink,
+    AgentLinkRequest,
+    InboundMessage,
+    QueuedMessage,
+    slug_of,
+)
 from vagent_tui.services.session import Connection
-from vagent_tui.ui.dialogs import ConfirmModal
+from vagent_tui.ui.dialogs import ConfirmModal, TextModal
 from vagent_tui.ui.safety import WRITES, Key
 from vagent_tui.ui.screens.agent_replace import VersionReplace
 from vagent_tui.ui.screens.base import who_of
 from vagent_tui.ui.text import safe
+from vagent_tui.ui.widgets.message_in_form import MessageInForm, answer_goes_to, answer_lines
 from vagent_tui.ui.widgets.own_details_form import OwnDetailsForm
 from vagent_tui.ui.widgets.slug_prompt import SlugPrompt
 from vagent_tui.ui.writes import Write, Written
@@ -89,6 +97,9 @@ class AgentMore(VersionReplace):
     BINDINGS: ClassVar[list[BindingType]] = [
         Key("O", "owner_details", "Your details", show=False, id="agent.owner-details",
             does=WRITES, tooltip="The key owner's own details (POST /account), in a form"),
+        Key("M", "message_in", "Test message", show=False, id="agent.message-in", does=WRITES,
+            tooltip="Send the agent a message as a contact would (reseller and partner keys); "
+                    "its answer goes to a webhook"),
         Key("U", "link", "Link", show=False, id="agent.link", does=WRITES,
             tooltip="The agent's public link (asks first: the platform makes one when there "
                     "is none), then a new slug, checked as it is typed"),
@@ -96,6 +107,36 @@ class AgentMore(VersionReplace):
 
     link: tuple[int | None, str | None] | None = None
     """The public link asked for (``U``): the account it is of, and its slug."""
+
+    # ------------------------------------------------------------------ a message in
+
+    def action_message_in(self) -> None:
+        """M: a message to the agent as a contact would send it; then what the platform
+        shows of it and of the answer."""
+        conn = self.connection
+        agent = conn.acting_id
+        if not conn.is_agent_selected or agent is None:
+            self.status.info("Select a voice agent account on the Scope screen (1) first")
+            return
+
+        def sent(done: tuple[Any, Any] | None) -> None:
+            if done is not None:
+                request, queued = done
+                self.show_message_in(request, queued)
+
+        self.app.push_screen(MessageInForm(agent, who_of(self, with_id=True)), sent)
+
+    @work(exclusive=True, group="open-message-in", exit_on_error=False)
+    async def show_message_in(self, request: InboundMessage, queued: QueuedMessage) -> None:
+        self.status.ok(f"Message queued; the answer goes to {answer_goes_to(request)}")
+        ok, recent = await self.load(
+            lambda c: c.api.recent_messages(target=c.target_id),
+            note="Looking for the message and its answer in the recent messages",
+        )
+        if not ok or recent is None:
+            return
+        lines = answer_lines(request, queued, recent)
+        await self.app.push_screen_wait(TextModal("Test message", "\n".join(lines)))
 
     # ------------------------------------------------------------------ the key owner
 
