@@ -15,10 +15,12 @@ from typing import Any
 
 from pydantic import Field, field_validator
 
-from vagent_tui.api.base import Resource
+from vagent_tui.api.base import NullAsEmpty, Resource
 from vagent_tui.api.checks import check_email, check_http_url
+from vagent_tui.api.replies import parse_model
 from vagent_tui.api.requests import Request
 
+MODELS_PATH = "/models/supported"
 MODEL_SETTINGS = ("agentModel", "agentThinkingModel")
 """The settings that name a model: checked against what the platform offers."""
 
@@ -26,7 +28,7 @@ MODEL_SETTINGS = ("agentModel", "agentThinkingModel")
 class SupportedModel(Resource):
     """One model the platform offers: who provides it, whether it can reason."""
 
-    id: str = ""
+    id: NullAsEmpty = ""
     provider: str | None = None
     can_reason: bool | None = None
 
@@ -40,7 +42,7 @@ class ModelCatalog:
     @classmethod
     def of_reply(cls, payload: Mapping[str, Any]) -> ModelCatalog:
         models = {
-            str(key): SupportedModel.model_validate({**value, "id": str(key)})
+            str(key): parse_model(SupportedModel, {**value, "id": str(key)}, url=MODELS_PATH)
             for key, value in payload.items()
             if isinstance(value, dict)
         }

@@ -60,6 +60,7 @@ KEPT_KEYS = frozenset(
         # Identities the console sends back or matches on.
         "id", "ip", "url", "token", "type", "path", "slug", "appId", "key", "uuid",
         "agentVoice", "statusEndpoint", "cdpUrl", "sampleUrl", "imageUrl", "docsPage",
+        "messageUuid",  # matched in GET /messages/recent (POST /agent/receiveMessage)
         # Values with a type of their own (times, enumerations, flags as text).
         "accountType", "status", "analysisStatus", "finalized", "mode",
         "timestamp", "date", "updatedAt", "expiresAt", "createdAt", "startedAt",
