@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from textual.widgets import Input
+from textual.widgets import Input, Label
 
-from tests.helpers import MakeApp, settle, sim_of
+from tests.helpers import MakeApp, settle, sim_of, wait_for
 from vagent_tui.ui.dialogs import ConfirmModal, ReviewModal, TextModal
 from vagent_tui.ui.widgets.message_in_form import MessageInForm
 from vagent_tui.ui.widgets.slug_prompt import SlugPrompt
@@ -37,10 +37,11 @@ async def test_the_link_is_asked_for_then_replaced_after_the_question(make_app: 
         await pilot.press(*"New-Desk")
         await settle(pilot)
         assert prompt.query_one("#prompt-input", Input).value == "new-desk"  # as it is kept
-        await pilot.pause(0.3)  # the check waits for a pause in the typing
-        await settle(pilot)
+        label = prompt.query_one("#slug-check", Label)
+        await wait_for(pilot, lambda: "free" in str(label.content))  # after a pause in typing
         checks = _asked(app, "/checkAgentUrl")
-        assert checks and checks[-1].query["slug"] == "new-desk"
+        assert checks and all(c.query["slug"] == c.query["slug"].lower() for c in checks)
+        assert checks[-1].query["slug"] == "new-desk"  # as it is sent
         await pilot.press("enter")
         await settle(pilot)
         question = app.screen
