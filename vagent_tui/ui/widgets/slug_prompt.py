@@ -18,6 +18,7 @@ from textual.widgets import Input, Label
 
 from vagent_tui.api.agent_extras_models import SlugCheck, slug_of
 from vagent_tui.api.errors import PlatformError
+from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.dialogs import PromptModal
 from vagent_tui.ui.failures import guarded_read
 from vagent_tui.ui.text import safe
@@ -38,6 +39,8 @@ def slug_problem(text: str) -> str | None:
 
 class SlugPrompt(PromptModal):
     """A new slug, checked as it is typed; dismissed with it lowercased, or None."""
+
+    DEFAULT_CSS = PromptModal.DEFAULT_CSS + stylesheet(__file__)
 
     def __init__(
         self, current: str, check: Callable[[str], Awaitable[SlugCheck]], *, body: str
