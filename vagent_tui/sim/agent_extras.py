@@ -29,9 +29,10 @@ SUPPORTED_MODELS: dict[str, dict[str, Any]] = {
 """The vendor's example reply, and the two models the seeded agents use besides."""
 
 
-def supported_models() -> dict[str, dict[str, Any]]:
-    """``GET /models/supported``'s reply: a copy (a reply is never the state itself)."""
-    return {key: dict(value) for key, value in SUPPORTED_MODELS.items()}
+def supported_models() -> dict[str, Any]:
+    """``GET /models/supported``'s reply: a copy (a reply is never the state itself), with
+    ``success`` beside the models as every reply of the simulator (choice 120)."""
+    return {"success": True, **{key: dict(value) for key, value in SUPPORTED_MODELS.items()}}
 
 
 # --------------------------------------------------------------------------- public links
@@ -130,8 +131,9 @@ INVALID_USER = "Invalid Vida user"
 RESELLER_OR_PARTNER = "Reseller or partner account required"
 
 
-def agent_named(state: SimState, caller: Account, name: str) -> Account:
-    """The agent ``targetAgent`` names: an account id or a username (choice 126)."""
+def agent_named(state: SimState, caller: Account, target: Account, name: str) -> Account:
+    """The agent ``targetAgent`` names: an account id or a username (choice 126), within
+    the key's reach and the selected account."""
     text = name.strip()
     if text.isascii() and text.isdecimal():
         found = state.accounts.get(int(text))
@@ -139,10 +141,13 @@ def agent_named(state: SimState, caller: Account, name: str) -> Account:
         found = next((a for a in state.accounts.values() if a.username == text), None)
     if found is None or not found.is_agent:
         raise SimError(400, INVALID_USER)
-    return state.check(caller, found)
+    state.check(caller, found)
+    if not state.is_within(target, found):
+        raise SimError(403, OUTSIDE)
+    return found
 
 
-def receive(state: SimState, caller: Account, body: Any) -> dict[str, Any]:
+def receive(state: SimState, caller: Account, target: Account, body: Any) -> dict[str, Any]:
     """``POST /agent/receiveMessage`` (choices 126, 127): the message and the agent's
     answer kept as message records; the reply names the message queued."""
     if scope_rule(caller)[0] not in (1, 2):
@@ -160,7 +165,7 @@ def receive(state: SimState, caller: Account, body: Any) -> dict[str, Any]:
         not isinstance(hook, str) or not hook.startswith(("http://", "https://"))
     ):
         raise SimError(400, "outboundMessageWebhookUrl must be an http(s) URL")
-    agent = agent_named(state, caller, fields["targetAgent"])
+    agent = agent_named(state, caller, target, fields["targetAgent"])
     now = state.now()
     state.counter += 1
     uuid = f"msg-{agent.id}-{state.counter}"

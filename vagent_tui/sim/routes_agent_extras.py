@@ -1,7 +1,7 @@
 """The rest of the agent: the models the platform offers, the agent's public link.
 
-* ``GET /models/supported`` answers the map of model id to ``{provider, canReason}``,
-  bare, as the vendor's example does (no ``success`` beside it; CONTRACT choice 120).
+* ``GET /models/supported`` answers the map of model id to ``{provider, canReason}``, as
+  the vendor's example does, with ``success`` beside it (CONTRACT choice 120).
 * ``GET /checkAgentUrl``, ``GET /agentUrl`` and ``POST /agentUrl`` name the agent by
   ``targetUsername`` (choices 121-123): the GET makes a link when the agent has none,
   the POST replaces it (the old slug is free again at once).
@@ -87,14 +87,13 @@ async def version_replace(ctx: Ctx) -> Reply:
 
 
 async def own_details(ctx: Ctx) -> Reply:
-    account = ctx.state.describe(ctx.me, ctx.query.get("targetAccountId"))
-    reply = update_details(account, await ctx.json())
+    reply = update_details(ctx.target, await ctx.json())
     ctx.state.names_changed()
     return reply
 
 
 async def receive_message(ctx: Ctx) -> Reply:
-    return receive(ctx.state, ctx.me, await ctx.json())
+    return receive(ctx.state, ctx.me, ctx.target, await ctx.json())
 
 
 ROUTES = [
@@ -103,6 +102,6 @@ ROUTES = [
     route("/agentUrl", get_link),
     route("/agentUrl", set_link, "POST"),
     route("/agent/{agentConfigId}/versions/{versionId}", version_replace, "POST", acts=False),
-    route("/account", own_details, "POST", acts=False),
-    route("/agent/receiveMessage", receive_message, "POST", acts=False),
+    route("/account", own_details, "POST"),
+    route("/agent/receiveMessage", receive_message, "POST"),
 ]
