@@ -108,3 +108,18 @@ _.webhook_signing_key
 _.site
 _.webhook_username
 _.webhook_password
+
+# AgentLinkRequest (api/agent_extras_models.py): a field the Agent screen fills by keyword
+# and wire() sends by name.
+_.target_username
+
+# OwnDetails (api/agent_extras_models.py): fields the own-details form fills by keyword
+# (OWN_DETAILS) and wire() sends by name.
+_.first_name
+_.last_name
+_.business_name
+_.business_address
+_.image
+
+# InboundMessage (api/agent_extras_models.py): filled by keyword by the test message form.
+_.target_agent

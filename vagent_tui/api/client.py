@@ -12,8 +12,9 @@ outbound calls and tasks (`outbound`), the conversation logs (`logs`), phone num
 (`numbers`), SIP captures (`captures`), numbering providers (`numbering`), SIP routes
 and registration (`sip`), what the agent knows about a caller (`caller_context`), plans'
 subscriptions and the billing settings (`billing`), an integration's data
-(`integrations`). Here: accounts, tokens, billing, usage and plans, SIP, members and
-webhooks.
+(`integrations`), the models the platform offers and the agent's link, versions and
+messages in (`agent_extras`). Here: accounts, tokens, billing, usage and plans, SIP,
+members and webhooks.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import Any, TypeGuard
 from urllib.parse import quote
 
 from vagent_tui.api import models as m
+from vagent_tui.api.agent_extras import AgentExtrasApi
 from vagent_tui.api.agents import AgentsApi
 from vagent_tui.api.billing import BillingApi
 from vagent_tui.api.caller_context import ContextApi
@@ -75,6 +77,7 @@ class PlatformClient(
     ContextApi,
     BillingApi,
     IntegrationsApi,
+    AgentExtrasApi,
 ):
     """An async client of the platform's ``/api/v2`` (the areas it inherits: the module's
     docstring)."""

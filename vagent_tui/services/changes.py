@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from vagent_tui.api.agent_extras_models import MODEL_SETTINGS, ModelCatalog
 from vagent_tui.api.models import FunctionDescriptor, Voice
 from vagent_tui.services.diff import FieldDiff, diff_configs
 from vagent_tui.services.settings import check_value
@@ -239,18 +240,23 @@ def plan_change(
     *,
     voices: Sequence[Voice] | None = None,
     functions: Sequence[FunctionDescriptor] | None = None,
+    models: ModelCatalog | None = None,
 ) -> Plan:
     """Check ``change`` against ``base`` (staging, or live when staging is empty).
 
     ``voices`` are needed for a voice (and to check the current voice against a new
     ``agentLang`` or ``agentS2SEngine``), ``functions`` for function switches: both are
-    the lists of the account the change is for.
+    the lists of the account the change is for. ``models``, what the platform offers:
+    a model setting naming another is refused, as a voice not listed is (None: not
+    checked here; a rollout's form checks it once for every account).
     """
     refusals: list[Refusal] = []
     notes: list[str] = []
     body: dict[str, Any] = {}
     for name, value in change.settings:
         problem = check_value(name, value)
+        if not problem and models is not None and name in MODEL_SETTINGS and value:
+            problem = models.refusal(str(value))
         if problem:
             refusals.append(Refusal(name, problem))
         elif base.get(name) != value:

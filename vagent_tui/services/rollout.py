@@ -45,6 +45,7 @@ from vagent_tui.services.staging import context_for, plan_for
 from vagent_tui.words import counted
 
 if TYPE_CHECKING:
+    from vagent_tui.api.agent_extras_models import ModelCatalog
     from vagent_tui.api.models import FunctionDescriptor, Voice
 
 Outcome = Literal["change", "already", "refused", "unreadable"]
@@ -105,13 +106,21 @@ def change_lines(diffs: Iterable[FieldDiff]) -> tuple[str, ...]:
 
 async def catalog_of(
     client: PlatformClient, account_id: int
-) -> tuple[list[Voice], list[FunctionDescriptor]]:
-    """The voices and functions one account may name, asked at once (the form checks a
-    change's names against them before planning)."""
-    voices, functions = await asyncio.gather(
-        client.list_voices(target=account_id), client.list_functions(account_id)
-    )
-    return voices, functions
+) -> tuple[list[Voice], list[FunctionDescriptor], ModelCatalog | None]:
+    """The voices and functions one account may name and the models the platform offers,
+    asked at once (the form checks a change's names against them before planning).
+
+    The models are None when their read failed: the voices and functions still check.
+    """
+    voices, functions, models = await asyncio.gather(
+        client.list_voices(target=account_id), client.list_functions(account_id),
+        client.list_models(target=account_id), return_exceptions=True,
+    )  # fmt: skip
+    for got in (voices, functions):
+        if isinstance(got, BaseException):
+            raise got
+    assert isinstance(voices, list) and isinstance(functions, list)
+    return voices, functions, None if isinstance(models, BaseException) else models
 
 
 def change_problem(change: Change) -> str | None:

@@ -15,6 +15,7 @@ from collections.abc import Awaitable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from vagent_tui.api.agent_extras_models import MODEL_SETTINGS, ModelCatalog
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.models import AgentConfig, FunctionDescriptor, Voice
 from vagent_tui.services.changes import VOICE_BOUND, Change, Plan, plan_change
@@ -34,6 +35,7 @@ class AgentContext:
     live: dict[str, Any] | None
     voices: list[Voice] | None = None
     functions: list[FunctionDescriptor] | None = None
+    models: ModelCatalog | None = None
 
     @property
     def base(self) -> dict[str, Any]:
@@ -52,9 +54,10 @@ async def read_context(
     *,
     voices: bool = False,
     functions: bool = False,
+    models: bool = False,
     lean: bool = False,
 ) -> AgentContext:
-    """Staging and live (and the voices or functions lists when asked), in parallel.
+    """Staging and live (and the voices, functions or models lists when asked), in parallel.
 
     ``lean``: live is checked against the model only when it is the base (staging
     empty) or staging needed the model; otherwise it is left as sent, for a caller that
@@ -71,6 +74,8 @@ async def read_context(
         reads.append(client.list_voices(target=target))
     if functions and target is not None:
         reads.append(client.list_functions(target))
+    if models:
+        reads.append(client.list_models(target=target))
     staging, live, *lists = await asyncio.gather(*reads)
     if lean:
         sent = staging
@@ -78,23 +83,32 @@ async def read_context(
         if live is not None and (staging is None or staging is not sent):
             live = client.slot_as_sent(live)
     voice_list = lists.pop(0) if voices else None
-    function_list = lists.pop(0) if lists else None
-    return AgentContext(staging, live, voice_list, function_list)
+    function_list = lists.pop(0) if functions and target is not None else None
+    model_list = lists.pop(0) if models else None
+    return AgentContext(staging, live, voice_list, function_list, model_list)
 
 
 async def context_for(
     client: PlatformClient, target: int | None, change: Change, *, lean: bool = False
 ) -> AgentContext:
-    """What ``change`` needs to be planned for ``target`` (``lean``: as `read_context`)."""
+    """What ``change`` needs to be planned for ``target`` (``lean``: as `read_context`).
+
+    The models offered are the platform's, the same for every account: a rollout
+    (``lean``) checks them once at its form, not once per account.
+    """
     voice_bound = any(name in VOICE_BOUND for name, _ in change.settings)
+    names_model = any(name in MODEL_SETTINGS and value for name, value in change.settings)
     return await read_context(
         client, target, voices=change.voice is not None or voice_bound,
-        functions=bool(change.functions), lean=lean,
+        functions=bool(change.functions), models=names_model and not lean, lean=lean,
     )  # fmt: skip
 
 
 def plan_for(change: Change, context: AgentContext) -> Plan:
-    return plan_change(change, context.base, voices=context.voices, functions=context.functions)
+    return plan_change(
+        change, context.base, voices=context.voices, functions=context.functions,
+        models=context.models,
+    )  # fmt: skip
 
 
 async def base_moved(

@@ -90,6 +90,7 @@ _LAZY_MODULES = (
     "routes_context",
     "routes_billing",
     "routes_integrations",
+    "routes_agent_extras",
 )
 
 

@@ -61,6 +61,7 @@ KEPT_KEYS = frozenset(
         "id", "ip", "url", "token", "type", "path", "slug", "appId", "key", "uuid", "routes",
         "agentVoice", "statusEndpoint", "cdpUrl", "sampleUrl", "imageUrl", "docsPage",
         "fromNumber", "toNumber",  # a call's caller: sent back by K (GET/POST /context)
+        "messageUuid",  # matched in GET /messages/recent (POST /agent/receiveMessage)
         # Values with a type of their own (times, enumerations, flags as text).
         "accountType", "status", "analysisStatus", "finalized", "mode",
         "timestamp", "date", "updatedAt", "expiresAt", "createdAt", "startedAt",

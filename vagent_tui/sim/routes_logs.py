@@ -37,6 +37,7 @@ from typing import Any
 from starlette.responses import StreamingResponse
 
 from vagent_tui.sim import calls
+from vagent_tui.sim.agent_extras import received_for
 from vagent_tui.sim.common import SimError, bad, parse_bool, parse_int
 from vagent_tui.sim.endpoint import Ctx, Reply, route
 
@@ -278,7 +279,9 @@ async def recent(ctx: Ctx) -> Reply:
     step = calls.step_of(calls.calls_per_account(ctx.state))
     lo, hi = calls.window(ctx.state)
     query = calls.Query(agents, max(lo, hi - calls.DEFAULT_WINDOW), hi, step, calls.Filters())
-    return [calls.conversation(agent, n, step) for agent, n in query.page(0, RECENT)]
+    # Messages sent by POST /agent/receiveMessage come first (CONTRACT choice 127).
+    received = received_for(ctx.state, (i for i in ctx.state.messages_in if i in agents.by_id))
+    return received + [calls.conversation(agent, n, step) for agent, n in query.page(0, RECENT)]
 
 
 ROUTES = [

@@ -95,6 +95,9 @@ class Account:
     """The caller's own CRM id (`vagent_tui.sim.routes_provision`); unique in a partner's tree."""
     external_billing_id: str | None = None
     """The caller's billing system's id; shared ids allowed."""
+    profile: dict[str, str] = field(default_factory=dict)
+    """Details set by ``POST /account`` (`vagent_tui.sim.agent_extras`), read back in
+    ``details``."""
 
     @property
     def email(self) -> str:
@@ -131,6 +134,7 @@ class Account:
             "createdAt": self.created_at,
             "plan": self.plan,
             **self.external_ids(),
+            **self.profile,
         }
         return {"success": True, "id": self.id, "username": self.username, **scope,
                 "details": details}  # fmt: skip
@@ -248,6 +252,11 @@ class SimState:
     """The phone numbers each agent account holds (`vagent_tui.sim.numbers`)."""
     sessions: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
     files: dict[int, dict[str, dict[str, Any]]] = field(default_factory=dict)
+    agent_links: dict[int, str] = field(default_factory=dict)
+    """Each agent account's public link slug (`vagent_tui.sim.agent_extras`)."""
+    messages_in: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    """Messages sent to each agent by ``POST /agent/receiveMessage``, and its answers, as
+    message records, newest first (`vagent_tui.sim.agent_extras`)."""
     requests: list[LoggedRequest] = field(default_factory=list)
     call_groups: dict[tuple[int, ...], Any] = field(default_factory=dict, repr=False)
     """The call log's account sets per key and root (`vagent_tui.sim.calls.agents_below`)."""

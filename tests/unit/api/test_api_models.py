@@ -794,3 +794,20 @@ def test_task_limits_update_refuses_a_bad_value_at_its_field(
 def test_task_limits_update_refuses_business_hours_in_part() -> None:
     with pytest.raises(ValidationError):
         m.TaskLimitsUpdate(timezone="UTC")
+
+
+@pytest.mark.parametrize(
+    ("fields", "refused"),
+    [({"email": "nobody"}, "email"), ({"image": "not a url"}, "image"),
+     ({"email": "a@b.test", "image": "https://x.test/a.png"}, None)],
+)  # fmt: skip
+def test_own_details_check_the_email_and_the_image(
+    fields: dict[str, str], refused: str | None
+) -> None:
+    from vagent_tui.api.agent_extras_models import OwnDetails
+
+    if refused is None:
+        assert OwnDetails(**fields).wire() == fields  # the fields not set are not sent
+        return
+    with pytest.raises(ValueError, match=refused):
+        OwnDetails(**fields)

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from tests.unit.api.conftest import MakeClient
+from vagent_tui.api import agent_extras_models as xm
 from vagent_tui.api import billing_models as b
 from vagent_tui.api import models as m
 from vagent_tui.api import number_models
@@ -87,6 +88,55 @@ CASES = [
         target_required=True,
     ),
     Case("list_voices", lambda c, t: c.list_voices(target=t), "GET", "/api/v2/agent/voices"),
+    Case("list_models", lambda c, t: c.list_models(target=t), "GET", "/api/v2/models/supported"),
+    Case(
+        "check_agent_link",
+        lambda c, t: c.check_agent_link("brandon", " weloveVida ", target=t),
+        "GET",
+        "/api/v2/checkAgentUrl",
+        params={"targetUsername": "brandon", "slug": "welovevida"},
+    ),
+    Case(
+        "get_agent_link",
+        lambda c, t: c.get_agent_link("brandon", target=t),
+        "GET",
+        "/api/v2/agentUrl",
+        params={"targetUsername": "brandon"},
+    ),
+    Case(
+        "replace_version",
+        lambda c, t: c.replace_version("cfg-12", 1750195000123, {"title": "A"}, target=t),
+        "POST",
+        "/api/v2/agent/cfg-12/versions/1750195000123",
+        body={"snapshot": {"title": "A"}},
+    ),
+    Case(
+        "update_own_details",
+        lambda c, t: c.update_own_details(xm.OwnDetails(first_name=" Ada ", email="a@b.test")),
+        "POST",
+        "/api/v2/account",
+        body={"firstName": "Ada", "email": "a@b.test"},
+        takes_target=False,
+    ),
+    Case(
+        "receive_message",
+        lambda c, t: c.receive_message(
+            xm.InboundMessage(target_agent="1111", source_address="+15551230001", message="Hi")
+        ),
+        "POST",
+        "/api/v2/agent/receiveMessage",
+        body={"targetAgent": "1111", "sourceAddress": "+15551230001", "message": "Hi"},
+        takes_target=False,
+    ),
+    Case(
+        "set_agent_link",
+        lambda c, t: c.set_agent_link(
+            xm.AgentLinkRequest(target_username="brandon", slug="WeLoveVida"), target=t
+        ),
+        "POST",
+        "/api/v2/agentUrl",
+        body={"targetUsername": "brandon", "slug": "welovevida"},
+    ),
     Case(
         "get_agent",
         lambda c, t: c.get_agent("cfg-12", target=t),

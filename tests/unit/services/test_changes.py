@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from vagent_tui.api.agent_extras_models import ModelCatalog
 from vagent_tui.api.models import FunctionDescriptor, Voice
 from vagent_tui.services.changes import Change, FunctionSwitch, plan_change, voice_refusal
 from vagent_tui.services.settings import check_value, parse_value
@@ -184,3 +185,28 @@ def test_a_new_language_or_engine_checks_the_current_voice() -> None:
     assert "does not speak de-DE" in german.refusals[0].reason
     fine = plan_change(Change.of_settings({"agentS2SEngine": "openai"}), BASE, voices=voices)
     assert fine.body == {"agentS2SEngine": "openai"}
+
+
+MODELS = ModelCatalog.of_reply(
+    {"success": True, "gpt-4.1": {"provider": "openai", "canReason": False}}
+)
+
+
+@pytest.mark.parametrize(
+    ("settings", "refused"),
+    [
+        ({"agentModel": "gpt-4.1"}, None),
+        ({"agentModel": "gpt-9"}, "agentModel"),
+        ({"agentThinkingModel": "o9"}, "agentThinkingModel"),
+        ({"agentThinkingModel": ""}, None),  # empty: no model named, nothing to check
+    ],
+)
+def test_model_refused_unless_the_platform_offers_it(
+    settings: dict[str, Any], refused: str | None
+) -> None:
+    plan = plan_change(Change.of_settings(settings), BASE, models=MODELS)
+    assert [r.what for r in plan.refusals] == ([refused] if refused else [])
+    if refused:
+        assert "not a model the platform offers" in plan.refusals[0].reason
+    else:
+        assert plan.body == settings

@@ -84,8 +84,8 @@ async def test_review_now_reviews_staging_else_live() -> None:
 
 async def test_catalog_and_relays_each_one_answer() -> None:
     client = demo_client("demo-reseller")
-    voices, functions = await catalog_of(client, AGENT)
-    assert voices and functions
+    voices, functions, models = await catalog_of(client, AGENT)
+    assert voices and functions and models is not None and "gpt-4.1" in models.models
     types, configs, refused = await read_relays(client, AGENT)
     assert types and refused is None and configs is not None
     sim(client).accounts[AGENT].vida_premium = False  # relays are premium: HTTP 403

@@ -26,8 +26,10 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 import vagent_tui.ui as ui_package
+from vagent_tui.api.agent_extras_models import SlugCheck
 from vagent_tui.ui.dialogs import ConfirmModal, PromptModal, Question, QuitConfirm, ReviewModal
 from vagent_tui.ui.footer import KeysFooter
+from vagent_tui.ui.widgets.slug_prompt import SlugPrompt
 
 UI = Path(ui_package.__file__).parent
 
@@ -128,6 +130,10 @@ class Case:
         return self.question(*self.args, **self.kwargs)
 
 
+async def _free(slug: str) -> SlugCheck:
+    return SlugCheck(available=True, slug=slug)
+
+
 def _title_problem(text: str) -> str | None:
     return None if text.strip() else "A title is required"
 
@@ -156,6 +162,8 @@ CASES = [
          wrong="liv"),
     Case("review-aside", ReviewModal, ("Publish?", "", DIFF),
          {"confirm_label": "Publish", "aside": None}, True, False),
+    Case("slug", SlugPrompt, ("acme-front", _free), {"body": "The link is acme-front."},
+         "new-desk", None, text="new-desk", wrong="acme-front"),
 ]  # fmt: skip
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from vagent_tui.api.agent_extras_models import ModelCatalog
 from vagent_tui.services.bulk import AccountResult
 from vagent_tui.services.rollout import AccountPlan, RolloutPlan
 from vagent_tui.services.rollout_pick import AccountFilter
@@ -14,7 +15,7 @@ from vagent_tui.ui.screens.rollout_state import (
     chosen_text,
     plan_line,
 )
-from vagent_tui.ui.widgets.rollout_form import RolloutRequest
+from vagent_tui.ui.widgets.rollout_form import Catalog, RolloutRequest, check_request
 
 ROWS = [AccountPlan(1, "one", "change"), AccountPlan(2, "two", "refused"),
         AccountPlan(3, "three", "change")]  # fmt: skip
@@ -67,3 +68,18 @@ def test_the_header_lines() -> None:
     line = plan_line(plan, None, "trouble")
     assert line.startswith(f"Plan: {plan.summary()}")
     assert line.endswith(" · showing a write or publish that did not go through")
+
+
+@pytest.mark.parametrize(
+    ("settings", "error"),
+    [("agentModel=gpt-4.1", None),
+     ("speakingTimeout=900; agentModel=gpt-9", "agentModel: gpt-9 is not a model the platform"),
+     ("agentThinkingModel=o9", "agentThinkingModel: o9 is not a model the platform")],
+)  # fmt: skip
+def test_the_form_refuses_a_model_the_platform_does_not_offer(
+    settings: str, error: str | None
+) -> None:
+    models = ModelCatalog.of_reply({"gpt-4.1": {"provider": "openai"}})
+    errors, request = check_request("", "", settings, "", Catalog(models=models))
+    assert (request is None) == (error is not None)
+    assert errors.get("settings", "").startswith(error or "")

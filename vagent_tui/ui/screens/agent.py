@@ -25,6 +25,7 @@ from textual.coordinate import Coordinate
 from textual.widget import Widget
 from textual.widgets import Static, TabbedContent, TabPane
 
+from vagent_tui.api.agent_extras_models import ModelCatalog
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import AgentConfig, SavedVersion, TitleChange, TitleRequest
 from vagent_tui.services.agents import AgentSlots, load_agent
@@ -35,7 +36,8 @@ from vagent_tui.ui.dialogs import PromptModal
 from vagent_tui.ui.failures import next_step
 from vagent_tui.ui.format import fmt_datetime, joined
 from vagent_tui.ui.safety import DESTRUCTIVE, WRITES, Key
-from vagent_tui.ui.screens.agent_changes import AgentChanges, title_problem
+from vagent_tui.ui.screens.agent_changes import title_problem
+from vagent_tui.ui.screens.agent_link import AgentMore
 from vagent_tui.ui.screens.base import who_of
 from vagent_tui.ui.screens.calls_link import calls_binding, show_calls
 from vagent_tui.ui.text import inert, safe
@@ -53,7 +55,7 @@ def differing_fields(live: AgentConfig, staging: AgentConfig) -> list[str]:
     return sorted(k for k in a.keys() | b.keys() if a.get(k) != b.get(k))
 
 
-class AgentScreen(AgentChanges):
+class AgentScreen(AgentMore):
     """The selected agent account's configuration slots and saved versions."""
 
     AUTO_FOCUS = "#agent-view"
@@ -87,9 +89,12 @@ class AgentScreen(AgentChanges):
         """The JSON of the configuration on show, as ``y`` copies it."""
         self.versions: list[SavedVersion] = []
         """The saved versions in the table: row ``i`` is ``versions[i]``."""
+        self.models: ModelCatalog | None = None
+        """The models the platform offers (the provider beside the agent's model)."""
 
     def compose_body(self) -> Iterable[Widget]:
         yield Static("", id="agent-slot")
+        yield Static("", id="agent-link")
         yield Static("", id="agent-hint")
         with TabbedContent(id="agent-tabs"):
             with TabPane("Config", id="tab-config"):
@@ -148,6 +153,9 @@ class AgentScreen(AgentChanges):
             "save_version",
             "restore",
             "test_call",
+            "link",
+            "replace_version",
+            "message_in",
         ):
             return not self.has_class("-no-agent")
         return True
@@ -162,6 +170,8 @@ class AgentScreen(AgentChanges):
         conn = self.connection
         if conn.target_id != self._loaded_for:
             self.done_note = ""  # what a change did on another agent is not news here
+        if self.link is not None and self.link[0] != conn.acting_id:
+            self._show_link(None)  # another agent's link is not this one's
         if not conn.is_agent_selected:
             self.slots = None
             self.add_class("-no-agent")
@@ -178,6 +188,18 @@ class AgentScreen(AgentChanges):
         self.remove_class("-no-agent")
         self.refresh_bindings()
         self.load_configuration(conn.target_id)
+        self.load_models()
+
+    @work(exclusive=True, group="agent-models", exit_on_error=False)
+    async def load_models(self) -> None:
+        """The models the platform offers, beside the configuration's read: a failure
+        only leaves the provider unsaid (the configuration says what failed to load)."""
+        ok, models = await self.load(
+            lambda c: c.api.list_models(target=c.target_id), on_error=lambda _exc: None
+        )
+        if ok and models is not None:
+            self.models = models
+            self._show_slot()
 
     @work(exclusive=True, group="agent-load", exit_on_error=False)
     async def load_configuration(self, target: int | None) -> None:
@@ -262,7 +284,7 @@ class AgentScreen(AgentChanges):
                 line.append(": " + joined(diff), style="dim")
         line.append("  (s: staging/live)", style="dim")
         self.query_one("#agent-slot", Static).update(line)
-        self.query_one(AgentView).show(config)
+        self.query_one(AgentView).show(config, self.models)
         raw = json.dumps(config.wire(), indent=2, ensure_ascii=False) if config else "null"
         self.raw_json = raw
         # json.dumps escapes C0 controls, but not C1, bidi or zero-width characters.

@@ -202,14 +202,14 @@ class RolloutScreen(RolloutRuns):
             return
         client = self.connection.api
         try:
-            voices, functions = await catalog_of(client, sample.id)
+            voices, functions, models = await catalog_of(client, sample.id)
         except Exception:  # the form then checks syntax only; planning says the rest
             return
         if client is not self.connection.client:
             return  # another profile meanwhile: its own catalog is read for it
         self.catalog = Catalog(
             tuple(v.id for v in voices if v.id), tuple(f.name for f in functions if f.name),
-            inert(sample.display_name, limit=60),
+            inert(sample.display_name, limit=60), models,
         )  # fmt: skip
         for form in self.app.screen_stack:
             if isinstance(form, RolloutForm):

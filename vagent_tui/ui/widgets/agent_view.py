@@ -22,6 +22,7 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from vagent_tui.api.agent_extras_models import MODEL_SETTINGS, ModelCatalog
 from vagent_tui.api.models import (
     AgentConfig,
     EffectiveReportingField,
@@ -29,7 +30,7 @@ from vagent_tui.api.models import (
     Resource,
 )
 from vagent_tui.ui.caps import ROW_CAP, first_fields, not_shown
-from vagent_tui.ui.colours import ACCENT, FAILED, HEADING
+from vagent_tui.ui.colours import ACCENT, FAILED, HEADING, WARN
 from vagent_tui.ui.format import flag, joined, plain
 from vagent_tui.ui.text import inert, safe
 
@@ -207,8 +208,20 @@ def _heartbeat(config: AgentConfig) -> RenderableType:
     return grid
 
 
-def config_renderable(config: AgentConfig) -> RenderableType:
-    """The whole configuration as titled groups of fields and tables."""
+def model_text(value: Any, models: ModelCatalog | None) -> Text:
+    """A model setting's value, and its provider from what the platform offers."""
+    text = value_text(value)
+    if models is None or not isinstance(value, str) or not value:
+        return text
+    text.append("  ")
+    offered = value in models.models
+    text.append_text(safe(f"({models.describe(value)})", "dim" if offered else WARN))
+    return text
+
+
+def config_renderable(config: AgentConfig, models: ModelCatalog | None = None) -> RenderableType:
+    """The whole configuration as titled groups of fields and tables; ``models``, what
+    the platform offers, names the provider of each model setting."""
     wire = config.wire()
     parts: list[RenderableType] = []
     shown: set[str] = set(LISTED)
@@ -216,6 +229,9 @@ def config_renderable(config: AgentConfig) -> RenderableType:
         grid = _grid()
         for key in keys:
             shown.add(key)
+            if key in MODEL_SETTINGS:
+                grid.add_row(key, model_text(wire.get(key), models))
+                continue
             grid.add_row(key, value_text(wire.get(key), multiline=key in MULTILINE))
         parts += [_title(title), grid]
     delegate = Text(f"computerDelegateAccountId: {plain(config.computer_delegate_account_id)}")
@@ -258,6 +274,8 @@ class AgentView(ScrollPane):
     def compose(self) -> ComposeResult:
         yield Static("", id="agent-fields")
 
-    def show(self, config: AgentConfig | None) -> None:
+    def show(self, config: AgentConfig | None, models: ModelCatalog | None = None) -> None:
         body = self.query_one("#agent-fields", Static)
-        body.update(config_renderable(config) if config else Text("No configuration.", style="dim"))
+        body.update(
+            config_renderable(config, models) if config else Text("No configuration.", style="dim")
+        )

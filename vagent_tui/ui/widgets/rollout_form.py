@@ -3,7 +3,8 @@
 Each field is checked as the user submits (`vagent_tui.services.rollout_pick`); a bad
 field shows its message under it and the form stays open with everything typed. A
 voice or a function the sample account's lists do not hold at all is refused at its
-field: no account could take it. Enter in any field, or the Plan button, submits.
+field, and so is a model the platform does not offer: no account could take it.
+Enter in any field, or the Plan button, submits.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from textual.screen import ModalScreen
 from textual.suggester import Suggester
 from textual.widgets import Button, Checkbox, Input, Label, Static
 
+from vagent_tui.api.agent_extras_models import MODEL_SETTINGS, ModelCatalog
 from vagent_tui.services.changes import Change, FunctionSwitch
 from vagent_tui.services.rollout import change_problem
 from vagent_tui.services.rollout_pick import AccountFilter, parse_functions, parse_settings
@@ -81,6 +83,8 @@ class Catalog:
     functions: tuple[str, ...] = ()
     sample: str = ""
     """The account the lists come from (named in the field messages)."""
+    models: ModelCatalog | None = None
+    """The models the platform offers (None: not read; the field checks syntax only)."""
 
 
 def check_request(
@@ -106,6 +110,13 @@ def check_request(
         values = parse_settings(settings)
     except ValueError as exc:
         errors["settings"] = str(exc)
+    if catalog.models is not None:
+        offered = catalog.models
+        refused = [f"{name}: {why}" for name, value in values
+                   if name in MODEL_SETTINGS and value
+                   and (why := offered.refusal(str(value)))]  # fmt: skip
+        if refused:
+            errors["settings"] = "; ".join(refused)
     account_filter = AccountFilter()
     try:
         account_filter = AccountFilter.parse(accounts)
