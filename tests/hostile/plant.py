@@ -132,8 +132,16 @@ def wire_names(name: str, field: FieldInfo) -> list[str]:
 
 
 def response_models() -> list[type[Resource]]:
-    """Every response model of the client (every `Resource`, nested ones included)."""
-    from vagent_tui.api import agent_config, migration_models, models, resources  # noqa: F401
+    """Every response model of the client (every `Resource`, nested ones included): every
+    module of the client is imported first, so that a run of this file alone walks the
+    models a whole suite has loaded (an area's models load at their first use)."""
+    import importlib
+    import pkgutil
+
+    import vagent_tui.api
+
+    for module in pkgutil.iter_modules(vagent_tui.api.__path__):
+        importlib.import_module(f"vagent_tui.api.{module.name}")
 
     seen: dict[type[Resource], None] = {}
     todo = list(Resource.__subclasses__())

@@ -119,6 +119,22 @@ def tree_at(account_id: int) -> State:
     return highlight
 
 
+def acting_as(account_id: int) -> State:
+    """The console acting as ``account_id`` (the target switched, the screen shown again)."""
+
+    async def act(pilot: Pilot[Any]) -> None:
+        from vagent_tui.ui.app import VagentApp
+
+        app = pilot.app
+        assert isinstance(app, VagentApp)
+        if app.connection.acting_id != account_id:
+            app.select_target(account_id)
+            await wait_for(pilot, lambda: app.connection.acting_id == account_id)
+            await settle(pilot)
+
+    return act
+
+
 async def pending_task(pilot: Pilot[Any]) -> None:
     """Tasks with a pending task highlighted (only a pending task is edited): one is
     queued for an hour from now when the page holds none."""
@@ -192,6 +208,8 @@ REACH: dict[str, Reach] = {
     ),
     "computer": Reach(account=1118),  # the Computer Agent account
     "tasks": Reach(states=(("pending", pending_task),)),
+    # A billing system is a reseller's or partner's, a billing period an organization's.
+    "billing": Reach(states=(("partner", acting_as(1000)), ("organization", acting_as(1110)))),
 }
 LATENCY_MS = 20
 """The simulator answers after this long, as a platform does: a form that opens after a
@@ -205,7 +223,8 @@ FORMS: dict[str, frozenset[str]] = {
     case: frozenset(names.split())
     for case, names in {
         "scope": "ScopeScreen NewAccountForm AccountEditForm PromptModal ConsolePalette",
-        "agent": "SettingsScreen CallTestModal PromptModal ReviewModal",
+        "agent": "SettingsScreen CallTestModal PromptModal ReviewModal MessageInForm "
+        "OwnDetailsForm",
         "voices": "VoicesScreen",
         "functions": "FunctionsScreen EditorModal",
         "inbox": "InboxScreen",
@@ -217,7 +236,8 @@ FORMS: dict[str, frozenset[str]] = {
         "computer": "ComputerScreen",
         "calls": "CallsScreen CallFiltersModal CallExportModal CaptureModal EditorModal",
         "tasks": "TasksScreen TaskForm TaskLimitsForm TaskEditForm PromptModal",
-        "billing": "BillingScreen",
+        "billing": "BillingScreen BillingPeriodForm BillingSystemForm",
+        "integrations": "IntegrationsScreen PromptModal",
         "usage": "UsageScreen PromptModal",
         "numbering": "NumberingScreen ProviderForm",
         "numbers": "NumbersScreen PromptModal",

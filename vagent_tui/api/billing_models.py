@@ -14,7 +14,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import ConfigDict, Field, field_validator, model_validator
 
-from vagent_tui.api.base import Resource
+from vagent_tui.api.base import NullAsEmpty, Resource
 from vagent_tui.api.requests import Request
 
 TERMS = ("month", "year")
@@ -152,4 +152,4 @@ class BillingSystem(Resource):
     """``GET /billing/billingSystemConfig``: the stored configuration, its credential
     values redacted by the platform (presence indicators that cannot be sent back)."""
 
-    billing_system_type: str = ""
+    billing_system_type: NullAsEmpty = ""

@@ -20,7 +20,7 @@ from typing import Any, Literal, Self
 
 from pydantic import Field, field_validator, model_validator
 
-from vagent_tui.api.base import Resource
+from vagent_tui.api.base import NullAsEmpty, Resource
 from vagent_tui.api.replies import parse_model
 from vagent_tui.api.requests import Request
 from vagent_tui.api.task_models import check_e164
@@ -38,7 +38,7 @@ _PHRASE = re.compile(r"^[A-Za-z0-9*]+$")
 class PhoneNumber(Resource):
     """A number: one the account holds, or one a search offers."""
 
-    number: str = ""
+    number: NullAsEmpty = ""
     country: Any = None
     region: Any = None
     locality: Any = None
