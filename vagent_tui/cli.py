@@ -212,9 +212,23 @@ def _say(message: object) -> None:
     print(f"vagent-tui: {inert(message)}", file=sys.stderr)
 
 
+def _no_textual_logs() -> None:
+    """Turn off Textual's developer log (``TEXTUAL_LOG``) and devtools (``TEXTUAL=devtools``)
+    before Textual is imported, and say so: they record every key pressed and every field's
+    value, a password or a provider's credential typed included."""
+    if os.environ.pop("TEXTUAL_LOG", None) is not None:
+        _say("warning: TEXTUAL_LOG ignored: Textual's log records every key typed, secrets too")
+    features = [f for f in os.environ.get("TEXTUAL", "").split(",") if f.strip()]
+    kept = [f for f in features if f.strip().lower() != "devtools"]
+    if len(kept) != len(features):
+        os.environ["TEXTUAL"] = ",".join(kept)
+        _say("warning: TEXTUAL=devtools ignored: the devtools console sees every key typed")
+
+
 def run_console(args: argparse.Namespace) -> int:
     from vagent_tui import collector
 
+    _no_textual_logs()
     collector.pause()  # resumed by the app half a second after it mounted
     try:
         return _run_console(args)

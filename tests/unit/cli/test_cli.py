@@ -178,3 +178,23 @@ def test_keys_lists_every_binding_id(capsys: pytest.CaptureFixture[str]) -> None
     assert rows["scope.expand"] == "space" and rows["new-token.copy"] == "y"
     assert rows["goto.fleet"] == "(none)"  # the palette's, or a keymap's
     assert len(rows) > 60
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "left"),
+    [("TEXTUAL_LOG", "/tmp/textual.log", None), ("TEXTUAL", "debug,devtools", "debug")],
+)
+def test_textuals_developer_logs_are_turned_off_and_said(
+    started: list[object],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    variable: str,
+    value: str,
+    left: str | None,
+) -> None:
+    """Textual's log and devtools record every key typed, a password too: the console
+    starts without them (before Textual reads them) and says why on stderr."""
+    monkeypatch.setenv(variable, value)
+    assert cli.main(["--demo"]) == 0
+    assert os.environ.get(variable) == left
+    assert f"{variable}" in capsys.readouterr().err
