@@ -49,7 +49,7 @@ from vagent_tui.ui import writes
 from vagent_tui.ui.app import VagentApp
 from vagent_tui.ui.convention import action_name
 from vagent_tui.ui.keys import screen_class, writing_keys
-from vagent_tui.ui.registry import SCREENS
+from vagent_tui.ui.registry import SCREENS, ScreenInfo
 from vagent_tui.ui.safety import DESTRUCTIVE, does_of, refusal
 from vagent_tui.ui.screens import base
 from vagent_tui.ui.screens.base import BaseScreen
@@ -215,22 +215,25 @@ async def _replay(pilot: Pilot[None], home: BaseScreen, write: writes.Write[Any]
     await settle(pilot)
 
 
+@pytest.mark.parametrize("info", WRITING, ids=lambda info: info.name)
 async def test_each_writing_key_asks_or_says_why_and_hands_the_write_path_its_write(
-    handed: Handed,
+    info: ScreenInfo, handed: Handed
 ) -> None:
-    app = VagentApp(demo_client(), profile_label="demo", initial_screen="scope")
+    """One app per screen (the rows of a screen share it), so that the screens' rows run
+    side by side: one app for all of them was the suite's longest test by far."""
+    # Each screen on the account it shows best (the key's own when none).
+    app = VagentApp(
+        demo_client(),
+        profile_label="demo",
+        initial_screen=info.name,
+        initial_account=DEMO_ACCOUNT_FOR.get(info.name),
+    )
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        for info in WRITING:
-            # Each screen on the account it shows best (the key's own when none).
-            app.select_target(DEMO_ACCOUNT_FOR.get(info.name))
-            await settle(pilot)
-            app.action_show(info.name)
-            await settle(pilot)
-            home = shown(app, BaseScreen)
-            assert isinstance(home, screen_class(info)), info.name
-            for binding in writing_keys(screen_class(info)):
-                await _row(pilot, home, binding, handed, f"{info.name}: {binding.id}")
+        home = shown(app, BaseScreen)
+        assert isinstance(home, screen_class(info)), info.name
+        for binding in writing_keys(screen_class(info)):
+            await _row(pilot, home, binding, handed, f"{info.name}: {binding.id}")
 
 
 async def _row(

@@ -842,6 +842,20 @@ CASES = [
         body={"city": "Austin", "region": "TX", "country": "US"},
     ),
     Case(
+        "search_numbers_prefix",
+        lambda c, t: c.search_numbers(number_models.parse_search("512"), target=t),
+        "POST",
+        "/api/v2/phoneNumber/search/local/prefix",
+        body={"prefix": "512", "country": "US", "strict": True},
+    ),
+    Case(
+        "search_numbers_phrase",
+        lambda c, t: c.search_numbers(number_models.parse_search("*CAFE*"), target=t),
+        "POST",
+        "/api/v2/phoneNumber/search/local/phrase",
+        body={"phrase": "*CAFE*", "country": "US"},
+    ),
+    Case(
         "buy_number",
         lambda c, t: c.buy_number("+15125550100", "US", target=t),
         "POST",
