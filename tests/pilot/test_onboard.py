@@ -293,3 +293,33 @@ async def test_scope_reads_its_tree_again_after_an_apply(make_app: MakeApp, tmp_
         await settle(pilot)
         assert app.screen is scope
         await wait_for(pilot, lambda: any("Orbit Clinic" in n for n in _tree_names(scope)))
+
+
+async def test_a_plan_that_brings_numbers_says_their_price_and_wants_the_count_typed(
+    make_app: MakeApp, tmp_path: Path
+) -> None:
+    """Bringing a number spends money: the apply question says the catalog's price of a
+    number brought, refuses to go ahead until the count is typed, and brings it once."""
+    path = tmp_path / "numbers.csv"
+    path.write_text(
+        "type,external_id,name,parent,phone_number\n"
+        "account,crm-byo-1,Orbit Main Line,#1110,+15125550142\n"
+    )
+    app = make_app("onboard", token="demo-reseller")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await open_file(pilot, path)
+        await pilot.press("A")
+        await wait_for(pilot, lambda: isinstance(app.screen, ReviewModal))
+        review = app.screen
+        assert isinstance(review, ReviewModal) and review.expected == "1"
+        intro = str(review.query_one("#review-intro", Static).content)
+        assert "spends money: 0.50 USD a month each, the catalog's price" in intro
+        await pilot.press("enter")  # nothing typed: refused, nothing sent
+        await settle(pilot)
+        assert isinstance(app.screen, ReviewModal) and not writes(app)
+        await pilot.press("1", "enter")
+        await settle(pilot)
+        await wait_for(pilot, lambda: "Applied" in status_text(app))
+        brought = [r for r in writes(app) if r.path == "/api/v2/phoneNumber/byo/assign"]
+        assert len(brought) == 1

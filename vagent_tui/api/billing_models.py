@@ -15,6 +15,7 @@ from typing import Any, ClassVar, Literal
 from pydantic import ConfigDict, Field, field_validator, model_validator
 
 from vagent_tui.api.base import NullAsEmpty, Resource
+from vagent_tui.api.errors import REDACTED
 from vagent_tui.api.requests import Request
 
 TERMS = ("month", "year")
@@ -140,8 +141,9 @@ class BillingSystemConfig(Request):
         return {k: v for k, v in every.items() if _snake(k) in self.fields}
 
     def journal(self) -> dict[str, Any]:
-        """The body as journaled and shown: a secret says only that it was set."""
-        return {k: ("(set)" if _snake(k) in SECRET_FIELDS else v) for k, v in self.wire().items()}
+        """The body as journaled and shown: a secret is `REDACTED` (``***``, as every secret in
+        the journal: its curl copy says so), which says it was set."""
+        return {k: (REDACTED if _snake(k) in SECRET_FIELDS else v) for k, v in self.wire().items()}
 
 
 def _snake(name: str) -> str:

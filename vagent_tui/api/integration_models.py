@@ -11,21 +11,25 @@ from typing import Any
 from pydantic import Field, field_validator
 
 from vagent_tui.api.base import Resource
+from vagent_tui.api.errors import REDACTED
 from vagent_tui.api.requests import Request
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")
 """A slug or a version the console sends: one path segment, no space, no slash."""
-SECRET_WORDS = ("key", "secret", "token", "password", "passwd", "pwd")
+SECRET_WORDS = ("key", "secret", "token", "password", "passwd", "pwd", "passphrase",
+                "credential", "auth", "bearer", "signature", "cookie", "session")  # fmt: skip
 MASK = "••••••••"
 _WORDS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 
 
 def secret_name(name: str) -> bool:
     """Whether a key of ``appData`` names a secret: one of its words (``apiKey``,
-    ``client_secret``, ``accessToken``, ``smtpPassword``) is or ends with a key, secret,
-    token or password."""
+    ``client_secret``, ``accessToken``, ``smtpPassword``, ``apiKeys``, ``authHeader``) is
+    or ends with a key, secret, token, password, credential, auth and the like, plural or
+    not: more masked, never less."""
     words = [w.lower() for w in _WORDS.findall(name)] or [name.lower()]
-    return any(word.endswith(SECRET_WORDS) for word in words)
+    # A plural names secrets too (apiKeys, tokens): the word without its s is asked too.
+    return any(w.endswith(SECRET_WORDS) or w.rstrip("s").endswith(SECRET_WORDS) for w in words)
 
 
 def masked(data: Any, *, mask: str = MASK) -> Any:
@@ -56,6 +60,8 @@ class IntegrationData(Resource):
     app_id: str | None = None
     app_version: str | None = None
     app_data: dict[str, Any] = Field(default_factory=dict)
+    message: Any = None
+    """The platform's word on a PUT, where it says one (the file shows none)."""
 
     @field_validator("app_data", mode="before")
     @classmethod
@@ -70,4 +76,4 @@ class IntegrationUpdate(Request):
 
     def journal(self) -> dict[str, Any]:
         """The body as journaled: secrets said as set."""
-        return {"appData": masked(self.app_data, mask="(set)")}
+        return {"appData": masked(self.app_data, mask=REDACTED)}

@@ -83,7 +83,7 @@ class ProviderRequest(Request):
     """A provider added (``POST``: ``config`` required) or changed (``PUT``: each field
     sent only when set). Credentials are sent exactly as typed (no trimming)."""
 
-    model_config = ConfigDict(str_strip_whitespace=False)
+    model_config = ConfigDict(str_strip_whitespace=False, hide_input_in_errors=True)
 
     provider_id: str = Field(min_length=1, max_length=100)
     default: bool | None = None

@@ -205,7 +205,10 @@ class SipRegistrationRequest(Request):
     never in ``repr``.
     """
 
-    model_config = Request.model_config | {"str_strip_whitespace": False}
+    model_config = Request.model_config | {
+        "str_strip_whitespace": False,
+        "hide_input_in_errors": True,
+    }
 
     aor: str = ""
     username: str = ""

@@ -196,6 +196,23 @@ def opt_str_list(body: Mapping[str, Any], key: str) -> list[str] | None:
 REDACTED_FIELDS = frozenset({"token", "password", "apiKey", "webhookSigningKey", "webhookPassword"})
 
 
+_SECRET_ENDINGS = ("key", "keys", "secret", "secrets", "token", "tokens", "password",
+                   "passwords", "passwd", "pwd", "credential", "credentials")  # fmt: skip
+
+
+def _secret(name: str) -> bool:
+    return name in REDACTED_FIELDS or name.lower().endswith(_SECRET_ENDINGS)
+
+
 def redact(mapping: Mapping[str, Any]) -> dict[str, Any]:
-    """Copy ``mapping`` with secret values (token, password) replaced by ``***``."""
-    return {k: ("***" if k in REDACTED_FIELDS else v) for k, v in mapping.items()}
+    """Copy ``mapping`` with secret values replaced by ``***``, at any depth: a token, a
+    password, a provider's credentials (``config``), an integration's keys (``appData``)."""
+
+    def copy(value: Any) -> Any:
+        if isinstance(value, Mapping):
+            return {k: ("***" if _secret(str(k)) else copy(v)) for k, v in value.items()}
+        if isinstance(value, list):
+            return [copy(v) for v in value]
+        return value
+
+    return {k: ("***" if _secret(k) else copy(v)) for k, v in mapping.items()}

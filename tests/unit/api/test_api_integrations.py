@@ -37,7 +37,7 @@ def test_secrets_are_masked_at_any_depth_and_an_empty_one_reads_empty() -> None:
     assert shown["secretKey"] == MASK and shown["empty_token"] == ""
     assert shown["webhook"] == {"url": "https://x", "signingSecret": MASK}
     assert shown["owners"] == [{"email": "a@x", "password": MASK}]
-    assert IntegrationUpdate(app_data=DATA).journal()["appData"]["secretKey"] == "(set)"
+    assert IntegrationUpdate(app_data=DATA).journal()["appData"]["secretKey"] == "***"
 
 
 def test_a_slug_is_one_path_segment() -> None:
@@ -56,3 +56,13 @@ async def test_the_put_journals_no_secret_and_the_get_reads_the_data(
     assert "sk_1" not in repr(heard) and "pw_1" not in repr(heard)
     read = await client.get_integration("pay", "v1", target=1111)
     assert read.app_id == "pay" and read.app_data == DATA
+
+
+def test_plurals_and_other_names_of_secrets_are_masked_too() -> None:
+    """apiKeys, tokens, credentials, an auth header: shown and journaled in clear before."""
+    from vagent_tui.api.integration_models import secret_name
+
+    for name in ("apiKeys", "tokens", "secrets", "credentials", "authHeader", "passphrase"):
+        assert secret_name(name), name
+    for name in ("currency", "portalId", "region", "address", "status"):
+        assert not secret_name(name), name

@@ -108,3 +108,19 @@ def test_rows_are_found_by_account_in_any_order_and_without_an_id() -> None:
     ascending = _rows("a", "b", "c")  # ids 1, 2, 3: found by bisection
     assert [ascending.index_of(k) for k in ("1", "3", "4")] == [0, 2, None]
     assert ascending.cell(1, "name") is not None and ascending.name(1) == "b"
+
+
+def test_an_order_is_made_over_the_rows_held_not_every_account_listed() -> None:
+    """The matrix holds at most its cap of rows: an order made over the accounts listed
+    (more than the cap) indexed past them when the phone numbers question ended."""
+    from vagent_tui.services.fleet import QUESTIONS, FleetAnswer, first_order
+
+    rows = MatrixRows()
+    accounts = [_Account(i, f"agent {i}") for i in range(1, 8)]
+    assert rows.setup(QUESTION, accounts, cap=4) == 4
+    assert rows.accounts() == [1, 2, 3, 4]
+    answers = {i: FleetAnswer(i, {"count": 0 if i in (3, 6) else 1}) for i in range(1, 8)}
+    order = first_order(QUESTIONS["numbers"], rows.accounts(), answers)
+    assert order == [2, 0, 1, 3]
+    rows.set_order(order)
+    assert [rows.account_at(p) for p in range(4)] == [3, 1, 2, 4]

@@ -317,7 +317,7 @@ class FleetScreen(BaseScreen):
             times = "once" if self.limit.backoffs == 1 else f"{self.limit.backoffs:,} times"
             elapsed += f" (the platform asked to slow down {times})"
         done = len(self.answers)
-        order = first_order(self.question, [a.id for a in self.accounts or []], self.answers)
+        order = first_order(self.question, self.matrix.row_accounts(), self.answers)
         if order is not None:  # e.g. the agents without a number first
             self.matrix.set_order(order)
         if cancelled:

@@ -24,6 +24,7 @@ from textual.widgets import Static
 
 from vagent_tui.api.errors import ApiError, PlatformError
 from vagent_tui.services.integrations import RecentIntegrations, changes, editable, parse_edit, rows
+from vagent_tui.ui.format import plain
 from vagent_tui.ui.safety import WRITES, Key
 from vagent_tui.ui.screens.base import BaseScreen, who_of
 from vagent_tui.ui.text import inert, safe
@@ -222,7 +223,7 @@ class IntegrationsScreen(BaseScreen):
                 self.load_data()
 
         self.write(
-            Write[Any](
+            Write[IntegrationData](
                 "integrations-edit",
                 f"Replacing the data of {where} for {who}",
                 lambda c: c.api.update_integration(slug, version, update, target=c.target_id),
@@ -233,13 +234,18 @@ class IntegrationsScreen(BaseScreen):
                     review,
                     confirm_label="Replace",
                 ),
-                done=lambda reply: f"{reply.message or 'Saved'} · {where} · {who}",
+                done=lambda reply: f"{said(reply.message, 'Saved')} · {where} · {who}",
                 read_back=read_back,
                 retry_key="e",
                 after=after,
             ),
             start,
         )
+
+
+def said(message: object, default: str) -> str:
+    """The platform's message as inert text, or ``default`` when it says none."""
+    return plain(message) if message not in (None, "") else default
 
 
 def _cells(row: Row) -> tuple[Text, Text]:

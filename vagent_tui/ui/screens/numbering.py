@@ -299,6 +299,11 @@ class NumberingScreen(BaseScreen):
         if not provider.is_configured:
             self.status.info(f"{provider.provider_id} is not configured: a adds it first")
             return None
+        try:  # the id is the platform's text, sent back as it is: checked before asking
+            ProviderRequest(provider_id=provider.provider_id)
+        except ValueError:
+            self.status.error(f"{provider.provider_id} is no provider id the console can send")
+            return None
         return provider
 
     def action_make_default(self) -> None:

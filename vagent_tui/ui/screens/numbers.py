@@ -250,6 +250,9 @@ class NumbersScreen(BaseScreen):
             self.status.info("No offer highlighted: press s to search for numbers first")
             return
         number, country = offer.number, self.state.country(offer)
+        if (problem := number_problem(number)) is not None:  # the platform's text, sent back
+            self.status.error(f"{number} cannot be bought from here: {problem}")
+            return
         who = who_of(self, with_id=True)
         spend = Spend("Buy number", number, self.state.cost(offer, byo=False, who=who),
                       self._held(number))  # fmt: skip
@@ -309,6 +312,9 @@ class NumbersScreen(BaseScreen):
             self.status.info("No number highlighted: nothing to return")
             return
         number, who = held.number, who_of(self, with_id=True)
+        if (problem := number_problem(number)) is not None:  # the platform's text, sent back
+            self.status.error(f"{number} cannot be returned from here: {problem}")
+            return
         body = (
             f"Return {number} of {who}? The number is handed back and disconnected: calls "
             "and texts to it stop, and this cannot be undone (the number may never be had "

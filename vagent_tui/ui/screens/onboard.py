@@ -371,7 +371,16 @@ class OnboardScreen(RunProgress):
             return
         if self.busy_writing():
             return
+        self._ask_apply(plan, log, connection, todo)
+
+    @work(exclusive=True, group="onboard-ask", exit_on_error=False)
+    async def _ask_apply(
+        self, plan: OnboardPlan, log: RolloutLog, connection: Connection, todo: list[RowPlan]
+    ) -> None:
+        """The apply question; a plan that brings numbers spends money: it says what the
+        catalog says a number brought costs, and the count is typed to go ahead."""
         left = OnboardPlan(todo)
+        brought = sum(1 for p in todo if p.bring)
         intro = (
             f"This will {left.what_it_writes()} ({counted(len(todo), 'row')}), "
             f"{min(self.concurrency, len(todo))} at a time: organizations first, then "
@@ -379,8 +388,25 @@ class OnboardScreen(RunProgress):
             "sent once; a row whose reply is lost is read back by its external id, never "
             "sent again."
         )
+        expected = None
+        if brought:
+            from vagent_tui.api.number_models import number_prices
+
+            ok, catalog = await self.load(
+                lambda c: c.api.get_product_catalog(), on_error=lambda _exc: None,
+                follows_target=False,
+            )  # fmt: skip
+            price = number_prices(catalog.body()).says(byo=True) if ok and catalog else None
+            cost = "a monthly fee each (the catalog does not say how much)"
+            if price:
+                cost = f"{price} each, the catalog's price of a number brought"
+            expected = str(brought)
+            intro += (
+                f"\n\nBringing {counted(brought, 'phone number')} spends money: {cost}, "
+                f"billed to the account each is brought to. Type {expected} to go ahead."
+            )
         review = ReviewModal(f"Apply {counted(len(todo), 'row')}", intro, _listing(todo),
-                             confirm_label=f"Apply {len(todo):,}")  # fmt: skip
+                             confirm_label=f"Apply {len(todo):,}", expected=expected)  # fmt: skip
 
         def answer(yes: bool | None) -> None:
             now = self.connection

@@ -141,6 +141,10 @@ class FleetMatrix(ScrollView, can_focus=True):
         if self.on_view is not None:
             self.on_view()
 
+    def row_accounts(self) -> list[int | None]:
+        """The account of each row, in set-up order (what `set_order` indexes)."""
+        return self.rows.accounts()
+
     def set_order(self, order: Sequence[int] | None) -> None:
         """Show the rows (indexes in set-up order) in ``order``, the filter applied on top;
         None: every row as set up. Only the rows in view are drawn again; the cursor

@@ -113,6 +113,11 @@ class MatrixRows:
 
     # ------------------------------------------------------------------ reading
 
+    def accounts(self) -> list[int | None]:
+        """The account of each row, in set-up order: at most the cap of rows, one per
+        account (an order over the accounts listed would index past them)."""
+        return [None if account == NO_ID else account for account in self.ids]
+
     @property
     def keys(self) -> list[str]:
         """The rows' keys (account ids as text), in set-up order."""
