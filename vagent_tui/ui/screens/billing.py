@@ -36,6 +36,7 @@ from vagent_tui.ui.safety import WRITES, Key
 from vagent_tui.ui.screens.base import BaseScreen, who_of
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.form import FormField, errors_by_field, first_invalid, show_errors
+from vagent_tui.ui.widgets.secret_input import SecretInput
 from vagent_tui.ui.writes import Write, Written
 
 if TYPE_CHECKING:
@@ -179,7 +180,7 @@ class BillingScreen(BaseScreen):
                     yield FormField("Username", _field_input("username"), name="username")
                     yield FormField(
                         "Password",
-                        _field_input("password", password=True),
+                        SecretInput(placeholder="", id="billing-password"),
                         name="password",
                         hint="masked",
                     )

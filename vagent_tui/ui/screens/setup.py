@@ -27,6 +27,7 @@ from vagent_tui.api.scope import classify
 from vagent_tui.ui.built import ClosesItself
 from vagent_tui.ui.footer import KeysFooter
 from vagent_tui.ui.text import safe
+from vagent_tui.ui.widgets.secret_input import SecretInput
 from vagent_tui.ui.widgets.status import describe_error
 
 if TYPE_CHECKING:
@@ -93,7 +94,7 @@ class SetupScreen(ClosesItself[None]):
                 "Token from",
                 Select(SOURCES, value="file", allow_blank=False, id="setup-source", compact=True),
             )
-            yield self._row("Token", _input("setup-token", "paste the key", password=True))
+            yield self._row("Token", SecretInput(placeholder="paste the key", id="setup-token"))
             yield self._row("Variable", _input("setup-env", "e.g. VIDA_TOKEN"), hidden=True)
             yield self._row("Command", _input("setup-command", "e.g. pass show vida"), hidden=True)
             yield self._row("Profile name", _input("setup-name", value="default"))

@@ -27,6 +27,7 @@ from vagent_tui.ui.dialogs import ConfirmModal, ReviewModal
 from vagent_tui.ui.text import inert
 from vagent_tui.ui.widgets.entry_forms import FormErrors, FormModal, Send, text_input
 from vagent_tui.ui.widgets.form import FormField, errors_by_field
+from vagent_tui.ui.widgets.secret_input import SecretInput
 from vagent_tui.ui.writes import Confirm
 
 SYSTEMS = [("Stripe", "stripe"), ("Chargebee", "chargebee")]
@@ -58,9 +59,9 @@ class BillingSystemForm(FormModal):
         )
         yield FormField("Billing system", kinds, name="billing_system_type")
         for name, label in LABELS.items():
-            masked = name in SECRET_FIELDS
-            widget = text_input(name.replace("_", "-"), "typed masked" if masked else "")
-            widget.password = masked
+            ident = name.replace("_", "-")
+            widget = (SecretInput(id=f"form-{ident}") if name in SECRET_FIELDS
+                      else text_input(ident, ""))  # fmt: skip
             yield FormField(label, widget, name=name, hint=HINTS.get(name, ""))
 
     def on_mount(self) -> None:

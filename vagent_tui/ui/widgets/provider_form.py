@@ -18,22 +18,11 @@ from vagent_tui import crash
 from vagent_tui.api.numbering_models import NumberingProvider, ProviderRequest
 from vagent_tui.ui.widgets.entry_forms import FormErrors, FormModal, Send, text_input
 from vagent_tui.ui.widgets.form import FormField, errors_by_field
-
-
-class SecretInput(Input):
-    """A masked field whose text never leaves it: copy and cut do nothing."""
-
-    def action_copy(self) -> None:
-        return
-
-    def action_cut(self) -> None:
-        return
+from vagent_tui.ui.widgets.secret_input import SecretInput
 
 
 def secret_input(name: str, placeholder: str) -> SecretInput:
-    field = SecretInput(placeholder=placeholder, password=True, id=f"form-{name}", compact=True)
-    field.cursor_blink = False
-    return field
+    return SecretInput(placeholder=placeholder, id=f"form-{name}")
 
 
 def _yes_no(name: str, value: bool) -> Select[str]:

@@ -43,6 +43,7 @@ from vagent_tui.ui.widgets.entry_forms import (
     text_input,
 )
 from vagent_tui.ui.widgets.form import FormField, errors_by_field
+from vagent_tui.ui.widgets.secret_input import SecretInput
 from vagent_tui.ui.widgets.status import StatusReport, describe_error
 
 if TYPE_CHECKING:
@@ -75,9 +76,7 @@ class SipRouteForm(FormModal):
 
 
 def _password_input() -> Input:
-    field = Input(placeholder="typed masked", password=True, id="form-password", compact=True)
-    field.cursor_blink = False
-    return field
+    return SecretInput(id="form-password")
 
 
 class SipRegistrationForm(FormModal):
