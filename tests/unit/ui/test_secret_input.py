@@ -21,8 +21,10 @@ def test_no_masked_field_but_the_secret_input() -> None:
         for node in ast.walk(source.tree(path)):
             if isinstance(node, ast.keyword) and node.arg == "password":
                 found.append(f"{path.name}:{node.value.lineno}")
-            if isinstance(node, ast.Attribute) and node.attr == "password" and isinstance(
-                node.ctx, ast.Store
+            if (
+                isinstance(node, ast.Attribute)
+                and node.attr == "password"
+                and isinstance(node.ctx, ast.Store)
             ):
                 found.append(f"{path.name}:{node.lineno}")
     assert not found, found
