@@ -104,11 +104,16 @@ def handed(monkeypatch: pytest.MonkeyPatch) -> Handed:
 # ---------------------------------------------------------------------- read-only
 
 
-async def test_read_only_hides_and_refuses_every_writing_key_and_sends_nothing() -> None:
+PARTS = 3
+"""The read-only walk in this many apps, side by side (one app walked every screen)."""
+
+
+@pytest.mark.parametrize("part", range(PARTS))
+async def test_read_only_hides_and_refuses_every_writing_key_and_sends_nothing(part: int) -> None:
     app = VagentApp(demo_client(), profile_label="ro", initial_screen="scope", read_only=True)
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await settle(pilot)
-        for info in WRITING:
+        for info in WRITING[part::PARTS]:
             app.action_show(info.name)
             await settle(pilot)
             screen = shown(app, BaseScreen)
