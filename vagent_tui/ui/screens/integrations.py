@@ -223,7 +223,7 @@ class IntegrationsScreen(BaseScreen):
                 self.load_data()
 
         self.write(
-            Write[IntegrationData](
+            Write["IntegrationData"](
                 "integrations-edit",
                 f"Replacing the data of {where} for {who}",
                 lambda c: c.api.update_integration(slug, version, update, target=c.target_id),
