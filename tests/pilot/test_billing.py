@@ -12,6 +12,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input, Select
 
 from tests.helpers import MakeApp, settle, shown, sim_of
+from vagent_tui import crash
 from vagent_tui.api.errors import ApiError
 from vagent_tui.ui.screens.billing import BillingScreen
 from vagent_tui.ui.widgets.form import FormField
@@ -313,6 +314,8 @@ async def test_the_billing_system_is_reviewed_whole_and_its_keys_never_shown(
         said = screen_text(app)
         assert "none configured" in said and "apiKey: ***" in said and "pk_1" in said
         assert KEY not in said and SIGNING not in said
+        report = crash.redact(f"a crash report holding {KEY} and {SIGNING}")
+        assert KEY not in report and SIGNING not in report  # remembered as read
         await pilot.press("enter")  # the system's name not typed: not sent
         await settle(pilot)
         assert sim_of(app).count("POST", SYSTEM) == 0

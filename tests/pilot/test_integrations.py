@@ -10,6 +10,7 @@ from typing import Any
 from textual.widgets import Input, TextArea
 
 from tests.helpers import MakeApp, settle, shown, sim_of
+from vagent_tui import crash
 from vagent_tui.ui.dialogs import EditorModal, PromptModal, ReviewModal
 from vagent_tui.ui.screens.integrations import IntegrationsScreen
 
@@ -57,6 +58,8 @@ async def test_open_show_masked_edit_review_and_offer_the_slug_again(make_app: M
         assert isinstance(app.screen, ReviewModal) and _puts(app) == []
         said = _text(app)
         assert "- USD" in said and "+ EUR" in said
+        report = crash.redact(f"a crash report holding {SECRETS}")
+        assert not any(secret in report for secret in SECRETS)  # the data's, kept or typed
         await pilot.press("y")
         await settle(pilot)
         data = sim_of(app).integrations[AGENT]["payments/v1"]

@@ -17,12 +17,13 @@ from typing import Any
 from pydantic import ConfigDict, Field, field_validator
 
 from vagent_tui.api.base import Items, NullAsEmpty, Resource
+from vagent_tui.api.errors import REDACTED
 from vagent_tui.api.log_models import LaxBool
 from vagent_tui.api.requests import Request
 
-SET = "***"
+SET = REDACTED
 """What the journal holds for each credential sent: the journal's own mask, so its
-"copy as curl" says which values to fill in."""
+"copy as curl" says which values to fill in, and the transport masks an echo of them."""
 _KEY = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,63}")
 
 

@@ -3,8 +3,8 @@
 The whitelist's three calls stay in `client` (they came first). Every call here acts on
 the selected account (``targetAccountId``, which the file does not declare and the
 vendor's notes send on every one: choice 80). The registration's password is journaled
-as ``***`` and masked in the text of any error the call raises (a platform that echoes
-it back does not put it on the screen).
+as ``***``, so the transport masks it in any error and message of the save (a platform
+that echoes it back does not put it on the screen: `vagent_tui.api.echoes`).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from vagent_tui.api import models as m
-from vagent_tui.api.errors import ApiError, PlatformError, ReadOnlyRefused, redact_text
+from vagent_tui.api.errors import ApiError, ReadOnlyRefused
 from vagent_tui.api.replies import Json, Reply, no_list
 from vagent_tui.api.streaming import StreamingTransport
 
@@ -108,40 +108,23 @@ class SipApi(StreamingTransport):
                 method="POST", url=url,
             )  # fmt: skip
         body = registration.wire()
-        password = registration.password
+        status = 0
 
-        def take(response: Reply) -> tuple[tuple[int, Json], str | None]:
-            # Masked here, before the observers (the journal) hear the reply's message.
-            try:
-                payload, message = self._decode("POST", url, response)
-            except PlatformError as exc:
-                raise _masked(exc, password) from None
-            said = None if message is None else redact_text(message, password)
-            return (response.status_code, payload), said
+        def take(response: Reply) -> tuple[Json, str | None]:
+            nonlocal status
+            status = response.status_code
+            return self._decode("POST", url, response)
 
-        try:
-            status, payload = await self._attempts(
-                "POST", url, target, None, take, json=body,
-                journal_body={**body, "password": "***"},
-            )  # fmt: skip
-        except PlatformError as exc:
-            raise _masked(exc, password) from None
+        # The password echoed in an error or the message is masked by the transport, as
+        # every secret the journal body masks (`api.echoes`).
+        payload = await self._attempts(
+            "POST", url, target, None, take, json=body, journal_body={**body, "password": "***"}
+        )
         reply = self._parse(m.Envelope, payload, method="POST", url=REGISTRATION)
         created = status == 201
         default = "Registration created successfully" if created else "Registration updated"
-        return s.RegistrationSaved(created, redact_text(reply.message or default, password))
+        return s.RegistrationSaved(created, reply.message or default)
 
     async def delete_sip_registration(self, *, target: int | None = None) -> m.Envelope:
         """``DELETE /sip/registration`` (no body): a 404 says there was none."""
         return await self._envelope("DELETE", REGISTRATION, target=target)
-
-
-def _masked(exc: PlatformError, password: str) -> PlatformError:
-    """``exc`` with the password masked wherever its text may hold it."""
-    message = redact_text(exc.message, password)
-    if message == exc.message and password not in repr(getattr(exc, "body", None)):
-        return exc
-    clone = exc.reworded(message)
-    if isinstance(clone, ApiError):
-        clone.body = None  # the reply as it came: it may hold the echo too
-    return clone

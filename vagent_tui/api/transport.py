@@ -12,7 +12,8 @@ routes whose path already holds the account id.
 Every failure surfaces as a `PlatformError` subclass whose text and repr never hold the
 token: `ApiError` (an error envelope or a non-2xx status, with the server's
 ``message``), `TransportError` / `RequestTimeout` (no reply), `MalformedResponse`
-(a reply that is not the JSON the API promises).
+(a reply that is not the JSON the API promises); nor do they, or a reply's message,
+hold a secret of the request's body (`vagent_tui.api.echoes`).
 
 GET requests are retried a bounded number of times (``get_retries``) with exponential
 backoff and jitter, honouring ``Retry-After``, on every transient fault (`errors.transient`):
@@ -43,6 +44,7 @@ from pydantic_core import from_json
 from vagent_tui.api import models as m
 from vagent_tui.api.as_sent import as_sent
 from vagent_tui.api.base import empty_count, set_empty_count, skipped_empty, without_nulls
+from vagent_tui.api.echoes import Echoes
 from vagent_tui.api.errors import (
     MalformedResponse,
     PlatformError,
@@ -293,8 +295,10 @@ class ApiTransport:
         (`transient`): no reply, a 5xx or 429 status (not taken: only the last attempt's
         error is read), or a reply ``take`` found cut or garbled; so is a request that
         ``reads``. Others are sent once, and so is a GET that ``writes``. The observers
-        hear the outcome once, when it is final.
+        hear the outcome once, when it is final. The secrets of the body (those the
+        journal body masks) are masked in the error and the reply's message (`echoes`).
         """
+        echoes = Echoes.of(json, journal_body)
         outgoing = self._builder.build(
             method, url, target=target, params=params, json=json, data=data, files=files
         )
@@ -317,6 +321,7 @@ class ApiTransport:
                     except PlatformError as exc:
                         failure = exc
                     else:
+                        message = echoes.reply(result, message)
                         elapsed = loop.time() - started
                         self._notify(
                             method, url, target, body, status, message, elapsed, reads, writes
@@ -328,6 +333,7 @@ class ApiTransport:
                 break
             await asyncio.sleep(self.backoff_delay(attempt, response))
         assert failure is not None
+        failure = echoes.error(failure)
         if status is not None:
             status = getattr(failure, "status", status) or status
         failure.reads = reads

@@ -22,6 +22,8 @@ from textual.binding import Binding, BindingType
 from textual.widget import Widget
 from textual.widgets import Static
 
+from vagent_tui import crash
+from vagent_tui.api.echoes import secrets_of
 from vagent_tui.api.errors import ApiError, PlatformError
 from vagent_tui.services.integrations import RecentIntegrations, changes, editable, parse_edit, rows
 from vagent_tui.ui.format import plain
@@ -201,10 +203,12 @@ class IntegrationsScreen(BaseScreen):
     def _put(
         self, slug: str, version: str, old: dict[str, Any], new: dict[str, Any], start: Connection
     ) -> None:
-        from vagent_tui.api.integration_models import IntegrationUpdate
+        from vagent_tui.api.integration_models import IntegrationData, IntegrationUpdate
         from vagent_tui.ui.dialogs import ReviewModal
 
         update = IntegrationUpdate(app_data=new)
+        for secret in secrets_of(update.wire(), update.journal()):
+            crash.remember_secret(secret)  # masked in any crash report from now on
         who, where = who_of(self, with_id=True), f"{slug}/{version}"
         review = Text()
         for path, was, becomes in changes(old, new):

@@ -16,6 +16,7 @@ from rich.text import Text
 from textual import on
 from textual.widgets import Select
 
+from vagent_tui import crash
 from vagent_tui.api.billing_models import (
     SECRET_FIELDS,
     BillingPeriodRequest,
@@ -81,6 +82,8 @@ class BillingSystemForm(FormModal):
 
     def build_request(self) -> BillingSystemConfig:
         values = {name: self.value(name) for name in ("billing_system_type", *LABELS)}
+        for name in SECRET_FIELDS:
+            crash.remember_secret(values.get(name))  # masked in any crash report from now on
         kind = values["billing_system_type"]
         errors = dict.fromkeys(BillingSystemConfig.missing(kind, values), f"required for {kind}")
         if errors:
