@@ -203,7 +203,7 @@ class IntegrationsScreen(BaseScreen):
     def _put(
         self, slug: str, version: str, old: dict[str, Any], new: dict[str, Any], start: Connection
     ) -> None:
-        from vagent_tui.api.integration_models import IntegrationData, IntegrationUpdate
+        from vagent_tui.api.integration_models import IntegrationUpdate
         from vagent_tui.ui.dialogs import ReviewModal
 
         update = IntegrationUpdate(app_data=new)
