@@ -38,7 +38,7 @@ def _on(plan_id: str | None, name: str = "", **more: Any) -> OpenReply:
 )
 def test_a_yearly_term_says_the_amount_a_year(offer: PlanOffer, said: str) -> None:
     assert said in subscribe_cost(offer, "year", STARTER)
-    assert "a year" not in subscribe_cost(offer, "month", STARTER).replace(said, "")
+    assert said not in subscribe_cost(offer, "month", STARTER)
 
 
 @pytest.mark.parametrize(

@@ -15,7 +15,8 @@ def plan_question(offers: Sequence[PlanOffer], current: str, held: Held) -> Prom
     listed, and the plan and term ``held`` already, are refused in the dialog."""
     listed = "\n".join(f"  {offer.label}" for offer in offers)
     body = (
-        f"On {current or 'a plan the reply does not name'}. The plans listed:\n{listed}\n\n"
+        f"On {current or 'a plan the reply does not name'}{held.by}. The plans listed:\n"
+        f"{listed}\n\n"
         "Type a plan id, then month or year (month when left out). What it costs is "
         "asked next."
     )
