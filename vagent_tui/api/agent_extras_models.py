@@ -4,8 +4,9 @@ the agent's public link (``/agentUrl``, ``/checkAgentUrl``).
 The models' reply is a map of model id to ``{provider, canReason}`` (the vendor's
 reference); a key whose value is not an object (a ``success`` flag beside the map) is
 no model, and a map wrapped in a single ``models`` or ``data`` is unwrapped (else the
-wrapper's name would be the one model offered, and every real one refused). A link is named by its slug, which the platform lowercases (its example:
-``weloveVida`` checked, ``welovevida`` answered): the console lowercases it first.
+wrapper's name would be the one model offered, and every real one refused). A link is
+named by its slug, which the platform lowercases (its example: ``weloveVida`` checked,
+``welovevida`` answered): the console lowercases it first.
 """
 
 from __future__ import annotations

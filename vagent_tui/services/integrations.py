@@ -4,8 +4,9 @@ Shown: each leaf of ``appData`` a row (``path``, value), secrets masked
 (`integration_models.masked`). Edited: the data as JSON with each secret's value
 replaced by `UNCHANGED`; what comes back has `UNCHANGED` put back to the value it
 stood for (`restore`), so a secret is never shown and stays as it was unless typed
-anew. The change is shown as `changes` (secrets said as changed, never shown). Just before the PUT the data is read
-again (`edit_again`): what moved meanwhile is said and the edit asked again against it.
+anew. The change is shown as `changes` (secrets said as changed, never shown). Just
+before the PUT the data is read again (`edit_again`): what moved meanwhile is said and
+the edit asked again against it.
 
 Recent: the slugs and versions opened, newest first, per platform host, in
 ``<state dir>/recent-integrations.json`` (0600): slugs, versions, hosts and times only.

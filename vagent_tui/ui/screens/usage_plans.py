@@ -74,7 +74,7 @@ class UsagePlansScreen(UsageLevelScreen):
             return
         found = choose(answer, offers, held)
         if isinstance(found, str):
-            self.status.info(f"{found}; nothing was sent." if "nothing sent" not in found else found)
+            self.status.info(found if found.endswith("nothing sent") else f"{found}; nothing sent")
             return
         offer, term = found
         current, _ = self._current_offer(offers)

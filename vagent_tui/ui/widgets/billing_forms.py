@@ -124,7 +124,8 @@ class BillingSystemForm(FormModal):
                 try:
                     now = await read_stored(self.start)
                 except PlatformError as exc:
-                    self._say(StatusReport.error(f"Not sent: stored now could not be read again: {exc.message}"))
+                    again = f"Not sent: stored now could not be read again: {exc.message}"
+                    self._say(StatusReport.error(again))
                     return False
                 if now == shown and asked:
                     return True
