@@ -129,7 +129,9 @@ class BillingSystemForm(FormModal):
                     return False
                 if now == shown and asked:
                     return True
-                moved, shown = now != shown, now
+                # The screen's own read failed or never came: a first read is no move.
+                unread = any(line.startswith("not read") for line in shown)
+                moved, shown = now != shown and (asked or not unread), now
                 if not await self.app.push_screen_wait(self._review(request, now, moved=moved)):
                     self._say(StatusReport.info(CANCELLED))
                     return False
@@ -137,7 +139,9 @@ class BillingSystemForm(FormModal):
 
         return confirm
 
-    def _review(self, request: BillingSystemConfig, stored: list[str], *, moved: bool) -> Confirm:
+    def _review(
+        self, request: BillingSystemConfig, stored: list[str], *, moved: bool
+    ) -> ReviewModal:
         review = Text()
         review.append("Stored now (the platform's redacted read):\n", style="bold")
         for line in stored:
