@@ -214,7 +214,7 @@ class IntegrationsScreen(BaseScreen):
     ) -> None:
         """Review the edit (``old``, ``new``, the text typed), read the data again just
         before the PUT, and ask again against it when it moved meanwhile."""
-        from vagent_tui.api.integration_models import IntegrationUpdate
+        from vagent_tui.api.integration_models import IntegrationData, IntegrationUpdate
         from vagent_tui.ui.dialogs import ReviewModal
 
         old, new, text = edit
