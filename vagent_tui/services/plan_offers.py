@@ -182,8 +182,7 @@ def subscribed_back(reply: OpenReply, offer: PlanOffer, term: str, before: Held)
     if not now.term:
         if before.id != offer.id:
             return (
-                f"Subscribed: on {now.shown}; the reply does not say the term "
-                f"({term} was asked)."
+                f"Subscribed: on {now.shown}; the reply does not say the term ({term} was asked)."
             )
         return (
             f"On {now.shown}, as before; the reply does not say the term, so whether the "

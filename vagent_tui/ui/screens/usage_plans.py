@@ -149,9 +149,7 @@ class UsagePlansScreen(UsageLevelScreen):
             start,
         )
 
-    async def _subscribed_back(
-        self, c: Connection, offer: PlanOffer, term: str, held: Held
-    ) -> str:
+    async def _subscribed_back(self, c: Connection, offer: PlanOffer, term: str, held: Held) -> str:
         reply = await c.api.get_current_plan(target=c.target_id)
         return subscribed_back(reply, offer, term, held)
 
