@@ -319,7 +319,20 @@ async def test_the_billing_system_is_reviewed_whole_and_its_keys_never_shown(
         await pilot.press("enter")  # the system's name not typed: not sent
         await settle(pilot)
         assert sim_of(app).count("POST", SYSTEM) == 0
+        # Someone configures one meanwhile: read again before the POST, said, asked again.
+        sim_of(app).billing_systems[1100] = {
+            "billingSystemType": "chargebee", "site": "acme", "apiKey": "cb_NEVERSHOWN3"
+        }  # fmt: skip
         review.query_one(Input).value = "stripe"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert sim_of(app).count("POST", SYSTEM) == 0 and app.screen is not review
+        assert isinstance(app.screen, ReviewModal)
+        said = screen_text(app)
+        assert "changed meanwhile" in said and "site: acme" in said
+        assert "none configured" not in said
+        assert "cb_NEVERSHOWN3" not in said
+        app.screen.query_one(Input).value = "stripe"
         await pilot.press("enter")
         await settle(pilot)
         assert sim_of(app).count("POST", SYSTEM) == 1

@@ -58,13 +58,21 @@ async def test_open_show_masked_edit_review_and_offer_the_slug_again(make_app: M
         assert isinstance(app.screen, ReviewModal) and _puts(app) == []
         said = _text(app)
         assert "- USD" in said and "+ EUR" in said
-        report = crash.redact(f"a crash report holding {SECRETS}")
-        assert not any(secret in report for secret in SECRETS)  # the data's, kept or typed
+        rotated = "sk_ROTATED_1111"  # the key rotated meanwhile: read again before the PUT
+        sim_of(app).integrations[AGENT]["payments/v1"]["secretKey"] = rotated
+        await pilot.press("y")
+        await settle(pilot)
+        assert isinstance(app.screen, ReviewModal) and _puts(app) == []  # asked again
+        said = _text(app)
+        assert "Changed meanwhile" in said and "secretKey" in said and "(changed)" in said
+        assert rotated not in said and "+ EUR" in said
         await pilot.press("y")
         await settle(pilot)
         data = sim_of(app).integrations[AGENT]["payments/v1"]
-        assert data["currency"] == "EUR" and data["secretKey"] == SECRETS[0]  # kept
+        assert data["currency"] == "EUR" and data["secretKey"] == rotated  # kept as held now
         assert len(_puts(app)) == 1 and "EUR" in _text(app)
+        report = crash.redact(f"a crash report holding {rotated}")
+        assert rotated not in report  # the secrets sent, kept or typed, are remembered
 
         await pilot.press("o")  # the slug used is offered again
         await settle(pilot)

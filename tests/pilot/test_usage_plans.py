@@ -44,9 +44,12 @@ async def test_subscribe_and_cancel_ask_the_cost_and_the_plan_typed_and_send_onc
         assert isinstance(app.screen, PromptModal)
         await _type(pilot, "gold")  # not a plan listed: refused in the dialog
         assert "Not a plan listed: starter, pro, enterprise" in _said(app)
+        await _type(pilot, "pro")  # the plan and term held already: refused, nothing sent
+        assert "Already on Pro (pro) by the month: nothing to buy" in _said(app)
         await _type(pilot, "enterprise year")
         said = _said(app)
-        assert "Enterprise at 499 USD a month per the catalog; by the year" in said
+        assert "Enterprise at 499 USD a month per the catalog; by the year: 5988 USD a" in said
+        assert "(499 USD a month per the catalog x 12)" in said
         assert "an upgrade from pro (Pro): 49 USD a month: charged at once, prorated" in said
         await _type(pilot, "enterpris")  # the plan id typed wrong: nothing sent
         assert _sent(app, "/product/subscribe") == [] and isinstance(app.screen, PromptModal)

@@ -3,8 +3,10 @@ the agent's public link (``/agentUrl``, ``/checkAgentUrl``).
 
 The models' reply is a map of model id to ``{provider, canReason}`` (the vendor's
 reference); a key whose value is not an object (a ``success`` flag beside the map) is
-no model. A link is named by its slug, which the platform lowercases (its example:
-``weloveVida`` checked, ``welovevida`` answered): the console lowercases it first.
+no model, and a map wrapped in a single ``models`` or ``data`` is unwrapped (else the
+wrapper's name would be the one model offered, and every real one refused). A link is
+named by its slug, which the platform lowercases (its example: ``weloveVida`` checked,
+``welovevida`` answered): the console lowercases it first.
 """
 
 from __future__ import annotations
@@ -33,6 +35,17 @@ class SupportedModel(Resource):
     can_reason: bool | None = None
 
 
+MODEL_WRAPPERS = ("models", "data")
+"""The keys a models reply may wrap its map in (``{"success": true, "models": {...}}``)."""
+
+
+def _wraps_models(value: Any) -> bool:
+    """Whether ``value`` is a wrapper's content: a map of models (objects) or a list."""
+    if isinstance(value, list):
+        return True
+    return isinstance(value, Mapping) and all(isinstance(v, Mapping) for v in value.values())
+
+
 @dataclass(frozen=True)
 class ModelCatalog:
     """Every model the platform offers, by id."""
@@ -41,12 +54,28 @@ class ModelCatalog:
 
     @classmethod
     def of_reply(cls, payload: Mapping[str, Any]) -> ModelCatalog:
+        """The models of a reply: the map at its top, or under a single ``models`` or
+        ``data`` wrapper (an object of models; a list of records with an ``id``)."""
+        inner = [payload[k] for k in MODEL_WRAPPERS if _wraps_models(payload.get(k))]
+        found: Any = inner[0] if len(inner) == 1 else payload
+        if isinstance(found, list):
+            found = {
+                str(item["id"]): item
+                for item in found
+                if isinstance(item, Mapping) and isinstance(item.get("id"), str) and item["id"]
+            }
         models = {
             str(key): parse_model(SupportedModel, {**value, "id": str(key)}, url=MODELS_PATH)
-            for key, value in payload.items()
-            if isinstance(value, dict)
+            for key, value in found.items()
+            if isinstance(value, Mapping)
         }
         return cls(models)
+
+    @property
+    def read(self) -> bool:
+        """Whether the platform listed any model: an empty list checks nothing (every
+        model would be refused), so it is taken as not read."""
+        return bool(self.models)
 
     def refusal(self, model_id: str) -> str | None:
         """Why ``model_id`` cannot be set (None: the platform offers it)."""

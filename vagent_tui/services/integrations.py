@@ -4,7 +4,9 @@ Shown: each leaf of ``appData`` a row (``path``, value), secrets masked
 (`integration_models.masked`). Edited: the data as JSON with each secret's value
 replaced by `UNCHANGED`; what comes back has `UNCHANGED` put back to the value it
 stood for (`restore`), so a secret is never shown and stays as it was unless typed
-anew. The change is shown as `changes` (secrets said as changed, never shown).
+anew. The change is shown as `changes` (secrets said as changed, never shown). Just
+before the PUT the data is read again (`edit_again`): what moved meanwhile is said and
+the edit asked again against it.
 
 Recent: the slugs and versions opened, newest first, per platform host, in
 ``<state dir>/recent-integrations.json`` (0600): slugs, versions, hosts and times only.
@@ -88,6 +90,21 @@ def parse_edit(text: str, old: dict[str, Any]) -> dict[str, Any]:
     restored = restore(edited, old)
     assert isinstance(restored, dict)
     return restored
+
+
+def edit_again(
+    text: str, old: dict[str, Any], fresh: dict[str, Any]
+) -> tuple[dict[str, Any], list[tuple[str, str, str]]]:
+    """The edit ``text`` made on ``old``, parsed again against ``fresh`` (the data read
+    again just before the PUT), and what moved from ``old`` to ``fresh`` meanwhile
+    (`changes`: secrets compared, said as changed, never shown); nothing moved: ``[]``.
+
+    Each `UNCHANGED` then stands for the secret as the platform holds it now, not as it
+    was read when the data was opened (a key rotated meanwhile is not put back to the
+    old one). ValueError: the edit no longer fits (a secret kept is gone meanwhile).
+    """
+    moved = changes(old, fresh) if fresh != old else []
+    return parse_edit(text, fresh), moved
 
 
 def changes(old: dict[str, Any], new: dict[str, Any]) -> list[tuple[str, str, str]]:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from vagent_tui.api.usage_models import OpenReply
-from vagent_tui.services.plans import PlanPart, plan_id, plan_name, record_groups
+from vagent_tui.services.plans import PlanPart, plan_id, plan_lines, plan_name, record_groups
 from vagent_tui.services.usage import as_number
 
 SHORT = 40
@@ -79,12 +79,29 @@ def current_of(parts: Sequence[PlanPart]) -> OpenReply | None:
     return next((p.reply for p in parts if p.title == "Current plan"), None)
 
 
+def _year_line(offer: PlanOffer) -> str:
+    """What a year of ``offer`` costs: a monthly price times 12, said as such (a yearly
+    price as it is; a price or cycle the catalog does not say, said so)."""
+    cycle = offer.cycle.strip().lower()
+    if cycle in ("year", "yearly", "annual", "annually"):
+        return f"by the year: {offer.price_line}"
+    price = as_number(offer.price)
+    if price is None or cycle not in ("month", "monthly"):
+        return (
+            f"by the year: the catalog's price ({offer.price_line}) is not said by the "
+            "month, so a year's amount is not worked out"
+        )
+    money = f"{price * 12:f} {_short(offer.currency)}".strip()
+    return f"by the year: {money} a year ({offer.price_line} per the catalog x 12)"
+
+
 def subscribe_cost(offer: PlanOffer, term: str, current: PlanOffer | None) -> str:
     """What subscribing to ``offer`` costs, in the catalog's words, and when it is charged
-    (the reference: an upgrade is charged at once, prorated)."""
+    (the reference: an upgrade is charged at once, prorated); by the year, the amount a
+    year (a monthly price times 12)."""
     said = f"{_short(offer.name or offer.id)} at {offer.price_line} per the catalog"
     if term == "year":
-        said += "; by the year (the catalog's price is for the cycle it says)"
+        said += f"; {_year_line(offer)}"
     if current is None:
         return said + "; an upgrade is charged at once, prorated for the rest of the period"
     new, old = as_number(offer.price), as_number(current.price)
@@ -104,25 +121,110 @@ def cancel_cost(current: PlanOffer | None, name: str) -> str:
     return f"{what} stops; the platform does not say what is refunded"
 
 
-def on_plan(reply: OpenReply) -> str:
-    """A read-back sentence: the plan the account is on now."""
-    name, ident = plan_name(reply), plan_id(reply)
-    if not (name or ident):
-        return "The current plan's reply names no plan: look at the plans panel (p)."
-    shown = f"{name} ({ident})" if name and ident and name != ident else (name or ident)
-    return f"The account is on {shown} now."
+TERMS = ("month", "year")
 
 
-def choose(text: str, offers: Sequence[PlanOffer]) -> tuple[PlanOffer, str] | str:
+def held_term(reply: OpenReply | None) -> str:
+    """The term the account's plan is held by (``month``, ``year``) where the current
+    plan's reply says it (``term``, else ``billingCycle``), else ""."""
+    if reply is None:
+        return ""
+    lines = dict(plan_lines(reply))
+    for key in ("term", "billingCycle"):
+        said = lines.get(key, "").strip().lower()
+        if said:
+            return said if said in TERMS else ""
+    return ""
+
+
+@dataclass(frozen=True)
+class Held:
+    """The plan the account is on, as the current plan's reply said it: its catalog id,
+    the term ("" when not said) and its name."""
+
+    id: str = ""
+    term: str = ""
+    name: str = ""
+
+    @staticmethod
+    def of(reply: OpenReply | None) -> Held:
+        """What ``reply`` (the current plan's) says the account holds."""
+        return Held(plan_id(reply), held_term(reply), plan_name(reply))
+
+    @property
+    def shown(self) -> str:
+        """``Pro (pro)``, the name alone, or the id alone."""
+        name, ident = _short(self.name), _short(self.id)
+        return f"{name} ({ident})" if name and ident and name != ident else (name or ident)
+
+    @property
+    def by(self) -> str:
+        """`` by the month``, or "" when the term is not said."""
+        return f" by the {self.term}" if self.term else ""
+
+
+def subscribed_back(reply: OpenReply, offer: PlanOffer, term: str, before: Held) -> str:
+    """A lost subscribe's read-back: whether the account is on ``offer`` by ``term`` now,
+    the current plan read again against what was asked and what it held before."""
+    now = Held.of(reply)
+    asked = f"{_short(offer.name or offer.id)} ({term})"
+    if not (now.id or now.name):
+        return (
+            f"The current plan's reply names no plan: whether {asked} was bought is not "
+            "known; look at the plans panel (p) before asking again."
+        )
+    if now.id != offer.id:
+        if now.id == before.id:
+            return f"Still on {now.shown}{now.by}: nothing was bought ({asked} was asked)."
+        return f"Not subscribed to {asked}: the account is on {now.shown}{now.by} now."
+    if now.term == term:
+        return f"Subscribed: on {now.shown} ({term})."
+    if not now.term:
+        if before.id != offer.id:
+            return (
+                f"Subscribed: on {now.shown}; the reply does not say the term ({term} was asked)."
+            )
+        return (
+            f"On {now.shown}, as before; the reply does not say the term, so whether the "
+            f"{term} term was bought is not known: look at the plans panel (p)."
+        )
+    if before.id == offer.id and before.term == now.term:
+        return f"Still on {now.shown} by the {now.term}: nothing was bought ({asked} was asked)."
+    return f"Subscribed: on {now.shown}, but by the {now.term}, not the {term} asked."
+
+
+def cancelled_back(reply: OpenReply, before: Held) -> str:
+    """A lost cancel's read-back: whether the subscription is cancelled, the current plan
+    read again against the one held when it was asked."""
+    now = Held.of(reply)
+    if not (now.id or now.name):
+        return (
+            "The current plan's reply names no plan: whether the subscription is cancelled "
+            "is not known; look at the plans panel (p) before asking again."
+        )
+    if (now.id or now.name) != (before.id or before.name):
+        return f"Cancelled: the account is on {now.shown} now, not {before.shown}."
+    return (
+        f"Not cancelled: still on {now.shown}{now.by} (the platform may keep a plan to the "
+        "end of its period: look at the plans panel, p, before asking again)."
+    )
+
+
+def choose(
+    text: str, offers: Sequence[PlanOffer], held: Held | None = None
+) -> tuple[PlanOffer, str] | str:
     """The plan and term typed as ``<plan id> [month|year]`` (month when left out), or
-    why not (a plan the reads did not list is refused before anything is asked)."""
+    why not (a plan the reads did not list is refused before anything is asked; so is
+    the plan and term the account ``held`` already)."""
     words = text.split()
     if not words or len(words) > 2:
         return "Type a plan id, then month or year (month when left out)"
     term = words[1].lower() if len(words) == 2 else "month"
-    if term not in ("month", "year"):
+    if term not in TERMS:
         return "The term is month or year"
     offer = next((o for o in offers if o.id == words[0]), None)
     if offer is None:
         return f"Not a plan listed: {', '.join(o.id for o in offers)}"
+    if held is not None and held.id == offer.id and held.term == term:
+        return f"Already on {held.shown or offer.id} by the {term}: nothing to buy, nothing sent"
     return offer, term

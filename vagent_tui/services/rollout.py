@@ -110,7 +110,8 @@ async def catalog_of(
     """The voices and functions one account may name and the models the platform offers,
     asked at once (the form checks a change's names against them before planning).
 
-    The models are None when their read failed: the voices and functions still check.
+    The models are None when their read failed or listed none: the voices and functions
+    still check.
     """
     voices, functions, models = await asyncio.gather(
         client.list_voices(target=account_id), client.list_functions(account_id),
@@ -120,7 +121,9 @@ async def catalog_of(
         if isinstance(got, BaseException):
             raise got
     assert isinstance(voices, list) and isinstance(functions, list)
-    return voices, functions, None if isinstance(models, BaseException) else models
+    if isinstance(models, BaseException) or not models.read:
+        return voices, functions, None  # an empty list would refuse every model
+    return voices, functions, models
 
 
 def change_problem(change: Change) -> str | None:

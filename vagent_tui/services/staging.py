@@ -36,6 +36,9 @@ class AgentContext:
     voices: list[Voice] | None = None
     functions: list[FunctionDescriptor] | None = None
     models: ModelCatalog | None = None
+    models_unread: bool = False
+    """The models were asked, but the platform's list failed or was empty: a model
+    setting is not checked against it (said in the plan's notes), none refused."""
 
     @property
     def base(self) -> dict[str, Any]:
@@ -75,7 +78,7 @@ async def read_context(
     if functions and target is not None:
         reads.append(client.list_functions(target))
     if models:
-        reads.append(client.list_models(target=target))
+        reads.append(_models_of(client, target))
     staging, live, *lists = await asyncio.gather(*reads)
     if lean:
         sent = staging
@@ -85,7 +88,27 @@ async def read_context(
     voice_list = lists.pop(0) if voices else None
     function_list = lists.pop(0) if functions and target is not None else None
     model_list = lists.pop(0) if models else None
-    return AgentContext(staging, live, voice_list, function_list, model_list)
+    return AgentContext(
+        staging, live, voice_list, function_list, model_list, models and model_list is None
+    )
+
+
+async def _models_of(client: PlatformClient, target: int | None) -> ModelCatalog | None:
+    """The models the platform offers; None when their read failed or listed none (a
+    model is then not checked, as a rollout's form does: the slots still matter)."""
+    from vagent_tui.api.errors import PlatformError
+
+    try:
+        catalog = await client.list_models(target=target)
+    except PlatformError:
+        return None
+    return catalog if catalog.read else None
+
+
+MODELS_UNREAD = (
+    "The platform's list of models (GET /models/supported) could not be read: the model "
+    "named is not checked against it."
+)
 
 
 async def context_for(
@@ -105,10 +128,14 @@ async def context_for(
 
 
 def plan_for(change: Change, context: AgentContext) -> Plan:
-    return plan_change(
+    plan = plan_change(
         change, context.base, voices=context.voices, functions=context.functions,
         models=context.models,
     )  # fmt: skip
+    names_model = any(name in MODEL_SETTINGS and value for name, value in change.settings)
+    if context.models_unread and names_model:
+        return replace(plan, notes=(*plan.notes, MODELS_UNREAD))
+    return plan
 
 
 async def base_moved(

@@ -193,6 +193,25 @@ MODELS = ModelCatalog.of_reply(
 
 
 @pytest.mark.parametrize(
+    "reply",
+    [
+        {"success": True, "models": {"gpt-4.1": {"provider": "openai"}}},
+        {"data": {"gpt-4.1": {"provider": "openai", "canReason": False}}},
+        {"success": True, "data": [{"id": "gpt-4.1", "provider": "openai"}]},
+        {"success": True, "gpt-4.1": {"provider": "openai"}},
+    ],
+)
+def test_a_wrapped_models_reply_is_unwrapped(reply: dict[str, Any]) -> None:
+    models = ModelCatalog.of_reply(reply)
+    assert list(models.models) == ["gpt-4.1"] and models.read
+    assert models.refusal("gpt-4.1") is None and models.describe("gpt-4.1").startswith("openai")
+
+
+def test_an_empty_models_reply_is_not_read() -> None:
+    assert not ModelCatalog.of_reply({"success": True, "models": {}}).read
+
+
+@pytest.mark.parametrize(
     ("settings", "refused"),
     [
         ({"agentModel": "gpt-4.1"}, None),

@@ -13,6 +13,7 @@ from vagent_tui.services.integrations import (
     UNCHANGED,
     RecentIntegrations,
     changes,
+    edit_again,
     editable,
     parse_edit,
     rows,
@@ -33,6 +34,21 @@ def test_the_editor_never_holds_a_secret_and_unchanged_ones_are_put_back() -> No
     said = changes(OLD, new)
     assert said == [("secretKey", MASK, f"{MASK} (changed)"), ("webhook.url", "u", "u2")]
     assert "sk_2" not in repr(said)
+
+
+def test_an_edit_is_made_again_on_the_data_read_just_before_the_put() -> None:
+    edited = json.loads(editable(OLD))
+    edited["provider"] = "stripe2"
+    text = json.dumps(edited)
+    same, moved = edit_again(text, OLD, dict(OLD))
+    assert moved == [] and same["secretKey"] == "sk_1"
+    rotated = {**OLD, "secretKey": "sk_ROTATED"}  # a key rotated meanwhile
+    new, moved = edit_again(text, OLD, rotated)
+    assert new["secretKey"] == "sk_ROTATED" and new["provider"] == "stripe2"  # not put back
+    assert moved == [("secretKey", MASK, f"{MASK} (changed)")]
+    assert "sk_" not in repr(moved)
+    with pytest.raises(ValueError, match="stands for no secret"):
+        edit_again(text, OLD, {"provider": "stripe"})  # the secret kept is gone meanwhile
 
 
 @pytest.mark.parametrize(

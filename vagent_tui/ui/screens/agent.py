@@ -197,7 +197,7 @@ class AgentScreen(AgentMore):
         ok, models = await self.load(
             lambda c: c.api.list_models(target=c.target_id), on_error=lambda _exc: None
         )
-        if ok and models is not None:
+        if ok and models is not None and models.read:  # an empty list offers nothing
             self.models = models
             self._show_slot()
 

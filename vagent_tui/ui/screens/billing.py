@@ -301,9 +301,18 @@ class BillingScreen(BaseScreen):
             if self.is_current:
                 self.load_system()
 
+        async def read_stored(c: Connection) -> list[str]:
+            try:
+                read = await c.api.get_billing_system(target=c.target_id)
+            except ApiError as exc:
+                if exc.status == 404:
+                    return stored_lines(None)
+                raise
+            return stored_lines(read.wire())
+
         form = BillingSystemForm(
             send, stored=list(self._stored) or ["not read"], who=who, read_back=read_back,
-            after_unknown=self.load_system,
+            after_unknown=self.load_system, read_stored=read_stored,
         )  # fmt: skip
         self.app.push_screen(form, done)
 

@@ -25,7 +25,14 @@ from textual.widgets import Static
 from vagent_tui import crash
 from vagent_tui.api.echoes import secrets_of
 from vagent_tui.api.errors import ApiError, PlatformError
-from vagent_tui.services.integrations import RecentIntegrations, changes, editable, parse_edit, rows
+from vagent_tui.services.integrations import (
+    RecentIntegrations,
+    changes,
+    edit_again,
+    editable,
+    parse_edit,
+    rows,
+)
 from vagent_tui.ui.format import plain
 from vagent_tui.ui.safety import WRITES, Key
 from vagent_tui.ui.screens.base import BaseScreen, who_of
@@ -36,7 +43,7 @@ from vagent_tui.ui.writes import Write, Written
 from vagent_tui.words import counted
 
 if TYPE_CHECKING:
-    from vagent_tui.api.integration_models import IntegrationData
+    from vagent_tui.api.integration_models import IntegrationData, IntegrationUpdate
     from vagent_tui.services.session import Connection
 
 Row = tuple[str, str]
@@ -188,7 +195,7 @@ class IntegrationsScreen(BaseScreen):
             if new == old:
                 self.status.info("No change; nothing was sent.")
                 return
-            self._put(slug, version, old, new, start)
+            self._put(slug, version, (old, new, text), start)
 
         self.app.push_screen(
             EditorModal(
@@ -201,23 +208,62 @@ class IntegrationsScreen(BaseScreen):
         )
 
     def _put(
-        self, slug: str, version: str, old: dict[str, Any], new: dict[str, Any], start: Connection
+        self,
+        slug: str,
+        version: str,
+        edit: tuple[dict[str, Any], dict[str, Any], str],
+        start: Connection,
     ) -> None:
+        """Review the edit (``old``, ``new``, the text typed), read the data again just
+        before the PUT, and ask again against it when it moved meanwhile."""
         from vagent_tui.api.integration_models import IntegrationUpdate
         from vagent_tui.ui.dialogs import ReviewModal
 
-        update = IntegrationUpdate(app_data=new)
-        for secret in secrets_of(update.wire(), update.journal()):
-            crash.remember_secret(secret)  # masked in any crash report from now on
+        old, new, text = edit
         who, where = who_of(self, with_id=True), f"{slug}/{version}"
-        review = Text()
-        for path, was, becomes in changes(old, new):
-            review.append(f"{inert(path)}\n", style="bold")
-            review.append(f"  - {inert(was)}\n  + {inert(becomes)}\n")
+        sending = [new]
+
+        def showing(read: IntegrationData) -> None:
+            if (slug, version) == (self.slug, self.version):
+                self.show(read)
+
+        async def confirm() -> bool:
+            base, moved = old, Text()
+            while True:
+                review = ReviewModal(
+                    f"Replace {where} of {who}?",
+                    "The whole appData is replaced by the edited one; secrets are never "
+                    "shown (the journal says they were set).",
+                    _changes_text(changes(base, sending[0])),
+                    meanwhile=moved or None,
+                    confirm_label="Replace",
+                )
+                if not await self.app.push_screen_wait(review):
+                    self.status.info("Cancelled; nothing was sent.")
+                    return False
+                try:
+                    fresh = await start.api.get_integration(slug, version, target=start.target_id)
+                    fresh_data = dict(fresh.app_data)
+                    sending[0], moved_now = edit_again(text, old, fresh_data)
+                except PlatformError as exc:
+                    self.status.error(exc)
+                    return False
+                except ValueError as exc:
+                    self.status.error(f"Not sent: the data changed meanwhile; {exc}", retry_key="e")
+                    showing(fresh)
+                    return False
+                if fresh_data == base:
+                    return True
+                # Someone wrote meanwhile: say what moved, ask again on what is there.
+                showing(fresh)
+                base, moved = fresh_data, _changes_text(moved_now, "Changed meanwhile:\n")
+                if sending[0] == base:
+                    self.status.info(f"{where} changed meanwhile to the edit; nothing was sent.")
+                    return False
 
         async def read_back(c: Connection) -> str:
             now = await c.api.get_integration(slug, version, target=c.target_id)
-            same = now.app_data == new
+            same = now.app_data == sending[0]
             return "The data is as edited." if same else "The data is not as edited: see it (r)."
 
         def after(written: Written[IntegrationData]) -> None:
@@ -230,14 +276,13 @@ class IntegrationsScreen(BaseScreen):
             Write["IntegrationData"](
                 "integrations-edit",
                 f"Replacing the data of {where} for {who}",
-                lambda c: c.api.update_integration(slug, version, update, target=c.target_id),
-                confirm=ReviewModal(
-                    f"Replace {where} of {who}?",
-                    "The whole appData is replaced by the edited one; secrets are never "
-                    "shown (the journal says they were set).",
-                    review,
-                    confirm_label="Replace",
+                lambda c: c.api.update_integration(
+                    slug,
+                    version,
+                    remembered(IntegrationUpdate(app_data=sending[0])),
+                    target=c.target_id,
                 ),
+                confirm=confirm,
                 done=lambda reply: f"{said(reply.message, 'Saved')} · {where} · {who}",
                 read_back=read_back,
                 retry_key="e",
@@ -245,6 +290,22 @@ class IntegrationsScreen(BaseScreen):
             ),
             start,
         )
+
+
+def _changes_text(found: list[tuple[str, str, str]], title: str = "") -> Text:
+    """``(path, was, becomes)`` lines as a review shows them (secrets already masked)."""
+    out = Text(title)
+    for path, was, becomes in found:
+        out.append(f"{inert(path)}\n", style="bold")
+        out.append(f"  - {inert(was)}\n  + {inert(becomes)}\n")
+    return out
+
+
+def remembered(update: IntegrationUpdate) -> IntegrationUpdate:
+    """``update``, its secrets (kept or typed) masked in any crash report from now on."""
+    for secret in secrets_of(update.wire(), update.journal()):
+        crash.remember_secret(secret)
+    return update
 
 
 def said(message: object, default: str) -> str:

@@ -13,13 +13,15 @@ from collections.abc import Sequence
 from vagent_tui.api.billing_models import CancelRequest, SubscribeRequest
 from vagent_tui.api.models import Envelope
 from vagent_tui.services.plan_offers import (
+    Held,
     PlanOffer,
     cancel_cost,
+    cancelled_back,
     choose,
     current_of,
-    on_plan,
     plan_offers,
     subscribe_cost,
+    subscribed_back,
 )
 from vagent_tui.services.plans import PlanPart, plan_id, plan_name
 from vagent_tui.services.session import Connection
@@ -58,17 +60,21 @@ class UsagePlansScreen(UsageLevelScreen):
 
         start = self.connection
         _, name = self._current_offer(offers)
+        held = Held.of(current_of(self._plan_parts))
         self.app.push_screen(
-            plan_question(offers, name),
-            lambda answer: self._subscribe_to(answer, offers, start),
+            plan_question(offers, name, held),
+            lambda answer: self._subscribe_to(answer, offers, start, held),
         )
 
     def _subscribe_to(
-        self, answer: str | None, offers: Sequence[PlanOffer], start: Connection
+        self, answer: str | None, offers: Sequence[PlanOffer], start: Connection, held: Held
     ) -> None:
-        found = choose(answer or "", offers)
-        if answer is None or isinstance(found, str):
+        if answer is None:
             self.status.info("Cancelled; nothing was sent.")
+            return
+        found = choose(answer, offers, held)
+        if isinstance(found, str):
+            self.status.info(found if found.endswith("nothing sent") else f"{found}; nothing sent")
             return
         offer, term = found
         current, _ = self._current_offer(offers)
@@ -85,7 +91,7 @@ class UsagePlansScreen(UsageLevelScreen):
                     "Subscribe to plan",
                     offer.id,
                     f"{subscribe_cost(offer, term, current)}; billed to {who}",
-                    self._read_plan_back,
+                    lambda c: self._subscribed_back(c, offer, term, held),
                 ),
             ),
             start,
@@ -124,6 +130,7 @@ class UsagePlansScreen(UsageLevelScreen):
             return
         request = CancelRequest(reason=answer[0], details=answer[1])
         current, name = self._current_offer(plan_offers(self._plan_parts))
+        held = Held.of(current_of(self._plan_parts))
         who = who_of(self, with_id=True)
         self.write(
             Write[Envelope](
@@ -136,14 +143,18 @@ class UsagePlansScreen(UsageLevelScreen):
                     "Cancel plan",
                     ident,
                     f"{cancel_cost(current, name)}; for {who}",
-                    self._read_plan_back,
+                    lambda c: self._cancelled_back(c, held),
                 ),
             ),
             start,
         )
 
-    async def _read_plan_back(self, c: Connection) -> str:
-        return on_plan(await c.api.get_current_plan(target=c.target_id))
+    async def _subscribed_back(self, c: Connection, offer: PlanOffer, term: str, held: Held) -> str:
+        reply = await c.api.get_current_plan(target=c.target_id)
+        return subscribed_back(reply, offer, term, held)
+
+    async def _cancelled_back(self, c: Connection, held: Held) -> str:
+        return cancelled_back(await c.api.get_current_plan(target=c.target_id), held)
 
     def _plan_changed(self, written: Written[Envelope]) -> None:
         if written.stale and self.is_current:

@@ -7,9 +7,9 @@ fields: the notes say it is set on the day the current period ends, so it starts
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 from rich.text import Text
@@ -29,7 +29,14 @@ from vagent_tui.ui.text import inert
 from vagent_tui.ui.widgets.entry_forms import FormErrors, FormModal, Send, text_input
 from vagent_tui.ui.widgets.form import FormField, errors_by_field
 from vagent_tui.ui.widgets.secret_input import SecretInput
-from vagent_tui.ui.writes import Confirm
+from vagent_tui.ui.widgets.status import StatusReport
+from vagent_tui.ui.writes import CANCELLED, Confirm
+
+if TYPE_CHECKING:
+    from vagent_tui.services.session import Connection
+
+ReadStored = Callable[["Connection"], Awaitable[list[str]]]
+"""Reads the stored configuration again (the platform's redacted read, as lines)."""
 
 SYSTEMS = [("Stripe", "stripe"), ("Chargebee", "chargebee")]
 LABELS = {
@@ -49,10 +56,21 @@ class BillingSystemForm(FormModal):
     TITLE_TEXT = "Replace the billing system configuration"
     CONFIRM = "Review"
 
-    def __init__(self, send: Send, *, stored: list[str], who: str, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        send: Send,
+        *,
+        stored: list[str],
+        who: str,
+        read_stored: ReadStored | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(send, subtitle=f"For {who}", **kwargs)
         self.stored = stored
+        """What is stored, as the screen last read it."""
         self.who = who
+        self.read_stored = read_stored
+        """Reads it again before the review and just before the POST (None: not read)."""
 
     def make_fields(self) -> Iterable[FormField]:
         kinds: Select[str] = Select(
@@ -95,18 +113,56 @@ class BillingSystemForm(FormModal):
 
     def confirm_for(self, request: Request) -> Confirm:
         assert isinstance(request, BillingSystemConfig)
+        read_stored = self.read_stored
+        if read_stored is None:
+            return self._review(request, self.stored, moved=False)
+
+        async def confirm() -> bool:
+            """Stored now read again before the review and once more before the POST:
+            when it moved meanwhile the review says so and asks again with it."""
+            from vagent_tui.api.errors import PlatformError
+
+            shown, asked = self.stored, False
+            while True:
+                try:
+                    now = await read_stored(self.start)
+                except PlatformError as exc:
+                    again = f"Not sent: stored now could not be read again: {exc.message}"
+                    self._say(StatusReport.error(again))
+                    return False
+                if now == shown and asked:
+                    return True
+                # The screen's own read failed or never came: a first read is no move.
+                unread = any(line.startswith("not read") for line in shown)
+                moved, shown = now != shown and (asked or not unread), now
+                if not await self.app.push_screen_wait(self._review(request, now, moved=moved)):
+                    self._say(StatusReport.info(CANCELLED))
+                    return False
+                asked = True
+
+        return confirm
+
+    def _review(
+        self, request: BillingSystemConfig, stored: list[str], *, moved: bool
+    ) -> ReviewModal:
         review = Text()
         review.append("Stored now (the platform's redacted read):\n", style="bold")
-        for line in self.stored:
+        for line in stored:
             review.append(f"  {inert(line)}\n")
         review.append("\nStored after (all of it; nothing of the above is kept):\n", style="bold")
         for key, value in request.journal().items():
             review.append(f"  {inert(key)}: {inert(str(value))}\n")
+        meanwhile = (
+            Text("The stored configuration changed meanwhile: stored now is as read again.")
+            if moved
+            else None
+        )
         return ReviewModal(
             f"Replace the billing system of {self.who}",
             f"A POST replaces the whole configuration with {request.kind}'s. Keys are sent "
             "as typed, never shown, and the journal says only that they were set.",
             review,
+            meanwhile=meanwhile,
             confirm_label="Replace",
             expected=request.billing_system_type,
         )

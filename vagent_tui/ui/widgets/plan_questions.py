@@ -6,22 +6,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from vagent_tui.services.plan_offers import PlanOffer, choose
+from vagent_tui.services.plan_offers import Held, PlanOffer, choose
 from vagent_tui.ui.dialogs import PromptModal
 
 
-def plan_question(offers: Sequence[PlanOffer], current: str) -> PromptModal:
+def plan_question(offers: Sequence[PlanOffer], current: str, held: Held) -> PromptModal:
     """Which plan and term: the plans listed with their catalog prices; a plan not
-    listed is refused in the dialog."""
+    listed, and the plan and term ``held`` already, are refused in the dialog."""
     listed = "\n".join(f"  {offer.label}" for offer in offers)
     body = (
-        f"On {current or 'a plan the reply does not name'}. The plans listed:\n{listed}\n\n"
+        f"On {current or 'a plan the reply does not name'}{held.by}. The plans listed:\n"
+        f"{listed}\n\n"
         "Type a plan id, then month or year (month when left out). What it costs is "
         "asked next."
     )
 
     def problem(text: str) -> str | None:
-        found = choose(text, offers)
+        found = choose(text, offers, held)
         return found if isinstance(found, str) else None
 
     return PromptModal(
