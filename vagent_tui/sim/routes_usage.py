@@ -156,6 +156,9 @@ def _plan(acc: Account) -> dict[str, Any]:
 
 async def current_plan(ctx: Ctx) -> dict[str, Any]:
     plan = _plan(ctx.target)
+    # The term the account subscribed for, once it has (CONTRACT 130).
+    if (held := ctx.state.subscriptions.get(ctx.target.id)) is not None:
+        plan["term"] = held.get("term", "month")
     return {"success": True, "plan": huge.plan(plan) if ctx.state.huge else plan}
 
 

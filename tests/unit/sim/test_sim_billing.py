@@ -28,6 +28,15 @@ async def test_an_upgrade_is_charged_at_once_prorated_and_a_second_is_refused(si
     envelope(again, 400, "Already subscribed to Pro by the month")
 
 
+async def test_the_current_plan_says_the_term_held_once_subscribed(sim: Sim) -> None:
+    """A yearly subscription reads back as yearly (the console compares the term asked)."""
+    read = await sim.call("GET", "/product/currentPlan", params={"targetAccountId": AGENT})
+    assert "term" not in read.json()["plan"]  # the seed's: never subscribed here
+    await _post(sim, "/product/subscribe", AGENT, {"productPlanId": "enterprise", "term": "year"})
+    read = await sim.call("GET", "/product/currentPlan", params={"targetAccountId": AGENT})
+    assert read.json()["plan"]["id"] == "enterprise" and read.json()["plan"]["term"] == "year"
+
+
 @pytest.mark.parametrize(
     ("body", "status"),
     [
