@@ -21,10 +21,14 @@ import tempfile
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vagent_tui.api.integration_models import MASK, masked, name_problem, secret_name
 from vagent_tui.config import state_dir
+
+if TYPE_CHECKING:
+    from vagent_tui.api.client import PlatformClient
+    from vagent_tui.api.integration_models import IntegrationData
 
 UNCHANGED = "<unchanged secret>"
 """What a secret's value reads in the editor: left so, the value stays as it was."""
@@ -105,6 +109,32 @@ def edit_again(
     """
     moved = changes(old, fresh) if fresh != old else []
     return parse_edit(text, fresh), moved
+
+
+@dataclass
+class FreshEdit:
+    """The data read again just before a PUT, and the edit made again on it."""
+
+    read: IntegrationData
+    data: dict[str, Any]
+    sending: dict[str, Any] | None = None
+    """What the PUT sends (None: the edit no longer fits, `problem` says why)."""
+    moved: list[tuple[str, str, str]] = field(default_factory=list)
+    problem: str | None = None
+
+
+async def read_again(
+    api: PlatformClient, slug: str, version: str, text: str, old: dict[str, Any],
+    *, target: int | None,
+) -> FreshEdit:  # fmt: skip
+    """Read the data again (one request) and make the edit ``text`` on it (`edit_again`)."""
+    read = await api.get_integration(slug, version, target=target)
+    data = dict(read.app_data)
+    try:
+        sending, moved = edit_again(text, old, data)
+    except ValueError as exc:
+        return FreshEdit(read, data, problem=str(exc))
+    return FreshEdit(read, data, sending, moved)
 
 
 def changes(old: dict[str, Any], new: dict[str, Any]) -> list[tuple[str, str, str]]:

@@ -28,9 +28,9 @@ from vagent_tui.api.errors import ApiError, PlatformError
 from vagent_tui.services.integrations import (
     RecentIntegrations,
     changes,
-    edit_again,
     editable,
     parse_edit,
+    read_again,
     rows,
 )
 from vagent_tui.ui.format import plain
@@ -242,21 +242,23 @@ class IntegrationsScreen(BaseScreen):
                     self.status.info("Cancelled; nothing was sent.")
                     return False
                 try:
-                    fresh = await start.api.get_integration(slug, version, target=start.target_id)
-                    fresh_data = dict(fresh.app_data)
-                    sending[0], moved_now = edit_again(text, old, fresh_data)
+                    fresh = await read_again(
+                        start.api, slug, version, text, old, target=start.target_id
+                    )
                 except PlatformError as exc:
                     self.status.error(exc)
                     return False
-                except ValueError as exc:
-                    self.status.error(f"Not sent: the data changed meanwhile; {exc}", retry_key="e")
-                    showing(fresh)
+                if fresh.sending is None:
+                    said = f"Not sent: the data changed meanwhile; {fresh.problem}"
+                    self.status.error(said, retry_key="e")
+                    showing(fresh.read)
                     return False
-                if fresh_data == base:
+                sending[0] = fresh.sending
+                if fresh.data == base:
                     return True
                 # Someone wrote meanwhile: say what moved, ask again on what is there.
-                showing(fresh)
-                base, moved = fresh_data, _changes_text(moved_now, "Changed meanwhile:\n")
+                showing(fresh.read)
+                base, moved = fresh.data, _changes_text(fresh.moved, "Changed meanwhile:\n")
                 if sending[0] == base:
                     self.status.info(f"{where} changed meanwhile to the edit; nothing was sent.")
                     return False
