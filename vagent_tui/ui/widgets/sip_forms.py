@@ -57,6 +57,10 @@ ASKED_FROM = frozenset({"form-aor", "form-username", "form-sip-realm"})
 ROUTE_GRAMMAR = "host[:port][;transport=tcp|udp][;proxyAddress=host[:port]]"
 
 
+ANSWER_LIMIT = 120
+"""The most of the platform's answer about an AOR shown under the field."""
+
+
 class SipRouteForm(FormModal):
     """One outbound route: ``host[:port][;transport=tcp|udp][;proxyAddress=host[:port]]``
     (the grammar said under the title: a field's hint is one line)."""
@@ -240,11 +244,12 @@ class SipRegistrationForm(FormModal):
             return  # typed on meanwhile: a newer question follows
         free = answer.available
         said = answer.message or ("free" if free else "taken" if free is False else "no answer")
+        # One or two lines under the field, whatever the platform says (its message cut).
         if free:
-            text = Text("✓ ", style=OK).append(safe(f"{query.shown}: {said}"))
+            text = Text("✓ ", style=OK).append(safe(f"{query.shown}: {said}", limit=ANSWER_LIMIT))
         elif free is False:
-            text = Text("✗ taken: ", style=FAILED).append(safe(said))
+            text = Text("✗ taken: ", style=FAILED).append(safe(said, limit=ANSWER_LIMIT))
         else:
-            text = safe(f"{query.shown}: {said}", style="dim")
+            text = safe(f"{query.shown}: {said}", style="dim", limit=ANSWER_LIMIT)
         self.checked = (query.shown, free, str(text))
         line.update(text)
