@@ -243,6 +243,20 @@ class AgentChanges(BaseScreen):
         self.status.info(title)
         await self.app.push_screen_wait(DiffModal(title, note, diff_text(diffs)))
 
+    async def _snapshot_and_slots(
+        self, version: SavedVersion, start: Connection
+    ) -> tuple[Mapping[str, Any], Slots, str] | None:
+        """Just before a version is written back or over: its snapshot, the slots read
+        again, and live's id (None: one could not be read; the status line says why)."""
+        found = await self._version_with_snapshot(version, start)
+        slots = await self._fresh(start)
+        if found is None or found.snapshot is None or slots is None:
+            return None
+        live_id = self._live_id(slots)
+        if live_id is None:
+            return None
+        return found.snapshot, slots, live_id
+
     async def _version_with_snapshot(
         self, version: SavedVersion, start: Connection | None = None
     ) -> SavedVersion | None:
@@ -434,15 +448,11 @@ class AgentChanges(BaseScreen):
 
         async def confirm() -> bool:
             start = self.connection
-            found = await self._version_with_snapshot(version, start)
-            slots = await self._fresh(start)
-            if found is None or found.snapshot is None or slots is None:
+            read = await self._snapshot_and_slots(version, start)
+            if read is None:
                 return False
-            live_id = self._live_id(slots)
-            if live_id is None:
-                return False
+            snapshot, slots, live_id = read
             live_ids[:] = [live_id]
-            snapshot = found.snapshot
 
             async def ask(slots: Slots, moved: list[FieldDiff]) -> bool:
                 diffs = diff_configs(current(slots), snapshot)

@@ -55,14 +55,10 @@ class VersionReplace(AgentChanges):
 
         async def confirm() -> bool:
             start = self.connection
-            found = await self._version_with_snapshot(version, start)
-            slots = await self._fresh(start)
-            if found is None or found.snapshot is None or slots is None:
+            read = await self._snapshot_and_slots(version, start)
+            if read is None:
                 return False
-            live_id = self._live_id(slots)
-            if live_id is None:
-                return False
-            snapshot = found.snapshot
+            snapshot, slots, live_id = read
 
             async def ask(slots: Slots, moved: list[FieldDiff]) -> bool:
                 diffs = diff_configs(snapshot, current(slots))
