@@ -161,6 +161,23 @@ async def pending_task(pilot: Pilot[Any]) -> None:
     await settle(pilot)
 
 
+async def a_call(pilot: Pilot[Any]) -> None:
+    """Calls with a call highlighted (a text message has no SIP capture: ``S`` opens its
+    form on a call only). Which entry is on top depends on the hour the test runs."""
+    from vagent_tui.ui.screens.calls import CallsScreen
+
+    screen = pilot.app.screen
+    assert isinstance(screen, CallsScreen)
+    table = screen.table
+    await wait_for(pilot, lambda: bool(table.records))
+    cursor = table.cursor_row
+    if 0 <= cursor < len(table.records) and table.records[cursor].sip_call_id:
+        return
+    table.move_cursor(row=next(i for i, e in enumerate(table.records) if e.sip_call_id))
+    table.focus()
+    await settle(pilot)
+
+
 def _nodes(node: Any) -> Iterator[Any]:
     yield node
     for child in node.children:
@@ -208,6 +225,7 @@ REACH: dict[str, Reach] = {
     ),
     "computer": Reach(account=1118),  # the Computer Agent account
     "tasks": Reach(states=(("pending", pending_task),)),
+    "calls": Reach(states=(("a call", a_call),)),
     # A billing system is a reseller's or partner's, a billing period an organization's.
     "billing": Reach(states=(("partner", acting_as(1000)), ("organization", acting_as(1110)))),
 }
