@@ -29,8 +29,9 @@ def _positive_int(text: str) -> int:
 def build_parser() -> argparse.ArgumentParser:
     from vagent_tui import __version__
     from vagent_tui.cli_profiles import add_subcommands, complete_profiles
+    from vagent_tui.commands.registry import VagentParser, add_commands
 
-    parser = argparse.ArgumentParser(
+    parser: argparse.ArgumentParser = VagentParser(
         prog="vagent-tui",
         description="A keyboard-driven console for the voice-agent platform API.",
     )
@@ -152,14 +153,24 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("app_args", nargs=argparse.REMAINDER, help="arguments of the console")
     add_subcommands(sub)
+    add_commands(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from vagent_tui.commands.registry import VagentParser, runs_a_command
+
     parser = build_parser()
     if "_ARGCOMPLETE" in os.environ:
         _complete(parser)
+    if runs_a_command(sys.argv[1:] if argv is None else argv):
+        VagentParser.usage_exit = 1  # 2 means "changes" to a command's caller
     args = parser.parse_args(argv)
+    command: str | None = getattr(args, "run", None)
+    if command is not None:
+        from vagent_tui.commands import runner
+
+        return runner.run(args, command)
     if args.command == "sim":
         from vagent_tui.sim.faults import from_args as faults_from_args
         from vagent_tui.sim.serve import run

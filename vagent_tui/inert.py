@@ -110,3 +110,11 @@ def inert(value: object, *, multiline: bool = False, limit: int | None = None) -
     if cut:
         text += f"…(+{counted(cut, 'character')})"
     return text
+
+
+def csv_cell(text: str) -> str:
+    """Text a spreadsheet shows as text: a leading ``= + - @`` (a formula) is quoted.
+
+    Every export of platform text goes through it (names, keys, messages): an account
+    named ``=HYPERLINK(...)`` must not run when the file is opened."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text

@@ -39,6 +39,7 @@ from typing import Any
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.errors import PlatformError, redact_text
 from vagent_tui.api.transport import listen_for_pressure
+from vagent_tui.inert import csv_cell
 from vagent_tui.services.accounts import (
     NamedAccount,
 )
@@ -401,14 +402,6 @@ def cell_text(value: Any) -> str:
     if isinstance(value, tuple | list):
         return ", ".join(str(v) for v in value)
     return str(value)
-
-
-def csv_cell(text: str) -> str:
-    """Text a spreadsheet shows as text: a leading ``= + - @`` (a formula) is quoted.
-
-    Every export of platform text goes through it (names, keys, messages): an account
-    named ``=HYPERLINK(...)`` must not run when the file is opened."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 def to_csv(

@@ -19,7 +19,7 @@ import os
 import shlex
 import stat
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -30,6 +30,8 @@ from vagent_tui.api.transport import API_PREFIX, TARGET_PARAMS, Exchange, env_me
 from vagent_tui.config import state_dir
 
 JOURNAL_NAME = "journal.jsonl"
+SOURCES = ("console", "cli")
+"""Who sent a journal line: a person at the console, or a command (`JournalEntry.source`)."""
 SECRET_KEYS = frozenset(
     {"token", "password", "secret", "apikey", "api_key", "access_token", "authorization"}
 )
@@ -103,6 +105,9 @@ class JournalEntry:
     target_param: str = "targetAccountId"
     """The query parameter that carried ``target`` (a reseller's resource:
     ``targetResellerId``); lines written before it was kept are ``targetAccountId``."""
+    source: str = "console"
+    """Who sent it: ``console`` (a person at the keys) or ``cli`` (a command, `vagent_tui.
+    commands`); lines written before it was kept are the console's."""
 
     @property
     def ok(self) -> bool:
@@ -129,6 +134,7 @@ class JournalEntry:
         message = data.get("message")
         elapsed = data.get("elapsed_ms")
         param = data.get("target_param")
+        source = data.get("source")
         return cls(
             time=str(data.get("time", "")),
             profile=str(data.get("profile", "")),
@@ -140,12 +146,15 @@ class JournalEntry:
             message=message if isinstance(message, str) else None,
             elapsed_ms=elapsed if isinstance(elapsed, int) else 0,
             target_param=param if param in TARGET_PARAMS else "targetAccountId",
+            source=source if source in SOURCES else "console",
         )
 
     def to_line(self) -> str:
         data = asdict(self)
         if data["target_param"] == "targetAccountId":
             del data["target_param"]  # the usual parameter: lines stay as they were
+        if data["source"] == "console":
+            del data["source"]
         return json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
@@ -264,13 +273,17 @@ class Journal:
     error: str | None = None
     """The last write failure (a full disk must not break the console)."""
 
-    def observer(self, profile: Callable[[], str] | str) -> Callable[[Exchange], None]:
-        """A `client.observers` callback recording non-GET exchanges under ``profile``."""
+    def observer(
+        self, profile: Callable[[], str] | str, *, source: str = "console"
+    ) -> Callable[[Exchange], None]:
+        """A `client.observers` callback recording non-GET exchanges under ``profile``,
+        sent by ``source`` (`SOURCES`)."""
 
         def observe(exchange: Exchange) -> None:
             if not exchange.is_change:
                 return
-            self.record(exchange, profile() if callable(profile) else profile)
+            entry = self.entry_for(exchange, profile() if callable(profile) else profile)
+            self.append(replace(entry, source=source) if source != "console" else entry)
 
         return observe
 

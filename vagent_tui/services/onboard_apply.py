@@ -19,6 +19,7 @@ from typing import Any
 from vagent_tui.api import models as m
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.errors import PlatformError, outcome_unknown
+from vagent_tui.inert import csv_cell
 from vagent_tui.services.bulk import (
     DEFAULT_CONCURRENCY,
     AccountResult,
@@ -27,7 +28,7 @@ from vagent_tui.services.bulk import (
     RolloutLog,
     apply_each,
 )
-from vagent_tui.services.fleet import csv_cell, describe
+from vagent_tui.services.fleet import describe
 from vagent_tui.services.onboard import Lookups, OnboardPlan, RowPlan, parent_of, plan_existing
 from vagent_tui.services.onboard_rows import COLUMNS, KINDS
 

@@ -34,11 +34,12 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic_core import from_json, to_json
 
 from vagent_tui.api.client import PlatformClient
+from vagent_tui.inert import csv_cell
 from vagent_tui.services.accounts import NamedAccount
 from vagent_tui.services.bulk import DEFAULT_CONCURRENCY, in_pool
 from vagent_tui.services.changes import ENTRY_FIELDS, Change, FunctionSwitch
 from vagent_tui.services.diff import FieldDiff, diff_configs, show
-from vagent_tui.services.fleet import csv_cell, describe
+from vagent_tui.services.fleet import describe
 from vagent_tui.services.reread import read_again
 from vagent_tui.services.settings import check_value
 from vagent_tui.services.staging import context_for, plan_for

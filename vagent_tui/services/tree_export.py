@@ -26,8 +26,8 @@ from pathlib import Path
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import Account, Member
 from vagent_tui.config import atomic_write
+from vagent_tui.inert import csv_cell
 from vagent_tui.services.accounts import AccountDirectory, account_kind
-from vagent_tui.services.fleet import csv_cell
 
 COLUMNS = ("id", "name", "type", "parent_id", "path", "active", "external_account_id",
            "external_billing_id", "email", "role", "permitted_account_ids")  # fmt: skip

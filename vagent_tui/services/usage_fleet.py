@@ -25,8 +25,9 @@ from typing import Any
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.usage_models import UsageQuery
 from vagent_tui.config import atomic_write
+from vagent_tui.inert import csv_cell
 from vagent_tui.services.accounts import NamedAccount
-from vagent_tui.services.fleet import FleetAnswer, Question, Values, csv_cell
+from vagent_tui.services.fleet import FleetAnswer, Question, Values
 from vagent_tui.services.usage import UsageReport, exact, fmt_number, unit_of
 
 ID, NAME, PLAN, TOTAL = "id", "name", "plan", "cost_total"

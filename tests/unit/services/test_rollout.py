@@ -13,11 +13,11 @@ import pytest
 from tests.helpers import id_of
 from vagent_tui.api.models import Account
 from vagent_tui.api.scope import classify
+from vagent_tui.inert import csv_cell
 from vagent_tui.services.accounts import AccountDirectory
 from vagent_tui.services.agent_listing import fleet_accounts
 from vagent_tui.services.changes import Change, FunctionSwitch
 from vagent_tui.services.connect import demo_client
-from vagent_tui.services.fleet import csv_cell
 from vagent_tui.services.rollout import (
     AccountPlan,
     RolloutPlan,

@@ -1,0 +1,115 @@
+"""The contract every command keeps: output shapes, exit codes, stdout for data only."""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import Any
+
+import pytest
+
+from tests.unit.commands.conftest import RunCli
+from vagent_tui.commands import contract, registry
+from vagent_tui.commands.output import Messages, Output
+from vagent_tui.commands.schemas import SCHEMA_DIR, schema_text, shapes
+
+
+def test_every_kind_has_its_schema_file_as_its_model_makes_it() -> None:
+    """A change of an item model changes the file too (``python -m
+    vagent_tui.commands.schemas``): the shape a script relies on moves only on purpose."""
+    models = shapes()
+    files = {p.stem for p in SCHEMA_DIR.glob("*.json")}
+    assert files == set(models)
+    for kind, model in models.items():
+        assert (SCHEMA_DIR / f"{kind}.json").read_text(encoding="utf-8") == schema_text(
+            kind, model
+        ), kind
+
+
+def test_the_commands_named_are_those_the_modules_add() -> None:
+    import argparse
+
+    parser = argparse.ArgumentParser()
+    sub = parser.add_subparsers()
+    registry.add_commands(sub)
+    assert set(sub.choices) == registry.COMMAND_NAMES
+
+
+class _Tty(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("fmt", ["json", "jsonl", "csv", "table"])
+def test_an_output_writes_each_format(fmt: Any) -> None:
+    stream = _Tty()
+    with Output("kinds", ("kind", "n"), fmt, stream) as out:
+        out.write({"kind": "=1+1", "n": 3})
+        out.write({"kind": "a\x1b[2Jb", "n": None})
+    text = stream.getvalue()
+    if fmt == "json":
+        doc = json.loads(text)
+        items = [{"kind": "=1+1", "n": 3}, {"kind": "a\x1b[2Jb", "n": None}]
+        assert doc == {"version": 1, "kind": "kinds", "items": items}
+    elif fmt == "jsonl":
+        lines = [json.loads(line) for line in text.splitlines()]
+        assert [line["item"]["n"] for line in lines] == [3, None]
+        assert all(line["version"] == 1 and line["kind"] == "kinds" for line in lines)
+    elif fmt == "csv":
+        assert text.splitlines() == ["kind,n", "'=1+1,3", "a\x1b[2Jb,"]
+    else:
+        assert text.splitlines()[0].split() == ["KIND", "N"]
+        assert "\x1b" not in text and "␛[2J" in text
+
+
+def test_an_empty_json_document_is_still_a_document() -> None:
+    stream = io.StringIO()
+    Output("kinds", ("kind",), "json", stream).close()
+    assert json.loads(stream.getvalue()) == {"version": 1, "kind": "kinds", "items": []}
+
+
+def test_progress_only_on_a_terminal_and_never_on_stdout() -> None:
+    piped = io.StringIO()
+    Messages(piped).progress(1, 2, "accounts", force=True)
+    assert piped.getvalue() == ""
+    tty = _Tty()
+    Messages(tty).progress(1, 2, "accounts", force=True)
+    assert "1 of 2 accounts" in tty.getvalue()
+    quiet = _Tty()
+    messages = Messages(quiet, quiet=True)
+    messages.progress(1, 2, "accounts", force=True)
+    messages.say("hello")
+    messages.error("bad")
+    assert quiet.getvalue() == "vagent-tui: error: bad\n"
+
+
+def test_schema_lists_the_kinds_and_prints_one(cli: RunCli) -> None:
+    ran = cli("schema", "-o", "json")
+    assert ran.code == contract.DONE
+    kinds = [item["kind"] for item in ran.items("kinds")]
+    assert "kinds" in kinds
+    one = cli("schema", "kinds")
+    assert json.loads(one.out)["title"] == "vagent-tui kinds"
+    missing = cli("schema", "nope")
+    assert missing.code == contract.ERROR and missing.out == ""
+    assert "no kind 'nope'" in missing.err
+
+
+def test_a_usage_error_of_a_command_exits_1_not_2(cli: RunCli) -> None:
+    """2 means "a plan with changes" to a script: a bad option is an error (1)."""
+    import sys
+
+    from vagent_tui.cli import main
+
+    ran_code = None
+    argv = ["schema", "--no-such-option"]
+    old = sys.argv
+    sys.argv = ["vagent-tui", *argv]
+    try:
+        main(argv)
+    except SystemExit as exc:
+        ran_code = exc.code
+    finally:
+        sys.argv = old
+        registry.VagentParser.usage_exit = 2
+    assert ran_code == contract.ERROR

@@ -1,0 +1,241 @@
+"""What a command writes: data on stdout in one of four shapes, everything else on stderr.
+
+* ``json``: one document, ``{"version": 1, "kind": KIND, "items": [ITEM, …]}``, written
+  as the items come (a 100,000-call export never sits in memory);
+* ``jsonl``: one line per item, ``{"version": 1, "kind": KIND, "item": ITEM}``, flushed
+  line by line (``| jq -c .item`` sees each as it is read);
+* ``csv``: a header row of the kind's columns, then one row per item; a cell a
+  spreadsheet would run as a formula is quoted (`vagent_tui.inert.csv_cell`), nested
+  values are their JSON;
+* ``table``: for a person: the columns, each value made inert (`vagent_tui.inert.inert`),
+  cut to the terminal's width. The default when stdout is a terminal; ``json`` otherwise.
+
+Each kind's item shape is a model in `vagent_tui.commands.schemas` (``vagent-tui schema
+KIND`` prints its JSON Schema). `Messages` writes progress and messages to stderr: a
+progress line only when stderr is a terminal, never on stdout.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import shutil
+import sys
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Literal, TextIO
+
+from vagent_tui.commands.contract import CONTRACT_VERSION
+from vagent_tui.inert import csv_cell, inert
+
+Format = Literal["table", "json", "jsonl", "csv"]
+FORMATS: tuple[Format, ...] = ("table", "json", "jsonl", "csv")
+TABLE_SAMPLE = 200
+"""Rows a table reads before it sizes its columns; the rest stream in those widths."""
+TABLE_CELL = 60
+"""Characters of one table cell at most (the width of the terminal shares the rest)."""
+
+
+def default_format(stream: TextIO | None = None) -> Format:
+    """``table`` for a person at a terminal, ``json`` for a pipe or a file."""
+    stream = sys.stdout if stream is None else stream
+    try:
+        return "table" if stream.isatty() else "json"
+    except (AttributeError, ValueError):
+        return "json"
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+
+
+def cell_text(value: Any) -> str:
+    """One value as a CSV or table cell: text as it is, nothing for None, JSON otherwise."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int | float):
+        return str(value)
+    return _dumps(value)
+
+
+class Output:
+    """Items of one ``kind`` written to ``stream`` in ``fmt`` as they come.
+
+    Use as a context manager, or call `close` (a ``json`` document is closed there, a
+    table's last rows are written there). ``columns`` name the fields a CSV or a table
+    shows, in order; JSON writes every field of the item.
+    """
+
+    def __init__(
+        self,
+        kind: str,
+        columns: Sequence[str],
+        fmt: Format,
+        stream: TextIO | None = None,
+    ) -> None:
+        self.kind = kind
+        self.columns = tuple(columns)
+        self.fmt: Format = fmt
+        self.stream = sys.stdout if stream is None else stream
+        self.count = 0
+        self._started = False
+        self._closed = False
+        self._table_rows: list[list[str]] | None = [] if fmt == "table" else None
+        self._widths: list[int] | None = None
+        self._csv = csv.writer(self.stream, lineterminator="\n") if fmt == "csv" else None
+
+    def __enter__(self) -> Output:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def write(self, item: Mapping[str, Any]) -> None:
+        """One item (a JSON-able mapping)."""
+        self.count += 1
+        if self.fmt == "jsonl":
+            head = f'{{"version":{CONTRACT_VERSION},"kind":{_dumps(self.kind)},"item":'
+            self.stream.write(head + _dumps(item) + "}\n")
+            self.stream.flush()
+        elif self.fmt == "json":
+            if not self._started:
+                self.stream.write(
+                    f'{{"version":{CONTRACT_VERSION},"kind":{_dumps(self.kind)},"items":[\n'
+                )
+                self._started = True
+            else:
+                self.stream.write(",\n")
+            self.stream.write(_dumps(item))
+        elif self._csv is not None:
+            if not self._started:
+                self._csv.writerow(self.columns)
+                self._started = True
+            self._csv.writerow([csv_cell(cell_text(item.get(c))) for c in self.columns])
+        else:
+            self._table_row([cell_text(item.get(c)) for c in self.columns])
+
+    def write_all(self, items: Iterable[Mapping[str, Any]]) -> None:
+        for item in items:
+            self.write(item)
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        if self.fmt == "json":
+            if not self._started:
+                self.stream.write(
+                    f'{{"version":{CONTRACT_VERSION},"kind":{_dumps(self.kind)},"items":[\n'
+                )
+            self.stream.write("\n]}\n")
+        elif self.fmt == "csv" and not self._started and self._csv is not None:
+            self._csv.writerow(self.columns)
+        elif self.fmt == "table" and self._widths is None:
+            self._size_table()
+        self.stream.flush()
+
+    # ------------------------------------------------------------------ table
+
+    def _table_row(self, cells: list[str]) -> None:
+        cells = [inert(c, limit=TABLE_CELL) for c in cells]
+        if self._widths is None:
+            assert self._table_rows is not None
+            self._table_rows.append(cells)
+            if len(self._table_rows) >= TABLE_SAMPLE:
+                self._size_table()
+            return
+        self._print_row(cells)
+
+    def _size_table(self) -> None:
+        rows = self._table_rows or []
+        self._table_rows = None
+        header = [c.upper() for c in self.columns]
+        widths = [len(h) for h in header]
+        for row in rows:
+            widths = [max(w, len(c)) for w, c in zip(widths, row, strict=True)]
+        room = _terminal_width(self.stream) - 2 * (len(widths) - 1)
+        while sum(widths) > room and max(widths, default=0) > 8:
+            widest = widths.index(max(widths))
+            widths[widest] -= 1
+        self._widths = widths
+        self._print_row(header)
+        for row in rows:
+            self._print_row(row)
+
+    def _print_row(self, cells: list[str]) -> None:
+        assert self._widths is not None
+        shown = []
+        for width, cell in zip(self._widths, cells, strict=True):
+            text = cell if len(cell) <= width else cell[: max(width - 1, 0)] + "…"
+            shown.append(text.ljust(width))
+        self.stream.write("  ".join(shown).rstrip() + "\n")
+
+
+def _terminal_width(stream: TextIO) -> int:
+    try:
+        if stream.isatty():
+            return os.get_terminal_size(stream.fileno()).columns
+    except (AttributeError, ValueError, OSError):
+        pass
+    return shutil.get_terminal_size((160, 24)).columns
+
+
+class Messages:
+    """Progress and messages on stderr (never stdout).
+
+    `say` writes a line (made inert: it may quote the platform); `progress` rewrites one
+    status line, only when stderr is a terminal and at most ten times a second; ``quiet``
+    keeps everything but warnings and errors off.
+    """
+
+    def __init__(self, stream: TextIO | None = None, *, quiet: bool = False) -> None:
+        self.stream = sys.stderr if stream is None else stream
+        self.quiet = quiet
+        try:
+            self.live = self.stream.isatty() and not quiet
+        except (AttributeError, ValueError):
+            self.live = False
+        self._shown = 0.0
+        self._line = False
+
+    def say(self, message: object) -> None:
+        if not self.quiet:
+            self._write_line(inert(message))
+
+    def warn(self, message: object) -> None:
+        self._write_line(f"warning: {inert(message)}")
+
+    def error(self, message: object) -> None:
+        self._write_line(f"error: {inert(message)}")
+
+    def progress(self, done: int, total: int | None, what: str, *, force: bool = False) -> None:
+        """``done`` of ``total`` ``what`` (``12 of 300 accounts``), on one rewritten line."""
+        if not self.live:
+            return
+        now = time.monotonic()
+        if not force and now - self._shown < 0.1:
+            return
+        self._shown = now
+        of = f" of {total:,}" if total is not None else ""
+        width = _terminal_width(self.stream) - 1
+        text = inert(f"{done:,}{of} {what}")[:width]
+        self.stream.write(f"\r\x1b[K{text}")
+        self.stream.flush()
+        self._line = True
+
+    def done(self) -> None:
+        """Clear the progress line (before a message, or at the end)."""
+        if self._line:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+            self._line = False
+
+    def _write_line(self, text: str) -> None:
+        self.done()
+        self.stream.write(f"vagent-tui: {text}\n")
+        self.stream.flush()

@@ -1,0 +1,77 @@
+"""The commands' argument parsers, and which module runs each.
+
+Cheap to import (argparse only): the console's parser is built from it at every start.
+A command module (`COMMAND_MODULES`) has ``add_parser(sub, common)``, which adds its
+parser and sets ``run`` to the name of its coroutine function (``"module:function"``,
+imported only when it runs).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+from collections.abc import Sequence
+from typing import Any
+
+COMMAND_MODULES: tuple[str, ...] = ("schema",)
+"""The modules of `vagent_tui.commands` that add commands, in the order help lists them."""
+COMMAND_NAMES: frozenset[str] = frozenset({"schema"})
+"""The commands those modules add (a test checks they are the same)."""
+
+
+class VagentParser(argparse.ArgumentParser):
+    """The parser of ``vagent-tui`` and all below it. A usage error exits ``usage_exit``:
+    2 for the console (argparse's), 1 when a command runs (2 means "changes" there;
+    `vagent_tui.cli.main` sets it before parsing)."""
+
+    usage_exit = 2
+
+    def error(self, message: str) -> Any:
+        self.print_usage()
+        self.exit(self.usage_exit, f"{self.prog}: error: {message}\n")
+
+
+def common_options() -> argparse.ArgumentParser:
+    """The options every command takes, after its name (``vagent-tui get calls --profile
+    prod``) as well as before it. Given after, they win; ``SUPPRESS`` leaves the value
+    given before (or the default) when they are not."""
+    common = argparse.ArgumentParser(add_help=False)
+    s = argparse.SUPPRESS
+    group = common.add_argument_group("connection")
+    group.add_argument("--profile", metavar="NAME", default=s, help="connection profile")
+    group.add_argument(
+        "--base-url", metavar="URL", default=s,
+        help="platform base URL (or VAGENT_BASE_URL); the token comes from VAGENT_TOKEN or "
+        "the profile, never from an argument",
+    )  # fmt: skip
+    group.add_argument(
+        "--account", type=int, metavar="ID", default=s,
+        help="act as this account (targetAccountId), as the console's target",
+    )  # fmt: skip
+    group.add_argument("--read-only", action="store_true", default=s, help="refuse every change")
+    group.add_argument(
+        "--demo", action="store_true", default=s,
+        help="the embedded simulator (a fresh one each run: changes do not last)",
+    )  # fmt: skip
+    group.add_argument("--demo-token", metavar="TOKEN", default=s, help="its key (demo-partner)")
+    out = common.add_argument_group("output")
+    out.add_argument(
+        "-o", "--output", choices=("table", "json", "jsonl", "csv"), default=None,
+        help="table (default on a terminal), json (default otherwise), jsonl or csv",
+    )  # fmt: skip
+    out.add_argument("-q", "--quiet", action="store_true", help="no progress or messages on stderr")
+    return common
+
+
+def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add every command's parser to ``sub``."""
+    common = common_options()
+    for name in COMMAND_MODULES:
+        module = importlib.import_module(f"vagent_tui.commands.{name}")
+        module.add_parser(sub, common)
+
+
+def runs_a_command(argv: Sequence[str]) -> bool:
+    """Whether ``argv`` names a command (a cheap look before parsing: the usage errors of
+    a command exit 1)."""
+    return any(word in COMMAND_NAMES for word in argv)
