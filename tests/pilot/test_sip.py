@@ -296,6 +296,12 @@ async def test_the_agent_registered_with_a_password_that_appears_nowhere(
         await settle(pilot)
         form = app.screen
         assert isinstance(form, SipRegistrationForm)
+        long_aor = "x" * 300 + "@pbx.acme.example.com"
+        form.query_one("#form-aor", Input).value = long_aor
+        await form.check_aor().wait()
+        said = str(form.query_one("#aor-check", Static).content)
+        assert form.checked is not None and "x" * 50 in said
+        assert len(said) < 160 and "characters)" in said  # cut: a line or two, not 300
         held = sim_of(app).sip_trunk[1111]["registration"]["aor"]
         form.query_one("#form-aor", Input).value = held
         form.query_one("#form-password", Input).value = PASSWORD
