@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 
 def _kinds() -> list[str]:
-    folder = resources.files("vagent_tui.commands") / "schemas"
+    folder = resources.files("vagent_tui.commands") / "schema_files"
     return sorted(
         p.name.removesuffix(".json") for p in folder.iterdir() if p.name.endswith(".json")
     )
@@ -45,6 +45,6 @@ async def run(ctx: Context) -> int:
         return 0
     if kind not in kinds:
         raise CommandError(f"no kind {kind!r}: one of {', '.join(kinds)}")
-    folder = resources.files("vagent_tui.commands") / "schemas"
+    folder = resources.files("vagent_tui.commands") / "schema_files"
     ctx.stdout.write((folder / f"{kind}.json").read_text(encoding="utf-8"))
     return 0

@@ -2,7 +2,7 @@
 
 A command's item is a plain mapping (the commands never build these models: a command
 stays fast); the models say what a script may rely on. Each kind's JSON Schema is a file
-of ``schemas/`` (``vagent-tui schema KIND`` prints it, without importing pydantic). The
+of ``schema_files/`` (``vagent-tui schema KIND`` prints it, without importing pydantic). The
 tests check every command's output against its kind's model (no field missing, none
 more, each of its type) and each file against its model: a change of shape is made on
 purpose, with `vagent_tui.commands.contract.CONTRACT_VERSION` when a script would notice.
@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict
 
 from vagent_tui.commands.contract import CONTRACT_VERSION
 
-SCHEMA_DIR = Path(__file__).with_name("schemas")
+SCHEMA_DIR = Path(__file__).with_name("schema_files")
 SHAPE_MODULES: tuple[str, ...] = ("shapes_core",)
 
 
@@ -78,7 +78,7 @@ def document_schema(kind: str, model: type[BaseModel]) -> dict[str, Any]:
 
 
 def schema_text(kind: str, model: type[BaseModel]) -> str:
-    """The file ``schemas/KIND.json`` holds."""
+    """The file ``schema_files/KIND.json`` holds."""
     return json.dumps(document_schema(kind, model), indent=2, sort_keys=True) + "\n"
 
 
