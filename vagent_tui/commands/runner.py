@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import importlib
+import os
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -75,6 +76,20 @@ def run(args: argparse.Namespace, function: str) -> int:
         messages.done()
         messages.error("interrupted")
         return 130
+    except BrokenPipeError:
+        # The reader stopped early (``| head``): what it wanted was written. Quietly, as
+        # a pipeline expects; stdout pointed at nothing so that the flush at exit is not
+        # an error of its own.
+        _stdout_to_nowhere()
+        return DONE
+
+
+def _stdout_to_nowhere() -> None:
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 async def _run(args: argparse.Namespace, messages: Messages, module_name: str, name: str) -> int:
