@@ -336,7 +336,6 @@ def task_item(task: OutboundTask) -> dict[str, Any]:
 
 
 async def get_tasks(ctx: Context) -> int:
-    from vagent_tui.api.models import OutboundTask
     from vagent_tui.commands.get import TASK_WINDOWS
     from vagent_tui.services.page_walk import walk_pages
     from vagent_tui.services.paging import Ask, Pager
