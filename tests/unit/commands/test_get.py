@@ -217,9 +217,9 @@ def test_config_with_empty_staging_shows_live_there(cli: RunCli, sim_app: Any) -
 def test_functions_of_an_agent_count_live_and_staging(cli: RunCli) -> None:
     items = cli("get", "functions", "--account", AGENT, "--view", "configured").items("functions")
     assert items and all(f["configured"] > 0 for f in items)
-    org = cli("get", "functions", "--account", "1110")
-    if org.code == 0:  # the functions list of an organization: no agent to check
-        assert all(f["configured"] is None for f in org.items("functions"))
+    org = cli("get", "functions", "--account", "1110")  # an organization: no agent to check
+    assert org.code == 0, org.err
+    assert all(f["configured"] is None and f["staged"] is None for f in org.items("functions"))
 
 
 def test_tasks_are_paged_to_the_end_and_cut_at_the_limit(
