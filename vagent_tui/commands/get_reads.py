@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from vagent_tui.commands.contract import CommandError
+from vagent_tui.commands.contract import CommandError, Refused
 from vagent_tui.commands.output import Output, cell_text
 
 if TYPE_CHECKING:
@@ -105,9 +105,12 @@ async def get_agents(ctx: Context) -> int:
         raise CommandError("not connected")
     ctx.messages.say("listing the agent accounts below the key")
     listing = await list_agents(conn.api, AccountDirectory(conn.api, conn.scope, conn.owner))
+    below: int | None = ctx.args.below
+    if below is not None and below != conn.owner.id and not listing.path_of(below):
+        raise Refused(f"account {below} is not below this key")
     words = str(ctx.args.filter or "")
     picked = pick_accounts(
-        listing.accounts, path_of=listing.path_of, under=ctx.args.below,
+        listing.accounts, path_of=listing.path_of, under=below,
         account_filter=AccountFilter(tuple(words.casefold().split())),
     )  # fmt: skip
     columns = ("id", "name", "username", "parent_id", "path")

@@ -178,6 +178,12 @@ def test_a_platform_error_exits_1_with_its_message(
     assert ran.out == "" or isinstance(ran.document(kind)["items"], list)
 
 
+def test_agents_below_an_account_beyond_the_key_are_refused(cli: RunCli) -> None:
+    ran = cli("get", "agents", "--below", ELSEWHERE)
+    assert ran.code == 4 and ran.out == ""
+    assert "not below this key" in ran.err
+
+
 def test_agents_below_an_organization_and_limited(cli: RunCli) -> None:
     below = cli("get", "agents", "--below", "1110").items("agents")
     assert [a["id"] for a in below] == [1111, 1112, 1113]
