@@ -38,7 +38,7 @@ def _kind(
     sub: Sub, common: argparse.ArgumentParser, name: str, help_: str, description: str
 ) -> argparse.ArgumentParser:
     parser = sub.add_parser(name, parents=[common], help=help_, description=description)
-    parser.set_defaults(run=f"get_reads:get_{name}")
+    parser.set_defaults(run=f"get_reads:get_{name.replace('-', '_')}")
     parser.add_argument(
         "--limit", type=_limit, metavar="N", help="at most N items (default: every one)"
     )
@@ -176,6 +176,18 @@ def add_parser(sub: Sub, common: argparse.ArgumentParser) -> None:
         "The webhooks the account's events are sent to.",
     )  # fmt: skip
     _words(webhooks, "webhooks")
+
+    whitelist = _kind(
+        kinds, common, "sip-whitelist", "the addresses allowed to send SIP traffic (SIP)",
+        "The IP addresses the account takes SIP traffic from (the SIP screen's whitelist).",
+    )  # fmt: skip
+    _words(whitelist, "addresses")
+
+    routes = _kind(
+        kinds, common, "sip-routes", "the outbound SIP routes (SIP)",
+        "The outbound SIP routes of the account, as the platform holds them.",
+    )  # fmt: skip
+    _words(routes, "routes")
 
     add_calls(kinds, common)
     add_usage(kinds, common)

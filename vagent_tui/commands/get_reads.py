@@ -435,3 +435,33 @@ async def get_webhooks(ctx: Context) -> int:
             if not items.write(item):
                 break
     return 0
+
+
+# ---------------------------------------------------------------------------- sip
+
+
+async def get_sip_whitelist(ctx: Context) -> int:
+    conn = ctx.connection
+    entries = await conn.api.list_sip_whitelist(target=conn.target_id)
+    columns = ("ip", "label", "added_at", "user_id")
+    with Items(ctx, "sip-whitelist", columns) as items:
+        for entry in entries:
+            item = {
+                "ip": entry.ip,
+                "label": entry.label,
+                "added_at": iso(entry.added_at),
+                "user_id": entry.user_id,
+            }
+            if not items.write(item):
+                break
+    return 0
+
+
+async def get_sip_routes(ctx: Context) -> int:
+    conn = ctx.connection
+    routes = await conn.api.list_sip_routes(target=conn.target_id)
+    with Items(ctx, "sip-routes", ("route",)) as items:
+        for route in routes:
+            if not items.write({"route": route}):
+                break
+    return 0

@@ -167,6 +167,21 @@ class WebhookItem(Item):
     user_id: int | None
 
 
+class SipAddressItem(Item):
+    """``get sip-whitelist``: an address the account takes SIP traffic from."""
+
+    ip: str
+    label: str | None
+    added_at: str | None
+    user_id: int | None
+
+
+class SipRouteItem(Item):
+    """``get sip-routes``: an outbound SIP route."""
+
+    route: str
+
+
 SHAPES: dict[str, type[BaseModel]] = {
     "agents": AgentItem,
     "config": ConfigItem,
@@ -178,4 +193,6 @@ SHAPES: dict[str, type[BaseModel]] = {
     "journal": JournalItem,
     "tokens": TokenItem,
     "webhooks": WebhookItem,
+    "sip-whitelist": SipAddressItem,
+    "sip-routes": SipRouteItem,
 }

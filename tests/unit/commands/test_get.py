@@ -28,6 +28,8 @@ KINDS: dict[str, tuple[str, ...]] = {
     "journal": (),
     "tokens": ("--account", AGENT),
     "webhooks": ("--account", AGENT),
+    "sip-whitelist": ("--account", AGENT),
+    "sip-routes": ("--account", AGENT),
 }
 """Each kind, and the options that make its list non-empty on the demo."""
 
@@ -42,6 +44,8 @@ COLUMNS = {
     "journal": "time,source,method,path,target,status,message,profile",
     "tokens": "token,description,type,created_at,user_id",
     "webhooks": "url,label,type,added_at,user_id",
+    "sip-whitelist": "ip,label,added_at,user_id",
+    "sip-routes": "route",
 }
 
 PATHS = {
@@ -54,6 +58,8 @@ PATHS = {
     "tasks": "/tasks",
     "tokens": "/tokens",
     "webhooks": "/webhooks",
+    "sip-whitelist": "/sip/ipWhitelist",
+    "sip-routes": "/sip/outboundRoutes",
 }
 """What each kind asks the platform for (the journal asks nothing)."""
 
@@ -132,6 +138,12 @@ FILTERS: dict[str, tuple[tuple[str, ...], str, Any]] = {
     "journal": (("--source", "cli"), "source", "cli"),
     "tokens": (("--filter", "crm"), "description", "CRM sync"),
     "webhooks": (("--filter", "contact"), "type", "contact"),
+    "sip-whitelist": (("--filter", "pbx"), "label", "Office PBX"),
+    "sip-routes": (
+        ("--filter", "TCP"),
+        "route",
+        "sip5.carrier.example.net;transport=tcp;proxyAddress=198.51.100.9:5080",
+    ),
 }
 """Per kind: a screen's filter, and the field every item it keeps has (or holds)."""
 
