@@ -123,3 +123,8 @@ _.image
 
 # InboundMessage (api/agent_extras_models.py): filled by keyword by the test message form.
 _.target_agent
+
+# The commands' item models (commands/shapes_*.py): each field is in its kind's schema
+# file; a command writes the item as a dict, so the name is only a key there.
+_.s2s_engines
+_.unavailable_reason

@@ -132,6 +132,27 @@ def cross_check(functions: list[FunctionDescriptor], actions: list[FunctionEntry
     return findings
 
 
+FUNCTION_VIEWS = ("all", "unavailable", "configured", "problems")
+"""What the Functions screen's ``v`` cycles through (and ``get functions --view``)."""
+
+
+def in_view(
+    fn: FunctionDescriptor,
+    view: str,
+    configured: Counter[str] | None,
+    findings: list[Finding],
+) -> bool:
+    """Whether ``fn`` is shown in ``view``: every function, the ones not allowed, the
+    ones ``configured`` in live (None: no agent to check), or those with ``findings``."""
+    if view == "unavailable":
+        return fn.allowed is False
+    if view == "configured":
+        return configured is not None and configured.get(fn.name, 0) > 0
+    if view == "problems":
+        return any(f.name == fn.name for f in findings)
+    return True
+
+
 @dataclass(frozen=True)
 class VoiceFilter:
     language: str | None = None

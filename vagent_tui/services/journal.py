@@ -167,9 +167,13 @@ class JournalFilter:
     status: str = ""
     """``ok``, ``failed`` or empty."""
     profile: str = ""
+    source: str = ""
+    """``console``, ``cli`` or empty (`JournalEntry.source`)."""
 
     def matches(self, entry: JournalEntry) -> bool:
         if self.method and entry.method != self.method.upper():
+            return False
+        if self.source and entry.source != self.source:
             return False
         if self.status == "ok" and not entry.ok:
             return False
@@ -399,6 +403,14 @@ class Journal:
                 return JournalPage(page, entries, has_older=True, unreadable=unreadable)
             entries.append(entry)
         return JournalPage(page, entries, has_older=False, unreadable=unreadable)
+
+    def entries(self, filters: JournalFilter | None = None) -> Iterator[JournalEntry]:
+        """Every entry matching ``filters``, newest first, read as it is asked for (the
+        files from their ends; lines that are not entries skipped, as `read_page` does)."""
+        for line in self._lines_newest_first():
+            entry = _parse(line)
+            if entry is not None and (filters is None or filters.matches(entry)):
+                yield entry
 
     def _lines_newest_first(self) -> Iterator[bytes | None]:
         for path in self.files():

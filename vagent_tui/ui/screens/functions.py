@@ -22,7 +22,13 @@ from textual.widgets import DataTable, Static
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import AgentConfig, FunctionDescriptor
 from vagent_tui.inert import MULTILINE_LIMIT
-from vagent_tui.services.agents import Finding, cross_check, functions_with_slots
+from vagent_tui.services.agents import (
+    FUNCTION_VIEWS,
+    Finding,
+    cross_check,
+    functions_with_slots,
+    in_view,
+)
 from vagent_tui.services.changes import Change, FunctionSwitch
 from vagent_tui.ui.colours import FAILED, FAILED_STRONG, WARN
 from vagent_tui.ui.dialogs import EditorModal
@@ -37,7 +43,6 @@ from vagent_tui.ui.widgets.table_filter import filter_binding
 from vagent_tui.ui.widgets.tables import ROW_CAP, SafeTable, row_table
 from vagent_tui.words import counted
 
-VIEWS = ("all", "unavailable", "configured", "problems")
 _VIEW_TIP = "Show all, unavailable, configured or problem functions"
 _DETAIL_TIP = "Detail pane: normal, large (80 columns), hidden"
 _COPY_TIP = "Copy the docs page URL (the name when there is none)"
@@ -226,21 +231,13 @@ class FunctionsScreen(BaseScreen):
 
     # ------------------------------------------------------------------ rows
 
-    def _visible(self, fn: FunctionDescriptor) -> bool:
-        count = self.configured.get(fn.name, 0) if self.configured is not None else 0
-        if self.view == "unavailable":
-            return fn.allowed is False
-        if self.view == "configured":
-            return count > 0
-        if self.view == "problems":
-            return any(f.name == fn.name for f in self.findings)
-        return True
-
     def refresh_rows(self) -> None:
         """Rebuild the rows for the current view; the cursor stays on the same function."""
         table = self.table
         keep = self.highlighted.name if self.highlighted else None
-        self.matching = [fn for fn in self.functions if self._visible(fn)]
+        self.matching = [
+            fn for fn in self.functions if in_view(fn, self.view, self.configured, self.findings)
+        ]
         self.shown = self.matching[:ROW_CAP]
         with self.app.batch_update():
             table.clear()
@@ -433,7 +430,7 @@ class FunctionsScreen(BaseScreen):
             self.action_reload()
 
     def action_cycle_view(self) -> None:
-        self.view = VIEWS[(VIEWS.index(self.view) + 1) % len(VIEWS)]
+        self.view = FUNCTION_VIEWS[(FUNCTION_VIEWS.index(self.view) + 1) % len(FUNCTION_VIEWS)]
         self.refresh_rows()
 
     def action_copy_docs(self) -> None:
