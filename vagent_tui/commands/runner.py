@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from vagent_tui.commands.contract import ERROR, REFUSED, CommandError, Refused
+from vagent_tui.commands.contract import DONE, ERROR, REFUSED, CommandError, Refused
 from vagent_tui.commands.output import Format, Messages, Output, default_format
 
 if TYPE_CHECKING:

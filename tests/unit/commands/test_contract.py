@@ -113,3 +113,18 @@ def test_a_usage_error_of_a_command_exits_1_not_2(cli: RunCli) -> None:
         sys.argv = old
         registry.VagentParser.usage_exit = 2
     assert ran_code == contract.ERROR
+
+
+def test_a_reader_that_stops_early_ends_the_command_quietly(
+    cli: RunCli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``vagent-tui get … | head``: the pipe closes, the command stops, exit 0, no trace."""
+
+    class Closed(io.StringIO):
+        def write(self, text: str) -> int:
+            raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setattr("sys.stdout", Closed())
+    ran = cli("schema", "-o", "jsonl")
+    assert ran.code == contract.DONE
+    assert "Traceback" not in ran.err and "Broken pipe" not in ran.err
