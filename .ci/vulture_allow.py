@@ -39,6 +39,7 @@ requests.NewAgentAccount.account_name
 requests.AccountUpdate.account_name
 requests.OrganizationUpdate.org_name
 _.completer  # cli_profiles: argcomplete reads an argument's completer
+_.stt  # commands/shapes_fleet: a field of an item model (the JSON a script reads)
 textual_compat._fatal_error  # Textual's hook, overridden in the one compat module
 textual_compat._clipboard
 _.container  # Widget.get_content_height's arguments (an override keeps the names)

@@ -30,6 +30,7 @@ from __future__ import annotations
 import asyncio
 import csv
 import io
+import os
 import sys
 import time
 from collections.abc import Awaitable, Callable, Iterable, Sequence
@@ -52,6 +53,18 @@ ADAPTIVE_START = 16
 ADAPTIVE_CAP = 100
 """The adaptive limit's default ceiling (the default transport keeps 200 connections)."""
 MAX_CAP = 200
+CONCURRENCY_ENV = "VAGENT_FLEET_CONCURRENCY"
+
+
+def default_concurrency() -> int:
+    """The ceiling of requests in flight: ``VAGENT_FLEET_CONCURRENCY`` (1..200), else 100.
+
+    The run starts below it and adapts (`AdaptiveLimit`). The Fleet screen's and the
+    ``fleet ask`` command's default.
+    """
+    raw = os.environ.get(CONCURRENCY_ENV, "")
+    return int(raw) if raw.isdecimal() and 1 <= int(raw) <= MAX_CAP else ADAPTIVE_CAP
+
 
 Values = dict[str, Any]
 

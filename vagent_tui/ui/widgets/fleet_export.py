@@ -7,12 +7,12 @@ fleet service made (it never holds the token) and reports the path on the status
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from vagent_tui.services.fleet import ADAPTIVE_CAP, MAX_CAP
+from vagent_tui.services.fleet import MAX_CAP
+from vagent_tui.services.fleet import default_concurrency as default_concurrency
 from vagent_tui.services.usage_fleet import write_private
 from vagent_tui.ui.dialogs import ConfirmModal, PromptModal
 from vagent_tui.ui.widgets.status import StatusReport
@@ -22,15 +22,6 @@ if TYPE_CHECKING:
     from textual.screen import Screen
 
 MAX_CONCURRENCY = MAX_CAP
-
-
-def default_concurrency() -> int:
-    """The ceiling of requests in flight: ``VAGENT_FLEET_CONCURRENCY`` (1..200), else 100.
-
-    The run starts below it and adapts (`vagent_tui.services.fleet.AdaptiveLimit`).
-    """
-    raw = os.environ.get("VAGENT_FLEET_CONCURRENCY", "")
-    return int(raw) if raw.isdecimal() and 1 <= int(raw) <= MAX_CONCURRENCY else ADAPTIVE_CAP
 
 
 def check_concurrency(text: str) -> str | None:
