@@ -222,19 +222,32 @@ async def ask(ctx: Context) -> int:
     failed = 0
     started = time.monotonic()
     messages = ctx.messages
-    with ctx.output(kind_of(question.name), columns_of(question)) as out:
-        for account_id in refused:
-            out.write(item_of(question, "", FleetAnswer(account_id, error=NOT_ASKED)))
+    out = ctx.output(kind_of(question.name), columns_of(question))
+    shared = _is_terminal(ctx.stdout)  # the progress line's terminal: cleared before a row
+    messages.done()  # the listing's
+    for account_id in refused:
+        out.write(item_of(question, "", FleetAnswer(account_id, error=NOT_ASKED)))
 
-        def take(answer: FleetAnswer) -> None:
-            nonlocal failed
-            failed += not answer.ok
-            out.write(item_of(question, names.get(answer.account_id, ""), answer))
-            messages.progress(out.count, total, f"accounts answered ({question.label})")
+    def take(answer: FleetAnswer) -> None:
+        nonlocal failed
+        failed += not answer.ok
+        if shared:
+            messages.done()
+        out.write(item_of(question, names.get(answer.account_id, ""), answer))
+        messages.progress(out.count, total, f"accounts answered ({question.label})")
 
-        limit = AdaptiveLimit(concurrency)
+    limit = AdaptiveLimit(concurrency)
+    try:
         await ask_fleet(ctx.connection.api, ids, question, limiter=limit, on_answer=take)
+    except BaseException:
+        # Interrupted: a JSON document stays open (a script must not read the accounts
+        # answered so far as the whole fleet); a person's table shows what came.
+        if out.fmt == "table":
+            messages.done()
+            out.close()
+        raise
     messages.done()
+    out.close()
     failed += len(refused)
     if total == 0:
         messages.say("no agent account to ask")
@@ -248,10 +261,20 @@ async def ask(ctx: Context) -> int:
     return PARTIAL if failed else DONE
 
 
+def _is_terminal(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
 async def _listing(ctx: Context) -> AgentListing:
-    """The agent accounts below the key, listed as the Fleet screen lists them."""
+    """The agent accounts below the key, listed as the Fleet screen lists them (on a
+    terminal, how many are listed so far on the progress line)."""
+    import asyncio
+
     from vagent_tui.services.accounts import AccountDirectory
-    from vagent_tui.services.agent_listing import list_agents
+    from vagent_tui.services.agent_listing import ListingProgress, list_agents
 
     connection = ctx.connection
     if connection.scope is None or connection.owner is None:  # pragma: no cover - connected
@@ -259,8 +282,16 @@ async def _listing(ctx: Context) -> AgentListing:
     directory = connection.directory or AccountDirectory(
         connection.api, connection.scope, connection.owner
     )
-    ctx.messages.progress(0, None, "listing the agent accounts below the key", force=True)
-    return await list_agents(connection.api, directory)
+    progress = ListingProgress(directory)
+    listing = asyncio.ensure_future(list_agents(connection.api, directory, progress=progress))
+    messages = ctx.messages
+    try:
+        while messages.live and not listing.done():
+            messages.progress(len(progress.rows), None, "agent accounts listed", force=True)
+            await asyncio.wait([listing], timeout=0.2)
+        return await listing
+    finally:
+        listing.cancel()  # nothing when it is done; interrupted: no listing left running
 
 
 def _accounts(
