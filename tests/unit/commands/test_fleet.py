@@ -149,3 +149,21 @@ def test_ids_from_stdin_one_a_line(cli: RunCli, sim_app: Any) -> None:
     bad = cli("fleet", "ask", "numbers", "--accounts-file", "-", stdin="1111\nacme\n")
     assert bad.code == contract.ERROR and bad.out == ""
     assert "stdin line 2: 'acme' is not an account id" in bad.err
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (("--below", "1100", "--accounts", "1111"), "--below and --accounts"),
+        (("--concurrency", "0"), "--concurrency must be from 1 to 200"),
+        (("--accounts", "1111,-3"), "--accounts: '-3' is not an account id"),
+        (("--accounts-file", "/nonexistent/ids.txt"), "could not read /nonexistent/ids.txt"),
+    ],
+)
+def test_a_bad_choice_asks_nothing_and_exits_1(
+    cli: RunCli, sim_app: Any, argv: tuple[str, ...], said: str
+) -> None:
+    ran = cli("fleet", "ask", "functions", *argv)
+    assert ran.code == contract.ERROR and ran.out == ""
+    assert said in ran.err
+    assert asked(sim_app) == []
