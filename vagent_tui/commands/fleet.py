@@ -239,7 +239,11 @@ async def ask(ctx: Context) -> int:
     limit = AdaptiveLimit(concurrency)
     try:
         await ask_fleet(ctx.connection.api, ids, question, limiter=limit, on_answer=take)
-    except BaseException:
+    except BaseException as exc:
+        if isinstance(exc, BaseExceptionGroup):
+            # An answer's writing failed (the reader closed the pipe: ``| head``), which
+            # stopped the run: that failure, as the runner knows it, not the group.
+            raise _first_of(exc) from None
         # Interrupted: a JSON document stays open (a script must not read the accounts
         # answered so far as the whole fleet); a person's table shows what came.
         if out.fmt == "table":
@@ -259,6 +263,12 @@ async def ask(ctx: Context) -> int:
         said += f" (the platform asked to slow down {times})"
     messages.say(said)
     return PARTIAL if failed else DONE
+
+
+def _first_of(group: BaseExceptionGroup[BaseException]) -> BaseException:
+    """The first exception of ``group`` that is not a group itself."""
+    first = group.exceptions[0]
+    return _first_of(first) if isinstance(first, BaseExceptionGroup) else first
 
 
 def _is_terminal(stream: Any) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 import pytest
@@ -167,3 +168,19 @@ def test_a_bad_choice_asks_nothing_and_exits_1(
     assert ran.code == contract.ERROR and ran.out == ""
     assert said in ran.err
     assert asked(sim_app) == []
+
+
+def test_a_reader_that_stops_early_ends_the_run_quietly(
+    cli: RunCli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``vagent-tui fleet ask … | head -1``: the first answer's write fails, the run stops,
+    exit 0, no trace (not the group of every answer's failure)."""
+
+    class Closed(io.StringIO):
+        def write(self, text: str) -> int:
+            raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setattr("sys.stdout", Closed())
+    ran = cli("fleet", "ask", "functions", "-o", "jsonl")
+    assert ran.code == contract.DONE
+    assert "Traceback" not in ran.err and "Broken pipe" not in ran.err
