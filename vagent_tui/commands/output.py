@@ -92,8 +92,16 @@ class Output:
     def __enter__(self) -> Output:
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+    def __exit__(self, exc_type: object, *exc: object) -> None:
+        if exc_type is None:
+            self.close()
+            return
+        # Ended by an error: a ``json`` document stays unclosed, so that no script takes
+        # the items so far for the whole list (the exit code says it failed too).
+        self._closed = True
+        if self.fmt == "table" and self._widths is None:
+            self._size_table()
+        self.stream.flush()
 
     def write(self, item: Mapping[str, Any]) -> None:
         """One item (a JSON-able mapping)."""
