@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from vagent_tui.commands.contract import CHANGES, DONE, ERROR
+from vagent_tui.commands.contract import CHANGES, DONE, ERROR, CommandError
 
 if TYPE_CHECKING:
     from vagent_tui.commands.runner import Context
@@ -53,6 +53,20 @@ def add_parser(
     publish.set_defaults(run="agent:run_publish")
 
 
+def _agent(ctx: Context) -> int | None:
+    """The agent account the command is about (its target; None: the key's own).
+
+    Raises:
+        CommandError: neither the target nor the key owner is an agent account.
+    """
+    from vagent_tui.services.agent_listing import is_agent_account
+
+    acting = ctx.connection.acting_as
+    if acting is None or not is_agent_account(acting):
+        raise CommandError("give --account ID: an agent account (the key's own is none)")
+    return ctx.connection.target_id
+
+
 def _diff_item(d: FieldDiff) -> dict[str, Any]:
     return {"path": d.path, "kind": d.kind, "old": d.old, "new": d.new, "lines": list(d.lines)}
 
@@ -61,8 +75,7 @@ async def run_diff(ctx: Context) -> int:
     from vagent_tui.services.diff import diff_configs, summary
     from vagent_tui.services.staging import read_slots
 
-    connection = ctx.connection
-    slots = await read_slots(connection.api, connection.target_id)
+    slots = await read_slots(ctx.connection.api, _agent(ctx))
     if slots.staging is None:
         ctx.messages.say("staging is empty: it is the live configuration")
     diffs = diff_configs(slots.live, slots.staging or slots.live)
@@ -80,9 +93,9 @@ async def run_publish(ctx: Context) -> int:
     from vagent_tui.services.staging import read_slots
 
     ctx.may_write()
-    connection = ctx.connection
-    client, target = connection.api, connection.target_id
-    account = target if target is not None else (connection.owner.id if connection.owner else None)
+    target = _agent(ctx)
+    client, acting = ctx.connection.api, ctx.connection.acting_as
+    account = acting.id if acting is not None else None
     slots = await read_slots(client, target)
     item: dict[str, Any] = {
         "account_id": account, "result": "nothing", "version_id": None, "changes": [],

@@ -155,6 +155,7 @@ async def run_plan(ctx: Context) -> int:
     from vagent_tui.services.bulk import origin_of, rollout_concurrency
     from vagent_tui.services.rollout import catalog_of, plan_rollout
     from vagent_tui.services.rollout_pick import Catalog, check_request, pick_accounts
+    from vagent_tui.words import counted
 
     args, connection = ctx.args, ctx.connection
     texts = (args.voice, ", ".join(args.functions), "; ".join(args.settings), args.filter)
@@ -168,6 +169,8 @@ async def run_plan(ctx: Context) -> int:
         if strangers:
             raise Refused(f"not an agent account below this key: {_ids(strangers)}")
     under = args.below if args.below is not None else connection.target_id
+    if under is not None and not listing.path_of(under):
+        raise Refused(f"account {under} is not below this key (or has no agent account below it)")
     picked = pick_accounts(listing.accounts, path_of=listing.path_of, under=under,
                            marked=marked, account_filter=request.account_filter)  # fmt: skip
     chosen = _chosen(ctx, listing, under, marked, str(request.account_filter))
@@ -188,7 +191,8 @@ async def run_plan(ctx: Context) -> int:
     assert request is not None
     account_filter = request.account_filter
     total, planned = len(picked), 0
-    ctx.messages.say(f"planning {request.change.describe()} for {total:,} accounts: {chosen}")
+    ctx.messages.say(f"planning {request.change.describe()} for {counted(total, 'account')}: "
+                     f"{chosen}")  # fmt: skip
 
     def heard(_: object) -> None:
         nonlocal planned
@@ -389,6 +393,7 @@ async def run_apply(ctx: Context) -> int:
 
 async def run_publish(ctx: Context) -> int:
     from vagent_tui.services.rollout_apply import publish_rollout
+    from vagent_tui.words import counted
 
     args = ctx.args
     plan, path = read_plan(args.plan)
@@ -400,9 +405,9 @@ async def run_publish(ctx: Context) -> int:
         size = args.wave_size
         wave = order[(args.wave - 1) * size : args.wave * size]
         if not wave:
-            count = -(-len(order) // size)
-            raise CommandError(f"the plan changes {len(order):,} accounts: {count:,} waves of "
-                               f"{size:,}, no wave {args.wave}")  # fmt: skip
+            waves = counted(-(-len(order) // size), "wave")
+            raise CommandError(f"the plan changes {counted(len(order), 'account')}: {waves} "
+                               f"of {size:,}, no wave {args.wave}")  # fmt: skip
     else:
         if args.wave_size is not None:
             raise CommandError("--wave-size goes with --wave N")
@@ -431,6 +436,7 @@ async def _run_step(
     from vagent_tui.services.bulk import DONE as DONE_RESULTS
     from vagent_tui.services.bulk import AccountResult, RolloutBusy, rollout_concurrency
     from vagent_tui.services.rollout_apply import save_plan
+    from vagent_tui.words import counted
 
     log = log_of(plan, path)
     await asyncio.to_thread(save_plan, plan, log=log)  # the screen's l lists it, resumes it
@@ -443,7 +449,7 @@ async def _run_step(
     total = len(accounts) - len(earlier)
     verb = "writing the staging of" if step == "write" else "publishing"
     more = f" ({len(earlier):,} done by an earlier run are skipped)" if earlier else ""
-    ctx.messages.say(f"{verb} {total:,} accounts: {plan.change.describe()}{more}")
+    ctx.messages.say(f"{verb} {counted(total, 'account')}: {plan.change.describe()}{more}")
     trouble = 0
     seen = 0
 
@@ -487,5 +493,5 @@ async def _run_step(
                     item(p, None)
     done = len(accounts) - trouble
     not_done = f", {trouble:,} not: see their items" if trouble else ""
-    ctx.messages.say(f"{done:,} of {len(accounts):,} accounts {done_as}{not_done}")
+    ctx.messages.say(f"{done:,} of {counted(len(accounts), 'account')} {done_as}{not_done}")
     return PARTIAL if trouble else DONE

@@ -171,6 +171,8 @@ def test_plan_of_no_change_exits_0_and_bad_options_say_which(cli: RunCli) -> Non
     assert unknown.code == contract.ERROR and "--voice: no voice has this id" in unknown.err
     stranger = cli("rollout", "plan", "--voice", "openai-ash", "--accounts", "1111,4242")
     assert stranger.code == contract.REFUSED and "4242" in stranger.err
+    elsewhere = cli("rollout", "plan", "--voice", "openai-ash", "--below", "4242")
+    assert elsewhere.code == contract.REFUSED and "not below this key" in elsewhere.err
 
 
 # --------------------------------------------------------------------------- apply, publish
@@ -259,6 +261,8 @@ def test_a_read_only_profile_or_another_key_is_refused_and_nothing_is_sent(
 
 
 def test_agent_diff_then_publish_with_its_read_back(cli: RunCli, sim_app: Any) -> None:
+    no_agent = cli("agent", "diff")  # the partner's key, no target: no agent to compare
+    assert no_agent.code == contract.ERROR and "--account" in no_agent.err
     diff = cli("agent", "diff", "--account", "1111", "-o", "json")
     assert diff.code == contract.CHANGES
     paths = [i["path"] for i in checked(diff, "agent-diff")]
