@@ -123,3 +123,10 @@ _.image
 
 # InboundMessage (api/agent_extras_models.py): filled by keyword by the test message form.
 _.target_agent
+
+# Commands (vagent_tui/commands/rollout.py, agent.py): run by name, from the parser's
+# run="module:function" (commands/runner.py imports and calls them).
+_.run_plan
+_.run_apply
+_.run_publish
+_.run_diff

@@ -243,6 +243,22 @@ def test_an_apply_killed_half_way_is_finished_by_the_other_each_account_written_
     assert posts(sim_app) == Counter(CLEAN_IDS)  # every account written exactly once
 
 
+def test_a_plan_under_way_in_a_console_is_not_applied_at_once_by_a_job(
+    cli: RunCli, sim_app: Any, tmp_path: Path
+) -> None:
+    from vagent_tui.services.bulk import RolloutLog
+
+    path = plan_file(cli, tmp_path)
+    console = RolloutLog.for_plan(RolloutPlan.from_json(path.read_text(encoding="utf-8")))
+    console.hold()  # the screen holds its plan's log while it applies
+    try:
+        ran = cli("rollout", "apply", str(path), "-o", "json")
+    finally:
+        console.release()
+    assert ran.code == contract.ERROR and "another run of this plan" in ran.err
+    assert not posts(sim_app)
+
+
 def test_a_read_only_profile_or_another_key_is_refused_and_nothing_is_sent(
     cli: RunCli, sim_app: Any, tmp_path: Path
 ) -> None:
