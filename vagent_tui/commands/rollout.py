@@ -430,13 +430,12 @@ async def _run_step(
     run: Callable[..., Awaitable[list[AccountResult]]],
 ) -> int:
     """Apply ``step`` (``write``, ``publish``) to ``accounts`` through ``run`` (the
-    service), with the plan's log; one item per account of the plan."""
+    service), with the plan's log held as the screen holds it during a run; one item per
+    account of the plan."""
     import asyncio
 
-    from vagent_tui.services.bulk import DONE as DONE_RESULTS
-    from vagent_tui.services.bulk import AccountResult, RolloutBusy, rollout_concurrency
+    from vagent_tui.services.bulk import RolloutBusy
     from vagent_tui.services.rollout_apply import save_plan
-    from vagent_tui.words import counted
 
     log = log_of(plan, path)
     await asyncio.to_thread(save_plan, plan, log=log)  # the screen's l lists it, resumes it
@@ -444,6 +443,24 @@ async def _run_step(
         log.hold()  # as the screen does before a run: the log as read now is the whole of it
     except RolloutBusy as exc:
         raise CommandError(f"{exc} (a console or another job): wait for it") from None
+    try:
+        return await _each(ctx, plan, log, step, accounts, run)
+    finally:
+        log.release()  # also when cut off: the console, or the next job, may take the plan
+
+
+async def _each(
+    ctx: Context,
+    plan: RolloutPlan,
+    log: RolloutLog,
+    step: Step,
+    accounts: list[AccountPlan],
+    run: Callable[..., Awaitable[list[AccountResult]]],
+) -> int:
+    from vagent_tui.services.bulk import DONE as DONE_RESULTS
+    from vagent_tui.services.bulk import AccountResult, rollout_concurrency
+    from vagent_tui.words import counted
+
     earlier = {p.account_id for p in accounts if log.done(p.account_id, step)}
     by_id = {p.account_id: p for p in plan.accounts}
     total = len(accounts) - len(earlier)
@@ -472,12 +489,9 @@ async def _run_step(
         ctx.messages.progress(seen, total, f"accounts {done_as}")
 
     with ctx.output(RESULT_KIND, RESULT_COLUMNS) as items:
-        try:
-            got = await run(ctx.connection.api, log,
-                            concurrency=ctx.args.concurrency or rollout_concurrency(),
-                            on_result=heard)  # fmt: skip
-        finally:
-            log.release()  # the console, or the next job, may take the plan
+        got = await run(ctx.connection.api, log,
+                        concurrency=ctx.args.concurrency or rollout_concurrency(),
+                        on_result=heard)  # fmt: skip
         ctx.messages.done()
         settled = {r.account_id for r in got}
         for p in accounts:
