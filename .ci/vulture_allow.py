@@ -129,3 +129,9 @@ _.target_agent
 # file; a command writes the item as a dict, so the name is only a key there.
 _.s2s_engines
 _.unavailable_reason
+# Commands (vagent_tui/commands/rollout.py, agent.py): run by name, from the parser's
+# run="module:function" (commands/runner.py imports and calls them).
+_.run_plan
+_.run_apply
+_.run_publish
+_.run_diff

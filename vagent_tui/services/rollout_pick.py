@@ -11,18 +11,23 @@ with a message for that field (nothing is planned while one is wrong):
   organization, its reseller), and ``voice:``, ``engine:``, ``lang:`` matched against
   its current configuration (read while planning: an account that does not match is
   left out of the plan, and the plan counts it).
+
+`check_request` checks the form's four fields at once (and ``vagent-tui rollout plan``'s
+options, the same words), against the voices and functions of a sample account.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from vagent_tui.api.agent_extras_models import MODEL_SETTINGS, ModelCatalog
 from vagent_tui.services.accounts import NamedAccount
-from vagent_tui.services.changes import FunctionSwitch
-from vagent_tui.services.settings import BY_NAME, parse_value
+from vagent_tui.services.changes import Change, FunctionSwitch
+from vagent_tui.services.rollout import change_problem
+from vagent_tui.services.settings import BY_NAME, form_text, parse_value
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]*$")
 FILTER_KEYS = ("voice", "engine", "lang")
@@ -170,3 +175,85 @@ def pick_accounts(
         if account_filter is None or account_filter.matches_account(account, above):
             out.append(account)
     return out
+
+
+# --------------------------------------------------------------------------- the form
+
+
+@dataclass(frozen=True)
+class RolloutRequest:
+    """What the form says, as typed (to show it again) and as values."""
+
+    voice: str = ""
+    functions: str = ""
+    settings: str = ""
+    accounts: str = ""
+    marked_only: bool = False
+    change: Change = field(default_factory=Change)
+    account_filter: AccountFilter = field(default_factory=AccountFilter)
+    only_ids: tuple[int, ...] | None = None
+    """The accounts of a loaded plan (``p`` plans its change for them again)."""
+
+    @classmethod
+    def of_plan(cls, change: Change, account_ids: tuple[int, ...]) -> RolloutRequest:
+        """The request that plans ``change`` again for ``account_ids`` (a loaded plan)."""
+        functions = ", ".join(f"{s.name} {'on' if s.on else 'off'}" for s in change.functions)
+        settings = "; ".join(f"{name}={form_text(name, value)}" for name, value in change.settings)
+        return cls(change.voice or "", functions, settings, "", False, change, AccountFilter(),
+                   account_ids)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """What the sample account lists: the voices and functions a change may name."""
+
+    voices: tuple[str, ...] = ()
+    functions: tuple[str, ...] = ()
+    sample: str = ""
+    """The account the lists come from (named in the field messages)."""
+    models: ModelCatalog | None = None
+    """The models the platform offers (None: not read; the field checks syntax only)."""
+
+
+def check_request(
+    voice: str, functions: str, settings: str, accounts: str, catalog: Catalog
+) -> tuple[dict[str, str], RolloutRequest | None]:
+    """``({field: message}, None)``, or ``({}, the request)`` when every field is good."""
+    errors: dict[str, str] = {}
+    voice = voice.strip()
+    if voice and (" " in voice or not voice.isprintable()):
+        errors["voice"] = "a voice id, without spaces"
+    elif voice and catalog.voices and voice not in catalog.voices:
+        errors["voice"] = f"no voice has this id (the voices list of {catalog.sample})"
+    switches: tuple[FunctionSwitch, ...] = ()
+    try:
+        switches = parse_functions(functions)
+    except ValueError as exc:
+        errors["functions"] = str(exc)
+    unknown = [s.name for s in switches if catalog.functions and s.name not in catalog.functions]
+    if unknown:
+        errors["functions"] = f"{', '.join(unknown)}: not a function of {catalog.sample}"
+    values: tuple[tuple[str, object], ...] = ()
+    try:
+        values = parse_settings(settings)
+    except ValueError as exc:
+        errors["settings"] = str(exc)
+    if catalog.models is not None:
+        offered = catalog.models
+        refused = [f"{name}: {why}" for name, value in values
+                   if name in MODEL_SETTINGS and value
+                   and (why := offered.refusal(str(value)))]  # fmt: skip
+        if refused:
+            errors["settings"] = "; ".join(refused)
+    account_filter = AccountFilter()
+    try:
+        account_filter = AccountFilter.parse(accounts)
+    except ValueError as exc:
+        errors["accounts"] = str(exc)
+    if errors:
+        return errors, None
+    change = Change(voice=voice or None, functions=switches, settings=values)
+    problem = change_problem(change)
+    if problem:
+        return {"": f"Nothing to plan: {problem}"}, None
+    return {}, RolloutRequest(voice, functions, settings, accounts, False, change, account_filter)

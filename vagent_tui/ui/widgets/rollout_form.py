@@ -1,6 +1,7 @@
 """The rollout's form: one change (a voice, functions, settings) and the accounts it goes to.
 
-Each field is checked as the user submits (`vagent_tui.services.rollout_pick`); a bad
+Each field is checked as the user submits (`vagent_tui.services.rollout_pick.check_request`,
+which ``vagent-tui rollout plan`` checks its options with too); a bad
 field shows its message under it and the form stays open with everything typed. A
 voice or a function the sample account's lists do not hold at all is refused at its
 field, and so is a model the platform does not offer: no account could take it.
@@ -10,7 +11,6 @@ Enter in any field, or the Plan button, submits.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import ClassVar
 
 from textual.app import ComposeResult
@@ -20,39 +20,15 @@ from textual.screen import ModalScreen
 from textual.suggester import Suggester
 from textual.widgets import Button, Checkbox, Input, Label, Static
 
-from vagent_tui.api.agent_extras_models import MODEL_SETTINGS, ModelCatalog
-from vagent_tui.services.changes import Change, FunctionSwitch
-from vagent_tui.services.rollout import change_problem
-from vagent_tui.services.rollout_pick import AccountFilter, parse_functions, parse_settings
-from vagent_tui.services.settings import BY_NAME, form_text
+from vagent_tui.services.rollout_pick import Catalog as Catalog
+from vagent_tui.services.rollout_pick import RolloutRequest as RolloutRequest
+from vagent_tui.services.rollout_pick import check_request as check_request
+from vagent_tui.services.settings import BY_NAME
 from vagent_tui.ui.built import ClosesItself, when_built
 from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.dialogs import MODAL_CSS
 from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.form import FormField
-
-
-@dataclass(frozen=True)
-class RolloutRequest:
-    """What the form says, as typed (to show it again) and as values."""
-
-    voice: str = ""
-    functions: str = ""
-    settings: str = ""
-    accounts: str = ""
-    marked_only: bool = False
-    change: Change = field(default_factory=Change)
-    account_filter: AccountFilter = field(default_factory=AccountFilter)
-    only_ids: tuple[int, ...] | None = None
-    """The accounts of a loaded plan (``p`` plans its change for them again)."""
-
-    @classmethod
-    def of_plan(cls, change: Change, account_ids: tuple[int, ...]) -> RolloutRequest:
-        """The request that plans ``change`` again for ``account_ids`` (a loaded plan)."""
-        functions = ", ".join(f"{s.name} {'on' if s.on else 'off'}" for s in change.functions)
-        settings = "; ".join(f"{name}={form_text(name, value)}" for name, value in change.settings)
-        return cls(change.voice or "", functions, settings, "", False, change, AccountFilter(),
-                   account_ids)  # fmt: skip
 
 
 class LastWord(Suggester):
@@ -73,62 +49,6 @@ class LastWord(Suggester):
             if name.lower().startswith(stem.lower()) and name != stem:
                 return head + word[: len(word) - len(stem)] + name
         return None
-
-
-@dataclass(frozen=True)
-class Catalog:
-    """What the sample account lists: the voices and functions a change may name."""
-
-    voices: tuple[str, ...] = ()
-    functions: tuple[str, ...] = ()
-    sample: str = ""
-    """The account the lists come from (named in the field messages)."""
-    models: ModelCatalog | None = None
-    """The models the platform offers (None: not read; the field checks syntax only)."""
-
-
-def check_request(
-    voice: str, functions: str, settings: str, accounts: str, catalog: Catalog
-) -> tuple[dict[str, str], RolloutRequest | None]:
-    """``({field: message}, None)``, or ``({}, the request)`` when every field is good."""
-    errors: dict[str, str] = {}
-    voice = voice.strip()
-    if voice and (" " in voice or not voice.isprintable()):
-        errors["voice"] = "a voice id, without spaces"
-    elif voice and catalog.voices and voice not in catalog.voices:
-        errors["voice"] = f"no voice has this id (the voices list of {catalog.sample})"
-    switches: tuple[FunctionSwitch, ...] = ()
-    try:
-        switches = parse_functions(functions)
-    except ValueError as exc:
-        errors["functions"] = str(exc)
-    unknown = [s.name for s in switches if catalog.functions and s.name not in catalog.functions]
-    if unknown:
-        errors["functions"] = f"{', '.join(unknown)}: not a function of {catalog.sample}"
-    values: tuple[tuple[str, object], ...] = ()
-    try:
-        values = parse_settings(settings)
-    except ValueError as exc:
-        errors["settings"] = str(exc)
-    if catalog.models is not None:
-        offered = catalog.models
-        refused = [f"{name}: {why}" for name, value in values
-                   if name in MODEL_SETTINGS and value
-                   and (why := offered.refusal(str(value)))]  # fmt: skip
-        if refused:
-            errors["settings"] = "; ".join(refused)
-    account_filter = AccountFilter()
-    try:
-        account_filter = AccountFilter.parse(accounts)
-    except ValueError as exc:
-        errors["accounts"] = str(exc)
-    if errors:
-        return errors, None
-    change = Change(voice=voice or None, functions=switches, settings=values)
-    problem = change_problem(change)
-    if problem:
-        return {"": f"Nothing to plan: {problem}"}, None
-    return {}, RolloutRequest(voice, functions, settings, accounts, False, change, account_filter)
 
 
 class RolloutForm(ClosesItself[RolloutRequest | None], ModalScreen[RolloutRequest | None]):
