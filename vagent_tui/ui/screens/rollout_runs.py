@@ -32,6 +32,7 @@ from vagent_tui.services.bulk import (
 from vagent_tui.services.rollout import AccountPlan, RolloutPlan
 from vagent_tui.services.rollout_apply import apply_rollout, publish_rollout, save_plan
 from vagent_tui.services.session import Connection
+from vagent_tui.services.session import origin_of as origin_of
 from vagent_tui.ui.dialogs import PromptModal, ReviewModal
 from vagent_tui.ui.failures import WRITE_GROUP_PREFIX
 from vagent_tui.ui.screens.run_progress import RunProgress
@@ -49,15 +50,6 @@ def rollout_concurrency() -> int:
     """``VAGENT_ROLLOUT_CONCURRENCY`` (1..64), else the service's default."""
     raw = os.environ.get("VAGENT_ROLLOUT_CONCURRENCY", "")
     return int(raw) if raw.isdecimal() and 1 <= int(raw) <= 64 else DEFAULT_CONCURRENCY
-
-
-def origin_of(connection: Connection) -> str:
-    """Where a plan (a rollout's, a file's onboarding) and its log belong: the platform's
-    identity (`PlatformClient.platform_id`: its address; the embedded demo's own run) and
-    the key owner (never the key, nor a password the base URL may carry)."""
-    owner = connection.owner.id if connection.owner is not None else None
-    platform = connection.client.platform_id if connection.client is not None else ""
-    return f"{platform} · key of account {owner}"
 
 
 class RolloutRuns(RunProgress):
@@ -170,7 +162,7 @@ class RolloutRuns(RunProgress):
         done = len(log.written())
         skipped = f"{done:,} written by an earlier run are skipped. " if done else ""
         intro = (
-            f"Write the staging of {counted(len(todo), 'account')}: {plan.change.describe()}. "
+            f"Write the staging of {counted(len(todo), 'account')}: {plan.describe()}. "
             f"{skipped}Nothing goes live until you publish (P). Each account's staging is "
             "read again first: one that changed since the plan is skipped and listed."
         )
@@ -319,7 +311,7 @@ class RolloutRuns(RunProgress):
             f" {rest:,} {noun_for(rest, 'stays', 'stay')} written for a later wave." if rest else ""
         )
         intro = (
-            f"Publish {counted(len(wave), 'account')}: {plan.change.describe()}. Their staging "
+            f"Publish {counted(len(wave), 'account')}: {plan.describe()}. Their staging "
             "goes live: callers get it at once. An account is published only when publishing "
             "changes its live configuration by exactly this (no one else's unpublished "
             f"edit, no newer live undone); the others are listed.{later}"
