@@ -123,3 +123,6 @@ _.image
 
 # InboundMessage (api/agent_extras_models.py): filled by keyword by the test message form.
 _.target_agent
+
+# Commands run by their "module:function" name (commands/registry.py, set_defaults(run=...)).
+_.plan_from  # commands/pull.py: vagent-tui plan-from
