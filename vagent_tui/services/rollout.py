@@ -17,7 +17,13 @@ account whose staging moved meanwhile. Plans export as CSV (cells that a spreads
 would run as a formula are quoted) and as JSON (which `RolloutPlan.from_json` reads
 back, so a plan can be saved and applied later).
 
-Applying and publishing a plan: `vagent_tui.services.rollout_apply`.
+A second kind of plan, `FolderPlan`, holds per account its own write instead of one
+`Change`: what a folder of edited configurations asks for
+(`vagent_tui.services.config_folder`). Its file says ``"kind": "folder"``; each write
+is checked on load (`folder_body_problem`: only what the console writes, each value as
+its form takes it) and its diff computed again from its base, as a change plan's is.
+
+Applying and publishing a plan (either kind): `vagent_tui.services.rollout_apply`.
 """
 
 from __future__ import annotations
@@ -364,10 +370,15 @@ def folder_body_problem(body: Mapping[str, Any], base: Mapping[str, Any]) -> str
             problem = _actions_problem(value)
             if problem:
                 return f"actions: {problem}"
-        if holds_mask(value) and public_config({key: base.get(key)}) != {key: base.get(key)}:
+        if holds_mask(value) and _masks_a_secret(key, base.get(key)):
             return (f"{key} holds a masked secret ({MASK}): it cannot be written back from "
                     "a file; change this field in the console")  # fmt: skip
     return None
+
+
+def _masks_a_secret(key: str, value: Any) -> bool:
+    """Whether a pulled file shows ``value`` of ``key`` with a secret masked in it."""
+    return holds_mask(public_config({key: value}).get(key)) and not holds_mask(value)
 
 
 def _actions_problem(value: Any) -> str | None:

@@ -234,3 +234,12 @@ def test_a_plan_to_stdout_is_the_plan_file_alone(cli: RunCli, tmp_path: Path) ->
     plan = RolloutPlan.from_json(ran.out)
     assert isinstance(plan, FolderPlan) and plan.counts()["already"] == 2
     assert "0 will change, 2 already so" in ran.err
+
+
+def test_a_masked_secret_written_back_is_refused_where_the_platform_holds_one() -> None:
+    secret = {"welcomeMessage": "Call https://bot:pw1234@crm.example.com/ now"}
+    masked = {"welcomeMessage": "Call https://***@crm.example.com/ soon"}
+    with pytest.raises(ValueError, match="welcomeMessage holds a masked secret"):
+        RolloutPlan.from_json(json.dumps(_plan_data(body=masked, base=secret)))
+    plain = _plan_data(body={"welcomeMessage": "***bold*** hello"})  # no secret there
+    assert RolloutPlan.from_json(json.dumps(plain)).changing() == {1111}
