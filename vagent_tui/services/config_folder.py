@@ -22,15 +22,16 @@ text even with every secret masked. A file named for an account that is no longe
 below the key is reported as ``stale`` and kept, unless ``prune``; one named for an
 account pulled under an older name is replaced by the new name.
 
-`read_folder` and `plan_folder` make a `vagent_tui.services.rollout.FolderPlan` of the
-edited folder: per account, its file's ``staging`` compared with the platform's staging
-now (both made public alike), each field that differs written as the file says. A file
-that edits what the console does not write (a field outside the settings, the voice and
-the functions, an action entry's computed fields, a masked secret), that is not a
-pulled file, or that names an account not below the key fails the whole plan
-(`FolderError`, one line per problem naming the file and the field): a reviewed folder
-is applied whole or not at all. What the platform refuses for one account (a voice it
-does not have, a function not allowed) is that account's ``refused`` outcome.
+`read_folder` (the files' names) and `plan_folder` (each file read as it is planned)
+make a `vagent_tui.services.rollout.FolderPlan` of the edited folder: per account, its
+file's ``staging`` compared with the platform's staging now (both made public alike),
+each field that differs written as the file says. A file that edits what the console
+does not write (a field outside the settings, the voice and the functions, an action
+entry's computed fields, a masked secret), that is not a pulled file, or that names an
+account not below the key fails the whole plan (`FolderError`, one line per problem
+naming the file and the field): a reviewed folder is applied whole or not at all. What
+the platform refuses for one account (a voice it does not have, a function not
+allowed) is that account's ``refused`` outcome.
 """
 
 from __future__ import annotations
@@ -287,7 +288,16 @@ def _file_problem(data: Any, named: int) -> str | None:
     return None
 
 
-def read_folder(folder: Path) -> list[AccountFile]:
+@dataclass(frozen=True)
+class FolderFile:
+    """An account's file found in a folder, by its name (read when planned: ten thousand
+    configurations are not held together)."""
+
+    path: Path
+    account_id: int
+
+
+def read_folder(folder: Path) -> list[FolderFile]:
     """Every account file of ``folder``, by id; one file per account.
 
     Raises:
@@ -297,16 +307,13 @@ def read_folder(folder: Path) -> list[AccountFile]:
     if not folder.is_dir():
         raise FolderError([f"{folder}: not a folder"])
     problems: list[str] = []
-    files: list[AccountFile] = []
+    files: list[FolderFile] = []
     for account_id, paths in sorted(files_by_id(folder).items()):
         if len(paths) > 1:
             names = ", ".join(p.name for p in paths)
             problems.append(f"{names}: two files for account {account_id} (keep one)")
             continue
-        try:
-            files.append(read_account_file(paths[0]))
-        except FolderError as exc:
-            problems.extend(exc.problems)
+        files.append(FolderFile(paths[0], account_id))
     others = sorted(p.name for p in folder.glob("*.json") if not FILE_NAME.match(p.name))
     problems.extend(f"{name}: not an account's file (<id>-<name>.json)" for name in others)
     if problems:
@@ -350,14 +357,18 @@ class _Planned:
 
 async def plan_file(
     client: PlatformClient,
-    account_file: AccountFile,
+    found: FolderFile,
     account: NamedAccount,
     redact: Redact | None = None,
 ) -> tuple[AccountPlan, list[str]]:
     """One account's plan from its file, and the file's problems (then the plan is not
     to be used). A failed read is the ``unreadable`` outcome, never raised."""
-    account_id, name = account_file.account_id, account.display_name
-    label = account_file.path.name
+    account_id, name = found.account_id, account.display_name
+    label = found.path.name
+    try:
+        account_file = read_account_file(found.path)
+    except FolderError as exc:
+        return AccountPlan(account_id, name, "refused"), list(exc.problems)
     try:
         context = await read_again(client, lambda: read_context(client, account_id))
     except Exception as exc:  # one account's failure is its outcome
@@ -416,7 +427,7 @@ async def _refusals(
 
 async def plan_folder(
     client: PlatformClient,
-    files: Sequence[AccountFile],
+    files: Sequence[FolderFile],
     accounts: Mapping[int, NamedAccount],
     *,
     concurrency: int = DEFAULT_CONCURRENCY,
@@ -440,11 +451,9 @@ async def plan_folder(
     redact = client.redact
     planned: dict[int, _Planned] = {}
 
-    async def each(account_file: AccountFile) -> None:
-        plan, problems = await plan_file(
-            client, account_file, accounts[account_file.account_id], redact
-        )
-        planned[account_file.account_id] = _Planned(plan, tuple(problems))
+    async def each(found: FolderFile) -> None:
+        plan, problems = await plan_file(client, found, accounts[found.account_id], redact)
+        planned[found.account_id] = _Planned(plan, tuple(problems))
         if on_plan is not None:
             on_plan(plan)
 

@@ -243,3 +243,51 @@ def test_a_masked_secret_written_back_is_refused_where_the_platform_holds_one() 
         RolloutPlan.from_json(json.dumps(_plan_data(body=masked, base=secret)))
     plain = _plan_data(body={"welcomeMessage": "***bold*** hello"})  # no secret there
     assert RolloutPlan.from_json(json.dumps(plain)).changing() == {1111}
+
+
+def test_an_account_that_cannot_be_read_keeps_its_file_and_the_pull_exits_3(
+    cli: RunCli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from vagent_tui.api.errors import ApiError
+    from vagent_tui.commands.contract import PARTIAL
+    from vagent_tui.services import config_folder, staging
+
+    cli("pull", str(tmp_path), "--accounts", "1111,1113", "-o", "json")
+    kept = _file(tmp_path, 1113).read_bytes()
+    _edit(tmp_path, 1113, speakingTimeout=1)
+    edited = _file(tmp_path, 1113).read_bytes()
+    real = staging.read_slots
+
+    async def failing(client: Any, target: int | None) -> Any:
+        if target == 1113:
+            raise ApiError(404, "no such agent", method="GET", url="/agentEventRules/staging")
+        return await real(client, target)
+
+    monkeypatch.setattr(config_folder, "read_slots", failing)
+    ran = cli("pull", str(tmp_path), "--accounts", "1111,1113", "-o", "json")
+
+    assert ran.code == PARTIAL
+    results = {i["account_id"]: (i["result"], i["message"]) for i in ran.items("pulled")}
+    assert results[1111] == ("unchanged", "")
+    assert results[1113][0] == "failed" and "no such agent" in results[1113][1]
+    assert _file(tmp_path, 1113).read_bytes() == edited != kept
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("{not json", "not JSON"),
+        ('{"version": 1, "account": {"id": 1111}, "staging": {}}', "account.id is 1111 but"),
+        ('{"version": 7}', "not an account's file of version 1"),
+    ],
+)
+def test_a_file_that_is_not_a_pulled_one_is_named(
+    cli: RunCli, tmp_path: Path, text: str, said: str
+) -> None:
+    cli("pull", str(tmp_path), "--accounts", "1113,1122", "-o", "json")
+    path = _file(tmp_path, 1113)
+    path.write_text(text, encoding="utf-8")
+
+    ran = cli("plan-from", str(tmp_path), "-o", "json")
+
+    assert ran.code == ERROR and f"{path.name}: {said}" in ran.err and ran.out == ""
