@@ -72,9 +72,9 @@ def add_parser(
         "actions; a file that edits anything else, or names an account not below the key, "
         "fails the whole plan (exit 1, each problem named). Nothing is written to the "
         "platform: --out PLAN.json keeps the plan for vagent-tui rollout apply PLAN.json "
-        "and rollout publish PLAN.json --wave N (or the Rollout screen's o). Exit 2: the "
-        "plan has changes; 3: some accounts could not be read or refuse their file's "
-        "change; 0: nothing to write.",
+        "and rollout publish PLAN.json --wave N (or the Rollout screen: l, Open a plan "
+        "file). Exit 2: the plan has changes; 3: some accounts could not be read or refuse "
+        "their file's change; 0: nothing to write.",
     )  # fmt: skip
     plan.add_argument("folder", metavar="DIR", help="a folder pulled by vagent-tui pull")
     plan.add_argument(
