@@ -135,3 +135,5 @@ _.run_plan
 _.run_apply
 _.run_publish
 _.run_diff
+# Commands run by their "module:function" name (commands/registry.py, set_defaults(run=...)).
+_.plan_from  # commands/pull.py: vagent-tui plan-from

@@ -17,10 +17,10 @@ from tests.helpers import MakeApp, settle, sim_of, wait_for
 from vagent_tui.services.bulk import SENT, AccountResult
 from vagent_tui.services.connect import demo_client
 from vagent_tui.services.onboard_rows import log_for, read_rows
+from vagent_tui.services.session import origin_of
 from vagent_tui.ui.app import VagentApp
 from vagent_tui.ui.dialogs import PromptModal, ReviewModal, TextModal
 from vagent_tui.ui.screens.onboard import OnboardScreen
-from vagent_tui.ui.screens.rollout_runs import origin_of
 from vagent_tui.ui.widgets.record_table import RecordTable
 
 FILE = (

@@ -13,9 +13,11 @@ import importlib
 from collections.abc import Sequence
 from typing import Any
 
-COMMAND_MODULES: tuple[str, ...] = ("schema", "get", "fleet", "rollout", "agent")
+COMMAND_MODULES: tuple[str, ...] = ("schema", "get", "fleet", "rollout", "agent", "pull")
 """The modules of `vagent_tui.commands` that add commands, in the order help lists them."""
-COMMAND_NAMES: frozenset[str] = frozenset({"schema", "get", "fleet", "rollout", "agent"})
+COMMAND_NAMES: frozenset[str] = frozenset(
+    {"schema", "get", "fleet", "rollout", "agent", "pull", "plan-from"}
+)
 """The commands those modules add (a test checks they are the same)."""
 
 

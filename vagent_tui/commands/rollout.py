@@ -152,9 +152,10 @@ def _concurrency(parser: argparse.ArgumentParser) -> None:
 
 
 async def run_plan(ctx: Context) -> int:
-    from vagent_tui.services.bulk import origin_of, rollout_concurrency
+    from vagent_tui.services.bulk import rollout_concurrency
     from vagent_tui.services.rollout import catalog_of, plan_rollout
     from vagent_tui.services.rollout_pick import Catalog, check_request, pick_accounts
+    from vagent_tui.services.session import origin_of
     from vagent_tui.words import counted
 
     args, connection = ctx.args, ctx.connection
@@ -354,7 +355,7 @@ def log_of(plan: RolloutPlan, path: Path | None) -> RolloutLog:
 async def _checked(ctx: Context, plan: RolloutPlan) -> None:
     """Refuse (exit 4) a plan of another platform or key, or one naming accounts the key
     does not reach (the screen's checks before ``A`` and ``P``)."""
-    from vagent_tui.services.bulk import origin_of
+    from vagent_tui.services.session import origin_of
 
     here = origin_of(ctx.connection)
     if plan.origin != here:

@@ -38,7 +38,7 @@ from vagent_tui.config import state_dir
 from vagent_tui.services.fleet import describe
 
 if TYPE_CHECKING:
-    from vagent_tui.services.session import Connection
+    pass
 
 T = TypeVar("T")
 Step = Literal["write", "publish"]
@@ -120,16 +120,6 @@ def rollout_concurrency() -> int:
     flight of a rollout or an onboarding, in the console and on the command line."""
     raw = os.environ.get(CONCURRENCY_VARIABLE, "")
     return int(raw) if raw.isdecimal() and 1 <= int(raw) <= 64 else DEFAULT_CONCURRENCY
-
-
-def origin_of(connection: Connection) -> str:
-    """Where a plan (a rollout's, a file's onboarding) and its log belong: the platform's
-    identity (`PlatformClient.platform_id`: its address; the embedded demo's own run) and
-    the key owner (never the key, nor a password the base URL may carry). The console and
-    the command line say it alike: a plan made by one is applied by the other."""
-    owner = connection.owner.id if connection.owner is not None else None
-    platform = connection.client.platform_id if connection.client is not None else ""
-    return f"{platform} · key of account {owner}"
 
 
 # --------------------------------------------------------------------------- the log

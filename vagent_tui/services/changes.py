@@ -231,6 +231,43 @@ def _over_limit(
     return out
 
 
+def actions_refusals(
+    actions: Sequence[Mapping[str, Any]], functions: Sequence[FunctionDescriptor]
+) -> list[Refusal]:
+    """Why the platform would refuse ``actions`` written whole (a list edited by hand, as
+    in a pulled folder): an entry of a function not in the account's list or not allowed
+    (the platform refuses a list that holds one), or one more often than its ``limit``."""
+    by_name = {f.name: f for f in functions}
+    refusals: list[Refusal] = []
+    for name in dict.fromkeys(str(entry.get("name")) for entry in actions):
+        descriptor = by_name.get(name)
+        if descriptor is None:
+            refusals.append(Refusal(f"actions[{name}]", "not in this account's functions list"))
+        elif descriptor.allowed is False:
+            reason = descriptor.reason or "not allowed for this account"
+            if descriptor.missing_requirement:
+                reason += f"; needs: {descriptor.missing_requirement}"
+            refusals.append(Refusal(f"actions[{name}]", reason))
+    refusals.extend(_over_limit([dict(a) for a in actions], by_name))
+    return refusals
+
+
+def with_placeholders(
+    actions: Sequence[Mapping[str, Any]], functions: Sequence[FunctionDescriptor]
+) -> list[dict[str, Any]]:
+    """``actions`` as a write carries them (`ENTRY_FIELDS`), an entry without its
+    placeholder given the function's, as a function switched on in the console is."""
+    by_name = {f.name: f for f in functions}
+    out: list[dict[str, Any]] = []
+    for raw in actions:
+        entry = _entry(raw)
+        descriptor = by_name.get(str(entry.get("name")))
+        if "placeholder" not in entry and descriptor is not None and descriptor.placeholder:
+            entry["placeholder"] = descriptor.placeholder
+        out.append(entry)
+    return out
+
+
 # --------------------------------------------------------------------------- the plan
 
 

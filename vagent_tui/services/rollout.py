@@ -17,7 +17,13 @@ account whose staging moved meanwhile. Plans export as CSV (cells that a spreads
 would run as a formula are quoted) and as JSON (which `RolloutPlan.from_json` reads
 back, so a plan can be saved and applied later).
 
-Applying and publishing a plan: `vagent_tui.services.rollout_apply`.
+A second kind of plan, `FolderPlan`, holds per account its own write instead of one
+`Change`: what a folder of edited configurations asks for
+(`vagent_tui.services.config_folder`). Its file says ``"kind": "folder"``; each write
+is checked on load (`folder_body_problem`: only what the console writes, each value as
+its form takes it) and its diff computed again from its base, as a change plan's is.
+
+Applying and publishing a plan (either kind): `vagent_tui.services.rollout_apply`.
 """
 
 from __future__ import annotations
@@ -40,8 +46,9 @@ from vagent_tui.services.bulk import DEFAULT_CONCURRENCY, in_pool
 from vagent_tui.services.changes import ENTRY_FIELDS, Change, FunctionSwitch
 from vagent_tui.services.diff import FieldDiff, diff_configs, show
 from vagent_tui.services.fleet import describe
+from vagent_tui.services.masking import MASK, holds_mask, public_config
 from vagent_tui.services.reread import read_again
-from vagent_tui.services.settings import check_value
+from vagent_tui.services.settings import BY_NAME, check_value
 from vagent_tui.services.staging import context_for, plan_for
 from vagent_tui.words import counted
 
@@ -211,6 +218,10 @@ class RolloutPlan:
             text += f" ({self.left_out:,} left out by the filter)"
         return text
 
+    def describe(self) -> str:
+        """What the plan writes, in one line (the change, or where the writes came from)."""
+        return self.change.describe()
+
     def to_json(self) -> str:
         return json.dumps(self.to_data(), ensure_ascii=False, separators=(",", ":"))
 
@@ -246,6 +257,11 @@ class RolloutPlan:
             version = data.get("version")
             if type(version) is not int or version != PLAN_VERSION:
                 raise PlanFileError(f"not a rollout plan of version {PLAN_VERSION}")
+            kind = data.get("kind", "change")
+            if kind == FOLDER_KIND:
+                return FolderPlan.of_data(data)
+            if kind != "change":
+                raise PlanFileError("not a kind of rollout plan this version knows")
             raw = data["change"]
             voice = raw.get("voice")
             if voice is not None and not isinstance(voice, str):
@@ -288,6 +304,101 @@ class RolloutPlan:
                 csv_cell("; ".join(p.notes)), *extra,
             ])  # fmt: skip
         return out.getvalue()
+
+
+FOLDER_KIND = "folder"
+"""``kind`` of a `FolderPlan`'s file (a plan of one `Change` has none: its files and
+their ids stay as they were)."""
+WRITABLE_FIELDS = frozenset({*BY_NAME, "agentVoice", "actions"})
+"""What the console writes of an agent's configuration: the Settings screen's settings,
+the voice, the functions (``actions``). A file's edit of anything else is refused."""
+
+
+@dataclass
+class FolderPlan(RolloutPlan):
+    """Writes of a folder of configurations (`vagent_tui.services.config_folder`): per
+    account its own ``body`` (what its file's staging sets that the platform's does
+    not), no one `Change` (``change`` is empty). Applied and published as any plan
+    (`vagent_tui.services.rollout_apply`); ``chosen`` says which folder."""
+
+    def describe(self) -> str:
+        return f"each account's edits in {self.chosen or 'a folder'}"
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "version": PLAN_VERSION,
+            "kind": FOLDER_KIND,
+            "origin": self.origin,
+            "chosen": self.chosen,
+            "left_out": self.left_out,
+            "accounts": [_account_data(p) for p in self.accounts],
+        }
+
+    @classmethod
+    def of_data(cls, data: dict[str, Any]) -> FolderPlan:
+        """A folder plan's JSON data, checked as a file from anywhere would be: each
+        account's write holds only what the console may write (`folder_body_problem`),
+        its ``changes`` computed again from its base.
+
+        Raises:
+            PlanFileError: not a folder plan of this format (the message says what).
+        """
+        accounts = [_account_plan(p, None) for p in data["accounts"]]
+        origin, chosen = _text(data.get("origin", "")), _text(data.get("chosen", ""))
+        left_out = data.get("left_out", 0)
+        if type(left_out) is not int or left_out < 0:
+            raise PlanFileError("left_out is not a count")
+        return cls(Change(), accounts, origin=origin, chosen=chosen, left_out=left_out)
+
+
+def folder_body_problem(body: Mapping[str, Any], base: Mapping[str, Any]) -> str | None:
+    """Why ``body`` is not a staging write the console could make of ``base`` (None: it
+    could): a field it does not write, a value the field does not take, a masked secret
+    (`vagent_tui.services.masking.MASK`) where the platform holds one."""
+    for key, value in body.items():
+        if key not in WRITABLE_FIELDS:
+            return (f"{key} is not something the console may write (only its settings, "
+                    "agentVoice and actions)")  # fmt: skip
+        if key in BY_NAME:
+            problem = check_value(key, value)
+            if problem:
+                return f"{key}: {problem}"
+        elif key == "agentVoice":
+            if not isinstance(value, str) or not value:
+                return "agentVoice: a voice id is needed"
+        else:
+            problem = _actions_problem(value)
+            if problem:
+                return f"actions: {problem}"
+        if holds_mask(value) and _masks_a_secret(key, base.get(key)):
+            return (f"{key} holds a masked secret ({MASK}): it cannot be written back from "
+                    "a file; change this field in the console")  # fmt: skip
+    return None
+
+
+def _masks_a_secret(key: str, value: Any) -> bool:
+    """Whether a pulled file shows ``value`` of ``key`` with a secret masked in it."""
+    return holds_mask(public_config({key: value}).get(key)) and not holds_mask(value)
+
+
+def _actions_problem(value: Any) -> str | None:
+    if not isinstance(value, list):
+        return "a list of entries is needed"
+    for index, entry in enumerate(value):
+        if not isinstance(entry, dict):
+            return f"entry {index + 1} is not an object"
+        more = sorted(set(entry) - set(ENTRY_FIELDS))
+        if more:
+            return (f"entry {index + 1} holds {', '.join(more)}: an entry is written as "
+                    f"{', '.join(ENTRY_FIELDS)} only")  # fmt: skip
+        if not isinstance(entry.get("name"), str) or not entry["name"]:
+            return f"entry {index + 1} has no function name"
+        if not isinstance(entry.get("instructions", ""), str):
+            return f"entry {index + 1}: instructions are not text"
+        placeholder = entry.get("placeholder")
+        if placeholder is not None and not isinstance(placeholder, str):
+            return f"entry {index + 1}: the placeholder is not text"
+    return None
 
 
 class PlanFileError(ValueError):
@@ -353,7 +464,8 @@ def _account_data(p: AccountPlan) -> dict[str, Any]:
     return data
 
 
-def _account_plan(raw: Any, change: Change) -> AccountPlan:
+def _account_plan(raw: Any, change: Change | None) -> AccountPlan:
+    """One account of a plan file (``change`` None: a `FolderPlan`'s)."""
     if not isinstance(raw, dict):
         raise PlanFileError("an account entry is not an object")
     account_id, outcome = raw.get("account_id"), raw.get("outcome")
@@ -368,7 +480,10 @@ def _account_plan(raw: Any, change: Change) -> AccountPlan:
     if outcome == "change":
         if base is None or not body:
             raise PlanFileError(f"account {account_id}: a change without its write or base")
-        problem = body_problem(change, body, base)
+        if change is None:
+            problem = folder_body_problem(body, base)
+        else:
+            problem = body_problem(change, body, base)
         if problem:
             raise PlanFileError(f"account {account_id}: {problem}")
         changes = change_lines(diff_configs(base, {**base, **body}))

@@ -213,7 +213,7 @@ def save_plan(
         return path
     meta = {
         "origin": plan.origin,
-        "change": plan.change.describe(),
+        "change": plan.describe(),
         "chosen": plan.chosen,
         "to_write": len(plan.changing()),
     }
@@ -283,7 +283,7 @@ def _meta(path: Path) -> tuple[dict[str, Any], RolloutPlan | None] | None:
     except (OSError, ValueError):
         return None
     to_write = len(plan.changing())
-    return {"origin": plan.origin, "change": plan.change.describe(), "to_write": to_write}, plan
+    return {"origin": plan.origin, "change": plan.describe(), "to_write": to_write}, plan
 
 
 def saved_rollouts(directory: Path | None = None, *, limit: int = 30) -> list[SavedRollout]:

@@ -155,6 +155,15 @@ class Connection:
         return f"acting as {self.target.display_name} (#{self.target.id}) via key of {owner}"
 
 
+def origin_of(connection: Connection) -> str:
+    """Where a plan (a rollout's, a file's onboarding, a folder's) and its log belong: the
+    platform's identity (`PlatformClient.platform_id`: its address; the embedded demo's
+    own run) and the key owner (never the key, nor a password the base URL may carry)."""
+    owner = connection.owner.id if connection.owner is not None else None
+    platform = connection.client.platform_id if connection.client is not None else ""
+    return f"{platform} · key of account {owner}"
+
+
 async def open_connection(
     client: PlatformClient,
     *,

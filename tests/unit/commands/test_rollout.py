@@ -56,8 +56,8 @@ def console_resume(sim_app: Any) -> list[Any]:
     """What the Rollout screen does after a dropped session: ``l`` lists the kept plans
     (`saved_rollouts`), one of this platform and key is resumed with its log, ``A``
     writes the rest (`RolloutRuns._apply`)."""
-    from vagent_tui.services.bulk import origin_of
     from vagent_tui.services.rollout_apply import apply_rollout, save_plan, saved_rollouts
+    from vagent_tui.services.session import origin_of
 
     async def resume() -> list[Any]:
         connection = await _connection(sim_app)
@@ -138,10 +138,10 @@ def test_plan_writes_the_screens_plan_file_says_each_account_and_exits_2(
 def test_plan_is_the_one_the_screens_services_make(cli: RunCli, sim_app: Any) -> None:
     """The same accounts picked (`pick_accounts`), planned (`plan_rollout`), the same origin."""
     from vagent_tui.services.agent_listing import list_agents
-    from vagent_tui.services.bulk import origin_of
     from vagent_tui.services.rollout import plan_rollout
     from vagent_tui.services.rollout_pick import Catalog as FormCatalog
     from vagent_tui.services.rollout_pick import check_request, pick_accounts
+    from vagent_tui.services.session import origin_of
 
     switches = "bookAppointment on, transferCall off"
     ran = cli("rollout", "plan", "--functions", switches, "--out", "-")

@@ -13,8 +13,7 @@ import pytest
 from vagent_tui.api.models import Account
 from vagent_tui.services.connect import demo_client, real_client
 from vagent_tui.services.onboard_rows import log_for, read_rows
-from vagent_tui.services.session import Connection
-from vagent_tui.ui.screens.rollout_runs import origin_of
+from vagent_tui.services.session import Connection, origin_of
 
 ROWS = read_rows("type,external_id,name,parent\naccount,crm-1,Front desk,#1110\n")
 OWNER = Account.model_validate({"id": 1000, "username": "Northwind"})

@@ -7,7 +7,8 @@ import pytest
 
 from vagent_tui.api.agent_extras_models import ModelCatalog
 from vagent_tui.services.bulk import AccountResult
-from vagent_tui.services.rollout import AccountPlan, RolloutPlan
+from vagent_tui.services.changes import Change
+from vagent_tui.services.rollout import AccountPlan, FolderPlan, RolloutPlan
 from vagent_tui.services.rollout_pick import AccountFilter
 from vagent_tui.ui.screens.rollout_state import (
     RolloutView,
@@ -68,6 +69,10 @@ def test_the_header_lines() -> None:
     line = plan_line(plan, None, "trouble")
     assert line.startswith(f"Plan: {plan.summary()}")
     assert line.endswith(" · showing a write or publish that did not go through")
+    folder = FolderPlan(Change(), ROWS, chosen="folder fleet")  # a plan of edited files
+    assert change_line(folder, RolloutRequest(), "") == (
+        "Change: each account's edits in folder fleet · accounts folder fleet"
+    )
 
 
 @pytest.mark.parametrize(

@@ -40,7 +40,7 @@ from vagent_tui.services.bulk import DONE, AccountResult, RolloutBusy, RolloutLo
 from vagent_tui.services.onboard import LABELS, OnboardPlan, RowPlan, plan_onboarding
 from vagent_tui.services.onboard_apply import apply_onboarding, results_csv
 from vagent_tui.services.onboard_rows import MAX_BYTES, Row, SourceError, log_for, read_rows
-from vagent_tui.services.session import Connection
+from vagent_tui.services.session import Connection, origin_of
 from vagent_tui.ui import format as fmt
 from vagent_tui.ui.colours import ACCENT, FAILED, OK, WARN
 from vagent_tui.ui.dialogs import PromptModal, ReviewModal, TextModal
@@ -53,7 +53,7 @@ from vagent_tui.ui.screens.onboard_state import (
     column_widths,
     cut_cell,
 )
-from vagent_tui.ui.screens.rollout_runs import first_error, origin_of, rollout_concurrency
+from vagent_tui.ui.screens.rollout_runs import first_error, rollout_concurrency
 from vagent_tui.ui.screens.run_progress import RunProgress
 from vagent_tui.ui.text import inert
 from vagent_tui.ui.widgets.fleet_export import export_csv

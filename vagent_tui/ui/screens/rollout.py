@@ -45,11 +45,11 @@ from vagent_tui.services.rollout import (
 )
 from vagent_tui.services.rollout_apply import SavedRollout, results_csv, saved_rollouts
 from vagent_tui.services.rollout_pick import pick_accounts
-from vagent_tui.services.session import Connection
+from vagent_tui.services.session import Connection, origin_of
 from vagent_tui.ui import format as fmt
 from vagent_tui.ui.dialogs import PromptModal, TextModal
 from vagent_tui.ui.safety import DESTRUCTIVE, WRITES, Key
-from vagent_tui.ui.screens.rollout_runs import RolloutRuns, first_error, origin_of
+from vagent_tui.ui.screens.rollout_runs import RolloutRuns, first_error
 from vagent_tui.ui.screens.rollout_state import (
     RolloutView,
     change_line,

@@ -22,11 +22,10 @@ from textual import work
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.services.accounts import NamedAccount
 from vagent_tui.services.bulk import DONE, AccountResult, RolloutBusy, RolloutLog
-from vagent_tui.services.bulk import origin_of as origin_of  # Onboard's too
 from vagent_tui.services.bulk import rollout_concurrency as rollout_concurrency
 from vagent_tui.services.rollout import AccountPlan, RolloutPlan
 from vagent_tui.services.rollout_apply import apply_rollout, publish_rollout, save_plan
-from vagent_tui.services.session import Connection
+from vagent_tui.services.session import Connection, origin_of
 from vagent_tui.ui.dialogs import PromptModal, ReviewModal
 from vagent_tui.ui.failures import WRITE_GROUP_PREFIX
 from vagent_tui.ui.screens.run_progress import RunProgress
@@ -150,7 +149,7 @@ class RolloutRuns(RunProgress):
         done = len(log.written())
         skipped = f"{done:,} written by an earlier run are skipped. " if done else ""
         intro = (
-            f"Write the staging of {counted(len(todo), 'account')}: {plan.change.describe()}. "
+            f"Write the staging of {counted(len(todo), 'account')}: {plan.describe()}. "
             f"{skipped}Nothing goes live until you publish (P). Each account's staging is "
             "read again first: one that changed since the plan is skipped and listed."
         )
@@ -299,7 +298,7 @@ class RolloutRuns(RunProgress):
             f" {rest:,} {noun_for(rest, 'stays', 'stay')} written for a later wave." if rest else ""
         )
         intro = (
-            f"Publish {counted(len(wave), 'account')}: {plan.change.describe()}. Their staging "
+            f"Publish {counted(len(wave), 'account')}: {plan.describe()}. Their staging "
             "goes live: callers get it at once. An account is published only when publishing "
             "changes its live configuration by exactly this (no one else's unpublished "
             f"edit, no newer live undone); the others are listed.{later}"

@@ -93,7 +93,7 @@ def chosen_text(request: RolloutRequest, under: str, marked: int) -> str:
 def change_line(plan: RolloutPlan | None, request: RolloutRequest, chosen: str) -> str:
     """The header's first line: the change and the accounts, planned or chosen."""
     if plan is not None:
-        return f"Change: {plan.change.describe()} · accounts {plan.chosen or 'loaded'}"
+        return f"Change: {plan.describe()} · accounts {plan.chosen or 'loaded'}"
     if request.change.is_empty:
         return "Change: none yet · c chooses one"
     return f"Change: {request.change.describe()} · {chosen}"
