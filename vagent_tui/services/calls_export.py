@@ -88,7 +88,7 @@ def _partial(path: Path) -> Path:
     return path.with_name(path.name + ".partial")
 
 
-async def _expected(api: PlatformClient, filters: CallFilters) -> int | None:
+async def expected_count(api: PlatformClient, filters: CallFilters) -> int | None:
     """How many entries the query matches (one page of one entry), None if unknown."""
     try:
         first = await api.list_logs(filters.query(), page=1, page_size=1, target=filters.account_id)
@@ -214,7 +214,7 @@ async def export_csv(
     matching nothing returns ``empty``).
     """
     target = Path(path)
-    expected = await _expected(api, filters) if count_first else None
+    expected = await expected_count(api, filters) if count_first else None
     counter = _RowCounter()
     written = 0
     partial = _partial(target)
