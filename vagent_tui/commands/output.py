@@ -20,6 +20,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import re
 import shutil
 import sys
 import time
@@ -61,6 +62,16 @@ def cell_text(value: Any) -> str:
     if isinstance(value, int | float):
         return str(value)
     return _dumps(value)
+
+
+_NUMBER = re.compile(r"-?\d+(\.\d+)?")
+
+
+def _csv_text(value: Any) -> str:
+    """A CSV cell: a number (``-12.50`` as text too: an exact value) as it is, a
+    spreadsheet reads it as a number; other text formula-safe."""
+    text = cell_text(value)
+    return text if _NUMBER.fullmatch(text) else csv_cell(text)
 
 
 class Output:
@@ -116,7 +127,7 @@ class Output:
             if not self._started:
                 self._csv.writerow(self.columns)
                 self._started = True
-            self._csv.writerow([csv_cell(cell_text(item.get(c))) for c in self.columns])
+            self._csv.writerow([_csv_text(item.get(c)) for c in self.columns])
         else:
             self._table_row([cell_text(item.get(c)) for c in self.columns])
 
