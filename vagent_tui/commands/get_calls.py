@@ -68,7 +68,7 @@ def add_calls(
     )  # fmt: skip
     when.add_argument("--until", metavar="WHEN", help="up to this moment (as --since)")
     what = parser.add_argument_group("filters (the platform filters)")
-    what.add_argument("--event-type", metavar="TYPE", help="eventType (inbound-call, outbound-sms…)")
+    what.add_argument("--event-type", metavar="TYPE", help="eventType (inbound-call…)")
     what.add_argument("--outcome", metavar="OUTCOME", help="agentOutcome (appointment_booked…)")
     what.add_argument("--status", metavar="STATUS", help="the call's status (completed, failed…)")
     what.add_argument("--direction", choices=("inbound", "outbound"), help="direction")

@@ -37,7 +37,7 @@ def add_usage(
 ) -> None:
     """Add ``get usage`` to ``get``'s subcommands."""
     parser = sub.add_parser(
-        "usage", parents=[common], help="usage and costs: one account's, or the fleet's below a level",
+        "usage", parents=[common], help="usage and costs of an account, or of the fleet below it",
         description="What the Usage screen shows. Acting as an agent account (--account, or "
         "the profile's target): its usage, one item per key the platform sent (kind usage), "
         "values exact, with their series. Acting as a partner, reseller or organization: "

@@ -184,8 +184,7 @@ class EntryLines:
                 query, page=page, page_size=self.page_size, target=pinned.account_id
             )
             yield [
-                api.redact(json.dumps(e.wire(), ensure_ascii=False, default=str))
-                for e in got.logs
+                api.redact(json.dumps(e.wire(), ensure_ascii=False, default=str)) for e in got.logs
             ]
             if not got.has_more or not got.logs:
                 return

@@ -102,9 +102,7 @@ def test_a_time_range_and_every_account_below_the_key(cli: RunCli) -> None:
     assert "every account below the key" in ran.err
 
 
-def test_jsonl_is_written_as_pages_arrive(
-    cli: RunCli, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_jsonl_is_written_as_pages_arrive(cli: RunCli, monkeypatch: pytest.MonkeyPatch) -> None:
     counted = Counted(monkeypatch)
     out = Recorder(counted)
     monkeypatch.setattr("sys.stdout", out)
