@@ -77,7 +77,8 @@ def command_export(fmt: str, base: str, start: int, end: int, path: str) -> dict
         started = clock()
         subprocess.run(argv, stdout=out, env=env, check=True, cwd=ROOT)
         seconds = clock() - started
-    lines = sum(1 for _ in open(path, "rb"))
+    with open(path, "rb") as written:
+        lines = sum(1 for _ in written)
     return {"seconds": seconds, "rows": lines - 1 if fmt == "csv" else lines}
 
 
