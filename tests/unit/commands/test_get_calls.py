@@ -214,3 +214,14 @@ def test_a_query_that_cannot_be_sent_exits_1_before_any_request(
     ran = cli("get", "calls", *options)
     assert ran.code == 1 and ran.out == ""
     assert "error:" in ran.err
+
+
+def test_a_csv_number_stays_a_number_and_other_text_is_formula_safe() -> None:
+    from vagent_tui.commands.output import Output
+
+    stream = io.StringIO()
+    with Output("usage", ("value",), "csv", stream) as out:
+        for value in ("-12.50", -3, "12", "-1+2", "=1", "+1555", "-"):
+            out.write({"value": value})
+    cells = stream.getvalue().splitlines()[1:]
+    assert cells == ["-12.50", "-3", "12", "'-1+2", "'=1", "'+1555", "'-"]
