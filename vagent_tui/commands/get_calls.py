@@ -159,6 +159,17 @@ async def run(ctx: Context) -> int:
     return 0
 
 
+def shows_progress(ctx: Context) -> bool:
+    """A progress line on stderr when it is a terminal, unless stdout is one too: the
+    rows coming are the progress there (and a progress line would sit among them)."""
+    if not ctx.messages.live:
+        return False
+    try:
+        return not ctx.stdout.isatty()
+    except (AttributeError, ValueError):
+        return True
+
+
 def _described(filters: CallFilters) -> list[str]:
     words = filters.describe()
     if filters.account_id is None:
@@ -176,12 +187,14 @@ async def _paged(ctx: Context, filters: CallFilters, limit: int | None, page_siz
     out = ctx.output(KIND, columns)
     lines = EntryLines(ctx.connection.api, filters, min(page_size, limit or page_size))
     write = _table_rows(out) if out.fmt == "table" else out.write_json
+    progress = shows_progress(ctx)
     async for page in lines.pages():
         if limit is not None and out.count + len(page) >= limit:
             write(page[: limit - out.count])
             break
         write(page)
-        ctx.messages.progress(out.count, lines.expected, "calls")
+        if progress:
+            ctx.messages.progress(out.count, lines.expected, "calls")
     out.close()
     return out.count
 
@@ -207,7 +220,8 @@ async def _csv(ctx: Context, filters: CallFilters, limit: int | None) -> int:
     from vagent_tui.services.calls_export import CsvRecords, csv_chunks, expected_count
 
     api = ctx.connection.api
-    expected = await expected_count(api, filters) if ctx.messages.live else None
+    progress = shows_progress(ctx)
+    expected = await expected_count(api, filters) if progress else None
     records = CsvRecords()
     rows = _CsvRows(ctx, limit)
     chunks = csv_chunks(api, filters)
@@ -215,7 +229,8 @@ async def _csv(ctx: Context, filters: CallFilters, limit: int | None) -> int:
         async for chunk in chunks:
             if not rows.take(records.feed(chunk)):
                 break  # the limit: the rest is not read (the connection is closed)
-            ctx.messages.progress(rows.count, expected, "calls")
+            if progress:
+                ctx.messages.progress(rows.count, expected, "calls")
         else:
             rows.take(records.end())
     finally:

@@ -175,6 +175,9 @@ async def _fleet(ctx: Context, query: UsageQuery) -> int:
     listing = await list_agents(api, AccountDirectory(api, connection.scope, connection.owner))
     accounts = accounts_below(listing.accounts, listing.parents, connection.target_id)
     usage = FleetUsage(accounts)
+    from vagent_tui.commands.get_calls import shows_progress
+
+    progress = shows_progress(ctx)
     streamed = ctx.format in ("json", "jsonl")
     out = ctx.output(FLEET_KIND, FLEET_HEAD + FLEET_TAIL) if streamed else None
 
@@ -184,7 +187,8 @@ async def _fleet(ctx: Context, query: UsageQuery) -> int:
             at = usage.index.get(answer.account_id)
             if at is not None:
                 out.write(fleet_item(usage.lines[at], usage))
-        ctx.messages.progress(usage.answered, len(usage), "accounts answered")
+        if progress:
+            ctx.messages.progress(usage.answered, len(usage), "accounts answered")
 
     ids = [line.account_id for line in usage.lines]
     ctx.messages.say(f"asking the usage of {len(ids):,} accounts")
