@@ -162,9 +162,15 @@ async def _fleet(ctx: Context, query: UsageQuery) -> int:
     arrive, csv and a table once every account answered (their columns are the keys
     met: the screen's CSV)."""
     from vagent_tui.commands.contract import ERROR, PARTIAL, CommandError
+    from vagent_tui.commands.get_calls import shows_progress
     from vagent_tui.services.accounts import AccountDirectory
     from vagent_tui.services.agent_listing import list_agents
-    from vagent_tui.services.fleet import AdaptiveLimit, FleetAnswer, ask_fleet
+    from vagent_tui.services.fleet import (
+        AdaptiveLimit,
+        FleetAnswer,
+        ask_fleet,
+        default_concurrency,
+    )
     from vagent_tui.services.usage_fleet import FleetUsage, accounts_below, usage_question
 
     connection = ctx.connection
@@ -175,8 +181,6 @@ async def _fleet(ctx: Context, query: UsageQuery) -> int:
     listing = await list_agents(api, AccountDirectory(api, connection.scope, connection.owner))
     accounts = accounts_below(listing.accounts, listing.parents, connection.target_id)
     usage = FleetUsage(accounts)
-    from vagent_tui.commands.get_calls import shows_progress
-
     progress = shows_progress(ctx)
     streamed = ctx.format in ("json", "jsonl")
     out = ctx.output(FLEET_KIND, FLEET_HEAD + FLEET_TAIL) if streamed else None
@@ -191,9 +195,10 @@ async def _fleet(ctx: Context, query: UsageQuery) -> int:
             ctx.messages.progress(usage.answered, len(usage), "accounts answered")
 
     ids = [line.account_id for line in usage.lines]
+    limit = AdaptiveLimit(default_concurrency())  # VAGENT_FLEET_CONCURRENCY, as the screen
     ctx.messages.say(f"asking the usage of {len(ids):,} accounts")
     try:
-        await ask_fleet(api, ids, usage_question(query), limiter=AdaptiveLimit(), on_answer=take)
+        await ask_fleet(api, ids, usage_question(query), limiter=limit, on_answer=take)
     except* OSError as failed_writes:  # stdout closed (| head): the run stops there
         raise failed_writes.exceptions[0] from None
     ctx.messages.done()
