@@ -118,9 +118,13 @@ async def _one(ctx: Context, query: UsageQuery) -> int:
     reply = await connection.api.get_usage(query, target=connection.target_id)
     report = read_reply(reply)
     label = period_label(query)
-    with ctx.output(KIND, COLUMNS) as out:
+    table = ctx.format == "table"
+    # A person reads how many points a series has (the screen's Points); a CSV has them.
+    columns = (*COLUMNS[:-1], "points") if table else COLUMNS
+    with ctx.output(KIND, columns) as out:
         for row in report.rows:
-            out.write(row_item(connection.acting_id, row, report, label))
+            item = row_item(connection.acting_id, row, report, label)
+            out.write({**item, "points": len(row.series)} if table else item)
     _say_left_out(ctx, report)
     return 0
 
