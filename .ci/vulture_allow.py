@@ -129,6 +129,13 @@ _.target_agent
 # file; a command writes the item as a dict, so the name is only a key there.
 _.s2s_engines
 _.unavailable_reason
+_.eventType  # CallItem: the wire fields of a call log entry
+_.agentOutcome
+_.fromNumber
+_.toNumber
+_.contactName
+_.roomId
+_.failureReason
 # Commands (vagent_tui/commands/rollout.py, agent.py): run by name, from the parser's
 # run="module:function" (commands/runner.py imports and calls them).
 _.run_plan

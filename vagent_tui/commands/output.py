@@ -20,6 +20,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import re
 import shutil
 import sys
 import time
@@ -61,6 +62,16 @@ def cell_text(value: Any) -> str:
     if isinstance(value, int | float):
         return str(value)
     return _dumps(value)
+
+
+_NUMBER = re.compile(r"-?\d+(\.\d+)?")
+
+
+def _csv_text(value: Any) -> str:
+    """A CSV cell: a number (``-12.50`` as text too: an exact value) as it is, a
+    spreadsheet reads it as a number; other text formula-safe."""
+    text = cell_text(value)
+    return text if _NUMBER.fullmatch(text) else csv_cell(text)
 
 
 class Output:
@@ -111,25 +122,46 @@ class Output:
             self.stream.write(head + _dumps(item) + "}\n")
             self.stream.flush()
         elif self.fmt == "json":
-            if not self._started:
-                self.stream.write(
-                    f'{{"version":{CONTRACT_VERSION},"kind":{_dumps(self.kind)},"items":[\n'
-                )
-                self._started = True
-            else:
-                self.stream.write(",\n")
-            self.stream.write(_dumps(item))
+            self._json_item(_dumps(item))
         elif self._csv is not None:
             if not self._started:
                 self._csv.writerow(self.columns)
                 self._started = True
-            self._csv.writerow([csv_cell(cell_text(item.get(c))) for c in self.columns])
+            self._csv.writerow([_csv_text(item.get(c)) for c in self.columns])
         else:
             self._table_row([cell_text(item.get(c)) for c in self.columns])
+
+    def _json_item(self, text: str) -> None:
+        if not self._started:
+            self.stream.write(
+                f'{{"version":{CONTRACT_VERSION},"kind":{_dumps(self.kind)},"items":[\n'
+            )
+            self._started = True
+        else:
+            self.stream.write(",\n")
+        self.stream.write(text)
 
     def write_all(self, items: Iterable[Mapping[str, Any]]) -> None:
         for item in items:
             self.write(item)
+
+    def write_json(self, texts: Sequence[str]) -> None:
+        """Items given as their JSON text (a service made them, e.g. the calls export's
+        lines, masked by the client): written as they are in ``json`` and ``jsonl``
+        (``jsonl`` flushed once for them all: they came together), read back for a CSV
+        or a table."""
+        if self.fmt == "jsonl":
+            head = f'{{"version":{CONTRACT_VERSION},"kind":{_dumps(self.kind)},"item":'
+            self.stream.write("".join(f"{head}{text}}}\n" for text in texts))
+            self.count += len(texts)
+            self.stream.flush()
+        elif self.fmt == "json":
+            self.count += len(texts)
+            for text in texts:
+                self._json_item(text)
+        else:
+            for text in texts:
+                self.write(json.loads(text))
 
     def close(self) -> None:
         if self._closed:

@@ -1,17 +1,25 @@
-"""The whole query of the call log to a file (no Textual).
+"""The whole query of the call log, streamed (no Textual): one engine, two ends.
 
-`export_csv` / `export_jsonl`: streamed (never held whole), with progress callbacks and
-cancellation; the file is written beside its final name and moved there when complete,
-removed when cancelled or failed.
+The engine reads the query as the platform gives it, never holding it whole:
+`csv_chunks` (the platform's CSV, ``format=csv``, chunk by chunk as it arrives) and
+`EntryLines` (every entry as a JSON line, page by page, the query's end pinned when it
+starts). Its two ends: the Calls screen's ``w`` (`export_csv` / `export_jsonl`: a file,
+with progress callbacks and cancellation; written beside its final name and moved there
+when complete, removed when cancelled or failed) and ``vagent-tui get calls`` (the same
+chunks and lines to stdout, `CsvRecords` reading the CSV's rows so that each cell is
+written formula-safe).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import csv
+import io
 import json
 import os
-from collections.abc import Callable
+from collections.abc import AsyncGenerator, Callable
+from contextlib import aclosing
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -80,13 +88,110 @@ def _partial(path: Path) -> Path:
     return path.with_name(path.name + ".partial")
 
 
-async def _expected(api: PlatformClient, filters: CallFilters) -> int | None:
+async def expected_count(api: PlatformClient, filters: CallFilters) -> int | None:
     """How many entries the query matches (one page of one entry), None if unknown."""
     try:
         first = await api.list_logs(filters.query(), page=1, page_size=1, target=filters.account_id)
     except PlatformError:
         return None
     return first.total
+
+
+# --------------------------------------------------------------------------- the engine
+
+
+async def csv_chunks(api: PlatformClient, filters: CallFilters) -> AsyncGenerator[bytes, None]:
+    """The platform's CSV of the whole query (``format=csv``: a header of its columns, or
+    of ``filters.fields``, then a row per entry), chunk by chunk as it arrives; nothing
+    when no entry matches (the platform's 404). Leaving early closes the connection. The
+    key is masked by the client should the platform echo it."""
+    stream = api.stream_logs_csv(filters.query(), target=filters.account_id)
+    async with aclosing(stream):
+        try:
+            async for chunk in stream:
+                yield chunk
+        except ApiError as exc:
+            if exc.status != 404:
+                raise
+
+
+class CsvRecords:
+    """The rows of a CSV byte stream, as its chunks arrive (a row cut between two chunks
+    waits for the next). `feed` a chunk, `end` after the last one."""
+
+    def __init__(self) -> None:
+        self._pending = b""
+        self.rows = 0
+        """Rows read so far, the header included."""
+
+    def feed(self, chunk: bytes) -> list[list[str]]:
+        """The rows completed by ``chunk``."""
+        data = self._pending + chunk
+        # A line end ends a row unless an odd number of quotes since the row's start
+        # left a field open (RFC 4180: a quote inside a field is doubled).
+        quoted = False
+        cut = at = 0
+        for piece in data.split(b"\n")[:-1]:
+            at += len(piece) + 1
+            if piece.count(b'"') & 1:
+                quoted = not quoted
+            if not quoted:
+                cut = at
+        self._pending = data[cut:]
+        return self._read(data[:cut])
+
+    def end(self) -> list[list[str]]:
+        """The last row, when the stream ended without a line end."""
+        rest, self._pending = self._pending, b""
+        return self._read(rest)
+
+    def _read(self, data: bytes) -> list[list[str]]:
+        if not data:
+            return []
+        rows = list(csv.reader(io.StringIO(data.decode("utf-8", errors="replace"))))
+        self.rows += len(rows)
+        return rows
+
+
+class EntryLines:
+    """The whole query as JSON lines (one entry each, as the platform sent it, the key
+    masked), read page by page (``page_size`` entries held at a time).
+
+    The query's end is pinned to the newest entry's second when `pages` starts, so
+    entries arriving meanwhile do not shift the pages under it; `expected` is then the
+    number the query matched.
+    """
+
+    def __init__(self, api: PlatformClient, filters: CallFilters, page_size: int = 1_000) -> None:
+        if not 1 <= page_size <= MAX_PAGE_SIZE:
+            raise ValueError(f"page size must be between 1 and {MAX_PAGE_SIZE:,}")
+        self.api = api
+        self.filters = filters
+        self.page_size = page_size
+        self.expected: int | None = None
+
+    async def pages(self) -> AsyncGenerator[list[str], None]:
+        """Each page's lines (without their line ends), as the pages arrive."""
+        api, filters = self.api, self.filters
+        first = await api.list_logs(filters.query(), page=1, page_size=1, target=filters.account_id)
+        self.expected = first.total
+        pinned = filters
+        if filters.end is None and first.logs and (at := seconds_of(first.logs[0])) is not None:
+            pinned = replace(filters, end=at)
+        query, page = pinned.query(), 1
+        while True:
+            got = await api.list_logs(
+                query, page=page, page_size=self.page_size, target=pinned.account_id
+            )
+            yield [
+                api.redact(json.dumps(e.wire(), ensure_ascii=False, default=str)) for e in got.logs
+            ]
+            if not got.has_more or not got.logs:
+                return
+            page += 1
+
+
+# --------------------------------------------------------------------------- to a file
 
 
 async def export_csv(
@@ -98,39 +203,35 @@ async def export_csv(
     cancel: asyncio.Event | None = None,
     count_first: bool = True,
 ) -> ExportResult:
-    """The whole query as CSV (``format=csv``, the platform's columns) into ``path``.
+    """The whole query as CSV (`csv_chunks`: the platform's columns) into ``path``.
 
     Streamed: each chunk is written as it arrives. ``on_progress`` hears each chunk
     written (``expected`` from a first count when ``count_first``); setting ``cancel``
     (or cancelling the task) stops it. The file is written as ``<path>.partial`` and
     renamed to ``path`` when complete; a cancelled or failed export leaves no file
     (a failure raises; a cancel through ``cancel`` returns ``cancelled``; a query
-    matching nothing returns ``empty``). The key is masked by the client should the
-    platform echo it.
+    matching nothing returns ``empty``).
     """
     target = Path(path)
-    expected = await _expected(api, filters) if count_first else None
+    expected = await expected_count(api, filters) if count_first else None
     counter = _RowCounter()
     written = 0
     partial = _partial(target)
-    stream = api.stream_logs_csv(filters.query(), target=filters.account_id)
+    stream = csv_chunks(api, filters)
     kept = False
     try:
         with partial.open("wb") as out:
-            try:
-                async for chunk in stream:
-                    out.write(chunk)
-                    written += len(chunk)
-                    counter.feed(chunk)
-                    rows = max(0, counter.lines - 1)  # the header is no row
-                    if on_progress is not None:
-                        on_progress(ExportProgress(rows, written, expected))
-                    if cancel is not None and cancel.is_set():
-                        return ExportResult(None, rows, written, cancelled=True)
-            except ApiError as exc:
-                if exc.status == 404:
-                    return ExportResult(None, 0, 0, empty=True)
-                raise
+            async for chunk in stream:
+                out.write(chunk)
+                written += len(chunk)
+                counter.feed(chunk)
+                rows = max(0, counter.lines - 1)  # the header is no row
+                if on_progress is not None:
+                    on_progress(ExportProgress(rows, written, expected))
+                if cancel is not None and cancel.is_set():
+                    return ExportResult(None, rows, written, cancelled=True)
+        if not written:
+            return ExportResult(None, 0, 0, empty=True)
         rows = max(0, counter.lines - 1)
         if on_progress is not None:
             on_progress(ExportProgress(rows, written, rows))
@@ -154,50 +255,34 @@ async def export_jsonl(
     on_progress: Progress | None = None,
     cancel: asyncio.Event | None = None,
 ) -> ExportResult:
-    """The whole query as JSON lines (one entry per line, as the platform sent it),
-    read page by page (``page_size`` entries held at a time) into ``path``.
+    """The whole query as JSON lines (`EntryLines`) into ``path``.
 
-    The query's end is pinned to the newest entry's second when the export starts, so
-    entries arriving meanwhile do not shift the pages under it. Progress, cancel and the
-    file's life as in `export_csv`; a query matching nothing gives an empty file.
+    Progress, cancel and the file's life as in `export_csv`; a query matching nothing
+    gives an empty file.
     """
-    if not 1 <= page_size <= MAX_PAGE_SIZE:
-        raise ValueError(f"page size must be between 1 and {MAX_PAGE_SIZE:,}")
     target = Path(path)
     partial = _partial(target)
-    first = await api.list_logs(filters.query(), page=1, page_size=1, target=filters.account_id)
-    expected = first.total
-    pinned = filters
-    if filters.end is None and first.logs and (at := seconds_of(first.logs[0])) is not None:
-        pinned = replace(filters, end=at)
+    lines = EntryLines(api, filters, page_size)
     rows = written = 0
     kept = False
+    pages = lines.pages()
     try:
         with partial.open("wb") as out:
-            page = 1
-            while True:
-                got = await api.list_logs(
-                    pinned.query(), page=page, page_size=page_size, target=pinned.account_id
-                )
-                lines = [
-                    api.redact(json.dumps(e.wire(), ensure_ascii=False, default=str)) + "\n"
-                    for e in got.logs
-                ]
-                data = "".join(lines).encode("utf-8")
+            async for page in pages:
+                data = "".join(line + "\n" for line in page).encode("utf-8")
                 out.write(data)
-                rows += len(lines)
+                rows += len(page)
                 written += len(data)
                 if on_progress is not None:
-                    on_progress(ExportProgress(rows, written, expected))
+                    on_progress(ExportProgress(rows, written, lines.expected))
                 if cancel is not None and cancel.is_set():
                     return ExportResult(None, rows, written, cancelled=True)
-                if not got.has_more or not got.logs:
-                    break
-                page += 1
         os.replace(partial, target)
         kept = True
         return ExportResult(target, rows, written, empty=rows == 0)
     finally:
+        with contextlib.suppress(Exception):
+            await pages.aclose()
         if not kept:
             with contextlib.suppress(OSError):
                 partial.unlink()
