@@ -31,11 +31,14 @@ import os
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
 
 from vagent_tui.api.errors import PlatformError, outcome_unknown
 from vagent_tui.config import state_dir
 from vagent_tui.services.fleet import describe
+
+if TYPE_CHECKING:
+    from vagent_tui.services.session import Connection
 
 T = TypeVar("T")
 Step = Literal["write", "publish"]
@@ -45,6 +48,7 @@ DONE_AS: dict[Step, Result] = {"write": "written", "publish": "published"}
 """The result of a step's item that is done."""
 DEFAULT_CONCURRENCY = 32
 """Items in flight at once (1,000 accounts at 50 ms plan in about 1.6 s)."""
+CONCURRENCY_VARIABLE = "VAGENT_ROLLOUT_CONCURRENCY"
 SENT = "sent: no reply yet"
 """The message of the mark an item gets before its write goes out (`apply_each`'s
 ``mark_sent``)."""
@@ -109,6 +113,23 @@ async def in_pool(
         async with asyncio.TaskGroup() as group:
             for _ in range(max(1, min(concurrency, len(items)))):
                 group.create_task(worker())
+
+
+def rollout_concurrency() -> int:
+    """``VAGENT_ROLLOUT_CONCURRENCY`` (1..64), else `DEFAULT_CONCURRENCY`: the items in
+    flight of a rollout or an onboarding, in the console and on the command line."""
+    raw = os.environ.get(CONCURRENCY_VARIABLE, "")
+    return int(raw) if raw.isdecimal() and 1 <= int(raw) <= 64 else DEFAULT_CONCURRENCY
+
+
+def origin_of(connection: Connection) -> str:
+    """Where a plan (a rollout's, a file's onboarding) and its log belong: the platform's
+    identity (`PlatformClient.platform_id`: its address; the embedded demo's own run) and
+    the key owner (never the key, nor a password the base URL may carry). The console and
+    the command line say it alike: a plan made by one is applied by the other."""
+    owner = connection.owner.id if connection.owner is not None else None
+    platform = connection.client.platform_id if connection.client is not None else ""
+    return f"{platform} · key of account {owner}"
 
 
 # --------------------------------------------------------------------------- the log

@@ -13,7 +13,6 @@ them (a rerun reads their staging back). Planning uses the same progress.
 from __future__ import annotations
 
 import asyncio
-import os
 from collections.abc import Sequence
 from typing import Literal
 
@@ -22,13 +21,9 @@ from textual import work
 
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.services.accounts import NamedAccount
-from vagent_tui.services.bulk import (
-    DEFAULT_CONCURRENCY,
-    DONE,
-    AccountResult,
-    RolloutBusy,
-    RolloutLog,
-)
+from vagent_tui.services.bulk import DONE, AccountResult, RolloutBusy, RolloutLog
+from vagent_tui.services.bulk import origin_of as origin_of  # Onboard's too
+from vagent_tui.services.bulk import rollout_concurrency as rollout_concurrency
 from vagent_tui.services.rollout import AccountPlan, RolloutPlan
 from vagent_tui.services.rollout_apply import apply_rollout, publish_rollout, save_plan
 from vagent_tui.services.session import Connection
@@ -43,21 +38,6 @@ from vagent_tui.words import counted, noun_for
 REVIEW_LINES = 30
 """Accounts listed by name in a review; the rest are counted."""
 APPLY_GROUP = WRITE_GROUP_PREFIX + "rollout"
-
-
-def rollout_concurrency() -> int:
-    """``VAGENT_ROLLOUT_CONCURRENCY`` (1..64), else the service's default."""
-    raw = os.environ.get("VAGENT_ROLLOUT_CONCURRENCY", "")
-    return int(raw) if raw.isdecimal() and 1 <= int(raw) <= 64 else DEFAULT_CONCURRENCY
-
-
-def origin_of(connection: Connection) -> str:
-    """Where a plan (a rollout's, a file's onboarding) and its log belong: the platform's
-    identity (`PlatformClient.platform_id`: its address; the embedded demo's own run) and
-    the key owner (never the key, nor a password the base URL may carry)."""
-    owner = connection.owner.id if connection.owner is not None else None
-    platform = connection.client.platform_id if connection.client is not None else ""
-    return f"{platform} · key of account {owner}"
 
 
 class RolloutRuns(RunProgress):
