@@ -129,3 +129,9 @@ _.target_agent
 # file; a command writes the item as a dict, so the name is only a key there.
 _.s2s_engines
 _.unavailable_reason
+
+# The commands' item shapes (commands/shapes_onboard.py): fields of a JSON Schema, written
+# by the commands as plain dicts and read by scripts and the tests, never as attributes.
+_.column_number
+_.brings
+_.earlier

@@ -13,9 +13,9 @@ import importlib
 from collections.abc import Sequence
 from typing import Any
 
-COMMAND_MODULES: tuple[str, ...] = ("schema", "get", "fleet")
+COMMAND_MODULES: tuple[str, ...] = ("schema", "get", "fleet", "onboard", "tasks")
 """The modules of `vagent_tui.commands` that add commands, in the order help lists them."""
-COMMAND_NAMES: frozenset[str] = frozenset({"schema", "get", "fleet"})
+COMMAND_NAMES: frozenset[str] = frozenset({"schema", "get", "fleet", "onboard", "tasks"})
 """The commands those modules add (a test checks they are the same)."""
 
 

@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict
 from vagent_tui.commands.contract import CONTRACT_VERSION
 
 SCHEMA_DIR = Path(__file__).with_name("schema_files")
-SHAPE_MODULES: tuple[str, ...] = ("shapes_core", "shapes_reads", "shapes_fleet")
+SHAPE_MODULES: tuple[str, ...] = ("shapes_core", "shapes_reads", "shapes_fleet", "shapes_onboard")
 
 
 class Item(BaseModel):
