@@ -97,9 +97,15 @@ def add_parser(
 
 def _concurrency(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--concurrency", type=int, choices=range(1, 65), metavar="N",
+        "--concurrency", type=_in_flight, metavar="N",
         help="rows in flight at once, 1..64 (default: VAGENT_ROLLOUT_CONCURRENCY, else 32)",
     )  # fmt: skip
+
+
+def _in_flight(text: str) -> int:
+    if not (text.isascii() and text.isdecimal() and 1 <= int(text) <= 64):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number from 1 to 64")
+    return int(text)
 
 
 # ------------------------------------------------------------------------------ plan
