@@ -144,3 +144,9 @@ _.run_publish
 _.run_diff
 # Commands run by their "module:function" name (commands/registry.py, set_defaults(run=...)).
 _.plan_from  # commands/pull.py: vagent-tui plan-from
+
+# The commands' item shapes (commands/shapes_onboard.py): fields of a JSON Schema, written
+# by the commands as plain dicts and read by scripts and the tests, never as attributes.
+_.column_number
+_.brings
+_.earlier

@@ -13,10 +13,19 @@ import importlib
 from collections.abc import Sequence
 from typing import Any
 
-COMMAND_MODULES: tuple[str, ...] = ("schema", "get", "fleet", "rollout", "agent", "pull")
+COMMAND_MODULES: tuple[str, ...] = (
+    "schema",
+    "get",
+    "fleet",
+    "rollout",
+    "agent",
+    "pull",
+    "onboard",
+    "tasks",
+)
 """The modules of `vagent_tui.commands` that add commands, in the order help lists them."""
 COMMAND_NAMES: frozenset[str] = frozenset(
-    {"schema", "get", "fleet", "rollout", "agent", "pull", "plan-from"}
+    {"schema", "get", "fleet", "rollout", "agent", "pull", "plan-from", "onboard", "tasks"}
 )
 """The commands those modules add (a test checks they are the same)."""
 

@@ -31,14 +31,11 @@ import os
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
+from typing import Any, Literal, Protocol, TypeVar
 
 from vagent_tui.api.errors import PlatformError, outcome_unknown
 from vagent_tui.config import state_dir
 from vagent_tui.services.fleet import describe
-
-if TYPE_CHECKING:
-    pass
 
 T = TypeVar("T")
 Step = Literal["write", "publish"]

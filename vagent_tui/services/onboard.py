@@ -22,10 +22,19 @@ from typing import Any, Literal, TypeVar
 from vagent_tui.api import models as m
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.errors import ApiError, PlatformError
+from vagent_tui.api.scope import ScopeLevel
 from vagent_tui.services.bulk import DEFAULT_CONCURRENCY, in_pool
 from vagent_tui.services.fleet import describe
-from vagent_tui.services.onboard_rows import KINDS, Row, parse_active, ref_id, row_problems
+from vagent_tui.services.onboard_rows import (
+    KINDS,
+    Problem,
+    Row,
+    parse_active,
+    ref_id,
+    row_problems,
+)
 from vagent_tui.services.reread import read_again
+from vagent_tui.services.session import Connection
 from vagent_tui.words import counted
 
 T = TypeVar("T")
@@ -186,6 +195,19 @@ def parent_of(account: m.Account) -> int | None:
     return int(org) if isinstance(org, int) or (isinstance(org, str) and org.isdecimal()) else None
 
 
+def default_parent(connection: Connection) -> int | None:
+    """The reseller an organization row with a blank parent goes under: the target when
+    it is a reseller, else the key's own reseller (None: neither; such a row is refused)."""
+    target = connection.target
+    if target is not None:
+        kind = str(target.scope_field("accountType") or "").lower()
+        return target.id if kind == "reseller" else None
+    scope = connection.scope
+    if scope is not None and scope.level is ScopeLevel.RESELLER:
+        return scope.account_id
+    return None
+
+
 async def plan_onboarding(
     client: PlatformClient,
     rows: Sequence[Row],
@@ -211,7 +233,8 @@ async def plan_onboarding(
         problems = row_problems(row)
         key = (row.kind, row.key.casefold() if row.kind == "member" else row.key)
         if not problems and key in first_of:
-            problems = [f"the same {row.kind} as row {first_of[key]}"]
+            column = "email" if row.kind == "member" else "external_id"
+            problems = [Problem(f"the same {row.kind} as row {first_of[key]}", column)]
         if problems:
             results[row.line] = RowPlan(row, "refused", reasons=tuple(problems))
             continue
@@ -260,7 +283,7 @@ def _orphans(rows: Iterable[Row], in_file: Mapping[str, Row], results: dict[int,
         above = results.get(parent.line)
         if above is not None and above.outcome != "create":
             why = f"{row.parent}: its row ({parent.line}) is {LABELS[above.outcome]}"
-            results[row.line] = RowPlan(row, "unknown-parent", reasons=(why,))
+            results[row.line] = RowPlan(row, "unknown-parent", reasons=(Problem(why, "parent"),))
 
 
 async def _resolve(
@@ -315,15 +338,12 @@ async def _plan_row(
     if found is not None:
         return await _with_number(lookups, plan_existing(row, found, parent_id))
     if why is not None:
-        return RowPlan(row, "unknown-parent", reasons=(why,))
+        return RowPlan(row, "unknown-parent", reasons=(Problem(why, "parent"),))
     if not row.name:
-        return RowPlan(row, "refused", reasons=("name is required to create it",))
+        return RowPlan(row, "refused", reasons=(Problem("name is required to create it", "name"),))
     if row.active and not parse_active(row.active):
-        return RowPlan(
-            row,
-            "refused",
-            reasons=("active no: a new account is created active; create it, then set active no",),
-        )
+        why = "active no: a new account is created active; create it, then set active no"
+        return RowPlan(row, "refused", reasons=(Problem(why, "active"),))
     changes = [f"{k}: {_show(v)}" for k, v in _create_fields(row).items() if v]
     if parent_id is None:
         changes.append(f"under {row.parent}, created by row {in_file[row.parent].line}")
@@ -361,15 +381,15 @@ def _create_fields(row: Row) -> dict[str, Any]:
 def plan_existing(row: Row, found: m.Account, parent_id: int | None) -> RowPlan:
     want_type = row.kind
     if found.account_type not in (None, want_type):
-        return RowPlan(row, "refused", target_id=found.id, reasons=(
+        return RowPlan(row, "refused", target_id=found.id, reasons=(Problem(
             f"external id {row.external_id} is held by {found.display_name} ({found.id}), "
-            f"{_a(found.account_type)}, not {_a(row.kind)}",))  # fmt: skip
+            f"{_a(found.account_type)}, not {_a(row.kind)}", "type"),))  # fmt: skip
     above = parent_of(found)
     if row.parent and parent_id != above and not (row.kind == "organization" and
                                                   found.reseller_id == parent_id):  # fmt: skip
-        return RowPlan(row, "refused", target_id=found.id, reasons=(
-            f"external id {row.external_id} is held by {found.display_name} ({found.id}) "
-            f"under {above}, not under {row.parent}: a move is not offered",))  # fmt: skip
+        why = (f"external id {row.external_id} is held by {found.display_name} ({found.id}) "
+               f"under {above}, not under {row.parent}: a move is not offered")  # fmt: skip
+        return RowPlan(row, "refused", target_id=found.id, reasons=(Problem(why, "parent"),))
     name_key = "orgName" if row.kind == "organization" else "accountName"
     body: dict[str, Any] = {}
     changes: list[str] = []
@@ -394,14 +414,16 @@ async def _plan_member(
 ) -> RowPlan:
     org_id, why = await _resolve(lookups, row.parent, "organization", in_file, results)
     if why is not None:
-        return RowPlan(row, "unknown-parent", reasons=(why,))
+        return RowPlan(row, "unknown-parent", reasons=(Problem(why, "parent"),))
     role = row.role or "admin"
     refs = row.accounts.replace(",", " ").split()
     wanted: list[int | str] = []
     for ref in refs:
         account_id, missing = await _resolve(lookups, ref, "account", in_file, results)
         if missing is not None:
-            return RowPlan(row, "unknown-parent", reasons=(f"accounts: {missing}",))
+            return RowPlan(
+                row, "unknown-parent", reasons=(Problem(f"accounts: {missing}", "accounts"),)
+            )
         wanted.append(account_id if account_id is not None else ref)
     body = {"email": row.email, "role": role, "accounts": wanted}
     shown = " ".join(str(a) for a in wanted) or "every account"

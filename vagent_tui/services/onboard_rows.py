@@ -185,55 +185,82 @@ def parse_active(text: str) -> bool | None:
     raise ValueError(f"active: {text!r} is not yes or no")
 
 
-def row_problems(row: Row) -> list[str]:
-    """What is wrong with a row on its own (before anything is read)."""
-    problems: list[str] = []
+class Problem(str):
+    """Why a row is refused (its text, as the screen shows it), with the column of the
+    file it concerns (``column``; "" when it concerns the row as a whole), so that the
+    command line can say line and column."""
+
+    column: str
+
+    def __new__(cls, text: str, column: str = "") -> Problem:
+        self = super().__new__(cls, text)
+        self.column = column
+        return self
+
+
+def column_of(reason: str) -> str:
+    """The column a refusal concerns ("" when it does not say: a plain text)."""
+    return reason.column if isinstance(reason, Problem) else ""
+
+
+def row_problems(row: Row) -> list[Problem]:
+    """What is wrong with a row on its own (before anything is read), each with its column."""
+    problems: list[Problem] = []
     if row.kind not in KINDS:
-        return [f"type {row.kind!r} is not organization, account or member"]
+        return [Problem(f"type {row.kind!r} is not organization, account or member", "type")]
     if row.active:
         try:
             parse_active(row.active)
         except ValueError as exc:
-            problems.append(str(exc))
+            problems.append(Problem(str(exc), "active"))
     if row.phone_number:
         if row.kind != "account":
-            problems.append("phone_number is an agent account's")
+            problems.append(Problem("phone_number is an agent account's", "phone_number"))
         else:
             try:
                 check_e164(row.phone_number)
             except ValueError as exc:
-                problems.append(f"phone_number: {exc}")
+                problems.append(Problem(f"phone_number: {exc}", "phone_number"))
     if row.kind == "member":
         try:
             m.MemberInvite(email=row.email, role=row.role or "admin")
         except ValueError as exc:
-            problems.append(_first_error(exc))
+            problems.append(_first_error(exc, "email"))
         if not row.parent:
-            problems.append("a member needs its organization in parent")
+            problems.append(Problem("a member needs its organization in parent", "parent"))
         if row.external_id or row.billing_id or row.active:
-            problems.append("a member has no external_id, billing_id or active")
+            given = next(c for c in ("external_id", "billing_id", "active") if getattr(row, c))
+            problems.append(Problem("a member has no external_id, billing_id or active", given))
         return problems
     if not row.external_id:
-        problems.append("external_id is required: it is what the row is matched on")
+        problems.append(
+            Problem("external_id is required: it is what the row is matched on", "external_id")
+        )
     if row.kind == "account" and not row.parent:
-        problems.append("an account needs its organization in parent")
+        problems.append(Problem("an account needs its organization in parent", "parent"))
     if row.role or row.accounts:
-        problems.append("role and accounts are a member's")
+        problems.append(
+            Problem("role and accounts are a member's", "role" if row.role else "accounts")
+        )
     if row.email and row.kind == "account":
-        problems.append("an agent account has no email")
+        problems.append(Problem("an agent account has no email", "email"))
     if row.email and row.kind == "organization":
         try:
             m.NewOrganization(org_name="x", email=row.email)
         except ValueError as exc:
-            problems.append(_first_error(exc))
+            problems.append(_first_error(exc, "email"))
     return problems
 
 
-def _first_error(exc: ValueError) -> str:
+def _first_error(exc: ValueError, column: str) -> Problem:
+    """The first error of a model's check; its column the field it names when that is one
+    of the file's (``role``), else ``column``."""
     errors = getattr(exc, "errors", None)
     if callable(errors):
         found = errors()
         if found:
-            where = ".".join(str(p) for p in found[0].get("loc", ()))
-            return f"{where}: {found[0].get('msg', '')}".removeprefix(": ")
-    return str(exc)
+            loc = [str(p) for p in found[0].get("loc", ())]
+            where = ".".join(loc)
+            named = loc[0] if loc and loc[0] in COLUMNS else column
+            return Problem(f"{where}: {found[0].get('msg', '')}".removeprefix(": "), named)
+    return Problem(str(exc), column)

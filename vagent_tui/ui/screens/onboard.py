@@ -35,9 +35,14 @@ from textual.widget import Widget
 from textual.widgets import ProgressBar, Static
 
 from vagent_tui.api.client import PlatformClient
-from vagent_tui.api.scope import ScopeLevel
 from vagent_tui.services.bulk import DONE, AccountResult, RolloutBusy, RolloutLog
-from vagent_tui.services.onboard import LABELS, OnboardPlan, RowPlan, plan_onboarding
+from vagent_tui.services.onboard import (
+    LABELS,
+    OnboardPlan,
+    RowPlan,
+    default_parent,
+    plan_onboarding,
+)
 from vagent_tui.services.onboard_apply import apply_onboarding, results_csv
 from vagent_tui.services.onboard_rows import MAX_BYTES, Row, SourceError, log_for, read_rows
 from vagent_tui.services.session import Connection, origin_of
@@ -157,17 +162,6 @@ class OnboardScreen(RunProgress):
 
     # ------------------------------------------------------------------ the file
 
-    def _default_parent(self, connection: Connection) -> int | None:
-        """The reseller an organization row with a blank parent goes under."""
-        target = connection.target
-        if target is not None:
-            kind = str(target.scope_field("accountType") or "").lower()
-            return target.id if kind == "reseller" else None
-        scope = connection.scope
-        if scope is not None and scope.level is ScopeLevel.RESELLER:
-            return scope.account_id
-        return None
-
     def action_choose(self) -> None:
         if self.phase:
             return
@@ -230,7 +224,7 @@ class OnboardScreen(RunProgress):
         origin = origin_of(start)
         try:
             plan = await plan_onboarding(
-                start.api, rows, default_parent=self._default_parent(start),
+                start.api, rows, default_parent=default_parent(start),
                 concurrency=self.concurrency, on_plan=self._take, origin=origin, source=source,
             )  # fmt: skip
             log = await asyncio.to_thread(log_for, rows, origin)

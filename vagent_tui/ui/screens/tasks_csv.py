@@ -12,10 +12,11 @@ from textual import work
 from vagent_tui.api.models import CsvUpload
 from vagent_tui.services.session import Connection
 from vagent_tui.services.tasks import total_of
+from vagent_tui.services.tasks_csv import csv_problem, not_a_dry_run, what_it_queues
 from vagent_tui.ui import format as fmt
 from vagent_tui.ui.dialogs import ConfirmModal, PromptModal, TextModal
 from vagent_tui.ui.screens.base import BaseScreen, who_of
-from vagent_tui.ui.screens.tasks_parts import csv_problem, not_a_dry_run, refused_lines
+from vagent_tui.ui.screens.tasks_parts import refused_lines
 from vagent_tui.ui.text import inert
 from vagent_tui.ui.writes import Write, Written
 from vagent_tui.words import counted
@@ -86,12 +87,7 @@ class TasksCsvUpload(BaseScreen):
             self.status.info(f"No row of {name} would be queued; {len(result.rows)} refused")
             self.app.push_screen(TextModal(f"{name}: every row refused", "\n".join(refused)))
             return
-        calls = sum(1 for r in queued if r.type != "text")
-        texts = len(queued) - calls
-        what = " and ".join(
-            part for part in (counted(calls, "real call") if calls else "",
-                              counted(texts, "real text") if texts else "") if part
-        )  # fmt: skip
+        calls, what = what_it_queues(queued)
         body = (f"{name}: {counted(len(queued), 'row')} of {len(result.rows)} would be queued "
                 f"from the agent of {who}: {what}. Each waits for the business hours, its "
                 "cooldown and the tasks running at once. Phones will ring.")  # fmt: skip

@@ -1,10 +1,10 @@
 """The Tasks screen's words and cells (no Textual): its header, a task's row, the question
-before deleting one, the refused rows of a CSV upload and the checks before and after it."""
+before deleting one, the refused rows of a CSV upload (the checks before and after it:
+`vagent_tui.services.tasks_csv`)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from pathlib import Path
 
 from rich.text import Text
 
@@ -34,27 +34,10 @@ def header_line(pager: Pager[TaskFilter, OutboundTask]) -> Text:
     return text
 
 
-MAX_CSV_BYTES = 1024 * 1024
 REFUSED_SHOWN = 4
 """Reasons of refusal listed in the question (the rest are counted)."""
 ROWS_NAMED = 3
 """Row numbers named for a reason (the rest are counted)."""
-
-
-def csv_problem(text: str) -> str | None:
-    """Why the path typed is not a CSV file to upload (None: it is one)."""
-    if not text.strip():
-        return "Type the path of a CSV file"
-    path = Path(text.strip()).expanduser()
-    try:
-        size = path.stat().st_size
-    except OSError as exc:
-        return f"Cannot read {path}: {exc.strerror or exc}"
-    if not path.is_file():
-        return f"{path} is not a file"
-    if size > MAX_CSV_BYTES:
-        return f"{path} is larger than 1 MiB (the platform's limit is not published; split it)"
-    return None
 
 
 def refused_lines(result: CsvUpload) -> list[str]:
@@ -171,13 +154,3 @@ def task_cells(task: OutboundTask, names: Mapping[int, str]) -> dict[str, Text]:
     for cell in cells.values():
         cell.no_wrap, cell.overflow = True, "ellipsis"
     return cells
-
-
-def not_a_dry_run(result: CsvUpload) -> bool:
-    """Whether a dry run's reply says rows were queued (``inserted`` above 0) or that it
-    was no dry run (``dryRun`` false). Silent on both: taken as the dry run asked for."""
-    inserted = result.inserted
-    if isinstance(inserted, str) and inserted.strip().isdecimal():
-        inserted = int(inserted)
-    queued = isinstance(inserted, int) and not isinstance(inserted, bool) and inserted > 0
-    return queued or result.dry_run is False or result.dry_run == "false"
