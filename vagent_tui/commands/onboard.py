@@ -121,7 +121,7 @@ async def plan(ctx: Context) -> int:
     data = plan_data(made, rows)
     out = ctx.args.out
     if out == "-":
-        ctx.stdout.write(_dumps(data))
+        ctx.write_document(_dumps(data))
         ctx.stdout.flush()
     else:
         with ctx.output("onboard-row", ROW_COLUMNS) as output:

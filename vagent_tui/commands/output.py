@@ -47,8 +47,23 @@ def default_format(stream: TextIO | None = None) -> Format:
         return "json"
 
 
+_RISKY_IN_JSON = {
+    code: f"\\u{code:04x}"
+    for code in (*range(0x7F, 0xA0), 0x061C, *range(0x200B, 0x2010), *range(0x2028, 0x202F),
+                 *range(0x2060, 0x2070), 0xFEFF)
+}  # fmt: skip
+"""What JSON leaves raw but a terminal obeys or hides: DEL and the C1 controls (``U+009B``
+is a CSI), bidi controls and invisible characters. JSON escapes C0 itself."""
+
+
+def json_safe(text: str) -> str:
+    """JSON text with `_RISKY_IN_JSON` written as ``\\uXXXX`` escapes: the same data once
+    parsed, nothing a terminal would act on when the output is shown as it is."""
+    return text.translate(_RISKY_IN_JSON)
+
+
 def _dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+    return json_safe(json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str))
 
 
 def cell_text(value: Any) -> str:
@@ -99,6 +114,10 @@ class Output:
         self._table_rows: list[list[str]] | None = [] if fmt == "table" else None
         self._widths: list[int] | None = None
         self._csv = csv.writer(self.stream, lineterminator="\n") if fmt == "csv" else None
+        try:
+            self._to_terminal = self.stream.isatty()
+        except (AttributeError, ValueError):
+            self._to_terminal = False
 
     def __enter__(self) -> Output:
         return self
@@ -127,7 +146,9 @@ class Output:
             if not self._started:
                 self._csv.writerow(self.columns)
                 self._started = True
-            self._csv.writerow([_csv_text(item.get(c)) for c in self.columns])
+            row = [_csv_text(item.get(c)) for c in self.columns]
+            # On a terminal a person reads the CSV: its cells made inert, as a table's.
+            self._csv.writerow([inert(c) for c in row] if self._to_terminal else row)
         else:
             self._table_row([cell_text(item.get(c)) for c in self.columns])
 
@@ -152,13 +173,13 @@ class Output:
         or a table."""
         if self.fmt == "jsonl":
             head = f'{{"version":{CONTRACT_VERSION},"kind":{_dumps(self.kind)},"item":'
-            self.stream.write("".join(f"{head}{text}}}\n" for text in texts))
+            self.stream.write(json_safe("".join(f"{head}{text}}}\n" for text in texts)))
             self.count += len(texts)
             self.stream.flush()
         elif self.fmt == "json":
             self.count += len(texts)
             for text in texts:
-                self._json_item(text)
+                self._json_item(json_safe(text))
         else:
             for text in texts:
                 self.write(json.loads(text))

@@ -205,7 +205,7 @@ async def plan_from(ctx: Context) -> int:
     out_path: str | None = ctx.args.out
     text = _plan_text(plan)
     if out_path == "-":
-        ctx.stdout.write(text)
+        ctx.write_document(text)
         ctx.stdout.flush()
     else:
         if out_path is not None:

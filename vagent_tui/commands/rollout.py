@@ -213,7 +213,7 @@ async def run_plan(ctx: Context) -> int:
     ctx.messages.say(f"plan: {plan.summary()}")
     out: str | None = args.out
     if out == "-":
-        ctx.stdout.write(plan.to_json() + "\n")
+        ctx.write_document(plan.to_json() + "\n")
         ctx.stdout.flush()
     else:
         if out is not None:

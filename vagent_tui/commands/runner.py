@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from vagent_tui.commands.contract import DONE, ERROR, REFUSED, CommandError, Refused
-from vagent_tui.commands.output import Format, Messages, Output, default_format
+from vagent_tui.commands.output import Format, Messages, Output, default_format, json_safe
 
 if TYPE_CHECKING:
     from vagent_tui.api.client import PlatformClient
@@ -48,6 +48,12 @@ class Context:
     def output(self, kind: str, columns: Sequence[str]) -> Output:
         """The writer of this command's items (``kind``: its schema's name)."""
         return Output(kind, columns, self.format, self.stdout)
+
+    def write_document(self, text: str) -> None:
+        """A command whose data is a file (a plan with ``--out -``): its JSON text on
+        stdout, as the file holds it but for what a terminal would obey (`json_safe`)."""
+        self.stdout.write(json_safe(text))
+        self.stdout.flush()
 
     def may_write(self, *, planned: bool = False) -> None:
         """Refuse (exit 4) a change on a read-only connection, or one asked for with

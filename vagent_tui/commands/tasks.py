@@ -81,7 +81,7 @@ async def plan(ctx: Context) -> int:
     result = await _dry_run(ctx, path.name, content)
     out: str | None = getattr(ctx.args, "out", None)
     if out == "-":
-        ctx.stdout.write(_dumps(plan_data(ctx, path.name, content, result)))
+        ctx.write_document(_dumps(plan_data(ctx, path.name, content, result)))
         ctx.stdout.flush()
     else:
         with ctx.output("tasks-row", COLUMNS) as output:

@@ -41,25 +41,35 @@ class _Tty(io.StringIO):
 
 
 @pytest.mark.parametrize("fmt", ["json", "jsonl", "csv", "table"])
-def test_an_output_writes_each_format(fmt: Any) -> None:
-    stream = _Tty()
+@pytest.mark.parametrize("terminal", [False, True])
+def test_an_output_writes_each_format(fmt: Any, terminal: bool) -> None:
+    """The data as it is, where a program reads it; nothing a terminal obeys where it may
+    be shown (JSON escapes what it leaves raw otherwise; CSV and tables on a terminal are
+    made inert)."""
+    hostile = "a\x1b[2Jb\u009b2J\u202e"
+    stream = _Tty() if terminal else io.StringIO()
     with Output("kinds", ("kind", "n"), fmt, stream) as out:
         out.write({"kind": "=1+1", "n": 3})
-        out.write({"kind": "a\x1b[2Jb", "n": None})
+        out.write({"kind": hostile, "n": None})
     text = stream.getvalue()
+    if fmt in ("json", "jsonl", "table") or terminal:
+        assert not {"\x1b", "\u009b", "\u202e"} & set(text)
     if fmt == "json":
         doc = json.loads(text)
-        items = [{"kind": "=1+1", "n": 3}, {"kind": "a\x1b[2Jb", "n": None}]
+        items = [{"kind": "=1+1", "n": 3}, {"kind": hostile, "n": None}]
         assert doc == {"version": 1, "kind": "kinds", "items": items}
     elif fmt == "jsonl":
         lines = [json.loads(line) for line in text.splitlines()]
         assert [line["item"]["n"] for line in lines] == [3, None]
+        assert lines[1]["item"]["kind"] == hostile
         assert all(line["version"] == 1 and line["kind"] == "kinds" for line in lines)
+    elif fmt == "csv" and not terminal:
+        assert text.splitlines() == ["kind,n", "'=1+1,3", f"{hostile},"]
     elif fmt == "csv":
-        assert text.splitlines() == ["kind,n", "'=1+1,3", "a\x1b[2Jb,"]
+        assert text.splitlines()[:2] == ["kind,n", "'=1+1,3"] and "␛[2J" in text
     else:
         assert text.splitlines()[0].split() == ["KIND", "N"]
-        assert "\x1b" not in text and "␛[2J" in text
+        assert "␛[2J" in text
 
 
 def test_an_empty_json_document_is_still_a_document() -> None:
