@@ -85,13 +85,26 @@ KEY_PAYLOAD = "\x1b]52;c;SGFja2Vk\x07\x1b]0;pwned\x07\x9b2J\u202e[bold]"
 
 
 class Planter:
-    """Replaces display texts in a reply, in turn with each of `PAYLOADS`."""
+    """Replaces display texts in a reply with `PAYLOADS`, each in turn. A text keeps the
+    payload it was first given (by its key and value), so one record reads the same on
+    every read, as a platform holding hostile names serves them: a change planned on a
+    read is still what the next read holds. A payload written back stays itself. Error
+    messages take the next payload each time."""
 
     def __init__(self) -> None:
         self._turn = count()
+        self._given: dict[tuple[str, str], str] = {}
 
     def next(self) -> str:
         return PAYLOADS[next(self._turn) % len(PAYLOADS)]
+
+    def planted(self, key: str, value: str) -> str:
+        if value in _PAYLOAD_SET:
+            return value
+        given = self._given.get((key, value))
+        if given is None:
+            given = self._given[(key, value)] = self.next()
+        return given
 
     def reply(self, value: Any, key: str = "", *, log: bool = False) -> Any:
         """A copy of a decoded JSON reply with display texts planted and lists doubled.
@@ -108,13 +121,16 @@ class Planter:
                 items.insert(1, copy.deepcopy(items[0]))  # the first record, twice
             return items
         if isinstance(value, str) and value and not (_time(key) if log else _kept(key)):
-            return self.next()
+            return self.planted(key, value)
         return value
 
     def error(self, value: Any) -> Any:
         if isinstance(value, dict) and isinstance(value.get("message"), str):
             return {**value, "message": f"{self.next()} ({value['message']})"}
         return value
+
+
+_PAYLOAD_SET = frozenset(PAYLOADS)
 
 
 def _kept(key: str) -> bool:

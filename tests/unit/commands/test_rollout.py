@@ -318,3 +318,26 @@ def test_agent_publish_whose_reply_is_lost_is_read_back_not_resent(
     (item,) = checked(ran, "agent-publish")
     assert item["result"] == "published" and "read back: live holds" in item["message"]
     assert posts(sim_app, PUBLISH) == Counter([1111])
+
+
+def test_a_rollout_against_the_hostile_simulator_is_planned_and_applied(
+    cli: RunCli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Hostile names are the platform's data: a record read twice reads the same, so a
+    plan made on one read is applied on the next (it was "changed meanwhile" when the
+    simulator planted another string on each read)."""
+    from vagent_tui.services import connect
+    from vagent_tui.sim import create_app
+
+    hostile = create_app(hostile=True)
+    monkeypatch.setattr(
+        connect, "demo_client", lambda token="demo-partner", **_: SimClient(hostile, token)
+    )
+    plan = tmp_path / "plan.json"
+    planned = cli("rollout", "plan", "--set", "speakingTimeout=901", "--below", "1110",
+                  "--out", str(plan), "-o", "json")  # fmt: skip
+    assert planned.code == contract.CHANGES, planned.err
+    applied = cli("rollout", "apply", str(plan), "-o", "json")
+    assert applied.code == contract.DONE, applied.err
+    results = {i["account_id"]: i["result"] for i in applied.items("rollout-result")}
+    assert results and set(results.values()) == {"written"}
