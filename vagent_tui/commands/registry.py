@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -38,7 +39,7 @@ class VagentParser(argparse.ArgumentParser):
     usage_exit = 2
 
     def error(self, message: str) -> Any:
-        self.print_usage()
+        self.print_usage(sys.stderr)  # stdout holds data only
         self.exit(self.usage_exit, f"{self.prog}: error: {message}\n")
 
 
