@@ -17,6 +17,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from vagent_tui.commands.contract import PARTIAL, Refused
+from vagent_tui.commands.registry import completes, nothing
 
 if TYPE_CHECKING:
     from vagent_tui.api.models import Account
@@ -49,6 +50,14 @@ def _types(text: str) -> list[str]:
     return words
 
 
+def complete_types(prefix: str = "", **_context: object) -> list[str]:
+    """The ``--type`` words, the one after the last comma typed so far."""
+    head, comma, last = prefix.rpartition(",")
+    chosen = set(head.split(",")) if comma else set()
+    start = head + comma
+    return [start + word for word in TYPES if word.startswith(last) and word not in chosen]
+
+
 def add_accounts(
     sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
 ) -> None:
@@ -59,18 +68,18 @@ def add_accounts(
         "its parent, with its type, parent id, depth and path. Starts at the key owner, "
         "or at the --account target, or at --below ID.",
     )  # fmt: skip
-    parser.add_argument(
+    completes(parser.add_argument(
         "--below", type=int, metavar="ID",
         help="start at this account (it and the accounts below it)",
-    )  # fmt: skip
-    parser.add_argument(
+    ), nothing)  # fmt: skip
+    completes(parser.add_argument(
         "--depth", type=_depth, metavar="N",
         help="at most N levels below the start (0: the start alone)",
-    )  # fmt: skip
-    parser.add_argument(
+    ), nothing)  # fmt: skip
+    completes(parser.add_argument(
         "--type", type=_types, dest="types", metavar="TYPE[,TYPE]",
         help=f"only these kinds of account: {', '.join(TYPES)} (comma-separated)",
-    )  # fmt: skip
+    ), complete_types)  # fmt: skip
     parser.set_defaults(run="get_accounts:run")
 
 
