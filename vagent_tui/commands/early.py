@@ -21,10 +21,10 @@ the client's to report, with its own words, when it asks again.
 
 from __future__ import annotations
 
-import concurrent.futures
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from contextlib import suppress
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
@@ -57,9 +57,51 @@ class Reply(NamedTuple):
     """As it came on the wire (the client's reply decodes it)."""
 
 
+class Pending:
+    """The reply a thread is reading: set once (None: no reply), awaited by the command's
+    event loop. (``concurrent.futures`` would do, but it is imported later, by asyncio:
+    not before the first request.)"""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.done = threading.Event()
+        self.reply: Reply | None = None
+        self._wake: list[Callable[[], None]] = []
+
+    def set(self, reply: Reply | None) -> None:
+        with self._lock:
+            self.reply = reply
+            self.done.set()
+            wake, self._wake = self._wake, []
+        for call in wake:
+            call()
+
+    async def get(self) -> Reply | None:
+        """The reply, once the thread has it (cancelled with the request that waits)."""
+        import asyncio
+
+        loop = asyncio.get_running_loop()
+        ready: asyncio.Future[None] = loop.create_future()
+
+        def resolve() -> None:
+            if not ready.done():
+                ready.set_result(None)
+
+        def wake() -> None:
+            with suppress(RuntimeError):  # the loop has closed: nobody waits any more
+                loop.call_soon_threadsafe(resolve)
+
+        with self._lock:
+            if self.done.is_set():
+                return self.reply
+            self._wake.append(wake)
+        await ready
+        return self.reply
+
+
 class Sent(NamedTuple):
     outgoing: Outgoing
-    reply: concurrent.futures.Future[Reply | None]
+    reply: Pending
 
 
 _sent: Sent | None = None
@@ -113,8 +155,20 @@ def start(words: Sequence[str]) -> None:
         return
     if outgoing is None:
         return
-    reply: concurrent.futures.Future[Reply | None] = concurrent.futures.Future()
-    threading.Thread(target=_send, args=(outgoing, reply), daemon=True).start()
+    try:
+        import httpx
+
+        # Made here, not in the thread: the certificates take milliseconds of CPU that
+        # the thread would wait for while this one imports. Those of the client's pools
+        # (httpx's); none on plain HTTP.
+        https = outgoing.url.startswith("https:")
+        transport = httpx.HTTPTransport(
+            verify=httpx.create_ssl_context() if https else False, trust_env=False
+        )
+    except Exception:  # the client says it, when it connects in its own way
+        return
+    reply = Pending()
+    threading.Thread(target=_send, args=(transport, outgoing, reply), daemon=True).start()
     _sent = Sent(outgoing, reply)
 
 
@@ -136,23 +190,16 @@ def _first_request(profile_name: str | None, base_url: str | None) -> Outgoing |
     return builder.build("GET", builder.url_of("/account"))
 
 
-def _send(outgoing: Outgoing, reply: concurrent.futures.Future[Reply | None]) -> None:
-    """The request on the wire (in a thread), its reply read whole: the future's result,
-    or None whatever went wrong (the client then sends it again itself)."""
-    import httpx
-
+def _send(transport: httpx.HTTPTransport, outgoing: Outgoing, reply: Pending) -> None:
+    """The request on the wire (in a thread), its reply read whole, or None whatever went
+    wrong (the client then sends it again itself, and says what went wrong)."""
     result: Reply | None = None
     try:
-        https = outgoing.url.startswith("https:")
-        # The certificates the client's pools use (httpx's); none on plain HTTP.
-        transport = httpx.HTTPTransport(
-            verify=httpx.create_ssl_context() if https else False, trust_env=False
-        )
         with transport:
             result = _exchange(transport, outgoing)
-    except Exception:
-        pass
-    reply.set_result(result)
+    except Exception:  # not a word of it here (it may quote the URL, token and all)
+        result = None
+    reply.set(result)
 
 
 def _exchange(transport: httpx.HTTPTransport, outgoing: Outgoing) -> Reply | None:
@@ -191,13 +238,11 @@ class _FirstReply:
         self.sent = sent
 
     async def open(self, outgoing: Outgoing) -> httpx.Response:
-        import asyncio
-
         import httpx
 
         self.client.sender.pool = self.inner  # one request only, whatever it is
         if outgoing == self.sent.outgoing:
-            reply = await asyncio.wrap_future(self.sent.reply)
+            reply = await self.sent.reply.get()
             if reply is not None:
                 return httpx.Response(reply.status, headers=reply.headers, content=reply.body)
         return await self.inner.open(outgoing)

@@ -86,7 +86,7 @@ def early_url() -> str:
 def _wait_sent() -> None:
     sent = early._sent
     assert sent is not None
-    sent.reply.result(timeout=10)
+    assert sent.reply.done.wait(timeout=10)
 
 
 def test_the_key_owners_read_goes_early_and_the_client_takes_its_reply_once(
