@@ -51,6 +51,13 @@ class Platform:
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
 
+@pytest.fixture(autouse=True)
+def _nothing_left_early() -> Iterator[None]:
+    """A reply sent early in one test is never another test's."""
+    yield
+    early._sent = None
+
+
 @pytest.fixture
 def platform(monkeypatch: pytest.MonkeyPatch) -> Iterator[Platform]:
     served = Platform()
