@@ -146,6 +146,7 @@ async def run(ctx: Context) -> int:
         directory, start, depth=ctx.args.depth, kinds=[TYPES[w] for w in wanted],
         progress=lambda n: messages.progress(n, None, "accounts read"),
     )  # fmt: skip
+    messages.done()  # the progress line off the terminal before the table is on it
     ids: dict[int, tuple[int, ...]] = {}
     with ctx.output(KIND, COLUMNS) as out:
         for node in tree.nodes:

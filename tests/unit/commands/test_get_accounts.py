@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 import pytest
@@ -103,3 +104,20 @@ def test_a_bad_option_is_a_usage_error(cli: RunCli, bad: tuple[str, ...]) -> Non
     ran = cli("get", "accounts", *bad)
     assert ran.code == 1
     assert ran.out == ""
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_progress_line_is_off_the_terminal_before_the_table(
+    cli: RunCli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    terminal = _Terminal()  # stdout and stderr on one terminal, as a person sees them
+    monkeypatch.setattr("sys.stdout", terminal)
+    monkeypatch.setattr("sys.stderr", terminal)
+    assert cli("get", "accounts", "--type", "reseller").code == 0
+    shown = terminal.getvalue()
+    progress = shown.index("accounts read")
+    assert shown.index("\r\x1b[K", progress) < shown.index("ID  ")
