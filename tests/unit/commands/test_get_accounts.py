@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from tests.unit.commands.conftest import RunCli
+from vagent_tui.api.transport import ApiTransport
 from vagent_tui.commands.contract import PARTIAL, REFUSED
 from vagent_tui.commands.shapes_accounts import AccountItem
 
@@ -70,8 +71,10 @@ def test_a_type_keeps_its_accounts_and_reads_nothing_deeper(cli: RunCli, sim_app
 
 
 def test_accounts_whose_children_fail_say_so_and_the_others_are_listed(
-    cli: RunCli, sim_app: Any
+    cli: RunCli, sim_app: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # Asked again as the screens ask, without the waits between (seconds in all).
+    monkeypatch.setattr(ApiTransport, "backoff_delay", lambda *_: 0.0)
     sim_app.state.sim.faults.set("malformed", path_contains="/listAccounts")
     ran = cli("get", "accounts", "-o", "json")
     assert ran.code == PARTIAL
