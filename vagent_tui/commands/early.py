@@ -34,7 +34,9 @@ if TYPE_CHECKING:
     from vagent_tui.api.outgoing import Outgoing
     from vagent_tui.api.pool import Pool
 
-OFFLINE_COMMANDS: frozenset[tuple[str, ...]] = frozenset({("schema",)})
+OFFLINE_COMMANDS: frozenset[tuple[str, ...]] = frozenset(
+    {("schema",), ("fleet", "questions"), ("get", "journal")}
+)
 """Commands (their words) that run without connecting: no request for them. A test
 checks every command whose parser says ``connects=False`` is here."""
 CONNECTION_OPTIONS = ("--profile", "--base-url")
