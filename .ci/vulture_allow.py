@@ -150,3 +150,4 @@ _.plan_from  # commands/pull.py: vagent-tui plan-from
 _.column_number
 _.brings
 _.earlier
+_.path_ids  # AccountItem (commands/shapes_accounts.py)

@@ -160,10 +160,16 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     from vagent_tui.commands.registry import VagentParser, runs_a_command
 
+    words = sys.argv[1:] if argv is None else list(argv)
+    command_line = runs_a_command(words)
+    if command_line and "_ARGCOMPLETE" not in os.environ:
+        from vagent_tui.commands import early
+
+        early.start(words)  # the first request, on its way while the rest is imported
     parser = build_parser()
     if "_ARGCOMPLETE" in os.environ:
         _complete(parser)
-    if runs_a_command(sys.argv[1:] if argv is None else argv):
+    if command_line:
         VagentParser.usage_exit = 1  # 2 means "changes" to a command's caller
     args = parser.parse_args(argv)
     command: str | None = getattr(args, "run", None)

@@ -20,12 +20,15 @@ import re
 from collections.abc import Mapping
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 from urllib.parse import quote, quote_plus
 
 import httpx
 
-from vagent_tui.api.targets import Target, target_param
+if TYPE_CHECKING:
+    # Imported when a request has a target: `vagent_tui.api.targets` imports the models
+    # (pydantic), and a command's first request is built before them (`commands.early`).
+    from vagent_tui.api.targets import Target
 
 API_PREFIX = "/api/v2"
 JSON_HEADERS: Mapping[str, str] = MappingProxyType({"Content-Type": "application/json"})
@@ -50,6 +53,19 @@ class Outgoing(NamedTuple):
     def __repr__(self) -> str:
         # The URL holds the key: a request shown anywhere shows its method only.
         return f"Outgoing({self.method}, ...)"
+
+
+def normalise_base_url(base_url: str) -> str:
+    """The platform's address without a trailing ``/`` or ``/api/v2``.
+
+    Every path is sent with the ``/api/v2`` prefix, so a base URL copied with it (the
+    spec writes ``{base_url}`` and then the prefixed paths) would double it. A path
+    before the prefix (a gateway's) is kept.
+    """
+    base = base_url.strip().rstrip("/")
+    while base.endswith(API_PREFIX):
+        base = base.removesuffix(API_PREFIX).rstrip("/")
+    return base
 
 
 def encode_json(value: Any) -> bytes:
@@ -120,6 +136,8 @@ class RequestBuilder:
         """
         parts = [self._token_pair]
         if target is not None:
+            from vagent_tui.api.targets import target_param
+
             name, account_id = target_param(target)
             parts.append(f"{_quoted_name(name)}={account_id}")
         for key, value in (params or {}).items():

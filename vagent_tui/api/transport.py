@@ -59,7 +59,7 @@ from vagent_tui.api.listeners import Observer, hear_pressure
 from vagent_tui.api.listeners import listen_for_pressure as listen_for_pressure  # fleet's
 from vagent_tui.api.listeners import retry_after_seconds as retry_after_seconds  # a test's
 from vagent_tui.api.outgoing import API_PREFIX as API_PREFIX  # the journal's import
-from vagent_tui.api.outgoing import RequestBuilder
+from vagent_tui.api.outgoing import RequestBuilder, normalise_base_url
 from vagent_tui.api.replies import (
     CACHED_STRINGS,
     Json,
@@ -97,19 +97,6 @@ class SharedList:
     items: tuple[Any, ...]
     message: str | None
     skipped: int
-
-
-def normalise_base_url(base_url: str) -> str:
-    """The platform's address without a trailing ``/`` or ``/api/v2``.
-
-    Every path is sent with the ``/api/v2`` prefix, so a base URL copied with it (the
-    spec writes ``{base_url}`` and then the prefixed paths) would double it. A path
-    before the prefix (a gateway's) is kept.
-    """
-    base = base_url.strip().rstrip("/")
-    while base.endswith(API_PREFIX):
-        base = base.removesuffix(API_PREFIX).rstrip("/")
-    return base
 
 
 def as_bool(value: bool) -> str:

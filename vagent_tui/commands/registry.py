@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import argparse
 import importlib
-from collections.abc import Sequence
+import sys
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 COMMAND_MODULES: tuple[str, ...] = (
@@ -38,8 +39,34 @@ class VagentParser(argparse.ArgumentParser):
     usage_exit = 2
 
     def error(self, message: str) -> Any:
-        self.print_usage()
+        self.print_usage(sys.stderr)  # stdout holds data only
         self.exit(self.usage_exit, f"{self.prog}: error: {message}\n")
+
+
+Completer = Callable[..., Iterable[str]]
+"""What argcomplete calls for an option's or argument's words (it filters by the prefix)."""
+
+
+def completes(action: argparse.Action, completer: Completer) -> argparse.Action:
+    """``action`` completes to what ``completer`` says (argcomplete reads ``completer``)."""
+    setattr(action, "completer", completer)  # noqa: B010 (argcomplete's attribute)
+    return action
+
+
+def nothing(**_context: object) -> list[str]:
+    """No completion (an id, a URL, a number: not the files argcomplete offers else)."""
+    return []
+
+
+def profile_names(**_context: object) -> list[str]:
+    """The profiles of the config file, for ``--profile`` (none if it is unreadable), as
+    `vagent_tui.cli_profiles.profile_names` (which this layer may not import)."""
+    from vagent_tui import config as cfg
+
+    try:
+        return list(cfg.load().profiles)
+    except (cfg.ConfigError, OSError):
+        return []
 
 
 def common_options() -> argparse.ArgumentParser:
@@ -49,22 +76,28 @@ def common_options() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     s = argparse.SUPPRESS
     group = common.add_argument_group("connection")
-    group.add_argument("--profile", metavar="NAME", default=s, help="connection profile")
-    group.add_argument(
+    completes(
+        group.add_argument("--profile", metavar="NAME", default=s, help="connection profile"),
+        profile_names,
+    )
+    completes(group.add_argument(
         "--base-url", metavar="URL", default=s,
         help="platform base URL (or VAGENT_BASE_URL); the token comes from VAGENT_TOKEN or "
         "the profile, never from an argument",
-    )  # fmt: skip
-    group.add_argument(
+    ), nothing)  # fmt: skip
+    completes(group.add_argument(
         "--account", type=int, metavar="ID", default=s,
         help="act as this account (targetAccountId), as the console's target",
-    )  # fmt: skip
+    ), nothing)  # fmt: skip
     group.add_argument("--read-only", action="store_true", default=s, help="refuse every change")
     group.add_argument(
         "--demo", action="store_true", default=s,
         help="the embedded simulator (a fresh one each run: changes do not last)",
     )  # fmt: skip
-    group.add_argument("--demo-token", metavar="TOKEN", default=s, help="its key (demo-partner)")
+    demo_token = group.add_argument(
+        "--demo-token", metavar="TOKEN", default=s, help="its key (demo-partner)"
+    )
+    completes(demo_token, nothing)
     out = common.add_argument_group("output")
     out.add_argument(
         "-o", "--output", choices=("table", "json", "jsonl", "csv"), default=None,

@@ -193,6 +193,9 @@ async def connect(args: argparse.Namespace, messages: Messages) -> Connection:
             client = real_client(found.base_url, found.token)
         except cfg.ConfigError as exc:
             raise CommandError(str(exc)) from None
+        from vagent_tui.commands.early import hand_over
+
+        hand_over(client)  # the key owner's read, sent while the program was imported
         profile = found.profile
         label = found.label
         read_only = bool(getattr(args, "read_only", False)) or bool(

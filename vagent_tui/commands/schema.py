@@ -11,6 +11,7 @@ from importlib import resources
 from typing import TYPE_CHECKING
 
 from vagent_tui.commands.contract import CommandError
+from vagent_tui.commands.registry import completes
 
 if TYPE_CHECKING:
     from vagent_tui.commands.runner import Context
@@ -31,7 +32,7 @@ def add_parser(
         description="Without KIND: the kinds of item the commands write. With KIND: its "
         "JSON Schema (the -o json document and the -o jsonl line).",
     )  # fmt: skip
-    parser.add_argument("kind", nargs="?", metavar="KIND")
+    completes(parser.add_argument("kind", nargs="?", metavar="KIND"), lambda **_: _kinds())
     parser.set_defaults(run="schema:run", connects=False)
 
 

@@ -25,7 +25,7 @@ from vagent_tui.commands.contract import CONTRACT_VERSION
 SCHEMA_DIR = Path(__file__).with_name("schema_files")
 SHAPE_MODULES: tuple[str, ...] = (
     "shapes_core", "shapes_reads", "shapes_fleet", "shapes_rollout", "shapes_pull",
-    "shapes_exports", "shapes_onboard",
+    "shapes_exports", "shapes_onboard", "shapes_accounts",
 )  # fmt: skip
 
 

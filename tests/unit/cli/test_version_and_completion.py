@@ -7,13 +7,17 @@ writes it to.
 
 from __future__ import annotations
 
+import argparse
+import io
 import os
 import subprocess
 import sys
 import tomllib
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from argcomplete.finders import CompletionFinder
 
 import vagent_tui
 from vagent_tui import cli
@@ -87,3 +91,71 @@ def test_completes_the_profile_names_of_the_config(tmp_path: Path) -> None:
 def test_a_broken_config_completes_no_profile_and_says_nothing(isolated: Path) -> None:
     (isolated / "config.toml").write_text("[profiles\n")
     assert complete("vagent-tui --profile ", isolated) == []
+
+
+class _Finder(CompletionFinder):
+    def _init_debug_stream(self) -> None:
+        """No debug stream on file descriptor 9 (argcomplete's advice under pytest)."""
+
+
+def complete_here(line: str, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """`complete` in this process: the shell's request answered by the parser `main` builds."""
+    for name, value in {"_ARGCOMPLETE": "1", "_ARGCOMPLETE_IFS": "\n", "COMP_LINE": line,
+                        "COMP_POINT": str(len(line))}.items():  # fmt: skip
+        monkeypatch.setenv(name, value)
+    answer = io.StringIO()
+    with pytest.raises(SystemExit) as ended:
+        _Finder()(cli.build_parser(), output_stream=answer, exit_method=sys.exit)
+    assert ended.value.code == 0
+    return [word.strip() for word in answer.getvalue().split("\n") if word.strip()]
+
+
+def _commands(
+    parser: argparse.ArgumentParser, path: tuple[str, ...] = ()
+) -> Iterator[tuple[tuple[str, ...], argparse.ArgumentParser, list[str]]]:
+    """Each command's words, its parser, and the words of the commands below it."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, child in action.choices.items():
+                below = [n for a in child._actions if isinstance(a, argparse._SubParsersAction)
+                         for n in a.choices]  # fmt: skip
+                yield (*path, name), child, below
+                yield from _commands(child, (*path, name))
+
+
+def test_every_command_completes_its_subcommands_and_options(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from vagent_tui.commands.registry import COMMAND_NAMES
+
+    assert set(complete_here("vagent-tui ", monkeypatch)) >= COMMAND_NAMES
+    found = [c for c in _commands(cli.build_parser()) if c[0][0] in COMMAND_NAMES]
+    assert any(len(path) > 1 for path, _, _ in found)  # the walk went below the top
+    for path, parser, below in found:
+        line = "vagent-tui " + " ".join(path)
+        if below:
+            assert set(below) <= set(complete_here(line + " ", monkeypatch)), path
+        options = {
+            o for a in parser._actions if a.help != argparse.SUPPRESS
+            for o in a.option_strings if o.startswith("--")
+        }  # fmt: skip
+        offered = set(complete_here(line + " --", monkeypatch))
+        assert {"--profile", "--output"} | options <= offered, path
+
+
+def test_a_commands_words_complete(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("lab", "prod-eu"):
+        added = cli.main(["profile", "add", name, "--base-url", "https://x.example",
+                          "--token-env", "T"])  # fmt: skip
+        assert added == 0
+    assert complete_here("vagent-tui get accounts --profile ", monkeypatch) == ["lab", "prod-eu"]
+    assert complete_here("vagent-tui get accounts --type ", monkeypatch) == [
+        "partner", "reseller", "organization", "agent"
+    ]  # fmt: skip
+    assert complete_here("vagent-tui get accounts --type agent,re", monkeypatch) == [
+        "agent,reseller"
+    ]
+    assert complete_here("vagent-tui get accounts --below ", monkeypatch) == []  # no files
+    assert complete_here("vagent-tui get accounts -o j", monkeypatch) == ["json", "jsonl"]
+    assert "accounts" in complete_here("vagent-tui schema ", monkeypatch)
+    assert complete_here("vagent-tui schema acc", monkeypatch) == ["accounts"]
