@@ -115,7 +115,24 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         module.add_parser(sub, common)
 
 
+CONSOLE_VALUE_OPTIONS = frozenset({
+    "--demo-token", "--profile", "--base-url", "--token", "--screen", "--account", "--rooms",
+    "--task-seconds",
+})  # fmt: skip
+"""The options of ``vagent-tui`` itself that take a value (``--screen fleet`` names a
+screen, not the command): a test checks them against the parser."""
+
+
 def runs_a_command(argv: Sequence[str]) -> bool:
-    """Whether ``argv`` names a command (a cheap look before parsing: the usage errors of
-    a command exit 1)."""
-    return any(word in COMMAND_NAMES for word in argv)
+    """Whether ``argv`` runs a command: its first word that is neither an option nor an
+    option's value names one (a cheap look before parsing: the usage errors of a command
+    exit 1, and its first request may go early)."""
+    skip = False
+    for word in argv:
+        if skip:
+            skip = False
+        elif word.startswith("-"):
+            skip = word in CONSOLE_VALUE_OPTIONS
+        else:
+            return word in COMMAND_NAMES
+    return False

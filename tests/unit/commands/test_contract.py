@@ -138,3 +138,23 @@ def test_a_reader_that_stops_early_ends_the_command_quietly(
     ran = cli("schema", "-o", "jsonl")
     assert ran.code == contract.DONE
     assert "Traceback" not in ran.err and "Broken pipe" not in ran.err
+
+
+def test_a_command_is_told_from_the_console_by_its_first_word() -> None:
+    """``vagent-tui --screen fleet`` opens the console on Fleet; ``vagent-tui fleet ask``
+    runs a command (only a command's usage errors exit 1, only it sends a request early)."""
+    from vagent_tui.cli import build_parser
+
+    assert not registry.runs_a_command(["--screen", "fleet"])
+    assert not registry.runs_a_command(["--profile", "get", "--demo"])
+    assert not registry.runs_a_command([])
+    assert registry.runs_a_command(["--profile", "prod", "fleet", "ask", "voice"])
+    assert registry.runs_a_command(["get", "accounts"])
+    valued = {
+        option
+        for action in build_parser()._actions
+        if action.option_strings and action.nargs != 0
+        for option in action.option_strings
+        if option.startswith("--") and option not in ("--help", "--version")
+    }
+    assert valued == registry.CONSOLE_VALUE_OPTIONS
