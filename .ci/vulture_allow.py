@@ -151,3 +151,6 @@ _.column_number
 _.brings
 _.earlier
 _.path_ids  # AccountItem (commands/shapes_accounts.py)
+
+# vagent-tui schema: the field a kinds item has (commands/shapes_core.py)
+_.schema_file

@@ -109,10 +109,16 @@ def common_options() -> argparse.ArgumentParser:
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add every command's parser to ``sub``."""
+    from vagent_tui.commands.contract import EXIT_CODES
+
     common = common_options()
+    before = set(sub.choices)
     for name in COMMAND_MODULES:
         module = importlib.import_module(f"vagent_tui.commands.{name}")
         module.add_parser(sub, common)
+    codes = "; ".join(f"{code} {meaning}" for code, meaning in EXIT_CODES.items())
+    for name in set(sub.choices) - before:
+        sub.choices[name].epilog = f"Exit codes: {codes}."
 
 
 CONSOLE_VALUE_OPTIONS = frozenset({

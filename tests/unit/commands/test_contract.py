@@ -158,3 +158,12 @@ def test_a_command_is_told_from_the_console_by_its_first_word() -> None:
         if option.startswith("--") and option not in ("--help", "--version")
     }
     assert valued == registry.CONSOLE_VALUE_OPTIONS
+
+
+def test_the_readme_documents_every_exit_code() -> None:
+    from pathlib import Path
+
+    readme = (Path(__file__).parents[3] / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## Scripts and pipelines") :]
+    for code in contract.EXIT_CODES:
+        assert f"\n  | {code} | " in section, f"exit code {code} is not in README's table"
