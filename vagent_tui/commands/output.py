@@ -27,6 +27,7 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal, TextIO
 
+from vagent_tui import json_text
 from vagent_tui.commands.contract import CONTRACT_VERSION
 from vagent_tui.inert import csv_cell, inert
 
@@ -63,7 +64,7 @@ def json_safe(text: str) -> str:
 
 
 def _dumps(value: Any) -> str:
-    return json_safe(json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str))
+    return json_safe(json_text.dumps(value))
 
 
 def cell_text(value: Any) -> str:

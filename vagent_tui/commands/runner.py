@@ -135,7 +135,15 @@ def _failed(exc: BaseException, messages: Messages) -> int:
     if isinstance(exc, PlatformError):
         messages.error(exc.describe())
         return ERROR
-    raise exc
+    if isinstance(exc, BrokenPipeError):
+        raise exc  # the reader went away: `run` ends quietly
+    # A fault of the console's own: one line (secrets masked, inert) and the traceback
+    # saved where the console saves its crash reports, never a raw traceback on stderr.
+    from vagent_tui.crash import report
+
+    messages.done()
+    messages.stream.write(report(exc, secrets=(os.environ.get("VAGENT_TOKEN"),)) + "\n")
+    return ERROR
 
 
 def _journal_of(connection: Connection) -> Journal:

@@ -63,10 +63,10 @@ def parse_time(text: str, *, now: float) -> int:
     if not value:
         raise ValueError("a time is needed")
     if value.isdecimal():
-        return int(value)
+        return _in_range(int(value), value)
     relative = _RELATIVE.match(value.lower())
     if relative:
-        return int(now) - int(relative.group(1)) * _UNITS[relative.group(2)]
+        return _in_range(int(now) - int(relative.group(1)) * _UNITS[relative.group(2)], value)
     try:
         moment = datetime.fromisoformat(value.replace("Z", "+00:00").replace(" ", "T", 1))
     except ValueError:
@@ -75,7 +75,18 @@ def parse_time(text: str, *, now: float) -> int:
         ) from None
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
-    return int(moment.timestamp())
+    return _in_range(int(moment.timestamp()), value)
+
+
+LAST_MOMENT = 253_402_300_799
+"""9999-12-31T23:59:59Z: the last moment a time can be shown (and sent) as a date."""
+
+
+def _in_range(seconds: int, typed: str) -> int:
+    if not 0 <= seconds <= LAST_MOMENT:
+        shown = typed if len(typed) <= 40 else typed[:40] + "…"
+        raise ValueError(f"{shown!r} is out of range: a time from 1970 to the year 9999")
+    return seconds
 
 
 @dataclass(frozen=True)

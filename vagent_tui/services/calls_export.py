@@ -16,13 +16,13 @@ import asyncio
 import contextlib
 import csv
 import io
-import json
 import os
 from collections.abc import AsyncGenerator, Callable
 from contextlib import aclosing
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from vagent_tui import json_text
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.errors import ApiError, PlatformError
 from vagent_tui.api.log_models import MAX_PAGE_SIZE
@@ -183,9 +183,7 @@ class EntryLines:
             got = await api.list_logs(
                 query, page=page, page_size=self.page_size, target=pinned.account_id
             )
-            yield [
-                api.redact(json.dumps(e.wire(), ensure_ascii=False, default=str)) for e in got.logs
-            ]
+            yield [api.redact(json_text.dumps(e.wire())) for e in got.logs]
             if not got.has_more or not got.logs:
                 return
             page += 1

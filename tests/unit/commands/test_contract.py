@@ -167,3 +167,29 @@ def test_the_readme_documents_every_exit_code() -> None:
     section = readme[readme.index("## Scripts and pipelines") :]
     for code in contract.EXIT_CODES:
         assert f"\n  | {code} | " in section, f"exit code {code} is not in README's table"
+
+
+def test_a_fault_of_the_console_is_one_line_and_a_saved_report(
+    cli: RunCli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bug (an exception no rule expects) ends the command with exit 1 and one line on
+    stderr naming it and where its traceback was saved, never a raw traceback."""
+    from vagent_tui.commands import get_reads
+
+    async def broken(ctx: Any) -> int:
+        raise OverflowError("planted \x1b[2J fault")
+
+    monkeypatch.setattr(get_reads, "get_voices", broken)
+    ran = cli("get", "voices", "--account", "1111")
+    assert ran.code == contract.ERROR and ran.out == ""
+    assert "OverflowError: planted ␛[2J fault" in ran.err and "traceback saved to" in ran.err
+    assert "Traceback (most recent call last)" not in ran.err
+
+
+def test_a_number_no_json_holds_is_written_as_null() -> None:
+    """A lenient read may take ``NaN`` from a platform; ``jq`` refuses it in JSON."""
+    stream = io.StringIO()
+    with Output("kinds", ("kind",), "jsonl", stream) as out:
+        out.write({"kind": "x", "n": float("nan"), "more": [float("inf"), 1.5]})
+    assert json.loads(stream.getvalue())["item"] == {"kind": "x", "n": None, "more": [None, 1.5]}
+    assert "NaN" not in stream.getvalue() and "Infinity" not in stream.getvalue()

@@ -64,6 +64,10 @@ def test_parse_time() -> None:
     for bad in ("", "yesterday", "3y"):
         with pytest.raises(ValueError):
             S.parse_time(bad, now=NOW)
+    # Numbers no date holds: a clear message, not an OverflowError later on.
+    for huge in ("99999999999999999999", "9999999999999", "99999999999w"):
+        with pytest.raises(ValueError, match="out of range"):
+            S.parse_time(huge, now=NOW)
 
 
 def test_filters_as_a_value() -> None:
