@@ -171,6 +171,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _complete(parser)
     if command_line:
         VagentParser.usage_exit = 1  # 2 means "changes" to a command's caller
+    VagentParser.words = words
     args = parser.parse_args(argv)
     command: str | None = getattr(args, "run", None)
     if command is not None:

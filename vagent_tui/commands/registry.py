@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
@@ -37,10 +38,29 @@ class VagentParser(argparse.ArgumentParser):
     `vagent_tui.cli.main` sets it before parsing)."""
 
     usage_exit = 2
+    words: Sequence[str] = ()
+    """The command line being parsed (`vagent_tui.cli.main` sets it): its tokens are
+    masked in a usage error."""
 
     def error(self, message: str) -> Any:
         self.print_usage(sys.stderr)  # stdout holds data only
-        self.exit(self.usage_exit, f"{self.prog}: error: {message}\n")
+        shown = _without_tokens(message, self.words)
+        self.exit(self.usage_exit, f"{self.prog}: error: {shown}\n")
+
+
+def _without_tokens(message: str, words: Sequence[str]) -> str:
+    """``message`` with every token the command line or the environment carries masked:
+    argparse quotes what it did not understand (``unrecognized arguments: --token=…``)."""
+    secrets = {os.environ.get("VAGENT_TOKEN", "")}
+    for index, word in enumerate(words):
+        name, equals, value = word.partition("=")
+        if name in ("--token", "--demo-token") and equals:
+            secrets.add(value)
+        elif word in ("--token", "--demo-token") and index + 1 < len(words):
+            secrets.add(words[index + 1])
+    for secret in sorted((s for s in secrets if len(s) >= 4), key=len, reverse=True):
+        message = message.replace(secret, "***")
+    return message
 
 
 Completer = Callable[..., Iterable[str]]
@@ -94,6 +114,9 @@ def common_options() -> argparse.ArgumentParser:
         "--demo", action="store_true", default=s,
         help="the embedded simulator (a fresh one each run: changes do not last)",
     )  # fmt: skip
+    # Known, so that argparse never quotes it back as an unknown argument; refused by
+    # the runner (`ps` shows it).
+    group.add_argument("--token", default=s, help=argparse.SUPPRESS)
     demo_token = group.add_argument(
         "--demo-token", metavar="TOKEN", default=s, help="its key (demo-partner)"
     )

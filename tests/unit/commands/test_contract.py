@@ -193,3 +193,30 @@ def test_a_number_no_json_holds_is_written_as_null() -> None:
         out.write({"kind": "x", "n": float("nan"), "more": [float("inf"), 1.5]})
     assert json.loads(stream.getvalue())["item"] == {"kind": "x", "n": None, "more": [None, 1.5]}
     assert "NaN" not in stream.getvalue() and "Infinity" not in stream.getvalue()
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["get", "agents", "--token", "SECRET-abc-123"],
+        ["get", "agents", "--token=SECRET-abc-123"],
+        ["--token", "SECRET-abc-123", "fleet", "questions", "--bogus"],
+        ["get", "agents", "--token=SECRET-abc-123", "--bogus"],
+    ],
+)
+def test_a_token_on_the_command_line_is_refused_and_never_said_back(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from vagent_tui.cli import main
+
+    try:
+        code = main(argv)
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else 1
+    finally:
+        registry.VagentParser.usage_exit = 2
+    out, err = capsys.readouterr()
+    assert code in (contract.ERROR, contract.REFUSED)
+    assert "SECRET-abc-123" not in out + err
+    if "--bogus" not in argv:
+        assert code == contract.REFUSED and "--token would show the key" in err
