@@ -114,6 +114,7 @@ class Output:
         self._closed = False
         self._table_rows: list[list[str]] | None = [] if fmt == "table" else None
         self._widths: list[int] | None = None
+        self._line_limit: int | None = None
         self._csv = csv.writer(self.stream, lineterminator="\n") if fmt == "csv" else None
         try:
             self._to_terminal = self.stream.isatty()
@@ -220,7 +221,10 @@ class Output:
         widths = [len(h) for h in header]
         for row in rows:
             widths = [max(w, len(c)) for w, c in zip(widths, row, strict=True)]
-        room = _terminal_width(self.stream) - 2 * (len(widths) - 1)
+        terminal = _terminal_width(self.stream)
+        # On a terminal a row longer than it would wrap into the next: it is cut there.
+        self._line_limit = terminal if self._to_terminal else None
+        room = terminal - 2 * (len(widths) - 1)
         while sum(widths) > room and max(widths, default=0) > 8:
             widest = widths.index(max(widths))
             widths[widest] -= 1
@@ -235,7 +239,10 @@ class Output:
         for width, cell in zip(self._widths, cells, strict=True):
             text = cell if len(cell) <= width else cell[: max(width - 1, 0)] + "…"
             shown.append(text.ljust(width))
-        self.stream.write("  ".join(shown).rstrip() + "\n")
+        line = "  ".join(shown).rstrip()
+        if self._line_limit is not None and len(line) > self._line_limit:
+            line = line[: self._line_limit - 1] + "…"
+        self.stream.write(line + "\n")
 
 
 def _terminal_width(stream: TextIO) -> int:

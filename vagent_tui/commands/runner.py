@@ -17,7 +17,7 @@ import os
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO, cast
 
 from vagent_tui.commands.contract import DONE, ERROR, REFUSED, CommandError, Refused
 from vagent_tui.commands.output import Format, Messages, Output, default_format, json_safe
@@ -46,8 +46,10 @@ class Context:
         return fmt or default_format(self.stdout)
 
     def output(self, kind: str, columns: Sequence[str]) -> Output:
-        """The writer of this command's items (``kind``: its schema's name)."""
-        return Output(kind, columns, self.format, self.stdout)
+        """The writer of this command's items (``kind``: its schema's name). A progress
+        line on stderr is cleared before each write (on one terminal the two would mix)."""
+        stream = cast("TextIO", _AfterProgress(self.stdout, self.messages))
+        return Output(kind, columns, self.format, stream)
 
     def write_document(self, text: str) -> None:
         """A command whose data is a file (a plan with ``--out -``): its JSON text on
@@ -67,6 +69,27 @@ class Context:
             )
         if not planned and not getattr(self.args, "yes", False):
             raise Refused("this changes the platform: add --yes (or apply a plan file)")
+
+
+class _AfterProgress:
+    """stdout, clearing the progress line of ``messages`` before anything is written."""
+
+    def __init__(self, stream: Any, messages: Messages) -> None:
+        self.stream = stream
+        self.messages = messages
+
+    def write(self, text: str) -> int:
+        self.messages.done()
+        return int(self.stream.write(text))
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+    def isatty(self) -> bool:
+        return bool(self.stream.isatty())
+
+    def fileno(self) -> int:
+        return int(self.stream.fileno())
 
 
 def run(args: argparse.Namespace, function: str) -> int:

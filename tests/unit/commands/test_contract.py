@@ -220,3 +220,34 @@ def test_a_token_on_the_command_line_is_refused_and_never_said_back(
     assert "SECRET-abc-123" not in out + err
     if "--bogus" not in argv:
         assert code == contract.REFUSED and "--token would show the key" in err
+
+
+def test_a_progress_line_is_cleared_before_the_data_on_one_terminal() -> None:
+    """stderr and stdout on one terminal: the rows never start on the progress line."""
+    import argparse
+
+    from vagent_tui.commands.runner import Context
+    from vagent_tui.services.session import Connection
+
+    terminal = _Tty()
+    messages = Messages(terminal)
+    ctx = Context(argparse.Namespace(output="jsonl"), Connection(), messages, stdout=terminal)
+    messages.progress(3, 7, "tasks", force=True)
+    with ctx.output("kinds", ("kind",)) as out:
+        out.write({"kind": "x"})
+    assert terminal.getvalue().startswith("\r\x1b[K3 of 7 tasks\r\x1b[K{")
+
+
+def test_a_table_on_a_terminal_never_wraps_a_row(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Columns shrink to the terminal; what still does not fit is cut at its edge (a row
+    wrapped into the next line reads as two rows)."""
+    from vagent_tui.commands import output
+
+    monkeypatch.setattr(output, "_terminal_width", lambda stream: 80)
+    stream = _Tty()
+    columns = tuple(f"column{i}" for i in range(12))
+    with Output("kinds", columns, "table", stream) as out:
+        out.write({c: "a value of some length" for c in columns})
+    lines = stream.getvalue().splitlines()
+    assert len(lines) == 2 and all(len(line) <= 80 for line in lines)
+    assert lines[1].endswith("…")
