@@ -467,7 +467,7 @@ async def _each(
     total = len(accounts) - len(earlier)
     verb = "writing the staging of" if step == "write" else "publishing"
     more = f" ({len(earlier):,} done by an earlier run are skipped)" if earlier else ""
-    ctx.messages.say(f"{verb} {counted(total, 'account')}: {plan.change.describe()}{more}")
+    ctx.messages.say(f"{verb} {counted(total, 'account')}: {plan.describe()}{more}")
     trouble = 0
     seen = 0
 

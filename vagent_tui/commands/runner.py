@@ -243,8 +243,14 @@ async def connect(args: argparse.Namespace, messages: Messages) -> Connection:
         )  # fmt: skip
     except ApiError as exc:
         await client.aclose()
+        if exc.status == 401:
+            said = f"the platform refused the key: {exc.describe()}"
+        elif exc.status in (403, 404) and account is not None:
+            said = f"the key may not act as account {account}: {exc.describe()}"
+        else:
+            said = f"could not connect: {exc.describe()}"
         code = REFUSED if exc.status in (401, 403, 404) else ERROR
-        raise CommandError(f"could not connect: {exc.describe()}", code) from None
+        raise CommandError(said, code) from None
     except PlatformError as exc:
         await client.aclose()
         raise CommandError(f"could not connect: {exc.describe()}") from None
