@@ -145,6 +145,13 @@ def resolve_connection(
     if profile_name and profile is None:
         raise ConfigError(f"no profile named {profile_name!r} in {config.path}")
     url = base_url or env.get("VAGENT_BASE_URL") or (profile.base_url if profile else None)
+    if (
+        url and profile is not None and not profile_name
+        and _platform(url) != _platform(profile.base_url)
+    ):  # fmt: skip
+        # The default profile is another platform's: its tier, read-only, target and
+        # token do not follow the address the flag or the variable gives.
+        profile = None
     if not url:
         return None
     problem = base_url_problem(url)
@@ -161,3 +168,14 @@ def resolve_connection(
         raise ConfigError("no token: set VAGENT_TOKEN or give the profile a token source")
     label = profile.name if profile else url
     return Connection(base_url=url, token=secret, profile=profile, label=label)
+
+
+def _platform(url: str) -> str:
+    """A base URL as the client sends to it (no trailing ``/`` or ``/api/v2``, any case
+    of scheme and host), to tell two addresses of one platform from two platforms."""
+    from urllib.parse import urlsplit
+
+    from vagent_tui.api.outgoing import normalise_base_url
+
+    parts = urlsplit(normalise_base_url(url))
+    return f"{parts.scheme.lower()}://{parts.netloc.lower()}{parts.path}"

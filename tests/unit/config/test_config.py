@@ -134,6 +134,17 @@ def test_precedence_flag_env_profile_default() -> None:
         config, env={**env, "VAGENT_BASE_URL": "https://env", "VAGENT_TOKEN": "te"}
     )
     assert env_over is not None and (env_over.base_url, env_over.token) == ("https://env", "te")
+    # The default profile is another platform's: none of it applies (a prod default made
+    # every write to the address in the environment read-only, under its name).
+    assert env_over.profile is None and env_over.label == "https://env"
+    same = credentials.resolve_connection(
+        config, env={**env, "VAGENT_BASE_URL": "HTTPS://A/api/v2/", "VAGENT_TOKEN": "te"}
+    )
+    assert same is not None and same.profile is config.profiles["a"] and same.token == "te"
+    named_env = credentials.resolve_connection(
+        config, profile_name="b", env={**env, "VAGENT_BASE_URL": "https://env"}
+    )
+    assert named_env is not None and named_env.profile is config.profiles["b"]
     flags = credentials.resolve_connection(
         config,
         base_url="https://flag",
