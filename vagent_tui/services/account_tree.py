@@ -97,11 +97,19 @@ async def walk_tree(
             errors[account.id] = str(exc)
 
     frontier, level, count = [top], 0, 1
-    while frontier and count < limit:
+    placed = {top.id}  # an account is placed once: a platform listing one below its own
+    while frontier and count < limit:  # descendant must not make the walk go round
         wide = [a for a in frontier if _descends(a, level, depth, down_to)]
         wide = [a for a in wide if has_children(a) or a is directory.owner]
         await asyncio.gather(*(read(a) for a in wide))
-        frontier = [c for a in wide for c in children.get(a.id or 0, ()) if c.id is not None]
+        frontier = []
+        for parent in wide:
+            kept = [c for c in children.get(parent.id or 0, ()) if c.id is not None
+                    and c.id not in placed]  # fmt: skip
+            placed.update(c.id for c in kept)
+            if parent.id is not None and parent.id in children:
+                children[parent.id] = kept
+            frontier.extend(kept)
         count += len(frontier)
         level += 1
         if progress is not None:

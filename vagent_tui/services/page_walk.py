@@ -59,6 +59,8 @@ async def walk_pages(
         if total is None:
             if len(items) < ask.size:
                 return  # a short page is the last
+            if key is not None and not fresh and limit is None:
+                return  # a whole page of items seen before: a platform repeating itself
             # The pager counts "at least the items so far" and would clamp the next page
             # to this one: nothing is known of the end yet.
             pager.shown = None

@@ -124,3 +124,28 @@ def test_the_progress_line_is_off_the_terminal_before_the_table(
     shown = terminal.getvalue()
     progress = shown.index("accounts read")
     assert shown.index("\r\x1b[K", progress) < shown.index("ID  ")
+
+
+def test_an_account_listed_below_its_own_descendant_is_placed_once(
+    cli: RunCli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A platform listing a reseller again below one of its organizations: without a
+    guard the walk would go round, level after level, up to its limit."""
+    from vagent_tui.services.accounts import AccountDirectory
+
+    children = AccountDirectory.children
+    calls: list[int] = []
+
+    async def with_a_loop(self: AccountDirectory, account: Any) -> Any:
+        calls.append(account.id)
+        assert len(calls) < 100, "the walk goes round"
+        got = list(await children(self, account))
+        if account.id == 1110:
+            got.append(await self.client.get_account(target=1100))  # its own parent
+        return got
+
+    monkeypatch.setattr(AccountDirectory, "children", with_a_loop)
+    ran = cli("get", "accounts", "--below", "1100", "-o", "json")
+    assert ran.code == 0, ran.err
+    ids = [i["id"] for i in _checked(ran.items("accounts"))]
+    assert len(ids) == len(set(ids)) and ids[0] == 1100

@@ -44,3 +44,19 @@ def test_a_limit_stops_the_walk() -> None:
 def test_an_item_pushed_onto_the_next_page_is_handed_on_once() -> None:
     pages = _walk(True, moved=True)
     assert pages == [["a", "b"], ["c"], ["d", "e"]]  # b came again on page 1: left out
+
+
+def test_a_platform_serving_the_same_full_page_again_ends_the_walk() -> None:
+    """No total, every page full and the same: without a stop the walk never ends."""
+    asked: list[int] = []
+
+    async def fetch(ask: Ask[str]) -> tuple[list[str], int | None]:
+        asked.append(ask.page)
+        assert len(asked) < 10, "the walk goes round"
+        return ["a", "b"], None
+
+    async def pages() -> list[list[str]]:
+        pager: Pager[str, str] = Pager.of("all", 2)
+        return [page async for page in walk_pages(pager, fetch, key=str)]
+
+    assert asyncio.run(pages()) == [["a", "b"]] and asked == [0, 1]
