@@ -154,7 +154,8 @@ async def _said(ctx: Context, made: OnboardPlan, header: dict[str, int], out: st
             + (f" or --spend-up-to {price[0] * bring}" if price else "")
         )
     if made.writing() and out and out != "-" and not trouble:
-        messages.say(f"vagent-tui onboard apply {out} applies it")
+        flags = f" --bring-numbers {bring}" if bring else ""
+        messages.say(f"vagent-tui onboard apply {out}{flags} applies it")
     if trouble:
         return ERROR
     if unreadable:
