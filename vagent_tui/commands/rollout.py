@@ -315,9 +315,11 @@ def _plan_item(p: AccountPlan) -> dict[str, Any]:
 # --------------------------------------------------------------------------- apply, publish
 
 
-def read_plan(source: str, stdin: Any = None) -> tuple[RolloutPlan, Path | None]:
+def read_plan(
+    source: str, stdin: Any = None, redact: Callable[[str], str] | None = None
+) -> tuple[RolloutPlan, Path | None]:
     """The plan of file ``source`` (``-``: stdin), as the screen's ``l`` reads one, and
-    its path (None: stdin).
+    its path (None: stdin). ``redact``: the connection's (`RolloutPlan.from_json`).
 
     Raises:
         CommandError: the file cannot be read, or is not a plan.
@@ -330,7 +332,7 @@ def read_plan(source: str, stdin: Any = None) -> tuple[RolloutPlan, Path | None]
     path = None if source == "-" else Path(source).expanduser()
     try:
         text = (stdin or sys.stdin).read() if path is None else path.read_text(encoding="utf-8")
-        return RolloutPlan.from_json(text), path
+        return RolloutPlan.from_json(text, redact), path
     except OSError as exc:
         raise CommandError(f"could not read {source}: {exc.strerror or exc}") from None
     except (ValueError, UnicodeDecodeError) as exc:
@@ -382,7 +384,7 @@ def _order(plan: RolloutPlan) -> list[AccountPlan]:
 async def run_apply(ctx: Context) -> int:
     from vagent_tui.services.rollout_apply import apply_rollout
 
-    plan, path = read_plan(ctx.args.plan)
+    plan, path = read_plan(ctx.args.plan, redact=ctx.connection.api.redact)
     ctx.may_write(planned=True)
     await _checked(ctx, plan)
 
@@ -397,7 +399,7 @@ async def run_publish(ctx: Context) -> int:
     from vagent_tui.words import counted
 
     args = ctx.args
-    plan, path = read_plan(args.plan)
+    plan, path = read_plan(args.plan, redact=ctx.connection.api.redact)
     ctx.may_write(planned=True)
     order = _order(plan)
     if args.wave is not None:
