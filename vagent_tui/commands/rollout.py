@@ -95,8 +95,10 @@ def add_parser(
     )  # fmt: skip
     plan.add_argument(
         "--out", metavar="PLAN.json",
-        help="save the plan (the Rollout screen's JSON) to apply later; '-' writes it to "
-        "stdout instead of the accounts",
+        help="save the plan (the Rollout screen's JSON) to apply later, mode 0600: it holds "
+        "each account's configuration as read, unmasked (secrets included), to find what "
+        "moved before a write; keep it out of version control. '-' writes it to stdout "
+        "instead of the accounts, for a pipe (refused when stdout is a terminal)",
     )  # fmt: skip
     _concurrency(plan)
     plan.set_defaults(run="rollout:run_plan")
@@ -159,6 +161,7 @@ async def run_plan(ctx: Context) -> int:
     from vagent_tui.words import counted
 
     args, connection = ctx.args, ctx.connection
+    ctx.plan_to_stdout(args.out)  # refused on a terminal before any read
     texts = (args.voice, ", ".join(args.functions), "; ".join(args.settings), args.filter)
     errors, request = check_request(*texts, Catalog())  # the form's syntax, before any read
     _refuse_fields(errors)
@@ -300,8 +303,10 @@ def _ids(ids: Sequence[int]) -> str:
 def _save(out: str, text: str) -> None:
     from pathlib import Path
 
+    from vagent_tui.services.rollout_apply import write_private
+
     try:
-        Path(out).expanduser().write_text(text, encoding="utf-8")
+        write_private(Path(out).expanduser(), text)
     except OSError as exc:
         raise CommandError(f"could not write {out}: {exc.strerror or exc}") from None
 
