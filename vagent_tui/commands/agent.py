@@ -73,6 +73,7 @@ def _diff_item(d: FieldDiff) -> dict[str, Any]:
 
 async def run_diff(ctx: Context) -> int:
     from vagent_tui.services.diff import diff_configs, summary
+    from vagent_tui.services.masking import shown_diffs
     from vagent_tui.services.staging import read_slots
 
     slots = await read_slots(ctx.connection.api, _agent(ctx))
@@ -80,7 +81,7 @@ async def run_diff(ctx: Context) -> int:
         ctx.messages.say("staging is empty: it is the live configuration")
     diffs = diff_configs(slots.live, slots.staging or slots.live)
     with ctx.output(DIFF_KIND, DIFF_COLUMNS) as out:
-        out.write_all(_diff_item(d) for d in diffs)
+        out.write_all(_diff_item(d) for d in shown_diffs(diffs, ctx.connection.api.redact))
     ctx.messages.say(f"live → staging: {summary(diffs)}")
     return CHANGES if diffs else DONE
 
@@ -105,7 +106,7 @@ async def run_publish(ctx: Context) -> int:
     if slots.staging is not None:
         published = slots.staging
         diffs = diff_configs(slots.live, published)
-        item["changes"] = list(change_lines(diffs))
+        item["changes"] = list(change_lines(diffs, client.redact))
         ctx.messages.say(f"publishing the staging of account {account}: {summary(diffs)}")
         try:
             reply = await client.publish_staging(target=target)

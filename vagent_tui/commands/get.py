@@ -79,8 +79,9 @@ def add_parser(sub: Sub, common: argparse.ArgumentParser) -> None:
         "One agent account's configuration as the Agent screen shows it: an item per slot "
         "(staging, then live), staging standing in with live's when it is empty "
         "(staging_is_empty). Give the agent with --account ID (or use an agent's key). "
-        "Values under a secret's name (token, password, secret, apiKey, headers...) are "
-        "masked, as the journal masks them.",
+        "Secrets are masked as *** (values under a secret's name: token, password, "
+        "secret, apiKey, headers...; a password in a URL; the key itself), as pull masks "
+        "them.",
     )  # fmt: skip
     slot = config.add_mutually_exclusive_group()
     slot.add_argument("--live", dest="slot", action="store_const", const="live",

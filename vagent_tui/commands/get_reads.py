@@ -135,7 +135,7 @@ async def get_agents(ctx: Context) -> int:
 
 async def get_config(ctx: Context) -> int:
     from vagent_tui.services.agents import load_agent
-    from vagent_tui.services.journal import mask_body
+    from vagent_tui.services.masking import public_config
 
     conn = ctx.connection
     if not conn.is_agent_selected:
@@ -157,14 +157,18 @@ async def get_config(ctx: Context) -> int:
     with Items(ctx, "config", columns) as items:
         for slot in wanted:
             config = shown_staging if slot == "staging" else live
+            # The command line's one rule (as pull and the diffs): every secret masked,
+            # the key too; what the platform computes kept (this is a read).
+            public = None if config is None else public_config(config, conn.api.redact,
+                                                               computed=True)  # fmt: skip
             items.write({
                 "account_id": conn.acting_id,
                 "slot": slot,
                 "staging_is_empty": staging is None,
-                "id": text((config or {}).get("id")),
-                "title": text((config or {}).get("title")),
+                "id": text((public or {}).get("id")),
+                "title": text((public or {}).get("title")),
                 "differing_fields": differing if slot == "staging" else [],
-                "config": mask_body(config) if config is not None else None,
+                "config": public,
             })  # fmt: skip
     return 0
 

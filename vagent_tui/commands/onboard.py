@@ -62,7 +62,9 @@ def add_parser(
     plan.add_argument("file", metavar="FILE", help="the CSV (or .json) file of rows")
     plan.add_argument(
         "--out", metavar="PLAN.json",
-        help="write the plan to this file for `onboard apply` (- : stdout, the plan only)",
+        help="write the plan to this file for `onboard apply`, mode 0600: it holds the rows "
+        "of FILE as read, unmasked (emails, phone numbers). - : stdout, the plan only, for "
+        "a pipe (refused when stdout is a terminal)",
     )  # fmt: skip
     _concurrency(plan)
     plan.set_defaults(run="onboard:plan")
@@ -114,6 +116,7 @@ def _in_flight(text: str) -> int:
 async def plan(ctx: Context) -> int:
     from pathlib import Path
 
+    ctx.plan_to_stdout(ctx.args.out)  # refused on a terminal before any read
     path = Path(ctx.args.file).expanduser()
     rows, header = _read(path)
     _need_external_ids(ctx)
@@ -327,12 +330,11 @@ def _dumps(data: dict[str, Any]) -> str:
 
 
 def _write_plan(path: Path, data: dict[str, Any]) -> None:
-    import os
+    """The plan file, whole or not at all, mode 0600 (it holds the rows as read)."""
+    from vagent_tui.services.rollout_apply import write_private
 
-    tmp = path.with_name(f".{path.name}.tmp")
     try:
-        tmp.write_text(_dumps(data), encoding="utf-8")
-        os.replace(tmp, path)
+        write_private(path, _dumps(data))
     except OSError as exc:
         raise CommandError(f"could not write {path}: {exc.strerror or exc}") from None
 

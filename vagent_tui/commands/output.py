@@ -146,11 +146,9 @@ class Output:
             self._json_item(_dumps(item))
         elif self._csv is not None:
             if not self._started:
-                self._csv.writerow(self.columns)
+                self._csv_row(list(self.columns))
                 self._started = True
-            row = [_csv_text(item.get(c)) for c in self.columns]
-            # On a terminal a person reads the CSV: its cells made inert, as a table's.
-            self._csv.writerow([inert(c) for c in row] if self._to_terminal else row)
+            self._csv_row([_csv_text(item.get(c)) for c in self.columns])
         else:
             self._table_row([cell_text(item.get(c)) for c in self.columns])
 
@@ -197,10 +195,16 @@ class Output:
                 )
             self.stream.write("\n]}\n")
         elif self.fmt == "csv" and not self._started and self._csv is not None:
-            self._csv.writerow(self.columns)
+            self._csv_row(list(self.columns))
         elif self.fmt == "table" and self._widths is None:
             self._size_table()
         self.stream.flush()
+
+    def _csv_row(self, row: list[str]) -> None:
+        """One CSV row, the header too; on a terminal a person reads it: each cell made
+        inert, as a table's (a header names what a caller may have given: its columns)."""
+        assert self._csv is not None
+        self._csv.writerow([inert(c) for c in row] if self._to_terminal else row)
 
     # ------------------------------------------------------------------ table
 

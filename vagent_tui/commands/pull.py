@@ -79,9 +79,10 @@ def add_parser(
     plan.add_argument("folder", metavar="DIR", help="a folder pulled by vagent-tui pull")
     plan.add_argument(
         "--out", metavar="PLAN.json",
-        help="write the plan there (mode 0600: it holds each account's configuration as "
-        "read, to find what moved before a write); - writes it on stdout instead of the "
-        "accounts' lines",
+        help="write the plan there, mode 0600: it holds each account's configuration as "
+        "read, unmasked (secrets included), to find what moved before a write; keep it "
+        "out of version control (commit the folder, not the plan). - writes it on stdout "
+        "instead of the accounts' lines, for a pipe (refused when stdout is a terminal)",
     )  # fmt: skip
     plan.add_argument("--concurrency", type=_concurrency, metavar="N", default=None,
                       help="accounts read at once (default: the rollout's)")  # fmt: skip
@@ -174,6 +175,7 @@ async def plan_from(ctx: Context) -> int:
     from vagent_tui.services.rollout import AccountPlan
     from vagent_tui.services.session import origin_of
 
+    ctx.plan_to_stdout(ctx.args.out)  # refused on a terminal before any read
     folder = Path(ctx.args.folder).expanduser()
     try:
         files = read_folder(folder)
@@ -239,13 +241,9 @@ def _plan_text(plan: FolderPlan) -> str:
 
 def _write_plan(path: Path, text: str) -> None:
     """The plan file, whole or not at all, mode 0600 (it holds what was read)."""
-    import os
+    from vagent_tui.services.rollout_apply import write_private
 
-    partial = path.with_name(f".{path.name}.tmp")
     try:
-        fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(partial, path)
+        write_private(path, text)
     except OSError as exc:
         raise CommandError(f"{path}: {exc.strerror or exc}") from None

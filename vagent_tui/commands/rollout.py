@@ -95,8 +95,10 @@ def add_parser(
     )  # fmt: skip
     plan.add_argument(
         "--out", metavar="PLAN.json",
-        help="save the plan (the Rollout screen's JSON) to apply later; '-' writes it to "
-        "stdout instead of the accounts",
+        help="save the plan (the Rollout screen's JSON) to apply later, mode 0600: it holds "
+        "each account's configuration as read, unmasked (secrets included), to find what "
+        "moved before a write; keep it out of version control. '-' writes it to stdout "
+        "instead of the accounts, for a pipe (refused when stdout is a terminal)",
     )  # fmt: skip
     _concurrency(plan)
     plan.set_defaults(run="rollout:run_plan")
@@ -159,6 +161,7 @@ async def run_plan(ctx: Context) -> int:
     from vagent_tui.words import counted
 
     args, connection = ctx.args, ctx.connection
+    ctx.plan_to_stdout(args.out)  # refused on a terminal before any read
     texts = (args.voice, ", ".join(args.functions), "; ".join(args.settings), args.filter)
     errors, request = check_request(*texts, Catalog())  # the form's syntax, before any read
     _refuse_fields(errors)
@@ -300,8 +303,10 @@ def _ids(ids: Sequence[int]) -> str:
 def _save(out: str, text: str) -> None:
     from pathlib import Path
 
+    from vagent_tui.services.rollout_apply import write_private
+
     try:
-        Path(out).expanduser().write_text(text, encoding="utf-8")
+        write_private(Path(out).expanduser(), text)
     except OSError as exc:
         raise CommandError(f"could not write {out}: {exc.strerror or exc}") from None
 
@@ -315,9 +320,11 @@ def _plan_item(p: AccountPlan) -> dict[str, Any]:
 # --------------------------------------------------------------------------- apply, publish
 
 
-def read_plan(source: str, stdin: Any = None) -> tuple[RolloutPlan, Path | None]:
+def read_plan(
+    source: str, stdin: Any = None, redact: Callable[[str], str] | None = None
+) -> tuple[RolloutPlan, Path | None]:
     """The plan of file ``source`` (``-``: stdin), as the screen's ``l`` reads one, and
-    its path (None: stdin).
+    its path (None: stdin). ``redact``: the connection's (`RolloutPlan.from_json`).
 
     Raises:
         CommandError: the file cannot be read, or is not a plan.
@@ -330,7 +337,7 @@ def read_plan(source: str, stdin: Any = None) -> tuple[RolloutPlan, Path | None]
     path = None if source == "-" else Path(source).expanduser()
     try:
         text = (stdin or sys.stdin).read() if path is None else path.read_text(encoding="utf-8")
-        return RolloutPlan.from_json(text), path
+        return RolloutPlan.from_json(text, redact), path
     except OSError as exc:
         raise CommandError(f"could not read {source}: {exc.strerror or exc}") from None
     except (ValueError, UnicodeDecodeError) as exc:
@@ -382,7 +389,7 @@ def _order(plan: RolloutPlan) -> list[AccountPlan]:
 async def run_apply(ctx: Context) -> int:
     from vagent_tui.services.rollout_apply import apply_rollout
 
-    plan, path = read_plan(ctx.args.plan)
+    plan, path = read_plan(ctx.args.plan, redact=ctx.connection.api.redact)
     ctx.may_write(planned=True)
     await _checked(ctx, plan)
 
@@ -397,7 +404,7 @@ async def run_publish(ctx: Context) -> int:
     from vagent_tui.words import counted
 
     args = ctx.args
-    plan, path = read_plan(args.plan)
+    plan, path = read_plan(args.plan, redact=ctx.connection.api.redact)
     ctx.may_write(planned=True)
     order = _order(plan)
     if args.wave is not None:

@@ -51,9 +51,34 @@ class Context:
         stream = cast("TextIO", _AfterProgress(self.stdout, self.messages))
         return Output(kind, columns, self.format, stream)
 
+    def plan_to_stdout(self, out: str | None) -> bool:
+        """Whether a plan goes to stdout (``--out -``), asked before any read: refused
+        (exit 1) when stdout is a terminal. A plan holds what was read unmasked (each
+        account's configuration, secrets included; a file's phone numbers): it is meant
+        for a pipe or a file, never for a screen, a scrollback or a recording.
+
+        Raises:
+            CommandError: ``--out -`` with stdout a terminal.
+        """
+        if out != "-":
+            return False
+        if _is_terminal(self.stdout):
+            raise CommandError(
+                "--out - writes the plan to stdout, and stdout is a terminal: the plan holds "
+                "the configurations as read, secrets unmasked. Pipe it (--out - | ...) or "
+                "give a file (--out PLAN.json, written readable by you only)"
+            )
+        return True
+
     def write_document(self, text: str) -> None:
         """A command whose data is a file (a plan with ``--out -``): its JSON text on
-        stdout, as the file holds it but for what a terminal would obey (`json_safe`)."""
+        stdout, as the file holds it but for what a terminal would obey (`json_safe`);
+        never on a terminal (`plan_to_stdout`).
+
+        Raises:
+            CommandError: stdout is a terminal.
+        """
+        self.plan_to_stdout("-")
         self.stdout.write(json_safe(text))
         self.stdout.flush()
 
@@ -90,6 +115,13 @@ class _AfterProgress:
 
     def fileno(self) -> int:
         return int(self.stream.fileno())
+
+
+def _is_terminal(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
 
 
 def run(args: argparse.Namespace, function: str) -> int:

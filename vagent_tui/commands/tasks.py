@@ -54,8 +54,11 @@ def add_parser(
         help="say it: a plan is always the platform's dry run (nothing is queued)",
     )  # fmt: skip
     plan.add_argument(
-        "--out", metavar="PLAN.json", help="keep the plan (and the file) for `tasks apply`"
-    )
+        "--out", metavar="PLAN.json",
+        help="keep the plan (and the file) for `tasks apply`, mode 0600: it holds FILE.csv "
+        "as read, unmasked (phone numbers, messages). - : stdout, the plan only, for a pipe "
+        "(refused when stdout is a terminal)",
+    )  # fmt: skip
     plan.set_defaults(run="tasks:plan")
     apply = verbs.add_parser(
         "apply", parents=[common], help="queue a plan's tasks (phones ring)",
@@ -76,10 +79,11 @@ def add_parser(
 async def plan(ctx: Context) -> int:
     from pathlib import Path
 
+    out: str | None = getattr(ctx.args, "out", None)
+    ctx.plan_to_stdout(out)  # refused on a terminal before any read
     path = Path(ctx.args.file).expanduser()
     content, header = _read(path)
     result = await _dry_run(ctx, path.name, content)
-    out: str | None = getattr(ctx.args, "out", None)
     if out == "-":
         ctx.write_document(_dumps(plan_data(ctx, path.name, content, result)))
         ctx.stdout.flush()
@@ -220,12 +224,11 @@ def _dumps(data: dict[str, Any]) -> str:
 
 
 def _write(path: Path, data: dict[str, Any]) -> None:
-    import os
+    """The plan file, whole or not at all, mode 0600 (it holds the file as read)."""
+    from vagent_tui.services.rollout_apply import write_private
 
-    tmp = path.with_name(f".{path.name}.tmp")
     try:
-        tmp.write_text(_dumps(data), encoding="utf-8")
-        os.replace(tmp, path)
+        write_private(path, _dumps(data))
     except OSError as exc:
         raise CommandError(f"could not write {path}: {exc.strerror or exc}") from None
 

@@ -376,7 +376,7 @@ async def plan_file(
     base = context.base
     body, problems = file_body(account_file.staging, public_config(base, redact))
     if not problems and body:
-        problem = folder_body_problem(body, base)
+        problem = folder_body_problem(body, base, redact)
         if problem:
             problems.append(problem if problem.startswith("staging.") else f"staging.{problem}")
     if problems:
@@ -399,7 +399,7 @@ async def plan_file(
                          "account out")  # fmt: skip
     return AccountPlan(
         account_id, name, "change", body=body,
-        changes=change_lines(diff_configs(base, {**base, **body})),
+        changes=change_lines(diff_configs(base, {**base, **body}), redact),
         packed_base=pack(base), notes=tuple(notes),
     ), []  # fmt: skip
 

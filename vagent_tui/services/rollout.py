@@ -46,7 +46,14 @@ from vagent_tui.services.bulk import DEFAULT_CONCURRENCY, in_pool
 from vagent_tui.services.changes import ENTRY_FIELDS, Change, FunctionSwitch
 from vagent_tui.services.diff import FieldDiff, diff_configs, show
 from vagent_tui.services.fleet import describe
-from vagent_tui.services.masking import MASK, holds_mask, public_config
+from vagent_tui.services.masking import (
+    MASK,
+    SECRET_CHANGED,
+    Redact,
+    holds_mask,
+    public_config,
+    shown_diffs,
+)
 from vagent_tui.services.reread import read_again
 from vagent_tui.services.settings import BY_NAME, check_value
 from vagent_tui.services.staging import context_for, plan_for
@@ -100,11 +107,15 @@ def pack(config: Mapping[str, Any]) -> bytes | dict[str, Any]:
         return dict(config)
 
 
-def change_lines(diffs: Iterable[FieldDiff]) -> tuple[str, ...]:
+def change_lines(diffs: Iterable[FieldDiff], redact: Redact | None = None) -> tuple[str, ...]:
+    """One line per difference, as a person reads it (a plan's ``changes``), each made
+    public first (`vagent_tui.services.masking.shown_diffs`: a line never holds a
+    secret; ``redact``: the connection's, `PlatformClient.redact`)."""
     out: list[str] = []
-    for diff in diffs:
+    for diff in shown_diffs(diffs, redact):
         if diff.kind == "changed":
-            out.append(f"{diff.path}: {show(diff.old)} → {show(diff.new)}")
+            same = f" {SECRET_CHANGED}" if diff.old == diff.new else ""
+            out.append(f"{diff.path}: {show(diff.old)} → {show(diff.new)}{same}")
         elif diff.kind == "added":
             out.append(f"{diff.path}: added")
         else:
@@ -183,7 +194,7 @@ async def plan_account(
             notes += (f"staging already holds {counted(len(drafts), 'other unpublished change')}: "
                       "the rollout's publish leaves this account out",)  # fmt: skip
     return AccountPlan(
-        account_id, name, outcome, body=plan.body, changes=change_lines(plan.diffs),
+        account_id, name, outcome, body=plan.body, changes=change_lines(plan.diffs, client.redact),
         packed_base=pack(context.base) if outcome == "change" else None, notes=notes,
     )  # fmt: skip
 
@@ -241,13 +252,16 @@ class RolloutPlan:
         }
 
     @classmethod
-    def from_json(cls, text: str) -> RolloutPlan:
+    def from_json(cls, text: str, redact: Redact | None = None) -> RolloutPlan:
         """A plan saved by `to_json`, checked as a file from anywhere would be.
 
         Every field has its type; the change is one that can be made; each account's
         write holds only what the change makes (its settings and voice as given, its
         functions switched as asked) and its ``changes`` lines are computed again from
         its base, never taken from the file: a review shows what would be written.
+        ``redact``: the connection's (`PlatformClient.redact`), which masked its key in
+        the pulled files a folder plan comes from (`folder_body_problem`) and masks it
+        in the ``changes`` lines.
 
         Raises:
             ValueError: not a plan of this format (the message says what is wrong).
@@ -259,7 +273,7 @@ class RolloutPlan:
                 raise PlanFileError(f"not a rollout plan of version {PLAN_VERSION}")
             kind = data.get("kind", "change")
             if kind == FOLDER_KIND:
-                return FolderPlan.of_data(data)
+                return FolderPlan.of_data(data, redact)
             if kind != "change":
                 raise PlanFileError("not a kind of rollout plan this version knows")
             raw = data["change"]
@@ -274,7 +288,7 @@ class RolloutPlan:
             problem = change_problem(change)
             if problem:
                 raise PlanFileError(f"the plan's change cannot be made: {problem}")
-            accounts = [_account_plan(p, change) for p in data["accounts"]]
+            accounts = [_account_plan(p, change, redact) for p in data["accounts"]]
             origin, chosen = _text(data.get("origin", "")), _text(data.get("chosen", ""))
             left_out = data.get("left_out", 0)
             if type(left_out) is not int or left_out < 0:
@@ -335,7 +349,7 @@ class FolderPlan(RolloutPlan):
         }
 
     @classmethod
-    def of_data(cls, data: dict[str, Any]) -> FolderPlan:
+    def of_data(cls, data: dict[str, Any], redact: Redact | None = None) -> FolderPlan:
         """A folder plan's JSON data, checked as a file from anywhere would be: each
         account's write holds only what the console may write (`folder_body_problem`),
         its ``changes`` computed again from its base.
@@ -343,7 +357,7 @@ class FolderPlan(RolloutPlan):
         Raises:
             PlanFileError: not a folder plan of this format (the message says what).
         """
-        accounts = [_account_plan(p, None) for p in data["accounts"]]
+        accounts = [_account_plan(p, None, redact) for p in data["accounts"]]
         origin, chosen = _text(data.get("origin", "")), _text(data.get("chosen", ""))
         left_out = data.get("left_out", 0)
         if type(left_out) is not int or left_out < 0:
@@ -351,10 +365,13 @@ class FolderPlan(RolloutPlan):
         return cls(Change(), accounts, origin=origin, chosen=chosen, left_out=left_out)
 
 
-def folder_body_problem(body: Mapping[str, Any], base: Mapping[str, Any]) -> str | None:
+def folder_body_problem(
+    body: Mapping[str, Any], base: Mapping[str, Any], redact: Redact | None = None
+) -> str | None:
     """Why ``body`` is not a staging write the console could make of ``base`` (None: it
     could): a field it does not write, a value the field does not take, a masked secret
-    (`vagent_tui.services.masking.MASK`) where the platform holds one."""
+    (`vagent_tui.services.masking.MASK`) where the platform holds one. ``redact``: the
+    connection's, as the pull masked the files with it (its key in a text is a secret)."""
     for key, value in body.items():
         if key not in WRITABLE_FIELDS:
             return (f"{key} is not something the console may write (only its settings, "
@@ -370,15 +387,16 @@ def folder_body_problem(body: Mapping[str, Any], base: Mapping[str, Any]) -> str
             problem = _actions_problem(value)
             if problem:
                 return f"actions: {problem}"
-        if holds_mask(value) and _masks_a_secret(key, base.get(key)):
+        if holds_mask(value) and _masks_a_secret(key, base.get(key), redact):
             return (f"{key} holds a masked secret ({MASK}): it cannot be written back from "
                     "a file; change this field in the console")  # fmt: skip
     return None
 
 
-def _masks_a_secret(key: str, value: Any) -> bool:
-    """Whether a pulled file shows ``value`` of ``key`` with a secret masked in it."""
-    return holds_mask(public_config({key: value}).get(key)) and not holds_mask(value)
+def _masks_a_secret(key: str, value: Any, redact: Redact | None) -> bool:
+    """Whether a pulled file shows ``value`` of ``key`` with a secret masked in it (the
+    pull's masking: `public_config` with the connection's ``redact``)."""
+    return holds_mask(public_config({key: value}, redact).get(key)) and not holds_mask(value)
 
 
 def _actions_problem(value: Any) -> str | None:
@@ -464,7 +482,7 @@ def _account_data(p: AccountPlan) -> dict[str, Any]:
     return data
 
 
-def _account_plan(raw: Any, change: Change | None) -> AccountPlan:
+def _account_plan(raw: Any, change: Change | None, redact: Redact | None) -> AccountPlan:
     """One account of a plan file (``change`` None: a `FolderPlan`'s)."""
     if not isinstance(raw, dict):
         raise PlanFileError("an account entry is not an object")
@@ -481,12 +499,12 @@ def _account_plan(raw: Any, change: Change | None) -> AccountPlan:
         if base is None or not body:
             raise PlanFileError(f"account {account_id}: a change without its write or base")
         if change is None:
-            problem = folder_body_problem(body, base)
+            problem = folder_body_problem(body, base, redact)
         else:
             problem = body_problem(change, body, base)
         if problem:
             raise PlanFileError(f"account {account_id}: {problem}")
-        changes = change_lines(diff_configs(base, {**base, **body}))
+        changes = change_lines(diff_configs(base, {**base, **body}), redact)
     elif body:
         raise PlanFileError(f"account {account_id}: a write for an account that needs none")
     return AccountPlan(

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -217,18 +218,30 @@ def save_plan(
         "chosen": plan.chosen,
         "to_write": len(plan.changing()),
     }
-    _write_private(folder / f"{name}.meta.json", json.dumps(meta, ensure_ascii=False))
-    _write_private(path, plan.to_json())  # last: a plan file always has its meta
+    write_private(folder / f"{name}.meta.json", json.dumps(meta, ensure_ascii=False))
+    write_private(path, plan.to_json())  # last: a plan file always has its meta
     return path
 
 
-def _write_private(path: Path, text: str) -> None:
-    """Write ``text`` whole or not at all (a temporary file renamed), mode 0600."""
-    partial = path.with_suffix(".tmp")
-    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as out:
-        out.write(text)
-    os.replace(partial, path)
+def write_private(path: Path, text: str) -> None:
+    """Write a plan file (any kind: rollout, folder, onboarding, tasks) whole or not at
+    all, readable by its owner only (0600): a plan holds what was read, unmasked (each
+    account's configuration, the rows of a file). A temporary file of a name of its own
+    beside ``path`` is written, then renamed over it (a file there before, of any mode,
+    is replaced by this one); nothing is left behind when the write fails.
+
+    Raises:
+        OSError: the folder is missing or not writable, or the disk is full.
+    """
+    fd, partial = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        os.fchmod(fd, 0o600)  # mkstemp makes it so; said, not assumed
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(partial, path)
+    except BaseException:
+        Path(partial).unlink(missing_ok=True)
+        raise
 
 
 @dataclass

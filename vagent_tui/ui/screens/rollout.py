@@ -444,7 +444,10 @@ class RolloutScreen(RolloutRuns):
                 return
             path = Path(text.strip()).expanduser()
             try:
-                plan = RolloutPlan.from_json(path.read_text(encoding="utf-8"))
+                # The key's redaction: a folder plan writing back what the pull masked
+                # with it is refused, as rollout apply refuses it.
+                text = path.read_text(encoding="utf-8")
+                plan = RolloutPlan.from_json(text, self.connection.api.redact)
             except OSError as exc:
                 self.status.error(f"Could not read {path}: {exc.strerror or exc}")
                 return
