@@ -145,6 +145,10 @@ def _read(path: Path) -> tuple[bytes, dict[str, int]]:
     try:
         content = path.read_bytes()
         text = content.decode("utf-8-sig")
+        # What is sent, planned and hashed is the text without a byte-order mark
+        # (a spreadsheet's "CSV UTF-8" has one): the plan stores that text, and its hash
+        # must be of the same bytes, or the plan could never be applied.
+        content = text.encode("utf-8")
     except OSError as exc:
         raise CommandError(f"could not read {path}: {exc.strerror or exc}") from None
     except UnicodeDecodeError as exc:
@@ -200,10 +204,12 @@ def plan_data(ctx: Context, name: str, content: bytes, result: CsvUpload) -> dic
     from vagent_tui.commands.contract import CONTRACT_VERSION
     from vagent_tui.services.session import origin_of
 
+    text = content.decode("utf-8-sig")
     return {
         "version": CONTRACT_VERSION, "kind": PLAN_KIND, "origin": origin_of(ctx.connection),
         "account": ctx.connection.target_id, "file": name,
-        "sha256": hashlib.sha256(content).hexdigest(), "csv": content.decode("utf-8-sig"),
+        # the hash of what is stored (as `_load` checks it), not of the file's bytes
+        "sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(), "csv": text,
         "would_queue": sorted(_rows(result.queued_rows())),
         "refused": sorted(_rows(result.refused_rows())),
     }  # fmt: skip

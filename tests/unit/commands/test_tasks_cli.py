@@ -156,3 +156,17 @@ def test_a_file_with_yes_is_checked_then_queued(cli: RunCli, sim_app: Any, calls
     assert ran.code == 3, ran.err
     assert len(uploads(sim_app)) == 2  # the dry run, then the upload
     assert queued(sim_app) == 2
+
+
+def test_a_file_with_a_byte_order_mark_is_planned_then_applied(
+    cli: RunCli, sim_app: Any, tmp_path: Path
+) -> None:
+    """A spreadsheet's "CSV UTF-8" starts with a byte-order mark: its plan applies."""
+    path = tmp_path / "bom.csv"
+    path.write_bytes(b"\xef\xbb\xbftarget,type,message\r\n+15551239001,text,hello\r\n")
+    plan = tmp_path / "plan.json"
+    assert cli("tasks", "plan", str(path), "--account", AGENT, "--out", str(plan)).code == 2
+    ran = cli("tasks", "apply", str(plan), "--account", AGENT, "-o", "json")
+    assert ran.code == 0, ran.err
+    assert [i["outcome"] for i in ran.items("tasks-row")] == ["queued"]
+    assert queued(sim_app) == 1
