@@ -39,6 +39,12 @@ RESULT_COLUMNS = ("account_id", "name", "step", "outcome", "result", "earlier", 
 FIELD_OPTIONS = {"voice": "--voice", "functions": "--functions", "settings": "--set",
                  "accounts": "--filter", "": "the change"}  # fmt: skip
 """The form's fields (`check_request`'s messages) and the options that fill them."""
+DEFAULT_WAVE_SIZE = 10
+"""Accounts in a wave when ``--wave N`` comes without ``--wave-size``: a canary's size. A
+change gone wrong reaches the callers of few accounts, yet enough of them that one of
+their calls shows it before the next wave; a fleet of 1,000 is then 100 waves, so a job
+that wants fewer gives a bigger size (the same for every wave of one plan: the waves are
+numbered by it)."""
 
 
 def add_parser(
@@ -119,17 +125,20 @@ def add_parser(
         description="Publish the staging that apply wrote, only where it still holds "
         "exactly the rollout's change (no one else's unpublished edit goes live). Waves "
         "are runs of accounts in plan order, as the Rollout screen's P publishes a first "
-        "wave and then the rest: --wave N --wave-size S publishes the N-th S accounts the "
-        "plan changes (numbered: a job run again publishes the same ones), --all every "
-        "written one. Exit 3 when some account of the wave was not published.",
+        "wave and then the rest: --wave N publishes the N-th run of --wave-size accounts "
+        f"the plan changes ({DEFAULT_WAVE_SIZE} unless given; numbered: a job run again "
+        "publishes the same ones, so give every wave of a plan the same size), --all "
+        "every written one. Exit 3 when some account of the wave was not published.",
     )  # fmt: skip
     publish.add_argument("plan", metavar="PLAN.json", help="the plan file ('-': stdin)")
     waves = publish.add_mutually_exclusive_group(required=True)
     waves.add_argument("--wave", type=_positive, metavar="N", help="the wave's number, from 1")
     waves.add_argument("--all", action="store_true", help="every written account")
     publish.add_argument(
-        "--wave-size", type=_positive, metavar="S", help="accounts in a wave (with --wave)"
-    )
+        "--wave-size", type=_positive, metavar="S",
+        help=f"accounts in a wave (with --wave; default {DEFAULT_WAVE_SIZE}: a first wave "
+        "few callers meet if the change is wrong, enough that someone does before the next)",
+    )  # fmt: skip
     _concurrency(publish)
     publish.set_defaults(run="rollout:run_publish")
 
@@ -401,14 +410,15 @@ async def run_publish(ctx: Context) -> int:
     ctx.may_write(planned=True)
     order = _order(plan)
     if args.wave is not None:
-        if args.wave_size is None:
-            raise CommandError("--wave N needs --wave-size S (the accounts of each wave)")
-        size = args.wave_size
+        size = args.wave_size or DEFAULT_WAVE_SIZE
         wave = order[(args.wave - 1) * size : args.wave * size]
+        waves = counted(-(-len(order) // size), "wave")
         if not wave:
-            waves = counted(-(-len(order) // size), "wave")
             raise CommandError(f"the plan changes {counted(len(order), 'account')}: {waves} "
                                f"of {size:,}, no wave {args.wave}")  # fmt: skip
+        first, last = (args.wave - 1) * size + 1, (args.wave - 1) * size + len(wave)
+        ctx.messages.say(f"wave {args.wave}: accounts {first:,} to {last:,} of the "
+                         f"{len(order):,} the plan changes ({waves} of {size:,})")  # fmt: skip
     else:
         if args.wave_size is not None:
             raise CommandError("--wave-size goes with --wave N")

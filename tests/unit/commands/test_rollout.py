@@ -219,6 +219,27 @@ def test_a_wave_not_written_yet_is_said_and_exits_3(
     assert not posts(sim_app, PUBLISH)
 
 
+def test_a_wave_without_its_size_is_of_the_default_size(
+    cli: RunCli, sim_app: Any, tmp_path: Path
+) -> None:
+    """``rollout publish PLAN.json --wave N``, as the issue, plan-from's hint and README
+    say it: waves of `DEFAULT_WAVE_SIZE` accounts."""
+    from vagent_tui.commands.rollout import DEFAULT_WAVE_SIZE
+
+    assert DEFAULT_WAVE_SIZE == 10
+    path = plan_file(cli, tmp_path)
+    assert cli("rollout", "apply", str(path), "-o", "json").code == contract.DONE
+    beyond = cli("rollout", "publish", str(path), "--wave", "2")
+    assert beyond.code == contract.ERROR and "1 wave of 10, no wave 2" in beyond.err
+    first = cli("rollout", "publish", str(path), "--wave", "1", "-o", "json")
+    assert first.code == contract.DONE, first.err
+    assert "wave 1: accounts 1 to 5 of the 5 the plan changes (1 wave of 10)" in first.err
+    assert [i["result"] for i in checked(first, "rollout-result")] == ["published"] * 5
+    assert posts(sim_app, PUBLISH) == Counter(CLEAN_IDS)
+    mixed = cli("rollout", "publish", str(path), "--all", "--wave-size", "2")
+    assert mixed.code == contract.ERROR and "--wave-size goes with --wave N" in mixed.err
+
+
 @pytest.mark.parametrize("first", ["command line", "console"])
 def test_an_apply_killed_half_way_is_finished_by_the_other_each_account_written_once(
     first: str, cli: RunCli, sim_app: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
