@@ -341,6 +341,46 @@ def test_agent_publish_whose_reply_is_lost_is_read_back_not_resent(
     assert posts(sim_app, PUBLISH) == Counter([1111])
 
 
+@pytest.mark.parametrize(
+    ("reply", "result", "code"),
+    [("answered", "published", contract.DONE), ("lost", "unknown", contract.ERROR)],
+)
+def test_agent_publish_whose_read_back_fails_still_says_the_publish(
+    cli: RunCli,
+    sim_app: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    reply: str,
+    result: str,
+    code: int,
+) -> None:
+    """Live cannot be read after the publish went: the item says the publish (published,
+    or unknown when its reply was lost too), and that live could not be read back."""
+    from vagent_tui.api.errors import TransportError
+
+    real_publish, real_slot = SimClient.publish_staging, SimClient.get_slot
+    went: list[bool] = []
+
+    async def publish(self: SimClient, **kwargs: Any) -> Any:
+        answer = await real_publish(self, **kwargs)
+        went.append(True)
+        if reply == "lost":
+            raise TransportError("the connection dropped", method="POST", url="/agent/publish")
+        return answer
+
+    async def get_slot(self: SimClient, *args: Any, **kwargs: Any) -> Any:
+        if went:
+            raise TransportError("the connection dropped", method="GET", url="/agent")
+        return await real_slot(self, *args, **kwargs)
+
+    monkeypatch.setattr(SimClient, "publish_staging", publish)
+    monkeypatch.setattr(SimClient, "get_slot", get_slot)
+    ran = cli("agent", "publish", "--account", "1111", "--yes", "-o", "json")
+    assert ran.code == code, ran.err
+    (item,) = checked(ran, "agent-publish")
+    assert item["result"] == result and "live could not be read back" in item["message"]
+    assert posts(sim_app, PUBLISH) == Counter([1111])  # never sent again
+
+
 def test_a_rollout_against_the_hostile_simulator_is_planned_and_applied(
     cli: RunCli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
