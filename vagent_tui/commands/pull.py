@@ -16,6 +16,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 from vagent_tui.commands.contract import CHANGES, DONE, PARTIAL, CommandError, Refused
+from vagent_tui.commands.options import add_account_set, add_concurrency, chosen_ids
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -27,22 +28,6 @@ if TYPE_CHECKING:
 
 PULLED_COLUMNS = ("account_id", "name", "file", "result", "message")
 PLANNED_COLUMNS = ("account_id", "name", "file", "outcome", "changes", "reasons", "notes")
-
-
-def _ids(text: str) -> list[int]:
-    try:
-        ids = [int(part) for part in text.replace(" ", "").split(",") if part]
-    except ValueError:
-        raise argparse.ArgumentTypeError("account ids, separated by commas") from None
-    if not ids or any(i <= 0 for i in ids):
-        raise argparse.ArgumentTypeError("account ids, separated by commas")
-    return ids
-
-
-def _concurrency(text: str) -> int:
-    if not text.isdecimal() or not 1 <= int(text) <= 64:
-        raise argparse.ArgumentTypeError("a number from 1 to 64")
-    return int(text)
 
 
 def add_parser(
@@ -83,8 +68,7 @@ def add_parser(
         "read, to find what moved before a write); - writes it on stdout instead of the "
         "accounts' lines",
     )  # fmt: skip
-    plan.add_argument("--concurrency", type=_concurrency, metavar="N", default=None,
-                      help="accounts read at once (default: the rollout's)")  # fmt: skip
+    add_concurrency(plan, "accounts read")
     plan.set_defaults(run="pull:plan_from")
 
 
@@ -92,10 +76,8 @@ def _choice(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("accounts")
     group.add_argument("--below", type=int, metavar="ID",
                        help="only the agent accounts below this account (or it)")  # fmt: skip
-    group.add_argument("--accounts", type=_ids, metavar="ID,ID",
-                       help="only these agent accounts (ids, comma-separated)")  # fmt: skip
-    group.add_argument("--concurrency", type=_concurrency, metavar="N", default=None,
-                       help="accounts read at once (default: the rollout's)")  # fmt: skip
+    add_account_set(group)
+    add_concurrency(group, "accounts read")
 
 
 async def _listing(ctx: Context) -> AgentListing:
@@ -111,7 +93,7 @@ def _chosen(ctx: Context, listing: AgentListing) -> list[NamedAccount]:
     from vagent_tui.services.rollout_pick import pick_accounts
 
     below: int | None = ctx.args.below
-    marked: list[int] | None = ctx.args.accounts
+    marked = chosen_ids(ctx.args)
     if below is not None and listing.accounts.get(below) is None and below not in listing.above:
         raise Refused(f"--below {below}: no account below the key has this id")
     if marked is not None:
@@ -129,7 +111,7 @@ async def pull(ctx: Context) -> int:
     """``vagent-tui pull DIR``."""
     from pathlib import Path
 
-    from vagent_tui.services.bulk import DEFAULT_CONCURRENCY
+    from vagent_tui.services.bulk import rollout_concurrency
     from vagent_tui.services.config_folder import PullResult, pull_folder
 
     folder = Path(ctx.args.folder).expanduser()
@@ -154,7 +136,7 @@ async def pull(ctx: Context) -> int:
             results = await pull_folder(
                 ctx.connection.api, accounts, folder, parents=listing.parents,
                 below_key=(row.id for row in listing.accounts), prune=bool(ctx.args.prune),
-                concurrency=ctx.args.concurrency or DEFAULT_CONCURRENCY, on_result=each,
+                concurrency=ctx.args.concurrency or rollout_concurrency(), on_result=each,
             )  # fmt: skip
         except OSError as exc:
             raise CommandError(f"{folder}: {exc.strerror or exc}") from None
@@ -169,7 +151,7 @@ async def plan_from(ctx: Context) -> int:
     """``vagent-tui plan-from DIR``."""
     from pathlib import Path
 
-    from vagent_tui.services.bulk import DEFAULT_CONCURRENCY
+    from vagent_tui.services.bulk import rollout_concurrency
     from vagent_tui.services.config_folder import FolderError, plan_folder, read_folder
     from vagent_tui.services.rollout import AccountPlan
     from vagent_tui.services.session import origin_of
@@ -193,7 +175,7 @@ async def plan_from(ctx: Context) -> int:
     try:
         plan = await plan_folder(
             ctx.connection.api, files, accounts,
-            concurrency=ctx.args.concurrency or DEFAULT_CONCURRENCY, on_plan=each,
+            concurrency=ctx.args.concurrency or rollout_concurrency(), on_plan=each,
             origin=origin_of(ctx.connection), chosen=f"folder {folder.name or folder}",
         )  # fmt: skip
     except FolderError as exc:

@@ -22,6 +22,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from vagent_tui.commands.contract import CHANGES, DONE, PARTIAL, CommandError, Refused
+from vagent_tui.commands.options import add_account_set, add_concurrency, chosen_ids
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable, Sequence
@@ -85,15 +86,7 @@ def add_parser(
         "--below", type=int, metavar="ID",
         help="the agent accounts below this account (default: below --account, or the key)",
     )  # fmt: skip
-    which.add_argument(
-        "--accounts", metavar="IDS", action="append", default=[],
-        help="only these agent accounts: 1111,1112 (repeatable)",
-    )  # fmt: skip
-    which.add_argument(
-        "--accounts-file", metavar="FILE",
-        help="only the agent accounts listed in FILE (ids, one a line or comma-separated; "
-        "'-' reads stdin)",
-    )  # fmt: skip
+    add_account_set(which)
     which.add_argument(
         "--filter", metavar="TEXT", default="",
         help="the form's accounts field: words matched against names (and the accounts "
@@ -144,17 +137,13 @@ def add_parser(
 
 
 def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be 1 or more")
-    return value
+    if not (text.isascii() and text.isdecimal()) or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number from 1")
+    return int(text)
 
 
 def _concurrency(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--concurrency", type=_positive, metavar="N",
-        help="accounts at a time (default: VAGENT_ROLLOUT_CONCURRENCY, else 32), as the screen",
-    )  # fmt: skip
+    add_concurrency(parser, "accounts")
 
 
 # --------------------------------------------------------------------------- plan
@@ -241,30 +230,8 @@ def _refuse_fields(errors: dict[str, str]) -> None:
 
 def _given_ids(args: argparse.Namespace) -> set[int] | None:
     """The ids of ``--accounts`` and ``--accounts-file`` (None: neither given)."""
-    import sys
-    from pathlib import Path
-
-    texts = list(args.accounts)
-    if args.accounts_file is not None:
-        try:
-            if args.accounts_file == "-":
-                texts.append(sys.stdin.read())
-            else:
-                texts.append(Path(args.accounts_file).read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError) as exc:
-            raise CommandError(f"{args.accounts_file}: {exc}") from None
-    if not texts:
-        return None
-    ids: set[int] = set()
-    for text in texts:
-        for line in text.splitlines():
-            for word in line.split("#", 1)[0].replace(",", " ").split():
-                if not word.isdecimal() or int(word) <= 0:
-                    raise CommandError(f"{word!r} is not an account id")
-                ids.add(int(word))
-    if not ids:
-        raise CommandError("--accounts or --accounts-file named no account")
-    return ids
+    ids = chosen_ids(args)
+    return None if ids is None else set(ids)
 
 
 async def _listing(ctx: Context) -> AgentListing:
