@@ -89,11 +89,10 @@ async def _listing(ctx: Context) -> AgentListing:
     return await list_agents(ctx.connection.api, directory)
 
 
-def _chosen(ctx: Context, listing: AgentListing) -> list[NamedAccount]:
+def _chosen(ctx: Context, listing: AgentListing, marked: list[int] | None) -> list[NamedAccount]:
     from vagent_tui.services.rollout_pick import pick_accounts
 
     below: int | None = ctx.args.below
-    marked = chosen_ids(ctx.args)
     if below is not None and listing.accounts.get(below) is None and below not in listing.above:
         raise Refused(f"--below {below}: no account below the key has this id")
     if marked is not None:
@@ -115,8 +114,9 @@ async def pull(ctx: Context) -> int:
     from vagent_tui.services.config_folder import PullResult, pull_folder
 
     folder = Path(ctx.args.folder).expanduser()
+    marked = chosen_ids(ctx.args)  # a bad id is said before anything is read
     listing = await _listing(ctx)
-    accounts = _chosen(ctx, listing)
+    accounts = _chosen(ctx, listing, marked)
     total = len(accounts)
     done = 0
     with ctx.output("pulled", PULLED_COLUMNS) as out:

@@ -54,6 +54,7 @@ def test_every_command_refuses_a_token_that_is_not_an_id_naming_it(
     ran = cli(*argv(command, tmp_path, "--accounts", f"1111,{token}"))
     assert ran.code == contract.ERROR and ran.out == ""
     assert f"--accounts: {token!r} is not an account id" in ran.err
+    assert "listing" not in ran.err  # said before the accounts are listed
 
 
 def test_a_files_bad_token_is_named_with_its_line(tmp_path: Path) -> None:
