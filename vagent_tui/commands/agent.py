@@ -108,27 +108,40 @@ async def run_publish(ctx: Context) -> int:
         diffs = diff_configs(slots.live, published)
         item["changes"] = list(change_lines(diffs, client.redact))
         ctx.messages.say(f"publishing the staging of account {account}: {summary(diffs)}")
+        lost: str | None = None
+        after: dict[str, Any] | None
+        unread = ""
         try:
             reply = await client.publish_staging(target=target)
         except PlatformError as exc:
             if not outcome_unknown(exc):
                 raise  # refused: nothing changed (the runner says the platform's message)
-            # The reply never came: live is read, never the publish sent again.
-            after = await read_slots(client, target)
-            there = not diff_configs(published, after.live or {})
+            lost = describe(exc)  # the reply never came: live is read, never the publish resent
+        try:
+            after = (await read_slots(client, target)).live or {}
+        except PlatformError as exc:
+            # The publish is said either way: exit 1 with no item would hide one that
+            # happened (and invite a rerun that publishes again).
+            after, unread = None, f"live could not be read back ({describe(exc)})"
+        if lost is not None:
+            there = after is not None and not diff_configs(published, after)
             item["result"] = "published" if there else "unknown"
-            holds = "holds" if there else "does not hold"
-            item["message"] = f"{describe(exc)}; read back: live {holds} the staging published"
+            if after is None:
+                item["message"] = (f"{lost}; {unread}: it may be published (vagent-tui agent "
+                                   f"diff --account {account} says)")  # fmt: skip
+            else:
+                holds = "holds" if there else "does not hold"
+                item["message"] = f"{lost}; read back: live {holds} the staging published"
             code = DONE if there else ERROR
         else:
             item["result"] = "published"
             item["version_id"] = reply.version_id
-            after = await read_slots(client, target)  # what the platform holds now, said
-            moved = diff_configs(published, after.live or {})
             item["message"] = (
                 f"version {reply.version_id} saved" if reply.version_id else "published"
             )
-            if moved:
+            if after is None:
+                item["message"] += f"; {unread}"
+            elif moved := diff_configs(published, after):  # what the platform holds now
                 item["message"] += (f"; read back: live differs from what was published in "
                                     f"{summary(moved)} (another change meanwhile?)")  # fmt: skip
     with ctx.output(PUBLISH_KIND, PUBLISH_COLUMNS) as out:

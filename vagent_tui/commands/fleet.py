@@ -3,8 +3,9 @@ questions, asked from a script.
 
 ``fleet ask`` asks one question of every agent account below the key (or of those below
 ``--below ID``, or of a chosen set: ``--accounts 1111,1112``, ``--accounts-file FILE``,
-one id a line, ``-`` for stdin) with the screen's engine: the same listing of the agent
-accounts (`vagent_tui.services.agent_listing.list_agents`), the same question
+read as every command reads them: `vagent_tui.commands.options`) with the screen's
+engine: the same listing of the agent accounts
+(`vagent_tui.services.agent_listing.list_agents`), the same question
 (`vagent_tui.services.fleet.QUESTIONS`) and the same adaptive limit of requests in
 flight (`vagent_tui.services.fleet.AdaptiveLimit`, ceiling ``--concurrency`` or
 ``VAGENT_FLEET_CONCURRENCY``, default 100), on the connection's one client.
@@ -24,11 +25,17 @@ Cheap to import (argparse only): the services are imported when the command runs
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from typing import TYPE_CHECKING, Any
 
 from vagent_tui.commands.contract import DONE, PARTIAL, CommandError, Refused
+from vagent_tui.commands.options import (
+    FLEET_DEFAULT,
+    FLEET_MOST,
+    add_account_set,
+    add_concurrency,
+    chosen_ids,
+)
 from vagent_tui.words import counted
 
 if TYPE_CHECKING:
@@ -78,20 +85,8 @@ def add_parser(
         "--below", type=int, metavar="ID",
         help="the agent accounts below this reseller or organization",
     )  # fmt: skip
-    chosen.add_argument(
-        "--accounts", metavar="ID,ID", action="append", default=[],
-        help="these accounts (comma-separated; repeatable)",
-    )  # fmt: skip
-    chosen.add_argument(
-        "--accounts-file", metavar="FILE", action="append", default=[],
-        help="the accounts of FILE, one id a line (- reads stdin; blank lines and # "
-        "comments skipped)",
-    )  # fmt: skip
-    ask.add_argument(
-        "--concurrency", type=int, metavar="N", default=None,
-        help="most requests at a time, 1 to 200 (default VAGENT_FLEET_CONCURRENCY or 100; "
-        "a run starts lower and adapts)",
-    )  # fmt: skip
+    add_account_set(chosen, "accounts")
+    add_concurrency(ask, "most requests", FLEET_MOST, FLEET_DEFAULT)
     ask.set_defaults(run="fleet:ask")
     questions = fleet.add_parser(
         "questions", parents=[common], help="the questions fleet ask knows",
@@ -123,61 +118,12 @@ async def questions(ctx: Context) -> int:
 # ---------------------------------------------------------------------------- the ids
 
 
-def parse_id(text: str, where: str) -> int:
-    """One account id (a positive whole number), or a `CommandError` saying ``where``."""
-    text = text.strip()
-    if not (text.isascii() and text.isdecimal()) or int(text) <= 0:
-        raise CommandError(f"{where}: {text[:40]!r} is not an account id")
-    return int(text)
-
-
-def ids_of_text(text: str, where: str) -> list[int]:
-    """The ids of a file's text: one a line; blank lines and ``#`` comments skipped."""
-    ids = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        line = line.split("#", 1)[0].strip()
-        if line:
-            ids.append(parse_id(line, f"{where} line {number}"))
-    return ids
-
-
-def chosen_ids(args: argparse.Namespace) -> list[int] | None:
-    """The ids ``--accounts`` and ``--accounts-file`` name, in order, each once; None when
-    neither is given (every account below the key, or below ``--below``)."""
-    lists: list[str] = args.accounts
-    files: list[str] = args.accounts_file
-    if not lists and not files:
-        return None
-    if args.below is not None:
+def wanted_ids(args: argparse.Namespace) -> list[int] | None:
+    """The ids ``--accounts`` and ``--accounts-file`` name (`chosen_ids`), in order, each
+    once; None when neither is given (every account below the key, or below ``--below``)."""
+    if args.below is not None and (args.accounts or args.accounts_file):
         raise CommandError("--below and --accounts/--accounts-file choose alike: give one")
-    ids: list[int] = []
-    for given in lists:
-        ids.extend(parse_id(part, "--accounts") for part in given.split(",") if part.strip())
-    for name in files:
-        if name == "-":
-            ids.extend(ids_of_text(sys.stdin.read(), "stdin"))
-            continue
-        try:
-            with open(name, encoding="utf-8") as file:
-                text = file.read()
-        except (OSError, UnicodeDecodeError) as exc:
-            problem = getattr(exc, "strerror", None) or exc
-            raise CommandError(f"could not read {name}: {problem}") from None
-        ids.extend(ids_of_text(text, name))
-    if not ids:
-        raise CommandError("--accounts/--accounts-file named no account")
-    return list(dict.fromkeys(ids))
-
-
-def concurrency_of(args: argparse.Namespace) -> int:
-    from vagent_tui.services.fleet import MAX_CAP, default_concurrency
-
-    given: int | None = args.concurrency
-    if given is None:
-        return default_concurrency()
-    if not 1 <= given <= MAX_CAP:
-        raise CommandError(f"--concurrency must be from 1 to {MAX_CAP}")
-    return given
+    return chosen_ids(args)
 
 
 # ---------------------------------------------------------------------------- ask
@@ -206,8 +152,10 @@ async def ask(ctx: Context) -> int:
     from vagent_tui.services.fleet import QUESTIONS, AdaptiveLimit, FleetAnswer, ask_fleet
 
     question = QUESTIONS[ctx.args.question]
-    wanted = chosen_ids(ctx.args)
-    concurrency = concurrency_of(ctx.args)
+    from vagent_tui.services.fleet import default_concurrency
+
+    wanted = wanted_ids(ctx.args)
+    concurrency: int = ctx.args.concurrency or default_concurrency()
     listing = await _listing(ctx)
     names: dict[int, str] = {}
     ids: list[int] = []

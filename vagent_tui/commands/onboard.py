@@ -20,6 +20,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from vagent_tui.commands.contract import CHANGES, DONE, ERROR, PARTIAL, CommandError, Refused
+from vagent_tui.commands.options import add_concurrency
 
 if TYPE_CHECKING:
     from decimal import Decimal
@@ -98,16 +99,7 @@ def add_parser(
 
 
 def _concurrency(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--concurrency", type=_in_flight, metavar="N",
-        help="rows in flight at once, 1..64 (default: VAGENT_ROLLOUT_CONCURRENCY, else 32)",
-    )  # fmt: skip
-
-
-def _in_flight(text: str) -> int:
-    if not (text.isascii() and text.isdecimal() and 1 <= int(text) <= 64):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number from 1 to 64")
-    return int(text)
+    add_concurrency(parser, "rows in flight")
 
 
 # ------------------------------------------------------------------------------ plan

@@ -16,6 +16,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 from vagent_tui.commands.contract import CHANGES, DONE, PARTIAL, CommandError, Refused
+from vagent_tui.commands.options import add_account_set, add_concurrency, chosen_ids
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -27,22 +28,6 @@ if TYPE_CHECKING:
 
 PULLED_COLUMNS = ("account_id", "name", "file", "result", "message")
 PLANNED_COLUMNS = ("account_id", "name", "file", "outcome", "changes", "reasons", "notes")
-
-
-def _ids(text: str) -> list[int]:
-    try:
-        ids = [int(part) for part in text.replace(" ", "").split(",") if part]
-    except ValueError:
-        raise argparse.ArgumentTypeError("account ids, separated by commas") from None
-    if not ids or any(i <= 0 for i in ids):
-        raise argparse.ArgumentTypeError("account ids, separated by commas")
-    return ids
-
-
-def _concurrency(text: str) -> int:
-    if not text.isdecimal() or not 1 <= int(text) <= 64:
-        raise argparse.ArgumentTypeError("a number from 1 to 64")
-    return int(text)
 
 
 def add_parser(
@@ -84,8 +69,7 @@ def add_parser(
         "out of version control (commit the folder, not the plan). - writes it on stdout "
         "instead of the accounts' lines, for a pipe (refused when stdout is a terminal)",
     )  # fmt: skip
-    plan.add_argument("--concurrency", type=_concurrency, metavar="N", default=None,
-                      help="accounts read at once (default: the rollout's)")  # fmt: skip
+    add_concurrency(plan, "accounts read")
     plan.set_defaults(run="pull:plan_from")
 
 
@@ -93,10 +77,8 @@ def _choice(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("accounts")
     group.add_argument("--below", type=int, metavar="ID",
                        help="only the agent accounts below this account (or it)")  # fmt: skip
-    group.add_argument("--accounts", type=_ids, metavar="ID,ID",
-                       help="only these agent accounts (ids, comma-separated)")  # fmt: skip
-    group.add_argument("--concurrency", type=_concurrency, metavar="N", default=None,
-                       help="accounts read at once (default: the rollout's)")  # fmt: skip
+    add_account_set(group)
+    add_concurrency(group, "accounts read")
 
 
 async def _listing(ctx: Context) -> AgentListing:
@@ -108,11 +90,10 @@ async def _listing(ctx: Context) -> AgentListing:
     return await list_agents(ctx.connection.api, directory)
 
 
-def _chosen(ctx: Context, listing: AgentListing) -> list[NamedAccount]:
+def _chosen(ctx: Context, listing: AgentListing, marked: list[int] | None) -> list[NamedAccount]:
     from vagent_tui.services.rollout_pick import pick_accounts
 
     below: int | None = ctx.args.below
-    marked: list[int] | None = ctx.args.accounts
     if below is not None and listing.accounts.get(below) is None and below not in listing.above:
         raise Refused(f"--below {below}: no account below the key has this id")
     if marked is not None:
@@ -130,12 +111,13 @@ async def pull(ctx: Context) -> int:
     """``vagent-tui pull DIR``."""
     from pathlib import Path
 
-    from vagent_tui.services.bulk import DEFAULT_CONCURRENCY
+    from vagent_tui.services.bulk import rollout_concurrency
     from vagent_tui.services.config_folder import PullResult, pull_folder
 
     folder = Path(ctx.args.folder).expanduser()
+    marked = chosen_ids(ctx.args)  # a bad id is said before anything is read
     listing = await _listing(ctx)
-    accounts = _chosen(ctx, listing)
+    accounts = _chosen(ctx, listing, marked)
     total = len(accounts)
     done = 0
     with ctx.output("pulled", PULLED_COLUMNS) as out:
@@ -155,7 +137,7 @@ async def pull(ctx: Context) -> int:
             results = await pull_folder(
                 ctx.connection.api, accounts, folder, parents=listing.parents,
                 below_key=(row.id for row in listing.accounts), prune=bool(ctx.args.prune),
-                concurrency=ctx.args.concurrency or DEFAULT_CONCURRENCY, on_result=each,
+                concurrency=ctx.args.concurrency or rollout_concurrency(), on_result=each,
             )  # fmt: skip
         except OSError as exc:
             raise CommandError(f"{folder}: {exc.strerror or exc}") from None
@@ -170,7 +152,7 @@ async def plan_from(ctx: Context) -> int:
     """``vagent-tui plan-from DIR``."""
     from pathlib import Path
 
-    from vagent_tui.services.bulk import DEFAULT_CONCURRENCY
+    from vagent_tui.services.bulk import rollout_concurrency
     from vagent_tui.services.config_folder import FolderError, plan_folder, read_folder
     from vagent_tui.services.rollout import AccountPlan
     from vagent_tui.services.session import origin_of
@@ -195,7 +177,7 @@ async def plan_from(ctx: Context) -> int:
     try:
         plan = await plan_folder(
             ctx.connection.api, files, accounts,
-            concurrency=ctx.args.concurrency or DEFAULT_CONCURRENCY, on_plan=each,
+            concurrency=ctx.args.concurrency or rollout_concurrency(), on_plan=each,
             origin=origin_of(ctx.connection), chosen=f"folder {folder.name or folder}",
         )  # fmt: skip
     except FolderError as exc:

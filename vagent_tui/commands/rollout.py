@@ -22,6 +22,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from vagent_tui.commands.contract import CHANGES, DONE, PARTIAL, CommandError, Refused
+from vagent_tui.commands.options import add_account_set, add_concurrency, chosen_ids
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable, Sequence
@@ -39,6 +40,12 @@ RESULT_COLUMNS = ("account_id", "name", "step", "outcome", "result", "earlier", 
 FIELD_OPTIONS = {"voice": "--voice", "functions": "--functions", "settings": "--set",
                  "accounts": "--filter", "": "the change"}  # fmt: skip
 """The form's fields (`check_request`'s messages) and the options that fill them."""
+DEFAULT_WAVE_SIZE = 10
+"""Accounts in a wave when ``--wave N`` comes without ``--wave-size``: a canary's size. A
+change gone wrong reaches the callers of few accounts, yet enough of them that one of
+their calls shows it before the next wave; a fleet of 1,000 is then 100 waves, so a job
+that wants fewer gives a bigger size (the same for every wave of one plan: the waves are
+numbered by it)."""
 
 
 def add_parser(
@@ -79,15 +86,7 @@ def add_parser(
         "--below", type=int, metavar="ID",
         help="the agent accounts below this account (default: below --account, or the key)",
     )  # fmt: skip
-    which.add_argument(
-        "--accounts", metavar="IDS", action="append", default=[],
-        help="only these agent accounts: 1111,1112 (repeatable)",
-    )  # fmt: skip
-    which.add_argument(
-        "--accounts-file", metavar="FILE",
-        help="only the agent accounts listed in FILE (ids, one a line or comma-separated; "
-        "'-' reads stdin)",
-    )  # fmt: skip
+    add_account_set(which)
     which.add_argument(
         "--filter", metavar="TEXT", default="",
         help="the form's accounts field: words matched against names (and the accounts "
@@ -121,33 +120,32 @@ def add_parser(
         description="Publish the staging that apply wrote, only where it still holds "
         "exactly the rollout's change (no one else's unpublished edit goes live). Waves "
         "are runs of accounts in plan order, as the Rollout screen's P publishes a first "
-        "wave and then the rest: --wave N --wave-size S publishes the N-th S accounts the "
-        "plan changes (numbered: a job run again publishes the same ones), --all every "
-        "written one. Exit 3 when some account of the wave was not published.",
+        "wave and then the rest: --wave N publishes the N-th run of --wave-size accounts "
+        f"the plan changes ({DEFAULT_WAVE_SIZE} unless given; numbered: a job run again "
+        "publishes the same ones, so give every wave of a plan the same size), --all "
+        "every written one. Exit 3 when some account of the wave was not published.",
     )  # fmt: skip
     publish.add_argument("plan", metavar="PLAN.json", help="the plan file ('-': stdin)")
     waves = publish.add_mutually_exclusive_group(required=True)
     waves.add_argument("--wave", type=_positive, metavar="N", help="the wave's number, from 1")
     waves.add_argument("--all", action="store_true", help="every written account")
     publish.add_argument(
-        "--wave-size", type=_positive, metavar="S", help="accounts in a wave (with --wave)"
-    )
+        "--wave-size", type=_positive, metavar="S",
+        help=f"accounts in a wave (with --wave; default {DEFAULT_WAVE_SIZE}: a first wave "
+        "few callers meet if the change is wrong, enough that someone does before the next)",
+    )  # fmt: skip
     _concurrency(publish)
     publish.set_defaults(run="rollout:run_publish")
 
 
 def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be 1 or more")
-    return value
+    if not (text.isascii() and text.isdecimal()) or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number from 1")
+    return int(text)
 
 
 def _concurrency(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--concurrency", type=_positive, metavar="N",
-        help="accounts at a time (default: VAGENT_ROLLOUT_CONCURRENCY, else 32), as the screen",
-    )  # fmt: skip
+    add_concurrency(parser, "accounts")
 
 
 # --------------------------------------------------------------------------- plan
@@ -235,30 +233,8 @@ def _refuse_fields(errors: dict[str, str]) -> None:
 
 def _given_ids(args: argparse.Namespace) -> set[int] | None:
     """The ids of ``--accounts`` and ``--accounts-file`` (None: neither given)."""
-    import sys
-    from pathlib import Path
-
-    texts = list(args.accounts)
-    if args.accounts_file is not None:
-        try:
-            if args.accounts_file == "-":
-                texts.append(sys.stdin.read())
-            else:
-                texts.append(Path(args.accounts_file).read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError) as exc:
-            raise CommandError(f"{args.accounts_file}: {exc}") from None
-    if not texts:
-        return None
-    ids: set[int] = set()
-    for text in texts:
-        for line in text.splitlines():
-            for word in line.split("#", 1)[0].replace(",", " ").split():
-                if not word.isdecimal() or int(word) <= 0:
-                    raise CommandError(f"{word!r} is not an account id")
-                ids.add(int(word))
-    if not ids:
-        raise CommandError("--accounts or --accounts-file named no account")
-    return ids
+    ids = chosen_ids(args)
+    return None if ids is None else set(ids)
 
 
 async def _listing(ctx: Context) -> AgentListing:
@@ -408,14 +384,15 @@ async def run_publish(ctx: Context) -> int:
     ctx.may_write(planned=True)
     order = _order(plan)
     if args.wave is not None:
-        if args.wave_size is None:
-            raise CommandError("--wave N needs --wave-size S (the accounts of each wave)")
-        size = args.wave_size
+        size = args.wave_size or DEFAULT_WAVE_SIZE
         wave = order[(args.wave - 1) * size : args.wave * size]
+        waves = counted(-(-len(order) // size), "wave")
         if not wave:
-            waves = counted(-(-len(order) // size), "wave")
             raise CommandError(f"the plan changes {counted(len(order), 'account')}: {waves} "
                                f"of {size:,}, no wave {args.wave}")  # fmt: skip
+        first, last = (args.wave - 1) * size + 1, (args.wave - 1) * size + len(wave)
+        ctx.messages.say(f"wave {args.wave}: accounts {first:,} to {last:,} of the "
+                         f"{len(order):,} the plan changes ({waves} of {size:,})")  # fmt: skip
     else:
         if args.wave_size is not None:
             raise CommandError("--wave-size goes with --wave N")

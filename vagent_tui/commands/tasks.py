@@ -7,7 +7,9 @@ item per row; ``--out`` keeps it as a plan file. ``apply PLAN.json`` runs the dr
 again (the plan is refused when the platform answers otherwise now), then queues the
 file, once: the plan's log on disk (`vagent_tui.services.bulk.RolloutLog`) marks it sent
 before it goes, and a second apply of the same plan sends nothing. ``apply FILE.csv
---yes`` asks nothing: the dry run, then the upload, as the screen after its question.
+--yes`` asks nothing: the dry run, then the upload, as the screen after its question;
+once too: its log is the file content's (with the platform and the account), so a job
+run again sends nothing and exits 1. ``--again`` sends either once more.
 
 Exit codes of ``plan``: 2 when a row would be queued (refused rows are said on stderr
 with their line), 1 when none would be or the file is refused, 0 never (a file has rows).
@@ -65,10 +67,17 @@ def add_parser(
         description="Queue the tasks of PLAN.json (made by `tasks plan --out`): the dry "
         "run is asked again and must answer as the plan says; the file is sent once (a "
         "second apply of the plan sends nothing). FILE.csv with --yes: the dry run, then "
-        "the upload, without a plan. --dry-run: the dry run only (as `tasks plan`).",
+        "the upload, without a plan, once: a second apply of the same content to the same "
+        "account (a job run again after a lost reply) sends nothing and exits 1, unless "
+        "--again. --dry-run: the dry run only (as `tasks plan`).",
     )  # fmt: skip
     apply.add_argument("plan_file", metavar="PLAN.json", help="a plan file, or FILE.csv with --yes")
     apply.add_argument("--yes", action="store_true", help="queue FILE.csv without a plan file")
+    apply.add_argument(
+        "--again", action="store_true",
+        help="send it even though an earlier apply of the same plan (or file, to the same "
+        "account) sent it: its rows are queued once more (phones ring again)",
+    )  # fmt: skip
     apply.add_argument("--dry-run", action="store_true", help="the dry run only: nothing queued")
     apply.set_defaults(run="tasks:apply")
 
@@ -149,6 +158,10 @@ def _read(path: Path) -> tuple[bytes, dict[str, int]]:
     try:
         content = path.read_bytes()
         text = content.decode("utf-8-sig")
+        # What is sent, planned and hashed is the text without a byte-order mark
+        # (a spreadsheet's "CSV UTF-8" has one): the plan stores that text, and its hash
+        # must be of the same bytes, or the plan could never be applied.
+        content = text.encode("utf-8")
     except OSError as exc:
         raise CommandError(f"could not read {path}: {exc.strerror or exc}") from None
     except UnicodeDecodeError as exc:
@@ -204,10 +217,12 @@ def plan_data(ctx: Context, name: str, content: bytes, result: CsvUpload) -> dic
     from vagent_tui.commands.contract import CONTRACT_VERSION
     from vagent_tui.services.session import origin_of
 
+    text = content.decode("utf-8-sig")
     return {
         "version": CONTRACT_VERSION, "kind": PLAN_KIND, "origin": origin_of(ctx.connection),
         "account": ctx.connection.target_id, "file": name,
-        "sha256": hashlib.sha256(content).hexdigest(), "csv": content.decode("utf-8-sig"),
+        # the hash of what is stored (as `_load` checks it), not of the file's bytes
+        "sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(), "csv": text,
         "would_queue": sorted(_rows(result.queued_rows())),
         "refused": sorted(_rows(result.refused_rows())),
     }  # fmt: skip
@@ -270,10 +285,7 @@ async def apply(ctx: Context) -> int:
     if path.suffix.lower() != ".json":  # a CSV: --yes is the question
         ctx.may_write()
         content, header = _read(path)
-        result = await _dry_run(ctx, path.name, content)
-        if not result.queued_rows():
-            return _said(ctx, path.name, result, header, None)
-        return await _queue(ctx, path.name, content, header, None)
+        return await _queue(ctx, _file_log(ctx, content), path.name, content, header, None)
     data = _load(path)
     return await _apply_plan(ctx, data)
 
@@ -295,42 +307,39 @@ async def _apply_plan(ctx: Context, data: dict[str, Any]) -> int:
     name = str(data.get("file") or "tasks.csv")
     first = next(csv.reader(io.StringIO(data["csv"])), [])
     header = {h.strip(): n for n, h in enumerate(first, start=1)}
-    return await _queue(ctx, name, content, header, data)
+    return await _queue(ctx, _log_of(data), name, content, header, data)
 
 
 async def _queue(
     ctx: Context,
+    log: RolloutLog,
     name: str,
     content: bytes,
     header: dict[str, int],
     data: dict[str, Any] | None,
 ) -> int:
-    """The upload for real, once. With a plan: its log says whether an earlier apply sent
-    it (then nothing is sent: its outcome is the platform's), the dry run is asked again
-    first, and the log marks it sent before it goes."""
-    from vagent_tui.api.errors import PlatformError, outcome_unknown
-    from vagent_tui.services.bulk import SENT, AccountResult, RolloutBusy
-    from vagent_tui.services.fleet import describe
+    """The upload for real, once (``--again``: once more). The log (of the plan ``data``,
+    or of the file's content: None) says whether an earlier apply sent it: then nothing is
+    sent. The dry run is asked first (a plan's must answer as it says), and the log marks
+    the file sent before it goes."""
+    from vagent_tui.services.bulk import RolloutBusy
 
-    log = _log_of(data) if data is not None else None
     try:
-        if log is not None:
-            try:
-                log.hold()
-            except RolloutBusy as exc:
-                raise CommandError(f"{exc}: nothing sent") from None
-            earlier = log.results.get((0, "write"))
-            if earlier is not None and earlier.result == "written":
+        log.hold()
+    except RolloutBusy as exc:
+        raise CommandError(f"{exc}: nothing sent") from None
+    try:
+        earlier = log.results.get((0, "write"))
+        if earlier is not None and earlier.result in ("written", "unknown") and not ctx.args.again:
+            if data is not None and earlier.result == "written":
                 ctx.messages.say(f"an earlier apply of this plan queued it: {earlier.message}")
                 return DONE
-            if earlier is not None and earlier.result == "unknown":
-                raise CommandError(
-                    f"an earlier apply of this plan sent {name} and has no answer "
-                    f"({earlier.message}): its tasks may be queued (vagent-tui get tasks); "
-                    "it is not sent again"
-                )
-            assert data is not None
-            again = await _dry_run(ctx, name, content)
+            raise CommandError(_sent_before(ctx, name, earlier.result, earlier.message, data))
+        again = await _dry_run(ctx, name, content)
+        if data is None:
+            if not again.queued_rows():
+                return _said(ctx, name, again, header, None)
+        else:
             now = sorted(_rows(again.queued_rows()))
             if now != data["would_queue"]:
                 raise CommandError(
@@ -338,29 +347,50 @@ async def _queue(
                     f"queued, the plan says {data['would_queue']}): plan it again; nothing "
                     "was queued"
                 )
-            log.record(AccountResult(0, "write", "unknown", SENT))  # before it goes
-        ctx.messages.say(f"Queuing the tasks of {name}")
-        try:
-            reply = await ctx.connection.api.upload_tasks_csv(
-                content, dry_run=False, filename=name, target=ctx.connection.target_id
-            )
-        except PlatformError as exc:
-            unknown = outcome_unknown(exc)
-            if log is not None:
-                log.record(AccountResult(0, "write", "unknown" if unknown else "failed",
-                                         describe(exc)))  # fmt: skip
-            if unknown:
-                raise CommandError(
-                    f"{name}: {describe(exc)}; its tasks may be queued (vagent-tui get "
-                    "tasks): it is not sent again"
-                ) from None
-            raise
-        said = f"{_text(reply.inserted)} queued from {name}; {_text(reply.refused)} refused"
-        if log is not None:
-            log.record(AccountResult(0, "write", "written", said))
+        return await _send(ctx, log, name, content, header)
     finally:
-        if log is not None:
-            log.release()
+        log.release()
+
+
+def _sent_before(
+    ctx: Context, name: str, result: str, message: str, data: dict[str, Any] | None
+) -> str:
+    """Why an apply sends nothing: an earlier one sent the same plan (or file)."""
+    what = "this plan" if data is not None else f"the same {name} to this account"
+    check = f"vagent-tui get tasks --account {ctx.connection.target_id}"
+    if result == "unknown":
+        said = f"an earlier apply of {what} sent it and has no answer ({message})"
+        said += ": its tasks may be queued"
+    else:
+        said = f"an earlier apply of {what} queued it ({message})"
+    return f"{said}; it is not sent again: see {check}, or give --again to send it once more"
+
+
+async def _send(
+    ctx: Context, log: RolloutLog, name: str, content: bytes, header: dict[str, int]
+) -> int:
+    """The upload, its outcome recorded in ``log`` (marked sent before it goes)."""
+    from vagent_tui.api.errors import PlatformError, outcome_unknown
+    from vagent_tui.services.bulk import SENT, AccountResult
+    from vagent_tui.services.fleet import describe
+
+    log.record(AccountResult(0, "write", "unknown", SENT))  # before it goes
+    ctx.messages.say(f"Queuing the tasks of {name}")
+    try:
+        reply = await ctx.connection.api.upload_tasks_csv(
+            content, dry_run=False, filename=name, target=ctx.connection.target_id
+        )
+    except PlatformError as exc:
+        unknown = outcome_unknown(exc)
+        log.record(AccountResult(0, "write", "unknown" if unknown else "failed", describe(exc)))
+        if unknown:
+            raise CommandError(
+                f"{name}: {describe(exc)}; its tasks may be queued (vagent-tui get "
+                "tasks): it is not sent again"
+            ) from None
+        raise
+    said = f"{_text(reply.inserted)} queued from {name}; {_text(reply.refused)} refused"
+    log.record(AccountResult(0, "write", "written", said))
     with ctx.output("tasks-row", COLUMNS) as output:
         for row in reply.rows:
             output.write(row_item(row, header, dry_run=False))
@@ -372,6 +402,20 @@ def _tasks_dir() -> Path:
     from vagent_tui.config import state_dir
 
     return state_dir() / "tasks"
+
+
+def _file_log(ctx: Context, content: bytes) -> RolloutLog:
+    """The log of a file applied with ``--yes``: its content, the platform and the account
+    name it, so that a job run again (a cron after a lost reply) does not queue the same
+    rows twice; another file, platform or account has its own."""
+    import hashlib
+
+    from vagent_tui.services.bulk import RolloutLog
+    from vagent_tui.services.session import origin_of
+
+    file = hashlib.sha256(content).hexdigest()
+    key = f"{origin_of(ctx.connection)}\n{ctx.connection.target_id}\n{file}"
+    return RolloutLog(_tasks_dir() / f"file-{hashlib.sha256(key.encode()).hexdigest()[:16]}.jsonl")
 
 
 def _log_of(data: dict[str, Any]) -> RolloutLog:

@@ -156,7 +156,7 @@ def test_ids_from_stdin_one_a_line(cli: RunCli, sim_app: Any) -> None:
     ("argv", "said"),
     [
         (("--below", "1100", "--accounts", "1111"), "--below and --accounts"),
-        (("--concurrency", "0"), "--concurrency must be from 1 to 200"),
+        (("--concurrency", "0"), "--concurrency: '0' is not a number from 1 to 200"),
         (("--accounts", "1111,-3"), "--accounts: '-3' is not an account id"),
         (("--accounts-file", "/nonexistent/ids.txt"), "could not read /nonexistent/ids.txt"),
     ],

@@ -219,6 +219,27 @@ def test_a_wave_not_written_yet_is_said_and_exits_3(
     assert not posts(sim_app, PUBLISH)
 
 
+def test_a_wave_without_its_size_is_of_the_default_size(
+    cli: RunCli, sim_app: Any, tmp_path: Path
+) -> None:
+    """``rollout publish PLAN.json --wave N``, as the issue, plan-from's hint and README
+    say it: waves of `DEFAULT_WAVE_SIZE` accounts."""
+    from vagent_tui.commands.rollout import DEFAULT_WAVE_SIZE
+
+    assert DEFAULT_WAVE_SIZE == 10
+    path = plan_file(cli, tmp_path)
+    assert cli("rollout", "apply", str(path), "-o", "json").code == contract.DONE
+    beyond = cli("rollout", "publish", str(path), "--wave", "2")
+    assert beyond.code == contract.ERROR and "1 wave of 10, no wave 2" in beyond.err
+    first = cli("rollout", "publish", str(path), "--wave", "1", "-o", "json")
+    assert first.code == contract.DONE, first.err
+    assert "wave 1: accounts 1 to 5 of the 5 the plan changes (1 wave of 10)" in first.err
+    assert [i["result"] for i in checked(first, "rollout-result")] == ["published"] * 5
+    assert posts(sim_app, PUBLISH) == Counter(CLEAN_IDS)
+    mixed = cli("rollout", "publish", str(path), "--all", "--wave-size", "2")
+    assert mixed.code == contract.ERROR and "--wave-size goes with --wave N" in mixed.err
+
+
 @pytest.mark.parametrize("first", ["command line", "console"])
 def test_an_apply_killed_half_way_is_finished_by_the_other_each_account_written_once(
     first: str, cli: RunCli, sim_app: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -318,6 +339,46 @@ def test_agent_publish_whose_reply_is_lost_is_read_back_not_resent(
     (item,) = checked(ran, "agent-publish")
     assert item["result"] == "published" and "read back: live holds" in item["message"]
     assert posts(sim_app, PUBLISH) == Counter([1111])
+
+
+@pytest.mark.parametrize(
+    ("reply", "result", "code"),
+    [("answered", "published", contract.DONE), ("lost", "unknown", contract.ERROR)],
+)
+def test_agent_publish_whose_read_back_fails_still_says_the_publish(
+    cli: RunCli,
+    sim_app: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    reply: str,
+    result: str,
+    code: int,
+) -> None:
+    """Live cannot be read after the publish went: the item says the publish (published,
+    or unknown when its reply was lost too), and that live could not be read back."""
+    from vagent_tui.api.errors import TransportError
+
+    real_publish, real_slot = SimClient.publish_staging, SimClient.get_slot
+    went: list[bool] = []
+
+    async def publish(self: SimClient, **kwargs: Any) -> Any:
+        answer = await real_publish(self, **kwargs)
+        went.append(True)
+        if reply == "lost":
+            raise TransportError("the connection dropped", method="POST", url="/agent/publish")
+        return answer
+
+    async def get_slot(self: SimClient, *args: Any, **kwargs: Any) -> Any:
+        if went:
+            raise TransportError("the connection dropped", method="GET", url="/agent")
+        return await real_slot(self, *args, **kwargs)
+
+    monkeypatch.setattr(SimClient, "publish_staging", publish)
+    monkeypatch.setattr(SimClient, "get_slot", get_slot)
+    ran = cli("agent", "publish", "--account", "1111", "--yes", "-o", "json")
+    assert ran.code == code, ran.err
+    (item,) = checked(ran, "agent-publish")
+    assert item["result"] == result and "live could not be read back" in item["message"]
+    assert posts(sim_app, PUBLISH) == Counter([1111])  # never sent again
 
 
 def test_a_rollout_against_the_hostile_simulator_is_planned_and_applied(

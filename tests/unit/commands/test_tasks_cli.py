@@ -89,6 +89,8 @@ def test_a_plan_is_queued_once(cli: RunCli, sim_app: Any, calls: Path, tmp_path:
     again = cli("tasks", "apply", str(plan), "--account", AGENT)
     assert again.code == 0 and "an earlier apply of this plan queued it" in again.err
     assert queued(sim_app) == 2
+    once_more = cli("tasks", "apply", str(plan), "--account", AGENT, "--again")
+    assert once_more.code == 3 and queued(sim_app) == 4
 
 
 def test_a_killed_apply_is_never_sent_again(
@@ -156,3 +158,62 @@ def test_a_file_with_yes_is_checked_then_queued(cli: RunCli, sim_app: Any, calls
     assert ran.code == 3, ran.err
     assert len(uploads(sim_app)) == 2  # the dry run, then the upload
     assert queued(sim_app) == 2
+
+
+def test_a_file_with_a_byte_order_mark_is_planned_then_applied(
+    cli: RunCli, sim_app: Any, tmp_path: Path
+) -> None:
+    """A spreadsheet's "CSV UTF-8" starts with a byte-order mark: its plan applies."""
+    path = tmp_path / "bom.csv"
+    path.write_bytes(b"\xef\xbb\xbftarget,type,message\r\n+15551239001,text,hello\r\n")
+    plan = tmp_path / "plan.json"
+    assert cli("tasks", "plan", str(path), "--account", AGENT, "--out", str(plan)).code == 2
+    ran = cli("tasks", "apply", str(plan), "--account", AGENT, "-o", "json")
+    assert ran.code == 0, ran.err
+    assert [i["outcome"] for i in ran.items("tasks-row")] == ["queued"]
+    assert queued(sim_app) == 1
+
+
+def test_a_file_applied_with_yes_twice_is_queued_once_unless_again(
+    cli: RunCli, sim_app: Any, calls: Path
+) -> None:
+    """A job run again (a cron) with the same content sends nothing: exit 1, saying how to
+    check; --again queues it once more; another account has its own log."""
+    first = cli("tasks", "apply", str(calls), "--yes", "--account", AGENT)
+    assert first.code == 3 and queued(sim_app) == 2
+    sent = len(uploads(sim_app))
+    twice = cli("tasks", "apply", str(calls), "--yes", "--account", AGENT, "-o", "json")
+    assert twice.code == 1 and twice.out == ""
+    assert "an earlier apply of the same calls.csv to this account queued it" in twice.err
+    assert "vagent-tui get tasks --account 1111" in twice.err and "--again" in twice.err
+    assert len(uploads(sim_app)) == sent and queued(sim_app) == 2
+    again = cli("tasks", "apply", str(calls), "--yes", "--again", "--account", AGENT)
+    assert again.code == 3 and queued(sim_app) == 4
+    elsewhere = cli("tasks", "apply", str(calls), "--yes", "--account", "1112")
+    assert elsewhere.code == 3, elsewhere.err
+
+
+def test_a_file_applied_with_yes_whose_reply_is_lost_is_not_sent_again(
+    cli: RunCli, sim_app: Any, calls: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from vagent_tui.api.errors import TransportError
+    from vagent_tui.services.connect import SimClient
+
+    real = SimClient.upload_tasks_csv
+
+    async def lost(self: SimClient, content: bytes, **kwargs: Any) -> Any:
+        answer = await real(self, content, **kwargs)
+        if not kwargs.get("dry_run"):
+            raise TransportError("the connection dropped", method="POST", url=UPLOAD)
+        return answer
+
+    monkeypatch.setattr(SimClient, "upload_tasks_csv", lost)
+    first = cli("tasks", "apply", str(calls), "--yes", "--account", AGENT)
+    assert first.code == 1 and "its tasks may be queued" in first.err
+    monkeypatch.setattr(SimClient, "upload_tasks_csv", real)
+    assert queued(sim_app) == 2
+    sent = len(uploads(sim_app))
+    retried = cli("tasks", "apply", str(calls), "--yes", "--account", AGENT)
+    assert retried.code == 1 and "sent it and has no answer" in retried.err
+    assert "it is not sent again" in retried.err
+    assert len(uploads(sim_app)) == sent and queued(sim_app) == 2
