@@ -79,8 +79,8 @@ from vagent_tui.services.accounts import AccountDirectory, NamedAccount
 from vagent_tui.services.agent_listing import fleet_accounts
 from vagent_tui.services.bulk import DEFAULT_CONCURRENCY, RolloutLog
 from vagent_tui.services.changes import Change
-from vagent_tui.services.rollout import plan_rollout
 from vagent_tui.services.rollout_apply import apply_rollout
+from vagent_tui.services.rollout_planning import plan_rollout
 
 PLAN_TARGET = 3.0
 APPLY_TARGET = 5.0

@@ -2,7 +2,7 @@
 
 ``plan`` chooses the accounts and plans the change exactly as the screen's form and its
 ``p`` do (`vagent_tui.services.rollout_pick.check_request`, `pick_accounts`,
-`vagent_tui.services.rollout.plan_rollout`), nothing written, and saves the plan in the
+`vagent_tui.services.rollout_planning.plan_rollout`), nothing written, and saves the plan in the
 screen's JSON (`RolloutPlan.to_json`: the screen's ``l`` opens it). ``apply`` writes the
 staging of its accounts to change (`vagent_tui.services.rollout_apply.apply_rollout`),
 ``publish`` publishes them wave by wave (`publish_rollout`): both record each account's
@@ -153,8 +153,8 @@ def _concurrency(parser: argparse.ArgumentParser) -> None:
 
 async def run_plan(ctx: Context) -> int:
     from vagent_tui.services.bulk import rollout_concurrency
-    from vagent_tui.services.rollout import catalog_of, plan_rollout
     from vagent_tui.services.rollout_pick import Catalog, check_request, pick_accounts
+    from vagent_tui.services.rollout_planning import catalog_of, plan_rollout
     from vagent_tui.services.session import origin_of
     from vagent_tui.words import counted
 

@@ -138,9 +138,9 @@ def test_plan_writes_the_screens_plan_file_says_each_account_and_exits_2(
 def test_plan_is_the_one_the_screens_services_make(cli: RunCli, sim_app: Any) -> None:
     """The same accounts picked (`pick_accounts`), planned (`plan_rollout`), the same origin."""
     from vagent_tui.services.agent_listing import list_agents
-    from vagent_tui.services.rollout import plan_rollout
     from vagent_tui.services.rollout_pick import Catalog as FormCatalog
     from vagent_tui.services.rollout_pick import check_request, pick_accounts
+    from vagent_tui.services.rollout_planning import plan_rollout
     from vagent_tui.services.session import origin_of
 
     switches = "bookAppointment on, transferCall off"

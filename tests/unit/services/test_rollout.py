@@ -18,12 +18,8 @@ from vagent_tui.services.accounts import AccountDirectory
 from vagent_tui.services.agent_listing import fleet_accounts
 from vagent_tui.services.changes import Change, FunctionSwitch
 from vagent_tui.services.connect import demo_client
-from vagent_tui.services.rollout import (
-    AccountPlan,
-    RolloutPlan,
-    change_problem,
-    plan_rollout,
-)
+from vagent_tui.services.rollout import AccountPlan, RolloutPlan, change_problem
+from vagent_tui.services.rollout_planning import plan_rollout
 
 
 def no_drafts(sim: Any) -> None:

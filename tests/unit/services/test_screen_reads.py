@@ -12,7 +12,7 @@ from vagent_tui.services.agents import functions_with_slots, review_now, saved_v
 from vagent_tui.services.connect import demo_client
 from vagent_tui.services.relays import read_relays
 from vagent_tui.services.reread import poll
-from vagent_tui.services.rollout import catalog_of
+from vagent_tui.services.rollout_planning import catalog_of
 
 AGENT = 1111
 

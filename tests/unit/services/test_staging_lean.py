@@ -13,8 +13,8 @@ from vagent_tui.services.accounts import AccountDirectory
 from vagent_tui.services.agent_listing import fleet_accounts
 from vagent_tui.services.changes import Change
 from vagent_tui.services.connect import demo_client
-from vagent_tui.services.rollout import plan_account
 from vagent_tui.services.rollout_apply import _base_now
+from vagent_tui.services.rollout_planning import plan_account
 from vagent_tui.services.staging import read_context
 
 AGENT = 1111

@@ -38,13 +38,10 @@ from vagent_tui.api.client import PlatformClient
 from vagent_tui.services.accounts import AccountDirectory, NamedAccount
 from vagent_tui.services.agent_listing import AgentListing, is_agent_account
 from vagent_tui.services.bulk import RolloutLog
-from vagent_tui.services.rollout import (
-    RolloutPlan,
-    catalog_of,
-    plan_rollout,
-)
+from vagent_tui.services.rollout import RolloutPlan
 from vagent_tui.services.rollout_apply import SavedRollout, results_csv, saved_rollouts
 from vagent_tui.services.rollout_pick import pick_accounts
+from vagent_tui.services.rollout_planning import catalog_of, plan_rollout
 from vagent_tui.services.session import Connection, origin_of
 from vagent_tui.ui import format as fmt
 from vagent_tui.ui.dialogs import PromptModal, TextModal
