@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from vagent_tui.commands.contract import PARTIAL, Refused
 from vagent_tui.commands.registry import completes, nothing
+from vagent_tui.words import counted
 
 if TYPE_CHECKING:
     from vagent_tui.api.models import Account
@@ -159,6 +160,6 @@ async def run(ctx: Context) -> int:
     if not tree.complete:
         messages.warn("the tree is larger than a listing reads: it stopped short")
     if tree.failed:
-        messages.warn(f"the accounts below {tree.failed} account(s) could not be read")
+        messages.warn(f"the accounts below {counted(tree.failed, 'account')} could not be read")
         return PARTIAL
     return 0

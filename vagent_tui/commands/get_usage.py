@@ -17,6 +17,8 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
+from vagent_tui.words import counted
+
 if TYPE_CHECKING:
     from vagent_tui.api.usage_models import UsageQuery
     from vagent_tui.commands.runner import Context
@@ -152,7 +154,9 @@ def _say_left_out(ctx: Context, report: UsageReport) -> None:
     if report.unread:
         ctx.messages.warn("not read as numbers: " + ", ".join(report.unread[:20]))
     if report.left_out.entries:
-        ctx.messages.warn(f"the reply held {report.left_out.entries:,} entries past what is read")
+        ctx.messages.warn(
+            f"the reply held {counted(report.left_out.entries, 'entry', 'entries')} past what is read"
+        )
     if not report.rows:
         ctx.messages.say("no number in the usage reply")
 
@@ -200,7 +204,7 @@ async def _fleet(ctx: Context, query: UsageQuery) -> int:
 
     ids = [line.account_id for line in usage.lines]
     limit = AdaptiveLimit(default_concurrency())  # VAGENT_FLEET_CONCURRENCY, as the screen
-    ctx.messages.say(f"asking the usage of {len(ids):,} accounts")
+    ctx.messages.say(f"asking the usage of {counted(len(ids), 'account')}")
     try:
         await ask_fleet(api, ids, usage_question(query), limiter=limit, on_answer=take)
     except* OSError as failed_writes:  # stdout closed (| head): the run stops there
@@ -220,7 +224,9 @@ async def _fleet(ctx: Context, query: UsageQuery) -> int:
         ctx.messages.error(f"every account failed ({len(failed):,}): {first.error}")
         return ERROR
     if failed:
-        ctx.messages.warn(f"{len(failed):,} of {len(ids):,} accounts failed (their items say why)")
+        ctx.messages.warn(
+            f"{len(failed):,} of {counted(len(ids), 'account')} failed (their items say why)"
+        )
         return PARTIAL
     return 0
 

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from vagent_tui.commands.contract import CHANGES, DONE, ERROR, PARTIAL, CommandError, Refused
 from vagent_tui.commands.options import add_concurrency
+from vagent_tui.words import counted
 
 if TYPE_CHECKING:
     from decimal import Decimal
@@ -145,7 +146,7 @@ async def _said(ctx: Context, made: OnboardPlan, header: dict[str, int], out: st
         price = await _number_price(ctx)
         cost = f"{price[1]} each (the catalog)" if price else "a fee each (the catalog is silent)"
         messages.say(
-            f"It brings {bring} phone number(s): {cost}; apply needs --bring-numbers {bring}"
+            f"It brings {counted(bring, 'phone number')}: {cost}; apply needs --bring-numbers {bring}"
             + (f" or --spend-up-to {price[0] * bring}" if price else "")
         )
     if made.writing() and out and out != "-" and not trouble:
@@ -367,7 +368,7 @@ async def apply(ctx: Context) -> int:
     counts = ", ".join(f"{n} {r}" for r, n in _tally(results.values()).items()) or "nothing sent"
     earlier = len(made.writing()) - len(results)
     more = f"; {earlier} written by an earlier run" if earlier else ""
-    ctx.messages.say(f"Applied: {counts}{more} (of {len(made.writing())} rows to write)")
+    ctx.messages.say(f"Applied: {counts}{more} (of {counted(len(made.writing()), 'row')} to write)")
     return PARTIAL if failed else DONE
 
 
@@ -399,7 +400,7 @@ async def _may_spend(ctx: Context, bringing: list[RowPlan]) -> None:
     limit_text: str | None = ctx.args.spend_up_to
     price = await _number_price(ctx)
     said = f"{price[1]} each (the catalog)" if price else "a fee each (the catalog says no price)"
-    what = f"this run brings {count} phone number(s): {said}"
+    what = f"this run brings {counted(count, 'phone number')}: {said}"
     if allowed is not None:
         if allowed < count:
             raise Refused(f"{what}; --bring-numbers {allowed} allows fewer: nothing written")

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from vagent_tui.commands.contract import CHANGES, DONE, PARTIAL, CommandError, Refused
 from vagent_tui.commands.options import add_account_set, add_concurrency, chosen_ids
+from vagent_tui.words import counted
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -212,7 +213,7 @@ async def plan_from(ctx: Context) -> int:
 
 
 def _no_plan(folder: Path, problems: tuple[str, ...]) -> CommandError:
-    return CommandError(f"{folder}: no plan made (the {len(problems):,} problem(s) above)")
+    return CommandError(f"{folder}: no plan made (the {counted(len(problems), 'problem')} above)")
 
 
 def _plan_text(plan: FolderPlan) -> str:

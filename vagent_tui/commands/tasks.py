@@ -21,6 +21,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from vagent_tui.commands.contract import CHANGES, DONE, ERROR, PARTIAL, CommandError, Refused
+from vagent_tui.words import counted
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -118,7 +119,7 @@ def _said(
         return ERROR
     _calls, what = what_it_queues(queued)
     ctx.messages.say(
-        f"{name}: {len(queued)} of {len(result.rows)} rows would be queued ({what}); nothing "
+        f"{name}: {len(queued)} of {counted(len(result.rows), 'row')} would be queued ({what}); nothing "
         "was queued" + (f". vagent-tui tasks apply {out} queues them" if out and out != "-" else "")
     )
     return CHANGES
