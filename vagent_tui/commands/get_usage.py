@@ -154,9 +154,8 @@ def _say_left_out(ctx: Context, report: UsageReport) -> None:
     if report.unread:
         ctx.messages.warn("not read as numbers: " + ", ".join(report.unread[:20]))
     if report.left_out.entries:
-        ctx.messages.warn(
-            f"the reply held {counted(report.left_out.entries, 'entry', 'entries')} past what is read"
-        )
+        held = counted(report.left_out.entries, "entry", "entries")
+        ctx.messages.warn(f"the reply held {held} past what is read")
     if not report.rows:
         ctx.messages.say("no number in the usage reply")
 

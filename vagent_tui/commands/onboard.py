@@ -146,7 +146,8 @@ async def _said(ctx: Context, made: OnboardPlan, header: dict[str, int], out: st
         price = await _number_price(ctx)
         cost = f"{price[1]} each (the catalog)" if price else "a fee each (the catalog is silent)"
         messages.say(
-            f"It brings {counted(bring, 'phone number')}: {cost}; apply needs --bring-numbers {bring}"
+            f"It brings {counted(bring, 'phone number')}: {cost}; "
+            f"apply needs --bring-numbers {bring}"
             + (f" or --spend-up-to {price[0] * bring}" if price else "")
         )
     if made.writing() and out and out != "-" and not trouble:

@@ -119,8 +119,9 @@ def _said(
         return ERROR
     _calls, what = what_it_queues(queued)
     ctx.messages.say(
-        f"{name}: {len(queued)} of {counted(len(result.rows), 'row')} would be queued ({what}); nothing "
-        "was queued" + (f". vagent-tui tasks apply {out} queues them" if out and out != "-" else "")
+        f"{name}: {len(queued)} of {counted(len(result.rows), 'row')} would be queued "
+        f"({what}); nothing was queued"
+        + (f". vagent-tui tasks apply {out} queues them" if out and out != "-" else "")
     )
     return CHANGES
 
