@@ -183,6 +183,11 @@ class VagentApp(TypeAheadApp[None], ConnectionApp, FrameDiffApp[None]):
             tier=tier,
             initial_account=initial_account,
         )
+        if "TEXTUAL_ANIMATIONS" not in os.environ:
+            # Over SSH each frame of an animation (a tab's sliding underline, a loading
+            # indicator's dots) is bytes on the link for nothing to read: the end state is
+            # drawn at once (issue 40). TEXTUAL_ANIMATIONS set by the user is kept.
+            self.animation_level = "none"
         self.config_warnings = list(config_warnings)
         """What the config file holds that was ignored (vagent_tui.ui.keyspec), shown once."""
         self.last_copied: tuple[str, str] | None = None
