@@ -26,7 +26,6 @@ from vagent_tui import config as cfg
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.ui import colours
 from vagent_tui.ui.built import built, when_built
-from vagent_tui.ui.command_palette import ConsolePalette
 from vagent_tui.ui.connections import ConnectionApp
 from vagent_tui.ui.convention import NO_KEY_PREFIX, action_name, effective_keys
 from vagent_tui.ui.registry import BY_NAME, SCREENS, ScreenInfo
@@ -321,6 +320,8 @@ class VagentApp(TypeAheadApp[None], ConnectionApp, FrameDiffApp[None]):
     def action_command_palette(self) -> None:
         """``:`` or ctrl+p: the palette (Textual's, with page keys that cannot crash it)."""
         if self.use_command_palette and not isinstance(self.screen, CommandPalette):
+            from vagent_tui.ui.command_palette import ConsolePalette  # at its first use
+
             self.push_screen(ConsolePalette(id="--command-palette"))
 
     def pop_screen(self) -> AwaitComplete:

@@ -43,11 +43,11 @@ from vagent_tui.ui.widgets.table_filter import (
     FilterInput,
     FilterRow,
 )
-from vagent_tui.ui.writes import Write, Written, perform
 
 if TYPE_CHECKING:
     from vagent_tui.services.session import Connection
     from vagent_tui.ui.host import Console
+    from vagent_tui.ui.writes import Write, Written  # imported at the first write
 
 
 T = TypeVar("T")
@@ -268,6 +268,8 @@ class BaseScreen(ClosesItself[None]):
     async def written(self, write: Write[T], start: Connection | None = None) -> Written[T]:
         """`write` performed from a ``write-`` worker the screen already runs (a flow
         with steps of its own first); ``start``: the connection the user saw."""
+        from vagent_tui.ui.writes import perform
+
         seen = start or self.connection
         return await perform(
             write, app=self.app, start=seen,
