@@ -196,8 +196,10 @@ class VagentApp(TypeAheadApp[None], ConnectionApp, FrameDiffApp[None]):
         """`collector.set_aside` and `give_back`, due after the last key or click."""
         self.theme_errors = self._register_themes(extra_theme_dirs)
         wanted = theme or terminal_default()
-        self._start_with_theme(wanted if wanted in self.available_themes else DEFAULT_DARK)
-        colours.install(self.console, self.get_css_variables(), replace=False)
+        variables = self._start_with_theme(
+            wanted if wanted in self.available_themes else DEFAULT_DARK
+        )
+        colours.install(self.console, variables, replace=False)
 
     def quit_keys(self) -> list[str]:
         """The keys of ``app.quit``, the keymap's if it moves them."""
@@ -225,12 +227,16 @@ class VagentApp(TypeAheadApp[None], ConnectionApp, FrameDiffApp[None]):
             self.register_theme(theme)
         return errors
 
-    def _start_with_theme(self, name: str) -> None:
+    def _start_with_theme(self, name: str) -> dict[str, str]:
         """Before the app runs, the theme's colours go straight into the stylesheet (not
         parsed yet). Setting `theme` would make Textual parse the whole stylesheet once
         more at start-up, for nothing: its watcher does what is done here and queues a
         refresh of the CSS. A theme that changes the truecolor filter (of the other
-        brightness than Textual's default, or ANSI colours) is set the usual way."""
+        brightness than Textual's default, or ANSI colours) is set the usual way.
+
+        Returns:
+            The theme's CSS variables (computed once: the cells' colours take them too).
+        """
         theme, default = self.get_theme(name), self.current_theme
         if (
             theme is None
@@ -238,11 +244,13 @@ class VagentApp(TypeAheadApp[None], ConnectionApp, FrameDiffApp[None]):
             or self.ansi_color is not None
         ):
             self.theme = name
-            return
+            return self.get_css_variables()
         self.set_reactive(App.theme, name)
         classes = {c: False for c in self.classes if c.startswith("-theme-")}
         self.update_classes({**classes, f"-theme-{name}": True}, update=False)
-        self.stylesheet.set_variables(self.get_css_variables())
+        variables = self.get_css_variables()
+        self.stylesheet.set_variables(variables)
+        return variables
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         # Built-in themes chosen from the palette lack our semantic variables.
