@@ -123,3 +123,6 @@ _.image
 
 # InboundMessage (api/agent_extras_models.py): filled by keyword by the test message form.
 _.target_agent
+
+# VagentApp (ui/app.py): Textual's App reads animation_level (the console draws none).
+_.animation_level
