@@ -79,10 +79,11 @@ widget of the screen and gives the update to ``App._display``, which writes noth
 while a batch is open. When mounting takes a while (the console's does: the first
 screen's requests), that refresh runs inside the batch: the demo's first frame was
 drawn for nothing (about 9 ms of its 300 ms start), and drawn again after the batch.
-`QuietStartScreen` overrides ``_compositor_refresh``: while a batch is open it draws
-nothing and asks the app for a refresh of the whole screen, which the app's queue runs
-once the batch is over (the start-up batch closes before the app's queue is read).
-Textual has no public way to hold a screen's rendering, only its output.
+`QuietStartScreen` overrides ``_compositor_refresh``: until the screen's first frame
+has been drawn, while a batch is open it draws nothing and asks the app for a refresh
+of the whole screen, which the app's queue runs once the batch is over (the start-up
+batch closes before the app's queue is read). Once drawn, the screen is refreshed as
+Textual does. Textual has no public way to hold a screen's rendering, only its output.
 """
 
 from __future__ import annotations
@@ -107,11 +108,15 @@ ReturnType = TypeVar("ReturnType")
 class QuietStartScreen(Screen[ReturnType]):
     """A screen that draws no frame while Textual holds the output (see 7. above)."""
 
+    _drawn = False
+    """Whether a frame of the screen has been drawn outside a batch."""
+
     def _compositor_refresh(self) -> None:
-        if self.app._batch_count:
+        if self.app._batch_count and not self._drawn:
             # Textual would write nothing of it: the whole screen is drawn after the batch.
             self.app.call_later(self.refresh)
             return
+        self._drawn = self._drawn or not self.app._batch_count
         super()._compositor_refresh()
 
 
