@@ -182,10 +182,9 @@ class VagentApp(TypeAheadApp[None], ConnectionApp, FrameDiffApp[None]):
             tier=tier,
             initial_account=initial_account,
         )
-        if "TEXTUAL_ANIMATIONS" not in os.environ:
-            # Over SSH each frame of an animation (a tab's sliding underline, a loading
-            # indicator's dots) is bytes on the link for nothing to read: the end state is
-            # drawn at once (issue 40). TEXTUAL_ANIMATIONS set by the user is kept.
+        if "TEXTUAL_ANIMATIONS" not in os.environ:  # the user's choice is kept
+            # Over SSH an animation's frames (a tab's underline sliding, a loading indicator's
+            # dots) are bytes for nothing to read: the end state is drawn at once (issue 40).
             self.animation_level = "none"
         self.config_warnings = list(config_warnings)
         """What the config file holds that was ignored (vagent_tui.ui.keyspec), shown once."""
@@ -196,10 +195,8 @@ class VagentApp(TypeAheadApp[None], ConnectionApp, FrameDiffApp[None]):
         """`collector.set_aside` and `give_back`, due after the last key or click."""
         self.theme_errors = self._register_themes(extra_theme_dirs)
         wanted = theme or terminal_default()
-        variables = self._start_with_theme(
-            wanted if wanted in self.available_themes else DEFAULT_DARK
-        )
-        colours.install(self.console, variables, replace=False)
+        wanted = wanted if wanted in self.available_themes else DEFAULT_DARK
+        colours.install(self.console, self._start_with_theme(wanted), replace=False)
 
     def quit_keys(self) -> list[str]:
         """The keys of ``app.quit``, the keymap's if it moves them."""
@@ -232,11 +229,8 @@ class VagentApp(TypeAheadApp[None], ConnectionApp, FrameDiffApp[None]):
         parsed yet). Setting `theme` would make Textual parse the whole stylesheet once
         more at start-up, for nothing: its watcher does what is done here and queues a
         refresh of the CSS. A theme that changes the truecolor filter (of the other
-        brightness than Textual's default, or ANSI colours) is set the usual way.
-
-        Returns:
-            The theme's CSS variables (computed once: the cells' colours take them too).
-        """
+        brightness than Textual's default, or ANSI colours) is set the usual way. Returns
+        the theme's CSS variables (computed once: the cells' colours take them too)."""
         theme, default = self.get_theme(name), self.current_theme
         if (
             theme is None

@@ -16,7 +16,7 @@ import asyncio
 import contextlib
 import os
 from collections.abc import Callable, Iterable, Mapping
-from functools import partial
+from functools import cached_property, partial
 from typing import TYPE_CHECKING
 
 from textual import work
@@ -100,7 +100,6 @@ class ConnectionApp(ConfigApp):
         self.initial_account = initial_account
         self.client_factory: ClientFactory = default_client_factory
         self._journal: Journal | None = None
-        self._agent_listings: AgentListings | None = None
         self.task_changed_signal: Signal[WatchedTask] = Signal(self, "task-changed")
         """Every change of a watched migration task (the migrations screen listens)."""
         self.tree_changed_signal: Signal[None] = Signal(self, "tree-changed")
@@ -149,15 +148,13 @@ class ConnectionApp(ConfigApp):
             self._watcher.listeners.append(self.task_changed_signal.publish)
         return self._watcher
 
-    @property
+    @cached_property
     def agent_listings(self) -> AgentListings:
-        """The agent accounts below the key, listed once for Fleet and Rollout (made
-        when first used: the first screen lists none)."""
-        if self._agent_listings is None:
-            from vagent_tui.services.agent_listing import AgentListings
+        """The agent accounts below the key, listed once for Fleet and Rollout (made at
+        the first use: the first screen lists none)."""
+        from vagent_tui.services.agent_listing import AgentListings
 
-            self._agent_listings = AgentListings()
-        return self._agent_listings
+        return AgentListings()
 
     @property
     def read_only(self) -> bool:
@@ -474,8 +471,8 @@ class ConnectionApp(ConfigApp):
                 severity="warning",
             )
         self._watcher, self._watched_client = None, client
-        if old_client is not client and self._agent_listings is not None:
-            self._agent_listings.forget()
+        if old_client is not client and "agent_listings" in self.__dict__:  # made: forget it
+            self.agent_listings.forget()
         client.read_only = connection.read_only
         profile = connection.profile
         self.apply_keymap(profile.keymap if profile else {})
