@@ -154,3 +154,5 @@ _.path_ids  # AccountItem (commands/shapes_accounts.py)
 
 # vagent-tui schema: the field a kinds item has (commands/shapes_core.py)
 _.schema_file
+# VagentApp (ui/app.py): Textual's App reads animation_level (the console draws none).
+_.animation_level

@@ -2,15 +2,18 @@
 
 Over a slow link what a key costs is the bytes the console writes for it. For each key
 of `KEYS`, at 120x40 and at 80x24, a fresh console runs as a user runs it (``python -m
-vagent_tui --demo --screen NAME``, ``TERM=xterm-256color``, a state and config folder
-of this run's own) on a pseudo-terminal of that size (one console per screen: Calls'
-two keys share one). Everything it writes is fed to a terminal emulator (pyte). Once
-the screen has loaded and the console has written nothing for a while, the key is sent
+vagent_tui --demo --screen NAME``, ``--account ID`` for a screen that shows an
+account's rows, ``TERM=xterm-256color``, a state and config folder of this run's own) on
+a pseudo-terminal of that size (one console per screen and account: the keys of one
+share it). Everything it writes is fed to a terminal emulator (pyte). Once the screen
+has loaded and the console has written nothing for a while, the key is sent
 ``--presses`` times; after each press the bytes the console writes until it is quiet
 again (`QUIET` without a byte) are the key's bytes: intermediate frames (a "reading…"
-before the data) count. Journal has one entry (the migration's, run first at each
-size): its Down has nothing to move to; Inboxes has no agent selected: ``n`` has no
-page to go to.
+before the data, a tab's underline drawn a frame later) count. A key with an ``undo``
+(Up after a Down, Escape after a key that opens a panel or a prompt) has it sent after
+each press, unmeasured, so that every press acts from the same state. Journal has one
+entry (the migration's, run first at each size): its Down has nothing to move to;
+Inboxes has no agent selected: ``n`` has no page to go to.
 
 The yardstick, measured in the same run: the ideal, a cell-diff encoder of this
 script's own (`encode`; it shares no code with the console or Textual) given the
@@ -80,9 +83,18 @@ class Key:
     ready: str
     """Text on the screen once it has loaded what the key acts on."""
     token: str = "demo-partner"
+    args: tuple[str, ...] = ()
+    """More of the console's flags (``--account ID``: an account the key has rows on)."""
+    undo: bytes = b""
+    """Sent after each press, not measured, once its bytes are counted: the key acts
+    from the same state every press (Up after Down, Escape after a key opening a panel)."""
 
 
 DOWN = b"\x1b[B"
+UP = b"\x1b[A"
+ESC = b"\x1b"
+TAB, BACKTAB = b"\t", b"\x1b[Z"
+AGENT = ("--account", "1111")  # Acme Dental Front Desk: an agent account with a bit of all
 KEYS = (
     Key("scope-down", "scope", DOWN, "accounts under"),
     Key("calls-down", "calls", DOWN, "page 1 of"),
@@ -92,7 +104,23 @@ KEYS = (
     Key("fleet-down", "fleet", DOWN, "agent accounts"),
     Key("journal-down", "journal", DOWN, "Journal"),
     Key("inbox-n", "inbox", b"n", "No agent account selected"),
-)
+    # The screens added since (issues 41 and 42, and the older ones no key measured).
+    Key("usage-p", "usage", b"p", "Usage of", undo=ESC),
+    Key("numbers-down", "numbers", DOWN, "2 phone numbers held", args=("--account", "1112"),
+        undo=UP),
+    Key("numbers-s", "numbers", b"s", "2 phone numbers held", args=("--account", "1112"),
+        undo=ESC),
+    Key("sip-down", "sip", DOWN, "whitelisted addresses for", args=AGENT, undo=UP),
+    Key("sip-t", "sip", b"t", "whitelisted addresses for", args=AGENT),
+    Key("numbering-down", "numbering", DOWN, "numbering providers, 1 configured",
+        args=("--account", "1110"), undo=UP),
+    Key("integrations-o", "integrations", b"o", "No integration opened", args=AGENT, undo=ESC),
+    Key("billing-tab", "billing", TAB, "fill in and save", undo=BACKTAB),
+    Key("tokens-down", "tokens", DOWN, "3 tokens", args=AGENT, undo=UP),
+    Key("members-down", "members", DOWN, "2 members of the organization", args=AGENT, undo=UP),
+    Key("webhooks-t", "webhooks", b"t", "2 destinations", args=AGENT),
+    Key("functions-down", "functions", DOWN, "configured functions", args=AGENT, undo=UP),
+)  # fmt: skip
 MIGRATION = "migration-idle-per-s"
 
 
@@ -388,7 +416,7 @@ def measure_screen(
     keys: list[Key], size: tuple[int, int], presses: int, home: str, tc: bool
 ) -> list[Row]:
     """Each key's presses in turn, on one console opened on their screen."""
-    args = ["--demo-token", keys[0].token, "--screen", keys[0].screen]
+    args = ["--demo-token", keys[0].token, "--screen", keys[0].screen, *keys[0].args]
     console = PtyConsole(size, args, home, tc)
     rows = []
     try:
@@ -399,6 +427,8 @@ def measure_screen(
                 before = console.cells()
                 written.append(console.press(key.key))
                 ideal.append(replay_check(size, before, console.cells()))
+                if key.undo:
+                    console.press(key.undo)
             rows.append(Row(key.name, size, statistics.median(written), statistics.median(ideal)))
     finally:
         console.close()
@@ -453,8 +483,9 @@ def main() -> None:
             if MIGRATION in chosen:
                 rows.append(measure_migration(size, args.window, home, args.truecolor))
                 print_row(rows[-1])
-            for screen in dict.fromkeys(key.screen for key in KEYS):
-                keys = [k for k in KEYS if k.screen == screen and k.name in chosen]
+            for console in dict.fromkeys((k.screen, k.token, k.args) for k in KEYS):
+                keys = [k for k in KEYS if (k.screen, k.token, k.args) == console]
+                keys = [k for k in keys if k.name in chosen]
                 if keys:
                     mine = measure_screen(keys, size, args.presses, home, args.truecolor)
                     for row in mine:

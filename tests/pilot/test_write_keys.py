@@ -51,7 +51,6 @@ from vagent_tui.ui.convention import action_name
 from vagent_tui.ui.keys import screen_class, writing_keys
 from vagent_tui.ui.registry import SCREENS, ScreenInfo
 from vagent_tui.ui.safety import DESTRUCTIVE, does_of, refusal
-from vagent_tui.ui.screens import base
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.widgets.entry_forms import FormModal
 from vagent_tui.ui.widgets.form import FormField
@@ -95,8 +94,8 @@ def handed(monkeypatch: pytest.MonkeyPatch) -> Handed:
         seen.writes.append(write)
         return await real(write, **kwargs)
 
-    # The write path's entries: a screen's (`BaseScreen.written`), a pane's (`write_from`).
-    monkeypatch.setattr(base, "perform", perform)
+    # The write path's one entry: a screen's (`BaseScreen.written`, which imports it at
+    # the first write) and a pane's (`write_from`) both call `writes.perform`.
     monkeypatch.setattr(writes, "perform", perform)
     return seen
 

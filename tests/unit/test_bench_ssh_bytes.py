@@ -57,3 +57,17 @@ def test_no_change_encodes_to_nothing_and_one_cell_to_a_move_and_it(bench: Modul
     assert bench.replay_check(SIZE, before, before) == 0
     after = screen_of("\x1b[2;3Hhellp")
     assert bench.encode(before, after) == "\x1b[2;7Hp"
+
+
+def test_every_key_opens_a_screen_of_the_console_and_one_console_waits_for_one_text(
+    bench: ModuleType,
+) -> None:
+    from vagent_tui.ui.registry import BY_NAME
+
+    consoles: dict[tuple[object, ...], str] = {}
+    for key in bench.KEYS:
+        assert key.screen in BY_NAME, key.name
+        # The keys of one console (screen, token, flags) are measured after one wait.
+        ready = consoles.setdefault((key.screen, key.token, key.args), key.ready)
+        assert ready == key.ready, key.name
+    assert len({key.name for key in bench.KEYS}) == len(bench.KEYS)

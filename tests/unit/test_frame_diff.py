@@ -107,3 +107,37 @@ def test_a_strip_shown_again_where_another_overwrote_it_is_written() -> None:
     ours = [write(frame, pieces) for pieces in steps]
     assert shown(*ours) == shown(*(textual(pieces) for pieces in steps))
     assert write(frame, [FIRST[2]]) == ""
+
+
+UNDERLINED = Style(underline=True, bgcolor="blue")
+
+
+@pytest.mark.parametrize(
+    ("tail", "erased"),
+    [
+        (RED, True),
+        (BOLD, True),
+        (None, True),
+        (UNDERLINED, False),
+        (RED + Style(reverse=True), False),
+    ],
+)
+def test_a_row_ending_blank_is_erased_to_its_end_when_the_blank_shows_only_a_background(
+    tail: Style | None, erased: bool
+) -> None:
+    """A pane's blank rows: a few bytes (CSI K fills with the background), not a space
+    per column; an underline or a reverse would not show on erased cells."""
+    frame = Frame()
+    first = write(frame, FIRST)
+    change = [(0, 1, strip(("new", GREEN), (" " * (SIZE[0] - 3), tail)))]
+    diff = write(frame, change)
+    assert shown(first, diff) == shown(textual(FIRST), textual(change))
+    assert diff.endswith("\x1b[K\x1b[m" if tail else "\x1b[K") is erased
+    assert (" " * 4 in diff) is not erased
+
+
+def test_a_short_blank_tail_is_written_as_spaces() -> None:
+    frame = Frame()
+    write(frame, FIRST)
+    change = [(0, 1, strip(("x" * (SIZE[0] - 2), GREEN), ("  ", RED)))]
+    assert "\x1b[K" not in write(frame, change)

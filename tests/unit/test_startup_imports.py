@@ -45,6 +45,10 @@ DEFERRED = (
     "vagent_tui.services.calls_follow",  # the call log's services, at their first use
     "vagent_tui.services.calls_export",
     "vagent_tui.services.calls_summary",
+    "vagent_tui.services.agent_listing",  # Fleet's, Rollout's and Usage's listing
+    "vagent_tui.services.agent_rows",
+    "vagent_tui.ui.writes",  # the machinery of a change, at the first one
+    "vagent_tui.ui.command_palette",  # at the first ctrl+p or :
 )
 
 

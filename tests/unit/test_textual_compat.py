@@ -11,10 +11,11 @@ measured after a frame at their width, the last two say `SafeTable`'s
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import subprocess
 import sys
-from typing import Any
+from typing import Any, ClassVar
 
 import pyte
 import pytest
@@ -483,3 +484,49 @@ async def test_ctrl_l_writes_the_whole_screen_over_what_else_was_written(
         await pilot.pause()
         pyte.Stream(terminal).feed("".join(written))
         assert terminal.display == drawn
+
+
+def test_textual_still_defers_a_refresh_in_a_batch_and_writes_nothing_during_one() -> None:
+    """What `QuietStartScreen` relies on (7.): the layout's compositor refresh is deferred
+    in a batch, which may still be open when it runs; App._display drops it then."""
+    layout = inspect.getsource(Screen._refresh_layout)
+    assert "if self.app._batch_count:" in layout
+    assert "self.call_later(self._compositor_refresh)" in layout
+    assert "if self._batch_count:" in inspect.getsource(App._display)
+
+
+@pytest.mark.parametrize("quiet", [False, True])
+async def test_a_quiet_start_screen_draws_only_once_the_app_runs(
+    quiet: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from textual._compositor import Compositor
+
+    from vagent_tui.ui.textual_compat import QuietStartScreen
+
+    base: type[Screen[None]] = QuietStartScreen if quiet else Screen
+
+    class _Shown(base):  # type: ignore[valid-type,misc]
+        def compose(self) -> ComposeResult:
+            yield Static("hello", id="hello")
+
+    class _App(App[None]):  # as the console starts: in the first screen's mode
+        MODES: ClassVar = {"main": _Shown}
+        DEFAULT_MODE = "main"
+
+        async def on_mount(self) -> None:
+            await asyncio.sleep(0.05)  # a mount that takes a while, inside the batch
+
+    app = _App()
+    drawn = {False: 0, True: 0}  # renders outside a batch, and inside one
+    render_update = Compositor.render_update
+
+    def counted(compositor: Compositor, *args: Any, **kwargs: Any) -> Any:
+        drawn[bool(app._batch_count)] += 1
+        return render_update(compositor, *args, **kwargs)
+
+    monkeypatch.setattr(Compositor, "render_update", counted)
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        assert "hello" in str(app.screen.query_one("#hello", Static).render())
+    assert drawn[False] >= 1
+    assert (drawn[True] == 0) is quiet  # Textual itself draws one for nothing

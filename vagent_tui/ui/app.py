@@ -26,7 +26,6 @@ from vagent_tui import config as cfg
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.ui import colours
 from vagent_tui.ui.built import built, when_built
-from vagent_tui.ui.command_palette import ConsolePalette
 from vagent_tui.ui.connections import ConnectionApp
 from vagent_tui.ui.convention import NO_KEY_PREFIX, action_name, effective_keys
 from vagent_tui.ui.registry import BY_NAME, SCREENS, ScreenInfo
@@ -183,6 +182,10 @@ class VagentApp(TypeAheadApp[None], ConnectionApp, FrameDiffApp[None]):
             tier=tier,
             initial_account=initial_account,
         )
+        if "TEXTUAL_ANIMATIONS" not in os.environ:  # the user's choice is kept
+            # Over SSH an animation's frames (a tab's underline sliding, a loading indicator's
+            # dots) are bytes for nothing to read: the end state is drawn at once (issue 40).
+            self.animation_level = "none"
         self.config_warnings = list(config_warnings)
         """What the config file holds that was ignored (vagent_tui.ui.keyspec), shown once."""
         self.last_copied: tuple[str, str] | None = None
@@ -192,8 +195,8 @@ class VagentApp(TypeAheadApp[None], ConnectionApp, FrameDiffApp[None]):
         """`collector.set_aside` and `give_back`, due after the last key or click."""
         self.theme_errors = self._register_themes(extra_theme_dirs)
         wanted = theme or terminal_default()
-        self._start_with_theme(wanted if wanted in self.available_themes else DEFAULT_DARK)
-        colours.install(self.console, self.get_css_variables(), replace=False)
+        wanted = wanted if wanted in self.available_themes else DEFAULT_DARK
+        colours.install(self.console, self._start_with_theme(wanted), replace=False)
 
     def quit_keys(self) -> list[str]:
         """The keys of ``app.quit``, the keymap's if it moves them."""
@@ -221,12 +224,13 @@ class VagentApp(TypeAheadApp[None], ConnectionApp, FrameDiffApp[None]):
             self.register_theme(theme)
         return errors
 
-    def _start_with_theme(self, name: str) -> None:
+    def _start_with_theme(self, name: str) -> dict[str, str]:
         """Before the app runs, the theme's colours go straight into the stylesheet (not
         parsed yet). Setting `theme` would make Textual parse the whole stylesheet once
         more at start-up, for nothing: its watcher does what is done here and queues a
         refresh of the CSS. A theme that changes the truecolor filter (of the other
-        brightness than Textual's default, or ANSI colours) is set the usual way."""
+        brightness than Textual's default, or ANSI colours) is set the usual way. Returns
+        the theme's CSS variables (computed once: the cells' colours take them too)."""
         theme, default = self.get_theme(name), self.current_theme
         if (
             theme is None
@@ -234,11 +238,13 @@ class VagentApp(TypeAheadApp[None], ConnectionApp, FrameDiffApp[None]):
             or self.ansi_color is not None
         ):
             self.theme = name
-            return
+            return self.get_css_variables()
         self.set_reactive(App.theme, name)
         classes = {c: False for c in self.classes if c.startswith("-theme-")}
         self.update_classes({**classes, f"-theme-{name}": True}, update=False)
-        self.stylesheet.set_variables(self.get_css_variables())
+        variables = self.get_css_variables()
+        self.stylesheet.set_variables(variables)
+        return variables
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         # Built-in themes chosen from the palette lack our semantic variables.
@@ -316,6 +322,8 @@ class VagentApp(TypeAheadApp[None], ConnectionApp, FrameDiffApp[None]):
     def action_command_palette(self) -> None:
         """``:`` or ctrl+p: the palette (Textual's, with page keys that cannot crash it)."""
         if self.use_command_palette and not isinstance(self.screen, CommandPalette):
+            from vagent_tui.ui.command_palette import ConsolePalette  # at its first use
+
             self.push_screen(ConsolePalette(id="--command-palette"))
 
     def pop_screen(self) -> AwaitComplete:

@@ -29,8 +29,9 @@ from typing import Any, TypeVar
 from textual.app import ScreenStackError
 from textual.await_complete import AwaitComplete
 from textual.dom import DOMNode, NoScreen
-from textual.screen import Screen
 from textual.widget import Widget
+
+from vagent_tui.ui.textual_compat import QuietStartScreen
 
 __all__ = ["ClosesItself", "built", "when_built"]
 
@@ -76,9 +77,10 @@ async def _nothing() -> None:
     """An await that completes at once."""
 
 
-class ClosesItself(Screen[R]):
+class ClosesItself(QuietStartScreen[R]):
     """A screen whose ``dismiss`` closes it, never another screen (mixed in first:
-    ``class Form(ClosesItself[T], ModalScreen[T])``)."""
+    ``class Form(ClosesItself[T], ModalScreen[T])``). Like every screen of the console, it
+    draws no frame while Textual holds the output (`QuietStartScreen`)."""
 
     def dismiss(self, result: R | None = None) -> AwaitComplete:
         """Close this screen with ``result``, and first what was opened over it since

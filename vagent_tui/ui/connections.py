@@ -16,7 +16,7 @@ import asyncio
 import contextlib
 import os
 from collections.abc import Callable, Iterable, Mapping
-from functools import partial
+from functools import cached_property, partial
 from typing import TYPE_CHECKING
 
 from textual import work
@@ -33,7 +33,6 @@ from vagent_tui import credentials
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.errors import PlatformError, redact_url
 from vagent_tui.api.scope import ScopeLevel
-from vagent_tui.services.agent_listing import AgentListings
 from vagent_tui.services.session import Connection, open_connection
 from vagent_tui.ui.built import built, when_built
 from vagent_tui.ui.config_app import ConfigApp
@@ -43,9 +42,10 @@ from vagent_tui.ui.widgets.option_pages import Direction, page
 from vagent_tui.ui.widgets.status import describe_error
 from vagent_tui.words import counted
 
-if TYPE_CHECKING:  # the journal and the watcher are imported when first used
+if TYPE_CHECKING:  # the journal, the watcher, the agent listing: imported when first used
     from vagent_tui.api.models import MigrationTask
     from vagent_tui.api.transport import Exchange
+    from vagent_tui.services.agent_listing import AgentListings
     from vagent_tui.services.journal import Journal
     from vagent_tui.services.migrations import MigrationWatcher, WatchedTask
 
@@ -100,8 +100,6 @@ class ConnectionApp(ConfigApp):
         self.initial_account = initial_account
         self.client_factory: ClientFactory = default_client_factory
         self._journal: Journal | None = None
-        self.agent_listings = AgentListings()
-        """The agent accounts below the key, listed once for Fleet and Rollout."""
         self.task_changed_signal: Signal[WatchedTask] = Signal(self, "task-changed")
         """Every change of a watched migration task (the migrations screen listens)."""
         self.tree_changed_signal: Signal[None] = Signal(self, "tree-changed")
@@ -149,6 +147,14 @@ class ConnectionApp(ConfigApp):
             self._watcher = MigrationWatcher(self._watched_client)
             self._watcher.listeners.append(self.task_changed_signal.publish)
         return self._watcher
+
+    @cached_property
+    def agent_listings(self) -> AgentListings:
+        """The agent accounts below the key, listed once for Fleet and Rollout (made at
+        the first use: the first screen lists none)."""
+        from vagent_tui.services.agent_listing import AgentListings
+
+        return AgentListings()
 
     @property
     def read_only(self) -> bool:
@@ -465,7 +471,7 @@ class ConnectionApp(ConfigApp):
                 severity="warning",
             )
         self._watcher, self._watched_client = None, client
-        if old_client is not client:
+        if old_client is not client and "agent_listings" in self.__dict__:  # made: forget it
             self.agent_listings.forget()
         client.read_only = connection.read_only
         profile = connection.profile

@@ -12,6 +12,11 @@ again instead), an SGR only where the style changes and then only what changes.
 What Textual repaints reaches `Frame` as pieces, ``(x, y, strip)``: the strip as Textual
 would write it at that place (`ui.textual_compat` takes them from its updates).
 
+A row's changed cells that end it blank, in one pen, are written as an erase to the end
+of the line: terminals fill erased cells with the current background colour (``bce``,
+as xterm, VTE, tmux and their kin do), so a pane's blank rows cost a few bytes each
+rather than a space per column.
+
 The frame can only be trusted while nothing else writes to the terminal's cells: a
 resize, or the app resuming after a suspend, calls `Frame.forget`, and the next
 repaint then writes what it covers in full.
@@ -42,6 +47,13 @@ number in the hundreds."""
 _GAP = 6
 """Unchanged cells between two runs of a row written again rather than skipped: a
 cursor move costs 6-8 bytes, a cell of plain text 1."""
+_ERASE = 4
+"""Blank cells ending a row written as an erase to the end of the line (``CSI K``, 3
+bytes) rather than as spaces, from this many on."""
+_HIDDEN_ON_BLANK = frozenset({"1", "2", "3", "5", "6", "8"})
+"""SGR attributes a blank cell does not show (bold, dim, italic, blink, concealed): an
+erase, which gives the cells the pen's background and no attribute, draws blanks of a
+pen with no other attribute as they are."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -308,7 +320,8 @@ class Frame:
                 stop += 1  # through a wide character's right half
             out.append(f"\x1b[{y + 1};{start + 1}H")
             column = start
-            while column < stop:  # by cells of one pen (a right half's "" writes nothing)
+            erase = _blank_tail(chars, pens, start, stop)
+            while column < erase:  # by cells of one pen (a right half's "" writes nothing)
                 cell_pen = pens[column] or _DEFAULT
                 same = column + 1
                 while same < stop and pens[same] is cell_pen:
@@ -318,5 +331,25 @@ class Frame:
                     pen = cell_pen
                 out.append("".join(chars[column:same]))
                 column = same
+            if erase < stop:
+                tail_pen = pens[erase] or _DEFAULT
+                if tail_pen is not pen:
+                    out.append(_sgr(pen, tail_pen))
+                    pen = tail_pen
+                out.append("\x1b[K")
             x = stop
         return pen
+
+
+def _blank_tail(chars: list[str], pens: list[_Pen | None], start: int, stop: int) -> int:
+    """Where the cells ``chars[start:stop]`` turn blank in one pen to the end of the row,
+    for an erase to write them (``stop`` when they do not, or too few)."""
+    if stop != len(chars) or chars[stop - 1] != " ":
+        return stop
+    pen = pens[stop - 1] or _DEFAULT
+    if pen.link or not pen.attributes <= _HIDDEN_ON_BLANK:
+        return stop
+    tail = stop - 1
+    while tail > start and chars[tail - 1] == " " and (pens[tail - 1] or _DEFAULT) is pen:
+        tail -= 1
+    return tail if stop - tail >= _ERASE else stop

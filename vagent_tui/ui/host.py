@@ -50,8 +50,11 @@ class Console(Protocol):
 
     config: cfg.Config | None
     config_error: str | None
-    agent_listings: AgentListings
-    """The agent accounts below the key, listed once and shared by Fleet and Rollout."""
+
+    @property
+    def agent_listings(self) -> AgentListings:
+        """The agent accounts below the key, listed once and shared by Fleet and Rollout."""
+        ...
 
     def adopt_config(self, config: cfg.Config) -> None: ...
 

@@ -11,6 +11,8 @@ Textual release changes what a wrapper relies on.
    (`refresh_callbacks_pending`).
 5. Writing only the cells that changed (`FrameDiffApp`, `update_pieces`).
 6. A mode's first screen styled once at start-up, not three times (`styled_as_current`).
+7. No frame drawn while Textual holds the output (start-up) and writes none
+   (`QuietStartScreen`).
 
 **1.**
 An unhandled exception ends a Textual app through ``App._handle_exception``, which
@@ -68,6 +70,20 @@ styles the app node (its children inherit from it) and marks the first screen as
 styled by the app's current CSS; the app's first screen
 reads its own CSS into the stylesheet beforehand (`vagent_tui.ui.app`), so nothing is
 left unparsed. Textual has no public way to make a mode's screen without the restyle.
+
+**7.**
+While an app starts, Textual holds its output in a batch (``App.batch_update`` around
+composing and mounting, ``App._batch_count``), and ``Screen._refresh_layout`` hands the
+frame it lays out to ``call_later(self._compositor_refresh)``, which renders every
+widget of the screen and gives the update to ``App._display``, which writes nothing
+while a batch is open. When mounting takes a while (the console's does: the first
+screen's requests), that refresh runs inside the batch: the demo's first frame was
+drawn for nothing (about 9 ms of its 300 ms start), and drawn again after the batch.
+`QuietStartScreen` overrides ``_compositor_refresh``: until the screen's first frame
+has been drawn, while a batch is open it draws nothing and asks the app for a refresh
+of the whole screen, which the app's queue runs once the batch is over (the start-up
+batch closes before the app's queue is read). Once drawn, the screen is refreshed as
+Textual does. Textual has no public way to hold a screen's rendering, only its output.
 """
 
 from __future__ import annotations
@@ -87,6 +103,21 @@ from textual.screen import Screen
 from vagent_tui.ui.frame_diff import Frame, Piece
 
 ReturnType = TypeVar("ReturnType")
+
+
+class QuietStartScreen(Screen[ReturnType]):
+    """A screen that draws no frame while Textual holds the output (see 7. above)."""
+
+    _drawn = False
+    """Whether a frame of the screen has been drawn outside a batch."""
+
+    def _compositor_refresh(self) -> None:
+        if self.app._batch_count and not self._drawn:
+            # Textual would write nothing of it: the whole screen is drawn after the batch.
+            self.app.call_later(self.refresh)
+            return
+        self._drawn = self._drawn or not self.app._batch_count
+        super()._compositor_refresh()
 
 
 class CrashReportingApp(App[ReturnType]):

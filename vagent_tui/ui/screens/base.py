@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Iterable
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, cast
 
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import ModalScreen
@@ -35,6 +36,7 @@ from vagent_tui.ui.fields import is_text_field
 from vagent_tui.ui.footer import KeysFooter
 from vagent_tui.ui.registry import BY_TARGET
 from vagent_tui.ui.safety import mutating_actions
+from vagent_tui.ui.textual_compat import style_mark
 from vagent_tui.ui.widgets.context_bar import ContextBar
 from vagent_tui.ui.widgets.status import StatusLine, StatusReport, describe_error
 from vagent_tui.ui.widgets.table_filter import (
@@ -43,11 +45,11 @@ from vagent_tui.ui.widgets.table_filter import (
     FilterInput,
     FilterRow,
 )
-from vagent_tui.ui.writes import Write, Written, perform
 
 if TYPE_CHECKING:
     from vagent_tui.services.session import Connection
     from vagent_tui.ui.host import Console
+    from vagent_tui.ui.writes import Write, Written  # imported at the first write
 
 
 T = TypeVar("T")
@@ -98,6 +100,9 @@ class BaseScreen(ClosesItself[None]):
         """The connection value this screen last loaded for (None: load when shown)."""
         self._said_not_connected = False
         """The status line says the connection failed (cleared once connected)."""
+        self._composed_with: object = None
+        """The app's styles when the screen's widgets were made and styled (`style_mark`);
+        None once the screen has been shown."""
 
     @property
     def vapp(self) -> Console:
@@ -109,6 +114,7 @@ class BaseScreen(ClosesItself[None]):
         return self.vapp.connection
 
     def compose(self) -> ComposeResult:
+        self._composed_with = style_mark(self.app)
         yield ContextBar(self.TITLE)
         yield from self.compose_body()
         yield StatusLine(id="status")
@@ -139,6 +145,16 @@ class BaseScreen(ClosesItself[None]):
     def on_mount(self) -> None:
         self.watch(self.app, "connection", self._connection_changed, init=False)
         self.call_after_refresh(self._maybe_reload)
+
+    @on(events.ScreenResume)
+    def _styled_when_made(self, event: events.ScreenResume) -> None:
+        # Runs before Textual's own handler, which re-applies every CSS rule to every
+        # widget of the screen. On its first showing the widgets were styled as they
+        # were mounted, just before: unless the app's styles changed since, that is the
+        # whole screen styled twice (a tenth of the first screen's start-up).
+        if self._composed_with is not None and self._composed_with == style_mark(self.app):
+            event.refresh_styles = False
+        self._composed_with = None
 
     def on_screen_resume(self) -> None:
         self._maybe_reload()
@@ -268,6 +284,8 @@ class BaseScreen(ClosesItself[None]):
     async def written(self, write: Write[T], start: Connection | None = None) -> Written[T]:
         """`write` performed from a ``write-`` worker the screen already runs (a flow
         with steps of its own first); ``start``: the connection the user saw."""
+        from vagent_tui.ui.writes import perform
+
         seen = start or self.connection
         return await perform(
             write, app=self.app, start=seen,

@@ -22,11 +22,11 @@ from vagent_tui.ui.screens.scope_find import ScopeFindScreen
 from vagent_tui.ui.screens.scope_state import delete_parent, edited
 from vagent_tui.ui.text import inert
 from vagent_tui.ui.widgets.status import describe_error
-from vagent_tui.ui.writes import Write, Written
 from vagent_tui.words import counted
 
 if TYPE_CHECKING:
     from vagent_tui.api.models import Envelope, Member, Request, SettingsChange
+    from vagent_tui.ui.writes import Written
 
 
 class ScopeChangesScreen(ScopeFindScreen):
@@ -167,6 +167,7 @@ class ScopeChangesScreen(ScopeFindScreen):
 
     def action_delete(self) -> None:
         from vagent_tui.ui.dialogs import PromptModal
+        from vagent_tui.ui.writes import Write  # at the first write, not at start-up
 
         node = self._tree_node("delete")
         if node is None or node.data is None or node.data.id is None or self.directory is None:

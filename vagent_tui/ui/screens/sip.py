@@ -130,10 +130,16 @@ class SipScreen(BaseScreen):
 
     def action_switch_tab(self) -> None:
         self.tabs.active = TABS[(TABS.index(self.tabs.active) + 1) % len(TABS)]
+        # Focused now, not when the tab's message comes: the first frame of the new tab
+        # shows its focus, rather than a frame more restyling the table (issue 40: bytes).
+        self._focus_tab()
 
     @on(TabbedContent.TabActivated)
     def _tab_activated(self, event: TabbedContent.TabActivated) -> None:
         event.stop()
+        self._focus_tab()  # a tab clicked
+
+    def _focus_tab(self) -> None:
         active = self.tabs.active
         focus: Widget = self.table
         if active == ROUTES:

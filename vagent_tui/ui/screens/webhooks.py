@@ -159,10 +159,16 @@ class WebhooksScreen(BaseScreen):
 
     def action_switch_tab(self) -> None:
         self.tabs.active = RELAYS if self.tabs.active == HOOKS else HOOKS
+        # Focused now, not when the tab's message comes: the first frame of the new tab
+        # shows its focus, rather than a frame more restyling the table (issue 40: bytes).
+        self._focus_tab()
 
     @on(TabbedContent.TabActivated)
     def _tab_activated(self, event: TabbedContent.TabActivated) -> None:
         event.stop()
+        self._focus_tab()  # a tab clicked
+
+    def _focus_tab(self) -> None:
         table = self.relay_table if self.tabs.active == RELAYS else self.hooks_table
         table.focus()
 
