@@ -26,7 +26,9 @@ def _positive_int(text: str) -> int:
     return value
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(*, commands: bool = True) -> argparse.ArgumentParser:
+    """The whole command line; ``commands`` False: the commands named, not built (the
+    console's start: `vagent_tui.commands.registry.add_commands`)."""
     from vagent_tui import __version__
     from vagent_tui.cli_profiles import add_subcommands, complete_profiles
     from vagent_tui.commands.registry import VagentParser, add_commands
@@ -153,7 +155,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("app_args", nargs=argparse.REMAINDER, help="arguments of the console")
     add_subcommands(sub)
-    add_commands(sub)
+    add_commands(sub, full=commands)
     return parser
 
 
@@ -166,8 +168,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         from vagent_tui.commands import early
 
         early.start(words)  # the first request, on its way while the rest is imported
-    parser = build_parser()
-    if "_ARGCOMPLETE" in os.environ:
+    completing = "_ARGCOMPLETE" in os.environ
+    parser = build_parser(commands=command_line or completing)
+    if completing:
         _complete(parser)
     if command_line:
         VagentParser.usage_exit = 1  # 2 means "changes" to a command's caller
@@ -374,7 +377,7 @@ def run_serve(port: int, app_args: Sequence[str]) -> int:
         return 2
     from vagent_tui import serve_web
 
-    parser = build_parser()
+    parser = build_parser(commands=False)
     run = serve_web.launch(forwarded)
     # The console's own parser checks its options now rather than in each browser tab;
     # the token is out of them already, so no message of the parser can show it.

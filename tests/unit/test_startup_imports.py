@@ -14,7 +14,7 @@ from vagent_tui.sim.app import LazyRoutes, api_routes
 FIRST_FRAME = """
 import json, sys
 from vagent_tui import cli
-cli.build_parser()
+cli.build_parser(commands=False)
 from vagent_tui.services.connect import demo_client
 from vagent_tui.ui.app import VagentApp
 from vagent_tui.ui.screens.scope import ScopeScreen
@@ -23,6 +23,8 @@ print(json.dumps(sorted(sys.modules)))
 """
 
 DEFERRED = (
+    "vagent_tui.commands.get",  # the commands' parsers: built when a command runs
+    "vagent_tui.commands.rollout",
     "vagent_tui.api.resources",  # response models other than the account's
     "vagent_tui.api.migration_models",
     "vagent_tui.api.agent_config",

@@ -26,10 +26,21 @@ COMMAND_MODULES: tuple[str, ...] = (
     "tasks",
 )
 """The modules of `vagent_tui.commands` that add commands, in the order help lists them."""
-COMMAND_NAMES: frozenset[str] = frozenset(
-    {"schema", "get", "fleet", "rollout", "agent", "pull", "plan-from", "onboard", "tasks"}
-)
-"""The commands those modules add (a test checks they are the same)."""
+COMMAND_HELP: dict[str, str] = {
+    "schema": "the JSON Schema of what a command writes",
+    "get": "the console's lists as data (json, jsonl, csv, table)",
+    "fleet": "ask the Fleet screen's questions of many accounts",
+    "rollout": "plan, apply and publish one change over many agent accounts",
+    "agent": "one agent account: staging against live, publish",
+    "pull": "write every agent's staging and live configuration to a folder",
+    "plan-from": "plan the staging writes an edited pulled folder asks for",
+    "onboard": "plan and apply a CSV of organizations, accounts and members (as the Onboard "
+    "screen)",
+    "tasks": "queue calls and texts from a CSV file (dry run first)",
+}
+"""The commands those modules add, each with its one line of help (a test checks both):
+the console's own start lists them without building their parsers."""
+COMMAND_NAMES: frozenset[str] = frozenset(COMMAND_HELP)
 
 
 class VagentParser(argparse.ArgumentParser):
@@ -130,8 +141,16 @@ def common_options() -> argparse.ArgumentParser:
     return common
 
 
-def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add every command's parser to ``sub``."""
+def add_commands(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], *, full: bool = True
+) -> None:
+    """Add every command's parser to ``sub``; not ``full``: their names and help only
+    (the console starting: its ``--help`` lists them, nothing parses them; building
+    their options took milliseconds of every start)."""
+    if not full:
+        for name, said in COMMAND_HELP.items():
+            sub.add_parser(name, help=said)
+        return
     from vagent_tui.commands.contract import EXIT_CODES
 
     common = common_options()

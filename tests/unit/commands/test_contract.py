@@ -33,6 +33,8 @@ def test_the_commands_named_are_those_the_modules_add() -> None:
     sub = parser.add_subparsers()
     registry.add_commands(sub)
     assert set(sub.choices) == registry.COMMAND_NAMES
+    said = {action.dest: action.help for action in sub._choices_actions}
+    assert said == registry.COMMAND_HELP  # the console's start lists them as they say
 
 
 class _Tty(io.StringIO):
