@@ -48,6 +48,7 @@ class RecordingDriver(HeadlessDriver):
 OWN_SEQUENCES = re.compile(
     r"\x1b\[[0-9;:]*m"  # SGR
     r"|\x1b\[\d+;\d+H"  # cursor to row;column
+    r"|\x1b\[K"  # erase to the end of the row (the frame diff's blank row end)
     r"|\x1b\[\?(?:2026|25|1004|1000|1003|1015|1006|2004)[hl]"  # modes Textual sets
     r"|\x1b\]22;[a-z-]+\x07"  # pointer shape
     r"|\x1b\]8;[^\x07\x1b]*\x1b\\\\"  # a link (Textual's own: its target is checked below)
