@@ -103,6 +103,10 @@ def tree_at(account_id: int) -> State:
         tree = screen.account_tree
         cursor = tree.cursor_node
         if cursor is not None and cursor.data is not None and cursor.data.id == account_id:
+            # Already there (the key owner, at start): its detail may still be loading on
+            # a loaded machine, past the usual settle's bound; a Tab typed before it is
+            # drawn goes where the drawn detail would not have sent it.
+            await settle(pilot, rounds=400)
             return
         for _ in range(4):
             node = next((n for n in _nodes(tree.root) if n.data and n.data.id == account_id), None)
