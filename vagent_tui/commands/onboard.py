@@ -124,7 +124,7 @@ async def plan(ctx: Context) -> int:
             for p in made.rows:
                 output.write(row_item(p, header))
         if out:
-            _write_plan(Path(out).expanduser(), data)
+            ctx.write_plan(out, _dumps(data))
     return await _said(ctx, made, header, out)
 
 
@@ -321,16 +321,6 @@ def _dumps(data: dict[str, Any]) -> str:
     import json
 
     return json.dumps(data, ensure_ascii=False, indent=1) + "\n"
-
-
-def _write_plan(path: Path, data: dict[str, Any]) -> None:
-    """The plan file, whole or not at all, mode 0600 (it holds the rows as read)."""
-    from vagent_tui.services.rollout_apply import write_private
-
-    try:
-        write_private(path, _dumps(data))
-    except OSError as exc:
-        raise CommandError(f"could not write {path}: {exc.strerror or exc}") from None
 
 
 # ------------------------------------------------------------------------------ apply

@@ -194,7 +194,7 @@ async def plan_from(ctx: Context) -> int:
         ctx.stdout.flush()
     else:
         if out_path is not None:
-            _write_plan(Path(out_path).expanduser(), text)
+            ctx.write_plan(out_path, text)
         file_of = {f.account_id: f.path.name for f in files}
         with ctx.output("folder-plan", PLANNED_COLUMNS) as out:
             for p in plan.accounts:
@@ -220,13 +220,3 @@ def _plan_text(plan: FolderPlan) -> str:
     import json
 
     return json.dumps(plan.to_data(), ensure_ascii=False, indent=2, sort_keys=True) + "\n"
-
-
-def _write_plan(path: Path, text: str) -> None:
-    """The plan file, whole or not at all, mode 0600 (it holds what was read)."""
-    from vagent_tui.services.rollout_apply import write_private
-
-    try:
-        write_private(path, text)
-    except OSError as exc:
-        raise CommandError(f"{path}: {exc.strerror or exc}") from None

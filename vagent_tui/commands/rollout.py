@@ -218,7 +218,7 @@ async def run_plan(ctx: Context) -> int:
         ctx.stdout.flush()
     else:
         if out is not None:
-            _save(out, plan.to_json())
+            ctx.write_plan(out, plan.to_json())
             ctx.messages.say(f"plan written to {out}: vagent-tui rollout apply {out}")
         with ctx.output(PLAN_KIND, PLAN_COLUMNS) as items:
             items.write_all(_plan_item(p) for p in plan.accounts)
@@ -274,17 +274,6 @@ def _chosen(
 def _ids(ids: Sequence[int]) -> str:
     shown = ", ".join(str(i) for i in ids[:10])
     return shown + (f" and {len(ids) - 10:,} more" if len(ids) > 10 else "")
-
-
-def _save(out: str, text: str) -> None:
-    from pathlib import Path
-
-    from vagent_tui.services.rollout_apply import write_private
-
-    try:
-        write_private(Path(out).expanduser(), text)
-    except OSError as exc:
-        raise CommandError(f"could not write {out}: {exc.strerror or exc}") from None
 
 
 def _plan_item(p: AccountPlan) -> dict[str, Any]:

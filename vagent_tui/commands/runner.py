@@ -70,6 +70,22 @@ class Context:
             )
         return True
 
+    def write_plan(self, out: str, text: str) -> None:
+        """A plan file (``--out PLAN.json``): whole or not at all, mode 0600 (it holds
+        what was read, unmasked: `vagent_tui.services.rollout_apply.write_private`).
+
+        Raises:
+            CommandError: it could not be written (the reason said).
+        """
+        from pathlib import Path
+
+        from vagent_tui.services.rollout_apply import write_private
+
+        try:
+            write_private(Path(out).expanduser(), text)
+        except OSError as exc:
+            raise CommandError(f"could not write {out}: {exc.strerror or exc}") from None
+
     def write_document(self, text: str) -> None:
         """A command whose data is a file (a plan with ``--out -``): its JSON text on
         stdout, as the file holds it but for what a terminal would obey (`json_safe`);

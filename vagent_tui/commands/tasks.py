@@ -102,7 +102,7 @@ async def plan(ctx: Context) -> int:
             for row in result.rows:
                 output.write(row_item(row, header, dry_run=True))
         if out:
-            _write(Path(out).expanduser(), plan_data(ctx, path.name, content, result))
+            ctx.write_plan(out, _dumps(plan_data(ctx, path.name, content, result)))
     return _said(ctx, path.name, result, header, out)
 
 
@@ -238,16 +238,6 @@ def _dumps(data: dict[str, Any]) -> str:
     import json
 
     return json.dumps(data, ensure_ascii=False, indent=1) + "\n"
-
-
-def _write(path: Path, data: dict[str, Any]) -> None:
-    """The plan file, whole or not at all, mode 0600 (it holds the file as read)."""
-    from vagent_tui.services.rollout_apply import write_private
-
-    try:
-        write_private(path, _dumps(data))
-    except OSError as exc:
-        raise CommandError(f"could not write {path}: {exc.strerror or exc}") from None
 
 
 def _load(path: Path) -> dict[str, Any]:
