@@ -140,7 +140,7 @@ def report(fmt: str, ours: list[float], theirs: list[float], rows: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--pairs", type=int, default=2, help="pairs per format (default 2)")
+    parser.add_argument("--pairs", type=int, default=3, help="pairs per format (default 3)")
     parser.add_argument("--calls-n", type=int, default=50_000, help="calls exported (50,000)")
     parser.add_argument("--screen-child", nargs=5, help=argparse.SUPPRESS)
     args = parser.parse_args()

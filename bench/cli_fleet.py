@@ -7,15 +7,17 @@ A simulator serves over loopback HTTP in its own process (``--accounts N --laten
   runs it, a process of its own (``VAGENT_BASE_URL``, ``VAGENT_TOKEN``; a configuration
   folder of its own, empty), from its spawn until it has exited, its stdout read
   through a pipe; every one of the N lines checked (no error) and its exit code 0;
-* the screen's path, in this process: what the Fleet screen does from an empty listing
-  to the last answer, through the same services: a new `PlatformClient` (a cold pool,
-  as the command's), the key owner read, the agent accounts listed (`list_agents`, the
-  screen's listing), then ``ask_fleet(client, ids, "functions",
-  limiter=AdaptiveLimit(C))``.
+* the screen's path, in a process of its own timed the same way (spawn to exit): what
+  the Fleet screen does from an empty listing to the last answer, through the same
+  services: a new `PlatformClient`, the key owner read, the agent accounts listed
+  (`list_agents`, the screen's listing), then ``ask_fleet(client, ids, "functions",
+  limiter=AdaptiveLimit(C))``, each answer then written to stdout as a JSON line of
+  its own (the screen draws a row instead; a process must hand its answers on).
 
-The command's time holds what the screen's does not: the interpreter's start and its
-imports (the console's start-up is not part of a Fleet run). A size's ratio is the
-median of its pairs' ratios command / service path (target 1.15, as the fleet bench's).
+Both sides pay an interpreter and their imports, so the ratio says whether the command
+asks the fleet as fast as the screen's services do; what a command's start costs on top
+of a bare script is `bench/cli_first_request.py`'s figure. A size's ratio is the median
+of its pairs' ratios command / service path (target 1.15, as the fleet bench's).
 
 Prints one ``cli-fleet-N: ratio R (target 1.15)`` line per size and last the overall
 ``cli-fleet: ratio R (target 1.15)``, the worst of them.
@@ -39,19 +41,19 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import ROOT, loopback_sim
 
-from vagent_tui.api.client import PlatformClient
-from vagent_tui.api.scope import classify
-from vagent_tui.services.accounts import AccountDirectory
-from vagent_tui.services.agent_listing import list_agents
-from vagent_tui.services.fleet import AdaptiveLimit, ask_fleet
-
 TARGET = 1.15
 TOKEN = "demo-partner"
 LATENCY = 0.05
 
 
-async def service_side(base: str, concurrency: int) -> int:
-    """The Fleet screen's path: list the agent accounts, ask each; answers that are ok."""
+async def service_child(base: str, concurrency: int) -> None:
+    """The Fleet screen's path: list the agent accounts, ask each; a JSON line an answer."""
+    from vagent_tui.api.client import PlatformClient
+    from vagent_tui.api.scope import classify
+    from vagent_tui.services.accounts import AccountDirectory
+    from vagent_tui.services.agent_listing import list_agents
+    from vagent_tui.services.fleet import AdaptiveLimit, ask_fleet
+
     client = PlatformClient(base, TOKEN, timeout=60)
     try:
         owner = await client.get_account()
@@ -59,9 +61,21 @@ async def service_side(base: str, concurrency: int) -> int:
         ids = list(listing.accounts.ids)
         limit = AdaptiveLimit(concurrency)
         answers = await ask_fleet(client, ids, "functions", limiter=limit)
-        return sum(a.ok for a in answers)
+        out = sys.stdout
+        for answer in answers:
+            out.write(json.dumps({"account": answer.account_id, "ok": answer.ok}) + "\n")
     finally:
         await client.aclose()
+
+
+def service_side(base: str, concurrency: int) -> int:
+    """The service path in its own process (spawn to exit); its good answers."""
+    command = [sys.executable, __file__, "--service-child", base, str(concurrency)]
+    env = {**os.environ, "PYTHONPATH": ROOT}
+    done = subprocess.run(command, env=env, cwd=ROOT, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"the service path exited {done.returncode}: {done.stderr[-400:]}")
+    return sum(1 for line in done.stdout.splitlines() if json.loads(line)["ok"])
 
 
 def command_side(base: str, concurrency: int, home: str) -> int:
@@ -90,7 +104,7 @@ def measure(base: str, size: int, concurrency: int, reps: int, home: str) -> flo
     theirs: list[float] = []
 
     def service() -> int:
-        return asyncio.run(service_side(base, concurrency))
+        return service_side(base, concurrency)
 
     def command() -> int:
         return command_side(base, concurrency, home)
@@ -118,7 +132,12 @@ def main() -> None:
     parser.add_argument("--reps", type=int, default=5, help="pairs of runs (default 5)")
     parser.add_argument("--concurrency", type=int, default=50, help="requests in flight (50)")
     parser.add_argument("--sizes", default="1000,5000", help="accounts (1000,5000)")
+    parser.add_argument("--service-child", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.service_child:
+        base, concurrency = args.service_child
+        asyncio.run(service_child(base, int(concurrency)))
+        return
     # the console's own transport, as a user gets it (not httpx's, whatever the shell has)
     os.environ.pop("VAGENT_TRANSPORT", None)
     sizes = [int(s) for s in args.sizes.split(",") if s]

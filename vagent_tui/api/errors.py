@@ -72,13 +72,24 @@ def redact_text(text: str, *secrets: str | None) -> str:
     Each secret is masked in every form of `encodings`, longest first, so an echo of the
     token URL-encoded or JSON-escaped by a server does not slip through.
     """
-    out = _TOKEN_IN_TEXT.sub(lambda m: f"{m.group(1)}={REDACTED}", text)
-    out = _USERINFO.sub(lambda m: f"{m.group(1)}{REDACTED}@", out)
+    out = text
+    # Each pattern needs a character most texts lack: looked for first (a scan of the
+    # text in C), the pattern only then (a calls export redacts every entry's line, and
+    # the two searches were a third of its time).
+    if "=" in out:
+        out = _TOKEN_IN_TEXT.sub(lambda m: f"{m.group(1)}={REDACTED}", out)
+    if "@" in out and "://" in out:
+        out = _USERINFO.sub(lambda m: f"{m.group(1)}{REDACTED}@", out)
     for secret in secrets:
         if secret and len(secret) >= 4:
-            for form in sorted(encodings(secret), key=len, reverse=True):
+            for form in _longest_first(secret):
                 out = out.replace(form, REDACTED)
     return out
+
+
+@lru_cache(maxsize=32)
+def _longest_first(secret: str) -> tuple[str, ...]:
+    return tuple(sorted(encodings(secret), key=len, reverse=True))
 
 
 class PlatformError(Exception):

@@ -263,7 +263,7 @@ class _CsvRows:
                 continue
             if self.limit is not None and self.out.count >= self.limit:
                 return False
-            self.out.write(dict(zip(self.header, row, strict=False)))
+            self.out.write_texts(row)
         return self.limit is None or self.count < self.limit
 
     def close(self, fields: tuple[str, ...]) -> int:

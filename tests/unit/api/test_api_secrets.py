@@ -239,6 +239,19 @@ def test_redact_url_without_query_is_unchanged() -> None:
     assert redact_url(BASE + "/api/v2/account") == BASE + "/api/v2/account"
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("fetch https://admin:pw@host/x failed", "fetch https://***@host/x failed"),
+        ("mail admin@host.example, no url", "mail admin@host.example, no url"),
+        ("PASSWORD=hunter2 and Token=abc", "PASSWORD=*** and Token=***"),
+        ("plain text, nothing to mask", "plain text, nothing to mask"),
+    ],
+)
+def test_redact_text_masks_userinfo_and_pairs_in_free_text(text: str, expected: str) -> None:
+    assert redact_text(text) == expected
+
+
 def test_redact_text_masks_pairs_and_given_secrets() -> None:
     text = f"GET /a?token={TOKEN}&x=1 failed; also saw {TOKEN} and api_key=k123"
 

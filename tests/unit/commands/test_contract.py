@@ -42,6 +42,43 @@ class _Tty(io.StringIO):
         return True
 
 
+@pytest.mark.parametrize("fmt", ["csv", "jsonl"])
+def test_rows_given_as_texts_are_checked_as_items_are(fmt: Any) -> None:
+    """`Output.write_texts` (the platform's CSV rows): the same output as `write` of the
+    same item; a short row padded, a long one cut to the columns."""
+    rows = [["=HYPERLINK(1)", "-12.50", "x"], ["@a", "+1 555"], ["a", "b", "c", "extra"]]
+    given, made = io.StringIO(), io.StringIO()
+    with Output("calls", ("a", "b", "c"), fmt, given) as out:
+        for row in rows:
+            out.write_texts(row)
+    with Output("calls", ("a", "b", "c"), fmt, made) as out:
+        for row in rows:
+            out.write({n: (row[i] if i < len(row) else "") for i, n in enumerate("abc")})
+    assert given.getvalue() == made.getvalue()
+    if fmt == "csv":
+        assert given.getvalue().splitlines() == [
+            "a,b,c", "'=HYPERLINK(1),-12.50,x", "'@a,'+1 555,", "a,b,c",
+        ]  # fmt: skip
+
+
+@pytest.mark.parametrize("fmt", ["json", "jsonl"])
+def test_json_lines_given_as_text_are_escaped_each_ascii_or_not(fmt: Any) -> None:
+    """`Output.write_json` (the calls export's lines): a DEL in an ASCII line and a C1 or
+    bidi control in a line of other text are escaped; the lines read back the same."""
+    items = [{"n": "plain"}, {"n": "del\x7fhere"}, {"n": "Müller\u009b2J\u202e"}, {"n": "é"}]
+    stream = io.StringIO()
+    out = Output("calls", ("n",), fmt, stream)
+    out.write_json([json.dumps(item, ensure_ascii=False) for item in items])
+    out.close()
+    text = stream.getvalue()
+    assert not {"\x7f", "\u009b", "\u202e"} & set(text)
+    assert "Müller" in text and "é" in text  # other text as it is
+    if fmt == "json":
+        assert json.loads(text)["items"] == items
+    else:
+        assert [json.loads(line)["item"] for line in text.splitlines()] == items
+
+
 @pytest.mark.parametrize("fmt", ["json", "jsonl", "csv", "table"])
 @pytest.mark.parametrize("terminal", [False, True])
 def test_an_output_writes_each_format(fmt: Any, terminal: bool) -> None:
