@@ -32,6 +32,7 @@ from vagent_tui.services.bulk import (
     plan_id,
 )
 from vagent_tui.services.diff import diff_configs, holds
+from vagent_tui.services.masking import Redact
 from vagent_tui.services.reread import read_again
 from vagent_tui.services.rollout import AccountPlan, RolloutPlan
 
@@ -247,7 +248,7 @@ def write_private(path: Path, text: str) -> None:
 @dataclass
 class SavedRollout:
     """A plan kept by `save_plan`, and how far its log says it went (the plan itself is
-    read only when asked for: `plan`)."""
+    read only when asked for: `read`)."""
 
     path: Path
     log: RolloutLog
@@ -262,19 +263,16 @@ class SavedRollout:
     settled: int
     """Accounts with any write result (done, skipped, failed)."""
     publish_settled: int
-    _plan: RolloutPlan | None = None
 
-    @property
-    def plan(self) -> RolloutPlan:
-        """The plan, read from its file on first use.
+    def read(self, redact: Redact | None = None) -> RolloutPlan:
+        """The plan, read from its file now and checked as any plan file is (a folder
+        plan writing back what the key's ``redact`` masked is refused, as everywhere).
 
         Raises:
             ValueError: the file no longer reads as a plan.
             OSError: the file cannot be read.
         """
-        if self._plan is None:
-            self._plan = RolloutPlan.from_json(self.path.read_text(encoding="utf-8"))
-        return self._plan
+        return RolloutPlan.from_json(self.path.read_text(encoding="utf-8"), redact)
 
     @property
     def finished(self) -> bool:
@@ -282,13 +280,13 @@ class SavedRollout:
         return self.settled >= self.to_write and self.publish_settled >= self.written
 
 
-def _meta(path: Path) -> tuple[dict[str, Any], RolloutPlan | None] | None:
+def _meta(path: Path) -> dict[str, Any] | None:
     """The plan file's meta (from its ``.meta.json``, else from the plan read whole)."""
     meta_path = path.with_name(path.name.removesuffix(".plan.json") + ".meta.json")
     try:
         meta = json.loads(meta_path.read_text(encoding="utf-8"))
         if isinstance(meta, dict) and isinstance(meta.get("to_write"), int):
-            return meta, None
+            return meta
     except (OSError, ValueError):
         pass
     try:
@@ -296,7 +294,7 @@ def _meta(path: Path) -> tuple[dict[str, Any], RolloutPlan | None] | None:
     except (OSError, ValueError):
         return None
     to_write = len(plan.changing())
-    return {"origin": plan.origin, "change": plan.describe(), "to_write": to_write}, plan
+    return {"origin": plan.origin, "change": plan.describe(), "to_write": to_write}
 
 
 def saved_rollouts(directory: Path | None = None, *, limit: int = 30) -> list[SavedRollout]:
@@ -318,16 +316,15 @@ def saved_rollouts(directory: Path | None = None, *, limit: int = 30) -> list[Sa
     for when, path in touched:
         if len(found) >= limit:
             break
-        got = _meta(path)
-        if got is None:
+        meta = _meta(path)
+        if meta is None:
             continue
-        meta, plan = got
         log = RolloutLog(folder / (path.name.removesuffix(".plan.json") + ".jsonl"))
         writes = {a for (a, step) in log.results if step == "write"}
         publishes = {a for (a, step) in log.results if step == "publish"}
         found.append(SavedRollout(
             path, log, when, str(meta.get("origin", "")), str(meta.get("change", "")),
             int(meta["to_write"]), len(log.written()), log.count("publish", "published"),
-            len(writes), len(publishes), plan,
+            len(writes), len(publishes),
         ))  # fmt: skip
     return found

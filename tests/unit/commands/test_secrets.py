@@ -245,6 +245,16 @@ def test_a_folder_plan_never_writes_back_what_the_keys_redaction_masked(
     assert applied.code == ERROR
     assert "agentInstructions holds a masked secret" in applied.err
     assert "***" not in json.dumps(sim.staging.get(1113) or sim.live[1113])
+    # Kept in the console's rollouts folder, the Rollout screen's list (`L`) refuses it too.
+    from vagent_tui.api.errors import redact_text
+    from vagent_tui.services.rollout_apply import saved_rollouts
+
+    kept = tmp_path / "rollouts"
+    kept.mkdir()
+    (kept / "0123456789abcdef.plan.json").write_text(json.dumps(made), encoding="utf-8")
+    (saved,) = saved_rollouts(kept)
+    with pytest.raises(ValueError, match="agentInstructions holds a masked secret"):
+        saved.read(lambda t: redact_text(t, "demo-partner"))
 
 
 # ------------------------------------------------------------------ S4: the CSV header

@@ -556,7 +556,7 @@ async def test_saved_rollouts_newest_first_with_progress_from_the_log(tmp_path: 
 
     listed = saved_rollouts(tmp_path)
     assert [s.path for s in listed] == [newer_path, older_path]  # the corrupt ones skipped
-    assert listed[1].plan == older and listed[1].modified == 1_000_000
+    assert listed[1].read() == older and listed[1].modified == 1_000_000
     assert [(s.to_write, s.written, s.published, s.finished) for s in listed] == [
         (2, 0, 0, False), (3, 0, 0, False)]  # fmt: skip
     assert [s.path for s in saved_rollouts(tmp_path, limit=1)] == [newer_path]

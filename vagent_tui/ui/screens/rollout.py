@@ -424,7 +424,7 @@ class RolloutScreen(RolloutRuns):
                 self._ask_plan_file()
             elif isinstance(choice, SavedRollout):
                 try:
-                    plan = choice.plan
+                    plan = choice.read(self.connection.api.redact)
                 except OSError as exc:
                     self.status.error(f"Could not read {choice.path}: {exc.strerror or exc}")
                     return
