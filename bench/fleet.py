@@ -37,7 +37,9 @@ one pair more, screen then aiohttp (a run takes N / C * 50 ms = 100 s at the ide
 its accounts and answers; the simulator runs in its own process) after the screen's run,
 target 200 MB; and ``fleet-ui-N-keys``: while the screen runs, a key (down) every
 second, timed from the key until the matrix's cursor has moved, the worst of them in
-ms (target 100). The yardsticks are the same bare aiohttp script and the ideal.
+ms (target 100), with the cycle collector as the console's command line leaves it
+(`vagent_tui.collector`: a full collection kept off the keys). The yardsticks are the
+same bare aiohttp script and the ideal.
 
 Prints one ``fleet-N: ratio R (target 1.15)`` line per size against aiohttp, one
 ``fleet-N-ideal: ratio R (target 1.5)`` against the ideal, ``fleet-ui-N`` lines for
@@ -205,11 +207,16 @@ def rss_mb() -> float:
 
 async def measure_large(base: str, size: int, concurrency: int) -> list[str]:
     """One pair at ``size`` accounts: the screen (with a key a second) then aiohttp."""
+    from vagent_tui import collector
     from vagent_tui.ui.app import VagentApp
     from vagent_tui.ui.screens.fleet import FleetScreen
 
     os.environ["VAGENT_FLEET_CONCURRENCY"] = str(concurrency)
     client = PlatformClient(base, TOKEN, timeout=60)
+    # The cycle collector as the console's command line leaves it (`cli.run_console`):
+    # paused for the start, then the app's (a full collection kept off the keys), not an
+    # interpreter's defaults no user gets.
+    collector.pause()
     app = VagentApp(client, profile_label="bench", initial_screen="fleet")
     connector = aiohttp.TCPConnector(limit=concurrency, keepalive_timeout=120)
     session = aiohttp.ClientSession(connector=connector)
@@ -248,6 +255,8 @@ async def measure_large(base: str, size: int, concurrency: int) -> list[str]:
         finally:
             await session.close()
             await client.aclose()
+    collector.resume()
+    collector.release()
     ideal = size / concurrency * LATENCY
     worst = max(keys) * 1000 if keys else float("nan")
     print(f"  screen at {size:,}: {ours:.1f} s, aiohttp {theirs:.1f} s, ideal {ideal:.1f} s; "

@@ -63,7 +63,7 @@ def console_resume(sim_app: Any) -> list[Any]:
         connection = await _connection(sim_app)
         mine = [s for s in saved_rollouts() if s.origin == origin_of(connection)]
         assert len(mine) == 1 and not mine[0].finished
-        plan, log = mine[0].plan, mine[0].log
+        plan, log = mine[0].read(connection.api.redact), mine[0].log
         save_plan(plan, log=log)
         log.hold()
         try:
