@@ -130,17 +130,22 @@ def _keyed(list_name: str, entries: Sequence[Any]) -> dict[str, Any]:
     return out
 
 
+def field_lines(name: str, old: Any, new: Any) -> list[str]:
+    """One field's change as a list entry shows it: ``name: old → new``, or a long text's
+    changed lines below its name."""
+    if is_long(old) or is_long(new):
+        return [
+            f"  {name}:",
+            *("    " + line for line in text_lines(str(old or ""), str(new or ""))),
+        ]
+    return [f"  {name}: {show(old)} → {show(new)}"]
+
+
 def _entry_lines(old: Mapping[str, Any], new: Mapping[str, Any]) -> tuple[str, ...]:
     lines: list[str] = []
     for name in [*old.keys(), *(k for k in new if k not in old)]:
-        if old.get(name) == new.get(name):
-            continue
-        a, b = old.get(name), new.get(name)
-        if is_long(a) or is_long(b):
-            lines.append(f"  {name}:")
-            lines.extend("    " + line for line in text_lines(str(a or ""), str(b or "")))
-        else:
-            lines.append(f"  {name}: {show(a)} → {show(b)}")
+        if old.get(name) != new.get(name):
+            lines.extend(field_lines(name, old.get(name), new.get(name)))
     return tuple(lines)
 
 

@@ -23,6 +23,7 @@ from vagent_tui.services.diff import (
     ENTRY_KEYS,
     IGNORED_FIELDS,
     FieldDiff,
+    field_lines,
     is_long,
     show,
     text_lines,
@@ -148,11 +149,8 @@ def _field_lines(
         key = _text(str(key), redact)
         if a == b:
             lines.append(f"  {key}: {show(a)} → {show(b)} {SECRET_CHANGED}")
-        elif is_long(a) or is_long(b):
-            lines.append(f"  {key}:")
-            lines.extend("    " + line for line in text_lines(str(a or ""), str(b or "")))
         else:
-            lines.append(f"  {key}: {show(a)} → {show(b)}")
+            lines.extend(field_lines(key, a, b))
     return tuple(lines)
 
 
