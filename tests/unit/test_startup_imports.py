@@ -41,6 +41,7 @@ DEFERRED = (
     "vagent_tui.sim.routes_staging",
     "vagent_tui.sim.routes_logs",
     "vagent_tui.sim.calls",
+    "vagent_tui.sim.call_entries",
     "tomli_w",  # the config writer
     "aiohttp",  # the real platform's pool, made with the first client of one (the demo's
     # simulator is in-process): 60-80 ms of start-up (bench/startup.py)

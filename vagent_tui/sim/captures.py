@@ -1,7 +1,7 @@
 """SIP captures of the computed calls (``GET /sip/captures``; CONTRACT choices 90-94).
 
-Nothing is stored: a call's SIP Call-ID (`calls.sip_call_id`) names its account and its
-start, so the call is computed again (`calls.entry`) and its signalling made from it:
+Nothing is stored: a call's SIP Call-ID (`call_entries.sip_call_id`) names its account and its
+start, so the call is computed again (`call_entries.entry`) and its signalling made from it:
 an INVITE dialog answered 200 and ended by BYE (a completed call), 487 after a CANCEL
 (missed), 503 (failed). The same messages serve every format:
 
@@ -22,7 +22,7 @@ import struct
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from vagent_tui.sim import calls
+from vagent_tui.sim import call_entries, calls
 from vagent_tui.sim.common import iso
 
 if TYPE_CHECKING:
@@ -55,7 +55,7 @@ def find_call(
     lo, hi = calls.window(state)
     if rest or not lo <= at <= hi:
         return None
-    log = calls.entry(agent, q, step)
+    log = call_entries.entry(agent, q, step)
     return log if log.get("sipCallId") == call_id else None
 
 
@@ -78,7 +78,7 @@ class SipMessage:
 
 
 def messages(log: dict[str, Any], plant: str = "") -> list[SipMessage]:
-    """The signalling of call ``log`` (a `calls.entry` of ``type`` call); ``plant``:
+    """The signalling of call ``log`` (a `call_entries.entry` of ``type`` call); ``plant``:
     hostile text for its ``User-Agent`` (what hostile mode's middleware does not see)."""
     call_id = str(log["sipCallId"])
     start_ms = int(call_id.rsplit("-", 1)[1].partition("@")[0]) * 1000

@@ -10,9 +10,9 @@ The entries are computed (`vagent_tui.sim.calls`); what this module adds is the 
   (comma-separated, dotted names allowed), ``format`` ``json``/``csv``, ``pageSize``
   1..10,000 (default 20), ``page`` from 1, ``includeFields``; every other parameter but
   the credential and the target parameters is a filter ``key=value`` on a top-level or
-  dotted field, compared as text (`calls.text_of`; several are ANDed).
+  dotted field, compared as text (`call_entries.text_of`; several are ANDed).
 * ``format=csv`` streams the whole query (``page``/``pageSize`` do not apply): a header
-  row (``fields`` in their order, else `calls.CSV_COLUMNS`), then one row per entry,
+  row (``fields`` in their order, else `call_entries.CSV_COLUMNS`), then one row per entry,
   newest first (the JSON pages' order), CRLF line ends, RFC 4180 quoting, nested values
   as JSON text; 404 ``No logs found for CSV export`` when nothing matches.
 * ``POST /conversation/batch``: ``{items: [{roomId, uuid}]}``, 1..200 items, each
@@ -36,7 +36,7 @@ from typing import Any
 
 from starlette.responses import StreamingResponse
 
-from vagent_tui.sim import calls
+from vagent_tui.sim import call_entries, calls
 from vagent_tui.sim.agent_extras import received_for
 from vagent_tui.sim.common import SimError, bad, parse_bool, parse_int
 from vagent_tui.sim.endpoint import Ctx, Reply, route
@@ -63,9 +63,10 @@ def _ended_tasks(ctx: Ctx, query: calls.Query) -> list[dict[str, Any]]:
     f = query.filters
     pairs = (*f.patterned, *f.accounts, *f.named, *f.generic)
     accounts = {a.id for a in query.agents}
+    lookup, text_of = call_entries.lookup, call_entries.text_of
     out = []
     for log in outbound.ended_logs(ctx.state, accounts, query.lo, query.hi):
-        if all(calls.text_of(calls.lookup(log, k)[1]) == v and calls.lookup(log, k)[0]
+        if all(text_of(lookup(log, k)[1]) == v and lookup(log, k)[0]
                for k, v in pairs):  # fmt: skip
             out.append(log)
     return out
@@ -101,7 +102,7 @@ def _merged(
             if match is None:
                 yield from (log for _, log in waiting)
                 return
-            yield calls.entry(*match, query.step)
+            yield call_entries.entry(*match, query.step)
         place += 1
 
 
@@ -151,7 +152,7 @@ async def logs(ctx: Ctx) -> Reply:
                  for log in itertools.islice(_merged(query, _placed(query, ended), start),
                                              size)]  # fmt: skip
     else:
-        logs_ = [calls.project(calls.entry(agent, n, query.step), fields)
+        logs_ = [calls.project(call_entries.entry(agent, n, query.step), fields)
                  for agent, n in query.page(start, size)]  # fmt: skip
     pages = (total + size - 1) // size
     reply: dict[str, Any] = {
@@ -170,7 +171,7 @@ async def logs(ctx: Ctx) -> Reply:
         },
     }
     if include:
-        reply["schema"] = calls.schema_fields()
+        reply["schema"] = call_entries.schema_fields()
     return reply
 
 
@@ -180,7 +181,7 @@ def _csv(ctx: Ctx, query: calls.Query, fields: list[str] | None) -> StreamingRes
     first = next(matches, None)
     if first is None:
         raise SimError(404, "No logs found for CSV export")
-    columns = fields or list(calls.CSV_COLUMNS)
+    columns = fields or list(call_entries.CSV_COLUMNS)
     planter = None
     if ctx.state.hostile:
         from vagent_tui.sim.hostile import Planter
@@ -263,7 +264,7 @@ async def batch(ctx: Ctx) -> Reply:
         agent, n = found
         results.append({
             "success": True, "roomId": room_id, "uuid": uuid, "message": "Success",
-            "conversation": [calls.conversation(agent, n, step)],
+            "conversation": [call_entries.conversation(agent, n, step)],
         })  # fmt: skip
     ok = sum(1 for r in results if r["success"])
     return {
@@ -281,7 +282,9 @@ async def recent(ctx: Ctx) -> Reply:
     query = calls.Query(agents, max(lo, hi - calls.DEFAULT_WINDOW), hi, step, calls.Filters())
     # Messages sent by POST /agent/receiveMessage come first (CONTRACT choice 127).
     received = received_for(ctx.state, (i for i in ctx.state.messages_in if i in agents.by_id))
-    return received + [calls.conversation(agent, n, step) for agent, n in query.page(0, RECENT)]
+    return received + [
+        call_entries.conversation(agent, n, step) for agent, n in query.page(0, RECENT)
+    ]
 
 
 ROUTES = [

@@ -33,7 +33,7 @@ def demo_state(
         agent_accounts: grow the demo partner's tree to this many voice agent accounts
             (`vagent_tui.sim.fleet`); 0 keeps the seed as it is.
         calls: call log entries per voice agent account (0..1,000,000;
-            `vagent_tui.sim.calls`).
+            `vagent_tui.sim.calls`, `vagent_tui.sim.call_entries`).
 
     Raises:
         ValueError: a count or duration out of its range.

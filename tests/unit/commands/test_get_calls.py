@@ -133,9 +133,9 @@ def test_a_failure_mid_way_exits_1_with_the_items_so_far(
 
 
 def _entry_with(field: str, value: str) -> Any:
-    from vagent_tui.sim import calls
+    from vagent_tui.sim import call_entries
 
-    real = calls.entry
+    real = call_entries.entry
 
     def entry(*args: Any) -> dict[str, Any]:
         return {**real(*args), field: value}
@@ -147,7 +147,7 @@ def test_csv_is_formula_safe_and_keeps_numbers(
     cli: RunCli, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     formula = '=HYPERLINK("http://x.example","click")\nsecond line'
-    monkeypatch.setattr("vagent_tui.sim.calls.entry", _entry_with("summary", formula))
+    monkeypatch.setattr("vagent_tui.sim.call_entries.entry", _entry_with("summary", formula))
     ran = cli("get", "calls", "-o", "csv", "--account", "1111", "--last", "day",
               "--columns", "id,summary,fromNumber,duration")  # fmt: skip
     assert ran.code == 0, ran.err

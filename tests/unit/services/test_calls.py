@@ -20,6 +20,7 @@ from vagent_tui.services import calls_follow as FL
 from vagent_tui.services import calls_summary as SUM
 from vagent_tui.services.connect import SimClient, demo_client
 from vagent_tui.services.fleet import ask_fleet
+from vagent_tui.sim import call_entries as simentries
 from vagent_tui.sim import calls as simcalls
 
 NOW = 1_800_000_000
@@ -197,7 +198,7 @@ async def test_export_csv_streams_to_the_file(api: SimClient, tmp_path: Path) ->
     expected = (await page_of(api, filters, 1, 1)).total
     assert result == E.ExportResult(target, expected, target.stat().st_size)
     rows = list(csv.reader(target.open(newline="", encoding="utf-8")))
-    assert rows[0] == list(simcalls.CSV_COLUMNS) and len(rows) == expected + 1
+    assert rows[0] == list(simentries.CSV_COLUMNS) and len(rows) == expected + 1
     assert progress[-1] == E.ExportProgress(expected, result.bytes, expected)
     assert all(p.expected == expected for p in progress)
     assert [p.rows for p in progress] == sorted(p.rows for p in progress)

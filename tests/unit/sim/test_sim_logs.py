@@ -14,6 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
+from vagent_tui.sim import call_entries as E
 from vagent_tui.sim import calls as C
 from vagent_tui.sim import create_app
 from vagent_tui.sim.common import iso
@@ -32,7 +33,7 @@ async def logs(sim: Sim, token: str = "demo-partner", **params: Any) -> dict[str
 
 
 def naive(
-    agents: list[C.Agent], lo: int, hi: int, step: int, filters: list[tuple[str, str]]
+    agents: list[E.Agent], lo: int, hi: int, step: int, filters: list[tuple[str, str]]
 ) -> list[tuple[int, int]]:
     """Every matching entry by brute force, in the order the simulator promises."""
     out = []
@@ -41,8 +42,8 @@ def naive(
             at = q * step + agent.phase
             if not lo <= at <= hi:
                 continue
-            entry = C.entry(agent, q, step)
-            if all(C.lookup(entry, k)[0] and C.text_of(C.lookup(entry, k)[1]) == v
+            entry = E.entry(agent, q, step)
+            if all(E.lookup(entry, k)[0] and E.text_of(E.lookup(entry, k)[1]) == v
                    for k, v in filters):  # fmt: skip
                 out.append((q, -agent.phase, agent.id))
     out.sort(key=lambda x: (-x[0], x[1], x[2]))  # q down, phase down, id up
@@ -67,7 +68,7 @@ def test_paging_arithmetic_matches_brute_force() -> None:
     for _ in range(60):
         step = rng.choice([1, 2, 7, 60, 3888])
         ids = rng.sample(range(1000, 5000), rng.choice([1, 2, 3, 10, 25]))
-        agents = [C.Agent(i, f"a{i}", 100 + i % 3, C.phase(i, step), C.pattern_shift(i))
+        agents = [E.Agent(i, f"a{i}", 100 + i % 3, E.phase(i, step), E.pattern_shift(i))
                   for i in ids]  # fmt: skip
         hi = rng.randint(10**6, 10**6 + 50 * step)
         lo = hi - rng.randint(-5, 150 * step)
@@ -82,16 +83,16 @@ def test_paging_arithmetic_matches_brute_force() -> None:
 
 
 def test_the_same_entry_whenever_asked() -> None:
-    agent = C.Agent(1111, "Front Desk", 1110, C.phase(1111, 3888), C.pattern_shift(1111))
-    assert C.entry(agent, 462_000, 3888) == C.entry(agent, 462_000, 3888)
-    assert C.entry(agent, 462_000, 3888) != C.entry(agent, 462_001, 3888)
-    assert C.conversation(agent, 5, 60) == C.conversation(agent, 5, 60)
+    agent = E.Agent(1111, "Front Desk", 1110, E.phase(1111, 3888), E.pattern_shift(1111))
+    assert E.entry(agent, 462_000, 3888) == E.entry(agent, 462_000, 3888)
+    assert E.entry(agent, 462_000, 3888) != E.entry(agent, 462_001, 3888)
+    assert E.conversation(agent, 5, 60) == E.conversation(agent, 5, 60)
 
 
 def test_patterns_hold_every_kind() -> None:
-    assert {p["eventType"] for p in C.PATTERNS} == set(C.EVENT_TYPES)
-    assert {p["status"] for p in C.PATTERNS} == set(C.STATUSES)
-    assert {p["agentOutcome"] for p in C.PATTERNS} - {None} == set(C.OUTCOMES)
+    assert {p["eventType"] for p in E.PATTERNS} == set(E.EVENT_TYPES)
+    assert {p["status"] for p in E.PATTERNS} == set(E.STATUSES)
+    assert {p["agentOutcome"] for p in E.PATTERNS} - {None} == set(E.OUTCOMES)
 
 
 def test_a_million_entry_account_pages_without_holding_them() -> None:
@@ -117,7 +118,7 @@ def test_a_million_entry_account_pages_without_holding_them() -> None:
     assert len(deep) == 50 and len(deep_failed) == 10
     assert 90_000 < n_failed < 120_000  # 11 in 100 of the cycle
     assert peak < 2 * 1024 * 1024, peak
-    entries = [C.entry(a, q, step) for a, q in deep_failed]
+    entries = [E.entry(a, q, step) for a, q in deep_failed]
     assert all(e["status"] == "failed" for e in entries)
 
 
@@ -251,7 +252,7 @@ async def test_csv_header_and_rows(sim: Sim) -> None:
     assert "attachment" in r.headers["content-disposition"]
     assert b"\r\n" in r.content
     rows = list(csv.reader(io.StringIO(r.text)))
-    assert rows[0] == list(C.CSV_COLUMNS)
+    assert rows[0] == list(E.CSV_COLUMNS)
     assert "metadata.convoId" in rows[0] and "metadata" not in rows[0]
     json_page = await logs(sim, "demo-agent", status="failed", pageSize=10_000)
     assert len(rows) - 1 == json_page["totalCount"]
@@ -419,7 +420,7 @@ async def test_hostile_mode_plants_in_json_and_csv() -> None:
         assert entry["roomId"].startswith("1111:") and ":" in entry["uuid"]  # keys kept
         r = await client.get("/api/v2/logs", params={**query, "format": "csv"})
         rows = list(csv.reader(io.StringIO(r.text)))
-        assert rows[0] == list(C.CSV_COLUMNS)
+        assert rows[0] == list(E.CSV_COLUMNS)
         planted = dict(zip(rows[0], rows[1], strict=True))
         assert planted["summary"] in _payloads()
         assert planted["id"].startswith("log_1111_")
