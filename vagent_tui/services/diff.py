@@ -130,7 +130,7 @@ def _keyed(list_name: str, entries: Sequence[Any]) -> dict[str, Any]:
     return out
 
 
-def field_lines(name: str, old: Any, new: Any) -> list[str]:
+def field_change_lines(name: str, old: Any, new: Any) -> list[str]:
     """One field's change as a list entry shows it: ``name: old → new``, or a long text's
     changed lines below its name."""
     if is_long(old) or is_long(new):
@@ -145,7 +145,7 @@ def _entry_lines(old: Mapping[str, Any], new: Mapping[str, Any]) -> tuple[str, .
     lines: list[str] = []
     for name in [*old.keys(), *(k for k in new if k not in old)]:
         if old.get(name) != new.get(name):
-            lines.extend(field_lines(name, old.get(name), new.get(name)))
+            lines.extend(field_change_lines(name, old.get(name), new.get(name)))
     return tuple(lines)
 
 

@@ -23,7 +23,7 @@ from vagent_tui.services.diff import (
     ENTRY_KEYS,
     IGNORED_FIELDS,
     FieldDiff,
-    field_lines,
+    field_change_lines,
     is_long,
     show,
     text_lines,
@@ -150,7 +150,7 @@ def _field_lines(
         if a == b:
             lines.append(f"  {key}: {show(a)} → {show(b)} {SECRET_CHANGED}")
         else:
-            lines.extend(field_lines(key, a, b))
+            lines.extend(field_change_lines(key, a, b))
     return tuple(lines)
 
 
