@@ -13,6 +13,7 @@ import argparse
 import os
 import sys
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -26,17 +27,20 @@ def _positive_int(text: str) -> int:
     return value
 
 
-def build_parser(*, commands: bool = True) -> argparse.ArgumentParser:
+def build_parser(*, commands: bool = True, subcommands: bool = True) -> argparse.ArgumentParser:
     """The whole command line; ``commands`` False: the commands named, not built (the
-    console's start: `vagent_tui.commands.registry.add_commands`)."""
+    console's start: `vagent_tui.commands.registry.add_commands`); ``subcommands``
+    False: the console's own options only (a command line that names no command and asks
+    for no help: naming two dozen commands took 2 ms of every start)."""
     from vagent_tui import __version__
     from vagent_tui.cli_profiles import add_subcommands, complete_profiles
     from vagent_tui.commands.registry import VagentParser, add_commands
 
-    parser: argparse.ArgumentParser = VagentParser(
+    console = VagentParser(
         prog="vagent-tui",
         description="A keyboard-driven console for the voice-agent platform API.",
     )
+    parser: argparse.ArgumentParser = console
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument(
         "--demo", action="store_true", help="run against the embedded simulator (no account needed)"
@@ -84,6 +88,10 @@ def build_parser(*, commands: bool = True) -> argparse.ArgumentParser:
         action="store_true",
         help="with --demo: the simulator plants terminal-hostile text in every reply",
     )
+    if not subcommands:
+        parser.set_defaults(command=None)
+        console.whole = partial(build_parser, commands=False)
+        return parser
     sub = parser.add_subparsers(dest="command")
     sim = sub.add_parser("sim", help="serve the platform simulator over loopback HTTP")
     sim.add_argument("--host", default="127.0.0.1")
@@ -160,16 +168,18 @@ def build_parser(*, commands: bool = True) -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from vagent_tui.commands.registry import VagentParser, runs_a_command
+    from vagent_tui.commands.registry import COMMAND_NAMES, VagentParser, first_word
 
     words = sys.argv[1:] if argv is None else list(argv)
-    command_line = runs_a_command(words)
+    first = first_word(words)
+    command_line = first in COMMAND_NAMES
     if command_line and "_ARGCOMPLETE" not in os.environ:
         from vagent_tui.commands import early
 
         early.start(words)  # the first request, on its way while the rest is imported
     completing = "_ARGCOMPLETE" in os.environ
-    parser = build_parser(commands=command_line or completing)
+    console_only = first is None and not completing and not {"-h", "--help"} & set(words)
+    parser = build_parser(commands=command_line or completing, subcommands=not console_only)
     if completing:
         _complete(parser)
     if command_line:

@@ -348,12 +348,18 @@ class Account(Resource):
 _ACCOUNT_WIRE_TO_FIELD = {info.alias or name: name for name, info in Account.model_fields.items()}
 
 
+def _no_accounts() -> list[Account]:
+    # Not `list` itself: pydantic reads a factory's signature, and a builtin's is parsed
+    # from its text by `inspect`, which compiles the tokenizer's patterns (2 ms at start-up).
+    return []
+
+
 class AccountPage(Resource):
     """A page of a child-account list (resellers, organizations or accounts)."""
 
     model_config = ConfigDict(defer_build=False)
 
-    items: Items[Account] = Field(default_factory=list)
+    items: Items[Account] = Field(default_factory=_no_accounts)
     total: NullAsDefault[int] = 0
     page_size: int | None = None
     page_number: int | None = None

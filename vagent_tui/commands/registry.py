@@ -52,9 +52,13 @@ class VagentParser(argparse.ArgumentParser):
     words: Sequence[str] = ()
     """The command line being parsed (`vagent_tui.cli.main` sets it): its tokens are
     masked in a usage error."""
+    whole: Callable[[], argparse.ArgumentParser] | None = None
+    """Builds the whole command line, for the usage a console-only parser's error shows
+    (`vagent_tui.cli.build_parser`: the commands are not in it)."""
 
     def error(self, message: str) -> Any:
-        self.print_usage(sys.stderr)  # stdout holds data only
+        shown_usage = self.whole() if self.whole is not None else self
+        shown_usage.print_usage(sys.stderr)  # stdout holds data only
         shown = _without_tokens(message, self.words)
         self.exit(self.usage_exit, f"{self.prog}: error: {shown}\n")
 
@@ -171,10 +175,9 @@ CONSOLE_VALUE_OPTIONS = frozenset({
 screen, not the command): a test checks them against the parser."""
 
 
-def runs_a_command(argv: Sequence[str]) -> bool:
-    """Whether ``argv`` runs a command: its first word that is neither an option nor an
-    option's value names one (a cheap look before parsing: the usage errors of a command
-    exit 1, and its first request may go early)."""
+def first_word(argv: Sequence[str]) -> str | None:
+    """The first word of ``argv`` that is neither an option nor an option's value: a
+    command's name, or None when ``argv`` runs the console (a cheap look before parsing)."""
     skip = False
     for word in argv:
         if skip:
@@ -182,5 +185,11 @@ def runs_a_command(argv: Sequence[str]) -> bool:
         elif word.startswith("-"):
             skip = word in CONSOLE_VALUE_OPTIONS
         else:
-            return word in COMMAND_NAMES
-    return False
+            return word
+    return None
+
+
+def runs_a_command(argv: Sequence[str]) -> bool:
+    """Whether ``argv`` runs a command: its `first_word` names one (the usage errors of a
+    command exit 1, and its first request may go early)."""
+    return first_word(argv) in COMMAND_NAMES

@@ -200,6 +200,17 @@ _SECRET_ENDINGS = ("key", "keys", "secret", "secrets", "token", "tokens", "passw
                    "passwords", "passwd", "pwd", "credential", "credentials")  # fmt: skip
 
 
+def json_copy(value: Any) -> Any:
+    """A copy of a JSON-shaped ``value``: its dicts and lists new at any depth, the rest
+    (texts, numbers, booleans, None: immutable) shared. `copy.deepcopy`'s memo and
+    dispatch cost the demo's seed 2 ms at start-up for the same result."""
+    if isinstance(value, dict):
+        return {k: json_copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [json_copy(v) for v in value]
+    return value
+
+
 def _secret(name: str) -> bool:
     return name in REDACTED_FIELDS or name.lower().endswith(_SECRET_ENDINGS)
 

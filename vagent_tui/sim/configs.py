@@ -13,12 +13,12 @@ agents also carry the simulator's extra fields ``templateId`` and ``templateRevi
 
 from __future__ import annotations
 
-import copy
 import random
 from dataclasses import dataclass
 from typing import Any
 
 from vagent_tui.sim.catalog import FUNCTIONS, evaluate_actions
+from vagent_tui.sim.common import json_copy
 from vagent_tui.sim.state import Account
 
 
@@ -175,7 +175,7 @@ def build_config(account: Account, profile: Profile, rnd: random.Random) -> dict
 
 def staging_variant(live: dict[str, Any], rnd: random.Random) -> dict[str, Any]:
     """A staging draft that differs from ``live`` in a few fields."""
-    draft = copy.deepcopy(live)
+    draft: dict[str, Any] = json_copy(live)
     draft["welcomeMessage"] = live["welcomeMessage"].replace("how can I help", "what can I do")
     draft["speechProcessingDelay"] = live["speechProcessingDelay"] + 200
     draft["keywords"] = [*live["keywords"], "holiday hours"]

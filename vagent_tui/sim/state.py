@@ -186,7 +186,7 @@ class LoggedRequest:
     status: int
 
 
-@dataclass
+@dataclass(eq=False, repr=False)  # one per simulator, never compared; its repr would be MBs
 class SimState:
     """All mutable data of one simulator instance (empty: `world.demo_state` fills it).
 

@@ -21,6 +21,25 @@ def test_parser_knows_every_screen_and_option() -> None:
         cli.build_parser().parse_args(["--screen", "nowhere"])
 
 
+def test_console_parser_reads_the_console_options_and_shows_the_whole_usage(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # The console's start builds its own options only; a usage error still shows every
+    # command, and a command line naming a command or asking for help gets them all.
+    console = cli.build_parser(subcommands=False)
+    args = console.parse_args(["--demo", "--screen", "fleet", "--rooms", "3"])
+    assert (args.demo, args.screen, args.rooms, args.command) == (True, "fleet", 3, None)
+    with pytest.raises(SystemExit) as ended:
+        cli.main(["--demo", "--no-such-option"])
+    assert ended.value.code == 2
+    err = capsys.readouterr().err
+    assert "unrecognized arguments: --no-such-option" in err
+    assert "{sim,serve,profile" in err.replace("\n", "").replace(" ", "")
+    with pytest.raises(SystemExit):
+        cli.main(["--help"])
+    assert "rollout" in capsys.readouterr().out
+
+
 @pytest.fixture
 def started(monkeypatch: pytest.MonkeyPatch) -> list[object]:
     """Apps that `main` would run (not run: the test looks at how they were built)."""
