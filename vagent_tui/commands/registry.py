@@ -188,8 +188,3 @@ def first_word(argv: Sequence[str]) -> str | None:
             return word
     return None
 
-
-def runs_a_command(argv: Sequence[str]) -> bool:
-    """Whether ``argv`` runs a command: its `first_word` names one (the usage errors of a
-    command exit 1, and its first request may go early)."""
-    return first_word(argv) in COMMAND_NAMES

@@ -184,11 +184,12 @@ def test_a_command_is_told_from_the_console_by_its_first_word() -> None:
     runs a command (only a command's usage errors exit 1, only it sends a request early)."""
     from vagent_tui.cli import build_parser
 
-    assert not registry.runs_a_command(["--screen", "fleet"])
-    assert not registry.runs_a_command(["--profile", "get", "--demo"])
-    assert not registry.runs_a_command([])
-    assert registry.runs_a_command(["--profile", "prod", "fleet", "ask", "voice"])
-    assert registry.runs_a_command(["get", "accounts"])
+    assert registry.first_word(["--screen", "fleet"]) is None
+    assert registry.first_word(["--profile", "get", "--demo"]) is None
+    assert registry.first_word([]) is None
+    assert registry.first_word(["--profile", "prod", "fleet", "ask", "voice"]) == "fleet"
+    assert registry.first_word(["get", "accounts"]) == "get"
+    assert registry.first_word(["--demo", "typo"]) == "typo"  # the whole parser says so
     valued = {
         option
         for action in build_parser()._actions
