@@ -187,4 +187,3 @@ def first_word(argv: Sequence[str]) -> str | None:
         else:
             return word
     return None
-
