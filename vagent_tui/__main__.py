@@ -1,4 +1,4 @@
-from vagent_tui.cli import main
+from vagent_tui.cli import entry
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(entry())

@@ -167,6 +167,17 @@ def build_parser(*, commands: bool = True, subcommands: bool = True) -> argparse
     return parser
 
 
+def entry() -> int:
+    """The ``vagent-tui`` program (its script and ``python -m vagent_tui``): `main`, then
+    the process left to end without the interpreter's last walks of everything it made
+    (`vagent_tui.collector.ending`)."""
+    from vagent_tui import collector
+
+    code = main()
+    collector.ending()
+    return code
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     from vagent_tui.commands.registry import COMMAND_NAMES, VagentParser, first_word
 

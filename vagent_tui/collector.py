@@ -83,5 +83,20 @@ def release() -> None:
         gc.unfreeze()
 
 
+def ending() -> None:
+    """The program has done its work and hands back to the interpreter to end: what
+    exists now is left to the operating system (`gc.freeze`).
+
+    Ending, the interpreter collects cycles once more and again as it clears the
+    modules, and those walks went over everything the program made: after a JSON-lines
+    export of 50,000 calls, 0.11 s between the last line written and the process's end,
+    0.02 s with this (bench/cli_exports.py). Only the entry point calls it, once
+    everything is written and closed (files by ``with``, the terminal given back, the
+    event loop closed); a cycle still unreachable is freed with the process, as is the
+    rest. Tests calling `vagent_tui.cli.main` leave their own process's collector be.
+    """
+    gc.freeze()
+
+
 def paused() -> bool:
     return _paused

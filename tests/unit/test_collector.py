@@ -127,3 +127,28 @@ async def test_the_app_sets_aside_after_a_key_and_gives_back_when_typing_stops(
         assert calls == ["set aside", "set aside"]
         await pilot.pause(0.8)
         assert calls[-1] == "give back" and calls.count("give back") == 1
+
+
+def test_the_program_leaves_its_objects_to_the_system_once_main_has_returned(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The entry point (the script and ``python -m vagent_tui``) freezes what exists after
+    `cli.main` returned: the interpreter's last collections then skip it. `main` itself
+    (what tests call) leaves the collector be."""
+    import tomllib
+    from pathlib import Path
+
+    done: list[str] = []
+
+    def main() -> int:
+        done.append("main")
+        return 3
+
+    monkeypatch.setattr(cli, "main", main)
+    monkeypatch.setattr(gc, "freeze", lambda: done.append("freeze"))
+    assert cli.entry() == 3
+    assert done == ["main", "freeze"]
+    root = Path(__file__).resolve().parents[2]
+    project = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    assert project["project"]["scripts"]["vagent-tui"] == "vagent_tui.cli:entry"
+    assert "raise SystemExit(entry())" in (root / "vagent_tui" / "__main__.py").read_text()
