@@ -255,15 +255,17 @@ class _CsvRows:
         """Write ``rows``; False once the limit is reached."""
         from vagent_tui.inert import csv_cell
 
-        for row in rows:
-            if self.out is None:
-                # Made safe here: Output writes a header as given (its own names, usually).
-                self.header = [csv_cell(name) for name in row]
-                self.out = self.ctx.output(KIND, self.header)
-                continue
-            if self.limit is not None and self.out.count >= self.limit:
-                return False
-            self.out.write_texts(row)
+        if self.out is None:
+            if not rows:
+                return True
+            # Made safe here: Output writes a header as given (its own names, usually).
+            self.header = [csv_cell(name) for name in rows[0]]
+            self.out = self.ctx.output(KIND, self.header)
+            rows = rows[1:]
+        if self.limit is not None:
+            rows = rows[: max(self.limit - self.out.count, 0)]
+        if rows:
+            self.out.write_texts(rows)
         return self.limit is None or self.count < self.limit
 
     def close(self, fields: tuple[str, ...]) -> int:

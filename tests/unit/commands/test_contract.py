@@ -49,8 +49,8 @@ def test_rows_given_as_texts_are_checked_as_items_are(fmt: Any) -> None:
     rows = [["=HYPERLINK(1)", "-12.50", "x"], ["@a", "+1 555"], ["a", "b", "c", "extra"]]
     given, made = io.StringIO(), io.StringIO()
     with Output("calls", ("a", "b", "c"), fmt, given) as out:
-        for row in rows:
-            out.write_texts(row)
+        out.write_texts(rows[:1])
+        out.write_texts(rows[1:])
     with Output("calls", ("a", "b", "c"), fmt, made) as out:
         for row in rows:
             out.write({n: (row[i] if i < len(row) else "") for i, n in enumerate("abc")})
@@ -59,6 +59,18 @@ def test_rows_given_as_texts_are_checked_as_items_are(fmt: Any) -> None:
         assert given.getvalue().splitlines() == [
             "a,b,c", "'=HYPERLINK(1),-12.50,x", "'@a,'+1 555,", "a,b,c",
         ]  # fmt: skip
+
+
+def test_rows_given_as_texts_on_a_terminal_are_made_inert_as_items_are() -> None:
+    rows = [["=x\x1b[31mred", "a\u202eb"], ["plain", "-1"]]
+    given, made = _Tty(), _Tty()
+    with Output("calls", ("a", "b"), "csv", given) as out:
+        out.write_texts(rows)
+    with Output("calls", ("a", "b"), "csv", made) as out:
+        for row in rows:
+            out.write(dict(zip("ab", row, strict=True)))
+    assert given.getvalue() == made.getvalue()
+    assert "\x1b" not in given.getvalue() and "\u202e" not in given.getvalue()
 
 
 @pytest.mark.parametrize("fmt", ["json", "jsonl"])
