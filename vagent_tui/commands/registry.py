@@ -176,8 +176,9 @@ screen, not the command): a test checks them against the parser."""
 
 
 def first_word(argv: Sequence[str]) -> str | None:
-    """The first word of ``argv`` that is neither an option nor an option's value: a
-    command's name, or None when ``argv`` runs the console (a cheap look before parsing)."""
+    """The first word of ``argv`` that is neither an option nor an option's value: where a
+    command's name goes (a typo too: the parser says so), None when there is none and
+    ``argv`` runs the console (a cheap look before parsing)."""
     skip = False
     for word in argv:
         if skip:
