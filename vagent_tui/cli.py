@@ -193,8 +193,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser(commands=command_line or completing, subcommands=not console_only)
     if completing:
         _complete(parser)
-    if command_line:
-        VagentParser.usage_exit = 1  # 2 means "changes" to a command's caller
+    # 2 means "changes" to a command's caller: its usage errors exit 1 (set each time: a
+    # process calling main twice, as the tests do, gets each line's own)
+    VagentParser.usage_exit = 1 if command_line else 2
     VagentParser.words = words
     args = parser.parse_args(argv)
     command: str | None = getattr(args, "run", None)

@@ -126,6 +126,11 @@ class Output:
         self.stream = sys.stdout if stream is None else stream
         self.count = 0
         self._started = False
+        kind_head = f'{{"version":{CONTRACT_VERSION},"kind":{_dumps(kind)},'
+        self._line_head = kind_head + '"item":'
+        """What each JSON line starts with (its item follows)."""
+        self._document_head = kind_head + '"items":[\n'
+        """What a JSON document starts with (its items follow)."""
         self._closed = False
         self._table_rows: list[list[str]] | None = [] if fmt == "table" else None
         self._widths: list[int] | None = None
@@ -154,15 +159,12 @@ class Output:
         """One item (a JSON-able mapping)."""
         self.count += 1
         if self.fmt == "jsonl":
-            head = f'{{"version":{CONTRACT_VERSION},"kind":{_dumps(self.kind)},"item":'
-            self.stream.write(head + _dumps(item) + "}\n")
+            self.stream.write(self._line_head + _dumps(item) + "}\n")
             self.stream.flush()
         elif self.fmt == "json":
             self._json_item(_dumps(item))
         elif self._csv is not None:
-            if not self._started:
-                self._csv_row(list(self.columns))
-                self._started = True
+            self._csv_header()
             self._csv_row([_csv_text(item.get(c)) for c in self.columns])
         else:
             self._table_row([cell_text(item.get(c)) for c in self.columns])
@@ -183,9 +185,7 @@ class Output:
             for index, text in enumerate(row):
                 if text[:1] in _FORMULA_STARTS:  # rare: the one test most cells need
                     row[index] = _csv_text(text)
-        if not self._started:
-            self._csv_row(list(self.columns))
-            self._started = True
+        self._csv_header()
         self.count += len(shaped)
         if self._to_terminal:  # each cell made inert too
             for row in shaped:
@@ -197,9 +197,7 @@ class Output:
 
     def _json_item(self, text: str) -> None:
         if not self._started:
-            self.stream.write(
-                f'{{"version":{CONTRACT_VERSION},"kind":{_dumps(self.kind)},"items":[\n'
-            )
+            self.stream.write(self._document_head)
             self._started = True
         else:
             self.stream.write(",\n")
@@ -215,7 +213,7 @@ class Output:
         (``jsonl`` flushed once for them all: they came together), read back for a CSV
         or a table."""
         if self.fmt == "jsonl":
-            head = f'{{"version":{CONTRACT_VERSION},"kind":{_dumps(self.kind)},"item":'
+            head = self._line_head
             # Each line checked on its own: an ASCII line (most) is not searched.
             self.stream.write("".join(f"{head}{json_safe(text)}}}\n" for text in texts))
             self.count += len(texts)
@@ -234,15 +232,19 @@ class Output:
         self._closed = True
         if self.fmt == "json":
             if not self._started:
-                self.stream.write(
-                    f'{{"version":{CONTRACT_VERSION},"kind":{_dumps(self.kind)},"items":[\n'
-                )
+                self.stream.write(self._document_head)
             self.stream.write("\n]}\n")
         elif self.fmt == "csv" and not self._started and self._csv is not None:
             self._csv_row(list(self.columns))
         elif self.fmt == "table" and self._widths is None:
             self._size_table()
         self.stream.flush()
+
+    def _csv_header(self) -> None:
+        """The CSV's header, before its first row."""
+        if not self._started:
+            self._csv_row(list(self.columns))
+            self._started = True
 
     def _csv_row(self, row: list[str]) -> None:
         """One CSV row, the header too; on a terminal a person reads it: each cell made
