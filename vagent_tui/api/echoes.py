@@ -12,8 +12,7 @@ observers (the journal, the status line), before anything else sees them.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from vagent_tui.api.errors import REDACTED, ApiError, PlatformError, redact_text
 
@@ -50,8 +49,7 @@ def secrets_of(body: Any, journal: Any) -> tuple[str, ...]:
     return tuple(found)
 
 
-@dataclass(frozen=True, slots=True)
-class Echoes:
+class Echoes(NamedTuple):
     """The secrets of one request, to mask wherever its reply may echo them."""
 
     secrets: tuple[str, ...] = ()

@@ -17,10 +17,11 @@ from urllib.parse import parse_qsl, quote, quote_plus, urlencode, urlsplit, urlu
 
 REDACTED = "***"
 _SECRET_PARAMS = frozenset({"token", "password", "apikey", "api_key", "access_token"})
-_TOKEN_IN_TEXT = re.compile(r"(?i)\b(token|password|api_?key|access_token)=([^&\s'\"#]+)")
+# Patterns kept as text: `re` compiles one on first use (and caches it), not at every start.
+_TOKEN_IN_TEXT = r"(?i)\b(token|password|api_?key|access_token)=([^&\s'\"#]+)"
 
 
-_USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^/?#\s@'\"]+@")
+_USERINFO = r"(?i)\b([a-z][a-z0-9+.-]*://)[^/?#\s@'\"]+@"
 """``scheme://user:password@`` (or ``user@``) in free text: the whole userinfo is masked."""
 
 
@@ -49,14 +50,14 @@ def redact_url(url: object) -> str:
     return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
 
 
-_PERCENT = re.compile("%[0-9A-F]{2}")
+_PERCENT = "%[0-9A-F]{2}"
 
 
 @lru_cache(maxsize=32)
 def encodings(secret: str) -> frozenset[str]:
     """The ways a server may echo ``secret`` back: as is, URL-encoded, JSON-escaped, base64."""
     forms = {secret, quote(secret, safe=""), quote_plus(secret), quote(secret)}
-    forms |= {_PERCENT.sub(lambda m: m.group(0).lower(), f) for f in forms}
+    forms |= {re.sub(_PERCENT, lambda m: m.group(0).lower(), f) for f in forms}
     forms.add(json.dumps(secret)[1:-1])
     forms.add(json.dumps(secret, ensure_ascii=False)[1:-1].replace("/", "\\/"))
     raw = secret.encode("utf-8")
@@ -77,9 +78,9 @@ def redact_text(text: str, *secrets: str | None) -> str:
     # text in C), the pattern only then (a calls export redacts every entry's line, and
     # the two searches were a third of its time).
     if "=" in out:
-        out = _TOKEN_IN_TEXT.sub(lambda m: f"{m.group(1)}={REDACTED}", out)
+        out = re.sub(_TOKEN_IN_TEXT, lambda m: f"{m.group(1)}={REDACTED}", out)
     if "@" in out and "://" in out:
-        out = _USERINFO.sub(lambda m: f"{m.group(1)}{REDACTED}@", out)
+        out = re.sub(_USERINFO, lambda m: f"{m.group(1)}{REDACTED}@", out)
     for secret in secrets:
         if secret and len(secret) >= 4:
             for form in _longest_first(secret):

@@ -35,7 +35,8 @@ JSON_HEADERS: Mapping[str, str] = MappingProxyType({"Content-Type": "application
 NO_HEADERS: Mapping[str, str] = MappingProxyType({})
 _PATH_SAFE = "/:@!$&'()*+,;=-._~%"
 """What a path keeps unquoted: RFC 3986's path characters, and ``%`` (already encoded)."""
-_PATH_UNSAFE = re.compile(r"[^A-Za-z0-9/:@!$&'()*+,;=\-._~%]")
+# Patterns kept as text: `re` compiles one on first use (and caches it), not at every start.
+_PATH_UNSAFE = r"[^A-Za-z0-9/:@!$&'()*+,;=\-._~%]"
 
 
 class Outgoing(NamedTuple):
@@ -93,7 +94,7 @@ def _text(value: Any) -> str:
 
 def _quoted_path(path: str) -> str:
     """``path`` percent-encoded as httpx sends it; unchanged when it already is."""
-    if _PATH_UNSAFE.search(path) is None:
+    if re.search(_PATH_UNSAFE, path) is None:
         return path
     return quote(path, safe=_PATH_SAFE)
 

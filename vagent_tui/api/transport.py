@@ -33,8 +33,7 @@ import asyncio
 import hmac
 import random
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Any, Self, TypeVar
+from typing import Any, NamedTuple, Self, TypeVar
 from urllib.parse import urlsplit
 
 import httpx
@@ -90,8 +89,7 @@ SHARED_BODY_BYTES = 256 * 1024
 """A reply longer than this is not kept (a fleet's like answers are a few KB)."""
 
 
-@dataclass(frozen=True, slots=True)
-class SharedList:
+class SharedList(NamedTuple):
     """A list reply read once: its items, message and the ``null`` items it skipped."""
 
     items: tuple[Any, ...]

@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import partial
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.errors import ApiError, PlatformError
@@ -62,16 +61,14 @@ def has_children(account: Account) -> bool:
     return account_kind(account) in CHILD_KIND
 
 
-@dataclass(frozen=True)
-class Walk:
+class Walk(NamedTuple):
     """The accounts a walk of the tree found, and whether it reached the tree's end."""
 
     accounts: tuple[Account, ...]
     complete: bool
 
 
-@dataclass(frozen=True)
-class Matches:
+class Matches(NamedTuple):
     """The answer of the filter for one text.
 
     Attributes:

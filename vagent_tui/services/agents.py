@@ -155,6 +155,8 @@ def in_view(
 
 @dataclass(frozen=True)
 class VoiceFilter:
+    """The voices screen's filters; a field left unset does not filter."""
+
     language: str | None = None
     engine: str | None = None
     standard_tts: bool | None = None

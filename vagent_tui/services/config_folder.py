@@ -351,6 +351,8 @@ def file_body(
 
 @dataclass
 class _Planned:
+    """One account's plan, or the problems that stopped it."""
+
     plan: AccountPlan | None = None
     problems: tuple[str, ...] = ()
 

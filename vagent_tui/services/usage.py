@@ -139,6 +139,8 @@ class UsageReport:
 
 @dataclass
 class _Walk:
+    """What a walk through a usage reply has collected so far."""
+
     scalars: dict[tuple[str, ...], Decimal] = field(default_factory=dict)
     series: dict[tuple[str, ...], dict[str, Decimal]] = field(default_factory=dict)
     notes: list[tuple[str, str]] = field(default_factory=list)

@@ -61,6 +61,8 @@ def find_call(
 
 @dataclass(frozen=True, slots=True)
 class SipMessage:
+    """One SIP message of a simulated capture."""
+
     at_ms: int
     source: tuple[str, int]
     destination: tuple[str, int]

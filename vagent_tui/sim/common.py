@@ -19,9 +19,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 DEFAULT_PAGE_SIZE = 20
 MAX_PAGE_SIZE = 500
@@ -78,8 +77,7 @@ def parse_int(name: str, raw: str | None) -> int | None:
     return int(text)
 
 
-@dataclass(frozen=True)
-class Paging:
+class Paging(NamedTuple):
     """Validated paging parameters."""
 
     enabled: bool

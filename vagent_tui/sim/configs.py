@@ -14,16 +14,14 @@ agents also carry the simulator's extra fields ``templateId`` and ``templateRevi
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from vagent_tui.sim.catalog import FUNCTIONS, evaluate_actions
 from vagent_tui.sim.common import json_copy
 from vagent_tui.sim.state import Account
 
 
-@dataclass(frozen=True)
-class Profile:
+class Profile(NamedTuple):
     """What an agent does; the seed picks one per agent account."""
 
     brand: str
@@ -34,6 +32,19 @@ class Profile:
     timezone: str
     actions: tuple[str, ...]
     keywords: tuple[str, ...]
+
+    def branded(self, brand: str) -> Profile:
+        """This profile for another brand."""
+        return Profile(
+            brand,
+            self.purpose,
+            self.lang,
+            self.voice,
+            self.s2s,
+            self.timezone,
+            self.actions,
+            self.keywords,
+        )
 
 
 def _reporting(source: str | None = None) -> list[dict[str, Any]]:

@@ -17,7 +17,6 @@ computed per page anyway (see ``inbox.py``). 1,000 agents seed in a few millisec
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -118,5 +117,5 @@ def _config(state: SimState, aid: int) -> dict[str, Any]:
     profiles = list(PROFILES.values())
     base = profiles[(aid - AGENT_BASE) % len(profiles)]
     org = state.accounts.get(acc.organization_id or 0)
-    profile = dataclasses.replace(base, brand=org.name if org else base.brand)
+    profile = base.branded(org.name) if org else base
     return build_config(acc, profile, random.Random(aid))

@@ -186,7 +186,8 @@ def message_count(account_id: int, n: int) -> int:
     return 120 + h % 180 if n % LONG_THREAD == 0 else 2 + h % 9
 
 
-_NOT_NAME = re.compile(r"[^a-z0-9]+")
+# Patterns kept as text: `re` compiles one on first use (and caches it), not at every start.
+_NOT_NAME = r"[^a-z0-9]+"
 
 
 def user_name(room: dict[str, Any]) -> str:
@@ -196,7 +197,7 @@ def user_name(room: dict[str, Any]) -> str:
     name = room.get("name")
     if not room.get("unregistered") and isinstance(name, str):
         folded = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
-        handle = _NOT_NAME.sub(".", folded.lower()).strip(".")
+        handle = re.sub(_NOT_NAME, ".", folded.lower()).strip(".")
         if handle:
             return handle
     return str(room["vidaPhoneNumber"])

@@ -56,7 +56,8 @@ NONE_FOUND = "No phone numbers available for the search area. Please try a diffe
 KEYPAD = {c: str(d) for d, letters in ((2, "ABC"), (3, "DEF"), (4, "GHI"), (5, "JKL"),
                                        (6, "MNO"), (7, "PQRS"), (8, "TUV"), (9, "WXYZ"))
           for c in letters}  # fmt: skip
-_E164 = re.compile(r"^\+[1-9][0-9]{6,14}$")
+# Patterns kept as text: `re` compiles one on first use (and caches it), not at every start.
+_E164 = r"^\+[1-9][0-9]{6,14}$"
 
 
 def holder(state: SimState, number: str) -> int | None:
@@ -93,7 +94,7 @@ def number_of(body: dict[str, Any]) -> str:
     number = body.get("number")
     if not isinstance(number, str) or not number:
         raise bad("number is required")
-    if not _E164.match(number):
+    if not re.match(_E164, number):
         raise bad("number must be a phone number in E.164 form, e.g. +12145551234")
     return number
 

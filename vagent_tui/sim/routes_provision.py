@@ -39,7 +39,6 @@ the simulator's choices (CONTRACT.md, choices 40-49):
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from collections.abc import Callable
 from typing import Any
@@ -149,7 +148,7 @@ def _configure(ctx: Ctx, acc: Account) -> None:
     st = ctx.state
     org = st.accounts.get(acc.organization_id or 0)
     base = next(iter(PROFILES.values()))
-    profile = dataclasses.replace(base, brand=org.name if org else base.brand)
+    profile = base.branded(org.name) if org else base
     st.live[acc.id] = build_config(acc, profile, random.Random(acc.id))
     st.staging[acc.id] = None
     st.versions[acc.id] = []

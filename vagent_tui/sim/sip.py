@@ -31,8 +31,9 @@ if TYPE_CHECKING:
 TRANSPORTS = ("UDP", "TCP", "TLS")
 UNREACHABLE = ".invalid"
 """A registrar host ending so never answers: the platform's 502 (RFC 2606's TLD)."""
-_LABEL = re.compile(r"^(?!-)[A-Za-z0-9-]{1,63}(?<!-)$")
-_AOR = re.compile(r"^(sips?:)?[^@\s;:]+@[^@\s;]+$")
+# Patterns kept as text: `re` compiles one on first use (and caches it), not at every start.
+_LABEL = r"^(?!-)[A-Za-z0-9-]{1,63}(?<!-)$"
+_AOR = r"^(sips?:)?[^@\s;:]+@[^@\s;]+$"
 
 
 def _is_host(text: str) -> bool:
@@ -45,7 +46,7 @@ def _is_host(text: str) -> bool:
     return (
         0 < len(text) <= 253
         and not labels[-1].isdecimal()
-        and all(_LABEL.match(label) for label in labels)
+        and all(re.match(_LABEL, label) for label in labels)
     )
 
 
@@ -119,7 +120,7 @@ def aor_of(body: dict[str, Any]) -> str:
         raise bad("aor must be a string")
     if aor and aor.strip():
         aor = aor.strip()
-        if not _AOR.match(aor) or not _is_host(aor.rpartition("@")[2].partition(":")[0]):
+        if not re.match(_AOR, aor) or not _is_host(aor.rpartition("@")[2].partition(":")[0]):
             raise bad("aor must be user@host")
         return aor
     user, realm = body.get("username"), body.get("sipRealm")

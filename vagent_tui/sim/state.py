@@ -46,7 +46,7 @@ import secrets
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from vagent_tui.sim.common import (
     NOT_PERMITTED,
@@ -186,9 +186,11 @@ class LoggedRequest:
     status: int
 
 
-@dataclass(eq=False, repr=False)  # one per simulator, never compared; its repr would be MBs
 class SimState:
     """All mutable data of one simulator instance (empty: `world.demo_state` fills it).
+
+    A plain class: there is one per simulator, never compared, and generating the
+    methods of a dataclass of 45 fields took 2 ms of the demo's start.
 
     Args:
         rooms: junk-inbox rooms per agent account (0..1,000,000).
@@ -197,93 +199,100 @@ class SimState:
         latency_ms: artificial delay added to every request.
     """
 
-    rooms: int = 240
-    task_seconds: float = 10.0
-    clock: Callable[[], float] = time.time
-    latency_ms: int = 0
-    calls: int = 2_000
-    """Call log entries per voice agent account (0..1,000,000; `vagent_tui.sim.calls`)."""
-    usage_shape: str = "totals"
-    """The shape of ``GET /stats/usage``'s reply: ``totals``, ``rows`` or ``empty``
-    (`vagent_tui.sim.routes_usage`); tests change it to run the console against another."""
-    huge: bool = False
-    """Huge mode is on: the open-ended replies (usage, plans, add-ons, today's counts)
-    hold 100,000 keys and an 8 MiB text (`vagent_tui.sim.huge`)."""
-    hostile: bool = False
-    """Hostile mode is on: what the hostile middleware does not see (a CSV stream) is
-    planted by its route."""
-    accounts: dict[int, Account] = field(default_factory=dict)
-    tokens: dict[str, dict[str, Any]] = field(default_factory=dict)
-    issued_logins: list[str] = field(default_factory=list)
-    """A hash of each one-time login token issued (`routes_members`), never its value."""
-    live: dict[int, dict[str, Any]] = field(default_factory=dict)
-    staging: dict[int, dict[str, Any] | None] = field(default_factory=dict)
-    versions: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
-    sip: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
-    numbering: dict[int, dict[str, dict[str, Any]]] = field(default_factory=dict)
-    """Each organization's numbering providers by ``providerId`` (`sim.numbering`)."""
-    sip_trunk: dict[int, dict[str, Any]] = field(default_factory=dict)
-    """Outbound routes and the registration per account (`vagent_tui.sim.sip`)."""
-    webhooks: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
-    relays: dict[int, dict[str, dict[str, Any]]] = field(default_factory=dict)
-    relay_types: list[dict[str, str]] = field(default_factory=list)
-    """The relay types the platform knows (``GET /webhookRelay/types``); others are 404."""
-    adr: dict[int, dict[str, Any]] = field(default_factory=dict)
-    templates: dict[str, dict[str, Any]] = field(default_factory=dict)
-    tasks: dict[str, dict[str, Any]] = field(default_factory=dict)
-    outbound: dict[str, dict[str, Any]] = field(default_factory=dict)
-    """Outbound tasks by id (`vagent_tui.sim.outbound`): calls and texts queued."""
-    caller_context: dict[tuple[int, str], str] = field(default_factory=dict)
-    """What each agent was told about a caller, by (agent id, number or username)
-    (`vagent_tui.sim.caller_context`)."""
-    task_limits: dict[int, dict[str, Any]] = field(default_factory=dict)
-    """An organization's task limits where they are not `outbound.DEFAULT_LIMITS` (keyed
-    by `outbound.organization_of`: a reseller or partner is its own)."""
-    subscriptions: dict[int, dict[str, Any]] = field(default_factory=dict)
-    """The plan each account subscribed to, its term and what it was charged (`sim.billing`)."""
-    billing_periods: dict[int, dict[str, Any]] = field(default_factory=dict)
-    """An organization's billing period as last set (``POST /billing/billingPeriod``)."""
-    billing_systems: dict[int, dict[str, Any]] = field(default_factory=dict)
-    """A reseller's or partner's billing system configuration, as sent (`sim.billing`)."""
-    integrations: dict[int, dict[str, dict[str, Any]]] = field(default_factory=dict)
-    """Each account's integration data by ``slug/version`` (`sim.routes_integrations`)."""
-    recordings: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
-    numbers: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
-    """The phone numbers each agent account holds (`vagent_tui.sim.numbers`)."""
-    sessions: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
-    files: dict[int, dict[str, dict[str, Any]]] = field(default_factory=dict)
-    agent_links: dict[int, str] = field(default_factory=dict)
-    """Each agent account's public link slug (`vagent_tui.sim.agent_extras`)."""
-    messages_in: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
-    """Messages sent to each agent by ``POST /agent/receiveMessage``, and its answers, as
-    message records, newest first (`vagent_tui.sim.agent_extras`)."""
-    requests: list[LoggedRequest] = field(default_factory=list)
-    call_groups: dict[tuple[int, ...], Any] = field(default_factory=dict, repr=False)
-    """The call log's account sets per key and root (`vagent_tui.sim.calls.agents_below`)."""
-    counter: int = 0
-    highest_id: int = 0
-    """The highest account id ever given: a deleted account's id is never given again."""
-    faults: Faults = field(default_factory=Faults)
-    instance: str = field(default_factory=lambda: secrets.token_hex(4))
-    """A name of this simulator, new each time one is made: it starts from the seed, so
-    it is another platform than any made before (the embedded demo's identity, which the
-    console keys its onboarding and rollout logs by: `services.connect.SimClient`)."""
-    _below: dict[tuple[Any, ...], list[Account]] = field(default_factory=dict, repr=False)
-    """`selectable_below`'s accounts per reach, root and number of accounts."""
-    _texts: dict[tuple[Any, ...], list[str]] = field(default_factory=dict, repr=False)
-    """`matching_below`'s index (choice 70): per `_below` list, each account's lowered
-    name and username, kept until a name changes (`names_changed`) or the tree does."""
-    _external: tuple[int, dict[str, list[int]]] | None = field(default=None, repr=False)
-    """`with_external_id`'s index: the number of accounts it was built at, and the ids
-    holding each ``externalAccountId``."""
-
-    def __post_init__(self) -> None:
-        if not 0 <= self.rooms <= 1_000_000:
+    def __init__(
+        self,
+        *,
+        rooms: int = 240,
+        task_seconds: float = 10.0,
+        clock: Callable[[], float] = time.time,
+        latency_ms: int = 0,
+        calls: int = 2_000,
+    ) -> None:
+        if not 0 <= rooms <= 1_000_000:
             raise ValueError("rooms must be between 0 and 1,000,000")
-        if not 0 <= self.calls <= 1_000_000:
+        if not 0 <= calls <= 1_000_000:
             raise ValueError("calls must be between 0 and 1,000,000")
-        if self.task_seconds <= 0:
+        if task_seconds <= 0:
             raise ValueError("task_seconds must be positive")
+        self.rooms = rooms
+        self.task_seconds = task_seconds
+        self.clock = clock
+        self.latency_ms = latency_ms
+        self.calls = calls
+        """Call log entries per voice agent account (0..1,000,000; `vagent_tui.sim.calls`)."""
+        self.usage_shape: str = "totals"
+        """The shape of ``GET /stats/usage``'s reply: ``totals``, ``rows`` or ``empty``
+        (`vagent_tui.sim.routes_usage`); tests change it to run the console against another."""
+        self.huge: bool = False
+        """Huge mode is on: the open-ended replies (usage, plans, add-ons, today's counts)
+        hold 100,000 keys and an 8 MiB text (`vagent_tui.sim.huge`)."""
+        self.hostile: bool = False
+        """Hostile mode is on: what the hostile middleware does not see (a CSV stream) is
+        planted by its route."""
+        self.accounts: dict[int, Account] = {}
+        self.tokens: dict[str, dict[str, Any]] = {}
+        self.issued_logins: list[str] = []
+        """A hash of each one-time login token issued (`routes_members`), never its value."""
+        self.live: dict[int, dict[str, Any]] = {}
+        self.staging: dict[int, dict[str, Any] | None] = {}
+        self.versions: dict[int, list[dict[str, Any]]] = {}
+        self.sip: dict[int, list[dict[str, Any]]] = {}
+        self.numbering: dict[int, dict[str, dict[str, Any]]] = {}
+        """Each organization's numbering providers by ``providerId`` (`sim.numbering`)."""
+        self.sip_trunk: dict[int, dict[str, Any]] = {}
+        """Outbound routes and the registration per account (`vagent_tui.sim.sip`)."""
+        self.webhooks: dict[int, list[dict[str, Any]]] = {}
+        self.relays: dict[int, dict[str, dict[str, Any]]] = {}
+        self.relay_types: list[dict[str, str]] = []
+        """The relay types the platform knows (``GET /webhookRelay/types``); others are 404."""
+        self.adr: dict[int, dict[str, Any]] = {}
+        self.templates: dict[str, dict[str, Any]] = {}
+        self.tasks: dict[str, dict[str, Any]] = {}
+        self.outbound: dict[str, dict[str, Any]] = {}
+        """Outbound tasks by id (`vagent_tui.sim.outbound`): calls and texts queued."""
+        self.caller_context: dict[tuple[int, str], str] = {}
+        """What each agent was told about a caller, by (agent id, number or username)
+        (`vagent_tui.sim.caller_context`)."""
+        self.task_limits: dict[int, dict[str, Any]] = {}
+        """An organization's task limits where they are not `outbound.DEFAULT_LIMITS` (keyed
+        by `outbound.organization_of`: a reseller or partner is its own)."""
+        self.subscriptions: dict[int, dict[str, Any]] = {}
+        """The plan each account subscribed to, its term and what it was charged (`sim.billing`)."""
+        self.billing_periods: dict[int, dict[str, Any]] = {}
+        """An organization's billing period as last set (``POST /billing/billingPeriod``)."""
+        self.billing_systems: dict[int, dict[str, Any]] = {}
+        """A reseller's or partner's billing system configuration, as sent (`sim.billing`)."""
+        self.integrations: dict[int, dict[str, dict[str, Any]]] = {}
+        """Each account's integration data by ``slug/version`` (`sim.routes_integrations`)."""
+        self.recordings: dict[int, list[dict[str, Any]]] = {}
+        self.numbers: dict[int, list[dict[str, Any]]] = {}
+        """The phone numbers each agent account holds (`vagent_tui.sim.numbers`)."""
+        self.sessions: dict[int, list[dict[str, Any]]] = {}
+        self.files: dict[int, dict[str, dict[str, Any]]] = {}
+        self.agent_links: dict[int, str] = {}
+        """Each agent account's public link slug (`vagent_tui.sim.agent_extras`)."""
+        self.messages_in: dict[int, list[dict[str, Any]]] = {}
+        """Messages sent to each agent by ``POST /agent/receiveMessage``, and its answers, as
+        message records, newest first (`vagent_tui.sim.agent_extras`)."""
+        self.requests: list[LoggedRequest] = []
+        self.call_groups: dict[tuple[int, ...], Any] = {}
+        """The call log's account sets per key and root (`vagent_tui.sim.calls.agents_below`)."""
+        self.counter: int = 0
+        self.highest_id: int = 0
+        """The highest account id ever given: a deleted account's id is never given again."""
+        self.faults: Faults = Faults()
+        self.instance: str = secrets.token_hex(4)
+        """A name of this simulator, new each time one is made: it starts from the seed, so
+        it is another platform than any made before (the embedded demo's identity, which the
+        console keys its onboarding and rollout logs by: `services.connect.SimClient`)."""
+        self._below: dict[tuple[Any, ...], list[Account]] = {}
+        """`selectable_below`'s accounts per reach, root and number of accounts."""
+        self._texts: dict[tuple[Any, ...], list[str]] = {}
+        """`matching_below`'s index (choice 70): per `_below` list, each account's lowered
+        name and username, kept until a name changes (`names_changed`) or the tree does."""
+        self._external: tuple[int, dict[str, list[int]]] | None = None
+        """`with_external_id`'s index: the number of accounts it was built at, and the ids
+        holding each ``externalAccountId``."""
 
     # -- someone else ---------------------------------------------------------------
     def edit_staging(self, account_id: int, /, **settings: Any) -> dict[str, Any]:
@@ -546,8 +555,7 @@ def scope_rule(account: Account) -> tuple[int | None, int | None]:
     return None, None
 
 
-@dataclass(frozen=True)
-class Reach:
+class Reach(NamedTuple):
     """What a key may act on (see the module docstring).
 
     Attributes:

@@ -16,7 +16,7 @@ fails when the README differs).
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from textual.binding import Binding, BindingsMap, BindingType
 from textual.keys import key_to_character
@@ -27,8 +27,9 @@ NO_KEY_PREFIX = "unbound-"
 """A default "key" no terminal sends: an id bindable by the keymap, with no key of its own."""
 
 
-@dataclass(frozen=True)
-class Verb:
+class Verb(NamedTuple):
+    """One verb of the key convention: its keys, what it means, the actions that carry it."""
+
     name: str
     keys: tuple[str, ...]
     """Textual key names; the first is the one to remember."""

@@ -9,9 +9,8 @@ keys is a comparison and, when they differ, one repaint of one line.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from itertools import accumulate
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from rich.cells import cell_len
 from rich.style import Style
@@ -34,8 +33,7 @@ def _keys(overrides: dict[str, str], binding_id: str, default: str) -> str:
     return "/".join(key_display(k.strip()) for k in overrides.get(binding_id, default).split(","))
 
 
-@dataclass(frozen=True)
-class HintPart:
+class HintPart(NamedTuple):
     """One part of the way-around hint, and what a click on it does."""
 
     keys: str
@@ -81,8 +79,7 @@ def _label(item: FooterItem) -> str:
     return f" {item.display} {item.description} " if item.description else f" {item.display} "
 
 
-@dataclass(frozen=True)
-class FooterItem:
+class FooterItem(NamedTuple):
     """One key as the footer shows it."""
 
     key: str

@@ -31,6 +31,8 @@ _EXTRA_MODULES = (
 
 @dataclass(frozen=True)
 class KeyInfo:
+    """A key as the keys panel lists it: binding id, key, description, declaring class."""
+
     id: str
     key: str
     description: str

@@ -14,15 +14,15 @@ by ``vagent-tui keys --write-readme README.md`` (a test fails when README differ
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from textual.screen import Screen
 
 
-@dataclass(frozen=True)
-class ScreenInfo:
+class ScreenInfo(NamedTuple):
+    """A screen of the console: its name, key, title and where its class lives."""
+
     name: str
     key: str
     title: str

@@ -10,7 +10,7 @@ say what a change of the tree did or acts on.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from vagent_tui.services.accounts import AccountDirectory, Matches, account_kind
 from vagent_tui.ui.text import inert
@@ -181,8 +181,7 @@ SETTING_NAMES = {"accountName": "name", "orgName": "name", "active": "status",
                  "email": "email"}  # fmt: skip
 
 
-@dataclass(frozen=True)
-class Edited:
+class Edited(NamedTuple):
     """What an edit of an account did, as the platform answered it.
 
     Attributes:

@@ -197,6 +197,8 @@ FORMATS = (("CSV (the platform's columns)", "csv"), ("JSON lines (every field)",
 
 @dataclass(frozen=True)
 class ExportChoice:
+    """Where the export goes and in which format."""
+
     path: Path
     format: str
 
@@ -345,6 +347,8 @@ CAPTURE_CHOICES = (
 
 @dataclass(frozen=True)
 class CaptureChoice:
+    """The capture format asked for, and for a pcap its file."""
+
     format: str
     path: Path
     """Where a pcap goes (the text formats are shown, not written)."""
