@@ -8,7 +8,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rich.console import RenderableType
-from rich.table import Table
 from rich.text import Text
 
 from vagent_tui.api.models import Account
@@ -19,6 +18,7 @@ from vagent_tui.ui.colours import FAILED, FAILED_STRONG, OK_STRONG, WARN
 from vagent_tui.ui.failures import next_step
 from vagent_tui.ui.format import flag, joined, plain
 from vagent_tui.ui.text import inert, safe
+from vagent_tui.ui.widgets.field_grid import FieldGrid
 from vagent_tui.ui.widgets.status import advice_for, describe_error, token_refused
 
 if TYPE_CHECKING:
@@ -41,9 +41,7 @@ def kind_name(account: Account) -> str:
 
 def scope_info(connection: Connection, error: BaseException | None) -> RenderableType:
     """Four short lines: owner, scope and its rule, access, and whom we act as."""
-    grid = Table.grid(padding=(0, 1))
-    grid.add_column(style="bold", no_wrap=True)
-    grid.add_column(ratio=1, overflow="fold")
+    grid = FieldGrid()
     owner, scope = connection.owner, connection.scope
     if error is not None:
         grid.add_row(Text("Error", style=FAILED_STRONG), _failure(error, connection))
@@ -156,9 +154,7 @@ def account_detail(account: Account | None, path: list[Account], permits: bool) 
     parents = [p.display_name for p in path[:-1]]
     if parents:
         fields.append(("Path", joined(parents, " › ")))
-    grid = Table.grid(padding=(0, 1), expand=True)
-    grid.add_column(style="bold", no_wrap=True, width=9)
-    grid.add_column(ratio=1, overflow="fold")
+    grid = FieldGrid(label_width=9)
     for label, value in fields:
         grid.add_row(Text(label), value if isinstance(value, Text) else safe(value))
     return grid
