@@ -73,6 +73,7 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import loopback_sim
 
+from vagent_tui import collector
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.scope import classify
 from vagent_tui.services.accounts import AccountDirectory, NamedAccount
@@ -243,6 +244,11 @@ async def run(
     pooled = f"httpx's pool of {pool} connections" if pool else "the client's own transport"
     print(f"the console on {pooled}; the yardstick of the plan's CPU on aiohttp")
     results: dict[int, dict[str, float]] = {}
+    # The cycle collector as a started console has it (`vagent_tui.collector`: the
+    # youngest objects collected less often than the interpreter's default), for both
+    # sides: the plan is the console's, the bare reads run in this process too.
+    collector.pause()
+    collector.resume()
     try:
         owner = await client.get_account()
         directory = AccountDirectory(client, classify(owner), owner)
@@ -260,6 +266,7 @@ async def run(
     finally:
         await client.aclose()
         await session.close()
+        collector.release()
 
     # The figures in the form bench/run_all.py reads.
     for size, got in results.items():

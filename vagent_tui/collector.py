@@ -21,6 +21,14 @@ without keys gives it back (`give_back`: `gc.unfreeze`, as cheap), so a cycle th
 became garbage is still collected, by the interpreter's own collections. Nothing is
 collected here: on a large heap a full collection made at a pause took 0.3 s, and a key
 came while it ran. Only a console whose collector was paused here does either.
+
+Once started, such a console also collects its youngest objects less often
+(`RUNNING_THRESHOLDS`): the interpreter's default looks at them every 700 new
+containers, and the console makes containers by the thousand per reply (a rollout plan
+reads two configurations of ~70 fields per account). At 1,000 accounts those
+collections were ~0.1 ms of CPU per account planned, a fifth of the console's own; one
+every 10,000 containers leaves ~0.01 ms. Garbage cycles wait a little longer (a few
+MB at most); `release` gives back the thresholds found.
 """
 
 from __future__ import annotations
@@ -34,6 +42,12 @@ _managed = False
 _set_aside = False
 """Objects are set aside (frozen) until `give_back`."""
 
+RUNNING_THRESHOLDS = (10_000, 10, 10)
+"""The collector's thresholds in a started console (the interpreter's: 700, 10, 10)."""
+
+_thresholds_found: tuple[int, int, int] | None = None
+"""The thresholds `resume` replaced, given back by `release`."""
+
 
 def pause() -> None:
     """Stop collecting cycles until `resume` (no effect if collection is already off)."""
@@ -44,10 +58,14 @@ def pause() -> None:
 
 
 def resume() -> None:
-    """Collect cycles as usual again, if `pause` paused."""
-    global _paused
+    """Collect cycles again, if `pause` paused, the youngest less often than the
+    interpreter would (`RUNNING_THRESHOLDS`)."""
+    global _paused, _thresholds_found
     if _paused:
         _paused = False
+        if _thresholds_found is None:
+            _thresholds_found = gc.get_threshold()
+            gc.set_threshold(*RUNNING_THRESHOLDS)
         gc.enable()
 
 
@@ -77,10 +95,13 @@ def give_back() -> None:
 
 def release() -> None:
     """The console has ended: nothing set aside any more, and no more of either."""
-    global _managed, _set_aside
+    global _managed, _set_aside, _thresholds_found
     if _managed:
         _managed = _set_aside = False
         gc.unfreeze()
+    if _thresholds_found is not None:
+        gc.set_threshold(*_thresholds_found)
+        _thresholds_found = None
 
 
 def ending() -> None:

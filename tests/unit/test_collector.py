@@ -31,6 +31,17 @@ def test_pause_then_resume() -> None:
     assert gc.get_freeze_count() == 0  # nothing frozen: start-up's cycles stay collectable
 
 
+def test_a_started_console_collects_its_youngest_less_often_until_released() -> None:
+    found = gc.get_threshold()
+    gc.enable()
+    collector.pause()
+    assert gc.get_threshold() == found  # nothing collects while paused: left as found
+    collector.resume()
+    assert gc.get_threshold() == collector.RUNNING_THRESHOLDS
+    collector.release()
+    assert gc.get_threshold() == found
+
+
 def test_only_a_pause_made_here_is_resumed() -> None:
     collector.resume()  # never paused: nothing happens
     assert gc.isenabled()
