@@ -20,6 +20,8 @@ from vagent_tui.api.errors import REDACTED, ApiError, PlatformError, redact_text
 def secrets_of(body: Any, journal: Any) -> tuple[str, ...]:
     """The string values of ``body`` that ``journal`` (its journaled copy) has as
     `REDACTED`: every string under a value masked whole (a dict or list of secrets)."""
+    if journal is None or journal is body:
+        return ()  # nothing masked (every read): no walk to set up
     found: dict[str, None] = {}  # ordered, each once
 
     def strings(value: Any) -> None:
@@ -44,8 +46,7 @@ def secrets_of(body: Any, journal: Any) -> tuple[str, ...]:
             for value, masked in zip(sent, kept, strict=False):
                 walk(value, masked)
 
-    if journal is not None and journal is not body:
-        walk(body, journal)
+    walk(body, journal)
     return tuple(found)
 
 
