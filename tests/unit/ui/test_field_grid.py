@@ -44,3 +44,9 @@ def test_text_is_never_markup_and_styles_are_kept() -> None:
     assert segments[0].style is not None and segments[0].style.bold
     acme = next(s for s in segments if s.text == "Acme")
     assert acme.style == Style(italic=True)
+
+
+def test_a_str_is_made_inert() -> None:
+    grid = FieldGrid()
+    grid.add_row("Name", "evil\x1b]0;pwned\x07")
+    assert "\x1b" not in _lines(grid, 40)[0]

@@ -18,6 +18,8 @@ from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 
+from vagent_tui.ui.text import safe
+
 _NO_STYLE = Style.null()
 
 
@@ -30,11 +32,12 @@ class FieldGrid:
         self._label_style = label_style
 
     def add_row(self, label: str | Text, value: str | Text) -> None:
-        """A row; a ``str`` is taken as plain text, never as markup."""
+        """A row; a ``str`` is outside text made inert (`vagent_tui.ui.text.safe`), never
+        markup; a `Text` is taken as its maker built it."""
         self.rows.append(
             (
-                label if isinstance(label, Text) else Text(label),
-                value if isinstance(value, Text) else Text(value),
+                label if isinstance(label, Text) else safe(label),
+                value if isinstance(value, Text) else safe(value),
             )
         )
 
