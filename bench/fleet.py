@@ -7,8 +7,8 @@ agent accounts are listed once (not timed). Then, for each size, in pairs:
 * the console: the whole question as the Fleet screen asks it, through the service
   layer: ``ask_fleet(client, ids, "functions", limiter=AdaptiveLimit(C))`` on a
   `PlatformClient` with its default pool (`api.sender.default_pool`), typed
-  ``FunctionDescriptor`` lists, one `FleetAnswer` per account; the limit starts low and
-  adapts (it may not pass C);
+  ``FunctionDescriptor`` lists, one `FleetAnswer` per account; the limit starts at half of C
+  and adapts (it may not pass C);
 * the yardstick: a bare aiohttp script that shares no code with the console: one
   ``aiohttp.ClientSession`` (``TCPConnector(limit=C)``), an ``asyncio.Semaphore(C)``
   around ``session.get(...)`` + ``await response.json()``, ``asyncio.gather`` over every

@@ -150,7 +150,7 @@ async def test_a_failing_account_shows_its_error_and_the_rest_fill(
 
 
 async def test_cancel_stops_further_requests(make_app: MakeApp) -> None:
-    # 400 accounts, 100 ms each, starting 16 at a time: a whole run takes a while
+    # 400 accounts, 100 ms each, starting 50 at a time: a whole run takes a while
     app = make_app("fleet", accounts=400, latency_ms=100)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot, rounds=200)
@@ -266,11 +266,11 @@ async def test_concurrency_setting_bounds_requests_in_flight(
     monkeypatch.setattr(app.connection.api, "list_functions", tracked)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot, rounds=100)
-        # the ceiling; a run starts at 16 and adapts
+        # the ceiling; a run starts at half of it and adapts
         assert shown(app, FleetScreen).concurrency == 100
         await run_question(pilot, app)
-        assert known(shown(app, FleetScreen).limit).history[0] == 16
-        assert 16 <= flight["max"] <= 100 and len(shown(app, FleetScreen).answers) == 60
+        assert known(shown(app, FleetScreen).limit).history[0] == 50
+        assert 50 <= flight["max"] <= 100 and len(shown(app, FleetScreen).answers) == 60
         await pilot.press("c")
         await settle(pilot)
         inp = app.screen.query_one("#prompt-input", Input)

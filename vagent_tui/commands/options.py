@@ -26,7 +26,7 @@ ROLLOUT_MOST = 64
 ROLLOUT_DEFAULT = "VAGENT_ROLLOUT_CONCURRENCY, else 32, as the screens"
 FLEET_MOST = 200
 """The most requests in flight of a fleet question (`vagent_tui.services.fleet.MAX_CAP`)."""
-FLEET_DEFAULT = "VAGENT_FLEET_CONCURRENCY, else 100; a run starts lower and adapts"
+FLEET_DEFAULT = "VAGENT_FLEET_CONCURRENCY, else 100; a run starts at half of it and adapts"
 NAMED_NONE = "--accounts/--accounts-file named no account"
 
 

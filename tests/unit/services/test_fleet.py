@@ -23,6 +23,7 @@ from vagent_tui.services.fleet import (
     FleetAnswer,
     ask_fleet,
     first_order,
+    start_of,
     to_csv,
 )
 from vagent_tui.services.session import open_connection
@@ -272,6 +273,15 @@ async def test_adaptive_limit_grows_while_latency_is_flat_and_never_passes_the_c
     assert max(limit.history) == 40
     assert platform.max_in_flight == limit.max_in_flight == 40
     assert limit.backoffs == 0 and limit.pauses == []
+
+
+@pytest.mark.parametrize(
+    ("cap", "start"), [(1, 1), (8, 8), (16, 16), (20, 16), (50, 25), (100, 50), (200, 100)]
+)
+def test_an_adaptive_run_starts_at_half_its_ceiling_at_least_16(cap: int, start: int) -> None:
+    assert start_of(cap) == start
+    assert AdaptiveLimit(cap).limit == AdaptiveLimit(cap).history[0] == start
+    assert AdaptiveLimit(cap, start=3).limit == min(cap, 3)  # a start given is kept
 
 
 async def test_adaptive_limit_stops_growing_when_latency_rises() -> None:
