@@ -227,12 +227,12 @@ async def _csv(ctx: Context, filters: CallFilters, limit: int | None) -> int:
     chunks = csv_chunks(api, filters)
     try:
         async for chunk in chunks:
-            if not rows.take(records.feed(chunk)):
+            if not rows.take_text(records.feed_text(chunk)):
                 break  # the limit: the rest is not read (the connection is closed)
             if progress:
                 ctx.messages.progress(rows.count, expected, "calls")
         else:
-            rows.take(records.end())
+            rows.take_text(records.end_text())
     finally:
         await chunks.aclose()
     return rows.close(filters.fields)
@@ -250,6 +250,16 @@ class _CsvRows:
     @property
     def count(self) -> int:
         return self.out.count if self.out is not None else 0
+
+    def take_text(self, text: str) -> bool:
+        """Write the records of CSV ``text``; False once the limit is reached. Parsed
+        for the header and under a limit; else `Output.write_csv_text`."""
+        if self.out is None or self.limit is not None:
+            from vagent_tui.services.calls_export import rows_of
+
+            return self.take(rows_of(text))
+        self.out.write_csv_text(text)
+        return True
 
     def take(self, rows: list[list[str]]) -> bool:
         """Write ``rows``; False once the limit is reached."""

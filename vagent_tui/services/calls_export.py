@@ -6,8 +6,8 @@ The engine reads the query as the platform gives it, never holding it whole:
 starts). Its two ends: the Calls screen's ``w`` (`export_csv` / `export_jsonl`: a file,
 with progress callbacks and cancellation; written beside its final name and moved there
 when complete, removed when cancelled or failed) and ``vagent-tui get calls`` (the same
-chunks and lines to stdout, `CsvRecords` reading the CSV's rows so that each cell is
-written formula-safe).
+chunks and lines to stdout, `CsvRecords` cutting the CSV into records so that each
+cell is written formula-safe).
 """
 
 from __future__ import annotations
@@ -116,19 +116,28 @@ async def csv_chunks(api: PlatformClient, filters: CallFilters) -> AsyncGenerato
 
 
 class CsvRecords:
-    """The rows of a CSV byte stream, as its chunks arrive (a row cut between two chunks
-    waits for the next). `feed` a chunk, `end` after the last one."""
+    """The records of a CSV byte stream, as its chunks arrive (a record cut between two
+    chunks waits for the next). `feed` a chunk, `end` after the last one; `feed_text` and
+    `end_text` give the same records as their text, unparsed."""
 
     def __init__(self) -> None:
         self._pending = b""
         self.rows = 0
-        """Rows read so far, the header included."""
+        """Rows read so far by `feed` and `end`, the header included."""
 
     def feed(self, chunk: bytes) -> list[list[str]]:
         """The rows completed by ``chunk``."""
+        return self._read(self.feed_text(chunk))
+
+    def end(self) -> list[list[str]]:
+        """The last row, when the stream ended without a line end."""
+        return self._read(self.end_text())
+
+    def feed_text(self, chunk: bytes) -> str:
+        """The text of the records completed by ``chunk`` (each with its line end)."""
         data = self._pending + chunk
-        # A line end ends a row unless an odd number of quotes since the row's start
-        # left a field open (RFC 4180: a quote inside a field is doubled).
+        # A line end ends a record unless an odd number of quotes since the record's
+        # start left a field open (RFC 4180: a quote inside a field is doubled).
         quoted = False
         cut = at = 0
         for piece in data.split(b"\n")[:-1]:
@@ -138,19 +147,22 @@ class CsvRecords:
             if not quoted:
                 cut = at
         self._pending = data[cut:]
-        return self._read(data[:cut])
+        return data[:cut].decode("utf-8", errors="replace")
 
-    def end(self) -> list[list[str]]:
-        """The last row, when the stream ended without a line end."""
+    def end_text(self) -> str:
+        """The last record's text, when the stream ended without a line end."""
         rest, self._pending = self._pending, b""
-        return self._read(rest)
+        return rest.decode("utf-8", errors="replace")
 
-    def _read(self, data: bytes) -> list[list[str]]:
-        if not data:
-            return []
-        rows = list(csv.reader(io.StringIO(data.decode("utf-8", errors="replace"))))
+    def _read(self, text: str) -> list[list[str]]:
+        rows = rows_of(text)
         self.rows += len(rows)
         return rows
+
+
+def rows_of(text: str) -> list[list[str]]:
+    """The rows of CSV text."""
+    return list(csv.reader(io.StringIO(text, newline=""))) if text else []
 
 
 class EntryLines:

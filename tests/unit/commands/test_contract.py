@@ -61,6 +61,54 @@ def test_rows_given_as_texts_are_checked_as_items_are(fmt: Any) -> None:
         ]  # fmt: skip
 
 
+_CELLS = ["", "x", "+1 555", "+12", "-12", "-12.50", "-12.", "-1x", "-", "--1", "=A1", "@a",
+          "\tx", "1-2", "a=b", "-0", "é", "a;b"]  # fmt: skip
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_csv_text_is_written_as_its_rows_are(seed: int) -> None:
+    """`Output.write_csv_text` (the platform's CSV as it came): the same output as
+    `write_texts` of its rows, whether the text is written unparsed (no quote, no CR,
+    every row the columns' width, CRLF or LF) or parsed (a quoted field, a short or long
+    row, a lone CR)."""
+    import csv
+    import random
+
+    rng = random.Random(seed)
+    width = rng.choice([1, 2, 3, 5])
+    columns = tuple(f"c{i}" for i in range(width))
+    rows = [[rng.choice(_CELLS) for _ in range(width)] for _ in range(rng.randint(1, 30))]
+    lines = [",".join(row) for row in rows]
+    kind = seed % 4
+    if kind == 1 and width > 1:  # a quoted field with a comma in it
+        lines[0] = '"a,b",' + lines[0].split(",", 1)[1]
+    elif kind == 2:  # a row short of a cell, or one too many
+        lines[-1] += rng.choice([",extra", ""]) if width > 1 else ",extra"
+        if width > 1 and not lines[-1].endswith("extra"):
+            lines[-1] = lines[-1].rsplit(",", 1)[0]
+    ending = "\r\n" if kind == 3 else "\n"  # RFC 4180's, as the platform sends it
+    text = "".join(line + ending for line in lines)
+    if seed % 8 == 4:
+        text = "x\ry" + text[1:]  # a lone CR
+    given, made = io.StringIO(), io.StringIO()
+    with Output("calls", columns, "csv", given) as ours:
+        ours.write_csv_text(text)
+        ours.write_csv_text("")
+    parsed = list(csv.reader(io.StringIO(text, newline="")))  # a lone CR ends a row too
+    with Output("calls", columns, "csv", made) as out:
+        out.write_texts(parsed)
+    assert given.getvalue() == made.getvalue()
+    assert ours.count == out.count == len(parsed) >= len(rows)
+
+
+def test_csv_text_unparsed_quotes_formula_cells_but_not_numbers() -> None:
+    given = io.StringIO()
+    with Output("calls", ("a", "b", "c"), "csv", given) as out:
+        out.write_csv_text("+1 555,-12.50,=x\n-,@a,1-2\n")
+    assert given.getvalue().splitlines() == ["a,b,c", "'+1 555,-12.50,'=x", "'-,'@a,1-2"]
+    assert out.count == 2
+
+
 def test_rows_given_as_texts_on_a_terminal_are_made_inert_as_items_are() -> None:
     rows = [["=x\x1b[31mred", "a\u202eb"], ["plain", "-1"]]
     given, made = _Tty(), _Tty()
