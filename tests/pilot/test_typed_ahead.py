@@ -686,6 +686,9 @@ class Run:
             set_text(widget, text)
         if home is not None and home.is_attached:
             home.focus()
+            # focus() takes effect when the app gets to it: on a loaded machine a key sent
+            # next could still find the field typed last focused (tasks' "/" once did).
+            await wait_for(pilot, lambda: app.focused is home)
         else:
             app.set_focus(None)
         await settle(pilot)

@@ -27,7 +27,7 @@ from starlette.routing import Route
 from vagent_tui.sim import faults as sim_faults
 from vagent_tui.sim import migrations
 from vagent_tui.sim.common import NEED_AGENT, SimError, bad, decode_json_object, redact
-from vagent_tui.sim.state import Account, LoggedRequest, SimState
+from vagent_tui.sim.state import REQUEST_LOG_LIMIT, Account, LoggedRequest, SimState
 
 log = logging.getLogger("vagent_tui.sim")
 
@@ -128,7 +128,10 @@ def _query_log(query: QueryParams) -> dict[str, str]:
 
 def record(state: SimState, request: Request, body: Any, status: int) -> None:
     query = _query_log(request.query_params)
-    state.requests.append(LoggedRequest(request.method, request.url.path, query, body, status))
+    log = state.requests
+    log.append(LoggedRequest(request.method, request.url.path, query, body, status))
+    if len(log) > REQUEST_LOG_LIMIT:
+        del log[: len(log) - REQUEST_LOG_LIMIT // 2]
 
 
 LEVEL_PARAMS = ("targetPartnerId", "targetResellerId", "targetOrganizationId")

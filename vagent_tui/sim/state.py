@@ -175,6 +175,13 @@ class Account:
         return {k: v for k, v in ids.items() if v is not None}
 
 
+REQUEST_LOG_LIMIT = 50_000
+"""Requests a simulator keeps in its log at most. A write's body is kept in it: without
+a bound, a simulator serving rollouts to a fleet for an hour held every configuration
+written, and its cycle collector walked them all again at each full collection. A test
+reads far fewer."""
+
+
 @dataclass
 class LoggedRequest:
     """One handled request. The ``token`` query value is stored as ``***``."""
@@ -275,6 +282,8 @@ class SimState:
         """Messages sent to each agent by ``POST /agent/receiveMessage``, and its answers, as
         message records, newest first (`vagent_tui.sim.agent_extras`)."""
         self.requests: list[LoggedRequest] = []
+        """The requests handled, oldest first: the newest `REQUEST_LOG_LIMIT` at most
+        (`vagent_tui.sim.endpoint.record` drops the older half past it)."""
         self.call_groups: dict[tuple[int, ...], Any] = {}
         """The call log's account sets per key and root (`vagent_tui.sim.calls.agents_below`)."""
         self.counter: int = 0

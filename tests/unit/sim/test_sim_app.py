@@ -75,6 +75,22 @@ async def test_request_log_redacts_token_and_can_be_cleared(sim: Sim) -> None:
     assert sim.state.requests == []
 
 
+async def test_request_log_keeps_the_newest_requests_only(
+    sim: Sim, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from vagent_tui.sim import endpoint
+
+    monkeypatch.setattr(endpoint, "REQUEST_LOG_LIMIT", 8)
+    sim.state.clear_log()
+    for account in range(9):  # the ninth passes the limit: the older half goes
+        await sim.get("/account", "demo-partner", targetAccountId=1111 + account)
+    assert [r.query["targetAccountId"] for r in sim.state.requests] == ["1116", "1117",
+            "1118", "1119"]  # fmt: skip
+    for _ in range(4):
+        await sim.get("/account", "demo-partner")
+    assert len(sim.state.requests) == 8 and sim.state.count("GET", "/api/v2/account") == 8
+
+
 async def test_state_is_per_instance_and_shared_through_app() -> None:
     state = demo_state(rooms=7)
     app = create_app(state)
