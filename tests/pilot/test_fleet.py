@@ -150,13 +150,15 @@ async def test_a_failing_account_shows_its_error_and_the_rest_fill(
 
 
 async def test_cancel_stops_further_requests(make_app: MakeApp) -> None:
-    # 400 accounts, 100 ms each, starting 50 at a time: a whole run takes a while
+    # 400 accounts, 100 ms each, at most 32 at a time (starting at 16): a whole run takes
+    # a while, and a loaded machine's slow key leaves room
     app = make_app("fleet", accounts=400, latency_ms=100)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot, rounds=200)
         assert table(app).row_count == 400
         sim = sim_of(app)
         screen = shown(app, FleetScreen)
+        screen.concurrency = 32  # as `c` sets it
         screen.action_start()  # (a key press would wait for an idle app)
         while sim.count("GET", FUNCTIONS) < 16:
             await pilot.pause(0.02)

@@ -227,7 +227,9 @@ class Output:
         if not text:
             return
         if "\r\n" in text and '"' not in text:  # RFC 4180's line ends: the writer's are \n
-            text = text.replace("\r\n", "\n")
+            lf = text.replace("\r\n", "\n")
+            if "\r" not in lf:  # a CR left (\r\r\n: two row ends) is parsed as it came
+                text = lf
         width = len(self.columns)
         if (
             self._csv is None

@@ -101,6 +101,18 @@ def test_csv_text_is_written_as_its_rows_are(seed: int) -> None:
     assert ours.count == out.count == len(parsed) >= len(rows)
 
 
+@pytest.mark.parametrize("text", ["x,y\r\r\n", "x,y\r\n\r\n", "x,y\rz,w\r\n", "-,+\r\n"])
+def test_csv_text_with_carriage_returns_is_written_as_its_rows_are(text: str) -> None:
+    import csv
+
+    given, made = io.StringIO(), io.StringIO()
+    with Output("calls", ("a", "b"), "csv", given) as ours:
+        ours.write_csv_text(text)
+    with Output("calls", ("a", "b"), "csv", made) as out:
+        out.write_texts(list(csv.reader(io.StringIO(text, newline=""))))
+    assert given.getvalue() == made.getvalue() and ours.count == out.count
+
+
 def test_csv_text_unparsed_quotes_formula_cells_but_not_numbers() -> None:
     given = io.StringIO()
     with Output("calls", ("a", "b", "c"), "csv", given) as out:

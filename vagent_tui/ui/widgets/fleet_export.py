@@ -42,8 +42,9 @@ def ask_concurrency(app: Any, current: int, chosen: Callable[[int], None]) -> No
         PromptModal(
             "Requests at a time",
             f"How many accounts may be asked at once, at most (1 to {MAX_CONCURRENCY}). "
-            "A run starts at half of it (at least 16) and grows while the platform answers "
-            "as fast; it backs off when the platform says it is busy (429/503).",
+            "A run starts at half of it (at least 16, or all of it when lower) and grows "
+            "while the platform answers as fast; it backs off when the platform says it is "
+            "busy (429/503).",
             value=str(current),
             validate=check_concurrency,
         ),
