@@ -94,6 +94,9 @@ def cell_text(value: Any) -> str:
 _NUMBER = re.compile(r"-?\d+(\.\d+)?")
 _FORMULA_STARTS = frozenset("=+-@\t\r")
 """The first characters `csv_cell` quotes (checked first: it is most cells' only test)."""
+_TEXT_FORMULA_STARTS = tuple(sorted(_FORMULA_STARTS - {"-", "\r"}))
+"""The first characters `_formula_safe` quotes by replacing: ``-`` has its own rule (a
+number is kept), and unparsed text holds no CR."""
 _MINUS_CELL = r"-(?<![^,\n]-)(?!\d+(?:\.\d+)?(?:[,\n]|$))"
 """A cell of unquoted CSV text that starts with ``-`` and is no number (``-12.50`` is
 one): `_csv_text` quotes it. The literal first lets `re` skip to each ``-``. Kept as
@@ -104,10 +107,10 @@ def _formula_safe(text: str) -> str:
     """Unquoted CSV text (rows of ``,`` and ``\\n``) with every cell `_csv_text` would
     quote quoted. A replace per pattern (C, no match object per cell: a CSV of calls has
     two phone numbers a row) rather than one regular expression (3 times slower)."""
-    for first in ("=", "+", "@", "\t"):
+    for first in _TEXT_FORMULA_STARTS:
         if first in text:  # one character is looked for at memory's speed, two are not
             text = text.replace("," + first, ",'" + first).replace("\n" + first, "\n'" + first)
-    if text[:1] in ("=", "+", "@", "\t"):
+    if text[:1] in _TEXT_FORMULA_STARTS:
         text = "'" + text
     if "-" in text and (",-" in text or "\n-" in text or text[:1] == "-"):  # dates, ids
         text = re.sub(_MINUS_CELL, "'-", text)

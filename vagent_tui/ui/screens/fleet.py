@@ -7,8 +7,8 @@ starts at half the ceiling (at least 16) and grows while the platform answers as
 backs off on 429/503 (and waits out a ``Retry-After``), and never passes the ceiling
 (``VAGENT_FLEET_CONCURRENCY``, default 100; ``c`` changes it for the session). Each
 answer is written to its row as it arrives; the matrix repaints that row only, and only
-if it is in view. The progress bar
-and the summary follow at most five times a second (and once at the end).
+if it is in view. The progress bar and the summary follow at most five times a second
+(and once at the end).
 ``x`` (or escape) cancels: nothing more is asked, and the rows not asked show ``–``.
 ``w`` writes the matrix as CSV. The fleet belongs to the key, not to the target account:
 changing the target does not reload it (``r`` does). Above `ROW_CAP` accounts the
