@@ -9,8 +9,9 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any
 
+from vagent_tui.sim.account import Account
 from vagent_tui.sim.common import OUTSIDE, SimError
-from vagent_tui.sim.state import Account, SimState, scope_rule
+from vagent_tui.sim.state import SimState, scope_rule
 
 SUPPORTED_MODELS: dict[str, dict[str, Any]] = {
     "claude-haiku-4-5-20251001": {"provider": "anthropic", "canReason": True},

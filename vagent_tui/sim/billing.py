@@ -14,8 +14,9 @@ from datetime import UTC, datetime
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
+from vagent_tui.sim.account import Account
 from vagent_tui.sim.common import SimError, bad
-from vagent_tui.sim.state import Account, SimState
+from vagent_tui.sim.state import SimState
 
 FREE_PLAN = "starter"
 TERMS = ("month", "year")

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from vagent_tui.sim.common import iso
 
 if TYPE_CHECKING:
-    from vagent_tui.sim.state import Account
+    from vagent_tui.sim.account import Account
 
 SEED = 0x27CA115
 CONTACTS = 400

@@ -51,7 +51,8 @@ from vagent_tui.sim.call_entries import (
 )
 
 if TYPE_CHECKING:
-    from vagent_tui.sim.state import Account, SimState
+    from vagent_tui.sim.account import Account
+    from vagent_tui.sim.state import SimState
 
 DEFAULT_CALLS = 2_000
 """Entries per voice agent account unless ``state.calls`` says otherwise."""

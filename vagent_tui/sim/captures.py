@@ -26,7 +26,8 @@ from vagent_tui.sim import call_entries, calls
 from vagent_tui.sim.common import iso
 
 if TYPE_CHECKING:
-    from vagent_tui.sim.state import Account, SimState
+    from vagent_tui.sim.account import Account
+    from vagent_tui.sim.state import SimState
 
 PBX = ("198.51.100.20", 5060)
 """Where the simulated calls come from and go to (a documentation address)."""

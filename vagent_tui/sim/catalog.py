@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from vagent_tui.sim.state import Account
+from vagent_tui.sim.account import Account
 
 DOCS = "https://vida.io/docs/functions/"
 

@@ -16,9 +16,9 @@ from __future__ import annotations
 import random
 from typing import Any, NamedTuple
 
+from vagent_tui.sim.account import Account
 from vagent_tui.sim.catalog import FUNCTIONS, evaluate_actions
 from vagent_tui.sim.common import json_copy
-from vagent_tui.sim.state import Account
 
 
 class Profile(NamedTuple):

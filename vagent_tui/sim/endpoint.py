@@ -26,8 +26,9 @@ from starlette.routing import Route
 
 from vagent_tui.sim import faults as sim_faults
 from vagent_tui.sim import migrations
+from vagent_tui.sim.account import Account
 from vagent_tui.sim.common import NEED_AGENT, SimError, bad, decode_json_object, redact
-from vagent_tui.sim.state import REQUEST_LOG_LIMIT, Account, LoggedRequest, SimState
+from vagent_tui.sim.state import REQUEST_LOG_LIMIT, LoggedRequest, SimState
 
 log = logging.getLogger("vagent_tui.sim")
 

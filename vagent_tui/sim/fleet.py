@@ -21,10 +21,10 @@ import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from vagent_tui.sim.account import Account
 from vagent_tui.sim.common import iso
 from vagent_tui.sim.configs import build_config
 from vagent_tui.sim.seed import PROFILES, SEED_EPOCH
-from vagent_tui.sim.state import Account
 
 if TYPE_CHECKING:
     from vagent_tui.sim.state import SimState

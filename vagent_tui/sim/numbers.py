@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any
 from vagent_tui.sim.common import SimError, bad
 
 if TYPE_CHECKING:
-    from vagent_tui.sim.state import Account, SimState
+    from vagent_tui.sim.account import Account
+    from vagent_tui.sim.state import SimState
 
 PRODUCT_ITEMS: tuple[dict[str, Any], ...] = (
     {"id": "localNumber", "name": "Local phone number", "price": 1.15, "currency": "USD",

@@ -38,7 +38,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from vagent_tui.sim.common import SimError, bad, iso
 
 if TYPE_CHECKING:
-    from vagent_tui.sim.state import Account, SimState
+    from vagent_tui.sim.account import Account
+    from vagent_tui.sim.state import SimState
 
 E164 = re.compile(r"^\+[1-9][0-9]{6,14}$")
 USERNAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{1,63}$")

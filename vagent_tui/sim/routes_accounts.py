@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
+from vagent_tui.sim.account import Account
 from vagent_tui.sim.common import (
     SimError,
     bad,
@@ -32,7 +33,6 @@ from vagent_tui.sim.common import (
 )
 from vagent_tui.sim.endpoint import Ctx, route
 from vagent_tui.sim.inbox import inbox_page
-from vagent_tui.sim.state import Account
 
 ACCOUNT_TYPES = ("partner", "reseller", "organization", "account", "user")
 

@@ -42,10 +42,10 @@ import re
 from typing import Any
 from urllib.parse import urlsplit
 
+from vagent_tui.sim.account import Account
 from vagent_tui.sim.catalog import BROKEN_RELAY_TYPE
 from vagent_tui.sim.common import SimError, bad, opt_str, req_int, req_str
 from vagent_tui.sim.endpoint import Ctx, route
-from vagent_tui.sim.state import Account
 
 PREMIUM = "Webhook Relay is a premium feature. Please upgrade your account to use it."
 TYPE_REQUIRED = "type path parameter is required and must be a string"

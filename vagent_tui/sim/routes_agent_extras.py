@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import copy
 
+from vagent_tui.sim.account import Account
 from vagent_tui.sim.agent_extras import (
     SLUG_TAKEN,
     agent_of,
@@ -30,7 +31,6 @@ from vagent_tui.sim.agent_extras import (
 from vagent_tui.sim.common import SimError, bad, parse_int, req_str
 from vagent_tui.sim.endpoint import Ctx, Reply, route
 from vagent_tui.sim.routes_agents import config_owner
-from vagent_tui.sim.state import Account
 
 
 async def models_supported(_ctx: Ctx) -> Reply:

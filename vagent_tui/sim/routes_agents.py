@@ -26,10 +26,10 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from vagent_tui.sim.account import Account
 from vagent_tui.sim.catalog import functions_for, voices_for
 from vagent_tui.sim.common import OUTSIDE, SimError, bad, parse_bool, parse_int, req_str
 from vagent_tui.sim.endpoint import Ctx, Reply, route
-from vagent_tui.sim.state import Account
 
 MAX_TITLE = 120
 

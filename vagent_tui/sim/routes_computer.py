@@ -38,9 +38,9 @@ from typing import Any
 
 from starlette.datastructures import UploadFile
 
+from vagent_tui.sim.account import Account
 from vagent_tui.sim.common import SimError, bad, iso, parse_bool, parse_int, req_int
 from vagent_tui.sim.endpoint import Ctx, route
-from vagent_tui.sim.state import Account
 
 PLATFORM_FILES = {"agents.md", "settings.json", "instructions.md", "heartbeat.md"}
 MAX_UPLOAD = 10 * 1024 * 1024

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from vagent_tui.sim.account import Account
 from vagent_tui.sim.common import SimError, bad
 from vagent_tui.sim.endpoint import Ctx, route
-from vagent_tui.sim.state import Account, SimState
+from vagent_tui.sim.state import SimState
 
 NOT_FOUND = "Integration data not found"
 KINDS: dict[str, dict[str, Any]] = {

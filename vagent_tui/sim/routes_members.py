@@ -43,9 +43,9 @@ import re
 import secrets
 from typing import Any
 
+from vagent_tui.sim.account import Account
 from vagent_tui.sim.common import SimError, bad, iso, opt_bool, opt_str, parse_int, req_int, req_str
 from vagent_tui.sim.endpoint import Ctx, route
-from vagent_tui.sim.state import Account
 
 ROLES = ("admin", "member")
 RESTRICTED_WRITE = "A member restricted to accounts cannot change members"

@@ -14,9 +14,10 @@ from __future__ import annotations
 from typing import Any
 
 from vagent_tui.sim import numbering
+from vagent_tui.sim.account import Account
 from vagent_tui.sim.common import SimError, bad
 from vagent_tui.sim.endpoint import Ctx, Reply, route
-from vagent_tui.sim.state import Account, scope_rule
+from vagent_tui.sim.state import scope_rule
 
 ORGANIZATION = {"targetOrganizationId": "organization"}
 

@@ -12,9 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 from vagent_tui.sim import numbers
+from vagent_tui.sim.account import Account
 from vagent_tui.sim.common import NEED_AGENT, SimError, bad, opt_bool, opt_str
 from vagent_tui.sim.endpoint import Ctx, route
-from vagent_tui.sim.state import Account, scope_rule
+from vagent_tui.sim.state import scope_rule
 
 NEED_RESELLER = "{what} needs a reseller or partner account"
 

@@ -43,9 +43,9 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from vagent_tui.sim.account import Account
 from vagent_tui.sim.common import SimError, bad, iso, opt_bool, opt_str, parse_int
 from vagent_tui.sim.endpoint import Ctx, route
-from vagent_tui.sim.state import Account
 
 RESTRICTED_CREATE = "A key restricted to accounts cannot change the tree"
 NEEDS_RESELLER = "Updating accounts needs a reseller or partner key"

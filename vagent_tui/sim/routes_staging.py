@@ -29,11 +29,11 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
+from vagent_tui.sim.account import Account
 from vagent_tui.sim.catalog import FUNCTIONS, evaluate_actions, function_access, voices_for
 from vagent_tui.sim.common import SimError, bad, iso, parse_int, req_str
 from vagent_tui.sim.endpoint import Ctx, route
 from vagent_tui.sim.routes_agents import config_owner
-from vagent_tui.sim.state import Account
 
 READ_ONLY = {"id", "effectiveReportingFields", "templateId", "templateRevision"}
 NULLABLE = {"agentS2SEngine", "computerDelegateAccountId"}

@@ -15,9 +15,9 @@ from __future__ import annotations
 from typing import Any
 
 from vagent_tui.sim import migrations
+from vagent_tui.sim.account import Account
 from vagent_tui.sim.common import SimError, opt_bool, opt_str_list
 from vagent_tui.sim.endpoint import Ctx, route
-from vagent_tui.sim.state import Account
 
 FEATURE = "Templates are a reseller feature; select a reseller account"
 

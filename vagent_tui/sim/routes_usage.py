@@ -22,9 +22,9 @@ from decimal import Decimal
 from typing import Any
 
 from vagent_tui.sim import huge, numbers
+from vagent_tui.sim.account import Account
 from vagent_tui.sim.common import SimError, bad, parse_bool
 from vagent_tui.sim.endpoint import Ctx, route
-from vagent_tui.sim.state import Account
 
 FREQUENCIES = ("day", "month", "year")
 PRICES = {"minutes": "0.05", "texts": "0.01"}

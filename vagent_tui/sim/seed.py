@@ -56,10 +56,10 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from vagent_tui.sim import numbers, sip
+from vagent_tui.sim.account import Account
 from vagent_tui.sim.catalog import BROKEN_RELAY_TYPE, RELAY_TYPES
 from vagent_tui.sim.common import iso
 from vagent_tui.sim.configs import Profile, build_config, staging_variant
-from vagent_tui.sim.state import Account
 
 if TYPE_CHECKING:
     from vagent_tui.sim.state import SimState

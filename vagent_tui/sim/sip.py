@@ -26,7 +26,8 @@ from typing import TYPE_CHECKING, Any
 from vagent_tui.sim.common import SimError, bad
 
 if TYPE_CHECKING:
-    from vagent_tui.sim.state import Account, SimState
+    from vagent_tui.sim.account import Account
+    from vagent_tui.sim.state import SimState
 
 TRANSPORTS = ("UDP", "TCP", "TLS")
 UNREACHABLE = ".invalid"
