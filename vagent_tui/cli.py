@@ -27,11 +27,14 @@ def _positive_int(text: str) -> int:
     return value
 
 
-def build_parser(*, commands: bool = True, subcommands: bool = True) -> argparse.ArgumentParser:
+def build_parser(
+    *, commands: bool = True, subcommands: bool = True, only: str | None = None
+) -> argparse.ArgumentParser:
     """The whole command line; ``commands`` False: the commands named, not built (the
-    console's start: `vagent_tui.commands.registry.add_commands`); ``subcommands``
-    False: the console's own options only (a command line that names no command and asks
-    for no help: naming two dozen commands took 2 ms of every start)."""
+    console's start: `vagent_tui.commands.registry.add_commands`); ``only``: that command
+    built, the others named; ``subcommands`` False: the console's own options only (a
+    command line that names no command and asks for no help: naming two dozen commands
+    took 2 ms of every start)."""
     from vagent_tui import __version__
     from vagent_tui.cli_profiles import add_subcommands, complete_profiles
     from vagent_tui.commands.registry import VagentParser, add_commands
@@ -163,7 +166,7 @@ def build_parser(*, commands: bool = True, subcommands: bool = True) -> argparse
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("app_args", nargs=argparse.REMAINDER, help="arguments of the console")
     add_subcommands(sub)
-    add_commands(sub, full=commands)
+    add_commands(sub, full=commands, only=only)
     return parser
 
 
@@ -190,7 +193,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         early.start(words)  # the first request, on its way while the rest is imported
     completing = "_ARGCOMPLETE" in os.environ
     console_only = first is None and not completing and not {"-h", "--help"} & set(words)
-    parser = build_parser(commands=command_line or completing, subcommands=not console_only)
+    parser = build_parser(
+        commands=command_line or completing,
+        subcommands=not console_only,
+        only=first if command_line and not completing else None,
+    )
     if completing:
         _complete(parser)
     # 2 means "changes" to a command's caller: its usage errors exit 1 (set each time: a

@@ -8,7 +8,9 @@ built: when it names a command that connects, and the connection is plain (the
 environment, a profile's token from the environment or its file; no ``--demo``, no
 ``--token``, no token command, no proxy), it builds that very request with the client's
 own builder (`vagent_tui.api.outgoing.RequestBuilder`: the token where the client puts
-it) and sends it from a thread, with httpx's transport, while the program goes on.
+it) and sends it from a thread, with the standard library's HTTP client (already
+imported with httpx; httpx's own transport would import httpcore first, tens of
+milliseconds of CPU that the command then waits for), while the program goes on.
 
 `hand_over` gives the reply to the client the command opens: its first request, if it is
 exactly the one sent (the same URL, so the same platform and key), takes that reply
@@ -28,6 +30,8 @@ from contextlib import suppress
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
+    import ssl
+
     import httpx
 
     from vagent_tui.api.client import PlatformClient
@@ -47,6 +51,11 @@ PROXY_VARIABLES = ("HTTPS_PROXY", "HTTP_PROXY", "ALL_PROXY", "https_proxy", "htt
                    "all_proxy")  # fmt: skip
 """With one of these set the client's pool goes through a proxy (`api.sender`): the
 first request goes with the others."""
+CONNECT_TIMEOUT = 5.0
+READ_TIMEOUT = 15.0
+"""The client's timeouts (`vagent_tui.api.transport.DEFAULT_TIMEOUT`, connect at most 5 s)."""
+ACCEPT_ENCODING = "gzip, deflate"
+"""What the client's pool asks for (the reply's body is decoded by the client)."""
 REPLY_CAP = 1024 * 1024
 """A key owner's reply is a few hundred bytes: a longer one is left to the client (its
 own cap and its own words)."""
@@ -157,20 +166,19 @@ def start(words: Sequence[str]) -> None:
         return
     if outgoing is None:
         return
-    try:
-        import httpx
+    context: ssl.SSLContext | None = None
+    if outgoing.url.startswith("https:"):
+        try:
+            import httpx
 
-        # Made here, not in the thread: the certificates take milliseconds of CPU that
-        # the thread would wait for while this one imports. Those of the client's pools
-        # (httpx's); none on plain HTTP.
-        https = outgoing.url.startswith("https:")
-        transport = httpx.HTTPTransport(
-            verify=httpx.create_ssl_context() if https else False, trust_env=False
-        )
-    except Exception:  # the client says it, when it connects in its own way
-        return
+            # Made here, not in the thread: the certificates take milliseconds of CPU
+            # that the thread would wait for while this one imports. Those of the
+            # client's pools (httpx's).
+            context = httpx.create_ssl_context()
+        except Exception:  # the client says it, when it connects in its own way
+            return
     reply = Pending()
-    threading.Thread(target=_send, args=(transport, outgoing, reply), daemon=True).start()
+    threading.Thread(target=_send, args=(context, outgoing, reply), daemon=True).start()
     _sent = Sent(outgoing, reply)
 
 
@@ -192,42 +200,49 @@ def _first_request(profile_name: str | None, base_url: str | None) -> Outgoing |
     return builder.build("GET", builder.url_of("/account"))
 
 
-def _send(transport: httpx.HTTPTransport, outgoing: Outgoing, reply: Pending) -> None:
+def _send(context: ssl.SSLContext | None, outgoing: Outgoing, reply: Pending) -> None:
     """The request on the wire (in a thread), its reply read whole, or None whatever went
     wrong (the client then sends it again itself, and says what went wrong)."""
     result: Reply | None = None
     try:
-        with transport:
-            result = _exchange(transport, outgoing)
+        result = _exchange(context, outgoing)
     except Exception:  # not a word of it here (it may quote the URL, token and all)
         result = None
     reply.set(result)
 
 
-def _exchange(transport: httpx.HTTPTransport, outgoing: Outgoing) -> Reply | None:
-    import httpx
+def _exchange(context: ssl.SSLContext | None, outgoing: Outgoing) -> Reply | None:
+    import http.client
+    from urllib.parse import urlsplit
 
-    # The client's timeouts (`api.transport.DEFAULT_TIMEOUT`, connect at most 5 s).
-    timeout = httpx.Timeout(15.0, connect=5.0)
-    request = httpx.Request(
-        outgoing.method,
-        outgoing.url,
-        headers={"Accept-Encoding": "gzip, deflate"},  # what the client's pool asks
-        extensions={"timeout": timeout.as_dict()},
+    parts = urlsplit(outgoing.url)
+    host, port = parts.hostname or "", parts.port
+    connection = (
+        http.client.HTTPSConnection(host, port, timeout=CONNECT_TIMEOUT, context=context)
+        if parts.scheme == "https"
+        else http.client.HTTPConnection(host, port, timeout=CONNECT_TIMEOUT)
     )
-    response = transport.handle_request(request)
     try:
-        declared = response.headers.get("content-length", "")
+        connection.connect()
+        if connection.sock is not None:
+            connection.sock.settimeout(READ_TIMEOUT)
+        target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+        headers = {**outgoing.headers, "Accept-Encoding": ACCEPT_ENCODING}
+        connection.request(outgoing.method, target, body=outgoing.content, headers=headers)
+        response = connection.getresponse()
+        declared = response.getheader("content-length", "") or ""
         if declared.isdecimal() and int(declared) > REPLY_CAP:
             return None
         body = bytearray()
-        for chunk in response.iter_raw():
+        while chunk := response.read(64 * 1024):  # de-chunked, not decoded
             body += chunk
             if len(body) > REPLY_CAP:
                 return None
+        raw = [(name.encode("latin-1"), value.encode("latin-1"))
+               for name, value in response.getheaders()]  # fmt: skip
+        return Reply(response.status, raw, bytes(body))
     finally:
-        response.close()
-    return Reply(response.status_code, list(response.headers.raw), bytes(body))
+        connection.close()
 
 
 class _FirstReply:

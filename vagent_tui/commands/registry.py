@@ -41,6 +41,8 @@ COMMAND_HELP: dict[str, str] = {
 """The commands those modules add, each with its one line of help (a test checks both):
 the console's own start lists them without building their parsers."""
 COMMAND_NAMES: frozenset[str] = frozenset(COMMAND_HELP)
+MODULE_OF: dict[str, str] = {name: name for name in COMMAND_MODULES} | {"plan-from": "pull"}
+"""The module that adds each command (a test checks it)."""
 
 
 class VagentParser(argparse.ArgumentParser):
@@ -146,11 +148,17 @@ def common_options() -> argparse.ArgumentParser:
 
 
 def add_commands(
-    sub: argparse._SubParsersAction[argparse.ArgumentParser], *, full: bool = True
+    sub: argparse._SubParsersAction[argparse.ArgumentParser],
+    *,
+    full: bool = True,
+    only: str | None = None,
 ) -> None:
     """Add every command's parser to ``sub``; not ``full``: their names and help only
     (the console starting: its ``--help`` lists them, nothing parses them; building
-    their options took milliseconds of every start)."""
+    their options took milliseconds of every start). ``only``: the command the command
+    line names, built with the others of its module; the others named only (a command
+    line runs one: building them all and importing their modules was 20 ms of its start).
+    """
     if not full:
         for name, said in COMMAND_HELP.items():
             sub.add_parser(name, help=said)
@@ -159,9 +167,15 @@ def add_commands(
 
     common = common_options()
     before = set(sub.choices)
-    for name in COMMAND_MODULES:
-        module = importlib.import_module(f"vagent_tui.commands.{name}")
-        module.add_parser(sub, common)
+    built = set(COMMAND_MODULES) if only not in MODULE_OF else {MODULE_OF[only]}
+    for name, said in COMMAND_HELP.items():  # in this order, as help lists them
+        if name in sub.choices:
+            continue  # added with another of its module's
+        if MODULE_OF[name] in built:
+            module = importlib.import_module(f"vagent_tui.commands.{MODULE_OF[name]}")
+            module.add_parser(sub, common)
+        else:
+            sub.add_parser(name, help=said)
     codes = "; ".join(f"{code} {meaning}" for code, meaning in EXIT_CODES.items())
     for name in set(sub.choices) - before:
         sub.choices[name].epilog = f"Exit codes: {codes}."

@@ -35,6 +35,24 @@ def test_the_commands_named_are_those_the_modules_add() -> None:
     assert set(sub.choices) == registry.COMMAND_NAMES
     said = {action.dest: action.help for action in sub._choices_actions}
     assert said == registry.COMMAND_HELP  # the console's start lists them as they say
+    assert list(said) == list(registry.COMMAND_HELP)  # in this order
+
+
+@pytest.mark.parametrize("name", sorted(registry.COMMAND_NAMES))
+def test_a_command_line_builds_its_own_module_commands_and_names_the_others(name: str) -> None:
+    """`add_commands` with ``only``: the module `MODULE_OF` names adds that command (so
+    the map is right), each command is listed once with its help, in the usual order."""
+    import argparse
+
+    parser = argparse.ArgumentParser()
+    sub = parser.add_subparsers()
+    registry.add_commands(sub, only=name)
+    said = {action.dest: action.help for action in sub._choices_actions}
+    assert list(said.items()) == list(registry.COMMAND_HELP.items())
+    built = {n for n, p in sub.choices.items() if p._actions[1:]}  # more than -h
+    module = registry.MODULE_OF[name]
+    assert name in built
+    assert built == {n for n in registry.COMMAND_NAMES if registry.MODULE_OF[n] == module}
 
 
 class _Tty(io.StringIO):
@@ -134,17 +152,28 @@ def test_rows_given_as_texts_on_a_terminal_are_made_inert_as_items_are() -> None
 
 
 @pytest.mark.parametrize("fmt", ["json", "jsonl"])
-def test_json_lines_given_as_text_are_escaped_each_ascii_or_not(fmt: Any) -> None:
+@pytest.mark.parametrize(
+    "items",
+    [
+        [{"n": "plain"}, {"n": "del\x7fhere"}, {"n": "Müller\u009b2J\u202e"}, {"n": "é"}],
+        [{"n": "plain"}, {"n": "é"}, {"n": "Müller\u009b2J\u202e"}],  # no DEL on the page
+        [{"n": "plain"}, {"n": "del\x7fhere"}, {"n": "é"}],  # DEL only
+        [{"n": "é"}, {"n": "Müller"}],  # nothing to escape
+    ],
+)
+def test_json_lines_given_as_text_are_escaped_each_ascii_or_not(
+    fmt: Any, items: list[dict[str, str]]
+) -> None:
     """`Output.write_json` (the calls export's lines): a DEL in an ASCII line and a C1 or
-    bidi control in a line of other text are escaped; the lines read back the same."""
-    items = [{"n": "plain"}, {"n": "del\x7fhere"}, {"n": "Müller\u009b2J\u202e"}, {"n": "é"}]
+    bidi control in a line of other text are escaped, on a page with or without the
+    other; the lines read back the same."""
     stream = io.StringIO()
     out = Output("calls", ("n",), fmt, stream)
     out.write_json([json.dumps(item, ensure_ascii=False) for item in items])
     out.close()
     text = stream.getvalue()
     assert not {"\x7f", "\u009b", "\u202e"} & set(text)
-    assert "Müller" in text and "é" in text  # other text as it is
+    assert "é" in text  # other text as it is
     if fmt == "json":
         assert json.loads(text)["items"] == items
     else:
