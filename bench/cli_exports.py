@@ -19,6 +19,9 @@ whose order alternates:
   and its write of every row through `vagent_tui.commands.output.Output` (a CSV's cells
   made formula-safe, each JSON line wrapped with its version and kind) all count.
 
+Both collect cycles as the console does: none while they import and connect, then with
+the running console's thresholds (`vagent_tui.collector.starting`, ``resume``).
+
 Both processes end the same way: the command through its entry point, which leaves
 what it made to the operating system (`vagent_tui.collector.ending`), the screen's child
 by freezing its objects likewise before it returns.
@@ -47,10 +50,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import ROOT, loopback_sim
 
 TARGET = 1.1
-PAIRS = 9
+PAIRS = 15
 """Pairs per format: one pair's ratio spread 0.76 to 1.18 on the same code here, and the
 median of 3 moved by a tenth between runs; with 5, the same commit gave 0.85 and 1.10
-within ten minutes (pair ratios 0.79 to 1.37)."""
+within ten minutes (pair ratios 0.79 to 1.37). The screen's export paired with itself
+(2026-12-07) gave pair ratios 0.83 to 1.16 and a median of 8 of 1.09: this machine's
+speed changes by a fifth for seconds at a time (a fixed loop timed back to back), so a
+median of 9 was known to a few hundredths only; 15 pairs narrow it by a quarter."""
 SECONDS_PER_ENTRY = 7
 """One entry of ``demo-agent`` every 7 s with ``--calls 1000000`` (bench/calls.py)."""
 TOKEN = "demo-agent"
@@ -58,6 +64,7 @@ clock = time.monotonic
 
 
 async def screen_export(fmt: str, base: str, start: int, end: int, path: str) -> dict[str, float]:
+    from vagent_tui import collector
     from vagent_tui.services.calls import CallFilters
     from vagent_tui.services.calls_export import export_csv, export_jsonl
     from vagent_tui.services.connect import real_client
@@ -65,6 +72,7 @@ async def screen_export(fmt: str, base: str, start: int, end: int, path: str) ->
     api = real_client(base, TOKEN)
     filters = CallFilters(start=start, end=end)
     await api.list_logs(filters.query(), page=1, page_size=1)  # connection open, models built
+    collector.resume()  # the collector as in a running console (and a command)
     steps = 0
 
     def progress(_: object) -> None:
@@ -154,8 +162,12 @@ def main() -> None:
     parser.add_argument("--screen-child", nargs=5, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.screen_child:
+        from vagent_tui import collector
+
         fmt, base, start, end, path = args.screen_child
-        print(json.dumps(asyncio.run(screen_export(fmt, base, int(start), int(end), path))))
+        with collector.starting():  # as the console's start and a command's
+            result = asyncio.run(screen_export(fmt, base, int(start), int(end), path))
+        print(json.dumps(result))
         gc.freeze()  # ends as the command does (`vagent_tui.cli.entry`): both sides alike
         return
     results = {}

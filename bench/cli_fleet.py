@@ -14,6 +14,9 @@ A simulator serves over loopback HTTP in its own process (``--accounts N --laten
   limiter=AdaptiveLimit(C))``, each answer then written to stdout as a JSON line of
   its own (the screen draws a row instead; a process must hand its answers on).
 
+Both collect cycles as the console does: none while they import and connect, then with
+the running console's thresholds (`vagent_tui.collector.starting`, ``resume``).
+
 Both sides pay an interpreter and their imports, so the ratio says whether the command
 asks the fleet as fast as the screen's services do; what a command's start costs on top
 of a bare script is `bench/cli_first_request.py`'s figure. A size's ratio is the median
@@ -48,6 +51,7 @@ LATENCY = 0.05
 
 async def service_child(base: str, concurrency: int) -> None:
     """The Fleet screen's path: list the agent accounts, ask each; a JSON line an answer."""
+    from vagent_tui import collector
     from vagent_tui.api.client import PlatformClient
     from vagent_tui.api.scope import classify
     from vagent_tui.services.accounts import AccountDirectory
@@ -57,6 +61,7 @@ async def service_child(base: str, concurrency: int) -> None:
     client = PlatformClient(base, TOKEN, timeout=60)
     try:
         owner = await client.get_account()
+        collector.resume()  # the collector as in a running console (and a command)
         listing = await list_agents(client, AccountDirectory(client, classify(owner), owner))
         ids = list(listing.accounts.ids)
         limit = AdaptiveLimit(concurrency)
@@ -135,8 +140,11 @@ def main() -> None:
     parser.add_argument("--service-child", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.service_child:
+        from vagent_tui import collector
+
         base, concurrency = args.service_child
-        asyncio.run(service_child(base, int(concurrency)))
+        with collector.starting():  # as the console's start and a command's
+            asyncio.run(service_child(base, int(concurrency)))
         return
     # the console's own transport, as a user gets it (not httpx's, whatever the shell has)
     os.environ.pop("VAGENT_TRANSPORT", None)

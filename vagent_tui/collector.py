@@ -8,6 +8,9 @@ resumes it half a second after it has mounted (`resume`), by when the first fram
 out on the demo. Nothing is frozen: a cycle made at start-up that becomes garbage later
 (the first tree after ``r``, a client left by a profile switch) is still collected.
 
+A command does the same (`vagent_tui.cli.main`): it resumes once connected
+(`vagent_tui.commands.runner`), with the running thresholds below.
+
 Only a pause made here is resumed: an app run by the tests or a benchmark, which
 never paused, keeps the collector as it was.
 
@@ -34,6 +37,8 @@ MB at most); `release` gives back the thresholds found.
 from __future__ import annotations
 
 import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 _paused = False
 _managed = False
@@ -47,6 +52,18 @@ RUNNING_THRESHOLDS = (10_000, 10, 10)
 
 _thresholds_found: tuple[int, int, int] | None = None
 """The thresholds `resume` replaced, given back by `release`."""
+
+
+@contextmanager
+def starting() -> Iterator[None]:
+    """A program starting (the console, a command): collection paused (`pause`) until
+    the program resumes it, and at the end resumed (if it has not been) and `release`d."""
+    pause()
+    try:
+        yield
+    finally:
+        resume()
+        release()
 
 
 def pause() -> None:

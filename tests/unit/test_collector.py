@@ -163,3 +163,30 @@ def test_the_program_leaves_its_objects_to_the_system_once_main_has_returned(
     project = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
     assert project["project"]["scripts"]["vagent-tui"] == "vagent_tui.cli:entry"
     assert "raise SystemExit(entry())" in (root / "vagent_tui" / "__main__.py").read_text()
+
+
+def test_a_command_connects_with_the_collector_paused_and_runs_as_a_console_does(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`cli.main` with a command line: no collections while it imports and connects, the
+    console's running thresholds while the command runs, and as found once it returns."""
+    from vagent_tui.commands import get_accounts, runner
+
+    gc.enable()
+    found = gc.get_threshold()
+    seen: list[tuple[str, bool, tuple[int, int, int]]] = []
+    connect = runner.connect
+
+    async def connecting(*args: object) -> object:
+        seen.append(("connect", gc.isenabled(), gc.get_threshold()))
+        return await connect(*args)  # type: ignore[arg-type]
+
+    async def command(_ctx: object) -> int:
+        seen.append(("run", gc.isenabled(), gc.get_threshold()))
+        return 0
+
+    monkeypatch.setattr(runner, "connect", connecting)
+    monkeypatch.setattr(get_accounts, "run", command)
+    assert cli.main(["get", "accounts", "--demo", "-q"]) == 0
+    assert seen == [("connect", False, found), ("run", True, collector.RUNNING_THRESHOLDS)]
+    assert gc.isenabled() and gc.get_threshold() == found

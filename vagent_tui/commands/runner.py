@@ -19,6 +19,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TextIO, cast
 
+from vagent_tui import collector
 from vagent_tui.commands.contract import DONE, ERROR, REFUSED, CommandError, Refused
 from vagent_tui.commands.output import Format, Messages, Output, default_format, json_safe
 
@@ -173,8 +174,10 @@ async def _run(args: argparse.Namespace, messages: Messages, module_name: str, n
     module = importlib.import_module(f"vagent_tui.commands.{module_name}")
     command: CommandFunction = getattr(module, name)
     if getattr(args, "connects", True) is False:
+        collector.resume()
         return await command(Context(args, _unconnected(), messages))
     connection = await connect(args, messages)
+    collector.resume()  # imported and connected: collected as in a running console
     try:
         journal = _journal_of(connection)
         ctx = Context(args, connection, messages, journal)
