@@ -19,7 +19,7 @@ whose order alternates:
   and its write of every row through `vagent_tui.commands.output.Output` (a CSV's cells
   made formula-safe, each JSON line wrapped with its version and kind) all count.
 
-Both collect cycles as the console does: none while they import and connect, then with
+Both collect cycles as a command does: none while they import and connect, then with
 the running console's thresholds (`vagent_tui.collector.starting`, ``resume``).
 
 Both processes end the same way: the command through its entry point, which leaves
@@ -72,7 +72,7 @@ async def screen_export(fmt: str, base: str, start: int, end: int, path: str) ->
     api = real_client(base, TOKEN)
     filters = CallFilters(start=start, end=end)
     await api.list_logs(filters.query(), page=1, page_size=1)  # connection open, models built
-    collector.resume()  # the collector as in a running console (and a command)
+    collector.resume()  # as a command, once connected
     steps = 0
 
     def progress(_: object) -> None:
@@ -165,7 +165,7 @@ def main() -> None:
         from vagent_tui import collector
 
         fmt, base, start, end, path = args.screen_child
-        with collector.starting():  # as the console's start and a command's
+        with collector.starting():  # as a command's start
             result = asyncio.run(screen_export(fmt, base, int(start), int(end), path))
         print(json.dumps(result))
         gc.freeze()  # ends as the command does (`vagent_tui.cli.entry`): both sides alike

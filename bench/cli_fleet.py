@@ -14,8 +14,12 @@ A simulator serves over loopback HTTP in its own process (``--accounts N --laten
   limiter=AdaptiveLimit(C))``, each answer then written to stdout as a JSON line of
   its own (the screen draws a row instead; a process must hand its answers on).
 
-Both collect cycles as the console does: none while they import and connect, then with
+Both collect cycles as a command does: none while they import and connect, then with
 the running console's thresholds (`vagent_tui.collector.starting`, ``resume``).
+
+Both end the same way: the command through its entry point, which leaves what it made
+to the operating system (`vagent_tui.collector.ending`), the service path's child by
+freezing its objects likewise.
 
 Both sides pay an interpreter and their imports, so the ratio says whether the command
 asks the fleet as fast as the screen's services do; what a command's start costs on top
@@ -32,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import statistics
@@ -61,7 +66,7 @@ async def service_child(base: str, concurrency: int) -> None:
     client = PlatformClient(base, TOKEN, timeout=60)
     try:
         owner = await client.get_account()
-        collector.resume()  # the collector as in a running console (and a command)
+        collector.resume()  # as a command, once connected
         listing = await list_agents(client, AccountDirectory(client, classify(owner), owner))
         ids = list(listing.accounts.ids)
         limit = AdaptiveLimit(concurrency)
@@ -143,8 +148,9 @@ def main() -> None:
         from vagent_tui import collector
 
         base, concurrency = args.service_child
-        with collector.starting():  # as the console's start and a command's
+        with collector.starting():  # as a command's start
             asyncio.run(service_child(base, int(concurrency)))
+        gc.freeze()  # ends as the command does (`vagent_tui.cli.entry`): both sides alike
         return
     # the console's own transport, as a user gets it (not httpx's, whatever the shell has)
     os.environ.pop("VAGENT_TRANSPORT", None)

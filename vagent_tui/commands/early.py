@@ -216,7 +216,9 @@ def _exchange(context: ssl.SSLContext | None, outgoing: Outgoing) -> Reply | Non
     from urllib.parse import urlsplit
 
     parts = urlsplit(outgoing.url)
-    host, port = parts.hostname or "", parts.port
+    # The port always given: http.client would read the last group of an IPv6 address
+    # without one ([::1]) as its port.
+    host, port = parts.hostname or "", parts.port or (443 if parts.scheme == "https" else 80)
     connection = (
         http.client.HTTPSConnection(host, port, timeout=CONNECT_TIMEOUT, context=context)
         if parts.scheme == "https"
@@ -238,6 +240,8 @@ def _exchange(context: ssl.SSLContext | None, outgoing: Outgoing) -> Reply | Non
             body += chunk
             if len(body) > REPLY_CAP:
                 return None
+        if declared.isdecimal() and len(body) != int(declared):
+            return None  # cut short: http.client returns what came, without a word
         raw = [(name.encode("latin-1"), value.encode("latin-1"))
                for name, value in response.getheaders()]  # fmt: skip
         return Reply(response.status, raw, bytes(body))

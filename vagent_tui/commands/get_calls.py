@@ -255,7 +255,7 @@ class _CsvRows:
         """Write the records of CSV ``text``; False once the limit is reached. Parsed
         for the header and under a limit; else `Output.write_csv_text`."""
         if self.out is None or self.limit is not None:
-            from vagent_tui.services.calls_export import rows_of
+            from vagent_tui.csv_text import rows_of
 
             return self.take(rows_of(text))
         self.out.write_csv_text(text)

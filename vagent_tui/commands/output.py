@@ -30,6 +30,7 @@ from typing import Any, Literal, TextIO
 
 from vagent_tui import json_text
 from vagent_tui.commands.contract import CONTRACT_VERSION
+from vagent_tui.csv_text import rows_of
 from vagent_tui.inert import csv_cell, inert
 
 Format = Literal["table", "json", "jsonl", "csv"]
@@ -256,7 +257,7 @@ class Output:
             or "\r" in text
             or any(line.count(",") != width - 1 for line in text[:-1].split("\n"))
         ):
-            self.write_texts(list(csv.reader(io.StringIO(text, newline=""))))
+            self.write_texts(rows_of(text))
             return
         self._csv_header()
         self.count += text.count("\n")
@@ -280,9 +281,7 @@ class Output:
         (``jsonl`` flushed once for them all: they came together), read back for a CSV
         or a table."""
         if self.fmt == "jsonl":
-            if not texts:
-                return
-            self.stream.write(_json_lines(self._line_head, texts))
+            self.stream.write(_json_lines(self._line_head, texts) if texts else "")
             self.count += len(texts)
             self.stream.flush()
         elif self.fmt == "json":

@@ -189,6 +189,11 @@ CONSOLE_VALUE_OPTIONS = frozenset({
 screen, not the command): a test checks them against the parser."""
 
 
+CONSOLE_FLAGS = frozenset({"--help", "--version", "--demo", "--read-only", "--hostile"})
+"""The long options of ``vagent-tui`` itself that take no value (a test checks that with
+`CONSOLE_VALUE_OPTIONS` they are every one)."""
+
+
 def first_word(argv: Sequence[str]) -> str | None:
     """The first word of ``argv`` that is neither an option nor an option's value: where a
     command's name goes (a typo too: the parser says so), None when there is none and
@@ -198,7 +203,19 @@ def first_word(argv: Sequence[str]) -> str | None:
         if skip:
             skip = False
         elif word.startswith("-"):
-            skip = word in CONSOLE_VALUE_OPTIONS
+            skip = _takes_value(word)
         else:
             return word
     return None
+
+
+def _takes_value(option: str) -> bool:
+    """Whether ``option`` takes the next word as its value, as argparse reads it: named
+    whole, or by a prefix of one long option only (``--prof lab``: argparse's abbreviation;
+    then ``lab`` is no command's name, whatever it says)."""
+    if option in CONSOLE_VALUE_OPTIONS:
+        return True
+    if option in CONSOLE_FLAGS or not option.startswith("--") or "=" in option:
+        return False
+    named = [name for name in (*CONSOLE_VALUE_OPTIONS, *CONSOLE_FLAGS) if name.startswith(option)]
+    return len(named) == 1 and named[0] in CONSOLE_VALUE_OPTIONS

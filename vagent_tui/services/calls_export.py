@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import csv
-import io
 import os
 from collections.abc import AsyncGenerator, Callable
 from contextlib import aclosing
@@ -26,6 +24,7 @@ from vagent_tui import json_text
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.errors import ApiError, PlatformError
 from vagent_tui.api.log_models import MAX_PAGE_SIZE
+from vagent_tui.csv_text import rows_of
 from vagent_tui.services.calls import CallFilters
 from vagent_tui.services.calls_follow import seconds_of
 
@@ -158,11 +157,6 @@ class CsvRecords:
         rows = rows_of(text)
         self.rows += len(rows)
         return rows
-
-
-def rows_of(text: str) -> list[list[str]]:
-    """The rows of CSV text."""
-    return list(csv.reader(io.StringIO(text, newline=""))) if text else []
 
 
 class EntryLines:

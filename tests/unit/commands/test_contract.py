@@ -131,6 +131,19 @@ def test_csv_text_with_carriage_returns_is_written_as_its_rows_are(text: str) ->
     assert given.getvalue() == made.getvalue() and ours.count == out.count
 
 
+@pytest.mark.parametrize("quoted", [False, True])
+def test_a_cell_longer_than_csvs_own_limit_is_written_whole(quoted: bool) -> None:
+    """A transcript of 300,000 characters in one cell (csv's reader refuses more than
+    131,072 unless told): written whole, unparsed or parsed (a quoted cell)."""
+    long = "word " * 60_000
+    cell = f'"{long}, said"' if quoted else long
+    given = io.StringIO()
+    with Output("calls", ("id", "transcript"), "csv", given) as out:
+        out.write_csv_text(f"1,{cell}\n")
+    assert given.getvalue().splitlines()[1].endswith('said"' if quoted else "word ")
+    assert out.count == 1 and len(given.getvalue()) > 300_000
+
+
 def test_csv_text_unparsed_quotes_formula_cells_but_not_numbers() -> None:
     given = io.StringIO()
     with Output("calls", ("a", "b", "c"), "csv", given) as out:
@@ -291,6 +304,13 @@ def test_a_command_is_told_from_the_console_by_its_first_word() -> None:
     assert registry.first_word(["--profile", "prod", "fleet", "ask", "voice"]) == "fleet"
     assert registry.first_word(["get", "accounts"]) == "get"
     assert registry.first_word(["--demo", "typo"]) == "typo"  # the whole parser says so
+    # argparse takes a unique prefix of a long option: its value is no command's name
+    assert registry.first_word(["--prof", "fleet", "get", "accounts"]) == "get"
+    assert registry.first_word(["--scr", "rollout", "get"]) == "get"
+    assert registry.first_word(["--prof=fleet", "get"]) == "get"
+    assert registry.first_word(["--demo", "get"]) == "get"  # whole, though --demo-token too
+    assert registry.first_word(["--dem", "get"]) == "get"  # ambiguous: the parser says so
+    assert registry.first_word(["--read", "get"]) == "get"  # --read-only takes no value
     valued = {
         option
         for action in build_parser()._actions
@@ -299,6 +319,31 @@ def test_a_command_is_told_from_the_console_by_its_first_word() -> None:
         if option.startswith("--") and option not in ("--help", "--version")
     }
     assert valued == registry.CONSOLE_VALUE_OPTIONS
+    flags = {
+        option
+        for action in build_parser()._actions
+        for option in action.option_strings
+        if option.startswith("--") and option not in valued
+    }
+    assert flags == registry.CONSOLE_FLAGS
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        ["--scr", "fleet", "get", "accounts", "--demo", "-o", "json"],
+        ["--scre=fleet", "get", "accounts", "--demo", "-o", "json"],
+        ["--scr", "rollout", "get", "accounts", "--demo", "-o", "json"],
+    ],
+)
+def test_an_abbreviated_option_before_the_command_runs_the_command(
+    words: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The command argparse picks is the one built (not a parser that only names it)."""
+    from vagent_tui.cli import main
+
+    assert main(words) == contract.DONE
+    assert json.loads(capsys.readouterr().out)["kind"] == "accounts"
 
 
 def test_the_readme_documents_every_exit_code() -> None:

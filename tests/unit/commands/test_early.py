@@ -28,6 +28,8 @@ class Platform:
 
     def __init__(self) -> None:
         self.paths: list[str] = []
+        self.cut_first = False
+        """The first reply declares its whole length and sends half of it, then closes."""
         platform = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -40,6 +42,10 @@ class Platform:
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(body)))
                 self.end_headers()
+                if platform.cut_first and len(platform.paths) == 1:
+                    self.wfile.write(body[: len(body) // 2])
+                    self.close_connection = True
+                    return
                 self.wfile.write(body)
 
             def log_message(self, *_: object) -> None:
@@ -127,6 +133,41 @@ def test_an_early_failure_leaves_the_request_to_the_client(
     assert platform.paths == []
     assert _first_read("key-1") == (1000, True)
     assert platform.paths == ["/api/v2/account?token=key-1"]
+
+
+def test_a_reply_cut_short_is_left_to_the_client(platform: Platform) -> None:
+    """A reply shorter than its Content-Length (the connection dropped) is no reply: the
+    client asks again itself, and reads the whole one."""
+    platform.cut_first = True
+    early.start(["get", "accounts"])
+    _wait_sent()
+    sent = early._sent
+    assert sent is not None and sent.reply.reply is None
+    assert _first_read("key-1") == (1000, True)
+    assert len(platform.paths) == 2
+
+
+def test_an_ipv6_address_without_a_port_is_asked_on_its_schemes_port(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """http.client would take the last group of a bare IPv6 address for the port."""
+    import http.client
+
+    from vagent_tui.api.outgoing import Outgoing
+
+    seen: list[tuple[str, int]] = []
+
+    class Connection:
+        def __init__(self, host: str, port: int, **_: object) -> None:
+            seen.append((host, port))
+            raise OSError("not on the wire in a test")
+
+    monkeypatch.setattr(http.client, "HTTPConnection", Connection)
+    monkeypatch.setattr(http.client, "HTTPSConnection", Connection)
+    for url in ("http://[::1]/api/v2/account?token=k", "https://[2001:db8::1]/api/v2/account"):
+        with pytest.raises(OSError):
+            early._exchange(None, Outgoing("GET", url))
+    assert seen == [("::1", 80), ("2001:db8::1", 443)]
 
 
 @pytest.mark.parametrize(
