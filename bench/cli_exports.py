@@ -24,7 +24,7 @@ the running console's thresholds (`vagent_tui.collector.starting`, ``resume``).
 
 Both processes end the same way: the command through its entry point, which leaves
 what it made to the operating system (`vagent_tui.collector.ending`), the screen's child
-by freezing its objects likewise before it returns.
+by calling it too before it returns.
 
 Both must write the same number of rows. Figures: ``cli-export-csv`` and
 ``cli-export-jsonl``, the median of the pairs' ratios command / screen (target 1.1).
@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import gc
 import json
 import os
 import statistics
@@ -168,7 +167,7 @@ def main() -> None:
         with collector.starting():  # as a command's start
             result = asyncio.run(screen_export(fmt, base, int(start), int(end), path))
         print(json.dumps(result))
-        gc.freeze()  # ends as the command does (`vagent_tui.cli.entry`): both sides alike
+        collector.ending()  # as the command ends (`vagent_tui.cli.entry`): both sides alike
         return
     results = {}
     with loopback_sim("--calls", "1000000") as base:

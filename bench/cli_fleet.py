@@ -19,7 +19,7 @@ the running console's thresholds (`vagent_tui.collector.starting`, ``resume``).
 
 Both end the same way: the command through its entry point, which leaves what it made
 to the operating system (`vagent_tui.collector.ending`), the service path's child by
-freezing its objects likewise.
+calling it too.
 
 Both sides pay an interpreter and their imports, so the ratio says whether the command
 asks the fleet as fast as the screen's services do; what a command's start costs on top
@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import gc
 import json
 import os
 import statistics
@@ -150,7 +149,7 @@ def main() -> None:
         base, concurrency = args.service_child
         with collector.starting():  # as a command's start
             asyncio.run(service_child(base, int(concurrency)))
-        gc.freeze()  # ends as the command does (`vagent_tui.cli.entry`): both sides alike
+        collector.ending()  # as the command ends (`vagent_tui.cli.entry`): both sides alike
         return
     # the console's own transport, as a user gets it (not httpx's, whatever the shell has)
     os.environ.pop("VAGENT_TRANSPORT", None)
