@@ -13,8 +13,12 @@ first filled frame. Runs alternate yardstick / console;
 the ratio is median(console) / median(yardstick).
 
 For information, the script also shows the whole process (spawn to exit, awaited with
-a blocking ``waitpid``) and the time until each app starts to quit (its driver turns
-bracketed paste off, the first thing it writes on the way out). The whole process is
+a blocking ``waitpid``), the time until each app starts to quit (its driver turns
+bracketed paste off, the first thing it writes on the way out), and where the first
+frame's time goes, read from the terminal alone: from spawn until the app takes the
+terminal (its driver switches to the alternate screen, the first thing ``App.run``
+writes: the interpreter's start and every import before it) and from there to the frame
+(Textual's start, the first screen built, the data asked for and drawn). The whole process is
 not the measure: it moves in steps of 100 ms that say nothing of the first frame. On
 quitting, Textual's input thread finishes its current ``select(0.1)`` and then waits
 one more, so an app that quits 5 ms before a step of that thread's clock exits about
@@ -64,15 +68,18 @@ HERE = Path(__file__).resolve().parent
 
 
 QUIT_MARK = b"\x1b[?2004l"  # bracketed paste off: written first when a Textual app quits
+START_MARK = b"\x1b[?1049h"  # the alternate screen: written first when a Textual app starts
 CONTROL = re.compile(rb"\x1b\[[0-9;?<>=$]*[A-Za-z~]")  # styles and cursor moves, not text
 CONSOLE_SHOWS = ("Northwind", "Bluebird", "Cascade", "Summit")  # the demo's key owner, level 1
 YARDSTICK_SHOWS = ("row 0", "row 19")
 
 
-def timed_run(argv: list[str], shows: tuple[str, ...], pycache: str) -> tuple[float, float, float]:
+def timed_run(
+    argv: list[str], shows: tuple[str, ...], pycache: str
+) -> tuple[float, float, float, float]:
     """Seconds from spawn of ``argv`` run under a 120x40 pseudo-terminal: until every one
     of ``shows`` had been read on the terminal, until it started to quit (`QUIT_MARK`
-    read), and until it exited.
+    read), until it exited, and until it took the terminal (`START_MARK` read).
 
     Stops the script if any of ``shows`` was not written before the app started to quit.
     """
@@ -122,7 +129,8 @@ def timed_run(argv: list[str], shows: tuple[str, ...], pycache: str) -> tuple[fl
     if not quitting or missing:
         raise SystemExit(f"{argv} quit before drawing its data (not on screen: {missing})")
     shown = next(t for t, end in chunks if all(word in _text(bytes(drawn[:end])) for word in shows))
-    return shown - started, quitting[0] - started, elapsed
+    took = next((t for t, end in chunks if START_MARK in drawn[:end]), shown)
+    return shown - started, quitting[0] - started, elapsed, took - started
 
 
 def _text(written: bytes) -> str:
@@ -141,7 +149,10 @@ def main() -> None:
         # Warm the file cache and fill the bytecode cache of both sides.
         timed_run(yardstick, YARDSTICK_SHOWS, pycache)
         timed_run(console, CONSOLE_SHOWS, pycache)
-        runs: dict[str, list[tuple[float, float, float]]] = {"console": [], "yardstick": []}
+        runs: dict[str, list[tuple[float, float, float, float]]] = {
+            "console": [],
+            "yardstick": [],
+        }
         for _ in range(args.runs):
             runs["yardstick"].append(timed_run(yardstick, YARDSTICK_SHOWS, pycache))
             runs["console"].append(timed_run(console, CONSOLE_SHOWS, pycache))
@@ -149,6 +160,13 @@ def main() -> None:
         shutil.rmtree(pycache, ignore_errors=True)
     medians = {
         side: [statistics.median(run[i] for run in side_runs) for i in range(3)]
+        for side, side_runs in runs.items()
+    }
+    split = {
+        side: (
+            statistics.median(run[3] for run in side_runs),
+            statistics.median(run[0] - run[3] for run in side_runs),
+        )
         for side, side_runs in runs.items()
     }
     for side in ("yardstick", "console"):
@@ -160,6 +178,12 @@ def main() -> None:
         print(
             f"{what} (information): yardstick {base * 1000:.0f} ms, "
             f"console {ours * 1000:.0f} ms, ratio {ours / base:.2f}"
+        )
+    for i, what in ((0, "spawn to the terminal taken"), (1, "terminal taken to the frame")):
+        ours, base = split["console"][i], split["yardstick"][i]
+        print(
+            f"{what} (information): yardstick {base * 1000:.0f} ms, "
+            f"console {ours * 1000:.0f} ms, {(ours - base) * 1000:+.0f} ms"
         )
     ratio = medians["console"][0] / medians["yardstick"][0]
     print(f"startup: ratio {ratio:.2f} (target {TARGET})")
