@@ -19,7 +19,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import ModalScreen
 from textual.widget import Widget
-from textual.widgets import DataTable, OptionList
+from textual.widgets import OptionList
 from textual.worker import NoActiveWorker, Worker, get_current_worker
 
 from vagent_tui.api.base import counting_empty
@@ -446,6 +446,9 @@ class BaseScreen(ClosesItself[None]):
 
     def _end_action(self, *, first: bool) -> str:
         """The focused widget's action to its first or last row (a text: to its top/end)."""
+        # Imported here: the first screen has no table, and the module is not light.
+        from textual.widgets import DataTable
+
         focused = self.focused
         if isinstance(focused, DataTable):
             return "scroll_top" if first else "scroll_bottom"
