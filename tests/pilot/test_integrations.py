@@ -78,3 +78,54 @@ async def test_open_show_masked_edit_review_and_offer_the_slug_again(make_app: M
         await settle(pilot)
         assert "Used before here: payments v1" in _text(app)
         assert app.screen.query_one(Input).value == "payments v1"
+
+
+async def test_an_edit_refused_or_reviewed_no_opens_again_with_the_text_typed(
+    make_app: MakeApp,
+) -> None:
+    """Text that is not JSON is said in the editor, which opens again on what was typed;
+    a review answered no opens it again too. Nothing is sent until the review's yes."""
+    app = make_app("integrations", account=AGENT)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("o")
+        await settle(pilot)
+        app.screen.query_one(Input).value = "payments"
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.press("e")
+        await settle(pilot)
+        edited = json.loads(app.screen.query_one(TextArea).text)
+        edited["currency"] = "EUR"
+        fixed = json.dumps(edited, indent=2)
+        broken = fixed.rstrip()[:-1]  # the closing brace deleted
+        app.screen.query_one(TextArea).text = broken
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, EditorModal), "the editor closed on text not JSON"
+        assert app.screen.query_one(TextArea).text == broken
+        assert "Not sent: not JSON" in _text(app) and _puts(app) == []
+
+        app.screen.query_one(TextArea).text = fixed
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, ReviewModal)
+        await pilot.press("n")
+        await settle(pilot)
+        assert isinstance(app.screen, EditorModal), "a review answered no lost the text"
+        assert app.screen.query_one(TextArea).text == fixed
+        assert "Your text is kept" in _text(app) and _puts(app) == []
+
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        await pilot.press("y")
+        await settle(pilot)
+        assert sim_of(app).integrations[AGENT]["payments/v1"]["currency"] == "EUR"
+        assert len(_puts(app)) == 1
+
+        await pilot.press("e")  # then escape: nothing sent, said
+        await settle(pilot)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert not isinstance(app.screen, EditorModal) and len(_puts(app)) == 1
+        assert "Cancelled" in str(shown(app, IntegrationsScreen).status.content)

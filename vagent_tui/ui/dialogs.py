@@ -372,6 +372,10 @@ class DiffModal(ClosesItself[None], ModalScreen[None]):
         self.dismiss(None)
 
 
+TEXT_KEPT = "Not sent. Your text is kept: edit it and save again, or ESC to drop it."
+"""An `EditorModal`'s note when it opens again on the text of a review answered no."""
+
+
 class EditorModal(ClosesItself[str | None], ModalScreen[str | None]):
     """Multi-line text to edit: ``ctrl+s`` saves, ESC cancels (the text is then lost)."""
 

@@ -119,7 +119,7 @@ class CallerContextFlow(ShowsCalls):
 
     async def edit_caller_context(self, account: int | None, caller: str) -> None:
         """Read, edit, review, send once, read back."""
-        from vagent_tui.ui.dialogs import EditorModal, TextModal
+        from vagent_tui.ui.dialogs import TEXT_KEPT, EditorModal, TextModal
 
         start = self.connection
         ok, read = await self.load(
@@ -168,7 +168,7 @@ class CallerContextFlow(ShowsCalls):
             written = await self._send(account, caller, whose, old, text, start)
             if written.outcome != "cancelled":
                 break
-            note = "Not sent. Your text is kept: edit it and save again, or ESC to drop it."
+            note = TEXT_KEPT
         if written.outcome != "done":
             return
         ok, held = await self.load(

@@ -31,7 +31,7 @@ from vagent_tui.services.agents import (
 )
 from vagent_tui.services.changes import Change, FunctionSwitch
 from vagent_tui.ui.colours import FAILED, FAILED_STRONG, WARN
-from vagent_tui.ui.dialogs import EditorModal
+from vagent_tui.ui.dialogs import TEXT_KEPT, EditorModal
 from vagent_tui.ui.format import flag, plain
 from vagent_tui.ui.safety import WRITES, Key
 from vagent_tui.ui.screens.base import BaseScreen, who_of
@@ -420,7 +420,7 @@ class FunctionsScreen(BaseScreen):
             if not start.same_context(self.connection):
                 return  # another account now: this text was written for the other one
             if staged.outcome == "cancelled" and staged.plan is not None:
-                note = "Not sent. Your text is kept: edit it and save again, or ESC to drop it."
+                note = TEXT_KEPT
                 continue
             if staged.outcome == "failed" and staged.error and not outcome_unknown(staged.error):
                 note = f"✗ Not saved: {describe_error(staged.error)}. Your text is kept."

@@ -48,6 +48,11 @@ if TYPE_CHECKING:
 
 Row = tuple[str, str]
 
+EDIT_NOTE = (
+    "appData as JSON; a PUT replaces all of it. <unchanged secret> keeps a secret as it "
+    "is; type a new value to replace it. ctrl+s: review."
+)
+
 
 class IntegrationsScreen(BaseScreen):
     """One integration's data: open by slug, read, edit after a review."""
@@ -176,44 +181,47 @@ class IntegrationsScreen(BaseScreen):
     # ------------------------------------------------------------------ editing
 
     def action_edit(self) -> None:
-        from vagent_tui.ui.dialogs import EditorModal
-
         if self.data is None:
             self.status.info("Open an integration with data first (o)")
             return
-        old, slug, version, start = dict(self.data), self.slug, self.version, self.connection
+        if not self.busy_writing():
+            self.edit(dict(self.data), self.slug, self.version, self.connection)
 
-        def edited(text: str | None) -> None:
-            if text is None:
+    @work(group="write-integrations-edit", exit_on_error=False)
+    async def edit(self, old: dict[str, Any], slug: str, version: str, start: Connection) -> None:
+        """The editor, then the review; what was typed is kept while it is refused (not
+        JSON, a secret kept that is not there) or the review is answered no."""
+        from vagent_tui.ui.dialogs import TEXT_KEPT, EditorModal
+
+        text, note = editable(old), EDIT_NOTE
+        while True:
+            typed = await self.app.push_screen_wait(
+                EditorModal(f"Edit {slug} {version}", note, text)
+            )
+            if typed is None:
                 self.status.info("Cancelled; nothing was sent.")
                 return
+            text = typed
             try:
                 new = parse_edit(text, old)
             except ValueError as exc:
-                self.status.error(f"Not sent: {exc}", retry_key="e")
-                return
+                note = f"✗ Not sent: {exc}. Your text is kept: fix it and save again."
+                continue
             if new == old:
                 self.status.info("No change; nothing was sent.")
                 return
-            self._put(slug, version, (old, new, text), start)
+            written = await self._put(slug, version, (old, new, text), start)
+            if written.outcome != "cancelled":
+                return
+            note = TEXT_KEPT
 
-        self.app.push_screen(
-            EditorModal(
-                f"Edit {slug} {version}",
-                "appData as JSON; a PUT replaces all of it. <unchanged secret> keeps a "
-                "secret as it is; type a new value to replace it. ctrl+s: review.",
-                editable(old),
-            ),
-            edited,
-        )
-
-    def _put(
+    async def _put(
         self,
         slug: str,
         version: str,
         edit: tuple[dict[str, Any], dict[str, Any], str],
         start: Connection,
-    ) -> None:
+    ) -> Written[IntegrationData]:
         """Review the edit (``old``, ``new``, the text typed), read the data again just
         before the PUT, and ask again against it when it moved meanwhile."""
         from vagent_tui.api.integration_models import IntegrationUpdate
@@ -274,7 +282,7 @@ class IntegrationsScreen(BaseScreen):
             elif written.stale:
                 self.load_data()
 
-        self.write(
+        return await self.written(
             Write["IntegrationData"](
                 "integrations-edit",
                 f"Replacing the data of {where} for {who}",
