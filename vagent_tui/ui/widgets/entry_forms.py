@@ -39,6 +39,7 @@ from vagent_tui.api.models import (
 from vagent_tui.ui.built import ClosesItself
 from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.dialogs import MODAL_CSS, ConfirmModal
+from vagent_tui.ui.safety import WRITES, Key
 from vagent_tui.ui.text import inert, safe
 from vagent_tui.ui.widgets.form import FormField, errors_by_field, first_invalid, show_errors
 from vagent_tui.ui.widgets.status import StatusReport, describe_error
@@ -72,6 +73,8 @@ class FormModal(ClosesItself[tuple[Any, Any] | None], ModalScreen[tuple[Any, Any
     DEFAULT_CSS = MODAL_CSS + stylesheet(__file__)
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel", id="form.cancel", tooltip="Close without sending"),
+        # The convention's "save" (vagent_tui.ui.convention): what the form's button does.
+        Key("ctrl+s,ctrl+o", "save", "Send", id="form.save", does=WRITES, tooltip="Check and send"),
     ]
     TITLE_TEXT = ""
     CONFIRM = "Add"
@@ -214,6 +217,9 @@ class FormModal(ClosesItself[tuple[Any, Any] | None], ModalScreen[tuple[Any, Any
             self.submit()
         else:
             self.action_cancel()
+
+    def action_save(self) -> None:
+        self.submit()
 
     def action_cancel(self) -> None:
         self.workers.cancel_group(self, "form-send")
