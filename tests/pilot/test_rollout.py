@@ -483,3 +483,21 @@ async def test_an_unexpected_failure_ends_the_run_and_says_so(
         assert shown(app, RolloutScreen).phase == ""  # not stuck: every key works again
         assert "No space left on device" in status_text(app)
         assert app.screen.check_action("choose", ()) and app.screen.check_action("apply", ())
+
+
+async def test_rows_marked_in_fleet_roll_out_whatever_the_target(make_app: MakeApp) -> None:
+    """Fleet lists the key's accounts whatever the target (Enter on a row makes that
+    account the target): its marks are not narrowed to those below the target."""
+    app = make_app("fleet", account=1122)  # an agent account: nothing is below it
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("space", "down", "space")
+        assert shown(app, FleetScreen).marked == (1111, 1113)
+        await pilot.press("R")
+        await wait_for(pilot, lambda: isinstance(app.screen, RolloutForm))
+        assert "2 marked in Fleet (whatever the target)" in str(
+            app.screen.query_one("#rollout-form-intro", Static).render()
+        )
+        plan = await planned(pilot, settings="speakingTimeout=904")
+        assert [p.account_id for p in plan.accounts] == [1111, 1113]
+        assert "marked in Fleet (2)" in plan.chosen and "below" not in plan.chosen

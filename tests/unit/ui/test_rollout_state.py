@@ -53,9 +53,7 @@ def test_what_waits_for_the_listing_is_taken_once() -> None:
 
 def test_the_accounts_chosen_in_words() -> None:
     request = RolloutRequest(marked_only=True, account_filter=AccountFilter.parse("acme"))
-    assert chosen_text(request, "Bluebird", 3) == (
-        "below Bluebird, marked in Fleet (3), matching acme"
-    )
+    assert chosen_text(request, "Bluebird", 3) == ("marked in Fleet (3), matching acme")
     assert chosen_text(RolloutRequest(only_ids=(1, 2)), "X", 9) == (
         "below X, the 2 accounts of the loaded plan"
     )

@@ -290,13 +290,16 @@ class RolloutScreen(RolloutRuns):
             self.action_choose()
             return
         marks: set[int] | None = None
+        under = self.connection.target_id
         if self.request.only_ids is not None:
             marks = set(self.request.only_ids)
         elif self.request.marked_only:
-            marks = set(self.fleet_marks)
+            # Fleet's rows are the key's, whatever the target (Enter there changes it):
+            # the rows marked are the accounts, not those of them below the target.
+            marks, under = set(self.fleet_marks), None
         path_of = self.listing.path_of if self.listing else (lambda _i: [])
         picked = pick_accounts(
-            self.accounts, path_of=path_of, under=self.connection.target_id, marked=marks,
+            self.accounts, path_of=path_of, under=under, marked=marks,
             account_filter=self.request.account_filter,
         )  # fmt: skip
         if not picked:

@@ -79,12 +79,13 @@ class RolloutView:
 
 
 def chosen_text(request: RolloutRequest, under: str, marked: int) -> str:
-    """The accounts a request chose, in words: ``below X, marked in Fleet (3), matching…``."""
+    """The accounts a request chose, in words: ``below X, matching…``, or ``marked in
+    Fleet (3), matching…`` (Fleet's rows are the key's: the target does not narrow them)."""
     parts = [f"below {under}"]
     if request.only_ids is not None:
         parts.append(f"the {counted(len(request.only_ids), 'account')} of the loaded plan")
     elif request.marked_only:
-        parts.append(f"marked in Fleet ({marked:,})")
+        parts = [f"marked in Fleet ({marked:,})"]
     if str(request.account_filter):
         parts.append(f"matching {request.account_filter}")
     return ", ".join(parts)

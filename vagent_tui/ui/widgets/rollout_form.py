@@ -73,9 +73,12 @@ class RolloutForm(ClosesItself[RolloutRequest | None], ModalScreen[RolloutReques
         p = self.previous
         with Vertical():
             yield Static("Roll out a change", classes="modal-title")
+            to = f"To the agent accounts below {self.under}"
+            if self.marked:  # Fleet's rows are the key's: the target does not narrow them
+                to += f", or only the {self.marked:,} marked in Fleet (whatever the target)"
             yield Static(
-                safe(f"To the agent accounts below {self.under}. Nothing is written: "
-                     "the plan shows what each account would get.", multiline=True),
+                safe(f"{to}. Nothing is written: the plan shows what each account would "
+                     "get.", multiline=True),
                 id="rollout-form-intro",
             )  # fmt: skip
             fields = (
