@@ -66,8 +66,12 @@ async def test_subscribe_and_cancel_ask_the_cost_and_the_plan_typed_and_send_onc
         await settle(pilot)
         await pilot.press("enter")
         await settle(pilot)
-        assert "Enterprise at 499 USD a month" not in _said(app)  # what stops, not a price
-        assert "enterprise (Enterprise): 499 USD a month stops" in _said(app)
+        said = _said(app)
+        assert "Enterprise at 499 USD a month" not in said  # what stops, not a price
+        # Held by the year: not the catalog's monthly price; the reason typed said too.
+        assert "Enterprise (enterprise) by the year stops" in said and "a month" not in said
+        assert "(reason: too dear)" in said
+        assert "This stops a charge on the bill." in said and "spends money" not in said
         await pilot.press("escape")  # ESC only cancels: nothing sent
         await settle(pilot)
         assert _sent(app, "/product/cancel") == []

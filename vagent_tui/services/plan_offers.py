@@ -115,9 +115,14 @@ def subscribe_cost(offer: PlanOffer, term: str, current: PlanOffer | None) -> st
     return f"{said}; now on {current.label}"
 
 
-def cancel_cost(current: PlanOffer | None, name: str) -> str:
-    """What cancelling stops, in the catalog's words."""
-    what = current.label if current is not None else (name or "the current plan")
+def cancel_cost(current: PlanOffer | None, held: Held) -> str:
+    """What cancelling stops: the plan held, by the term the current plan says; the
+    catalog's price only when the catalog lists it by that term (a plan bought by the
+    year is not "49 USD a month")."""
+    if current is not None and (not held.term or _short(current.cycle) == held.term):
+        what = current.label
+    else:
+        what = (held.shown or "the current plan") + held.by
     return f"{what} stops; the platform does not say what is refunded"
 
 

@@ -239,14 +239,16 @@ class PromptModal(Question[str | None]):
         self.action_confirm()
 
 
-def spend_question(what: str, thing: str, cost: str) -> PromptModal:
+def spend_question(
+    what: str, thing: str, cost: str, *, effect: str = "This spends money."
+) -> PromptModal:
     """The question before a key that spends money (`vagent_tui.ui.safety.Does.SPENDS`):
     what it costs, in the action's words, and going ahead refused until the thing bought
     is typed (``what``: "Buy number"; ``thing``: "+14155550100"; ``cost``: "$1.15 a
-    month, billed to account 42")."""
+    month, billed to account 42"; ``effect``: what it does to the bill)."""
     return PromptModal(
         f"{what} {thing}?",
-        f"{what} {thing}: {cost}.\n\nThis spends money. It is sent once; if no answer "
+        f"{what} {thing}: {cost}.\n\n{effect} It is sent once; if no answer "
         f"comes, what the platform holds is read back before anything else.\n\n"
         f"Type {thing} to go ahead.",
         placeholder=thing,

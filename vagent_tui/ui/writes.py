@@ -97,6 +97,9 @@ class Spend:
     thing: str
     cost: str
     read_back: ReadBack
+    effect: str = "This spends money."
+    """What going ahead does to the bill, said before what is sent (a cancellation
+    stops a charge: it does not spend)."""
 
     def __post_init__(self) -> None:
         if not (self.what.strip() and self.thing.strip() and self.cost.strip()):
@@ -147,7 +150,7 @@ class Write(Generic[T]):
         from vagent_tui.ui.dialogs import spend_question  # dialogs load when first used
 
         spend = self.spends
-        return spend_question(spend.what, spend.thing, spend.cost)
+        return spend_question(spend.what, spend.thing, spend.cost, effect=spend.effect)
 
     @property
     def reads_back(self) -> ReadBack | None:

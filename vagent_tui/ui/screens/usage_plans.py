@@ -25,6 +25,7 @@ from vagent_tui.services.plan_offers import (
 )
 from vagent_tui.services.plans import PlanPart, plan_id, plan_name
 from vagent_tui.services.session import Connection
+from vagent_tui.ui.format import plain
 from vagent_tui.ui.screens.base import who_of
 from vagent_tui.ui.screens.usage_level import UsageLevelScreen
 from vagent_tui.ui.writes import Spend, Write, Written
@@ -129,8 +130,10 @@ class UsagePlansScreen(UsageLevelScreen):
             self.status.info("Cancelled; nothing was sent.")
             return
         request = CancelRequest(reason=answer[0], details=answer[1])
-        current, name = self._current_offer(plan_offers(self._plan_parts))
+        current, _ = self._current_offer(plan_offers(self._plan_parts))
         held = Held.of(current_of(self._plan_parts))
+        said = zip(("reason", "details"), answer, strict=True)
+        why = "; ".join(f"{name}: {plain(typed)}" for name, typed in said if typed)
         who = who_of(self, with_id=True)
         self.write(
             Write[Envelope](
@@ -142,8 +145,9 @@ class UsagePlansScreen(UsageLevelScreen):
                 spends=Spend(
                     "Cancel plan",
                     ident,
-                    f"{cancel_cost(current, name)}; for {who}",
+                    f"{cancel_cost(current, held)}; for {who}" + (f" ({why})" if why else ""),
                     lambda c: self._cancelled_back(c, held),
+                    effect="This stops a charge on the bill.",
                 ),
             ),
             start,

@@ -39,8 +39,8 @@ def why_question(plan: str, which: str) -> PromptModal:
     one at a time; what stops is asked next."""
     return PromptModal(
         f"Cancel {plan}: the {which}",
-        f"The {which} goes to the platform with the cancellation (optional: empty sends "
-        "none). What stops is asked next.",
+        f"The {which} go{'es' if which == 'reason' else ''} to the platform with the "
+        "cancellation (optional: empty sends none). What stops is asked next.",
         placeholder=f"{which} (optional)",
         confirm_label="Next",
     )
