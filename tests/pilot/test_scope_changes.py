@@ -308,3 +308,23 @@ async def test_export_writes_the_tree_to_a_private_file(make_app: MakeApp, tmp_p
         await settle(pilot)
         assert "Export failed" in _status(app)
         assert _writes(app) == []  # a local file: nothing sent
+
+
+async def test_a_long_form_error_wraps_in_the_dialog(make_app: MakeApp) -> None:
+    """The form's error line (a refusal, an unknown outcome read back) wraps: a Label as
+    wide as its text was cut at the dialog's frame."""
+    app = _app(make_app)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await _highlight(pilot, RESELLER)
+        await pilot.press("a")
+        await settle(pilot)
+        form = app.screen
+        assert isinstance(form, NewAccountForm)
+        said = "✗ " + "the platform said something long " * 6 + "THE END"
+        form.set_form_error(said)
+        await settle(pilot)
+        error = form.query_one("#form-error", Label)
+        frame = form.query_one("#form-submit").parent
+        assert frame is not None and error.size.height >= 3
+        assert error.region.right <= frame.region.right
