@@ -91,6 +91,52 @@ async def test_search_a_city_buy_a_number_typed_see_it_listed_then_return_it(
         assert wanted not in [n.number for n in screen.table.records]
 
 
+async def test_a_buy_whose_reply_is_lost_is_read_back_and_never_offered_again(
+    make_app: MakeApp,
+) -> None:
+    """The buy's reply cut (the number assigned), then the list's read failing: the line
+    says what the read-back found before the failed read, the number leaves the offers,
+    and asking to buy it (or bring it) again says it is held and sends nothing."""
+    from vagent_tui.sim.faults import Faults
+
+    app = make_app("numbers", account=AGENT)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = shown(app, NumbersScreen)
+        await pilot.press("s")
+        await settle(pilot)
+        await _answer(pilot, "Austin, TX")
+        wanted = screen.offers.records[0].number
+        await pilot.press("b")
+        await settle(pilot)
+        sim = sim_of(app)
+        sim.faults = Faults(kinds=["truncated"], methods=frozenset({"POST"}), remaining=1)
+        await _answer(pilot, wanted)
+        assert _posts(app, "/phoneNumber/assign") == 1 and wanted in _held(app)
+        assert wanted not in [o.number for o in screen.offers.records]
+        assert f"{wanted} is held by the account now" in _status(app)
+
+        # The list failing to be read again (its retries too) keeps the line said.
+        sim.faults = Faults(kinds=["500"], path_contains="phoneNumbers", remaining=10)
+        screen.load_numbers(quiet=True, said="Bought it")
+        await settle(pilot)
+        assert "Bought it · the numbers could not be read again" in _status(app)
+
+        screen.show_offers([*screen.offers.records, PhoneNumber(number=wanted)], "Austin, TX")
+        assert wanted not in [o.number for o in screen.offers.records]  # held: not offered
+        screen.offers.focus()
+        await pilot.press("o")
+        await settle(pilot)
+        await _answer(pilot, wanted)
+        posts = [
+            r
+            for r in sim_of(app).requests
+            if r.method == "POST" and "phone" in r.path and "search" not in r.path
+        ]
+        assert isinstance(app.screen, NumbersScreen) and len(posts) == 1
+        assert f"{wanted} is held by" in _status(app) and "nothing to buy" in _status(app)
+
+
 @pytest.mark.parametrize(
     ("offer", "prices", "byo", "said"),
     [

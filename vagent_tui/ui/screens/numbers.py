@@ -164,12 +164,20 @@ class NumbersScreen(BaseScreen):
             self.load_prices()
 
     @work(exclusive=True, group="numbers-load", exit_on_error=False)
-    async def load_numbers(self, highlight: str | None = None, *, quiet: bool = False) -> None:
-        """Fetch the account's numbers; ``quiet`` leaves the status line to the action."""
+    async def load_numbers(
+        self, highlight: str | None = None, *, quiet: bool = False, said: str = ""
+    ) -> None:
+        """Fetch the account's numbers; ``quiet`` leaves the status line to the action,
+        whose line (``said``) a failed read keeps before its own error."""
+
+        def failed(exc: PlatformError) -> None:
+            where = f"{said} · the numbers could not be read again: " if said else ""
+            self.status.error(exc, prefix=where)
+
         if not quiet:
             self.status.busy("Loading the phone numbers")
         ok, held = await self.load(lambda c: c.api.list_numbers(target=c.target_id),
-                                   busy=self.table)  # fmt: skip
+                                   busy=self.table, on_error=failed)  # fmt: skip
         if not ok or held is None:
             return
         self.show_numbers(held, highlight)
@@ -193,6 +201,8 @@ class NumbersScreen(BaseScreen):
         shown = held[:ROW_CAP]  # the status line says how many more
         self.table.show(shown, number_cells, keep=highlight)
         self.set_class(not shown, "-empty")
+        if any(o.number in self._held_numbers() for o in self.offers.records):
+            self.show_offers(list(self.offers.records), self.state.query)
         who = who_of(self, with_id=True)
         self.query_one("#numbers-header", Static).update(
             safe(f"{counted(len(shown), 'phone number')} held by {who}")
@@ -235,8 +245,14 @@ class NumbersScreen(BaseScreen):
         follow = "" if self.connection.read_only or not found else "; b buys one"
         self.status.ok(f"{counted(len(found), 'number')} offered for {query}{follow}")
 
+    def _held_numbers(self) -> set[str]:
+        return {n.number for n in self.table.records if n.number}
+
     def show_offers(self, found: list[PhoneNumber], query: str) -> None:
-        shown = found[:ROW_CAP]
+        """The numbers offered, less those the account holds (bought meanwhile: a
+        read-back or the list says so; nothing is bought twice)."""
+        held = self._held_numbers()
+        shown = [o for o in found if o.number not in held][:ROW_CAP]
         self.offers.show(shown, offer_cells)
         self.query_one("#offers-header", Static).update(
             safe(f"{counted(len(shown), 'number')} offered for {query}")
@@ -252,6 +268,8 @@ class NumbersScreen(BaseScreen):
         number, country = offer.number, self.state.country(offer)
         if (problem := number_problem(number)) is not None:  # the platform's text, sent back
             self.status.error(f"{number} cannot be bought from here: {problem}")
+            return
+        if self._already_held(number):
             return
         who = who_of(self, with_id=True)
         spend = Spend("Buy number", number, self.state.cost(offer, byo=False, who=who),
@@ -278,6 +296,8 @@ class NumbersScreen(BaseScreen):
         if typed is None:
             return
         number, who = typed.strip(), who_of(self, with_id=True)
+        if self._already_held(number):
+            return
         spend = Spend("Bring number", number, self.state.cost(None, byo=True, who=who),
                       self._held(number))  # fmt: skip
         self.write(
@@ -289,6 +309,14 @@ class NumbersScreen(BaseScreen):
             )
         )  # fmt: skip
 
+    def _already_held(self, number: str) -> bool:
+        """True (and said) when the held list shows ``number``: nothing to buy."""
+        if number not in self._held_numbers():
+            return False
+        self.status.info(f"{number} is held by {who_of(self, with_id=True)} already: "
+                         "nothing to buy")  # fmt: skip
+        return True
+
     def _held(self, number: str) -> Callable[[Connection], Awaitable[str]]:
         """The read-back of a spend: whether the account holds the number now."""
         return lambda c: listed(
@@ -298,8 +326,8 @@ class NumbersScreen(BaseScreen):
         )  # fmt: skip
 
     def _after_spend(self, written: Written[Envelope], number: str) -> None:
-        if written.stale:
-            self.load_numbers(number, quiet=True)
+        if written.stale:  # the list read again takes the number off the offers if held
+            self.load_numbers(number, quiet=True, said=written.line)
         if written.outcome == "done":  # the account holds it: no longer on offer
             rest = [o for o in self.offers.records if o.number != number]
             self.show_offers(rest, self.state.query)
@@ -338,7 +366,7 @@ class NumbersScreen(BaseScreen):
 
     def _after_return(self, written: Written[Envelope]) -> None:
         if written.stale:
-            self.load_numbers(quiet=True)
+            self.load_numbers(quiet=True, said=written.line)
 
 
 def number_cells(held: PhoneNumber) -> tuple[Text, Text, Text, Text, Text]:
