@@ -170,6 +170,10 @@ async def test_settings_send_only_what_changed(make_app: MakeApp) -> None:
         await wait_for(pilot, lambda: posts(app))
         assert posts(app)[0].body == {"speakingTimeout": 900}
         await wait_for(pilot, lambda: type(app.screen).__name__ == "AgentScreen")
+        await settle(pilot)
+        # The form's status line went with it: the Agent screen says what was written.
+        said = status_text(app)
+        assert "Staging of" in said and "1 setting" in said, said
 
 
 async def test_settings_platform_refusal_lands_at_the_field(make_app: MakeApp) -> None:

@@ -493,5 +493,7 @@ class AgentChanges(BaseScreen):
     # ------------------------------------------------------------------ settings
 
     def action_edit(self, what: str = "settings") -> None:
-        """E: the staging settings in a form (reviewed before writing)."""
-        self.app.push_screen(SettingsScreen(), lambda _saved: self.changes_done())
+        """E: the staging settings in a form (reviewed before writing); what its write
+        said is said here once it closes (its own status line goes with it)."""
+        form = SettingsScreen()
+        self.app.push_screen(form, lambda _closed: self.changes_done(form.saved_line))

@@ -99,6 +99,8 @@ class SettingsScreen(BaseScreen):
         change made since is shown there, never written back)."""
         self.loaded_target: int | None = None
         self.built = False
+        self.saved_line = ""
+        """What the status line said of the write that closed the form ("": none)."""
 
     def compose_body(self) -> Iterable[Widget]:
         yield Static("", id="settings-intro")
@@ -232,6 +234,7 @@ class SettingsScreen(BaseScreen):
 
         def then(staged: Staged) -> None:
             if staged.outcome == "written":
+                self.saved_line = staged.line  # the Agent screen says it once back
                 self.dismiss(None)
                 return
             errors: dict[str, str] = {}

@@ -35,6 +35,8 @@ class Staged:
     outcome: Outcome
     plan: Plan | None = None
     error: PlatformError | None = None
+    line: str = ""
+    """What the status line said of the write (shown again where the flow returns)."""
 
 
 def staging_write(
@@ -109,7 +111,7 @@ def staging_write(
         if ended:
             staged = ended[0]
         elif written.outcome == "done":
-            staged = Staged("written", plan=plan)
+            staged = Staged("written", plan=plan, line=written.line)
         elif written.outcome in ("cancelled", "moved"):
             staged = Staged("cancelled", plan=plan)
         else:
