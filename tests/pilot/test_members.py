@@ -10,7 +10,7 @@ from textual.widgets import Button, Input, Label, Select
 
 from tests.helpers import MakeApp, settle, shown, sim_of
 from vagent_tui.ui.app import VagentApp
-from vagent_tui.ui.dialogs import ConfirmModal
+from vagent_tui.ui.dialogs import ConfirmModal, ReviewModal
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.screens.members import MembersScreen
 from vagent_tui.ui.widgets.member_forms import MemberEditForm, MemberInviteForm
@@ -99,6 +99,14 @@ async def test_change_lifts_a_restriction_with_an_empty_list(make_app: MakeApp) 
         ids.value = ""
         form.submit()
         await settle(pilot)
+        review = app.screen  # an access right: the change is reviewed, nothing sent yet
+        assert isinstance(review, ReviewModal)
+        said = str(review.diff)
+        assert "1112, 1113" in said and "every account (no limit)" in said
+        assert "will reach every account" in said
+        assert _members(app)[1119].permitted_ids == [1112, 1113]
+        await pilot.press("y")
+        await settle(pilot)
         assert isinstance(app.screen, MembersScreen)
         assert _members(app)[1119].permitted_ids is None
         assert "Member updated" in _status(app)
@@ -114,8 +122,16 @@ async def test_a_refused_change_keeps_the_form_and_says_why(make_app: MakeApp) -
         await settle(pilot)
         form = app.screen
         assert isinstance(form, MemberEditForm)
+        form.submit()  # nothing changed: said at the form, nothing sent
+        await settle(pilot)
+        assert app.screen is form and "Nothing changed" in str(
+            form.query_one("#form-error", Label).content
+        )
         form.query_one("#form-role", Select).value = "member"
         form.submit()
+        await settle(pilot)
+        assert isinstance(app.screen, ReviewModal) and "- admin" in str(app.screen.diff)
+        await pilot.press("y")
         await settle(pilot)
         assert app.screen is form
         error = str(form.query_one("#form-error", Label).content)

@@ -8,6 +8,7 @@ import re
 from collections.abc import Awaitable, Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
+from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal
@@ -23,7 +24,7 @@ from vagent_tui.api.models import (
     Request,
 )
 from vagent_tui.ui.dialogs import ConfirmModal
-from vagent_tui.ui.text import safe
+from vagent_tui.ui.text import inert, safe
 from vagent_tui.ui.widgets.entry_forms import FormErrors, FormModal, Send, build, text_input
 from vagent_tui.ui.widgets.form import FormField
 from vagent_tui.ui.widgets.status import describe_error
@@ -196,7 +197,52 @@ class MemberEditForm(_MemberForm):
         }
         request = build(MemberUpdate, values, "email")
         self.check_accounts(request.permitted_account_ids)
+        if not member_changes(self.member, request):
+            raise FormErrors({"": "Nothing changed: nothing to send."})
         return request
+
+    def confirm_for(self, request: Request) -> Confirm:
+        """What changes, reviewed first: a member's reach is an access right (accounts
+        cleared lift the limit to every account)."""
+        from vagent_tui.ui.dialogs import ReviewModal
+
+        assert isinstance(request, MemberUpdate)
+        return ReviewModal(
+            f"Change {self.member.email or f'member #{self.member.id}'}",
+            "What the member can reach and do changes as below.",
+            changes_text(member_changes(self.member, request)),
+            confirm_label="Save",
+        )
+
+
+def _reach(ids: Iterable[int]) -> str:
+    listed = sorted(ids)
+    return ", ".join(map(str, listed)) if listed else "every account (no limit)"
+
+
+def member_changes(member: Member, request: MemberUpdate) -> list[tuple[str, str, str]]:
+    """``(field, was, becomes)`` for each field the request changes on ``member``."""
+    found = []
+    if request.email != member.email:
+        found.append(("Email", member.email or "—", request.email or "—"))
+    if (request.role or "") != (member.role or ""):
+        found.append(("Role", member.role or "—", request.role or "—"))
+    if sorted(request.permitted_account_ids) != sorted(member.permitted_account_ids):
+        was, becomes = member.permitted_account_ids, request.permitted_account_ids
+        found.append(("Accounts", _reach(was), _reach(becomes)))
+    return found
+
+
+def changes_text(found: list[tuple[str, str, str]]) -> Text:
+    """The changes as the review shows them; a limit lifted is said as a warning."""
+    out = Text()
+    for name, was, becomes in found:
+        out.append(f"{name}\n", style="bold")
+        out.append(f"  - {inert(was)}\n  + {inert(becomes)}\n")
+        if name == "Accounts" and becomes.startswith("every account"):
+            out.append("  The member will reach every account of the organization.\n",
+                       style="bold")  # fmt: skip
+    return out
 
 
 class OneTimeLoginForm(FormModal):
