@@ -19,6 +19,7 @@ from textual.widgets import Input, Label, Select
 from tests.faults.helpers import faulty_app
 from tests.faults.test_fault_matrix import PLAIN, idle
 from tests.helpers import shown, sim_of
+from vagent_tui.ui.dialogs import ConfirmModal
 from vagent_tui.ui.screens.base import BaseScreen
 
 KINDS = ("500", "503", "429", "timeout", "refused", "malformed")
@@ -164,6 +165,15 @@ async def webhooks_case(pilot: Pilot[None], kind: str, n: int) -> None:
     assert url in [h["url"] for h in sim_of(app).webhooks[1000]]
 
 
+async def save_adr(pilot: Pilot[None]) -> None:
+    """ctrl+s, and yes to replacing the export (write-only: asked every time)."""
+    await pilot.press("ctrl+s")
+    await pilot.pause()
+    if isinstance(pilot.app.screen, ConfirmModal):
+        await pilot.press("y")
+    await idle(pilot)
+
+
 async def billing_case(pilot: Pilot[None], kind: str, n: int) -> None:
     app = pilot.app
     screen = shown(app, BaseScreen)
@@ -175,14 +185,12 @@ async def billing_case(pilot: Pilot[None], kind: str, n: int) -> None:
     await pilot.pause()
     faults.set(kind)
     screen.set_focus(None)
-    await pilot.press("ctrl+s")
-    await idle(pilot)
+    await save_adr(pilot)
     assert_error(str(screen.status.content), kind)
     for name, text in typed.items():
         assert screen.query_one(f"#billing-{name}", Input).value == text, name
     faults.lift()
-    await pilot.press("ctrl+s")  # the retry: save again
-    await idle(pilot)
+    await save_adr(pilot)  # the retry: save again
     assert not screen.status.has_class("-error"), screen.status.content
     assert sim_of(app).adr[1000]["host"] == typed["host"]
 

@@ -14,6 +14,7 @@ from textual.widgets import Input, Select
 from tests.helpers import MakeApp, settle, shown, sim_of
 from vagent_tui import crash
 from vagent_tui.api.errors import ApiError
+from vagent_tui.ui.dialogs import ConfirmModal
 from vagent_tui.ui.screens.billing import BillingScreen
 from vagent_tui.ui.widgets.form import FormField
 
@@ -46,6 +47,20 @@ def fill(screen: Any, **values: str) -> None:
         screen.query_one(f"#billing-{name}", Input).value = text
 
 
+async def answer_replace(pilot: Pilot[None]) -> None:
+    """The question before the export is replaced (write-only: asked every time): yes."""
+    if isinstance(pilot.app.screen, ConfirmModal):
+        assert "replaces whatever is configured" in pilot.app.screen.body_text
+        await pilot.press("y")
+        await settle(pilot)
+
+
+async def save(pilot: Pilot[None], key: str = "ctrl+s") -> None:
+    await pilot.press(key)
+    await settle(pilot)
+    await answer_replace(pilot)
+
+
 async def set_protocol(pilot: Pilot[None], screen: Any, protocol: str) -> None:
     screen.query_one("#billing-protocol", Select).value = protocol
     await pilot.pause()
@@ -63,8 +78,13 @@ async def test_valid_submission_is_saved(make_app: MakeApp) -> None:
         assert "partner, reseller or organization level" in text
         assert posts(app) == 0  # nothing to read: the screen sends nothing on its own
         fill(screen, host="files.example.com", username="adr", password=SECRET, path="/exp")
-        await pilot.press("ctrl+s")
+        await pilot.press("ctrl+s")  # asked first: esc only cancels, nothing sent
         await settle(pilot)
+        assert isinstance(app.screen, ConfirmModal) and "/exp" in app.screen.body_text
+        await pilot.press("escape")
+        await settle(pilot)
+        assert posts(app) == 0 and value(screen, "password") == SECRET
+        await save(pilot)
         assert sim_of(app).adr[1000] == {
             "deliveryProtocol": "sftp",
             "rotationMinutes": "60",
@@ -97,8 +117,7 @@ async def test_protocols_are_sent_lower_case_and_path_is_optional(make_app: Make
         screen = shown(app, BillingScreen)
         await set_protocol(pilot, screen, "ftp")
         fill(screen, host="10.0.0.5", username="u", password=SECRET)
-        await pilot.press("ctrl+o")  # the second save key
-        await settle(pilot)
+        await save(pilot, "ctrl+o")  # the second save key
         saved = sim_of(app).adr[1000]
         assert saved["deliveryProtocol"] == "ftp" and saved["port"] == 21
         [request] = [r for r in sim_of(app).requests if r.path == PATH]
@@ -131,8 +150,7 @@ async def test_port_follows_the_protocol_until_typed(make_app: MakeApp) -> None:
         assert value(screen, "port") == ""
         assert screen.query_one("#billing-port", Input).placeholder == "21"
         fill(screen, host="h.example", username="u", password=SECRET)
-        await pilot.press("ctrl+s")
-        await settle(pilot)
+        await save(pilot)
         assert sim_of(app).adr[1000]["port"] == 21
 
 
@@ -142,8 +160,7 @@ async def test_each_invalid_field_is_refused_and_nothing_sent(make_app: MakeApp)
         await settle(pilot)
         screen = shown(app, BillingScreen)
         # Everything empty but the defaults: host, username, password are required.
-        await pilot.press("ctrl+s")
-        await settle(pilot)
+        await save(pilot)
         assert "host name or an IP address" in error(screen, "host")
         assert error(screen, "username") == "required"
         assert error(screen, "password") == "required"
@@ -172,8 +189,7 @@ async def test_each_invalid_field_is_refused_and_nothing_sent(make_app: MakeApp)
             assert value(screen, name) == text
         # Fixed: the errors go away and the request is sent.
         fill(screen, **good, password=SECRET)
-        await pilot.press("ctrl+s")
-        await settle(pilot)
+        await save(pilot)
         assert posts(app) == 1
         assert all(not f.error for f in screen.query(FormField).results(FormField))
 
@@ -191,6 +207,7 @@ async def test_enter_moves_on_and_submits_on_the_last_field(make_app: MakeApp) -
         assert posts(app) == 0
         await pilot.press("enter")
         await settle(pilot)
+        await answer_replace(pilot)
         assert posts(app) == 1
         assert sim_of(app).adr[1000]["path"] == "/adr"
 
@@ -210,16 +227,14 @@ async def test_server_error_keeps_every_field(make_app: MakeApp) -> None:
         fill(screen, **typed)
         faults = sim_of(app).faults
         faults.set("503", methods=frozenset({"POST"}), path_contains="adrExportConfig", remaining=1)
-        await pilot.press("ctrl+s")
-        await settle(pilot)
+        await save(pilot)
         assert "HTTP 503: Service temporarily unavailable (simulated)" in status_text(screen)
         # a gateway's 503: the export may be saved; no blind retry is offered
         assert "may have been made" in status_text(screen)
         for name, text in typed.items():
             assert value(screen, name) == text
         assert 1000 not in sim_of(app).adr
-        await pilot.press("ctrl+s")  # the fault was for one request only
-        await settle(pilot)
+        await save(pilot)  # the fault was for one request only
         assert sim_of(app).adr[1000]["rotationMinutes"] == "1440"
 
 
@@ -230,8 +245,7 @@ async def test_agent_account_gets_the_servers_403(make_app: MakeApp) -> None:
         screen = shown(app, BillingScreen)
         assert "is an agent account" in screen_text(app)
         fill(screen, host="files.example.com", username="adr", password=SECRET)
-        await pilot.press("ctrl+s")
-        await settle(pilot)
+        await save(pilot)
         assert posts(app) == 1
         assert (
             "HTTP 403: ADR export is configured at partner, reseller or organization level"
@@ -255,8 +269,7 @@ async def test_500_is_shown_and_follows_the_target(
 
         monkeypatch.setattr(app.connection.api, "set_adr_export", boom)
         fill(screen, host="files.example.com", username="adr", password=SECRET)
-        await pilot.press("ctrl+s")
-        await settle(pilot)
+        await save(pilot)
         assert "HTTP 500: boom" in status_text(screen)
         assert value(screen, "password") == SECRET
         monkeypatch.setattr(app.connection.api, "set_adr_export", original)
@@ -266,8 +279,7 @@ async def test_500_is_shown_and_follows_the_target(
         await settle(pilot)
         assert "Acme Dental Group" in status_text(screen)
         assert screen.query_one("#billing-level").has_class("-hidden")
-        await pilot.press("ctrl+s")
-        await settle(pilot)
+        await save(pilot)
         [request] = [r for r in sim_of(app).requests if r.path == PATH]
         assert request.query.get("targetOrganizationId") == "1110"
         assert "targetAccountId" not in request.query

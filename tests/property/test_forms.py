@@ -29,6 +29,7 @@ from vagent_tui.api.requests import (
     TokenRequest,
     WebhookRequest,
 )
+from vagent_tui.ui.dialogs import ConfirmModal
 from vagent_tui.ui.widgets.form import FormField
 
 PILOT = settings(
@@ -206,6 +207,8 @@ def test_billing_adr_form(drive: Any) -> None:
         except ValueError:
             expected = None
         d.step(screen.action_save)
+        if isinstance(d.app.screen, ConfirmModal):  # write-only: replacing it is asked
+            d.step(d.app.screen.action_confirm)
         writes = d.writes("/billing/adrExportConfig")
         if expected is not None:
             assert len(writes) == before + 1

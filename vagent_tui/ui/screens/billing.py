@@ -435,6 +435,17 @@ class BillingScreen(BaseScreen):
             if target == self.connection.target_id:
                 self._show_saved()
 
+        from vagent_tui.ui.dialogs import ConfirmModal
+
+        # Write-only: what is configured now cannot be shown, only said to be replaced.
+        question = ConfirmModal(
+            f"Replace the ADR export of {who}?",
+            f"The platform does not return the export it holds: saving replaces whatever "
+            f"is configured for {who} now (from here or elsewhere) with {where}, folder "
+            f"{config.path or '(home folder)'}, rotation {config.rotation_minutes} min. "
+            "The password is sent, not kept.",
+            confirm_label="Replace",
+        )
         # Configured at partner, reseller or organization level: an account of those
         # levels goes by the parameter of its level (rule 9), others by targetAccountId.
         worker = self.write(
@@ -442,6 +453,7 @@ class BillingScreen(BaseScreen):
                 "billing-save",
                 f"Saving the ADR export of {who}",
                 lambda c: c.api.set_adr_export(config, target=c.target_at(*ADR_LEVELS)),
+                confirm=question,
                 done=lambda reply: f"{reply.message or 'Saved'} · {who}",
                 retry_key="ctrl+s",
                 after=after,
