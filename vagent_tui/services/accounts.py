@@ -116,6 +116,8 @@ class AccountDirectory:
         that holds it is answered from those accounts, without asking again."""
         self._texts: dict[int, tuple[Account, str]] = {}
         """Each known account's searchable text, lower case (made once, not per key)."""
+        self._unreached: set[int] = set()
+        """Ids typed that the key was refused, or that name no account: not asked again."""
         if owner.id is not None:
             self.known[owner.id] = owner
 
@@ -319,13 +321,14 @@ class AccountDirectory:
         text = query.strip()
         reason = ""
         if self.can_search():
+            by_id = await self._by_id(text)
             whole = self._whole
             if whole is not None and whole[0].lower() in text.lower():
                 # The text typed on: what holds it holds the text before too, and every
                 # account that did came in that answer (`holds` is the search's rule).
                 found = [a for a in whole[1] if holds(text, a)]
                 self._whole = (text, found)
-                return self._merge(text, found, len(found), cap)
+                return self._merge(text, [*found, *by_id], len(found) + len(by_id), cap)
             try:
                 page = await self.client.search_accounts(
                     text, page=0, page_size=cap, target=self.search_target()
@@ -338,7 +341,8 @@ class AccountDirectory:
                 items = [a for a in page.items if a.id is not None]
                 whole_answer = page.total <= len(items) and all(holds(text, a) for a in items)
                 self._whole = (text, items) if whole_answer else None
-                return self._merge(text, page.items, page.total, cap)
+                more = [a for a in by_id if all(a.id != b.id for b in items)]
+                return self._merge(text, [*page.items, *more], page.total + len(more), cap)
         elif self.search_refused:
             reason = f"{self.search_refused}: walked the tree instead"
         walk = await self.walk(progress=progress)
@@ -350,6 +354,24 @@ class AccountDirectory:
                 "others may match"
             )
         return Matches(text, tuple(found[:cap]), len(found), "walk", partial, reason)
+
+    async def _by_id(self, text: str) -> list[Account]:
+        """The account whose id ``text`` is, read by its id when it is not known yet:
+        ``searchAccounts`` matches names and usernames only, and the field offers ids
+        too. Nothing when the key does not reach it (said by the platform's refusal,
+        not asked again) or the text is no id (fewer than three digits: every key
+        typed would ask)."""
+        if not (text.isdecimal() and 3 <= len(text) <= 12):
+            return []
+        account_id = int(text)
+        if account_id in self.known or account_id in self._unreached:
+            return []
+        try:
+            account = await self.client.get_account(target=account_id)
+        except ApiError:
+            self._unreached.add(account_id)
+            return []
+        return [account] if account.id == account_id else []
 
     def _merge(self, text: str, found: list[Account], total: int, cap: int) -> Matches:
         ids = set()

@@ -143,6 +143,23 @@ async def test_known_accounts_are_found_by_id_and_kind_too() -> None:
     assert {1100, 1200, 1300} <= set(ids(by_kind))
 
 
+async def test_an_id_not_known_yet_is_read_by_its_id_once() -> None:
+    """The field offers ids; ``searchAccounts`` matches names only: an id typed that is
+    not known is read by its id (one request), an id the key does not reach is not
+    asked again, and a short number asks nothing."""
+    client, found = await directory_for("demo-partner")
+    matches = await found.search("1121")
+    assert ids(matches) == [1121] and matches.total == 1
+    reads = [r for r in requests_to(client, "/api/v2/account") if r.query.get("targetAccountId")]
+    assert [r.query["targetAccountId"] for r in reads] == ["1121"]
+    assert ids(await found.search("1121")) == [1121]  # known now: not read again
+    assert ids(await found.search("9999")) == [] and ids(await found.search("9999")) == []
+    reads = [r for r in requests_to(client, "/api/v2/account") if r.query.get("targetAccountId")]
+    assert [r.query["targetAccountId"] for r in reads] == ["1121", "9999"]
+    await found.search("11")
+    assert len(requests_to(client, "/api/v2/account")) == len(reads) + 1  # the owner's
+
+
 async def test_search_results_know_their_parent_for_the_path() -> None:
     _client, found = await directory_for("demo-partner")
     matches = await found.search("sunrise concierge")
