@@ -103,3 +103,25 @@ async def test_a_chosen_colour_theme_under_no_color_is_readable(
     monkeypatch.setenv("NO_COLOR", "1")
     invisible, coloured = (await _walk(["voices"], "vagent-light"))["voices"]
     assert not invisible and not coloured, (invisible[:3], coloured[:3])
+
+
+async def test_no_color_check_boxes_on_and_off_look_different(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A check box's X is drawn on and off: without colour, on is bold and underlined,
+    off faint (Migrations: Dry run on, Force off; its sections, a selection list)."""
+    from textual.widgets import Checkbox, SelectionList
+
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = VagentApp(demo_client(), initial_screen="migrations", initial_account=1100,
+                    theme="vagent-ansi")  # fmt: skip
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        boxes = {box.value: box.get_visual_style("toggle--button") for box in
+                 app.screen.query(Checkbox)}  # fmt: skip
+        assert boxes[True].bold and boxes[True].underline and not boxes[True].dim
+        assert boxes[False].dim and not boxes[False].underline
+        sections = app.screen.query_one(SelectionList)
+        off = sections.get_component_rich_style("selection-list--button")
+        on = sections.get_component_rich_style("selection-list--button-selected")
+        assert off.dim and not off.underline and on.bold and on.underline
