@@ -108,7 +108,7 @@ async def test_relay_headers_and_form_are_inert(make_app: MakeApp) -> None:
     """A relay whose header name, value and URL carry escape sequences and markup."""
     from textual.widgets import Input, TextArea
 
-    from vagent_tui.ui.widgets.entry_forms import RelayForm
+    from vagent_tui.ui.widgets.relay_form import RelayForm
 
     app = make_app("webhooks")
     relay = sim_of(app).relays[PARTNER]["chargebee"]

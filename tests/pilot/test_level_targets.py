@@ -53,6 +53,8 @@ async def test_the_adr_export_goes_with_the_parameter_of_its_level(make_app: Mak
             screen.query_one(f"#billing-{name}", Input).value = text
         await pilot.press("ctrl+s")
         await settle(pilot)
+        await pilot.press("y")  # replacing the export is asked (write-only)
+        await settle(pilot)
         [request] = requests(app, "/billing/adrExportConfig")
         assert request.query.get("targetResellerId") == str(RESELLER)
         assert "targetAccountId" not in request.query

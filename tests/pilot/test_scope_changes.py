@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from textual.containers import Vertical
 from textual.pilot import Pilot
 from textual.widgets import Input, Label, Select
 from textual.widgets.tree import TreeNode
@@ -325,6 +326,33 @@ async def test_a_long_form_error_wraps_in_the_dialog(make_app: MakeApp) -> None:
         form.set_form_error(said)
         await settle(pilot)
         error = form.query_one("#form-error", Label)
-        frame = form.query_one("#form-submit").parent
-        assert frame is not None and error.size.height >= 3
+        frame = form.query_one(Vertical)  # the dialog's frame
+        assert error.size.height >= 3
         assert error.region.right <= frame.region.right
+
+
+async def test_a_fields_error_goes_once_its_value_is_changed(make_app: MakeApp) -> None:
+    """An error under a field is said of what was typed: changing it takes the error
+    away (the next check says it again if it still holds); not changing it keeps it."""
+    app = _app(make_app)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await _highlight(pilot, RESELLER)
+        await pilot.press("a")
+        await settle(pilot)
+        form = app.screen
+        assert isinstance(form, NewAccountForm)
+        form.query_one("#form-org-name", Input).value = "Orbit Clinic"
+        email = form.query_one("#form-email", Input)
+        email.value = "not an email"
+        form.submit()  # the value set just before: its change event comes after the check
+        await settle(pilot)
+        field = form.query_one("#field-email", FormField)
+        assert "not an email address" in field.error
+        email.focus()
+        await pilot.press("end", "x")
+        await settle(pilot)
+        assert field.error == "" and email.value == "not an emailx"
+        form.submit()
+        await settle(pilot)
+        assert "not an email address" in field.error and _writes(app) == []

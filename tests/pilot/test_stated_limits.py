@@ -33,6 +33,8 @@ async def test_a_long_adr_rotation_is_sent_and_the_platforms_answer_shown(
             screen.query_one(f"#billing-{name}", Input).value = text
         await pilot.press("ctrl+s")
         await settle(pilot)
+        await pilot.press("y")  # replacing the export is asked (write-only)
+        await settle(pilot)
         sim = sim_of(app)
         assert sim.count("POST", ADR) == 1
         [save] = [r for r in sim.requests if r.path == ADR]

@@ -15,8 +15,9 @@ from vagent_tui.api.errors import ApiError
 from vagent_tui.ui.dialogs import ConfirmModal
 from vagent_tui.ui.screens.base import BaseScreen
 from vagent_tui.ui.screens.webhooks import WebhooksScreen
-from vagent_tui.ui.widgets.entry_forms import RelayForm, WebhookForm
+from vagent_tui.ui.widgets.entry_forms import WebhookForm
 from vagent_tui.ui.widgets.form import FormField
+from vagent_tui.ui.widgets.relay_form import RelayForm
 from vagent_tui.ui.widgets.relays import EXPLAIN
 
 OWNER = 1000  # demo-partner: premium

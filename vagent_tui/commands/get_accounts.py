@@ -86,7 +86,7 @@ def add_accounts(
 
 def type_word(account: Account) -> str:
     """The kind of ``account`` in the screen's words (``agent`` for an agent account)."""
-    from vagent_tui.services.accounts import account_kind
+    from vagent_tui.services.account_text import account_kind
 
     kind = account_kind(account)
     return _TYPE_WORDS.get(kind, kind)

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import Account
-from vagent_tui.services.accounts import AccountDirectory, account_kind, has_children
+from vagent_tui.services.account_text import account_kind
+from vagent_tui.services.accounts import AccountDirectory, has_children
 
 KIND_DEPTH = {"partner": 0, "reseller": 1, "organization": 2, "account": 3}
 """How deep each kind sits in a full tree: the kinds below the deepest one asked for

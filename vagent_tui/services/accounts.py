@@ -1,4 +1,4 @@
-"""The child accounts a key may act on, loaded lazily level by level, and a fuzzy filter.
+"""The child accounts a key may act on, loaded lazily level by level, and found by text.
 
 Partner -> resellers -> organizations -> agent accounts, through ``listResellers``,
 ``listOrganizations`` and ``listAccounts``. A member restricted by
@@ -20,6 +20,12 @@ from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.errors import ApiError, PlatformError
 from vagent_tui.api.models import Account
 from vagent_tui.api.scope import Scope, ScopeLevel
+from vagent_tui.services.account_text import (
+    account_kind,
+    account_search_text,
+    filter_accounts,
+    holds,
+)
 from vagent_tui.services.reread import read_again
 from vagent_tui.words import counted, plural
 
@@ -51,10 +57,6 @@ class NamedAccount(Protocol):
 
     @property
     def username(self) -> str | None: ...
-
-
-def account_kind(account: Account) -> str:
-    return str(account.scope_field("accountType") or "").lower()
 
 
 def has_children(account: Account) -> bool:
@@ -452,58 +454,3 @@ class AccountDirectory:
             chain.append(self.known[current])
             current = self.parents.get(current)
         return list(reversed(chain))
-
-
-def fuzzy_score(query: str, text: str) -> int | None:
-    """A subsequence match score (higher is better), or None when ``query`` doesn't match.
-
-    Every character of the query must appear in order; consecutive runs and matches at
-    word starts score more, so ``acme`` ranks "Acme Dental" above "A Custom Media Edge".
-    """
-    query = query.strip().lower()
-    if not query:
-        return 0
-    haystack = text.lower()
-    score = 0
-    position = -1
-    previous = -2
-    for char in query:
-        if char == " ":
-            continue
-        found = haystack.find(char, position + 1)
-        if found < 0:
-            return None
-        score += 1
-        if found == previous + 1:
-            score += 3
-        if found == 0 or not haystack[found - 1].isalnum():
-            score += 2
-        previous = position = found
-    return score * 100 - len(haystack)
-
-
-def account_search_text(account: Account) -> str:
-    return " ".join(
-        str(part)
-        for part in (account.display_name, account.username, account.id, account_kind(account))
-        if part
-    )
-
-
-def filter_accounts(accounts: list[Account], query: str) -> list[Account]:
-    """Accounts matching ``query`` fuzzily, best first."""
-    scored = [
-        (score, account)
-        for account in accounts
-        if (score := fuzzy_score(query, account_search_text(account))) is not None
-    ]
-    scored.sort(key=lambda pair: -pair[0])
-    return [account for _, account in scored]
-
-
-def holds(text: str, account: Account) -> bool:
-    """Whether the name or username holds ``text`` (what ``searchAccounts`` matches)."""
-    needle = text.strip().lower()
-    return any(
-        needle in str(part or "").lower() for part in (account.display_name, account.username)
-    )

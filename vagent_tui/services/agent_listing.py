@@ -18,11 +18,11 @@ from typing import TypeVar
 from vagent_tui.api.client import PlatformClient
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import Account
+from vagent_tui.services.account_text import account_kind
 from vagent_tui.services.accounts import (
     PAGE_SIZE,
     AccountDirectory,
     NamedAccount,
-    account_kind,
     has_children,
     page_of,
 )

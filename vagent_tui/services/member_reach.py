@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from vagent_tui.api.models import Account
-from vagent_tui.services.accounts import AccountDirectory, account_kind, has_children
+from vagent_tui.services.account_text import account_kind
+from vagent_tui.services.accounts import AccountDirectory, has_children
 
 PICK_LIMIT = 2000
 """At most about this many agent accounts are offered (the walk stops between accounts)."""

@@ -27,7 +27,8 @@ from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import Account, Member
 from vagent_tui.config import atomic_write
 from vagent_tui.inert import csv_cell
-from vagent_tui.services.accounts import AccountDirectory, account_kind
+from vagent_tui.services.account_text import account_kind
+from vagent_tui.services.accounts import AccountDirectory
 
 COLUMNS = ("id", "name", "type", "parent_id", "path", "active", "external_account_id",
            "external_billing_id", "email", "role", "permitted_account_ids")  # fmt: skip

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from vagent_tui.api.models import Account, FunctionDescriptor, FunctionEntry, Voice
-from vagent_tui.services.accounts import filter_accounts, fuzzy_score
+from vagent_tui.services.account_text import filter_accounts, fuzzy_score
 from vagent_tui.services.agents import VoiceFilter, cross_check, filter_voices
 
 

@@ -16,7 +16,7 @@ from textual.widgets.tree import TreeNode
 
 from vagent_tui.api.errors import PlatformError
 from vagent_tui.api.models import Account
-from vagent_tui.services.accounts import account_kind
+from vagent_tui.services.account_text import account_kind
 from vagent_tui.services.session import Connection
 from vagent_tui.ui.screens.scope_find import ScopeFindScreen
 from vagent_tui.ui.screens.scope_state import delete_parent, edited

@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from vagent_tui.services.accounts import AccountDirectory, Matches, account_kind
+from vagent_tui.services.account_text import account_kind
+from vagent_tui.services.accounts import AccountDirectory, Matches
 from vagent_tui.ui.text import inert
 from vagent_tui.ui.widgets.members_pane import home_of
 

@@ -38,9 +38,10 @@ from vagent_tui.ui.failures import next_step
 from vagent_tui.ui.format import plain
 from vagent_tui.ui.safety import DESTRUCTIVE, WRITES, Key
 from vagent_tui.ui.screens.base import BaseScreen, who_of
-from vagent_tui.ui.widgets.entry_forms import RelayForm, WebhookForm
+from vagent_tui.ui.widgets.entry_forms import WebhookForm
 from vagent_tui.ui.widgets.hooks import HookPane
 from vagent_tui.ui.widgets.record_table import RecordTable
+from vagent_tui.ui.widgets.relay_form import RelayForm
 from vagent_tui.ui.widgets.relays import RelayPane, RelayRow, explain, relay_rows
 from vagent_tui.ui.widgets.status import describe_error
 from vagent_tui.ui.widgets.table_filter import filter_binding

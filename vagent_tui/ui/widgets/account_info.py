@@ -12,7 +12,7 @@ from rich.text import Text
 
 from vagent_tui.api.models import Account
 from vagent_tui.api.scope import ScopeLevel
-from vagent_tui.services.accounts import account_kind
+from vagent_tui.services.account_text import account_kind
 from vagent_tui.services.session import Connection
 from vagent_tui.ui.colours import FAILED, FAILED_STRONG, OK_STRONG, WARN
 from vagent_tui.ui.failures import next_step

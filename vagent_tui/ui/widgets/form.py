@@ -18,6 +18,14 @@ from textual.widgets import Label
 from vagent_tui.ui.css import stylesheet
 from vagent_tui.ui.text import safe
 
+_NOTHING = object()
+
+
+def _value_of(widget: Widget) -> object:
+    """What a field's widget holds (an Input's or Select's value, a TextArea's text)."""
+    text = getattr(widget, "text", None)
+    return text if isinstance(text, str) else getattr(widget, "value", None)
+
 
 class FormField(Vertical):
     """A label, one input widget (Input, Select, Switch...) and an error line.
@@ -32,6 +40,8 @@ class FormField(Vertical):
         super().__init__(name=name, id=f"field-{name.replace('_', '-')}")
         self.label_text = label + (f"  ({hint})" if hint else "")
         self.widget = widget
+        self._refused: object = _NOTHING
+        """The value the error under the field was said of."""
 
     def compose(self) -> ComposeResult:
         yield Label(self.label_text, classes="field-label", markup=False)
@@ -41,6 +51,25 @@ class FormField(Vertical):
     def set_error(self, message: str | None) -> None:
         self.set_class(bool(message), "-invalid")
         self.query_one(".field-error", Label).update(safe(message or ""))
+        self._refused = _value_of(self.widget) if message else _NOTHING
+
+    def _edited(self) -> None:
+        """The value changed since it was refused: its error no longer says what is
+        typed there, and goes (the next check says it again if it still holds)."""
+        if self.has_class("-invalid") and _value_of(self.widget) != self._refused:
+            self.set_error(None)
+
+    def on_input_changed(self) -> None:
+        self._edited()
+
+    def on_text_area_changed(self) -> None:
+        self._edited()
+
+    def on_select_changed(self) -> None:
+        self._edited()
+
+    def on_checkbox_changed(self) -> None:
+        self._edited()
 
     @property
     def error(self) -> str:

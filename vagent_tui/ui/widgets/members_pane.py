@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from rich.console import RenderableType
 from rich.text import Text
 
-from vagent_tui.services.accounts import account_kind
+from vagent_tui.services.account_text import account_kind
 from vagent_tui.ui.colours import FAILED, OK, WARN
 from vagent_tui.ui.text import inert
 from vagent_tui.ui.widgets.fitted import FittedStatic
