@@ -274,7 +274,9 @@ class TasksScreen(
         self.query_one("#tasks-header", Static).update(header_line(self.pager))
 
     def _counts(self, view: TasksView) -> None:
-        text = Text(no_wrap=True, overflow="ellipsis")
+        # Two lines, wrapped rather than cut: the day's counts against their caps are
+        # what a user checks before queueing more (one line cut them at 80 and 120).
+        text = Text()
         by_state = view.stats.counts() if view.stats is not None else {}
         if by_state:
             for n, (state, count) in enumerate(by_state.items()):
@@ -289,8 +291,8 @@ class TasksScreen(
             left = [r.left_out for r in (view.counts, view.limits) if r is not None]
             said = left_out_of(hidden, "count", sum(n.keys for n in left),
                                sum(n.items for n in left))  # fmt: skip
-            text.append("  │  today: ", style="bold")
-            if said:  # first: the line is cut at the screen's edge
+            text.append("\ntoday: ", style="bold")
+            if said:  # first: before the counts it is about
                 text.append(f"({said}) ", style="dim")
             text.append(" · ".join(f"{inert(name, limit=NAME_LENGTH)} {value}"
                                    for name, value in shown))  # fmt: skip

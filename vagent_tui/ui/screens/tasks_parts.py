@@ -133,6 +133,14 @@ def account_label(task: OutboundTask, names: Mapping[int, str]) -> str:
     return f"{inert(name)} (#{inert(account)})" if name else f"#{inert(account)}"
 
 
+def _scheduled(task: OutboundTask) -> str:
+    """When the task is to start: its time; without one, a pending task starts at once
+    (or when it may: the result says what it waits for) and any other has started."""
+    if task.scheduled_for is not None:
+        return _when(task, "scheduled_for")
+    return "at once" if task.state_text == "pending" else "—"
+
+
 def task_cells(task: OutboundTask, names: Mapping[int, str]) -> dict[str, Text]:
     """Every column's cell (one line each, cut with an ellipsis at its width); ``names``
     the account names the tree has read, by id."""
@@ -146,8 +154,7 @@ def task_cells(task: OutboundTask, names: Mapping[int, str]) -> dict[str, Text]:
         "type": Text(fmt.plain(task.type)),
         "state": safe(state or "—", style=STATE_STYLES.get(state, "")),
         "target": Text(fmt.plain(task.target)),
-        "scheduled": Text(inert(_when(task, "scheduled_for"))
-                          if task.scheduled_for is not None else "now"),
+        "scheduled": safe(_scheduled(task)),
         "updated": Text(inert(_when(task, "updated_at"))),
         "result": Text(fmt.plain(result)),
     }  # fmt: skip
