@@ -221,6 +221,8 @@ async def test_upload_picked_from_the_tree(make_app: MakeApp, folder: Path) -> N
         screen = shown(app, ComputerScreen)
         sim = sim_of(app)
         assert "hello.txt" not in sim.files[ACCOUNT]
+        await pilot.press("b")  # a browser session: the panes are taller than 24 rows
+        await settle(pilot)
         await pilot.press("f")
         await settle(pilot)
         tree = screen.query_one("#computer-tree", DirectoryTree)
@@ -233,6 +235,8 @@ async def test_upload_picked_from_the_tree(make_app: MakeApp, folder: Path) -> N
         assert "(16 B)" in text_of(screen, "#computer-local")
         assert screen.query_one("#computer-path", Input).value == "hello.txt"
         assert screen.focused is screen.query_one("#computer-path", Input)
+        body = screen.query_one("#computer-body").region
+        assert body.contains_region(screen.focused.region), "the focused field is out of view"
         await pilot.press("enter")  # Enter in the path field uploads
         await settle(pilot)
         assert sim.files[ACCOUNT]["hello.txt"]["size"] == 16
