@@ -156,3 +156,33 @@ async def test_text_from_outside_is_drawn_inert() -> None:
         line = table.render_line(1)
         assert "\x1b" not in line.text
         assert "[b]x" in line.text
+
+
+class _Auto(App[None]):
+    def compose(self) -> ComposeResult:
+        table: RecordTable[str] = RecordTable(record_key=str, id="auto")
+        for name in ("Name", "Provider", "Note"):
+            table.add_column(name, key=name.lower())
+        yield table
+
+
+async def test_a_very_long_cell_leaves_the_columns_after_it_in_view() -> None:
+    """A column sized to its cells is cut to half the table's width when the columns
+    overflow it (a hostile name thousands of characters long hid every other column);
+    the last column and columns that fit keep their widths, and a wider table shows
+    more of the long cell."""
+    app = _Auto()
+    async with app.run_test(size=(100, 10)) as pilot:
+        table: RecordTable[str] = app.query_one("#auto", RecordTable)
+        table.show(["short"], lambda r: ["Acme", "openai", "fits"])
+        await pilot.pause()
+        assert [c.content_width for c in table.columns.values()] == [4, 8, 4]
+        table.show(["long"], lambda r: ["A" * 2000, "openai", "N" * 300])
+        await pilot.pause()
+        name, provider, note = table.columns.values()
+        assert name.content_width == 50 and provider.content_width == 8
+        assert note.content_width == 300  # the last: it scrolls, hiding nothing after it
+        assert "openai" in "".join(s.text for s in table.render_line(1))
+        await pilot.resize_terminal(140, 10)
+        await pilot.pause()
+        assert name.content_width == 70

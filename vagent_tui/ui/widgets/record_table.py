@@ -44,6 +44,8 @@ __all__ = ["LineColumn", "RecordTable", "record_table"]
 R = TypeVar("R")
 PAD = 1
 """Blank cells on each side of a column's text (as a `DataTable`'s cell padding)."""
+AUTO_WIDTH_CAP = 40
+"""The least a column sized to its cells is cut to when the columns overflow the table."""
 
 
 @dataclass
@@ -55,6 +57,8 @@ class LineColumn:
     width: int | None = None
     content_width: int = 0
     """The width drawn: ``width``, or the widest of the label and the page's cells."""
+    natural_width: int = 0
+    """The widest of the label and the page's cells (``content_width`` before a cap)."""
 
     @property
     def render_width(self) -> int:
@@ -268,7 +272,12 @@ class RecordTable(ScrollView, Generic[R], can_focus=True):
     # ------------------------------------------------------------------ sizes
 
     def _fit_columns(self) -> None:
-        """A column without a width: as wide as its label and the cells of the page."""
+        """A column without a width: as wide as its label and the cells of the page; but
+        for the last one, at most half the table's width (`AUTO_WIDTH_CAP` at least)
+        when the columns are wider than the table: a value thousands of characters
+        long (a hostile name) pushed every column after it off the screen. Its cell
+        ends in an ellipsis; the detail or Enter shows it whole."""
+        last = len(self.columns) - 1
         for number, column in enumerate(self.columns.values()):
             if column.width is None:
                 widest = column.label.cell_len
@@ -276,7 +285,21 @@ class RecordTable(ScrollView, Generic[R], can_focus=True):
                     cells = self._row_cells(index)
                     if number < len(cells):
                         widest = max(widest, cells[number].cell_len)
-                column.content_width = widest
+                column.natural_width = column.content_width = widest
+        view = self.size.width
+        if not view or sum(c.natural_width + 2 * PAD for c in self.columns.values()) <= view:
+            return
+        cap = max(AUTO_WIDTH_CAP, view // 2)
+        for number, column in enumerate(self.columns.values()):
+            if column.width is None and number < last:
+                column.content_width = max(column.label.cell_len, min(column.natural_width, cap))
+
+    def on_resize(self) -> None:
+        # The cap follows the width (a wider terminal shows more of a long cell).
+        before = [c.content_width for c in self.columns.values()]
+        self._fit_columns()
+        if [c.content_width for c in self.columns.values()] != before:
+            self._changed(layout=False)
 
     def _changed(self, *, layout: bool) -> None:
         """The rows or columns changed: new lines, and the size to scroll over."""
