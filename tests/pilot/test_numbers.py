@@ -90,6 +90,15 @@ async def test_search_a_city_buy_a_number_typed_see_it_listed_then_return_it(
         assert _posts(app, "/phoneNumber/return") == 1 and wanted not in _held(app)
         assert wanted not in [n.number for n in screen.table.records]
 
+        screen.table.focus()  # b in the held list does not buy the offer highlighted
+        await pilot.press("b")
+        await settle(pilot)
+        assert isinstance(app.screen, NumbersScreen) and "b buys a number offered" in _status(app)
+        screen.offers.focus()  # nor d in the offers return the number held highlighted
+        await pilot.press("d")
+        await settle(pilot)
+        assert isinstance(app.screen, NumbersScreen) and "d returns a number held" in _status(app)
+
 
 async def test_a_buy_whose_reply_is_lost_is_read_back_and_never_offered_again(
     make_app: MakeApp,

@@ -261,6 +261,9 @@ class NumbersScreen(BaseScreen):
     # ------------------------------------------------------------------ buy, bring
 
     def action_buy(self) -> None:
+        if self.table.has_focus:  # the held list's row is not what b buys
+            self.status.info("b buys a number offered: highlight one in the offers (tab)")
+            return
         offer = self.offers.highlighted_record
         if offer is None:
             self.status.info("No offer highlighted: press s to search for numbers first")
@@ -335,6 +338,9 @@ class NumbersScreen(BaseScreen):
     # ------------------------------------------------------------------ return
 
     def action_delete(self) -> None:
+        if self.offers.has_focus:  # an offer is not held: nothing of it to return
+            self.status.info("d returns a number held: highlight one in the held list (tab)")
+            return
         held = self.table.highlighted_record
         if held is None:
             self.status.info("No number highlighted: nothing to return")
