@@ -274,9 +274,7 @@ class TasksScreen(
         self.query_one("#tasks-header", Static).update(header_line(self.pager))
 
     def _counts(self, view: TasksView) -> None:
-        # Two lines, wrapped rather than cut: the day's counts against their caps are
-        # what a user checks before queueing more (one line cut them at 80 and 120).
-        text = Text()
+        text = Text()  # two lines, wrapped: one line cut the day's caps at 80 and 120
         by_state = view.stats.counts() if view.stats is not None else {}
         if by_state:
             for n, (state, count) in enumerate(by_state.items()):

@@ -23,7 +23,6 @@ filters the rows (`Filterable`).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
 from rich.segment import Segment
@@ -37,32 +36,12 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from vagent_tui.ui.css import stylesheet
+from vagent_tui.ui.widgets.record_columns import PAD, LineColumn, fit_columns
 from vagent_tui.ui.widgets.tables import cut_at_edge, row_words, safe_cell
 
 __all__ = ["LineColumn", "RecordTable", "record_table"]
 
 R = TypeVar("R")
-PAD = 1
-"""Blank cells on each side of a column's text (as a `DataTable`'s cell padding)."""
-AUTO_WIDTH_CAP = 40
-"""The least a column sized to its cells is cut to when the columns overflow the table."""
-
-
-@dataclass
-class LineColumn:
-    """A column: its key, its label (inert), its width (None: its widest cell's)."""
-
-    key: str
-    label: Text
-    width: int | None = None
-    content_width: int = 0
-    """The width drawn: ``width``, or the widest of the label and the page's cells."""
-    natural_width: int = 0
-    """The widest of the label and the page's cells (``content_width`` before a cap)."""
-
-    @property
-    def render_width(self) -> int:
-        return self.content_width + 2 * PAD
 
 
 class RecordTable(ScrollView, Generic[R], can_focus=True):
@@ -272,27 +251,13 @@ class RecordTable(ScrollView, Generic[R], can_focus=True):
     # ------------------------------------------------------------------ sizes
 
     def _fit_columns(self) -> None:
-        """A column without a width: as wide as its label and the cells of the page; but
-        for the last one, at most half the table's width (`AUTO_WIDTH_CAP` at least)
-        when the columns are wider than the table: a value thousands of characters
-        long (a hostile name) pushed every column after it off the screen. Its cell
-        ends in an ellipsis; the detail or Enter shows it whole."""
-        last = len(self.columns) - 1
-        for number, column in enumerate(self.columns.values()):
-            if column.width is None:
-                widest = column.label.cell_len
-                for index in range(len(self.records)):
-                    cells = self._row_cells(index)
-                    if number < len(cells):
-                        widest = max(widest, cells[number].cell_len)
-                column.natural_width = column.content_width = widest
-        view = self.size.width
-        if not view or sum(c.natural_width + 2 * PAD for c in self.columns.values()) <= view:
-            return
-        cap = max(AUTO_WIDTH_CAP, view // 2)
-        for number, column in enumerate(self.columns.values()):
-            if column.width is None and number < last:
-                column.content_width = max(column.label.cell_len, min(column.natural_width, cap))
+        """Each column's width for this page and the table's width (`fit_columns`)."""
+        widest = [c.label.cell_len for c in self.columns.values()]
+        if any(c.width is None for c in self.columns.values()):  # else no cell is made
+            for index in range(len(self.records)):
+                for number, cell in enumerate(self._row_cells(index)[: len(widest)]):
+                    widest[number] = max(widest[number], cell.cell_len)
+        fit_columns(list(self.columns.values()), widest, self.size.width)
 
     def on_resize(self) -> None:
         # The cap follows the width (a wider terminal shows more of a long cell).
