@@ -370,8 +370,9 @@ class AccountDirectory:
             return []
         try:
             account = await self.client.get_account(target=account_id)
-        except ApiError:
-            self._unreached.add(account_id)
+        except PlatformError as exc:  # the search answers without it this time
+            if isinstance(exc, ApiError) and exc.status in (403, 404):
+                self._unreached.add(account_id)  # refused: the key does not reach it
             return []
         return [account] if account.id == account_id else []
 

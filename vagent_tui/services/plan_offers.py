@@ -119,7 +119,7 @@ def cancel_cost(current: PlanOffer | None, held: Held) -> str:
     """What cancelling stops: the plan held, by the term the current plan says; the
     catalog's price only when the catalog lists it by that term (a plan bought by the
     year is not "49 USD a month")."""
-    if current is not None and (not held.term or _short(current.cycle) == held.term):
+    if current is not None and (not held.term or term_of(current.cycle) == held.term):
         what = current.label
     else:
         what = (held.shown or "the current plan") + held.by
@@ -127,6 +127,14 @@ def cancel_cost(current: PlanOffer | None, held: Held) -> str:
 
 
 TERMS = ("month", "year")
+_TERM_WORDS = {"monthly": "month", "annual": "year", "annually": "year", "yearly": "year"}
+
+
+def term_of(cycle: str) -> str:
+    """A catalog's billing cycle as a term (``Monthly``: ``month``), else "" ."""
+    word = cycle.strip().lower()
+    word = _TERM_WORDS.get(word, word)
+    return word if word in TERMS else ""
 
 
 def held_term(reply: OpenReply | None) -> str:

@@ -385,7 +385,7 @@ class EditorModal(ClosesItself[str | None], ModalScreen[str | None]):
     DEFAULT_CSS = MODAL_CSS
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel", id="modal.cancel", tooltip="Cancel"),
-        Binding("ctrl+s", "save", "Save", id="modal.save", tooltip="Save the text"),
+        Binding("ctrl+s,ctrl+o", "save", "Save", id="modal.save", tooltip="Save the text"),
     ]
 
     def __init__(self, title: str, intro: str, text: str, *, placeholder: str = "") -> None:

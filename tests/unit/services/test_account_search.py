@@ -165,3 +165,16 @@ async def test_search_results_know_their_parent_for_the_path() -> None:
     matches = await found.search("sunrise concierge")
     assert ids(matches)[0] == 1321
     assert found.parents[1321] == 1320
+
+
+async def test_an_id_read_that_fails_is_asked_again_next_time() -> None:
+    """Only a refusal (403, 404) keeps an id from being read again: a failure (a 500
+    after the read's retries) finds nothing this time, and the next search asks."""
+    from vagent_tui.sim.faults import Faults
+
+    client, found = await directory_for("demo-partner")
+    sim = client.sim_app.state.sim
+    sim.faults = Faults(kinds=["500"], path_contains="/api/v2/account", remaining=20)
+    assert ids(await found.search("1121")) == []
+    sim.faults = Faults()
+    assert ids(await found.search("1121")) == [1121]

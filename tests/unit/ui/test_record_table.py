@@ -186,3 +186,17 @@ async def test_a_very_long_cell_leaves_the_columns_after_it_in_view() -> None:
         await pilot.resize_terminal(140, 10)
         await pilot.pause()
         assert name.content_width == 70
+
+
+def test_a_set_width_counts_when_the_columns_overflow_the_table() -> None:
+    """Columns of a set width (the console's own) count as drawn: beside them a long
+    cell is cut as soon as the columns overflow the table, not only when it alone
+    does."""
+    from vagent_tui.ui.widgets.record_columns import LineColumn, fit_columns
+
+    columns = [LineColumn("when", Text("When"), 40, 40), LineColumn("name", Text("Name")),
+               LineColumn("note", Text("Note"))]  # fmt: skip
+    fit_columns(columns, [4, 80, 4], 100)
+    assert [c.content_width for c in columns] == [40, 50, 4]
+    fit_columns(columns, [4, 40, 4], 100)  # they fit: nothing is cut
+    assert [c.content_width for c in columns] == [40, 40, 4]

@@ -210,8 +210,9 @@ class IntegrationsScreen(BaseScreen):
             if new == old:
                 self.status.info("No change; nothing was sent.")
                 return
-            written = await self._put(slug, version, (old, new, text), start)
-            if written.outcome != "cancelled":
+            declined: list[bool] = []
+            await self._put(slug, version, (old, new, text), start, declined)
+            if not declined:  # sent, or not sent for a reason its status line says
                 return
             note = TEXT_KEPT
 
@@ -221,9 +222,11 @@ class IntegrationsScreen(BaseScreen):
         version: str,
         edit: tuple[dict[str, Any], dict[str, Any], str],
         start: Connection,
+        declined: list[bool],
     ) -> Written[IntegrationData]:
         """Review the edit (``old``, ``new``, the text typed), read the data again just
-        before the PUT, and ask again against it when it moved meanwhile."""
+        before the PUT, and ask again against it when it moved meanwhile; ``declined``
+        gets an entry when the review is answered no (the editor opens again)."""
         from vagent_tui.api.integration_models import IntegrationUpdate
         from vagent_tui.ui.dialogs import ReviewModal
 
@@ -248,6 +251,7 @@ class IntegrationsScreen(BaseScreen):
                 )
                 if not await self.app.push_screen_wait(review):
                     self.status.info("Cancelled; nothing was sent.")
+                    declined.append(True)
                     return False
                 try:
                     fresh = await read_again(

@@ -81,6 +81,8 @@ class NumbersState:
     prices: NumberPrices = field(default_factory=NumberPrices)
     priced_by: object = None
     """The client the prices were read through: read again for another key only."""
+    bought: set[str] = field(default_factory=set)
+    """Numbers a buy's read-back found held (a number is held by one account at most)."""
 
     def cost(self, offer: PhoneNumber | None, *, byo: bool, who: str) -> str:
         """What a buy (or a bring) costs, in words, for the money question."""
@@ -201,7 +203,8 @@ class NumbersScreen(BaseScreen):
         shown = held[:ROW_CAP]  # the status line says how many more
         self.table.show(shown, number_cells, keep=highlight)
         self.set_class(not shown, "-empty")
-        if any(o.number in self._held_numbers() for o in self.offers.records):
+        numbers = self._held_numbers()
+        if any(o.number in numbers for o in self.offers.records):
             self.show_offers(list(self.offers.records), self.state.query)
         who = who_of(self, with_id=True)
         self.query_one("#numbers-header", Static).update(
@@ -240,13 +243,16 @@ class NumbersScreen(BaseScreen):
         if not ok or found is None:
             return
         self.show_offers(found, query)
-        if found:
+        offered = len(self.offers.records)  # the numbers held already are not offered
+        if offered:
             self.offers.focus()
-        follow = "" if self.connection.read_only or not found else "; b buys one"
-        self.status.ok(f"{counted(len(found), 'number')} offered for {query}{follow}")
+        follow = "" if self.connection.read_only or not offered else "; b buys one"
+        self.status.ok(f"{counted(offered, 'number')} offered for {query}{follow}")
 
     def _held_numbers(self) -> set[str]:
-        return {n.number for n in self.table.records if n.number}
+        """The numbers the account holds: those listed, and those a buy's read-back
+        found held (the list read after it may fail)."""
+        return {n.number for n in self.table.records if n.number} | self.state.bought
 
     def show_offers(self, found: list[PhoneNumber], query: str) -> None:
         """The numbers offered, less those the account holds (bought meanwhile: a
@@ -321,9 +327,17 @@ class NumbersScreen(BaseScreen):
         return True
 
     def _held(self, number: str) -> Callable[[Connection], Awaitable[str]]:
-        """The read-back of a spend: whether the account holds the number now."""
+        """The read-back of a spend: whether the account holds the number now (held:
+        never offered or bought again, whatever the list read after it says)."""
+
+        def holds(held: PhoneNumber) -> bool:
+            if held.number != number:
+                return False
+            self.state.bought.add(number)
+            return True
+
         return lambda c: listed(
-            c.api.list_numbers(target=c.target_id), lambda n: n.number == number,
+            c.api.list_numbers(target=c.target_id), holds,
             present=f"{number} is held by the account now.",
             absent=f"{number} is not held by the account: nothing was bought.",
         )  # fmt: skip
@@ -371,6 +385,8 @@ class NumbersScreen(BaseScreen):
         )  # fmt: skip
 
     def _after_return(self, written: Written[Envelope]) -> None:
+        if written.outcome == "done":
+            self.state.bought.clear()  # the list read again says what is held now
         if written.stale:
             self.load_numbers(quiet=True, said=written.line)
 

@@ -138,7 +138,7 @@ def _scheduled(task: OutboundTask) -> str:
     (or when it may: the result says what it waits for) and any other has started."""
     if task.scheduled_for is not None:
         return _when(task, "scheduled_for")
-    return "at once" if task.state_text == "pending" else "—"
+    return "at once" if task.pending else "—"
 
 
 def task_cells(task: OutboundTask, names: Mapping[int, str]) -> dict[str, Text]:

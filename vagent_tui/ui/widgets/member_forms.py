@@ -225,9 +225,9 @@ def member_changes(member: Member, request: MemberUpdate) -> list[tuple[str, str
     found = []
     if request.email != member.email:
         found.append(("Email", member.email or "—", request.email or "—"))
-    if (request.role or "") != (member.role or ""):
-        found.append(("Role", member.role or "—", request.role or "—"))
-    if sorted(request.permitted_account_ids) != sorted(member.permitted_account_ids):
+    if member.role and request.role != member.role:  # none held: the form's default
+        found.append(("Role", member.role, request.role or "—"))
+    if set(request.permitted_account_ids) != set(member.permitted_account_ids):
         was, becomes = member.permitted_account_ids, request.permitted_account_ids
         found.append(("Accounts", _reach(was), _reach(becomes)))
     return found

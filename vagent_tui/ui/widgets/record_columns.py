@@ -39,6 +39,8 @@ def fit_columns(columns: Sequence[LineColumn], widest: Sequence[int], view: int)
     for column, natural in zip(columns, widest, strict=True):
         if column.width is None:
             column.natural_width = column.content_width = natural
+        else:  # a set width counts as it is drawn in the overflow check
+            column.natural_width = column.content_width
     if not view or sum(c.natural_width + 2 * PAD for c in columns) <= view:
         return
     cap = max(AUTO_WIDTH_CAP, view // 2)
