@@ -346,6 +346,7 @@ class NumbersScreen(BaseScreen):
         if written.stale:  # the list read again takes the number off the offers if held
             self.load_numbers(number, quiet=True, said=written.line)
         if written.outcome == "done":  # the account holds it: no longer on offer
+            self.state.bought.add(number)  # nor on a later search's, if no list is read
             rest = [o for o in self.offers.records if o.number != number]
             self.show_offers(rest, self.state.query)
 
