@@ -65,15 +65,22 @@ async def _open(pilot: Pilot[None], account_id: int) -> None:
     await settle(pilot)
 
 
+async def _new_organization_form(pilot: Pilot[None]) -> NewAccountForm:
+    """The create form of an organization under the reseller (``a`` on it)."""
+    await settle(pilot)
+    await _highlight(pilot, RESELLER)
+    await pilot.press("a")
+    await settle(pilot)
+    form = pilot.app.screen
+    assert isinstance(form, NewAccountForm)
+    return form
+
+
 async def test_create_an_organization_puts_it_in_the_tree(make_app: MakeApp) -> None:
     app = _app(make_app)
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        await _highlight(pilot, RESELLER)
-        await pilot.press("a")
-        await settle(pilot)
-        form = app.screen
-        assert isinstance(form, NewAccountForm) and form.kind == "organization"
+        form = await _new_organization_form(pilot)
+        assert form.kind == "organization"
         form.query_one("#form-org-name", Input).value = "Orbit Clinic"
         form.query_one("#form-email", Input).value = "not an email"
         await pilot.press("ctrl+s")  # the convention's save keys send a form
@@ -316,12 +323,7 @@ async def test_a_long_form_error_wraps_in_the_dialog(make_app: MakeApp) -> None:
     wide as its text was cut at the dialog's frame."""
     app = _app(make_app)
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        await _highlight(pilot, RESELLER)
-        await pilot.press("a")
-        await settle(pilot)
-        form = app.screen
-        assert isinstance(form, NewAccountForm)
+        form = await _new_organization_form(pilot)
         said = "✗ " + "the platform said something long " * 6 + "THE END"
         form.set_form_error(said)
         await settle(pilot)
@@ -336,12 +338,7 @@ async def test_a_fields_error_goes_once_its_value_is_changed(make_app: MakeApp) 
     away (the next check says it again if it still holds); not changing it keeps it."""
     app = _app(make_app)
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        await _highlight(pilot, RESELLER)
-        await pilot.press("a")
-        await settle(pilot)
-        form = app.screen
-        assert isinstance(form, NewAccountForm)
+        form = await _new_organization_form(pilot)
         form.query_one("#form-org-name", Input).value = "Orbit Clinic"
         email = form.query_one("#form-email", Input)
         email.value = "not an email"

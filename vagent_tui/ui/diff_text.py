@@ -13,7 +13,7 @@ from rich.text import Text
 
 from vagent_tui.services.diff import FieldDiff, show
 from vagent_tui.ui.colours import FAILED, OK, WARN
-from vagent_tui.ui.text import safe
+from vagent_tui.ui.text import inert, safe
 
 MARKS = {"changed": ("~", WARN), "added": ("+", OK), "removed": ("-", FAILED)}
 VALUE_ROOM = 20_000
@@ -64,4 +64,14 @@ def diff_text(diffs: Sequence[FieldDiff], *, names: Names | None = None) -> Text
         else:
             out.append("  was ", style="dim")
             out.append_text(_value(diff.path, diff.old, names))
+    return out
+
+
+def was_becomes_text(found: Sequence[tuple[str, str, str]], title: str = "") -> Text:
+    """``(name, was, becomes)`` as a review shows them, after ``title``: the name in bold,
+    then ``- was`` and ``+ becomes`` below it (the texts made inert here)."""
+    out = Text(title)
+    for name, was, becomes in found:
+        out.append(f"{inert(name)}\n", style="bold")
+        out.append(f"  - {inert(was)}\n  + {inert(becomes)}\n")
     return out

@@ -33,10 +33,11 @@ from vagent_tui.services.integrations import (
     read_again,
     rows,
 )
+from vagent_tui.ui.diff_text import was_becomes_text
 from vagent_tui.ui.format import plain
 from vagent_tui.ui.safety import WRITES, Key
 from vagent_tui.ui.screens.base import BaseScreen, who_of
-from vagent_tui.ui.text import inert, safe
+from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.record_table import RecordTable, record_table
 from vagent_tui.ui.widgets.table_filter import filter_binding
 from vagent_tui.ui.writes import Write, Written
@@ -245,7 +246,7 @@ class IntegrationsScreen(BaseScreen):
                     f"Replace {where} of {who}?",
                     "The whole appData is replaced by the edited one; secrets are never "
                     "shown (the journal says they were set).",
-                    _changes_text(changes(base, sending[0])),
+                    was_becomes_text(changes(base, sending[0])),
                     meanwhile=moved or None,
                     confirm_label="Replace",
                 )
@@ -270,7 +271,7 @@ class IntegrationsScreen(BaseScreen):
                     return True
                 # Someone wrote meanwhile: say what moved, ask again on what is there.
                 showing(fresh.read)
-                base, moved = fresh.data, _changes_text(fresh.moved, "Changed meanwhile:\n")
+                base, moved = fresh.data, was_becomes_text(fresh.moved, "Changed meanwhile:\n")
                 if sending[0] == base:
                     self.status.info(f"{where} changed meanwhile to the edit; nothing was sent.")
                     return False
@@ -304,15 +305,6 @@ class IntegrationsScreen(BaseScreen):
             ),
             start,
         )
-
-
-def _changes_text(found: list[tuple[str, str, str]], title: str = "") -> Text:
-    """``(path, was, becomes)`` lines as a review shows them (secrets already masked)."""
-    out = Text(title)
-    for path, was, becomes in found:
-        out.append(f"{inert(path)}\n", style="bold")
-        out.append(f"  - {inert(was)}\n  + {inert(becomes)}\n")
-    return out
 
 
 def remembered(update: IntegrationUpdate) -> IntegrationUpdate:

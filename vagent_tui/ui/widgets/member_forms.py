@@ -24,7 +24,8 @@ from vagent_tui.api.models import (
     Request,
 )
 from vagent_tui.ui.dialogs import ConfirmModal
-from vagent_tui.ui.text import inert, safe
+from vagent_tui.ui.diff_text import was_becomes_text
+from vagent_tui.ui.text import safe
 from vagent_tui.ui.widgets.entry_forms import FormErrors, FormModal, Send, build, text_input
 from vagent_tui.ui.widgets.form import FormField
 from vagent_tui.ui.widgets.status import describe_error
@@ -234,14 +235,12 @@ def member_changes(member: Member, request: MemberUpdate) -> list[tuple[str, str
 
 
 def changes_text(found: list[tuple[str, str, str]]) -> Text:
-    """The changes as the review shows them; a limit lifted is said as a warning."""
-    out = Text()
-    for name, was, becomes in found:
-        out.append(f"{name}\n", style="bold")
-        out.append(f"  - {inert(was)}\n  + {inert(becomes)}\n")
-        if name == "Accounts" and becomes.startswith("every account"):
-            out.append("  The member will reach every account of the organization.\n",
-                       style="bold")  # fmt: skip
+    """The changes as the review shows them; a limit lifted is said as a warning (the
+    accounts come last of `member_changes`: the warning goes under them)."""
+    out = was_becomes_text(found)
+    if any(name == "Accounts" and becomes.startswith("every account")
+           for name, _, becomes in found):  # fmt: skip
+        out.append("  The member will reach every account of the organization.\n", style="bold")
     return out
 
 
